@@ -1,0 +1,16 @@
+"""Errors a user can cause, each carrying one line that names the problem and the fix."""
+
+from __future__ import annotations
+
+
+class UserInputError(Exception):
+    """A problem the user can fix: bad input, missing file, unreachable backend.
+
+    The command line prints ``str(error)`` as a single line and exits with code 2.
+    """
+
+    def __init__(self, message: str, *, fix: str | None = None) -> None:
+        """Build the error from what went wrong and, optionally, how to fix it."""
+        self.problem = message
+        self.fix = fix
+        super().__init__(f"{message}; {fix}" if fix else message)

@@ -1,0 +1,152 @@
+"""Load YAML into plain Python data while keeping every node's position.
+
+PyYAML's node tree gives line and column for each value at C speed, which is all the
+validator needs to point at the offending line. Round-trip editing lives elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+_Loader: type[yaml.SafeLoader]
+try:  # the C loader is ~10x faster; fall back quietly where libyaml is missing
+    _Loader = yaml.CSafeLoader  # type: ignore[assignment,unused-ignore]
+except AttributeError:  # pragma: no cover - depends on the PyYAML build
+    _Loader = yaml.SafeLoader
+
+PathPart = str | int
+
+
+class YamlSyntaxError(ValueError):
+    """The text is not well-formed YAML; carries a 1-based line and column."""
+
+    def __init__(self, message: str, line: int | None, column: int | None) -> None:
+        """Record the parser's message and where it stopped."""
+        self.line = line
+        self.column = column
+        where = f" at line {line}, column {column}" if line is not None else ""
+        super().__init__(f"{message}{where}")
+
+
+@dataclass(frozen=True)
+class DuplicateKey:
+    """A mapping key that appears twice; YAML loaders silently keep the last one."""
+
+    path: tuple[PathPart, ...]
+    key: str
+    line: int
+
+
+class YamlDocument:
+    """Plain data of one YAML document plus a way to find the line of any path."""
+
+    def __init__(self, data: Any, root: yaml.Node | None) -> None:
+        """Wrap constructed data and the node tree it came from."""
+        self.data = data
+        self._root = root
+
+    def line_of(self, path: Sequence[PathPart]) -> int | None:
+        """Return the 1-based line of the value at ``path``, or of its nearest parent."""
+        node = self._root
+        if node is None:
+            return None
+        best = node.start_mark.line + 1
+        for part in path:
+            child = _child(node, part)
+            if child is None:
+                break
+            node = child
+            best = node.start_mark.line + 1
+        return best
+
+    def key_line(self, path: Sequence[PathPart], key: str) -> int | None:
+        """Return the line where ``key`` is written inside the mapping at ``path``."""
+        node = self._root
+        for part in path:
+            if node is None:
+                return None
+            node = _child(node, part)
+        if isinstance(node, yaml.MappingNode):
+            for key_node, _ in node.value:
+                if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
+                    return int(key_node.start_mark.line) + 1
+        return self.line_of(path)
+
+    def duplicate_keys(self) -> list[DuplicateKey]:
+        """List keys that occur more than once in the same mapping."""
+        found: list[DuplicateKey] = []
+        if self._root is not None:
+            _collect_duplicates(self._root, (), found, set())
+        return found
+
+
+def _child(node: yaml.Node, part: PathPart) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode) and isinstance(part, str):
+        match = None
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == part:
+                match = value_node  # the last duplicate wins, as in the loaded data
+        return match
+    if isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+        if 0 <= part < len(node.value):
+            child: yaml.Node = node.value[part]
+            return child
+    return None
+
+
+def _collect_duplicates(
+    node: yaml.Node, path: tuple[PathPart, ...], out: list[DuplicateKey], seen: set[int]
+) -> None:
+    if id(node) in seen:  # aliases can point back at a node already walked
+        return
+    seen.add(id(node))
+    if isinstance(node, yaml.MappingNode):
+        keys: set[str] = set()
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode):
+                if key_node.value in keys and key_node.value != "<<":
+                    out.append(DuplicateKey(path, key_node.value, key_node.start_mark.line + 1))
+                keys.add(key_node.value)
+                _collect_duplicates(value_node, (*path, key_node.value), out, seen)
+    elif isinstance(node, yaml.SequenceNode):
+        for index, item in enumerate(node.value):
+            _collect_duplicates(item, (*path, index), out, seen)
+
+
+def load_document(text: str) -> YamlDocument:
+    """Parse one YAML document, keeping positions.
+
+    Raises:
+        YamlSyntaxError: the text is not valid YAML or holds more than one document.
+    """
+    loader = _Loader(text)
+    try:
+        root = loader.get_single_node()
+        data = loader.construct_document(root) if root is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        column = mark.column + 1 if mark is not None else None
+        raise YamlSyntaxError(
+            str(exc.problem or exc.context or "invalid YAML"), line, column
+        ) from exc
+    except yaml.YAMLError as exc:
+        raise YamlSyntaxError(str(exc), None, None) from exc
+    except RecursionError as exc:
+        raise YamlSyntaxError("YAML nesting is too deep", None, None) from exc
+    finally:
+        loader.dispose()
+    return YamlDocument(data, root)
+
+
+def load_data(text: str) -> Any:
+    """Parse YAML to plain data without keeping positions (the fast path for scans).
+
+    Raises:
+        YamlSyntaxError: the text is not valid YAML.
+    """
+    return load_document(text).data

@@ -1,0 +1,35 @@
+"""Shared test fixtures: where the reference data and our library live."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+REFERENCE = PROJECT.parent / "shared" / "reference" / "os-image-composer"
+REFERENCE_TEMPLATES = REFERENCE / "image-templates"
+REFERENCE_SCHEMA = REFERENCE / "internal" / "config" / "schema" / "os-image-template.schema.json"
+OUR_TEMPLATES = PROJECT / "image-templates"
+
+# Tests never reach a model server or a hub by accident.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+
+@pytest.fixture
+def reference_templates() -> Path:
+    """The upstream templates, or a skip when shared/ is not beside the checkout."""
+    if not REFERENCE_TEMPLATES.is_dir():
+        pytest.skip(f"reference templates not found at {REFERENCE_TEMPLATES}")
+    return REFERENCE_TEMPLATES
+
+
+@pytest.fixture
+def reference_schema() -> Path:
+    """The upstream JSON schema, or a skip when it is absent."""
+    if not REFERENCE_SCHEMA.is_file():
+        pytest.skip(f"reference schema not found at {REFERENCE_SCHEMA}")
+    return REFERENCE_SCHEMA

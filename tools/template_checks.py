@@ -1,0 +1,336 @@
+"""Checks a JSON Schema cannot express, and the security lint.
+
+Semantic checks report errors; the security lint reports warnings only, so a
+template that trips it stays valid. Every check tolerates wrongly typed input,
+because the schema reports types separately.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from stores.disk_units import format_size, parse_size
+from stores.yaml_document import PathPart, YamlDocument
+from tools.findings import Finding, json_path
+
+# Root partition types and GPT type GUIDs per architecture (Discoverable Partitions Spec).
+_ROOT_TYPES = {
+    "linux-root-amd64": "x86_64",
+    "linux-root-x86-64": "x86_64",
+    "linux-root-arm64": "aarch64",
+    "linux-root-arm": "armv7hl",
+}
+_ROOT_GUIDS = {
+    "4f68bce3-e8cd-4db1-96e7-fbcaf984b709": "x86_64",
+    "b921b045-1df0-41c3-af44-4c6f280d3fae": "aarch64",
+    "69dad710-2ce4-4e3c-b16c-21a1d49abed3": "armv7hl",
+}
+_ROOT_TYPE_FOR_ARCH = {
+    "x86_64": "linux-root-amd64",
+    "aarch64": "linux-root-arm64",
+    "armv7hl": "linux-root-arm",
+}
+_NOT_A_MOUNT = frozenset({"", "none", "swap"})
+_CRYPT_HASH = re.compile(r"^\$(1|2[abxy]?|5|6|y|gy|7)\$")
+_PLACEHOLDER = re.compile(r"^<[A-Z][A-Z0-9_]*>$")
+
+
+@dataclass
+class _Context:
+    data: Mapping[str, Any]
+    doc: YamlDocument
+    findings: list[Finding]
+
+    def add(
+        self, path: tuple[PathPart, ...], code: str, message: str, *, warning: bool = False
+    ) -> None:
+        self.findings.append(
+            Finding(
+                path=json_path(path),
+                line=self.doc.line_of(path),
+                message=message,
+                code=code,
+                severity="warning" if warning else "error",
+            )
+        )
+
+
+def semantic_findings(data: Mapping[str, Any], doc: YamlDocument) -> list[Finding]:
+    """Run every semantic check and return its errors."""
+    ctx = _Context(data, doc, [])
+    for check in _SEMANTIC_CHECKS:
+        check(ctx)
+    return ctx.findings
+
+
+def security_findings(data: Mapping[str, Any], doc: YamlDocument) -> list[Finding]:
+    """Run the security lint and return its warnings."""
+    ctx = _Context(data, doc, [])
+    for check in _SECURITY_CHECKS:
+        check(ctx)
+    return ctx.findings
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _items(value: Any) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, Mapping):
+                yield index, item
+
+
+# --- semantic checks -------------------------------------------------------------------
+
+
+def _check_partitions(ctx: _Context) -> None:
+    disk = _mapping(ctx.data.get("disk"))
+    disk_size = parse_size(disk.get("size"))
+    spans: list[tuple[int, int, int]] = []  # (start, end, index)
+    rest_of_disk: list[int] = []
+    labels: dict[int, str] = {}
+    for index, part in _items(disk.get("partitions")):
+        where = ("disk", "partitions", index)
+        start = parse_size(part.get("start"))
+        end = parse_size(part.get("end"))
+        if start is None or end is None:
+            continue  # the schema reports malformed sizes
+        label = str(part.get("id") or part.get("name") or f"#{index}")
+        labels[index] = label
+        if end == 0:
+            rest_of_disk.append(index)
+            end = disk_size if disk_size is not None else 2**63
+        elif end <= start:
+            ctx.add(
+                (*where, "end"),
+                "partition-empty",
+                f"partition {label!s} ends ({part.get('end')}) at or before it starts "
+                f"({part.get('start')})",
+            )
+            continue
+        if disk_size is not None and end > disk_size:
+            ctx.add(
+                (*where, "end"),
+                "partition-exceeds-disk",
+                f"partition {label!s} ends at {format_size(end)}, past disk.size "
+                f"{disk.get('size')}; grow disk.size or shrink the partition",
+            )
+        elif disk_size is not None and start >= disk_size:
+            ctx.add(
+                (*where, "start"),
+                "partition-exceeds-disk",
+                f"partition {label!s} starts at {part.get('start')}, outside disk.size "
+                f"{disk.get('size')}",
+            )
+        spans.append((start, end, index))
+    spans.sort()
+    for (a_start, a_end, a_index), (b_start, _b_end, b_index) in zip(
+        spans, spans[1:], strict=False
+    ):
+        if b_start < a_end:
+            a_label = labels[a_index]
+            b_label = labels[b_index]
+            ctx.add(
+                ("disk", "partitions", b_index, "start"),
+                "partition-overlap",
+                f"partition {b_label} starts at {format_size(b_start)}, inside partition "
+                f"{a_label} (which ends at {format_size(a_end)})",
+            )
+    if len(rest_of_disk) > 1:
+        for index in rest_of_disk[:-1]:
+            ctx.add(
+                ("disk", "partitions", index, "end"),
+                "partition-overlap",
+                'only the last partition may use end: "0" (the rest of the disk)',
+            )
+
+
+def _check_root_arch(ctx: _Context) -> None:
+    arch = _mapping(ctx.data.get("target")).get("arch")
+    if arch not in _ROOT_TYPE_FOR_ARCH:
+        return  # an unknown arch is the schema's finding, not this check's
+    cmdline = _mapping(_mapping(ctx.data.get("systemConfig")).get("kernel")).get("cmdline")
+    # With root= on the cmdline the kernel never looks at the type GUID, so it boots.
+    pinned_root = isinstance(cmdline, str) and re.search(r"(^|\s)root=\S", cmdline) is not None
+    disk = _mapping(ctx.data.get("disk"))
+    for index, part in _items(disk.get("partitions")):
+        kind = part.get("type")
+        guid = part.get("typeUUID")
+        meant = _ROOT_TYPES.get(kind) if isinstance(kind, str) else None
+        field = "type"
+        if meant is None and isinstance(guid, str):
+            meant = _ROOT_GUIDS.get(guid.lower())
+            field = "typeUUID"
+        if meant is not None and meant != arch:
+            want = _ROOT_TYPE_FOR_ARCH[arch]
+            message = (
+                f"root partition {field} is for {meant}, but target.arch is {arch}; use type {want}"
+            )
+            if pinned_root:
+                message += (
+                    " (the kernel cmdline sets root=, so it still boots, but tools that "
+                    "discover partitions by type will misread it)"
+                )
+            ctx.add(
+                ("disk", "partitions", index, field),
+                "root-type-arch-mismatch",
+                message,
+                warning=pinned_root,
+            )
+
+
+def _check_duplicate_users(ctx: _Context) -> None:
+    system = _mapping(ctx.data.get("systemConfig"))
+    seen: dict[str, int] = {}
+    for index, user in _items(system.get("users")):
+        name = user.get("name")
+        if not isinstance(name, str):
+            continue
+        if name in seen:
+            ctx.add(
+                ("systemConfig", "users", index, "name"),
+                "user-duplicate",
+                f"user {name!r} is defined twice (first at users[{seen[name]}])",
+            )
+        else:
+            seen[name] = index
+
+
+def _check_duplicate_mounts(ctx: _Context) -> None:
+    disk = _mapping(ctx.data.get("disk"))
+    seen: dict[str, int] = {}
+    for index, part in _items(disk.get("partitions")):
+        mount = part.get("mountPoint")
+        if not isinstance(mount, str) or mount.strip().lower() in _NOT_A_MOUNT:
+            continue
+        normal = mount.rstrip("/") or "/"
+        if normal in seen:
+            ctx.add(
+                ("disk", "partitions", index, "mountPoint"),
+                "mountpoint-duplicate",
+                f"mount point {mount} is used twice (first by partitions[{seen[normal]}])",
+            )
+        else:
+            seen[normal] = index
+
+
+def _check_duplicate_packages(ctx: _Context) -> None:
+    system = _mapping(ctx.data.get("systemConfig"))
+    for key in ("packages",):
+        values = system.get(key)
+        if not isinstance(values, list):
+            continue
+        seen: dict[str, int] = {}
+        for index, name in enumerate(values):
+            if not isinstance(name, str):
+                continue
+            if name in seen:
+                ctx.add(
+                    ("systemConfig", key, index),
+                    "package-duplicate",
+                    f"package {name!r} is listed twice (first at {key}[{seen[name]}])",
+                )
+            else:
+                seen[name] = index
+
+
+_SEMANTIC_CHECKS: tuple[Callable[[_Context], None], ...] = (
+    _check_partitions,
+    _check_root_arch,
+    _check_duplicate_users,
+    _check_duplicate_mounts,
+    _check_duplicate_packages,
+)
+
+
+# --- security lint (warnings) ----------------------------------------------------------
+
+
+def _lint_passwords(ctx: _Context) -> None:
+    system = _mapping(ctx.data.get("systemConfig"))
+    for index, user in _items(system.get("users")):
+        password = user.get("password")
+        if isinstance(password, str) and password and not _CRYPT_HASH.match(password):
+            ctx.add(
+                ("systemConfig", "users", index, "password"),
+                "plaintext-password",
+                f"user {user.get('name')!s} has a plaintext password in the template; "
+                "use a crypt hash or set it at first boot",
+                warning=True,
+            )
+
+
+def _lint_repositories(ctx: _Context) -> None:
+    for index, repo in _items(ctx.data.get("packageRepositories")):
+        where: tuple[PathPart, ...] = ("packageRepositories", index)
+        if repo.get("pkey") == "[trusted=yes]":
+            ctx.add(
+                (*where, "pkey"),
+                "repository-trusted-yes",
+                f"repository {repo.get('codename')!s} skips signature checks "
+                "([trusted=yes]); give it a GPG key",
+                warning=True,
+            )
+        urls: list[tuple[tuple[PathPart, ...], Any]] = [
+            ((*where, "url"), repo.get("url")),
+            ((*where, "pkey"), repo.get("pkey")),
+        ]
+        keys = repo.get("pkeys")
+        if isinstance(keys, list):
+            urls += [((*where, "pkeys", i), key) for i, key in enumerate(keys)]
+        for path, url in urls:
+            if isinstance(url, str) and url.lower().startswith("http://"):
+                ctx.add(
+                    path,
+                    "insecure-http",
+                    f"{url} is plain http; use https so packages and keys cannot be "
+                    "swapped in transit",
+                    warning=True,
+                )
+
+
+def _lint_additional_files(ctx: _Context) -> None:
+    system = _mapping(ctx.data.get("systemConfig"))
+    for index, item in _items(system.get("additionalFiles")):
+        local = item.get("local")
+        if isinstance(local, str) and local.startswith(("/", "~")):
+            ctx.add(
+                ("systemConfig", "additionalFiles", index, "local"),
+                "additional-file-host-path",
+                f"additionalFiles local {local} is an absolute host path; the build host's "
+                "file would be copied into the image. Use a path relative to the template",
+                warning=True,
+            )
+
+
+def _lint_placeholders(ctx: _Context) -> None:
+    def walk(value: Any, path: tuple[PathPart, ...]) -> None:
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                if key != "metadata" or path:
+                    walk(item, (*path, str(key)))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, (*path, index))
+        elif isinstance(value, str) and _PLACEHOLDER.match(value.strip()):
+            ctx.add(
+                path,
+                "placeholder-value",
+                f"{value} is a placeholder; replace it before building",
+                warning=True,
+            )
+
+    walk(ctx.data, ())
+
+
+_SECURITY_CHECKS: tuple[Callable[[_Context], None], ...] = (
+    _lint_passwords,
+    _lint_repositories,
+    _lint_additional_files,
+    _lint_placeholders,
+)
