@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from tools.findings import Finding
@@ -47,3 +48,89 @@ def print_validation(reports: Sequence[FileReport]) -> None:
         f"\nChecked {_plural(len(reports), 'file')}: {valid} valid, "
         f"{len(reports) - valid} invalid, {_plural(warnings, 'warning')}."
     )
+
+
+def print_index_report(report: Any, search: Any) -> None:
+    """Summarise an indexing run."""
+    print(
+        f"Indexed {search.templates_dir} into {search.index.name}: "
+        f"{report.created} created, {report.updated} updated, {report.unchanged} unchanged, "
+        f"{report.deleted} deleted; {report.embedded} embedded in {report.seconds:.2f}s."
+    )
+    for skipped in report.skipped:
+        print(f"  skipped {skipped}", file=sys.stderr)
+
+
+def print_search(response: Any) -> None:
+    """Print the ranked table with the score breakdown and the why."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    c = response.classification
+    why = [f"query type [bold]{c.type}[/]"]
+    if c.packages:
+        why.append("packages " + ", ".join(c.packages))
+    if c.negated:
+        why.append("excluding " + ", ".join(c.negated))
+    why.append(f"keyword density {c.keyword_density:.2f}")
+    w = response.weights
+    why.append(f"weights {w[0]:.2f}/{w[1]:.2f}/{w[2]:.2f}")
+    console.print("; ".join(why))
+    if response.low_confidence:
+        console.print("[yellow]No template clears the score threshold; the closest are shown.[/]")
+    table = Table(show_lines=False)
+    for column in ("#", "template", "score", "sem", "kw", "pkg", "why"):
+        table.add_column(
+            column, justify="right" if column in ("#", "score", "sem", "kw", "pkg") else "left"
+        )
+    for rank, r in enumerate(response.results, 1):
+        notes = []
+        if r.matched_keywords:
+            notes.append("kw: " + ", ".join(r.matched_keywords[:6]))
+        if r.matched_packages:
+            notes.append("pkg: " + ", ".join(r.matched_packages))
+        if r.excluded_by:
+            notes.append(f"[red]-{r.penalty:.2f} has {', '.join(r.excluded_by)}[/]")
+        if r.low_confidence:
+            notes.append("[yellow]low confidence[/]")
+        table.add_row(
+            str(rank),
+            r.template,
+            f"{r.score:.3f}",
+            f"{r.semantic:.2f}",
+            f"{r.keyword:.2f}",
+            f"{r.package:.2f}",
+            "; ".join(notes),
+        )
+    console.print(table)
+
+
+def print_cache_stats(stats: dict[str, Any]) -> None:
+    """Print entries, model, dimensions, size and the last run's hits and misses."""
+    print(f"store: {stats['store']}")
+    if not stats["collections"]:
+        print("no embeddings cached yet (run 'oic-ai index')")
+    for c in stats["collections"]:
+        print(f"  {c['name']}: {c['entries']} entries, model {c['model']}, {c['dimensions']} dims")
+    if stats["size_bytes"] is not None:
+        print(f"size on disk: {stats['size_bytes'] / 1024 / 1024:.1f} MiB")
+    last = stats.get("last_run") or {}
+    if last:
+        print(
+            f"last run: {last.get('hits', 0)} hits, {last.get('misses', 0)} misses, "
+            f"{last.get('deleted', 0)} deleted ({last.get('at', '?')})"
+        )
+
+
+def print_eval(result: dict[str, Any], queries_file: Any) -> None:
+    """Print hit@1, hit@3, MRR and each miss."""
+    print(
+        f"{queries_file}: n={result['n']}  hit@1={result['hit_at_1']:.3f}  "
+        f"hit@3={result['hit_at_3']:.3f}  MRR={result['mrr']:.3f}"
+    )
+    for miss in result["misses"]:
+        print(
+            f"  miss (rank {miss['rank']}): {miss['q']!r} -> {', '.join(miss['got'])}; "
+            f"wanted {', '.join(miss['accept'])}"
+        )

@@ -136,3 +136,164 @@ def capabilities_for_packages(packages: list[str] | tuple[str, ...]) -> list[str
         if any(fnmatchcase(pkg, pattern) for pkg in packages for pattern in patterns):
             found.append(capability)
     return found
+
+
+# Package names people use interchangeably; any member matches any other.
+PACKAGE_ALIASES: tuple[frozenset[str], ...] = (
+    frozenset({"docker", "docker.io", "docker-ce", "docker-engine", "moby-engine", "moby"}),
+    frozenset({"docker-compose", "docker-compose-v2", "docker-compose-plugin", "moby-compose"}),
+    frozenset({"containerd", "containerd.io", "containerd2"}),
+    frozenset(
+        {
+            "node-exporter",
+            "node_exporter",
+            "prometheus-node-exporter",
+            "golang-github-prometheus-node-exporter",
+        }
+    ),
+    frozenset({"nginx", "nginx-core", "nginx-full", "nginx-light"}),
+    frozenset({"apache", "apache2", "httpd"}),
+    frozenset({"python", "python3"}),
+    frozenset({"ssh", "openssh-server", "sshd"}),
+    frozenset({"ntp", "chrony", "chronyd", "systemd-timesyncd"}),
+    frozenset({"kvm", "qemu-kvm", "qemu-system-x86", "qemu-system-arm"}),
+    frozenset({"libvirt", "libvirt-daemon", "libvirt-daemon-system"}),
+    frozenset({"kubernetes", "k8s", "kubelet", "kubeadm", "k3s"}),
+    frozenset({"audit", "auditd"}),
+    frozenset({"networkmanager", "network-manager", "NetworkManager"}),
+    frozenset({"ros2", "ros-jazzy-ros-base", "ros-jazzy-desktop", "ros-humble-ros-base"}),
+)
+
+# Words that are also package names but almost never mean the package in a request.
+NOT_PACKAGE_WORDS = frozenset(
+    {
+        "less",
+        "file",
+        "time",
+        "which",
+        "patch",
+        "screen",
+        "make",
+        "kernel",
+        "shadow",
+        "base",
+        "linux",
+        "minimal",
+        "desktop",
+        "server",
+        "filesystem",
+        "initramfs",
+        "image",
+        "edge",
+        "raw",
+        "iso",
+        "cloud",
+        "secure",
+        "tar",
+        "find",
+        "bc",
+        "at",
+        "ed",
+        "dialog",
+        "parted",
+        "rpm",
+        "tree",
+    }
+)
+
+# Words that point at a capability when negated or requested ("no GUI").
+CAPABILITY_SYNONYMS: dict[str, str] = {
+    "gui": "desktop",
+    "desktop": "desktop",
+    "x11": "desktop",
+    "wayland": "desktop",
+    "graphics": "desktop",
+    "kiosk": "desktop",
+    "container": "container",
+    "containers": "container",
+    "docker": "container",
+    "monitoring": "monitoring",
+    "metrics": "monitoring",
+    "prometheus": "monitoring",
+    "web": "web-server",
+    "webserver": "web-server",
+    "http": "web-server",
+    "cloud-init": "cloud",
+    "virtualization": "virtualization",
+    "kvm": "virtualization",
+    "vm": "virtualization",
+    "ros": "robotics",
+    "ros2": "robotics",
+    "robotics": "robotics",
+    "gpu": "ai-inference",
+    "ai": "ai-inference",
+    "inference": "ai-inference",
+    "video": "video",
+    "gstreamer": "video",
+    "rt": "real-time",
+    "realtime": "real-time",
+    "real-time": "real-time",
+    "selinux": "security",
+    "apparmor": "security",
+}
+
+# Query words that name a target (for evidence and for grounding in create mode).
+TARGET_WORDS: dict[str, dict[str, str]] = {
+    "dist": {
+        "ubuntu24": "ubuntu24",
+        "noble": "ubuntu24",
+        "24.04": "ubuntu24",
+        "ubuntu26": "ubuntu26",
+        "26.04": "ubuntu26",
+        "debian13": "debian13",
+        "trixie": "debian13",
+        "debian": "debian13",
+        "elxr12": "elxr12",
+        "elxr": "elxr12",
+        "wind-river": "elxr12",
+        "azl3": "azl3",
+        "azl": "azl3",
+        "azurelinux": "azl3",
+        "mariner": "azl3",
+        "emt3": "emt3",
+        "emt": "emt3",
+        "microvisor": "emt3",
+        "el10": "el10",
+        "rhel": "el10",
+        "rhel10": "el10",
+        "rcd10": "el10",
+        "almalinux": "el10",
+        "rocky": "el10",
+        "redhat": "el10",
+    },
+    "arch": {
+        "arm64": "aarch64",
+        "aarch64": "aarch64",
+        "arm": "aarch64",
+        "amd64": "x86_64",
+        "x86_64": "x86_64",
+        "x86": "x86_64",
+        "x64": "x86_64",
+    },
+    "image_type": {
+        "iso": "iso",
+        "installer": "iso",
+        "initrd": "img",
+        "pxe": "img",
+        "netboot": "img",
+        "img": "img",
+        "raw": "raw",
+        "qcow2": "raw",
+        "vhd": "raw",
+        "vhdx": "raw",
+    },
+}
+
+
+def alias_group(name: str) -> frozenset[str]:
+    """Return every name that means the same package as ``name`` (itself included)."""
+    lowered = name.lower()
+    for group in PACKAGE_ALIASES:
+        if lowered in {member.lower() for member in group}:
+            return group
+    return frozenset({name})

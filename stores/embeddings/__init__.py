@@ -1,0 +1,1 @@
+"""Text embedding models that run offline inside the process."""

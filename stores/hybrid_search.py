@@ -1,0 +1,340 @@
+"""Hybrid template search: semantic + BM25 keyword + package overlap − negation penalty.
+
+Weights come from the query type's profile (the ADR's table). Candidates are the union of
+Chroma's nearest neighbours and the best BM25 matches, so a large library stays fast and
+a strong keyword match is never lost. Nothing clearing the threshold still returns the
+best few, marked ``low_confidence``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Any
+
+from stores.query_classifier import (
+    QueryClassification,
+    QueryVocabulary,
+    classify_query,
+    exclusion_patterns,
+    tokenize,
+)
+from stores.settings import Settings
+from stores.template_index import IndexedTemplate, SyncReport, TemplateIndex
+from stores.vocabulary import alias_group
+
+_STOPWORDS = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "for",
+        "with",
+        "of",
+        "to",
+        "in",
+        "on",
+        "my",
+        "i",
+        "me",
+        "need",
+        "want",
+        "please",
+        "that",
+        "this",
+        "is",
+        "it",
+        "be",
+        "as",
+        "by",
+        "from",
+        "at",
+        "image",
+        "template",
+        "build",
+        "create",
+        "make",
+        "without",
+        "no",
+        "not",
+    }
+)
+LOW_CONFIDENCE_RESULTS = 3
+
+
+def profile_weights(kind: str, settings: Settings) -> tuple[float, float, float]:
+    """The (semantic, keyword, package) weights for a query type."""
+    if kind == "package_explicit":
+        return 0.40, 0.20, 0.40
+    if kind == "keyword_heavy":
+        return 0.50, 0.40, 0.10
+    return settings.scoring_semantic, settings.scoring_keyword, settings.scoring_package
+
+
+def _bm25_tokens(text: str) -> list[str]:
+    tokens: list[str] = []
+    for token in tokenize(text):
+        if token in _STOPWORDS:
+            continue
+        tokens.append(token)
+        if "-" in token or "." in token or "_" in token:
+            tokens.extend(p for p in token.replace(".", "-").replace("_", "-").split("-") if p)
+    return tokens
+
+
+def package_matches(wanted: str, available: list[str]) -> bool:
+    """True when ``wanted`` names one of ``available`` exactly, by alias, or by prefix."""
+    names = {n.lower() for n in available}
+    for candidate in alias_group(wanted):
+        lowered = candidate.lower()
+        if lowered in names:
+            return True
+        for name in names:
+            rest = name[len(lowered) :]
+            if name.startswith(lowered) and (rest[:1] in ("-", ".", "_", ":") or rest.isdigit()):
+                return True
+    return False
+
+
+@dataclass
+class SearchResult:
+    """One ranked template with its score breakdown and the why."""
+
+    template: str
+    path: str
+    score: float
+    semantic: float
+    keyword: float
+    package: float
+    penalty: float = 0.0
+    low_confidence: bool = False
+    matched_keywords: list[str] = field(default_factory=list)
+    matched_packages: list[str] = field(default_factory=list)
+    excluded_by: list[str] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``search --json`` result entry."""
+        return {
+            "template": self.template,
+            "path": self.path,
+            "score": round(self.score, 4),
+            "semantic": round(self.semantic, 4),
+            "keyword": round(self.keyword, 4),
+            "package": round(self.package, 4),
+            "penalty": round(self.penalty, 4),
+            "low_confidence": self.low_confidence,
+            "matched_keywords": self.matched_keywords,
+            "matched_packages": self.matched_packages,
+            "excluded_by": self.excluded_by,
+            "os": self.metadata.get("os"),
+            "dist": self.metadata.get("dist"),
+            "arch": self.metadata.get("arch"),
+            "image_type": self.metadata.get("image_type"),
+        }
+
+
+@dataclass
+class SearchResponse:
+    """A ranked answer plus the classification that shaped it."""
+
+    query: str
+    classification: QueryClassification
+    weights: tuple[float, float, float]
+    results: list[SearchResult]
+    low_confidence: bool
+    seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``search --json`` contract (plus classification and weights)."""
+        return {
+            "query": self.query,
+            "query_type": self.classification.type,
+            "classification": self.classification.to_json(),
+            "weights": dict(zip(("semantic", "keyword", "package"), self.weights, strict=True)),
+            "low_confidence": self.low_confidence,
+            "results": [r.to_json() for r in self.results],
+            "seconds": round(self.seconds, 4),
+        }
+
+
+class TemplateSearch:
+    """Search one library through its index, keeping BM25 statistics in memory."""
+
+    def __init__(self, index: TemplateIndex, templates_dir: Path, settings: Settings) -> None:
+        """Bind an index to the library folder it mirrors."""
+        self.index = index
+        self.templates_dir = Path(templates_dir)
+        self.settings = settings
+        self._corpus: list[IndexedTemplate] | None = None
+        self._bm25: Any = None
+        self._vocabulary = QueryVocabulary()
+        self._doc_tokens: list[set[str]] = []
+
+    @classmethod
+    def open(cls, settings: Settings) -> TemplateSearch:
+        """Build the search that ``settings`` describe (embedder, store, library)."""
+        from stores.embeddings.factory import make_embedder
+        from stores.template_library import bundled_templates_dir
+
+        templates_dir = settings.templates_dir or bundled_templates_dir()
+        if not templates_dir.is_dir():
+            from stores.errors import UserInputError
+
+            raise UserInputError(
+                f"templates folder {templates_dir} does not exist", fix="check --templates-dir"
+            )
+        index = TemplateIndex(make_embedder(settings), settings.data_dir, settings.chroma_url)
+        return cls(index, templates_dir, settings)
+
+    def refresh(self) -> SyncReport:
+        """Index on demand: embed what changed, then rebuild the keyword statistics."""
+        report = self.index.sync(self.templates_dir)
+        if self._corpus is None or report.embedded or report.deleted:
+            self._load_corpus()
+        return report
+
+    def _load_corpus(self) -> None:
+        from rank_bm25 import BM25Okapi
+
+        corpus = self.index.snapshot()
+        tokenized = [_bm25_tokens(item.document) for item in corpus]
+        self._corpus = corpus
+        self._doc_tokens = [set(tokens) for tokens in tokenized]
+        self._bm25 = BM25Okapi(tokenized) if corpus else None
+        self._vocabulary = QueryVocabulary.build(
+            (p for item in corpus for p in item.values("packages")),
+            (k for item in corpus for k in (*item.values("keywords"), *item.values("use_cases"))),
+        )
+
+    @property
+    def vocabulary(self) -> QueryVocabulary:
+        """The package and keyword vocabulary of the indexed library."""
+        if self._corpus is None:
+            self._load_corpus()
+        return self._vocabulary
+
+    def classify(self, query: str, has_session: bool = False) -> QueryClassification:
+        """Classify a query with this library's vocabulary and the configured thresholds."""
+        return classify_query(
+            query,
+            self.vocabulary,
+            has_session=has_session,
+            package_threshold=self.settings.package_threshold,
+            keyword_density=self.settings.keyword_density,
+        )
+
+    def search(
+        self,
+        query: str,
+        top_k: int = 5,
+        filters: dict[str, str] | None = None,
+        *,
+        has_session: bool = False,
+        pool: int = 50,
+    ) -> SearchResponse:
+        """Rank templates for ``query``; filters narrow by os, dist, arch or image_type."""
+        started = time.perf_counter()
+        if self._corpus is None:
+            self._load_corpus()
+        corpus = self._corpus or []
+        classification = self.classify(query, has_session)
+        weights = profile_weights(classification.type, self.settings)
+        active = {k: v for k, v in (filters or {}).items() if v}
+        allowed = [
+            i
+            for i, item in enumerate(corpus)
+            if all(item.metadata.get(k) == v for k, v in active.items())
+        ]
+        if not allowed:
+            return SearchResponse(query, classification, weights, [], True, 0.0)
+
+        vector = self.index.embedder.embed_query(query)
+        where: dict[str, Any] | None = None
+        if len(active) == 1:
+            where = dict(active)
+        elif active:
+            where = {"$and": [{k: v} for k, v in active.items()]}
+        semantic = self.index.nearest(vector, max(pool, top_k * 10), where)
+
+        query_tokens = [t for t in _bm25_tokens(query) if t not in set(classification.negated)]
+        raw_scores = self._bm25.get_scores(query_tokens) if self._bm25 and query_tokens else None
+        keyword_rank = sorted(
+            allowed, key=lambda i: -(raw_scores[i] if raw_scores is not None else 0.0)
+        )[: max(pool, top_k * 10)]
+        candidates = {corpus[i].id: i for i in keyword_rank}
+        positions = {corpus[i].id: i for i in allowed}
+        candidates.update({id_: positions[id_] for id_ in semantic if id_ in positions})
+        missing = [id_ for id_ in candidates if id_ not in semantic]
+        semantic.update(self.index.similarities(vector, missing))
+
+        best_keyword = (
+            max((raw_scores[i] for i in candidates.values()), default=0.0)
+            if (raw_scores is not None)
+            else 0.0
+        )
+        w_sem, w_kw, w_pkg = weights
+        results: list[SearchResult] = []
+        for id_, i in candidates.items():
+            item = corpus[i]
+            packages = item.values("packages")
+            sem = max(0.0, min(1.0, semantic.get(id_, 0.0)))
+            kw = (
+                float(raw_scores[i] / best_keyword)
+                if raw_scores is not None and best_keyword > 0
+                else 0.0
+            )
+            matched_packages = [p for p in classification.packages if package_matches(p, packages)]
+            pkg = (
+                len(matched_packages) / len(classification.packages)
+                if classification.packages
+                else 0.0
+            )
+            excluded_by = [
+                term for term in classification.negated if _mentions(term, item, packages)
+            ]
+            penalty = self.settings.negation_penalty if excluded_by else 0.0
+            score = w_sem * sem + w_kw * kw + w_pkg * pkg - penalty
+            results.append(
+                SearchResult(
+                    template=id_,
+                    path=str(self.templates_dir / id_),
+                    score=score,
+                    semantic=sem,
+                    keyword=kw,
+                    package=pkg,
+                    penalty=penalty,
+                    matched_keywords=[
+                        t for t in dict.fromkeys(query_tokens) if t in self._doc_tokens[i]
+                    ],
+                    matched_packages=matched_packages,
+                    excluded_by=excluded_by,
+                    metadata=dict(item.metadata),
+                )
+            )
+        # Excluded templates rank after every alternative, whatever their raw score.
+        results.sort(key=lambda r: (bool(r.excluded_by), -r.score, r.template))
+        confident = [r for r in results if r.score >= self.settings.min_score_threshold]
+        if confident:
+            chosen = confident[:top_k]
+            low = False
+        else:
+            chosen = results[: min(top_k, LOW_CONFIDENCE_RESULTS)]
+            for result in chosen:
+                result.low_confidence = True
+            low = True
+        return SearchResponse(
+            query, classification, weights, chosen, low, time.perf_counter() - started
+        )
+
+
+def _mentions(term: str, item: IndexedTemplate, packages: list[str]) -> bool:
+    term_patterns = exclusion_patterns(term)
+    if any(fnmatchcase(p.lower(), pat.lower()) for p in packages for pat in term_patterns):
+        return True
+    keywords = {k.lower() for k in item.values("keywords")}
+    return term in keywords

@@ -1,0 +1,234 @@
+"""Settings: hard-coded defaults, then ``config.yaml``, then environment, then flags.
+
+The vocabulary is the ADR's ``ai.*`` keys. Secrets (API keys) come from the environment
+only, are kept out of ``repr`` and are never written anywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from stores.errors import UserInputError
+
+PROVIDERS = ("auto", "builtin", "ollama", "openai")
+EMBEDDING_PROVIDERS = ("local", "ollama", "openai")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting oic-ai reads, with the ADR's defaults."""
+
+    provider: str = "auto"
+    embedding_provider: str = "local"
+    templates_dir: Path | None = None  # None: the library that ships with oic-ai
+    data_dir: Path = Path(".ai-cache")
+    chroma_url: str | None = None
+    ollama_base_url: str = "http://localhost:11434"
+    ollama_model: str = "llama3.1:8b"
+    ollama_embedding_model: str = "nomic-embed-text"
+    ollama_timeout: float = 120.0
+    openai_model: str = "gpt-4o-mini"
+    openai_embedding_model: str = "text-embedding-3-small"
+    openai_timeout: float = 60.0
+    openai_base_url: str | None = None
+    openai_api_key: str | None = field(default=None, repr=False)
+    cache_enabled: bool = True
+    max_history: int = 20
+    session_timeout: str = "30m"
+    scoring_semantic: float = 0.70
+    scoring_keyword: float = 0.20
+    scoring_package: float = 0.10
+    min_score_threshold: float = 0.40
+    package_threshold: int = 2
+    keyword_density: float = 0.5
+    negation_penalty: float = 0.5
+    max_fix_attempts: int = 2
+
+    def with_overrides(self, **values: Any) -> Settings:
+        """Return a copy with the given (non-None) values replaced."""
+        return replace(self, **{k: v for k, v in values.items() if v is not None})
+
+    @property
+    def chroma_dir(self) -> Path:
+        """Where the embedded Chroma store lives."""
+        return self.data_dir / "chroma"
+
+
+# config.yaml path (under ``ai:``) -> Settings field
+_CONFIG_KEYS: dict[tuple[str, ...], str] = {
+    ("provider",): "provider",
+    ("templates_dir",): "templates_dir",
+    ("embedding", "provider"): "embedding_provider",
+    ("ollama", "base_url"): "ollama_base_url",
+    ("ollama", "model"): "ollama_model",
+    ("ollama", "embedding_model"): "ollama_embedding_model",
+    ("ollama", "timeout"): "ollama_timeout",
+    ("openai", "model"): "openai_model",
+    ("openai", "embedding_model"): "openai_embedding_model",
+    ("openai", "timeout"): "openai_timeout",
+    ("openai", "base_url"): "openai_base_url",
+    ("cache", "enabled"): "cache_enabled",
+    ("cache", "dir"): "data_dir",
+    ("conversation", "max_history"): "max_history",
+    ("conversation", "session_timeout"): "session_timeout",
+    ("scoring", "semantic"): "scoring_semantic",
+    ("scoring", "keyword"): "scoring_keyword",
+    ("scoring", "package"): "scoring_package",
+    ("scoring", "min_score_threshold"): "min_score_threshold",
+    ("classification", "package_threshold"): "package_threshold",
+    ("classification", "keyword_density"): "keyword_density",
+    ("classification", "negation_penalty"): "negation_penalty",
+    ("agent", "max_fix_attempts"): "max_fix_attempts",
+    ("chroma", "url"): "chroma_url",
+}
+_SECRET_KEYS = frozenset({"api_key", "openai_api_key"})
+
+_ENV_KEYS: dict[str, str] = {
+    "OIC_AI_PROVIDER": "provider",
+    "OIC_AI_EMBEDDING_PROVIDER": "embedding_provider",
+    "OIC_AI_DATA_DIR": "data_dir",
+    "OIC_AI_TEMPLATES_DIR": "templates_dir",
+    "OIC_AI_CHROMA_URL": "chroma_url",
+    "OLLAMA_HOST": "ollama_base_url",
+    "OPENAI_BASE_URL": "openai_base_url",
+    "OPENAI_API_KEY": "openai_api_key",
+}
+
+_TYPES = {f.name: f.type for f in fields(Settings)}
+
+
+def _coerce(name: str, value: Any, source: str) -> Any:
+    kind = str(_TYPES[name])
+    try:
+        if "Path" in kind:
+            return Path(str(value)).expanduser()
+        if kind == "bool":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(value)
+        if kind == "int":
+            if isinstance(value, bool):
+                raise ValueError(value)
+            return int(value)
+        if kind == "float":
+            if isinstance(value, bool):
+                raise ValueError(value)
+            return float(value)
+        return None if value is None else str(value)
+    except (TypeError, ValueError):
+        raise UserInputError(
+            f"{source}: {value!r} is not a valid {kind} for {name}",
+            fix="correct the value or remove it to use the default",
+        ) from None
+
+
+def _ollama_url(value: str) -> str:
+    value = value.strip().rstrip("/")
+    return value if "://" in value else f"http://{value}"
+
+
+def _from_config(path: Path) -> dict[str, Any]:
+    from stores.yaml_document import YamlSyntaxError, load_data
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserInputError(
+            f"cannot read config file {path} ({exc.strerror or exc})", fix="check the path"
+        ) from None
+    except UnicodeDecodeError:
+        raise UserInputError(f"config file {path} is not UTF-8 text", fix="re-save it") from None
+    try:
+        data = load_data(text) if text.strip() else {}
+    except YamlSyntaxError as exc:
+        raise UserInputError(
+            f"config file {path} is not valid YAML ({exc})", fix="fix it"
+        ) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        raise UserInputError(f"config file {path} must hold a mapping", fix="start it with 'ai:'")
+    section = data.get("ai", data)
+    if not isinstance(section, Mapping):
+        raise UserInputError(f"config file {path}: 'ai' must be a mapping", fix="fix it")
+    values: dict[str, Any] = {}
+
+    def walk(node: Mapping[str, Any], prefix: tuple[str, ...]) -> None:
+        for key, value in node.items():
+            here = (*prefix, str(key))
+            if str(key) in _SECRET_KEYS:
+                raise UserInputError(
+                    f"config file {path} holds an API key ({'.'.join(here)})",
+                    fix="remove it and set OPENAI_API_KEY in the environment instead",
+                )
+            if here in _CONFIG_KEYS:
+                values[_CONFIG_KEYS[here]] = _coerce(_CONFIG_KEYS[here], value, str(path))
+            elif isinstance(value, Mapping):
+                walk(value, here)
+            else:
+                print(
+                    f"oic-ai: {path}: ignoring unknown setting ai.{'.'.join(here)}", file=sys.stderr
+                )
+
+    walk(section, ())
+    return values
+
+
+def load_settings(
+    config: str | Path | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    **flags: Any,
+) -> Settings:
+    """Resolve settings in precedence order: defaults → config.yaml → env → flags.
+
+    Args:
+        config: a config file; defaults to ``$OIC_AI_CONFIG`` or ``./config.yaml`` if present.
+        env: the environment to read (``os.environ`` by default).
+        **flags: command-line values; ``None`` means "not given".
+
+    Raises:
+        UserInputError: the config file is unreadable or holds bad values, or a
+            provider name is unknown.
+    """
+    environ = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    config_path = Path(config) if config else None
+    if config_path is None and environ.get("OIC_AI_CONFIG"):
+        config_path = Path(environ["OIC_AI_CONFIG"])
+    if config_path is not None and not config_path.is_file():
+        raise UserInputError(f"config file {config_path} does not exist", fix="check the path")
+    if config_path is None and Path("config.yaml").is_file():
+        config_path = Path("config.yaml")
+    if config_path is not None:
+        values.update(_from_config(config_path))
+    for variable, name in _ENV_KEYS.items():
+        if environ.get(variable):
+            values[name] = _coerce(name, environ[variable], variable)
+    for name, value in flags.items():
+        if name not in _TYPES:
+            raise TypeError(f"unknown setting {name}")
+        if value is not None:
+            values[name] = _coerce(name, value, "command line")
+    settings = Settings().with_overrides(**values)
+    settings = replace(settings, ollama_base_url=_ollama_url(settings.ollama_base_url))
+    if settings.provider not in PROVIDERS:
+        raise UserInputError(
+            f"unknown provider {settings.provider!r}", fix=f"use one of {', '.join(PROVIDERS)}"
+        )
+    if settings.embedding_provider not in EMBEDDING_PROVIDERS:
+        raise UserInputError(
+            f"unknown embedding provider {settings.embedding_provider!r}",
+            fix=f"use one of {', '.join(EMBEDDING_PROVIDERS)}",
+        )
+    return settings

@@ -1,0 +1,441 @@
+"""Chroma as the template index and the embedding cache.
+
+One collection per embedding model and dimension, so vectors of two models never mix.
+A document's id is its template path relative to the library; its metadata holds the
+SHA-256 of the whole file, so re-indexing embeds only created or changed files.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from stores.embeddings.base import Embedder
+from stores.errors import UserInputError
+from stores.template_library import TemplateLibrary, iter_template_files, read_template
+from stores.template_model import Template, content_hash
+
+COLLECTION_PREFIX = "templates"
+_STATS_FILE = "index-stats.json"
+LIST_SEPARATOR = "\n"  # Chroma metadata holds scalars only, so lists are joined
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class SyncReport:
+    """What one indexing run did (the ``index --json`` contract)."""
+
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    deleted: int = 0
+    embedded: int = 0
+    seconds: float = 0.0
+    skipped: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the fields DESIGN.md promises, plus the skipped files."""
+        out = asdict(self)
+        out["seconds"] = round(self.seconds, 3)
+        return out
+
+
+@dataclass(frozen=True)
+class IndexedTemplate:
+    """One template as the index stores it: id, searchable text and metadata."""
+
+    id: str
+    document: str
+    metadata: Mapping[str, Any]
+
+    def values(self, key: str) -> list[str]:
+        """Return a list-valued metadata field (stored joined)."""
+        raw = self.metadata.get(key)
+        return [v for v in str(raw).split(LIST_SEPARATOR) if v] if raw else []
+
+
+def collection_name(embedder: Embedder) -> str:
+    """Name the collection after the model and its dimension (3-63 safe characters)."""
+    slug = re.sub(r"[^a-zA-Z0-9_-]+", "-", embedder.model_id).strip("-_").lower()
+    return f"{COLLECTION_PREFIX}-{slug[:40]}-{embedder.dimensions}d"
+
+
+def template_metadata(template: Template, model_id: str) -> dict[str, str | int | float | bool]:
+    """The metadata Chroma keeps for a template: hash, filters and scoring fields."""
+    join = LIST_SEPARATOR.join
+    return {
+        "content_hash": template.content_hash,
+        "model_id": model_id,
+        "file_name": template.file_name,
+        "name": template.image.name,
+        "os": template.target.os,
+        "dist": template.target.dist,
+        "arch": template.target.arch,
+        "image_type": template.target.image_type,
+        "description": template.metadata.description or template.system_description,
+        "use_cases": join(template.use_cases),
+        "keywords": join(template.keywords),
+        "capabilities": join(template.capabilities),
+        "packages": join(template.all_packages),
+        "declared_metadata": not template.metadata.is_empty,
+    }
+
+
+def _chroma_settings() -> Any:
+    from chromadb.config import Settings as ChromaSettings
+
+    return ChromaSettings(anonymized_telemetry=False, allow_reset=False)
+
+
+def open_chroma(data_dir: Path, chroma_url: str | None) -> Any:
+    """Open the embedded store under ``data_dir``, or a Chroma server at ``chroma_url``.
+
+    Raises:
+        UserInputError: the server cannot be reached or the store cannot be opened.
+    """
+    import chromadb
+
+    register_embedding_function()
+    if chroma_url:
+        from urllib.parse import urlparse
+
+        url = urlparse(chroma_url if "://" in chroma_url else f"http://{chroma_url}")
+        try:
+            return chromadb.HttpClient(
+                host=url.hostname or "localhost",
+                port=url.port or 8000,
+                ssl=url.scheme == "https",
+                settings=_chroma_settings(),
+            )
+        except Exception as exc:  # noqa: BLE001 - the client raises many types
+            raise UserInputError(
+                f"cannot reach the Chroma server at {chroma_url} ({exc})",
+                fix="start it with 'chroma run' or drop --chroma-url to use the embedded store",
+            ) from None
+    path = data_dir / "chroma"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        return chromadb.PersistentClient(path=str(path), settings=_chroma_settings())
+    except Exception as exc:  # noqa: BLE001
+        raise UserInputError(
+            f"cannot open the index at {path} ({type(exc).__name__}: {exc})",
+            fix="run 'oic-ai cache clear' to rebuild it",
+        ) from None
+
+
+_EMBEDDING_FUNCTION: Any = None
+
+
+def register_embedding_function() -> Any:
+    """Register oic-ai's embedding function with Chroma so collections reopen cleanly.
+
+    Returns the class; Chroma is imported only when this first runs.
+    """
+    global _EMBEDDING_FUNCTION
+    if _EMBEDDING_FUNCTION is not None:
+        return _EMBEDDING_FUNCTION
+    from chromadb.api.types import Documents, EmbeddingFunction, Embeddings
+    from chromadb.utils.embedding_functions import register_embedding_function as register
+
+    class OicEmbeddingFunction(EmbeddingFunction[Documents]):
+        """Names the model a collection was built with; oic-ai always passes vectors."""
+
+        def __init__(self, model_id: str = "", dimensions: int = 0) -> None:
+            self.model_id = model_id
+            self.dimensions = dimensions
+
+        def __call__(self, input: Documents) -> Embeddings:
+            raise UserInputError(
+                f"collection built with {self.model_id} was asked to embed text itself",
+                fix="query it through oic-ai, which supplies the vectors",
+            )
+
+        @staticmethod
+        def name() -> str:
+            return "oic-ai"
+
+        def default_space(self) -> Any:
+            return "cosine"
+
+        def get_config(self) -> dict[str, Any]:
+            return {"model_id": self.model_id, "dimensions": self.dimensions}
+
+        @staticmethod
+        def build_from_config(config: dict[str, Any]) -> OicEmbeddingFunction:
+            return OicEmbeddingFunction(
+                str(config.get("model_id", "")), int(config.get("dimensions", 0))
+            )
+
+    register(OicEmbeddingFunction)  # type: ignore[no-untyped-call]
+    _EMBEDDING_FUNCTION = OicEmbeddingFunction
+    return OicEmbeddingFunction
+
+
+class TemplateIndex:
+    """The Chroma collection for one embedding model, kept in step with a library."""
+
+    def __init__(
+        self,
+        embedder: Embedder,
+        data_dir: Path,
+        chroma_url: str | None = None,
+        client: Any | None = None,
+    ) -> None:
+        """Bind an embedder to its collection; opening Chroma waits until first use."""
+        self.embedder = embedder
+        self.data_dir = Path(data_dir)
+        self.chroma_url = chroma_url
+        self._client = client
+        self._collection: Any = None
+        self._snapshot: list[IndexedTemplate] | None = None
+
+    @property
+    def name(self) -> str:
+        """The collection's name."""
+        return collection_name(self.embedder)
+
+    @property
+    def client(self) -> Any:
+        """The Chroma client, opened on first use."""
+        if self._client is None:
+            self._client = open_chroma(self.data_dir, self.chroma_url)
+        return self._client
+
+    @property
+    def collection(self) -> Any:
+        """The collection, created on first use with cosine distance."""
+        if self._collection is None:
+            ef = register_embedding_function()(self.embedder.model_id, self.embedder.dimensions)
+            self._collection = self.client.get_or_create_collection(
+                name=self.name,
+                embedding_function=ef,
+                configuration={"hnsw": {"space": "cosine"}},
+                metadata={
+                    "model_id": self.embedder.model_id,
+                    "dimensions": self.embedder.dimensions,
+                },
+            )
+        return self._collection
+
+    @contextmanager
+    def _lock(self) -> Iterator[None]:
+        """Serialise writers across processes sharing this data folder."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with open(self.data_dir / "index.lock", "a+") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def sync(self, templates_dir: Path, progress: Progress | None = None) -> SyncReport:
+        """Bring the collection in line with the templates under ``templates_dir``.
+
+        Unchanged files (same hash) are not read past their bytes; changed and new
+        files are parsed and embedded in batches; deleted files are removed. Nothing is
+        written until every new vector has been computed, so a failing embedder leaves
+        the index as it was.
+        """
+        started = time.perf_counter()
+        report = SyncReport()
+        with self._lock():
+            stored = self._stored_hashes()
+            seen: set[str] = set()
+            changed: list[Template] = []
+            root = Path(templates_dir)
+            for path in iter_template_files(root):
+                relative = path.relative_to(root).as_posix()
+                try:
+                    raw = path.read_bytes()
+                except OSError as exc:
+                    report.skipped.append(f"{relative}: unreadable ({exc.strerror or exc})")
+                    continue
+                if stored.get(relative) == content_hash(raw):
+                    seen.add(relative)
+                    report.unchanged += 1
+                    continue
+                parsed = read_template(path, relative)
+                if isinstance(parsed, str):
+                    report.skipped.append(f"{relative}: {parsed}")
+                    continue
+                seen.add(relative)
+                changed.append(parsed)
+                if relative in stored:
+                    report.updated += 1
+                else:
+                    report.created += 1
+            removed = sorted(set(stored) - seen)
+            if changed:
+                texts = [t.searchable_text() for t in changed]
+                vectors = self._embed(texts, progress)
+                self.collection.upsert(
+                    ids=[t.path for t in changed],
+                    embeddings=vectors,
+                    documents=texts,
+                    metadatas=[template_metadata(t, self.embedder.model_id) for t in changed],
+                )
+                report.embedded = len(changed)
+            if removed:
+                self.collection.delete(ids=removed)
+                report.deleted = len(removed)
+            if changed or removed:
+                self._snapshot = None
+            report.seconds = time.perf_counter() - started
+            self._write_stats(report)
+        return report
+
+    def sync_library(self, library: TemplateLibrary) -> SyncReport:
+        """Sync from an already scanned library (same rules as :meth:`sync`)."""
+        return self.sync(library.root)
+
+    def _embed(self, texts: list[str], progress: Progress | None) -> list[list[float]]:
+        batch = 32
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), batch):
+            vectors.extend(self.embedder.embed_documents(texts[start : start + batch]))
+            if progress is not None:
+                progress(min(start + batch, len(texts)), len(texts))
+        return vectors
+
+    def _stored_hashes(self) -> dict[str, str]:
+        got = self.collection.get(include=["metadatas"])
+        return {
+            id_: str((meta or {}).get("content_hash", ""))
+            for id_, meta in zip(got["ids"], got["metadatas"] or [], strict=False)
+        }
+
+    def snapshot(self) -> list[IndexedTemplate]:
+        """Every indexed template's id, text and metadata (cached until the next change)."""
+        if self._snapshot is None:
+            got = self.collection.get(include=["metadatas", "documents"])
+            self._snapshot = [
+                IndexedTemplate(id_, doc or "", meta or {})
+                for id_, doc, meta in zip(
+                    got["ids"], got["documents"] or [], got["metadatas"] or [], strict=False
+                )
+            ]
+        return self._snapshot
+
+    def nearest(
+        self, vector: list[float], n: int, where: Mapping[str, Any] | None = None
+    ) -> dict[str, float]:
+        """Return ``{id: cosine similarity}`` for the ``n`` nearest templates."""
+        count = self.collection.count()
+        if count == 0:
+            return {}
+        got = self.collection.query(
+            query_embeddings=[vector],
+            n_results=min(n, count),
+            where=dict(where) if where else None,
+            include=["distances"],
+        )
+        return {
+            id_: 1.0 - float(distance)
+            for id_, distance in zip(got["ids"][0], got["distances"][0], strict=False)
+        }
+
+    def similarities(self, vector: list[float], ids: list[str]) -> dict[str, float]:
+        """Cosine similarity of ``vector`` to the stored vectors of ``ids``."""
+        if not ids:
+            return {}
+        import numpy as np
+
+        got = self.collection.get(ids=ids, include=["embeddings"])
+        query = np.asarray(vector, dtype=np.float32)
+        query /= np.linalg.norm(query) or 1.0
+        matrix = np.asarray(got["embeddings"], dtype=np.float32)
+        norms = np.linalg.norm(matrix, axis=1)
+        norms[norms == 0] = 1.0
+        sims = (matrix @ query) / norms
+        return {id_: float(s) for id_, s in zip(got["ids"], sims, strict=False)}
+
+    def _write_stats(self, report: SyncReport) -> None:
+        stats = {
+            "collection": self.name,
+            "model_id": self.embedder.model_id,
+            "dimensions": self.embedder.dimensions,
+            "hits": report.unchanged,
+            "misses": report.created + report.updated,
+            "deleted": report.deleted,
+            "seconds": round(report.seconds, 3),
+            "at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        }
+        target = self.data_dir / _STATS_FILE
+        temporary = target.with_suffix(f".tmp{os.getpid()}")
+        temporary.write_text(json.dumps(stats, indent=2))
+        os.replace(temporary, target)
+
+
+def cache_stats(data_dir: Path, chroma_url: str | None = None) -> dict[str, Any]:
+    """Describe every oic-ai collection plus the last indexing run's hits and misses."""
+    client = open_chroma(data_dir, chroma_url)
+    collections = []
+    for item in client.list_collections():
+        if not item.name.startswith(COLLECTION_PREFIX + "-"):
+            continue
+        collection = client.get_collection(item.name)
+        meta = collection.metadata or {}
+        collections.append(
+            {
+                "name": item.name,
+                "entries": collection.count(),
+                "model": meta.get("model_id"),
+                "dimensions": meta.get("dimensions"),
+            }
+        )
+    last: dict[str, Any] = {}
+    stats_path = data_dir / _STATS_FILE
+    if stats_path.is_file():
+        try:
+            last = json.loads(stats_path.read_text())
+        except (OSError, ValueError):
+            last = {}
+    size = None
+    if not chroma_url:
+        size = sum(p.stat().st_size for p in (data_dir / "chroma").rglob("*") if p.is_file())
+    return {
+        "store": chroma_url or str(data_dir / "chroma"),
+        "collections": collections,
+        "entries": sum(c["entries"] for c in collections),
+        "size_bytes": size,
+        "last_run": last,
+    }
+
+
+def clear_cache(data_dir: Path, chroma_url: str | None = None) -> int:
+    """Delete every oic-ai collection; return how many entries were removed.
+
+    An embedded store too damaged to open is deleted outright: it only ever holds
+    vectors that the next ``index`` recomputes from the templates.
+    """
+    try:
+        client = open_chroma(data_dir, chroma_url)
+    except UserInputError:
+        if chroma_url:
+            raise
+        import shutil
+
+        shutil.rmtree(data_dir / "chroma", ignore_errors=True)
+        (data_dir / _STATS_FILE).unlink(missing_ok=True)
+        return 0
+    removed = 0
+    lock_dir = data_dir
+    lock_dir.mkdir(parents=True, exist_ok=True)
+    with open(lock_dir / "index.lock", "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        for item in client.list_collections():
+            if item.name.startswith(COLLECTION_PREFIX + "-"):
+                removed += client.get_collection(item.name).count()
+                client.delete_collection(item.name)
+        (data_dir / _STATS_FILE).unlink(missing_ok=True)
+        fcntl.flock(handle, fcntl.LOCK_UN)
+    return removed
