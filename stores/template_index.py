@@ -426,6 +426,9 @@ def clear_cache(data_dir: Path, chroma_url: str | None = None) -> int:
 
         shutil.rmtree(data_dir / "chroma", ignore_errors=True)
         (data_dir / _STATS_FILE).unlink(missing_ok=True)
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        SharedSystemClient.clear_system_cache()  # forget handles to the deleted store
         return 0
     removed = 0
     lock_dir = data_dir

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -33,3 +34,13 @@ def reference_schema() -> Path:
     if not REFERENCE_SCHEMA.is_file():
         pytest.skip(f"reference schema not found at {REFERENCE_SCHEMA}")
     return REFERENCE_SCHEMA
+
+
+@pytest.fixture
+def small_library(tmp_path: Path) -> Path:
+    """Five of our templates in a folder the test may change."""
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    for name in sorted(p.name for p in OUR_TEMPLATES.glob("*.yml"))[:5]:
+        shutil.copy(OUR_TEMPLATES / name, folder / name)
+    return folder
