@@ -103,6 +103,8 @@ class _RemoteEmbedder:
         lowered = f"{name} {text}".lower()
         if "timeout" in lowered or "timed out" in lowered:
             return f"{self._where} did not answer in time ({text})"
+        if "disconnect" in lowered or "reset by peer" in lowered:
+            return f"{self._where} dropped the connection ({text})"
         if "connect" in lowered or "refused" in lowered:
             return f"cannot reach {self._where} ({text})"
         status = getattr(exc, "status_code", None) or getattr(

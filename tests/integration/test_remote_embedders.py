@@ -88,7 +88,10 @@ def assert_one_line(exc: UserInputError, where: str, fix_word: str) -> str:
 # -- talking to a healthy server ------------------------------------------------------
 
 
-def test_ollama_embeds_a_batch_in_one_request_and_a_query(server: FakeEmbeddingServer) -> None:
+def test_ollama_embeds_a_batch_in_one_request_and_a_query(
+    server: FakeEmbeddingServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OLLAMA_API_KEY", raising=False)  # the ollama client would send it
     embedder = ollama(server.url)
     texts = ["minimal ubuntu raw image", "debian web server", "edge ai inference"]
 
@@ -224,6 +227,8 @@ def test_a_failing_server_gives_one_clear_line_after_bounded_requests(
         most = 1 + retries if retried else 1
     if failure == "hang-up":
         words = "Ollama" if provider == "ollama" else "OpenAI"
+    if failure == "wrong-dimension":
+        fix_word = "model name"  # a wrong size is a model mix-up, not a server problem
 
     started = time.monotonic()
     with pytest.raises(EmbeddingBackendError) as caught:
