@@ -76,8 +76,19 @@ _GENERIC = frozenset(
 
 
 _TARGET_NAMES = frozenset(
-    {*TARGET_WORDS["dist"], *TARGET_WORDS["arch"], "ubuntu", "azure", "wind", "river", "red",
-     "hat", "edge-microvisor-toolkit", "wind-river-elxr", "redhat-compatible-distro"}
+    {
+        *TARGET_WORDS["dist"],
+        *TARGET_WORDS["arch"],
+        "ubuntu",
+        "azure",
+        "wind",
+        "river",
+        "red",
+        "hat",
+        "edge-microvisor-toolkit",
+        "wind-river-elxr",
+        "redhat-compatible-distro",
+    }
 )
 
 
