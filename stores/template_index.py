@@ -20,7 +20,7 @@ from typing import Any
 
 from stores.embeddings.base import Embedder
 from stores.errors import UserInputError
-from stores.template_library import TemplateLibrary, iter_template_files, read_template
+from stores.template_library import iter_template_files, read_template
 from stores.template_model import Template, content_hash
 
 COLLECTION_PREFIX = "templates"
@@ -292,10 +292,6 @@ class TemplateIndex:
             report.seconds = time.perf_counter() - started
             self._write_stats(report)
         return report
-
-    def sync_library(self, library: TemplateLibrary) -> SyncReport:
-        """Sync from an already scanned library (same rules as :meth:`sync`)."""
-        return self.sync(library.root)
 
     def _embed(self, texts: list[str], progress: Progress | None) -> list[list[float]]:
         batch = 32

@@ -53,13 +53,6 @@ class TemplateLibrary:
                 library.skipped.append(SkippedFile(relative, template_or_reason))
         return library
 
-    def by_path(self, relative: str) -> Template | None:
-        """Find a template by its id (path relative to the library root)."""
-        for template in self.templates:
-            if template.path == relative:
-                return template
-        return None
-
 
 def iter_template_files(root: Path) -> Iterator[Path]:
     """Yield template files below ``root`` in a stable order, each real folder once."""

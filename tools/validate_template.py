@@ -122,13 +122,6 @@ def _our_schema() -> TemplateSchema:
     return TemplateSchema(json.loads(text), "oic-ai")
 
 
-def our_schema_document() -> dict[str, Any]:
-    """Return the shipped schema as a JSON object (for docs and ``--schema`` users)."""
-    text = resources.files("tools").joinpath("schemas/oic-template.schema.json").read_text("utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
-
-
 def _rule(error: ValidationError, table: str) -> str | None:
     schema = error.schema if isinstance(error.schema, Mapping) else {}
     entries = schema.get(table)
