@@ -1,0 +1,229 @@
+"""The edit plan: a typed list of operations on a base template.
+
+Every planner (builtin rules, an LLM through structured output) produces an
+:class:`EditPlan`; :mod:`tools.plan_applier` applies it deterministically to the YAML.
+Field descriptions double as instructions for LLM planners, so they say what a value
+looks like, not how the code uses it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Op(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SetTarget(_Op):
+    """Change the build target."""
+
+    op: Literal["set_target"] = "set_target"
+    os: str | None = Field(
+        default=None,
+        description="ubuntu, debian, wind-river-elxr, azure-linux, edge-microvisor-toolkit "
+        "or redhat-compatible-distro",
+    )
+    dist: str | None = Field(
+        default=None, description="ubuntu24, ubuntu26, debian13, elxr12, azl3, emt3 or el10"
+    )
+    arch: Literal["x86_64", "aarch64"] | None = None
+    image_type: Literal["raw", "iso", "img"] | None = Field(
+        default=None, description="raw disk image, iso installer, or img (initrd / network boot)"
+    )
+
+
+class SetImage(_Op):
+    """Set the image name and/or version."""
+
+    op: Literal["set_image"] = "set_image"
+    name: str | None = None
+    version: str | None = None
+
+
+class AddPackages(_Op):
+    """Add packages to the system (or kernel) package list."""
+
+    op: Literal["add_packages"] = "add_packages"
+    packages: list[str] = Field(description="exact package names for the target distribution")
+    kernel: bool = Field(default=False, description="true for systemConfig.kernel.packages")
+
+
+class RemovePackages(_Op):
+    """Remove packages from the system and kernel package lists."""
+
+    op: Literal["remove_packages"] = "remove_packages"
+    packages: list[str]
+
+
+class SetDiskSize(_Op):
+    """Set the total disk size."""
+
+    op: Literal["set_disk_size"] = "set_disk_size"
+    size: str = Field(description="a size with a unit, e.g. 8GiB or 512MiB")
+
+
+class AddPartition(_Op):
+    """Add a partition, carved from the end of the disk."""
+
+    op: Literal["add_partition"] = "add_partition"
+    id: str = Field(description="short identifier, e.g. data")
+    mount_point: str = Field(description="absolute mount point, e.g. /data")
+    size: str | None = Field(
+        default=None, description="e.g. 2GiB; null means the rest of the disk"
+    )
+    fs_type: str = Field(default="ext4", description="ext4, xfs, btrfs, fat32 ...")
+    type: str = Field(default="linux", description="partition type name, usually linux")
+
+
+class ResizePartition(_Op):
+    """Change a partition's size; later partitions move to make room."""
+
+    op: Literal["resize_partition"] = "resize_partition"
+    partition: str = Field(description="the partition id or its mount point")
+    size: str = Field(description="new size, e.g. 4GiB")
+
+
+class RemovePartition(_Op):
+    """Remove a partition."""
+
+    op: Literal["remove_partition"] = "remove_partition"
+    partition: str = Field(description="the partition id or its mount point")
+
+
+class Artifact(BaseModel):
+    """One output artifact of the disk image."""
+
+    model_config = ConfigDict(extra="forbid")
+    type: str = Field(description="raw, qcow2, vhd, vhdx, vmdk, vdi ...")
+    compression: str | None = Field(default=None, description="gz, xz or zstd; null for none")
+
+
+class SetArtifacts(_Op):
+    """Replace the disk's artifact list."""
+
+    op: Literal["set_artifacts"] = "set_artifacts"
+    artifacts: list[Artifact]
+
+
+class SetHostname(_Op):
+    """Set the system hostname."""
+
+    op: Literal["set_hostname"] = "set_hostname"
+    hostname: str
+
+
+class SetKernel(_Op):
+    """Set the kernel version and/or command line."""
+
+    op: Literal["set_kernel"] = "set_kernel"
+    version: str | None = Field(default=None, description='e.g. "6.12"')
+    cmdline: str | None = Field(default=None, description="the whole kernel command line")
+    append_cmdline: list[str] = Field(
+        default_factory=list, description="arguments to append, e.g. isolcpus=2-3"
+    )
+
+
+class SetBootloader(_Op):
+    """Set the bootloader."""
+
+    op: Literal["set_bootloader"] = "set_bootloader"
+    provider: Literal["grub", "systemd-boot"] | None = None
+    boot_type: Literal["efi", "legacy"] | None = None
+
+
+class SetImmutability(_Op):
+    """Turn immutability (dm-verity root) and secure boot on or off."""
+
+    op: Literal["set_immutability"] = "set_immutability"
+    enabled: bool
+    secure_boot: bool | None = Field(
+        default=None, description="true to add secure-boot key paths, false to remove them"
+    )
+
+
+class AddUser(_Op):
+    """Add a user. Never carries a password: the applier writes a placeholder and warns."""
+
+    op: Literal["add_user"] = "add_user"
+    name: str
+    groups: list[str] = Field(default_factory=list)
+    sudo: bool = False
+    shell: str | None = None
+
+
+class AddRepository(_Op):
+    """Add a package repository."""
+
+    op: Literal["add_repository"] = "add_repository"
+    url: str
+    codename: str | None = None
+    component: str | None = None
+    pkey: str | None = Field(default=None, description="URL or path of the signing key")
+    allow_packages: list[str] = Field(default_factory=list)
+
+
+class SetMetadata(_Op):
+    """Set the template's descriptive metadata."""
+
+    op: Literal["set_metadata"] = "set_metadata"
+    description: str | None = None
+    use_cases: list[str] | None = None
+    keywords: list[str] | None = None
+
+
+class SetValue(_Op):
+    """Set any value by path.
+
+    Paths are dotted keys with list selectors: ``systemConfig.kernel.cmdline``,
+    ``disk.partitions[id=rootfs].fsType``, ``disk.artifacts[0].type``.
+    """
+
+    op: Literal["set"] = "set"
+    path: str
+    value: Any
+
+
+class DeleteValue(_Op):
+    """Delete a value by path."""
+
+    op: Literal["delete"] = "delete"
+    path: str
+
+
+Operation = Annotated[
+    SetTarget
+    | SetImage
+    | AddPackages
+    | RemovePackages
+    | SetDiskSize
+    | AddPartition
+    | ResizePartition
+    | RemovePartition
+    | SetArtifacts
+    | SetHostname
+    | SetKernel
+    | SetBootloader
+    | SetImmutability
+    | AddUser
+    | AddRepository
+    | SetMetadata
+    | SetValue
+    | DeleteValue,
+    Field(discriminator="op"),
+]
+
+
+class EditPlan(BaseModel):
+    """What to change in the base template, as typed operations."""
+
+    model_config = ConfigDict(extra="forbid")
+    summary: str = Field(description="one sentence saying what the plan does")
+    operations: list[Operation] = Field(default_factory=list)
+    not_applied: list[str] = Field(
+        default_factory=list,
+        description="parts of the request the operations cannot express, in words",
+    )
+    warnings: list[str] = Field(default_factory=list)
