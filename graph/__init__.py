@@ -1,4 +1,23 @@
 """The LangGraph state graph, its state and context schemas, and the Python API.
 
-Built in a later step (issue 5); this package exists so the layout matches the design.
+Attributes load lazily so that importing a submodule (``graph.sessions`` for
+``oic-ai sessions list``) does not pay for building the graph.
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["TemplateAgent", "TurnResult", "build_graph", "graph"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("build_graph", "graph"):
+        from graph import builder
+
+        return getattr(builder, name)
+    if name in ("TemplateAgent", "TurnResult"):
+        from graph import agent
+
+        return getattr(agent, name)
+    raise AttributeError(f"module 'graph' has no attribute {name!r}")

@@ -247,7 +247,10 @@ def build_parser() -> argparse.ArgumentParser:
     retrieval.add_argument("--top-k", type=int, default=5, metavar="N", help=argparse.SUPPRESS)
     retrieval.set_defaults(handler=_cmd_eval)
 
+    from oic_ai.cli_agent import add_agent_commands
     from oic_ai.cli_packages import add_packages_commands
+
+    add_agent_commands(commands, _common)
 
     add_packages_commands(commands, _common)
     return parser

@@ -16,6 +16,7 @@ from typing import Any
 from stores.errors import UserInputError
 
 PROVIDERS = ("auto", "builtin", "ollama", "openai")
+GENERATION_MODES = ("plan", "yaml")
 EMBEDDING_PROVIDERS = ("local", "ollama", "openai")
 
 
@@ -48,6 +49,7 @@ class Settings:
     keyword_density: float = 0.5
     negation_penalty: float = 0.5
     max_fix_attempts: int = 2
+    generation_mode: str = "plan"
 
     def with_overrides(self, **values: Any) -> Settings:
         """Return a copy with the given (non-None) values replaced."""
@@ -84,6 +86,7 @@ _CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("classification", "keyword_density"): "keyword_density",
     ("classification", "negation_penalty"): "negation_penalty",
     ("agent", "max_fix_attempts"): "max_fix_attempts",
+    ("generation", "mode"): "generation_mode",
     ("chroma", "url"): "chroma_url",
 }
 _SECRET_KEYS = frozenset({"api_key", "openai_api_key"})
@@ -91,6 +94,7 @@ _SECRET_KEYS = frozenset({"api_key", "openai_api_key"})
 _ENV_KEYS: dict[str, str] = {
     "OIC_AI_PROVIDER": "provider",
     "OIC_AI_EMBEDDING_PROVIDER": "embedding_provider",
+    "OIC_AI_GENERATION_MODE": "generation_mode",
     "OIC_AI_DATA_DIR": "data_dir",
     "OIC_AI_TEMPLATES_DIR": "templates_dir",
     "OIC_AI_CHROMA_URL": "chroma_url",
@@ -226,6 +230,13 @@ def load_settings(
         raise UserInputError(
             f"unknown provider {settings.provider!r}", fix=f"use one of {', '.join(PROVIDERS)}"
         )
+    if settings.generation_mode not in GENERATION_MODES:
+        raise UserInputError(
+            f"unknown generation mode {settings.generation_mode!r}",
+            fix=f"use one of {', '.join(GENERATION_MODES)}",
+        )
+    if settings.max_fix_attempts < 0:
+        raise UserInputError("max_fix_attempts must be 0 or more", fix="set it to 2")
     if settings.embedding_provider not in EMBEDDING_PROVIDERS:
         raise UserInputError(
             f"unknown embedding provider {settings.embedding_provider!r}",

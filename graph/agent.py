@@ -1,0 +1,255 @@
+"""The Python API: ``TemplateAgent`` runs turns on sessions and returns typed results.
+
+Example:
+    >>> from graph import TemplateAgent
+    >>> with TemplateAgent() as agent:
+    ...     first = agent.generate("a minimal ubuntu 24.04 edge image for arm64 with docker")
+    ...     second = agent.generate("change disk size to 8GiB", session=first.session)
+    ...     print(second.status, second.diff)
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from graph.context import Context
+from stores.session_store import SessionStore, sessions_db_path
+from stores.settings import Settings, load_settings
+
+
+@dataclass
+class TurnResult:
+    """The outcome of one turn, in the shape of ``generate --json``."""
+
+    session: str
+    status: str | None
+    template: str | None
+    message: str
+    provider: str | None = None
+    base_template: str | None = None
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    changes: list[str] = field(default_factory=list)
+    not_applied: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    diff: str = ""
+    validation: dict[str, Any] = field(default_factory=dict)
+    packages: dict[str, Any] = field(default_factory=dict)
+    route: dict[str, Any] = field(default_factory=dict)
+    turn: int = 0
+    awaiting_review: bool = False
+    review: dict[str, Any] | None = None
+
+    @classmethod
+    def from_state(
+        cls, session: str, values: dict[str, Any], interrupts: tuple[Any, ...] = ()
+    ) -> TurnResult:
+        """Read a result out of the graph state after a run (or at a review pause)."""
+        messages = values.get("messages") or []
+        message = str(getattr(messages[-1], "content", "")) if messages else ""
+        review = interrupts[0].value if interrupts else None
+        draft = values.get("draft")
+        return cls(
+            session=session,
+            status=values.get("status") if not interrupts else None,
+            template=draft if draft is not None else values.get("template"),
+            message=message if not interrupts else "waiting for review",
+            provider=values.get("provider"),
+            base_template=values.get("base_template"),
+            sources=list(values.get("sources") or []),
+            changes=list(values.get("changes") or []),
+            not_applied=list(values.get("not_applied") or []),
+            warnings=list(values.get("warnings") or []),
+            notices=list(values.get("notices") or []),
+            reasons=list(values.get("reasons") or []),
+            diff=str(values.get("diff") or ""),
+            validation=dict(values.get("validation") or {}),
+            packages=dict(values.get("packages") or {}),
+            route=dict(values.get("route") or {}),
+            turn=int(values.get("turn") or 0),
+            awaiting_review=bool(interrupts),
+            review=review if isinstance(review, dict) else None,
+        )
+
+    @property
+    def ok(self) -> bool:
+        """True unless the template is invalid (or the turn is waiting for review)."""
+        return self.status in ("valid", "valid_with_warnings")
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``generate --json`` contract, plus extra fields."""
+        validation = self.validation or {}
+        packages = self.packages or {}
+        return {
+            "session": self.session,
+            "provider": self.provider,
+            "status": self.status,
+            "template": self.template,
+            "sources": self.sources,
+            "changes": self.changes,
+            "validation": {
+                "valid": bool(validation.get("valid", False)),
+                "errors": list(validation.get("errors", [])),
+                "warnings": list(validation.get("warnings", [])),
+            },
+            "packages": {
+                "checked": bool(packages.get("checked", False)),
+                "missing": list(packages.get("missing", [])),
+                "suggestions": dict(packages.get("suggestions", {})),
+                "found": list(packages.get("found", [])),
+                "reason": packages.get("reason"),
+            },
+            "message": self.message,
+            "base_template": self.base_template,
+            "not_applied": self.not_applied,
+            "warnings": self.warnings,
+            "notices": self.notices,
+            "reasons": self.reasons,
+            "diff": self.diff,
+            "route": self.route,
+            "turn": self.turn,
+            "awaiting_review": self.awaiting_review,
+        }
+
+
+class TemplateAgent:
+    """Generate and refine templates over sessions kept in SQLite under the data folder.
+
+    Args:
+        settings: Resolved settings; ``load_settings()`` when omitted.
+        chat_model: A LangChain chat model to plan with instead of the configured provider.
+        review: Pause before each response for :meth:`resume`.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        chat_model: Any = None,
+        review: bool = False,
+    ) -> None:
+        """Open (or create) the sessions database and compile the graph on it."""
+        from graph.builder import build_graph
+        from graph.checkpointer import BUSY_TIMEOUT_SECONDS, SessionSqliteSaver
+
+        self.settings = settings or load_settings()
+        path = sessions_db_path(self.settings.data_dir)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(
+            str(path), check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS
+        )
+        self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        self.checkpointer = SessionSqliteSaver(self._conn)
+        self.graph = build_graph(self.checkpointer, chat_model=chat_model)
+        self.sessions = SessionStore(path)
+        self.context = Context.from_settings(self.settings, review=review)
+
+    def __enter__(self) -> TemplateAgent:
+        """Use the agent as a context manager that closes its databases."""
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Close the databases."""
+        self.close()
+
+    def close(self) -> None:
+        """Close the sessions database connections."""
+        self.sessions.close()
+        self._conn.close()
+
+    @staticmethod
+    def config(session: str) -> dict[str, Any]:
+        """The LangGraph config that addresses a session's thread."""
+        return {"configurable": {"thread_id": session}}
+
+    def new_session_id(self) -> str:
+        """A fresh session id."""
+        return uuid.uuid4().hex[:12]
+
+    def generate(
+        self,
+        request: str,
+        session: str | None = None,
+        *,
+        on_step: Callable[[str, dict[str, Any]], None] | None = None,
+    ) -> TurnResult:
+        """Run one turn: create a template, refine the session's one, or answer about it.
+
+        Args:
+            request: What the user wants, in words.
+            session: The session to continue; a new one is started when None.
+            on_step: Called with ``(node name, partial update)`` as each node finishes.
+
+        Returns:
+            The turn's result; ``awaiting_review`` is set when the review pause is on.
+        """
+        session = session or self.new_session_id()
+        payload = {"messages": [{"role": "user", "content": request}]}
+        return self._run(session, payload, on_step)
+
+    def resume(
+        self,
+        session: str,
+        answer: str | dict[str, Any] = "accept",
+        *,
+        on_step: Callable[[str, dict[str, Any]], None] | None = None,
+    ) -> TurnResult:
+        """Resume a turn paused for review with ``"accept"`` or ``{"template": yaml}``."""
+        from langgraph.types import Command
+
+        return self._run(session, Command(resume=answer), on_step)
+
+    def _run(
+        self,
+        session: str,
+        payload: Any,
+        on_step: Callable[[str, dict[str, Any]], None] | None,
+    ) -> TurnResult:
+        config = self.config(session)
+        for chunk in self.graph.stream(
+            payload, config, context=self.context, stream_mode="updates"
+        ):
+            if on_step is None or not isinstance(chunk, dict):
+                continue
+            for node, update in chunk.items():
+                if not node.startswith("__"):
+                    on_step(node, update if isinstance(update, dict) else {})
+        snapshot = self.graph.get_state(config)
+        interrupts = tuple(getattr(snapshot, "interrupts", ()) or ())
+        return TurnResult.from_state(session, dict(snapshot.values), interrupts)
+
+    def state(self, session: str) -> dict[str, Any]:
+        """The session's current state values (empty for an unknown session)."""
+        return dict(self.graph.get_state(self.config(session)).values)
+
+    def current_template(self, session: str) -> str | None:
+        """The session's current template text."""
+        value = self.state(session).get("template")
+        return str(value) if value else None
+
+    def undo(self, session: str) -> str | None:
+        """Put back the template from before the last turn; returns it (None if none)."""
+        turns = [
+            s
+            for s in self.graph.get_state_history(self.config(session))
+            if not s.next and s.values.get("turn")
+        ]
+        if len(turns) < 2:
+            return None
+        previous = turns[1].values
+        template = previous.get("template")
+        self.graph.update_state(
+            self.config(session),
+            {"template": template, "diff": "", "changes": ["undo: restored the previous template"]},
+            as_node="respond",
+        )
+        return str(template) if template else None
+
+    def history(self, session: str) -> Iterator[Any]:
+        """Checkpoint history of a session, newest first."""
+        return iter(self.graph.get_state_history(self.config(session)))

@@ -1,0 +1,71 @@
+"""Build the state graph: classify → retrieve → generate → validate ⇄ fix → verify → respond.
+
+``graph`` at module level has no checkpointer, for ``langgraph dev`` (which rejects one);
+scripts, the CLI and tests call :func:`build_graph` with a SQLite saver.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+
+from graph.context import Context
+from graph.routers import (
+    route_after_classify,
+    route_after_packages,
+    route_after_review,
+    route_after_validate,
+)
+from graph.state import InputState, OutputState, State
+from nodes.classify import classify
+from nodes.explain import explain
+from nodes.fix import make_fix
+from nodes.generate import Planner, make_generate
+from nodes.respond import respond
+from nodes.retrieve import retrieve
+from nodes.review import review
+from nodes.validate import validate
+from nodes.verify_packages import verify_packages
+
+GRAPH_NAME = "oic-ai"
+
+
+def build_graph(checkpointer: Any = None, *, chat_model: Any = None) -> Any:
+    """Compile the agent graph.
+
+    Args:
+        checkpointer: A LangGraph checkpointer (e.g. ``SqliteSaver``) for sessions, or None.
+        chat_model: A chat model to plan with instead of the configured provider.
+
+    Returns:
+        The compiled graph, named ``oic-ai``.
+    """
+    planner = Planner(chat_model)
+    builder = StateGraph(
+        State, context_schema=Context, input_schema=InputState, output_schema=OutputState
+    )
+    builder.add_node("classify", classify)
+    builder.add_node("retrieve", retrieve)
+    builder.add_node("generate", make_generate(planner))
+    builder.add_node("validate", validate)
+    builder.add_node("fix", make_fix(planner))
+    builder.add_node("verify_packages", verify_packages)
+    builder.add_node("explain", explain)
+    builder.add_node("review", review)
+    builder.add_node("respond", respond)
+
+    builder.add_edge(START, "classify")
+    builder.add_conditional_edges("classify", route_after_classify)
+    builder.add_edge("retrieve", "generate")
+    builder.add_edge("generate", "validate")
+    builder.add_conditional_edges("validate", route_after_validate)
+    builder.add_edge("fix", "validate")
+    builder.add_conditional_edges("verify_packages", route_after_packages)
+    builder.add_conditional_edges("review", route_after_review)
+    builder.add_edge("explain", "respond")
+    builder.add_edge("respond", END)
+    return builder.compile(checkpointer=checkpointer, name=GRAPH_NAME)
+
+
+graph = build_graph()

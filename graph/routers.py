@@ -1,0 +1,55 @@
+"""Routers: read state, return a ``Literal`` route, so Studio draws every edge."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from graph.state import State
+from nodes.run_context import record, review_enabled, settings_of
+
+
+def route_after_classify(state: State) -> Literal["retrieve", "generate", "explain"]:
+    """Create goes through retrieval; refinement skips it; questions go to ``explain``."""
+    intent = record(state, "route").get("intent")
+    if intent == "explain":
+        return "explain"
+    if intent == "refine":
+        return "generate"
+    return "retrieve"
+
+
+def _attempts_left(state: State, runtime: Any) -> bool:
+    return int(state.get("fix_attempts", 0)) < settings_of(runtime).max_fix_attempts
+
+
+def _finish(state: State, runtime: Any) -> Literal["review", "respond"]:
+    if review_enabled(runtime) and not state.get("review_edit"):
+        return "review"
+    return "respond"
+
+
+def route_after_validate(
+    state: State, runtime: Any = None
+) -> Literal["verify_packages", "fix", "review", "respond"]:
+    """Valid drafts get their packages checked; invalid ones are fixed while attempts last."""
+    validation = record(state, "validation")
+    if not validation.get("errors"):
+        return "verify_packages"
+    if _attempts_left(state, runtime):
+        return "fix"
+    return _finish(state, runtime)
+
+
+def route_after_packages(state: State, runtime: Any = None) -> Literal["fix", "review", "respond"]:
+    """Missing packages with a suggestion go to ``fix`` (same counter); else finish."""
+    packages = record(state, "packages")
+    suggestions = packages.get("suggestions", {})
+    fixable = [name for name in packages.get("missing", []) if suggestions.get(name)]
+    if fixable and _attempts_left(state, runtime):
+        return "fix"
+    return _finish(state, runtime)
+
+
+def route_after_review(state: State) -> Literal["validate", "respond"]:
+    """An edited template is validated again; an accepted one is answered."""
+    return "validate" if state.get("review_edit") else "respond"

@@ -1,0 +1,100 @@
+"""``fix``: one bounded round of self-correction (deterministic fixes first, then the LLM)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.state import State
+from nodes.generate import Planner
+from nodes.run_context import record, settings_of
+from stores.chat_models import ChatBackendError
+from tools.findings import Finding
+
+
+def _findings(state: State) -> list[Finding]:
+    validation = record(state, "validation")
+    return [
+        Finding(
+            path=str(e.get("path", "$")),
+            line=e.get("line"),
+            message=str(e.get("message", "")),
+            code=str(e.get("code", "")),
+        )
+        for e in validation.get("errors", [])
+    ]
+
+
+def _error_lines(findings: list[Finding], missing: dict[str, list[str]]) -> list[str]:
+    lines = [f"{f.path} (line {f.line}): {f.message} [{f.code}]" for f in findings]
+    for name, options in missing.items():
+        hint = f"; use one of {', '.join(options)}" if options else "; remove it"
+        lines.append(f"package {name!r} does not exist for this target{hint}")
+    return lines
+
+
+def make_fix(planner: Planner) -> Any:
+    """Build the ``fix`` node around a planner."""
+
+    def fix(state: State, runtime: Any = None) -> dict[str, Any]:
+        """Repair the draft once; the counter in state bounds the loop."""
+        from tools.fix_errors import plan_fixes
+        from tools.plan_applier import apply_plan
+
+        from tools.llm_planner import (
+            PlanError,
+            fix_template_with_model,
+            plan_with_model,
+        )
+
+        settings = settings_of(runtime)
+        attempt = int(state.get("fix_attempts", 0)) + 1
+        draft = state.get("draft") or ""
+        findings = _findings(state)
+        packages = record(state, "packages")
+        missing = {
+            name: list(packages.get("suggestions", {}).get(name, []))
+            for name in packages.get("missing", [])
+        }
+        notices = list(state.get("notices", []))
+        history = list(state.get("fix_history", []))
+        changes = list(state.get("changes", []))
+        plan = plan_fixes(draft, findings, missing_packages=missing)
+        applied = apply_plan(draft, plan, label="template.yml")
+        new = applied.text
+        what = [f"fix: {line}" for line in applied.applied]
+        provider = str(state.get("provider") or "builtin")
+        if not applied.changed and not provider.startswith("builtin"):
+            model = planner.model(provider, settings)
+            lines = _error_lines(findings, missing)
+            try:
+                if settings.generation_mode == "yaml" or not findings:
+                    candidate = fix_template_with_model(model, draft, lines)
+                    if candidate.strip() and candidate != draft:
+                        new = candidate
+                        what.append(
+                            f"fix: {provider} rewrote the template for {len(lines)} error(s)"
+                        )
+                else:
+                    llm_plan = plan_with_model(model, state.get("request", ""), draft, errors=lines)
+                    llm_applied = apply_plan(draft, llm_plan, label="template.yml")
+                    new = llm_applied.text
+                    what.extend(f"fix: {line}" for line in llm_applied.applied)
+            except PlanError as exc:
+                notices.append(f"fix attempt {attempt}: {exc}")
+            except ChatBackendError:
+                raise
+            except Exception as exc:  # backend failure during a fix: report, keep the draft
+                notices.append(f"fix attempt {attempt}: {provider} failed ({type(exc).__name__})")
+        if new == draft:
+            what.append("fix: no change could be made")
+        history.append(f"attempt {attempt}: " + ("; ".join(what) or "no change"))
+        return {
+            "draft": new,
+            "fix_attempts": attempt,
+            "fix_history": history,
+            "changes": changes + [w for w in what if w != "fix: no change could be made"],
+            "warnings": [*state.get("warnings", []), *applied.warnings],
+            "notices": notices,
+        }
+
+    return fix

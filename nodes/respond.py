@@ -1,0 +1,119 @@
+"""``respond``: settle the turn's status, write the summary, and record the session."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage
+
+from graph.state import State, Status
+from nodes.run_context import record, settings_of
+
+
+def settle_status(state: State) -> tuple[Status, list[str]]:
+    """The turn's status with its reasons: ``invalid`` beats warnings beats ``valid``."""
+    validation = record(state, "validation")
+    packages = record(state, "packages")
+    reasons: list[str] = []
+    errors = validation.get("errors", [])
+    if errors:
+        attempts = state.get("fix_attempts", 0)
+        reasons.append(
+            f"{len(errors)} validation error(s) remain after {attempts} fix attempt(s): "
+            + "; ".join(str(e.get("message")) for e in errors[:3])
+        )
+        return "invalid", reasons
+    warnings = validation.get("warnings", [])
+    if warnings:
+        reasons.append(
+            f"{len(warnings)} lint warning(s): "
+            + "; ".join(str(w.get("message")) for w in warnings[:3])
+        )
+    if packages.get("missing"):
+        reasons.append("packages not found for the target: " + ", ".join(packages["missing"]))
+    if state.get("not_applied"):
+        reasons.append("not applied: " + "; ".join(state["not_applied"]))
+    if state.get("warnings"):
+        reasons.extend(state["warnings"])
+    return ("valid_with_warnings" if reasons else "valid"), reasons
+
+
+def _summary(state: State, status: Status, reasons: list[str]) -> str:
+    route = record(state, "route")
+    intent = route.get("intent")
+    lines: list[str] = []
+    if intent == "explain":
+        lines.append(state.get("answer") or "")
+    elif intent == "create":
+        sources = state.get("sources", [])
+        score = f" (score {sources[0]['score']:.2f})" if sources else ""
+        lines.append(f"Started from {state.get('base_template')}{score}.")
+    else:
+        lines.append("Refined the current template.")
+    if intent != "explain":
+        changes = state.get("changes", [])
+        lines.append("Changes: " + ("; ".join(changes) if changes else "none") + ".")
+    packages = record(state, "packages")
+    if packages:
+        if packages.get("checked"):
+            found, missing = len(packages.get("found", [])), len(packages.get("missing", []))
+            lines.append(f"Packages: {found} found, {missing} missing.")
+        elif packages.get("reason"):
+            lines.append(f"Packages not checked: {packages['reason']}.")
+    lines.append(f"Status: {status}." + (f" {' '.join(reasons)}" if reasons else ""))
+    lines.extend(state.get("notices", []))
+    return "\n".join(line for line in lines if line)
+
+
+def respond(state: State, runtime: Any = None) -> dict[str, Any]:
+    """Finish the turn: the draft becomes the session's template unless it is invalid."""
+    status, reasons = settle_status(state)
+    message = _summary(state, status, reasons)
+    route = record(state, "route")
+    update: dict[str, Any] = {
+        "status": status,
+        "reasons": reasons,
+        "turn": int(state.get("turn", 0)) + 1,
+        "messages": [AIMessage(content=message)],
+    }
+    from tools.plan_applier import unified_diff
+
+    draft = state.get("draft")
+    if route.get("intent") != "explain":
+        update["diff"] = unified_diff(state.get("start_text") or "", draft or "", "template.yml")
+        if status != "invalid" and draft:
+            update["template"] = draft
+    _record(state, runtime, status, update.get("template", state.get("template")))
+    return update
+
+
+def _record(state: State, runtime: Any, status: Status, template: str | None) -> None:
+    """Note the turn in the session index (only when the run is on a thread)."""
+    info = getattr(runtime, "execution_info", None)
+    thread = getattr(info, "thread_id", None)
+    if not thread:
+        return
+    from stores.session_store import SessionStore, sessions_db_path
+
+    settings = settings_of(runtime)
+    name = _template_name(template) or state.get("base_template")
+    store = SessionStore(sessions_db_path(settings.data_dir))
+    try:
+        store.record_turn(
+            str(thread),
+            request=state.get("request", ""),
+            template=name,
+            status=status,
+            provider=state.get("provider"),
+        )
+    finally:
+        store.close()
+
+
+def _template_name(template: str | None) -> str | None:
+    if not template:
+        return None
+    import re
+
+    match = re.search(r"^image:\s*\n(?:\s+.*\n)*?\s+name:\s*['\"]?([^'\"\n#]+)", template, re.M)
+    return match.group(1).strip() if match else None

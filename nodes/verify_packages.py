@@ -1,0 +1,33 @@
+"""``verify_packages``: check every package of the draft against the target's indexes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.state import Packages, State
+from nodes.run_context import settings_of
+
+
+def verify_packages(state: State, runtime: Any = None) -> dict[str, Any]:
+    """Classify each package as found or missing, with suggestions for the missing."""
+    from tools.verify_packages import verify_template_packages
+
+    from stores.yaml_document import YamlSyntaxError, load_data
+
+    try:
+        data = load_data(state.get("draft") or "")
+    except YamlSyntaxError:
+        return {"packages": Packages(checked=False, reason="the draft is not valid YAML")}
+    if not isinstance(data, dict):
+        return {"packages": Packages(checked=False, reason="the draft is not a mapping")}
+    report = verify_template_packages(data, settings_of(runtime))
+    result = report.to_json()
+    return {
+        "packages": Packages(
+            checked=bool(result.get("checked")),
+            reason=result.get("reason"),
+            found=list(result.get("found", [])),
+            missing=list(result.get("missing", [])),
+            suggestions={k: list(v) for k, v in dict(result.get("suggestions", {})).items()},
+        )
+    }

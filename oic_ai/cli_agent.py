@@ -1,0 +1,232 @@
+"""``oic-ai generate`` and ``oic-ai chat``: argument parsing and output; the agent does the work."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+def add_agent_commands(commands: Any, common: Callable[..., argparse.ArgumentParser]) -> None:
+    """Register ``generate`` and ``chat`` on the ``oic-ai`` parser.
+
+    Args:
+        commands: The subparsers action of the top-level parser.
+        common: Factory for the shared ``--config/--data-dir/...`` parent parser.
+    """
+    agent_flags = argparse.ArgumentParser(add_help=False)
+    agent_flags.add_argument(
+        "--provider",
+        choices=("auto", "builtin", "ollama", "openai"),
+        help="planner (env OIC_AI_PROVIDER; default auto)",
+    )
+    agent_flags.add_argument(
+        "--mode", choices=("plan", "yaml"), help="plan: edit plan (default); yaml: whole template"
+    )
+
+    generate = commands.add_parser(
+        "generate",
+        parents=[common(), agent_flags],
+        help="write or refine a template from a request",
+    )
+    generate.add_argument("request", help="what you want, in words")
+    which = generate.add_mutually_exclusive_group()
+    which.add_argument("--session", metavar="ID", help="continue this session")
+    which.add_argument(
+        "--continue",
+        dest="continue_",
+        action="store_true",
+        help="continue the latest session (within the session timeout)",
+    )
+    which.add_argument("--new", action="store_true", help="start a new session (the default)")
+    generate.add_argument(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="write the template (a bare name goes to image-templates/)",
+    )
+    generate.add_argument("--force", action="store_true", help="replace an existing --output file")
+    generate.set_defaults(handler=_cmd_generate)
+
+    chat = commands.add_parser(
+        "chat",
+        parents=[common(json_flag=False), agent_flags],
+        help="refine a template interactively",
+    )
+    chat.add_argument(
+        "--continue", dest="continue_", action="store_true", help="pick up the latest session"
+    )
+    chat.add_argument("--session", metavar="ID", help="continue this session")
+    chat.set_defaults(handler=_cmd_chat)
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from stores.settings import load_settings
+
+    return load_settings(
+        getattr(args, "config", None),
+        data_dir=getattr(args, "data_dir", None),
+        templates_dir=getattr(args, "templates_dir", None),
+        chroma_url=getattr(args, "chroma_url", None),
+        embedding_provider=getattr(args, "embedding_provider", None),
+        provider=getattr(args, "provider", None),
+        generation_mode=getattr(args, "mode", None),
+    )
+
+
+def _pick_session(agent: Any, args: argparse.Namespace, err: Any) -> str | None:
+    from stores.session_store import parse_duration
+
+    if getattr(args, "session", None):
+        return str(agent.sessions.get(args.session).id)
+    if getattr(args, "continue_", False):
+        latest = agent.sessions.latest(parse_duration(agent.settings.session_timeout))
+        if latest is not None:
+            return str(latest.id)
+        err.print(
+            f"no session was updated in the last {agent.settings.session_timeout}; "
+            "starting a new one"
+        )
+    return None
+
+
+def _output_path(value: str, settings: Any) -> Path:
+    from stores.template_output import resolve_output
+
+    folder = settings.templates_dir or Path("image-templates")
+    return resolve_output(value, Path(folder))
+
+
+def _cmd_generate(args: argparse.Namespace) -> int:
+    from graph.agent import TemplateAgent
+    from oic_ai.render_agent import console, describe_step, print_turn
+
+    settings = _settings(args)
+    target = _output_path(args.output, settings) if args.output else None
+    if target is not None and target.exists() and not args.force:
+        from stores.errors import UserInputError
+
+        raise UserInputError(f"{target} already exists", fix="pass --force to replace it")
+    err = console(stderr=True)
+    progress = None
+    if not args.json and sys.stderr.isatty():
+
+        def progress(node: str, update: dict[str, Any]) -> None:
+            err.print(f"[dim]· {describe_step(node, update)}[/]")
+
+    with TemplateAgent(settings) as agent:
+        session = _pick_session(agent, args, err)
+        result = agent.generate(args.request, session=session, on_step=progress)
+    written = None
+    if target is not None and result.ok and result.template:
+        from stores.template_output import write_template
+
+        write_template(target, result.template, force=args.force)
+        written = str(target)
+    if args.json:
+        payload = result.to_json()
+        payload["output"] = written
+        json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        out = console(stderr=target is None)
+        print_turn(out, result)
+        if written:
+            out.print(f"[bold]wrote[/] {written}")
+        elif target is not None:
+            out.print(f"[red]not written[/]: the template is {result.status}")
+        if target is None and result.template:
+            sys.stdout.write(result.template)
+    return EXIT_OK if result.ok else EXIT_INVALID
+
+
+_HELP = """commands: /save FILE [--force]  /undo  /diff  /sources  /explain  /quit
+anything else is a request ("add docker", "make the disk 16GiB", "what packages are included?")"""
+
+
+def _cmd_chat(args: argparse.Namespace) -> int:
+    from graph.agent import TemplateAgent
+    from oic_ai.render_agent import console, describe_step, print_diff, print_turn
+    from stores.errors import UserInputError
+
+    settings = _settings(args)
+    out = console()
+
+    def progress(node: str, update: dict[str, Any]) -> None:
+        out.print(f"[dim]· {describe_step(node, update)}[/]")
+
+    with TemplateAgent(settings) as agent:
+        session = _pick_session(agent, args, out)
+        if session:
+            out.print(f"continuing session {session}")
+        out.print(_HELP)
+        last: Any = None
+        while True:
+            try:
+                line = input("oic-ai> ").strip()
+            except EOFError:
+                break
+            if not line:
+                continue
+            if line in ("/quit", "/exit", "/q"):
+                break
+            try:
+                if line.startswith("/"):
+                    command, _, rest = line.partition(" ")
+                    if command == "/save":
+                        _chat_save(agent, session, rest, out)
+                    elif command == "/undo":
+                        if session is None or agent.undo(session) is None:
+                            out.print("nothing to undo")
+                        else:
+                            out.print("restored the template from before the last turn")
+                    elif command == "/diff":
+                        print_diff(out, last.diff if last else "")
+                    elif command == "/sources":
+                        state = agent.state(session) if session else {}
+                        for source in state.get("sources", []):
+                            out.print(f"  {source['template']}  score {source['score']:.3f}")
+                        if not state.get("sources"):
+                            out.print("no sources yet")
+                    elif command == "/explain":
+                        question = rest or "summarise it"
+                        if session is None:
+                            out.print("no template yet")
+                        else:
+                            last = agent.generate(question, session=session, on_step=progress)
+                            print_turn(out, last, show_diff=False)
+                    elif command == "/help":
+                        out.print(_HELP)
+                    else:
+                        out.print(f"unknown command {command}; /help lists them")
+                    continue
+                last = agent.generate(line, session=session, on_step=progress)
+                session = last.session
+                print_turn(out, last)
+            except UserInputError as exc:
+                out.print(f"[red]oic-ai: {exc}[/]")
+        if session:
+            out.print(f"session {session} saved; continue with: oic-ai chat --continue")
+    return EXIT_OK
+
+
+def _chat_save(agent: Any, session: str | None, rest: str, out: Any) -> None:
+    from stores.errors import UserInputError
+    from stores.template_output import write_template
+
+    parts = rest.split()
+    force = "--force" in parts
+    names = [p for p in parts if p != "--force"]
+    if not names:
+        raise UserInputError("/save needs a file name", fix="e.g. /save edge-gw")
+    template = agent.current_template(session) if session else None
+    if not template:
+        raise UserInputError("there is no template to save yet", fix="make a request first")
+    path = _output_path(names[0], agent.settings)
+    write_template(path, template, force=force)
+    out.print(f"wrote {path}")

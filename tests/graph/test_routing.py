@@ -1,0 +1,112 @@
+"""classify and the routers: every route each one can return."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from graph.context import Context
+from graph.routers import (
+    route_after_classify,
+    route_after_packages,
+    route_after_review,
+    route_after_validate,
+)
+from nodes.classify import TURN_RESET, classify, route_request
+
+TEMPLATE = "image:\n  name: x\ntarget:\n  os: ubuntu\n  dist: ubuntu24\n  arch: x86_64\n"
+
+
+class _Runtime:
+    def __init__(self, **context: Any) -> None:
+        self.context = Context(**context)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "template", "intent"),
+    [
+        ("a minimal ubuntu 24.04 edge image for arm64 with docker", None, "create"),
+        ("add monitoring packages", None, "create"),
+        ("add monitoring packages", TEMPLATE, "refine"),
+        ("change disk size to 8GiB", TEMPLATE, "refine"),
+        ("what packages are included?", TEMPLATE, "explain"),
+        ("summarise it", TEMPLATE, "explain"),
+        ("which kernel does it use", TEMPLATE, "explain"),
+        ("start over: an azure linux pxe image", TEMPLATE, "create"),
+        ("an azure linux 3 minimal image", TEMPLATE, "create"),
+        ("ubuntu 24.04 is fine, add htop", TEMPLATE, "refine"),
+        ("with docker", TEMPLATE, "refine"),
+    ],
+)
+def test_route_request(request_text: str, template: str | None, intent: str) -> None:
+    assert route_request(request_text, template)["intent"] == intent
+
+
+def test_route_records_targets_and_reason() -> None:
+    route = route_request("debian trixie x86_64 installer", None)
+    assert route["targets"] == {"dist": "debian13", "arch": "x86_64", "image_type": "iso"}
+    assert route["reason"] == "no template in this session yet"
+
+
+def test_classify_takes_the_last_human_message_and_resets_the_turn() -> None:
+    state: dict[str, Any] = {
+        "messages": [
+            {"role": "user", "content": "an elxr image"},
+            {"role": "assistant", "content": "done"},
+            {"role": "user", "content": "  add htop  "},
+        ],
+        "template": TEMPLATE,
+        "status": "invalid",
+        "fix_attempts": 2,
+        "changes": ["old"],
+    }
+    update = classify(state)  # type: ignore[arg-type]
+    assert update["request"] == "add htop"
+    assert update["route"]["intent"] == "refine"
+    for key, value in TURN_RESET.items():
+        assert update[key] == value
+
+
+@pytest.mark.parametrize(
+    ("intent", "route"), [("create", "retrieve"), ("refine", "generate"), ("explain", "explain")]
+)
+def test_route_after_classify(intent: str, route: str) -> None:
+    assert route_after_classify({"route": {"intent": intent}}) == route  # type: ignore[typeddict-item]
+
+
+def _validation(errors: int) -> dict[str, Any]:
+    return {"valid": not errors, "errors": [{"message": "e"}] * errors, "warnings": []}
+
+
+def test_route_after_validate_every_route() -> None:
+    rt = _Runtime(max_fix_attempts=2)
+    assert route_after_validate({"validation": _validation(0)}, rt) == "verify_packages"
+    assert route_after_validate({"validation": _validation(1), "fix_attempts": 0}, rt) == "fix"
+    assert route_after_validate({"validation": _validation(1), "fix_attempts": 1}, rt) == "fix"
+    assert route_after_validate({"validation": _validation(1), "fix_attempts": 2}, rt) == "respond"
+    review = _Runtime(max_fix_attempts=2, review=True)
+    assert (
+        route_after_validate({"validation": _validation(1), "fix_attempts": 2}, review) == "review"
+    )
+    zero = _Runtime(max_fix_attempts=0)
+    assert route_after_validate({"validation": _validation(1)}, zero) == "respond"
+
+
+def test_route_after_packages_every_route() -> None:
+    rt = _Runtime(max_fix_attempts=2)
+    fixable = {"checked": True, "missing": ["docker-ce"], "suggestions": {"docker-ce": ["docker.io"]}}
+    hopeless = {"checked": True, "missing": ["zzz"], "suggestions": {"zzz": []}}
+    assert route_after_packages({"packages": fixable, "fix_attempts": 0}, rt) == "fix"
+    assert route_after_packages({"packages": fixable, "fix_attempts": 2}, rt) == "respond"
+    assert route_after_packages({"packages": hopeless, "fix_attempts": 0}, rt) == "respond"
+    assert route_after_packages({"packages": {"checked": False}}, rt) == "respond"
+    review = _Runtime(review=True)
+    assert route_after_packages({"packages": {"checked": False}}, review) == "review"
+    edited = {"packages": {"checked": False}, "review_edit": True}
+    assert route_after_packages(edited, review) == "respond"  # an edit is reviewed once
+
+
+def test_route_after_review() -> None:
+    assert route_after_review({"review_edit": True}) == "validate"
+    assert route_after_review({"review_edit": False}) == "respond"
