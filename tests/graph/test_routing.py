@@ -95,7 +95,11 @@ def test_route_after_validate_every_route() -> None:
 
 def test_route_after_packages_every_route() -> None:
     rt = _Runtime(max_fix_attempts=2)
-    fixable = {"checked": True, "missing": ["docker-ce"], "suggestions": {"docker-ce": ["docker.io"]}}
+    fixable = {
+        "checked": True,
+        "missing": ["docker-ce"],
+        "suggestions": {"docker-ce": ["docker.io"]},
+    }
     hopeless = {"checked": True, "missing": ["zzz"], "suggestions": {"zzz": []}}
     assert route_after_packages({"packages": fixable, "fix_attempts": 0}, rt) == "fix"
     assert route_after_packages({"packages": fixable, "fix_attempts": 2}, rt) == "respond"

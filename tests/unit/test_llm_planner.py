@@ -64,7 +64,10 @@ def test_strip_to_yaml_takes_the_fenced_block() -> None:
 
 def test_strip_to_yaml_drops_prose_around_unfenced_yaml() -> None:
     answer = "Sure, the template:\n\nimage:\n  name: a\ntarget:\n  os: ubuntu\n\nLet me know!\n"
-    assert yaml.safe_load(strip_to_yaml(answer)) == {"image": {"name": "a"}, "target": {"os": "ubuntu"}}
+    assert yaml.safe_load(strip_to_yaml(answer)) == {
+        "image": {"name": "a"},
+        "target": {"os": "ubuntu"},
+    }
 
 
 def test_strip_to_yaml_of_pure_prose_is_the_prose() -> None:
