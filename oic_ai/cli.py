@@ -253,6 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_agent_commands(commands, _common)
 
     add_packages_commands(commands, _common)
+    from oic_ai.cli_sessions import add_sessions_commands
+
+    add_sessions_commands(commands, _common)
     return parser
 
 

@@ -356,6 +356,23 @@ class SessionStore:
                 ) from None
         return summary
 
+    def retitle(self, session_id: str, title: str) -> None:
+        """Give a session a new title (e.g. "rerun of … with ollama").
+
+        Raises:
+            UserInputError: there is no such session.
+        """
+        new_title = make_title(title, limit=TITLE_LENGTH + 20)
+
+        def update() -> int:
+            with self._write() as conn:
+                sql = f"UPDATE {TABLE} SET title = ? WHERE id = ?"
+                return conn.execute(sql, (new_title, session_id)).rowcount
+
+        with self._lock:
+            if self._retry(update) == 0:
+                raise UserInputError(f"no session {session_id!r}", fix=LIST_HINT)
+
     def delete(self, session_id: str) -> None:
         """Delete a session: its row and its thread's checkpoints and writes.
 
