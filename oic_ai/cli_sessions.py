@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -157,29 +158,47 @@ def _cmd_list(args: argparse.Namespace) -> int:
     store = _store(args)
     sessions = store.list(limit=args.limit)
     if args.json:
-        _print_json({"sessions": [s.to_json() for s in sessions]})
+        # One session a line through the C encoder: indent=2 falls back to pure Python,
+        # which took 100 ms for 1,000 sessions.
+        rows = ",\n".join("    " + json.dumps(s.to_json(), ensure_ascii=False) for s in sessions)
+        sys.stdout.write('{\n  "sessions": [\n' + rows + ("\n" if rows else "") + "  ]\n}\n")
         return EXIT_OK
-    out = _console()
     if not sessions:
-        out.print("No sessions yet; start one with: oic-ai chat (or oic-ai generate)")
+        print("No sessions yet; start one with: oic-ai chat (or oic-ai generate)")
         return EXIT_OK
-    from rich.markup import escape
-    from rich.table import Table
+    _print_session_table(sessions)
+    return EXIT_OK
 
-    table = Table(box=None, pad_edge=False)
-    for column in ("id", "updated", "turns", "status", "template", "title"):
-        table.add_column(column, no_wrap=column != "title")
-    for s in sessions:
-        table.add_row(
-            s.id,
+
+_ANSI = {"green": "\033[32m", "yellow": "\033[33m", "red": "\033[31m"}
+SHORT_ID = 8
+
+
+def _print_session_table(sessions: list[Any]) -> None:
+    """A plain aligned table: rich takes most of a second to lay out 1,000 rows."""
+    colour = sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+    rows = [
+        (
+            s.id[:SHORT_ID],
             _when(s.updated),
             str(s.turns),
-            _status(s.status),
-            escape(s.template or "-"),
-            escape(s.title),
+            s.status or "-",
+            s.template or "-",
+            s.title,
         )
-    out.print(table)
-    return EXIT_OK
+        for s in sessions
+    ]
+    header = ("ID", "UPDATED", "TURNS", "STATUS", "TEMPLATE", "TITLE")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(5)]
+    lines = []
+    for index, row in enumerate([header, *rows]):
+        cells = [row[i].ljust(widths[i]) for i in range(5)]
+        cells[2] = row[2].rjust(widths[2])
+        if colour and index > 0 and row[3] in _STATUS_STYLE:
+            cells[3] = f"{_ANSI[_STATUS_STYLE[row[3]]]}{cells[3]}\033[0m"
+        lines.append("  ".join([*cells, row[5]]))
+    lines.append(f"{len(rows)} session(s); any unique start of an id works, e.g. {rows[0][0]}")
+    sys.stdout.write("\n".join(lines) + "\n")
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
