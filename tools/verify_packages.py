@@ -1,0 +1,371 @@
+"""``verify_packages``: check a template's packages against the indexes of its target.
+
+Each package is classified as found, found by provides, a glob matching N packages,
+missing, or unverified (it may come from one of the template's own repositories
+that has no index yet). A target without any index gives ``checked: False`` with the
+reason and the command that provides one; nothing is ever reported as checked when
+it was not.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from stores.capability_catalog import DIST_FAMILY, OS_FAMILY, normalize_arch
+from tools.suggest_packages import Suggestion, rank_alternatives
+
+if TYPE_CHECKING:
+    from stores.package_index import IndexView, PackageIndex, RepoFilter
+    from stores.settings import Settings
+
+FOUND, PROVIDES, GLOB, MISSING, UNVERIFIED = "found", "provides", "glob", "missing", "unverified"
+GLOB_SAMPLE = 5
+
+# "name-1.2.3", "name_1.2", "name-1.2-3.emt3": a version pinned onto the name
+_VERSION_SPLIT = re.compile(r"[-_](?=\d)")
+
+
+@dataclass(frozen=True)
+class PackageCheck:
+    """The verdict for one package name.
+
+    Attributes:
+        name: The name as the template writes it.
+        status: ``found``, ``provides``, ``glob``, ``missing`` or ``unverified``.
+        matches: Providers (``provides``), a sample of matches (``glob``) or the
+            package a version-pinned name resolved to (``found``).
+        count: How many packages a glob matches.
+        repo: The repository the package was found in.
+        note: Why, in a few words, when the status needs explaining.
+    """
+
+    name: str
+    status: str
+    matches: tuple[str, ...] = ()
+    count: int = 0
+    repo: str = ""
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return a JSON-serialisable description."""
+        data: dict[str, Any] = {"name": self.name, "status": self.status}
+        if self.matches:
+            data["matches"] = list(self.matches)
+        if self.status == GLOB:
+            data["count"] = self.count
+        if self.repo:
+            data["repo"] = self.repo
+        if self.note:
+            data["note"] = self.note
+        return data
+
+
+@dataclass
+class PackageReport:
+    """The result of checking one template's packages.
+
+    ``checked`` is False when the target has no index (``reason`` and ``fix`` say
+    why and what to run); then ``found`` and ``missing`` are empty.
+    """
+
+    checked: bool
+    reason: str | None = None
+    fix: str | None = None
+    path: str | None = None
+    os: str = ""
+    dist: str = ""
+    arch: str = ""
+    checks: list[PackageCheck] = field(default_factory=list)
+    found: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    unverified: list[str] = field(default_factory=list)
+    by_provides: dict[str, list[str]] = field(default_factory=dict)
+    globbed: dict[str, int] = field(default_factory=dict)
+    suggestions: dict[str, list[str]] = field(default_factory=dict)
+    ranked: dict[str, list[Suggestion]] = field(default_factory=dict)
+    sources: list[str] = field(default_factory=list)
+    pending_repos: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True unless a checked template has a missing package."""
+        return not (self.checked and self.missing)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the ``packages check`` JSON shape for this template (DESIGN.md)."""
+        return {
+            "path": self.path,
+            "checked": self.checked,
+            "reason": self.reason,
+            "fix": self.fix,
+            "target": {"os": self.os, "dist": self.dist, "arch": self.arch},
+            "found": list(self.found),
+            "missing": list(self.missing),
+            "unverified": list(self.unverified),
+            "by_provides": {k: list(v) for k, v in self.by_provides.items()},
+            "globbed": dict(self.globbed),
+            "suggestions": {k: list(v) for k, v in self.suggestions.items()},
+            "ranked_suggestions": {
+                name: [s.to_json() for s in items] for name, items in self.ranked.items()
+            },
+            "packages": [check.to_json() for check in self.checks],
+            "sources": list(self.sources),
+            "pending_repositories": list(self.pending_repos),
+        }
+
+
+def how_to_index(os: str, dist: str, arch: str) -> str:
+    """Return the one-line fix for a target without an index."""
+    return (
+        f"run 'oic-ai packages sync --repo-config PROVIDERCONFIG --dist {dist} --arch {arch}' "
+        f"(the composer's config/osv/{os or '<os>'}/{dist}/providerconfigs/*.yml) or import a "
+        f"local index with 'oic-ai packages sync --index FILE --dist {dist} --arch {arch}'"
+    )
+
+
+# --- reading a template ------------------------------------------------------------
+
+
+def template_packages(data: Mapping[str, Any]) -> list[str]:
+    """Return ``systemConfig.packages`` then ``systemConfig.kernel.packages``, unique."""
+    system = data.get("systemConfig")
+    if not isinstance(system, Mapping):
+        return []
+    kernel = system.get("kernel")
+    names: list[str] = []
+    for raw in (
+        system.get("packages"),
+        kernel.get("packages") if isinstance(kernel, Mapping) else None,
+    ):
+        if not isinstance(raw, list):
+            continue
+        for item in raw:
+            if isinstance(item, str | int | float) and not isinstance(item, bool):
+                text = str(item).strip()
+                if text and text not in names:
+                    names.append(text)
+    return names
+
+
+def template_target(data: Mapping[str, Any]) -> tuple[str, str, str]:
+    """Return the template's (os, dist, arch), empty strings where absent."""
+    target = data.get("target")
+    if not isinstance(target, Mapping):
+        return "", "", ""
+    return (
+        str(target.get("os") or "").strip(),
+        str(target.get("dist") or "").strip(),
+        str(target.get("arch") or "").strip(),
+    )
+
+
+def template_repo_filters(data: Mapping[str, Any]) -> list[tuple[RepoFilter, str]]:
+    """Return each ``packageRepositories`` entry as a filter and a label."""
+    from stores.package_index import RepoFilter
+    from stores.package_sources import template_repo_key
+
+    result = []
+    for entry in data.get("packageRepositories") or []:
+        if not isinstance(entry, Mapping):
+            continue
+        allow = entry.get("allowPackages")
+        patterns = (
+            tuple(str(p) for p in allow if isinstance(p, str)) if isinstance(allow, list) else ()
+        )
+        label = str(entry.get("codename") or entry.get("url") or entry.get("path") or "?")
+        result.append((RepoFilter(template_repo_key(entry), patterns), label))
+    return result
+
+
+# --- opening the index ---------------------------------------------------------------
+
+_INDEXES: dict[Path, PackageIndex] = {}
+_INDEXES_LOCK = threading.Lock()
+
+
+def index_for(data_dir: str | Path) -> PackageIndex:
+    """Return the (process-wide, reused) package index of a data folder.
+
+    Reusing it keeps the SQLite connection and the name cache warm between calls,
+    which is what makes repeated checks from the graph cheap.
+    """
+    from stores.package_index import PackageIndex
+
+    key = Path(data_dir).resolve()
+    with _INDEXES_LOCK:
+        index = _INDEXES.get(key)
+        if index is None:
+            index = _INDEXES[key] = PackageIndex.for_data_dir(key)
+        return index
+
+
+# --- checking ----------------------------------------------------------------------
+
+
+def _versioned(view: IndexView, name: str) -> PackageCheck | None:
+    """Resolve a name with a pinned version (``intel-dlstreamer-2025.2.0``) if the index agrees."""
+    for match in reversed(list(_VERSION_SPLIT.finditer(name))):
+        base, version = name[: match.start()], name[match.end() :]
+        for hit in view.exact(base):
+            bare = hit.version.split(":", 1)[-1]
+            if bare.startswith(version) or hit.version.startswith(version):
+                return PackageCheck(
+                    name,
+                    FOUND,
+                    matches=(f"{hit.name} {hit.version}",),
+                    repo=hit.repo,
+                    note="name with a pinned version",
+                )
+    return None
+
+
+def check_name(view: IndexView, name: str) -> PackageCheck:
+    """Classify one package name against a target's index view."""
+    from stores.package_index import is_glob
+
+    if is_glob(name):
+        matches = view.glob(name)
+        if matches:
+            return PackageCheck(
+                name, GLOB, matches=tuple(matches[:GLOB_SAMPLE]), count=len(matches)
+            )
+        return PackageCheck(name, MISSING, note="the pattern matches no package")
+    hits = view.exact(name)
+    if hits:
+        return PackageCheck(name, FOUND, repo=hits[0].repo)
+    providers = view.providers(name)
+    if providers:
+        return PackageCheck(name, PROVIDES, matches=tuple(providers))
+    versioned = _versioned(view, name)
+    if versioned is not None:
+        return versioned
+    return PackageCheck(name, MISSING)
+
+
+def verify_packages(
+    names: Sequence[str],
+    view: IndexView,
+    *,
+    os: str,
+    dist: str,
+    arch: str,
+    pending: Sequence[tuple[RepoFilter, str]] = (),
+    suggest: bool = True,
+    path: str | None = None,
+) -> PackageReport:
+    """Check package names against a target's index view.
+
+    Args:
+        names: Package names or composer globs.
+        view: The target's lookups (``PackageIndex.view``).
+        os: Target os.
+        dist: Target dist.
+        arch: Target arch.
+        pending: The template's repositories that have no index, with labels; a
+            name they may supply is ``unverified`` rather than ``missing``.
+        suggest: Compute suggestions for missing names.
+        path: The template's path, for the report.
+    """
+    report = PackageReport(checked=view.has_index, path=path, os=os, dist=dist, arch=arch)
+    report.sources = [row.repo for row in (*view.base, *view.extra)]
+    report.pending_repos = [label for _, label in pending]
+    if not view.has_index:
+        report.reason = f"no package index for {dist}/{arch}"
+        report.fix = how_to_index(os, dist, arch)
+        return report
+    for name in names:
+        check = check_name(view, name)
+        if check.status == MISSING:
+            supplier = next((label for rule, label in pending if rule.allows(name)), None)
+            if supplier is not None:
+                check = PackageCheck(
+                    name,
+                    UNVERIFIED,
+                    note=f"may come from repository {supplier!r}, which has no index",
+                )
+        report.checks.append(check)
+        if check.status == MISSING:
+            report.missing.append(name)
+        elif check.status == UNVERIFIED:
+            report.unverified.append(name)
+        else:
+            report.found.append(name)
+            if check.status == PROVIDES:
+                report.by_provides[name] = list(check.matches)
+            elif check.status == GLOB:
+                report.globbed[name] = check.count
+    if suggest:
+        for name in report.missing:
+            ranked = rank_alternatives(name, os=os, dist=dist, arch=arch, view=view)
+            report.ranked[name] = ranked
+            report.suggestions[name] = [s.name for s in ranked]
+    return report
+
+
+def verify_template_packages(
+    template_data: Mapping[str, Any],
+    settings: Settings | None = None,
+    *,
+    index: PackageIndex | None = None,
+    path: str | None = None,
+    suggest: bool = True,
+) -> PackageReport:
+    """Check a parsed template's packages against its target's indexes.
+
+    The indexes that apply are those of the template's os/dist/arch plus its own
+    ``packageRepositories`` that were synced, each limited by its ``allowPackages``.
+    This never raises for a bad template: an unknown target or a missing index
+    gives ``checked: False`` with a reason.
+
+    Args:
+        template_data: The template as loaded from YAML.
+        settings: Where the index lives (``settings.data_dir``); defaults apply if None.
+        index: Use this index instead of the one under ``settings.data_dir``.
+        path: The template's path, for the report.
+        suggest: Compute suggestions for missing names.
+    """
+    os, dist, arch = template_target(template_data)
+    arch = normalize_arch(arch) if arch else ""
+    if not dist or not arch:
+        return PackageReport(
+            checked=False,
+            reason="the template has no target.dist or target.arch",
+            fix="set target.os, target.dist and target.arch",
+            path=path,
+            os=os,
+            dist=dist,
+            arch=arch,
+        )
+    if dist not in DIST_FAMILY and os not in OS_FAMILY:
+        return PackageReport(
+            checked=False,
+            reason=f"unknown target {os or '?'}/{dist}",
+            fix=f"use one of the dists {', '.join(DIST_FAMILY)}",
+            path=path,
+            os=os,
+            dist=dist,
+            arch=arch,
+        )
+    if index is None:
+        from stores.settings import Settings
+
+        index = index_for((settings or Settings()).data_dir)
+    repos = template_repo_filters(template_data)
+    view = index.view(dist, arch, [rule for rule, _ in repos])
+    indexed_keys = {row.repo_key for row in view.extra}
+    pending = [(rule, label) for rule, label in repos if rule.repo_key not in indexed_keys]
+    return verify_packages(
+        template_packages(template_data),
+        view,
+        os=os,
+        dist=dist,
+        arch=arch,
+        pending=pending,
+        suggest=suggest,
+        path=path,
+    )
