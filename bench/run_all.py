@@ -14,7 +14,7 @@ if __name__ == "__main__":
         f"machine: {platform.machine()}, {platform.processor() or 'cpu'}, "
         f"python {platform.python_version()}, {__import__('os').cpu_count()} cores\n"
     )
-    for script in ("validate.py", "retrieval.py"):
+    for script in ("validate.py", "retrieval.py", "packages.py"):
         print(f"## {script}")
         sys.stdout.flush()
         subprocess.run([sys.executable, str(HERE / script), *sys.argv[1:]], check=True)
