@@ -280,6 +280,7 @@ class SessionStore:
         status: str | None,
         provider: str | None,
         now: float | None = None,
+        turn: int | None = None,
     ) -> None:
         """Record one finished turn: a new session, or one more turn of an old one.
 
@@ -291,17 +292,22 @@ class SessionStore:
             status: The turn's status.
             provider: The planner used.
             now: The time to record (seconds since the epoch); defaults to now.
+            turn: The turn's number in the thread (state ``turn``). Given, it becomes
+                the turn count, which stays right after a run from an older checkpoint
+                (a fork inside the thread); None counts one more turn.
         """
         when = time.time() if now is None else now
         name = template_name(template)
-        row = (session_id, make_title(request), when, when, name, status, provider, request)
+        title = make_title(request)
+        row = (session_id, title, when, when, turn or 1, name, status, provider, request, turn)
 
         def upsert() -> None:
             with self._write() as conn:
                 conn.execute(
-                    f"INSERT INTO {TABLE} ({_COLUMNS}) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) "
+                    f"INSERT INTO {TABLE} ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT(id) DO UPDATE SET updated = excluded.updated, "
-                    "turns = turns + 1, template = coalesce(excluded.template, template), "
+                    "turns = coalesce(?, turns + 1), "
+                    "template = coalesce(excluded.template, template), "
                     "status = excluded.status, provider = excluded.provider, "
                     "request = excluded.request",
                     row,

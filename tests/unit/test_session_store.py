@@ -60,6 +60,17 @@ def test_first_turn_inserts_and_later_turns_update(store: SessionStore) -> None:
     assert (row.status, row.provider, row.request) == ("valid_with_warnings", "x", "add monitoring")
 
 
+def test_a_given_turn_number_sets_the_count(store: SessionStore) -> None:
+    _turn(store, "s1", now=T0, turn=1)
+    _turn(store, "s1", now=T0 + 1, turn=2)
+    _turn(store, "s1", now=T0 + 2, turn=2)  # run again from the end of turn 1
+    assert store.get("s1").turns == 2
+    _turn(store, "s1", now=T0 + 3)  # no number: one more
+    assert store.get("s1").turns == 3
+    _turn(store, "s2", now=T0, turn=4)  # first seen at turn 4 (its row was lost)
+    assert store.get("s2").turns == 4
+
+
 def test_database_is_the_checkpointers_file_and_has_wal(tmp_path: Path) -> None:
     path = sessions_db_path(tmp_path)
     assert path == tmp_path / "sessions.sqlite"
