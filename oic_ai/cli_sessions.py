@@ -121,6 +121,11 @@ def _store(args: argparse.Namespace) -> Any:
     return SessionStore(sessions_db_path(_settings(args).data_dir))
 
 
+def _find(args: argparse.Namespace) -> Any:
+    with _store(args) as store:
+        return store.get(args.id)
+
+
 def _agent(args: argparse.Namespace, **extra: Any) -> Any:
     from graph.agent import TemplateAgent
 
@@ -204,8 +209,8 @@ def _print_session_table(sessions: list[Any]) -> None:
 def _cmd_show(args: argparse.Namespace) -> int:
     from graph.sessions import state_summary
 
+    summary = _find(args)  # before the agent: an unknown id fails fast
     with _agent(args) as agent:
-        summary = agent.sessions.get(args.id)
         state = state_summary(agent.state(summary.id))
     if args.json:
         _print_json({**summary.to_json(), "state": state})
@@ -232,8 +237,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     from graph.sessions import replay
 
+    summary = _find(args)
     with _agent(args) as agent:
-        summary = agent.sessions.get(args.id)
         records = replay(agent.graph, summary.id)
     if args.json:
         _print_json(
@@ -268,8 +273,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_fork(args: argparse.Namespace) -> int:
     from graph.sessions import fork
 
+    source = _find(args)
     with _agent(args) as agent:
-        source = agent.sessions.get(args.id)
         new_id = fork(agent.graph, agent.sessions, source.id, args.turn)
         created = agent.sessions.get(new_id)
     if args.json:
@@ -285,8 +290,7 @@ def _cmd_fork(args: argparse.Namespace) -> int:
 def _cmd_rerun(args: argparse.Namespace) -> int:
     from graph.sessions import TurnComparison, rerun
 
-    store = _store(args)
-    source = store.get(args.id)
+    source = _find(args)
     agents: list[Any] = []
     out = _console()
 

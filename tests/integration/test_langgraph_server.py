@@ -1,0 +1,256 @@
+"""``langgraph dev`` on the sessions database: the API and the CLI see the same threads.
+
+1. Start ``langgraph dev --no-browser --no-reload`` on a free loopback port, with the
+   data folder (and so ``sessions.sqlite``) outside the project.
+2. Drive two turns with ``langgraph_sdk``: ``runs.wait``, then ``runs.stream``.
+3. Read the thread's history and fork from the end of the first turn.
+4. List and replay the same thread from the CLI.
+5. The other way round: continue a CLI session through the API.
+The server is stopped by its process group id, also when a test fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import PROJECT
+
+pytestmark = pytest.mark.integration
+
+LANGGRAPH = Path(sys.executable).parent / "langgraph"
+STARTUP_SECONDS = 60.0
+GRAPH_ID = "oic-ai"
+FIRST = "a minimal ubuntu 24.04 edge image for arm64 with docker"
+SECOND = "make the disk 24GiB"
+FORKED = "make the disk 12GiB"
+STATUSES = {"valid", "valid_with_warnings", "invalid"}
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def server_env(data_dir: Path) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("OIC_AI_", "OLLAMA_", "OPENAI_", "LANGSMITH_", "LANGCHAIN_"))
+    }
+    env.update(
+        OIC_AI_DATA_DIR=str(data_dir),
+        OIC_AI_PROVIDER="builtin",
+        LANGGRAPH_CLI_NO_ANALYTICS="1",
+        LANGGRAPH_NO_VERSION_CHECK="1",
+        HF_HUB_OFFLINE="1",
+        ANONYMIZED_TELEMETRY="False",
+        OPENBLAS_NUM_THREADS="1",
+        NO_PROXY="127.0.0.1,localhost",
+    )
+    return env
+
+
+def is_up(url: str) -> bool:
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(f"{url}/ok", timeout=2) as answer:
+            return bool(answer.status == 200)
+    except (OSError, urllib.error.URLError):
+        return False
+
+
+@dataclass
+class Server:
+    url: str
+    data_dir: Path
+    env: dict[str, str]
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def log_tail(self) -> str:
+        return self.log.read_text(errors="replace")[-3000:] if self.log.exists() else ""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    if not LANGGRAPH.exists():
+        pytest.skip("langgraph-cli is not installed")
+    root = tmp_path_factory.mktemp("langgraph-dev")
+    data_dir = root / "data"  # outside the project: writes there never reload the server
+    log = root / "server.log"
+    port = free_port()
+    env = server_env(data_dir)
+    with log.open("wb") as sink:
+        process = subprocess.Popen(
+            [
+                str(LANGGRAPH),
+                "dev",
+                "--no-browser",
+                "--no-reload",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
+            cwd=PROJECT,
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, stopped as one below
+        )
+    running = Server(f"http://127.0.0.1:{port}", data_dir, env, process, log)
+    try:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not is_up(running.url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"langgraph dev did not start:\n{running.log_tail()}")
+            time.sleep(0.3)
+        yield running
+    finally:
+        stop(process)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(5)
+
+
+def cli(server: Server, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "oic_ai", *args],
+        cwd=PROJECT,
+        env=server.env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def cli_json(server: Server, *args: str) -> Any:
+    done = cli(server, *args, "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def message(text: str) -> dict[str, Any]:
+    return {"messages": [{"role": "user", "content": text}]}
+
+
+async def _api_conversation(url: str) -> dict[str, Any]:
+    from langgraph_sdk import get_client
+
+    client = get_client(url=url)
+    thread = await client.threads.create(graph_id=GRAPH_ID)
+    tid = thread["thread_id"]
+
+    first = await client.runs.wait(tid, GRAPH_ID, input=message(FIRST))
+    nodes: list[str] = []
+    async for part in client.runs.stream(
+        tid, GRAPH_ID, input=message(SECOND), stream_mode="updates"
+    ):
+        if part.event == "updates" and isinstance(part.data, dict):
+            nodes.extend(part.data)
+    state = await client.threads.get_state(tid)
+    history = await client.threads.get_history(tid, limit=200)
+    return {"tid": tid, "first": first, "nodes": nodes, "state": state, "history": history}
+
+
+async def _api_fork(url: str, tid: str, checkpoint_id: str) -> dict[str, Any]:
+    from langgraph_sdk import get_client
+
+    client = get_client(url=url)
+    forked = await client.runs.wait(
+        tid, GRAPH_ID, input=message(FORKED), checkpoint_id=checkpoint_id
+    )
+    return dict(forked)
+
+
+def _end_of_turn(history: list[dict[str, Any]], turn: int) -> dict[str, Any]:
+    ends = [h for h in history if not h["next"] and h["values"].get("turn") == turn]
+    assert len(ends) == 1, [(h["next"], h["values"].get("turn")) for h in history]
+    return ends[0]
+
+
+def test_a_conversation_through_the_api_is_a_cli_session(server: Server) -> None:
+    # 2. Two turns through the API.
+    talk = asyncio.run(_api_conversation(server.url))
+    tid = talk["tid"]
+    assert talk["first"]["status"] in STATUSES and "image:" in talk["first"]["template"]
+    assert {"classify", "generate", "validate", "respond"} <= set(talk["nodes"])
+    assert talk["state"]["values"]["turn"] == 2
+    assert "24GiB" in talk["state"]["values"]["template"]
+
+    # 4. The CLI lists and replays the thread from the same SQLite file.
+    listed = cli_json(server, "sessions", "list")
+    (row,) = [s for s in listed["sessions"] if s["id"] == tid]
+    assert (row["title"], row["turns"]) == (FIRST, 2)
+    assert row["template"]
+    replayed = cli_json(server, "sessions", "replay", tid)
+    assert [(t["turn"], t["request"]) for t in replayed["turns"]] == [(1, FIRST), (2, SECOND)]
+    assert [t["route"]["intent"] for t in replayed["turns"]] == ["create", "refine"]
+    assert "24GiB" in replayed["turns"][1]["diff"]
+
+    # 3. Fork from the end of the first turn, through the API.
+    first_end = _end_of_turn(talk["history"], 1)
+    checkpoint_id = first_end["checkpoint"]["checkpoint_id"]
+    assert checkpoint_id == replayed["turns"][0]["checkpoint_id"]
+    forked = asyncio.run(_api_fork(server.url, tid, checkpoint_id))
+    assert forked["turn"] == 2 and "12GiB" in forked["template"]
+
+    # The CLI's replay follows the thread's new line; `show` sees the forked state.
+    replayed = cli_json(server, "sessions", "replay", tid[:13])
+    assert [t["request"] for t in replayed["turns"]] == [FIRST, FORKED]
+    shown = cli_json(server, "sessions", "show", tid)
+    assert "12GiB" in shown["state"]["template"]
+
+
+async def _api_continue(url: str, sid: str) -> dict[str, Any]:
+    from langgraph_sdk import get_client
+
+    client = get_client(url=url)
+    # The in-memory server keeps its own list of threads: register the CLI's thread id
+    # there (the state itself comes from the shared checkpoints).
+    await client.threads.create(thread_id=sid, graph_id=GRAPH_ID, if_exists="do_nothing")
+    before = await client.threads.get_state(sid)
+    after = await client.runs.wait(sid, GRAPH_ID, input=message(SECOND))
+    history = await client.threads.get_history(sid, limit=200)
+    return {"before": before, "after": dict(after), "history": history}
+
+
+def test_a_cli_session_continues_through_the_api(server: Server) -> None:
+    made = cli_json(server, "generate", FIRST)
+    sid = made["session"]
+    uuid.UUID(sid)  # the API addresses threads by UUID
+
+    api = asyncio.run(_api_continue(server.url, sid))
+
+    assert api["before"]["values"]["turn"] == 1
+    assert api["before"]["values"]["template"] == made["template"]
+    assert api["after"]["turn"] == 2 and "24GiB" in api["after"]["template"]
+    replayed = cli_json(server, "sessions", "replay", sid)
+    assert [t["request"] for t in replayed["turns"]] == [FIRST, SECOND]
+    (row,) = [s for s in cli_json(server, "sessions", "list")["sessions"] if s["id"] == sid]
+    assert row["turns"] == 2
