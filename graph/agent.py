@@ -103,6 +103,7 @@ class TurnResult:
                 "suggestions": dict(packages.get("suggestions", {})),
                 "found": list(packages.get("found", [])),
                 "reason": packages.get("reason"),
+                "fix": packages.get("fix"),
             },
             "message": self.message,
             "base_template": self.base_template,

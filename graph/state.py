@@ -49,6 +49,7 @@ class Packages(TypedDict, total=False):
 
     checked: bool
     reason: str | None
+    fix: str | None
     found: list[str]
     missing: list[str]
     suggestions: dict[str, list[str]]

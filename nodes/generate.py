@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from graph.state import State
 from nodes.run_context import earlier_requests, record, settings_of
@@ -90,7 +90,7 @@ def make_generate(planner: Planner) -> Any:
         route = record(state, "route")
         refine = route.get("intent") == "refine"
         start = (state.get("template") if refine else state.get("base_text")) or ""
-        mode = "refine" if refine else "create"
+        mode: Literal["create", "refine"] = "refine" if refine else "create"
         request = state.get("request", "")
         provider, notices = planner.provider(settings, state)
         notices = [*state.get("notices", []), *notices]

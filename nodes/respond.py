@@ -32,7 +32,10 @@ def settle_status(state: State) -> tuple[Status, list[str]]:
     if packages.get("missing"):
         reasons.append("packages not found for the target: " + ", ".join(packages["missing"]))
     if state.get("not_applied"):
-        reasons.append("not applied: " + "; ".join(state["not_applied"]))
+        reasons.extend(
+            item if item.startswith("not applied") else f"not applied: {item}"
+            for item in state["not_applied"]
+        )
     if state.get("warnings"):
         reasons.extend(state["warnings"])
     return ("valid_with_warnings" if reasons else "valid"), reasons
@@ -59,7 +62,8 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
             found, missing = len(packages.get("found", [])), len(packages.get("missing", []))
             lines.append(f"Packages: {found} found, {missing} missing.")
         elif packages.get("reason"):
-            lines.append(f"Packages not checked: {packages['reason']}.")
+            how = f" {packages['fix']}" if packages.get("fix") else ""
+            lines.append(f"Packages not checked: {packages['reason']}.{how}")
     lines.append(f"Status: {status}." + (f" {' '.join(reasons)}" if reasons else ""))
     lines.extend(state.get("notices", []))
     return "\n".join(line for line in lines if line)
@@ -83,11 +87,11 @@ def respond(state: State, runtime: Any = None) -> dict[str, Any]:
         update["diff"] = unified_diff(state.get("start_text") or "", draft or "", "template.yml")
         if status != "invalid" and draft:
             update["template"] = draft
-    _record(state, runtime, status, update.get("template", state.get("template")))
+    _record(state, runtime, status, update.get("template", state.get("template")), update["turn"])
     return update
 
 
-def _record(state: State, runtime: Any, status: Status, template: str | None) -> None:
+def _record(state: State, runtime: Any, status: Status, template: str | None, turn: int) -> None:
     """Note the turn in the session index (only when the run is on a thread)."""
     info = getattr(runtime, "execution_info", None)
     thread = getattr(info, "thread_id", None)
@@ -105,6 +109,7 @@ def _record(state: State, runtime: Any, status: Status, template: str | None) ->
             template=name,
             status=status,
             provider=state.get("provider"),
+            turn=turn,
         )
     finally:
         store.close()

@@ -10,9 +10,8 @@ from nodes.run_context import settings_of
 
 def verify_packages(state: State, runtime: Any = None) -> dict[str, Any]:
     """Classify each package as found or missing, with suggestions for the missing."""
-    from tools.verify_packages import verify_template_packages
-
     from stores.yaml_document import YamlSyntaxError, load_data
+    from tools.verify_packages import verify_template_packages
 
     try:
         data = load_data(state.get("draft") or "")
@@ -26,6 +25,7 @@ def verify_packages(state: State, runtime: Any = None) -> dict[str, Any]:
         "packages": Packages(
             checked=bool(result.get("checked")),
             reason=result.get("reason"),
+            fix=result.get("fix"),
             found=list(result.get("found", [])),
             missing=list(result.get("missing", [])),
             suggestions={k: list(v) for k, v in dict(result.get("suggestions", {})).items()},

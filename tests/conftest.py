@@ -44,3 +44,25 @@ def small_library(tmp_path: Path) -> Path:
     for name in sorted(p.name for p in OUR_TEMPLATES.glob("*.yml"))[:5]:
         shutil.copy(OUR_TEMPLATES / name, folder / name)
     return folder
+
+
+@pytest.fixture(scope="session")
+def indexed_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data folder whose Chroma index holds the bundled library (embedded once per run)."""
+    from stores.hybrid_search import TemplateSearch
+    from stores.settings import load_settings
+
+    data = tmp_path_factory.mktemp("indexed") / "data"
+    TemplateSearch.open(load_settings(data_dir=data, env={})).refresh()
+    return data
+
+
+@pytest.fixture
+def agent_data_dir(indexed_data: Path, tmp_path: Path) -> Path:
+    """A fresh data folder with the library already indexed (sessions start empty)."""
+    data = tmp_path / "data"
+    shutil.copytree(indexed_data / "chroma", data / "chroma")
+    for name in ("index-stats.json",):
+        if (indexed_data / name).exists():
+            shutil.copy(indexed_data / name, data / name)
+    return data

@@ -1,0 +1,318 @@
+"""The whole graph, every route: builtin planner, scripted chat models, review, packages."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from graph.agent import TemplateAgent, TurnResult
+from stores.settings import Settings, load_settings
+from tests.conftest import OUR_TEMPLATES, PROJECT
+from tests.graph.fakes import ScriptedChatModel
+
+HEADLINE = "a minimal Ubuntu 24.04 edge image for arm64 with docker and node monitoring"
+
+
+def _settings(data: Path, **values: Any) -> Settings:
+    return load_settings(data_dir=data, env={}, **{"provider": "builtin", **values})
+
+
+class Run:
+    """An agent plus the nodes each turn went through."""
+
+    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+        self.agent = TemplateAgent(settings, **kwargs)
+        self.nodes: list[str] = []
+
+    def turn(self, request: str, session: str | None = None) -> TurnResult:
+        self.nodes = []
+        return self.agent.generate(
+            request, session=session, on_step=lambda node, update: self.nodes.append(node)
+        )
+
+    def resume(self, session: str, answer: Any) -> TurnResult:
+        self.nodes = []
+        return self.agent.resume(
+            session, answer, on_step=lambda node, update: self.nodes.append(node)
+        )
+
+
+@pytest.fixture
+def run(agent_data_dir: Path) -> Any:
+    runner = Run(_settings(agent_data_dir))
+    yield runner
+    runner.agent.close()
+
+
+def test_create_goes_through_retrieval_and_grounds_in_the_family(run: Run) -> None:
+    result = run.turn(HEADLINE)
+    assert run.nodes == [
+        "classify", "retrieve", "generate", "validate", "verify_packages", "respond"
+    ]  # fmt: skip
+    assert result.status == "valid", result.reasons
+    assert result.base_template == "ubuntu24-aarch64-edge-container-raw.yml"
+    assert result.provider == "builtin"
+    assert 1 <= len(result.sources) <= 3
+    assert all(s["template"].startswith("ubuntu24-aarch64") for s in result.sources)
+    assert {"score", "semantic", "keyword", "package"} <= set(result.sources[0])
+    data = yaml.safe_load(result.template or "")
+    assert data["target"] == {
+        "os": "ubuntu", "dist": "ubuntu24", "arch": "aarch64", "imageType": "raw"
+    }  # fmt: skip
+    packages = data["systemConfig"]["packages"]
+    assert "docker.io" in packages and "prometheus-node-exporter" in packages
+    assert result.diff.startswith("--- a/template.yml")
+    assert result.packages["checked"] is False and "ubuntu24/aarch64" in result.packages["reason"]
+    assert "packages sync" in result.packages["fix"]
+    assert "Started from ubuntu24-aarch64-edge-container-raw.yml" in result.message
+
+
+def test_refinement_skips_retrieval_and_changes_only_what_was_asked(run: Run) -> None:
+    first = run.turn(HEADLINE)
+    second = run.turn("change disk size to 8GiB", session=first.session)
+    assert "retrieve" not in run.nodes and run.nodes[:2] == ["classify", "generate"]
+    assert second.route["intent"] == "refine"
+    changed = [
+        line for line in second.diff.splitlines()
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]  # fmt: skip
+    assert changed == ["-  size: 16GiB", "+  size: 8GiB"]
+    assert second.status == "valid"
+    assert run.agent.current_template(first.session) == second.template
+
+
+def test_explain_answers_without_changing_the_template(run: Run) -> None:
+    first = run.turn(HEADLINE)
+    answer = run.turn("what packages are included?", session=first.session)
+    assert run.nodes == ["classify", "explain", "respond"]
+    assert "docker.io" in answer.message
+    assert run.agent.current_template(first.session) == first.template
+    assert answer.turn == 2
+
+
+def test_adr_test_case_table_through_the_graph(run: Run) -> None:
+    cloud = run.turn("cloud elxr raw image")
+    assert cloud.base_template and cloud.base_template.startswith("elxr12")
+    assert "cloud" in cloud.base_template
+    explicit = run.turn("image with nginx and docker-ce")
+    assert explicit.route["query_type"] == "package_explicit"
+    heavy = run.turn("edge IoT minimal raw")
+    assert heavy.route["query_type"] == "keyword_heavy"
+    negation = run.turn("minimal without docker")
+    assert negation.route["query_type"] == "negation"
+    assert "docker" not in (negation.base_template or "")
+    assert "docker.io" not in yaml.safe_load(negation.template or "")["systemConfig"]["packages"]
+    monitoring = run.turn("add monitoring packages", session=negation.session)
+    assert monitoring.route["intent"] == "refine"
+    before = set(yaml.safe_load(negation.template or "")["systemConfig"]["packages"])
+    after = set(yaml.safe_load(monitoring.template or "")["systemConfig"]["packages"])
+    assert before < after and any("exporter" in p or "collectd" in p for p in after - before)
+    disk = run.turn("change disk size to 8GiB", session=negation.session)
+    assert yaml.safe_load(disk.template or "")["disk"]["size"] == "8GiB"
+    assert [line[:1] for line in disk.diff.splitlines()[3:] if line[:1] in "+-"] == ["-", "+"]
+
+
+def test_a_good_llm_plan_is_applied(agent_data_dir: Path) -> None:
+    plan = {
+        "summary": "add htop",
+        "operations": [{"op": "add_packages", "packages": ["htop"]}],
+    }
+    runner = Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan]))
+    try:
+        result = runner.turn(HEADLINE)
+    finally:
+        runner.agent.close()
+    assert result.provider == "chat-model" and result.status == "valid"
+    assert "htop" in yaml.safe_load(result.template or "")["systemConfig"]["packages"]
+    assert any("htop" in change for change in result.changes)
+
+
+def test_a_malformed_llm_plan_falls_back_to_builtin_with_a_notice(agent_data_dir: Path) -> None:
+    model = ScriptedChatModel.answering(["sorry, I only write poems"])
+    runner = Run(_settings(agent_data_dir), chat_model=model)
+    try:
+        result = runner.turn("change disk size to 8GiB for an azure linux image")
+    finally:
+        runner.agent.close()
+    assert result.provider == "builtin (fallback from chat-model)"
+    assert any("malformed" in n and "builtin planner" in n for n in result.notices)
+    assert result.status in ("valid", "valid_with_warnings")
+
+
+def _broken(text: str) -> str:
+    """The template with its partitions running past a 1GiB disk."""
+    return text.replace("size: 16GiB", "size: 1GiB")
+
+
+def test_invalid_yaml_from_the_model_is_fixed_by_the_loop(agent_data_dir: Path) -> None:
+    good = (OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text()
+    answers = [f"Here it is:\n```yaml\n{good.replace('image:', 'image: [', 1)}\n```", good]
+    runner = Run(
+        _settings(agent_data_dir, generation_mode="yaml"),
+        chat_model=ScriptedChatModel.answering(answers),
+    )
+    try:
+        result = runner.turn(HEADLINE)
+    finally:
+        runner.agent.close()
+    assert runner.nodes.count("fix") == 1 and runner.nodes.count("validate") == 2
+    assert result.status == "valid" and result.template == good
+    assert any("rewrote" in c for c in result.changes)
+
+
+def test_deterministic_fixes_come_before_the_model(agent_data_dir: Path) -> None:
+    good = (OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text()
+    model = ScriptedChatModel.answering([_broken(good)])  # one answer: no LLM fix is needed
+    runner = Run(_settings(agent_data_dir, generation_mode="yaml"), chat_model=model)
+    try:
+        result = runner.turn(HEADLINE)
+    finally:
+        runner.agent.close()
+    assert result.status in ("valid", "valid_with_warnings"), result.reasons
+    assert runner.nodes.count("fix") == 1 and len(model.prompts) == 1
+    assert yaml.safe_load(result.template or "")["disk"]["size"] != "1GiB"
+
+
+def test_a_model_that_keeps_failing_ends_invalid_after_two_attempts(agent_data_dir: Path) -> None:
+    junk = "image: [unclosed\n"
+    runner = Run(
+        _settings(agent_data_dir, generation_mode="yaml"),
+        chat_model=ScriptedChatModel.answering([junk, junk, junk, junk]),
+    )
+    try:
+        result = runner.turn(HEADLINE)
+        state = runner.agent.state(result.session)
+    finally:
+        runner.agent.close()
+    assert runner.nodes.count("fix") == 2 and runner.nodes[-1] == "respond"
+    assert result.status == "invalid"
+    assert "after 2 fix attempt(s)" in result.reasons[0]
+    assert result.validation["errors"]
+    assert state.get("template") is None  # an invalid draft never becomes the session's template
+    assert "invalid" in result.message
+
+
+def test_max_fix_attempts_zero_answers_at_once(agent_data_dir: Path) -> None:
+    runner = Run(
+        _settings(agent_data_dir, generation_mode="yaml", max_fix_attempts=0),
+        chat_model=ScriptedChatModel.answering(["image: [\n"]),
+    )
+    try:
+        result = runner.turn(HEADLINE)
+    finally:
+        runner.agent.close()
+    assert "fix" not in runner.nodes and result.status == "invalid"
+
+
+def _import_index(data: Path, packages: list[str], dist: str, arch: str, tmp: Path) -> None:
+    deb_arch = {"aarch64": "arm64", "x86_64": "amd64"}[arch]
+    stanzas = [f"Package: {p}\nVersion: 1.0\nArchitecture: {deb_arch}\n" for p in packages]
+    index = tmp / "Packages"
+    index.write_text("\n".join(stanzas))
+    os_name = "ubuntu" if dist.startswith("ubuntu") else "debian"
+    done = subprocess.run(
+        [sys.executable, "-m", "oic_ai", "packages", "sync", "--index", str(index),
+         "--os", os_name, "--dist", dist, "--arch", arch, "--data-dir", str(data), "--json"],
+        capture_output=True, text=True, cwd=PROJECT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+def test_missing_packages_route_to_fix_with_the_suggestions(
+    agent_data_dir: Path, tmp_path: Path
+) -> None:
+    base = yaml.safe_load((OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text())
+    system = base["systemConfig"]
+    _import_index(
+        agent_data_dir,
+        [*system["packages"], *system["kernel"]["packages"], "docker.io", "htop"],
+        "ubuntu24",
+        "aarch64",
+        tmp_path,
+    )
+    plan = {"summary": "x", "operations": [{"op": "add_packages", "packages": ["docker-ce"]}]}
+    runner = Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan]))
+    try:
+        result = runner.turn(HEADLINE)
+    finally:
+        runner.agent.close()
+    assert runner.nodes[-5:] == ["verify_packages", "fix", "validate", "verify_packages", "respond"]
+    assert result.packages["checked"] is True and result.packages["missing"] == []
+    packages = yaml.safe_load(result.template or "")["systemConfig"]["packages"]
+    assert "docker-ce" not in packages and "docker.io" in packages
+    # docker.io is already in the base, so the fix only has to drop docker-ce
+    assert "fix: removed packages docker-ce" in result.changes
+
+
+def test_a_package_with_no_suggestion_is_reported_not_looped(
+    agent_data_dir: Path, tmp_path: Path
+) -> None:
+    base = yaml.safe_load((OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text())
+    system = base["systemConfig"]
+    _import_index(
+        agent_data_dir, [*system["packages"], *system["kernel"]["packages"]], "ubuntu24",
+        "aarch64", tmp_path,
+    )  # fmt: skip
+    plan = {"summary": "x", "operations": [{"op": "add_packages", "packages": ["qqqzzzxx"]}]}
+    runner = Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan]))
+    try:
+        result = runner.turn(HEADLINE)
+    finally:
+        runner.agent.close()
+    assert "fix" not in runner.nodes
+    assert result.status == "valid_with_warnings"
+    assert result.packages["missing"] == ["qqqzzzxx"]
+    assert any("qqqzzzxx" in r for r in result.reasons)
+
+
+def test_review_pauses_then_accepts(agent_data_dir: Path) -> None:
+    runner = Run(_settings(agent_data_dir), review=True)
+    try:
+        paused = runner.turn(HEADLINE)
+        assert paused.awaiting_review and paused.status is None
+        assert runner.nodes[-1] == "verify_packages"
+        assert paused.review and paused.review["draft"] == paused.template
+        done = runner.resume(paused.session, "accept")
+    finally:
+        runner.agent.close()
+    assert runner.nodes == ["review", "respond"]
+    assert done.status == "valid" and not done.awaiting_review
+
+
+def test_review_resumes_with_an_edited_template_that_is_validated(agent_data_dir: Path) -> None:
+    runner = Run(_settings(agent_data_dir), review=True)
+    try:
+        paused = runner.turn(HEADLINE)
+        edited = (paused.template or "").replace("hostname: ubuntu-edge", "hostname: edited-01")
+        done = runner.resume(paused.session, {"action": "edit", "template": edited})
+        kept = runner.agent.current_template(paused.session)
+    finally:
+        runner.agent.close()
+    assert runner.nodes == ["review", "validate", "verify_packages", "respond"]
+    assert done.status == "valid" and kept is not None and "hostname: edited-01" in kept
+    assert "review: the reviewer edited the template" in done.changes
+
+
+def test_an_edit_that_breaks_the_template_is_caught(agent_data_dir: Path) -> None:
+    runner = Run(_settings(agent_data_dir, max_fix_attempts=0), review=True)
+    try:
+        paused = runner.turn(HEADLINE)
+        done = runner.resume(paused.session, {"template": "image: {}\n"})
+    finally:
+        runner.agent.close()
+    assert done.status == "invalid" and done.validation["errors"]
+
+
+def test_turn_json_has_the_generate_contract(run: Run) -> None:
+    payload = run.turn(HEADLINE).to_json()
+    assert {
+        "session", "provider", "status", "template", "sources", "changes", "validation",
+        "packages", "message",
+    } <= set(payload)  # fmt: skip
+    assert set(payload["validation"]) >= {"valid", "errors", "warnings"}
+    assert set(payload["packages"]) >= {"checked", "missing", "suggestions"}
