@@ -177,6 +177,7 @@ class PackageIndex:
         self.path = Path(path)
         self._connection: sqlite3.Connection | None = None
         self._lock = threading.Lock()
+        self._query_lock = threading.RLock()
         self._names_cache: dict[tuple[tuple[int, float], ...], tuple[str, ...]] = {}
 
     @classmethod
@@ -257,17 +258,24 @@ class PackageIndex:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run a read query and fetch all rows; one query at a time per connection."""
+        connection = self._connect()
+        with self._query_lock:
+            return connection.execute(sql, params).fetchall()
+
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         connection = self._connect()
-        connection.execute("BEGIN IMMEDIATE")
-        try:
-            yield connection
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-        connection.execute("COMMIT")
-        self._names_cache.clear()
+        with self._query_lock:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield connection
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+            self._names_cache.clear()
 
     # --- writing -----------------------------------------------------------------
 
@@ -437,7 +445,7 @@ class PackageIndex:
             clauses.append("scope = ?")
             params.append(scope)
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        rows = self._connect().execute(
+        rows = self._query(
             "SELECT id, os, dist, arch, scope, kind, repo, repo_key, location, url, etag,"
             f" last_modified, fetched_at, imported_at, packages, spec FROM sources{where}"
             " ORDER BY dist, arch, scope, id",
@@ -477,7 +485,7 @@ class PackageIndex:
             cached = tuple(
                 sorted(
                     row[0]
-                    for row in self._connect().execute(
+                    for row in self._query(
                         f"SELECT DISTINCT name FROM packages WHERE source_id IN ({marks})", ids
                     )
                 )
@@ -532,7 +540,7 @@ class IndexView:
         """Return every package named exactly ``name``."""
         if not self._ids:
             return []
-        rows = self.index._connect().execute(
+        rows = self.index._query(
             "SELECT name, version, arch, source_id FROM packages"
             f" WHERE name = ? AND source_id IN ({self._marks})",
             (name, *self._ids),
@@ -556,11 +564,7 @@ class IndexView:
             params += [prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)]
         sql += " AND name GLOB ?"
         params.append(pattern)
-        names = {
-            row[0]
-            for row in self.index._connect().execute(sql, params)
-            if self._allowed(row[1], row[0])
-        }
+        names = {row[0] for row in self.index._query(sql, params) if self._allowed(row[1], row[0])}
         ordered = sorted(names)
         return ordered[:limit] if limit is not None else ordered
 
@@ -568,7 +572,7 @@ class IndexView:
         """Return the packages that provide the virtual name ``name``, sorted."""
         if not self._ids:
             return []
-        rows = self.index._connect().execute(
+        rows = self.index._query(
             f"SELECT DISTINCT provider, source_id FROM provides"
             f" WHERE name = ? AND source_id IN ({self._marks})",
             (name, *self._ids),

@@ -384,3 +384,25 @@ def test_import_errors_are_one_line_user_errors(index: PackageIndex, tmp_path: P
     with pytest.raises(UserInputError, match="is empty"):
         import_local(index, blank, os="debian", dist="debian13", arch="x86_64")
     assert index.sources() == []
+
+
+def test_one_index_serves_many_threads_at_once(deb_index: PackageIndex) -> None:
+    errors: list[BaseException] = []
+    found: list[int] = []
+
+    def work() -> None:
+        try:
+            for _ in range(100):
+                view = deb_index.view("elxr12", "x86_64")
+                found.append(len(view.exact("python3")) + len(view.glob("libva*")))
+                view.providers("httpd")
+        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert set(found) == {4}
