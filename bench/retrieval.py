@@ -147,7 +147,7 @@ def main() -> None:
                 out = subprocess.run(
                     [sys.executable, __file__, "--one", str(folder), str(Path(tmp) / "data")],
                     check=True,
-                    capture_output=True,
+                    stdout=subprocess.PIPE,
                     text=True,
                     cwd=ROOT,
                 ).stdout

@@ -197,6 +197,7 @@ class TemplateIndex:
         self._client = client
         self._collection: Any = None
         self._snapshot: list[IndexedTemplate] | None = None
+        self._write_batch: int | None = None
 
     @property
     def name(self) -> str:
@@ -277,21 +278,36 @@ class TemplateIndex:
             if changed:
                 texts = [t.searchable_text() for t in changed]
                 vectors = self._embed(texts, progress)
-                self.collection.upsert(
-                    ids=[t.path for t in changed],
-                    embeddings=vectors,
-                    documents=texts,
-                    metadatas=[template_metadata(t, self.embedder.model_id) for t in changed],
-                )
+                step = self.write_batch()
+                for start in range(0, len(changed), step):
+                    part = changed[start : start + step]
+                    self.collection.upsert(
+                        ids=[t.path for t in part],
+                        embeddings=vectors[start : start + step],
+                        documents=texts[start : start + step],
+                        metadatas=[template_metadata(t, self.embedder.model_id) for t in part],
+                    )
                 report.embedded = len(changed)
             if removed:
-                self.collection.delete(ids=removed)
+                step = self.write_batch()
+                for start in range(0, len(removed), step):
+                    self.collection.delete(ids=removed[start : start + step])
                 report.deleted = len(removed)
             if changed or removed:
                 self._snapshot = None
             report.seconds = time.perf_counter() - started
             self._write_stats(report)
         return report
+
+    def write_batch(self) -> int:
+        """How many records one Chroma write may carry (the server caps it, ~5,000)."""
+        if self._write_batch is None:
+            try:
+                limit = int(self.client.get_max_batch_size())
+            except Exception:  # older servers do not say; stay well under their cap
+                limit = 1000
+            self._write_batch = max(1, min(limit, 2000))
+        return self._write_batch
 
     def _embed(self, texts: list[str], progress: Progress | None) -> list[list[float]]:
         batch = 32

@@ -113,3 +113,23 @@ def test_cache_clear_empties_and_survives_a_corrupt_store(
     (data / "chroma" / "chroma.sqlite3").write_bytes(b"this is not a database" * 100)
     clear_cache(data)  # a damaged cache is thrown away, not fatal
     assert TemplateIndex(HashEmbedder(), data).sync(small_library).created == 5
+
+
+def test_large_libraries_are_written_in_batches_chroma_accepts(
+    small_library: Path, tmp_path: Path
+) -> None:
+    source = sorted(small_library.glob("*.yml"))
+    for n in range(12):  # 17 templates, written 4 at a time
+        (small_library / f"copy-{n:02d}.yml").write_text(
+            source[n % len(source)].read_text().replace("description:", f"description: c{n}", 1)
+        )
+    index = TemplateIndex(HashEmbedder(), tmp_path / "data")
+    index._write_batch = 4
+    assert index.sync(small_library).created == 17
+    assert index.collection.count() == 17
+    for path in sorted(small_library.glob("copy-*.yml")):
+        path.unlink()
+    assert index.sync(small_library).deleted == 12
+    assert index.collection.count() == 5
+    fresh = TemplateIndex(HashEmbedder(), tmp_path / "other")
+    assert fresh.write_batch() >= 1000  # what a real Chroma allows per write
