@@ -14,7 +14,6 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -69,19 +68,19 @@ def list_figures(data_dir: Path) -> dict[str, float]:
             )
             runs.append(time.perf_counter() - t)
         fresh[label] = statistics.median(runs) * 1000
-    return {
-        "store.list() p50 ms": statistics.median(cold),
-        "fresh json ms": fresh["json"],
-        "fresh table ms": fresh["table"],
-    }
+    return {"store": statistics.median(cold), "json": fresh["json"], "table": fresh["table"]}
 
 
 def _p50(values: list[float]) -> float:
     return statistics.median(values) * 1000
 
 
-def overhead_figures(data_dir: Path, rounds: int) -> dict[str, Any]:
-    """The same create turn with no checkpointer and with the SQLite saver, alternating."""
+def overhead_figures(data_dir: Path, rounds: int) -> dict[str, dict[str, float]]:
+    """The same create turn with no checkpointer and with the SQLite saver, interleaved.
+
+    The saver runs twice: ``synchronous=FULL`` (SQLite's default, what a plain
+    ``sqlite3.connect`` gives) and ``NORMAL`` (what ``open_sqlite_saver`` sets).
+    """
     from graph.builder import build_graph
     from graph.checkpointer import open_sqlite_saver
     from graph.context import Context
@@ -94,37 +93,43 @@ def overhead_figures(data_dir: Path, rounds: int) -> dict[str, Any]:
     refine = {"messages": [{"role": "user", "content": REFINE}]}
     bare = build_graph()
     bare.invoke(payload, context=context)  # builds the template index once
-    plain: list[float] = []
-    saved: list[float] = []
-    refined: list[float] = []
     db = sessions_db_path(data_dir)
+    modes = ("FULL", "NORMAL")
+    plain: list[float] = []
+    saved: dict[str, list[float]] = {m: [] for m in modes}
+    deltas: dict[str, list[float]] = {m: [] for m in modes}
+    refined: list[float] = []
     with open_sqlite_saver(data_dir) as saver:
         graph = build_graph(saver)
         graph.invoke(payload, {"configurable": {"thread_id": "warm-up"}}, context=context)
+        saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         size_before = db.stat().st_size + _wal(db)
         for _ in range(rounds):
-            t = time.perf_counter()
-            bare.invoke(payload, context=context)
-            plain.append(time.perf_counter() - t)
-            config = {"configurable": {"thread_id": str(uuid.uuid4())}}
-            t = time.perf_counter()
-            graph.invoke(payload, config, context=context)
-            saved.append(time.perf_counter() - t)
-            t = time.perf_counter()
-            graph.invoke(refine, config, context=context)
-            refined.append(time.perf_counter() - t)
+            for mode in modes:
+                saver.conn.execute(f"PRAGMA synchronous = {mode}")
+                t = time.perf_counter()
+                bare.invoke(payload, context=context)
+                plain.append(time.perf_counter() - t)
+                config = {"configurable": {"thread_id": str(uuid.uuid4())}}
+                t = time.perf_counter()
+                graph.invoke(payload, config, context=context)
+                saved[mode].append(time.perf_counter() - t)
+                deltas[mode].append(saved[mode][-1] - plain[-1])
+                t = time.perf_counter()
+                graph.invoke(refine, config, context=context)
+                refined.append(time.perf_counter() - t)
         checkpoints = len(list(graph.get_state_history(config)))
         saver.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         size_after = db.stat().st_size + _wal(db)
-    deltas = [s - p for s, p in zip(saved, plain, strict=True)]
-    return {
-        "turn without checkpointer p50 ms": _p50(plain),
-        "turn with SqliteSaver p50 ms": _p50(saved),
-        "overhead per turn p50 ms": _p50(deltas),
-        "refine turn with SqliteSaver p50 ms": _p50(refined),
-        "checkpoints per two turns": checkpoints,
-        "bytes per turn": (size_after - size_before) / (2 * rounds),
+    turns = 2 * rounds * len(modes)
+    figures = {m: {"p50": _p50(saved[m]), "delta": _p50(deltas[m])} for m in modes}
+    figures["plain"] = {"p50": _p50(plain)}
+    figures["refine"] = {"p50": _p50(refined)}
+    figures["per turn"] = {
+        "checkpoints": checkpoints / 2,
+        "kib": (size_after - size_before) / turns / 1024,
     }
+    return figures
 
 
 def _wal(db: Path) -> int:
@@ -135,33 +140,40 @@ def _wal(db: Path) -> int:
 if __name__ == "__main__":
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 15
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     with tempfile.TemporaryDirectory(prefix="oic-bench-sessions-") as tmp:
         listing = Path(tmp) / "listing"
         seed_sessions(listing, SESSIONS)
         lf = list_figures(listing)
         of = overhead_figures(Path(tmp) / "turns", rounds)
+    n = f"{SESSIONS:,}"
+    rows = [
+        (f"`SessionStore.list()` of {n} sessions (open + read), p50", f"{lf['store']:.1f} ms"),
+        (
+            f"`oic-ai sessions list --json`, {n} sessions, fresh process median",
+            f"{lf['json']:.0f} ms",
+        ),
+        (
+            f"`oic-ai sessions list` (table), {n} sessions, fresh process median",
+            f"{lf['table']:.0f} ms",
+        ),
+        ("create turn, no checkpointer, p50", f"{of['plain']['p50']:.1f} ms"),
+    ]
+    for mode in ("FULL", "NORMAL"):
+        rows.append(
+            (f"create turn, SqliteSaver synchronous={mode}, p50", f"{of[mode]['p50']:.1f} ms")
+        )
+        rows.append(
+            (
+                f"checkpoint overhead per turn, synchronous={mode} (p50 of paired deltas)",
+                f"{of[mode]['delta']:.1f} ms",
+            )
+        )
+    rows += [
+        ("refine turn, SqliteSaver, p50", f"{of['refine']['p50']:.1f} ms"),
+        ("checkpoints written per turn", f"{of['per turn']['checkpoints']:.1f}"),
+        ("database growth per turn", f"{of['per turn']['kib']:.1f} KiB"),
+    ]
     print("| figure | value |\n|---|---|")
-    print(
-        f"| `SessionStore.list()` of {SESSIONS:,} sessions (open + read), p50 "
-        f"| {lf['store.list() p50 ms']:.1f} ms |"
-    )
-    print(
-        f"| `oic-ai sessions list --json` with {SESSIONS:,} sessions, fresh process median "
-        f"| {lf['fresh json ms']:.0f} ms |"
-    )
-    print(
-        f"| `oic-ai sessions list` (table) with {SESSIONS:,} sessions, fresh process median "
-        f"| {lf['fresh table ms']:.0f} ms |"
-    )
-    print(
-        f"| create turn, no checkpointer, p50 | {of['turn without checkpointer p50 ms']:.1f} ms |"
-    )
-    print(f"| create turn, SqliteSaver, p50 | {of['turn with SqliteSaver p50 ms']:.1f} ms |")
-    print(
-        f"| checkpoint overhead per turn, p50 of paired deltas "
-        f"| {of['overhead per turn p50 ms']:.1f} ms |"
-    )
-    print(f"| refine turn, SqliteSaver, p50 | {of['refine turn with SqliteSaver p50 ms']:.1f} ms |")
-    print(f"| checkpoints written per turn | {of['checkpoints per two turns'] / 2:.1f} |")
-    print(f"| database growth per turn | {of['bytes per turn'] / 1024:.1f} KiB |")
+    for figure, value in rows:
+        print(f"| {figure} | {value} |")
