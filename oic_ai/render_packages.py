@@ -67,6 +67,10 @@ def download_progress(enabled: bool) -> tuple[Progress | None, Callable[[], None
     return update, stop
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
 def _when(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, tz=UTC).strftime("%Y-%m-%d %H:%M UTC")
 
@@ -114,7 +118,7 @@ def print_check(reports: Sequence[PackageReport]) -> None:
         if report.by_provides:
             parts.append(f"{len(report.by_provides)} by provides")
         if report.globbed:
-            parts.append(f"{len(report.globbed)} globs")
+            parts.append(_plural(len(report.globbed), "glob"))
         parts.append(f"{len(report.missing)} missing")
         if report.unverified:
             parts.append(f"{len(report.unverified)} unverified")
@@ -132,7 +136,7 @@ def print_check(reports: Sequence[PackageReport]) -> None:
                 shown = "[red]missing[/]"
             elif check.status == "glob":
                 more = "" if check.count <= len(check.matches) else ", ..."
-                detail = f"{check.count} packages: {', '.join(check.matches)}{more}"
+                detail = f"{_plural(check.count, 'package')}: {', '.join(check.matches)}{more}"
                 shown = "[cyan]glob[/]"
             elif check.status == "provides":
                 detail = "provided by " + ", ".join(check.matches)
@@ -145,8 +149,8 @@ def print_check(reports: Sequence[PackageReport]) -> None:
     checked = [r for r in reports if r.checked]
     missing = sum(len(r.missing) for r in checked)
     console.print(
-        f"\nChecked {len(checked)} of {len(reports)} templates; "
-        f"{missing} missing package{'s' if missing != 1 else ''}."
+        f"\nChecked {len(checked)} of {_plural(len(reports), 'template')}; "
+        f"{_plural(missing, 'missing package')}."
     )
 
 

@@ -89,7 +89,7 @@ def test_check_exits_zero_when_everything_is_found(
     good = write_template(tmp_path, "good.yml", "openssh-server, cloud-init, 'libva*'")
     assert main(["packages", "check", str(good), "--data-dir", str(synced)]) == 0
     out = capsys.readouterr().out
-    assert "good.yml (elxr12/x86_64): all found (3 found, 1 globs, 0 missing)" in out
+    assert "good.yml (elxr12/x86_64): all found (3 found, 1 glob, 0 missing)" in out
     assert "libva*" in out and "3 packages: libva-drm2, libva-x11-2, libva2" in out
 
 
@@ -102,7 +102,7 @@ def test_check_human_table_lists_missing_with_suggestions(
     assert "missing packages (1 found, 1 by provides, 1 missing)" in out
     assert "docker-ce" in out and "try: docker.io" in out
     assert "provided by qemu-system-x86" in out
-    assert "Checked 1 of 1 templates; 1 missing package." in out
+    assert "Checked 1 of 1 template; 1 missing package." in out
 
 
 def test_a_target_without_index_is_not_checked_and_says_how(
