@@ -225,6 +225,7 @@ def test_a_conversation_through_the_api_is_a_cli_session(server: Server) -> None
     assert [t["request"] for t in replayed["turns"]] == [FIRST, FORKED]
     shown = cli_json(server, "sessions", "show", tid)
     assert "12GiB" in shown["state"]["template"]
+    assert shown["turns"] == 2  # the fork replaced turn 2; it did not add a third
 
 
 async def _api_continue(url: str, sid: str) -> dict[str, Any]:
