@@ -211,15 +211,21 @@ class TemplateAgent:
         payload: Any,
         on_step: Callable[[str, dict[str, Any]], None] | None,
     ) -> TurnResult:
+        from nodes.run_context import PINNED_SETTINGS
+
         config = self.config(session)
-        for chunk in self.graph.stream(
-            payload, config, context=self.context, stream_mode="updates"
-        ):
-            if on_step is None or not isinstance(chunk, dict):
-                continue
-            for node, update in chunk.items():
-                if not node.startswith("__"):
-                    on_step(node, update if isinstance(update, dict) else {})
+        token = PINNED_SETTINGS.set(self.settings)
+        try:
+            for chunk in self.graph.stream(
+                payload, config, context=self.context, stream_mode="updates"
+            ):
+                if on_step is None or not isinstance(chunk, dict):
+                    continue
+                for node, update in chunk.items():
+                    if not node.startswith("__"):
+                        on_step(node, update if isinstance(update, dict) else {})
+        finally:
+            PINNED_SETTINGS.reset(token)
         snapshot = self.graph.get_state(config)
         interrupts = tuple(getattr(snapshot, "interrupts", ()) or ())
         return TurnResult.from_state(session, dict(snapshot.values), interrupts)

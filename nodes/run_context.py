@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from graph.context import Context
@@ -10,12 +11,19 @@ from stores.settings import Settings
 
 _SETTINGS_CACHE: dict[tuple[Any, ...], Settings] = {}
 
+# The Python API pins its fully resolved settings (timeouts, keys, weights: more than the
+# context carries) for the runs it starts; runs from the API server resolve the context.
+PINNED_SETTINGS: ContextVar[Settings | None] = ContextVar("oic_ai_settings", default=None)
+
 
 def settings_of(runtime: Any) -> Settings:
     """Resolve a run's context into settings (cached per distinct context and environment)."""
     import os
     from dataclasses import astuple
 
+    pinned = PINNED_SETTINGS.get()
+    if pinned is not None:
+        return pinned
     context = getattr(runtime, "context", None)
     if not isinstance(context, Context):
         context = Context(**context) if isinstance(context, dict) else Context()
