@@ -1,0 +1,117 @@
+"""Builtin planner figures: plan_request latency over ~50 requests x our templates.
+
+"cold" clears the planner's caches (template facts, catalog look-ups) before every call,
+which is what the first turn on a new template costs; "warm" keeps them, as a
+conversation on one template does. Both run after one warm-up call per process, so
+module import and regex compilation are not counted.
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+REQUESTS = [
+    "add docker and monitoring packages",
+    "change disk size to 8GiB",
+    "Change the disk size to 8GiB and add a separate /data partition",
+    "add htop and tmux",
+    "install nginx",
+    "with docker and node monitoring",
+    "without vim",
+    "remove the GUI",
+    "drop fail2ban",
+    "make the disk 16GiB",
+    "16 GB disk",
+    "a separate /data partition of 2GiB, ext4",
+    "grow /var/log to 2GiB",
+    "remove the /data partition",
+    "qcow2",
+    "vhdx",
+    "zstd",
+    "as a compressed raw and a qcow2",
+    "hostname edge-01",
+    "call the host gw1",
+    "kernel 6.12",
+    "add isolcpus=2-3 to the kernel cmdline",
+    "quiet boot",
+    "use grub",
+    "systemd-boot",
+    "legacy bios",
+    "make it immutable",
+    "with secure boot",
+    "read-only root",
+    "add a user ops with sudo in the docker group",
+    "add user bob with password hunter2 in the video group",
+    "call the image factory-gw",
+    "version 1.2.0",
+    "make it faster",
+    "a minimal Ubuntu edge image for arm64 with docker",
+    "cloud elxr raw image",
+    "image with nginx and docker-ce",
+    "edge IoT minimal raw",
+    "minimal without docker",
+    "for arm64",
+    "ubuntu 24.04",
+    "debian 13",
+    "azure linux 3",
+    "rhel 10",
+    "as an installer iso",
+    "network boot image",
+    "industrial IoT gateway with watchdog and mqtt",
+    "grow the disk by 4GiB and add a 1GiB xfs /var/lib/app partition",
+    "add docker, make the disk 16GiB, hostname edge-01 and kernel 6.12",
+    "without vim and with tmux, htop and a web server",
+]
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+def _measure(texts: list[str], *, cold: bool) -> tuple[list[float], list[float]]:
+    from tools import builtin_planner as planner
+
+    timings: list[float] = []
+    cpu: list[float] = []
+    for text in texts:
+        for mode in ("refine", "create"):
+            for request in REQUESTS:
+                if cold:
+                    planner._read_facts.cache_clear()
+                    planner._find_capabilities_cached.cache_clear()
+                    planner._for_use_case.cache_clear()
+                start, start_cpu = time.perf_counter(), time.process_time()
+                planner.plan_request(request, text, mode=mode)
+                timings.append((time.perf_counter() - start) * 1000)
+                cpu.append((time.process_time() - start_cpu) * 1000)
+    return timings, cpu
+
+
+if __name__ == "__main__":
+    from tools.builtin_planner import plan_request
+
+    texts = [p.read_text() for p in sorted((ROOT / "image-templates").glob("*.yml"))]
+    for request in REQUESTS:  # warm-up: imports, regex compilation, catalog load
+        plan_request(request, texts[0], mode="create")
+    gc.collect()
+    print(f"{len(REQUESTS)} requests x {len(texts)} templates x 2 modes\n")
+    # CPU time is what the planner itself costs; wall time adds whatever else the machine
+    # is doing (on a shared two-core box, that is most of the p95 tail).
+    print("| caches | plans | p50 ms | p95 ms | max ms | mean ms | CPU p50 ms | CPU p95 ms |")
+    print("|---|---|---|---|---|---|---|---|")
+    for cold in (True, False):
+        timings, cpu = _measure(texts, cold=cold)
+        print(
+            f"| {'cold' if cold else 'warm'} | {len(timings)} "
+            f"| {_percentile(timings, 0.5):.2f} | {_percentile(timings, 0.95):.2f} "
+            f"| {max(timings):.2f} | {statistics.fmean(timings):.2f} "
+            f"| {_percentile(cpu, 0.5):.2f} | {_percentile(cpu, 0.95):.2f} |"
+        )
