@@ -62,9 +62,10 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
             found, missing = len(packages.get("found", [])), len(packages.get("missing", []))
             lines.append(f"Packages: {found} found, {missing} missing.")
         elif packages.get("reason"):
-            how = f" {packages['fix']}" if packages.get("fix") else ""
+            fix = str(packages.get("fix") or "")
+            how = f" {fix[:1].upper()}{fix[1:]}." if fix else ""
             lines.append(f"Packages not checked: {packages['reason']}.{how}")
-    lines.append(f"Status: {status}." + (f" {' '.join(reasons)}" if reasons else ""))
+    lines.append(f"Status: {status}." + (f" {'; '.join(reasons)}." if reasons else ""))
     lines.extend(state.get("notices", []))
     return "\n".join(line for line in lines if line)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, OUR_TEMPLATES
 from tools.validate_template import validate_file
 
 
@@ -72,3 +72,17 @@ def test_findings_point_at_the_offending_source_line() -> None:
 def test_dist_mismatch_message_names_the_fix() -> None:
     (finding,) = validate_file(FIXTURES / "invalid" / "dist-mismatch-el10.yml").errors
     assert "el10" in finding.message and "el9" in finding.message
+
+
+def test_a_password_placeholder_is_a_placeholder_not_a_plaintext_password() -> None:
+    from tools.validate_template import validate_text
+
+    text = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text()
+    data_line = "  users:\n    - name: ops\n      password: \"<PASSWORD_HASH>\"\n"
+    assert "  users:" not in text
+    text = text.replace("systemConfig:\n", "systemConfig:\n" + data_line, 1)
+    report = validate_text(text)
+    codes = [w.code for w in report.warnings]
+    assert report.valid and codes == ["placeholder-value"]
+    plain = validate_text(text.replace('"<PASSWORD_HASH>"', "hunter2"))
+    assert [w.code for w in plain.warnings] == ["plaintext-password"]
