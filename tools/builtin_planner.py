@@ -102,10 +102,11 @@ _ADD_VERBS = frozenset(
 _REMOVE_VERBS = frozenset(
     (
         "remove removing drop dropping delete without no exclude excluding uninstall disable "
-        "minus sans skip strip lose except purge rid not"
+        "minus sans skip strip lose except purge rid"
     ).split()
 )
 _SEPARATOR_WORDS = frozenset({"and", "or", "nor", "then", "but", "also"})
+_NEGATORS = frozenset({"not", "don't", "dont", "never", "shouldn't", "mustn't"})
 # Words that carry no request of their own.
 _FILLER = (
     frozenset(
@@ -116,12 +117,13 @@ _FILLER = (
             "give build create generate new image images template os system linux distro "
             "distribution based one package packages pkg pkgs support stuff them there which what "
             "here yes ok okay thanks thank let's lets let same instead out version switch move "
-            "port rebase retarget convert turn target targeting go going"
+            "port rebase retarget convert turn target targeting go going do does"
         ).split()
     )
     | _ADD_VERBS
     | _REMOVE_VERBS
     | _SEPARATOR_WORDS
+    | _NEGATORS
 )
 # Words that pick the base template in create mode; retrieval already used them.
 _RETRIEVAL_WORDS = frozenset(
@@ -1491,15 +1493,18 @@ class _Item:
 
 
 def _items(tokens: Sequence[_Token]) -> Iterator[_Item]:
+    """Split the words into list items, each under the add or remove verb before it."""
     mode: Literal["add", "remove", "none"] = "none"
     current: list[_Token] = []
+    negated = False  # "do not add docker", "don't install vim"
     for token in tokens:
         word = token.text
         verb: Literal["add", "remove"] | None = None
         if token.kind == "word" and word in _ADD_VERBS:
-            verb = "add"
-        elif token.kind == "word" and word in _REMOVE_VERBS:  # "get rid of": "rid"
+            verb = "remove" if negated else "add"
+        elif token.kind == "word" and word in _REMOVE_VERBS | _NEGATORS:  # "get rid": "rid"
             verb = "remove"
+        negated = token.kind == "word" and word in _NEGATORS
         if token.kind != "word" or word in _SEPARATOR_WORDS or verb is not None:
             if current:
                 yield _Item(mode, current)
@@ -1601,10 +1606,13 @@ def _resolve_item(state: _State, item: _Item) -> None:
     )
     # A package spelling that differs on this target ("docker-ce" on elxr12 is docker.io)
     # is mapped; a capability's own name ("docker") means the capability.
+    # package names keep the case they were written in (NetworkManager, PackageKit)
+    written = next((state.text.raw(t.start, t.end) for t in item.tokens if t.text == token), "")
     if is_name and target.known and token not in {c.name for c in capabilities}:
         aliases = state.catalog.aliases(token, target.os, target.dist, target.arch)
         if aliases:
-            _apply_names(state, item, token, list(aliases))
+            names = [written] if written in aliases else list(aliases)
+            _apply_names(state, item, written, names)
             return
     if capabilities and token and not _names_capability(capabilities, token):
         capabilities = ()  # "python3-pip" names a package, not the python capability
@@ -1641,7 +1649,7 @@ def _resolve_item(state: _State, item: _Item) -> None:
         )
         return
     if is_name:
-        _apply_names(state, item, token, [token])
+        _apply_names(state, item, written, [written])
         return
     if content and all(w in _RETRIEVAL_WORDS or w in _NOT_PACKAGES for w in content):
         suggestions = [c.name for c in state.catalog.for_use_case(text)][:4]
@@ -2146,7 +2154,7 @@ def describe_template(template_text: str, question: str) -> str:
             return answer
     topics = [name for name, pattern in _TOPICS if pattern.search(asked)]
     if not topics or _SUMMARY_WORDS.search(asked):
-        topics = ["target", "packages", "disk", "boot", "kernel", "users", "hostname"]
+        topics = ["about", "target", "packages", "disk", "boot", "kernel", "users", "hostname"]
         return "Here is a summary of the template:\n" + "\n".join(
             f"- {line}" for topic in topics if (line := _describe_topic(facts, topic, brief=True))
         )
@@ -2174,6 +2182,8 @@ def _answer_has(facts: _Facts, what: str) -> str:
 
 
 def _describe_topic(facts: _Facts, topic: str, *, brief: bool) -> str:
+    if topic == "about":
+        return f"About: {facts.description}" if facts.description else ""
     if topic == "target":
         title = DIST_TITLES.get(facts.dist, facts.dist or "an unknown distribution")
         kind = _IMAGE_TYPE_WORDS.get(facts.image_type, facts.image_type or "image")

@@ -169,6 +169,11 @@ CASES = [
     ("drop fail2ban", WEB, [remove("fail2ban")]),
     ("remove docker and add podman", UBUNTU_EDGE, [remove("docker.io"), add("podman")]),
     ("get rid of the watchdog", UBUNTU_EDGE, [remove("watchdog")]),
+    ("do not add docker", UBUNTU_EDGE, [remove("docker.io")]),
+    ("don't install vim, add htop", UBUNTU, [add("htop")]),
+    ("add nginx but not apache", UBUNTU, [add("nginx")]),
+    ("add PackageKit", UBUNTU, [add("PackageKit")]),
+    ("add WALinuxAgent", AZL, [add("WALinuxAgent")]),
     # disk size
     ("make the disk 8GiB", UBUNTU, [{"op": "set_disk_size", "size": "8GiB"}]),
     ("change disk size to 8GiB", UBUNTU, [{"op": "set_disk_size", "size": "8GiB"}]),
