@@ -136,7 +136,11 @@ class TemplateAgent:
     ) -> None:
         """Open (or create) the sessions database and compile the graph on it."""
         from graph.builder import build_graph
-        from graph.checkpointer import BUSY_TIMEOUT_SECONDS, SessionSqliteSaver
+        from graph.checkpointer import (
+            BUSY_TIMEOUT_SECONDS,
+            SessionSqliteSaver,
+            prepare_connection,
+        )
 
         self.settings = settings or load_settings()
         path = sessions_db_path(self.settings.data_dir)
@@ -144,7 +148,7 @@ class TemplateAgent:
         self._conn = sqlite3.connect(
             str(path), check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS
         )
-        self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+        prepare_connection(self._conn)
         self.checkpointer = SessionSqliteSaver(self._conn)
         self.graph = build_graph(self.checkpointer, chat_model=chat_model)
         self.sessions = SessionStore(path)
@@ -169,8 +173,8 @@ class TemplateAgent:
         return {"configurable": {"thread_id": session}}
 
     def new_session_id(self) -> str:
-        """A fresh session id."""
-        return uuid.uuid4().hex[:12]
+        """A fresh session id (a UUID, as the LangGraph API requires of thread ids)."""
+        return str(uuid.uuid4())
 
     def generate(
         self,

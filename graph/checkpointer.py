@@ -61,7 +61,8 @@ class AsyncSessionSqliteSaver(AsyncSqliteSaver):
                 await self.conn.commit()
 
 
-def _prepare(conn: sqlite3.Connection) -> None:
+def prepare_connection(conn: sqlite3.Connection) -> None:
+    """Set WAL, a long busy timeout and ``synchronous=NORMAL`` on a sessions connection."""
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
     conn.execute("PRAGMA journal_mode = WAL")
     # In WAL mode NORMAL stays consistent and survives a crash of the process; only an
@@ -85,7 +86,7 @@ def open_sqlite_saver(data_dir: Path) -> Iterator[SessionSqliteSaver]:
     with closing(
         sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
     ) as conn:
-        _prepare(conn)
+        prepare_connection(conn)
         yield SessionSqliteSaver(conn)
 
 

@@ -2,7 +2,9 @@
 
 Every field defaults to ``None``, meaning "whatever ``config.yaml`` and the environment
 say", so Studio's form can be left empty. Secrets are not here: API keys come from the
-environment only and never enter state, checkpoints or context.
+environment only and never enter state, checkpoints or context. The data folder is not
+here either: it belongs to the process (``OIC_AI_DATA_DIR``), because the server's
+checkpoints live there and a run must not record its session anywhere else.
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ class Context:
     max_fix_attempts: int | None = _describe("Self-correction rounds before giving up (2).")
     review: bool | None = _describe("Pause before responding so a person can accept or edit.")
     templates_dir: str | None = _describe("Template library folder (the bundled one if empty).")
-    data_dir: str | None = _describe("State folder: index, sessions, package indexes.")
     embedding_provider: str | None = _describe("Embeddings: local (offline), ollama or openai.")
     chroma_url: str | None = _describe("A Chroma server URL instead of the embedded store.")
     ollama_base_url: str | None = _describe("Ollama URL (env OLLAMA_HOST).")
@@ -51,8 +52,7 @@ class Context:
         """Pin every field to resolved settings (how the CLI runs the graph)."""
         names = {f.name for f in fields(cls)} - {"review"}
         values = {n: getattr(settings, n) for n in names}
-        for key in ("templates_dir", "data_dir"):
-            if values[key] is not None:
-                values[key] = str(values[key])
+        if values["templates_dir"] is not None:
+            values["templates_dir"] = str(values["templates_dir"])
         values.update(extra)
         return cls(**values)
