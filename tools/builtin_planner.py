@@ -1585,7 +1585,7 @@ def _find_capabilities(catalog: CapabilityCatalog, text: str) -> tuple[Capabilit
 
 _MAX_ITEM_WORDS = 8
 # Requests are sentences; a longer text (a pasted file) is read up to here.
-MAX_REQUEST_CHARS = 2000
+_MAX_REQUEST_CHARS = 2000
 
 
 def _resolve_item(state: _State, item: _Item) -> None:
@@ -2057,11 +2057,11 @@ def plan_request(request: str, template_text: str, *, mode: Mode) -> EditPlan:
         a password in the request is dropped and a warning says so.
     """
     redacted, password_warning = _redact_passwords(request)
-    if len(redacted) > MAX_REQUEST_CHARS:
-        cut = redacted.rfind(" ", 0, MAX_REQUEST_CHARS)
-        redacted = redacted[: cut if cut > 0 else MAX_REQUEST_CHARS]
+    if len(redacted) > _MAX_REQUEST_CHARS:
+        cut = redacted.rfind(" ", 0, _MAX_REQUEST_CHARS)
+        redacted = redacted[: cut if cut > 0 else _MAX_REQUEST_CHARS]
         too_long = (
-            f"the request is longer than {MAX_REQUEST_CHARS} characters; only its beginning "
+            f"the request is longer than {_MAX_REQUEST_CHARS} characters; only its beginning "
             "was read — send the rest as a follow-up"
         )
     else:
@@ -2163,16 +2163,17 @@ def describe_template(template_text: str, question: str) -> str:
 
 
 def _answer_has(facts: _Facts, what: str) -> str:
+    """Answer "does it have X?" from the package list, through the catalog's names for X."""
     catalog = load_catalog()
-    words = [w for w in re.findall(r"[a-z0-9][a-z0-9._+-]*", what) if w not in _FILLER]
-    if not words:
+    asked = [w for w in re.findall(r"[a-z0-9][a-z0-9._+-]*", what) if w not in _FILLER]
+    if not asked:
         return ""
     installed = (*facts.packages, *facts.kernel_packages)
-    names: set[str] = set(words)
+    names: set[str] = set(asked)
     if _family(facts.os, facts.dist):
-        for capability in catalog.find(" ".join(words)):
+        for capability in catalog.find(" ".join(asked)):
             names |= set(capability.packages_for(facts.os, facts.dist, facts.arch))
-        for word in words:
+        for word in asked:
             names |= set(catalog.aliases(word, facts.os, facts.dist, facts.arch))
     found = [name for name in installed if name in names]
     subject = " ".join(what.strip(" ?.!").split())
