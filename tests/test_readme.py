@@ -1,0 +1,33 @@
+"""The README's Python API example runs as written and does what it says."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import PROJECT
+
+
+def test_the_readme_python_example_runs(agent_data_dir: Path) -> None:
+    readme = (PROJECT / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.DOTALL)
+    assert len(blocks) == 1
+    env = {**os.environ, "OIC_AI_DATA_DIR": str(agent_data_dir), "OIC_AI_PROVIDER": "builtin"}
+    done = subprocess.run(
+        [sys.executable, "-c", blocks[0]],
+        capture_output=True, text=True, env=env, cwd=agent_data_dir.parent, timeout=300,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "valid ubuntu24-aarch64-edge-container-raw.yml"
+    assert "-  size: 16GiB" in lines and "+  size: 8GiB" in lines
+    assert lines[-1] == "['a minimal ubuntu 24.04 edge image for arm64 with docker']"
+
+
+def test_the_readme_opens_with_the_two_commands() -> None:
+    head = (PROJECT / "README.md").read_text().split("\n")[:6]
+    assert head[3].startswith("make demo") and head[4].startswith("make test")
