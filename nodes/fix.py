@@ -7,7 +7,7 @@ from typing import Any
 from graph.state import State
 from nodes.generate import Planner
 from nodes.run_context import record, settings_of
-from stores.chat_models import ChatBackendError
+from stores.chat_models import ChatBackendError, structured_method
 from tools.findings import Finding
 
 
@@ -38,13 +38,12 @@ def make_fix(planner: Planner) -> Any:
     def fix(state: State, runtime: Any = None) -> dict[str, Any]:
         """Repair the draft once; the counter in state bounds the loop."""
         from tools.fix_errors import plan_fixes
-        from tools.plan_applier import apply_plan
-
         from tools.llm_planner import (
             PlanError,
             fix_template_with_model,
             plan_with_model,
         )
+        from tools.plan_applier import apply_plan
 
         settings = settings_of(runtime)
         attempt = int(state.get("fix_attempts", 0)) + 1
@@ -75,7 +74,13 @@ def make_fix(planner: Planner) -> Any:
                             f"fix: {provider} rewrote the template for {len(lines)} error(s)"
                         )
                 else:
-                    llm_plan = plan_with_model(model, state.get("request", ""), draft, errors=lines)
+                    llm_plan = plan_with_model(
+                        model,
+                        state.get("request", ""),
+                        draft,
+                        errors=lines,
+                        method=structured_method(provider, settings),
+                    )
                     llm_applied = apply_plan(draft, llm_plan, label="template.yml")
                     new = llm_applied.text
                     what.extend(f"fix: {line}" for line in llm_applied.applied)

@@ -12,6 +12,7 @@ from stores.chat_models import (
     describe_backend_error,
     make_chat_model,
     resolve_provider,
+    structured_method,
 )
 from stores.settings import Settings
 
@@ -121,7 +122,13 @@ def make_generate(planner: Planner) -> Any:
                 notices.append("the model answered with no YAML; used the builtin planner")
         elif model is not None:
             try:
-                plan = plan_with_model(model, request, start, history=history)
+                plan = plan_with_model(
+                    model,
+                    request,
+                    start,
+                    history=history,
+                    method=structured_method(provider, settings),
+                )
             except PlanError as exc:
                 notices.append(f"{exc}; used the builtin planner instead")
             except ChatBackendError:

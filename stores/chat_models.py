@@ -112,6 +112,18 @@ def make_chat_model(provider: str, settings: Settings) -> Any:
     raise UserInputError(f"provider {provider!r} has no chat model", fix="use ollama or openai")
 
 
+def structured_method(provider: str, settings: Settings) -> str:
+    """How to ask ``provider`` for structured output.
+
+    OpenAI itself and Ollama constrain output to a JSON schema. Compatible servers
+    (``OPENAI_BASE_URL``: llama.cpp, vLLM, ...) often reject that response format, so they
+    get plain JSON mode with the format described in the prompt.
+    """
+    if provider == "openai" and settings.openai_base_url:
+        return "json_mode"
+    return "json_schema"
+
+
 def describe_backend_error(provider: str, settings: Settings, exc: BaseException) -> str:
     """One line naming what went wrong with the chat backend and how to fix it."""
     name = type(exc).__name__

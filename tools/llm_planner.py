@@ -35,6 +35,31 @@ Answer with the complete corrected template only: one YAML document, no prose, n
 fences. Fix exactly the listed errors and change nothing else."""
 
 
+def _type_name(annotation: Any) -> str:
+    text = str(annotation).replace("typing.", "")
+    return re.sub(r"<class '(?:[\w.]+\.)?(\w+)'>", r"\1", text).replace("tools.edit_plan.", "")
+
+
+def plan_format() -> str:
+    """A compact description of the plan's JSON, for servers without schema support."""
+    from typing import get_args
+
+    from tools.edit_plan import Operation
+
+    lines = ['{"summary": str, "operations": [OPERATION, ...], "not_applied": [str]}', ""]
+    union = get_args(Operation)[0]
+    for model in get_args(union):
+        fields = []
+        for name, info in model.model_fields.items():
+            if name == "op":
+                fields.append(f'"op": "{info.default}"')
+            else:
+                fields.append(f'"{name}": {_type_name(info.annotation)}')
+        lines.append("OPERATION: {" + ", ".join(fields) + "}")
+    lines.append('Artifact: {"type": str, "compression": str | None}')
+    return "\n".join(lines)
+
+
 class PlanError(Exception):
     """The model's answer was not a usable edit plan."""
 
@@ -54,6 +79,7 @@ def plan_with_model(
     *,
     history: Sequence[str] = (),
     errors: Sequence[str] = (),
+    method: str = "json_schema",
 ) -> EditPlan:
     """Ask a chat model for an :class:`EditPlan` through structured output.
 
@@ -63,18 +89,24 @@ def plan_with_model(
         template_text: The template the plan applies to.
         history: Earlier requests of the session, oldest first (already capped).
         errors: Validation errors to fix (the fix loop), if any.
+        method: ``json_schema`` (the server constrains output to the plan's schema) or
+            ``json_mode`` (plain JSON output; the format is described in the prompt), for
+            OpenAI-compatible servers that reject JSON-schema response formats.
 
     Raises:
         PlanError: the model answered with something that is not a valid plan.
     """
-    structured = model.with_structured_output(EditPlan, method="json_schema", include_raw=True)
+    structured = model.with_structured_output(EditPlan, method=method, include_raw=True)
+    system = PLAN_SYSTEM
+    if method == "json_mode":
+        system += "\nAnswer with one JSON object shaped like this:\n" + plan_format()
     parts = [f"CURRENT TEMPLATE:\n{template_text}"]
     if history:
         parts.append("EARLIER REQUESTS:\n" + "\n".join(f"- {h}" for h in history))
     if errors:
         parts.append("FIX THESE ERRORS:\n" + "\n".join(f"- {e}" for e in errors))
     parts.append(f"REQUEST: {request}")
-    answer = structured.invoke([("system", PLAN_SYSTEM), ("human", "\n\n".join(parts))])
+    answer = structured.invoke([("system", system), ("human", "\n\n".join(parts))])
     if isinstance(answer, EditPlan):
         return answer
     if not isinstance(answer, Mapping):

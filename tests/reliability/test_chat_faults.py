@@ -66,6 +66,13 @@ def test_a_healthy_backend_plans_the_turn(
     assert result.provider == backend and result.status == "valid"
     assert "htop" in yaml.safe_load(result.template or "")["systemConfig"]["packages"]
     assert len(server.requests) == 1
+    body = server.requests[0].body
+    if backend == "openai":
+        # a compatible server (custom base URL) gets JSON mode plus the format in the prompt
+        assert body["response_format"] == {"type": "json_object"}
+        assert '"op": "add_packages"' in body["messages"][0]["content"]
+    else:
+        assert body["format"]["title"] == "EditPlan"  # Ollama constrains to the schema
 
 
 @pytest.mark.parametrize("backend", ["openai", "ollama"])
