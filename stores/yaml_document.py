@@ -6,7 +6,7 @@ validator needs to point at the offending line. Round-trip editing lives elsewhe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,8 @@ except AttributeError:  # pragma: no cover - depends on the PyYAML build
     _Loader = yaml.SafeLoader
 
 PathPart = str | int
+MAX_DEPTH = 64  # templates nest about 6 deep; walkers after the loader recurse
+MAX_VALUES = 1_000_000  # values after alias expansion: an alias bomb would hang every walker
 
 
 class YamlSyntaxError(ValueError):
@@ -121,12 +123,20 @@ def load_document(text: str) -> YamlDocument:
     """Parse one YAML document, keeping positions.
 
     Raises:
-        YamlSyntaxError: the text is not valid YAML or holds more than one document.
+        YamlSyntaxError: the text is not valid YAML, holds more than one document, nests
+            deeper than :data:`MAX_DEPTH`, has an alias that contains itself or expands
+            past :data:`MAX_VALUES`, or holds a value Python cannot build (an integer of
+            thousands of digits, a date like 2024-13-45, a lone surrogate).
     """
-    loader = _Loader(text)
+    loader = None
     try:
+        loader = _Loader(text)
         root = loader.get_single_node()
+        if root is not None:
+            _check_nesting(root)
         data = loader.construct_document(root) if root is not None else None
+    except YamlSyntaxError:
+        raise
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -138,9 +148,59 @@ def load_document(text: str) -> YamlDocument:
         raise YamlSyntaxError(str(exc), None, None) from exc
     except RecursionError as exc:
         raise YamlSyntaxError("YAML nesting is too deep", None, None) from exc
+    except ValueError as exc:  # a constructor's int(), date() or the text's encoding
+        raise YamlSyntaxError(f"unreadable value ({exc})", None, None) from exc
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     return YamlDocument(data, root)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _check_nesting(root: yaml.Node) -> None:
+    """Refuse nesting past MAX_DEPTH, aliases that contain themselves and alias bombs.
+
+    Every walker after the loader recurses over the expanded data, so deep nesting or a
+    cycle would exhaust Python's recursion limit there, and a few nested aliases expand to
+    billions of values. Heights and sizes are memoised: each node is walked once.
+    """
+    height: dict[int, int] = {}
+    size: dict[int, int] = {}
+    on_path = {id(root)}
+    stack: list[tuple[yaml.Node, Iterator[yaml.Node]]] = [(root, iter(_children(root)))]
+    while stack:
+        node, pending = stack[-1]
+        child = next(pending, None)
+        if child is None:
+            stack.pop()
+            on_path.discard(id(node))
+            children = _children(node)
+            height[id(node)] = 1 + max((height[id(c)] for c in children), default=0)
+            size[id(node)] = 1 + sum(size[id(c)] for c in children)
+            if size[id(node)] > MAX_VALUES:
+                raise YamlSyntaxError(
+                    f"aliases expand to more than {MAX_VALUES} values", *_at(node.start_mark)
+                )
+            continue
+        mark = child.start_mark
+        if id(child) in on_path:
+            raise YamlSyntaxError("an alias refers to a node that contains it", *_at(mark))
+        if len(stack) + height.get(id(child), 1) > MAX_DEPTH:
+            raise YamlSyntaxError(f"YAML nests deeper than {MAX_DEPTH} levels", *_at(mark))
+        if id(child) not in height:
+            on_path.add(id(child))
+            stack.append((child, iter(_children(child))))
+
+
+def _at(mark: yaml.Mark | None) -> tuple[int | None, int | None]:
+    return (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
 
 
 def load_data(text: str) -> Any:

@@ -34,7 +34,8 @@ _ROOT_TYPE_FOR_ARCH = {
     "armv7hl": "linux-root-arm",
 }
 _NOT_A_MOUNT = frozenset({"", "none", "swap"})
-_CRYPT_HASH = re.compile(r"^\$(1|2[abxy]?|5|6|y|gy|7)\$")
+# $id$[params$]salt$hash: a "$6$hunter2" with no hash part is a plaintext password
+_CRYPT_HASH = re.compile(r"^\$(1|2[abxy]?|5|6|y|gy|7)\$(?:[^$\s]+\$)+[./A-Za-z0-9]{16,}$")
 _PLACEHOLDER = re.compile(r"^<[A-Z][A-Z0-9_]*>$")
 
 
@@ -152,8 +153,8 @@ def _check_partitions(ctx: _Context) -> None:
 
 def _check_root_arch(ctx: _Context) -> None:
     arch = _mapping(ctx.data.get("target")).get("arch")
-    if arch not in _ROOT_TYPE_FOR_ARCH:
-        return  # an unknown arch is the schema's finding, not this check's
+    if not isinstance(arch, str) or arch not in _ROOT_TYPE_FOR_ARCH:
+        return  # an unknown (or non-string) arch is the schema's finding, not this check's
     cmdline = _mapping(_mapping(ctx.data.get("systemConfig")).get("kernel")).get("cmdline")
     # With root= on the cmdline the kernel never looks at the type GUID, so it boots.
     pinned_root = isinstance(cmdline, str) and re.search(r"(^|\s)root=\S", cmdline) is not None
