@@ -84,9 +84,10 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--requests", type=int, default=len(REQUESTS))
+    parser.add_argument("--requests", type=int, default=3)
     args = parser.parse_args()
     from graph.agent import TemplateAgent
+    from stores.chat_models import ChatBackendError
     from stores.settings import load_settings
     from tools.validate_template import validate_text
 
@@ -104,7 +105,8 @@ def main() -> int:
                     provider="openai",
                     openai_base_url=f"http://127.0.0.1:{port}/v1",
                     openai_model="gemma3-270m",
-                    openai_timeout=300,
+                    openai_timeout=240,
+                    max_tokens=1536,
                     generation_mode=mode,
                     env={},
                 )
@@ -113,7 +115,16 @@ def main() -> int:
                         session = None
                         for request in (create, refine):
                             started = time.perf_counter()
-                            result = agent.generate(request, session=session)
+                            try:
+                                result = agent.generate(request, session=session)
+                            except ChatBackendError as exc:  # a clear error is a flagged outcome
+                                rows.append(
+                                    {"mode": mode, "request": request, "status": "error",
+                                     "seconds": round(time.perf_counter() - started, 2),
+                                     "model_output_used": False, "fix_rounds": 0,
+                                     "notices": [str(exc)]}
+                                )  # fmt: skip
+                                break
                             seconds = time.perf_counter() - started
                             session = result.session
                             errors = validate_text(result.template or "").errors
@@ -149,7 +160,8 @@ def main() -> int:
         used = sum(r["model_output_used"] for r in mine)
         print(
             f"| {mode} | {len(mine)} | {count['valid']} | {count['valid_with_warnings']} | "
-            f"{count['invalid']} | {used} | {statistics.median(times):.1f} | {max(times):.1f} |"
+            f"{count['invalid']} | {count['error']} | {used} | "
+            f"{statistics.median(times):.1f} | {max(times):.1f} |"
         )
     print(f"\nunflagged invalid results: {unflagged}")
     report = ROOT / ".ai-cache" / "e2e-llm-last.json"

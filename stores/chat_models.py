@@ -94,6 +94,7 @@ def make_chat_model(provider: str, settings: Settings) -> Any:
             model=settings.ollama_model,
             base_url=settings.ollama_base_url,
             temperature=0,
+            num_predict=settings.max_tokens,
             client_kwargs={"timeout": settings.ollama_timeout},
         )
     if provider == "openai":
@@ -108,6 +109,7 @@ def make_chat_model(provider: str, settings: Settings) -> Any:
             timeout=settings.openai_timeout,
             max_retries=1,
             temperature=0,
+            max_tokens=settings.max_tokens,  # a weak model in JSON mode can loop forever
         )
     raise UserInputError(f"provider {provider!r} has no chat model", fix="use ollama or openai")
 

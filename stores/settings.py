@@ -50,6 +50,7 @@ class Settings:
     negation_penalty: float = 0.5
     max_fix_attempts: int = 2
     generation_mode: str = "plan"
+    max_tokens: int = 3072
 
     def with_overrides(self, **values: Any) -> Settings:
         """Return a copy with the given (non-None) values replaced."""
@@ -87,6 +88,7 @@ _CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("classification", "negation_penalty"): "negation_penalty",
     ("agent", "max_fix_attempts"): "max_fix_attempts",
     ("generation", "mode"): "generation_mode",
+    ("generation", "max_tokens"): "max_tokens",
     ("chroma", "url"): "chroma_url",
 }
 _SECRET_KEYS = frozenset({"api_key", "openai_api_key"})
