@@ -109,7 +109,9 @@ def make_chat_model(provider: str, settings: Settings) -> Any:
             timeout=settings.openai_timeout,
             max_retries=1,
             temperature=0,
-            max_tokens=settings.max_tokens,  # a weak model in JSON mode can loop forever
+            max_tokens=settings.max_tokens,  # type: ignore[call-arg]  # weak models can loop
+            # compatible servers (llama.cpp) read the classic field, not max_completion_tokens
+            extra_body={"max_tokens": settings.max_tokens} if settings.openai_base_url else None,
         )
     raise UserInputError(f"provider {provider!r} has no chat model", fix="use ollama or openai")
 
