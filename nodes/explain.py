@@ -10,7 +10,6 @@ from graph.state import State
 def explain(state: State, runtime: Any = None) -> dict[str, Any]:
     """Describe the session's template in answer to the request; the draft stays as it is."""
     from tools.builtin_planner import describe_template
-
     from tools.validate_template import validate_text
 
     template = state.get("template") or ""

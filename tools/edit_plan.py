@@ -71,9 +71,7 @@ class AddPartition(_Op):
     op: Literal["add_partition"] = "add_partition"
     id: str = Field(description="short identifier, e.g. data")
     mount_point: str = Field(description="absolute mount point, e.g. /data")
-    size: str | None = Field(
-        default=None, description="e.g. 2GiB; null means the rest of the disk"
-    )
+    size: str | None = Field(default=None, description="e.g. 2GiB; null means the rest of the disk")
     fs_type: str = Field(default="ext4", description="ext4, xfs, btrfs, fat32 ...")
     type: str = Field(default="linux", description="partition type name, usually linux")
 
