@@ -38,7 +38,7 @@ demo: install
 	@echo; OIC_AI_DATA_DIR=$(DEMO_DATA) $(BIN)/oic-ai sessions list
 
 lint: install
-	@$(BIN)/ruff check .
+	@$(BIN)/ruff check --no-cache .
 	@$(BIN)/mypy
 
 test: install lint
