@@ -145,6 +145,9 @@ def main() -> int:
                             )
         finally:
             stop(server)
+    report = ROOT / ".ai-cache" / "e2e-llm-last.json"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text(json.dumps(rows, indent=2) + "\n")
     print(
         "| mode | turns | valid | valid with warnings | invalid (flagged) | model output used | "
         "latency p50 s | latency max s |"
@@ -154,7 +157,7 @@ def main() -> int:
         mine = [r for r in rows if r["mode"] == mode]
         count = {
             s: sum(r["status"] == s for r in mine)
-            for s in ("valid", "valid_with_warnings", "invalid")
+            for s in ("valid", "valid_with_warnings", "invalid", "error")
         }
         times = [r["seconds"] for r in mine]
         used = sum(r["model_output_used"] for r in mine)
@@ -164,9 +167,6 @@ def main() -> int:
             f"{statistics.median(times):.1f} | {max(times):.1f} |"
         )
     print(f"\nunflagged invalid results: {unflagged}")
-    report = ROOT / ".ai-cache" / "e2e-llm-last.json"
-    report.parent.mkdir(parents=True, exist_ok=True)
-    report.write_text(json.dumps(rows, indent=2) + "\n")
     print(f"every turn: {report}")
     return 1 if unflagged else 0
 
