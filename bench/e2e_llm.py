@@ -149,10 +149,10 @@ def main() -> int:
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text(json.dumps(rows, indent=2) + "\n")
     print(
-        "| mode | turns | valid | valid with warnings | invalid (flagged) | model output used | "
+        "| mode | turns | valid | valid with warnings | invalid (flagged) | backend error | model output used | "
         "latency p50 s | latency max s |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for mode in ("plan", "yaml"):
         mine = [r for r in rows if r["mode"] == mode]
         count = {
