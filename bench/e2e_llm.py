@@ -149,8 +149,8 @@ def main() -> int:
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text(json.dumps(rows, indent=2) + "\n")
     print(
-        "| mode | turns | valid | valid with warnings | invalid (flagged) | backend error | model output used | "
-        "latency p50 s | latency max s |"
+        "| mode | turns | valid | valid with warnings | invalid (flagged) | backend error | "
+        "model output used | latency p50 s | latency max s |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for mode in ("plan", "yaml"):
