@@ -98,10 +98,10 @@ def _record(state: State, runtime: Any, status: Status, template: str | None, tu
     thread = getattr(info, "thread_id", None)
     if not thread:
         return
-    from stores.session_store import SessionStore, sessions_db_path
+    from stores.session_store import SessionStore, sessions_db_path, template_name
 
     settings = settings_of(runtime)
-    name = _template_name(template) or state.get("base_template")
+    name = template_name(template) or state.get("base_template")
     store = SessionStore(sessions_db_path(settings.data_dir))
     try:
         store.record_turn(
@@ -114,12 +114,3 @@ def _record(state: State, runtime: Any, status: Status, template: str | None, tu
         )
     finally:
         store.close()
-
-
-def _template_name(template: str | None) -> str | None:
-    if not template:
-        return None
-    import re
-
-    match = re.search(r"^image:\s*\n(?:\s+.*\n)*?\s+name:\s*['\"]?([^'\"\n#]+)", template, re.M)
-    return match.group(1).strip() if match else None
