@@ -27,10 +27,10 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 if __name__ == "__main__":
-    from tools import plan_applier
-    from tools.edit_plan import AddPackages, EditPlan, SetDiskSize, SetHostname, SetKernel
-    from tools.fix_errors import plan_fixes
-    from tools.validate_template import validate_text
+    from oic_ai.tools import plan_applier
+    from oic_ai.tools.edit_plan import AddPackages, EditPlan, SetDiskSize, SetHostname, SetKernel
+    from oic_ai.tools.fix_errors import plan_fixes
+    from oic_ai.tools.validate_template import validate_text
 
     texts = [p.read_text() for p in sorted((ROOT / "image-templates").glob("*.yml"))]
     plan = EditPlan(

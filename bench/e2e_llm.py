@@ -86,10 +86,10 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=3)
     args = parser.parse_args()
-    from graph.agent import TemplateAgent
-    from stores.chat_models import ChatBackendError
-    from stores.settings import load_settings
-    from tools.validate_template import validate_text
+    from oic_ai.graph.agent import TemplateAgent
+    from oic_ai.stores.chat_models import ChatBackendError
+    from oic_ai.stores.settings import load_settings
+    from oic_ai.tools.validate_template import validate_text
 
     model = find_gguf()
     port = free_port()

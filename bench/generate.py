@@ -50,8 +50,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     os.environ["OIC_AI_PROVIDER"] = "builtin"
-    from graph.agent import TemplateAgent
-    from stores.settings import load_settings
+    from oic_ai.graph.agent import TemplateAgent
+    from oic_ai.stores.settings import load_settings
 
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"

@@ -48,9 +48,9 @@ def main() -> None:
         print("apt-cache not available: no Debian index to measure on this machine")
         return
 
-    from stores.package_index import PackageIndex
-    from stores.package_sources import import_local
-    from tools.verify_packages import verify_template_packages
+    from oic_ai.stores.package_index import PackageIndex
+    from oic_ai.stores.package_sources import import_local
+    from oic_ai.tools.verify_packages import verify_template_packages
 
     work = Path(tempfile.mkdtemp(prefix="oic-bench-packages-"))
     try:

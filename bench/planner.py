@@ -77,7 +77,7 @@ def _percentile(values: list[float], fraction: float) -> float:
 
 
 def _measure(texts: list[str], *, cold: bool) -> tuple[list[float], list[float]]:
-    from tools import builtin_planner as planner
+    from oic_ai.tools import builtin_planner as planner
 
     timings: list[float] = []
     cpu: list[float] = []
@@ -96,7 +96,7 @@ def _measure(texts: list[str], *, cold: bool) -> tuple[list[float], list[float]]
 
 
 if __name__ == "__main__":
-    from tools.builtin_planner import plan_request
+    from oic_ai.tools.builtin_planner import plan_request
 
     texts = [p.read_text() for p in sorted((ROOT / "image-templates").glob("*.yml"))]
     for request in REQUESTS:  # warm-up: imports, regex compilation, catalog load

@@ -46,10 +46,10 @@ def peak_rss_mib() -> float:
 
 
 def in_process(templates: Path, data: Path, rounds: int = 20) -> dict[str, float]:
-    from stores.embeddings.minilm import MiniLMEmbedder
-    from stores.hybrid_search import TemplateSearch
-    from stores.settings import Settings
-    from stores.template_index import TemplateIndex
+    from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
+    from oic_ai.stores.hybrid_search import TemplateSearch
+    from oic_ai.stores.settings import Settings
+    from oic_ai.stores.template_index import TemplateIndex
 
     embedder = MiniLMEmbedder()
     search = TemplateSearch(TemplateIndex(embedder, data), templates, Settings(data_dir=data))

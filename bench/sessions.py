@@ -25,7 +25,7 @@ REFINE = "make the disk 16GiB"
 
 def seed_sessions(data_dir: Path, count: int) -> None:
     """``count`` sessions of one to five turns each, spread over the last month."""
-    from stores.session_store import SessionStore, sessions_db_path
+    from oic_ai.stores.session_store import SessionStore, sessions_db_path
 
     now = time.time()
     with SessionStore(sessions_db_path(data_dir)) as store:
@@ -43,7 +43,7 @@ def seed_sessions(data_dir: Path, count: int) -> None:
 
 
 def list_figures(data_dir: Path) -> dict[str, float]:
-    from stores.session_store import SessionStore, sessions_db_path
+    from oic_ai.stores.session_store import SessionStore, sessions_db_path
 
     path = sessions_db_path(data_dir)
     cold = []
@@ -81,11 +81,11 @@ def overhead_figures(data_dir: Path, rounds: int) -> dict[str, dict[str, float]]
     The saver runs twice: ``synchronous=FULL`` (SQLite's default, what a plain
     ``sqlite3.connect`` gives) and ``NORMAL`` (what ``open_sqlite_saver`` sets).
     """
-    from graph.builder import build_graph
-    from graph.checkpointer import open_sqlite_saver
-    from graph.context import Context
-    from stores.session_store import sessions_db_path
-    from stores.settings import load_settings
+    from oic_ai.graph.builder import build_graph
+    from oic_ai.graph.checkpointer import open_sqlite_saver
+    from oic_ai.graph.context import Context
+    from oic_ai.stores.session_store import sessions_db_path
+    from oic_ai.stores.settings import load_settings
 
     settings = load_settings(data_dir=data_dir, provider="builtin", env={})
     context = Context.from_settings(settings)

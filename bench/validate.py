@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 if __name__ == "__main__":
-    from tools.validate_template import validate_text
+    from oic_ai.tools.validate_template import validate_text
 
     texts = [p.read_text() for p in sorted((ROOT / "image-templates").glob("*.yml"))]
     validate_text(texts[0])

@@ -13,11 +13,11 @@ __all__ = ["TemplateAgent", "TurnResult", "build_graph", "graph"]
 
 def __getattr__(name: str) -> Any:
     if name in ("build_graph", "graph"):
-        from graph import builder
+        from oic_ai.graph import builder
 
         return getattr(builder, name)
     if name in ("TemplateAgent", "TurnResult"):
-        from graph import agent
+        from oic_ai.graph import agent
 
         return getattr(agent, name)
     raise AttributeError(f"module 'graph' has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """The Python API: ``TemplateAgent`` runs turns on sessions and returns typed results.
 
 Example:
-    >>> from graph import TemplateAgent
+    >>> from oic_ai.graph import TemplateAgent
     >>> with TemplateAgent() as agent:
     ...     first = agent.generate("a minimal ubuntu 24.04 edge image for arm64 with docker")
     ...     second = agent.generate("change disk size to 8GiB", session=first.session)
@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.context import Context
-from stores.session_store import SessionStore, sessions_db_path
-from stores.settings import Settings, load_settings
+from oic_ai.graph.context import Context
+from oic_ai.stores.session_store import SessionStore, sessions_db_path
+from oic_ai.stores.settings import Settings, load_settings
 
 
 @dataclass
@@ -135,8 +135,8 @@ class TemplateAgent:
         review: bool = False,
     ) -> None:
         """Open (or create) the sessions database and compile the graph on it."""
-        from graph.builder import build_graph
-        from graph.checkpointer import (
+        from oic_ai.graph.builder import build_graph
+        from oic_ai.graph.checkpointer import (
             BUSY_TIMEOUT_SECONDS,
             SessionSqliteSaver,
             prepare_connection,
@@ -215,7 +215,7 @@ class TemplateAgent:
         payload: Any,
         on_step: Callable[[str, dict[str, Any]], None] | None,
     ) -> TurnResult:
-        from nodes.run_context import PINNED_SETTINGS
+        from oic_ai.nodes.run_context import PINNED_SETTINGS
 
         config = self.config(session)
         token = PINNED_SETTINGS.set(self.settings)

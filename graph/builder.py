@@ -10,23 +10,23 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
-from graph.context import Context
-from graph.routers import (
+from oic_ai.graph.context import Context
+from oic_ai.graph.routers import (
     route_after_classify,
     route_after_packages,
     route_after_review,
     route_after_validate,
 )
-from graph.state import InputState, OutputState, State
-from nodes.classify import classify
-from nodes.explain import explain
-from nodes.fix import make_fix
-from nodes.generate import Planner, make_generate
-from nodes.respond import respond
-from nodes.retrieve import retrieve
-from nodes.review import review
-from nodes.validate import validate
-from nodes.verify_packages import verify_packages
+from oic_ai.graph.state import InputState, OutputState, State
+from oic_ai.nodes.classify import classify
+from oic_ai.nodes.explain import explain
+from oic_ai.nodes.fix import make_fix
+from oic_ai.nodes.generate import Planner, make_generate
+from oic_ai.nodes.respond import respond
+from oic_ai.nodes.retrieve import retrieve
+from oic_ai.nodes.review import review
+from oic_ai.nodes.validate import validate
+from oic_ai.nodes.verify_packages import verify_packages
 
 GRAPH_NAME = "oic-ai"
 

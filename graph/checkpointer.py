@@ -28,8 +28,8 @@ import aiosqlite
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from stores.session_store import TABLE, sessions_db_path
-from stores.settings import load_settings
+from oic_ai.stores.session_store import TABLE, sessions_db_path
+from oic_ai.stores.settings import load_settings
 
 BUSY_TIMEOUT_SECONDS = 30.0
 _DELETE_ROW = f"DELETE FROM {TABLE} WHERE id = ?"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from stores.settings import Settings, load_settings
+from oic_ai.stores.settings import Settings, load_settings
 
 
 def _describe(text: str) -> Any:

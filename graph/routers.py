@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from graph.state import State
-from nodes.run_context import record, review_enabled, settings_of
+from oic_ai.graph.state import State
+from oic_ai.nodes.run_context import record, review_enabled, settings_of
 
 
 def route_after_classify(state: State) -> Literal["retrieve", "generate", "explain"]:

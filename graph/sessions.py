@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from stores.errors import UserInputError
-from stores.session_store import LIST_HINT, SessionStore, template_name
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.session_store import LIST_HINT, SessionStore, template_name
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from graph.state import Intent, Route, State
-from nodes.run_context import last_request
-from stores.query_classifier import detect_targets, is_modification, tokenize
-from stores.vocabulary import OS_DISTS
+from oic_ai.graph.state import Intent, Route, State
+from oic_ai.nodes.run_context import last_request
+from oic_ai.stores.query_classifier import detect_targets, is_modification, tokenize
+from oic_ai.stores.vocabulary import OS_DISTS
 
 _QUESTION = re.compile(
     r"^\s*(?:what|which|how|why|does|do|is|are|can|show|list|summari[sz]e|explain|describe|"

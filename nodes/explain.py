@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.state import State
+from oic_ai.graph.state import State
 
 
 def explain(state: State, runtime: Any = None) -> dict[str, Any]:
     """Describe the session's template in answer to the request; the draft stays as it is."""
-    from tools.builtin_planner import describe_template
-    from tools.validate_template import validate_text
+    from oic_ai.tools.builtin_planner import describe_template
+    from oic_ai.tools.validate_template import validate_text
 
     template = state.get("template") or ""
     report = validate_text(template, source="template.yml")

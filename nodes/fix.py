@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.state import State
-from nodes.generate import Planner
-from nodes.run_context import record, settings_of
-from stores.chat_models import ChatBackendError, structured_method
-from tools.findings import Finding
+from oic_ai.graph.state import State
+from oic_ai.nodes.generate import Planner
+from oic_ai.nodes.run_context import record, settings_of
+from oic_ai.stores.chat_models import ChatBackendError, structured_method
+from oic_ai.tools.findings import Finding
 
 
 def _findings(state: State) -> list[Finding]:
@@ -37,13 +37,13 @@ def make_fix(planner: Planner) -> Any:
 
     def fix(state: State, runtime: Any = None) -> dict[str, Any]:
         """Repair the draft once; the counter in state bounds the loop."""
-        from tools.fix_errors import plan_fixes
-        from tools.llm_planner import (
+        from oic_ai.tools.fix_errors import plan_fixes
+        from oic_ai.tools.llm_planner import (
             PlanError,
             fix_template_with_model,
             plan_with_model,
         )
-        from tools.plan_applier import apply_plan
+        from oic_ai.tools.plan_applier import apply_plan
 
         settings = settings_of(runtime)
         attempt = int(state.get("fix_attempts", 0)) + 1

@@ -5,16 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from graph.state import State
-from nodes.run_context import earlier_requests, record, settings_of
-from stores.chat_models import (
+from oic_ai.graph.state import State
+from oic_ai.nodes.run_context import earlier_requests, record, settings_of
+from oic_ai.stores.chat_models import (
     ChatBackendError,
     describe_backend_error,
     make_chat_model,
     resolve_provider,
     structured_method,
 )
-from stores.settings import Settings
+from oic_ai.stores.settings import Settings
 
 INJECTED = "chat-model"
 
@@ -60,7 +60,7 @@ class Planner:
 
 
 def _source_texts(state: State, settings: Settings) -> list[tuple[str, str]]:
-    from stores.template_library import bundled_templates_dir
+    from oic_ai.stores.template_library import bundled_templates_dir
 
     root = settings.templates_dir or bundled_templates_dir()
     texts = []
@@ -77,14 +77,14 @@ def make_generate(planner: Planner) -> Any:
 
     def generate(state: State, runtime: Any = None) -> dict[str, Any]:
         """Plan and apply this turn's change to the base (create) or current (refine) text."""
-        from tools.builtin_planner import plan_request
-        from tools.llm_planner import (
+        from oic_ai.tools.builtin_planner import plan_request
+        from oic_ai.tools.llm_planner import (
             PlanError,
             plan_json,
             plan_with_model,
             write_template_with_model,
         )
-        from tools.plan_applier import apply_plan, unified_diff
+        from oic_ai.tools.plan_applier import apply_plan, unified_diff
 
         settings = settings_of(runtime)
         route = record(state, "route")

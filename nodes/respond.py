@@ -6,8 +6,8 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from graph.state import State, Status
-from nodes.run_context import record, settings_of
+from oic_ai.graph.state import State, Status
+from oic_ai.nodes.run_context import record, settings_of
 
 
 def settle_status(state: State) -> tuple[Status, list[str]]:
@@ -81,7 +81,7 @@ def respond(state: State, runtime: Any = None) -> dict[str, Any]:
         "turn": int(state.get("turn", 0)) + 1,
         "messages": [AIMessage(content=message)],
     }
-    from tools.plan_applier import unified_diff
+    from oic_ai.tools.plan_applier import unified_diff
 
     draft = state.get("draft")
     if route.get("intent") != "explain":
@@ -98,7 +98,7 @@ def _record(state: State, runtime: Any, status: Status, template: str | None, tu
     thread = getattr(info, "thread_id", None)
     if not thread:
         return
-    from stores.session_store import SessionStore, sessions_db_path, template_name
+    from oic_ai.stores.session_store import SessionStore, sessions_db_path, template_name
 
     settings = settings_of(runtime)
     name = template_name(template) or state.get("base_template")

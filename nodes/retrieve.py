@@ -6,11 +6,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from graph.state import Source, State
-from nodes.run_context import record, settings_of
-from stores.errors import UserInputError
-from stores.settings import Settings
-from stores.vocabulary import OS_DISTS
+from oic_ai.graph.state import Source, State
+from oic_ai.nodes.run_context import record, settings_of
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.settings import Settings
+from oic_ai.stores.vocabulary import OS_DISTS
 
 TOP_SOURCES = 3
 _SEARCHES: dict[tuple[Any, ...], Any] = {}
@@ -30,7 +30,7 @@ def open_search(settings: Settings) -> Any:
     with _LOCK:
         search = _SEARCHES.get(key)
         if search is None:
-            from stores.hybrid_search import TemplateSearch
+            from oic_ai.stores.hybrid_search import TemplateSearch
 
             search = TemplateSearch.open(settings)
             _SEARCHES[key] = search

@@ -6,7 +6,7 @@ from typing import Any
 
 from langgraph.types import interrupt
 
-from graph.state import State
+from oic_ai.graph.state import State
 
 
 def review(state: State, runtime: Any = None) -> dict[str, Any]:

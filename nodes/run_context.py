@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from contextvars import ContextVar
 from typing import Any
 
-from graph.context import Context
-from stores.settings import Settings
+from oic_ai.graph.context import Context
+from oic_ai.stores.settings import Settings
 
 _SETTINGS_CACHE: dict[tuple[Any, ...], Settings] = {}
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.state import State, Validation
+from oic_ai.graph.state import State, Validation
 
 
 def validate(state: State, runtime: Any = None) -> dict[str, Any]:
     """Validate the turn's draft and record errors and warnings."""
-    from tools.validate_template import validate_text
+    from oic_ai.tools.validate_template import validate_text
 
     report = validate_text(state.get("draft") or "", source="template.yml")
     return {

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.state import Packages, State
-from nodes.run_context import settings_of
+from oic_ai.graph.state import Packages, State
+from oic_ai.nodes.run_context import settings_of
 
 
 def verify_packages(state: State, runtime: Any = None) -> dict[str, Any]:
     """Classify each package as found or missing, with suggestions for the missing."""
-    from stores.yaml_document import YamlSyntaxError, load_data
-    from tools.verify_packages import verify_template_packages
+    from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
+    from oic_ai.tools.verify_packages import verify_template_packages
 
     try:
         data = load_data(state.get("draft") or "")

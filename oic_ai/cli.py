@@ -33,9 +33,9 @@ def _print_json(payload: Any) -> None:
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     from oic_ai.render import print_validation
-    from stores.errors import UserInputError
-    from stores.template_library import iter_template_files
-    from tools.validate_template import TemplateSchema, validate_file
+    from oic_ai.stores.errors import UserInputError
+    from oic_ai.stores.template_library import iter_template_files
+    from oic_ai.tools.validate_template import TemplateSchema, validate_file
 
     files: list[Path] = []
     for raw in args.files:
@@ -62,7 +62,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _settings(args: argparse.Namespace) -> Any:
-    from stores.settings import load_settings
+    from oic_ai.stores.settings import load_settings
 
     return load_settings(
         getattr(args, "config", None),
@@ -92,7 +92,7 @@ def _progress(enabled: bool) -> Any:
 
 
 def _open_search(args: argparse.Namespace) -> Any:
-    from stores.hybrid_search import TemplateSearch
+    from oic_ai.stores.hybrid_search import TemplateSearch
 
     return TemplateSearch.open(_settings(args))
 
@@ -124,7 +124,7 @@ def _cmd_search(args: argparse.Namespace) -> int:
 
 
 def _cmd_cache(args: argparse.Namespace) -> int:
-    from stores.template_index import cache_stats, clear_cache
+    from oic_ai.stores.template_index import cache_stats, clear_cache
 
     settings = _settings(args)
     if args.action == "clear":
@@ -145,7 +145,7 @@ def _cmd_cache(args: argparse.Namespace) -> int:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from stores.retrieval_eval import evaluate, load_queries
+    from oic_ai.stores.retrieval_eval import evaluate, load_queries
 
     queries_file = Path(args.queries) if args.queries else _default_queries()
     queries = load_queries(queries_file)
@@ -165,7 +165,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _default_queries() -> Path:
-    from stores.errors import UserInputError
+    from oic_ai.stores.errors import UserInputError
 
     for candidate in (
         Path("tests/eval/retrieval.yaml"),
@@ -267,7 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    from stores.errors import UserInputError
+    from oic_ai.stores.errors import UserInputError
 
     try:
         return handler(args)

@@ -66,7 +66,7 @@ def add_agent_commands(commands: Any, common: Callable[..., argparse.ArgumentPar
 
 
 def _settings(args: argparse.Namespace) -> Any:
-    from stores.settings import load_settings
+    from oic_ai.stores.settings import load_settings
 
     return load_settings(
         getattr(args, "config", None),
@@ -80,7 +80,7 @@ def _settings(args: argparse.Namespace) -> Any:
 
 
 def _pick_session(agent: Any, args: argparse.Namespace, err: Any) -> str | None:
-    from stores.session_store import parse_duration
+    from oic_ai.stores.session_store import parse_duration
 
     if getattr(args, "session", None):
         return str(agent.sessions.get(args.session).id)
@@ -96,20 +96,20 @@ def _pick_session(agent: Any, args: argparse.Namespace, err: Any) -> str | None:
 
 
 def _output_path(value: str, settings: Any) -> Path:
-    from stores.template_output import resolve_output
+    from oic_ai.stores.template_output import resolve_output
 
     folder = settings.templates_dir or Path("image-templates")
     return resolve_output(value, Path(folder))
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
-    from graph.agent import TemplateAgent
+    from oic_ai.graph.agent import TemplateAgent
     from oic_ai.render_agent import console, describe_step, print_turn
 
     settings = _settings(args)
     target = _output_path(args.output, settings) if args.output else None
     if target is not None and target.exists() and not args.force:
-        from stores.errors import UserInputError
+        from oic_ai.stores.errors import UserInputError
 
         raise UserInputError(f"{target} already exists", fix="pass --force to replace it")
     err = console(stderr=True)
@@ -124,7 +124,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         result = agent.generate(args.request, session=session, on_step=progress)
     written = None
     if target is not None and result.ok and result.template:
-        from stores.template_output import write_template
+        from oic_ai.stores.template_output import write_template
 
         write_template(target, result.template, force=args.force)
         written = str(target)
@@ -150,9 +150,9 @@ anything else is a request ("add docker", "make the disk 16GiB", "what packages 
 
 
 def _cmd_chat(args: argparse.Namespace) -> int:
-    from graph.agent import TemplateAgent
+    from oic_ai.graph.agent import TemplateAgent
     from oic_ai.render_agent import console, describe_step, print_diff, print_turn
-    from stores.errors import UserInputError
+    from oic_ai.stores.errors import UserInputError
 
     settings = _settings(args)
     out = console()
@@ -216,8 +216,8 @@ def _cmd_chat(args: argparse.Namespace) -> int:
 
 
 def _chat_save(agent: Any, session: str | None, rest: str, out: Any) -> None:
-    from stores.errors import UserInputError
-    from stores.template_output import write_template
+    from oic_ai.stores.errors import UserInputError
+    from oic_ai.stores.template_output import write_template
 
     parts = rest.split()
     force = "--force" in parts

@@ -100,7 +100,7 @@ def _print_json(payload: Any) -> None:
 
 
 def _settings(args: argparse.Namespace) -> Any:
-    from stores.settings import load_settings
+    from oic_ai.stores.settings import load_settings
 
     return load_settings(
         getattr(args, "config", None),
@@ -113,9 +113,9 @@ def _settings(args: argparse.Namespace) -> Any:
 
 def _cmd_sync(args: argparse.Namespace) -> int:
     from oic_ai.render_packages import download_progress, print_sync_results
-    from stores.errors import UserInputError
-    from stores.package_index import PackageIndex
-    from stores.package_sources import (
+    from oic_ai.stores.errors import UserInputError
+    from oic_ai.stores.package_index import PackageIndex
+    from oic_ai.stores.package_sources import (
         Fetcher,
         find_providerconfigs,
         import_local,
@@ -189,8 +189,8 @@ def _cmd_sync(args: argparse.Namespace) -> int:
 
 
 def _read_template(path: Path) -> dict[str, Any]:
-    from stores.errors import UserInputError
-    from stores.yaml_document import YamlSyntaxError, load_data
+    from oic_ai.stores.errors import UserInputError
+    from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
 
     try:
         text = path.read_text(encoding="utf-8")
@@ -216,8 +216,8 @@ def _read_template(path: Path) -> dict[str, Any]:
 
 
 def _template_files(raw_paths: list[str]) -> list[Path]:
-    from stores.errors import UserInputError
-    from stores.template_library import iter_template_files
+    from oic_ai.stores.errors import UserInputError
+    from oic_ai.stores.template_library import iter_template_files
 
     files: list[Path] = []
     for raw in raw_paths:
@@ -237,7 +237,7 @@ def _template_files(raw_paths: list[str]) -> list[Path]:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from tools.verify_packages import index_for, verify_template_packages
+    from oic_ai.tools.verify_packages import index_for, verify_template_packages
 
     settings = _settings(args)
     files = _template_files(args.templates)
@@ -257,7 +257,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
-    from stores.package_index import PackageIndex
+    from oic_ai.stores.package_index import PackageIndex
 
     settings = _settings(args)
     index = PackageIndex.for_data_dir(settings.data_dir)

@@ -103,7 +103,7 @@ def _missing_action(parser: argparse.ArgumentParser) -> Callable[[argparse.Names
 
 
 def _settings(args: argparse.Namespace, **extra: Any) -> Any:
-    from stores.settings import load_settings
+    from oic_ai.stores.settings import load_settings
 
     return load_settings(
         getattr(args, "config", None),
@@ -116,7 +116,7 @@ def _settings(args: argparse.Namespace, **extra: Any) -> Any:
 
 
 def _store(args: argparse.Namespace) -> Any:
-    from stores.session_store import SessionStore, sessions_db_path
+    from oic_ai.stores.session_store import SessionStore, sessions_db_path
 
     return SessionStore(sessions_db_path(_settings(args).data_dir))
 
@@ -127,7 +127,7 @@ def _find(args: argparse.Namespace) -> Any:
 
 
 def _agent(args: argparse.Namespace, **extra: Any) -> Any:
-    from graph.agent import TemplateAgent
+    from oic_ai.graph.agent import TemplateAgent
 
     return TemplateAgent(_settings(args, **extra))
 
@@ -207,7 +207,7 @@ def _print_session_table(sessions: list[Any]) -> None:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from graph.sessions import state_summary
+    from oic_ai.graph.sessions import state_summary
 
     summary = _find(args)  # before the agent: an unknown id fails fast
     with _agent(args) as agent:
@@ -235,7 +235,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from graph.sessions import replay
+    from oic_ai.graph.sessions import replay
 
     summary = _find(args)
     with _agent(args) as agent:
@@ -271,7 +271,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_fork(args: argparse.Namespace) -> int:
-    from graph.sessions import fork
+    from oic_ai.graph.sessions import fork
 
     source = _find(args)
     with _agent(args) as agent:
@@ -288,7 +288,7 @@ def _cmd_fork(args: argparse.Namespace) -> int:
 
 
 def _cmd_rerun(args: argparse.Namespace) -> int:
-    from graph.sessions import TurnComparison, rerun
+    from oic_ai.graph.sessions import TurnComparison, rerun
 
     source = _find(args)
     agents: list[Any] = []
@@ -340,7 +340,7 @@ def _cmd_delete(args: argparse.Namespace) -> int:
 
 
 def _cmd_prune(args: argparse.Namespace) -> int:
-    from stores.session_store import parse_duration
+    from oic_ai.stores.session_store import parse_duration
 
     seconds = parse_duration(args.older_than)
     store = _store(args)

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from tools.findings import Finding
-    from tools.validate_template import FileReport
+    from oic_ai.tools.findings import Finding
+    from oic_ai.tools.validate_template import FileReport
 
 
 def _plural(count: int, word: str) -> str:

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from stores.package_index import SourceRow
-    from stores.package_sources import Progress, SyncResult
-    from tools.verify_packages import PackageReport
+    from oic_ai.stores.package_index import SourceRow
+    from oic_ai.stores.package_sources import Progress, SyncResult
+    from oic_ai.tools.verify_packages import PackageReport
 
 _STATUS_STYLE = {
     "updated": "green",

@@ -20,8 +20,8 @@ from typing import Any
 
 import yaml
 
-from stores.errors import UserInputError
-from stores.vocabulary import OS_DISTS
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.vocabulary import OS_DISTS
 
 CATALOG_PATH = Path(__file__).parent / "data" / "capabilities.yaml"
 
@@ -106,7 +106,7 @@ class Capability:
         name: The catalog key, e.g. ``"node-monitoring"``.
         note: One sentence of curated advice, shown with suggestions.
         synonyms: Words and phrases that mean this capability in a request.
-        group: The broad capability in ``stores.vocabulary`` it refines (``"monitoring"``).
+        group: The broad capability in ``oic_ai.stores.vocabulary`` it refines (``"monitoring"``).
         package_table: Package names keyed by family, dist, or ``key/arch``.
         unverified: Names, keyed the same way, that could not be checked offline.
     """

@@ -13,8 +13,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
-from stores.errors import UserInputError
-from stores.settings import Settings
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.settings import Settings
 
 PROBE_TIMEOUT_S = 0.5
 

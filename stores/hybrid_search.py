@@ -14,16 +14,16 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from stores.query_classifier import (
+from oic_ai.stores.query_classifier import (
     QueryClassification,
     QueryVocabulary,
     classify_query,
     exclusion_patterns,
     tokenize,
 )
-from stores.settings import Settings
-from stores.template_index import IndexedTemplate, SyncReport, TemplateIndex
-from stores.vocabulary import alias_group
+from oic_ai.stores.settings import Settings
+from oic_ai.stores.template_index import IndexedTemplate, SyncReport, TemplateIndex
+from oic_ai.stores.vocabulary import alias_group
 
 _STOPWORDS = frozenset(
     {
@@ -178,12 +178,12 @@ class TemplateSearch:
     @classmethod
     def open(cls, settings: Settings) -> TemplateSearch:
         """Build the search that ``settings`` describe (embedder, store, library)."""
-        from stores.embeddings.factory import make_embedder
-        from stores.template_library import bundled_templates_dir
+        from oic_ai.stores.embeddings.factory import make_embedder
+        from oic_ai.stores.template_library import bundled_templates_dir
 
         templates_dir = settings.templates_dir or bundled_templates_dir()
         if not templates_dir.is_dir():
-            from stores.errors import UserInputError
+            from oic_ai.stores.errors import UserInputError
 
             raise UserInputError(
                 f"templates folder {templates_dir} does not exist", fix="check --templates-dir"

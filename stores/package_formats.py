@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from io import BytesIO
 
-from stores.errors import UserInputError
+from oic_ai.stores.errors import UserInputError
 
 # Provides that can stand in for a package name; RPM's "libc.so.6()(64bit)",
 # "config(foo)" and file paths are dropped.

@@ -22,9 +22,9 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from stores.capability_catalog import normalize_arch
-from stores.errors import UserInputError
-from stores.package_formats import PackageRecord
+from oic_ai.stores.capability_catalog import normalize_arch
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.package_formats import PackageRecord
 
 DB_NAME = "packages.sqlite"
 SCHEMA_VERSION = 1

@@ -25,9 +25,9 @@ from typing import Any
 
 import yaml
 
-from stores.capability_catalog import DIST_FAMILY, OS_FAMILY, normalize_arch, package_family
-from stores.errors import UserInputError
-from stores.package_formats import (
+from oic_ai.stores.capability_catalog import DIST_FAMILY, OS_FAMILY, normalize_arch, package_family
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.package_formats import (
     IndexFormatError,
     PackageRecord,
     decompress,
@@ -35,8 +35,8 @@ from stores.package_formats import (
     parse_rpm_primary,
     primary_location,
 )
-from stores.package_index import PackageIndex, SourceInfo, SourceRow, repo_key
-from stores.vocabulary import OS_DISTS
+from oic_ai.stores.package_index import PackageIndex, SourceInfo, SourceRow, repo_key
+from oic_ai.stores.vocabulary import OS_DISTS
 
 DEB_ARCH = {"x86_64": "amd64", "aarch64": "arm64", "armv7hl": "armhf"}
 DEB_SUFFIXES = (".xz", ".gz", "")

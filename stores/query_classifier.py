@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from stores.vocabulary import (
+from oic_ai.stores.vocabulary import (
     CAPABILITY_SYNONYMS,
     NOT_PACKAGE_WORDS,
     PACKAGE_ALIASES,

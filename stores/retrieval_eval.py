@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from stores.errors import UserInputError
+from oic_ai.stores.errors import UserInputError
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ def load_queries(path: Path) -> list[LabelledQuery]:
     Raises:
         UserInputError: the file is missing, not YAML, or not in that shape.
     """
-    from stores.yaml_document import YamlSyntaxError, load_data
+    from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
 
     try:
         data = load_data(path.read_text(encoding="utf-8"))

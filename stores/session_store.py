@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from stores.errors import UserInputError
+from oic_ai.stores.errors import UserInputError
 
 SESSIONS_FILE = "sessions.sqlite"
 TABLE = "oic_sessions"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from stores.errors import UserInputError
+from oic_ai.stores.errors import UserInputError
 
 PROVIDERS = ("auto", "builtin", "ollama", "openai")
 GENERATION_MODES = ("plan", "yaml")
@@ -144,7 +144,7 @@ def _ollama_url(value: str) -> str:
 
 
 def _from_config(path: Path) -> dict[str, Any]:
-    from stores.yaml_document import YamlSyntaxError, load_data
+    from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
 
     try:
         text = path.read_text(encoding="utf-8")

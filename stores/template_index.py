@@ -18,10 +18,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from stores.embeddings.base import Embedder
-from stores.errors import UserInputError
-from stores.template_library import iter_template_files, read_template
-from stores.template_model import Template, content_hash
+from oic_ai.stores.embeddings.base import Embedder
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.template_library import iter_template_files, read_template
+from oic_ai.stores.template_model import Template, content_hash
 
 COLLECTION_PREFIX = "templates"
 _STATS_FILE = "index-stats.json"

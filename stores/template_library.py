@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from stores.template_model import Template, parse_template
-from stores.yaml_document import YamlSyntaxError
+from oic_ai.stores.template_model import Template, parse_template
+from oic_ai.stores.yaml_document import YamlSyntaxError
 
 MAX_TEMPLATE_BYTES = 1024 * 1024
 TEMPLATE_SUFFIXES = (".yml", ".yaml")

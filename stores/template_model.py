@@ -12,14 +12,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from stores.vocabulary import (
+from oic_ai.stores.vocabulary import (
     ARCH_WORDS,
     CAPABILITY_USE_CASES,
     DIST_WORDS,
     IMAGE_TYPE_CONTEXT,
     capabilities_for_packages,
 )
-from stores.yaml_document import load_data
+from oic_ai.stores.yaml_document import load_data
 
 _NAME_TOKEN = re.compile(r"x86_64|[a-z0-9]+(?:\.[0-9]+)?")
 _NOISE_TOKENS = frozenset({"yml", "yaml", "template", "image", "os"})

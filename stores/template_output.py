@@ -7,7 +7,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from stores.errors import UserInputError
+from oic_ai.stores.errors import UserInputError
 
 _BARE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 

@@ -1,4 +1,4 @@
-"""The builtin planner: turn a request into an :class:`~tools.edit_plan.EditPlan` by rules.
+"""The builtin planner: turn a request into an :class:`~oic_ai.tools.edit_plan.EditPlan` by rules.
 
 It is the embedded default planner: no LLM, no network, a few milliseconds. Rules match
 spans of the request (disk size, partitions, users, kernel, target ...) and mark them
@@ -20,24 +20,24 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from typing import Any, Literal
 
-from stores.capability_catalog import (
+from oic_ai.stores.capability_catalog import (
     Capability,
     CapabilityCatalog,
     load_catalog,
     package_family,
     words,
 )
-from stores.disk_units import format_size, parse_size
-from stores.errors import UserInputError
-from stores.vocabulary import (
+from oic_ai.stores.disk_units import format_size, parse_size
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.vocabulary import (
     CAPABILITY_SYNONYMS,
     NOT_PACKAGE_WORDS,
     OS_DISTS,
     PACKAGE_CAPABILITIES,
     TARGET_WORDS,
 )
-from stores.yaml_document import YamlSyntaxError, load_data
-from tools.edit_plan import (
+from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
+from oic_ai.tools.edit_plan import (
     AddPackages,
     AddPartition,
     AddRepository,

@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from stores.disk_units import format_size, parse_size
-from stores.vocabulary import OS_DISTS
-from stores.yaml_document import YamlSyntaxError, load_data
-from tools import partition_layout as layout
-from tools.edit_plan import (
+from oic_ai.stores.disk_units import format_size, parse_size
+from oic_ai.stores.vocabulary import OS_DISTS
+from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
+from oic_ai.tools import partition_layout as layout
+from oic_ai.tools.edit_plan import (
     AddPackages,
     DeleteValue,
     EditPlan,
@@ -29,8 +29,8 @@ from tools.edit_plan import (
     SetDiskSize,
     SetValue,
 )
-from tools.findings import Finding
-from tools.template_keys import (
+from oic_ai.tools.findings import Finding
+from oic_ai.tools.template_keys import (
     KEY_ORDER,
     PASSWORD_PLACEHOLDER,
     PUBLIC_KEY_PLACEHOLDER,

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from tools.edit_plan import EditPlan
+from oic_ai.tools.edit_plan import EditPlan
 
 SOURCE_BUDGET_CHARS = 12_000  # ~3,000 tokens of sources in yaml mode
 _LIST_KEEP = 12
@@ -37,14 +37,16 @@ fences. Fix exactly the listed errors and change nothing else."""
 
 def _type_name(annotation: Any) -> str:
     text = str(annotation).replace("typing.", "")
-    return re.sub(r"<class '(?:[\w.]+\.)?(\w+)'>", r"\1", text).replace("tools.edit_plan.", "")
+    return re.sub(r"<class '(?:[\w.]+\.)?(\w+)'>", r"\1", text).replace(
+        "oic_ai.tools.edit_plan.", ""
+    )
 
 
 def plan_format() -> str:
     """A compact description of the plan's JSON, for servers without schema support."""
     from typing import get_args
 
-    from tools.edit_plan import Operation
+    from oic_ai.tools.edit_plan import Operation
 
     lines = ['{"summary": str, "operations": [OPERATION, ...], "not_applied": [str]}', ""]
     union = get_args(Operation)[0]
@@ -141,7 +143,7 @@ def summarise_source(text: str, budget: int) -> str:
     """
     if len(text) <= budget:
         return text
-    from stores.yaml_document import YamlSyntaxError, load_data
+    from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
 
     try:
         data = load_data(text)

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from stores.disk_units import format_size, parse_size
+from oic_ai.stores.disk_units import format_size, parse_size
 
 MIB = 1024**2
 GIB = 1024**3

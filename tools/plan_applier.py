@@ -1,4 +1,4 @@
-"""Apply an :class:`~tools.edit_plan.EditPlan` to template YAML, deterministically.
+"""Apply an :class:`~oic_ai.tools.edit_plan.EditPlan` to template YAML, deterministically.
 
 How the text is kept: the document is edited with ruamel.yaml's round-trip mode, which
 keeps comments, key order and quoting, but ruamel's text is never returned as is. It
@@ -55,12 +55,12 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString, ScalarString
 from ruamel.yaml.tag import Tag
 from ruamel.yaml.tokens import CommentToken
 
-from stores.disk_units import format_size, parse_size
-from stores.errors import UserInputError
-from stores.vocabulary import OS_DISTS
-from stores.yaml_document import YamlSyntaxError, load_document
-from tools import partition_layout as layout
-from tools.edit_plan import (
+from oic_ai.stores.disk_units import format_size, parse_size
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.vocabulary import OS_DISTS
+from oic_ai.stores.yaml_document import YamlSyntaxError, load_document
+from oic_ai.tools import partition_layout as layout
+from oic_ai.tools.edit_plan import (
     AddPackages,
     AddPartition,
     AddRepository,
@@ -81,7 +81,7 @@ from tools.edit_plan import (
     SetTarget,
     SetValue,
 )
-from tools.template_keys import (
+from oic_ai.tools.template_keys import (
     ARTIFACT_TYPES,
     COMPRESSIONS,
     KEY_ORDER,

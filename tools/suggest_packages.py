@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from stores.capability_catalog import CapabilityCatalog, load_catalog
+from oic_ai.stores.capability_catalog import CapabilityCatalog, load_catalog
 
 if TYPE_CHECKING:
-    from stores.package_index import IndexView
+    from oic_ai.stores.package_index import IndexView
 
 MAX_SUGGESTIONS = 5
 SIMILARITY_CUTOFF = 70.0

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from stores.disk_units import format_size, parse_size
-from stores.yaml_document import PathPart, YamlDocument
-from tools.findings import Finding, json_path
+from oic_ai.stores.disk_units import format_size, parse_size
+from oic_ai.stores.yaml_document import PathPart, YamlDocument
+from oic_ai.tools.findings import Finding, json_path
 
 # Root partition types and GPT type GUIDs per architecture (Discoverable Partitions Spec).
 _ROOT_TYPES = {

@@ -20,11 +20,11 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from stores.errors import UserInputError
-from stores.template_library import MAX_TEMPLATE_BYTES
-from stores.yaml_document import YamlDocument, YamlSyntaxError, load_document
-from tools.findings import Finding, json_path
-from tools.template_checks import security_findings, semantic_findings
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.template_library import MAX_TEMPLATE_BYTES
+from oic_ai.stores.yaml_document import YamlDocument, YamlSyntaxError, load_document
+from oic_ai.tools.findings import Finding, json_path
+from oic_ai.tools.template_checks import security_findings, semantic_findings
 
 _REQUIRED = re.compile(r"^(.*) is a required property$")
 

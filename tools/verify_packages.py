@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from stores.capability_catalog import DIST_FAMILY, OS_FAMILY, normalize_arch
-from tools.suggest_packages import Suggestion, rank_alternatives
+from oic_ai.stores.capability_catalog import DIST_FAMILY, OS_FAMILY, normalize_arch
+from oic_ai.tools.suggest_packages import Suggestion, rank_alternatives
 
 if TYPE_CHECKING:
-    from stores.package_index import IndexView, PackageIndex, RepoFilter
-    from stores.settings import Settings
+    from oic_ai.stores.package_index import IndexView, PackageIndex, RepoFilter
+    from oic_ai.stores.settings import Settings
 
 FOUND, PROVIDES, GLOB, MISSING, UNVERIFIED = "found", "provides", "glob", "missing", "unverified"
 GLOB_SAMPLE = 5
@@ -166,8 +166,8 @@ def template_target(data: Mapping[str, Any]) -> tuple[str, str, str]:
 
 def template_repo_filters(data: Mapping[str, Any]) -> list[tuple[RepoFilter, str]]:
     """Return each ``packageRepositories`` entry as a filter and a label."""
-    from stores.package_index import RepoFilter
-    from stores.package_sources import template_repo_key
+    from oic_ai.stores.package_index import RepoFilter
+    from oic_ai.stores.package_sources import template_repo_key
 
     result = []
     for entry in data.get("packageRepositories") or []:
@@ -194,7 +194,7 @@ def index_for(data_dir: str | Path) -> PackageIndex:
     Reusing it keeps the SQLite connection and the name cache warm between calls,
     which is what makes repeated checks from the graph cheap.
     """
-    from stores.package_index import PackageIndex
+    from oic_ai.stores.package_index import PackageIndex
 
     key = Path(data_dir).resolve()
     with _INDEXES_LOCK:
@@ -226,7 +226,7 @@ def _versioned(view: IndexView, name: str) -> PackageCheck | None:
 
 def check_name(view: IndexView, name: str) -> PackageCheck:
     """Classify one package name against a target's index view."""
-    from stores.package_index import is_glob
+    from oic_ai.stores.package_index import is_glob
 
     if is_glob(name):
         matches = view.glob(name)
@@ -352,7 +352,7 @@ def verify_template_packages(
             arch=arch,
         )
     if index is None:
-        from stores.settings import Settings
+        from oic_ai.stores.settings import Settings
 
         index = index_for((settings or Settings()).data_dir)
     repos = template_repo_filters(template_data)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from stores.errors import UserInputError
+from oic_ai.stores.errors import UserInputError
 
 
 class EmbeddingBackendError(UserInputError):

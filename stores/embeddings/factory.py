@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from stores.embeddings.base import Embedder
-from stores.errors import UserInputError
-from stores.settings import Settings
+from oic_ai.stores.embeddings.base import Embedder
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.settings import Settings
 
 
 def make_embedder(settings: Settings) -> Embedder:
@@ -15,11 +15,11 @@ def make_embedder(settings: Settings) -> Embedder:
     """
     provider = settings.embedding_provider
     if provider == "local":
-        from stores.embeddings.minilm import MiniLMEmbedder
+        from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
 
         return MiniLMEmbedder()
     if provider == "ollama":
-        from stores.embeddings.remote import OllamaEmbedder
+        from oic_ai.stores.embeddings.remote import OllamaEmbedder
 
         return OllamaEmbedder(
             model=settings.ollama_embedding_model,
@@ -27,7 +27,7 @@ def make_embedder(settings: Settings) -> Embedder:
             timeout=settings.ollama_timeout,
         )
     if provider == "openai":
-        from stores.embeddings.remote import OpenAIEmbedder
+        from oic_ai.stores.embeddings.remote import OpenAIEmbedder
 
         return OpenAIEmbedder(
             model=settings.openai_embedding_model,

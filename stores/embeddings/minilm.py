@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from stores.errors import UserInputError
+from oic_ai.stores.errors import UserInputError
 
 __all__ = ["MiniLMEmbedder", "model_dir"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from stores.embeddings.base import EmbeddingBackendError
+from oic_ai.stores.embeddings.base import EmbeddingBackendError
 
 # Known sizes, so a wrong answer is caught on the first call instead of being stored.
 KNOWN_DIMENSIONS = {

@@ -250,7 +250,8 @@ def test_other_commands_do_not_import_package_code() -> None:
         "import sys\n"
         "from oic_ai.cli import build_parser\n"
         "build_parser().parse_args(['validate', 'x.yml'])\n"
-        "heavy = ['stores.package_index', 'stores.package_sources', 'tools.verify_packages',"
+        "heavy = ['oic_ai.stores.package_index', 'oic_ai.stores.package_sources',"
+        " 'oic_ai.tools.verify_packages',"
         " 'sqlite3', 'rapidfuzz', 'urllib.request']\n"
         "print([m for m in heavy if m in sys.modules])\n"
     )

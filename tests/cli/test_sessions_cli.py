@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from stores.session_store import SessionStore, sessions_db_path
+from oic_ai.stores.session_store import SessionStore, sessions_db_path
 from tests.conftest import PROJECT
 
 DAY = 86400.0
@@ -100,7 +100,7 @@ def test_list_imports_neither_langgraph_nor_chromadb(tmp_path: Path) -> None:
     done = run(tmp_path, "sessions", "list", "--json", extra_env={"PYTHONPROFILEIMPORTTIME": "1"})
     assert done.returncode == 0
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()}
-    assert "stores.session_store" in imported
+    assert "oic_ai.stores.session_store" in imported
     assert not {m for m in imported if m.startswith(("langgraph", "chromadb", "langchain"))}
 
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
-from graph.agent import TemplateAgent, TurnResult
-from stores.settings import Settings, load_settings
+from oic_ai.graph.agent import TemplateAgent, TurnResult
+from oic_ai.stores.settings import Settings, load_settings
 from tests.conftest import OUR_TEMPLATES, PROJECT
 from tests.graph.fakes import ScriptedChatModel
 

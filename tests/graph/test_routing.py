@@ -6,14 +6,14 @@ from typing import Any
 
 import pytest
 
-from graph.context import Context
-from graph.routers import (
+from oic_ai.graph.context import Context
+from oic_ai.graph.routers import (
     route_after_classify,
     route_after_packages,
     route_after_review,
     route_after_validate,
 )
-from nodes.classify import TURN_RESET, classify, route_request
+from oic_ai.nodes.classify import TURN_RESET, classify, route_request
 
 TEMPLATE = "image:\n  name: x\ntarget:\n  os: ubuntu\n  dist: ubuntu24\n  arch: x86_64\n"
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from graph.agent import TemplateAgent
-from graph.sessions import TurnRecord, copy_line, fork, lineage, replay, rerun
-from stores.errors import UserInputError
-from stores.session_store import sessions_db_path
-from stores.settings import Settings, load_settings
+from oic_ai.graph.agent import TemplateAgent
+from oic_ai.graph.sessions import TurnRecord, copy_line, fork, lineage, replay, rerun
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.session_store import sessions_db_path
+from oic_ai.stores.settings import Settings, load_settings
 
 REQUESTS = [
     "a minimal ubuntu 24.04 edge image for arm64 with docker",

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from oic_ai.cli import main
-from stores.package_index import PackageIndex
-from stores.package_sources import (
+from oic_ai.stores.package_index import PackageIndex
+from oic_ai.stores.package_sources import (
     Fetcher,
     FetchError,
     RemoteRepo,

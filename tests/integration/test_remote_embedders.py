@@ -20,13 +20,13 @@ from typing import Any
 
 import pytest
 
-from stores.embeddings.base import Embedder, EmbeddingBackendError
-from stores.embeddings.factory import make_embedder
-from stores.embeddings.remote import OllamaEmbedder, OpenAIEmbedder
-from stores.errors import UserInputError
-from stores.settings import load_settings
-from stores.template_index import TemplateIndex, collection_name
-from stores.template_model import content_hash
+from oic_ai.stores.embeddings.base import Embedder, EmbeddingBackendError
+from oic_ai.stores.embeddings.factory import make_embedder
+from oic_ai.stores.embeddings.remote import OllamaEmbedder, OpenAIEmbedder
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.settings import load_settings
+from oic_ai.stores.template_index import TemplateIndex, collection_name
+from oic_ai.stores.template_model import content_hash
 from tests.conftest import OUR_TEMPLATES
 from tests.integration.fake_servers import (
     FakeEmbeddingServer,

@@ -10,8 +10,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import OUR_TEMPLATES
-from tools.edit_plan import (
+from oic_ai.tools.edit_plan import (
     AddPackages,
     AddPartition,
     AddRepository,
@@ -33,8 +32,9 @@ from tools.edit_plan import (
     SetTarget,
     SetValue,
 )
-from tools.plan_applier import apply_plan
-from tools.validate_template import validate_text
+from oic_ai.tools.plan_applier import apply_plan
+from oic_ai.tools.validate_template import validate_text
+from tests.conftest import OUR_TEMPLATES
 
 TEMPLATES = {p.name: p.read_text() for p in sorted(OUR_TEMPLATES.glob("*.yml"))}
 LAYOUT_CODES = {"partition-overlap", "partition-exceeds-disk", "partition-empty"}

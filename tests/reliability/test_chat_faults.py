@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 import yaml
 
-from graph.agent import TemplateAgent
-from stores.chat_models import ChatBackendError
-from stores.settings import load_settings
+from oic_ai.graph.agent import TemplateAgent
+from oic_ai.stores.chat_models import ChatBackendError
+from oic_ai.stores.settings import load_settings
 from tests.conftest import PROJECT
 from tests.reliability.fake_chat_server import FakeChatServer
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import yaml
 
-from graph.builder import build_graph
-from graph.checkpointer import open_sqlite_saver
-from stores.session_store import sessions_db_path
+from oic_ai.graph.builder import build_graph
+from oic_ai.graph.checkpointer import open_sqlite_saver
+from oic_ai.stores.session_store import sessions_db_path
 from tests.conftest import OUR_TEMPLATES
 from tests.reliability.cli_processes import (
     cli_env,
@@ -36,7 +36,7 @@ COMMITTED_BATCHES, BATCH = 2, 4
 STALLED_INDEX = f"""
 import sys, time
 from pathlib import Path
-from stores import template_index
+from oic_ai.stores import template_index
 
 marker = Path(sys.argv[1])
 real_collection = template_index.TemplateIndex.collection.fget

@@ -17,12 +17,12 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from stores.template_index import template_metadata
-from stores.template_library import read_template
-from stores.template_model import Template, parse_template
-from stores.yaml_document import MAX_DEPTH, YamlSyntaxError, load_document
+from oic_ai.stores.template_index import template_metadata
+from oic_ai.stores.template_library import read_template
+from oic_ai.stores.template_model import Template, parse_template
+from oic_ai.stores.yaml_document import MAX_DEPTH, YamlSyntaxError, load_document
+from oic_ai.tools.validate_template import FileReport, validate_file, validate_text
 from tests.conftest import OUR_TEMPLATES
-from tools.validate_template import FileReport, validate_file, validate_text
 
 TEMPLATES = {p.name: p.read_text(encoding="utf-8") for p in sorted(OUR_TEMPLATES.glob("*.yml"))}
 NAMES = st.sampled_from(sorted(TEMPLATES))

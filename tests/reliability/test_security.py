@@ -27,8 +27,8 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from graph.agent import TemplateAgent, TurnResult
-from stores.settings import load_settings
+from oic_ai.graph.agent import TemplateAgent, TurnResult
+from oic_ai.stores.settings import load_settings
 from tests.conftest import OUR_TEMPLATES, PROJECT
 from tests.graph.fakes import ScriptedChatModel
 from tests.integration.fake_servers import FakeEmbeddingServer

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from stores.hybrid_search import TemplateSearch
-from stores.settings import Settings
-from stores.template_index import TemplateIndex
+from oic_ai.stores.hybrid_search import TemplateSearch
+from oic_ai.stores.settings import Settings
+from oic_ai.stores.template_index import TemplateIndex
 from tests.conftest import OUR_TEMPLATES
 
 
@@ -46,7 +46,7 @@ class HashEmbedder:
 @pytest.fixture(scope="session")
 def library_search(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TemplateSearch]:
     """Our whole library indexed once with the local MiniLM embedder."""
-    from stores.embeddings.minilm import MiniLMEmbedder
+    from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
 
     data = tmp_path_factory.mktemp("retrieval-data")
     settings = Settings(data_dir=data)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from stores.template_index import TemplateIndex, cache_stats, clear_cache, collection_name
-from stores.template_model import content_hash
+from oic_ai.stores.template_index import TemplateIndex, cache_stats, clear_cache, collection_name
+from oic_ai.stores.template_model import content_hash
 from tests.retrieval.conftest import HashEmbedder
 
 

@@ -7,9 +7,9 @@ from fnmatch import fnmatchcase
 
 import pytest
 
-from stores.hybrid_search import TemplateSearch, package_matches
-from stores.query_classifier import classify_query, negated_terms
-from stores.retrieval_eval import evaluate, load_queries
+from oic_ai.stores.hybrid_search import TemplateSearch, package_matches
+from oic_ai.stores.query_classifier import classify_query, negated_terms
+from oic_ai.stores.retrieval_eval import evaluate, load_queries
 from tests.conftest import PROJECT
 
 DOCKERISH = ("docker*", "moby*")

@@ -12,11 +12,11 @@ import subprocess
 
 import pytest
 
-from stores.capability_catalog import DIST_FAMILY, load_catalog
-from stores.package_formats import parse_deb_packages
-from stores.package_index import IndexView, PackageIndex, SourceInfo, repo_key
-from stores.vocabulary import OS_DISTS
-from tools.verify_packages import verify_template_packages
+from oic_ai.stores.capability_catalog import DIST_FAMILY, load_catalog
+from oic_ai.stores.package_formats import parse_deb_packages
+from oic_ai.stores.package_index import IndexView, PackageIndex, SourceInfo, repo_key
+from oic_ai.stores.vocabulary import OS_DISTS
+from oic_ai.tools.verify_packages import verify_template_packages
 
 MIN_PACKAGES = 50_000
 

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from oic_ai.tools.builtin_planner import describe_template, plan_request
+from oic_ai.tools.edit_plan import EditPlan
 from tests.conftest import OUR_TEMPLATES, PROJECT
-from tools.builtin_planner import describe_template, plan_request
-from tools.edit_plan import EditPlan
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # grub, raw+zstd, boot + rootfs (rest of disk)
 UBUNTU_EDGE = "ubuntu24-aarch64-edge-container-raw.yml"  # systemd-boot, /var/log, docker, user
@@ -611,7 +611,7 @@ def test_plans_round_trip_through_json() -> None:
 
 def test_the_planner_imports_nothing_heavy() -> None:
     code = (
-        "import sys, tools.builtin_planner\n"
+        "import sys, oic_ai.tools.builtin_planner\n"
         "heavy = [m for m in sys.modules if m.split('.')[0] in "
         "('langchain', 'langchain_core', 'langgraph', 'chromadb', 'ruamel', 'numpy', 'torch')]\n"
         "print(','.join(heavy))"
@@ -624,7 +624,7 @@ def test_the_planner_imports_nothing_heavy() -> None:
 
 # --- end to end: planner -> applier -> validator ----------------------------------------------
 
-_HAVE_APPLIER = importlib.util.find_spec("tools.plan_applier") is not None
+_HAVE_APPLIER = importlib.util.find_spec("oic_ai.tools.plan_applier") is not None
 needs_applier = pytest.mark.skipif(
     not _HAVE_APPLIER, reason="tools/plan_applier.py has not landed yet"
 )
@@ -660,8 +660,8 @@ END_TO_END = [
 @needs_applier
 @pytest.mark.parametrize(("template", "mode", "request_text"), END_TO_END)
 def test_end_to_end_plans_apply_and_validate(template: str, mode: str, request_text: str) -> None:
-    from tools.plan_applier import apply_plan
-    from tools.validate_template import validate_text
+    from oic_ai.tools.plan_applier import apply_plan
+    from oic_ai.tools.validate_template import validate_text
 
     text = text_of(template)
     result = plan_request(request_text, text, mode=mode)  # type: ignore[arg-type]
@@ -676,8 +676,8 @@ def test_end_to_end_plans_apply_and_validate(template: str, mode: str, request_t
 
 @needs_applier
 def test_end_to_end_every_template_takes_a_typical_refinement() -> None:
-    from tools.plan_applier import apply_plan
-    from tools.validate_template import validate_text
+    from oic_ai.tools.plan_applier import apply_plan
+    from oic_ai.tools.validate_template import validate_text
 
     for path in sorted(OUR_TEMPLATES.glob("*.yml")):
         text = path.read_text(encoding="utf-8")

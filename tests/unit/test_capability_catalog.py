@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from stores.capability_catalog import (
+from oic_ai.stores.capability_catalog import (
     CATALOG_PATH,
     DIST_FAMILY,
     Capability,
@@ -17,8 +17,8 @@ from stores.capability_catalog import (
     parse_catalog,
     words,
 )
-from stores.errors import UserInputError
-from stores.vocabulary import OS_DISTS, PACKAGE_CAPABILITIES
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.vocabulary import OS_DISTS, PACKAGE_CAPABILITIES
 from tests.conftest import REFERENCE_TEMPLATES
 
 TARGETS = [(os_name, dist) for os_name, dists in OS_DISTS.items() for dist in dists]
@@ -291,5 +291,5 @@ def test_parse_rejects_unknown_keys_and_capabilities() -> None:
 
 
 def test_catalog_ships_inside_the_stores_package() -> None:
-    assert CATALOG_PATH.parent.parent == Path(__file__).resolve().parents[2] / "stores"
+    assert CATALOG_PATH.resolve().parent.parent == Path(__file__).resolve().parents[2] / "stores"
     assert CATALOG_PATH.is_file()

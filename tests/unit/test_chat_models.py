@@ -9,14 +9,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from stores.chat_models import (
+from oic_ai.stores.chat_models import (
     describe_backend_error,
     make_chat_model,
     ollama_answers,
     resolve_provider,
 )
-from stores.errors import UserInputError
-from stores.settings import Settings
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.settings import Settings
 
 
 class _Tags(BaseHTTPRequestHandler):

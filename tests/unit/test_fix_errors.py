@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 import yaml
 
+from oic_ai.tools.edit_plan import AddPackages, DeleteValue, RemovePackages, SetValue
+from oic_ai.tools.fix_errors import plan_fixes
+from oic_ai.tools.plan_applier import AppliedPlan, apply_plan
+from oic_ai.tools.validate_template import FileReport, validate_text
 from tests.conftest import FIXTURES, OUR_TEMPLATES, PROJECT
-from tools.edit_plan import AddPackages, DeleteValue, RemovePackages, SetValue
-from tools.fix_errors import plan_fixes
-from tools.plan_applier import AppliedPlan, apply_plan
-from tools.validate_template import FileReport, validate_text
 
 INVALID = FIXTURES / "invalid"
 LINT = FIXTURES / "lint"
@@ -229,7 +229,8 @@ def test_the_operations_are_plain_plan_operations() -> None:
 
 def test_fixing_and_validating_never_import_ruamel() -> None:
     code = (
-        "import sys, tools.fix_errors, tools.validate_template, tools.partition_layout;"
+        "import sys, oic_ai.tools.fix_errors, oic_ai.tools.validate_template,"
+        " oic_ai.tools.partition_layout;"
         "print(any(m.startswith('ruamel') for m in sys.modules))"
     )
     out = subprocess.run(

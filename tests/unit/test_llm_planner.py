@@ -5,10 +5,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from tests.conftest import OUR_TEMPLATES
-from tests.graph.fakes import ScriptedChatModel
-from tools.edit_plan import AddPackages, EditPlan, SetDiskSize
-from tools.llm_planner import (
+from oic_ai.tools.edit_plan import AddPackages, EditPlan, SetDiskSize
+from oic_ai.tools.llm_planner import (
     PlanError,
     extract_json,
     plan_with_model,
@@ -16,6 +14,8 @@ from tools.llm_planner import (
     summarise_source,
     write_template_with_model,
 )
+from tests.conftest import OUR_TEMPLATES
+from tests.graph.fakes import ScriptedChatModel
 
 GOOD = {
     "summary": "add htop and grow the disk",

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from stores.embeddings import minilm
-from stores.embeddings.minilm import MiniLMEmbedder
-from stores.errors import UserInputError
+from oic_ai.stores.embeddings import minilm
+from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
+from oic_ai.stores.errors import UserInputError
 from tests.conftest import PROJECT
 
 REFERENCE_FILE = PROJECT.parent / "shared" / "fixtures" / "minilm-reference.json"
@@ -121,7 +121,8 @@ def test_weights_match_reference_checksum(reference: dict[str, Any]) -> None:
 @needs_model
 def test_does_not_import_torch_or_transformers() -> None:
     code = (
-        "import stores.embeddings.minilm as m; m.MiniLMEmbedder().embed_query('x'); import sys; "
+        "import oic_ai.stores.embeddings.minilm as m; m.MiniLMEmbedder().embed_query('x');"
+        " import sys; "
         "assert not {'torch','sentence_transformers','transformers'} & set(sys.modules)"
     )
     done = subprocess.run(

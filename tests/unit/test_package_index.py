@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from stores.errors import UserInputError
-from stores.package_formats import (
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.package_formats import (
     IndexFormatError,
     PackageRecord,
     compression_of,
@@ -20,14 +20,14 @@ from stores.package_formats import (
     parse_rpm_primary,
     primary_location,
 )
-from stores.package_index import (
+from oic_ai.stores.package_index import (
     PackageIndex,
     RepoFilter,
     SourceInfo,
     is_glob,
     repo_key,
 )
-from stores.package_sources import import_local, local_index_files, records_from_file
+from oic_ai.stores.package_sources import import_local, local_index_files, records_from_file
 from tests.unit.package_repos import (
     compress,
     deb_packages,

@@ -9,10 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from stores.errors import UserInputError
-from tests.conftest import OUR_TEMPLATES, REFERENCE_TEMPLATES
-from tools import plan_applier
-from tools.edit_plan import (
+from oic_ai.stores.errors import UserInputError
+from oic_ai.tools import plan_applier
+from oic_ai.tools.edit_plan import (
     AddPackages,
     AddPartition,
     AddRepository,
@@ -34,8 +33,9 @@ from tools.edit_plan import (
     SetTarget,
     SetValue,
 )
-from tools.plan_applier import AppliedPlan, apply_plan, unified_diff
-from tools.validate_template import validate_text
+from oic_ai.tools.plan_applier import AppliedPlan, apply_plan, unified_diff
+from oic_ai.tools.validate_template import validate_text
+from tests.conftest import OUR_TEMPLATES, REFERENCE_TEMPLATES
 
 OURS = sorted(OUR_TEMPLATES.glob("*.yml"))
 UPSTREAM = sorted(REFERENCE_TEMPLATES.glob("*.yml")) if REFERENCE_TEMPLATES.is_dir() else []

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from stores.template_library import TemplateLibrary
+from oic_ai.stores.template_library import TemplateLibrary
+from oic_ai.tools.validate_template import TemplateSchema, validate_file
 from tests.conftest import OUR_TEMPLATES
-from tools.validate_template import TemplateSchema, validate_file
 
 OURS = sorted(OUR_TEMPLATES.glob("*.yml"))
 

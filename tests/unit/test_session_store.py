@@ -16,9 +16,9 @@ import pytest
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 
-from graph.checkpointer import open_sqlite_saver, sqlite_checkpointer
-from stores.errors import UserInputError
-from stores.session_store import (
+from oic_ai.graph.checkpointer import open_sqlite_saver, sqlite_checkpointer
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.session_store import (
     SessionStore,
     make_title,
     parse_duration,
@@ -231,7 +231,7 @@ def test_threads_recording_at_once_lose_nothing(tmp_path: Path) -> None:
 _WORKER = """
 import sys
 from pathlib import Path
-from stores.session_store import SessionStore
+from oic_ai.stores.session_store import SessionStore
 
 path, worker, turns = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 store = SessionStore(path)

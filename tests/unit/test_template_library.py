@@ -7,7 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from stores.template_library import MAX_TEMPLATE_BYTES, TemplateLibrary, bundled_templates_dir
+from oic_ai.stores.template_library import (
+    MAX_TEMPLATE_BYTES,
+    TemplateLibrary,
+    bundled_templates_dir,
+)
 
 GOOD = (
     "image: {name: good, version: '1'}\n"

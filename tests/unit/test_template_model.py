@@ -6,9 +6,9 @@ import hashlib
 
 import pytest
 
-from stores.disk_units import format_size, parse_size
-from stores.template_model import parse_template
-from stores.yaml_document import YamlSyntaxError, load_document
+from oic_ai.stores.disk_units import format_size, parse_size
+from oic_ai.stores.template_model import parse_template
+from oic_ai.stores.yaml_document import YamlSyntaxError, load_document
 
 COMPOSER_STYLE = b"""
 metadata:

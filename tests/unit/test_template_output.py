@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from stores.errors import UserInputError
-from stores.template_output import resolve_output, write_template
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.template_output import resolve_output, write_template
 
 
 def test_a_bare_name_goes_into_the_templates_folder(tmp_path: Path) -> None:

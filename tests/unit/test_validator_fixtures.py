@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from oic_ai.tools.validate_template import validate_file
 from tests.conftest import FIXTURES, OUR_TEMPLATES
-from tools.validate_template import validate_file
 
 
 def _manifest(folder: Path) -> dict[str, set[tuple[str, str]]]:
@@ -75,7 +75,7 @@ def test_dist_mismatch_message_names_the_fix() -> None:
 
 
 def test_a_password_placeholder_is_a_placeholder_not_a_plaintext_password() -> None:
-    from tools.validate_template import validate_text
+    from oic_ai.tools.validate_template import validate_text
 
     text = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text()
     data_line = '  users:\n    - name: ops\n      password: "<PASSWORD_HASH>"\n'

@@ -8,12 +8,11 @@ from typing import Any
 
 import pytest
 
-from stores.package_formats import parse_deb_packages, parse_rpm_primary
-from stores.package_index import PackageIndex, SourceInfo, repo_key
-from stores.settings import Settings
-from tests.unit.package_repos import deb_packages, rpm_primary
-from tools.suggest_packages import rank_alternatives, suggest_packages
-from tools.verify_packages import (
+from oic_ai.stores.package_formats import parse_deb_packages, parse_rpm_primary
+from oic_ai.stores.package_index import PackageIndex, SourceInfo, repo_key
+from oic_ai.stores.settings import Settings
+from oic_ai.tools.suggest_packages import rank_alternatives, suggest_packages
+from oic_ai.tools.verify_packages import (
     FOUND,
     GLOB,
     MISSING,
@@ -24,6 +23,7 @@ from tools.verify_packages import (
     template_packages,
     verify_template_packages,
 )
+from tests.unit.package_repos import deb_packages, rpm_primary
 
 ELXR = {"os": "wind-river-elxr", "dist": "elxr12", "arch": "x86_64", "imageType": "raw"}
 AZL = {"os": "azure-linux", "dist": "azl3", "arch": "x86_64", "imageType": "raw"}
