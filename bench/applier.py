@@ -27,7 +27,7 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 if __name__ == "__main__":
-    from oic_ai.tools import plan_applier
+    from oic_ai.tools.applier import apply_plan, sections
     from oic_ai.tools.edit_plan import AddPackages, EditPlan, SetDiskSize, SetHostname, SetKernel
     from oic_ai.tools.fix_errors import plan_fixes
     from oic_ai.tools.validate_template import validate_text
@@ -43,7 +43,7 @@ if __name__ == "__main__":
         ],
     )
     follow = EditPlan(summary="second turn", operations=[AddPackages(packages=["htop"])])
-    plan_applier.apply_plan(texts[0], plan)  # imports and first-use costs
+    apply_plan(texts[0], plan)  # imports and first-use costs
 
     rounds = 5
     rows: dict[str, tuple[list[float], list[float]]] = {
@@ -62,10 +62,10 @@ if __name__ == "__main__":
 
     for _ in range(rounds):
         for text in texts:
-            plan_applier._cache.clear()
-            timed("cold", lambda t=text: plan_applier.apply_plan(t, plan))
-            result = timed("warm", lambda t=text: plan_applier.apply_plan(t, plan))
-            timed("second", lambda r=result: plan_applier.apply_plan(r.text, follow))
+            sections._cache.clear()
+            timed("cold", lambda t=text: apply_plan(t, plan))
+            result = timed("warm", lambda t=text: apply_plan(t, plan))
+            timed("second", lambda r=result: apply_plan(r.text, follow))
 
     broken = []
     for text in texts:

@@ -37,13 +37,13 @@ def make_fix(planner: Planner) -> Any:
 
     def fix(state: State, runtime: Any = None) -> dict[str, Any]:
         """Repair the draft once; the counter in state bounds the loop."""
+        from oic_ai.tools.applier import apply_plan
         from oic_ai.tools.fix_errors import plan_fixes
         from oic_ai.tools.llm_planner import (
             PlanError,
             fix_template_with_model,
             plan_with_model,
         )
-        from oic_ai.tools.plan_applier import apply_plan
 
         settings = settings_of(runtime)
         attempt = int(state.get("fix_attempts", 0)) + 1

@@ -81,7 +81,7 @@ def respond(state: State, runtime: Any = None) -> dict[str, Any]:
         "turn": int(state.get("turn", 0)) + 1,
         "messages": [AIMessage(content=message)],
     }
-    from oic_ai.tools.plan_applier import unified_diff
+    from oic_ai.tools.applier import unified_diff
 
     draft = state.get("draft")
     if route.get("intent") != "explain":

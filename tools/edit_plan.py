@@ -1,13 +1,15 @@
 """The edit plan: a typed list of operations on a base template.
 
 Every planner (builtin rules, an LLM through structured output) produces an
-:class:`EditPlan`; :mod:`tools.plan_applier` applies it deterministically to the YAML.
+:class:`EditPlan`; :mod:`oic_ai.tools.applier` applies it deterministically to the YAML.
 Field descriptions double as instructions for LLM planners, so they say what a value
-looks like, not how the code uses it.
+looks like, not how the code uses it. Each operation also says what it does in words:
+:meth:`describe` for a plan's summary and :meth:`label` for a "not applied" line.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -15,6 +17,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 class _Op(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+def _an(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def _artifact_words(artifacts: Sequence[Artifact]) -> str:
+    return ", ".join(f"{a.type}+{a.compression}" if a.compression else a.type for a in artifacts)
 
 
 class SetTarget(_Op):
@@ -34,6 +44,21 @@ class SetTarget(_Op):
         default=None, description="raw disk image, iso installer, or img (initrd / network boot)"
     )
 
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        fields = {
+            "os": self.os,
+            "dist": self.dist,
+            "arch": self.arch,
+            "image type": self.image_type,
+        }
+        return "retarget to " + ", ".join(f"{k} {v}" for k, v in fields.items() if v)
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        fields = {"os": self.os, "dist": self.dist, "arch": self.arch, "imageType": self.image_type}
+        return "set target " + ", ".join(f"{k} {v}" for k, v in fields.items() if v)
+
 
 class SetImage(_Op):
     """Set the image name and/or version."""
@@ -41,6 +66,16 @@ class SetImage(_Op):
     op: Literal["set_image"] = "set_image"
     name: str | None = None
     version: str | None = None
+
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        parts = [f"name it {self.name}" if self.name else ""]
+        parts.append(f"set version {self.version}" if self.version else "")
+        return " and ".join(p for p in parts if p)
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return "set image " + ", ".join(str(v) for v in (self.name, self.version) if v)
 
 
 class AddPackages(_Op):
@@ -50,6 +85,14 @@ class AddPackages(_Op):
     packages: list[str] = Field(description="exact package names for the target distribution")
     kernel: bool = Field(default=False, description="true for systemConfig.kernel.packages")
 
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        return ("add kernel packages " if self.kernel else "add ") + ", ".join(self.packages)
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return f"add {'kernel ' if self.kernel else ''}packages {', '.join(self.packages)}"
+
 
 class RemovePackages(_Op):
     """Remove packages from the system and kernel package lists."""
@@ -57,12 +100,28 @@ class RemovePackages(_Op):
     op: Literal["remove_packages"] = "remove_packages"
     packages: list[str]
 
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        return "remove " + ", ".join(self.packages)
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return f"remove packages {', '.join(self.packages)}"
+
 
 class SetDiskSize(_Op):
     """Set the total disk size."""
 
     op: Literal["set_disk_size"] = "set_disk_size"
     size: str = Field(description="a size with a unit, e.g. 8GiB or 512MiB")
+
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        return f"set the disk to {self.size}"
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return f"set disk size {self.size}"
 
 
 class AddPartition(_Op):
@@ -75,6 +134,15 @@ class AddPartition(_Op):
     fs_type: str = Field(default="ext4", description="ext4, xfs, btrfs, fat32 ...")
     type: str = Field(default="linux", description="partition type name, usually linux")
 
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        extent = self.size or "rest of disk"
+        return f"add {_an(self.fs_type)} {self.mount_point} partition ({extent})"
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return f"add partition {self.mount_point}"
+
 
 class ResizePartition(_Op):
     """Change a partition's size; later partitions move to make room."""
@@ -83,12 +151,28 @@ class ResizePartition(_Op):
     partition: str = Field(description="the partition id or its mount point")
     size: str = Field(description="new size, e.g. 4GiB")
 
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        return f"resize partition {self.partition} to {self.size}"
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return f"resize partition {self.partition} to {self.size}"
+
 
 class RemovePartition(_Op):
     """Remove a partition."""
 
     op: Literal["remove_partition"] = "remove_partition"
     partition: str = Field(description="the partition id or its mount point")
+
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        return f"remove partition {self.partition}"
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return f"remove partition {self.partition}"
 
 
 class Artifact(BaseModel):
@@ -105,12 +189,28 @@ class SetArtifacts(_Op):
     op: Literal["set_artifacts"] = "set_artifacts"
     artifacts: list[Artifact]
 
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        return "write " + _artifact_words(self.artifacts)
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return "set artifacts " + ", ".join(a.type for a in self.artifacts)
+
 
 class SetHostname(_Op):
     """Set the system hostname."""
 
     op: Literal["set_hostname"] = "set_hostname"
     hostname: str
+
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        return f"set the hostname to {self.hostname}"
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return f"set hostname {self.hostname}"
 
 
 class SetKernel(_Op):
@@ -123,6 +223,19 @@ class SetKernel(_Op):
         default_factory=list, description="arguments to append, e.g. isolcpus=2-3"
     )
 
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        parts = [f"use kernel {self.version}" if self.version else ""]
+        if self.cmdline is not None:
+            parts.append(f"set the kernel cmdline to '{self.cmdline}'")
+        if self.append_cmdline:
+            parts.append("append " + " ".join(self.append_cmdline) + " to the kernel cmdline")
+        return ", ".join(p for p in parts if p)
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return "set kernel"
+
 
 class SetBootloader(_Op):
     """Set the bootloader."""
@@ -130,6 +243,16 @@ class SetBootloader(_Op):
     op: Literal["set_bootloader"] = "set_bootloader"
     provider: Literal["grub", "systemd-boot"] | None = None
     boot_type: Literal["efi", "legacy"] | None = None
+
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        parts = [f"boot with {self.provider}" if self.provider else ""]
+        parts.append(f"{self.boot_type} boot" if self.boot_type else "")
+        return ", ".join(p for p in parts if p)
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return "set bootloader " + ", ".join(str(v) for v in (self.provider, self.boot_type) if v)
 
 
 class SetImmutability(_Op):
@@ -141,6 +264,17 @@ class SetImmutability(_Op):
         default=None, description="true to add secure-boot key paths, false to remove them"
     )
 
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        words = ["immutability " + ("on" if self.enabled else "off")]
+        if self.secure_boot is not None:
+            words.append("secure boot " + ("on" if self.secure_boot else "off"))
+        return "turn " + ", ".join(words)
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return f"{'enable' if self.enabled else 'disable'} immutability"
+
 
 class AddUser(_Op):
     """Add a user. Never carries a password: the applier writes a placeholder and warns."""
@@ -150,6 +284,19 @@ class AddUser(_Op):
     groups: list[str] = Field(default_factory=list)
     sudo: bool = False
     shell: str | None = None
+
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        extra = [
+            f"groups {', '.join(self.groups)}" if self.groups else "",
+            "sudo" if self.sudo else "",
+        ]
+        detail = ", ".join(e for e in extra if e)
+        return f"add user {self.name}" + (f" ({detail})" if detail else "")
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return f"add user {self.name}"
 
 
 class AddRepository(_Op):
@@ -162,6 +309,14 @@ class AddRepository(_Op):
     pkey: str | None = Field(default=None, description="URL or path of the signing key")
     allow_packages: list[str] = Field(default_factory=list)
 
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        return f"add repository {self.url}"
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return f"add repository {self.url}"
+
 
 class SetMetadata(_Op):
     """Set the template's descriptive metadata."""
@@ -170,6 +325,14 @@ class SetMetadata(_Op):
     description: str | None = None
     use_cases: list[str] | None = None
     keywords: list[str] | None = None
+
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        return self.op
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return "set metadata"
 
 
 class SetValue(_Op):
@@ -183,12 +346,28 @@ class SetValue(_Op):
     path: str
     value: Any
 
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        return f"set {self.path} to {self.value}"
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return f"set {self.path}"
+
 
 class DeleteValue(_Op):
     """Delete a value by path."""
 
     op: Literal["delete"] = "delete"
     path: str
+
+    def describe(self) -> str:
+        """One short clause for a plan's summary."""
+        return self.op
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line."""
+        return f"delete {self.path}"
 
 
 Operation = Annotated[

@@ -10,6 +10,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.edit_plan import (
     AddPackages,
     AddPartition,
@@ -32,7 +33,6 @@ from oic_ai.tools.edit_plan import (
     SetTarget,
     SetValue,
 )
-from oic_ai.tools.plan_applier import apply_plan
 from oic_ai.tools.validate_template import validate_text
 from tests.conftest import OUR_TEMPLATES
 

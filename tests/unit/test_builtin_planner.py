@@ -624,10 +624,8 @@ def test_the_planner_imports_nothing_heavy() -> None:
 
 # --- end to end: planner -> applier -> validator ----------------------------------------------
 
-_HAVE_APPLIER = importlib.util.find_spec("oic_ai.tools.plan_applier") is not None
-needs_applier = pytest.mark.skipif(
-    not _HAVE_APPLIER, reason="tools/plan_applier.py has not landed yet"
-)
+_HAVE_APPLIER = importlib.util.find_spec("oic_ai.tools.applier") is not None
+needs_applier = pytest.mark.skipif(not _HAVE_APPLIER, reason="tools/applier has not landed yet")
 
 END_TO_END = [
     (UBUNTU, "refine", "Add docker and monitoring packages"),
@@ -660,7 +658,7 @@ END_TO_END = [
 @needs_applier
 @pytest.mark.parametrize(("template", "mode", "request_text"), END_TO_END)
 def test_end_to_end_plans_apply_and_validate(template: str, mode: str, request_text: str) -> None:
-    from oic_ai.tools.plan_applier import apply_plan
+    from oic_ai.tools.applier import apply_plan
     from oic_ai.tools.validate_template import validate_text
 
     text = text_of(template)
@@ -676,7 +674,7 @@ def test_end_to_end_plans_apply_and_validate(template: str, mode: str, request_t
 
 @needs_applier
 def test_end_to_end_every_template_takes_a_typical_refinement() -> None:
-    from oic_ai.tools.plan_applier import apply_plan
+    from oic_ai.tools.applier import apply_plan
     from oic_ai.tools.validate_template import validate_text
 
     for path in sorted(OUR_TEMPLATES.glob("*.yml")):

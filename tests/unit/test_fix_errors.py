@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import yaml
 
+from oic_ai.tools.applier import AppliedPlan, apply_plan
 from oic_ai.tools.edit_plan import AddPackages, DeleteValue, RemovePackages, SetValue
 from oic_ai.tools.fix_errors import plan_fixes
-from oic_ai.tools.plan_applier import AppliedPlan, apply_plan
 from oic_ai.tools.validate_template import FileReport, validate_text
 from tests.conftest import FIXTURES, OUR_TEMPLATES, PROJECT
 

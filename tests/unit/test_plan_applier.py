@@ -10,7 +10,11 @@ import pytest
 import yaml
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.tools import plan_applier
+from oic_ai.tools.applier import AppliedPlan, apply_plan, sections, unified_diff
+from oic_ai.tools.applier import apply as applier_entry
+from oic_ai.tools.applier.editor import Editor
+from oic_ai.tools.applier.merge import merge
+from oic_ai.tools.applier.yaml_io import clone, dump
 from oic_ai.tools.edit_plan import (
     AddPackages,
     AddPartition,
@@ -33,7 +37,6 @@ from oic_ai.tools.edit_plan import (
     SetTarget,
     SetValue,
 )
-from oic_ai.tools.plan_applier import AppliedPlan, apply_plan, unified_diff
 from oic_ai.tools.validate_template import validate_text
 from tests.conftest import OUR_TEMPLATES, REFERENCE_TEMPLATES
 
@@ -144,7 +147,7 @@ def test_an_empty_plan_returns_the_text_untouched_without_parsing_it() -> None:
 @pytest.mark.parametrize("path", OURS, ids=lambda p: p.name)
 def test_ruamel_round_trips_our_library_byte_for_byte(path: Path) -> None:
     text = path.read_text()
-    parsed = plan_applier._parse(text)
+    parsed = sections.parse(text)
     assert parsed.base(None) == text
     assert parsed.style.offset == 2 and parsed.style.mapping == 2
 
@@ -152,10 +155,10 @@ def test_ruamel_round_trips_our_library_byte_for_byte(path: Path) -> None:
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_an_unedited_document_renders_as_the_original_bytes(path: Path) -> None:
     text = path.read_text()
-    parsed = plan_applier._parse(text)
-    assert plan_applier._render(parsed, plan_applier._clone(parsed.doc)) == text
+    parsed = sections.parse(text)
+    assert sections.render(parsed, clone(parsed.doc)) == text
     # even where ruamel itself would normalise (trailing spaces, "-" on its own line)
-    assert plan_applier._merge(text, parsed.base(None), parsed.base(None)) == text
+    assert merge(text, parsed.base(None), parsed.base(None)) == text
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
@@ -204,20 +207,18 @@ def test_a_comment_after_a_list_stays_above_the_key_it_describes() -> None:
 @pytest.mark.parametrize("path", OURS, ids=lambda p: p.name)
 def test_rendering_changed_sections_only_matches_a_full_dump(path: Path) -> None:
     text = path.read_text()
-    parsed = plan_applier._parse(text)
+    parsed = sections.parse(text)
     for operations in (
         [AddPackages(packages=["htop"])],
         [SetHostname(hostname="edge-01"), SetKernel(append_cmdline=["quiet"])],
         [SetDiskSize(size="64GiB"), SetMetadata(keywords=["a", "b"])],
         [SetTarget(arch="aarch64"), RemovePackages(packages=["openssh-server"])],
     ):
-        editor = plan_applier._Editor(plan_applier._clone(parsed.doc), parsed.style)
+        editor = Editor(clone(parsed.doc), parsed.style)
         for op in operations:
-            editor.apply(op)
-        full = plan_applier._merge(
-            text, parsed.base(None), plan_applier._dump(editor.doc, parsed.style)
-        )
-        assert plan_applier._render(parsed, editor.doc) == full
+            applier_entry.apply_op(editor, op)
+        full = merge(text, parsed.base(None), dump(editor.doc, parsed.style))
+        assert sections.render(parsed, editor.doc) == full
 
 
 def test_crlf_line_endings_and_a_byte_order_mark_survive() -> None:
@@ -782,7 +783,7 @@ def test_emptying_a_commented_list_writes_valid_yaml() -> None:
 def test_an_operation_the_writer_cannot_express_is_dropped_not_raised(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(plan_applier, "_tidy", lambda doc: doc)  # bring back ruamel's bug
+    monkeypatch.setattr(applier_entry, "tidy", lambda doc: doc)  # bring back ruamel's bug
     text = (OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text()
     result = apply(text, SetHostname(hostname="edge-01"), RemovePackages(packages=["*"]))
     assert data(result)["systemConfig"]["hostname"] == "edge-01"
@@ -795,26 +796,24 @@ def test_an_operation_the_writer_cannot_express_is_dropped_not_raised(
 
 @pytest.mark.parametrize("path", OURS, ids=lambda p: p.name)
 def test_the_merge_base_of_an_exact_template_needs_no_dump(path: Path) -> None:
-    parsed = plan_applier._parse(path.read_text())
+    parsed = sections.parse(path.read_text())
     assert parsed.exact
     for key, value in parsed.doc.items():
         selections: list[Any] = [((key, None),)]
         if isinstance(value, dict) and len(value) > 1:
             selections.append(((key, frozenset(list(value)[-1:])),))
         for selection in selections:
-            dumped = plan_applier._dump(
-                plan_applier._partial(plan_applier._clone(parsed.doc), selection), parsed.style
-            )
-            assert plan_applier._original(parsed, selection)[0] == dumped, selection
+            dumped = dump(sections._partial(clone(parsed.doc), selection), parsed.style)
+            assert sections._original(parsed, selection)[0] == dumped, selection
 
 
 @pytest.mark.parametrize("path", OURS, ids=lambda p: p.name)
 def test_an_applied_result_is_cached_as_exactly_what_ruamel_writes(path: Path) -> None:
     text = path.read_text()
     result = apply_plan(text, realistic(text))
-    seeded = plan_applier._parse(result.text)
+    seeded = sections.parse(result.text)
     assert seeded.exact
-    assert plan_applier._dump(plan_applier._clone(seeded.doc), seeded.style) == result.text
+    assert dump(clone(seeded.doc), seeded.style) == result.text
     follow = apply(result.text, AddPackages(packages=["jq-extra"]))
     assert changed_lines(follow.diff)[0] == []
 

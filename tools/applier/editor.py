@@ -1,0 +1,104 @@
+"""The document being edited, what was done to it, and the plumbing every handler uses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from oic_ai.tools.applier.comments import insert_key
+from oic_ai.tools.applier.nodes import scalar, seq
+from oic_ai.tools.applier.yaml_io import Style
+from oic_ai.tools.template_keys import KEY_ORDER, os_family
+
+
+class Skip(Exception):
+    """An operation cannot apply; the message says why."""
+
+
+class Editor:
+    """A document under edit, with the lines that say what was and was not done.
+
+    Attributes:
+        doc: the document (a copy; the parsed original stays pristine).
+        style: the indentation of the file it came from.
+        applied: one plain-language line per change.
+        not_applied: one line per operation that could not apply, with the reason.
+        warnings: placeholders to fill in, keys to provide.
+        pending: new empty containers whose following comment lines need settling.
+    """
+
+    def __init__(self, doc: CommentedMap, style: Style) -> None:
+        self.doc = doc
+        self.style = style
+        self.applied: list[str] = []
+        self.not_applied: list[str] = []
+        self.warnings: list[str] = []
+        self.pending: list[tuple[Any, Any]] = []
+
+    def insert(
+        self, parent: CommentedMap, key: str, value: Any, where: str, *, blank: bool = False
+    ) -> None:
+        """Insert ``parent[key]`` where the template key order puts it under ``where``."""
+        insert_key(parent, key, value, KEY_ORDER.get(where, ()), blank=blank, pending=self.pending)
+
+    def section(self, key: str, *, create: bool) -> CommentedMap | None:
+        """The top-level mapping ``key``; None when missing and not ``create``."""
+        node: CommentedMap | None = self._child(self.doc, key, "", CommentedMap, create=create)
+        return node
+
+    def mapping(
+        self, parent: CommentedMap, key: str, where: str, *, create: bool
+    ) -> CommentedMap | None:
+        """The mapping ``parent[key]`` (``parent`` sits at ``where``)."""
+        node: CommentedMap | None = self._child(parent, key, where, CommentedMap, create=create)
+        return node
+
+    def sequence(
+        self, parent: CommentedMap, key: str, where: str, *, create: bool
+    ) -> CommentedSeq | None:
+        """The list ``parent[key]`` (``parent`` sits at ``where``)."""
+        node: CommentedSeq | None = self._child(parent, key, where, CommentedSeq, create=create)
+        return node
+
+    def _child(
+        self, parent: CommentedMap, key: str, where: str, kind: type, *, create: bool
+    ) -> Any:
+        value = parent.get(key)
+        if isinstance(value, kind):
+            return value
+        if value is not None:
+            noun = "list" if kind is CommentedSeq else "mapping"
+            raise Skip(f"{f'{where}.' if where else ''}{key} is not a {noun}")
+        if not create:
+            return None
+        node = seq([]) if kind is CommentedSeq else CommentedMap()
+        self.insert(parent, key, node, where, blank=not where and self.style.blank_sections)
+        return node
+
+    def set_key(
+        self, parent: CommentedMap, key: str, value: Any, where: str, *, quoted: bool = False
+    ) -> Any:
+        """Set ``parent[key]``; returns the old value (None when it was missing)."""
+        old = parent.get(key)
+        if isinstance(value, str):
+            value = scalar(value, old, quoted=quoted)
+        if key in parent:
+            parent[key] = value
+        else:
+            self.insert(parent, key, value, where)
+        return old
+
+    def target(self) -> CommentedMap:
+        """The target section, or an empty mapping."""
+        target = self.doc.get("target")
+        return target if isinstance(target, CommentedMap) else CommentedMap()
+
+    def arch(self) -> str | None:
+        """The target architecture."""
+        arch = self.target().get("arch")
+        return str(arch) if isinstance(arch, str) else None
+
+    def family(self) -> str | None:
+        """The package family (deb, rpm) of the target os."""
+        return os_family(self.target().get("os"))

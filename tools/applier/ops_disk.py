@@ -1,0 +1,303 @@
+"""Handlers for the disk: its size, its partitions and its artifacts.
+
+Partition edits follow :mod:`oic_ai.tools.partition_layout`: new partitions take space
+from the end of the disk and keep exactly the size asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+from oic_ai.stores.disk_units import format_size, parse_size
+from oic_ai.tools import partition_layout as layout
+from oic_ai.tools.applier.comments import insert_item, remove, replace_items
+from oic_ai.tools.applier.editor import Editor, Skip
+from oic_ai.tools.applier.nodes import flow, plain, scalar, seq, show
+from oic_ai.tools.applier.targets import ESP_END
+from oic_ai.tools.edit_plan import (
+    AddPartition,
+    RemovePartition,
+    ResizePartition,
+    SetArtifacts,
+    SetDiskSize,
+)
+from oic_ai.tools.template_keys import (
+    ARTIFACT_TYPES,
+    COMPRESSIONS,
+    ROOT_GUID_FOR_ARCH,
+    ROOT_TYPE_FOR_ARCH,
+)
+
+
+@contextmanager
+def _layout_errors() -> Iterator[None]:
+    """Turn a layout refusal into a :class:`Skip` with its reason."""
+    try:
+        yield
+    except layout.LayoutError as exc:
+        raise Skip(str(exc)) from None
+
+
+def partitions(ed: Editor, *, need: bool = True) -> CommentedSeq | None:
+    """The disk's partition list; without one, None or (``need``) a :class:`Skip`."""
+    disk = ed.doc.get("disk")
+    parts = disk.get("partitions") if isinstance(disk, CommentedMap) else None
+    if isinstance(parts, CommentedSeq) and len(parts):
+        return parts
+    if need:
+        raise Skip("the template has no disk partitions")
+    return None
+
+
+def _disk_size(ed: Editor) -> int | None:
+    disk = ed.doc.get("disk")
+    size = parse_size(disk.get("size")) if isinstance(disk, CommentedMap) else None
+    return size or None
+
+
+def _spans(ed: Editor) -> list[layout.Span]:
+    parts = partitions(ed)
+    assert parts is not None
+    with _layout_errors():
+        return layout.read_spans(parts)
+
+
+def _find_partition(ed: Editor, ref: str) -> tuple[int, CommentedMap]:
+    parts = partitions(ed)
+    assert parts is not None
+    wanted = ref.strip()
+    mount = wanted.rstrip("/") or "/"
+    for index, part in enumerate(parts):
+        if not isinstance(part, CommentedMap):
+            continue
+        if str(part.get("id", "")) == wanted or str(part.get("name", "")) == wanted:
+            return index, part
+    for index, part in enumerate(parts):
+        if not isinstance(part, CommentedMap):
+            continue
+        point = part.get("mountPoint")
+        if (
+            isinstance(point, str)
+            and wanted.startswith("/")
+            and (point.rstrip("/") or "/") == mount
+        ):
+            return index, part
+    raise Skip("no such partition")
+
+
+def _write_spans(ed: Editor, changes: dict[int, tuple[int, int | None]]) -> list[str]:
+    parts = partitions(ed)
+    assert parts is not None
+    notes: list[str] = []
+    for index, (start, end) in sorted(changes.items()):
+        part = parts[index]
+        label = layout.partition_label(part, index)
+        before = f"{part.get('start')}-{part.get('end')}"
+        if parse_size(part.get("start")) != start:
+            part["start"] = scalar(layout.mib(start), part.get("start"))
+        old_end = parse_size(part.get("end"))
+        if end is None and old_end != 0:
+            part["end"] = DoubleQuotedScalarString("0")
+        elif end is not None and old_end != end:
+            part["end"] = scalar(layout.mib(end), part.get("end"))
+        notes.append(f"{label} {before} -> {part.get('start')}-{part.get('end')}")
+    return notes
+
+
+def set_disk_size(ed: Editor, op: SetDiskSize) -> None:
+    """SetDiskSize: set the total disk size."""
+    size = parse_size(op.size)
+    if not size:
+        raise Skip(f"{op.size!r} is not a size; write e.g. 8GiB")
+    text = op.size.strip().replace(" ", "")
+    disk = ed.doc.get("disk")
+    if disk is None:
+        image_type = ed.target().get("imageType")
+        if image_type in ("iso", "img"):
+            raise Skip(
+                f"imageType {image_type} images have no disk layout; set imageType raw first"
+            )
+        create_disk(ed, text)
+        return
+    if not isinstance(disk, CommentedMap):
+        raise Skip("disk is not a mapping")
+    parts = partitions(ed, need=False)
+    if parts is not None:
+        with _layout_errors():
+            layout.check_disk_size(layout.read_spans(parts), size)
+    if parse_size(disk.get("size")) == size:
+        raise Skip(f"the disk is already {disk.get('size')}")
+    old = ed.set_key(disk, "size", text, "disk")
+    ed.applied.append(f"disk size {show(old) if old is not None else 'unset'} -> {text}")
+
+
+def create_disk(ed: Editor, size_text: str) -> None:
+    """Add a gpt disk of ``size_text``: an ESP and a root filesystem for the arch."""
+    size = parse_size(size_text) or 0
+    if size < layout.GIB:
+        raise Skip("a disk with an ESP and a root filesystem needs at least 1GiB")
+    arch = ed.arch()
+    if arch not in ROOT_TYPE_FOR_ARCH:
+        raise Skip(f"target.arch {arch!r} has no known root partition type")
+    system = ed.doc.get("systemConfig")
+    image = ed.doc.get("image")
+    name = None
+    for section in (system, image):
+        if isinstance(section, CommentedMap) and isinstance(section.get("name"), str):
+            name = section["name"]
+            break
+    disk = CommentedMap()
+    disk["name"] = scalar(str(name or "disk"))
+    artifact = CommentedMap()
+    artifact["type"] = "raw"
+    disk["artifacts"] = seq([artifact])
+    disk["size"] = size_text
+    disk["partitionTableType"] = "gpt"
+    esp = CommentedMap()
+    esp["id"] = "boot"
+    esp["type"] = "esp"
+    esp["typeUUID"] = layout.ESP_GUID
+    esp["fsType"] = "fat32"
+    esp["start"] = "1MiB"
+    esp["end"] = ESP_END
+    esp["mountPoint"] = "/boot/efi"
+    esp["mountOptions"] = "umask=0077"
+    esp["flags"] = flow(["esp", "boot"])
+    root = CommentedMap()
+    root["id"] = "rootfs"
+    root["type"] = ROOT_TYPE_FOR_ARCH[arch]
+    root["typeUUID"] = ROOT_GUID_FOR_ARCH[arch]
+    root["fsType"] = "ext4"
+    root["start"] = ESP_END
+    root["end"] = DoubleQuotedScalarString("0")
+    root["mountPoint"] = "/"
+    root["mountOptions"] = "defaults"
+    disk["partitions"] = seq([esp, root])
+    ed.insert(ed.doc, "disk", disk, "", blank=ed.style.blank_sections)
+    ed.applied.append(
+        f"created a {size_text} gpt disk: ESP /boot/efi (1MiB-{ESP_END}) and an ext4 root "
+        f"for {arch} on the rest, raw artifact"
+    )
+
+
+def add_partition(ed: Editor, op: AddPartition) -> None:
+    """AddPartition: add a partition, carved from the end of the disk."""
+    ident = op.id.strip()
+    mount = op.mount_point.strip()
+    if not ident:
+        raise Skip("the partition needs an id")
+    if not (mount.startswith("/") or mount in ("none", "swap")):
+        raise Skip(f"mount point {mount!r} must be an absolute path")
+    size = None
+    if op.size is not None:
+        size = parse_size(op.size)
+        if not size or size < layout.MIB:
+            raise Skip(f"{op.size!r} is not a size of at least 1MiB")
+        size = layout.round_up(size, layout.MIB)
+    if ed.doc.get("disk") is None:
+        raise Skip("the template has no disk layout; set a disk size first")
+    parts = partitions(ed)
+    assert parts is not None
+    normal = mount.rstrip("/") or "/"
+    for index, part in enumerate(parts):
+        if not isinstance(part, CommentedMap):
+            continue
+        if str(part.get("id", "")) == ident:
+            raise Skip(f"partition id {ident} is already used")
+        point = part.get("mountPoint")
+        if (
+            mount.startswith("/")
+            and isinstance(point, str)
+            and (point.rstrip("/") or "/") == normal
+        ):
+            raise Skip(f"{mount} is already the mount point of partitions[{index}]")
+    with _layout_errors():
+        carve = layout.carve_from_end(_spans(ed), _disk_size(ed), size)
+    moved = _write_spans(ed, carve.changes)
+    part = CommentedMap()
+    part["id"] = scalar(ident)
+    part["type"] = scalar(op.type)
+    part["fsType"] = scalar(op.fs_type)
+    part["start"] = layout.mib(carve.start)
+    part["end"] = DoubleQuotedScalarString("0") if carve.end is None else layout.mib(carve.end)
+    part["mountPoint"] = scalar(mount)
+    insert_item(parts, carve.insert_at, part)
+    if carve.end is None:
+        extent = "the rest of the disk"
+    else:
+        extent = f"{format_size(carve.end - carve.start)}"
+    line = (
+        f"added partition {ident} ({op.fs_type}, {mount}, {extent}) at "
+        f"{layout.mib(carve.start)}-{part['end']}"
+    )
+    if moved:
+        line += "; " + "; ".join(moved)
+    ed.applied.append(line)
+
+
+def resize_partition(ed: Editor, op: ResizePartition) -> None:
+    """ResizePartition: change a partition's size; later partitions move to make room."""
+    index, part = _find_partition(ed, op.partition)
+    size = parse_size(op.size)
+    if not size:
+        raise Skip(f"{op.size!r} is not a size")
+    spans = _spans(ed)
+    with _layout_errors():
+        changes = layout.resize(spans, _disk_size(ed), index, layout.round_up(size, layout.MIB))
+    if not changes:
+        raise Skip("it already has that size")
+    notes = _write_spans(ed, changes)
+    label = layout.partition_label(part, index)
+    ed.applied.append(f"resized partition {label} to {op.size.strip()}: " + "; ".join(notes))
+
+
+def remove_partition(ed: Editor, op: RemovePartition) -> None:
+    """RemovePartition: remove a partition."""
+    index, part = _find_partition(ed, op.partition)
+    label = layout.partition_label(part, index)
+    with _layout_errors():
+        changes, note = layout.remove(_spans(ed), _disk_size(ed), index)
+    notes = _write_spans(ed, changes)
+    parts = partitions(ed)
+    assert parts is not None
+    remove(parts, index)
+    ed.applied.append(f"removed partition {label}; {note}" + "".join(f"; {n}" for n in notes))
+
+
+def set_artifacts(ed: Editor, op: SetArtifacts) -> None:
+    """SetArtifacts: replace the disk's artifact list."""
+    if not op.artifacts:
+        raise Skip("an image needs at least one artifact")
+    for artifact in op.artifacts:
+        if artifact.type not in ARTIFACT_TYPES:
+            raise Skip(f"unknown artifact type {artifact.type!r}")
+        if artifact.compression is not None and artifact.compression not in COMPRESSIONS:
+            raise Skip(f"unknown compression {artifact.compression!r}")
+    disk = ed.doc.get("disk")
+    if not isinstance(disk, CommentedMap):
+        raise Skip("the template has no disk section (iso and img images have none)")
+    wanted = [
+        {"type": a.type, **({"compression": a.compression} if a.compression else {})}
+        for a in op.artifacts
+    ]
+    current = disk.get("artifacts")
+    if isinstance(current, list) and plain(current) == wanted:
+        raise Skip("the artifacts are already set that way")
+    items = []
+    for spec in wanted:
+        node = CommentedMap()
+        for key, value in spec.items():
+            node[key] = value
+        items.append(node)
+    if isinstance(current, CommentedSeq):
+        replace_items(current, items)
+    else:
+        ed.set_key(disk, "artifacts", seq(items), "disk")
+    shown = ", ".join(
+        a.type + (f" ({a.compression})" if a.compression else "") for a in op.artifacts
+    )
+    ed.applied.append(f"artifacts -> {shown}")

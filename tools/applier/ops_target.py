@@ -1,0 +1,192 @@
+"""Handlers for the build target and the image: os, dist, arch, image type, name, version.
+
+An architecture change follows through to what depends on it: root partition types,
+serial consoles, names and package names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+from oic_ai.stores.vocabulary import OS_DISTS
+from oic_ai.tools import partition_layout as layout
+from oic_ai.tools.applier.editor import Editor, Skip
+from oic_ai.tools.applier.nodes import show
+from oic_ai.tools.applier.ops_disk import create_disk, partitions
+from oic_ai.tools.applier.targets import (
+    ARCH_NAME_WORDS,
+    ARCH_PACKAGE_WORDS,
+    CONSOLE_FOR_ARCH,
+    DEFAULT_RAW_SIZE,
+    IMAGE_NAME,
+    IMAGE_VERSION,
+)
+from oic_ai.tools.edit_plan import SetImage, SetTarget
+from oic_ai.tools.template_keys import (
+    ROOT_GUID_FOR_ARCH,
+    ROOT_GUIDS,
+    ROOT_TYPE_FOR_ARCH,
+    ROOT_TYPES,
+)
+
+
+def set_target(ed: Editor, op: SetTarget) -> None:
+    """SetTarget: change the build target."""
+    if all(v is None for v in (op.os, op.dist, op.arch, op.image_type)):
+        raise Skip("nothing to set")
+    if op.os is not None:
+        if op.os not in OS_DISTS:
+            raise Skip(f"unknown os {op.os!r}; use one of {', '.join(OS_DISTS)}")
+        dists = OS_DISTS[op.os]
+        if op.dist is not None and op.dist not in dists:
+            raise Skip(f"dist {op.dist!r} does not belong to os {op.os}")
+    if op.dist is not None and op.os is None:
+        owner = ed.target().get("os")
+        known = {d for ds in OS_DISTS.values() for d in ds}
+        if op.dist not in known:
+            raise Skip(f"unknown dist {op.dist!r}")
+        if isinstance(owner, str) and owner in OS_DISTS and op.dist not in OS_DISTS[owner]:
+            raise Skip(f"dist {op.dist!r} does not belong to os {owner}")
+    old_family = ed.family()
+    target = ed.section("target", create=True)
+    assert target is not None
+    changes: list[str] = []
+    if op.os is not None:
+        old = ed.set_key(target, "os", op.os, "target")
+        if old != op.os:
+            changes.append(f"os {show(old)} -> {op.os}")
+        dist = op.dist or target.get("dist")
+        if dist not in OS_DISTS[op.os]:
+            dist = OS_DISTS[op.os][0]
+            old = ed.set_key(target, "dist", dist, "target")
+            changes.append(f"dist {show(old)} -> {dist}")
+    if op.dist is not None:
+        old = ed.set_key(target, "dist", op.dist, "target")
+        if old != op.dist:
+            changes.append(f"dist {show(old)} -> {op.dist}")
+    if op.image_type is not None:
+        old = ed.set_key(target, "imageType", op.image_type, "target")
+        if old != op.image_type:
+            changes.append(f"imageType {show(old)} -> {op.image_type}")
+    old_arch = ed.arch()
+    if op.arch is not None:
+        ed.set_key(target, "arch", op.arch, "target")
+        if old_arch != op.arch:
+            changes.append(f"arch {show(old_arch)} -> {op.arch}")
+    if not changes:
+        raise Skip("the target is already set that way")
+    ed.applied.append("target " + ", ".join(changes))
+    if op.arch is not None and old_arch != op.arch:
+        _follow_arch(ed, old_arch, op.arch)
+    if old_family is not None and ed.family() != old_family:
+        ed.warnings.append(
+            f"the target changed from a {old_family} to a {ed.family()} distribution: "
+            "check that every package name exists there"
+        )
+    if op.image_type == "raw" and "disk" not in ed.doc:
+        try:
+            create_disk(ed, DEFAULT_RAW_SIZE)
+        except Skip as skip:
+            ed.warnings.append(f"a raw image needs a disk layout; none was created: {skip}")
+
+
+def _follow_arch(ed: Editor, old: str | None, new: str) -> None:
+    """Change what depends on the architecture: root type, consoles, names, packages."""
+    notes: list[str] = []
+    parts = partitions(ed, need=False) or CommentedSeq()
+    for index, part in enumerate(parts):
+        if not isinstance(part, CommentedMap):
+            continue
+        label = layout.partition_label(part, index)
+        kind = part.get("type")
+        if isinstance(kind, str) and kind in ROOT_TYPES and ROOT_TYPES[kind] != new:
+            part["type"] = ROOT_TYPE_FOR_ARCH[new]
+            notes.append(f"partition {label} type {kind} -> {ROOT_TYPE_FOR_ARCH[new]}")
+        guid = part.get("typeUUID")
+        if isinstance(guid, str) and guid.lower() in ROOT_GUIDS and ROOT_GUIDS[guid.lower()] != new:
+            part["typeUUID"] = ROOT_GUID_FOR_ARCH[new]
+            notes.append(f"partition {label} typeUUID -> {ROOT_GUID_FOR_ARCH[new]}")
+    system = ed.doc.get("systemConfig")
+    kernel = system.get("kernel") if isinstance(system, CommentedMap) else None
+    cmdline = kernel.get("cmdline") if isinstance(kernel, CommentedMap) else None
+    if isinstance(kernel, CommentedMap) and isinstance(cmdline, str):
+        console = CONSOLE_FOR_ARCH[new]
+        others = "|".join(t for a, t in CONSOLE_FOR_ARCH.items() if a != new)
+        updated = re.sub(rf"(?<=console=)(?:{others})(?=[0-9])", console, cmdline)
+        if updated != cmdline:
+            kernel["cmdline"] = updated
+            notes.append(f"kernel cmdline consoles -> {console}")
+    words = ARCH_NAME_WORDS.get(old or "", ())
+    for section_key in ("image", "disk", "systemConfig"):
+        section = ed.doc.get(section_key)
+        name = section.get("name") if isinstance(section, CommentedMap) else None
+        if not isinstance(section, CommentedMap) or not isinstance(name, str) or not words:
+            continue
+        renamed = _swap_words(name, words, ARCH_NAME_WORDS[new])
+        if renamed != name:
+            section["name"] = renamed
+            notes.append(f"{section_key}.name {name} -> {renamed}")
+    package_words = ARCH_PACKAGE_WORDS.get(old or "", ())
+    renamed_packages: list[str] = []
+    if isinstance(system, CommentedMap) and package_words:
+        lists = [system.get("packages")]
+        if isinstance(kernel, CommentedMap):
+            lists.append(kernel.get("packages"))
+        for packages in lists:
+            if not isinstance(packages, CommentedSeq):
+                continue
+            for i, name in enumerate(packages):
+                if not isinstance(name, str):
+                    continue
+                renamed = _swap_package_arch(name, package_words, ARCH_PACKAGE_WORDS[new])
+                if renamed != name:
+                    packages[i] = renamed
+                    renamed_packages.append(f"{name} -> {renamed}")
+    if renamed_packages:
+        notes.append("packages " + ", ".join(renamed_packages))
+    if notes:
+        ed.applied.append(f"for {new}: " + "; ".join(notes))
+    if old is not None:
+        ed.warnings.append(
+            f"the architecture changed from {old} to {new}: check that every package "
+            f"exists for {new}"
+        )
+
+
+def set_image(ed: Editor, op: SetImage) -> None:
+    """SetImage: set the image name and/or version."""
+    if op.name is None and op.version is None:
+        raise Skip("nothing to set")
+    if op.name is not None and not IMAGE_NAME.match(op.name):
+        raise Skip(f"image name {op.name!r} must use letters, digits, '-' and '_'")
+    if op.version is not None and not IMAGE_VERSION.match(op.version):
+        raise Skip(f"image version {op.version!r} must look like 1, 1.2 or 1.2.3")
+    image = ed.section("image", create=True)
+    assert image is not None
+    changes = []
+    if op.name is not None:
+        old = ed.set_key(image, "name", op.name, "image")
+        if old != op.name:
+            changes.append(f"name {show(old)} -> {op.name}")
+    if op.version is not None:
+        old = ed.set_key(image, "version", op.version, "image", quoted=True)
+        if old != op.version:
+            changes.append(f"version {show(old)} -> {op.version}")
+    if not changes:
+        raise Skip("the image is already set that way")
+    ed.applied.append("image " + ", ".join(changes))
+
+
+def _swap_words(text: str, old: Sequence[str], new: Sequence[str]) -> str:
+    for before, after in zip(old, new, strict=True):
+        text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(before)}(?![A-Za-z0-9])", after, text)
+    return text
+
+
+def _swap_package_arch(name: str, old: Sequence[str], new: Sequence[str]) -> str:
+    for before, after in zip(old, new, strict=True):
+        name = re.sub(rf"(?<=-){re.escape(before)}(?=-|$)", after, name)
+    return name
