@@ -10,29 +10,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from oic_ai.tools import edit_plan as ep
 from oic_ai.tools.applier import apply_plan
-from oic_ai.tools.edit_plan import (
-    AddPackages,
-    AddPartition,
-    AddRepository,
-    AddUser,
-    Artifact,
-    DeleteValue,
-    EditPlan,
-    RemovePackages,
-    RemovePartition,
-    ResizePartition,
-    SetArtifacts,
-    SetBootloader,
-    SetDiskSize,
-    SetHostname,
-    SetImage,
-    SetImmutability,
-    SetKernel,
-    SetMetadata,
-    SetTarget,
-    SetValue,
-)
 from oic_ai.tools.validate_template import validate_text
 from tests.conftest import OUR_TEMPLATES
 
@@ -72,73 +51,75 @@ VALUES = st.one_of(
 )
 OPERATIONS = st.one_of(
     st.builds(
-        SetTarget,
+        ep.SetTarget,
         os=st.none() | st.sampled_from(["ubuntu", "azure-linux", "debian", "fedora"]),
         dist=st.none() | st.sampled_from(["ubuntu24", "azl3", "el10", "nope"]),
         arch=st.none() | st.sampled_from(["x86_64", "aarch64"]),
         image_type=st.none() | st.sampled_from(["raw", "iso", "img"]),
     ),
-    st.builds(SetImage, name=st.none() | st.sampled_from(["img-1", "bad name"]), version=st.none()),
     st.builds(
-        AddPackages, packages=st.lists(PACKAGES, min_size=1, max_size=3), kernel=st.booleans()
+        ep.SetImage, name=st.none() | st.sampled_from(["img-1", "bad name"]), version=st.none()
     ),
-    st.builds(RemovePackages, packages=st.lists(PACKAGES, min_size=1, max_size=2)),
-    st.builds(SetDiskSize, size=SIZES),
     st.builds(
-        AddPartition,
+        ep.AddPackages, packages=st.lists(PACKAGES, min_size=1, max_size=3), kernel=st.booleans()
+    ),
+    st.builds(ep.RemovePackages, packages=st.lists(PACKAGES, min_size=1, max_size=2)),
+    st.builds(ep.SetDiskSize, size=SIZES),
+    st.builds(
+        ep.AddPartition,
         id=st.sampled_from(["data", "logs", "rootfs", "x"]),
         mount_point=st.sampled_from(["/data", "/var/log", "/", "/boot/efi", "relative"]),
         size=st.none() | SIZES,
         fs_type=st.sampled_from(["ext4", "xfs"]),
     ),
-    st.builds(ResizePartition, partition=PARTS, size=SIZES),
-    st.builds(RemovePartition, partition=PARTS),
+    st.builds(ep.ResizePartition, partition=PARTS, size=SIZES),
+    st.builds(ep.RemovePartition, partition=PARTS),
     st.builds(
-        SetArtifacts,
+        ep.SetArtifacts,
         artifacts=st.lists(
             st.builds(
-                Artifact,
+                ep.Artifact,
                 type=st.sampled_from(["raw", "qcow2", "iso"]),
                 compression=st.none() | st.sampled_from(["zstd", "rar"]),
             ),
             max_size=2,
         ),
     ),
-    st.builds(SetHostname, hostname=st.sampled_from(["edge-01", "a.b.c", "bad_host", ""])),
+    st.builds(ep.SetHostname, hostname=st.sampled_from(["edge-01", "a.b.c", "bad_host", ""])),
     st.builds(
-        SetKernel,
+        ep.SetKernel,
         version=st.none() | st.sampled_from(["6.12", "6"]),
         cmdline=st.none() | st.sampled_from(["quiet", "console=ttyS0 root=/dev/sda2"]),
         append_cmdline=st.lists(st.sampled_from(["isolcpus=2", "loglevel=7", "quiet"]), max_size=2),
     ),
     st.builds(
-        SetBootloader,
+        ep.SetBootloader,
         provider=st.none() | st.sampled_from(["grub", "systemd-boot"]),
         boot_type=st.none() | st.sampled_from(["efi", "legacy"]),
     ),
-    st.builds(SetImmutability, enabled=st.booleans(), secure_boot=st.none() | st.booleans()),
+    st.builds(ep.SetImmutability, enabled=st.booleans(), secure_boot=st.none() | st.booleans()),
     st.builds(
-        AddUser,
+        ep.AddUser,
         name=st.sampled_from(["ops", "admin", "Bad User"]),
         groups=st.lists(st.sampled_from(["docker", "video"]), max_size=2),
         sudo=st.booleans(),
         shell=st.none() | st.just("/bin/bash"),
     ),
     st.builds(
-        AddRepository,
+        ep.AddRepository,
         url=st.sampled_from(["https://example.com/repo", "http://plain.example/x", ""]),
         codename=st.none() | st.just("extra"),
         pkey=st.none() | st.just("https://example.com/key"),
         allow_packages=st.lists(st.sampled_from(["a", "b c"]), max_size=1),
     ),
     st.builds(
-        SetMetadata,
+        ep.SetMetadata,
         description=st.none() | st.just("A box"),
         use_cases=st.none() | st.lists(st.just("edge"), max_size=2),
         keywords=st.none() | st.lists(st.sampled_from(["a", "b"]), max_size=2),
     ),
-    st.builds(SetValue, path=PATHS, value=VALUES),
-    st.builds(DeleteValue, path=PATHS),
+    st.builds(ep.SetValue, path=PATHS, value=VALUES),
+    st.builds(ep.DeleteValue, path=PATHS),
 )
 
 
@@ -180,7 +161,7 @@ def partition_ids(doc: dict[str, Any]) -> list[str]:
 )
 def test_random_plans_keep_what_they_do_not_touch(name: str, operations: list[Any]) -> None:
     text = TEMPLATES[name]
-    result = apply_plan(text, EditPlan(summary="fuzz", operations=operations))
+    result = apply_plan(text, ep.EditPlan(summary="fuzz", operations=operations))
 
     new = yaml.safe_load(result.text)
     assert isinstance(new, dict)

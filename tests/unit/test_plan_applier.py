@@ -4,39 +4,18 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 import yaml
 
 from oic_ai.stores.errors import UserInputError
+from oic_ai.tools import edit_plan as ep
 from oic_ai.tools.applier import AppliedPlan, apply_plan, sections, unified_diff
 from oic_ai.tools.applier import apply as applier_entry
 from oic_ai.tools.applier.editor import Editor
 from oic_ai.tools.applier.merge import merge
 from oic_ai.tools.applier.yaml_io import clone, dump
-from oic_ai.tools.edit_plan import (
-    AddPackages,
-    AddPartition,
-    AddRepository,
-    AddUser,
-    Artifact,
-    DeleteValue,
-    EditPlan,
-    RemovePackages,
-    RemovePartition,
-    ResizePartition,
-    SetArtifacts,
-    SetBootloader,
-    SetDiskSize,
-    SetHostname,
-    SetImage,
-    SetImmutability,
-    SetKernel,
-    SetMetadata,
-    SetTarget,
-    SetValue,
-)
 from oic_ai.tools.validate_template import validate_text
 from tests.conftest import OUR_TEMPLATES, REFERENCE_TEMPLATES
 
@@ -106,8 +85,8 @@ systemConfig:
 """
 
 
-def plan(*operations: Any, **extra: Any) -> EditPlan:
-    return EditPlan(summary="test", operations=list(operations), **extra)
+def plan(*operations: Any, **extra: Any) -> ep.EditPlan:
+    return ep.EditPlan(summary="test", operations=list(operations), **extra)
 
 
 def apply(text: str, *operations: Any) -> AppliedPlan:
@@ -165,7 +144,7 @@ def test_an_unedited_document_renders_as_the_original_bytes(path: Path) -> None:
 def test_adding_a_package_changes_only_the_package_list(path: Path) -> None:
     text = path.read_text()
     before = data(text)
-    result = apply(text, AddPackages(packages=["zz-new-package"]))
+    result = apply(text, ep.AddPackages(packages=["zz-new-package"]))
     assert data(result)["systemConfig"]["packages"][-1] == "zz-new-package"
     removed, added = changed_lines(result.diff)
     new_lines = [line for line in added if line.strip() not in {r.strip() for r in removed}]
@@ -193,13 +172,13 @@ def test_the_added_item_keeps_a_list_level_with_its_key() -> None:
         "    - openssh-server", "  - openssh-server"
     )
     text = text.replace("    - vim-tiny\n    - vim-common\n", "  - vim-tiny\n  - vim-common\n")
-    result = apply(text, AddPackages(packages=["htop"]))
+    result = apply(text, ep.AddPackages(packages=["htop"]))
     assert "  - vim-common\n  - htop\n  # the kernel" in result.text
     assert changed_lines(result.diff) == ([], ["  - htop"])
 
 
 def test_a_comment_after_a_list_stays_above_the_key_it_describes() -> None:
-    result = apply(SMALL, AddPackages(packages=["htop"]))
+    result = apply(SMALL, ep.AddPackages(packages=["htop"]))
     assert "    - vim-common\n    - htop\n  # the kernel comes from the HWE stack\n" in result.text
     assert "openssh-server  # remote access\n" in result.text
 
@@ -209,10 +188,10 @@ def test_rendering_changed_sections_only_matches_a_full_dump(path: Path) -> None
     text = path.read_text()
     parsed = sections.parse(text)
     for operations in (
-        [AddPackages(packages=["htop"])],
-        [SetHostname(hostname="edge-01"), SetKernel(append_cmdline=["quiet"])],
-        [SetDiskSize(size="64GiB"), SetMetadata(keywords=["a", "b"])],
-        [SetTarget(arch="aarch64"), RemovePackages(packages=["openssh-server"])],
+        [ep.AddPackages(packages=["htop"])],
+        [ep.SetHostname(hostname="edge-01"), ep.SetKernel(append_cmdline=["quiet"])],
+        [ep.SetDiskSize(size="64GiB"), ep.SetMetadata(keywords=["a", "b"])],
+        [ep.SetTarget(arch="aarch64"), ep.RemovePackages(packages=["openssh-server"])],
     ):
         editor = Editor(clone(parsed.doc), parsed.style)
         for op in operations:
@@ -223,24 +202,24 @@ def test_rendering_changed_sections_only_matches_a_full_dump(path: Path) -> None
 
 def test_crlf_line_endings_and_a_byte_order_mark_survive() -> None:
     text = "\ufeff" + SMALL.replace("\n", "\r\n")
-    result = apply(text, SetHostname(hostname="box"))
+    result = apply(text, ep.SetHostname(hostname="box"))
     assert result.text.startswith("\ufeff# header comment\r\n")
     assert "\n" not in result.text.replace("\r\n", "")
     assert data(result.text.lstrip("\ufeff"))["systemConfig"]["hostname"] == "box"
 
 
 def test_a_file_without_a_final_newline_is_edited_cleanly() -> None:
-    result = apply(SMALL.rstrip("\n"), SetHostname(hostname="box"))
+    result = apply(SMALL.rstrip("\n"), ep.SetHostname(hostname="box"))
     assert result.text.endswith("      - linux-image-generic")
     assert data(result)["systemConfig"]["hostname"] == "box"
 
 
 def test_malformed_yaml_and_non_mappings_raise_a_user_error_with_a_fix() -> None:
     with pytest.raises(UserInputError, match="not valid YAML .*at line 3") as caught:
-        apply("image:\n  name: [x\n", SetHostname(hostname="a"))
+        apply("image:\n  name: [x\n", ep.SetHostname(hostname="a"))
     assert caught.value.fix
     with pytest.raises(UserInputError, match="not a YAML mapping"):
-        apply("- a\n- b\n", SetHostname(hostname="a"))
+        apply("- a\n- b\n", ep.SetHostname(hostname="a"))
 
 
 def test_unified_diff_is_empty_for_equal_texts_and_labels_both_sides() -> None:
@@ -252,7 +231,7 @@ def test_unified_diff_is_empty_for_equal_texts_and_labels_both_sides() -> None:
 
 def test_concurrent_applies_agree() -> None:
     results: list[str] = []
-    ops = plan(AddPackages(packages=["htop"]), SetDiskSize(size="16GiB"))
+    ops = plan(ep.AddPackages(packages=["htop"]), ep.SetDiskSize(size="16GiB"))
 
     def work() -> None:
         for _ in range(5):
@@ -270,7 +249,7 @@ def test_concurrent_applies_agree() -> None:
 
 
 def test_an_arch_change_fixes_everything_that_depends_on_it() -> None:
-    result = apply(WEB.read_text(), SetTarget(arch="aarch64"))
+    result = apply(WEB.read_text(), ep.SetTarget(arch="aarch64"))
     new = data(result)
     assert new["target"]["arch"] == "aarch64"
     root = new["disk"]["partitions"][1]
@@ -287,15 +266,15 @@ def test_an_arch_change_fixes_everything_that_depends_on_it() -> None:
 
 
 def test_an_arch_change_updates_the_root_type_guid_and_back() -> None:
-    there = apply(SMALL, SetTarget(arch="aarch64"))
+    there = apply(SMALL, ep.SetTarget(arch="aarch64"))
     root = data(there)["disk"]["partitions"][1]
     assert root["typeUUID"] == "b921b045-1df0-41c3-af44-4c6f280d3fae"
-    back = apply(there.text, SetTarget(arch="x86_64"))
+    back = apply(there.text, ep.SetTarget(arch="x86_64"))
     assert back.text == SMALL
 
 
 def test_an_os_change_brings_a_matching_dist_and_a_family_warning() -> None:
-    result = apply(SMALL, SetTarget(os="azure-linux"))
+    result = apply(SMALL, ep.SetTarget(os="azure-linux"))
     assert data(result)["target"] == {
         "os": "azure-linux",
         "dist": "azl3",
@@ -309,13 +288,13 @@ def test_an_os_change_brings_a_matching_dist_and_a_family_warning() -> None:
 @pytest.mark.parametrize(
     ("op", "reason"),
     [
-        (SetTarget(os="fedora"), "unknown os 'fedora'"),
-        (SetTarget(os="ubuntu", dist="azl3"), "does not belong to os ubuntu"),
-        (SetTarget(dist="el10"), "does not belong to os ubuntu"),
-        (SetTarget(), "nothing to set"),
+        (ep.SetTarget(os="fedora"), "unknown os 'fedora'"),
+        (ep.SetTarget(os="ubuntu", dist="azl3"), "does not belong to os ubuntu"),
+        (ep.SetTarget(dist="el10"), "does not belong to os ubuntu"),
+        (ep.SetTarget(), "nothing to set"),
     ],
 )
-def test_bad_targets_are_refused_and_change_nothing(op: SetTarget, reason: str) -> None:
+def test_bad_targets_are_refused_and_change_nothing(op: ep.SetTarget, reason: str) -> None:
     result = apply(SMALL, op)
     assert result.text == SMALL
     assert len(result.not_applied) == 1 and reason in result.not_applied[0]
@@ -323,7 +302,7 @@ def test_bad_targets_are_refused_and_change_nothing(op: SetTarget, reason: str) 
 
 
 def test_switching_an_iso_to_raw_creates_a_disk_layout() -> None:
-    result = apply(ISO.read_text(), SetTarget(image_type="raw"))
+    result = apply(ISO.read_text(), ep.SetTarget(image_type="raw"))
     disk = data(result)["disk"]
     assert disk["size"] == "8GiB"
     assert [p["mountPoint"] for p in disk["partitions"]] == ["/boot/efi", "/"]
@@ -334,7 +313,7 @@ def test_switching_an_iso_to_raw_creates_a_disk_layout() -> None:
 
 
 def test_add_packages_skips_names_already_present_and_drops_version_pins() -> None:
-    result = apply(SMALL, AddPackages(packages=["htop", "vim-tiny", "nginx>=1.24", "htop"]))
+    result = apply(SMALL, ep.AddPackages(packages=["htop", "vim-tiny", "nginx>=1.24", "htop"]))
     assert data(result)["systemConfig"]["packages"][-2:] == ["htop", "nginx"]
     assert result.applied == [
         "added packages htop, nginx (vim-tiny already present) "
@@ -343,38 +322,40 @@ def test_add_packages_skips_names_already_present_and_drops_version_pins() -> No
 
 
 def test_adding_only_present_packages_is_not_applied_with_the_reason() -> None:
-    result = apply(SMALL, AddPackages(packages=["vim-tiny"]))
+    result = apply(SMALL, ep.AddPackages(packages=["vim-tiny"]))
     assert result.text == SMALL
     assert result.not_applied == ["not applied: add packages vim-tiny: already present"]
 
 
 def test_kernel_packages_go_to_the_kernel_list_created_when_missing() -> None:
-    result = apply(SMALL, AddPackages(packages=["linux-modules-extra"], kernel=True))
+    result = apply(SMALL, ep.AddPackages(packages=["linux-modules-extra"], kernel=True))
     assert data(result)["systemConfig"]["kernel"]["packages"] == [
         "linux-image-generic",
         "linux-modules-extra",
     ]
     no_kernel = SMALL.split("  # the kernel")[0]
-    created = apply(no_kernel, AddPackages(packages=["linux-image-generic"], kernel=True))
+    created = apply(no_kernel, ep.AddPackages(packages=["linux-image-generic"], kernel=True))
     assert data(created)["systemConfig"]["kernel"] == {"packages": ["linux-image-generic"]}
 
 
 def test_a_missing_package_list_is_created() -> None:
-    result = apply(ISO.read_text().replace("  packages:\n", "  pkgs:\n"), SetHostname(hostname="x"))
+    result = apply(
+        ISO.read_text().replace("  packages:\n", "  pkgs:\n"), ep.SetHostname(hostname="x")
+    )
     assert "packages" not in data(result)["systemConfig"]
     text = "image: {name: a, version: '1'}\ntarget: {os: ubuntu}\n"
-    created = apply(text, AddPackages(packages=["curl"]))
+    created = apply(text, ep.AddPackages(packages=["curl"]))
     assert data(created)["systemConfig"] == {"packages": ["curl"]}
 
 
 def test_an_invalid_package_name_is_refused() -> None:
-    result = apply(SMALL, AddPackages(packages=["bad name!"]))
+    result = apply(SMALL, ep.AddPackages(packages=["bad name!"]))
     assert result.text == SMALL
     assert "'bad name!' is not a package name" in result.not_applied[0]
 
 
 def test_remove_packages_takes_globs_exact_names_and_both_lists() -> None:
-    result = apply(SMALL, RemovePackages(packages=["vim*", "linux-image-generic", "nosuch"]))
+    result = apply(SMALL, ep.RemovePackages(packages=["vim*", "linux-image-generic", "nosuch"]))
     system = data(result)["systemConfig"]
     assert system["packages"] == ["ubuntu-minimal", "openssh-server"]
     assert system["kernel"]["packages"] == []
@@ -384,7 +365,7 @@ def test_remove_packages_takes_globs_exact_names_and_both_lists() -> None:
 
 
 def test_removing_an_item_keeps_the_comment_between_it_and_the_next_key() -> None:
-    result = apply(SMALL, RemovePackages(packages=["vim-common"]))
+    result = apply(SMALL, ep.RemovePackages(packages=["vim-common"]))
     assert "    - vim-tiny\n  # the kernel comes from the HWE stack\n" in result.text
     assert changed_lines(result.diff) == (["    - vim-common"], [])
 
@@ -393,27 +374,27 @@ def test_removing_an_item_keeps_the_comment_between_it_and_the_next_key() -> Non
 
 
 def test_disk_size_changes_and_reports_old_and_new() -> None:
-    result = apply(WEB.read_text(), SetDiskSize(size="16GiB"))
+    result = apply(WEB.read_text(), ep.SetDiskSize(size="16GiB"))
     assert data(result)["disk"]["size"] == "16GiB"
     assert result.applied == ["disk size 12GiB -> 16GiB"]
     assert changed_lines(result.diff) == (["  size: 12GiB"], ["  size: 16GiB"])
 
 
 def test_shrinking_the_disk_below_a_fixed_partition_is_refused() -> None:
-    result = apply(WEB.read_text(), SetDiskSize(size="8GiB"))
+    result = apply(WEB.read_text(), ep.SetDiskSize(size="8GiB"))
     assert not result.changed
     assert result.not_applied == [
         "not applied: set disk size 8GiB: partition www ends at 9473MiB, past 8192MiB; "
         "shrink or remove it first"
     ]
-    tight = apply(SMALL, SetDiskSize(size="4609MiB"))
+    tight = apply(SMALL, ep.SetDiskSize(size="4609MiB"))
     assert "needs at least 1MiB, so the disk must be at least 4610MiB" in tight.not_applied[0]
-    assert not apply(SMALL, SetDiskSize(size="4610MiB")).not_applied
+    assert not apply(SMALL, ep.SetDiskSize(size="4610MiB")).not_applied
 
 
 @pytest.mark.parametrize("size", ["lots", "0", "-3GiB"])
 def test_a_disk_size_that_is_not_a_size_is_refused(size: str) -> None:
-    result = apply(SMALL, SetDiskSize(size=size))
+    result = apply(SMALL, ep.SetDiskSize(size=size))
     assert not result.changed and "is not a size" in result.not_applied[0]
 
 
@@ -424,7 +405,7 @@ def test_a_disk_is_created_for_a_raw_template_without_one() -> None:
         ("aarch64", "linux-root-arm64", "b921b045-1df0-41c3-af44-4c6f280d3fae"),
     ):
         source = text.replace("arch: x86_64", f"arch: {arch}")
-        result = apply(source, SetDiskSize(size="6GiB"))
+        result = apply(source, ep.SetDiskSize(size="6GiB"))
         disk = data(result)["disk"]
         assert disk["size"] == "6GiB" and disk["partitionTableType"] == "gpt"
         assert disk["artifacts"] == [{"type": "raw"}]
@@ -439,12 +420,12 @@ def test_a_disk_is_created_for_a_raw_template_without_one() -> None:
 
 
 def test_no_disk_is_created_for_an_iso_image() -> None:
-    result = apply(ISO.read_text(), SetDiskSize(size="8GiB"))
+    result = apply(ISO.read_text(), ep.SetDiskSize(size="8GiB"))
     assert not result.changed and "set imageType raw first" in result.not_applied[0]
 
 
 def test_a_partition_is_carved_before_the_rest_of_disk_partition() -> None:
-    result = apply(SMALL, AddPartition(id="logs", mount_point="/var/log", size="2GiB"))
+    result = apply(SMALL, ep.AddPartition(id="logs", mount_point="/var/log", size="2GiB"))
     assert partitions(result) == {
         "boot": ("1MiB", "513MiB"),
         "rootfs": ("513MiB", "4609MiB"),
@@ -467,9 +448,11 @@ def test_a_partition_is_carved_before_the_rest_of_disk_partition() -> None:
 
 def test_a_partition_goes_after_a_fixed_last_partition_when_it_fits() -> None:
     fixed = SMALL.replace('end: "0"', "end: 6657MiB")
-    result = apply(fixed, AddPartition(id="logs", mount_point="/var/log", size="1GiB"))
+    result = apply(fixed, ep.AddPartition(id="logs", mount_point="/var/log", size="1GiB"))
     assert partitions(result)["logs"] == ("6657MiB", "7681MiB")
-    rest = apply(fixed, AddPartition(id="logs", mount_point="/var/log", size=None, fs_type="xfs"))
+    rest = apply(
+        fixed, ep.AddPartition(id="logs", mount_point="/var/log", size=None, fs_type="xfs")
+    )
     assert partitions(rest)["logs"] == ("6657MiB", "0")
     assert error_codes(rest.text) == []
 
@@ -477,27 +460,30 @@ def test_a_partition_goes_after_a_fixed_last_partition_when_it_fits() -> None:
 @pytest.mark.parametrize(
     ("op", "reason"),
     [
-        (AddPartition(id="big", mount_point="/big", size="4GiB"), "grow the disk to at least 9GiB"),
-        (AddPartition(id="x", mount_point="/x"), "already takes the rest of the disk"),
-        (AddPartition(id="data", mount_point="/x", size="1GiB"), "id data is already used"),
-        (AddPartition(id="x", mount_point="/data/", size="1GiB"), "/data/ is already the mount"),
-        (AddPartition(id="x", mount_point="data", size="1GiB"), "must be an absolute path"),
-        (AddPartition(id="x", mount_point="/x", size="lots"), "is not a size"),
+        (
+            ep.AddPartition(id="big", mount_point="/big", size="4GiB"),
+            "grow the disk to at least 9GiB",
+        ),
+        (ep.AddPartition(id="x", mount_point="/x"), "already takes the rest of the disk"),
+        (ep.AddPartition(id="data", mount_point="/x", size="1GiB"), "id data is already used"),
+        (ep.AddPartition(id="x", mount_point="/data/", size="1GiB"), "/data/ is already the mount"),
+        (ep.AddPartition(id="x", mount_point="data", size="1GiB"), "must be an absolute path"),
+        (ep.AddPartition(id="x", mount_point="/x", size="lots"), "is not a size"),
     ],
 )
-def test_partitions_that_do_not_fit_or_clash_are_refused(op: AddPartition, reason: str) -> None:
+def test_partitions_that_do_not_fit_or_clash_are_refused(op: ep.AddPartition, reason: str) -> None:
     result = apply(SMALL, op)
     assert not result.changed
     assert reason in result.not_applied[0], result.not_applied
 
 
 def test_add_partition_needs_a_disk_layout() -> None:
-    result = apply(ISO.read_text(), AddPartition(id="x", mount_point="/x", size="1GiB"))
+    result = apply(ISO.read_text(), ep.AddPartition(id="x", mount_point="/x", size="1GiB"))
     assert "set a disk size first" in result.not_applied[0]
 
 
 def test_resizing_moves_the_partitions_after_it() -> None:
-    result = apply(WEB.read_text(), ResizePartition(partition="/", size="4GiB"))
+    result = apply(WEB.read_text(), ep.ResizePartition(partition="/", size="4GiB"))
     assert partitions(result) == {
         "boot": ("1MiB", "257MiB"),
         "rootfs": ("257MiB", "4353MiB"),
@@ -505,22 +491,22 @@ def test_resizing_moves_the_partitions_after_it() -> None:
         "logs": ("7425MiB", "0"),
     }
     assert error_codes(result.text) == []
-    grown = apply(WEB.read_text(), ResizePartition(partition="www", size="20GiB"))
+    grown = apply(WEB.read_text(), ep.ResizePartition(partition="www", size="20GiB"))
     assert "grow the disk" in grown.not_applied[0] or "past" in grown.not_applied[0]
     assert not grown.changed
 
 
 def test_resizing_the_rest_of_disk_partition_gives_it_a_fixed_end() -> None:
-    result = apply(SMALL, ResizePartition(partition="data", size="1GiB"))
+    result = apply(SMALL, ep.ResizePartition(partition="data", size="1GiB"))
     assert partitions(result)["data"] == ("4609MiB", "5633MiB")
-    same = apply(SMALL, ResizePartition(partition="rootfs", size="4GiB"))
+    same = apply(SMALL, ep.ResizePartition(partition="rootfs", size="4GiB"))
     assert same.not_applied == [
         "not applied: resize partition rootfs to 4GiB: it already has that size"
     ]
 
 
 def test_removing_a_partition_closes_the_gap() -> None:
-    result = apply(WEB.read_text(), RemovePartition(partition="www"))
+    result = apply(WEB.read_text(), ep.RemovePartition(partition="www"))
     assert partitions(result) == {
         "boot": ("1MiB", "257MiB"),
         "rootfs": ("257MiB", "6401MiB"),
@@ -528,7 +514,7 @@ def test_removing_a_partition_closes_the_gap() -> None:
     }
     assert "Site content is mounted noexec" not in result.text
     assert error_codes(result.text) == []
-    last = apply(SMALL, RemovePartition(partition="/data"))
+    last = apply(SMALL, ep.RemovePartition(partition="/data"))
     assert partitions(last) == {"boot": ("1MiB", "513MiB"), "rootfs": ("513MiB", "0")}
     assert "partition rootfs now takes the rest of the disk" in last.applied[0]
 
@@ -538,7 +524,7 @@ def test_removing_a_partition_closes_the_gap() -> None:
     [("/", "root filesystem"), ("boot", "EFI system partition"), ("/srv", "no such partition")],
 )
 def test_root_esp_and_unknown_partitions_are_not_removed(ref: str, reason: str) -> None:
-    result = apply(SMALL, RemovePartition(partition=ref))
+    result = apply(SMALL, ep.RemovePartition(partition=ref))
     assert not result.changed
     assert result.not_applied == [
         f"not applied: remove partition {ref}: " + result.not_applied[0].split(": ", 2)[2]
@@ -551,48 +537,48 @@ def test_root_esp_and_unknown_partitions_are_not_removed(ref: str, reason: str) 
 
 def test_set_artifacts_replaces_the_list() -> None:
     result = apply(
-        WEB.read_text(), SetArtifacts(artifacts=[Artifact(type="qcow2", compression="zstd")])
+        WEB.read_text(), ep.SetArtifacts(artifacts=[ep.Artifact(type="qcow2", compression="zstd")])
     )
     assert data(result)["disk"]["artifacts"] == [{"type": "qcow2", "compression": "zstd"}]
     assert result.applied == ["artifacts -> qcow2 (zstd)"]
-    bad = apply(WEB.read_text(), SetArtifacts(artifacts=[Artifact(type="iso")]))
+    bad = apply(WEB.read_text(), ep.SetArtifacts(artifacts=[ep.Artifact(type="iso")]))
     assert "unknown artifact type 'iso'" in bad.not_applied[0]
 
 
 def test_set_hostname_validates_and_reports() -> None:
-    result = apply(SMALL, SetHostname(hostname="edge-01"))
+    result = apply(SMALL, ep.SetHostname(hostname="edge-01"))
     assert data(result)["systemConfig"]["hostname"] == "edge-01"
     assert result.applied == ["hostname unset -> edge-01"]
     assert "  name: small\n  hostname: edge-01\n  packages:" in result.text
-    bad = apply(SMALL, SetHostname(hostname="edge_01"))
+    bad = apply(SMALL, ep.SetHostname(hostname="edge_01"))
     assert "not a valid hostname" in bad.not_applied[0]
 
 
 def test_set_kernel_appends_new_arguments_and_replaces_changed_values() -> None:
     result = apply(
         SMALL,
-        SetKernel(version="6.12", append_cmdline=["isolcpus=2-3", "loglevel=7", "console=tty0"]),
+        ep.SetKernel(version="6.12", append_cmdline=["isolcpus=2-3", "loglevel=7", "console=tty0"]),
     )
     kernel = data(result)["systemConfig"]["kernel"]
     assert kernel["version"] == "6.12"
     assert kernel["cmdline"] == "console=tty0 console=ttyS0,115200 loglevel=7 isolcpus=2-3"
     assert '    version: "6.12"\n    cmdline: "console=tty0' in result.text
-    whole = apply(SMALL, SetKernel(cmdline="quiet  splash"))
+    whole = apply(SMALL, ep.SetKernel(cmdline="quiet  splash"))
     assert data(whole)["systemConfig"]["kernel"]["cmdline"] == "quiet splash"
 
 
 def test_set_bootloader_refuses_systemd_boot_with_legacy_boot() -> None:
-    result = apply(SMALL, SetBootloader(provider="systemd-boot", boot_type="efi"))
+    result = apply(SMALL, ep.SetBootloader(provider="systemd-boot", boot_type="efi"))
     assert data(result)["systemConfig"]["bootloader"] == {
         "bootType": "efi",
         "provider": "systemd-boot",
     }
-    bad = apply(SMALL, SetBootloader(provider="systemd-boot", boot_type="legacy"))
+    bad = apply(SMALL, ep.SetBootloader(provider="systemd-boot", boot_type="legacy"))
     assert "systemd-boot only boots with efi" in bad.not_applied[0]
 
 
 def test_secure_boot_adds_key_paths_with_a_warning_and_removes_them() -> None:
-    result = apply(SMALL, SetImmutability(enabled=True, secure_boot=True))
+    result = apply(SMALL, ep.SetImmutability(enabled=True, secure_boot=True))
     immutability = data(result)["systemConfig"]["immutability"]
     assert immutability == {
         "enabled": True,
@@ -602,17 +588,17 @@ def test_secure_boot_adds_key_paths_with_a_warning_and_removes_them() -> None:
     }
     assert any("SB_KEYS" in w for w in result.warnings)
     assert error_codes(result.text) == []
-    off = apply(SECURE.read_text(), SetImmutability(enabled=True, secure_boot=False))
+    off = apply(SECURE.read_text(), ep.SetImmutability(enabled=True, secure_boot=False))
     assert data(off)["systemConfig"]["immutability"] == {"enabled": True}
-    disabled = apply(SECURE.read_text(), SetImmutability(enabled=False))
+    disabled = apply(SECURE.read_text(), ep.SetImmutability(enabled=False))
     assert data(disabled)["systemConfig"]["immutability"] == {"enabled": False}
     assert error_codes(disabled.text) == []
-    refused = apply(SMALL, SetImmutability(enabled=False, secure_boot=True))
+    refused = apply(SMALL, ep.SetImmutability(enabled=False, secure_boot=True))
     assert "need immutability enabled" in refused.not_applied[0]
 
 
 def test_add_user_never_writes_a_password_only_a_placeholder_and_a_warning() -> None:
-    deb = apply(SMALL, AddUser(name="ops", sudo=True, shell="/bin/bash"))
+    deb = apply(SMALL, ep.AddUser(name="ops", sudo=True, shell="/bin/bash"))
     user = data(deb)["systemConfig"]["users"][0]
     assert user == {
         "name": "ops",
@@ -625,18 +611,18 @@ def test_add_user_never_writes_a_password_only_a_placeholder_and_a_warning() -> 
     assert any("placeholder password <PASSWORD_HASH>" in w for w in deb.warnings)
     codes = {f.code for f in validate_text(deb.text).warnings}
     assert "placeholder-value" in codes and "plaintext-password" not in codes
-    rpm = apply(EL_MINIMAL.read_text(), AddUser(name="ops", sudo=True))
+    rpm = apply(EL_MINIMAL.read_text(), ep.AddUser(name="ops", sudo=True))
     assert data(rpm)["systemConfig"]["users"][-1]["groups"] == ["wheel"]
-    given = apply(SMALL, AddUser(name="ops", sudo=True, groups=["admin"]))
+    given = apply(SMALL, ep.AddUser(name="ops", sudo=True, groups=["admin"]))
     assert data(given)["systemConfig"]["users"][0]["groups"] == ["admin"]
-    again = apply(deb.text, AddUser(name="ops"))
+    again = apply(deb.text, ep.AddUser(name="ops"))
     assert "user ops already exists" in again.not_applied[0]
-    bad = apply(SMALL, AddUser(name="Ops User"))
+    bad = apply(SMALL, ep.AddUser(name="Ops User"))
     assert "must be lower-case" in bad.not_applied[0]
 
 
 def test_add_repository_quotes_values_and_uses_the_key_placeholder_when_needed() -> None:
-    result = apply(SMALL, AddRepository(url="https://download.docker.com/linux/ubuntu"))
+    result = apply(SMALL, ep.AddRepository(url="https://download.docker.com/linux/ubuntu"))
     assert data(result)["packageRepositories"] == [
         {
             "codename": "noble",
@@ -648,35 +634,35 @@ def test_add_repository_quotes_values_and_uses_the_key_placeholder_when_needed()
     assert any("placeholder key" in w for w in result.warnings)
     assert any("codename 'noble' was assumed" in w for w in result.warnings)
     assert error_codes(result.text) == []
-    again = apply(result.text, AddRepository(url="https://download.docker.com/linux/ubuntu/"))
+    again = apply(result.text, ep.AddRepository(url="https://download.docker.com/linux/ubuntu/"))
     assert "already there" in again.not_applied[0]
 
 
 def test_set_metadata_puts_a_new_block_on_top_below_the_header_comment() -> None:
-    result = apply(SMALL, SetMetadata(description="Small box", keywords=["small", "edge"]))
+    result = apply(SMALL, ep.SetMetadata(description="Small box", keywords=["small", "edge"]))
     assert result.text.startswith(
         '# header comment\nmetadata:\n  description: "Small box"\n  keywords:\n'
         "    - small\n    - edge\n\nimage:\n"
     )
-    replaced = apply(WEB.read_text(), SetMetadata(use_cases=["serve a blog"]))
+    replaced = apply(WEB.read_text(), ep.SetMetadata(use_cases=["serve a blog"]))
     assert data(replaced)["metadata"]["use_cases"] == ["serve a blog"]
     assert '    - "serve a blog"\n  keywords:' in replaced.text
 
 
 def test_set_image_quotes_the_version() -> None:
-    result = apply(SMALL, SetImage(name="tiny", version="2.0"))
+    result = apply(SMALL, ep.SetImage(name="tiny", version="2.0"))
     assert data(result)["image"] == {"name": "tiny", "version": "2.0"}
-    bad = apply(SMALL, SetImage(name="my image"))
+    bad = apply(SMALL, ep.SetImage(name="my image"))
     assert "must use letters" in bad.not_applied[0]
 
 
 def test_set_by_path_with_selectors_creates_mappings_and_keeps_strings_strings() -> None:
     result = apply(
         SMALL,
-        SetValue(path="disk.partitions[id=data].fsType", value="xfs"),
-        SetValue(path="disk.artifacts[0].compression", value="zstd"),
-        SetValue(path="systemConfig.bootloader.provider", value="grub"),
-        SetValue(path="systemConfig.kernel.version", value=6.12),
+        ep.SetValue(path="disk.partitions[id=data].fsType", value="xfs"),
+        ep.SetValue(path="disk.artifacts[0].compression", value="zstd"),
+        ep.SetValue(path="systemConfig.bootloader.provider", value="grub"),
+        ep.SetValue(path="systemConfig.kernel.version", value=6.12),
     )
     new = data(result)
     assert new["disk"]["partitions"][2]["fsType"] == "xfs"
@@ -689,14 +675,14 @@ def test_set_by_path_with_selectors_creates_mappings_and_keeps_strings_strings()
 @pytest.mark.parametrize(
     ("op", "reason"),
     [
-        (SetValue(path="disk.partitions[id=nope].fsType", value="xfs"), "no item with id=nope"),
-        (SetValue(path="disk.partitions[9].fsType", value="xfs"), "out of range"),
-        (SetValue(path="image.name.x", value="y"), "image.name is not a mapping"),
-        (SetValue(path="a.b[0].c", value="y"), "no such list a.b"),
-        (SetValue(path="disk..x", value="y"), "cannot be read"),
-        (SetValue(path="image.name", value="small"), "already has that value"),
-        (DeleteValue(path="systemConfig.nothing"), "no such key"),
-        (DeleteValue(path="disk.partitions[id=nope]"), "no item with id=nope"),
+        (ep.SetValue(path="disk.partitions[id=nope].fsType", value="xfs"), "no item with id=nope"),
+        (ep.SetValue(path="disk.partitions[9].fsType", value="xfs"), "out of range"),
+        (ep.SetValue(path="image.name.x", value="y"), "image.name is not a mapping"),
+        (ep.SetValue(path="a.b[0].c", value="y"), "no such list a.b"),
+        (ep.SetValue(path="disk..x", value="y"), "cannot be read"),
+        (ep.SetValue(path="image.name", value="small"), "already has that value"),
+        (ep.DeleteValue(path="systemConfig.nothing"), "no such key"),
+        (ep.DeleteValue(path="disk.partitions[id=nope]"), "no item with id=nope"),
     ],
 )
 def test_bad_paths_are_refused_and_change_nothing(op: Any, reason: str) -> None:
@@ -708,9 +694,9 @@ def test_bad_paths_are_refused_and_change_nothing(op: Any, reason: str) -> None:
 def test_delete_removes_keys_and_list_items() -> None:
     result = apply(
         SMALL,
-        DeleteValue(path="disk.partitions[id=data]"),
-        DeleteValue(path="systemConfig.kernel.version"),
-        DeleteValue(path="systemConfig.packages[0]"),
+        ep.DeleteValue(path="disk.partitions[id=data]"),
+        ep.DeleteValue(path="systemConfig.kernel.version"),
+        ep.DeleteValue(path="systemConfig.packages[0]"),
     )
     new = data(result)
     assert [p["id"] for p in new["disk"]["partitions"]] == ["boot", "rootfs"]
@@ -726,7 +712,7 @@ def test_delete_removes_keys_and_list_items() -> None:
 def test_plan_level_notes_come_first_in_the_result() -> None:
     result = apply_plan(
         SMALL,
-        plan(SetHostname(hostname="edge_01"), not_applied=["make it fast"], warnings=["w"]),
+        plan(ep.SetHostname(hostname="edge_01"), not_applied=["make it fast"], warnings=["w"]),
     )
     assert result.not_applied[0] == "make it fast"
     assert result.not_applied[1].startswith("not applied: set hostname edge_01:")
@@ -736,27 +722,27 @@ def test_plan_level_notes_come_first_in_the_result() -> None:
 # --- realistic plans on every template -------------------------------------------------
 
 
-def realistic(text: str) -> EditPlan:
+def realistic(text: str) -> ep.EditPlan:
     source = data(text)
     arch = source["target"]["arch"]
     operations: list[Any] = [
-        AddPackages(packages=["curl", "htop"]),
-        SetHostname(hostname="edge-01"),
-        SetKernel(append_cmdline=["quiet"]),
-        AddUser(name="ops", sudo=True),
-        SetMetadata(keywords=["edge", "custom"]),
-        SetImmutability(enabled=True, secure_boot=True),
-        SetBootloader(provider="grub"),
-        AddRepository(
+        ep.AddPackages(packages=["curl", "htop"]),
+        ep.SetHostname(hostname="edge-01"),
+        ep.SetKernel(append_cmdline=["quiet"]),
+        ep.AddUser(name="ops", sudo=True),
+        ep.SetMetadata(keywords=["edge", "custom"]),
+        ep.SetImmutability(enabled=True, secure_boot=True),
+        ep.SetBootloader(provider="grub"),
+        ep.AddRepository(
             url="https://example.com/repo", codename="extra", pkey="https://example.com/k"
         ),
-        SetTarget(arch="aarch64" if arch == "x86_64" else "x86_64"),
+        ep.SetTarget(arch="aarch64" if arch == "x86_64" else "x86_64"),
     ]
     if source["target"]["imageType"] == "raw":
         operations += [
-            SetDiskSize(size="64GiB"),
-            AddPartition(id="extra", mount_point="/srv/extra", size="2GiB"),
-            SetArtifacts(artifacts=[Artifact(type="qcow2", compression="zstd")]),
+            ep.SetDiskSize(size="64GiB"),
+            ep.AddPartition(id="extra", mount_point="/srv/extra", size="2GiB"),
+            ep.SetArtifacts(artifacts=[ep.Artifact(type="qcow2", compression="zstd")]),
         ]
     return plan(*operations)
 
@@ -775,7 +761,7 @@ def test_realistic_plans_keep_every_template_valid(path: Path) -> None:
 
 def test_emptying_a_commented_list_writes_valid_yaml() -> None:
     text = (OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text()
-    result = apply(text, RemovePackages(packages=["*"]))
+    result = apply(text, ep.RemovePackages(packages=["*"]))
     assert data(result)["systemConfig"]["packages"] == []
     assert "  packages: []\n  kernel:\n" in result.text
 
@@ -785,7 +771,7 @@ def test_an_operation_the_writer_cannot_express_is_dropped_not_raised(
 ) -> None:
     monkeypatch.setattr(applier_entry, "tidy", lambda doc: doc)  # bring back ruamel's bug
     text = (OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text()
-    result = apply(text, SetHostname(hostname="edge-01"), RemovePackages(packages=["*"]))
+    result = apply(text, ep.SetHostname(hostname="edge-01"), ep.RemovePackages(packages=["*"]))
     assert data(result)["systemConfig"]["hostname"] == "edge-01"
     assert len(data(result)["systemConfig"]["packages"]) > 1
     assert result.applied == ["hostname ubuntu-edge -> edge-01"]
@@ -814,11 +800,116 @@ def test_an_applied_result_is_cached_as_exactly_what_ruamel_writes(path: Path) -
     seeded = sections.parse(result.text)
     assert seeded.exact
     assert dump(clone(seeded.doc), seeded.style) == result.text
-    follow = apply(result.text, AddPackages(packages=["jq-extra"]))
+    follow = apply(result.text, ep.AddPackages(packages=["jq-extra"]))
     assert changed_lines(follow.diff)[0] == []
 
 
 def test_absurdly_nested_yaml_is_refused_as_user_input() -> None:
     text = "image: " + "[" * 3000 + "]" * 3000 + "\n"
     with pytest.raises(UserInputError, match="not valid YAML"):
-        apply(text, SetHostname(hostname="a"))
+        apply(text, ep.SetHostname(hostname="a"))
+
+
+# One instance of every operation type, with what it says for a plan's summary
+# (``describe``, as the builtin planner words it) and for a "not applied" line (``label``).
+DESCRIBED: list[tuple[Any, str, str]] = [
+    (
+        ep.SetTarget(os="ubuntu", dist="ubuntu24", arch="aarch64", image_type="raw"),
+        "retarget to os ubuntu, dist ubuntu24, arch aarch64, image type raw",
+        "set target os ubuntu, dist ubuntu24, arch aarch64, imageType raw",
+    ),
+    (
+        ep.SetImage(name="edge", version="1.2"),
+        "name it edge and set version 1.2",
+        "set image edge, 1.2",
+    ),
+    (
+        ep.AddPackages(packages=["docker.io", "htop"]),
+        "add docker.io, htop",
+        "add packages docker.io, htop",
+    ),
+    (
+        ep.AddPackages(packages=["linux-firmware"], kernel=True),
+        "add kernel packages linux-firmware",
+        "add kernel packages linux-firmware",
+    ),
+    (
+        ep.RemovePackages(packages=["vim*", "nano"]),
+        "remove vim*, nano",
+        "remove packages vim*, nano",
+    ),
+    (ep.SetDiskSize(size="16GiB"), "set the disk to 16GiB", "set disk size 16GiB"),
+    (
+        ep.AddPartition(id="data", mount_point="/data", size="2GiB"),
+        "add an ext4 /data partition (2GiB)",
+        "add partition /data",
+    ),
+    (
+        ep.AddPartition(id="logs", mount_point="/var/log", fs_type="xfs"),
+        "add a xfs /var/log partition (rest of disk)",
+        "add partition /var/log",
+    ),
+    (
+        ep.ResizePartition(partition="rootfs", size="4GiB"),
+        "resize partition rootfs to 4GiB",
+        "resize partition rootfs to 4GiB",
+    ),
+    (ep.RemovePartition(partition="/data"), "remove partition /data", "remove partition /data"),
+    (
+        ep.SetArtifacts(
+            artifacts=[ep.Artifact(type="raw"), ep.Artifact(type="qcow2", compression="zstd")]
+        ),
+        "write raw, qcow2+zstd",
+        "set artifacts raw, qcow2",
+    ),
+    (ep.SetHostname(hostname="gw1"), "set the hostname to gw1", "set hostname gw1"),
+    (
+        ep.SetKernel(version="6.12", cmdline="quiet", append_cmdline=["isolcpus=2-3", "nohz=on"]),
+        "use kernel 6.12, set the kernel cmdline to 'quiet', "
+        "append isolcpus=2-3 nohz=on to the kernel cmdline",
+        "set kernel",
+    ),
+    (
+        ep.SetBootloader(provider="systemd-boot", boot_type="efi"),
+        "boot with systemd-boot, efi boot",
+        "set bootloader systemd-boot, efi",
+    ),
+    (
+        ep.SetImmutability(enabled=True, secure_boot=True),
+        "turn immutability on, secure boot on",
+        "enable immutability",
+    ),
+    (ep.SetImmutability(enabled=False), "turn immutability off", "disable immutability"),
+    (
+        ep.AddUser(name="ops", groups=["docker"], sudo=True),
+        "add user ops (groups docker, sudo)",
+        "add user ops",
+    ),
+    (
+        ep.AddRepository(url="https://repo.example.com/apt"),
+        "add repository https://repo.example.com/apt",
+        "add repository https://repo.example.com/apt",
+    ),
+    (ep.SetMetadata(keywords=["edge"]), "set_metadata", "set metadata"),
+    (
+        ep.SetValue(path="systemConfig.kernel.cmdline", value="quiet"),
+        "set systemConfig.kernel.cmdline to quiet",
+        "set systemConfig.kernel.cmdline",
+    ),
+    (ep.DeleteValue(path="disk.artifacts[1]"), "delete", "delete disk.artifacts[1]"),
+]
+
+
+def test_every_operation_type_describes_and_labels_itself() -> None:
+    kinds = {type(op) for op, _, _ in DESCRIBED}
+    assert kinds == set(get_args(get_args(ep.Operation)[0]))
+    for op, summary, label in DESCRIBED:
+        assert op.describe() == summary
+        assert op.label() == label
+
+
+def test_a_refused_operation_is_named_by_its_label() -> None:
+    result = apply(SMALL, ep.SetBootloader(provider="systemd-boot", boot_type="legacy"))
+    assert result.not_applied == [
+        "not applied: set bootloader systemd-boot, legacy: systemd-boot only boots with efi"
+    ]

@@ -7,7 +7,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from oic_ai.tools.applier.comments import insert_key
-from oic_ai.tools.applier.nodes import scalar, seq
+from oic_ai.tools.applier.nodes import scalar, seq, show
 from oic_ai.tools.applier.yaml_io import Style
 from oic_ai.tools.template_keys import KEY_ORDER, os_family
 
@@ -42,39 +42,57 @@ class Editor:
         """Insert ``parent[key]`` where the template key order puts it under ``where``."""
         insert_key(parent, key, value, KEY_ORDER.get(where, ()), blank=blank, pending=self.pending)
 
-    def section(self, key: str, *, create: bool) -> CommentedMap | None:
-        """The top-level mapping ``key``; None when missing and not ``create``."""
-        node: CommentedMap | None = self._child(self.doc, key, "", CommentedMap, create=create)
+    def section(self, key: str) -> CommentedMap:
+        """The top-level mapping ``key``, created where it is missing."""
+        node: CommentedMap = self._child(self.doc, key, "", CommentedMap)
         return node
 
-    def mapping(
-        self, parent: CommentedMap, key: str, where: str, *, create: bool
-    ) -> CommentedMap | None:
-        """The mapping ``parent[key]`` (``parent`` sits at ``where``)."""
-        node: CommentedMap | None = self._child(parent, key, where, CommentedMap, create=create)
+    def mapping(self, parent: CommentedMap, key: str, where: str) -> CommentedMap:
+        """The mapping ``parent[key]`` (``parent`` sits at ``where``), created if missing."""
+        node: CommentedMap = self._child(parent, key, where, CommentedMap)
         return node
 
-    def sequence(
-        self, parent: CommentedMap, key: str, where: str, *, create: bool
-    ) -> CommentedSeq | None:
-        """The list ``parent[key]`` (``parent`` sits at ``where``)."""
-        node: CommentedSeq | None = self._child(parent, key, where, CommentedSeq, create=create)
+    def sequence(self, parent: CommentedMap, key: str, where: str) -> CommentedSeq:
+        """The list ``parent[key]`` (``parent`` sits at ``where``), created if missing."""
+        node: CommentedSeq = self._child(parent, key, where, CommentedSeq)
         return node
 
-    def _child(
-        self, parent: CommentedMap, key: str, where: str, kind: type, *, create: bool
-    ) -> Any:
+    def _child(self, parent: CommentedMap, key: str, where: str, kind: type) -> Any:
         value = parent.get(key)
         if isinstance(value, kind):
             return value
         if value is not None:
             noun = "list" if kind is CommentedSeq else "mapping"
             raise Skip(f"{f'{where}.' if where else ''}{key} is not a {noun}")
-        if not create:
-            return None
         node = seq([]) if kind is CommentedSeq else CommentedMap()
         self.insert(parent, key, node, where, blank=not where and self.style.blank_sections)
         return node
+
+    def update(
+        self,
+        parent: CommentedMap,
+        key: str,
+        value: str,
+        where: str,
+        changes: list[str],
+        *,
+        quoted: bool = False,
+        unset: bool = False,
+    ) -> None:
+        """Set ``parent[key]``, and note ``key old -> value`` in ``changes`` if it changed.
+
+        Args:
+            parent: the mapping.
+            key: the key to set.
+            value: the new value.
+            where: the path of ``parent``, for the key order.
+            changes: the notes so far.
+            quoted: write a new value double-quoted.
+            unset: name a missing (or empty) old value ``unset`` rather than ``null``.
+        """
+        old = self.set_key(parent, key, value, where, quoted=quoted)
+        if old != value:
+            changes.append(f"{key} {show(old) if old or not unset else 'unset'} -> {value}")
 
     def set_key(
         self, parent: CommentedMap, key: str, value: Any, where: str, *, quoted: bool = False

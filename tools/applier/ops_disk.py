@@ -42,15 +42,18 @@ def _layout_errors() -> Iterator[None]:
         raise Skip(str(exc)) from None
 
 
-def partitions(ed: Editor, *, need: bool = True) -> CommentedSeq | None:
-    """The disk's partition list; without one, None or (``need``) a :class:`Skip`."""
+def partitions(ed: Editor) -> CommentedSeq | None:
+    """The disk's partition list, or None when there is none (or it is empty)."""
     disk = ed.doc.get("disk")
     parts = disk.get("partitions") if isinstance(disk, CommentedMap) else None
-    if isinstance(parts, CommentedSeq) and len(parts):
-        return parts
-    if need:
+    return parts if isinstance(parts, CommentedSeq) and len(parts) else None
+
+
+def _partitions(ed: Editor) -> CommentedSeq:
+    parts = partitions(ed)
+    if parts is None:
         raise Skip("the template has no disk partitions")
-    return None
+    return parts
 
 
 def _disk_size(ed: Editor) -> int | None:
@@ -60,15 +63,13 @@ def _disk_size(ed: Editor) -> int | None:
 
 
 def _spans(ed: Editor) -> list[layout.Span]:
-    parts = partitions(ed)
-    assert parts is not None
+    parts = _partitions(ed)
     with _layout_errors():
         return layout.read_spans(parts)
 
 
 def _find_partition(ed: Editor, ref: str) -> tuple[int, CommentedMap]:
-    parts = partitions(ed)
-    assert parts is not None
+    parts = _partitions(ed)
     wanted = ref.strip()
     mount = wanted.rstrip("/") or "/"
     for index, part in enumerate(parts):
@@ -90,8 +91,7 @@ def _find_partition(ed: Editor, ref: str) -> tuple[int, CommentedMap]:
 
 
 def _write_spans(ed: Editor, changes: dict[int, tuple[int, int | None]]) -> list[str]:
-    parts = partitions(ed)
-    assert parts is not None
+    parts = _partitions(ed)
     notes: list[str] = []
     for index, (start, end) in sorted(changes.items()):
         part = parts[index]
@@ -125,7 +125,7 @@ def set_disk_size(ed: Editor, op: SetDiskSize) -> None:
         return
     if not isinstance(disk, CommentedMap):
         raise Skip("disk is not a mapping")
-    parts = partitions(ed, need=False)
+    parts = partitions(ed)
     if parts is not None:
         with _layout_errors():
             layout.check_disk_size(layout.read_spans(parts), size)
@@ -200,8 +200,7 @@ def add_partition(ed: Editor, op: AddPartition) -> None:
         size = layout.round_up(size, layout.MIB)
     if ed.doc.get("disk") is None:
         raise Skip("the template has no disk layout; set a disk size first")
-    parts = partitions(ed)
-    assert parts is not None
+    parts = _partitions(ed)
     normal = mount.rstrip("/") or "/"
     for index, part in enumerate(parts):
         if not isinstance(part, CommentedMap):
@@ -262,8 +261,7 @@ def remove_partition(ed: Editor, op: RemovePartition) -> None:
     with _layout_errors():
         changes, note = layout.remove(_spans(ed), _disk_size(ed), index)
     notes = _write_spans(ed, changes)
-    parts = partitions(ed)
-    assert parts is not None
+    parts = _partitions(ed)
     remove(parts, index)
     ed.applied.append(f"removed partition {label}; {note}" + "".join(f"; {n}" for n in notes))
 

@@ -33,20 +33,17 @@ def add_packages(ed: Editor, op: AddPackages) -> None:
             names.append(bare)
     if not names:
         raise Skip("no package names given")
-    system = ed.section("systemConfig", create=True)
-    assert system is not None
+    system = ed.section("systemConfig")
     where = "systemConfig"
     if op.kernel:
-        kernel = ed.mapping(system, "kernel", "systemConfig", create=True)
-        assert kernel is not None
+        kernel = ed.mapping(system, "kernel", "systemConfig")
         system, where = kernel, "systemConfig.kernel"
     existing = system.get("packages")
     present = [n for n in names if isinstance(existing, list) and n in existing]
     added = [n for n in names if n not in present]
     if not added:
         raise Skip("already present")
-    packages = ed.sequence(system, "packages", where, create=True)
-    assert packages is not None
+    packages = ed.sequence(system, "packages", where)
     like = packages[-1] if len(packages) else None
     for name in added:
         append(packages, scalar(name, like))

@@ -18,8 +18,7 @@ def set_hostname(ed: Editor, op: SetHostname) -> None:
     hostname = op.hostname.strip()
     if not HOSTNAME.match(hostname):
         raise Skip(f"{hostname!r} is not a valid hostname")
-    system = ed.section("systemConfig", create=True)
-    assert system is not None
+    system = ed.section("systemConfig")
     old = ed.set_key(system, "hostname", hostname, "systemConfig")
     if old == hostname:
         raise Skip("the hostname is already set to that")
@@ -30,10 +29,8 @@ def set_kernel(ed: Editor, op: SetKernel) -> None:
     """SetKernel: set the kernel version and/or command line."""
     if op.version is None and op.cmdline is None and not op.append_cmdline:
         raise Skip("nothing to set")
-    system = ed.section("systemConfig", create=True)
-    assert system is not None
-    kernel = ed.mapping(system, "kernel", "systemConfig", create=True)
-    assert kernel is not None
+    system = ed.section("systemConfig")
+    kernel = ed.mapping(system, "kernel", "systemConfig")
     changes: list[str] = []
     if op.version is not None:
         version = op.version.strip()
@@ -76,8 +73,7 @@ def set_bootloader(ed: Editor, op: SetBootloader) -> None:
     """SetBootloader: set the bootloader."""
     if op.provider is None and op.boot_type is None:
         raise Skip("nothing to set")
-    system = ed.section("systemConfig", create=True)
-    assert system is not None
+    system = ed.section("systemConfig")
     current = system.get("bootloader")
     current_type = current.get("bootType") if isinstance(current, CommentedMap) else None
     current_provider = current.get("provider") if isinstance(current, CommentedMap) else None
@@ -85,17 +81,16 @@ def set_bootloader(ed: Editor, op: SetBootloader) -> None:
     provider = op.provider or current_provider
     if provider == "systemd-boot" and boot_type == "legacy":
         raise Skip("systemd-boot only boots with efi")
-    bootloader = ed.mapping(system, "bootloader", "systemConfig", create=True)
-    assert bootloader is not None
+    bootloader = ed.mapping(system, "bootloader", "systemConfig")
     changes: list[str] = []
     if op.boot_type is not None:
-        old = ed.set_key(bootloader, "bootType", op.boot_type, "systemConfig.bootloader")
-        if old != op.boot_type:
-            changes.append(f"bootType {show(old) if old else 'unset'} -> {op.boot_type}")
+        ed.update(
+            bootloader, "bootType", op.boot_type, "systemConfig.bootloader", changes, unset=True
+        )
     if op.provider is not None:
-        old = ed.set_key(bootloader, "provider", op.provider, "systemConfig.bootloader")
-        if old != op.provider:
-            changes.append(f"provider {show(old) if old else 'unset'} -> {op.provider}")
+        ed.update(
+            bootloader, "provider", op.provider, "systemConfig.bootloader", changes, unset=True
+        )
     if not changes:
         raise Skip("the bootloader is already set that way")
     ed.applied.append("bootloader " + ", ".join(changes))
@@ -105,10 +100,8 @@ def set_immutability(ed: Editor, op: SetImmutability) -> None:
     """SetImmutability: turn immutability (dm-verity root) and secure boot on or off."""
     if op.secure_boot and not op.enabled:
         raise Skip("secure boot keys need immutability enabled")
-    system = ed.section("systemConfig", create=True)
-    assert system is not None
-    node = ed.mapping(system, "immutability", "systemConfig", create=True)
-    assert node is not None
+    system = ed.section("systemConfig")
+    node = ed.mapping(system, "immutability", "systemConfig")
     changes: list[str] = []
     old = ed.set_key(node, "enabled", op.enabled, "systemConfig.immutability")
     if old is not op.enabled:
@@ -139,8 +132,7 @@ def add_user(ed: Editor, op: AddUser) -> None:
     name = op.name.strip()
     if not USER_NAME.match(name):
         raise Skip(f"user name {name!r} must be lower-case letters, digits, '_' or '-'")
-    system = ed.section("systemConfig", create=True)
-    assert system is not None
+    system = ed.section("systemConfig")
     existing = system.get("users")
     if isinstance(existing, list) and any(
         isinstance(u, dict) and u.get("name") == name for u in existing
@@ -150,8 +142,7 @@ def add_user(ed: Editor, op: AddUser) -> None:
     if op.sudo and not groups:
         family = ed.family()
         groups = ["sudo"] if family == "deb" else ["wheel"]
-    users = ed.sequence(system, "users", "systemConfig", create=True)
-    assert users is not None
+    users = ed.sequence(system, "users", "systemConfig")
     user = CommentedMap()
     user["name"] = name
     user["password"] = DoubleQuotedScalarString(PASSWORD_PLACEHOLDER)

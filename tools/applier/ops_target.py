@@ -51,26 +51,18 @@ def set_target(ed: Editor, op: SetTarget) -> None:
         if isinstance(owner, str) and owner in OS_DISTS and op.dist not in OS_DISTS[owner]:
             raise Skip(f"dist {op.dist!r} does not belong to os {owner}")
     old_family = ed.family()
-    target = ed.section("target", create=True)
-    assert target is not None
+    target = ed.section("target")
     changes: list[str] = []
     if op.os is not None:
-        old = ed.set_key(target, "os", op.os, "target")
-        if old != op.os:
-            changes.append(f"os {show(old)} -> {op.os}")
+        ed.update(target, "os", op.os, "target", changes)
         dist = op.dist or target.get("dist")
         if dist not in OS_DISTS[op.os]:
             dist = OS_DISTS[op.os][0]
-            old = ed.set_key(target, "dist", dist, "target")
-            changes.append(f"dist {show(old)} -> {dist}")
+            ed.update(target, "dist", dist, "target", changes)
     if op.dist is not None:
-        old = ed.set_key(target, "dist", op.dist, "target")
-        if old != op.dist:
-            changes.append(f"dist {show(old)} -> {op.dist}")
+        ed.update(target, "dist", op.dist, "target", changes)
     if op.image_type is not None:
-        old = ed.set_key(target, "imageType", op.image_type, "target")
-        if old != op.image_type:
-            changes.append(f"imageType {show(old)} -> {op.image_type}")
+        ed.update(target, "imageType", op.image_type, "target", changes)
     old_arch = ed.arch()
     if op.arch is not None:
         ed.set_key(target, "arch", op.arch, "target")
@@ -96,7 +88,7 @@ def set_target(ed: Editor, op: SetTarget) -> None:
 def _follow_arch(ed: Editor, old: str | None, new: str) -> None:
     """Change what depends on the architecture: root type, consoles, names, packages."""
     notes: list[str] = []
-    parts = partitions(ed, need=False) or CommentedSeq()
+    parts = partitions(ed) or CommentedSeq()
     for index, part in enumerate(parts):
         if not isinstance(part, CommentedMap):
             continue
@@ -164,17 +156,12 @@ def set_image(ed: Editor, op: SetImage) -> None:
         raise Skip(f"image name {op.name!r} must use letters, digits, '-' and '_'")
     if op.version is not None and not IMAGE_VERSION.match(op.version):
         raise Skip(f"image version {op.version!r} must look like 1, 1.2 or 1.2.3")
-    image = ed.section("image", create=True)
-    assert image is not None
-    changes = []
+    image = ed.section("image")
+    changes: list[str] = []
     if op.name is not None:
-        old = ed.set_key(image, "name", op.name, "image")
-        if old != op.name:
-            changes.append(f"name {show(old)} -> {op.name}")
+        ed.update(image, "name", op.name, "image", changes)
     if op.version is not None:
-        old = ed.set_key(image, "version", op.version, "image", quoted=True)
-        if old != op.version:
-            changes.append(f"version {show(old)} -> {op.version}")
+        ed.update(image, "version", op.version, "image", changes, quoted=True)
     if not changes:
         raise Skip("the image is already set that way")
     ed.applied.append("image " + ", ".join(changes))

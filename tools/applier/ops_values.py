@@ -58,8 +58,7 @@ def set_metadata(ed: Editor, op: SetMetadata) -> None:
     """SetMetadata: set the template's descriptive metadata."""
     if op.description is None and op.use_cases is None and op.keywords is None:
         raise Skip("nothing to set")
-    metadata = ed.section("metadata", create=True)
-    assert metadata is not None
+    metadata = ed.section("metadata")
     changes: list[str] = []
     if op.description is not None:
         old = ed.set_key(metadata, "description", op.description.strip(), "metadata", quoted=True)
