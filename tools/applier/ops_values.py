@@ -12,11 +12,10 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from oic_ai.tools.applier.comments import append, insert_key, remove, replace_items
+from oic_ai.tools.applier.comments import append, remove, replace_items
 from oic_ai.tools.applier.editor import Editor, Skip
 from oic_ai.tools.applier.nodes import plain, scalar, seq, show, to_node
 from oic_ai.tools.edit_plan import DeleteValue, SetMetadata, SetValue
-from oic_ai.tools.template_keys import KEY_ORDER
 
 _PATH_PART = re.compile(
     r"\.?(?P<key>[^.\[\]]+)|\[(?P<index>-?[0-9]+)\]|\[(?P<field>[^=\]]+)=(?P<value>[^\]]*)\]"
@@ -103,9 +102,8 @@ def _walk(
                 if not create or not isinstance(parts[position + 1], str):
                     raise Skip(f"no such key {shown}")
                 child = CommentedMap()
-                order = KEY_ORDER.get(_shape(parts[:position]), ())
                 blank = position == 0 and ed.style.blank_sections
-                insert_key(node, part, child, order, blank=blank, pending=ed.pending)
+                ed.insert(node, part, child, _shape(parts[:position]), blank=blank)
             node = child
         else:
             node = _select(node, part, shown)[1]
@@ -137,7 +135,6 @@ def set_value(ed: Editor, op: SetValue) -> None:
     if parts is None:
         raise Skip("the path cannot be read; write e.g. disk.partitions[id=rootfs].fsType")
     container, last = _walk(ed, parts, create=True)
-    order = KEY_ORDER.get(_shape(parts[:-1]), ())
     if isinstance(last, str):
         if not isinstance(container, CommentedMap):
             raise Skip(f"{_shape(parts[:-1]) or 'the document'} is not a mapping")
@@ -150,7 +147,7 @@ def set_value(ed: Editor, op: SetValue) -> None:
             container[last] = node
         else:
             blank = len(parts) == 1 and ed.style.blank_sections
-            insert_key(container, last, node, order, blank=blank, pending=ed.pending)
+            ed.insert(container, last, node, _shape(parts[:-1]), blank=blank)
     else:
         if not isinstance(container, CommentedSeq):
             raise Skip(f"{_shape(parts[:-1])} is not a list")
