@@ -729,3 +729,17 @@ def test_describe_handles_images_without_a_disk_and_bad_yaml() -> None:
     netboot = describe_template(text_of("ubuntu24-x86_64-netboot-initrd.yml"), "disk layout?")
     assert netboot == "Disk: none (a network-boot image has no disk layout)."
     assert describe_template("a: [", "summarise").startswith("The current template could not")
+
+
+def test_explain_template_is_an_agent_tool_over_describe_template() -> None:
+    from langchain_core.tools import BaseTool
+
+    from oic_ai.tools.explain_template import explain_template
+
+    assert isinstance(explain_template, BaseTool)
+    assert explain_template.name == "explain_template"
+    assert set(explain_template.args) == {"template", "question"}
+    assert "question" in (explain_template.description or "")
+    text = text_of(UBUNTU)
+    answer = explain_template.invoke({"template": text, "question": "which kernel?"})
+    assert answer == describe_template(text, "which kernel?")

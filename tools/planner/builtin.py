@@ -12,21 +12,7 @@ from typing import Literal
 
 from oic_ai.stores.capability_catalog import load_catalog
 from oic_ai.stores.template_model import read_template
-from oic_ai.tools.edit_plan import (
-    AddPackages,
-    EditPlan,
-    Operation,
-    RemovePackages,
-    SetArtifacts,
-    SetBootloader,
-    SetDiskSize,
-    SetHostname,
-    SetImage,
-    SetImmutability,
-    SetKernel,
-    SetMetadata,
-    SetTarget,
-)
+from oic_ai.tools import edit_plan
 from oic_ai.tools.planner.redact import redact_passwords
 from oic_ai.tools.planner.rules.artifacts import artifact_words, rule_artifacts
 from oic_ai.tools.planner.rules.boot import rule_bootloader, rule_immutability
@@ -64,7 +50,7 @@ def _slug(parts: Iterable[str], limit: int = 60) -> str:
     return slug or "image"
 
 
-def _name_and_describe(state: PlanState) -> SetMetadata:
+def _name_and_describe(state: PlanState) -> edit_plan.SetMetadata:
     """Create mode: name the image after the request (unless it was named) and describe it."""
     target = state.target
     use_cases = list(dict.fromkeys(word for _, word in sorted(state.use_case_words)))
@@ -83,7 +69,7 @@ def _name_and_describe(state: PlanState) -> SetMetadata:
         description += f" ({', '.join(use_cases)})"
     if features:
         description += f" with {join_words(features)}"
-    return SetMetadata(description=description + ".")
+    return edit_plan.SetMetadata(description=description + ".")
 
 
 def _suggestions(state: PlanState) -> list[str]:
@@ -103,18 +89,18 @@ def _suggestions(state: PlanState) -> list[str]:
     return names[:5]
 
 
-def _operations(state: PlanState) -> list[Operation]:
+def _operations(state: PlanState) -> list[edit_plan.Operation]:
     """The plan's operations, in the order the applier needs them.
 
     The target comes first (an arch change fixes the root partition type), the disk size
     before partitions (they are carved from the end of the disk), removals before
     additions.
     """
-    ops: list[Operation] = []
+    ops: list[edit_plan.Operation] = []
     if state.set_target:
         wanted = state.set_target
         ops.append(
-            SetTarget(
+            edit_plan.SetTarget(
                 os=wanted.get("os"),
                 dist=wanted.get("dist"),
                 arch=_arch_literal(wanted.get("arch")),
@@ -123,20 +109,20 @@ def _operations(state: PlanState) -> list[Operation]:
         )
     metadata = _name_and_describe(state) if state.mode == "create" else None
     if state.image_name is not None or state.image_version is not None:
-        ops.append(SetImage(name=state.image_name, version=state.image_version))
+        ops.append(edit_plan.SetImage(name=state.image_name, version=state.image_version))
     if metadata is not None:
         ops.append(metadata)
     if state.disk_size is not None:
-        ops.append(SetDiskSize(size=state.disk_size))
+        ops.append(edit_plan.SetDiskSize(size=state.disk_size))
     order = {"remove_partition": 0, "resize_partition": 1, "add_partition": 2}
     ops += sorted(state.partition_ops, key=lambda op: order[op.op])
     if state.artifacts is not None:
-        ops.append(SetArtifacts(artifacts=state.artifacts))
+        ops.append(edit_plan.SetArtifacts(artifacts=state.artifacts))
     if state.bootloader:
         provider = state.bootloader.get("provider")
         boot_type = state.bootloader.get("boot_type")
         ops.append(
-            SetBootloader(
+            edit_plan.SetBootloader(
                 provider="grub" if provider == "grub" else "systemd-boot" if provider else None,
                 boot_type="legacy" if boot_type == "legacy" else "efi" if boot_type else None,
             )
@@ -145,26 +131,26 @@ def _operations(state: PlanState) -> list[Operation]:
         enabled = state.immutable
         if enabled is None:
             enabled = state.facts.immutability_enabled is True or bool(state.secure_boot)
-        ops.append(SetImmutability(enabled=enabled, secure_boot=state.secure_boot))
+        ops.append(edit_plan.SetImmutability(enabled=enabled, secure_boot=state.secure_boot))
     if state.kernel_version is not None or state.cmdline is not None or state.append_cmdline:
         ops.append(
-            SetKernel(
+            edit_plan.SetKernel(
                 version=state.kernel_version,
                 cmdline=state.cmdline,
                 append_cmdline=list(state.append_cmdline),
             )
         )
     if state.hostname is not None:
-        ops.append(SetHostname(hostname=state.hostname))
+        ops.append(edit_plan.SetHostname(hostname=state.hostname))
     ops += state.users
     ops += state.values
     ops += state.repositories
     if state.remove:
-        ops.append(RemovePackages(packages=list(state.remove)))
+        ops.append(edit_plan.RemovePackages(packages=list(state.remove)))
     if state.add:
-        ops.append(AddPackages(packages=list(state.add)))
+        ops.append(edit_plan.AddPackages(packages=list(state.add)))
     if state.add_kernel:
-        ops.append(AddPackages(packages=list(state.add_kernel), kernel=True))
+        ops.append(edit_plan.AddPackages(packages=list(state.add_kernel), kernel=True))
     return ops
 
 
@@ -207,7 +193,7 @@ def _check_disk_layout(state: PlanState) -> None:
         state.artifacts = None
 
 
-def plan_request(request: str, template_text: str, *, mode: Mode) -> EditPlan:
+def plan_request(request: str, template_text: str, *, mode: Mode) -> edit_plan.EditPlan:
     """Turn a request into an edit plan for ``template_text``, by rules alone.
 
     Args:
@@ -269,7 +255,7 @@ def plan_request(request: str, template_text: str, *, mode: Mode) -> EditPlan:
     report_leftovers(state)
     suggestions = _suggestions(state)
     ops = _operations(state)
-    return EditPlan(
+    return edit_plan.EditPlan(
         summary=summarize(state, ops, suggestions),
         operations=ops,
         not_applied=state.not_applied,

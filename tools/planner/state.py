@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -85,6 +87,33 @@ class PlanState:
         if entry not in self.not_applied:
             self.not_applied.append(entry)
         self.text.consume(start, end)
+
+    def valid_values(
+        self,
+        pattern: re.Pattern[str],
+        valid: re.Pattern[str],
+        invalid: Callable[[str], str],
+        *,
+        keep_case: bool = True,
+    ) -> Iterator[str]:
+        """Each value ``pattern`` finds (its ``value`` group) that ``valid`` accepts.
+
+        The match's span is marked used; an invalid value is rejected instead, with
+        ``invalid(value)`` as the reason.
+
+        Args:
+            pattern: Finds a phrase naming a value ("hostname gw1").
+            valid: The value's own syntax.
+            invalid: Words the reason for a value that does not fit it.
+            keep_case: Read the value as written (else lower-cased).
+        """
+        for match in self.text.matches(pattern):
+            value = self.text.raw(*match.span("value")) if keep_case else match.group("value")
+            if not valid.match(value):
+                self.reject(*match.span(), invalid(value))
+                continue
+            self.text.consume(*match.span())
+            yield value
 
     @property
     def current_cmdline(self) -> str:

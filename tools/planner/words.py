@@ -6,8 +6,6 @@ import re
 
 from oic_ai.stores.vocabulary import NOT_PACKAGE_WORDS, OS_DISTS
 
-# --- vocabulary of the request ----------------------------------------------------------
-
 DIST_OS: dict[str, str] = {dist: os for os, dists in OS_DISTS.items() for dist in dists}
 DIST_TITLES: dict[str, str] = {
     "ubuntu24": "Ubuntu 24.04",

@@ -19,17 +19,12 @@ _HOSTNAME_OK = re.compile(
 
 def rule_hostname(state: PlanState) -> None:
     """Set the hostname; a name that is not a valid hostname is reported."""
-    for match in state.text.matches(_HOSTNAME):
-        name = match.group("value")
-        if not _HOSTNAME_OK.match(name):
-            state.reject(
-                *match.span(),
-                f"{name!r} is not a valid hostname (letters, digits and '-' in dot-separated "
-                "labels)",
-            )
-            continue
-        state.text.consume(*match.span())
+    for name in state.valid_values(_HOSTNAME, _HOSTNAME_OK, _invalid, keep_case=False):
         if name == state.facts.hostname:
             state.notes.append(f"the hostname is already {name}")
         else:
             state.hostname = name
+
+
+def _invalid(name: str) -> str:
+    return f"{name!r} is not a valid hostname (letters, digits and '-' in dot-separated labels)"

@@ -17,15 +17,11 @@ _IMAGE_NAME_OK = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9\-_]*[a-zA-Z0-9])?$")
 
 def rule_image_name(state: PlanState) -> None:
     """Name the image; a name the composer would refuse is reported."""
-    for match in state.text.matches(_IMAGE_NAME):
-        name = state.text.raw(*match.span("value"))
-        if not _IMAGE_NAME_OK.match(name):
-            state.reject(
-                *match.span(),
-                f"{name!r} is not a valid image name (letters, digits, '-' and '_')",
-            )
-            continue
-        state.text.consume(*match.span())
+    for name in state.valid_values(
+        _IMAGE_NAME,
+        _IMAGE_NAME_OK,
+        lambda name: f"{name!r} is not a valid image name (letters, digits, '-' and '_')",
+    ):
         if name == state.facts.image.name:
             state.notes.append(f"the image is already called {name}")
         else:
@@ -44,12 +40,9 @@ _VERSION_OK = re.compile(
 
 def rule_image_version(state: PlanState) -> None:
     """Set the image version; a version not like 1.2.0 is reported."""
-    for match in state.text.matches(_IMAGE_VERSION):
-        version = state.text.raw(*match.span("value"))
-        if not _VERSION_OK.match(version):
-            state.reject(*match.span(), f"{version!r} is not a version like 1.2.0")
-            continue
-        state.text.consume(*match.span())
+    for version in state.valid_values(
+        _IMAGE_VERSION, _VERSION_OK, lambda version: f"{version!r} is not a version like 1.2.0"
+    ):
         if version == state.facts.image.version:
             state.notes.append(f"the image version is already {version}")
         else:

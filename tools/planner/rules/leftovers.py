@@ -6,8 +6,6 @@ from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Token, tokenize
 from oic_ai.tools.planner.words import FILLER, RETRIEVAL_WORDS
 
-# --- what is left over ------------------------------------------------------------------------
-
 
 def report_leftovers(state: PlanState) -> None:
     """Every remaining word that means something becomes a not-applied entry."""
