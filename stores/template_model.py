@@ -19,8 +19,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
 from oic_ai.stores.disk_units import parse_size
@@ -193,6 +193,9 @@ class Immutability:
 class Template:
     """One parsed template with both declared and inferred search facts.
 
+    The inferred facts (capabilities, keywords, use cases) are worked out on first
+    use, so reading a template for planning does not pay for search.
+
     ``error`` is set (and everything else empty) when :func:`read_template` could not
     read the text; see :attr:`readable`.
     """
@@ -211,13 +214,29 @@ class Template:
     hostname: str = ""
     immutable: bool = False
     bootloader: str = ""
-    inferred_keywords: tuple[str, ...] = ()
-    inferred_use_cases: tuple[str, ...] = ()
-    capabilities: tuple[str, ...] = field(default=())
     boot_type: str = ""
     users: tuple[User, ...] = ()
     immutability: Immutability | None = None
     error: str = ""
+
+    @cached_property
+    def capabilities(self) -> tuple[str, ...]:
+        """Capabilities inferred from the packages (worked out on first use)."""
+        return tuple(capabilities_for_packages(self.all_packages))
+
+    @cached_property
+    def _inference(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return _inferred(self.path, self.target, self.capabilities)
+
+    @property
+    def inferred_keywords(self) -> tuple[str, ...]:
+        """Keywords inferred from the file name, target and capabilities."""
+        return self._inference[0]
+
+    @property
+    def inferred_use_cases(self) -> tuple[str, ...]:
+        """Use cases inferred from the capabilities and image type."""
+        return self._inference[1]
 
     @property
     def readable(self) -> bool:
@@ -410,8 +429,6 @@ def template_from_data(data: Mapping[str, Any], path: str, digest: str) -> Templ
         cmdline=_text(kernel.get("cmdline")),
         packages=_strings(kernel.get("packages")),
     )
-    capabilities = tuple(capabilities_for_packages(packages + kernel_model.packages))
-    keywords, use_cases = _inferred(path, parsed_target, capabilities)
     return Template(
         path=path,
         content_hash=digest,
@@ -429,9 +446,6 @@ def template_from_data(data: Mapping[str, Any], path: str, digest: str) -> Templ
         hostname=_text(system.get("hostname")),
         immutable=immutability.get("enabled") is True,
         bootloader=_text(bootloader.get("provider")),
-        inferred_keywords=keywords,
-        inferred_use_cases=use_cases,
-        capabilities=capabilities,
         boot_type=_text(bootloader.get("bootType")),
         users=tuple(
             User(
