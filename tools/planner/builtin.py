@@ -7,7 +7,7 @@ last, then whatever is left is reported. Create mode also names and describes th
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 from oic_ai.stores.capability_catalog import load_catalog
@@ -33,6 +33,25 @@ from oic_ai.tools.planner.words import DIST_TITLES, IMAGE_TYPE_WORDS
 
 # Requests are sentences; a longer text (a pasted file) is read up to here.
 _MAX_REQUEST_CHARS = 2000
+
+# The span rules, in the order they read the request: each marks what it used, so an
+# earlier rule's words are not read again ("hostname gw1" is not a package, nor is
+# "6.12" a version of the image). Package words and the leftovers come after these.
+_RULES: tuple[Callable[[PlanState], None], ...] = (
+    rule_repositories,
+    rule_image_name,
+    rule_hostname,
+    rule_users,
+    rule_kernel,
+    rule_image_version,
+    rule_disk_size,
+    rule_partitions,
+    rule_artifacts,
+    rule_bootloader,
+    rule_immutability,
+    rule_target,
+    rule_bare_kernel_args,
+)
 
 
 def _slug(parts: Iterable[str], limit: int = 60) -> str:
@@ -232,21 +251,7 @@ def plan_request(request: str, template_text: str, *, mode: Mode) -> edit_plan.E
         state.not_applied.append(too_long)
     if not facts.readable:
         state.warn(f"the base template could not be read ({facts.error}); planned without it")
-    for rule in (
-        rule_repositories,
-        rule_image_name,
-        rule_hostname,
-        rule_users,
-        rule_kernel,
-        rule_image_version,
-        rule_disk_size,
-        rule_partitions,
-        rule_artifacts,
-        rule_bootloader,
-        rule_immutability,
-        rule_target,
-        rule_bare_kernel_args,
-    ):
+    for rule in _RULES:
         rule(state)
     _check_disk_layout(state)
     if state.target.known:
