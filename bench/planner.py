@@ -77,7 +77,9 @@ def _percentile(values: list[float], fraction: float) -> float:
 
 
 def _measure(texts: list[str], *, cold: bool) -> tuple[list[float], list[float]]:
-    from oic_ai.tools import builtin_planner as planner
+    from oic_ai.stores.template_model import read_template
+    from oic_ai.tools.planner import plan_request
+    from oic_ai.tools.planner.rules import packages
 
     timings: list[float] = []
     cpu: list[float] = []
@@ -85,18 +87,18 @@ def _measure(texts: list[str], *, cold: bool) -> tuple[list[float], list[float]]
         for mode in ("refine", "create"):
             for request in REQUESTS:
                 if cold:
-                    planner._read_facts.cache_clear()
-                    planner._find_capabilities_cached.cache_clear()
-                    planner._for_use_case.cache_clear()
+                    read_template.cache_clear()
+                    packages._find_capabilities_cached.cache_clear()
+                    packages.for_use_case.cache_clear()
                 start, start_cpu = time.perf_counter(), time.process_time()
-                planner.plan_request(request, text, mode=mode)
+                plan_request(request, text, mode=mode)
                 timings.append((time.perf_counter() - start) * 1000)
                 cpu.append((time.process_time() - start_cpu) * 1000)
     return timings, cpu
 
 
 if __name__ == "__main__":
-    from oic_ai.tools.builtin_planner import plan_request
+    from oic_ai.tools.planner import plan_request
 
     texts = [p.read_text() for p in sorted((ROOT / "image-templates").glob("*.yml"))]
     for request in REQUESTS:  # warm-up: imports, regex compilation, catalog load

@@ -9,7 +9,7 @@ from oic_ai.graph.state import State
 
 def explain(state: State, runtime: Any = None) -> dict[str, Any]:
     """Describe the session's template in answer to the request; the draft stays as it is."""
-    from oic_ai.tools.builtin_planner import describe_template
+    from oic_ai.tools.explain_template import describe_template
     from oic_ai.tools.validate_template import validate_text
 
     template = state.get("template") or ""

@@ -78,13 +78,13 @@ def make_generate(planner: Planner) -> Any:
     def generate(state: State, runtime: Any = None) -> dict[str, Any]:
         """Plan and apply this turn's change to the base (create) or current (refine) text."""
         from oic_ai.tools.applier import apply_plan, unified_diff
-        from oic_ai.tools.builtin_planner import plan_request
         from oic_ai.tools.llm_planner import (
             PlanError,
             plan_json,
             plan_with_model,
             write_template_with_model,
         )
+        from oic_ai.tools.planner import plan_request
 
         settings = settings_of(runtime)
         route = record(state, "route")

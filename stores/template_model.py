@@ -1,7 +1,17 @@
-"""A typed, forgiving model of one os-image-composer template.
+"""A typed, forgiving model of one os-image-composer template: the one template reader.
 
 The model is for reading and searching: it never raises on odd values, it just
-keeps what it can understand. Validation is the validator's job.
+keeps what it can understand (a value of the wrong type reads as empty). Validation
+is the validator's job.
+
+Entry points:
+
+- :func:`read_template` reads template text for the planner, explain and checks; it
+  never raises, and an unreadable text gives an empty :class:`Template` whose
+  ``error`` says why.
+- :func:`parse_template` reads a library file and raises on text that is not a YAML
+  mapping (the library skips such files).
+- :func:`template_from_data` builds the model from already-loaded YAML data.
 """
 
 from __future__ import annotations
@@ -9,9 +19,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
+from oic_ai.stores.disk_units import parse_size
 from oic_ai.stores.vocabulary import (
     ARCH_WORDS,
     CAPABILITY_USE_CASES,
@@ -19,7 +31,7 @@ from oic_ai.stores.vocabulary import (
     IMAGE_TYPE_CONTEXT,
     capabilities_for_packages,
 )
-from oic_ai.stores.yaml_document import load_data
+from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
 
 _NAME_TOKEN = re.compile(r"x86_64|[a-z0-9]+(?:\.[0-9]+)?")
 _NOISE_TOKENS = frozenset({"yml", "yaml", "template", "image", "os"})
@@ -71,7 +83,12 @@ class Target:
 
 @dataclass(frozen=True)
 class Partition:
-    """One entry of ``disk.partitions``."""
+    """One entry of ``disk.partitions``.
+
+    ``start`` and ``end`` are the values as written; ``start_bytes`` and ``end_bytes``
+    are the same in bytes, or None when they are not sizes. An ``end`` of 0 means
+    "the rest of the disk".
+    """
 
     id: str = ""
     type: str = ""
@@ -80,17 +97,54 @@ class Partition:
     start: str = ""
     end: str = ""
     mount_point: str = ""
+    start_bytes: int | None = None
+    end_bytes: int | None = None
+
+    @property
+    def ref(self) -> str:
+        """How a plan names this partition: its id, else its mount point."""
+        return self.id or self.mount_point
+
+    def size_bytes(self, disk_size: int | None) -> int | None:
+        """The partition's size in bytes, or None when it cannot be known.
+
+        Args:
+            disk_size: The disk's size in bytes, needed when the partition runs to the
+                end of the disk.
+        """
+        if self.start_bytes is None or self.end_bytes is None:
+            return None
+        end = disk_size if self.end_bytes == 0 else self.end_bytes
+        return None if end is None else end - self.start_bytes
+
+
+@dataclass(frozen=True)
+class DiskArtifact:
+    """One entry of ``disk.artifacts``: an output format and its compression."""
+
+    type: str
+    compression: str | None = None
+
+    def __str__(self) -> str:
+        """``qcow2+zstd``, or just the format when it is not compressed."""
+        return f"{self.type}+{self.compression}" if self.compression else self.type
 
 
 @dataclass(frozen=True)
 class Disk:
-    """``disk:`` — layout and output artifacts."""
+    """``disk:`` — layout and output artifacts.
+
+    ``artifacts`` spells each artifact as ``format+compression`` (for search text);
+    ``artifact_specs`` holds the same entries as :class:`DiskArtifact`.
+    """
 
     name: str = ""
     size: str = ""
     partition_table_type: str = ""
     artifacts: tuple[str, ...] = ()
     partitions: tuple[Partition, ...] = ()
+    size_bytes: int | None = None
+    artifact_specs: tuple[DiskArtifact, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,8 +169,36 @@ class Repository:
 
 
 @dataclass(frozen=True)
+class User:
+    """One entry of ``systemConfig.users``."""
+
+    name: str
+    groups: tuple[str, ...] = ()
+    sudo: bool = False
+    shell: str = ""
+
+
+@dataclass(frozen=True)
+class Immutability:
+    """``systemConfig.immutability``.
+
+    ``enabled`` is None when the section does not say ``enabled: true`` or ``false``.
+    """
+
+    enabled: bool | None = None
+    secure_boot: bool = False
+
+
+@dataclass(frozen=True)
 class Template:
-    """One parsed template with both declared and inferred search facts."""
+    """One parsed template with both declared and inferred search facts.
+
+    The inferred facts (capabilities, keywords, use cases) are worked out on first
+    use, so reading a template for planning does not pay for search.
+
+    ``error`` is set (and everything else empty) when :func:`read_template` could not
+    read the text; see :attr:`readable`.
+    """
 
     path: str
     content_hash: str
@@ -132,9 +214,69 @@ class Template:
     hostname: str = ""
     immutable: bool = False
     bootloader: str = ""
-    inferred_keywords: tuple[str, ...] = ()
-    inferred_use_cases: tuple[str, ...] = ()
-    capabilities: tuple[str, ...] = field(default=())
+    boot_type: str = ""
+    users: tuple[User, ...] = ()
+    immutability: Immutability | None = None
+    error: str = ""
+
+    @cached_property
+    def capabilities(self) -> tuple[str, ...]:
+        """Capabilities inferred from the packages (worked out on first use)."""
+        return tuple(capabilities_for_packages(self.all_packages))
+
+    @cached_property
+    def _inference(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return _inferred(self.path, self.target, self.capabilities)
+
+    @property
+    def inferred_keywords(self) -> tuple[str, ...]:
+        """Keywords inferred from the file name, target and capabilities."""
+        return self._inference[0]
+
+    @property
+    def inferred_use_cases(self) -> tuple[str, ...]:
+        """Use cases inferred from the capabilities and image type."""
+        return self._inference[1]
+
+    @property
+    def readable(self) -> bool:
+        """False when the text could not be read as a template mapping."""
+        return not self.error
+
+    @property
+    def description(self) -> str:
+        """``metadata.description``, else ``systemConfig.description``."""
+        return self.metadata.description or self.system_description
+
+    @property
+    def partitions(self) -> tuple[Partition, ...]:
+        """The disk's partitions; none without a disk."""
+        return self.disk.partitions if self.disk else ()
+
+    @property
+    def disk_size_bytes(self) -> int | None:
+        """The disk's size in bytes; None without a disk or a readable size."""
+        return self.disk.size_bytes if self.disk else None
+
+    @property
+    def artifact_specs(self) -> tuple[DiskArtifact, ...]:
+        """The disk's output artifacts; none without a disk."""
+        return self.disk.artifact_specs if self.disk else ()
+
+    @property
+    def immutability_enabled(self) -> bool | None:
+        """``immutability.enabled`` when it is a boolean, else None."""
+        return self.immutability.enabled if self.immutability else None
+
+    @property
+    def secure_boot(self) -> bool:
+        """True when the immutability section sets secure boot keys."""
+        return self.immutability.secure_boot if self.immutability else False
+
+    @property
+    def repository_locations(self) -> tuple[str, ...]:
+        """Each package repository's URL, else its path."""
+        return tuple(r.url or r.path for r in self.repositories)
 
     @property
     def file_name(self) -> str:
@@ -210,6 +352,47 @@ def content_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
+def empty_template(path: str = "", error: str = "") -> Template:
+    """A template with nothing in it; ``error`` says why, when it stands for a failed read."""
+    return Template(
+        path=path,
+        content_hash="",
+        metadata=TemplateMetadata(),
+        image=ImageInfo(),
+        target=Target(),
+        disk=None,
+        packages=(),
+        kernel=Kernel(),
+        repositories=(),
+        error=error,
+    )
+
+
+@lru_cache(maxsize=64)
+def read_template(text: str, path: str = "template.yml") -> Template:
+    """Read template text forgivingly; never raises.
+
+    Reads are cached per text: a conversation reads the same template many times.
+
+    Args:
+        text: The template's YAML text.
+        path: The name to give the template (shown in search text).
+
+    Returns:
+        The model; when the text is empty, not YAML or not a mapping, an empty
+        template whose ``error`` says which (and ``readable`` is False).
+    """
+    if not text.strip():
+        return empty_template(path, "no template text")
+    try:
+        data = load_data(text)
+    except YamlSyntaxError as exc:
+        return empty_template(path, f"the template is not valid YAML ({exc})")
+    if not isinstance(data, Mapping):
+        return empty_template(path, "the template is not a YAML mapping")
+    return template_from_data(data, path, content_hash(text.encode("utf-8")))
+
+
 def parse_template(raw: bytes | str, path: str) -> Template:
     """Parse template text into a :class:`Template`.
 
@@ -246,8 +429,6 @@ def template_from_data(data: Mapping[str, Any], path: str, digest: str) -> Templ
         cmdline=_text(kernel.get("cmdline")),
         packages=_strings(kernel.get("packages")),
     )
-    capabilities = tuple(capabilities_for_packages(packages + kernel_model.packages))
-    keywords, use_cases = _inferred(path, parsed_target, capabilities)
     return Template(
         path=path,
         content_hash=digest,
@@ -258,18 +439,35 @@ def template_from_data(data: Mapping[str, Any], path: str, digest: str) -> Templ
         packages=packages,
         kernel=kernel_model,
         repositories=tuple(
-            _repository(item)
-            for item in _list(data.get("packageRepositories"))
-            if isinstance(item, Mapping)
+            _repository(item) for item in _mappings(data.get("packageRepositories"))
         ),
         system_name=_text(system.get("name")),
         system_description=_text(system.get("description")),
         hostname=_text(system.get("hostname")),
         immutable=immutability.get("enabled") is True,
         bootloader=_text(bootloader.get("provider")),
-        inferred_keywords=keywords,
-        inferred_use_cases=use_cases,
-        capabilities=capabilities,
+        boot_type=_text(bootloader.get("bootType")),
+        users=tuple(
+            User(
+                name=_text(u.get("name")),
+                groups=_strings(u.get("groups")),
+                sudo=u.get("sudo") is True,
+                shell=_text(u.get("shell")),
+            )
+            for u in _mappings(system.get("users"))
+            if _text(u.get("name"))
+        ),
+        immutability=_immutability(system.get("immutability")),
+    )
+
+
+def _immutability(raw: Any) -> Immutability | None:
+    if not isinstance(raw, Mapping):
+        return None
+    enabled = raw.get("enabled")
+    return Immutability(
+        enabled=enabled if isinstance(enabled, bool) else None,
+        secure_boot=bool(raw.get("secureBootDBKey")),
     )
 
 
@@ -311,12 +509,13 @@ def _metadata(raw: Any) -> TemplateMetadata:
 def _disk(raw: Any) -> Disk | None:
     if not isinstance(raw, Mapping):
         return None
-    artifacts = []
-    for item in _list(raw.get("artifacts")):
-        if isinstance(item, Mapping) and item.get("type"):
-            kind = _text(item.get("type"))
-            compression = _text(item.get("compression"))
-            artifacts.append(f"{kind}+{compression}" if compression else kind)
+    artifacts = tuple(
+        DiskArtifact(
+            type=_text(item.get("type")), compression=_text(item.get("compression")) or None
+        )
+        for item in _mappings(raw.get("artifacts"))
+        if _text(item.get("type"))
+    )
     partitions = tuple(
         Partition(
             id=_text(p.get("id")),
@@ -326,16 +525,19 @@ def _disk(raw: Any) -> Disk | None:
             start=_text(p.get("start")),
             end=_text(p.get("end")),
             mount_point=_text(p.get("mountPoint")),
+            start_bytes=_size(p.get("start")),
+            end_bytes=_size(p.get("end")),
         )
-        for p in _list(raw.get("partitions"))
-        if isinstance(p, Mapping)
+        for p in _mappings(raw.get("partitions"))
     )
     return Disk(
         name=_text(raw.get("name")),
         size=_text(raw.get("size")),
         partition_table_type=_text(raw.get("partitionTableType")),
-        artifacts=tuple(artifacts),
+        artifacts=tuple(str(a) for a in artifacts),
         partitions=partitions,
+        size_bytes=_size(raw.get("size")),
+        artifact_specs=artifacts,
     )
 
 
@@ -359,18 +561,25 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+def _mappings(value: Any) -> list[Mapping[str, Any]]:
+    return [item for item in _list(value) if isinstance(item, Mapping)]
+
+
 def _text(value: Any) -> str:
-    if value is None or isinstance(value, (Mapping, list)):
+    """A scalar as stripped text; empty for None, booleans, mappings and lists."""
+    if value is None or isinstance(value, (Mapping, list, bool)):
         return ""
     return str(value).strip()
 
 
 def _strings(value: Any) -> tuple[str, ...]:
-    return tuple(
-        str(item).strip()
-        for item in _list(value)
-        if isinstance(item, (str, int, float)) and not isinstance(item, bool) and str(item).strip()
-    )
+    """The non-empty scalar items of a list, as text."""
+    return tuple(text for item in _list(value) if (text := _text(item)))
+
+
+def _size(value: Any) -> int | None:
+    """A size value (``8GiB``, ``"0"``, bytes) in bytes, or None."""
+    return parse_size(_text(value) or value)
 
 
 def _unique(items: Iterable[str]) -> tuple[str, ...]:

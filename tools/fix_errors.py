@@ -2,7 +2,7 @@
 
 The graph's fix step calls :func:`plan_fixes` before (or instead of) asking a model. Only
 problems with one right answer are fixed here; each fix is an ordinary plan operation, so
-:func:`tools.plan_applier.apply_plan` applies it and re-validating proves it. Everything
+:func:`oic_ai.tools.applier.apply_plan` applies it and re-validating proves it. Everything
 else is left alone for the LLM fix or the final "invalid" status.
 
 This module reads the template with the position-keeping PyYAML loader, not ruamel, so

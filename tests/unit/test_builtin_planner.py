@@ -13,8 +13,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from oic_ai.tools.builtin_planner import describe_template, plan_request
 from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.explain_template import describe_template
+from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES, PROJECT
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # grub, raw+zstd, boot + rootfs (rest of disk)
@@ -611,7 +612,7 @@ def test_plans_round_trip_through_json() -> None:
 
 def test_the_planner_imports_nothing_heavy() -> None:
     code = (
-        "import sys, oic_ai.tools.builtin_planner\n"
+        "import sys, oic_ai.tools.planner\n"
         "heavy = [m for m in sys.modules if m.split('.')[0] in "
         "('langchain', 'langchain_core', 'langgraph', 'chromadb', 'ruamel', 'numpy', 'torch')]\n"
         "print(','.join(heavy))"
@@ -726,3 +727,17 @@ def test_describe_handles_images_without_a_disk_and_bad_yaml() -> None:
     netboot = describe_template(text_of("ubuntu24-x86_64-netboot-initrd.yml"), "disk layout?")
     assert netboot == "Disk: none (a network-boot image has no disk layout)."
     assert describe_template("a: [", "summarise").startswith("The current template could not")
+
+
+def test_explain_template_is_an_agent_tool_over_describe_template() -> None:
+    from langchain_core.tools import BaseTool
+
+    from oic_ai.tools.explain_template import explain_template
+
+    assert isinstance(explain_template, BaseTool)
+    assert explain_template.name == "explain_template"
+    assert set(explain_template.args) == {"template", "question"}
+    assert "question" in (explain_template.description or "")
+    text = text_of(UBUNTU)
+    answer = explain_template.invoke({"template": text, "question": "which kernel?"})
+    assert answer == describe_template(text, "which kernel?")

@@ -7,7 +7,7 @@ import hashlib
 import pytest
 
 from oic_ai.stores.disk_units import format_size, parse_size
-from oic_ai.stores.template_model import parse_template
+from oic_ai.stores.template_model import DiskArtifact, User, parse_template, read_template
 from oic_ai.stores.yaml_document import YamlSyntaxError, load_document
 
 COMPOSER_STYLE = b"""
@@ -176,3 +176,48 @@ def test_yaml_syntax_errors_carry_line_and_column() -> None:
 def test_multiple_documents_are_a_syntax_error() -> None:
     with pytest.raises(YamlSyntaxError):
         load_document("a: 1\n---\nb: 2\n")
+
+
+def test_read_template_reads_what_the_planner_and_explain_need() -> None:
+    t = read_template(COMPOSER_STYLE.decode())
+    assert t.readable and t.error == ""
+    assert t.description == "Edge gateway with containers"
+    assert t.disk_size_bytes == 8 * 1024**3
+    (root,) = t.partitions
+    assert (root.ref, root.start_bytes, root.end_bytes) == ("root", 1024**2, 0)
+    assert root.size_bytes(t.disk_size_bytes) == 8 * 1024**3 - 1024**2
+    assert root.size_bytes(None) is None  # runs to the end of a disk of unknown size
+    assert t.artifact_specs == (DiskArtifact("qcow2", "zstd"),)
+    assert str(t.artifact_specs[0]) == "qcow2+zstd"
+    assert (t.boot_type, t.immutability_enabled, t.secure_boot) == ("efi", True, False)
+    assert t.kernel.cmdline == "quiet"
+    assert t.repository_locations == ("https://example.invalid/ubuntu",)
+
+
+def test_read_template_is_forgiving_about_odd_values() -> None:
+    t = read_template(
+        "systemConfig:\n"
+        "  hostname: true\n"
+        "  immutability: {enabled: maybe, secureBootDBKey: {cert: x}}\n"
+        "  users: [{name: ops, sudo: true, groups: [docker, {x: 1}]}, {sudo: true}, bob]\n"
+        "disk: {size: lots, partitions: [{id: r, start: 1MiB, end: [0]}], artifacts: [{}, raw]}\n"
+    )
+    assert t.readable and t.hostname == ""
+    assert t.users == (User(name="ops", groups=("docker",), sudo=True),)
+    assert (t.immutability_enabled, t.secure_boot) == (None, True)
+    assert t.disk_size_bytes is None and t.partitions[0].end_bytes is None
+    assert t.artifact_specs == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("", "no template text"),
+        ("a: [", "the template is not valid YAML"),
+        ("- a\n- b\n", "the template is not a YAML mapping"),
+    ],
+)
+def test_read_template_never_raises(text: str, error: str) -> None:
+    t = read_template(text)
+    assert not t.readable and t.error.startswith(error)
+    assert t.packages == () and t.partitions == () and t.disk is None

@@ -1,0 +1,211 @@
+"""Explain a template: answer a question about it without changing it.
+
+:func:`describe_template` is the plain function (the ``explain`` node calls it);
+:func:`explain_template` is the same as a LangChain tool an LLM can call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from langchain_core.tools import tool
+
+from oic_ai.stores.capability_catalog import load_catalog
+from oic_ai.stores.disk_units import format_size
+from oic_ai.stores.template_model import Template, read_template
+from oic_ai.tools.planner.state import family_of
+from oic_ai.tools.planner.summary import with_article
+from oic_ai.tools.planner.words import DIST_TITLES, FILLER, IMAGE_TYPE_WORDS
+
+_TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("packages", re.compile(r"\b(?:packages?|installed|software|included|includes?|contain)")),
+    ("disk", re.compile(r"\b(?:disk|partitions?|layout|storage|size|mounts?|artifacts?|format)")),
+    ("kernel", re.compile(r"\b(?:kernel|cmdline|command\s*line|boot\s+args)")),
+    ("users", re.compile(r"\b(?:users?|accounts?|logins?|sudo)")),
+    ("boot", re.compile(r"\b(?:boot(?:loader)?|grub|systemd-boot|efi|bios|secure\s*boot|immutab)")),
+    ("target", re.compile(r"\b(?:target|distro|distribution|arch(?:itecture)?|os|version|type)\b")),
+    ("hostname", re.compile(r"\b(?:host\s*name|host)\b")),
+    ("repositories", re.compile(r"\b(?:repo(?:sitor(?:y|ies))?s?|sources?)\b")),
+)
+_SUMMARY_WORDS = re.compile(r"\b(?:summar|overview|describe|explain|what\s+is\s+(?:this|it)|tell)")
+_HAS_QUESTION = re.compile(
+    r"\b(?:does|do|is|are|has)\b.*?\b(?:have|has|include|includes|contain|installed|there|got)"
+    r"\b\s+(?P<what>.+?)\s*\??$"
+    r"|^\s*(?:is|are)\s+(?P<subject>.+?)\s+(?:installed|included|there|present|in\s+it)\s*\??\s*$"
+)
+
+
+def describe_template(template_text: str, question: str) -> str:
+    """Answer a question about a template in plain language, without changing it.
+
+    Args:
+        template_text: The current template.
+        question: "what packages are included?", "summarise it", "what is the disk
+            layout?", "which kernel?", "what users?", "does it have docker?" ...
+
+    Returns:
+        A short paragraph or bullet list. Questions it does not recognise get the
+        whole summary.
+    """
+    template = read_template(template_text)
+    if not template.readable:
+        return f"The current template could not be read: {template.error}."
+    asked = question.lower()
+    has = _HAS_QUESTION.search(asked)
+    if has is not None and not _SUMMARY_WORDS.search(asked):
+        answer = _answer_has(template, has.group("what") or has.group("subject"))
+        if answer:
+            return answer
+    topics = [name for name, pattern in _TOPICS if pattern.search(asked)]
+    if not topics or _SUMMARY_WORDS.search(asked):
+        topics = ["about", "target", "packages", "disk", "boot", "kernel", "users", "hostname"]
+        return "Here is a summary of the template:\n" + "\n".join(
+            f"- {line}" for topic in topics if (line := _TOPIC_LINES[topic](template, True))
+        )
+    lines = [_TOPIC_LINES[topic](template, False) for topic in topics]
+    return "\n".join(line for line in lines if line) or "The template does not say."
+
+
+@tool
+def explain_template(template: str, question: str) -> str:
+    """Answer a question about an OS image template without changing it.
+
+    Use it for questions such as "what packages are included?", "does it have docker?",
+    "what is the disk layout?", "which kernel and cmdline?", "what users?", "which
+    bootloader?" or "summarise it". Questions it does not recognise get a summary of
+    the whole template.
+
+    Args:
+        template: The template's full YAML text (an os-image-composer template).
+        question: The question, in plain English.
+
+    Returns:
+        A short plain-language answer: a sentence, a few lines or a bullet list.
+    """
+    return describe_template(template, question)
+
+
+def _answer_has(template: Template, what: str) -> str:
+    """Answer "does it have X?" from the package list, through the catalog's names for X."""
+    catalog = load_catalog()
+    asked = [w for w in re.findall(r"[a-z0-9][a-z0-9._+-]*", what) if w not in FILLER]
+    if not asked:
+        return ""
+    installed = (*template.packages, *template.kernel.packages)
+    names: set[str] = set(asked)
+    os, dist, arch = template.target.os, template.target.dist, template.target.arch
+    if family_of(os, dist):
+        for capability in catalog.find(" ".join(asked)):
+            names |= set(capability.packages_for(os, dist, arch))
+        for word in asked:
+            names |= set(catalog.aliases(word, os, dist, arch))
+    found = [name for name in installed if name in names]
+    subject = " ".join(what.strip(" ?.!").split())
+    if found:
+        return f"Yes: {subject} is covered by {', '.join(found)} in the package list."
+    return f"No: nothing in the package list provides {subject}."
+
+
+def _about(template: Template, brief: bool) -> str:
+    return f"About: {template.description}" if template.description else ""
+
+
+def _target(template: Template, brief: bool) -> str:
+    target = template.target
+    title = DIST_TITLES.get(target.dist, target.dist or "an unknown distribution")
+    kind = IMAGE_TYPE_WORDS.get(target.image_type, target.image_type or "image")
+    name = f"{template.image.name} {template.image.version}".strip()
+    return f"Target: {title} ({target.os}/{target.dist}), {target.arch}, {kind}" + (
+        f"; image {name}" if name else ""
+    )
+
+
+def _packages(template: Template, brief: bool) -> str:
+    packages, kernel_packages = template.packages, template.kernel.packages
+    if not packages and not kernel_packages:
+        return "Packages: none listed."
+    shown = packages if not brief else packages[:8]
+    more = len(packages) - len(shown)
+    text = f"Packages: {len(packages)} — " + ", ".join(shown)
+    text += f" and {more} more" if more > 0 else ""
+    if kernel_packages:
+        text += f"; kernel packages: {', '.join(kernel_packages)}"
+    return text
+
+
+def _disk(template: Template, brief: bool) -> str:
+    disk = template.disk
+    if disk is None:
+        kind = IMAGE_TYPE_WORDS.get(template.target.image_type, "image of this type")
+        return f"Disk: none ({with_article(kind)} has no disk layout)."
+    parts = []
+    for part in disk.partitions:
+        size = part.size_bytes(disk.size_bytes)
+        size_text = format_size(size) if size is not None else "?"
+        if part.end_bytes == 0:
+            size_text += ", rest of disk"
+        parts.append(
+            f"{part.id or '?'} {part.mount_point or '-'} {part.fs_type or '?'} ({size_text})"
+        )
+    artifacts = ", ".join(str(artifact) for artifact in disk.artifact_specs)
+    text = f"Disk: {disk.size or 'size not set'}"
+    text += f" with {len(parts)} partitions: " + "; ".join(parts) if parts else ", no partitions"
+    if artifacts:
+        text += f". Output: {artifacts}"
+    return text
+
+
+def _kernel(template: Template, brief: bool) -> str:
+    text = f"Kernel: {template.kernel.version or 'distribution default'}"
+    if template.kernel.cmdline:
+        text += f", cmdline '{template.kernel.cmdline}'"
+    return text
+
+
+def _users(template: Template, brief: bool) -> str:
+    if not template.users:
+        return "Users: none defined beyond the defaults."
+    described = []
+    for user in template.users:
+        extra = ["sudo"] if user.sudo else []
+        if user.groups:
+            extra.append("groups " + ", ".join(user.groups))
+        described.append(user.name + (f" ({'; '.join(extra)})" if extra else ""))
+    return "Users: " + "; ".join(described)
+
+
+def _boot(template: Template, brief: bool) -> str:
+    loader = template.bootloader or "the default bootloader"
+    text = f"Bootloader: {loader}" + (f" ({template.boot_type})" if template.boot_type else "")
+    if template.immutability_enabled is not None:
+        text += ", immutable root" if template.immutability_enabled else ", writable root"
+    if template.secure_boot:
+        text += ", secure boot keys set"
+    return text
+
+
+def _hostname(template: Template, brief: bool) -> str:
+    if template.hostname:
+        return f"Hostname: {template.hostname}"
+    return "" if brief else "Hostname: not set."
+
+
+def _repositories(template: Template, brief: bool) -> str:
+    if not template.repository_locations:
+        return "Repositories: only the distribution's defaults."
+    return "Repositories: " + ", ".join(template.repository_locations)
+
+
+# One line per topic; ``brief`` (in the whole summary) shortens long lists.
+_TOPIC_LINES: dict[str, Callable[[Template, bool], str]] = {
+    "about": _about,
+    "target": _target,
+    "packages": _packages,
+    "disk": _disk,
+    "kernel": _kernel,
+    "users": _users,
+    "boot": _boot,
+    "hostname": _hostname,
+    "repositories": _repositories,
+}

@@ -1,0 +1,268 @@
+"""The orchestrator: run the rules over a request and assemble the plan (:func:`plan_request`).
+
+The rules run in a fixed order, each marking the spans it used; package words come
+last, then whatever is left is reported. Create mode also names and describes the image.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Literal
+
+from oic_ai.stores.capability_catalog import load_catalog
+from oic_ai.stores.template_model import read_template
+from oic_ai.tools import edit_plan
+from oic_ai.tools.planner.redact import redact_passwords
+from oic_ai.tools.planner.rules.artifacts import artifact_words, rule_artifacts
+from oic_ai.tools.planner.rules.boot import rule_bootloader, rule_immutability
+from oic_ai.tools.planner.rules.disk import rule_disk_size
+from oic_ai.tools.planner.rules.hostname import rule_hostname
+from oic_ai.tools.planner.rules.image import rule_image_name, rule_image_version
+from oic_ai.tools.planner.rules.kernel import rule_bare_kernel_args, rule_kernel
+from oic_ai.tools.planner.rules.leftovers import report_leftovers
+from oic_ai.tools.planner.rules.packages import for_use_case, rule_packages
+from oic_ai.tools.planner.rules.partitions import rule_partitions
+from oic_ai.tools.planner.rules.repositories import rule_repositories
+from oic_ai.tools.planner.rules.target import rule_target, translate_for_target
+from oic_ai.tools.planner.rules.users import rule_users
+from oic_ai.tools.planner.state import Mode, PlanState, PlanTarget
+from oic_ai.tools.planner.summary import describe_operation, join_words, summarize, with_article
+from oic_ai.tools.planner.text import RequestText
+from oic_ai.tools.planner.words import DIST_TITLES, IMAGE_TYPE_WORDS
+
+# Requests are sentences; a longer text (a pasted file) is read up to here.
+_MAX_REQUEST_CHARS = 2000
+
+# The span rules, in the order they read the request: each marks what it used, so an
+# earlier rule's words are not read again ("hostname gw1" is not a package, nor is
+# "6.12" a version of the image). Package words and the leftovers come after these.
+_RULES: tuple[Callable[[PlanState], None], ...] = (
+    rule_repositories,
+    rule_image_name,
+    rule_hostname,
+    rule_users,
+    rule_kernel,
+    rule_image_version,
+    rule_disk_size,
+    rule_partitions,
+    rule_artifacts,
+    rule_bootloader,
+    rule_immutability,
+    rule_target,
+    rule_bare_kernel_args,
+)
+
+
+def _slug(parts: Iterable[str], limit: int = 60) -> str:
+    words: list[str] = []
+    for part in parts:
+        for word in re.sub(r"[^a-z0-9]+", "-", part.lower()).strip("-").split("-"):
+            if word and word not in words:
+                words.append(word)
+    slug = ""
+    for word in words:
+        candidate = f"{slug}-{word}" if slug else word
+        if len(candidate) > limit:
+            break
+        slug = candidate
+    return slug or "image"
+
+
+def _name_and_describe(state: PlanState) -> edit_plan.SetMetadata:
+    """Create mode: name the image after the request (unless it was named) and describe it."""
+    target = state.target
+    use_cases = list(dict.fromkeys(word for _, word in sorted(state.use_case_words)))
+    features = list(dict.fromkeys(label for _, label in sorted(state.features)))
+    if state.image_name is None:
+        type_word = {"iso": "installer", "img": "netboot"}.get(target.image_type, "")
+        # amd64/aarch64 are the arch words the applier swaps in names on an arch change
+        arch = {"x86_64": "amd64"}.get(target.arch, target.arch)
+        name = _slug([target.dist or "image", arch, *use_cases, *features, type_word])
+        if name != state.facts.image.name:
+            state.image_name = name
+    title = DIST_TITLES.get(target.dist, target.dist or "Linux")
+    description = f"{title} {target.arch or ''} {IMAGE_TYPE_WORDS.get(target.image_type, 'image')}"
+    description = " ".join(description.split())
+    if use_cases:
+        description += f" ({', '.join(use_cases)})"
+    if features:
+        description += f" with {join_words(features)}"
+    return edit_plan.SetMetadata(description=description + ".")
+
+
+def _suggestions(state: PlanState) -> list[str]:
+    """Capabilities the request's use case usually wants and the plan does not have yet."""
+    if state.mode != "create" or not state.target.known:
+        return []
+    # only the use-case and feature words: matching the whole request costs milliseconds
+    use_case = " ".join(word for _, word in sorted([*state.use_case_words, *state.features]))
+    if not use_case:
+        return []
+    have = {*state.facts.packages, *state.add} - set(state.remove)
+    names: list[str] = []
+    for capability in for_use_case(state.catalog, use_case):
+        packages = capability.packages_for(state.target.os, state.target.dist, state.target.arch)
+        if packages and not set(packages) <= have:
+            names.append(capability.name)
+    return names[:5]
+
+
+def _operations(state: PlanState) -> list[edit_plan.Operation]:
+    """The plan's operations, in the order the applier needs them.
+
+    The target comes first (an arch change fixes the root partition type), the disk size
+    before partitions (they are carved from the end of the disk), removals before
+    additions.
+    """
+    ops: list[edit_plan.Operation] = []
+    if state.set_target:
+        wanted = state.set_target
+        ops.append(
+            edit_plan.SetTarget(
+                os=wanted.get("os"),
+                dist=wanted.get("dist"),
+                arch=_arch_literal(wanted.get("arch")),
+                image_type=_image_type_literal(wanted.get("image_type")),
+            )
+        )
+    metadata = _name_and_describe(state) if state.mode == "create" else None
+    if state.image_name is not None or state.image_version is not None:
+        ops.append(edit_plan.SetImage(name=state.image_name, version=state.image_version))
+    if metadata is not None:
+        ops.append(metadata)
+    if state.disk_size is not None:
+        ops.append(edit_plan.SetDiskSize(size=state.disk_size))
+    order = {"remove_partition": 0, "resize_partition": 1, "add_partition": 2}
+    ops += sorted(state.partition_ops, key=lambda op: order[op.op])
+    if state.artifacts is not None:
+        ops.append(edit_plan.SetArtifacts(artifacts=state.artifacts))
+    if state.bootloader:
+        provider = state.bootloader.get("provider")
+        boot_type = state.bootloader.get("boot_type")
+        ops.append(
+            edit_plan.SetBootloader(
+                provider="grub" if provider == "grub" else "systemd-boot" if provider else None,
+                boot_type="legacy" if boot_type == "legacy" else "efi" if boot_type else None,
+            )
+        )
+    if state.immutable is not None or state.secure_boot is not None:
+        enabled = state.immutable
+        if enabled is None:
+            enabled = state.facts.immutability_enabled is True or bool(state.secure_boot)
+        ops.append(edit_plan.SetImmutability(enabled=enabled, secure_boot=state.secure_boot))
+    if state.kernel_version is not None or state.cmdline is not None or state.append_cmdline:
+        ops.append(
+            edit_plan.SetKernel(
+                version=state.kernel_version,
+                cmdline=state.cmdline,
+                append_cmdline=list(state.append_cmdline),
+            )
+        )
+    if state.hostname is not None:
+        ops.append(edit_plan.SetHostname(hostname=state.hostname))
+    ops += state.users
+    ops += state.values
+    ops += state.repositories
+    if state.remove:
+        ops.append(edit_plan.RemovePackages(packages=list(state.remove)))
+    if state.add:
+        ops.append(edit_plan.AddPackages(packages=list(state.add)))
+    if state.add_kernel:
+        ops.append(edit_plan.AddPackages(packages=list(state.add_kernel), kernel=True))
+    return ops
+
+
+def _arch_literal(value: str | None) -> Literal["x86_64", "aarch64"] | None:
+    return "x86_64" if value == "x86_64" else "aarch64" if value == "aarch64" else None
+
+
+def _image_type_literal(value: str | None) -> Literal["raw", "iso", "img"] | None:
+    kinds: dict[str | None, Literal["raw", "iso", "img"]] = {
+        "raw": "raw",
+        "iso": "iso",
+        "img": "img",
+    }
+    return kinds.get(value)
+
+
+def _check_disk_layout(state: PlanState) -> None:
+    """Artifacts make the image raw; disk sizes and partitions need a raw image."""
+    kind = state.target.image_type
+    if state.artifacts and kind in ("iso", "img") and "image_type" not in state.set_target:
+        state.warn(
+            f"disk artifacts exist only for raw disk images, so the image type changes from "
+            f"{kind} to raw"
+        )
+        state.set_target["image_type"] = state.target.image_type = "raw"
+        return
+    if kind not in ("iso", "img"):
+        return
+    reason = (
+        f"{with_article(IMAGE_TYPE_WORDS[kind])} has no disk layout; ask for a raw image to set one"
+    )
+    if state.disk_size is not None:
+        state.not_applied.append(f"'disk size {state.disk_size}' — {reason}")
+        state.disk_size = None
+    for op in state.partition_ops:
+        state.not_applied.append(f"'{describe_operation(op)}' — {reason}")
+    state.partition_ops.clear()
+    if state.artifacts:
+        state.not_applied.append(f"'{artifact_words(state.artifacts)}' — {reason}")
+        state.artifacts = None
+
+
+def plan_request(request: str, template_text: str, *, mode: Mode) -> edit_plan.EditPlan:
+    """Turn a request into an edit plan for ``template_text``, by rules alone.
+
+    Args:
+        request: What the user asked for, in plain words.
+        template_text: The current template (refine) or the retrieved base (create).
+        mode: ``"create"`` also names and describes the new image; ``"refine"`` changes
+            only what was asked.
+
+    Returns:
+        The plan. Parts of the request it cannot express are listed in ``not_applied``;
+        a password in the request is dropped and a warning says so.
+    """
+    redacted, password_warning = redact_passwords(request)
+    if len(redacted) > _MAX_REQUEST_CHARS:
+        cut = redacted.rfind(" ", 0, _MAX_REQUEST_CHARS)
+        redacted = redacted[: cut if cut > 0 else _MAX_REQUEST_CHARS]
+        too_long = (
+            f"the request is longer than {_MAX_REQUEST_CHARS} characters; only its beginning "
+            "was read — send the rest as a follow-up"
+        )
+    else:
+        too_long = ""
+    facts = read_template(template_text)
+    state = PlanState(
+        mode=mode,
+        facts=facts,
+        text=RequestText(redacted),
+        catalog=load_catalog(),
+        target=PlanTarget(
+            facts.target.os, facts.target.dist, facts.target.arch, facts.target.image_type
+        ),
+    )
+    if password_warning:
+        state.warn(password_warning)
+    if too_long:
+        state.not_applied.append(too_long)
+    if not facts.readable:
+        state.warn(f"the base template could not be read ({facts.error}); planned without it")
+    for rule in _RULES:
+        rule(state)
+    _check_disk_layout(state)
+    if state.target.known:
+        translate_for_target(state)
+    rule_packages(state)
+    report_leftovers(state)
+    suggestions = _suggestions(state)
+    ops = _operations(state)
+    return edit_plan.EditPlan(
+        summary=summarize(state, ops, suggestions),
+        operations=ops,
+        not_applied=state.not_applied,
+        warnings=state.warnings,
+    )

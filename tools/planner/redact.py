@@ -1,0 +1,51 @@
+"""Password redaction: a password in the request is cut before any rule reads it."""
+
+from __future__ import annotations
+
+import re
+
+# Passwords are cut before any rule reads the text: "password hunter2",
+# "password: 'a b c'", "with the root password is x", "hunter2 as the password".
+_SECRET_WORD = (
+    r"(?:root\s+|user\s+|login\s+|initial\s+|default\s+|admin\s+)?"
+    r"(?:password|passwd|passphrase|pass\s*word|pwd|pw)"
+)
+# a quoted value counts only when the quote closes at a word boundary, else the whole run
+_SECRET_VALUE = r"(?:(?:\"[^\"]*\"|'[^']*'|`[^`]*`)(?=[\s,;.!?]|$)|\S+)"
+_PASSWORD_CONNECTOR = (
+    r"(?:\s+(?:for|of)\s+\S+?)?"  # "the password for ops is x"
+    r"(?:\s*(?:(?:is|=|:|of|to|set\s+to|as|being|(?:should|will|would|must|shall)\s+be)\s*)+"
+    r"|\s+)"
+)
+# "set a password for root": a connecting word is not the password
+# (only before another word: "password a." ends in its value, which must still be cut)
+_NOT_A_VALUE = r"(?!(?:for|and|with|to|the|a|an|of|on|in|please|too|then)\s+\S)"
+_PASSWORD = re.compile(
+    rf"(?:\b(?:with|and|using|use|set|having)\s+)?(?:(?:the|a|an|his|her|their|its)\s+)?"
+    rf"(?P<value>\b{_SECRET_WORD}\b{_PASSWORD_CONNECTOR}{_NOT_A_VALUE}{_SECRET_VALUE}"
+    rf"|(?<!\S){_SECRET_VALUE}\s+(?:as|for)\s+(?:the\s+|a\s+|an\s+|its\s+|his\s+|her\s+)?"
+    rf"{_SECRET_WORD}\b)"
+    rf"|\b{_SECRET_WORD}\b",
+    re.IGNORECASE,
+)
+_DROPPED_PASSWORD = (
+    "a password in the request was dropped: templates must not hold plaintext passwords; "
+    "new users get a placeholder to replace with a hash, or use an SSH key"
+)
+_NO_PASSWORDS = (
+    "passwords are not written into templates: new users get a placeholder to replace "
+    "with a hash at deploy time, or use an SSH key"
+)
+
+
+def redact_passwords(request: str) -> tuple[str, str | None]:
+    """Return the request without password phrases, and the warning to give, if any."""
+    warning: str | None = None
+
+    def cut(match: re.Match[str]) -> str:
+        nonlocal warning
+        if match.group("value") is not None or warning is None:
+            warning = _DROPPED_PASSWORD if match.group("value") is not None else _NO_PASSWORDS
+        return " " * len(match.group())
+
+    return _PASSWORD.sub(cut, request), warning

@@ -1,0 +1,1 @@
+"""The planner's rule families, one module each; every rule reads and updates a PlanState."""

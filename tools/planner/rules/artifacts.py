@@ -1,0 +1,113 @@
+"""Rule: disk artifacts and their compression ("qcow2", "compressed with zstd")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from oic_ai.tools.edit_plan import Artifact
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.words import WORD_END, WORD_START
+
+_FORMAT = r"raw|qcow2|vhdx|vhd|vmdk|vdi"
+_COMPRESSION = r"gzip|gz|xz|zstd|zst|bzip2|bz2"
+_COMPRESSIONS = {"gzip": "gz", "gz": "gz", "xz": "xz", "zstd": "zstd", "zst": "zstd"}
+_COMPRESSIONS |= {"bzip2": "bz2", "bz2": "bz2"}
+_ARTIFACT = re.compile(
+    rf"{WORD_START}(?:(?P<c1>{_COMPRESSION})[\s-]+compressed\s+|(?P<compressed>compressed)\s+|"
+    rf"(?P<uncompressed>uncompressed)\s+|(?P<c0>{_COMPRESSION})\s+)?(?:(?:a|an)\s+)?"
+    rf"(?P<fmt>{_FORMAT})(?:\.(?P<c3>{_COMPRESSION}))?{WORD_END}"
+    r"(?:\s+(?:image|artifact|file|disk|format|output))?"
+    rf"(?:\s*,?\s*(?:compressed\s+)?(?:with|using|in|as|\+)\s+(?P<c2>{_COMPRESSION})"
+    r"(?:\s+compression)?|\s+compressed\b)?"
+)
+_COMPRESSION_ONLY = re.compile(
+    rf"\b(?:(?:compress(?:ed)?|compression)\s+(?:it\s+|them\s+|the\s+image\s+|artifacts?\s+)?"
+    rf"(?:with|using|to|in|as|:|=)?\s*(?P<c1>{_COMPRESSION}){WORD_END}|{WORD_START}(?P<c2>{_COMPRESSION})"
+    r"(?:\s+compression|\s+compressed|\s+compress)?\b)"
+)
+_NO_COMPRESSION = re.compile(
+    r"\b(?:no|without|disable|drop|remove)\s+(?:the\s+)?compression\b|\buncompressed\b"
+    r"|\bdon'?t\s+compress\b"
+)
+_ARTIFACT_ADD = re.compile(r"\b(?:also|add|additional|extra|plus|as\s+well|too|another)\b")
+
+
+def rule_artifacts(state: PlanState) -> None:
+    """Set the disk artifacts, or change the compression of the existing ones."""
+    text = state.text
+    found: list[tuple[re.Match[str], Artifact]] = []
+    default_compression = next((a.compression for a in _current(state) if a.compression), None)
+    default_compression = default_compression or "zstd"
+    for match in text.matches(_ARTIFACT):
+        fmt = match.group("fmt")
+        comp_word = match.group("c0") or match.group("c1") or match.group("c2") or match.group("c3")
+        compression = _COMPRESSIONS[comp_word] if comp_word else None
+        if compression is None and (match.group("compressed") or "compressed" in match.group()):
+            compression = default_compression
+        bare_raw = fmt == "raw" and compression is None and not match.group("uncompressed")
+        if bare_raw:
+            continue  # a bare "raw" names the image type, handled by the target rule
+        found.append((match, Artifact(type=fmt, compression=compression)))
+    # "a raw and a qcow2": a bare raw next to other formats is an artifact too
+    if found:
+        for match in text.matches(
+            re.compile(rf"{WORD_START}(?:uncompressed\s+)?(?:(?:a|an)\s+)?raw{WORD_END}")
+        ):
+            window = text.work[max(0, match.start() - 12) : match.end() + 12]
+            if re.search(r"\b(?:and|or|plus)\b|,", window) and not any(
+                m.start() <= match.start() < m.end() for m, _ in found
+            ):
+                found.append((match, Artifact(type="raw")))
+        found.sort(key=lambda item: item[0].start())
+    if found:
+        start = min(m.start() for m, _ in found)
+        before = text.work[max(0, start - 40) : start]
+        artifacts = [a for _, a in found]
+        if _ARTIFACT_ADD.search(before) and state.facts.artifact_specs:
+            current = _current(state)
+            artifacts = current + [a for a in artifacts if a not in current]
+        for match, _ in found:
+            text.consume(*match.span())
+        _set_artifacts(state, artifacts)
+        return
+    # compression alone changes every existing artifact
+    no_compression = text.matches(_NO_COMPRESSION)
+    compressions = text.matches(_COMPRESSION_ONLY)
+    if not (no_compression or compressions):
+        return
+    for match in [*no_compression, *compressions]:
+        text.consume(*match.span())
+    if not state.facts.artifact_specs:
+        span = (no_compression or compressions)[0].span()
+        state.not_applied.append(
+            f"'{text.raw(*span).strip()}' — the template has no disk artifacts to compress"
+        )
+        return
+    value: str | None = None
+    if compressions:
+        last = compressions[-1]
+        value = _COMPRESSIONS[last.group("c1") or last.group("c2")]
+    _set_artifacts(state, [Artifact(type=a.type, compression=value) for a in _current(state)])
+
+
+def _set_artifacts(state: PlanState, artifacts: list[Artifact]) -> None:
+    unique: list[Artifact] = []
+    for artifact in artifacts:
+        if all(a.type != artifact.type for a in unique):
+            unique.append(artifact)
+    current = _current(state)
+    if unique == current:
+        state.notes.append("the artifacts are already " + artifact_words(unique))
+        return
+    state.artifacts = unique
+
+
+def _current(state: PlanState) -> list[Artifact]:
+    """The base template's artifacts, as plan artifacts."""
+    return [Artifact(type=a.type, compression=a.compression) for a in state.facts.artifact_specs]
+
+
+def artifact_words(artifacts: Sequence[Artifact]) -> str:
+    """``raw+zstd, qcow2``: artifacts as the summary and notes spell them."""
+    return ", ".join(f"{a.type}+{a.compression}" if a.compression else a.type for a in artifacts)

@@ -1,0 +1,110 @@
+"""Rules: bootloader and boot type, immutability and secure boot."""
+
+from __future__ import annotations
+
+import re
+
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.text import RequestText
+from oic_ai.tools.planner.words import WORD_END, WORD_START
+
+_BOOTLOADER = re.compile(
+    rf"{WORD_START}(?:(?P<from>from)\s+)?(?:(?:the\s+)?(?:use|using|with|switch\s+to|boot\s+with|via)\s+)?"
+    rf"(?:(?P<sdboot>systemd-boot|systemd\s+boot|sd-boot)|(?P<grub>grub2?)|"
+    rf"(?P<legacy>legacy\s+bios(?:\s+boot)?|legacy\s+boot|bios\s+boot|bios|csm|legacy)|"
+    rf"(?P<efi>uefi|efi)(?:\s+boot)?){WORD_END}(?:\s+(?:boot\s*loader|bootloader|mode))?"
+)
+_NEGATED_BEFORE = re.compile(
+    r"(?:\b(?:without|no|not|disable|disabling|turn\s+off|switch\s+off|remove|drop|"
+    r"non)\s+(?:the\s+|a\s+|any\s+)?)$"
+)
+
+
+def rule_bootloader(state: PlanState) -> None:
+    """Pick the bootloader (grub, systemd-boot) and boot type (efi, legacy)."""
+    text = state.text
+    for match in text.matches(_BOOTLOADER):
+        text.consume(*match.span())
+        if match.group("from"):
+            continue  # "switch from grub to systemd-boot": only the destination counts
+        if match.group("sdboot"):
+            state.bootloader["provider"] = "systemd-boot"
+        elif match.group("grub"):
+            state.bootloader["provider"] = "grub"
+        elif match.group("legacy"):
+            state.bootloader["boot_type"] = "legacy"
+        else:
+            state.bootloader["boot_type"] = "efi"
+    if state.bootloader.get("boot_type") == "legacy":
+        if state.bootloader.get("provider") == "systemd-boot":
+            state.warn("systemd-boot only boots UEFI; legacy BIOS needs grub, so grub is used")
+            state.bootloader["provider"] = "grub"
+        elif state.facts.bootloader == "systemd-boot" and "provider" not in state.bootloader:
+            state.warn("systemd-boot only boots UEFI; switched the bootloader to grub")
+            state.bootloader["provider"] = "grub"
+    if state.bootloader.get("provider") == state.facts.bootloader.replace("grub2", "grub"):
+        state.notes.append(f"the bootloader is already {state.facts.bootloader}")
+        del state.bootloader["provider"]
+    if state.bootloader.get("boot_type") == state.facts.boot_type:
+        state.notes.append(f"the boot type is already {state.facts.boot_type}")
+        del state.bootloader["boot_type"]
+
+
+_IMMUTABLE = re.compile(
+    r"\b(?:(?P<off>mutable|writable\s+root(?:fs)?|read[- ]write\s+root(?:fs)?)|immutable"
+    r"(?:\s+(?:root(?:fs)?|root\s+file\s*system|os|image))?|immutability|dm-?verity"
+    r"(?:\s+root)?|read[- ]only\s+(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|"
+    r"system|os|image))\b"
+)
+_SECURE_BOOT = re.compile(r"\b(?:uefi\s+)?secure[- ]?boot\b")
+_ENABLE_WORDS = re.compile(
+    r"\b(?:make\s+it|turn\s+on|switch\s+on|enable|with|add|use)\s+(?:the\s+|an?\s+)?$"
+)
+
+
+_LIST_GAP = re.compile(r"[\s\x1f]*(?:,|\band\b|\bor\b|\bnor\b)?[\s\x1f]*$")
+
+
+def _consume_before(text: RequestText, match: re.Match[str], pattern: re.Pattern[str]) -> bool:
+    """Mark the words just before ``match`` used when ``pattern`` ends there ("turn off")."""
+    start = max(0, match.start() - 30)
+    found = pattern.search(text.work[start : match.start()])
+    if found is None:
+        return False
+    text.consume(start + found.start(), match.start())
+    return True
+
+
+def rule_immutability(state: PlanState) -> None:
+    """Turn immutability and secure boot on or off (negations like "without" count)."""
+    text = state.text
+    mentions = sorted(
+        [(m, "secure boot") for m in text.matches(_SECURE_BOOT)]
+        + [(m, "immutability") for m in text.matches(_IMMUTABLE)],
+        key=lambda item: item[0].start(),
+    )
+    previous: tuple[int, bool] | None = None  # end and negation of the last mention
+    for match, kind in mentions:
+        negated = _consume_before(text, match, _NEGATED_BEFORE)
+        _consume_before(text, match, _ENABLE_WORDS)
+        # "disable secure boot and immutability": the negation covers both
+        if previous is not None and _LIST_GAP.match(text.work, previous[0], match.start()):
+            negated = negated or previous[1]
+        text.consume(*match.span())
+        previous = (match.end(), negated)
+        if kind == "secure boot":
+            state.secure_boot = not negated
+            if state.secure_boot == state.facts.secure_boot:
+                state.notes.append(f"secure boot is already {'off' if negated else 'on'}")
+                state.secure_boot = None
+            continue
+        off = match.group("off") is not None or negated
+        state.immutable = not off
+        if state.immutable == (state.facts.immutability_enabled is True):
+            state.notes.append(f"immutability is already {'off' if off else 'on'}")
+            state.immutable = None
+    if state.secure_boot and state.facts.immutability_enabled is not True:
+        if state.immutable is False:
+            state.warn("secure boot keys need immutability enabled; kept immutability off as asked")
+        else:
+            state.warn("secure boot keys live in the immutability settings; turned immutability on")

@@ -1,0 +1,115 @@
+"""Rules: kernel version and command line ("kernel 6.12", "add isolcpus=2-3 to the cmdline")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.words import CLAUSE_END
+
+_KERNEL_VERSION = re.compile(
+    r"(?:\b(?:use|set|switch\s+to|upgrade\s+to|downgrade\s+to|pin|with|change|bump|move\s+to)\s+)?"
+    r"(?:(?:the|a)\s+)?(?:(?:kernel|linux)(?:\s+version)?\s*(?:to\s+|=\s*|:\s*|of\s+|at\s+)?"
+    r"v?(?P<v1>\d+\.\d+(?:\.\d+)?)|(?P<v2>\d+\.\d+(?:\.\d+)?)\s+kernel)" + CLAUSE_END
+)
+_NOT_KERNEL_BEFORE = re.compile(
+    r"(?:azure|red\s*hat|rocky|alma|wind\s+river|oracle|ubuntu|debian|elxr|emt|toolkit)\s*$"
+)
+_CMDLINE_WORDS = (
+    r"(?:(?:kernel(?:'s)?\s+)?(?:cmdline|command[\s-]?line|boot\s+(?:args|arguments|parameters|"
+    r"params|options)|bootargs)|kernel\s+(?:args|arguments|parameters|params|options))"
+)
+_ARG = r"[a-z0-9_.-]+(?:=[^\s,;]+)?"
+# separators are required between arguments so the repetition cannot backtrack badly
+_ARGS = (
+    rf"(?:\"[^\"]*\"|'[^']*'|{_ARG}(?:(?:\s*,\s*|\s+(?:and\s+)?)"
+    rf"(?!(?:to|from|on|in|into|and)\b){_ARG})*)"
+)
+_CMDLINE_ADD = re.compile(
+    rf"\b(?:add|append|put|include|with|set)\s+(?P<args>{_ARGS})\s+(?:to|on|in|into)\s+"
+    rf"(?:the\s+)?{_CMDLINE_WORDS}"
+)
+_CMDLINE_REMOVE = re.compile(
+    rf"\b(?:remove|drop|delete|strip)\s+(?P<args>{_ARGS})\s+from\s+(?:the\s+)?{_CMDLINE_WORDS}"
+)
+_CMDLINE_SET = re.compile(
+    rf"\b(?:set|change|make|replace)\s+(?:the\s+)?{_CMDLINE_WORDS}\s*(?:to|=|:|with)\s*"
+    r"(?P<value>\"[^\"]*\"|'[^']*'|[^,;\x1f]+?)(?=$|[,;\x1f]|\s+(?:and|then)\s)"
+)
+_CMDLINE_INLINE = re.compile(rf"\b{_CMDLINE_WORDS}\s*(?:\+=|:|\+)\s*(?P<args>{_ARGS})")
+_QUIET = re.compile(r"\b(?:quiet|silent)(?:\s+boot)?\b|\bboot\s+(?:quietly|silently)\b")
+_BARE_ARG = re.compile(r"(?<![a-z0-9_./-])(?P<arg>[a-z_][a-z0-9_.-]*=[^\s,;\x1f]+)")
+
+
+def rule_kernel(state: PlanState) -> None:
+    """Set, extend or trim the kernel command line, and pick the kernel version."""
+    text = state.text
+    for match in text.matches(_CMDLINE_SET):
+        value = text.raw(*match.span("value")).strip().strip("\"'")
+        text.consume(*match.span())
+        state.cmdline = " ".join(value.split())
+        state.append_cmdline.clear()
+    for match in text.matches(_CMDLINE_REMOVE):
+        args = _split_args(text.raw(*match.span("args")))
+        text.consume(*match.span())
+        _remove_cmdline_args(state, args)
+    for pattern in (_CMDLINE_ADD, _CMDLINE_INLINE):
+        for match in text.matches(pattern):
+            args = _split_args(text.raw(*match.span("args")))
+            text.consume(*match.span())
+            _add_cmdline_args(state, args)
+    for match in text.matches(_QUIET):
+        text.consume(*match.span())
+        _add_cmdline_args(state, ["quiet"])
+    for match in text.matches(_KERNEL_VERSION):
+        if _NOT_KERNEL_BEFORE.search(text.work, 0, match.start()):
+            continue
+        version = match.group("v1") or match.group("v2")
+        if int(version.split(".")[0]) >= 10:
+            continue  # "linux 24.04" is a distribution version, not a kernel
+        text.consume(*match.span())
+        if version == state.facts.kernel.version:
+            state.notes.append(f"the kernel is already {version}")
+        else:
+            state.kernel_version = version
+
+
+def rule_bare_kernel_args(state: PlanState) -> None:
+    """``key=value`` words left over can only be kernel arguments in a template request."""
+    for match in state.text.matches(_BARE_ARG):
+        arg = state.text.raw(*match.span("arg"))
+        state.text.consume(*match.span())
+        _add_cmdline_args(state, [arg])
+
+
+def _split_args(raw: str) -> list[str]:
+    raw = raw.strip().strip("\"'")
+    return [a for a in re.split(r"\s*(?:,|\band\b|\s)\s*", raw) if a]
+
+
+def _arg_key(arg: str) -> str:
+    return arg.split("=", 1)[0]
+
+
+def _add_cmdline_args(state: PlanState, args: Iterable[str]) -> None:
+    """Append arguments; the applier replaces an argument with the same key (loglevel=)."""
+    current = state.current_cmdline.split()
+    for arg in args:
+        if arg in current or arg in state.append_cmdline:
+            state.notes.append(f"{arg} is already on the kernel command line")
+        else:
+            state.append_cmdline.append(arg)
+
+
+def _remove_cmdline_args(state: PlanState, args: Iterable[str]) -> None:
+    current = state.current_cmdline.split()
+    keep = list(current)
+    for arg in args:
+        hits = [old for old in keep if old == arg or ("=" not in arg and _arg_key(old) == arg)]
+        if not hits:
+            state.notes.append(f"{arg} is not on the kernel command line")
+        keep = [old for old in keep if old not in hits]
+    if keep != current:
+        state.cmdline = " ".join([*keep, *state.append_cmdline])
+        state.append_cmdline.clear()

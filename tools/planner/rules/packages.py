@@ -1,0 +1,263 @@
+"""Rule: package and capability words ("docker", "node monitoring", "without vim")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from fnmatch import fnmatchcase
+from functools import lru_cache
+
+from oic_ai.stores.capability_catalog import Capability, CapabilityCatalog, words
+from oic_ai.stores.vocabulary import CAPABILITY_SYNONYMS, PACKAGE_CAPABILITIES
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.text import Item, split_items, tokenize
+from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES, PACKAGE_TOKEN, RETRIEVAL_WORDS
+
+
+def rule_packages(state: PlanState) -> None:
+    """Read the words no other rule used as packages and capabilities to add or remove."""
+    for item in split_items(tokenize(state.text.work)):
+        if any(w not in FILLER for w in item.words):
+            _resolve_item(state, item)
+
+
+def _names_capability(capabilities: Sequence[Capability], token: str) -> bool:
+    """True when ``token`` is a capability's name or one of its synonyms (plural allowed)."""
+    token_words = words(token)
+    for capability in capabilities:
+        for phrase in (capability.name, *capability.synonyms):
+            phrase_words = words(phrase)
+            if len(phrase_words) == len(token_words) and all(
+                t in (p, p + "s") for t, p in zip(token_words, phrase_words, strict=True)
+            ):
+                return True
+    return False
+
+
+def _covered(capabilities: Sequence[Capability], item_words: Sequence[str]) -> list[bool]:
+    """Which of ``item_words`` a capability's name or synonyms account for."""
+    taken = [False] * len(item_words)
+    phrases = sorted(
+        {words(p) for c in capabilities for p in (c.name, *c.synonyms)},
+        key=lambda phrase: (-len(phrase), phrase),
+    )
+    for phrase in phrases:
+        size = len(phrase)
+        for start in range(len(item_words) - size + 1):
+            if any(taken[start : start + size]):
+                continue
+            if all(item_words[start + k] in (phrase[k], phrase[k] + "s") for k in range(size)):
+                taken[start : start + size] = [True] * size
+    return taken
+
+
+@lru_cache(maxsize=256)
+def for_use_case(catalog: CapabilityCatalog, text: str) -> tuple[Capability, ...]:
+    """``catalog.for_use_case``, cached: the capabilities a use case usually wants."""
+    return catalog.for_use_case(text)
+
+
+@lru_cache(maxsize=4)
+def _catalog_words(catalog: CapabilityCatalog) -> frozenset[str]:
+    # filler words ("a", "the", "image") never carry a phrase on their own
+    return frozenset(
+        word
+        for capability in catalog.capabilities.values()
+        for phrase in (capability.name, *capability.synonyms)
+        for word in words(phrase)
+        if word not in FILLER
+    )
+
+
+@lru_cache(maxsize=1024)
+def _find_capabilities_cached(catalog: CapabilityCatalog, text: str) -> tuple[Capability, ...]:
+    return tuple(catalog.find(text))
+
+
+def _find_capabilities(catalog: CapabilityCatalog, text: str) -> tuple[Capability, ...]:
+    """``catalog.find``, skipped when no word of ``text`` occurs in any capability phrase."""
+    known = _catalog_words(catalog)
+    if not any(w in known or w.removesuffix("s") in known for w in words(text)):
+        return ()
+    return _find_capabilities_cached(catalog, text)
+
+
+_MAX_ITEM_WORDS = 8
+
+
+def _resolve_item(state: PlanState, item: Item) -> None:
+    """Read one list item ("docker", "node monitoring", "htop") as packages to add or remove."""
+    content = [w for w in item.words if w not in FILLER]
+    text = " ".join(item.words)
+    target = state.target
+    if len(content) > _MAX_ITEM_WORDS:
+        return  # a run-on phrase is not a package list; the leftover report quotes it
+    capabilities = _find_capabilities(state.catalog, text)
+    token = content[0] if len(content) == 1 else ""
+    is_name = (
+        bool(token)
+        and PACKAGE_TOKEN.match(token) is not None
+        and token not in NOT_PACKAGES
+        and token not in RETRIEVAL_WORDS
+        and not token.replace(".", "").isdigit()
+    )
+    # A package spelling that differs on this target ("docker-ce" on elxr12 is docker.io)
+    # is mapped; a capability's own name ("docker") means the capability.
+    # package names keep the case they were written in (NetworkManager, PackageKit)
+    written = next((state.text.raw(t.start, t.end) for t in item.tokens if t.text == token), "")
+    if is_name and target.known and token not in {c.name for c in capabilities}:
+        aliases = state.catalog.aliases(token, target.os, target.dist, target.arch)
+        if aliases:
+            names = [written] if written in aliases else list(aliases)
+            _apply_names(state, item, written, names)
+            return
+    if capabilities and token and not _names_capability(capabilities, token):
+        capabilities = ()  # "python3-pip" names a package, not the python capability
+    if capabilities:
+        item_words = words(text)
+        covered = _covered(capabilities, item_words)
+        leftover = [
+            w for w, done in zip(item_words, covered, strict=True) if not done and w not in FILLER
+        ]
+        if not leftover or all(w in RETRIEVAL_WORDS for w in leftover):
+            _apply_capabilities(state, item, capabilities)
+            return
+        if not is_name:
+            return  # part of it is unclear ("docker swarm magic"): report the whole item
+    if item.mode == "none":
+        if state.mode == "create" and content and all(w in RETRIEVAL_WORDS for w in content):
+            for token_ in item.tokens:
+                if token_.text in RETRIEVAL_WORDS:
+                    state.use_case_words.append((token_.start, token_.text))
+            state.text.consume(*item.span)
+        return  # a bare unknown word: the leftover report names it
+    # a broad word from the vocabulary ("gui", "networking"): remove what matches it, but
+    # do not guess what to add
+    group = token if token in PACKAGE_CAPABILITIES else CAPABILITY_SYNONYMS.get(token)
+    if group is not None:
+        if item.mode == "remove":
+            _remove_by_patterns(state, item, token, PACKAGE_CAPABILITIES.get(group, ()))
+            return
+        options = [c.name for c in state.catalog.capabilities.values() if c.group == group]
+        state.reject(
+            *item.span,
+            "too general to pick packages; ask for "
+            + (" or ".join(options) if options else "the packages by name"),
+        )
+        return
+    if is_name:
+        _apply_names(state, item, written, [written])
+        return
+    if content and all(w in RETRIEVAL_WORDS or w in NOT_PACKAGES for w in content):
+        suggestions = [c.name for c in state.catalog.for_use_case(text)][:4]
+        if suggestions and item.mode == "add":
+            state.reject(
+                *item.span,
+                "names a use case, not packages; ask for capabilities such as "
+                + ", ".join(suggestions),
+            )
+
+
+def _apply_names(state: PlanState, item: Item, asked: str, names: list[str]) -> None:
+    """Add or remove packages named in the request (``names`` may be the target's spelling)."""
+    if not state.target.known and item.mode != "remove":
+        state.reject(*item.span, "the template has no target distribution to name packages for")
+        return
+    if names != [asked]:
+        state.warn(
+            f"{asked!r} is packaged as {', '.join(names)} on {state.target.dist}; used that name"
+        )
+    if item.mode == "remove":
+        candidates = {asked, *names}
+        if state.target.known:
+            candidates |= set(state.catalog.aliases(asked, state.target.os, state.target.dist))
+        _remove(state, item, sorted(candidates), asked)
+    else:
+        _add(state, item, names, asked)
+
+
+def _apply_capabilities(state: PlanState, item: Item, capabilities: Sequence[Capability]) -> None:
+    """Add a capability's packages for the target, or remove whichever of them are there."""
+    target = state.target
+    if not target.known:
+        state.reject(*item.span, "the template has no target distribution to pick packages for")
+        return
+    names: list[str] = []
+    for capability in capabilities:
+        packages = capability.packages_for(target.os, target.dist, target.arch)
+        if not packages and item.mode != "remove":
+            state.reject(
+                *item.span,
+                f"{capability.name} has no packages on {target.dist}: {capability.note}",
+            )
+            return
+        names += [p for p in packages if p not in names]
+        unverified = set(packages) & capability.unverified_for(target.os, target.dist, target.arch)
+        # say so when the names could not be checked or stand in for what was asked (k3s)
+        stand_in = not any(capability.name.split("-")[0] in p for p in packages)
+        if (unverified or stand_in) and item.mode != "remove":
+            if _NOTE_MATTERS.search(capability.note):
+                state.warn(f"{capability.name} on {target.dist}: {capability.note}")
+    label = " ".join(w for w in item.words if w not in FILLER)
+    if item.mode == "remove":
+        candidates = set(names)
+        for name in names:
+            candidates |= set(state.catalog.aliases(name, target.os, target.dist))
+        present = _present_names(state, candidates)
+        if not present:
+            groups = {c.group for c in capabilities}
+            patterns = [p for g in groups for p in PACKAGE_CAPABILITIES.get(g, ())]
+            if patterns and not any(g == "container" for g in groups):
+                _remove_by_patterns(state, item, label, patterns)
+                return
+        _remove(state, item, sorted(candidates), label)
+        return
+    _add(state, item, names, label)
+
+
+# notes worth repeating: the packages come from elsewhere or stand in for what was asked
+_NOTE_MATTERS = re.compile(r"repositor|EPEL|upstream|Ubuntu Pro|Podman|releases")
+
+
+def _present_names(state: PlanState, candidates: Iterable[str]) -> list[str]:
+    wanted = set(candidates)
+    installed = (*state.facts.packages, *state.facts.kernel.packages, *state.add)
+    return [name for name in installed if name in wanted]
+
+
+def _remove_by_patterns(state: PlanState, item: Item, label: str, patterns: Iterable[str]) -> None:
+    pattern_list = list(patterns)
+    matched = [
+        name
+        for name in (*state.facts.packages, *state.facts.kernel.packages)
+        if any(fnmatchcase(name, p) for p in pattern_list)
+    ]
+    _remove(state, item, matched, label)
+
+
+def _remove(state: PlanState, item: Item, candidates: Sequence[str], label: str) -> None:
+    state.text.consume(*item.span)
+    present = _present_names(state, candidates)
+    if not present:
+        state.absent.append(label)
+        return
+    for name in present:
+        if name in state.add:
+            state.add.remove(name)
+        elif name not in state.remove:
+            state.remove.append(name)
+
+
+def _add(state: PlanState, item: Item, names: Sequence[str], label: str) -> None:
+    state.text.consume(*item.span)
+    installed = {*state.facts.packages, *state.facts.kernel.packages}
+    new = []
+    for name in names:
+        if name in installed and name not in state.remove:
+            state.present.append(name)
+        elif name in state.remove:
+            state.remove.remove(name)
+        elif name not in state.add:
+            new.append(name)
+    state.add += new
+    state.features.append((item.span[0], label))

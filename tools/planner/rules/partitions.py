@@ -1,0 +1,216 @@
+"""Rule: partitions to add, resize or remove ("a separate /data partition of 2GiB")."""
+
+from __future__ import annotations
+
+import re
+
+from oic_ai.stores.disk_units import format_size, parse_size
+from oic_ai.stores.template_model import Partition
+from oic_ai.tools.edit_plan import AddPartition, RemovePartition, ResizePartition
+from oic_ai.tools.planner.rules.disk import request_size
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.words import CLAUSE_END, FS, MOUNT, SIZE
+
+_PARTITION_ADD = re.compile(
+    r"\b(?:(?:add|create|with|want|need|include|carve(?:\s+out)?|plus|make|give\s+me)\s+)?"
+    r"(?:(?:a|an|one)\s+)?(?:(?:separate|new|dedicated|extra|additional|own|second)\s+)*"
+    rf"(?:(?P<size1>{SIZE})\s+)?(?:(?P<fs1>{FS})\s+)?"
+    rf"(?:(?P<mount1>{MOUNT})\s+(?:(?P<fs2>{FS})\s+)?partition\b"
+    rf"|partition\s+(?:for|at|on|mounted\s+(?:at|on))\s+(?P<mount2>{MOUNT}){CLAUSE_END})"
+)
+_PARTITION_TAIL: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "size",
+        re.compile(
+            rf"\s*,?\s*(?:(?:of|with|sized?|at|size|that\s+is|which\s+is)\s+(?:size\s+)?)?"
+            rf"(?:(?:a|an)\s+)?(?P<size>{SIZE})(?:\s+(?:in\s+)?size)?(?!\s+(?:total\s+)?disk)"
+        ),
+    ),
+    (
+        "fs",
+        re.compile(
+            r"\s*,?\s*(?:(?:as|formatted(?:\s+as)?|with|using|in|of\s+type|type|fs)\s+)?"
+            rf"(?:(?:a|an)\s+)?(?P<fs>{FS})(?:\s+(?:filesystem|file\s+system|fs))?{CLAUSE_END}"
+        ),
+    ),
+)
+_PARTITION_REF = rf"(?:(?P<mount>{MOUNT})|(?P<word>[a-z][a-z0-9_-]*))"
+_PARTITION_RESIZE = re.compile(
+    r"\b(?P<verb>grow|resize|shrink|increase|extend|expand|enlarge|reduce|make|set|change|bump)\s+"
+    r"(?:the\s+)?(?:size\s+of\s+(?:the\s+)?)?"
+    + _PARTITION_REF
+    + r"(?P<keyword>\s+partition)?(?:'s\s+size|\s+size)?\s+(?:to\s+|=\s*|(?P<by>by)\s+)?"
+    rf"(?P<size>{SIZE})"
+)
+_PARTITION_RESIZE_BARE = re.compile(
+    rf"(?<![a-z0-9_.-])(?P<mount>{MOUNT})(?:\s+partition)?\s+(?:to|=|at|should\s+be)\s+"
+    rf"(?P<size>{SIZE})"
+)
+_PARTITION_REMOVE = re.compile(
+    r"\b(?:remove|drop|delete|get\s+rid\s+of|without|no|lose|skip)\s+(?:the\s+|a\s+|any\s+)?"
+    r"(?:separate\s+|extra\s+)?(?:"
+    + _PARTITION_REF
+    + r"\s+partition\b|partition\s+(?:for\s+|at\s+|mounted\s+at\s+)?(?P<mount2>"
+    + MOUNT
+    + r"|[a-z][a-z0-9_-]*)"
+    + CLAUSE_END
+    + r"|(?P<mount3>"
+    + MOUNT
+    + r")"
+    + CLAUSE_END
+    + r")"
+)
+_FS_NAMES = {"vfat": "fat32", "fat": "fat32"}
+_ESSENTIAL_MOUNTS = frozenset({"/", "/boot", "/boot/efi", "/efi"})
+
+
+def _find_partition(state: PlanState, ref: str) -> Partition | None:
+    parts = state.facts.partitions
+    for part in parts:
+        if ref in (part.id, part.mount_point):
+            return part
+    aliases = {
+        "root": "/",
+        "rootfs": "/",
+        "efi": "/boot/efi",
+        "esp": "/boot/efi",
+        "boot": "/boot/efi",
+    }
+    wanted = aliases.get(ref, f"/{ref}")
+    for part in parts:
+        if part.mount_point == wanted or (part.mount_point.rsplit("/", 1)[-1] == ref and ref):
+            return part
+    return None
+
+
+def rule_partitions(state: PlanState) -> None:
+    """Remove, resize and add partitions, in that order."""
+    text = state.text
+    for match in text.matches(_PARTITION_REMOVE):
+        ref = (
+            match.group("mount")
+            or match.group("word")
+            or match.group("mount2")
+            or match.group("mount3")
+        )
+        assert ref is not None
+        part = _find_partition(state, ref)
+        if part is None:
+            if match.group("mount3"):
+                continue  # "without /data" might be something else; leave it to later rules
+            state.reject(*match.span(), f"the template has no {ref} partition")
+            continue
+        if part.mount_point in _ESSENTIAL_MOUNTS:
+            state.reject(*match.span(), f"the {part.mount_point} partition is needed to boot")
+            continue
+        text.consume(*match.span())
+        state.partition_ops.append(RemovePartition(partition=part.ref))
+    for match in text.matches(_PARTITION_RESIZE):
+        ref = match.group("mount") or match.group("word")
+        assert ref is not None
+        part = _find_partition(state, ref)
+        if part is None:
+            if match.group("mount") or match.group("keyword"):
+                state.reject(*match.span(), f"the template has no {ref} partition to resize")
+            continue
+        _resize(state, match, part)
+    for match in text.matches(_PARTITION_RESIZE_BARE):
+        part = _find_partition(state, match.group("mount"))
+        if part is not None:
+            _resize(state, match, part)
+    for match in text.matches(_PARTITION_ADD):
+        _add_partition(state, match)
+
+
+def _resize(state: PlanState, match: re.Match[str], part: Partition) -> None:
+    size = request_size(state, match.span("size"))
+    by = "by" in match.groupdict() and match.group("by") is not None
+    current = part.size_bytes(state.facts.disk_size_bytes)
+    if by:
+        if current is None:
+            state.reject(*match.span(), f"the current size of {part.ref} is not known")
+            return
+        verb = match.groupdict().get("verb") or ""
+        size = current - size if verb in ("shrink", "reduce") else current + size
+    state.text.consume(*match.span())
+    if size <= 0:
+        state.reject(*match.span(), "that would leave the partition with no space")
+        return
+    if current == size:
+        state.notes.append(f"{part.ref} is already {format_size(size)}")
+        return
+    state.partition_ops.append(ResizePartition(partition=part.ref, size=format_size(size)))
+
+
+def _add_partition(state: PlanState, match: re.Match[str]) -> None:
+    mount = match.group("mount1") or match.group("mount2")
+    assert mount is not None
+    size_span = match.span("size1") if match.group("size1") else None
+    fs = match.group("fs1") or match.group("fs2")
+    end = match.end()
+    # the size and file system may follow, in either order: "a /data partition, xfs, 2GiB"
+    for kind, pattern in (*_PARTITION_TAIL, _PARTITION_TAIL[0]):
+        tail = pattern.match(state.text.work, end)
+        if tail is None:
+            continue
+        if kind == "size" and size_span is None:
+            size_span, end = tail.span("size"), tail.end()
+        elif kind == "fs" and fs is None:
+            fs, end = tail.group("fs"), tail.end()
+    span = (match.start(), end)
+    if mount == "/":
+        state.reject(*span, "the root partition already exists; resize it instead")
+        return
+    existing = _find_partition(state, mount)
+    size = request_size(state, size_span) if size_span else None
+    state.text.consume(*span)
+    if existing is not None and existing.mount_point == mount:
+        if size is not None and existing.size_bytes(state.facts.disk_size_bytes) != size:
+            state.partition_ops.append(
+                ResizePartition(partition=existing.ref, size=format_size(size))
+            )
+            state.notes.append(f"{mount} already has a partition, so it is resized")
+        else:
+            state.notes.append(f"{mount} already has a partition")
+        return
+    if size is None and not _has_free_tail(state):
+        size = _DEFAULT_PARTITION_SIZE
+        state.warn(
+            f"no size was given for {mount}; planned {format_size(size)}, carved from the end "
+            "of the disk"
+        )
+    part_id = _partition_id(state, mount)
+    fs_type = _FS_NAMES.get(fs or "ext4", fs or "ext4")
+    state.partition_ops.append(
+        AddPartition(
+            id=part_id,
+            mount_point=mount,
+            size=format_size(size) if size is not None else None,
+            fs_type=fs_type,
+        )
+    )
+    state.features.append((span[0], f"{part_id} partition"))
+
+
+_DEFAULT_PARTITION_SIZE = 2 * 1024**3
+
+
+def _has_free_tail(state: PlanState) -> bool:
+    """True when the last partition ends before the disk does, leaving at least 1GiB."""
+    parts = [p for p in state.facts.partitions if p.start_bytes is not None]
+    disk = parse_size(state.disk_size) if state.disk_size else state.facts.disk_size_bytes
+    if not parts or disk is None:
+        return False
+    last = max(parts, key=lambda p: p.start_bytes or 0)
+    return bool(last.end_bytes) and disk - (last.end_bytes or 0) >= 1024**3
+
+
+def _partition_id(state: PlanState, mount: str) -> str:
+    base = re.sub(r"[^a-z0-9]+", "-", mount.strip("/")).strip("-") or "part"
+    taken = {p.id for p in state.facts.partitions} | {
+        op.id for op in state.partition_ops if isinstance(op, AddPartition)
+    }
+    candidate, n = base, 2
+    while candidate in taken:
+        candidate, n = f"{base}{n}", n + 1
+    return candidate

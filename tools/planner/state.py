@@ -1,0 +1,121 @@
+"""The planner's working state: what one planning run collects before it becomes a plan."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Literal
+
+from oic_ai.stores.capability_catalog import CapabilityCatalog, package_family
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.template_model import Template
+from oic_ai.tools.edit_plan import AddRepository, AddUser, Artifact, Operation, SetValue
+from oic_ai.tools.planner.text import RequestText
+
+Mode = Literal["create", "refine"]
+
+
+@dataclass
+class PlanTarget:
+    """The target being planned for: the base template's, changed by the target rule."""
+
+    os: str
+    dist: str
+    arch: str
+    image_type: str
+
+    @property
+    def known(self) -> bool:
+        """True when the catalog can name packages for this target."""
+        return bool(family_of(self.os, self.dist))
+
+
+def family_of(os: str, dist: str) -> str:
+    """The package family of ``os``/``dist`` (deb, rpm ...), or "" when it is not a target."""
+    try:
+        return package_family(os, dist)
+    except UserInputError:
+        return ""
+
+
+@dataclass
+class PlanState:
+    """Everything one planning run collects before it becomes an EditPlan."""
+
+    mode: Mode
+    facts: Template  # the base template, as read
+    text: RequestText
+    catalog: CapabilityCatalog
+    target: PlanTarget
+    set_target: dict[str, str] = field(default_factory=dict)
+    image_name: str | None = None
+    image_version: str | None = None
+    disk_size: str | None = None
+    partition_ops: list[Operation] = field(default_factory=list)
+    artifacts: list[Artifact] | None = None
+    hostname: str | None = None
+    kernel_version: str | None = None
+    cmdline: str | None = None
+    append_cmdline: list[str] = field(default_factory=list)
+    bootloader: dict[str, str] = field(default_factory=dict)
+    immutable: bool | None = None
+    secure_boot: bool | None = None
+    users: list[AddUser] = field(default_factory=list)
+    values: list[SetValue] = field(default_factory=list)
+    repositories: list[AddRepository] = field(default_factory=list)
+    add: list[str] = field(default_factory=list)
+    add_kernel: list[str] = field(default_factory=list)
+    remove: list[str] = field(default_factory=list)
+    features: list[tuple[int, str]] = field(default_factory=list)
+    use_case_words: list[tuple[int, str]] = field(default_factory=list)
+    present: list[str] = field(default_factory=list)
+    absent: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    not_applied: list[str] = field(default_factory=list)
+
+    def warn(self, message: str) -> None:
+        """Add a warning once."""
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+    def reject(self, start: int, end: int, reason: str) -> None:
+        """Report a span the plan cannot express, and mark it used."""
+        quoted = " ".join(self.text.raw(start, end).split()).strip(" ,;.")
+        entry = f"'{quoted}' — {reason}"
+        if entry not in self.not_applied:
+            self.not_applied.append(entry)
+        self.text.consume(start, end)
+
+    def valid_values(
+        self,
+        pattern: re.Pattern[str],
+        valid: re.Pattern[str],
+        invalid: Callable[[str], str],
+        *,
+        keep_case: bool = True,
+    ) -> Iterator[str]:
+        """Each value ``pattern`` finds (its ``value`` group) that ``valid`` accepts.
+
+        The match's span is marked used; an invalid value is rejected instead, with
+        ``invalid(value)`` as the reason.
+
+        Args:
+            pattern: Finds a phrase naming a value ("hostname gw1").
+            valid: The value's own syntax.
+            invalid: Words the reason for a value that does not fit it.
+            keep_case: Read the value as written (else lower-cased).
+        """
+        for match in self.text.matches(pattern):
+            value = self.text.raw(*match.span("value")) if keep_case else match.group("value")
+            if not valid.match(value):
+                self.reject(*match.span(), invalid(value))
+                continue
+            self.text.consume(*match.span())
+            yield value
+
+    @property
+    def current_cmdline(self) -> str:
+        """The kernel command line as planned so far."""
+        return self.cmdline if self.cmdline is not None else self.facts.kernel.cmdline

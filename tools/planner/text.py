@@ -1,0 +1,110 @@
+"""The request text: used spans blanked as rules read it, its tokens and list items."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from oic_ai.tools.planner.words import ADD_VERBS, NEGATORS, REMOVE_VERBS, SEPARATOR_WORDS
+
+_TOKEN = re.compile(
+    r"(?P<gap>\x1f+)|(?P<sep>[,;&]|[.!?](?![a-z0-9]))|"
+    r"(?P<word>[a-z0-9][a-z0-9._+:/=~'-]*[a-z0-9+]|[a-z0-9])"
+)
+
+
+class RequestText:
+    """The request, lower-cased, with used spans blanked so later rules skip them.
+
+    Offsets stay equal to the original's, so values (names, kernel arguments) can be
+    read back with their original case.
+    """
+
+    BLANK = "\x1f"
+
+    def __init__(self, text: str) -> None:
+        self.original = text
+        # lower() can change a string's length for a few characters; keep offsets equal
+        self.work = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+    def consume(self, start: int, end: int) -> None:
+        """Blank ``start:end`` so later rules skip it."""
+        if end > start:
+            self.work = self.work[:start] + self.BLANK * (end - start) + self.work[end:]
+
+    def matches(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        """Every match of ``pattern`` in what is not used yet."""
+        return list(pattern.finditer(self.work))
+
+    def raw(self, start: int, end: int) -> str:
+        """The original text of ``start:end``, in its original case."""
+        return self.original[start:end]
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word, separator or run of used text, with its offsets."""
+
+    kind: Literal["gap", "sep", "word"]
+    text: str
+    start: int
+    end: int
+
+
+def tokenize(work: str) -> list[Token]:
+    """Split the working text into tokens; a word's trailing apostrophe is dropped."""
+    found: list[Token] = []
+    for match in _TOKEN.finditer(work):
+        start, end = match.span()
+        if match.lastgroup == "word":
+            found.append(Token("word", match.group().rstrip("'"), start, end))
+        elif match.lastgroup == "gap":
+            found.append(Token("gap", match.group(), start, end))
+        else:
+            found.append(Token("sep", match.group(), start, end))
+    return found
+
+
+@dataclass
+class Item:
+    """One list item ("node monitoring") under the add or remove verb before it."""
+
+    mode: Literal["add", "remove", "none"]
+    tokens: list[Token]
+
+    @property
+    def words(self) -> list[str]:
+        """The item's words."""
+        return [t.text for t in self.tokens]
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """Where the item starts and ends in the request."""
+        return self.tokens[0].start, self.tokens[-1].end
+
+
+def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
+    """Split the words into list items, each under the add or remove verb before it."""
+    mode: Literal["add", "remove", "none"] = "none"
+    current: list[Token] = []
+    negated = False  # "do not add docker", "don't install vim"
+    for token in tokens:
+        word = token.text
+        verb: Literal["add", "remove"] | None = None
+        if token.kind == "word" and word in ADD_VERBS:
+            verb = "remove" if negated else "add"
+        elif token.kind == "word" and word in REMOVE_VERBS | NEGATORS:  # "get rid": "rid"
+            verb = "remove"
+        negated = token.kind == "word" and word in NEGATORS
+        if token.kind != "word" or word in SEPARATOR_WORDS or verb is not None:
+            if current:
+                yield Item(mode, current)
+                current = []
+            if verb is not None:
+                mode = verb
+            continue
+        current.append(token)
+    if current:
+        yield Item(mode, current)

@@ -1,0 +1,91 @@
+"""The request's vocabulary: word tables and the regex fragments the rules share."""
+
+from __future__ import annotations
+
+import re
+
+from oic_ai.stores.vocabulary import NOT_PACKAGE_WORDS, OS_DISTS
+
+DIST_OS: dict[str, str] = {dist: os for os, dists in OS_DISTS.items() for dist in dists}
+DIST_TITLES: dict[str, str] = {
+    "ubuntu24": "Ubuntu 24.04",
+    "ubuntu26": "Ubuntu 26.04",
+    "debian13": "Debian 13",
+    "elxr12": "eLxr 12",
+    "azl3": "Azure Linux 3",
+    "emt3": "Edge Microvisor Toolkit 3",
+    "el10": "RHEL-compatible 10",
+}
+IMAGE_TYPE_WORDS = {"raw": "raw disk image", "iso": "ISO installer", "img": "network-boot image"}
+
+# Boundaries that keep hyphenated and dotted names whole: "grub" must not match inside
+# "grub-efi-amd64", nor "emt" inside "emt3-x86_64-minimal".
+WORD_START = r"(?<![a-z0-9_.+/=-])"
+WORD_END = r"(?![a-z0-9_+/=]|[.-][a-z0-9])"
+SIZE = r"(?<![\d.])\d{1,7}(?:\.\d{1,3})?\s*(?:tib|tb|t|gib|gb|g|mib|mb|m|kib|kb|k)(?![a-z0-9])"
+FS = r"ext4|ext3|ext2|xfs|btrfs|fat32|fat16|vfat|f2fs"
+MOUNT = r"/(?:[a-z0-9._-]+(?:/[a-z0-9._-]+)*)?"
+CLAUSE_END = r"(?=$|[\s,;.!?)\x1f])"
+# A name is the whole next word, checked afterwards, so "hostname -bad-" is reported as
+# invalid rather than half-read; a sentence's full stop is not part of it.
+QUOTED_NAME = (
+    r"[\"'`]?(?!(?:and|to|with|then|is|as|the|a|an|of|for)(?![a-z0-9_.-]))"
+    r"(?P<value>[^\s,;\"'`\x1f]+?)[\"'`]?(?=$|[\s,;\x1f]|[.!?](?:\s|$))"
+)
+
+ADD_VERBS = frozenset(
+    (
+        "add adding install installing include including with plus enable want need put ship "
+        "bundle containing has have use using"
+    ).split()
+)
+REMOVE_VERBS = frozenset(
+    (
+        "remove removing drop dropping delete without no exclude excluding uninstall disable "
+        "minus sans skip strip lose except purge rid"
+    ).split()
+)
+SEPARATOR_WORDS = frozenset({"and", "or", "nor", "then", "but", "also"})
+NEGATORS = frozenset({"not", "don't", "dont", "never", "shouldn't", "mustn't"})
+# Words that carry no request of their own.
+FILLER = (
+    frozenset(
+        (
+            "a an the some any all of for to on in into at as by from it its it's this that these "
+            "those i i'd we me my our us you please pls kindly also too well now then just only "
+            "so is are be should would could can will like need want wanted make set change get "
+            "give build create generate new image images template os system linux distro "
+            "distribution based one package packages pkg pkgs support stuff them there which what "
+            "here yes ok okay thanks thank let's lets let same instead out version switch move "
+            "port rebase retarget convert turn target targeting go going do does"
+        ).split()
+    )
+    | ADD_VERBS
+    | REMOVE_VERBS
+    | SEPARATOR_WORDS
+    | NEGATORS
+)
+# Words that pick the base template in create mode; retrieval already used them.
+RETRIEVAL_WORDS = frozenset(
+    (
+        "minimal minimalist small smaller tiny lean lightweight light slim base basic bare "
+        "metal bare-metal baremetal edge cloud iot iiot server headless embedded appliance "
+        "gateway industrial factory robotics robot desktop workstation vm virtual machine "
+        "kiosk production prod dev development test testing lab demo general purpose "
+        "general-purpose device devices node nodes host box secure security hardened ai "
+        "inference vision video analytics signage camera datacenter data center aws azure gcp "
+        "openstack vps workload workloads deployment ready optimized friendly simple standard "
+        "default generic modern stable lts 64-bit bit"
+    ).split()
+)
+# Plain English that is never a package name even after "add".
+NOT_PACKAGES = frozenset(
+    (
+        "more less better faster slower bigger smaller everything something anything nothing "
+        "things thing features feature performance speed stability security secure "
+        "reliability tools tool utilities utils extras apps app software latest updates "
+        "update it storage networking network logs partition disk user users kernel boot "
+        "hostname size"
+    ).split()
+) | frozenset(NOT_PACKAGE_WORDS)
+PACKAGE_TOKEN = re.compile(r"^[a-z0-9][a-z0-9+_.:~-]*$")
