@@ -17,14 +17,17 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 TARGETS_PATH = Path(__file__).parent / "data" / "targets.yaml"
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 @dataclass(frozen=True)
@@ -157,7 +160,7 @@ class TargetRegistry:
         arches: Arches by name, in the composer's order.
         image_types: Image types by name, in the order their request phrases are tried.
         unsupported: Targets the composer does not build.
-        os_only: A bare os word -> the dist it means when one must be chosen.
+        os_words: Words that name an os but no dist -> that os.
         joined_words: Two-word names -> the single word that means the same.
         name_parts: Words that are parts of target names.
         from_before: Regular expression for the words before a source target ("from").
@@ -170,7 +173,7 @@ class TargetRegistry:
     arches: Mapping[str, Arch]
     image_types: Mapping[str, ImageType]
     unsupported: tuple[UnsupportedTarget, ...]
-    os_only: Mapping[str, str]
+    os_words: Mapping[str, str]
     joined_words: Mapping[str, str]
     name_parts: tuple[str, ...]
     from_before: str
@@ -300,9 +303,16 @@ class TargetRegistry:
         Raises:
             KeyError: another kind.
         """
-        entries: Mapping[str, Dist] | Mapping[str, Arch] | Mapping[str, ImageType]
-        entries = {"dist": self.dists, "arch": self.arches, "image_type": self.image_types}[kind]
-        return {word: value for value, entry in entries.items() for word in entry.words}
+        words: dict[str, tuple[str, ...]]
+        if kind == "dist":
+            words = {name: dist.words for name, dist in self.dists.items()}
+        elif kind == "arch":
+            words = {name: arch.words for name, arch in self.arches.items()}
+        elif kind == "image_type":
+            words = {name: image.words for name, image in self.image_types.items()}
+        else:
+            raise KeyError(kind)
+        return {word: value for value, names in words.items() for word in names}
 
     def pattern(self, field: str) -> re.Pattern[str]:
         """Return the compiled pattern a template field must match (``hostname``, ...).
@@ -422,8 +432,8 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         arches=MappingProxyType(arches),
         image_types=MappingProxyType(image_types),
         unsupported=unsupported,
-        os_only=MappingProxyType(
-            {str(k): str(v) for k, v in _map(request.get("os_only"), "os_only").items()}
+        os_words=MappingProxyType(
+            {str(k): str(v) for k, v in _map(request.get("os_words"), "os_words").items()}
         ),
         joined_words=MappingProxyType(
             {str(k): str(v) for k, v in _map(request.get("joined_words"), "joined").items()}
@@ -431,10 +441,7 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         name_parts=_strs(request.get("name_parts"), "request.name_parts"),
         from_before=str(request.get("from_before", "")),
         field_patterns=MappingProxyType(
-            {
-                str(k): str(v)
-                for k, v in _map(data.get("field_patterns"), "field_patterns").items()
-            }
+            {str(k): str(v) for k, v in _map(data.get("field_patterns"), "field_patterns").items()}
         ),
     )
 
@@ -454,3 +461,36 @@ def load_targets(path: Path | None = None) -> TargetRegistry:
     if not isinstance(data, Mapping):
         raise ValueError(f"{path or TARGETS_PATH} must hold a mapping")
     return parse_targets(data)
+
+
+class RegistryView(Mapping[_K, _V]):
+    """A read-only table derived from the registry, built on first use.
+
+    Modules that publish a target table at module level (``OS_DISTS``) use a view, so
+    importing them does not read the data file; the table is a view of the registry,
+    never a second copy of the facts.
+
+    Args:
+        build: Derives the table from the loaded registry.
+    """
+
+    def __init__(self, build: Callable[[TargetRegistry], Mapping[_K, _V]]) -> None:
+        self._build = build
+        self._data: dict[_K, _V] | None = None
+
+    def _table(self) -> dict[_K, _V]:
+        if self._data is None:
+            self._data = dict(self._build(load_targets()))
+        return self._data
+
+    def __getitem__(self, key: _K) -> _V:
+        return self._table()[key]
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+    def __repr__(self) -> str:
+        return f"RegistryView({self._table()!r})"
