@@ -421,6 +421,9 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         for name, raw in _map(data.get("image_types"), "image_types").items()
     }
     request = _map(data.get("request"), "request")
+    for word, os_name in _map(request.get("os_words"), "request.os_words").items():
+        if os_name not in oses:
+            raise ValueError(f"request.os_words.{word}: unknown os {os_name!r}")
     unsupported = tuple(
         UnsupportedTarget(str(entry["phrase"]), str(entry["supported"]))
         for entry in request.get("unsupported") or []
