@@ -22,7 +22,8 @@ from typing import Any
 import yaml
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.targets import RegistryView, load_targets
+from oic_ai.stores.targets import load_targets
+from oic_ai.stores.vocabulary import RegistryView
 
 CATALOG_PATH = Path(__file__).parent / "data" / "capabilities.yaml"
 

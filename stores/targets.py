@@ -6,7 +6,8 @@ canonical spelling of an arch, its serial console, and its root partition type a
 GPT type GUID. Request vocabulary about targets (unsupported targets, two-word names)
 and the shapes of constrained template fields (hostname, user name) live there too.
 
-The file is read on first use and cached, so importing this module costs nothing.
+The file is read on first use and cached. Modules on the ``validate`` start-up path
+import this module lazily (see ``oic_ai.stores.vocabulary.RegistryView``).
 
 Example:
     >>> from oic_ai.stores.targets import load_targets
@@ -17,17 +18,14 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any
 
 TARGETS_PATH = Path(__file__).parent / "data" / "targets.yaml"
-
-_K = TypeVar("_K")
-_V = TypeVar("_V")
 
 
 @dataclass(frozen=True)
@@ -464,36 +462,3 @@ def load_targets(path: Path | None = None) -> TargetRegistry:
     if not isinstance(data, Mapping):
         raise ValueError(f"{path or TARGETS_PATH} must hold a mapping")
     return parse_targets(data)
-
-
-class RegistryView(Mapping[_K, _V]):
-    """A read-only table derived from the registry, built on first use.
-
-    Modules that publish a target table at module level (``OS_DISTS``) use a view, so
-    importing them does not read the data file; the table is a view of the registry,
-    never a second copy of the facts.
-
-    Args:
-        build: Derives the table from the loaded registry.
-    """
-
-    def __init__(self, build: Callable[[TargetRegistry], Mapping[_K, _V]]) -> None:
-        self._build = build
-        self._data: dict[_K, _V] | None = None
-
-    def _table(self) -> dict[_K, _V]:
-        if self._data is None:
-            self._data = dict(self._build(load_targets()))
-        return self._data
-
-    def __getitem__(self, key: _K) -> _V:
-        return self._table()[key]
-
-    def __iter__(self) -> Iterator[_K]:
-        return iter(self._table())
-
-    def __len__(self) -> int:
-        return len(self._table())
-
-    def __repr__(self) -> str:
-        return f"RegistryView({self._table()!r})"

@@ -7,10 +7,51 @@ The target tables here are read-only views of :mod:`oic_ai.stores.targets`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from fnmatch import fnmatchcase
+from typing import TYPE_CHECKING, TypeVar
 
-from oic_ai.stores.targets import RegistryView
+if TYPE_CHECKING:
+    from oic_ai.stores.targets import TargetRegistry
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class RegistryView(Mapping[_K, _V]):
+    """A read-only table derived from the registry, built on first use.
+
+    Modules that publish a target table at module level (``OS_DISTS``) use a view, so
+    importing them neither reads the data file nor imports the registry module; the
+    table is a view of :mod:`oic_ai.stores.targets`, never a second copy of the facts.
+
+    Args:
+        build: Derives the table from the loaded registry.
+    """
+
+    def __init__(self, build: Callable[[TargetRegistry], Mapping[_K, _V]]) -> None:
+        self._build = build
+        self._data: dict[_K, _V] | None = None
+
+    def _table(self) -> dict[_K, _V]:
+        if self._data is None:
+            from oic_ai.stores.targets import load_targets  # deferred: keeps imports cheap
+
+            self._data = dict(self._build(load_targets()))
+        return self._data
+
+    def __getitem__(self, key: _K) -> _V:
+        return self._table()[key]
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+    def __repr__(self) -> str:
+        return f"RegistryView({self._table()!r})"
+
 
 # Target tables are views of the target registry (stores/data/targets.yaml), built on
 # first use so importing this module stays cheap.

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from oic_ai.stores.disk_units import format_size, parse_size
-from oic_ai.stores.targets import load_targets
 from oic_ai.stores.yaml_document import PathPart, YamlDocument
 from oic_ai.tools.findings import Finding, json_path
 
@@ -136,6 +135,8 @@ def _check_partitions(ctx: _Context) -> None:
 
 
 def _check_root_arch(ctx: _Context) -> None:
+    from oic_ai.stores.targets import load_targets  # deferred: keeps validate start-up flat
+
     arch = _mapping(ctx.data.get("target")).get("arch")
     targets = load_targets()
     if not isinstance(arch, str) or arch not in targets.arches:

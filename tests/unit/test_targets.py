@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from oic_ai.stores.query_classifier import TargetMention, detect_target_spans
-from oic_ai.stores.targets import TARGETS_PATH, RegistryView, load_targets, parse_targets
+from oic_ai.stores.targets import TARGETS_PATH, load_targets, parse_targets
+from oic_ai.stores.vocabulary import RegistryView
 from tests.conftest import PROJECT, REFERENCE_SCHEMA
 
 SCHEMA = PROJECT / "tools" / "schemas" / "oic-template.schema.json"
@@ -158,10 +159,12 @@ def test_registry_view_reads_the_registry_on_first_use() -> None:
     assert "RegistryView" in repr(view)
 
 
-def test_importing_the_registry_reads_no_file() -> None:
+def test_validate_imports_neither_the_registry_nor_its_file() -> None:
     code = (
-        "import sys, oic_ai.stores.vocabulary, oic_ai.stores.targets;"
-        "print('yaml' in sys.modules, oic_ai.stores.targets.load_targets.cache_info().currsize)"
+        "import sys, oic_ai.stores.vocabulary, oic_ai.tools.template_checks;"
+        "print('oic_ai.stores.targets' in sys.modules);"
+        "import oic_ai.stores.targets as t;"
+        "print(t.load_targets.cache_info().currsize)"
     )
     result = subprocess.run(
         [sys.executable, "-c", code],
