@@ -58,9 +58,8 @@ def package_family(os: str, dist: str) -> str:
 
 def normalize_arch(arch: str | None) -> str:
     """Return the composer's arch name for ``arch`` (``amd64`` → ``x86_64``); default x86_64."""
-    if not arch:
-        return "x86_64"
-    return load_targets().canonical_arch(arch)
+    targets = load_targets()
+    return targets.canonical_arch(arch) if arch else targets.default_arch
 
 
 def _lookup_keys(family: str, dist: str, arch: str) -> tuple[str, ...]:

@@ -55,6 +55,7 @@ class Arch:
         phrase: A regular expression for longer ways a request names it ("" for none).
         name_words: Arch words inside image, disk and config names.
         package_words: Arch words inside package names (``grub-efi-amd64``).
+        name_word: The word a new image name uses for the arch (``amd64``).
         console: Serial console device prefix on the kernel command line, or "".
         root: The root partition type and GUID.
     """
@@ -66,6 +67,7 @@ class Arch:
     phrase: str
     name_words: tuple[str, ...]
     package_words: tuple[str, ...]
+    name_word: str
     console: str
     root: RootPartition
 
@@ -125,6 +127,7 @@ class ImageType:
         context: What it implies about deployment, for retrieval.
         words: Single words that name it in a request.
         phrase: A regular expression for longer ways a request names it.
+        name_word: The word a new image name uses for it ("" for none).
     """
 
     name: str
@@ -132,6 +135,7 @@ class ImageType:
     context: tuple[str, ...]
     words: tuple[str, ...]
     phrase: str
+    name_word: str = ""
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,8 @@ class TargetRegistry:
         name_parts: Words that are parts of target names.
         from_before: Regular expression for the words before a source target ("from").
         field_patterns: Template field -> the regular expression its value must match.
+        default_arch: The arch a template without one means.
+        default_image_type: The image type a template without one means.
     """
 
     oses: Mapping[str, OperatingSystem]
@@ -176,6 +182,8 @@ class TargetRegistry:
     name_parts: tuple[str, ...]
     from_before: str
     field_patterns: Mapping[str, str]
+    default_arch: str = "x86_64"
+    default_image_type: str = "raw"
 
     # --- os and dist --------------------------------------------------------------------
 
@@ -354,6 +362,7 @@ def _arch(name: str, raw: Mapping[str, Any]) -> Arch:
         phrase=str(raw.get("phrase", "")),
         name_words=_strs(raw.get("name_words"), f"arches.{name}.name_words"),
         package_words=_strs(raw.get("package_words"), f"arches.{name}.package_words"),
+        name_word=str(raw.get("name_word", name)),
         console=str(raw.get("console", "")),
         root=RootPartition(
             type=str(root["type"]),
@@ -415,9 +424,11 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
             context=_strs(raw.get("context"), f"image_types.{name}.context"),
             words=_strs(raw.get("words"), f"image_types.{name}.words"),
             phrase=str(raw.get("phrase", "")),
+            name_word=str(raw.get("name_word", "")),
         )
         for name, raw in _map(data.get("image_types"), "image_types").items()
     }
+    defaults = _map(data.get("defaults"), "defaults")
     request = _map(data.get("request"), "request")
     for word, os_name in _map(request.get("os_words"), "request.os_words").items():
         if os_name not in oses:
@@ -444,6 +455,8 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         field_patterns=MappingProxyType(
             {str(k): str(v) for k, v in _map(data.get("field_patterns"), "field_patterns").items()}
         ),
+        default_arch=str(defaults.get("arch", "x86_64")),
+        default_image_type=str(defaults.get("image_type", "raw")),
     )
 
 

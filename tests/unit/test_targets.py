@@ -220,3 +220,18 @@ def test_detect_target_spans_skips_blanked_spans() -> None:
 def test_os_words_must_name_a_known_os() -> None:
     with pytest.raises(ValueError, match="unknown os"):
         parse_targets({"request": {"os_words": {"ubuntu": "ubuntoo"}}})
+
+
+def test_name_words_and_defaults() -> None:
+    targets = load_targets()
+    assert {name: arch.name_word for name, arch in targets.arches.items()} == {
+        "x86_64": "amd64",
+        "aarch64": "aarch64",
+        "armv7hl": "armv7hl",
+    }
+    assert {name: kind.name_word for name, kind in targets.image_types.items()} == {
+        "iso": "installer",
+        "img": "netboot",
+        "raw": "",
+    }
+    assert (targets.default_arch, targets.default_image_type) == ("x86_64", "raw")
