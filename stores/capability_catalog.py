@@ -5,7 +5,8 @@ The data lives in ``stores/data/capabilities.yaml``. It feeds the builtin planne
 and proactive suggestions (use case → capabilities), the ADR's "curated best practices".
 
 Package lists are keyed by family (``deb``, ``rpm``), by dist (``ubuntu24``), or by
-either with an architecture (``deb/aarch64``); the most specific key wins.
+either with an architecture (``deb/aarch64``); the most specific key wins. Which dist
+belongs to which family is a target fact: :mod:`oic_ai.stores.targets` holds it.
 """
 
 from __future__ import annotations
@@ -21,27 +22,18 @@ from typing import Any
 import yaml
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.vocabulary import OS_DISTS
+from oic_ai.stores.targets import load_targets
+from oic_ai.stores.vocabulary import RegistryView
 
 CATALOG_PATH = Path(__file__).parent / "data" / "capabilities.yaml"
 
-FAMILIES = ("deb", "rpm")
-DIST_FAMILY: Mapping[str, str] = MappingProxyType(
-    {
-        "ubuntu24": "deb",
-        "ubuntu26": "deb",
-        "debian13": "deb",
-        "elxr12": "deb",
-        "azl3": "rpm",
-        "emt3": "rpm",
-        "el10": "rpm",
-    }
+# dist -> family and os -> family, as views of the target registry
+DIST_FAMILY: Mapping[str, str] = RegistryView(
+    lambda targets: {dist.id: dist.family for dist in targets.dists.values()}
 )
-OS_FAMILY: Mapping[str, str] = MappingProxyType(
-    {os_name: DIST_FAMILY[dists[0]] for os_name, dists in OS_DISTS.items()}
+OS_FAMILY: Mapping[str, str] = RegistryView(
+    lambda targets: {os_name: targets.os_family(os_name) or "" for os_name in targets.oses}
 )
-ARCHES = ("x86_64", "aarch64", "armv7hl")
-_ARCH_WORDS = {"amd64": "x86_64", "arm64": "aarch64", "armhf": "armv7hl"}
 
 
 def package_family(os: str, dist: str) -> str:
@@ -54,21 +46,20 @@ def package_family(os: str, dist: str) -> str:
     Raises:
         UserInputError: neither the dist nor the os is one the composer knows.
     """
-    if dist in DIST_FAMILY:
-        return DIST_FAMILY[dist]
-    if os in OS_FAMILY:
-        return OS_FAMILY[os]
+    targets = load_targets()
+    family = targets.family_of(dist) or targets.os_family(os)
+    if family:
+        return family
     raise UserInputError(
         f"unknown target os/dist {os!r}/{dist!r}",
-        fix=f"use one of the dists {', '.join(DIST_FAMILY)}",
+        fix=f"use one of the dists {', '.join(targets.dists)}",
     )
 
 
 def normalize_arch(arch: str | None) -> str:
     """Return the composer's arch name for ``arch`` (``amd64`` → ``x86_64``); default x86_64."""
-    if not arch:
-        return "x86_64"
-    return _ARCH_WORDS.get(arch, arch)
+    targets = load_targets()
+    return targets.canonical_arch(arch) if arch else targets.default_arch
 
 
 def _lookup_keys(family: str, dist: str, arch: str) -> tuple[str, ...]:
@@ -329,12 +320,13 @@ def _target_table(raw: Any, where: str) -> dict[str, tuple[str, ...]]:
         return {}
     if not isinstance(raw, Mapping):
         raise ValueError(f"{where} must map family/dist keys to lists")
+    targets = load_targets()
     table: dict[str, tuple[str, ...]] = {}
     for key, value in raw.items():
         base, _, arch = str(key).partition("/")
-        if base not in FAMILIES and base not in DIST_FAMILY:
+        if base not in targets.families and base not in targets.dists:
             raise ValueError(f"{where}: unknown family or dist {base!r}")
-        if arch and arch not in ARCHES:
+        if arch and arch not in targets.arches:
             raise ValueError(f"{where}: unknown arch {arch!r}")
         table[str(key)] = _names(value, f"{where}.{key}")
     return table

@@ -9,14 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
+from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import (
     CAPABILITY_SYNONYMS,
     NOT_PACKAGE_WORDS,
     PACKAGE_ALIASES,
     PACKAGE_CAPABILITIES,
-    TARGET_WORDS,
 )
 
 QueryType = Literal["semantic", "package_explicit", "keyword_heavy", "negation", "refinement"]
@@ -75,21 +76,14 @@ _GENERIC = frozenset(
 )
 
 
-_TARGET_NAMES = frozenset(
-    {
-        *TARGET_WORDS["dist"],
-        *TARGET_WORDS["arch"],
-        "ubuntu",
-        "azure",
-        "wind",
-        "river",
-        "red",
-        "hat",
-        "edge-microvisor-toolkit",
-        "wind-river-elxr",
-        "redhat-compatible-distro",
-    }
-)
+# Boundaries that keep hyphenated and dotted names whole: "emt" must not match inside
+# "emt3-x86_64-minimal", nor "arm" inside "arm64".
+WORD_START = r"(?<![a-z0-9_.+/=-])"
+WORD_END = r"(?![a-z0-9_+/=]|[.-][a-z0-9])"
+_BLANK = "\x1f"
+
+TargetKind = Literal["dist", "arch", "image_type", "os", "unsupported"]
+_TARGET_KINDS: tuple[Literal["dist", "arch", "image_type"], ...] = ("dist", "arch", "image_type")
 
 
 def tokenize(text: str) -> list[str]:
@@ -113,11 +107,11 @@ class QueryVocabulary:
         keyword_set: set[str] = set()
         for keyword in keywords:
             keyword_set.update(tokenize(keyword))
-        keyword_set.update(TARGET_WORDS["image_type"])
+        keyword_set.update(load_targets().request_words("image_type"))
         keyword_set.update(CAPABILITY_SYNONYMS)
         # Distribution and arch names say which target, not which features: they are
         # recorded as targets and do not make a query keyword-heavy.
-        return cls(frozenset(package_set), frozenset(keyword_set - _GENERIC - _TARGET_NAMES))
+        return cls(frozenset(package_set), frozenset(keyword_set - _GENERIC - _target_names()))
 
 
 @dataclass(frozen=True)
@@ -172,26 +166,156 @@ def exclusion_patterns(term: str) -> list[str]:
     return list(dict.fromkeys(patterns))
 
 
+def _target_names() -> frozenset[str]:
+    """Words that name a target: they say which target, not which features."""
+    targets = load_targets()
+    return frozenset(
+        {
+            *targets.request_words("dist"),
+            *targets.request_words("arch"),
+            *targets.name_parts,
+            *targets.oses,
+        }
+    )
+
+
 def detect_targets(tokens: list[str], query: str) -> dict[str, str]:
-    """Find dist, arch and image type words in the query."""
+    """Find the dist, arch and image type a query names, by single words.
+
+    This is the word reading used for search evidence and routing: the first word of each
+    kind wins, and two-word names ("azure linux") count as one word. A bare os word with
+    no dist ("ubuntu") gives ``os``. :func:`detect_target_spans` reads the same registry
+    phrase by phrase and reports where each mention is.
+
+    Args:
+        tokens: ``tokenize(query)``.
+        query: The query text.
+
+    Returns:
+        Kind (``dist``, ``arch``, ``image_type`` or ``os``) -> value.
+    """
+    targets = load_targets()
     found: dict[str, str] = {}
     joined = query.lower()
-    extra = []
-    if "azure linux" in joined:
-        extra.append("azurelinux")
-    if "wind river" in joined:
-        extra.append("wind-river")
-    if "network boot" in joined:
-        extra.append("netboot")
-    if "red hat" in joined:
-        extra.append("redhat")
+    extra = [word for phrase, word in targets.joined_words.items() if phrase in joined]
+    tables = {kind: targets.request_words(kind) for kind in _TARGET_KINDS}
     for token in [*tokens, *extra]:
-        for kind, table in TARGET_WORDS.items():
+        for kind, table in tables.items():
             if token in table and kind not in found:
                 found[kind] = table[token]
-    if "dist" not in found and "ubuntu" in tokens:
-        found["os"] = "ubuntu"
+    if "dist" not in found:
+        os_name = next((os for word, os in targets.os_words.items() if word in tokens), None)
+        if os_name:
+            found["os"] = os_name
     return found
+
+
+@dataclass(frozen=True)
+class TargetMention:
+    """One place where a request names a target.
+
+    Attributes:
+        kind: ``dist``, ``arch``, ``image_type``; ``os`` for a bare os word ("ubuntu")
+            when no dist is named; ``unsupported`` for a target the composer does not
+            build.
+        value: The dist, arch, image type or os named; for ``unsupported``, what the
+            composer supports instead.
+        start: Offset of the mention in the text.
+        end: Offset just past the mention.
+        source: True when the mention follows "from": it names what to move away from.
+    """
+
+    kind: TargetKind
+    value: str
+    start: int
+    end: int
+    source: bool = False
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """The mention's ``(start, end)`` offsets."""
+        return (self.start, self.end)
+
+
+@dataclass(frozen=True)
+class _SpanPatterns:
+    unsupported: tuple[tuple[re.Pattern[str], str], ...]
+    kinds: tuple[tuple[TargetKind, tuple[tuple[re.Pattern[str], str], ...]], ...]
+    os_words: tuple[tuple[re.Pattern[str], str], ...]
+    from_before: re.Pattern[str]
+
+
+def _bounded(phrase: str) -> re.Pattern[str]:
+    return re.compile(rf"{WORD_START}(?:{phrase}){WORD_END}")
+
+
+@lru_cache(maxsize=1)
+def _span_patterns() -> _SpanPatterns:
+    targets = load_targets()
+    phrases: dict[str, list[tuple[str, str]]] = {
+        "dist": [(dist.phrase, dist.id) for dist in targets.dists.values() if dist.phrase],
+        "arch": [(arch.phrase, arch.name) for arch in targets.arches.values() if arch.phrase],
+        "image_type": [
+            (kind.phrase, kind.name) for kind in targets.image_types.values() if kind.phrase
+        ],
+    }
+    # Single words follow the phrases. Image type words are left to the phrases: the
+    # extra words (qcow2, vhd) are disk formats, which an edit request means as artifacts.
+    for kind in ("dist", "arch"):
+        phrases[kind] += [(re.escape(w), v) for w, v in targets.request_words(kind).items()]
+    kinds = tuple(
+        (kind, tuple((_bounded(phrase), value) for phrase, value in phrases[kind]))
+        for kind in _TARGET_KINDS
+    )
+    return _SpanPatterns(
+        unsupported=tuple((_bounded(u.phrase), u.supported) for u in targets.unsupported),
+        kinds=kinds,
+        os_words=tuple((_bounded(re.escape(w)), os) for w, os in targets.os_words.items()),
+        from_before=re.compile(targets.from_before),
+    )
+
+
+def detect_target_spans(text: str) -> list[TargetMention]:
+    r"""Find every place ``text`` names a target, phrase by phrase, with offsets.
+
+    Unsupported targets ("ubuntu 22.04") are found first, then dists, arches and image
+    types: longer phrases ("ubuntu 24.04") before single words ("noble"). Each mention
+    blanks its span, so a shorter phrase never matches inside a longer one. A bare os
+    word ("ubuntu") is reported only when no dist is named other than after "from".
+    Offsets are those of ``text``; spans already blanked with ``\x1f`` are skipped.
+
+    Args:
+        text: The request (any case).
+
+    Returns:
+        The mentions in the order they were found (by kind, then by phrase).
+    """
+    patterns = _span_patterns()
+    work = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    mentions: list[TargetMention] = []
+
+    def blank(start: int, end: int) -> None:
+        nonlocal work
+        work = work[:start] + _BLANK * (end - start) + work[end:]
+
+    for pattern, supported in patterns.unsupported:
+        for match in list(pattern.finditer(work)):
+            mentions.append(TargetMention("unsupported", supported, *match.span()))
+            blank(*match.span())
+    named_dist = False
+    for kind, table in patterns.kinds:
+        for pattern, value in table:
+            for match in list(pattern.finditer(work)):
+                source = patterns.from_before.search(work, 0, match.start()) is not None
+                mentions.append(TargetMention(kind, value, *match.span(), source=source))
+                blank(*match.span())
+                named_dist = named_dist or (kind == "dist" and not source)
+    if not named_dist:
+        for pattern, os_name in patterns.os_words:
+            for match in list(pattern.finditer(work)):
+                mentions.append(TargetMention("os", os_name, *match.span()))
+                blank(*match.span())
+    return mentions
 
 
 def is_modification(query: str) -> bool:

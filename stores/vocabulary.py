@@ -1,46 +1,78 @@
 """Words the parser uses to infer what a template is for when it does not say.
 
-These tables describe OS families and what well-known packages imply. They feed
-inferred keywords and use cases, and later the query classifier.
+These tables describe what well-known packages imply and the words people use for
+capabilities. They feed inferred keywords and use cases, and the query classifier.
+The target tables here are read-only views of :mod:`oic_ai.stores.targets`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from fnmatch import fnmatchcase
+from typing import TYPE_CHECKING, TypeVar
 
-# dist -> words people use for that distribution
-DIST_WORDS: dict[str, tuple[str, ...]] = {
-    "azl3": ("azure linux", "azl", "azurelinux", "mariner", "rpm"),
-    "emt3": ("edge microvisor toolkit", "emt", "microvisor", "rpm"),
-    "elxr12": ("elxr", "wind river", "debian", "bookworm", "deb"),
-    "ubuntu24": ("ubuntu", "noble", "24.04", "deb"),
-    "ubuntu26": ("ubuntu", "26.04", "deb"),
-    "debian13": ("debian", "trixie", "deb"),
-    "el10": ("rhel", "red hat", "redhat", "el10", "almalinux", "rocky", "rpm"),
-}
+if TYPE_CHECKING:
+    from oic_ai.stores.targets import TargetRegistry
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class RegistryView(Mapping[_K, _V]):
+    """A read-only table derived from the registry, built on first use.
+
+    Modules that publish a target table at module level (``OS_DISTS``) use a view, so
+    importing them neither reads the data file nor imports the registry module; the
+    table is a view of :mod:`oic_ai.stores.targets`, never a second copy of the facts.
+
+    Args:
+        build: Derives the table from the loaded registry.
+    """
+
+    def __init__(self, build: Callable[[TargetRegistry], Mapping[_K, _V]]) -> None:
+        self._build = build
+        self._data: dict[_K, _V] | None = None
+
+    def _table(self) -> dict[_K, _V]:
+        if self._data is None:
+            from oic_ai.stores.targets import load_targets  # deferred: keeps imports cheap
+
+            self._data = dict(self._build(load_targets()))
+        return self._data
+
+    def __getitem__(self, key: _K) -> _V:
+        return self._table()[key]
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+    def __repr__(self) -> str:
+        return f"RegistryView({self._table()!r})"
+
+
+# Target tables are views of the target registry (stores/data/targets.yaml), built on
+# first use so importing this module stays cheap.
+
+# dist -> words that describe a template of that distribution
+DIST_WORDS: Mapping[str, tuple[str, ...]] = RegistryView(
+    lambda targets: {dist.id: dist.keywords for dist in targets.dists.values()}
+)
 
 # os -> its distributions, as the composer pairs them
-OS_DISTS: dict[str, tuple[str, ...]] = {
-    "azure-linux": ("azl3",),
-    "edge-microvisor-toolkit": ("emt3",),
-    "wind-river-elxr": ("elxr12",),
-    "ubuntu": ("ubuntu24", "ubuntu26"),
-    "debian": ("debian13",),
-    "redhat-compatible-distro": ("el10",),
-}
+OS_DISTS: Mapping[str, tuple[str, ...]] = RegistryView(lambda targets: targets.os_dists())
 
-ARCH_WORDS: dict[str, tuple[str, ...]] = {
-    "x86_64": ("x86_64", "amd64", "x64", "intel"),
-    "aarch64": ("aarch64", "arm64", "arm"),
-    "armv7hl": ("armv7hl", "arm32", "armhf"),
-}
+# arch -> words that describe a template of that arch
+ARCH_WORDS: Mapping[str, tuple[str, ...]] = RegistryView(
+    lambda targets: {arch.name: arch.keywords for arch in targets.arches.values()}
+)
 
 # image type -> the deployment context it implies
-IMAGE_TYPE_CONTEXT: dict[str, tuple[str, ...]] = {
-    "raw": ("disk image", "raw"),
-    "iso": ("installer", "iso", "live media"),
-    "img": ("network boot", "initrd", "pxe", "netboot"),
-}
+IMAGE_TYPE_CONTEXT: Mapping[str, tuple[str, ...]] = RegistryView(
+    lambda targets: {kind.name: kind.context for kind in targets.image_types.values()}
+)
 
 # capability -> glob patterns of package names that imply it
 PACKAGE_CAPABILITIES: dict[str, tuple[str, ...]] = {
@@ -237,57 +269,11 @@ CAPABILITY_SYNONYMS: dict[str, str] = {
     "apparmor": "security",
 }
 
-# Query words that name a target (for evidence and for grounding in create mode).
-TARGET_WORDS: dict[str, dict[str, str]] = {
-    "dist": {
-        "ubuntu24": "ubuntu24",
-        "noble": "ubuntu24",
-        "24.04": "ubuntu24",
-        "ubuntu26": "ubuntu26",
-        "26.04": "ubuntu26",
-        "debian13": "debian13",
-        "trixie": "debian13",
-        "debian": "debian13",
-        "elxr12": "elxr12",
-        "elxr": "elxr12",
-        "wind-river": "elxr12",
-        "azl3": "azl3",
-        "azl": "azl3",
-        "azurelinux": "azl3",
-        "mariner": "azl3",
-        "emt3": "emt3",
-        "emt": "emt3",
-        "microvisor": "emt3",
-        "el10": "el10",
-        "rhel": "el10",
-        "rhel10": "el10",
-        "rcd10": "el10",
-        "almalinux": "el10",
-        "rocky": "el10",
-        "redhat": "el10",
-    },
-    "arch": {
-        "arm64": "aarch64",
-        "aarch64": "aarch64",
-        "arm": "aarch64",
-        "amd64": "x86_64",
-        "x86_64": "x86_64",
-        "x86": "x86_64",
-        "x64": "x86_64",
-    },
-    "image_type": {
-        "iso": "iso",
-        "installer": "iso",
-        "initrd": "img",
-        "pxe": "img",
-        "netboot": "img",
-        "img": "img",
-        "raw": "raw",
-        "qcow2": "raw",
-        "vhd": "raw",
-        "vhdx": "raw",
-    },
-}
+# Query words that name a target (for evidence and for grounding in create mode):
+# kind (dist, arch, image_type) -> word -> value.
+TARGET_WORDS: Mapping[str, Mapping[str, str]] = RegistryView(
+    lambda targets: {kind: targets.request_words(kind) for kind in ("dist", "arch", "image_type")}
+)
 
 
 def alias_group(name: str) -> frozenset[str]:

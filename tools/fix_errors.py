@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from oic_ai.stores.disk_units import format_size, parse_size
-from oic_ai.stores.vocabulary import OS_DISTS
+from oic_ai.stores.targets import TargetRegistry, load_targets
 from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
 from oic_ai.tools import partition_layout as layout
 from oic_ai.tools.edit_plan import (
@@ -34,10 +34,6 @@ from oic_ai.tools.template_keys import (
     KEY_ORDER,
     PASSWORD_PLACEHOLDER,
     PUBLIC_KEY_PLACEHOLDER,
-    ROOT_GUID_FOR_ARCH,
-    ROOT_GUIDS,
-    ROOT_TYPE_FOR_ARCH,
-    ROOT_TYPES,
 )
 
 _KEY = re.compile(r"^\$((?:\.[A-Za-z_][A-Za-z0-9_-]*|\[[0-9]+\]|\['[^']*'\])*)$")
@@ -46,17 +42,27 @@ _PINNED = re.compile(
     r"^\s*(?P<name>[^\s<>=!~()]+)\s*"
     r"(?:(?:[<>=!]=?|~=)\s*\S+|\(\s*[<>=!~]=?[^)]*\)|\s[0-9]\S*)\s*$"
 )
-_PACKAGE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9+_.:~*?\[\]-]*$")
 _SCALAR_ON_LINE = re.compile(r"^\s*(?:-\s+)?[A-Za-z_]+:\s*([^\s#'\"][^#]*?)\s*(?:#.*)?$")
+
+
+def _target_enums(targets: TargetRegistry) -> dict[str, tuple[tuple[str, ...], dict[str, str]]]:
+    """The target enums of the registry, with the spellings that mean each value."""
+    return {
+        "target-os-unknown": (
+            tuple(targets.oses),
+            {word: os.name for os in targets.oses.values() for word in os.spellings},
+        ),
+        "target-arch-unknown": (
+            tuple(targets.arches),
+            {word: arch.name for arch in targets.arches.values() for word in arch.spellings},
+        ),
+        "image-type-unknown": (tuple(targets.image_types), {}),
+    }
+
 
 # Allowed values per finding code, and spellings that mean one of them.
 _ENUMS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
-    "target-os-unknown": (tuple(OS_DISTS), {"azurelinux": "azure-linux", "azl": "azure-linux"}),
-    "target-arch-unknown": (
-        ("x86_64", "aarch64", "armv7hl"),
-        {"amd64": "x86_64", "x64": "x86_64", "x8664": "x86_64", "arm64": "aarch64"},
-    ),
-    "image-type-unknown": (("raw", "img", "iso"), {}),
+    **_target_enums(load_targets()),
     "artifact-type-unknown": (("raw", "qcow2", "vhd", "vhdx", "vmdk", "vdi"), {}),
     "compression-unknown": (
         ("gz", "gzip", "xz", "zstd", "bz2"),
@@ -239,7 +245,7 @@ class _Fixer:
             return False
         match = _PINNED.match(pinned)
         bare = match.group("name") if match else ""
-        if not _PACKAGE_NAME.match(bare):
+        if not load_targets().pattern("package_name").match(bare):
             return False
         if bare in values:
             self.deletions.append(parts)
@@ -311,7 +317,8 @@ class _Fixer:
 
     def root_type_arch_mismatch(self, finding: Finding, parts: list[str | int]) -> bool:
         arch = _mapping(self.data.get("target")).get("arch")
-        if arch not in ROOT_TYPE_FOR_ARCH or len(parts) < 3:
+        targets = load_targets()
+        if not isinstance(arch, str) or arch not in targets.arches or len(parts) < 3:
             return False
         partition = _get(self.data, parts[:3])
         if not isinstance(partition, Mapping):
@@ -320,12 +327,12 @@ class _Fixer:
             return True
         self.done[f"root-{parts[2]}"] = True
         kind = partition.get("type")
-        if kind != ROOT_TYPE_FOR_ARCH[arch] and (kind in ROOT_TYPES or kind in (None, "linux")):
-            self._set([*parts[:3], "type"], ROOT_TYPE_FOR_ARCH[arch])
+        want = targets.root_type(arch)
+        if kind != want and (targets.arch_of_root_type(kind) or kind in (None, "linux")):
+            self._set([*parts[:3], "type"], want)
         guid = partition.get("typeUUID")
-        if isinstance(guid, str) and guid.lower() in ROOT_GUIDS:
-            if guid.lower() != ROOT_GUID_FOR_ARCH[arch]:
-                self._set([*parts[:3], "typeUUID"], ROOT_GUID_FOR_ARCH[arch])
+        if targets.arch_of_root_guid(guid) and str(guid).lower() != targets.root_guid(arch):
+            self._set([*parts[:3], "typeUUID"], targets.root_guid(arch))
         self.notes.append(f"root partition type set for {arch}")
         return True
 
@@ -409,17 +416,16 @@ class _Fixer:
         target = _mapping(self.data.get("target"))
         disk = _mapping(self.data.get("disk"))
         if parts == ["target", "os"]:
-            owners = [os for os, dists in OS_DISTS.items() if target.get("dist") in dists]
-            return owners[0] if len(owners) == 1 else None
+            return load_targets().os_of(target.get("dist"))
         if parts == ["target", "dist"]:
-            dists = OS_DISTS.get(str(target.get("os")), ())
-            return dists[0] if len(dists) == 1 else None
+            os = load_targets().oses.get(str(target.get("os")))
+            return os.dists[0] if os and len(os.dists) == 1 else None
         if parts == ["target", "arch"]:
             arches = set()
             for part in disk.get("partitions") or []:
                 part = _mapping(part)
-                arches.add(ROOT_TYPES.get(str(part.get("type"))))
-                arches.add(ROOT_GUIDS.get(str(part.get("typeUUID")).lower()))
+                arches.add(load_targets().arch_of_root_type(part.get("type")))
+                arches.add(load_targets().arch_of_root_guid(part.get("typeUUID")))
             arches.discard(None)
             return arches.pop() if len(arches) == 1 else None
         if parts == ["target", "imageType"]:

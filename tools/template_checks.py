@@ -16,23 +16,6 @@ from oic_ai.stores.disk_units import format_size, parse_size
 from oic_ai.stores.yaml_document import PathPart, YamlDocument
 from oic_ai.tools.findings import Finding, json_path
 
-# Root partition types and GPT type GUIDs per architecture (Discoverable Partitions Spec).
-_ROOT_TYPES = {
-    "linux-root-amd64": "x86_64",
-    "linux-root-x86-64": "x86_64",
-    "linux-root-arm64": "aarch64",
-    "linux-root-arm": "armv7hl",
-}
-_ROOT_GUIDS = {
-    "4f68bce3-e8cd-4db1-96e7-fbcaf984b709": "x86_64",
-    "b921b045-1df0-41c3-af44-4c6f280d3fae": "aarch64",
-    "69dad710-2ce4-4e3c-b16c-21a1d49abed3": "armv7hl",
-}
-_ROOT_TYPE_FOR_ARCH = {
-    "x86_64": "linux-root-amd64",
-    "aarch64": "linux-root-arm64",
-    "armv7hl": "linux-root-arm",
-}
 _NOT_A_MOUNT = frozenset({"", "none", "swap"})
 # $id$[params$]salt$hash: a "$6$hunter2" with no hash part is a plaintext password
 _CRYPT_HASH = re.compile(r"^\$(1|2[abxy]?|5|6|y|gy|7)\$(?:[^$\s]+\$)+[./A-Za-z0-9]{16,}$")
@@ -152,8 +135,11 @@ def _check_partitions(ctx: _Context) -> None:
 
 
 def _check_root_arch(ctx: _Context) -> None:
+    from oic_ai.stores.targets import load_targets  # deferred: keeps validate start-up flat
+
     arch = _mapping(ctx.data.get("target")).get("arch")
-    if not isinstance(arch, str) or arch not in _ROOT_TYPE_FOR_ARCH:
+    targets = load_targets()
+    if not isinstance(arch, str) or arch not in targets.arches:
         return  # an unknown (or non-string) arch is the schema's finding, not this check's
     cmdline = _mapping(_mapping(ctx.data.get("systemConfig")).get("kernel")).get("cmdline")
     # With root= on the cmdline the kernel never looks at the type GUID, so it boots.
@@ -162,13 +148,13 @@ def _check_root_arch(ctx: _Context) -> None:
     for index, part in _items(disk.get("partitions")):
         kind = part.get("type")
         guid = part.get("typeUUID")
-        meant = _ROOT_TYPES.get(kind) if isinstance(kind, str) else None
+        meant = targets.arch_of_root_type(kind) if isinstance(kind, str) else None
         field = "type"
         if meant is None and isinstance(guid, str):
-            meant = _ROOT_GUIDS.get(guid.lower())
+            meant = targets.arch_of_root_guid(guid)
             field = "typeUUID"
         if meant is not None and meant != arch:
-            want = _ROOT_TYPE_FOR_ARCH[arch]
+            want = targets.root_type(arch)
             message = (
                 f"root partition {field} is for {meant}, but target.arch is {arch}; use type {want}"
             )

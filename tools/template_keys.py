@@ -1,9 +1,12 @@
 """What template mappings hold, in the order templates write them, and arch-bound values.
 
-Shared by the plan applier and the deterministic fixer; no YAML library is imported.
+Shared by the plan applier and the deterministic fixer.
+Target facts (root partition types, families) come from :mod:`oic_ai.stores.targets`.
 """
 
 from __future__ import annotations
+
+from oic_ai.stores.targets import load_targets
 
 PASSWORD_PLACEHOLDER = "<PASSWORD_HASH>"
 PUBLIC_KEY_PLACEHOLDER = "<PUBLIC_KEY_URL>"
@@ -13,29 +16,19 @@ SECURE_BOOT_PATHS = {
     "secureBootDBCer": "${SB_KEYS}/db.cer",
 }
 
-# Root partition type names and GPT type GUIDs (Discoverable Partitions Specification).
-ROOT_TYPE_FOR_ARCH = {
-    "x86_64": "linux-root-amd64",
-    "aarch64": "linux-root-arm64",
-    "armv7hl": "linux-root-arm",
+# Root partition type names and GPT type GUIDs, from the target registry
+# (oic_ai.stores.targets); new code should ask the registry directly.
+ROOT_TYPE_FOR_ARCH: dict[str, str] = {
+    name: arch.root.type for name, arch in load_targets().arches.items()
 }
-ROOT_GUID_FOR_ARCH = {
-    "x86_64": "4f68bce3-e8cd-4db1-96e7-fbcaf984b709",
-    "aarch64": "b921b045-1df0-41c3-af44-4c6f280d3fae",
-    "armv7hl": "69dad710-2ce4-4e3c-b16c-21a1d49abed3",
+ROOT_GUID_FOR_ARCH: dict[str, str] = {
+    name: arch.root.guid for name, arch in load_targets().arches.items()
 }
-ROOT_TYPES = {
-    "linux-root-amd64": "x86_64",
-    "linux-root-x86-64": "x86_64",
-    "linux-root-arm64": "aarch64",
-    "linux-root-arm": "armv7hl",
-}
-ROOT_GUIDS = {guid: arch for arch, guid in ROOT_GUID_FOR_ARCH.items()}
+ROOT_TYPES: dict[str, str] = load_targets().root_types()
+ROOT_GUIDS: dict[str, str] = load_targets().root_guids()
 
 ARTIFACT_TYPES = ("raw", "qcow2", "vhd", "vhdx", "vmdk", "vdi")
 COMPRESSIONS = ("gz", "gzip", "xz", "zstd", "bz2")
-_DEB_FAMILY = frozenset({"ubuntu", "debian", "wind-river-elxr"})
-_RPM_FAMILY = frozenset({"azure-linux", "edge-microvisor-toolkit", "redhat-compatible-distro"})
 
 # Known keys per mapping, in the order templates write them. "[]" marks list items.
 KEY_ORDER: dict[str, tuple[str, ...]] = {
@@ -108,8 +101,4 @@ KEY_ORDER: dict[str, tuple[str, ...]] = {
 
 def os_family(os_name: object) -> str | None:
     """Return ``"deb"`` or ``"rpm"`` for a ``target.os``, or None when it is unknown."""
-    if os_name in _DEB_FAMILY:
-        return "deb"
-    if os_name in _RPM_FAMILY:
-        return "rpm"
-    return None
+    return load_targets().os_family(os_name)

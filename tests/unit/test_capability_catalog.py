@@ -9,7 +9,6 @@ import yaml
 
 from oic_ai.stores.capability_catalog import (
     CATALOG_PATH,
-    DIST_FAMILY,
     Capability,
     CapabilityCatalog,
     load_catalog,
@@ -18,10 +17,11 @@ from oic_ai.stores.capability_catalog import (
     words,
 )
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.vocabulary import OS_DISTS, PACKAGE_CAPABILITIES
+from oic_ai.stores.targets import load_targets
+from oic_ai.stores.vocabulary import PACKAGE_CAPABILITIES
 from tests.conftest import REFERENCE_TEMPLATES
 
-TARGETS = [(os_name, dist) for os_name, dists in OS_DISTS.items() for dist in dists]
+TARGETS = [(dist.os, dist.id) for dist in load_targets().dists.values()]
 
 
 @pytest.fixture(scope="module")
@@ -268,7 +268,7 @@ def test_rpm_names_are_seen_upstream_or_marked_unverified(catalog: CapabilityCat
     problems = []
     for capability in catalog.capabilities.values():
         for os_name, dist in TARGETS:
-            if DIST_FAMILY[dist] != "rpm":
+            if load_targets().family_of(dist) != "rpm":
                 continue
             unverified = capability.unverified_for(os_name, dist)
             for name in capability.packages_for(os_name, dist):

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_library import TemplateLibrary
 from oic_ai.tools.validate_template import TemplateSchema, validate_file
 from tests.conftest import OUR_TEMPLATES
@@ -33,18 +34,12 @@ def test_our_library_is_large_enough_and_covers_the_families() -> None:
     assert library.skipped == []
     assert len(library.templates) >= 36
     targets = {(t.target.os, t.target.dist, t.target.arch) for t in library.templates}
-    for os_name, dist in [
-        ("azure-linux", "azl3"),
-        ("edge-microvisor-toolkit", "emt3"),
-        ("wind-river-elxr", "elxr12"),
-        ("ubuntu", "ubuntu24"),
-        ("ubuntu", "ubuntu26"),
-        ("debian", "debian13"),
-        ("redhat-compatible-distro", "el10"),
-    ]:
+    registry = load_targets()
+    assert len(registry.dists) == 7
+    for os_name, dist in [(d.os, d.id) for d in registry.dists.values()]:
         assert (os_name, dist, "x86_64") in targets, f"{dist} has no x86_64 template"
         assert (os_name, dist, "aarch64") in targets, f"{dist} has no aarch64 template"
-    assert {t.target.image_type for t in library.templates} >= {"raw", "iso", "img"}
+    assert {t.target.image_type for t in library.templates} >= set(registry.image_types)
     assert all(not t.metadata.is_empty for t in library.templates)
 
 

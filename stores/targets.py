@@ -1,0 +1,477 @@
+"""The build targets the composer supports, read from ``stores/data/targets.yaml``.
+
+One typed registry answers every question about targets: which dists an os owns, the
+package family of a dist, its display name and codename, how people name it, the
+canonical spelling of an arch, its serial console, and its root partition type and
+GPT type GUID. Request vocabulary about targets (unsupported targets, two-word names)
+and the shapes of constrained template fields (hostname, user name) live there too.
+
+The file is read on first use and cached. Modules on the ``validate`` start-up path
+import this module lazily (see ``oic_ai.stores.vocabulary.RegistryView``).
+
+Example:
+    >>> from oic_ai.stores.targets import load_targets
+    >>> load_targets().family_of("ubuntu24")
+    'deb'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+TARGETS_PATH = Path(__file__).parent / "data" / "targets.yaml"
+
+
+@dataclass(frozen=True)
+class RootPartition:
+    """The root partition of one arch (Discoverable Partitions Specification).
+
+    Attributes:
+        type: The composer's partition type name, e.g. ``linux-root-amd64``.
+        guid: The GPT partition type GUID, lower case.
+        also: Other type names the composer accepts for the same arch.
+    """
+
+    type: str
+    guid: str
+    also: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Arch:
+    """One ``target.arch`` value and the words that go with it.
+
+    Attributes:
+        name: The composer's name, e.g. ``x86_64``.
+        spellings: Other names for it in configs and repositories (``amd64``).
+        keywords: Words that describe a template of this arch, for retrieval.
+        words: Single words that name it in a request.
+        phrase: A regular expression for longer ways a request names it ("" for none).
+        name_words: Arch words inside image, disk and config names.
+        package_words: Arch words inside package names (``grub-efi-amd64``).
+        name_word: The word a new image name uses for the arch (``amd64``).
+        console: Serial console device prefix on the kernel command line, or "".
+        root: The root partition type and GUID.
+    """
+
+    name: str
+    spellings: tuple[str, ...]
+    keywords: tuple[str, ...]
+    words: tuple[str, ...]
+    phrase: str
+    name_words: tuple[str, ...]
+    package_words: tuple[str, ...]
+    name_word: str
+    console: str
+    root: RootPartition
+
+
+@dataclass(frozen=True)
+class Dist:
+    """One ``target.dist`` value.
+
+    Attributes:
+        id: The dist as templates write it, e.g. ``ubuntu24``.
+        os: The ``target.os`` that owns it.
+        family: Its package family, ``deb`` or ``rpm``.
+        title: Its display name, e.g. ``Ubuntu 24.04``.
+        codename: Its release codename (``noble``), or "" when it has none.
+        keywords: Words that describe a template of this dist, for retrieval.
+        words: Single words that name it in a request.
+        phrase: A regular expression for longer ways a request names it.
+    """
+
+    id: str
+    os: str
+    family: str
+    title: str
+    codename: str
+    keywords: tuple[str, ...]
+    words: tuple[str, ...]
+    phrase: str
+
+
+@dataclass(frozen=True)
+class OperatingSystem:
+    """One ``target.os`` value.
+
+    Attributes:
+        name: The os as templates write it, e.g. ``azure-linux``.
+        dists: Its dists; the first is the default.
+        spellings: Other spellings that mean it (``azurelinux``).
+    """
+
+    name: str
+    dists: tuple[str, ...]
+    spellings: tuple[str, ...] = ()
+
+    @property
+    def default_dist(self) -> str:
+        """The dist to use when only the os is known."""
+        return self.dists[0]
+
+
+@dataclass(frozen=True)
+class ImageType:
+    """One ``target.imageType`` value.
+
+    Attributes:
+        name: ``raw``, ``img`` or ``iso``.
+        title: How a summary names it ("raw disk image").
+        context: What it implies about deployment, for retrieval.
+        words: Single words that name it in a request.
+        phrase: A regular expression for longer ways a request names it.
+        name_word: The word a new image name uses for it ("" for none).
+    """
+
+    name: str
+    title: str
+    context: tuple[str, ...]
+    words: tuple[str, ...]
+    phrase: str
+    name_word: str = ""
+
+
+@dataclass(frozen=True)
+class UnsupportedTarget:
+    """A target people ask for that the composer does not build.
+
+    Attributes:
+        phrase: A regular expression that names it in a request.
+        supported: What to suggest instead.
+    """
+
+    phrase: str
+    supported: str
+
+
+@dataclass(frozen=True)
+class TargetRegistry:
+    """Every target fact, loaded from ``stores/data/targets.yaml``.
+
+    Attributes:
+        oses: Operating systems by name, in the composer's order.
+        dists: Dists by id, in family order (``families``).
+        families: Family name -> its dists, in order.
+        arches: Arches by name, in the composer's order.
+        image_types: Image types by name, in the order their request phrases are tried.
+        unsupported: Targets the composer does not build.
+        os_words: Words that name an os but no dist -> that os.
+        joined_words: Two-word names -> the single word that means the same.
+        name_parts: Words that are parts of target names.
+        from_before: Regular expression for the words before a source target ("from").
+        field_patterns: Template field -> the regular expression its value must match.
+        default_arch: The arch a template without one means.
+        default_image_type: The image type a template without one means.
+    """
+
+    oses: Mapping[str, OperatingSystem]
+    dists: Mapping[str, Dist]
+    families: Mapping[str, tuple[str, ...]]
+    arches: Mapping[str, Arch]
+    image_types: Mapping[str, ImageType]
+    unsupported: tuple[UnsupportedTarget, ...]
+    os_words: Mapping[str, str]
+    joined_words: Mapping[str, str]
+    name_parts: tuple[str, ...]
+    from_before: str
+    field_patterns: Mapping[str, str]
+    default_arch: str = "x86_64"
+    default_image_type: str = "raw"
+
+    # --- os and dist --------------------------------------------------------------------
+
+    def os_dists(self) -> dict[str, tuple[str, ...]]:
+        """Return os -> its dists, in the composer's order."""
+        return {name: os.dists for name, os in self.oses.items()}
+
+    def dist(self, dist: str) -> Dist:
+        """Return a dist by id.
+
+        Raises:
+            KeyError: the composer has no such dist.
+        """
+        return self.dists[dist]
+
+    def os_of(self, dist: object) -> str | None:
+        """Return the os that owns ``dist``, or None for an unknown dist."""
+        found = self.dists.get(dist) if isinstance(dist, str) else None
+        return found.os if found else None
+
+    def family_of(self, dist: object) -> str | None:
+        """Return ``deb`` or ``rpm`` for a dist, or None for an unknown dist."""
+        found = self.dists.get(dist) if isinstance(dist, str) else None
+        return found.family if found else None
+
+    def os_family(self, os: object) -> str | None:
+        """Return ``deb`` or ``rpm`` for a ``target.os``, or None for an unknown os."""
+        found = self.oses.get(os) if isinstance(os, str) else None
+        return self.dists[found.default_dist].family if found else None
+
+    def title(self, dist: str) -> str:
+        """Return a dist's display name ("eLxr 12"); the id itself when unknown."""
+        found = self.dists.get(dist)
+        return found.title if found else dist
+
+    def codename(self, dist: object) -> str:
+        """Return a dist's release codename ("noble"), or "" when it has none or is unknown."""
+        found = self.dists.get(dist) if isinstance(dist, str) else None
+        return found.codename if found else ""
+
+    def os_for_spelling(self, word: str) -> str | None:
+        """Return the os a spelling means (``azurelinux`` -> ``azure-linux``), or None."""
+        for os in self.oses.values():
+            if word == os.name or word in os.spellings:
+                return os.name
+        return None
+
+    # --- arch ---------------------------------------------------------------------------
+
+    def arch_for_spelling(self, word: str) -> str | None:
+        """Return the arch a name or spelling means (``amd64`` -> ``x86_64``), or None."""
+        if word in self.arches:
+            return word
+        for arch in self.arches.values():
+            if word in arch.spellings:
+                return arch.name
+        return None
+
+    def canonical_arch(self, arch: str) -> str:
+        """Return the composer's name for ``arch``; an unknown arch is returned unchanged."""
+        return self.arch_for_spelling(arch) or arch
+
+    def consoles(self) -> dict[str, str]:
+        """Return arch -> serial console prefix, for the arches that have one."""
+        return {name: arch.console for name, arch in self.arches.items() if arch.console}
+
+    # --- root partitions ----------------------------------------------------------------
+
+    def root_type(self, arch: str) -> str:
+        """Return the root partition type name for an arch.
+
+        Raises:
+            KeyError: unknown arch.
+        """
+        return self.arches[arch].root.type
+
+    def root_guid(self, arch: str) -> str:
+        """Return the root partition GPT type GUID for an arch (lower case).
+
+        Raises:
+            KeyError: unknown arch.
+        """
+        return self.arches[arch].root.guid
+
+    def arch_of_root_type(self, type_name: object) -> str | None:
+        """Return the arch a root partition type name is for, or None."""
+        for arch in self.arches.values():
+            if type_name == arch.root.type or type_name in arch.root.also:
+                return arch.name
+        return None
+
+    def arch_of_root_guid(self, guid: object) -> str | None:
+        """Return the arch a root partition type GUID is for (any case), or None."""
+        if not isinstance(guid, str):
+            return None
+        lowered = guid.lower()
+        for arch in self.arches.values():
+            if lowered == arch.root.guid:
+                return arch.name
+        return None
+
+    def root_types(self) -> dict[str, str]:
+        """Return every root partition type name -> its arch."""
+        table: dict[str, str] = {}
+        for arch in self.arches.values():
+            table[arch.root.type] = arch.name
+            for other in arch.root.also:
+                table[other] = arch.name
+        return table
+
+    def root_guids(self) -> dict[str, str]:
+        """Return every root partition type GUID (lower case) -> its arch."""
+        return {arch.root.guid: arch.name for arch in self.arches.values()}
+
+    # --- request words and field patterns -----------------------------------------------
+
+    def request_words(self, kind: str) -> dict[str, str]:
+        """Return the single words that name a target in a request, word -> value.
+
+        Args:
+            kind: ``dist``, ``arch`` or ``image_type``.
+
+        Raises:
+            KeyError: another kind.
+        """
+        words: dict[str, tuple[str, ...]]
+        if kind == "dist":
+            words = {name: dist.words for name, dist in self.dists.items()}
+        elif kind == "arch":
+            words = {name: arch.words for name, arch in self.arches.items()}
+        elif kind == "image_type":
+            words = {name: image.words for name, image in self.image_types.items()}
+        else:
+            raise KeyError(kind)
+        return {word: value for value, names in words.items() for word in names}
+
+    def pattern(self, field: str) -> re.Pattern[str]:
+        """Return the compiled pattern a template field must match (``hostname``, ...).
+
+        Raises:
+            KeyError: no pattern for that field.
+        """
+        return _compiled(self.field_patterns[field])
+
+
+@lru_cache(maxsize=32)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _strs(value: Any, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"{where} must be a list of strings")
+    return tuple(value)
+
+
+def _map(value: Any, where: str) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where} must be a mapping")
+    return value
+
+
+def _arch(name: str, raw: Mapping[str, Any]) -> Arch:
+    root = _map(raw.get("root"), f"arches.{name}.root")
+    if not root.get("type") or not root.get("guid"):
+        raise ValueError(f"arches.{name}.root needs a type and a guid")
+    return Arch(
+        name=name,
+        spellings=_strs(raw.get("spellings"), f"arches.{name}.spellings"),
+        keywords=_strs(raw.get("keywords"), f"arches.{name}.keywords"),
+        words=_strs(raw.get("words"), f"arches.{name}.words"),
+        phrase=str(raw.get("phrase", "")),
+        name_words=_strs(raw.get("name_words"), f"arches.{name}.name_words"),
+        package_words=_strs(raw.get("package_words"), f"arches.{name}.package_words"),
+        name_word=str(raw.get("name_word", name)),
+        console=str(raw.get("console", "")),
+        root=RootPartition(
+            type=str(root["type"]),
+            guid=str(root["guid"]).lower(),
+            also=_strs(root.get("also"), f"arches.{name}.root.also"),
+        ),
+    )
+
+
+def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
+    """Build the registry from the parsed YAML document.
+
+    Raises:
+        ValueError: the document is malformed (a bug in the shipped data).
+    """
+    families = {
+        str(name): _strs(dists, f"families.{name}")
+        for name, dists in _map(data.get("families"), "families").items()
+    }
+    family_of = {dist: family for family, dists in families.items() for dist in dists}
+    oses: dict[str, OperatingSystem] = {}
+    found: dict[str, Dist] = {}
+    for os_name, raw_os in _map(data.get("oses"), "oses").items():
+        raw_dists = _map(_map(raw_os, f"oses.{os_name}").get("dists"), f"oses.{os_name}.dists")
+        if not raw_dists:
+            raise ValueError(f"os {os_name!r} needs at least one dist")
+        for dist_id, raw in raw_dists.items():
+            where = f"oses.{os_name}.dists.{dist_id}"
+            raw = _map(raw, where)
+            if dist_id not in family_of:
+                raise ValueError(f"{where}: no family lists it")
+            found[str(dist_id)] = Dist(
+                id=str(dist_id),
+                os=str(os_name),
+                family=family_of[dist_id],
+                title=str(raw.get("title") or dist_id),
+                codename=str(raw.get("codename", "")),
+                keywords=_strs(raw.get("keywords"), f"{where}.keywords"),
+                words=_strs(raw.get("words"), f"{where}.words"),
+                phrase=str(raw.get("phrase", "")),
+            )
+        oses[str(os_name)] = OperatingSystem(
+            name=str(os_name),
+            dists=tuple(str(d) for d in raw_dists),
+            spellings=_strs(raw_os.get("spellings"), f"oses.{os_name}.spellings"),
+        )
+    unlisted = set(family_of) - set(found)
+    if unlisted:
+        raise ValueError(f"families name dists no os owns: {sorted(unlisted)}")
+    dists = {dist: found[dist] for dist in family_of}
+    arches = {
+        str(name): _arch(str(name), _map(raw, f"arches.{name}"))
+        for name, raw in _map(data.get("arches"), "arches").items()
+    }
+    image_types = {
+        str(name): ImageType(
+            name=str(name),
+            title=str(raw.get("title", name)),
+            context=_strs(raw.get("context"), f"image_types.{name}.context"),
+            words=_strs(raw.get("words"), f"image_types.{name}.words"),
+            phrase=str(raw.get("phrase", "")),
+            name_word=str(raw.get("name_word", "")),
+        )
+        for name, raw in _map(data.get("image_types"), "image_types").items()
+    }
+    defaults = _map(data.get("defaults"), "defaults")
+    request = _map(data.get("request"), "request")
+    for word, os_name in _map(request.get("os_words"), "request.os_words").items():
+        if os_name not in oses:
+            raise ValueError(f"request.os_words.{word}: unknown os {os_name!r}")
+    unsupported = tuple(
+        UnsupportedTarget(str(entry["phrase"]), str(entry["supported"]))
+        for entry in request.get("unsupported") or []
+    )
+    return TargetRegistry(
+        oses=MappingProxyType(oses),
+        dists=MappingProxyType(dists),
+        families=MappingProxyType(families),
+        arches=MappingProxyType(arches),
+        image_types=MappingProxyType(image_types),
+        unsupported=unsupported,
+        os_words=MappingProxyType(
+            {str(k): str(v) for k, v in _map(request.get("os_words"), "os_words").items()}
+        ),
+        joined_words=MappingProxyType(
+            {str(k): str(v) for k, v in _map(request.get("joined_words"), "joined").items()}
+        ),
+        name_parts=_strs(request.get("name_parts"), "request.name_parts"),
+        from_before=str(request.get("from_before", "")),
+        field_patterns=MappingProxyType(
+            {str(k): str(v) for k, v in _map(data.get("field_patterns"), "field_patterns").items()}
+        ),
+        default_arch=str(defaults.get("arch", "x86_64")),
+        default_image_type=str(defaults.get("image_type", "raw")),
+    )
+
+
+@lru_cache(maxsize=4)
+def load_targets(path: Path | None = None) -> TargetRegistry:
+    """Load (once) and return the registry shipped in ``stores/data/targets.yaml``.
+
+    Args:
+        path: Another targets file, for tests; ``None`` means the shipped one.
+    """
+    import yaml  # deferred: importing the registry must stay free
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    with (path or TARGETS_PATH).open(encoding="utf-8") as handle:
+        data = yaml.load(handle, Loader=loader)  # noqa: S506 - a safe loader
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{path or TARGETS_PATH} must hold a mapping")
+    return parse_targets(data)
