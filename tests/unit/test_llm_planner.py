@@ -11,9 +11,9 @@ from oic_ai.tools.llm_planner import (
     extract_json,
     plan_with_model,
     strip_to_yaml,
-    summarise_source,
     write_template_with_model,
 )
+from oic_ai.tools.llm_prompt import summarise_source
 from tests.conftest import OUR_TEMPLATES
 from tests.graph.fakes import ScriptedChatModel
 
@@ -44,17 +44,35 @@ def test_a_plan_wrapped_in_prose_is_recovered() -> None:
 
 
 @pytest.mark.parametrize(
-    "answer",
+    ("answer", "cause"),
     [
-        "I cannot help with that.",
-        {"summary": "x", "operations": [{"op": "explode", "what": "disk"}]},
-        {"operations": "not a list"},
+        ("I cannot help with that.", "refused"),
+        ({"summary": "x", "operations": [{"op": "explode", "what": "disk"}]}, "malformed"),
+        ({"operations": "not a list"}, "malformed"),
+        ("sorry, I only write poems", "malformed"),
     ],
 )
-def test_a_malformed_plan_raises_plan_error(answer: object) -> None:
-    model = ScriptedChatModel.answering([answer])  # type: ignore[list-item]
-    with pytest.raises(PlanError, match="malformed"):
+def test_a_malformed_plan_raises_plan_error_after_one_retry(answer: object, cause: str) -> None:
+    model = ScriptedChatModel.answering([answer, answer])  # type: ignore[list-item]
+    with pytest.raises(PlanError, match=cause) as caught:
         plan_with_model(model, "x", "image: {}\n")
+    assert "after one retry" in str(caught.value)
+    assert len(model.prompts) == 2
+    assert "could not be used" in model.prompts[1][-1].content
+
+
+def test_a_retry_that_fails_reports_the_first_cause() -> None:
+    model = ScriptedChatModel.answering(["I cannot help with that."])
+    with pytest.raises(PlanError, match="refused.*the retry failed"):
+        plan_with_model(model, "x", "image: {}\n")
+
+
+def test_a_retry_with_the_error_recovers_the_plan() -> None:
+    model = ScriptedChatModel.answering(["Sure, I will add htop.", GOOD])
+    plan = plan_with_model(model, "add htop", "image: {}\n")
+    assert len(plan.operations) == 2
+    assert any("first answer failed" in w for w in plan.warnings)
+    assert "no JSON object" in model.prompts[1][-1].content
 
 
 def test_strip_to_yaml_takes_the_fenced_block() -> None:
