@@ -97,7 +97,8 @@ def _reply(message: Any) -> Reply:
 
 
 def _kind(model: Any) -> str:
-    module = type(model).__module__
+    inner = getattr(model, "bound", model)  # a RunnableBinding (model.bind(...)) asks its model
+    module = type(inner).__module__
     if module.startswith("langchain_openai"):
         return "openai"
     if module.startswith("langchain_ollama"):

@@ -10,6 +10,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from oic_ai.tools.edit_plan import (
+    AddPackages,
     AddPartition,
     AddUser,
     Artifact,
@@ -128,14 +129,10 @@ def test_the_schema_compiles_in_llguidance() -> None:
 def test_llguidance_accepts_a_plan_and_rejects_op_out_of_place() -> None:
     from tests.llm.grammar import accepts
 
-    good = {
-        "summary": "add htop",
-        "operations": [operation_to_wire(TypeAdapter(Operation).validate_python(
-            {"op": "add_packages", "packages": ["htop"]}))],
-        "not_applied": [],
-    }  # fmt: skip
+    wire = operation_to_wire(AddPackages(packages=["htop"]))
+    good = {"summary": "add htop", "operations": [wire], "not_applied": []}
     assert accepts(plan_schema(), json.dumps(good))
-    late = dict(good["operations"][0])  # type: ignore[index]
+    late = dict(wire)
     late.pop("op")
     late["op"] = "add_packages"
     assert not accepts(plan_schema(), json.dumps({**good, "operations": [late]}))
