@@ -1,4 +1,4 @@
-"""Replies in the shapes real 7-8B models produce, through the real clients, each with its outcome."""
+"""Replies shaped like real 7-8B output, through the real clients, each with its outcome."""
 
 from __future__ import annotations
 
