@@ -85,7 +85,8 @@ def _type_text(annotation: Any) -> str:
         return "|".join(_type_text(a) for a in args)
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         inner = ", ".join(
-            f"{n}: {_type_text(f.annotation)}" for n, f in annotation.model_fields.items()
+            f"{n}{'' if f.is_required() else '?'}: {_type_text(f.annotation)}"
+            for n, f in annotation.model_fields.items()
         )
         return "{" + inner + "}"
     if annotation is Any:
