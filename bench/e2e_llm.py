@@ -3,8 +3,11 @@ server, driving the graph in plan mode and in yaml mode (``make e2e-llm``).
 
 The model is far too small to write good templates; the point is that the fix loop, the
 fallbacks and the statuses hold with a real model: every result that does not validate
-must be flagged ``invalid``. Prints the validity rate and latency; exits 1 if any invalid
-template came back unflagged.
+must be flagged ``invalid``, and nothing the model writes may crash the planner or the
+applier. Plans are asked for with the schema-constrained format (``json_schema``, or JSON
+mode with the schema in the prompt if the server rejects it; the choice is printed).
+Prints the validity rate, the share of turns whose plan came from the model, and latency;
+exits 1 if any invalid template came back unflagged or a turn crashed.
 
 Usage: python bench/e2e_llm.py [--requests N]
 """
@@ -95,6 +98,8 @@ def main() -> int:
     port = free_port()
     rows = []
     unflagged = 0
+    crashed = 0
+    methods: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "llama-server.log"
         server = start_server(model, port, log)
@@ -125,6 +130,15 @@ def main() -> int:
                                      "notices": [str(exc)]}
                                 )  # fmt: skip
                                 break
+                            except Exception as exc:  # a crash is the failure
+                                crashed += 1
+                                rows.append(
+                                    {"mode": mode, "request": request, "status": "crash",
+                                     "seconds": round(time.perf_counter() - started, 2),
+                                     "model_output_used": False, "fix_rounds": 0,
+                                     "notices": [f"{type(exc).__name__}: {exc}"]}
+                                )  # fmt: skip
+                                break
                             seconds = time.perf_counter() - started
                             session = result.session
                             errors = validate_text(result.template or "").errors
@@ -145,6 +159,9 @@ def main() -> int:
                             )
         finally:
             stop(server)
+        memory = Path(tmp) / "data" / "structured_output.json"
+        if memory.is_file():
+            methods = json.loads(memory.read_text())
     report = ROOT / ".ai-cache" / "e2e-llm-last.json"
     report.parent.mkdir(parents=True, exist_ok=True)
     report.write_text(json.dumps(rows, indent=2) + "\n")
@@ -166,9 +183,13 @@ def main() -> int:
             f"{count['invalid']} | {count['error']} | {used} | "
             f"{statistics.median(times):.1f} | {max(times):.1f} |"
         )
-    print(f"\nunflagged invalid results: {unflagged}")
+    planned = [r for r in rows if r["mode"] == "plan"]
+    share = sum(r["model_output_used"] for r in planned) / max(1, len(planned))
+    print(f"\nplan mode: the model's plan was used in {share:.0%} of turns")
+    print(f"structured output: {', '.join(methods.values()) or 'json_schema'}")
+    print(f"unflagged invalid results: {unflagged}; crashed turns: {crashed}")
     print(f"every turn: {report}")
-    return 1 if unflagged else 0
+    return 1 if unflagged or crashed else 0
 
 
 if __name__ == "__main__":

@@ -1,8 +1,12 @@
 """LLM planners: an edit plan through structured output, or a whole template (yaml mode).
 
-In the ADR's ``yaml`` mode the model writes the whole template from the best sources.
-Both return text or plans that go through the same validate, fix and package-check edges
-as the builtin planner; nothing here trusts the model.
+Plan mode asks each server for the plan in the way it accepts (see
+:func:`oic_ai.stores.chat_models.structured_method`): the strict wire schema of
+:mod:`oic_ai.tools.plan_schema` as ``response_format`` or Ollama ``format``, JSON mode with
+the schema in the prompt, or a forced tool call. Replies are parsed leniently
+(:mod:`oic_ai.tools.llm_parse`); an unusable one is retried once with the reason before the
+caller falls back. In the ADR's ``yaml`` mode the model writes the whole template from the
+best sources. Nothing here trusts the model: everything goes through validate and fix.
 """
 
 from __future__ import annotations
@@ -10,20 +14,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
-
+from oic_ai.stores.chat_models import StructuredOutput, rejects_response_format
 from oic_ai.tools.edit_plan import EditPlan
-
-SOURCE_BUDGET_CHARS = 12_000  # ~3,000 tokens of sources in yaml mode
-_LIST_KEEP = 12
-
-PLAN_SYSTEM = """You edit OS image templates for os-image-composer.
-Return an edit plan: operations that change the CURRENT TEMPLATE to satisfy the REQUEST.
-Use exact package names of the template's distribution. Never put a password in the plan.
-Change nothing the request does not ask for. Put anything you cannot express as an
-operation into not_applied, in words."""
+from oic_ai.tools.llm_parse import ParsedPlan, parse_plan
+from oic_ai.tools.llm_prompt import (
+    model_budget,
+    plan_human,
+    plan_system,
+    summarise_source,
+)
+from oic_ai.tools.plan_schema import SCHEMA_NAME, plan_schema, plan_tool, response_format
 
 YAML_SYSTEM = """You write OS image templates for os-image-composer as YAML.
 Answer with the complete template only: one YAML document, no prose, no code fences.
@@ -34,36 +37,41 @@ FIX_SYSTEM = """You repair OS image templates for os-image-composer.
 Answer with the complete corrected template only: one YAML document, no prose, no code
 fences. Fix exactly the listed errors and change nothing else."""
 
-
-def _type_name(annotation: Any) -> str:
-    text = str(annotation).replace("typing.", "")
-    return re.sub(r"<class '(?:[\w.]+\.)?(\w+)'>", r"\1", text).replace(
-        "oic_ai.tools.edit_plan.", ""
-    )
-
-
-def plan_format() -> str:
-    """A compact description of the plan's JSON, for servers without schema support."""
-    from typing import get_args
-
-    from oic_ai.tools.edit_plan import Operation
-
-    lines = ['{"summary": str, "operations": [OPERATION, ...], "not_applied": [str]}', ""]
-    union = get_args(Operation)[0]
-    for model in get_args(union):
-        fields = []
-        for name, info in model.model_fields.items():
-            if name == "op":
-                fields.append(f'"op": "{info.default}"')
-            else:
-                fields.append(f'"{name}": {_type_name(info.annotation)}')
-        lines.append("OPERATION: {" + ", ".join(fields) + "}")
-    lines.append('Artifact: {"type": str, "compression": str | None}')
-    return "\n".join(lines)
+FIX_REQUEST = "fix the listed problems"
+_ECHO_LIMIT = 1_500
 
 
 class PlanError(Exception):
-    """The model's answer was not a usable edit plan."""
+    """The model's answer was not a usable edit plan (the message names the cause)."""
+
+
+@dataclass
+class Reply:
+    """The parts of a chat reply the parser needs."""
+
+    text: str
+    finish_reason: str | None = None
+    refusal: str | None = None
+    tool_args: Mapping[str, Any] | None = None
+
+
+@dataclass
+class PlanOutcome:
+    """A plan turn in full, for callers that report more than the plan (the benchmark).
+
+    Attributes:
+        plan: The plan used.
+        parsed: The parse of the reply that produced it.
+        requests: Chat requests made (1, or 2 after a retry or a format fallback).
+        method: The structured-output method that produced the plan.
+        notes: Lenient readings, retries and fallbacks, in words.
+    """
+
+    plan: EditPlan
+    parsed: ParsedPlan
+    requests: int
+    method: str
+    notes: list[str] = field(default_factory=list)
 
 
 def _content(message: Any) -> str:
@@ -74,6 +82,192 @@ def _content(message: Any) -> str:
     return str(content)
 
 
+def _reply(message: Any) -> Reply:
+    meta = getattr(message, "response_metadata", None) or {}
+    extra = getattr(message, "additional_kwargs", None) or {}
+    finish = meta.get("finish_reason") or meta.get("done_reason")
+    calls = getattr(message, "tool_calls", None) or []
+    args = next((c.get("args") for c in calls if c.get("name") == SCHEMA_NAME), None)
+    return Reply(
+        text=_content(message),
+        finish_reason=str(finish) if finish else None,
+        refusal=str(extra["refusal"]) if extra.get("refusal") else None,
+        tool_args=args if isinstance(args, Mapping) else None,
+    )
+
+
+def _kind(model: Any) -> str:
+    inner = getattr(model, "bound", model)  # a RunnableBinding (model.bind(...)) asks its model
+    module = type(inner).__module__
+    if module.startswith("langchain_openai"):
+        return "openai"
+    if module.startswith("langchain_ollama"):
+        return "ollama"
+    return "other"
+
+
+def _bound(model: Any, method: str) -> Any:
+    """``model`` bound to ask for a plan with ``method``."""
+    kind = _kind(model)
+    if kind == "other":
+        return model  # a scripted or foreign model: the prompt says what to answer
+    if method == "tools":
+        choice: Any = {"type": "function", "function": {"name": SCHEMA_NAME}}
+        if kind == "ollama":
+            return model.bind(tools=[plan_tool()])
+        return model.bind(tools=[plan_tool()], tool_choice=choice)
+    if kind == "ollama":
+        return model.bind(format=plan_schema() if method == "json_schema" else "json")
+    if method == "json_schema":
+        return model.bind(response_format=response_format())
+    return model.bind(response_format={"type": "json_object"})
+
+
+def _finish_error(exc: BaseException) -> Reply | None:
+    """The reply inside the OpenAI SDK's finish-reason errors (cut off, content filter)."""
+    name = type(exc).__name__
+    if name == "LengthFinishReasonError":
+        completion = getattr(exc, "completion", None)
+        choices = getattr(completion, "choices", None) or []
+        text = str(getattr(choices[0].message, "content", "") or "") if choices else ""
+        return Reply(text=text, finish_reason="length")
+    if name == "ContentFilterFinishReasonError":
+        return Reply(text="", refusal="the server's content filter stopped the reply")
+    return None
+
+
+def _messages(system: str, human: str) -> list[tuple[str, str]]:
+    return [("system", system), ("human", human)]
+
+
+class _Asker:
+    """Sends plan requests with one structured-output method, falling back once on rejection."""
+
+    def __init__(self, model: Any, output: StructuredOutput) -> None:
+        self.model = model
+        self.output = output
+        self.method = output.method
+        self.requests = 0
+        self.notes: list[str] = []
+
+    def ask(self, system: str, human: str, extra: Sequence[tuple[str, str]] = ()) -> Reply:
+        messages = [*_messages(self._system(system), human), *extra]
+        try:
+            return self._send(messages)
+        except Exception as exc:
+            if not (
+                self.output.fallback
+                and self.method == "json_schema"
+                and rejects_response_format(exc)
+            ):
+                raise
+            status = getattr(exc, "status_code", "?")
+            self.method = "json_mode"
+            self.output.remember("json_mode")
+            self.notes.append(
+                f"the server rejected the json_schema response format (HTTP {status}); "
+                "used JSON mode with the schema in the prompt, remembered for this server"
+            )
+            messages = [*_messages(self._system(system), human), *extra]
+            return self._send(messages)
+
+    def _system(self, system: str) -> str:
+        if self.method == "json_mode" and _kind(self.model) != "other":
+            return (
+                system
+                + "\n\nAnswer with one JSON object matching this JSON schema:\n"
+                + (json.dumps(plan_schema()))
+            )
+        return system
+
+    def _send(self, messages: list[tuple[str, str]]) -> Reply:
+        self.requests += 1
+        try:
+            return _reply(_bound(self.model, self.method).invoke(messages))
+        except Exception as exc:
+            reply = _finish_error(exc)
+            if reply is None:
+                raise
+            return reply
+
+
+def plan_turn(
+    model: Any,
+    request: str,
+    template_text: str,
+    *,
+    history: Sequence[str] = (),
+    errors: Sequence[str] = (),
+    method: str | StructuredOutput = "json_schema",
+    num_ctx: int | None = None,
+    fix: bool = False,
+) -> PlanOutcome:
+    """Ask a chat model for an edit plan; retry once with the reason before giving up.
+
+    Args:
+        model: A LangChain chat model (ChatOpenAI, ChatOllama, or any other chat model).
+        request: What the user asked for this turn.
+        template_text: The template the plan applies to.
+        history: Earlier requests of the session, oldest first (already capped).
+        errors: Problems the plan must fix (the fix loop), if any.
+        method: The structured-output method, or the server's
+            :class:`~oic_ai.stores.chat_models.StructuredOutput` (with its fallback).
+        num_ctx: The context window in tokens (default: the model's, else 8192).
+        fix: The plan repairs ``errors`` (the fix loop's system prompt).
+
+    Raises:
+        PlanError: no usable plan after one retry; the message names the cause.
+        Exception: the backend failed (connection, HTTP status, timeout): the caller
+            reports it with :func:`~oic_ai.stores.chat_models.describe_backend_error`.
+    """
+    output = method if isinstance(method, StructuredOutput) else StructuredOutput(method)
+    asker = _Asker(model, output)
+    system = plan_system(fix=fix)
+    budget = model_budget(model, num_ctx) - len(system)
+    human = plan_human(request, template_text, budget=budget, history=history, errors=errors)
+    first = asker.ask(system, human)
+    parsed = _parse(first, salvage=False)
+    if parsed.problem is None and parsed.plan is not None:
+        return PlanOutcome(parsed.plan, parsed, asker.requests, asker.method, asker.notes)
+    retry = [
+        ("ai", first.text[:_ECHO_LIMIT] or "(empty)"),
+        ("human", _retry_instruction(parsed)),
+    ]
+    try:
+        second = asker.ask(system, human, retry)
+    except Exception as exc:  # the retry itself failed: report the first cause
+        raise PlanError(f"{parsed.detail}; the retry failed ({type(exc).__name__})") from None
+    again = _parse(second, salvage=True)
+    if again.problem is not None or again.plan is None:
+        raise PlanError(f"{again.detail} (also after one retry with the error)")
+    notes = [*asker.notes, f"retried once after: {parsed.detail}"]
+    plan = again.plan.model_copy(
+        update={
+            "warnings": [*again.plan.warnings, f"the model's first answer failed: {parsed.detail}"]
+        }
+    )
+    return PlanOutcome(plan, again, asker.requests, asker.method, notes)
+
+
+def _parse(reply: Reply, *, salvage: bool) -> ParsedPlan:
+    return parse_plan(
+        reply.text,
+        finish_reason=reply.finish_reason,
+        refusal=reply.refusal,
+        tool_args=reply.tool_args,
+        salvage=salvage,
+    )
+
+
+def _retry_instruction(parsed: ParsedPlan) -> str:
+    text = f"That answer could not be used: {parsed.detail}."
+    if parsed.dropped:
+        text += " Problems: " + "; ".join(parsed.dropped[:5]) + "."
+    if parsed.problem == "truncated":
+        text += " Answer with a shorter plan: fewer operations, a one-line summary."
+    return text + ' Answer again with only the JSON edit plan, each operation starting with "op".'
+
+
 def plan_with_model(
     model: Any,
     request: str,
@@ -81,49 +275,59 @@ def plan_with_model(
     *,
     history: Sequence[str] = (),
     errors: Sequence[str] = (),
-    method: str = "json_schema",
+    method: str | StructuredOutput = "json_schema",
+    num_ctx: int | None = None,
 ) -> EditPlan:
-    """Ask a chat model for an :class:`EditPlan` through structured output.
-
-    Args:
-        model: A LangChain chat model supporting ``with_structured_output``.
-        request: What the user asked for this turn.
-        template_text: The template the plan applies to.
-        history: Earlier requests of the session, oldest first (already capped).
-        errors: Validation errors to fix (the fix loop), if any.
-        method: ``json_schema`` (the server constrains output to the plan's schema) or
-            ``json_mode`` (plain JSON output; the format is described in the prompt), for
-            OpenAI-compatible servers that reject JSON-schema response formats.
+    """Ask a chat model for an :class:`EditPlan` (see :func:`plan_turn`).
 
     Raises:
-        PlanError: the model answered with something that is not a valid plan.
+        PlanError: the model gave no usable plan, also after one retry.
     """
-    structured = model.with_structured_output(EditPlan, method=method, include_raw=True)
-    system = PLAN_SYSTEM
-    if method == "json_mode":
-        system += "\nAnswer with one JSON object shaped like this:\n" + plan_format()
-    parts = [f"CURRENT TEMPLATE:\n{template_text}"]
-    if history:
-        parts.append("EARLIER REQUESTS:\n" + "\n".join(f"- {h}" for h in history))
-    if errors:
-        parts.append("FIX THESE ERRORS:\n" + "\n".join(f"- {e}" for e in errors))
-    parts.append(f"REQUEST: {request}")
-    answer = structured.invoke([("system", system), ("human", "\n\n".join(parts))])
-    if isinstance(answer, EditPlan):
-        return answer
-    if not isinstance(answer, Mapping):
-        raise PlanError(f"the model returned {type(answer).__name__}, not a plan")
-    parsed = answer.get("parsed")
-    if isinstance(parsed, EditPlan):
-        return parsed
-    raw = answer.get("raw")
-    text = _content(raw) if raw is not None else ""
-    try:
-        return EditPlan.model_validate_json(extract_json(text))
-    except (ValidationError, ValueError) as exc:
-        problem = answer.get("parsing_error") or exc
-        first = str(problem).splitlines()[0][:160] if str(problem) else type(problem).__name__
-        raise PlanError(f"the model's plan is malformed ({first})") from None
+    return plan_turn(
+        model,
+        request,
+        template_text,
+        history=history,
+        errors=errors,
+        method=method,
+        num_ctx=num_ctx,
+    ).plan
+
+
+def fix_plan(
+    model: Any,
+    request: str,
+    draft: str,
+    problems: Sequence[str],
+    *,
+    method: str | StructuredOutput = "json_schema",
+    num_ctx: int | None = None,
+) -> EditPlan:
+    """The fix loop in plan mode: a plan that repairs ``problems``, never a new YAML.
+
+    Args:
+        model: A LangChain chat model.
+        request: The turn's request (context for the model).
+        draft: The draft to repair.
+        problems: The validator's findings and missing packages with suggestions, one line
+            each.
+        method: As for :func:`plan_turn`.
+        num_ctx: As for :func:`plan_turn`.
+
+    Raises:
+        PlanError: the model gave no usable plan, also after one retry.
+    """
+    history = [request] if request else []
+    return plan_turn(
+        model,
+        FIX_REQUEST,
+        draft,
+        history=history,
+        errors=problems,
+        method=method,
+        num_ctx=num_ctx,
+        fix=True,
+    ).plan
 
 
 def extract_json(text: str) -> str:
@@ -135,59 +339,14 @@ def extract_json(text: str) -> str:
     return text[start : end + 1]
 
 
-def summarise_source(text: str, budget: int) -> str:
-    """Shrink a source template to ``budget`` characters without cutting YAML mid-way.
-
-    Comments go first, then long lists keep their first items plus a count; the result is
-    always whole, parseable YAML.
-    """
-    if len(text) <= budget:
-        return text
-    from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
-
-    try:
-        data = load_data(text)
-    except YamlSyntaxError:
-        return ""  # an unparseable source is dropped, never cut
-    bare = _without_comments(text)
-    if len(bare) <= budget:
-        return bare
-    keep = _LIST_KEEP
-    while True:
-        summary = _dump(_shorten(data, keep))
-        if len(summary) <= budget or keep <= 2:
-            return summary
-        keep //= 2
-
-
-def _without_comments(text: str) -> str:
-    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
-
-
-def _shorten(node: Any, keep: int) -> Any:
-    if isinstance(node, Mapping):
-        return {k: _shorten(v, keep) for k, v in node.items()}
-    if isinstance(node, list):
-        items = [_shorten(v, keep) for v in node[:keep]]
-        if len(node) > keep:
-            items.append(f"... {len(node) - keep} more")
-        return items
-    return node
-
-
-def _dump(data: Any) -> str:
-    import yaml
-
-    return str(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100))
-
-
 def write_template_with_model(
     model: Any,
     request: str,
     sources: Sequence[tuple[str, str]],
     *,
     current: str | None = None,
-    budget: int = SOURCE_BUDGET_CHARS,
+    budget: int | None = None,
+    num_ctx: int | None = None,
 ) -> str:
     """Ask a chat model to write the whole template (the ADR's ``yaml`` mode).
 
@@ -196,11 +355,16 @@ def write_template_with_model(
         request: What the user asked for.
         sources: ``(name, yaml text)`` of the best-matching templates, best first (top 3).
         current: The session's current template when refining.
-        budget: Characters of source text the prompt may carry in total.
+        budget: Characters of source text the prompt may carry in total (default: what
+            the context window leaves after the reply, the system prompt and ``current``).
+        num_ctx: The context window in tokens (default: the model's, else 8192).
 
     Returns:
         The YAML text of the answer, with code fences and prose stripped.
     """
+    if budget is None:
+        budget = model_budget(model, num_ctx) - len(YAML_SYSTEM) - len(current or "") - 400
+        budget = max(budget, 1_000)
     parts: list[str] = []
     if current:
         parts.append(f"CURRENT TEMPLATE:\n{current}")
@@ -216,7 +380,7 @@ def write_template_with_model(
 
 
 def fix_template_with_model(model: Any, text: str, errors: Sequence[str]) -> str:
-    """Ask a chat model to repair ``text`` given the validator's error lines."""
+    """Ask a chat model to repair ``text`` given the validator's error lines (yaml mode)."""
     prompt = "ERRORS:\n" + "\n".join(f"- {e}" for e in errors) + f"\n\nTEMPLATE:\n{text}"
     answer = model.invoke([("system", FIX_SYSTEM), ("human", prompt)])
     return strip_to_yaml(_content(answer))
@@ -227,11 +391,14 @@ _TOP_KEY = re.compile(r"^(#|[A-Za-z_][\w-]*:(\s|$)|---\s*$)")
 
 
 def strip_to_yaml(answer: str) -> str:
-    """Strip code fences and surrounding prose from a model's YAML answer.
+    """Strip ``<think>`` blocks, code fences and surrounding prose from a YAML answer.
 
     Takes the first fenced block if there is one; otherwise the lines from the first
     top-level key (or comment) up to the first unindented line that is not YAML.
     """
+    from oic_ai.tools.llm_parse import strip_reasoning
+
+    answer = strip_reasoning(answer)
     fenced = _FENCE.search(answer)
     if fenced:
         return fenced.group(1).strip("\n") + "\n"

@@ -1,0 +1,1 @@
+"""Tests at the wire: the plan schema, structured output and the LLM planners."""
