@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from langgraph.runtime import Runtime
 
 from oic_ai.graph.context import Context
 from oic_ai.graph.routers import (
@@ -18,9 +19,8 @@ from oic_ai.nodes.classify import TURN_RESET, classify, route_request
 TEMPLATE = "image:\n  name: x\ntarget:\n  os: ubuntu\n  dist: ubuntu24\n  arch: x86_64\n"
 
 
-class _Runtime:
-    def __init__(self, **context: Any) -> None:
-        self.context = Context(**context)
+def _Runtime(**context: Any) -> Runtime[Context]:
+    return Runtime(context=Context(**context))
 
 
 @pytest.mark.parametrize(
@@ -61,7 +61,7 @@ def test_classify_takes_the_last_human_message_and_resets_the_turn() -> None:
         "fix_attempts": 2,
         "changes": ["old"],
     }
-    update = classify(state)  # type: ignore[arg-type]
+    update = classify(state, _Runtime())  # type: ignore[arg-type]
     assert update["request"] == "add htop"
     assert update["route"]["intent"] == "refine"
     for key, value in TURN_RESET.items():
