@@ -5,15 +5,19 @@ One turn of conversation is one run on one thread. Fields that describe the *ses
 describe the *turn* are reset by ``classify`` at the start of every run.
 
 Records in state are plain ``TypedDict`` values end to end, so they checkpoint as JSON and
-read the same in Studio, the CLI's ``--json`` and the nodes.
+read the same in Studio, the CLI's ``--json`` and the nodes. The ``typing_extensions``
+``TypedDict`` lets pydantic draw their JSON schemas (with each field's docstring) on
+Python 3.11.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypedDict, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, cast
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+from pydantic import ConfigDict, with_config
+from typing_extensions import TypedDict
 
 if TYPE_CHECKING:
     from oic_ai.tools.findings import Finding
@@ -21,8 +25,10 @@ if TYPE_CHECKING:
 
 Status = Literal["valid", "valid_with_warnings", "invalid"]
 Intent = Literal["create", "refine", "explain"]
+_DOCUMENTED = with_config(ConfigDict(use_attribute_docstrings=True))
 
 
+@_DOCUMENTED
 class Route(TypedDict):
     """Where ``classify`` sent a turn and why, kept in state so a replay shows it."""
 
@@ -36,6 +42,7 @@ class Route(TypedDict):
     """The targets the request names (dist, arch, image_type, ...)."""
 
 
+@_DOCUMENTED
 class Source(TypedDict):
     """A retrieved template with its score breakdown."""
 
@@ -53,6 +60,7 @@ class Source(TypedDict):
     """The package overlap score."""
 
 
+@_DOCUMENTED
 class FindingRecord(TypedDict):
     """One validation finding, as ``Finding.to_json`` writes it."""
 
@@ -68,6 +76,7 @@ class FindingRecord(TypedDict):
     """The column in the draft, when known."""
 
 
+@_DOCUMENTED
 class Validation(TypedDict):
     """The validator's verdict on the draft."""
 
@@ -79,6 +88,7 @@ class Validation(TypedDict):
     """Lint warnings; they make a valid turn ``valid_with_warnings``."""
 
 
+@_DOCUMENTED
 class Packages(TypedDict, total=False):
     """The package check of the draft."""
 
@@ -96,6 +106,7 @@ class Packages(TypedDict, total=False):
     """Missing package -> ranked replacements, best first."""
 
 
+@_DOCUMENTED
 class InputState(TypedDict, total=False):
     """What a caller sends: the conversation, whose last human message is the request."""
 
@@ -103,6 +114,7 @@ class InputState(TypedDict, total=False):
     """The conversation; the last human message is this turn's request."""
 
 
+@_DOCUMENTED
 class OutputState(TypedDict, total=False):
     """What a caller gets back after a turn."""
 
@@ -140,6 +152,7 @@ class OutputState(TypedDict, total=False):
     """Turns finished in this session."""
 
 
+@_DOCUMENTED
 class State(InputState, OutputState, total=False):
     """Everything the nodes read and write."""
 
