@@ -11,6 +11,7 @@ from oic_ai.nodes.state import State, record
 from oic_ai.stores.chat_models import ChatBackendError, structured_method
 from oic_ai.tools.chat_backend import ChatBackend
 from oic_ai.tools.findings import Finding
+from oic_ai.tools.llm_planner import PlanError, fix_template_with_model, plan_with_model
 
 
 def _error_lines(findings: list[Finding], missing: dict[str, list[str]]) -> list[str]:
@@ -27,11 +28,6 @@ def make_fix(backend: ChatBackend) -> Any:
     def fix(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         """Repair the draft once; the counter in state bounds the loop."""
         from oic_ai.tools.fix_errors import plan_fixes
-        from oic_ai.tools.llm_planner import (
-            PlanError,
-            fix_template_with_model,
-            plan_with_model,
-        )
         from oic_ai.tools.plan_applier import apply_plan
 
         settings = run_settings(runtime)

@@ -13,6 +13,12 @@ from oic_ai.nodes.state import State, record
 from oic_ai.stores.chat_models import ChatBackendError, structured_method
 from oic_ai.stores.settings import Settings
 from oic_ai.tools.chat_backend import ChatBackend
+from oic_ai.tools.llm_planner import (
+    PlanError,
+    plan_json,
+    plan_with_model,
+    write_template_with_model,
+)
 
 
 def _source_texts(state: State, settings: Settings) -> list[tuple[str, str]]:
@@ -33,13 +39,8 @@ def make_generate(backend: ChatBackend) -> Any:
 
     def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         """Plan and apply this turn's change to the base (create) or current (refine) text."""
+        # the planner and the applier load on first use: ruamel and the rule tables are heavy
         from oic_ai.tools.builtin_planner import plan_request
-        from oic_ai.tools.llm_planner import (
-            PlanError,
-            plan_json,
-            plan_with_model,
-            write_template_with_model,
-        )
         from oic_ai.tools.plan_applier import apply_plan, unified_diff
 
         settings = run_settings(runtime)
