@@ -114,3 +114,37 @@ def test_route_after_packages_every_route() -> None:
 def test_route_after_review() -> None:
     assert route_after_review({"review_edit": True}) == "validate"
     assert route_after_review({"review_edit": False}) == "respond"
+
+
+def test_context_schema_offers_the_choices_and_hides_the_resolved_settings() -> None:
+    from oic_ai.graph import graph
+
+    schema = graph.get_context_jsonschema()
+    properties = schema["properties"]
+    choices = {
+        "provider": ["auto", "builtin", "ollama", "openai"],
+        "generation_mode": ["plan", "yaml"],
+        "embedding_provider": ["local", "ollama", "openai"],
+    }
+    for name, values in choices.items():
+        assert properties[name]["default"] is None
+        assert {"enum": values, "type": "string"} in properties[name]["anyOf"]
+    assert "resolved" not in properties and "$defs" not in schema
+    with pytest.raises(TypeError):
+        Context(resolved=None)  # type: ignore[call-arg]  # not a constructor argument
+
+
+def test_context_resolves_its_settings_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from oic_ai.stores.settings import load_settings
+
+    monkeypatch.delenv("OIC_AI_CONFIG", raising=False)
+    monkeypatch.setenv("OIC_AI_PROVIDER", "ollama")
+    context = Context(max_fix_attempts=5)
+    settings = context.settings()
+    assert settings.provider == "ollama" and settings.max_fix_attempts == 5
+    monkeypatch.setenv("OIC_AI_PROVIDER", "builtin")
+    assert context.settings() is settings
+    pinned = load_settings(env={"OPENAI_API_KEY": "sk-test-not-shown"}, provider="builtin")
+    carried = Context.from_settings(pinned, review=True)
+    assert carried.settings() is pinned and carried.review is True
+    assert carried.provider == "builtin" and "sk-test-not-shown" not in repr(carried)
