@@ -70,13 +70,17 @@ class Context:
         return self.resolved
 
     @classmethod
-    def from_settings(cls, settings: Settings, **extra: Any) -> Context:
-        """Pin every field to resolved settings and carry them (how the CLI runs the graph)."""
+    def from_settings(cls, settings: Settings, *, review: bool | None = None) -> Context:
+        """Pin every field to resolved settings and carry them (how the CLI runs the graph).
+
+        Args:
+            settings: Fully resolved settings; every node of the run uses exactly these.
+            review: Pause before responding.
+        """
         values = {n: getattr(settings, n) for n in _choices() - {"review"}}
         if values["templates_dir"] is not None:
             values["templates_dir"] = str(values["templates_dir"])
-        values.update(extra)
-        context = cls(**values)
+        context = cls(**values, review=review)
         context.resolved = settings
         return context
 
