@@ -223,18 +223,18 @@ def _import_index(data: Path, packages: list[str], dist: str, arch: str, tmp: Pa
     assert done.returncode == 0, done.stderr
 
 
+def _index_the_base(data: Path, tmp: Path, *extra: str) -> None:
+    """A ubuntu24/aarch64 index with every package of the headline's base, plus ``extra``."""
+    base = yaml.safe_load((OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text())
+    system = base["systemConfig"]
+    packages = [*system["packages"], *system["kernel"]["packages"], *extra]
+    _import_index(data, packages, "ubuntu24", "aarch64", tmp)
+
+
 def test_missing_packages_route_to_fix_with_the_suggestions(
     agent_data_dir: Path, tmp_path: Path
 ) -> None:
-    base = yaml.safe_load((OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text())
-    system = base["systemConfig"]
-    _import_index(
-        agent_data_dir,
-        [*system["packages"], *system["kernel"]["packages"], "docker.io", "htop"],
-        "ubuntu24",
-        "aarch64",
-        tmp_path,
-    )
+    _index_the_base(agent_data_dir, tmp_path, "docker.io", "htop")
     plan = {"summary": "x", "operations": [{"op": "add_packages", "packages": ["docker-ce"]}]}
     runner = Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan]))
     try:
@@ -252,12 +252,7 @@ def test_missing_packages_route_to_fix_with_the_suggestions(
 def test_a_package_with_no_suggestion_is_reported_not_looped(
     agent_data_dir: Path, tmp_path: Path
 ) -> None:
-    base = yaml.safe_load((OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text())
-    system = base["systemConfig"]
-    _import_index(
-        agent_data_dir, [*system["packages"], *system["kernel"]["packages"]], "ubuntu24",
-        "aarch64", tmp_path,
-    )  # fmt: skip
+    _index_the_base(agent_data_dir, tmp_path)
     plan = {"summary": "x", "operations": [{"op": "add_packages", "packages": ["qqqzzzxx"]}]}
     runner = Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan]))
     try:
