@@ -19,7 +19,7 @@ from oic_ai.nodes.classify import TURN_RESET, classify, route_request
 TEMPLATE = "image:\n  name: x\ntarget:\n  os: ubuntu\n  dist: ubuntu24\n  arch: x86_64\n"
 
 
-def _Runtime(**context: Any) -> Runtime[Context]:
+def _runtime(**context: Any) -> Runtime[Context]:
     return Runtime(context=Context(**context))
 
 
@@ -61,7 +61,7 @@ def test_classify_takes_the_last_human_message_and_resets_the_turn() -> None:
         "fix_attempts": 2,
         "changes": ["old"],
     }
-    update = classify(state, _Runtime())  # type: ignore[arg-type]
+    update = classify(state, _runtime())  # type: ignore[arg-type]
     assert update["request"] == "add htop"
     assert update["route"]["intent"] == "refine"
     for key, value in TURN_RESET.items():
@@ -80,21 +80,21 @@ def _validation(errors: int) -> dict[str, Any]:
 
 
 def test_route_after_validate_every_route() -> None:
-    rt = _Runtime(max_fix_attempts=2)
+    rt = _runtime(max_fix_attempts=2)
     assert route_after_validate({"validation": _validation(0)}, rt) == "verify_packages"
     assert route_after_validate({"validation": _validation(1), "fix_attempts": 0}, rt) == "fix"
     assert route_after_validate({"validation": _validation(1), "fix_attempts": 1}, rt) == "fix"
     assert route_after_validate({"validation": _validation(1), "fix_attempts": 2}, rt) == "respond"
-    review = _Runtime(max_fix_attempts=2, review=True)
+    review = _runtime(max_fix_attempts=2, review=True)
     assert (
         route_after_validate({"validation": _validation(1), "fix_attempts": 2}, review) == "review"
     )
-    zero = _Runtime(max_fix_attempts=0)
+    zero = _runtime(max_fix_attempts=0)
     assert route_after_validate({"validation": _validation(1)}, zero) == "respond"
 
 
 def test_route_after_packages_every_route() -> None:
-    rt = _Runtime(max_fix_attempts=2)
+    rt = _runtime(max_fix_attempts=2)
     fixable = {
         "checked": True,
         "missing": ["docker-ce"],
@@ -105,7 +105,7 @@ def test_route_after_packages_every_route() -> None:
     assert route_after_packages({"packages": fixable, "fix_attempts": 2}, rt) == "respond"
     assert route_after_packages({"packages": hopeless, "fix_attempts": 0}, rt) == "respond"
     assert route_after_packages({"packages": {"checked": False}}, rt) == "respond"
-    review = _Runtime(review=True)
+    review = _runtime(review=True)
     assert route_after_packages({"packages": {"checked": False}}, review) == "review"
     edited = {"packages": {"checked": False}, "review_edit": True}
     assert route_after_packages(edited, review) == "respond"  # an edit is reviewed once
