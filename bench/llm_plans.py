@@ -167,8 +167,8 @@ def _scripted(replies: Sequence[str], template: str, length: bool) -> Any:
 def run(items: Sequence[Item] = ITEMS) -> dict[str, Any]:
     """Run every labelled request; return the figures and the per-turn outcomes."""
     from oic_ai.stores.template_library import bundled_templates_dir
-    from oic_ai.tools.llm_planner import PlanError, plan_turn
     from oic_ai.tools.applier import apply_plan
+    from oic_ai.tools.llm_planner import PlanError, plan_turn
 
     template = (Path(bundled_templates_dir()) / BASE).read_text("utf-8")
     turns: list[Turn] = []

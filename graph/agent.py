@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from oic_ai.graph.context import Context
+from oic_ai.nodes.context import Context
 from oic_ai.stores.session_store import SessionStore, sessions_db_path
 from oic_ai.stores.settings import Settings, load_settings
 
@@ -26,24 +26,43 @@ class TurnResult:
     """The outcome of one turn, in the shape of ``generate --json``."""
 
     session: str
+    """The session (thread) id; pass it back to continue."""
     status: str | None
+    """valid, valid_with_warnings or invalid; None while waiting for review."""
     template: str | None
+    """The turn's template (the draft when it was not kept)."""
     message: str
+    """The turn's summary, as the last AI message says it."""
     provider: str | None = None
+    """The planner that ran."""
     base_template: str | None = None
+    """The library template a created template started from."""
     sources: list[dict[str, Any]] = field(default_factory=list)
+    """The retrieved templates with their score breakdown."""
     changes: list[str] = field(default_factory=list)
+    """What the turn changed, one line each."""
     not_applied: list[str] = field(default_factory=list)
+    """Parts of the request that were not applied, with why."""
     warnings: list[str] = field(default_factory=list)
+    """Warnings from applying the plan."""
     notices: list[str] = field(default_factory=list)
+    """Fallbacks and other notes for the user."""
     reasons: list[str] = field(default_factory=list)
+    """Why the status is not plain ``valid``."""
     diff: str = ""
+    """Unified diff from the turn's starting text."""
     validation: dict[str, Any] = field(default_factory=dict)
+    """The validator's verdict: valid, errors, warnings."""
     packages: dict[str, Any] = field(default_factory=dict)
+    """The package check: checked, found, missing, suggestions."""
     route: dict[str, Any] = field(default_factory=dict)
+    """Where the turn was sent and why."""
     turn: int = 0
+    """Turns finished in this session."""
     awaiting_review: bool = False
+    """True when the turn paused for review (see ``TemplateAgent.resume``)."""
     review: dict[str, Any] | None = None
+    """What the review pause shows: the draft, diff, validation and packages."""
 
     @classmethod
     def from_state(
@@ -215,21 +234,16 @@ class TemplateAgent:
         payload: Any,
         on_step: Callable[[str, dict[str, Any]], None] | None,
     ) -> TurnResult:
-        from oic_ai.nodes.run_context import PINNED_SETTINGS
-
         config = self.config(session)
-        token = PINNED_SETTINGS.set(self.settings)
-        try:
-            for chunk in self.graph.stream(
-                payload, config, context=self.context, stream_mode="updates"
-            ):
-                if on_step is None or not isinstance(chunk, dict):
-                    continue
-                for node, update in chunk.items():
-                    if not node.startswith("__"):
-                        on_step(node, update if isinstance(update, dict) else {})
-        finally:
-            PINNED_SETTINGS.reset(token)
+        # the context carries self.settings, so every node runs on exactly these settings
+        for chunk in self.graph.stream(
+            payload, config, context=self.context, stream_mode="updates"
+        ):
+            if on_step is None or not isinstance(chunk, dict):
+                continue
+            for node, update in chunk.items():
+                if not node.startswith("__"):
+                    on_step(node, update if isinstance(update, dict) else {})
         snapshot = self.graph.get_state(config)
         interrupts = tuple(getattr(snapshot, "interrupts", ()) or ())
         return TurnResult.from_state(session, dict(snapshot.values), interrupts)

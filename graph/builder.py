@@ -10,23 +10,24 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
-from oic_ai.graph.context import Context
 from oic_ai.graph.routers import (
     route_after_classify,
     route_after_packages,
     route_after_review,
     route_after_validate,
 )
-from oic_ai.graph.state import InputState, OutputState, State
 from oic_ai.nodes.classify import classify
+from oic_ai.nodes.context import Context
 from oic_ai.nodes.explain import explain
 from oic_ai.nodes.fix import make_fix
-from oic_ai.nodes.generate import Planner, make_generate
+from oic_ai.nodes.generate import make_generate
 from oic_ai.nodes.respond import respond
 from oic_ai.nodes.retrieve import retrieve
 from oic_ai.nodes.review import review
+from oic_ai.nodes.state import InputState, OutputState, State
 from oic_ai.nodes.validate import validate
 from oic_ai.nodes.verify_packages import verify_packages
+from oic_ai.tools.chat_backend import ChatBackend
 
 GRAPH_NAME = "oic-ai"
 
@@ -41,15 +42,15 @@ def build_graph(checkpointer: Any = None, *, chat_model: Any = None) -> Any:
     Returns:
         The compiled graph, named ``oic-ai``.
     """
-    planner = Planner(chat_model)
+    backend = ChatBackend(chat_model)
     builder = StateGraph(
         State, context_schema=Context, input_schema=InputState, output_schema=OutputState
     )
     builder.add_node("classify", classify)
     builder.add_node("retrieve", retrieve)
-    builder.add_node("generate", make_generate(planner))
+    builder.add_node("generate", make_generate(backend))
     builder.add_node("validate", validate)
-    builder.add_node("fix", make_fix(planner))
+    builder.add_node("fix", make_fix(backend))
     builder.add_node("verify_packages", verify_packages)
     builder.add_node("explain", explain)
     builder.add_node("review", review)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from oic_ai.graph.state import State
-from oic_ai.nodes.run_context import record, review_enabled, settings_of
+from langgraph.runtime import Runtime
+
+from oic_ai.nodes.context import Context, review_enabled, run_settings
+from oic_ai.nodes.state import State, record
 
 
 def route_after_classify(state: State) -> Literal["retrieve", "generate", "explain"]:
@@ -18,18 +20,18 @@ def route_after_classify(state: State) -> Literal["retrieve", "generate", "expla
     return "retrieve"
 
 
-def _attempts_left(state: State, runtime: Any) -> bool:
-    return int(state.get("fix_attempts", 0)) < settings_of(runtime).max_fix_attempts
+def _attempts_left(state: State, runtime: Runtime[Context]) -> bool:
+    return int(state.get("fix_attempts", 0)) < run_settings(runtime).max_fix_attempts
 
 
-def _finish(state: State, runtime: Any) -> Literal["review", "respond"]:
+def _finish(state: State, runtime: Runtime[Context]) -> Literal["review", "respond"]:
     if review_enabled(runtime) and not state.get("review_edit"):
         return "review"
     return "respond"
 
 
 def route_after_validate(
-    state: State, runtime: Any = None
+    state: State, runtime: Runtime[Context]
 ) -> Literal["verify_packages", "fix", "review", "respond"]:
     """Valid drafts get their packages checked; invalid ones are fixed while attempts last."""
     validation = record(state, "validation")
@@ -40,7 +42,9 @@ def route_after_validate(
     return _finish(state, runtime)
 
 
-def route_after_packages(state: State, runtime: Any = None) -> Literal["fix", "review", "respond"]:
+def route_after_packages(
+    state: State, runtime: Runtime[Context]
+) -> Literal["fix", "review", "respond"]:
     """Missing packages with a suggestion go to ``fix`` (same counter); else finish."""
     packages = record(state, "packages")
     suggestions = packages.get("suggestions", {})

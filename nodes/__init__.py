@@ -1,4 +1,5 @@
-"""One module per graph node: ``(state, runtime) -> partial state``.
+"""One module per graph node: ``(state: State, runtime: Runtime[Context]) -> partial state``.
 
-Built in a later step (issue 5); this package exists so the layout matches the design.
+The state and context schemas live here too (``state``, ``context``), with the helpers
+every node shares (``messages``), so nodes never import the graph nor each other.
 """

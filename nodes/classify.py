@@ -5,8 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from oic_ai.graph.state import Intent, Route, State
-from oic_ai.nodes.run_context import last_request
+from langgraph.runtime import Runtime
+
+from oic_ai.nodes.context import Context
+from oic_ai.nodes.messages import last_request
+from oic_ai.nodes.state import Intent, Route, State
 from oic_ai.stores.query_classifier import detect_targets, is_modification, tokenize
 from oic_ai.stores.vocabulary import OS_DISTS
 
@@ -80,7 +83,7 @@ def _names_other_os(dist: str, template: str) -> bool:
     return match is not None and _dist_os(match.group(1)) != _dist_os(dist)
 
 
-def classify(state: State, runtime: Any = None) -> dict[str, Any]:
+def classify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Read the request from the last human message and route the turn."""
     request = last_request(state.get("messages", []))
     route = route_request(request, state.get("template"))

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from oic_ai.graph.state import State
+from langgraph.runtime import Runtime
+
+from oic_ai.nodes.context import Context
+from oic_ai.nodes.state import State, validation_of
 
 
-def explain(state: State, runtime: Any = None) -> dict[str, Any]:
+def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Describe the session's template in answer to the request; the draft stays as it is."""
     from oic_ai.tools.explain_template import describe_template
     from oic_ai.tools.validate_template import validate_text
@@ -18,9 +21,5 @@ def explain(state: State, runtime: Any = None) -> dict[str, Any]:
         "answer": describe_template(template, state.get("request", "")),
         "draft": template,
         "start_text": template,
-        "validation": {
-            "valid": report.valid,
-            "errors": [f.to_json() for f in report.errors],
-            "warnings": [f.to_json() for f in report.warnings],
-        },
+        "validation": validation_of(report),
     }

@@ -4,24 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from oic_ai.graph.state import State
-from oic_ai.nodes.generate import Planner
-from oic_ai.nodes.run_context import record, settings_of
+from langgraph.runtime import Runtime
+
+from oic_ai.nodes.context import Context, run_settings
+from oic_ai.nodes.state import State, record
 from oic_ai.stores.chat_models import ChatBackendError, structured_method
+from oic_ai.tools.chat_backend import ChatBackend
 from oic_ai.tools.findings import Finding
-
-
-def _findings(state: State) -> list[Finding]:
-    validation = record(state, "validation")
-    return [
-        Finding(
-            path=str(e.get("path", "$")),
-            line=e.get("line"),
-            message=str(e.get("message", "")),
-            code=str(e.get("code", "")),
-        )
-        for e in validation.get("errors", [])
-    ]
+from oic_ai.tools.llm_planner import PlanError, fix_template_with_model, plan_with_model
 
 
 def _error_lines(findings: list[Finding], missing: dict[str, list[str]]) -> list[str]:
@@ -32,23 +22,28 @@ def _error_lines(findings: list[Finding], missing: dict[str, list[str]]) -> list
     return lines
 
 
-def make_fix(planner: Planner) -> Any:
-    """Build the ``fix`` node around a planner."""
+def make_fix(backend: ChatBackend) -> Any:
+    """Build the ``fix`` node around the graph's chat backend."""
 
-    def fix(state: State, runtime: Any = None) -> dict[str, Any]:
+    def fix(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         """Repair the draft once; the counter in state bounds the loop."""
         from oic_ai.tools.applier import apply_plan
         from oic_ai.tools.fix_errors import plan_fixes
+<<<<<<< HEAD
         from oic_ai.tools.llm_planner import (
             PlanError,
             fix_template_with_model,
             plan_with_model,
         )
+=======
+        from oic_ai.tools.applier import apply_plan
+>>>>>>> wp-runtime
 
-        settings = settings_of(runtime)
+        settings = run_settings(runtime)
         attempt = int(state.get("fix_attempts", 0)) + 1
         draft = state.get("draft") or ""
-        findings = _findings(state)
+        validation = state.get("validation")
+        findings = [Finding(**error) for error in validation["errors"]] if validation else []
         packages = record(state, "packages")
         missing = {
             name: list(packages.get("suggestions", {}).get(name, []))
@@ -63,7 +58,7 @@ def make_fix(planner: Planner) -> Any:
         what = [f"fix: {line}" for line in applied.applied]
         provider = str(state.get("provider") or "builtin")
         if not applied.changed and not provider.startswith("builtin"):
-            model = planner.model(provider, settings)
+            model = backend.model(provider, settings)
             lines = _error_lines(findings, missing)
             try:
                 if settings.generation_mode == "yaml" or not findings:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.messages import AIMessage
+from langgraph.runtime import Runtime
 
-from oic_ai.graph.state import State, Status
-from oic_ai.nodes.run_context import record, settings_of
+from oic_ai.nodes.context import Context, run_settings
+from oic_ai.nodes.state import State, Status, record
 
 
 def settle_status(state: State) -> tuple[Status, list[str]]:
@@ -70,7 +71,7 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def respond(state: State, runtime: Any = None) -> dict[str, Any]:
+def respond(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Finish the turn: the draft becomes the session's template unless it is invalid."""
     status, reasons = settle_status(state)
     message = _summary(state, status, reasons)
@@ -92,15 +93,16 @@ def respond(state: State, runtime: Any = None) -> dict[str, Any]:
     return update
 
 
-def _record(state: State, runtime: Any, status: Status, template: str | None, turn: int) -> None:
+def _record(
+    state: State, runtime: Runtime[Context], status: Status, template: str | None, turn: int
+) -> None:
     """Note the turn in the session index (only when the run is on a thread)."""
-    info = getattr(runtime, "execution_info", None)
-    thread = getattr(info, "thread_id", None)
+    thread = runtime.execution_info.thread_id if runtime.execution_info else None
     if not thread:
         return
     from oic_ai.stores.session_store import SessionStore, sessions_db_path, template_name
 
-    settings = settings_of(runtime)
+    settings = run_settings(runtime)
     name = template_name(template) or state.get("base_template")
     store = SessionStore(sessions_db_path(settings.data_dir))
     try:

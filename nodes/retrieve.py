@@ -2,40 +2,18 @@
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 
-from oic_ai.graph.state import Source, State
-from oic_ai.nodes.run_context import record, settings_of
+from langgraph.runtime import Runtime
+
+from oic_ai.nodes.context import Context, run_settings
+from oic_ai.nodes.state import Source, State, record
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.settings import Settings
 from oic_ai.stores.vocabulary import OS_DISTS
+from oic_ai.tools.search_templates import open_search
 
 TOP_SOURCES = 3
-_SEARCHES: dict[tuple[Any, ...], Any] = {}
-_LOCK = threading.Lock()
-
-
-def open_search(settings: Settings) -> Any:
-    """The process-wide :class:`TemplateSearch` for these settings, indexed on demand."""
-    key = (
-        str(settings.data_dir.resolve()),
-        str(settings.templates_dir) if settings.templates_dir else None,
-        settings.chroma_url,
-        settings.embedding_provider,
-        settings.ollama_embedding_model,
-        settings.openai_embedding_model,
-    )
-    with _LOCK:
-        search = _SEARCHES.get(key)
-        if search is None:
-            from oic_ai.stores.hybrid_search import TemplateSearch
-
-            search = TemplateSearch.open(settings)
-            _SEARCHES[key] = search
-        search.refresh()
-        return search
 
 
 def _family_filters(targets: dict[str, str]) -> list[dict[str, str]]:
@@ -60,13 +38,13 @@ def _family_filters(targets: dict[str, str]) -> list[dict[str, str]]:
     return tries
 
 
-def retrieve(state: State, runtime: Any = None) -> dict[str, Any]:
+def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Search the library and read the base template.
 
     The base is the best match within the requested dist, then OS family; only when the
     library has nothing of that family does it fall back to the best overall, with a notice.
     """
-    settings = settings_of(runtime)
+    settings = run_settings(runtime)
     route = record(state, "route")
     targets = dict(route.get("targets", {}))
     request = state.get("request", "")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from langgraph.runtime import Runtime
 from langgraph.types import interrupt
 
-from oic_ai.graph.state import State
+from oic_ai.nodes.context import Context
+from oic_ai.nodes.state import State
 
 
-def review(state: State, runtime: Any = None) -> dict[str, Any]:
+def review(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Interrupt with the draft; resume with ``"accept"`` or ``{"template": "<yaml>"}``.
 
     An edited template replaces the draft and goes back through validation.

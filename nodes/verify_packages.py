@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from oic_ai.graph.state import Packages, State
-from oic_ai.nodes.run_context import settings_of
+from langgraph.runtime import Runtime
+
+from oic_ai.nodes.context import Context, run_settings
+from oic_ai.nodes.state import Packages, State
 
 
-def verify_packages(state: State, runtime: Any = None) -> dict[str, Any]:
+def verify_packages(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Classify each package as found or missing, with suggestions for the missing."""
     from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
     from oic_ai.tools.verify_packages import verify_template_packages
@@ -19,7 +21,7 @@ def verify_packages(state: State, runtime: Any = None) -> dict[str, Any]:
         return {"packages": Packages(checked=False, reason="the draft is not valid YAML")}
     if not isinstance(data, dict):
         return {"packages": Packages(checked=False, reason="the draft is not a mapping")}
-    report = verify_template_packages(data, settings_of(runtime))
+    report = verify_template_packages(data, run_settings(runtime))
     result = report.to_json()
     return {
         "packages": Packages(

@@ -11,13 +11,16 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from oic_ai.stores.errors import UserInputError
 
-PROVIDERS = ("auto", "builtin", "ollama", "openai")
-GENERATION_MODES = ("plan", "yaml")
-EMBEDDING_PROVIDERS = ("local", "ollama", "openai")
+Provider = Literal["auto", "builtin", "ollama", "openai"]
+GenerationMode = Literal["plan", "yaml"]
+EmbeddingProvider = Literal["local", "ollama", "openai"]
+PROVIDERS: tuple[str, ...] = get_args(Provider)
+GENERATION_MODES: tuple[str, ...] = get_args(GenerationMode)
+EMBEDDING_PROVIDERS: tuple[str, ...] = get_args(EmbeddingProvider)
 
 
 @dataclass(frozen=True)
@@ -25,32 +28,59 @@ class Settings:
     """Every setting oic-ai reads, with the ADR's defaults."""
 
     provider: str = "auto"
+    """Planner: auto, builtin, ollama or openai (``Provider``)."""
     embedding_provider: str = "local"
-    templates_dir: Path | None = None  # None: the library that ships with oic-ai
+    """Embeddings: local (offline), ollama or openai."""
+    templates_dir: Path | None = None
+    """Template library folder; None is the library that ships with oic-ai."""
     data_dir: Path = Path(".ai-cache")
+    """Index, package indexes and sessions live here."""
     chroma_url: str | None = None
+    """A Chroma server instead of the embedded store under ``data_dir``."""
     ollama_base_url: str = "http://localhost:11434"
+    """Ollama server URL."""
     ollama_model: str = "llama3.1:8b"
+    """Ollama chat model."""
     ollama_embedding_model: str = "nomic-embed-text"
+    """Ollama embedding model."""
     ollama_timeout: float = 120.0
+    """Seconds to wait for an Ollama answer."""
     openai_model: str = "gpt-4o-mini"
+    """OpenAI chat model."""
     openai_embedding_model: str = "text-embedding-3-small"
+    """OpenAI embedding model."""
     openai_timeout: float = 60.0
+    """Seconds to wait for an OpenAI answer."""
     openai_base_url: str | None = None
+    """An OpenAI-compatible server instead of the hosted API."""
     openai_api_key: str | None = field(default=None, repr=False)
+    """From the environment only; never written anywhere."""
     cache_enabled: bool = True
+    """The ADR's ``cache.enabled`` key (accepted; Chroma is always the embedding cache)."""
     max_history: int = 20
+    """Messages of history given to an LLM."""
     session_timeout: str = "30m"
+    """How recent a session must be for ``--continue``."""
     scoring_semantic: float = 0.70
+    """Hybrid score weight of the semantic similarity."""
     scoring_keyword: float = 0.20
+    """Hybrid score weight of the keyword (BM25) match."""
     scoring_package: float = 0.10
+    """Hybrid score weight of the package overlap."""
     min_score_threshold: float = 0.40
+    """Results below it are dropped, or flagged low-confidence when none reach it."""
     package_threshold: int = 2
+    """Package names in a query that make it package-explicit."""
     keyword_density: float = 0.5
+    """Share of keywords that makes a query keyword-heavy."""
     negation_penalty: float = 0.5
+    """Score taken off a template that holds what the query excludes."""
     max_fix_attempts: int = 2
+    """Self-correction rounds before a turn gives up."""
     generation_mode: str = "plan"
+    """plan: the model returns an edit plan; yaml: it writes the template."""
     max_tokens: int = 3072
+    """Largest answer asked of a chat model."""
 
     def with_overrides(self, **values: Any) -> Settings:
         """Return a copy with the given (non-None) values replaced."""

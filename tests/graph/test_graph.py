@@ -29,6 +29,12 @@ class Run:
         self.agent = TemplateAgent(settings, **kwargs)
         self.nodes: list[str] = []
 
+    def __enter__(self) -> Run:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.agent.close()
+
     def turn(self, request: str, session: str | None = None) -> TurnResult:
         self.nodes = []
         return self.agent.generate(
@@ -44,9 +50,8 @@ class Run:
 
 @pytest.fixture
 def run(agent_data_dir: Path) -> Any:
-    runner = Run(_settings(agent_data_dir))
-    yield runner
-    runner.agent.close()
+    with Run(_settings(agent_data_dir)) as runner:
+        yield runner
 
 
 def test_create_goes_through_retrieval_and_grounds_in_the_family(run: Run) -> None:
@@ -122,11 +127,8 @@ def test_a_good_llm_plan_is_applied(agent_data_dir: Path) -> None:
         "summary": "add htop",
         "operations": [{"op": "add_packages", "packages": ["htop"]}],
     }
-    runner = Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan]))
-    try:
+    with Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])) as runner:
         result = runner.turn(HEADLINE)
-    finally:
-        runner.agent.close()
     assert result.provider == "chat-model" and result.status == "valid"
     assert "htop" in yaml.safe_load(result.template or "")["systemConfig"]["packages"]
     assert any("htop" in change for change in result.changes)
@@ -134,11 +136,8 @@ def test_a_good_llm_plan_is_applied(agent_data_dir: Path) -> None:
 
 def test_a_malformed_llm_plan_falls_back_to_builtin_with_a_notice(agent_data_dir: Path) -> None:
     model = ScriptedChatModel.answering(["sorry, I only write poems"])
-    runner = Run(_settings(agent_data_dir), chat_model=model)
-    try:
+    with Run(_settings(agent_data_dir), chat_model=model) as runner:
         result = runner.turn("change disk size to 8GiB for an azure linux image")
-    finally:
-        runner.agent.close()
     assert result.provider == "builtin (fallback from chat-model)"
     assert any("malformed" in n and "builtin planner" in n for n in result.notices)
     assert result.status in ("valid", "valid_with_warnings")
@@ -152,14 +151,11 @@ def _broken(text: str) -> str:
 def test_invalid_yaml_from_the_model_is_fixed_by_the_loop(agent_data_dir: Path) -> None:
     good = (OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text()
     answers = [f"Here it is:\n```yaml\n{good.replace('image:', 'image: [', 1)}\n```", good]
-    runner = Run(
+    with Run(
         _settings(agent_data_dir, generation_mode="yaml"),
         chat_model=ScriptedChatModel.answering(answers),
-    )
-    try:
+    ) as runner:
         result = runner.turn(HEADLINE)
-    finally:
-        runner.agent.close()
     assert runner.nodes.count("fix") == 1 and runner.nodes.count("validate") == 2
     assert result.status == "valid" and result.template == good
     assert any("rewrote" in c for c in result.changes)
@@ -168,11 +164,8 @@ def test_invalid_yaml_from_the_model_is_fixed_by_the_loop(agent_data_dir: Path) 
 def test_deterministic_fixes_come_before_the_model(agent_data_dir: Path) -> None:
     good = (OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text()
     model = ScriptedChatModel.answering([_broken(good)])  # one answer: no LLM fix is needed
-    runner = Run(_settings(agent_data_dir, generation_mode="yaml"), chat_model=model)
-    try:
+    with Run(_settings(agent_data_dir, generation_mode="yaml"), chat_model=model) as runner:
         result = runner.turn(HEADLINE)
-    finally:
-        runner.agent.close()
     assert result.status in ("valid", "valid_with_warnings"), result.reasons
     assert runner.nodes.count("fix") == 1 and len(model.prompts) == 1
     assert yaml.safe_load(result.template or "")["disk"]["size"] != "1GiB"
@@ -180,15 +173,12 @@ def test_deterministic_fixes_come_before_the_model(agent_data_dir: Path) -> None
 
 def test_a_model_that_keeps_failing_ends_invalid_after_two_attempts(agent_data_dir: Path) -> None:
     junk = "image: [unclosed\n"
-    runner = Run(
+    with Run(
         _settings(agent_data_dir, generation_mode="yaml"),
         chat_model=ScriptedChatModel.answering([junk, junk, junk, junk]),
-    )
-    try:
+    ) as runner:
         result = runner.turn(HEADLINE)
         state = runner.agent.state(result.session)
-    finally:
-        runner.agent.close()
     assert runner.nodes.count("fix") == 2 and runner.nodes[-1] == "respond"
     assert result.status == "invalid"
     assert "after 2 fix attempt(s)" in result.reasons[0]
@@ -198,14 +188,11 @@ def test_a_model_that_keeps_failing_ends_invalid_after_two_attempts(agent_data_d
 
 
 def test_max_fix_attempts_zero_answers_at_once(agent_data_dir: Path) -> None:
-    runner = Run(
+    with Run(
         _settings(agent_data_dir, generation_mode="yaml", max_fix_attempts=0),
         chat_model=ScriptedChatModel.answering(["image: [\n"]),
-    )
-    try:
+    ) as runner:
         result = runner.turn(HEADLINE)
-    finally:
-        runner.agent.close()
     assert "fix" not in runner.nodes and result.status == "invalid"
 
 
@@ -223,24 +210,21 @@ def _import_index(data: Path, packages: list[str], dist: str, arch: str, tmp: Pa
     assert done.returncode == 0, done.stderr
 
 
+def _index_the_base(data: Path, tmp: Path, *extra: str) -> None:
+    """A ubuntu24/aarch64 index with every package of the headline's base, plus ``extra``."""
+    base = yaml.safe_load((OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text())
+    system = base["systemConfig"]
+    packages = [*system["packages"], *system["kernel"]["packages"], *extra]
+    _import_index(data, packages, "ubuntu24", "aarch64", tmp)
+
+
 def test_missing_packages_route_to_fix_with_the_suggestions(
     agent_data_dir: Path, tmp_path: Path
 ) -> None:
-    base = yaml.safe_load((OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text())
-    system = base["systemConfig"]
-    _import_index(
-        agent_data_dir,
-        [*system["packages"], *system["kernel"]["packages"], "docker.io", "htop"],
-        "ubuntu24",
-        "aarch64",
-        tmp_path,
-    )
+    _index_the_base(agent_data_dir, tmp_path, "docker.io", "htop")
     plan = {"summary": "x", "operations": [{"op": "add_packages", "packages": ["docker-ce"]}]}
-    runner = Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan]))
-    try:
+    with Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])) as runner:
         result = runner.turn(HEADLINE)
-    finally:
-        runner.agent.close()
     assert runner.nodes[-5:] == ["verify_packages", "fix", "validate", "verify_packages", "respond"]
     assert result.packages["checked"] is True and result.packages["missing"] == []
     packages = yaml.safe_load(result.template or "")["systemConfig"]["packages"]
@@ -252,18 +236,10 @@ def test_missing_packages_route_to_fix_with_the_suggestions(
 def test_a_package_with_no_suggestion_is_reported_not_looped(
     agent_data_dir: Path, tmp_path: Path
 ) -> None:
-    base = yaml.safe_load((OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text())
-    system = base["systemConfig"]
-    _import_index(
-        agent_data_dir, [*system["packages"], *system["kernel"]["packages"]], "ubuntu24",
-        "aarch64", tmp_path,
-    )  # fmt: skip
+    _index_the_base(agent_data_dir, tmp_path)
     plan = {"summary": "x", "operations": [{"op": "add_packages", "packages": ["qqqzzzxx"]}]}
-    runner = Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan]))
-    try:
+    with Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])) as runner:
         result = runner.turn(HEADLINE)
-    finally:
-        runner.agent.close()
     assert "fix" not in runner.nodes
     assert result.status == "valid_with_warnings"
     assert result.packages["missing"] == ["qqqzzzxx"]
@@ -271,40 +247,31 @@ def test_a_package_with_no_suggestion_is_reported_not_looped(
 
 
 def test_review_pauses_then_accepts(agent_data_dir: Path) -> None:
-    runner = Run(_settings(agent_data_dir), review=True)
-    try:
+    with Run(_settings(agent_data_dir), review=True) as runner:
         paused = runner.turn(HEADLINE)
         assert paused.awaiting_review and paused.status is None
         assert runner.nodes[-1] == "verify_packages"
         assert paused.review and paused.review["draft"] == paused.template
         done = runner.resume(paused.session, "accept")
-    finally:
-        runner.agent.close()
     assert runner.nodes == ["review", "respond"]
     assert done.status == "valid" and not done.awaiting_review
 
 
 def test_review_resumes_with_an_edited_template_that_is_validated(agent_data_dir: Path) -> None:
-    runner = Run(_settings(agent_data_dir), review=True)
-    try:
+    with Run(_settings(agent_data_dir), review=True) as runner:
         paused = runner.turn(HEADLINE)
         edited = (paused.template or "").replace("hostname: ubuntu-edge", "hostname: edited-01")
         done = runner.resume(paused.session, {"action": "edit", "template": edited})
         kept = runner.agent.current_template(paused.session)
-    finally:
-        runner.agent.close()
     assert runner.nodes == ["review", "validate", "verify_packages", "respond"]
     assert done.status == "valid" and kept is not None and "hostname: edited-01" in kept
     assert "review: the reviewer edited the template" in done.changes
 
 
 def test_an_edit_that_breaks_the_template_is_caught(agent_data_dir: Path) -> None:
-    runner = Run(_settings(agent_data_dir, max_fix_attempts=0), review=True)
-    try:
+    with Run(_settings(agent_data_dir, max_fix_attempts=0), review=True) as runner:
         paused = runner.turn(HEADLINE)
         done = runner.resume(paused.session, {"template": "image: {}\n"})
-    finally:
-        runner.agent.close()
     assert done.status == "invalid" and done.validation["errors"]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from langgraph.runtime import Runtime
 
 from oic_ai.graph.context import Context
 from oic_ai.graph.routers import (
@@ -18,9 +19,8 @@ from oic_ai.nodes.classify import TURN_RESET, classify, route_request
 TEMPLATE = "image:\n  name: x\ntarget:\n  os: ubuntu\n  dist: ubuntu24\n  arch: x86_64\n"
 
 
-class _Runtime:
-    def __init__(self, **context: Any) -> None:
-        self.context = Context(**context)
+def _runtime(**context: Any) -> Runtime[Context]:
+    return Runtime(context=Context(**context))
 
 
 @pytest.mark.parametrize(
@@ -61,7 +61,7 @@ def test_classify_takes_the_last_human_message_and_resets_the_turn() -> None:
         "fix_attempts": 2,
         "changes": ["old"],
     }
-    update = classify(state)  # type: ignore[arg-type]
+    update = classify(state, _runtime())  # type: ignore[arg-type]
     assert update["request"] == "add htop"
     assert update["route"]["intent"] == "refine"
     for key, value in TURN_RESET.items():
@@ -80,21 +80,21 @@ def _validation(errors: int) -> dict[str, Any]:
 
 
 def test_route_after_validate_every_route() -> None:
-    rt = _Runtime(max_fix_attempts=2)
+    rt = _runtime(max_fix_attempts=2)
     assert route_after_validate({"validation": _validation(0)}, rt) == "verify_packages"
     assert route_after_validate({"validation": _validation(1), "fix_attempts": 0}, rt) == "fix"
     assert route_after_validate({"validation": _validation(1), "fix_attempts": 1}, rt) == "fix"
     assert route_after_validate({"validation": _validation(1), "fix_attempts": 2}, rt) == "respond"
-    review = _Runtime(max_fix_attempts=2, review=True)
+    review = _runtime(max_fix_attempts=2, review=True)
     assert (
         route_after_validate({"validation": _validation(1), "fix_attempts": 2}, review) == "review"
     )
-    zero = _Runtime(max_fix_attempts=0)
+    zero = _runtime(max_fix_attempts=0)
     assert route_after_validate({"validation": _validation(1)}, zero) == "respond"
 
 
 def test_route_after_packages_every_route() -> None:
-    rt = _Runtime(max_fix_attempts=2)
+    rt = _runtime(max_fix_attempts=2)
     fixable = {
         "checked": True,
         "missing": ["docker-ce"],
@@ -105,7 +105,7 @@ def test_route_after_packages_every_route() -> None:
     assert route_after_packages({"packages": fixable, "fix_attempts": 2}, rt) == "respond"
     assert route_after_packages({"packages": hopeless, "fix_attempts": 0}, rt) == "respond"
     assert route_after_packages({"packages": {"checked": False}}, rt) == "respond"
-    review = _Runtime(review=True)
+    review = _runtime(review=True)
     assert route_after_packages({"packages": {"checked": False}}, review) == "review"
     edited = {"packages": {"checked": False}, "review_edit": True}
     assert route_after_packages(edited, review) == "respond"  # an edit is reviewed once
@@ -114,3 +114,37 @@ def test_route_after_packages_every_route() -> None:
 def test_route_after_review() -> None:
     assert route_after_review({"review_edit": True}) == "validate"
     assert route_after_review({"review_edit": False}) == "respond"
+
+
+def test_context_schema_offers_the_choices_and_hides_the_resolved_settings() -> None:
+    from oic_ai.graph import graph
+
+    schema = graph.get_context_jsonschema()
+    properties = schema["properties"]
+    choices = {
+        "provider": ["auto", "builtin", "ollama", "openai"],
+        "generation_mode": ["plan", "yaml"],
+        "embedding_provider": ["local", "ollama", "openai"],
+    }
+    for name, values in choices.items():
+        assert properties[name]["default"] is None
+        assert {"enum": values, "type": "string"} in properties[name]["anyOf"]
+    assert "resolved" not in properties and "$defs" not in schema
+    with pytest.raises(TypeError):
+        Context(resolved=None)  # type: ignore[call-arg]  # not a constructor argument
+
+
+def test_context_resolves_its_settings_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from oic_ai.stores.settings import load_settings
+
+    monkeypatch.delenv("OIC_AI_CONFIG", raising=False)
+    monkeypatch.setenv("OIC_AI_PROVIDER", "ollama")
+    context = Context(max_fix_attempts=5)
+    settings = context.settings()
+    assert settings.provider == "ollama" and settings.max_fix_attempts == 5
+    monkeypatch.setenv("OIC_AI_PROVIDER", "builtin")
+    assert context.settings() is settings
+    pinned = load_settings(env={"OPENAI_API_KEY": "sk-test-not-shown"}, provider="builtin")
+    carried = Context.from_settings(pinned, review=True)
+    assert carried.settings() is pinned and carried.review is True
+    assert carried.provider == "builtin" and "sk-test-not-shown" not in repr(carried)

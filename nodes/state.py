@@ -1,0 +1,196 @@
+"""The graph's state: what a caller sends, what nodes work on, what comes out.
+
+One turn of conversation is one run on one thread. Fields that describe the *session*
+(``template``, ``base_template``, ``sources``, ``turn``) persist across turns; fields that
+describe the *turn* are reset by ``classify`` at the start of every run.
+
+Records in state are plain ``TypedDict`` values end to end, so they checkpoint as JSON and
+read the same in Studio, the CLI's ``--json`` and the nodes. The ``typing_extensions``
+``TypedDict`` lets pydantic draw their JSON schemas (with each field's docstring) on
+Python 3.11.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, cast
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from pydantic import ConfigDict, with_config
+from typing_extensions import TypedDict
+
+if TYPE_CHECKING:
+    from oic_ai.tools.findings import Finding
+    from oic_ai.tools.validate_template import FileReport
+
+Status = Literal["valid", "valid_with_warnings", "invalid"]
+Intent = Literal["create", "refine", "explain"]
+_DOCUMENTED = with_config(ConfigDict(use_attribute_docstrings=True))
+
+
+@_DOCUMENTED
+class Route(TypedDict):
+    """Where ``classify`` sent a turn and why, kept in state so a replay shows it."""
+
+    intent: Intent
+    """create, refine or explain."""
+    reason: str
+    """Why the turn took this route, in words."""
+    query_type: str
+    """The retrieval query type (semantic, package-explicit, ...), refinement or question."""
+    targets: dict[str, str]
+    """The targets the request names (dist, arch, image_type, ...)."""
+
+
+@_DOCUMENTED
+class Source(TypedDict):
+    """A retrieved template with its score breakdown."""
+
+    template: str
+    """The template's file name."""
+    path: str
+    """Its path inside the template library."""
+    score: float
+    """The hybrid score the ranking used."""
+    semantic: float
+    """The semantic (embedding) similarity."""
+    keyword: float
+    """The keyword (BM25) score."""
+    package: float
+    """The package overlap score."""
+
+
+@_DOCUMENTED
+class FindingRecord(TypedDict):
+    """One validation finding, as ``Finding.to_json`` writes it."""
+
+    path: str
+    """Where in the template, as a JSON path (``$.systemConfig.packages[3]``)."""
+    line: int | None
+    """The line in the draft, when known."""
+    message: str
+    """What is wrong."""
+    code: str
+    """A stable code for the kind of problem."""
+    column: NotRequired[int]
+    """The column in the draft, when known."""
+
+
+@_DOCUMENTED
+class Validation(TypedDict):
+    """The validator's verdict on the draft."""
+
+    valid: bool
+    """True when there are no errors."""
+    errors: list[FindingRecord]
+    """Schema, semantic and security errors; ``fix`` works on these."""
+    warnings: list[FindingRecord]
+    """Lint warnings; they make a valid turn ``valid_with_warnings``."""
+
+
+@_DOCUMENTED
+class Packages(TypedDict, total=False):
+    """The package check of the draft."""
+
+    checked: bool
+    """False when no package index covers the target (see ``reason`` and ``fix``)."""
+    reason: str | None
+    """Why the packages were not checked."""
+    fix: str | None
+    """How to make the check possible (e.g. ``oic-ai packages sync``)."""
+    found: list[str]
+    """Packages the target's index has."""
+    missing: list[str]
+    """Packages the target's index does not have."""
+    suggestions: dict[str, list[str]]
+    """Missing package -> ranked replacements, best first."""
+
+
+@_DOCUMENTED
+class InputState(TypedDict, total=False):
+    """What a caller sends: the conversation, whose last human message is the request."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    """The conversation; the last human message is this turn's request."""
+
+
+@_DOCUMENTED
+class OutputState(TypedDict, total=False):
+    """What a caller gets back after a turn."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    """The conversation, ending with this turn's summary."""
+    status: Status | None
+    """valid, valid_with_warnings or invalid; None until ``respond``."""
+    reasons: list[str]
+    """Why the status is not plain ``valid``."""
+    template: str | None
+    """The session's current template (kept across turns; never an invalid one)."""
+    draft: str | None
+    """This turn's candidate template."""
+    base_template: str | None
+    """The library template a created template started from."""
+    sources: list[Source]
+    """The retrieved templates with their scores."""
+    changes: list[str]
+    """What this turn changed, one line each."""
+    not_applied: list[str]
+    """Parts of the request that were not applied, with why."""
+    warnings: list[str]
+    """Warnings from applying the plan."""
+    diff: str
+    """Unified diff from the turn's starting text to the draft."""
+    validation: Validation | None
+    """The validator's verdict on the draft."""
+    packages: Packages | None
+    """The package check of the draft."""
+    provider: str | None
+    """The planner that ran: builtin, ollama, openai, chat-model or a builtin fallback."""
+    answer: str | None
+    """The answer to a question about the template (``explain``)."""
+    turn: int
+    """Turns finished in this session."""
+
+
+@_DOCUMENTED
+class State(InputState, OutputState, total=False):
+    """Everything the nodes read and write."""
+
+    request: str
+    """This turn's request: the last human message's text."""
+    route: Route | None
+    """Where ``classify`` sent the turn."""
+    plan: dict[str, Any] | None
+    """The edit plan ``generate`` applied, as JSON."""
+    fix_attempts: int
+    """Fix rounds so far this turn; bounded by ``max_fix_attempts``."""
+    fix_history: list[str]
+    """One line per fix round."""
+    review_edit: bool
+    """True when the reviewer replaced the draft (validated once more)."""
+    notices: list[str]
+    """Notes for the user: fallbacks, backend failures, family mismatches."""
+    base_text: str | None
+    """The base template's text (create turns)."""
+    start_text: str | None
+    """The text this turn started from; the diff is taken against it."""
+
+
+def record(state: State, key: Literal["route", "validation", "packages"]) -> dict[str, Any]:
+    """A record field of state as a plain dict (empty when unset)."""
+    value = state.get(key)
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def finding_records(findings: list[Finding]) -> list[FindingRecord]:
+    """Findings as the records state keeps."""
+    return [cast(FindingRecord, f.to_json()) for f in findings]
+
+
+def validation_of(report: FileReport) -> Validation:
+    """A validation report as state keeps it."""
+    return Validation(
+        valid=report.valid,
+        errors=finding_records(report.errors),
+        warnings=finding_records(report.warnings),
+    )
