@@ -11,7 +11,7 @@ from oic_ai.nodes.state import State, record
 from oic_ai.stores.chat_models import ChatBackendError, structured_method
 from oic_ai.tools.chat_backend import ChatBackend
 from oic_ai.tools.findings import Finding
-from oic_ai.tools.llm_planner import PlanError, fix_template_with_model, plan_with_model
+from oic_ai.tools.llm_planner import PlanError, fix_plan, fix_template_with_model
 
 
 def _error_lines(findings: list[Finding], missing: dict[str, list[str]]) -> list[str]:
@@ -29,15 +29,6 @@ def make_fix(backend: ChatBackend) -> Any:
         """Repair the draft once; the counter in state bounds the loop."""
         from oic_ai.tools.applier import apply_plan
         from oic_ai.tools.fix_errors import plan_fixes
-<<<<<<< HEAD
-        from oic_ai.tools.llm_planner import (
-            PlanError,
-            fix_template_with_model,
-            plan_with_model,
-        )
-=======
-        from oic_ai.tools.applier import apply_plan
->>>>>>> wp-runtime
 
         settings = run_settings(runtime)
         attempt = int(state.get("fix_attempts", 0)) + 1
@@ -61,19 +52,19 @@ def make_fix(backend: ChatBackend) -> Any:
             model = backend.model(provider, settings)
             lines = _error_lines(findings, missing)
             try:
-                if settings.generation_mode == "yaml" or not findings:
+                if settings.generation_mode == "yaml":
                     candidate = fix_template_with_model(model, draft, lines)
                     if candidate.strip() and candidate != draft:
                         new = candidate
                         what.append(
                             f"fix: {provider} rewrote the template for {len(lines)} error(s)"
                         )
-                else:
-                    llm_plan = plan_with_model(
+                else:  # plan mode asks for a plan, missing packages included, never a new YAML
+                    llm_plan = fix_plan(
                         model,
                         state.get("request", ""),
                         draft,
-                        errors=lines,
+                        lines,
                         method=structured_method(provider, settings),
                     )
                     llm_applied = apply_plan(draft, llm_plan, label="template.yml")

@@ -68,8 +68,9 @@ def test_a_healthy_backend_plans_the_turn(
     assert len(server.requests) == 1
     body = server.requests[0].body
     if backend == "openai":
-        # a compatible server (custom base URL) gets JSON mode plus the format in the prompt
-        assert body["response_format"] == {"type": "json_object"}
+        # a compatible server (custom base URL) gets the strict json_schema first
+        assert body["response_format"]["type"] == "json_schema"
+        assert body["response_format"]["json_schema"]["strict"] is True
         assert '"op": "add_packages"' in body["messages"][0]["content"]
     else:
         assert body["format"]["title"] == "EditPlan"  # Ollama constrains to the schema
