@@ -8,7 +8,7 @@ from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context, run_settings
 from oic_ai.nodes.state import State, record
-from oic_ai.stores.chat_models import ChatBackendError, structured_method
+from oic_ai.stores.chat_models import ChatBackendError, num_ctx, structured_method
 from oic_ai.tools.chat_backend import ChatBackend
 from oic_ai.tools.findings import Finding
 from oic_ai.tools.llm_planner import PlanError, fix_plan, fix_template_with_model
@@ -66,6 +66,7 @@ def make_fix(backend: ChatBackend) -> Any:
                         draft,
                         lines,
                         method=structured_method(provider, settings),
+                        num_ctx=num_ctx(settings),
                     )
                     llm_applied = apply_plan(draft, llm_plan, label="template.yml")
                     new = llm_applied.text

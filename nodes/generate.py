@@ -10,13 +10,13 @@ from langgraph.runtime import Runtime
 from oic_ai.nodes.context import Context, run_settings
 from oic_ai.nodes.messages import earlier_requests
 from oic_ai.nodes.state import State, record
-from oic_ai.stores.chat_models import ChatBackendError, structured_method
+from oic_ai.stores.chat_models import ChatBackendError, num_ctx, structured_method
 from oic_ai.stores.settings import Settings
 from oic_ai.tools.chat_backend import ChatBackend
 from oic_ai.tools.llm_planner import (
     PlanError,
     plan_json,
-    plan_with_model,
+    plan_turn,
     write_template_with_model,
 )
 
@@ -55,6 +55,7 @@ def make_generate(backend: ChatBackend) -> Any:
         history = earlier_requests(state.get("messages", []), settings.max_history)
         model = backend.model(provider, settings)
         plan = None
+        model_notes: list[str] = []
         if model is not None and settings.generation_mode == "yaml":
             try:
                 text = write_template_with_model(
@@ -62,6 +63,7 @@ def make_generate(backend: ChatBackend) -> Any:
                     request,
                     _source_texts(state, settings),
                     current=start if refine else None,
+                    num_ctx=num_ctx(settings),
                 )
             except ChatBackendError:
                 raise
@@ -80,13 +82,17 @@ def make_generate(backend: ChatBackend) -> Any:
                 notices.append("the model answered with no YAML; used the builtin planner")
         elif model is not None:
             try:
-                plan = plan_with_model(
+                outcome = plan_turn(
                     model,
                     request,
                     start,
                     history=history,
                     method=structured_method(provider, settings),
+                    num_ctx=num_ctx(settings),
                 )
+                plan = outcome.plan
+                notices.extend(outcome.notes)
+                model_notes = [f"not applied: {reason}" for reason in outcome.parsed.dropped]
             except PlanError as exc:
                 notices.append(f"{exc}; used the builtin planner instead")
             except ChatBackendError:
@@ -104,7 +110,7 @@ def make_generate(backend: ChatBackend) -> Any:
             "diff": applied.diff,
             "plan": plan_json(plan),
             "changes": list(applied.applied),
-            "not_applied": list(applied.not_applied),
+            "not_applied": [*model_notes, *applied.not_applied],
             "warnings": list(applied.warnings),
             "provider": provider,
             "notices": notices,

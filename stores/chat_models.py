@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.settings import Settings
+from oic_ai.stores.settings import STRUCTURED_OUTPUT_METHODS, Settings
 
 PROBE_TIMEOUT_S = 0.5
 DEFAULT_NUM_CTX = 8192  # Ollama's own default (2-4k tokens) silently cuts plan prompts
-METHODS = ("auto", "json_schema", "json_mode", "tools")
+METHODS = STRUCTURED_OUTPUT_METHODS
 _MEMORY_FILE = "structured_output.json"
 _REJECTION = re.compile(r"response_format|json_schema|json_object|schema|grammar|format", re.I)
 

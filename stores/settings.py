@@ -18,6 +18,7 @@ from oic_ai.stores.errors import UserInputError
 Provider = Literal["auto", "builtin", "ollama", "openai"]
 GenerationMode = Literal["plan", "yaml"]
 EmbeddingProvider = Literal["local", "ollama", "openai"]
+STRUCTURED_OUTPUT_METHODS = ("auto", "json_schema", "json_mode", "tools")
 PROVIDERS: tuple[str, ...] = get_args(Provider)
 GENERATION_MODES: tuple[str, ...] = get_args(GenerationMode)
 EMBEDDING_PROVIDERS: tuple[str, ...] = get_args(EmbeddingProvider)
@@ -45,6 +46,10 @@ class Settings:
     """Ollama embedding model."""
     ollama_timeout: float = 120.0
     """Seconds to wait for an Ollama answer."""
+    ollama_num_ctx: int = 8192
+    """Ollama's context window (``num_ctx``); every prompt budget derives from it."""
+    ollama_structured_output: str = "auto"
+    """How Ollama is asked for a plan: auto (``format``), json_schema, json_mode or tools."""
     openai_model: str = "gpt-4o-mini"
     """OpenAI chat model."""
     openai_embedding_model: str = "text-embedding-3-small"
@@ -53,6 +58,8 @@ class Settings:
     """Seconds to wait for an OpenAI answer."""
     openai_base_url: str | None = None
     """An OpenAI-compatible server instead of the hosted API."""
+    openai_structured_output: str = "auto"
+    """How an OpenAI-style server is asked for a plan: auto, json_schema, json_mode, tools."""
     openai_api_key: str | None = field(default=None, repr=False)
     """From the environment only; never written anywhere."""
     cache_enabled: bool = True
@@ -101,6 +108,9 @@ _CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("ollama", "model"): "ollama_model",
     ("ollama", "embedding_model"): "ollama_embedding_model",
     ("ollama", "timeout"): "ollama_timeout",
+    ("ollama", "num_ctx"): "ollama_num_ctx",
+    ("ollama", "structured_output"): "ollama_structured_output",
+    ("openai", "structured_output"): "openai_structured_output",
     ("openai", "model"): "openai_model",
     ("openai", "embedding_model"): "openai_embedding_model",
     ("openai", "timeout"): "openai_timeout",
@@ -267,6 +277,14 @@ def load_settings(
             f"unknown generation mode {settings.generation_mode!r}",
             fix=f"use one of {', '.join(GENERATION_MODES)}",
         )
+    for name in ("ollama_structured_output", "openai_structured_output"):
+        if getattr(settings, name) not in STRUCTURED_OUTPUT_METHODS:
+            raise UserInputError(
+                f"unknown structured output method {getattr(settings, name)!r}",
+                fix=f"use one of {', '.join(STRUCTURED_OUTPUT_METHODS)}",
+            )
+    if settings.ollama_num_ctx < 512:
+        raise UserInputError("ai.ollama.num_ctx must be at least 512", fix="set it to 8192")
     if settings.max_fix_attempts < 0:
         raise UserInputError("max_fix_attempts must be 0 or more", fix="set it to 2")
     if settings.embedding_provider not in EMBEDDING_PROVIDERS:

@@ -75,3 +75,26 @@ def test_auto_falls_back_with_the_real_cause(agent_data_dir: Path) -> None:
     assert result.provider == "builtin (fallback from openai)" and result.status == "valid"
     assert any("refused to plan" in n and "builtin planner" in n for n in result.notices)
     assert len(server.bodies) == 2  # one retry with the error before the fallback
+
+
+def test_a_bad_operation_is_reported_not_applied_and_the_rest_is_used(
+    agent_data_dir: Path,
+) -> None:
+    plan = {
+        "summary": "add htop and tune",
+        "operations": [
+            {"op": "add_packages", "packages": ["htop"]},
+            {"op": "set_disk_size"},  # no size: invalid, reported
+        ],
+    }
+    with WireServer([plan]) as server:
+        settings = load_settings(
+            data_dir=agent_data_dir, env={}, provider="ollama", ollama_base_url=server.url,
+            ollama_num_ctx=4096,
+        )  # fmt: skip
+        with TemplateAgent(settings) as agent:
+            result = agent.generate(REQUEST)
+    assert result.provider == "ollama"
+    assert "htop" in yaml.safe_load(result.template or "")["systemConfig"]["packages"]
+    assert any("set_disk_size" in line for line in result.not_applied), result.not_applied
+    assert server.bodies[0]["options"]["num_ctx"] == 4096
