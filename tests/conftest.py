@@ -39,6 +39,8 @@ SLOW = (
     # long property-based fuzzing
     "reliability/test_applier_fuzz.py",
     "reliability/test_parser_validator_fuzz.py",
+    # the machine's real Debian index (63,000 packages), imported whole
+    "unit/test_bookworm_index.py",
     # a CLI process per step: index, search, cache, eval and sessions as a user runs them
     "cli/test_retrieval_cli.py::test_index_search_cache_round_trip",
     "cli/test_retrieval_cli.py::test_two_processes_indexing_one_folder_do_not_corrupt_it",

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+import importlib.metadata
 import json
+import re
 import subprocess
 import sys
+import tomllib
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -53,17 +58,12 @@ def test_oic_ai_is_the_only_top_level_name(wheel: Path) -> None:
     assert not any("__pycache__" in n for n in names)
 
 
-def test_source_imports_only_the_oic_ai_namespace() -> None:
-    """No module imports the layer folders as top-level names (they install under oic_ai)."""
-    import ast
-
-    offenders = []
-    layers = {"graph", "nodes", "tools", "stores"}
-    for folder in ("oic_ai", "graph", "nodes", "tools", "stores", "tests", "bench"):
-        for path in (PROJECT / folder).rglob("*.py"):
-            if path.is_symlink() or any(
-                p.is_symlink() for p in path.relative_to(PROJECT).parents if str(p) != "."
-            ):
+def imports(*folders: str) -> Iterator[tuple[str, str]]:
+    """Each absolute import in the folders' own modules (not through links): name, place."""
+    for folder in folders:
+        for path in sorted((PROJECT / folder).rglob("*.py")):
+            inside = path.relative_to(PROJECT)
+            if path.is_symlink() or any(p.is_symlink() for p in inside.parents if str(p) != "."):
                 continue
             for node in ast.walk(ast.parse(path.read_text())):
                 if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -72,16 +72,19 @@ def test_source_imports_only_the_oic_ai_namespace() -> None:
                     names = [a.name for a in node.names]
                 else:
                     continue
-                offenders += [f"{path}:{node.lineno}" for n in names if n.split(".")[0] in layers]
+                yield from ((name, f"{inside}:{node.lineno}") for name in names)
+
+
+def test_source_imports_only_the_oic_ai_namespace() -> None:
+    """No module imports the layer folders as top-level names (they install under oic_ai)."""
+    layers = {"graph", "nodes", "tools", "stores"}
+    folders = ("oic_ai", "graph", "nodes", "tools", "stores", "tests", "bench")
+    offenders = [where for name, where in imports(*folders) if name.split(".")[0] in layers]
     assert offenders == []
 
 
 def test_every_imported_package_is_a_declared_dependency() -> None:
     """A third-party name the installed code imports comes from a declared distribution."""
-    import ast
-    import importlib.metadata
-    import re
-    import tomllib
 
     def canonical(name: str) -> str:
         return re.sub(r"[-_.]+", "-", name).lower()
@@ -91,25 +94,10 @@ def test_every_imported_package_is_a_declared_dependency() -> None:
         canonical(re.split(r"[\[<>=!~; ]", d, maxsplit=1)[0]) for d in project["dependencies"]
     }
     providers = importlib.metadata.packages_distributions()
-    imported: dict[str, str] = {}
-    for folder in ("oic_ai", "graph", "nodes", "tools", "stores"):
-        for path in sorted((PROJECT / folder).rglob("*.py")):
-            if any(p.is_symlink() for p in (path, *path.parents)):
-                continue
-            for node in ast.walk(ast.parse(path.read_text())):
-                if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                    names = [node.module]
-                elif isinstance(node, ast.Import):
-                    names = [a.name for a in node.names]
-                else:
-                    continue
-                for name in names:
-                    top = name.split(".", 1)[0]
-                    if top != "oic_ai" and top not in sys.stdlib_module_names:
-                        imported.setdefault(top, f"{path.relative_to(PROJECT)}:{node.lineno}")
     undeclared = {
         top: where
-        for top, where in imported.items()
+        for name, where in imports("oic_ai", "graph", "nodes", "tools", "stores")
+        if (top := name.split(".")[0]) != "oic_ai" and top not in sys.stdlib_module_names
         if not any(canonical(d) in declared for d in providers.get(top, [top]))
     }
     assert undeclared == {}

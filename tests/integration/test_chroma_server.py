@@ -37,7 +37,7 @@ TEMPLATE_NAMES = (
 # The client's Chroma settings are quiet too. MiniLM runs on NumPy with one OpenBLAS
 # thread (cli_env): threads spinning against other busy processes made embedding these
 # 5 templates take 12 s instead of 0.5 s on a 2-CPU machine.
-CLIENT_ENV = cli_env(**CHROMA_QUIET)
+CLIENT_ENV = {**cli_env(), **CHROMA_QUIET}
 
 
 @pytest.fixture(scope="module")

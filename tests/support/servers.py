@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,8 +90,7 @@ def _ready(server: Server, name: str, health: str, expect: str) -> bool:
     pytest.fail(f"{name} did not answer within {STARTUP_SECONDS:.0f}s:\n{server.log_tail()}")
 
 
-@contextmanager
-def langgraph_dev(root: Path, *extra: str) -> Iterator[Server]:
+def langgraph_dev(root: Path, *extra: str) -> AbstractContextManager[Server]:
     """``langgraph dev`` on this checkout's graph, with its data folder and log under ``root``.
 
     The data folder (and so ``sessions.sqlite``) lies outside the project, so writes there
@@ -106,40 +105,33 @@ def langgraph_dev(root: Path, *extra: str) -> Iterator[Server]:
     )
 
     def args(port: int) -> list[str]:
-        return ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port)]
+        return [
+            "dev",
+            "--no-browser",
+            "--no-reload",
+            "--host",
+            "127.0.0.1",
+            f"--port={port}",
+            *extra,
+        ]
 
-    with loopback_server(
-        LANGGRAPH,
-        lambda port: [*args(port), *extra],
-        health="/ok",
-        env=env,
-        root=root,
-        data_dir=data_dir,
-        cwd=PROJECT,
-    ) as server:
-        yield server
+    return loopback_server(
+        LANGGRAPH, args, health="/ok", env=env, root=root, data_dir=data_dir, cwd=PROJECT
+    )
 
 
-@contextmanager
-def chroma_run(root: Path) -> Iterator[Server]:
+def chroma_run(root: Path) -> AbstractContextManager[Server]:
     """``chroma run`` with its database (``server.data_dir``) and log under ``root``."""
     data_dir = root / "server-db"
-    env = clean_env(**CHROMA_QUIET)
+    env = {**clean_env(), **CHROMA_QUIET}
 
     def args(port: int) -> list[str]:
         return ["run", "--path", str(data_dir), "--host", "127.0.0.1", "--port", str(port)]
 
-    with loopback_server(
-        CHROMA,
-        args,
-        health="/api/v2/heartbeat",
-        expect="heartbeat",
-        env=env,
-        root=root,
-        data_dir=data_dir,
-        cwd=root,
-    ) as server:
-        yield server
+    health, expect = "/api/v2/heartbeat", "heartbeat"
+    return loopback_server(
+        CHROMA, args, health=health, expect=expect, env=env, root=root, data_dir=data_dir, cwd=root
+    )
 
 
 def message(text: str) -> dict[str, Any]:
