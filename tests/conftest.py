@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.env import private_names
+
 PROJECT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 REFERENCE = PROJECT.parent / "shared" / "reference" / "os-image-composer"
@@ -80,8 +82,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session", autouse=True)
 def _private_environment_removed_for_the_session() -> Iterator[None]:
     """Session and module fixtures (servers, shared indexes) see no private variables."""
-    from tests.support.env import private_names
-
     with pytest.MonkeyPatch.context() as session_patch:
         for name in private_names():
             session_patch.delenv(name)
@@ -95,8 +95,6 @@ def _private_environment_removed(monkeypatch: pytest.MonkeyPatch) -> None:
     Child processes inherit the cleaned environment, and a test that needs one of these
     variables sets it itself (``monkeypatch.setenv``, or the ``env`` of a child).
     """
-    from tests.support.env import private_names
-
     for name in private_names():
         monkeypatch.delenv(name)
 

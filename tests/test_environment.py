@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from oic_ai.stores.settings import load_settings
-from tests.conftest import PROJECT
+from tests.conftest import INTEGRATION, PROJECT, SLOW
 from tests.support.cli import python
 from tests.support.env import clean_env
 
@@ -65,3 +65,13 @@ def test_the_developers_variables_do_not_reach_a_test() -> None:
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "1 passed" in done.stdout
+
+
+def test_every_test_marked_by_place_exists() -> None:
+    """A renamed file or test in conftest's SLOW or INTEGRATION list would lose its mark."""
+    tests = PROJECT / "tests"
+    for place in (*INTEGRATION, *SLOW):
+        where, _, name = place.partition("::")
+        assert (tests / where).exists(), place
+        if name:
+            assert f"def {name}(" in (tests / where).read_text(), place
