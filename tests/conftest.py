@@ -43,6 +43,9 @@ SLOW = (
     "reliability/test_parser_validator_fuzz.py",
     # the machine's real Debian index (63,000 packages), imported whole
     "unit/test_bookworm_index.py",
+    # a fresh interpreter that builds an index (README) or runs pytest again (environment)
+    "test_readme.py::test_the_readme_python_example_runs",
+    "test_environment.py::test_the_developers_variables_do_not_reach_a_test",
     # a CLI process per step: index, search, cache, eval and sessions as a user runs them
     "cli/test_retrieval_cli.py::test_index_search_cache_round_trip",
     "cli/test_retrieval_cli.py::test_two_processes_indexing_one_folder_do_not_corrupt_it",
