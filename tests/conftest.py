@@ -1,12 +1,21 @@
-"""Shared test fixtures: where the reference data and our library live."""
+"""Shared test fixtures: where the reference data and our library live.
+
+Every test runs without the developer's own provider, key and tracing variables
+(``OIC_AI_*``, ``OPENAI_*``, ``OLLAMA_*``, ...; see :mod:`tests.support.env`), and the
+tests that are slow on a 2-CPU machine are marked ``slow`` here, so ``make test-fast``
+(``-m "not integration and not slow"``) can leave them out.
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.support.env import private_names
 
 PROJECT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -18,6 +27,79 @@ OUR_TEMPLATES = PROJECT / "image-templates"
 # Tests never reach a model server or a hub by accident.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+# Marks given by place, without touching the test files: a folder or file under tests/,
+# optionally with "::" and a test-function name.
+INTEGRATION = ("integration/",)  # real servers, loopback backends and repositories
+SLOW = (
+    # processes killed on purpose, many CLI processes at once
+    "reliability/test_crash_safety.py",
+    "reliability/test_concurrency.py",
+    "reliability/test_security.py",
+    # backends that time out, stall or fail on purpose
+    "reliability/test_chat_faults.py",
+    # long property-based fuzzing
+    "reliability/test_applier_fuzz.py",
+    "reliability/test_parser_validator_fuzz.py",
+    # the machine's real Debian index (63,000 packages), imported whole
+    "unit/test_bookworm_index.py",
+    # a fresh interpreter that builds an index (README) or runs pytest again (environment)
+    "test_readme.py::test_the_readme_python_example_runs",
+    "test_environment.py::test_the_developers_variables_do_not_reach_a_test",
+    # a CLI process per step: index, search, cache, eval and sessions as a user runs them
+    "cli/test_retrieval_cli.py::test_index_search_cache_round_trip",
+    "cli/test_retrieval_cli.py::test_two_processes_indexing_one_folder_do_not_corrupt_it",
+    "cli/test_retrieval_cli.py::test_corrupt_cache_is_one_line_exit_two_then_clear_heals",
+    "cli/test_retrieval_cli.py::test_eval_retrieval_reports_the_figures",
+    "cli/test_retrieval_cli.py::test_validate_and_search_start_without_langgraph_or_llm_clients",
+    "cli/test_sessions_cli.py::test_replay_shows_every_turn",
+    "cli/test_sessions_cli.py::test_show_has_the_current_template_and_the_conversation",
+    "cli/test_sessions_cli.py::test_fork_then_continue_the_fork",
+    "cli/test_sessions_cli.py::test_rerun_compares_turn_by_turn",
+)
+
+
+def _listed(where: str, name: str, places: tuple[str, ...]) -> bool:
+    """Whether test ``name`` in file ``where`` (relative to tests/) is one of ``places``."""
+    return any(
+        (place.endswith("/") and where.startswith(place)) or place in (where, f"{where}::{name}")
+        for place in places
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests listed in :data:`INTEGRATION` and :data:`SLOW`."""
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        path = item.path.resolve()
+        if not path.is_relative_to(tests):
+            continue
+        where = path.relative_to(tests).as_posix()
+        name = getattr(item, "originalname", item.name)
+        if _listed(where, name, INTEGRATION):
+            item.add_marker(pytest.mark.integration)
+        if _listed(where, name, SLOW):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_environment_removed_for_the_session() -> Iterator[None]:
+    """Session and module fixtures (servers, shared indexes) see no private variables."""
+    with pytest.MonkeyPatch.context() as session_patch:
+        for name in private_names():
+            session_patch.delenv(name)
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _private_environment_removed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads the developer's ``OIC_AI_*``, ``OPENAI_*``, ``OLLAMA_*`` ... variables.
+
+    Child processes inherit the cleaned environment, and a test that needs one of these
+    variables sets it itself (``monkeypatch.setenv``, or the ``env`` of a child).
+    """
+    for name in private_names():
+        monkeypatch.delenv(name)
 
 
 @pytest.fixture

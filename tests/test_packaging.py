@@ -2,41 +2,43 @@
 
 from __future__ import annotations
 
+import ast
+import importlib.metadata
 import json
-import os
+import re
 import subprocess
 import sys
+import tomllib
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import OUR_TEMPLATES, PROJECT
+from tests.support.cli import oic, python
+from tests.support.env import clean_env
+
+
+def pip(command: str, *args: str) -> None:
+    """``pip COMMAND --no-deps --quiet ARGS`` with this interpreter; it must succeed."""
+    subprocess.run(
+        [sys.executable, "-m", "pip", command, "--no-deps", "--quiet", *args],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--quiet",
-            "-w",
-            str(out),
-            str(PROJECT),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
+    pip("wheel", "-w", str(out), str(PROJECT))
     (built,) = out.glob("oic_ai-*.whl")
     return built
 
 
+@pytest.mark.slow  # builds the wheel with pip
 def test_wheel_ships_every_layer_the_schema_and_the_library(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for package in ("graph", "nodes", "tools", "stores"):
@@ -48,6 +50,7 @@ def test_wheel_ships_every_layer_the_schema_and_the_library(wheel: Path) -> None
     assert not any(n.startswith("tests/") for n in names)
 
 
+@pytest.mark.slow  # builds the wheel with pip
 def test_oic_ai_is_the_only_top_level_name(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     top = {n.split("/", 1)[0] for n in names if not n.split("/", 1)[0].endswith(".dist-info")}
@@ -55,17 +58,12 @@ def test_oic_ai_is_the_only_top_level_name(wheel: Path) -> None:
     assert not any("__pycache__" in n for n in names)
 
 
-def test_source_imports_only_the_oic_ai_namespace() -> None:
-    """No module imports the layer folders as top-level names (they install under oic_ai)."""
-    import ast
-
-    offenders = []
-    layers = {"graph", "nodes", "tools", "stores"}
-    for folder in ("oic_ai", "graph", "nodes", "tools", "stores", "tests", "bench"):
-        for path in (PROJECT / folder).rglob("*.py"):
-            if path.is_symlink() or any(
-                p.is_symlink() for p in path.relative_to(PROJECT).parents if str(p) != "."
-            ):
+def imports(*folders: str) -> Iterator[tuple[str, str]]:
+    """Each absolute import in the folders' own modules (not through links): name, place."""
+    for folder in folders:
+        for path in sorted((PROJECT / folder).rglob("*.py")):
+            inside = path.relative_to(PROJECT)
+            if path.is_symlink() or any(p.is_symlink() for p in inside.parents if str(p) != "."):
                 continue
             for node in ast.walk(ast.parse(path.read_text())):
                 if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -74,53 +72,51 @@ def test_source_imports_only_the_oic_ai_namespace() -> None:
                     names = [a.name for a in node.names]
                 else:
                     continue
-                offenders += [f"{path}:{node.lineno}" for n in names if n.split(".")[0] in layers]
+                yield from ((name, f"{inside}:{node.lineno}") for name in names)
+
+
+def test_source_imports_only_the_oic_ai_namespace() -> None:
+    """No module imports the layer folders as top-level names (they install under oic_ai)."""
+    layers = {"graph", "nodes", "tools", "stores"}
+    folders = ("oic_ai", "graph", "nodes", "tools", "stores", "tests", "bench")
+    offenders = [where for name, where in imports(*folders) if name.split(".")[0] in layers]
     assert offenders == []
 
 
+def test_every_imported_package_is_a_declared_dependency() -> None:
+    """A third-party name the installed code imports comes from a declared distribution."""
+
+    def canonical(name: str) -> str:
+        return re.sub(r"[-_.]+", "-", name).lower()
+
+    project = tomllib.loads((PROJECT / "pyproject.toml").read_text())["project"]
+    declared = {
+        canonical(re.split(r"[\[<>=!~; ]", d, maxsplit=1)[0]) for d in project["dependencies"]
+    }
+    providers = importlib.metadata.packages_distributions()
+    undeclared = {
+        top: where
+        for name, where in imports("oic_ai", "graph", "nodes", "tools", "stores")
+        if (top := name.split(".")[0]) != "oic_ai" and top not in sys.stdlib_module_names
+        if not any(canonical(d) in declared for d in providers.get(top, [top]))
+    }
+    assert undeclared == {}
+
+
+@pytest.mark.slow  # builds the wheel with pip
 def test_installed_wheel_runs_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:
     target = tmp_path / "site"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--no-deps",
-            "--quiet",
-            "--target",
-            str(target),
-            str(wheel),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
+    pip("install", "--target", str(target), str(wheel))
     # The installed copy comes first on the path; the venv supplies only dependencies.
-    env = {**os.environ, "PYTHONPATH": str(target)}
-    where = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import oic_ai.stores.template_library as m\n"
-            "print(m.__file__)\n"
-            "print(m.bundled_templates_dir())",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        check=True,
-    ).stdout.split()
-    assert all(line.startswith(str(target)) for line in where), where
-    result = subprocess.run(
-        [sys.executable, "-m", "oic_ai", "validate", "--json", where[1]],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=120,
+    env = clean_env(PYTHONPATH=str(target))
+    code = (
+        "import oic_ai.stores.template_library as m\n"
+        "print(m.__file__)\n"
+        "print(m.bundled_templates_dir())"
     )
+    where = python(code, env=env, cwd=tmp_path).stdout.split()
+    assert all(line.startswith(str(target)) for line in where), where
+    result = oic("validate", "--json", where[1], env=env, cwd=tmp_path, timeout=120)
     assert result.returncode == 0, result.stderr
     files = json.loads(result.stdout)["files"]
     assert len(files) >= 36 and all(f["valid"] for f in files)

@@ -13,7 +13,7 @@ import yaml
 from oic_ai.graph.agent import TemplateAgent, TurnResult
 from oic_ai.stores.settings import Settings, load_settings
 from tests.conftest import OUR_TEMPLATES, PROJECT
-from tests.graph.fakes import ScriptedChatModel
+from tests.support.fake_models import ScriptedChatModel
 
 HEADLINE = "a minimal Ubuntu 24.04 edge image for arm64 with docker and node monitoring"
 

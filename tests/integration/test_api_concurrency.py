@@ -18,14 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.integration.langgraph_server import (
-    GRAPH_ID,
-    Server,
-    cli,
-    cli_json,
-    langgraph_dev,
-    message,
-)
+from tests.support.cli import oic, oic_json
+from tests.support.servers import GRAPH_ID, Server, langgraph_dev, message
 
 pytestmark = pytest.mark.integration
 
@@ -85,12 +79,20 @@ class CliTraffic(threading.Thread):
 
     def run(self) -> None:
         while not self.finished.is_set():
-            done = cli(self.server, "sessions", "list", "--json")
+            done = oic("sessions", "list", "--json", env=self.server.env, timeout=120)
             self.listings += 1
             if done.returncode != 0 or "locked" in done.stderr.lower():
                 self.failures.append(done.stderr)
             request = REFINEMENTS[self.turns % len(REFINEMENTS)]
-            done = cli(self.server, "generate", request, "--session", self.session, "--json")
+            done = oic(
+                "generate",
+                request,
+                "--session",
+                self.session,
+                "--json",
+                env=self.server.env,
+                timeout=120,
+            )
             if done.returncode != 0 or "locked" in done.stderr.lower():
                 self.failures.append(done.stderr)
             else:
@@ -98,7 +100,7 @@ class CliTraffic(threading.Thread):
 
 
 def test_parallel_conversations_through_the_api_lose_no_turn(server: Server) -> None:
-    own = cli_json(server, "generate", "a minimal debian 13 image for x86_64")["session"]
+    own = oic_json("generate", "a minimal debian 13 image for x86_64", env=server.env)["session"]
     traffic = CliTraffic(server, own)
     traffic.start()
     try:
@@ -120,13 +122,13 @@ def test_parallel_conversations_through_the_api_lose_no_turn(server: Server) -> 
         humans = [m for m in talk["state"]["values"]["messages"] if m["type"] == "human"]
         assert [m["content"] for m in humans] == [_request(n, t) for t in range(1, TURNS + 1)]
 
-    listed = {s["id"]: s for s in cli_json(server, "sessions", "list")["sessions"]}
+    listed = {s["id"]: s for s in oic_json("sessions", "list", env=server.env)["sessions"]}
     for n, talk in enumerate(talks):
         row = listed[talk["tid"]]
         assert (row["title"], row["turns"]) == (FIRST.format(n=n), TURNS)
     assert len(listed) == SESSIONS + 1
     assert listed[own]["turns"] == 1 + traffic.turns  # no CLI turn was lost either
-    listing = cli(server, "sessions", "list")
+    listing = oic("sessions", "list", env=server.env, timeout=120)
     assert listing.returncode == 0 and "locked" not in listing.stderr.lower()
     assert "database is locked" not in server.log_tail().lower()
     assert "database is locked" not in server.log.read_text(errors="replace").lower()

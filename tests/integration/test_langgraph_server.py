@@ -18,13 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.integration.langgraph_server import (
-    GRAPH_ID,
-    Server,
-    cli_json,
-    langgraph_dev,
-    message,
-)
+from tests.support.cli import oic_json
+from tests.support.servers import GRAPH_ID, Server, langgraph_dev, message
 
 pytestmark = pytest.mark.integration
 
@@ -85,11 +80,11 @@ def test_a_conversation_through_the_api_is_a_cli_session(server: Server) -> None
     assert "24GiB" in talk["state"]["values"]["template"]
 
     # 4. The CLI lists and replays the thread from the same SQLite file.
-    listed = cli_json(server, "sessions", "list")
+    listed = oic_json("sessions", "list", env=server.env)
     (row,) = [s for s in listed["sessions"] if s["id"] == tid]
     assert (row["title"], row["turns"]) == (FIRST, 2)
     assert row["template"]
-    replayed = cli_json(server, "sessions", "replay", tid)
+    replayed = oic_json("sessions", "replay", tid, env=server.env)
     assert [(t["turn"], t["request"]) for t in replayed["turns"]] == [(1, FIRST), (2, SECOND)]
     assert [t["route"]["intent"] for t in replayed["turns"]] == ["create", "refine"]
     assert "24GiB" in replayed["turns"][1]["diff"]
@@ -102,9 +97,9 @@ def test_a_conversation_through_the_api_is_a_cli_session(server: Server) -> None
     assert forked["turn"] == 2 and "12GiB" in forked["template"]
 
     # The CLI's replay follows the thread's new line; `show` sees the forked state.
-    replayed = cli_json(server, "sessions", "replay", tid[:13])
+    replayed = oic_json("sessions", "replay", tid[:13], env=server.env)
     assert [t["request"] for t in replayed["turns"]] == [FIRST, FORKED]
-    shown = cli_json(server, "sessions", "show", tid)
+    shown = oic_json("sessions", "show", tid, env=server.env)
     assert "12GiB" in shown["state"]["template"]
     assert shown["turns"] == 2  # the fork replaced turn 2; it did not add a third
 
@@ -123,7 +118,7 @@ async def _api_continue(url: str, sid: str) -> dict[str, Any]:
 
 
 def test_a_cli_session_continues_through_the_api(server: Server) -> None:
-    made = cli_json(server, "generate", FIRST)
+    made = oic_json("generate", FIRST, env=server.env)
     sid = made["session"]
     uuid.UUID(sid)  # the API addresses threads by UUID
 
@@ -132,7 +127,7 @@ def test_a_cli_session_continues_through_the_api(server: Server) -> None:
     assert api["before"]["values"]["turn"] == 1
     assert api["before"]["values"]["template"] == made["template"]
     assert api["after"]["turn"] == 2 and "24GiB" in api["after"]["template"]
-    replayed = cli_json(server, "sessions", "replay", sid)
+    replayed = oic_json("sessions", "replay", sid, env=server.env)
     assert [t["request"] for t in replayed["turns"]] == [FIRST, SECOND]
-    (row,) = [s for s in cli_json(server, "sessions", "list")["sessions"] if s["id"] == sid]
+    (row,) = [s for s in oic_json("sessions", "list", env=server.env)["sessions"] if s["id"] == sid]
     assert row["turns"] == 2

@@ -13,10 +13,7 @@ import hashlib
 import json
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -32,6 +29,8 @@ from oic_ai.stores.package_sources import (
     sync_repo,
 )
 from tests.conftest import PROJECT, REFERENCE
+from tests.support.cli import cli_env
+from tests.support.loopback import LoopbackHandler, LoopbackServer
 from tests.unit.package_repos import deb_packages, write_deb_mirror, write_rpm_repo
 
 pytestmark = pytest.mark.integration
@@ -40,15 +39,55 @@ EXTRA_STANZA = "Package: brand-new-tool\nVersion: 1.0-1\nArchitecture: amd64\n"
 FIXED_DATE = email.utils.formatdate(1_700_000_000, usegmt=True)
 
 
-@dataclass
-class RepoServer:
+class _RepoHandler(LoopbackHandler):
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        server: RepoServer = self.owner
+        path = self.path.split("?")[0]
+        server.log.append((path, {k: v for k, v in self.headers.items()}))
+        for suffix, statuses in server.failures.items():
+            if path.endswith(suffix) and statuses:
+                self.send_error(statuses.pop(0))
+                return
+        file = server.root / path.lstrip("/")
+        if not file.is_file():
+            self.send_error(404)
+            return
+        body = file.read_bytes()
+        etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+        modified = email.utils.formatdate(file.stat().st_mtime, usegmt=True)
+        use_etag = server.validators in ("both", "etag")
+        use_date = server.validators in ("both", "last-modified")
+        if use_etag and self.headers.get("If-None-Match") == etag:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
+        since = self.headers.get("If-Modified-Since")
+        if use_date and not use_etag and since == modified:
+            self.send_response(304)
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        if use_etag:
+            self.send_header("ETag", etag)
+        if use_date:
+            self.send_header("Last-Modified", modified)
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class RepoServer(LoopbackServer):
     """A static file server with ETag/Last-Modified validators and scripted failures."""
 
-    root: Path
-    validators: str = "both"  # "both", "etag", "last-modified" or "none"
-    log: list[tuple[str, dict[str, str]]] = field(default_factory=list)
-    failures: dict[str, list[int]] = field(default_factory=dict)
-    url: str = ""
+    handler = _RepoHandler
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root
+        self.validators = "both"  # "both", "etag", "last-modified" or "none"
+        self.log: list[tuple[str, dict[str, str]]] = []
+        self.failures: dict[str, list[int]] = {}
 
     def fail(self, suffix: str, *statuses: int) -> None:
         """Answer the next requests for paths ending in ``suffix`` with these statuses."""
@@ -58,61 +97,12 @@ class RepoServer:
         return [(p, h) for p, h in self.log if p.endswith(suffix)]
 
 
-def _handler(server: RepoServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:  # keep test output clean
-            pass
-
-        def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-            path = self.path.split("?")[0]
-            server.log.append((path, {k: v for k, v in self.headers.items()}))
-            for suffix, statuses in server.failures.items():
-                if path.endswith(suffix) and statuses:
-                    self.send_error(statuses.pop(0))
-                    return
-            file = server.root / path.lstrip("/")
-            if not file.is_file():
-                self.send_error(404)
-                return
-            body = file.read_bytes()
-            etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
-            modified = email.utils.formatdate(file.stat().st_mtime, usegmt=True)
-            use_etag = server.validators in ("both", "etag")
-            use_date = server.validators in ("both", "last-modified")
-            if use_etag and self.headers.get("If-None-Match") == etag:
-                self.send_response(304)
-                self.send_header("ETag", etag)
-                self.end_headers()
-                return
-            since = self.headers.get("If-Modified-Since")
-            if use_date and not use_etag and since == modified:
-                self.send_response(304)
-                self.end_headers()
-                return
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            if use_etag:
-                self.send_header("ETag", etag)
-            if use_date:
-                self.send_header("Last-Modified", modified)
-            self.end_headers()
-            self.wfile.write(body)
-
-    return Handler
-
-
 @pytest.fixture
 def repo_server(tmp_path: Path) -> Iterator[RepoServer]:
     root = tmp_path / "www"
     root.mkdir()
-    state = RepoServer(root)
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    state.url = f"http://127.0.0.1:{httpd.server_address[1]}"
-    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield state
-    httpd.shutdown()
-    httpd.server_close()
+    with RepoServer(root) as server:
+        yield server
 
 
 @pytest.fixture
@@ -419,6 +409,7 @@ def test_concurrent_cli_processes_never_see_a_locked_database(
         subprocess.Popen(
             [sys.executable, "-m", "oic_ai", *command],
             cwd=PROJECT,
+            env=cli_env(),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,12 +26,9 @@ from oic_ai.stores.settings import load_settings
 from oic_ai.stores.template_index import TemplateIndex, collection_name
 from oic_ai.stores.template_model import content_hash
 from tests.conftest import OUR_TEMPLATES
-from tests.integration.fake_servers import (
-    FakeEmbeddingServer,
-    down_url,
-    fake_embedding_server,
-    fake_vector,
-)
+from tests.support.cli import cli_env, oic
+from tests.support.fake_embedding_server import FakeEmbeddingServer, fake_vector
+from tests.support.loopback import down_url
 
 CANARY_KEY = "sk-test-canary"
 TEMPLATE_NAMES = (
@@ -45,7 +40,7 @@ TEMPLATE_NAMES = (
 
 @pytest.fixture
 def server() -> Iterator[FakeEmbeddingServer]:
-    with fake_embedding_server() as running:
+    with FakeEmbeddingServer() as running:
         yield running
 
 
@@ -66,6 +61,15 @@ def openai(url: str, timeout: float = 5.0, max_retries: int = 1) -> OpenAIEmbedd
     return OpenAIEmbedder(
         api_key=CANARY_KEY, base_url=url, timeout=timeout, max_retries=max_retries
     )
+
+
+def openai_env(server: FakeEmbeddingServer) -> dict[str, str]:
+    """The environment that points oic-ai's embeddings at the fake OpenAI API."""
+    return {
+        "OIC_AI_EMBEDDING_PROVIDER": "openai",
+        "OPENAI_API_KEY": CANARY_KEY,
+        "OPENAI_BASE_URL": server.openai_url,
+    }
 
 
 def assert_close(got: list[float], want: list[float]) -> None:
@@ -167,11 +171,7 @@ def test_openai_settings_come_from_the_environment(
     server: FakeEmbeddingServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    env = {
-        "OIC_AI_EMBEDDING_PROVIDER": "openai",
-        "OPENAI_API_KEY": CANARY_KEY,
-        "OPENAI_BASE_URL": server.openai_url,
-    }
+    env = openai_env(server)
 
     settings = load_settings(env=env)
     embedder = make_embedder(settings)
@@ -261,11 +261,7 @@ def test_openai_default_retries_stop_after_three_requests(
     server: FakeEmbeddingServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    env = {
-        "OIC_AI_EMBEDDING_PROVIDER": "openai",
-        "OPENAI_API_KEY": CANARY_KEY,
-        "OPENAI_BASE_URL": server.openai_url,
-    }
+    env = openai_env(server)
     embedder = make_embedder(load_settings(env=env))  # what the CLI builds: max_retries=2
     server.behave("status", status=500, retry_after_ms=20)
 
@@ -386,18 +382,7 @@ def test_another_model_gets_its_own_collection(
 
 
 def run_cli(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    environment = {
-        k: v for k, v in os.environ.items() if not k.startswith(("OIC_AI_", "OLLAMA_", "OPENAI_"))
-    }
-    environment.update({"HF_HUB_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False", **env})
-    return subprocess.run(
-        [sys.executable, "-m", "oic_ai", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=environment,
-        timeout=120,
-    )
+    return oic(*args, cwd=cwd, env=cli_env(**env), timeout=120)
 
 
 def assert_cli_one_line_error(result: subprocess.CompletedProcess[str]) -> str:

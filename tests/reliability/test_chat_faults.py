@@ -5,10 +5,6 @@ Retries are bounded, and the session keeps its last good template.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,18 +15,13 @@ import yaml
 from oic_ai.graph.agent import TemplateAgent
 from oic_ai.stores.chat_models import ChatBackendError
 from oic_ai.stores.settings import load_settings
-from tests.conftest import PROJECT
-from tests.reliability.fake_chat_server import FakeChatServer
+from tests.support.cli import cli_env, oic
+from tests.support.fake_chat_server import FakeChatServer
+from tests.support.loopback import unused_url
 
 FAULTS = ["down", "slow", "429", "500", "garbage", "truncated"]
 PLAN = {"summary": "add htop", "operations": [{"op": "add_packages", "packages": ["htop"]}]}
 REQUEST = "a minimal ubuntu 24.04 image for x86_64"
-
-
-def _dead_url() -> str:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{sock.getsockname()[1]}"
 
 
 @pytest.fixture
@@ -40,11 +31,11 @@ def server() -> Iterator[FakeChatServer]:
 
 
 def _settings(data: Path, server: FakeChatServer, provider: str, fault: str) -> Any:
-    base = _dead_url() if fault == "down" else server.url
+    base = unused_url() if fault == "down" else server.url
     values: dict[str, Any] = {"ollama_timeout": 1.0, "openai_timeout": 1.0}
     if provider == "openai":
         values["openai_base_url"] = f"{base}/v1"
-        values["ollama_base_url"] = _dead_url()
+        values["ollama_base_url"] = unused_url()
     else:
         values["ollama_base_url"] = base
     return load_settings(data_dir=data, env={}, provider=provider, **values)
@@ -111,7 +102,7 @@ def test_auto_falls_back_to_builtin_with_a_notice(
         env={},
         provider="auto",
         openai_base_url=settings.openai_base_url,
-        ollama_base_url=_dead_url(),
+        ollama_base_url=unused_url(),
         openai_timeout=1.0,
     )
     _break(server, fault)
@@ -126,17 +117,13 @@ def test_the_cli_reports_a_backend_failure_on_one_line(
     agent_data_dir: Path, server: FakeChatServer
 ) -> None:
     server.fail("500")
-    env = {
-        **os.environ,
-        "OIC_AI_DATA_DIR": str(agent_data_dir),
-        "OPENAI_BASE_URL": server.openai_url,
-        "OPENAI_API_KEY": "sk-canary-0001",
-        "OLLAMA_HOST": _dead_url(),
-    }
-    done = subprocess.run(
-        [sys.executable, "-m", "oic_ai", "generate", "--provider", "openai", REQUEST],
-        capture_output=True, text=True, env=env, cwd=PROJECT, timeout=120, check=False,
-    )  # fmt: skip
+    env = cli_env(
+        agent_data_dir,
+        OPENAI_BASE_URL=server.openai_url,
+        OPENAI_API_KEY="sk-canary-0001",
+        OLLAMA_HOST=unused_url(),
+    )
+    done = oic("generate", "--provider", "openai", REQUEST, env=env, timeout=120)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "openai chat model failed" in done.stderr and "sk-canary-0001" not in done.stderr

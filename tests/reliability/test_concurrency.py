@@ -9,15 +9,14 @@ locked", and every session must end with exactly the turns it was given.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 from tests.conftest import OUR_TEMPLATES, PROJECT
-from tests.reliability.cli_processes import CLI_TIMEOUT, cli_env, integrity, oic_json
+from tests.support.cli import CLI_TIMEOUT, cli_env, oic_json
+from tests.support.processes import integrity, stop
 
 REQUESTS = {
     "a": ["a minimal ubuntu 24.04 image for x86_64", "add htop", "make the disk 16GiB"],
@@ -62,9 +61,7 @@ def test_four_cli_processes_share_one_data_folder(agent_data_dir: Path, tmp_path
             outputs = [(key, *p.communicate(timeout=CLI_TIMEOUT), p.returncode) for key, p in runs]
         finally:
             for _, process in runs:
-                if process.poll() is None:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait(30)
+                stop(process, grace=0)
 
         for who, out, err, code in outputs:
             assert code == 0, (number, who, code, err[-3000:])
@@ -83,15 +80,15 @@ def test_four_cli_processes_share_one_data_folder(agent_data_dir: Path, tmp_path
         listed = json.loads(outputs[3][1])["sessions"]
         assert {s["id"] for s in listed} <= set(sessions.values())
 
-    listed = {s["id"]: s for s in oic_json(env, "sessions", "list")["sessions"]}
+    listed = {s["id"]: s for s in oic_json("sessions", "list", env=env)["sessions"]}
     assert set(listed) == set(sessions.values())
     for key, sid in sessions.items():
         row = listed[sid]
         assert (row["title"], row["turns"]) == (REQUESTS[key][0], turns[key])
         assert row["request"] == REQUESTS[key][turns[key] - 1]
-        replayed = oic_json(env, "sessions", "replay", sid, "--no-diff")
+        replayed = oic_json("sessions", "replay", sid, "--no-diff", env=env)
         assert [t["request"] for t in replayed["turns"]] == REQUESTS[key][: turns[key]]
-    final = oic_json(env, "index")
+    final = oic_json("index", env=env)
     assert (final["unchanged"], final["embedded"]) == (len(names), 0)  # every change landed
     assert integrity(agent_data_dir / "sessions.sqlite") == "ok"
     assert integrity(agent_data_dir / "chroma" / "chroma.sqlite3") == "ok"

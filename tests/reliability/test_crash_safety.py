@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import shutil
+import sys
 from pathlib import Path
 
 import yaml
@@ -18,16 +19,10 @@ import yaml
 from oic_ai.graph.builder import build_graph
 from oic_ai.graph.checkpointer import open_sqlite_saver
 from oic_ai.stores.session_store import sessions_db_path
-from tests.conftest import OUR_TEMPLATES
-from tests.reliability.cli_processes import (
-    cli_env,
-    integrity,
-    oic_json,
-    sigkill,
-    started,
-    wait_for,
-)
-from tests.reliability.fake_chat_server import FakeChatServer
+from tests.conftest import OUR_TEMPLATES, PROJECT
+from tests.support.cli import cli_env, oic_json
+from tests.support.fake_chat_server import FakeChatServer
+from tests.support.processes import integrity, sigkill, started, wait_for
 
 COMMITTED_BATCHES, BATCH = 2, 4
 
@@ -102,39 +97,39 @@ def test_a_killed_index_run_is_healed_by_the_next(tmp_path: Path, agent_data_dir
     lib = ["--templates-dir", str(library)]
 
     # 1. The real CLI, killed while it holds the writer lock (embedding the library).
-    argv = ["-m", "oic_ai", "index", "--json", *lib]
-    with started(env, argv, log=tmp_path / "index-1.log") as first:
+    argv = [sys.executable, "-m", "oic_ai", "index", "--json", *lib]
+    with started(argv, env=env, log=tmp_path / "index-1.log", cwd=PROJECT, grace=0) as first:
         wait_for(lambda: _lock_is_held(data / "index.lock"), first, "the index lock")
         sigkill(first)
     assert "created" not in (tmp_path / "index-1.log").read_text()  # it never reported
-    assert oic_json(env, "cache", "stats", *lib)["entries"] == 0  # nothing half-written
+    assert oic_json("cache", "stats", *lib, env=env)["entries"] == 0  # nothing half-written
 
     # 2. Killed again after two committed Chroma writes of four records each.
     marker = tmp_path / "stalled"
-    argv = ["-c", STALLED_INDEX, str(marker), "index", "--json", *lib]
-    with started(env, argv, log=tmp_path / "index-2.log") as second:
+    argv = [sys.executable, "-c", STALLED_INDEX, str(marker), "index", "--json", *lib]
+    with started(argv, env=env, log=tmp_path / "index-2.log", cwd=PROJECT, grace=0) as second:
         wait_for(marker.exists, second, "the stalled write")
         sigkill(second)
     partial = COMMITTED_BATCHES * BATCH
-    assert oic_json(env, "cache", "stats", *lib)["entries"] == partial
+    assert oic_json("cache", "stats", *lib, env=env)["entries"] == partial
     assert integrity(data / "chroma" / "chroma.sqlite3") == "ok"
 
     # 3. The next run heals it: every file counted once, only the missing ones embedded.
-    healed = oic_json(env, "index", *lib)
+    healed = oic_json("index", *lib, env=env)
     assert (healed["created"], healed["unchanged"]) == (len(files) - partial, partial)
     assert (healed["updated"], healed["deleted"], healed["skipped"]) == (0, 0, [])
     assert healed["embedded"] == len(files) - partial
-    stats = oic_json(env, "cache", "stats", *lib)
+    stats = oic_json("cache", "stats", *lib, env=env)
     assert stats["entries"] == len(files) and len(stats["collections"]) == 1
     assert stats["last_run"]["misses"] == len(files) - partial
-    again = oic_json(env, "index", *lib)
+    again = oic_json("index", *lib, env=env)
     assert (again["unchanged"], again["embedded"]) == (len(files), 0)
 
     # Search over the healed index ranks exactly as over an index that never crashed.
     clean = cli_env(agent_data_dir)  # the same templates, indexed in one clean run
     for query in ("ubuntu 24.04 ros2 robotics", files[0].rsplit("/", 1)[-1][:-4]):
-        healed_hits = oic_json(env, "search", query, *lib)["results"]
-        clean_hits = oic_json(clean, "search", query)["results"]
+        healed_hits = oic_json("search", query, *lib, env=env)["results"]
+        clean_hits = oic_json("search", query, env=clean)["results"]
         assert healed_hits and [
             (h["template"].rsplit("/", 1)[-1], h["score"]) for h in healed_hits
         ] == [(h["template"], h["score"]) for h in clean_hits]
@@ -155,22 +150,22 @@ def test_a_killed_generation_resumes_from_the_last_checkpoint(
             OPENAI_API_KEY="sk-test-crash",
             OPENAI_BASE_URL=backend.openai_url,
         )
-        made = oic_json(env, "generate", FIRST, "--provider", "builtin")
+        made = oic_json("generate", FIRST, "--provider", "builtin", env=env)
         session, template = made["session"], made["template"]
         assert (made["turn"], made["status"]) == (1, "valid")
 
         # The second turn hangs inside `generate`, waiting for the model: kill it there.
         backend.fail("slow", delay=120)
-        argv = ["-m", "oic_ai", "generate", CRASHED, "--session", session]
+        argv = [sys.executable, "-m", "oic_ai", "generate", CRASHED, "--session", session]
         argv += ["--provider", "openai", "--json"]
-        with started(env, argv, log=tmp_path / "generate.log") as turn:
+        with started(argv, env=env, log=tmp_path / "generate.log", cwd=PROJECT, grace=0) as turn:
             wait_for(lambda: bool(backend.requests), turn, "the chat request")
             sigkill(turn)
         assert len(backend.requests) == 1
 
     db = sessions_db_path(agent_data_dir)
     assert integrity(db) == "ok"
-    (row,) = oic_json(env, "sessions", "list")["sessions"]
+    (row,) = oic_json("sessions", "list", env=env)["sessions"]
     assert (row["id"], row["turns"], row["status"], row["request"]) == (
         session,
         1,
@@ -185,15 +180,15 @@ def test_a_killed_generation_resumes_from_the_last_checkpoint(
     assert snapshot.values["template"] == template  # the last good template is intact
 
     # The next turn works on the same session and continues the numbering.
-    after = oic_json(env, "generate", NEXT, "--session", session, "--provider", "builtin")
+    after = oic_json("generate", NEXT, "--session", session, "--provider", "builtin", env=env)
     assert (after["session"], after["turn"], after["status"]) == (session, 2, "valid")
     before, now = yaml.safe_load(template), yaml.safe_load(after["template"])
     assert now["disk"]["size"] == "16GiB"
     assert now["systemConfig"]["packages"] == before["systemConfig"]["packages"]  # no htop
     now["disk"]["size"] = before["disk"]["size"]
     assert now == before  # nothing else of the crashed turn leaked in
-    replayed = oic_json(env, "sessions", "replay", session)
+    replayed = oic_json("sessions", "replay", session, env=env)
     assert [(t["turn"], t["request"]) for t in replayed["turns"]] == [(1, FIRST), (2, NEXT)]
-    (row,) = oic_json(env, "sessions", "list")["sessions"]
+    (row,) = oic_json("sessions", "list", env=env)["sessions"]
     assert (row["turns"], row["request"]) == (2, NEXT)
     assert integrity(db) == "ok"

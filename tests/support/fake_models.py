@@ -1,11 +1,13 @@
-"""A scripted chat model for LLM paths: no network, answers in the order given."""
+"""In-process fakes: a scripted chat model and a hash embedder. No network, no weights."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import numpy as np
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import RunnableLambda
@@ -62,3 +64,32 @@ class ScriptedChatModel(GenericFakeChatModel):
             return parsed
 
         return RunnableLambda(parse)
+
+
+class HashEmbedder:
+    """A fast deterministic embedder for index bookkeeping tests (not for ranking)."""
+
+    def __init__(self, dimensions: int = 16, name: str = "hash") -> None:
+        self._dimensions = dimensions
+        self._name = name
+        self.calls: list[int] = []
+
+    @property
+    def model_id(self) -> str:
+        return f"{self._name}-{self._dimensions}"
+
+    @property
+    def dimensions(self) -> int:
+        return self._dimensions
+
+    def _vector(self, text: str) -> list[float]:
+        seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little")
+        v = np.random.default_rng(seed).standard_normal(self._dimensions)
+        return list((v / np.linalg.norm(v)).astype(float))
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.calls.append(len(texts))
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
