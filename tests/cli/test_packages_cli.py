@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from oic_ai.cli import main
-from tests.conftest import PROJECT
+from tests.support.cli import modules_after, oic
 from tests.unit.package_repos import DEB_PACKAGES, compress, deb_packages, write_rpm_repo
 
 TEMPLATE = """\
@@ -32,16 +30,7 @@ def write_template(
 
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "OIC_AI_DATA_DIR"}
-    return subprocess.run(
-        [sys.executable, "-m", "oic_ai", *args],
-        input=stdin.decode() if stdin is not None else None,
-        capture_output=True,
-        text=True,
-        cwd=PROJECT,
-        env=env,
-        timeout=120,
-    )
+    return oic(*args, stdin=stdin.decode() if stdin is not None else None, timeout=120)
 
 
 @pytest.fixture
@@ -246,17 +235,9 @@ def test_data_dir_from_the_environment(
 
 
 def test_other_commands_do_not_import_package_code() -> None:
-    probe = (
-        "import sys\n"
-        "from oic_ai.cli import build_parser\n"
-        "build_parser().parse_args(['validate', 'x.yml'])\n"
-        "heavy = ['oic_ai.stores.package_index', 'oic_ai.stores.package_sources',"
-        " 'oic_ai.tools.verify_packages',"
-        " 'sqlite3', 'rapidfuzz', 'urllib.request']\n"
-        "print([m for m in heavy if m in sys.modules])\n"
+    loaded = modules_after(
+        "from oic_ai.cli import build_parser\nbuild_parser().parse_args(['validate', 'x.yml'])"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=PROJECT, timeout=60
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
+    heavy = {"oic_ai.stores.package_index", "oic_ai.stores.package_sources"}
+    heavy |= {"oic_ai.tools.verify_packages", "sqlite3", "rapidfuzz", "urllib.request"}
+    assert loaded & heavy == set()

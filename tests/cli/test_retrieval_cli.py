@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import PROJECT
+from tests.support.cli import cli_env, oic
 
 HEAVY = (
     "langgraph",
@@ -25,15 +26,7 @@ def run(
     data: Path,
     extra_env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "OIC_AI_DATA_DIR": str(data), **(extra_env or {})}
-    return subprocess.run(
-        [sys.executable, "-m", "oic_ai", *args],
-        capture_output=True,
-        text=True,
-        cwd=PROJECT,
-        env=env,
-        timeout=300,
-    )
+    return oic(*args, env=cli_env(data, **(extra_env or {})))
 
 
 def test_index_search_cache_round_trip(small_library: Path, tmp_path: Path) -> None:

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -16,7 +13,7 @@ from typing import Any
 import pytest
 
 from oic_ai.stores.session_store import SessionStore, sessions_db_path
-from tests.conftest import PROJECT
+from tests.support.cli import cli_env, oic, oic_json, one_line_error
 
 DAY = 86400.0
 FIRST = "a minimal ubuntu 24.04 edge image for arm64 with docker"
@@ -24,35 +21,12 @@ SECOND = "make the disk 24GiB"
 
 
 def run(data_dir: Path, *args: str, extra_env: dict[str, str] | None = None) -> Any:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OIC_AI_", "OPENAI_"))}
-    env.update(
-        OIC_AI_DATA_DIR=str(data_dir),
-        OIC_AI_PROVIDER="builtin",
-        HF_HUB_OFFLINE="1",
-        OPENBLAS_NUM_THREADS="1",
-        **(extra_env or {}),
-    )
-    return subprocess.run(
-        [sys.executable, "-m", "oic_ai", *args],
-        capture_output=True,
-        text=True,
-        cwd=PROJECT,
-        env=env,
-        timeout=180,
-    )
+    env = cli_env(data_dir, OIC_AI_PROVIDER="builtin", **(extra_env or {}))
+    return oic(*args, env=env, timeout=180)
 
 
 def run_json(data_dir: Path, *args: str) -> Any:
-    done = run(data_dir, *args, "--json")
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-def one_line_error(done: subprocess.CompletedProcess[str]) -> str:
-    assert done.returncode == 2
-    assert "Traceback" not in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
-    return str(done.stderr)
+    return oic_json(*args, env=cli_env(data_dir, OIC_AI_PROVIDER="builtin"))
 
 
 def seed(data_dir: Path, rows: list[tuple[str, str, float]]) -> None:

@@ -4,20 +4,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
-from tests.conftest import FIXTURES, OUR_TEMPLATES, PROJECT
+from tests.conftest import FIXTURES, OUR_TEMPLATES
+from tests.support.cli import oic
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "oic_ai", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd or PROJECT,
-        timeout=120,
-    )
+    return oic(*args, cwd=cwd, timeout=120)
 
 
 def test_valid_files_exit_zero_and_group_findings_by_file() -> None:
