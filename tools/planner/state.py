@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from oic_ai.stores.capability_catalog import CapabilityCatalog, package_family
-from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.capability_catalog import CapabilityCatalog
+from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_model import Template
 from oic_ai.tools.edit_plan import AddRepository, AddUser, Artifact, Operation, SetValue
 from oic_ai.tools.planner.text import RequestText
@@ -33,10 +33,8 @@ class PlanTarget:
 
 def family_of(os: str, dist: str) -> str:
     """The package family of ``os``/``dist`` (deb, rpm ...), or "" when it is not a target."""
-    try:
-        return package_family(os, dist)
-    except UserInputError:
-        return ""
+    targets = load_targets()
+    return targets.family_of(dist) or targets.os_family(os) or ""
 
 
 @dataclass

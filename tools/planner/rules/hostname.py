@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME
 
@@ -12,14 +13,13 @@ _HOSTNAME = re.compile(
     r"|(?:call|name)\s+(?:the\s+)?(?:host|machine|system|device|box|server|node)(?:\s+(?:to|as))?)"
     r"(?:\s*[:=]\s*|\s+)" + QUOTED_NAME + CLAUSE_END
 )
-_HOSTNAME_OK = re.compile(
-    r"^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$"
-)
 
 
 def rule_hostname(state: PlanState) -> None:
     """Set the hostname; a name that is not a valid hostname is reported."""
-    for name in state.valid_values(_HOSTNAME, _HOSTNAME_OK, _invalid, keep_case=False):
+    for name in state.valid_values(
+        _HOSTNAME, load_targets().pattern("hostname"), _invalid, keep_case=False
+    ):
         if name == state.facts.hostname:
             state.notes.append(f"the hostname is already {name}")
         else:

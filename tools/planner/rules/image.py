@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME
 
@@ -12,14 +13,13 @@ _IMAGE_NAME = re.compile(
     r"(?:\s+(?:to|as))?|image\s+name(?:\s+(?:to|is|as|should\s+be))?\s*[:=]?"
     r"|(?:rename|renamed)\s+(?:to|as))\s+" + QUOTED_NAME + CLAUSE_END
 )
-_IMAGE_NAME_OK = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9\-_]*[a-zA-Z0-9])?$")
 
 
 def rule_image_name(state: PlanState) -> None:
     """Name the image; a name the composer would refuse is reported."""
     for name in state.valid_values(
         _IMAGE_NAME,
-        _IMAGE_NAME_OK,
+        load_targets().pattern("image_name"),
         lambda name: f"{name!r} is not a valid image name (letters, digits, '-' and '_')",
     ):
         if name == state.facts.image.name:
@@ -33,15 +33,14 @@ _IMAGE_VERSION = re.compile(
     r"(?:\s+(?:to|is|as|should\s+be|number))?\s*[:=]?\s*[\"']?v?(?P<value>\d+(?:\.[0-9a-z-]+){0,2}"
     r"(?:\+[0-9a-z.-]+)?)[\"']?" + CLAUSE_END
 )
-_VERSION_OK = re.compile(
-    r"^[0-9]+(\.([0-9]+|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)){0,2}(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$"
-)
 
 
 def rule_image_version(state: PlanState) -> None:
     """Set the image version; a version not like 1.2.0 is reported."""
     for version in state.valid_values(
-        _IMAGE_VERSION, _VERSION_OK, lambda version: f"{version!r} is not a version like 1.2.0"
+        _IMAGE_VERSION,
+        load_targets().pattern("image_version"),
+        lambda version: f"{version!r} is not a version like 1.2.0",
     ):
         if version == state.facts.image.version:
             state.notes.append(f"the image version is already {version}")
