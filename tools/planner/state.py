@@ -113,6 +113,39 @@ class PlanState:
             self.text.consume(*match.span())
             yield value
 
+    def new_value(
+        self,
+        pattern: re.Pattern[str],
+        field: str,
+        invalid: Callable[[str], str],
+        *,
+        current: str,
+        already: str,
+        keep_case: bool = True,
+    ) -> str | None:
+        """The last value ``pattern`` names that differs from ``current``, or None.
+
+        A value the registry's ``field`` pattern refuses is rejected (see
+        :meth:`valid_values`); a value equal to ``current`` adds the note
+        ``"{already} {value}"``.
+
+        Args:
+            pattern: Finds a phrase naming a value ("hostname gw1").
+            field: The template field whose pattern the value must match (``hostname``).
+            invalid: Words the reason for a value that does not fit it.
+            current: The base template's value.
+            already: The note's opening words ("the hostname is already").
+            keep_case: Read the value as written (else lower-cased).
+        """
+        chosen: str | None = None
+        valid = load_targets().pattern(field)
+        for value in self.valid_values(pattern, valid, invalid, keep_case=keep_case):
+            if value == current:
+                self.notes.append(f"{already} {value}")
+            else:
+                chosen = value
+        return chosen
+
     @property
     def current_cmdline(self) -> str:
         """The kernel command line as planned so far."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME
 
@@ -17,13 +16,16 @@ _HOSTNAME = re.compile(
 
 def rule_hostname(state: PlanState) -> None:
     """Set the hostname; a name that is not a valid hostname is reported."""
-    for name in state.valid_values(
-        _HOSTNAME, load_targets().pattern("hostname"), _invalid, keep_case=False
-    ):
-        if name == state.facts.hostname:
-            state.notes.append(f"the hostname is already {name}")
-        else:
-            state.hostname = name
+    name = state.new_value(
+        _HOSTNAME,
+        "hostname",
+        _invalid,
+        current=state.facts.hostname,
+        already="the hostname is already",
+        keep_case=False,
+    )
+    if name is not None:
+        state.hostname = name
 
 
 def _invalid(name: str) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME
 
@@ -17,15 +16,15 @@ _IMAGE_NAME = re.compile(
 
 def rule_image_name(state: PlanState) -> None:
     """Name the image; a name the composer would refuse is reported."""
-    for name in state.valid_values(
+    name = state.new_value(
         _IMAGE_NAME,
-        load_targets().pattern("image_name"),
+        "image_name",
         lambda name: f"{name!r} is not a valid image name (letters, digits, '-' and '_')",
-    ):
-        if name == state.facts.image.name:
-            state.notes.append(f"the image is already called {name}")
-        else:
-            state.image_name = name
+        current=state.facts.image.name,
+        already="the image is already called",
+    )
+    if name is not None:
+        state.image_name = name
 
 
 _IMAGE_VERSION = re.compile(
@@ -37,12 +36,12 @@ _IMAGE_VERSION = re.compile(
 
 def rule_image_version(state: PlanState) -> None:
     """Set the image version; a version not like 1.2.0 is reported."""
-    for version in state.valid_values(
+    version = state.new_value(
         _IMAGE_VERSION,
-        load_targets().pattern("image_version"),
+        "image_version",
         lambda version: f"{version!r} is not a version like 1.2.0",
-    ):
-        if version == state.facts.image.version:
-            state.notes.append(f"the image version is already {version}")
-        else:
-            state.image_version = version
+        current=state.facts.image.version,
+        already="the image version is already",
+    )
+    if version is not None:
+        state.image_version = version
