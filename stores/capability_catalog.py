@@ -27,12 +27,9 @@ from oic_ai.stores.vocabulary import RegistryView
 
 CATALOG_PATH = Path(__file__).parent / "data" / "capabilities.yaml"
 
-# dist -> family and os -> family, as views of the target registry
+# dist -> family, a view of the target registry
 DIST_FAMILY: Mapping[str, str] = RegistryView(
     lambda targets: {dist.id: dist.family for dist in targets.dists.values()}
-)
-OS_FAMILY: Mapping[str, str] = RegistryView(
-    lambda targets: {os_name: targets.os_family(os_name) or "" for os_name in targets.oses}
 )
 
 

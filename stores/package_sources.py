@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from oic_ai.stores.capability_catalog import DIST_FAMILY, OS_FAMILY, normalize_arch, package_family
+from oic_ai.stores.capability_catalog import normalize_arch, package_family
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.package_formats import (
     IndexFormatError,
@@ -36,7 +36,7 @@ from oic_ai.stores.package_formats import (
     primary_location,
 )
 from oic_ai.stores.package_index import PackageIndex, SourceInfo, SourceRow, repo_key
-from oic_ai.stores.vocabulary import OS_DISTS
+from oic_ai.stores.targets import load_targets
 
 DEB_ARCH = {"x86_64": "amd64", "aarch64": "arm64", "armv7hl": "armhf"}
 DEB_SUFFIXES = (".xz", ".gz", "")
@@ -62,11 +62,12 @@ def resolve_target(os: str | None, dist: str | None, arch: str | None) -> tuple[
     """
     if not dist:
         raise UserInputError("no target dist given", fix="pass --dist (e.g. --dist elxr12)")
-    if dist not in DIST_FAMILY:
-        raise UserInputError(f"unknown dist {dist!r}", fix=f"use one of {', '.join(DIST_FAMILY)}")
-    owner = next(name for name, dists in OS_DISTS.items() if dist in dists)
-    if os and os not in OS_FAMILY:
-        raise UserInputError(f"unknown os {os!r}", fix=f"use one of {', '.join(OS_FAMILY)}")
+    targets = load_targets()
+    if dist not in targets.dists:
+        raise UserInputError(f"unknown dist {dist!r}", fix=f"use one of {', '.join(targets.dists)}")
+    owner = targets.dists[dist].os
+    if os and os not in targets.oses:
+        raise UserInputError(f"unknown os {os!r}", fix=f"use one of {', '.join(targets.oses)}")
     if os and os != owner:
         raise UserInputError(f"os {os!r} does not ship {dist}", fix=f"use --os {owner}")
     arch = normalize_arch(arch)
@@ -261,7 +262,7 @@ def find_providerconfigs(
         folder_dist = folder.parent.name
         if dist and folder_dist != dist:
             continue
-        if folder_dist not in DIST_FAMILY:
+        if folder_dist not in load_targets().dists:
             continue
         wanted = normalize_arch(arch) if arch else "x86_64"
         files = sorted(folder.glob("*.y*ml"))

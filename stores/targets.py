@@ -82,6 +82,8 @@ class Dist:
         family: Its package family, ``deb`` or ``rpm``.
         title: Its display name, e.g. ``Ubuntu 24.04``.
         codename: Its release codename (``noble``), or "" when it has none.
+        repository_codename: Whether a new package repository without a codename gets
+            this one (false where the codename has not been checked against its archive).
         keywords: Words that describe a template of this dist, for retrieval.
         words: Single words that name it in a request.
         phrase: A regular expression for longer ways a request names it.
@@ -95,6 +97,7 @@ class Dist:
     keywords: tuple[str, ...]
     words: tuple[str, ...]
     phrase: str
+    repository_codename: bool = True
 
 
 @dataclass(frozen=True)
@@ -219,10 +222,20 @@ class TargetRegistry:
         found = self.dists.get(dist)
         return found.title if found else dist
 
+    def image_type_title(self, image_type: str, default: str) -> str:
+        """Return how a summary names an image type ("raw disk image"), or ``default``."""
+        found = self.image_types.get(image_type)
+        return found.title if found else default
+
     def codename(self, dist: object) -> str:
         """Return a dist's release codename ("noble"), or "" when it has none or is unknown."""
         found = self.dists.get(dist) if isinstance(dist, str) else None
         return found.codename if found else ""
+
+    def repository_codename(self, dist: object) -> str:
+        """Return the codename a new repository of ``dist`` is assumed to have, or ""."""
+        found = self.dists.get(dist) if isinstance(dist, str) else None
+        return found.codename if found and found.repository_codename else ""
 
     def os_for_spelling(self, word: str) -> str | None:
         """Return the os a spelling means (``azurelinux`` -> ``azure-linux``), or None."""
@@ -403,6 +416,7 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
                 keywords=_strs(raw.get("keywords"), f"{where}.keywords"),
                 words=_strs(raw.get("words"), f"{where}.words"),
                 phrase=str(raw.get("phrase", "")),
+                repository_codename=bool(raw.get("repository_codename", True)),
             )
         oses[str(os_name)] = OperatingSystem(
             name=str(os_name),

@@ -24,13 +24,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from oic_ai.stores.disk_units import parse_size
-from oic_ai.stores.vocabulary import (
-    ARCH_WORDS,
-    CAPABILITY_USE_CASES,
-    DIST_WORDS,
-    IMAGE_TYPE_CONTEXT,
-    capabilities_for_packages,
-)
+from oic_ai.stores.vocabulary import CAPABILITY_USE_CASES, capabilities_for_packages
 from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
 
 _NAME_TOKEN = re.compile(r"x86_64|[a-z0-9]+(?:\.[0-9]+)?")
@@ -314,18 +308,18 @@ class Template:
         description = self.metadata.description or self.system_description
         if description:
             lines.append(f"Description: {description}")
+        words = _target_words(self.target)
         if self.target.dist or self.target.os:
-            family = ", ".join(DIST_WORDS.get(self.target.dist, ()))
+            family = ", ".join(words.dist)
             lines.append(
                 f"Distribution: {self.target.os} {self.target.dist}"
                 + (f" ({family})" if family else "")
             )
         if self.target.arch:
-            lines.append(
-                f"Architecture: {' '.join(ARCH_WORDS.get(self.target.arch, (self.target.arch,)))}"
-            )
+            arch_words = words.arch if words.arch is not None else (self.target.arch,)
+            lines.append(f"Architecture: {' '.join(arch_words)}")
         if self.target.image_type:
-            context = ", ".join(IMAGE_TYPE_CONTEXT.get(self.target.image_type, ()))
+            context = ", ".join(words.image_type)
             lines.append(
                 f"Image type: {self.target.image_type}" + (f" ({context})" if context else "")
             )
@@ -471,14 +465,35 @@ def _immutability(raw: Any) -> Immutability | None:
     )
 
 
+@dataclass(frozen=True)
+class _TargetWords:
+    dist: tuple[str, ...]
+    arch: tuple[str, ...] | None  # None: not an arch the registry knows
+    image_type: tuple[str, ...]
+
+
+def _target_words(target: Target) -> _TargetWords:
+    """The registry's words for a target: dist keywords, arch keywords, image type context."""
+    from oic_ai.stores.targets import load_targets  # deferred: keeps validate start-up flat
+
+    targets = load_targets()
+    dist = targets.dists.get(target.dist)
+    arch = targets.arches.get(target.arch)
+    kind = targets.image_types.get(target.image_type)
+    return _TargetWords(
+        dist=dist.keywords if dist else (),
+        arch=arch.keywords if arch else None,
+        image_type=kind.context if kind else (),
+    )
+
+
 def _inferred(
     path: str, target: Target, capabilities: tuple[str, ...]
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
     keywords = [t for t in _NAME_TOKEN.findall(stem) if t not in _NOISE_TOKENS and not t.isdigit()]
-    keywords += list(DIST_WORDS.get(target.dist, ()))
-    keywords += list(ARCH_WORDS.get(target.arch, ()))
-    keywords += list(IMAGE_TYPE_CONTEXT.get(target.image_type, ()))
+    words = _target_words(target)
+    keywords += [*words.dist, *(words.arch or ()), *words.image_type]
     keywords += list(capabilities)
     use_cases = [CAPABILITY_USE_CASES[c] for c in capabilities if c in CAPABILITY_USE_CASES]
     if target.image_type == "iso":

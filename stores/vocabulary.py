@@ -56,23 +56,8 @@ class RegistryView(Mapping[_K, _V]):
 # Target tables are views of the target registry (stores/data/targets.yaml), built on
 # first use so importing this module stays cheap.
 
-# dist -> words that describe a template of that distribution
-DIST_WORDS: Mapping[str, tuple[str, ...]] = RegistryView(
-    lambda targets: {dist.id: dist.keywords for dist in targets.dists.values()}
-)
-
 # os -> its distributions, as the composer pairs them
 OS_DISTS: Mapping[str, tuple[str, ...]] = RegistryView(lambda targets: targets.os_dists())
-
-# arch -> words that describe a template of that arch
-ARCH_WORDS: Mapping[str, tuple[str, ...]] = RegistryView(
-    lambda targets: {arch.name: arch.keywords for arch in targets.arches.values()}
-)
-
-# image type -> the deployment context it implies
-IMAGE_TYPE_CONTEXT: Mapping[str, tuple[str, ...]] = RegistryView(
-    lambda targets: {kind.name: kind.context for kind in targets.image_types.values()}
-)
 
 # capability -> glob patterns of package names that imply it
 PACKAGE_CAPABILITIES: dict[str, tuple[str, ...]] = {
@@ -268,12 +253,6 @@ CAPABILITY_SYNONYMS: dict[str, str] = {
     "selinux": "security",
     "apparmor": "security",
 }
-
-# Query words that name a target (for evidence and for grounding in create mode):
-# kind (dist, arch, image_type) -> word -> value.
-TARGET_WORDS: Mapping[str, Mapping[str, str]] = RegistryView(
-    lambda targets: {kind: targets.request_words(kind) for kind in ("dist", "arch", "image_type")}
-)
 
 
 def alias_group(name: str) -> frozenset[str]:

@@ -13,10 +13,11 @@ from langchain_core.tools import tool
 
 from oic_ai.stores.capability_catalog import load_catalog
 from oic_ai.stores.disk_units import format_size
+from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_model import Template, read_template
 from oic_ai.tools.planner.state import family_of
 from oic_ai.tools.planner.summary import with_article
-from oic_ai.tools.planner.words import DIST_TITLES, FILLER, IMAGE_TYPE_WORDS
+from oic_ai.tools.planner.words import FILLER
 
 _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("packages", re.compile(r"\b(?:packages?|installed|software|included|includes?|contain)")),
@@ -113,8 +114,8 @@ def _about(template: Template, brief: bool) -> str:
 
 def _target(template: Template, brief: bool) -> str:
     target = template.target
-    title = DIST_TITLES.get(target.dist, target.dist or "an unknown distribution")
-    kind = IMAGE_TYPE_WORDS.get(target.image_type, target.image_type or "image")
+    title = load_targets().title(target.dist) if target.dist else "an unknown distribution"
+    kind = load_targets().image_type_title(target.image_type, target.image_type or "image")
     name = f"{template.image.name} {template.image.version}".strip()
     return f"Target: {title} ({target.os}/{target.dist}), {target.arch}, {kind}" + (
         f"; image {name}" if name else ""
@@ -137,7 +138,7 @@ def _packages(template: Template, brief: bool) -> str:
 def _disk(template: Template, brief: bool) -> str:
     disk = template.disk
     if disk is None:
-        kind = IMAGE_TYPE_WORDS.get(template.target.image_type, "image of this type")
+        kind = load_targets().image_type_title(template.target.image_type, "image of this type")
         return f"Disk: none ({with_article(kind)} has no disk layout)."
     parts = []
     for part in disk.partitions:

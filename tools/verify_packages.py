@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oic_ai.stores.capability_catalog import DIST_FAMILY, OS_FAMILY, normalize_arch
+from oic_ai.stores.capability_catalog import normalize_arch
+from oic_ai.stores.targets import load_targets
 from oic_ai.tools.suggest_packages import Suggestion, rank_alternatives
 
 if TYPE_CHECKING:
@@ -341,11 +342,12 @@ def verify_template_packages(
             dist=dist,
             arch=arch,
         )
-    if dist not in DIST_FAMILY and os not in OS_FAMILY:
+    targets = load_targets()
+    if dist not in targets.dists and os not in targets.oses:
         return PackageReport(
             checked=False,
             reason=f"unknown target {os or '?'}/{dist}",
-            fix=f"use one of the dists {', '.join(DIST_FAMILY)}",
+            fix=f"use one of the dists {', '.join(targets.dists)}",
             path=path,
             os=os,
             dist=dist,

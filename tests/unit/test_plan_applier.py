@@ -638,6 +638,21 @@ def test_add_repository_quotes_values_and_uses_the_key_placeholder_when_needed()
     assert "already there" in again.not_applied[0]
 
 
+@pytest.mark.parametrize(
+    ("template", "codename"),
+    [("debian13-x86_64-minimal-raw.yml", "trixie"), ("elxr12-x86_64-minimal-raw.yml", "")],
+)
+def test_add_repository_assumes_only_the_registry_s_repository_codenames(
+    template: str, codename: str
+) -> None:
+    text = (OUR_TEMPLATES / template).read_text()
+    result = apply(text, ep.AddRepository(url="https://example.com/extra"))
+    if codename:
+        assert any(f"codename '{codename}' was assumed" in w for w in result.warnings)
+    else:  # eLxr's codename (aria) is known but not assumed for a new repository
+        assert "needs a codename" in result.not_applied[0]
+
+
 def test_set_metadata_puts_a_new_block_on_top_below_the_header_comment() -> None:
     result = apply(SMALL, ep.SetMetadata(description="Small box", keywords=["small", "edge"]))
     assert result.text.startswith(

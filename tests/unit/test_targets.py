@@ -49,6 +49,11 @@ def test_lookups() -> None:
     assert targets.title("nonesuch") == "nonesuch"
     assert targets.codename("ubuntu24") == "noble"
     assert targets.codename("azl3") == ""
+    assert targets.repository_codename("debian13") == "trixie"
+    assert targets.repository_codename("elxr12") == ""  # codename aria, not assumed
+    assert targets.repository_codename(None) == ""
+    assert targets.image_type_title("iso", "image") == "ISO installer"
+    assert targets.image_type_title("qcow2", "image") == "image"
     assert targets.os_for_spelling("azurelinux") == "azure-linux"
     assert targets.canonical_arch("amd64") == "x86_64"
     assert targets.canonical_arch("arm64") == "aarch64"

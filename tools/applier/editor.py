@@ -6,10 +6,11 @@ from typing import Any
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+from oic_ai.stores.targets import load_targets
 from oic_ai.tools.applier.comments import insert_key
 from oic_ai.tools.applier.nodes import scalar, seq, show
 from oic_ai.tools.applier.yaml_io import Style
-from oic_ai.tools.template_keys import KEY_ORDER, os_family
+from oic_ai.tools.template_keys import KEY_ORDER
 
 
 class Skip(Exception):
@@ -119,4 +120,4 @@ class Editor:
 
     def family(self) -> str | None:
         """The package family (deb, rpm) of the target os."""
-        return os_family(self.target().get("os"))
+        return load_targets().os_family(self.target().get("os"))

@@ -13,11 +13,11 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from oic_ai.stores.disk_units import format_size, parse_size
+from oic_ai.stores.targets import load_targets
 from oic_ai.tools import partition_layout as layout
 from oic_ai.tools.applier.comments import insert_item, remove, replace_items
 from oic_ai.tools.applier.editor import Editor, Skip
 from oic_ai.tools.applier.nodes import flow, plain, scalar, seq, show
-from oic_ai.tools.applier.targets import ESP_END
 from oic_ai.tools.edit_plan import (
     AddPartition,
     RemovePartition,
@@ -25,12 +25,11 @@ from oic_ai.tools.edit_plan import (
     SetArtifacts,
     SetDiskSize,
 )
-from oic_ai.tools.template_keys import (
-    ARTIFACT_TYPES,
-    COMPRESSIONS,
-    ROOT_GUID_FOR_ARCH,
-    ROOT_TYPE_FOR_ARCH,
-)
+from oic_ai.tools.template_keys import ARTIFACT_TYPES, COMPRESSIONS
+
+# A new raw disk: its size when none is asked for, and where its ESP ends.
+DEFAULT_RAW_SIZE = "8GiB"
+ESP_END = "513MiB"
 
 
 @contextmanager
@@ -141,7 +140,8 @@ def create_disk(ed: Editor, size_text: str) -> None:
     if size < layout.GIB:
         raise Skip("a disk with an ESP and a root filesystem needs at least 1GiB")
     arch = ed.arch()
-    if arch not in ROOT_TYPE_FOR_ARCH:
+    targets = load_targets()
+    if arch is None or arch not in targets.arches:
         raise Skip(f"target.arch {arch!r} has no known root partition type")
     system = ed.doc.get("systemConfig")
     image = ed.doc.get("image")
@@ -169,8 +169,8 @@ def create_disk(ed: Editor, size_text: str) -> None:
     esp["flags"] = flow(["esp", "boot"])
     root = CommentedMap()
     root["id"] = "rootfs"
-    root["type"] = ROOT_TYPE_FOR_ARCH[arch]
-    root["typeUUID"] = ROOT_GUID_FOR_ARCH[arch]
+    root["type"] = targets.root_type(arch)
+    root["typeUUID"] = targets.root_guid(arch)
     root["fsType"] = "ext4"
     root["start"] = ESP_END
     root["end"] = DoubleQuotedScalarString("0")

@@ -8,10 +8,10 @@ import re
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
+from oic_ai.stores.targets import load_targets
 from oic_ai.tools.applier.comments import append, remove
 from oic_ai.tools.applier.editor import Editor, Skip
 from oic_ai.tools.applier.nodes import scalar, seq
-from oic_ai.tools.applier.targets import DEB_CODENAMES, PACKAGE_NAME
 from oic_ai.tools.edit_plan import AddPackages, AddRepository, RemovePackages
 from oic_ai.tools.template_keys import PUBLIC_KEY_PLACEHOLDER
 
@@ -27,7 +27,7 @@ def add_packages(ed: Editor, op: AddPackages) -> None:
         bare = _bare_package(raw)
         if bare != raw.strip():
             pins.append(raw)
-        if not PACKAGE_NAME.match(bare):
+        if not load_targets().pattern("package_name").match(bare):
             raise Skip(f"{raw!r} is not a package name")
         if bare not in names:
             names.append(bare)
@@ -107,7 +107,9 @@ def add_repository(ed: Editor, op: AddRepository) -> None:
     codename = (op.codename or "").strip() or _default_codename(ed, url)
     if not codename:
         raise Skip("the repository needs a codename (the suite, e.g. noble)")
-    bad = [p for p in op.allow_packages if not PACKAGE_NAME.match(p.strip())]
+    bad = [
+        p for p in op.allow_packages if not load_targets().pattern("package_name").match(p.strip())
+    ]
     if bad:
         raise Skip(f"{bad[0]!r} is not a package name")
     repo = CommentedMap()
@@ -137,7 +139,7 @@ def add_repository(ed: Editor, op: AddRepository) -> None:
 def _default_codename(ed: Editor, url: str) -> str:
     dist = ed.target().get("dist")
     if ed.family() == "deb":
-        return DEB_CODENAMES.get(str(dist), "")
+        return load_targets().repository_codename(dist)
     segments = [s for s in re.split(r"[/:]+", url) if s and s not in ("https", "http", "file")]
     label = segments[-1] if segments else ""
     return re.sub(r"[^A-Za-z0-9._-]", "-", label)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from ruamel.yaml.comments import CommentedMap
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
+from oic_ai.stores.targets import load_targets
 from oic_ai.tools.applier.comments import append, remove
 from oic_ai.tools.applier.editor import Editor, Skip
 from oic_ai.tools.applier.nodes import flow, scalar, show
-from oic_ai.tools.applier.targets import HOSTNAME, USER_NAME
 from oic_ai.tools.edit_plan import AddUser, SetBootloader, SetHostname, SetImmutability, SetKernel
 from oic_ai.tools.template_keys import PASSWORD_PLACEHOLDER, SECURE_BOOT_PATHS
 
@@ -16,7 +16,7 @@ from oic_ai.tools.template_keys import PASSWORD_PLACEHOLDER, SECURE_BOOT_PATHS
 def set_hostname(ed: Editor, op: SetHostname) -> None:
     """SetHostname: set the system hostname."""
     hostname = op.hostname.strip()
-    if not HOSTNAME.match(hostname):
+    if not load_targets().pattern("hostname").match(hostname):
         raise Skip(f"{hostname!r} is not a valid hostname")
     system = ed.section("systemConfig")
     old = ed.set_key(system, "hostname", hostname, "systemConfig")
@@ -130,7 +130,7 @@ def set_immutability(ed: Editor, op: SetImmutability) -> None:
 def add_user(ed: Editor, op: AddUser) -> None:
     """AddUser: add a user. Never carries a password: the applier writes a placeholder and warns."""
     name = op.name.strip()
-    if not USER_NAME.match(name):
+    if not load_targets().pattern("user_name").match(name):
         raise Skip(f"user name {name!r} must be lower-case letters, digits, '_' or '-'")
     system = ed.section("systemConfig")
     existing = system.get("users")

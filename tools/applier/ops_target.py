@@ -11,44 +11,29 @@ from collections.abc import Sequence
 
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
-from oic_ai.stores.vocabulary import OS_DISTS
+from oic_ai.stores.targets import load_targets
 from oic_ai.tools import partition_layout as layout
 from oic_ai.tools.applier.editor import Editor, Skip
 from oic_ai.tools.applier.nodes import show
-from oic_ai.tools.applier.ops_disk import create_disk, partitions
-from oic_ai.tools.applier.targets import (
-    ARCH_NAME_WORDS,
-    ARCH_PACKAGE_WORDS,
-    CONSOLE_FOR_ARCH,
-    DEFAULT_RAW_SIZE,
-    IMAGE_NAME,
-    IMAGE_VERSION,
-)
+from oic_ai.tools.applier.ops_disk import DEFAULT_RAW_SIZE, create_disk, partitions
 from oic_ai.tools.edit_plan import SetImage, SetTarget
-from oic_ai.tools.template_keys import (
-    ROOT_GUID_FOR_ARCH,
-    ROOT_GUIDS,
-    ROOT_TYPE_FOR_ARCH,
-    ROOT_TYPES,
-)
 
 
 def set_target(ed: Editor, op: SetTarget) -> None:
     """SetTarget: change the build target."""
     if all(v is None for v in (op.os, op.dist, op.arch, op.image_type)):
         raise Skip("nothing to set")
+    oses = load_targets().oses
     if op.os is not None:
-        if op.os not in OS_DISTS:
-            raise Skip(f"unknown os {op.os!r}; use one of {', '.join(OS_DISTS)}")
-        dists = OS_DISTS[op.os]
-        if op.dist is not None and op.dist not in dists:
+        if op.os not in oses:
+            raise Skip(f"unknown os {op.os!r}; use one of {', '.join(oses)}")
+        if op.dist is not None and op.dist not in oses[op.os].dists:
             raise Skip(f"dist {op.dist!r} does not belong to os {op.os}")
     if op.dist is not None and op.os is None:
         owner = ed.target().get("os")
-        known = {d for ds in OS_DISTS.values() for d in ds}
-        if op.dist not in known:
+        if op.dist not in load_targets().dists:
             raise Skip(f"unknown dist {op.dist!r}")
-        if isinstance(owner, str) and owner in OS_DISTS and op.dist not in OS_DISTS[owner]:
+        if isinstance(owner, str) and owner in oses and op.dist not in oses[owner].dists:
             raise Skip(f"dist {op.dist!r} does not belong to os {owner}")
     old_family = ed.family()
     target = ed.section("target")
@@ -56,8 +41,8 @@ def set_target(ed: Editor, op: SetTarget) -> None:
     if op.os is not None:
         ed.update(target, "os", op.os, "target", changes)
         dist = op.dist or target.get("dist")
-        if dist not in OS_DISTS[op.os]:
-            dist = OS_DISTS[op.os][0]
+        if dist not in oses[op.os].dists:
+            dist = oses[op.os].default_dist
             ed.update(target, "dist", dist, "target", changes)
     if op.dist is not None:
         ed.update(target, "dist", op.dist, "target", changes)
@@ -87,6 +72,7 @@ def set_target(ed: Editor, op: SetTarget) -> None:
 
 def _follow_arch(ed: Editor, old: str | None, new: str) -> None:
     """Change what depends on the architecture: root type, consoles, names, packages."""
+    targets = load_targets()
     notes: list[str] = []
     parts = partitions(ed) or CommentedSeq()
     for index, part in enumerate(parts):
@@ -94,34 +80,36 @@ def _follow_arch(ed: Editor, old: str | None, new: str) -> None:
             continue
         label = layout.partition_label(part, index)
         kind = part.get("type")
-        if isinstance(kind, str) and kind in ROOT_TYPES and ROOT_TYPES[kind] != new:
-            part["type"] = ROOT_TYPE_FOR_ARCH[new]
-            notes.append(f"partition {label} type {kind} -> {ROOT_TYPE_FOR_ARCH[new]}")
+        if targets.arch_of_root_type(kind) not in (None, new):
+            part["type"] = targets.root_type(new)
+            notes.append(f"partition {label} type {kind} -> {targets.root_type(new)}")
         guid = part.get("typeUUID")
-        if isinstance(guid, str) and guid.lower() in ROOT_GUIDS and ROOT_GUIDS[guid.lower()] != new:
-            part["typeUUID"] = ROOT_GUID_FOR_ARCH[new]
-            notes.append(f"partition {label} typeUUID -> {ROOT_GUID_FOR_ARCH[new]}")
+        if targets.arch_of_root_guid(guid) not in (None, new):
+            part["typeUUID"] = targets.root_guid(new)
+            notes.append(f"partition {label} typeUUID -> {targets.root_guid(new)}")
     system = ed.doc.get("systemConfig")
     kernel = system.get("kernel") if isinstance(system, CommentedMap) else None
     cmdline = kernel.get("cmdline") if isinstance(kernel, CommentedMap) else None
     if isinstance(kernel, CommentedMap) and isinstance(cmdline, str):
-        console = CONSOLE_FOR_ARCH[new]
-        others = "|".join(t for a, t in CONSOLE_FOR_ARCH.items() if a != new)
+        consoles = targets.consoles()
+        console = consoles[new]
+        others = "|".join(t for a, t in consoles.items() if a != new)
         updated = re.sub(rf"(?<=console=)(?:{others})(?=[0-9])", console, cmdline)
         if updated != cmdline:
             kernel["cmdline"] = updated
             notes.append(f"kernel cmdline consoles -> {console}")
-    words = ARCH_NAME_WORDS.get(old or "", ())
+    old_arch = targets.arches.get(old or "")
+    words = old_arch.name_words if old_arch else ()
     for section_key in ("image", "disk", "systemConfig"):
         section = ed.doc.get(section_key)
         name = section.get("name") if isinstance(section, CommentedMap) else None
         if not isinstance(section, CommentedMap) or not isinstance(name, str) or not words:
             continue
-        renamed = _swap_words(name, words, ARCH_NAME_WORDS[new])
+        renamed = _swap_words(name, words, targets.arches[new].name_words)
         if renamed != name:
             section["name"] = renamed
             notes.append(f"{section_key}.name {name} -> {renamed}")
-    package_words = ARCH_PACKAGE_WORDS.get(old or "", ())
+    package_words = old_arch.package_words if old_arch else ()
     renamed_packages: list[str] = []
     if isinstance(system, CommentedMap) and package_words:
         lists = [system.get("packages")]
@@ -133,7 +121,7 @@ def _follow_arch(ed: Editor, old: str | None, new: str) -> None:
             for i, name in enumerate(packages):
                 if not isinstance(name, str):
                     continue
-                renamed = _swap_package_arch(name, package_words, ARCH_PACKAGE_WORDS[new])
+                renamed = _swap_package_arch(name, package_words, targets.arches[new].package_words)
                 if renamed != name:
                     packages[i] = renamed
                     renamed_packages.append(f"{name} -> {renamed}")
@@ -152,9 +140,10 @@ def set_image(ed: Editor, op: SetImage) -> None:
     """SetImage: set the image name and/or version."""
     if op.name is None and op.version is None:
         raise Skip("nothing to set")
-    if op.name is not None and not IMAGE_NAME.match(op.name):
+    targets = load_targets()
+    if op.name is not None and not targets.pattern("image_name").match(op.name):
         raise Skip(f"image name {op.name!r} must use letters, digits, '-' and '_'")
-    if op.version is not None and not IMAGE_VERSION.match(op.version):
+    if op.version is not None and not targets.pattern("image_version").match(op.version):
         raise Skip(f"image version {op.version!r} must look like 1, 1.2 or 1.2.3")
     image = ed.section("image")
     changes: list[str] = []

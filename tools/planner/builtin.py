@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Literal
 
 from oic_ai.stores.capability_catalog import load_catalog
+from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_model import read_template
 from oic_ai.tools import edit_plan
 from oic_ai.tools.planner.redact import redact_passwords
@@ -27,9 +28,8 @@ from oic_ai.tools.planner.rules.repositories import rule_repositories
 from oic_ai.tools.planner.rules.target import rule_target, translate_for_target
 from oic_ai.tools.planner.rules.users import rule_users
 from oic_ai.tools.planner.state import Mode, PlanState, PlanTarget
-from oic_ai.tools.planner.summary import describe_operation, join_words, summarize, with_article
+from oic_ai.tools.planner.summary import join_words, summarize, with_article
 from oic_ai.tools.planner.text import RequestText
-from oic_ai.tools.planner.words import DIST_TITLES, IMAGE_TYPE_WORDS
 
 # Requests are sentences; a longer text (a pasted file) is read up to here.
 _MAX_REQUEST_CHARS = 2000
@@ -72,17 +72,21 @@ def _slug(parts: Iterable[str], limit: int = 60) -> str:
 def _name_and_describe(state: PlanState) -> edit_plan.SetMetadata:
     """Create mode: name the image after the request (unless it was named) and describe it."""
     target = state.target
+    targets = load_targets()
     use_cases = list(dict.fromkeys(word for _, word in sorted(state.use_case_words)))
     features = list(dict.fromkeys(label for _, label in sorted(state.features)))
     if state.image_name is None:
-        type_word = {"iso": "installer", "img": "netboot"}.get(target.image_type, "")
+        kind = targets.image_types.get(target.image_type)
+        type_word = kind.name_word if kind else ""
         # amd64/aarch64 are the arch words the applier swaps in names on an arch change
-        arch = {"x86_64": "amd64"}.get(target.arch, target.arch)
+        known_arch = targets.arches.get(target.arch)
+        arch = known_arch.name_word if known_arch else target.arch
         name = _slug([target.dist or "image", arch, *use_cases, *features, type_word])
         if name != state.facts.image.name:
             state.image_name = name
-    title = DIST_TITLES.get(target.dist, target.dist or "Linux")
-    description = f"{title} {target.arch or ''} {IMAGE_TYPE_WORDS.get(target.image_type, 'image')}"
+    title = targets.title(target.dist) if target.dist else "Linux"
+    kind_title = targets.image_type_title(target.image_type, "image")
+    description = f"{title} {target.arch or ''} {kind_title}"
     description = " ".join(description.split())
     if use_cases:
         description += f" ({', '.join(use_cases)})"
@@ -198,14 +202,13 @@ def _check_disk_layout(state: PlanState) -> None:
         return
     if kind not in ("iso", "img"):
         return
-    reason = (
-        f"{with_article(IMAGE_TYPE_WORDS[kind])} has no disk layout; ask for a raw image to set one"
-    )
+    title = load_targets().image_types[kind].title
+    reason = f"{with_article(title)} has no disk layout; ask for a raw image to set one"
     if state.disk_size is not None:
         state.not_applied.append(f"'disk size {state.disk_size}' — {reason}")
         state.disk_size = None
     for op in state.partition_ops:
-        state.not_applied.append(f"'{describe_operation(op)}' — {reason}")
+        state.not_applied.append(f"'{op.describe()}' — {reason}")
     state.partition_ops.clear()
     if state.artifacts:
         state.not_applied.append(f"'{artifact_words(state.artifacts)}' — {reason}")

@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
-from oic_ai.stores.capability_catalog import CapabilityCatalog, package_family
-from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.capability_catalog import CapabilityCatalog
+from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_model import Template
 from oic_ai.tools.edit_plan import AddRepository, AddUser, Artifact, Operation, SetValue
 from oic_ai.tools.planner.text import RequestText
@@ -33,10 +33,8 @@ class PlanTarget:
 
 def family_of(os: str, dist: str) -> str:
     """The package family of ``os``/``dist`` (deb, rpm ...), or "" when it is not a target."""
-    try:
-        return package_family(os, dist)
-    except UserInputError:
-        return ""
+    targets = load_targets()
+    return targets.family_of(dist) or targets.os_family(os) or ""
 
 
 @dataclass
@@ -114,6 +112,39 @@ class PlanState:
                 continue
             self.text.consume(*match.span())
             yield value
+
+    def new_value(
+        self,
+        pattern: re.Pattern[str],
+        field: str,
+        invalid: Callable[[str], str],
+        *,
+        current: str,
+        already: str,
+        keep_case: bool = True,
+    ) -> str | None:
+        """The last value ``pattern`` names that differs from ``current``, or None.
+
+        A value the registry's ``field`` pattern refuses is rejected (see
+        :meth:`valid_values`); a value equal to ``current`` adds the note
+        ``"{already} {value}"``.
+
+        Args:
+            pattern: Finds a phrase naming a value ("hostname gw1").
+            field: The template field whose pattern the value must match (``hostname``).
+            invalid: Words the reason for a value that does not fit it.
+            current: The base template's value.
+            already: The note's opening words ("the hostname is already").
+            keep_case: Read the value as written (else lower-cased).
+        """
+        chosen: str | None = None
+        valid = load_targets().pattern(field)
+        for value in self.valid_values(pattern, valid, invalid, keep_case=keep_case):
+            if value == current:
+                self.notes.append(f"{already} {value}")
+            else:
+                chosen = value
+        return chosen
 
     @property
     def current_cmdline(self) -> str:

@@ -1,27 +1,15 @@
-"""The request's vocabulary: word tables and the regex fragments the rules share."""
+"""The request's vocabulary: word tables and the regex fragments the rules share.
+
+Target names, titles and word boundaries come from the target registry
+(:mod:`oic_ai.stores.targets`) and :mod:`oic_ai.stores.query_classifier`.
+"""
 
 from __future__ import annotations
 
 import re
 
-from oic_ai.stores.vocabulary import NOT_PACKAGE_WORDS, OS_DISTS
+from oic_ai.stores.vocabulary import NOT_PACKAGE_WORDS
 
-DIST_OS: dict[str, str] = {dist: os for os, dists in OS_DISTS.items() for dist in dists}
-DIST_TITLES: dict[str, str] = {
-    "ubuntu24": "Ubuntu 24.04",
-    "ubuntu26": "Ubuntu 26.04",
-    "debian13": "Debian 13",
-    "elxr12": "eLxr 12",
-    "azl3": "Azure Linux 3",
-    "emt3": "Edge Microvisor Toolkit 3",
-    "el10": "RHEL-compatible 10",
-}
-IMAGE_TYPE_WORDS = {"raw": "raw disk image", "iso": "ISO installer", "img": "network-boot image"}
-
-# Boundaries that keep hyphenated and dotted names whole: "grub" must not match inside
-# "grub-efi-amd64", nor "emt" inside "emt3-x86_64-minimal".
-WORD_START = r"(?<![a-z0-9_.+/=-])"
-WORD_END = r"(?![a-z0-9_+/=]|[.-][a-z0-9])"
 SIZE = r"(?<![\d.])\d{1,7}(?:\.\d{1,3})?\s*(?:tib|tb|t|gib|gb|g|mib|mb|m|kib|kb|k)(?![a-z0-9])"
 FS = r"ext4|ext3|ext2|xfs|btrfs|fat32|fat16|vfat|f2fs"
 MOUNT = r"/(?:[a-z0-9._-]+(?:/[a-z0-9._-]+)*)?"

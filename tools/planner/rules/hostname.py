@@ -12,18 +12,20 @@ _HOSTNAME = re.compile(
     r"|(?:call|name)\s+(?:the\s+)?(?:host|machine|system|device|box|server|node)(?:\s+(?:to|as))?)"
     r"(?:\s*[:=]\s*|\s+)" + QUOTED_NAME + CLAUSE_END
 )
-_HOSTNAME_OK = re.compile(
-    r"^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$"
-)
 
 
 def rule_hostname(state: PlanState) -> None:
     """Set the hostname; a name that is not a valid hostname is reported."""
-    for name in state.valid_values(_HOSTNAME, _HOSTNAME_OK, _invalid, keep_case=False):
-        if name == state.facts.hostname:
-            state.notes.append(f"the hostname is already {name}")
-        else:
-            state.hostname = name
+    name = state.new_value(
+        _HOSTNAME,
+        "hostname",
+        _invalid,
+        current=state.facts.hostname,
+        already="the hostname is already",
+        keep_case=False,
+    )
+    if name is not None:
+        state.hostname = name
 
 
 def _invalid(name: str) -> str:

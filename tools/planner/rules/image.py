@@ -12,20 +12,19 @@ _IMAGE_NAME = re.compile(
     r"(?:\s+(?:to|as))?|image\s+name(?:\s+(?:to|is|as|should\s+be))?\s*[:=]?"
     r"|(?:rename|renamed)\s+(?:to|as))\s+" + QUOTED_NAME + CLAUSE_END
 )
-_IMAGE_NAME_OK = re.compile(r"^[a-zA-Z0-9]([a-zA-Z0-9\-_]*[a-zA-Z0-9])?$")
 
 
 def rule_image_name(state: PlanState) -> None:
     """Name the image; a name the composer would refuse is reported."""
-    for name in state.valid_values(
+    name = state.new_value(
         _IMAGE_NAME,
-        _IMAGE_NAME_OK,
+        "image_name",
         lambda name: f"{name!r} is not a valid image name (letters, digits, '-' and '_')",
-    ):
-        if name == state.facts.image.name:
-            state.notes.append(f"the image is already called {name}")
-        else:
-            state.image_name = name
+        current=state.facts.image.name,
+        already="the image is already called",
+    )
+    if name is not None:
+        state.image_name = name
 
 
 _IMAGE_VERSION = re.compile(
@@ -33,17 +32,16 @@ _IMAGE_VERSION = re.compile(
     r"(?:\s+(?:to|is|as|should\s+be|number))?\s*[:=]?\s*[\"']?v?(?P<value>\d+(?:\.[0-9a-z-]+){0,2}"
     r"(?:\+[0-9a-z.-]+)?)[\"']?" + CLAUSE_END
 )
-_VERSION_OK = re.compile(
-    r"^[0-9]+(\.([0-9]+|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)){0,2}(\+[0-9a-zA-Z-]+(\.[0-9a-zA-Z-]+)*)?$"
-)
 
 
 def rule_image_version(state: PlanState) -> None:
     """Set the image version; a version not like 1.2.0 is reported."""
-    for version in state.valid_values(
-        _IMAGE_VERSION, _VERSION_OK, lambda version: f"{version!r} is not a version like 1.2.0"
-    ):
-        if version == state.facts.image.version:
-            state.notes.append(f"the image version is already {version}")
-        else:
-            state.image_version = version
+    version = state.new_value(
+        _IMAGE_VERSION,
+        "image_version",
+        lambda version: f"{version!r} is not a version like 1.2.0",
+        current=state.facts.image.version,
+        already="the image version is already",
+    )
+    if version is not None:
+        state.image_version = version

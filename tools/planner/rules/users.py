@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from oic_ai.stores.targets import load_targets
 from oic_ai.tools.edit_plan import AddUser, SetValue
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import CLAUSE_END
@@ -56,7 +57,6 @@ _USER_ATTRS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
 )
-_USER_NAME_OK = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
 
 
 def rule_users(state: PlanState) -> None:
@@ -89,7 +89,7 @@ def rule_users(state: PlanState) -> None:
         if any(g in ("sudo", "wheel") for g in groups):
             sudo = True
         groups = list(dict.fromkeys(groups))
-        if not _USER_NAME_OK.match(name):
+        if not load_targets().pattern("user_name").match(name):
             state.reject(
                 match.start(),
                 end,
