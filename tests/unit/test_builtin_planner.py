@@ -5,8 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import string
-import subprocess
-import sys
 from typing import Any
 
 import pytest
@@ -16,7 +14,8 @@ from hypothesis import strategies as st
 from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.explain_template import describe_template
 from oic_ai.tools.planner import plan_request
-from tests.conftest import OUR_TEMPLATES, PROJECT
+from tests.conftest import OUR_TEMPLATES
+from tests.support.cli import modules_after, top_level
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # grub, raw+zstd, boot + rootfs (rest of disk)
 UBUNTU_EDGE = "ubuntu24-aarch64-edge-container-raw.yml"  # systemd-boot, /var/log, docker, user
@@ -611,16 +610,9 @@ def test_plans_round_trip_through_json() -> None:
 
 
 def test_the_planner_imports_nothing_heavy() -> None:
-    code = (
-        "import sys, oic_ai.tools.planner\n"
-        "heavy = [m for m in sys.modules if m.split('.')[0] in "
-        "('langchain', 'langchain_core', 'langgraph', 'chromadb', 'ruamel', 'numpy', 'torch')]\n"
-        "print(','.join(heavy))"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=PROJECT, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == ""
+    loaded = top_level(modules_after("import oic_ai.tools.planner"))
+    heavy = {"langchain", "langchain_core", "langgraph", "chromadb", "ruamel", "numpy", "torch"}
+    assert loaded & heavy == set()
 
 
 # --- end to end: planner -> applier -> validator ----------------------------------------------
