@@ -1,4 +1,4 @@
-"""Sessions over checkpoint history: replay, fork and rerun.
+"""The sessions service: list, show, replay, fork, rerun, delete and prune sessions.
 
 A session is a thread; one turn is one run, and a run ends in a checkpoint with nothing
 left to do (``snapshot.next == ()``). These functions take a graph compiled with a
@@ -8,17 +8,33 @@ sessions itself is ``stores.session_store.SessionStore``.
 History can branch: a run started from an older checkpoint (a fork inside the thread,
 e.g. from Studio) leaves the old branch in place. A replay follows the thread's current
 line, from its newest checkpoint back through the parents.
+
+The ``*_session(s)`` functions at the end are what the front doors call: they take
+:class:`~oic_ai.stores.settings.Settings`, open the session index (SQLite only) or the
+agent (LangGraph, imported when needed) and return typed results with ``to_json``.
 """
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.session_store import LIST_HINT, SessionStore, template_name
+from oic_ai.stores.session_store import (
+    LIST_HINT,
+    SessionStore,
+    SessionSummary,
+    parse_duration,
+    sessions_db_path,
+    template_name,
+)
+
+if TYPE_CHECKING:
+    from oic_ai.graph.agent import TemplateAgent
+    from oic_ai.stores.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -63,9 +79,7 @@ class TurnRecord:
 
     def to_json(self) -> dict[str, Any]:
         """The ``sessions replay --json`` shape of one turn."""
-        out = asdict(self)
-        out["route"] = self.route
-        return out
+        return {**asdict(self), "route": self.route}
 
 
 @dataclass(frozen=True)
@@ -93,10 +107,7 @@ class TurnComparison:
 
     def to_json(self) -> dict[str, Any]:
         """The shape of one turn in ``sessions rerun --json``."""
-        out = asdict(self)
-        out["same_status"] = self.same_status
-        out["same_changes"] = self.same_changes
-        return out
+        return {**asdict(self), "same_status": self.same_status, "same_changes": self.same_changes}
 
 
 @dataclass(frozen=True)
@@ -115,13 +126,8 @@ class RerunReport:
 
     def to_json(self) -> dict[str, Any]:
         """The ``sessions rerun --json`` shape."""
-        return {
-            "source": self.source,
-            "session": self.session,
-            "provider": self.provider,
-            "matching": self.matching,
-            "turns": [t.to_json() for t in self.turns],
-        }
+        head = {"source": self.source, "session": self.session, "provider": self.provider}
+        return {**head, "matching": self.matching, "turns": [t.to_json() for t in self.turns]}
 
 
 class _Snapshot(Protocol):
@@ -394,3 +400,198 @@ def _messages(messages: Sequence[Any]) -> Iterator[dict[str, str]]:
         else:
             role = {"human": "user", "ai": "assistant"}.get(message.type, message.type)
             yield {"role": role, "content": str(message.content)}
+
+
+# --- the service: what the front doors call ----------------------------------------------
+
+
+def open_store(settings: Settings) -> SessionStore:
+    """The session index under the data folder (SQLite only; opened on first use)."""
+    return SessionStore(sessions_db_path(settings.data_dir))
+
+
+def open_agent(settings: Settings) -> TemplateAgent:
+    """An agent over the sessions database, for what needs checkpoint history."""
+    from oic_ai.graph.agent import TemplateAgent
+
+    return TemplateAgent(settings)
+
+
+def pick_session(
+    store: SessionStore, settings: Settings, session_id: str | None, latest: bool
+) -> str | None:
+    """The session a turn continues: ``session_id``, else the latest if asked, else new.
+
+    Args:
+        store: The session index.
+        settings: Where ``session_timeout`` comes from.
+        session_id: A session id or unique prefix to continue, if any.
+        latest: Continue the session updated last, if within ``session_timeout``.
+
+    Returns:
+        The full session id, or None to start a new session.
+
+    Raises:
+        UserInputError: ``session_id`` matches no session, or several.
+    """
+    if session_id:
+        return str(store.get(session_id).id)
+    if latest:
+        found = store.latest(parse_duration(settings.session_timeout))
+        if found is not None:
+            return str(found.id)
+    return None
+
+
+def list_sessions(settings: Settings, limit: int | None = None) -> list[SessionSummary]:
+    """Sessions, newest first; reading never creates the database."""
+    with open_store(settings) as store:
+        return store.list(limit=limit)
+
+
+def find_session(settings: Settings, session_id: str) -> SessionSummary:
+    """The session with this id or unique id prefix.
+
+    Raises:
+        UserInputError: no session, or several, match.
+    """
+    with open_store(settings) as store:
+        return store.get(session_id)
+
+
+@dataclass(frozen=True)
+class SessionView:
+    """A session's index row and the parts of its current state worth showing."""
+
+    summary: SessionSummary
+    state: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``sessions show --json`` shape."""
+        return {**self.summary.to_json(), "state": self.state}
+
+
+def show_session(settings: Settings, session_id: str) -> SessionView:
+    """A session's current template and conversation."""
+    summary = find_session(settings, session_id)  # before the agent: an unknown id fails fast
+    with open_agent(settings) as agent:
+        return SessionView(summary, state_summary(agent.state(summary.id)))
+
+
+@dataclass(frozen=True)
+class SessionReplay:
+    """Every turn of a session, read from its checkpoint history."""
+
+    summary: SessionSummary
+    turns: list[TurnRecord]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``sessions replay --json`` shape."""
+        turns = [r.to_json() for r in self.turns]
+        return {"session": self.summary.id, "title": self.summary.title, "turns": turns}
+
+
+def replay_session(settings: Settings, session_id: str) -> SessionReplay:
+    """Every turn's request, route, diff and status (see :func:`replay`)."""
+    summary = find_session(settings, session_id)
+    with open_agent(settings) as agent:
+        return SessionReplay(summary, replay(agent.graph, summary.id))
+
+
+@dataclass(frozen=True)
+class ForkOutcome:
+    """A new session started from another's turn."""
+
+    source: SessionSummary
+    created: SessionSummary
+    turn: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``sessions fork --json`` shape."""
+        ids = {"session": self.created.id, "source": self.source.id, "turn": self.turn}
+        return {**self.created.to_json(), **ids}
+
+
+def fork_session(settings: Settings, session_id: str, turn: int) -> ForkOutcome:
+    """A new session whose state and history are the session's after turn ``turn``.
+
+    Raises:
+        UserInputError: no such session, or no such turn.
+    """
+    source = find_session(settings, session_id)
+    with open_agent(settings) as agent:
+        new_id = fork(agent.graph, agent.sessions, source.id, turn)
+        return ForkOutcome(source, agent.sessions.get(new_id), turn)
+
+
+def rerun_session(
+    settings: Settings,
+    session_id: str,
+    provider: str,
+    *,
+    on_turn: Callable[[TurnComparison], None] | None = None,
+) -> RerunReport:
+    """Send a session's requests again through ``provider`` and compare the outcomes.
+
+    The new session is titled ``rerun of TITLE with PROVIDER``.
+
+    Raises:
+        UserInputError: no such session, or it has no recorded turns.
+    """
+    source = find_session(settings, session_id)
+    agents: list[TemplateAgent] = []
+
+    def factory(name: str) -> TemplateAgent:
+        agents.append(open_agent(settings.with_overrides(provider=name)))
+        return agents[-1]
+
+    try:
+        report = rerun(factory, source.id, provider, on_turn=on_turn)
+        agents[0].sessions.retitle(report.session, f"rerun of {source.title} with {provider}")
+    finally:
+        for agent in agents:
+            agent.close()
+    return report
+
+
+def delete_session(settings: Settings, session_id: str) -> SessionSummary:
+    """Delete a session and its checkpoints; return what was deleted.
+
+    Raises:
+        UserInputError: no session, or several, match.
+    """
+    with open_store(settings) as store:
+        summary = store.get(session_id)
+        store.delete(summary.id)
+        return summary
+
+
+@dataclass(frozen=True)
+class PruneOutcome:
+    """The sessions a prune deleted (or would delete) and the database size around it."""
+
+    deleted: int
+    sessions: list[SessionSummary]
+    dry_run: bool
+    bytes_before: int
+    bytes_after: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``sessions prune --json`` shape."""
+        return {**asdict(self), "sessions": [s.id for s in self.sessions]}
+
+
+def prune_sessions(settings: Settings, older_than: str, *, dry_run: bool = False) -> PruneOutcome:
+    """Delete sessions not updated for ``older_than`` (e.g. ``7d``), then compact.
+
+    Raises:
+        UserInputError: ``older_than`` is not a duration.
+    """
+    seconds = parse_duration(older_than)
+    with open_store(settings) as store:
+        cutoff = time.time() - seconds
+        doomed = [s for s in store.list() if s.updated < cutoff]
+        size_before = store.path.stat().st_size if store.path.exists() else 0
+        deleted = 0 if dry_run else store.prune(seconds)
+        size_after = store.path.stat().st_size if store.path.exists() else 0
+    return PruneOutcome(deleted, doomed, dry_run, size_before, size_after)
