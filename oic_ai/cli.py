@@ -19,7 +19,7 @@ from oic_ai.cli_common import (
     EXIT_USAGE,
     Parser,
     common_parser,
-    print_json,
+    emit,
     settings_from,
 )
 
@@ -29,10 +29,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from oic_ai.render import print_validation
 
     reports = validate_files(args.files, schema_file=args.schema)
-    if args.json:
-        print_json({"files": [r.to_json() for r in reports]})
-    else:
-        print_validation(reports)
+    emit(args, {"files": [r.to_json() for r in reports]}, lambda: print_validation(reports))
     return EXIT_OK if all(r.valid for r in reports) else EXIT_INVALID
 
 
@@ -61,19 +58,16 @@ def _progress(enabled: bool) -> Any:
 
 def _cmd_index(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.library import index_library
+    from oic_ai.render import print_index_report
 
     outcome = index_library(settings_from(args), progress=_progress(not args.json))
-    if args.json:
-        print_json(outcome.to_json())
-    else:
-        from oic_ai.render import print_index_report
-
-        print_index_report(outcome)
+    emit(args, outcome.to_json(), lambda: print_index_report(outcome))
     return EXIT_OK
 
 
 def _cmd_search(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.library import search_library
+    from oic_ai.render import print_search
 
     filters = {"os": args.os, "dist": args.dist, "arch": args.arch, "image_type": args.image_type}
     response = search_library(
@@ -83,50 +77,35 @@ def _cmd_search(args: argparse.Namespace) -> int:
         filters=filters,
         progress=_progress(not args.json),
     )
-    if args.json:
-        print_json(response.to_json())
-    else:
-        from oic_ai.render import print_search
-
-        print_search(response)
+    emit(args, response.to_json(), lambda: print_search(response))
     return EXIT_OK
 
 
 def _cmd_cache(args: argparse.Namespace) -> int:
     from oic_ai.graph.services import library
+    from oic_ai.render import print_cache_stats
 
     settings = settings_from(args)
     if args.action == "clear":
         removed = library.clear_cache(settings)
-        if args.json:
-            print_json({"cleared": removed})
-        else:
-            print(f"Cleared the embedding cache ({removed} entries).")
-        return EXIT_OK
-    stats = library.cache_stats(settings)
-    if args.json:
-        print_json(stats)
+        message = f"Cleared the embedding cache ({removed} entries)."
+        emit(args, {"cleared": removed}, lambda: print(message))
     else:
-        from oic_ai.render import print_cache_stats
-
-        print_cache_stats(stats)
+        stats = library.cache_stats(settings)
+        emit(args, stats, lambda: print_cache_stats(stats))
     return EXIT_OK
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.library import evaluate_retrieval, load_labelled_queries
+    from oic_ai.render import print_eval
 
     queries_file = Path(args.queries) if args.queries else _default_queries()
     queries = load_labelled_queries(queries_file)
     result = evaluate_retrieval(
         settings_from(args), queries, top_k=args.top_k, progress=_progress(not args.json)
     )
-    if args.json:
-        print_json(result)
-    else:
-        from oic_ai.render import print_eval
-
-        print_eval(result, queries_file)
+    emit(args, result, lambda: print_eval(result, queries_file))
     return EXIT_OK
 
 

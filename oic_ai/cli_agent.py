@@ -10,11 +10,7 @@ from oic_ai.cli_common import EXIT_INVALID, EXIT_OK, common_parser, print_json, 
 
 
 def add_agent_commands(commands: Any) -> None:
-    """Register ``generate`` and ``chat`` on the ``oic-ai`` parser.
-
-    Args:
-        commands: The subparsers action of the top-level parser.
-    """
+    """Register ``generate`` and ``chat`` on the top-level parser's ``commands``."""
     agent_flags = argparse.ArgumentParser(add_help=False)
     agent_flags.add_argument(
         "--provider",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
@@ -44,6 +45,20 @@ def common_parser(json_flag: bool = True) -> Parser:
     return common
 
 
+def command_group(commands: Any, name: str, text: str, dest: str) -> tuple[Parser, Any]:
+    """Add a command with actions (``oic-ai NAME ACTION``) and return it and its actions.
+
+    Args:
+        commands: The subparsers action of the top-level parser.
+        name: The command's name.
+        text: The command's help line.
+        dest: The attribute the chosen action is stored in.
+    """
+    group: Parser = commands.add_parser(name, help=text)
+    actions = group.add_subparsers(dest=dest, metavar="ACTION", parser_class=Parser)
+    return group, actions
+
+
 def settings_from(args: argparse.Namespace) -> Settings:
     """Resolve settings from the command's flags (defaults, config file, env, flags).
 
@@ -67,3 +82,11 @@ def print_json(payload: Any) -> None:
     """Print ``payload`` as indented JSON on stdout."""
     json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
     sys.stdout.write("\n")
+
+
+def emit(args: argparse.Namespace, payload: Any, render: Callable[[], None]) -> None:
+    """Print ``payload`` as JSON when ``--json`` was given, else call ``render``."""
+    if getattr(args, "json", False):
+        print_json(payload)
+    else:
+        render()

@@ -16,25 +16,17 @@ from oic_ai.cli_common import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,
-    Parser,
+    command_group,
     common_parser,
-    print_json,
+    emit,
     settings_from,
 )
 
 
 def add_packages_commands(commands: Any) -> None:
-    """Register ``packages`` and its subcommands on the ``oic-ai`` parser.
-
-    Args:
-        commands: The subparsers action of the top-level parser.
-    """
-    packages = commands.add_parser(
-        "packages", help="package indexes: sync them, check templates against them"
-    )
-    actions = packages.add_subparsers(
-        dest="packages_command", metavar="ACTION", parser_class=Parser
-    )
+    """Register ``packages`` and its actions on the top-level parser's ``commands``."""
+    text = "package indexes: sync them, check templates against them"
+    packages, actions = command_group(commands, "packages", text, "packages_command")
     packages.set_defaults(handler=_usage(packages))
 
     target = argparse.ArgumentParser(add_help=False)
@@ -121,35 +113,24 @@ def _cmd_sync(args: argparse.Namespace) -> int:
         outcome = sync_packages(settings_from(args), request, progress=progress)
     finally:
         stop()
-    if args.json:
-        print_json(outcome.to_json())
-    else:
-        print_sync_results(outcome.results, outcome.database)
+    emit(args, outcome.to_json(), lambda: print_sync_results(outcome.results, outcome.database))
     outcome.raise_for_failure()
     return EXIT_OK
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.packages import check_json, check_templates
+    from oic_ai.render_packages import print_check
 
     reports = check_templates(settings_from(args), args.templates, suggest=not args.no_suggest)
-    if args.json:
-        print_json(check_json(reports))
-    else:
-        from oic_ai.render_packages import print_check
-
-        print_check(reports)
+    emit(args, check_json(reports), lambda: print_check(reports))
     return EXIT_OK if all(report.ok for report in reports) else EXIT_INVALID
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.packages import package_status
+    from oic_ai.render_packages import print_status
 
     status = package_status(settings_from(args), args.dist, args.arch)
-    if args.json:
-        print_json(status.to_json())
-    else:
-        from oic_ai.render_packages import print_status
-
-        print_status(status.sources, status.database)
+    emit(args, status.to_json(), lambda: print_status(status.sources, status.database))
     return EXIT_OK

@@ -11,77 +11,62 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from oic_ai.cli_common import EXIT_OK, EXIT_USAGE, common_parser, print_json, settings_from
+from oic_ai.cli_common import EXIT_OK, EXIT_USAGE, command_group, common_parser, emit, settings_from
 
 if TYPE_CHECKING:
     from oic_ai.graph.services.sessions import TurnComparison
 
-_ID_HELP = "session id (a unique prefix is enough)"
-
 
 def add_sessions_commands(commands: Any) -> None:
-    """Register ``sessions`` and its subcommands on the ``oic-ai`` parser.
-
-    Args:
-        commands: The subparsers action of the top-level parser.
-    """
-    sessions = commands.add_parser(
-        "sessions", help="conversations kept under the data folder: list, replay, fork, prune"
-    )
-    actions = sessions.add_subparsers(
-        dest="sessions_action", metavar="ACTION", parser_class=type(sessions)
-    )
-
-    def action(
-        name: str, handler: Callable[[argparse.Namespace], int], text: str, *, with_id: bool
-    ) -> argparse.ArgumentParser:
-        parser: argparse.ArgumentParser = actions.add_parser(
-            name, parents=[common_parser()], help=text
-        )
+    """Register ``sessions`` and its actions on the top-level parser's ``commands``."""
+    text = "conversations kept under the data folder: list, replay, fork, prune"
+    sessions, actions = command_group(commands, "sessions", text, "sessions_action")
+    sessions.set_defaults(handler=_missing_action(sessions))
+    # name, handler, help, takes a session id
+    table: list[tuple[str, Callable[[argparse.Namespace], int], str, bool]] = [
+        ("list", _cmd_list, "sessions, newest first", False),
+        ("show", _cmd_show, "a session's current template and conversation", True),
+        (
+            "replay",
+            _cmd_replay,
+            "every turn's request, route, diff and status, from checkpoint history",
+            True,
+        ),
+        ("fork", _cmd_fork, "a new session that starts from a session's turn N", True),
+        (
+            "rerun",
+            _cmd_rerun,
+            "send a session's requests again through a provider and compare the outcomes",
+            True,
+        ),
+        ("delete", _cmd_delete, "delete a session and its checkpoints", True),
+        (
+            "prune",
+            _cmd_prune,
+            "delete sessions not updated for a while, then compact the database",
+            False,
+        ),
+    ]
+    parsers: dict[str, argparse.ArgumentParser] = {}
+    for name, handler, text, with_id in table:
+        parser = parsers[name] = actions.add_parser(name, parents=[common_parser()], help=text)
         if with_id:
-            parser.add_argument("id", metavar="ID", help=_ID_HELP)
+            parser.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
         parser.set_defaults(handler=handler)
-        return parser
-
-    listing = action("list", _cmd_list, "sessions, newest first", with_id=False)
-    listing.add_argument("--limit", type=int, metavar="N", help="show at most N sessions")
-    action("show", _cmd_show, "a session's current template and conversation", with_id=True)
-    replay = action(
-        "replay",
-        _cmd_replay,
-        "every turn's request, route, diff and status, from checkpoint history",
-        with_id=True,
-    )
-    replay.add_argument("--no-diff", action="store_true", help="leave the diffs out")
-    fork = action(
-        "fork", _cmd_fork, "a new session that starts from a session's turn N", with_id=True
-    )
-    fork.add_argument(
+    parsers["list"].add_argument("--limit", type=int, metavar="N", help="show at most N sessions")
+    parsers["replay"].add_argument("--no-diff", action="store_true", help="leave the diffs out")
+    parsers["fork"].add_argument(
         "--turn", type=int, required=True, metavar="N", help="fork after this turn (1 = first)"
     )
-    rerun = action(
-        "rerun",
-        _cmd_rerun,
-        "send a session's requests again through a provider and compare the outcomes",
-        with_id=True,
-    )
-    rerun.add_argument(
+    parsers["rerun"].add_argument(
         "--provider",
         required=True,
         choices=("auto", "builtin", "ollama", "openai"),
         help="the planner to use this time",
     )
-    action("delete", _cmd_delete, "delete a session and its checkpoints", with_id=True)
-    prune = action(
-        "prune",
-        _cmd_prune,
-        "delete sessions not updated for a while, then compact the database",
-        with_id=False,
-    )
+    prune = parsers["prune"]
     prune.add_argument("--older-than", required=True, metavar="AGE", help="e.g. 7d, 12h, 30m, 2w")
     prune.add_argument("--dry-run", action="store_true", help="only show which sessions would go")
-
-    sessions.set_defaults(handler=_missing_action(sessions))
 
 
 def _missing_action(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
@@ -97,59 +82,41 @@ def _cmd_list(args: argparse.Namespace) -> int:
     from oic_ai.render_sessions import print_session_list_json, print_session_table
 
     sessions = list_sessions(settings_from(args), limit=args.limit)
-    if args.json:
-        print_session_list_json(sessions)
-    else:
-        print_session_table(sessions)
+    (print_session_list_json if args.json else print_session_table)(sessions)
     return EXIT_OK
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.sessions import show_session
+    from oic_ai.render_sessions import print_session
 
     view = show_session(settings_from(args), args.id)
-    if args.json:
-        print_json(view.to_json())
-    else:
-        from oic_ai.render_sessions import print_session
-
-        print_session(view)
+    emit(args, view.to_json(), lambda: print_session(view))
     return EXIT_OK
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.sessions import replay_session
+    from oic_ai.render_sessions import print_replay
 
     replay = replay_session(settings_from(args), args.id)
-    if args.json:
-        print_json(replay.to_json())
-    else:
-        from oic_ai.render_sessions import print_replay
-
-        print_replay(replay, diffs=not args.no_diff)
+    emit(args, replay.to_json(), lambda: print_replay(replay, diffs=not args.no_diff))
     return EXIT_OK
 
 
 def _cmd_fork(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.sessions import fork_session
+    from oic_ai.render_sessions import print_fork
 
     outcome = fork_session(settings_from(args), args.id, args.turn)
-    if args.json:
-        print_json(outcome.to_json())
-        return EXIT_OK
-    from oic_ai.render_agent import console
-
-    out = console()
-    new_id = outcome.created.id
-    out.print(f"Forked {outcome.source.id} after turn {args.turn} into [bold]{new_id}[/]")
-    out.print(f"continue it with: oic-ai chat --session {new_id}")
+    emit(args, outcome.to_json(), lambda: print_fork(outcome))
     return EXIT_OK
 
 
 def _cmd_rerun(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.sessions import rerun_session
     from oic_ai.render_agent import console
-    from oic_ai.render_sessions import print_rerun_turn
+    from oic_ai.render_sessions import print_rerun_summary, print_rerun_turn
 
     out = console()
 
@@ -158,13 +125,7 @@ def _cmd_rerun(args: argparse.Namespace) -> int:
             print_rerun_turn(out, turn)
 
     report = rerun_session(settings_from(args), args.id, args.provider, on_turn=show)
-    if args.json:
-        print_json(report.to_json())
-    else:
-        out.print(
-            f"{report.matching} of {len(report.turns)} turn(s) matched; "
-            f"the rerun is session [bold]{report.session}[/]"
-        )
+    emit(args, report.to_json(), lambda: print_rerun_summary(out, report))
     return EXIT_OK
 
 
@@ -172,28 +133,15 @@ def _cmd_delete(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.sessions import delete_session
 
     summary = delete_session(settings_from(args), args.id)
-    if args.json:
-        print_json({"deleted": [summary.id]})
-    else:
-        print(f"Deleted session {summary.id} ({summary.title}).")
+    message = f"Deleted session {summary.id} ({summary.title})."
+    emit(args, {"deleted": [summary.id]}, lambda: print(message))
     return EXIT_OK
 
 
 def _cmd_prune(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.sessions import prune_sessions
+    from oic_ai.render_sessions import print_prune
 
     outcome = prune_sessions(settings_from(args), args.older_than, dry_run=args.dry_run)
-    if args.json:
-        print_json(outcome.to_json())
-    elif args.dry_run:
-        from oic_ai.render_sessions import when
-
-        print(f"Would delete {len(outcome.sessions)} session(s) not updated in {args.older_than}.")
-        for s in outcome.sessions:
-            print(f"  {s.id}  {when(s.updated)}  {s.title}")
-    else:
-        print(
-            f"Deleted {outcome.deleted} session(s) not updated in {args.older_than}; "
-            f"database {outcome.bytes_before // 1024} KiB → {outcome.bytes_after // 1024} KiB."
-        )
+    emit(args, outcome.to_json(), lambda: print_prune(outcome, args.older_than))
     return EXIT_OK

@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Any
 from oic_ai.render_agent import console
 
 if TYPE_CHECKING:
-    from oic_ai.graph.services.sessions import SessionReplay, SessionView, TurnComparison
+    from oic_ai.graph.services.sessions import (
+        ForkOutcome,
+        PruneOutcome,
+        RerunReport,
+        SessionReplay,
+        SessionView,
+        TurnComparison,
+    )
     from oic_ai.stores.session_store import SessionSummary
 
 _STATUS_STYLE = {"valid": "green", "valid_with_warnings": "yellow", "invalid": "red"}
@@ -132,3 +139,32 @@ def print_rerun_turn(out: Any, turn: TurnComparison) -> None:
     if not turn.same_changes:
         out.print(f"  before: {escape('; '.join(turn.before_changes) or '-')}")
         out.print(f"  after:  {escape('; '.join(turn.after_changes) or '-')}")
+
+
+def print_rerun_summary(out: Any, report: RerunReport) -> None:
+    """How many turns matched, and the rerun's session."""
+    out.print(
+        f"{report.matching} of {len(report.turns)} turn(s) matched; "
+        f"the rerun is session [bold]{report.session}[/]"
+    )
+
+
+def print_fork(outcome: ForkOutcome) -> None:
+    """The new session, and how to continue it."""
+    out = console()
+    new_id = outcome.created.id
+    out.print(f"Forked {outcome.source.id} after turn {outcome.turn} into [bold]{new_id}[/]")
+    out.print(f"continue it with: oic-ai chat --session {new_id}")
+
+
+def print_prune(outcome: PruneOutcome, older_than: str) -> None:
+    """What a prune deleted (or would delete) and the database size around it."""
+    if outcome.dry_run:
+        print(f"Would delete {len(outcome.sessions)} session(s) not updated in {older_than}.")
+        for s in outcome.sessions:
+            print(f"  {s.id}  {when(s.updated)}  {s.title}")
+        return
+    print(
+        f"Deleted {outcome.deleted} session(s) not updated in {older_than}; "
+        f"database {outcome.bytes_before // 1024} KiB → {outcome.bytes_after // 1024} KiB."
+    )

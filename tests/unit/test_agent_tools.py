@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from oic_ai.stores.package_formats import parse_deb_packages
-from oic_ai.stores.package_index import PackageIndex, SourceInfo, repo_key
+from oic_ai.graph.services.packages import SyncRequest, sync_packages
+from oic_ai.stores.settings import load_settings
 from oic_ai.tools.agent_tools import (
     AGENT_TOOLS,
     fix_errors,
@@ -17,7 +17,7 @@ from oic_ai.tools.agent_tools import (
     verify_packages,
 )
 from tests.conftest import FIXTURES, OUR_TEMPLATES
-from tests.unit.package_repos import deb_packages
+from tests.unit.package_repos import DEB_PACKAGES
 
 MINIMAL = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text()
 ELXR = {"os": "wind-river-elxr", "dist": "elxr12", "arch": "x86_64", "imageType": "raw"}
@@ -31,15 +31,10 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)  # no ./config.yaml
     data = tmp_path / "data"
     monkeypatch.setenv("OIC_AI_DATA_DIR", str(data))
-    index = PackageIndex.for_data_dir(data)
-    index.replace_source(
-        os="wind-river-elxr",
-        dist="elxr12",
-        arch="x86_64",
-        source=SourceInfo("deb", "aria main", repo_key("file:aria", "aria"), "aria-main"),
-        records=parse_deb_packages(deb_packages()),
+    outcome = sync_packages(
+        load_settings(), SyncRequest(index=str(DEB_PACKAGES), dist="elxr12", arch="x86_64")
     )
-    index.close()
+    assert outcome.ok, outcome.to_json()
     return data
 
 
