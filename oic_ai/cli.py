@@ -1,7 +1,9 @@
-"""Command-line entry point. Parses arguments and hands off; no logic lives here.
+"""Command-line entry point: parse the arguments, call a service, render the result.
 
-Handlers import what they need when they run, so ``oic-ai validate`` never pays for
-Chroma, LangGraph or an embedding model.
+The work is in :mod:`oic_ai.graph.services` (library, packages, sessions), which the web
+app and the REST API call too; the renderers are ``oic_ai.render*``. Handlers import
+what they need when they run, so ``oic-ai validate`` never pays for Chroma, LangGraph or
+an embedding model.
 """
 
 from __future__ import annotations

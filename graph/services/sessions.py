@@ -17,7 +17,6 @@ agent (LangGraph, imported when needed) and return typed results with ``to_json`
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -137,6 +136,13 @@ class _Snapshot(Protocol):
     metadata: Any
     created_at: str | None
     parent_config: Any
+
+
+def _new_id() -> str:
+    """A new session id: a UUID, so the API server can address the session too."""
+    import uuid  # not at the top: ``sessions list`` need not pay for it
+
+    return str(uuid.uuid4())
 
 
 def _config(thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
@@ -275,7 +281,7 @@ def fork(graph: Any, store: SessionStore, session_id: str, turn: int) -> str:
             fix=f"choose one of {', '.join(map(str, numbers))} (see `oic-ai sessions replay`)",
         )
     end = matches[-1]
-    new_id = str(uuid.uuid4())
+    new_id = _new_id()
     copy_line(graph.checkpointer, session_id, end.checkpoint_id, new_id)
     source = store.find(session_id)
     title = source.title if source else (records[0].request or session_id)
@@ -359,7 +365,7 @@ def rerun(
     """
     agent = agent_factory(provider)
     before = [r for r in _require_history(agent.graph, session_id) if r.kind == "run"]
-    new_id = str(uuid.uuid4())
+    new_id = _new_id()
     compared: list[TurnComparison] = []
     for index, old in enumerate(before, start=1):
         result = agent.generate(old.request, session=new_id)
