@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from oic_ai.cli_common import EXIT_OK, EXIT_USAGE, command_group, common_parser, emit, settings_from
 
 if TYPE_CHECKING:
-    from oic_ai.graph.services.sessions import TurnComparison
+    from oic_ai.graph.services.session_history import TurnComparison
 
 
 def add_sessions_commands(commands: Any) -> None:
@@ -87,7 +87,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.sessions import show_session
+    from oic_ai.graph.services.session_history import show_session
     from oic_ai.render_sessions import print_session
 
     view = show_session(settings_from(args), args.id)
@@ -96,7 +96,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.sessions import replay_session
+    from oic_ai.graph.services.session_history import replay_session
     from oic_ai.render_sessions import print_replay
 
     replay = replay_session(settings_from(args), args.id)
@@ -105,7 +105,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_fork(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.sessions import fork_session
+    from oic_ai.graph.services.session_history import fork_session
     from oic_ai.render_sessions import print_fork
 
     outcome = fork_session(settings_from(args), args.id, args.turn)
@@ -114,7 +114,7 @@ def _cmd_fork(args: argparse.Namespace) -> int:
 
 
 def _cmd_rerun(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.sessions import rerun_session
+    from oic_ai.graph.services.session_history import rerun_session
     from oic_ai.render_agent import console
     from oic_ai.render_sessions import print_rerun_summary, print_rerun_turn
 

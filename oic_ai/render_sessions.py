@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any
 from oic_ai.render_agent import console
 
 if TYPE_CHECKING:
-    from oic_ai.graph.services.sessions import (
+    from oic_ai.graph.services.session_history import (
         ForkOutcome,
-        PruneOutcome,
         RerunReport,
         SessionReplay,
         SessionView,
         TurnComparison,
     )
+    from oic_ai.graph.services.sessions import PruneOutcome
     from oic_ai.stores.session_store import SessionSummary
 
 _STATUS_STYLE = {"valid": "green", "valid_with_warnings": "yellow", "invalid": "red"}
