@@ -1,89 +1,56 @@
-"""Command-line entry point. Parses arguments and hands off; no logic lives here.
+"""Command-line entry point: parse the arguments, call a service, render the result.
 
-Handlers import what they need when they run, so ``oic-ai validate`` never pays for
-Chroma, LangGraph or an embedding model.
+The work is in :mod:`oic_ai.graph.services` (library, packages, sessions), which the web
+app and the REST API call too; the renderers are ``oic_ai.render*``. Handlers import
+what they need when they run, so ``oic-ai validate`` never pays for Chroma, LangGraph or
+an embedding model.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from oic_ai import __version__
-
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and exit code 2."""
-
-    def error(self, message: str) -> NoReturn:
-        """Print one line naming the problem and where to look, then exit 2."""
-        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see '{self.prog} --help')\n")
-
-
-def _print_json(payload: Any) -> None:
-    json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
-    sys.stdout.write("\n")
+from oic_ai.cli_common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    Parser,
+    common_parser,
+    emit,
+    settings_from,
+)
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
+    from oic_ai.graph.services.library import validate_files
     from oic_ai.render import print_validation
-    from oic_ai.stores.errors import UserInputError
-    from oic_ai.stores.template_library import iter_template_files
-    from oic_ai.tools.validate_template import TemplateSchema, validate_file
 
-    files: list[Path] = []
-    for raw in args.files:
-        path = Path(raw)
-        if path.is_dir():
-            found = list(iter_template_files(path))
-            if not found:
-                raise UserInputError(
-                    f"{path} holds no .yml or .yaml files",
-                    fix="pass template files or a folder of them",
-                )
-            files.extend(found)
-        elif not path.exists():
-            raise UserInputError(f"{path} does not exist", fix="check the path")
-        else:
-            files.append(path)
-    schema = TemplateSchema.from_file(args.schema) if args.schema else TemplateSchema.ours()
-    reports = [validate_file(f, schema=schema) for f in files]
-    if args.json:
-        _print_json({"files": [r.to_json() for r in reports]})
-    else:
-        print_validation(reports)
+    reports = validate_files(args.files, schema_file=args.schema)
+    emit(args, {"files": [r.to_json() for r in reports]}, lambda: print_validation(reports))
     return EXIT_OK if all(r.valid for r in reports) else EXIT_INVALID
 
 
-def _settings(args: argparse.Namespace) -> Any:
-    from oic_ai.stores.settings import load_settings
-
-    return load_settings(
-        getattr(args, "config", None),
-        data_dir=getattr(args, "data_dir", None),
-        templates_dir=getattr(args, "templates_dir", None),
-        chroma_url=getattr(args, "chroma_url", None),
-        embedding_provider=getattr(args, "embedding_provider", None),
-    )
-
-
 def _progress(enabled: bool) -> Any:
-    """A progress callback drawing a bar on a terminal, or None."""
+    """A progress callback drawing a bar on a terminal, or None.
+
+    The bar starts at the first update, so a command that fails before embedding
+    anything leaves no bar behind.
+    """
     if not enabled or not sys.stderr.isatty():
         return None
     from rich.progress import Progress
 
     bar = Progress(transient=True)
     task = bar.add_task("embedding templates", total=None)
-    bar.start()
 
     def update(done: int, total: int) -> None:
+        if not bar.live.is_started:
+            bar.start()
         bar.update(task, completed=done, total=total)
         if done >= total:
             bar.stop()
@@ -91,76 +58,56 @@ def _progress(enabled: bool) -> Any:
     return update
 
 
-def _open_search(args: argparse.Namespace) -> Any:
-    from oic_ai.stores.hybrid_search import TemplateSearch
-
-    return TemplateSearch.open(_settings(args))
-
-
 def _cmd_index(args: argparse.Namespace) -> int:
-    search = _open_search(args)
-    report = search.index.sync(search.templates_dir, progress=_progress(not args.json))
-    if args.json:
-        _print_json(report.to_json())
-    else:
-        from oic_ai.render import print_index_report
+    from oic_ai.graph.services.library import index_library
+    from oic_ai.render import print_index_report
 
-        print_index_report(report, search)
+    outcome = index_library(settings_from(args), progress=_progress(not args.json))
+    emit(args, outcome.to_json(), lambda: print_index_report(outcome))
     return EXIT_OK
 
 
 def _cmd_search(args: argparse.Namespace) -> int:
-    search = _open_search(args)
-    search.index.sync(search.templates_dir, progress=_progress(not args.json))
-    filters = {"os": args.os, "dist": args.dist, "arch": args.arch, "image_type": args.image_type}
-    response = search.search(args.query, top_k=args.top_k, filters=filters)
-    if args.json:
-        _print_json(response.to_json())
-    else:
-        from oic_ai.render import print_search
+    from oic_ai.graph.services.library import search_library
+    from oic_ai.render import print_search
 
-        print_search(response)
+    filters = {"os": args.os, "dist": args.dist, "arch": args.arch, "image_type": args.image_type}
+    response = search_library(
+        settings_from(args),
+        args.query,
+        top_k=args.top_k,
+        filters=filters,
+        progress=_progress(not args.json),
+    )
+    emit(args, response.to_json(), lambda: print_search(response))
     return EXIT_OK
 
 
 def _cmd_cache(args: argparse.Namespace) -> int:
-    from oic_ai.stores.template_index import cache_stats, clear_cache
+    from oic_ai.graph.services import library
+    from oic_ai.render import print_cache_stats
 
-    settings = _settings(args)
+    settings = settings_from(args)
     if args.action == "clear":
-        removed = clear_cache(settings.data_dir, settings.chroma_url)
-        if args.json:
-            _print_json({"cleared": removed})
-        else:
-            print(f"Cleared the embedding cache ({removed} entries).")
-        return EXIT_OK
-    stats = cache_stats(settings.data_dir, settings.chroma_url)
-    if args.json:
-        _print_json(stats)
+        removed = library.clear_cache(settings)
+        message = f"Cleared the embedding cache ({removed} entries)."
+        emit(args, {"cleared": removed}, lambda: print(message))
     else:
-        from oic_ai.render import print_cache_stats
-
-        print_cache_stats(stats)
+        stats = library.cache_stats(settings)
+        emit(args, stats, lambda: print_cache_stats(stats))
     return EXIT_OK
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from oic_ai.stores.retrieval_eval import evaluate, load_queries
+    from oic_ai.graph.services.library import evaluate_retrieval, load_labelled_queries
+    from oic_ai.render import print_eval
 
     queries_file = Path(args.queries) if args.queries else _default_queries()
-    queries = load_queries(queries_file)
-    search = _open_search(args)
-    search.index.sync(search.templates_dir, progress=_progress(not args.json))
-    ranked = [
-        (q, [r.template for r in search.search(q.q, top_k=args.top_k).results]) for q in queries
-    ]
-    result = evaluate(ranked)
-    if args.json:
-        _print_json(result)
-    else:
-        from oic_ai.render import print_eval
-
-        print_eval(result, queries_file)
+    queries = load_labelled_queries(queries_file)
+    result = evaluate_retrieval(
+        settings_from(args), queries, top_k=args.top_k, progress=_progress(not args.json)
+    )
+    emit(args, result, lambda: print_eval(result, queries_file))
     return EXIT_OK
 
 
@@ -176,32 +123,14 @@ def _default_queries() -> Path:
     raise UserInputError("no queries file found", fix="pass --queries FILE")
 
 
-def _common(json_flag: bool = True) -> _Parser:
-    common = _Parser(add_help=False)
-    common.add_argument("--config", metavar="FILE", help="config file (default ./config.yaml)")
-    common.add_argument("--data-dir", metavar="DIR", help="state folder (env OIC_AI_DATA_DIR)")
-    common.add_argument("--templates-dir", metavar="DIR", help="template library to search")
-    common.add_argument(
-        "--chroma-url", metavar="URL", help="use a Chroma server, not the embedded store"
-    )
-    common.add_argument(
-        "--embedding-provider",
-        choices=("local", "ollama", "openai"),
-        help="embedding backend (default local, offline)",
-    )
-    if json_flag:
-        common.add_argument("--json", action="store_true", help="print machine-readable JSON")
-    return common
-
-
 def build_parser() -> argparse.ArgumentParser:
     """Build the ``oic-ai`` argument parser with every subcommand."""
-    parser = _Parser(
+    parser = Parser(
         prog="oic-ai",
         description="Write, check and refine os-image-composer templates.",
     )
     parser.add_argument("--version", action="version", version=f"oic-ai {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     validate = commands.add_parser(
         "validate", help="check templates against the schema, semantic rules and security lint"
@@ -215,7 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--json", action="store_true", help="print machine-readable JSON")
     validate.set_defaults(handler=_cmd_validate)
 
-    common = _common()
+    common = common_parser()
     index = commands.add_parser(
         "index", parents=[common], help="embed new and changed templates into the index"
     )
@@ -237,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     cache.set_defaults(handler=_cmd_cache)
 
     evaluate = commands.add_parser("eval", help="measure quality")
-    eval_kinds = evaluate.add_subparsers(dest="kind", metavar="KIND", parser_class=_Parser)
+    eval_kinds = evaluate.add_subparsers(dest="kind", metavar="KIND", parser_class=Parser)
     retrieval = eval_kinds.add_parser(
         "retrieval", parents=[common], help="hit@1, hit@3 and MRR over labelled queries"
     )
@@ -249,13 +178,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from oic_ai.cli_agent import add_agent_commands
     from oic_ai.cli_packages import add_packages_commands
-
-    add_agent_commands(commands, _common)
-
-    add_packages_commands(commands, _common)
     from oic_ai.cli_sessions import add_sessions_commands
 
-    add_sessions_commands(commands, _common)
+    add_agent_commands(commands)
+    add_packages_commands(commands)
+    add_sessions_commands(commands)
     return parser
 
 

@@ -3,22 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+from oic_ai.cli_common import EXIT_INVALID, EXIT_OK, common_parser, print_json, settings_from
 
 
-def add_agent_commands(commands: Any, common: Callable[..., argparse.ArgumentParser]) -> None:
-    """Register ``generate`` and ``chat`` on the ``oic-ai`` parser.
-
-    Args:
-        commands: The subparsers action of the top-level parser.
-        common: Factory for the shared ``--config/--data-dir/...`` parent parser.
-    """
+def add_agent_commands(commands: Any) -> None:
+    """Register ``generate`` and ``chat`` on the top-level parser's ``commands``."""
     agent_flags = argparse.ArgumentParser(add_help=False)
     agent_flags.add_argument(
         "--provider",
@@ -31,7 +23,7 @@ def add_agent_commands(commands: Any, common: Callable[..., argparse.ArgumentPar
 
     generate = commands.add_parser(
         "generate",
-        parents=[common(), agent_flags],
+        parents=[common_parser(), agent_flags],
         help="write or refine a template from a request",
     )
     generate.add_argument("request", help="what you want, in words")
@@ -55,7 +47,7 @@ def add_agent_commands(commands: Any, common: Callable[..., argparse.ArgumentPar
 
     chat = commands.add_parser(
         "chat",
-        parents=[common(json_flag=False), agent_flags],
+        parents=[common_parser(json_flag=False), agent_flags],
         help="refine a template interactively",
     )
     chat.add_argument(
@@ -65,49 +57,26 @@ def add_agent_commands(commands: Any, common: Callable[..., argparse.ArgumentPar
     chat.set_defaults(handler=_cmd_chat)
 
 
-def _settings(args: argparse.Namespace) -> Any:
-    from oic_ai.stores.settings import load_settings
-
-    return load_settings(
-        getattr(args, "config", None),
-        data_dir=getattr(args, "data_dir", None),
-        templates_dir=getattr(args, "templates_dir", None),
-        chroma_url=getattr(args, "chroma_url", None),
-        embedding_provider=getattr(args, "embedding_provider", None),
-        provider=getattr(args, "provider", None),
-        generation_mode=getattr(args, "mode", None),
-    )
-
-
 def _pick_session(agent: Any, args: argparse.Namespace, err: Any) -> str | None:
-    from oic_ai.stores.session_store import parse_duration
+    from oic_ai.graph.services.sessions import pick_session
 
-    if getattr(args, "session", None):
-        return str(agent.sessions.get(args.session).id)
-    if getattr(args, "continue_", False):
-        latest = agent.sessions.latest(parse_duration(agent.settings.session_timeout))
-        if latest is not None:
-            return str(latest.id)
+    latest = bool(getattr(args, "continue_", False))
+    session = pick_session(agent.sessions, agent.settings, getattr(args, "session", None), latest)
+    if latest and session is None:
         err.print(
             f"no session was updated in the last {agent.settings.session_timeout}; "
             "starting a new one"
         )
-    return None
-
-
-def _output_path(value: str, settings: Any) -> Path:
-    from oic_ai.stores.template_output import resolve_output
-
-    folder = settings.templates_dir or Path("image-templates")
-    return resolve_output(value, Path(folder))
+    return session
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
     from oic_ai.graph.agent import TemplateAgent
+    from oic_ai.graph.services.library import output_path
     from oic_ai.render_agent import console, describe_step, print_turn
 
-    settings = _settings(args)
-    target = _output_path(args.output, settings) if args.output else None
+    settings = settings_from(args)
+    target = output_path(args.output, settings) if args.output else None
     if target is not None and target.exists() and not args.force:
         from oic_ai.stores.errors import UserInputError
 
@@ -129,10 +98,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         write_template(target, result.template, force=args.force)
         written = str(target)
     if args.json:
-        payload = result.to_json()
-        payload["output"] = written
-        json.dump(payload, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        print_json({**result.to_json(), "output": written})
     else:
         out = console(stderr=target is None)
         print_turn(out, result)
@@ -154,7 +120,7 @@ def _cmd_chat(args: argparse.Namespace) -> int:
     from oic_ai.render_agent import console, describe_step, print_diff, print_turn
     from oic_ai.stores.errors import UserInputError
 
-    settings = _settings(args)
+    settings = settings_from(args)
     out = console()
 
     def progress(node: str, update: dict[str, Any]) -> None:
@@ -216,6 +182,7 @@ def _cmd_chat(args: argparse.Namespace) -> int:
 
 
 def _chat_save(agent: Any, session: str | None, rest: str, out: Any) -> None:
+    from oic_ai.graph.services.library import output_path
     from oic_ai.stores.errors import UserInputError
     from oic_ai.stores.template_output import write_template
 
@@ -227,6 +194,6 @@ def _chat_save(agent: Any, session: str | None, rest: str, out: Any) -> None:
     template = agent.current_template(session) if session else None
     if not template:
         raise UserInputError("there is no template to save yet", fix="make a request first")
-    path = _output_path(names[0], agent.settings)
+    path = output_path(names[0], agent.settings)
     write_template(path, template, force=force)
     out.print(f"wrote {path}")

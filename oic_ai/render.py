@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from oic_ai.graph.services.library import IndexOutcome
     from oic_ai.tools.findings import Finding
     from oic_ai.tools.validate_template import FileReport
 
@@ -50,10 +51,11 @@ def print_validation(reports: Sequence[FileReport]) -> None:
     )
 
 
-def print_index_report(report: Any, search: Any) -> None:
+def print_index_report(outcome: IndexOutcome) -> None:
     """Summarise an indexing run."""
+    report = outcome.report
     print(
-        f"Indexed {search.templates_dir} into {search.index.name}: "
+        f"Indexed {outcome.templates_dir} into {outcome.collection}: "
         f"{report.created} created, {report.updated} updated, {report.unchanged} unchanged, "
         f"{report.deleted} deleted; {report.embedded} embedded in {report.seconds:.2f}s."
     )

@@ -544,3 +544,33 @@ _HANDLERS: dict[str, Any] = {
     "secureboot-keys-incomplete": _Fixer.secureboot_keys_incomplete,
     **{code: _enum for code in _ENUMS if "." not in code},
 }
+
+
+def fix_template(text: str) -> dict[str, Any]:
+    """Validate ``text``, apply every deterministic fix to its errors, and validate again.
+
+    The graph's fix step in one call, without a model: what cannot be fixed without
+    guessing is left alone and named in ``not_applied``.
+
+    Args:
+        text: the template YAML.
+
+    Returns:
+        ``template`` (the new text), ``changed``, ``applied`` and ``not_applied`` (one line
+        each), ``warnings``, ``diff``, and ``validation`` (the ``validate --json`` entry of
+        the new text).
+    """
+    from oic_ai.tools.plan_applier import apply_plan
+    from oic_ai.tools.validate_template import validate_text
+
+    before = validate_text(text)
+    applied = apply_plan(text, plan_fixes(text, before.errors), label="template.yml")
+    return {
+        "template": applied.text,
+        "changed": applied.changed,
+        "applied": list(applied.applied),
+        "not_applied": list(applied.not_applied),
+        "warnings": list(applied.warnings),
+        "diff": applied.diff,
+        "validation": validate_text(applied.text).to_json(),
+    }

@@ -371,3 +371,37 @@ def verify_template_packages(
         suggest=suggest,
         path=path,
     )
+
+
+def verify_template_text(
+    text: str,
+    settings: Settings | None = None,
+    *,
+    path: str | None = None,
+    suggest: bool = True,
+) -> PackageReport:
+    """Check the packages of a template given as YAML text; never raises for bad input.
+
+    Text that is not a YAML mapping gives ``checked: False`` with the reason.
+
+    Args:
+        text: The template's YAML text.
+        settings: Where the index lives (``settings.data_dir``); defaults apply if None.
+        path: The template's path, for the report.
+        suggest: Compute suggestions for missing names.
+    """
+    from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
+
+    try:
+        data = load_data(text)
+    except YamlSyntaxError as exc:
+        data = exc
+    if not isinstance(data, Mapping):
+        reason = f"not valid YAML ({data})" if isinstance(data, Exception) else "not a mapping"
+        return PackageReport(
+            checked=False,
+            reason=f"the template is {reason}",
+            fix="pass the whole template as YAML text",
+            path=path,
+        )
+    return verify_template_packages(data, settings, path=path, suggest=suggest)

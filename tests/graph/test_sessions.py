@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from oic_ai.graph.agent import TemplateAgent
-from oic_ai.graph.sessions import TurnRecord, copy_line, fork, lineage, replay, rerun
+from oic_ai.graph.services.session_history import (
+    TurnRecord,
+    copy_line,
+    fork,
+    lineage,
+    replay,
+    rerun,
+)
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.session_store import sessions_db_path
 from oic_ai.stores.settings import Settings, load_settings

@@ -1,4 +1,4 @@
-"""Sessions over checkpoint history: replay, fork and rerun.
+"""Sessions over checkpoint history: show, replay, fork and rerun.
 
 A session is a thread; one turn is one run, and a run ends in a checkpoint with nothing
 left to do (``snapshot.next == ()``). These functions take a graph compiled with a
@@ -8,17 +8,26 @@ sessions itself is ``stores.session_store.SessionStore``.
 History can branch: a run started from an older checkpoint (a fork inside the thread,
 e.g. from Studio) leaves the old branch in place. A replay follows the thread's current
 line, from its newest checkpoint back through the parents.
+
+The ``*_session`` functions at the end are what the front doors call: they take
+:class:`~oic_ai.stores.settings.Settings`, open the agent (LangGraph, imported when
+needed) and return typed results with ``to_json``. The session index alone (list,
+delete, prune) is :mod:`oic_ai.graph.services.sessions`.
 """
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from oic_ai.graph.services.sessions import find_session
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.session_store import LIST_HINT, SessionStore, template_name
+from oic_ai.stores.session_store import LIST_HINT, SessionStore, SessionSummary, template_name
+
+if TYPE_CHECKING:
+    from oic_ai.graph.agent import TemplateAgent
+    from oic_ai.stores.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -63,9 +72,7 @@ class TurnRecord:
 
     def to_json(self) -> dict[str, Any]:
         """The ``sessions replay --json`` shape of one turn."""
-        out = asdict(self)
-        out["route"] = self.route
-        return out
+        return {**asdict(self), "route": self.route}
 
 
 @dataclass(frozen=True)
@@ -93,10 +100,7 @@ class TurnComparison:
 
     def to_json(self) -> dict[str, Any]:
         """The shape of one turn in ``sessions rerun --json``."""
-        out = asdict(self)
-        out["same_status"] = self.same_status
-        out["same_changes"] = self.same_changes
-        return out
+        return {**asdict(self), "same_status": self.same_status, "same_changes": self.same_changes}
 
 
 @dataclass(frozen=True)
@@ -115,13 +119,8 @@ class RerunReport:
 
     def to_json(self) -> dict[str, Any]:
         """The ``sessions rerun --json`` shape."""
-        return {
-            "source": self.source,
-            "session": self.session,
-            "provider": self.provider,
-            "matching": self.matching,
-            "turns": [t.to_json() for t in self.turns],
-        }
+        head = {"source": self.source, "session": self.session, "provider": self.provider}
+        return {**head, "matching": self.matching, "turns": [t.to_json() for t in self.turns]}
 
 
 class _Snapshot(Protocol):
@@ -131,6 +130,13 @@ class _Snapshot(Protocol):
     metadata: Any
     created_at: str | None
     parent_config: Any
+
+
+def _new_id() -> str:
+    """A new session id: a UUID, so the API server can address the session too."""
+    import uuid  # not at the top: ``sessions list`` need not pay for it
+
+    return str(uuid.uuid4())
 
 
 def _config(thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
@@ -269,7 +275,7 @@ def fork(graph: Any, store: SessionStore, session_id: str, turn: int) -> str:
             fix=f"choose one of {', '.join(map(str, numbers))} (see `oic-ai sessions replay`)",
         )
     end = matches[-1]
-    new_id = str(uuid.uuid4())
+    new_id = _new_id()
     copy_line(graph.checkpointer, session_id, end.checkpoint_id, new_id)
     source = store.find(session_id)
     title = source.title if source else (records[0].request or session_id)
@@ -353,7 +359,7 @@ def rerun(
     """
     agent = agent_factory(provider)
     before = [r for r in _require_history(agent.graph, session_id) if r.kind == "run"]
-    new_id = str(uuid.uuid4())
+    new_id = _new_id()
     compared: list[TurnComparison] = []
     for index, old in enumerate(before, start=1):
         result = agent.generate(old.request, session=new_id)
@@ -394,3 +400,108 @@ def _messages(messages: Sequence[Any]) -> Iterator[dict[str, str]]:
         else:
             role = {"human": "user", "ai": "assistant"}.get(message.type, message.type)
             yield {"role": role, "content": str(message.content)}
+
+
+# --- the service: what the front doors call ----------------------------------------------
+
+
+def open_agent(settings: Settings) -> TemplateAgent:
+    """An agent over the sessions database, for what needs checkpoint history."""
+    from oic_ai.graph.agent import TemplateAgent
+
+    return TemplateAgent(settings)
+
+
+@dataclass(frozen=True)
+class SessionView:
+    """A session's index row and the parts of its current state worth showing."""
+
+    summary: SessionSummary
+    state: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``sessions show --json`` shape."""
+        return {**self.summary.to_json(), "state": self.state}
+
+
+def show_session(settings: Settings, session_id: str) -> SessionView:
+    """A session's current template and conversation."""
+    summary = find_session(settings, session_id)  # before the agent: an unknown id fails fast
+    with open_agent(settings) as agent:
+        return SessionView(summary, state_summary(agent.state(summary.id)))
+
+
+@dataclass(frozen=True)
+class SessionReplay:
+    """Every turn of a session, read from its checkpoint history."""
+
+    summary: SessionSummary
+    turns: list[TurnRecord]
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``sessions replay --json`` shape."""
+        turns = [r.to_json() for r in self.turns]
+        return {"session": self.summary.id, "title": self.summary.title, "turns": turns}
+
+
+def replay_session(settings: Settings, session_id: str) -> SessionReplay:
+    """Every turn's request, route, diff and status (see :func:`replay`)."""
+    summary = find_session(settings, session_id)
+    with open_agent(settings) as agent:
+        return SessionReplay(summary, replay(agent.graph, summary.id))
+
+
+@dataclass(frozen=True)
+class ForkOutcome:
+    """A new session started from another's turn."""
+
+    source: SessionSummary
+    created: SessionSummary
+    turn: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``sessions fork --json`` shape."""
+        ids = {"session": self.created.id, "source": self.source.id, "turn": self.turn}
+        return {**self.created.to_json(), **ids}
+
+
+def fork_session(settings: Settings, session_id: str, turn: int) -> ForkOutcome:
+    """A new session whose state and history are the session's after turn ``turn``.
+
+    Raises:
+        UserInputError: no such session, or no such turn.
+    """
+    source = find_session(settings, session_id)
+    with open_agent(settings) as agent:
+        new_id = fork(agent.graph, agent.sessions, source.id, turn)
+        return ForkOutcome(source, agent.sessions.get(new_id), turn)
+
+
+def rerun_session(
+    settings: Settings,
+    session_id: str,
+    provider: str,
+    *,
+    on_turn: Callable[[TurnComparison], None] | None = None,
+) -> RerunReport:
+    """Send a session's requests again through ``provider`` and compare the outcomes.
+
+    The new session is titled ``rerun of TITLE with PROVIDER``.
+
+    Raises:
+        UserInputError: no such session, or it has no recorded turns.
+    """
+    source = find_session(settings, session_id)
+    agents: list[TemplateAgent] = []
+
+    def factory(name: str) -> TemplateAgent:
+        agents.append(open_agent(settings.with_overrides(provider=name)))
+        return agents[-1]
+
+    try:
+        report = rerun(factory, source.id, provider, on_turn=on_turn)
+        agents[0].sessions.retitle(report.session, f"rerun of {source.title} with {provider}")
+    finally:
+        for agent in agents:
+            agent.close()
+    return report

@@ -1,0 +1,112 @@
+"""The sessions service: list, find, continue, delete and prune sessions.
+
+These touch only the session index (SQLite; ``stores.session_store``), never LangGraph
+or Chroma, so ``oic-ai sessions list`` starts fast. What reads checkpoint history (show,
+replay, fork, rerun) is :mod:`oic_ai.graph.services.session_history`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from oic_ai.stores.session_store import (
+    SessionStore,
+    SessionSummary,
+    parse_duration,
+    sessions_db_path,
+)
+
+if TYPE_CHECKING:
+    from oic_ai.stores.settings import Settings
+
+
+def open_store(settings: Settings) -> SessionStore:
+    """The session index under the data folder (SQLite only; opened on first use)."""
+    return SessionStore(sessions_db_path(settings.data_dir))
+
+
+def pick_session(
+    store: SessionStore, settings: Settings, session_id: str | None, latest: bool
+) -> str | None:
+    """The session a turn continues: ``session_id``, else the latest if asked, else new.
+
+    Args:
+        store: The session index.
+        settings: Where ``session_timeout`` comes from.
+        session_id: A session id or unique prefix to continue, if any.
+        latest: Continue the session updated last, if within ``session_timeout``.
+
+    Returns:
+        The full session id, or None to start a new session.
+
+    Raises:
+        UserInputError: ``session_id`` matches no session, or several.
+    """
+    if session_id:
+        return str(store.get(session_id).id)
+    if latest:
+        found = store.latest(parse_duration(settings.session_timeout))
+        if found is not None:
+            return str(found.id)
+    return None
+
+
+def list_sessions(settings: Settings, limit: int | None = None) -> list[SessionSummary]:
+    """Sessions, newest first; reading never creates the database."""
+    with open_store(settings) as store:
+        return store.list(limit=limit)
+
+
+def find_session(settings: Settings, session_id: str) -> SessionSummary:
+    """The session with this id or unique id prefix.
+
+    Raises:
+        UserInputError: no session, or several, match.
+    """
+    with open_store(settings) as store:
+        return store.get(session_id)
+
+
+def delete_session(settings: Settings, session_id: str) -> SessionSummary:
+    """Delete a session and its checkpoints; return what was deleted.
+
+    Raises:
+        UserInputError: no session, or several, match.
+    """
+    with open_store(settings) as store:
+        summary = store.get(session_id)
+        store.delete(summary.id)
+        return summary
+
+
+@dataclass(frozen=True)
+class PruneOutcome:
+    """The sessions a prune deleted (or would delete) and the database size around it."""
+
+    deleted: int
+    sessions: list[SessionSummary]
+    dry_run: bool
+    bytes_before: int
+    bytes_after: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``sessions prune --json`` shape."""
+        return {**asdict(self), "sessions": [s.id for s in self.sessions]}
+
+
+def prune_sessions(settings: Settings, older_than: str, *, dry_run: bool = False) -> PruneOutcome:
+    """Delete sessions not updated for ``older_than`` (e.g. ``7d``), then compact.
+
+    Raises:
+        UserInputError: ``older_than`` is not a duration.
+    """
+    seconds = parse_duration(older_than)
+    with open_store(settings) as store:
+        cutoff = time.time() - seconds
+        doomed = [s for s in store.list() if s.updated < cutoff]
+        size_before = store.path.stat().st_size if store.path.exists() else 0
+        deleted = 0 if dry_run else store.prune(seconds)
+        size_after = store.path.stat().st_size if store.path.exists() else 0
+    return PruneOutcome(deleted, doomed, dry_run, size_before, size_after)
