@@ -1,6 +1,6 @@
 """The LangGraph state graph, its state and context schemas, and the Python API.
 
-Attributes load lazily so that importing a submodule (``graph.sessions`` for
+Attributes load lazily so that importing a submodule (``graph.services.sessions`` for
 ``oic-ai sessions list``) does not pay for building the graph.
 """
 

@@ -560,7 +560,7 @@ def fix_template(text: str) -> dict[str, Any]:
         each), ``warnings``, ``diff``, and ``validation`` (the ``validate --json`` entry of
         the new text).
     """
-    from oic_ai.tools.plan_applier import apply_plan
+    from oic_ai.tools.applier import apply_plan
     from oic_ai.tools.validate_template import validate_text
 
     before = validate_text(text)
