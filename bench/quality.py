@@ -28,9 +28,9 @@ def upstream_rank(results: list, weights=(0.70, 0.20, 0.10), minimum: float = 0.
 
 
 def measure(templates: Path, queries_file: Path, data: Path) -> dict[str, dict[str, float]]:
-    from oic_ai.stores.hybrid_search import TemplateSearch
-    from oic_ai.stores.retrieval_eval import evaluate, load_queries
     from oic_ai.stores.settings import load_settings
+    from oic_ai.tools.retrieval.evaluation import evaluate, load_queries
+    from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
 
     search = TemplateSearch.open(load_settings(data_dir=data, templates_dir=templates, env={}))
     search.refresh()

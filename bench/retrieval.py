@@ -47,9 +47,9 @@ def peak_rss_mib() -> float:
 
 def in_process(templates: Path, data: Path, rounds: int = 20) -> dict[str, float]:
     from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
-    from oic_ai.stores.hybrid_search import TemplateSearch
     from oic_ai.stores.settings import Settings
     from oic_ai.stores.template_index import TemplateIndex
+    from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
 
     embedder = MiniLMEmbedder()
     search = TemplateSearch(TemplateIndex(embedder, data), templates, Settings(data_dir=data))

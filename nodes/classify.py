@@ -10,8 +10,8 @@ from langgraph.runtime import Runtime
 from oic_ai.nodes.context import Context
 from oic_ai.nodes.messages import last_request
 from oic_ai.nodes.state import Intent, Route, State
-from oic_ai.stores.query_classifier import detect_targets, is_modification, tokenize
 from oic_ai.stores.vocabulary import OS_DISTS
+from oic_ai.tools.retrieval.query_classifier import detect_targets, is_modification, tokenize
 
 _QUESTION = re.compile(
     r"^\s*(?:what|which|how|why|does|do|is|are|can|show|list|summari[sz]e|explain|describe|"

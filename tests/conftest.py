@@ -131,8 +131,8 @@ def small_library(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def indexed_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A data folder whose Chroma index holds the bundled library (embedded once per run)."""
-    from oic_ai.stores.hybrid_search import TemplateSearch
     from oic_ai.stores.settings import load_settings
+    from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
 
     data = tmp_path_factory.mktemp("indexed") / "data"
     TemplateSearch.open(load_settings(data_dir=data, env={})).refresh()

@@ -1,6 +1,6 @@
 """The ``search_templates`` tool: rank the template library for a request.
 
-One :class:`~oic_ai.stores.hybrid_search.TemplateSearch` is kept per library, index and
+One :class:`~oic_ai.tools.retrieval.hybrid_search.TemplateSearch` is kept per library, index and
 embedding model for the life of the process (the ``retrieve`` node and the tool share it);
 it is opened and indexed on first use and refreshed on each.
 """
@@ -15,7 +15,7 @@ from langchain_core.tools import tool
 from oic_ai.stores.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from oic_ai.stores.hybrid_search import TemplateSearch
+    from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
 
 _SEARCHES: dict[tuple[Any, ...], TemplateSearch] = {}
 _LOCK = threading.Lock()
@@ -34,7 +34,7 @@ def open_search(settings: Settings) -> TemplateSearch:
     with _LOCK:
         search = _SEARCHES.get(key)
         if search is None:
-            from oic_ai.stores.hybrid_search import TemplateSearch
+            from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
 
             search = TemplateSearch.open(settings)
             _SEARCHES[key] = search

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 from oic_ai.stores.errors import UserInputError
 
 if TYPE_CHECKING:
-    from oic_ai.stores.hybrid_search import SearchResponse, TemplateSearch
-    from oic_ai.stores.retrieval_eval import LabelledQuery
     from oic_ai.stores.settings import Settings
     from oic_ai.stores.template_index import SyncReport
+    from oic_ai.tools.retrieval.evaluation import LabelledQuery
+    from oic_ai.tools.retrieval.hybrid_search import SearchResponse, TemplateSearch
     from oic_ai.tools.validate_template import FileReport
 
 Progress = Callable[[int, int], None]
@@ -111,7 +111,7 @@ def validate_template_text(text: str, *, source: str = "<template>") -> FileRepo
 
 def open_search(settings: Settings) -> TemplateSearch:
     """Open the hybrid search over the settings' library and index (nothing is synced)."""
-    from oic_ai.stores.hybrid_search import TemplateSearch
+    from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
 
     return TemplateSearch.open(settings)
 
@@ -178,7 +178,7 @@ def evaluate_retrieval(
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Measure hit@1, hit@3 and MRR over labelled queries (the ``eval retrieval`` shape)."""
-    from oic_ai.stores.retrieval_eval import evaluate
+    from oic_ai.tools.retrieval.evaluation import evaluate
 
     search = _synced_search(settings, progress)
     ranked = [(q, [r.template for r in search.search(q.q, top_k=top_k).results]) for q in queries]
@@ -187,7 +187,7 @@ def evaluate_retrieval(
 
 def load_labelled_queries(path: Path) -> list[LabelledQuery]:
     """Read a labelled queries file (``queries: [{q, accept, type}]``)."""
-    from oic_ai.stores.retrieval_eval import load_queries
+    from oic_ai.tools.retrieval.evaluation import load_queries
 
     return load_queries(path)
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from oic_ai.stores.hybrid_search import TemplateSearch
 from oic_ai.stores.settings import Settings
 from oic_ai.stores.template_index import TemplateIndex
+from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
 from tests.conftest import OUR_TEMPLATES
 
 

@@ -7,9 +7,9 @@ from fnmatch import fnmatchcase
 
 import pytest
 
-from oic_ai.stores.hybrid_search import TemplateSearch, package_matches
-from oic_ai.stores.query_classifier import classify_query, negated_terms
-from oic_ai.stores.retrieval_eval import evaluate, load_queries
+from oic_ai.tools.retrieval.evaluation import evaluate, load_queries
+from oic_ai.tools.retrieval.hybrid_search import TemplateSearch, package_matches
+from oic_ai.tools.retrieval.query_classifier import classify_query, negated_terms
 from tests.conftest import PROJECT
 
 DOCKERISH = ("docker*", "moby*")

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from oic_ai.stores.query_classifier import TargetMention, detect_target_spans
 from oic_ai.stores.targets import TARGETS_PATH, load_targets, parse_targets
 from oic_ai.stores.vocabulary import RegistryView
+from oic_ai.tools.retrieval.query_classifier import TargetMention, detect_target_spans
 from tests.conftest import PROJECT, REFERENCE_SCHEMA
 
 SCHEMA = PROJECT / "tools" / "schemas" / "oic-template.schema.json"

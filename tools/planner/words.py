@@ -1,7 +1,7 @@
 """The request's vocabulary: word tables and the regex fragments the rules share.
 
 Target names, titles and word boundaries come from the target registry
-(:mod:`oic_ai.stores.targets`) and :mod:`oic_ai.stores.query_classifier`.
+(:mod:`oic_ai.stores.targets`) and :mod:`oic_ai.tools.retrieval.query_classifier`.
 """
 
 from __future__ import annotations

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from oic_ai.stores.query_classifier import WORD_END, WORD_START
 from oic_ai.tools.edit_plan import Artifact
 from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.retrieval.query_classifier import WORD_END, WORD_START
 
 _FORMAT = r"raw|qcow2|vhdx|vhd|vmdk|vdi"
 _COMPRESSION = r"gzip|gz|xz|zstd|zst|bzip2|bz2"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from oic_ai.stores.query_classifier import WORD_END, WORD_START
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import RequestText
+from oic_ai.tools.retrieval.query_classifier import WORD_END, WORD_START
 
 _BOOTLOADER = re.compile(
     rf"{WORD_START}(?:(?P<from>from)\s+)?(?:(?:the\s+)?(?:use|using|with|switch\s+to|boot\s+with|via)\s+)?"

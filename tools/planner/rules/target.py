@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from oic_ai.stores.query_classifier import detect_target_spans
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.state import PlanState, family_of
+from oic_ai.tools.retrieval.query_classifier import detect_target_spans
 
 
 def rule_target(state: PlanState) -> None:
     """Pick the distribution, arch and image type; unsupported targets are reported.
 
-    The mentions come from :func:`~oic_ai.stores.query_classifier.detect_target_spans`,
+    The mentions come from :func:`~oic_ai.tools.retrieval.query_classifier.detect_target_spans`,
     the one target detector; a mention after "from" names the source and is only used up.
     """
     text = state.text

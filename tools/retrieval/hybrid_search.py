@@ -14,16 +14,16 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
-from oic_ai.stores.query_classifier import (
+from oic_ai.stores.settings import Settings
+from oic_ai.stores.template_index import IndexedTemplate, SyncReport, TemplateIndex
+from oic_ai.stores.vocabulary import alias_group
+from oic_ai.tools.retrieval.query_classifier import (
     QueryClassification,
     QueryVocabulary,
     classify_query,
     exclusion_patterns,
     tokenize,
 )
-from oic_ai.stores.settings import Settings
-from oic_ai.stores.template_index import IndexedTemplate, SyncReport, TemplateIndex
-from oic_ai.stores.vocabulary import alias_group
 
 _STOPWORDS = frozenset(
     {
