@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from oic_ai.stores.package_fetch import Progress
     from oic_ai.stores.package_index import SourceRow
-    from oic_ai.stores.package_sources import Progress, SyncResult
+    from oic_ai.stores.package_sources import SyncResult
     from oic_ai.tools.verify_packages import PackageReport
 
 _STATUS_STYLE = {

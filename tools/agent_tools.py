@@ -83,7 +83,7 @@ def suggest_packages(name: str, dist: str) -> list[str]:
     Returns:
         At most five package names, best first.
     """
-    from oic_ai.stores.package_sources import resolve_target
+    from oic_ai.stores.package_repos import resolve_target
     from oic_ai.tools.suggest_packages import suggest_packages as suggest
     from oic_ai.tools.verify_packages import index_for
 

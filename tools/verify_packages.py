@@ -168,7 +168,7 @@ def template_target(data: Mapping[str, Any]) -> tuple[str, str, str]:
 def template_repo_filters(data: Mapping[str, Any]) -> list[tuple[RepoFilter, str]]:
     """Return each ``packageRepositories`` entry as a filter and a label."""
     from oic_ai.stores.package_index import RepoFilter
-    from oic_ai.stores.package_sources import template_repo_key
+    from oic_ai.stores.package_repos import template_repo_key
 
     result = []
     for entry in data.get("packageRepositories") or []:

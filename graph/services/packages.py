@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 from oic_ai.stores.errors import UserInputError
 
 if TYPE_CHECKING:
+    from oic_ai.stores.package_fetch import Fetcher, Progress
     from oic_ai.stores.package_index import PackageIndex, SourceRow
-    from oic_ai.stores.package_sources import Fetcher, Progress, SyncResult
+    from oic_ai.stores.package_sources import SyncResult
     from oic_ai.stores.settings import Settings
     from oic_ai.tools.verify_packages import PackageReport
 
@@ -103,8 +104,8 @@ def sync_packages(
     Raises:
         UserInputError: a bad target, or nothing to refresh.
     """
+    from oic_ai.stores.package_fetch import Fetcher
     from oic_ai.stores.package_index import PackageIndex
-    from oic_ai.stores.package_sources import Fetcher
 
     index = PackageIndex.for_data_dir(settings.data_dir)
     fetcher = Fetcher(
@@ -122,12 +123,14 @@ def sync_packages(
 
 def _sync(index: PackageIndex, request: SyncRequest, fetcher: Fetcher) -> list[SyncResult]:
     """Run the one strategy the request asks for."""
-    from oic_ai.stores.package_sources import (
+    from oic_ai.stores.package_repos import (
         find_providerconfigs,
-        import_local,
-        refresh_recorded,
         repos_from_providerconfig,
         resolve_target,
+    )
+    from oic_ai.stores.package_sources import (
+        import_local,
+        refresh_recorded,
         sync_repo,
         sync_template_repos,
     )

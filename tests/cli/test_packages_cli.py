@@ -238,6 +238,10 @@ def test_other_commands_do_not_import_package_code() -> None:
     loaded = modules_after(
         "from oic_ai.cli import build_parser\nbuild_parser().parse_args(['validate', 'x.yml'])"
     )
-    heavy = {"oic_ai.stores.package_index", "oic_ai.stores.package_sources"}
+    heavy = {
+        "oic_ai.stores.package_index",
+        "oic_ai.stores.package_sources",
+        "oic_ai.stores.package_fetch",
+    }
     heavy |= {"oic_ai.tools.verify_packages", "sqlite3", "rapidfuzz", "urllib.request"}
     assert loaded & heavy == set()

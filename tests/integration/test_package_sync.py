@@ -19,15 +19,10 @@ from pathlib import Path
 import pytest
 
 from oic_ai.cli import main
+from oic_ai.stores.package_fetch import Fetcher, FetchError
 from oic_ai.stores.package_index import PackageIndex
-from oic_ai.stores.package_sources import (
-    Fetcher,
-    FetchError,
-    RemoteRepo,
-    find_providerconfigs,
-    repos_from_providerconfig,
-    sync_repo,
-)
+from oic_ai.stores.package_repos import RemoteRepo, find_providerconfigs, repos_from_providerconfig
+from oic_ai.stores.package_sources import sync_repo
 from tests.conftest import PROJECT, REFERENCE
 from tests.support.cli import cli_env
 from tests.support.loopback import LoopbackHandler, LoopbackServer
