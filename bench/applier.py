@@ -12,19 +12,10 @@ Scenarios, each run over all 41 templates:
 from __future__ import annotations
 
 import os
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
-
+from _common import ROOT, share_percentile
 
 if __name__ == "__main__":
     from oic_ai.tools.applier import apply_plan, sections
@@ -84,8 +75,9 @@ if __name__ == "__main__":
     ):
         wall, cpu = rows[row]
         print(
-            f"| {label} | {_percentile(wall, 0.5):.2f} ms | {_percentile(wall, 0.95):.2f} ms "
-            f"| {_percentile(cpu, 0.5):.2f} ms | {_percentile(cpu, 0.95):.2f} ms |"
+            f"| {label} | {share_percentile(wall, 0.5):.2f} ms "
+            f"| {share_percentile(wall, 0.95):.2f} ms "
+            f"| {share_percentile(cpu, 0.5):.2f} ms | {share_percentile(cpu, 0.95):.2f} ms |"
         )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(

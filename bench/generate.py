@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -15,8 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import ROOT, peak_rss_mib, percentile
 
 CREATE = [
     "a minimal Ubuntu 24.04 edge image for arm64 with docker and node monitoring",
@@ -38,11 +36,6 @@ REFINE = [
     "output qcow2 and zstd-compressed raw",
     "what packages are included?",
 ]
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 def main() -> None:
@@ -87,7 +80,7 @@ def main() -> None:
                 cwd=ROOT,
             )
             fresh.append(time.perf_counter() - t)
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rss = peak_rss_mib()
     print("| figure | value |")
     print("|---|---|")
     print(f"| first turn incl. indexing the library, s | {first_s:.2f} |")

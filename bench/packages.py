@@ -17,17 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import ROOT, percentile
 
 EXACT = ["openssh-server", "nginx-core", "cloud-init", "docker.io", "python3", "no-such-pkg"]
 GLOBS = ["python3-yaml*", "libva-*[0-9]", "nginx-*", "linux-image-[0-9]*-amd64"]
 PROVIDES = ["qemu-kvm", "httpd", "mail-transport-agent", "x-terminal-emulator"]
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 def timed(fn: object, args: list[str], rounds: int) -> list[float]:

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import gc
 import statistics
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import ROOT, share_percentile
 
 REQUESTS = [
     "add docker and monitoring packages",
@@ -71,11 +68,6 @@ REQUESTS = [
 ]
 
 
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
-
-
 def _measure(texts: list[str], *, cold: bool) -> tuple[list[float], list[float]]:
     from oic_ai.stores.template_model import read_template
     from oic_ai.tools.planner import plan_request
@@ -113,7 +105,7 @@ if __name__ == "__main__":
         timings, cpu = _measure(texts, cold=cold)
         print(
             f"| {'cold' if cold else 'warm'} | {len(timings)} "
-            f"| {_percentile(timings, 0.5):.2f} | {_percentile(timings, 0.95):.2f} "
+            f"| {share_percentile(timings, 0.5):.2f} | {share_percentile(timings, 0.95):.2f} "
             f"| {max(timings):.2f} | {statistics.fmean(timings):.2f} "
-            f"| {_percentile(cpu, 0.5):.2f} | {_percentile(cpu, 0.95):.2f} |"
+            f"| {share_percentile(cpu, 0.5):.2f} | {share_percentile(cpu, 0.95):.2f} |"
         )

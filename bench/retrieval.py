@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import random
-import resource
 import shutil
 import statistics
 import subprocess
@@ -19,8 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import ROOT, peak_rss_mib, percentile
 
 QUERIES = [
     "a minimal Ubuntu 24.04 edge image for arm64 with docker and node monitoring",
@@ -34,15 +32,6 @@ QUERIES = [
     "ros2 jazzy robotics",
     "rhel 10 container host on arm64",
 ]
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
-
-
-def peak_rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def in_process(templates: Path, data: Path, rounds: int = 20) -> dict[str, float]:

@@ -22,7 +22,7 @@ from typing import Any
 import yaml
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.targets import load_targets
+from oic_ai.stores.targets import load_targets, string_list
 from oic_ai.stores.vocabulary import RegistryView
 
 CATALOG_PATH = Path(__file__).parent / "data" / "capabilities.yaml"
@@ -305,11 +305,7 @@ def _match(table: _PhraseTable, text: tuple[str, ...]) -> list[str]:
 
 
 def _names(value: Any, where: str) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ValueError(f"{where} must be a list of package names")
-    return tuple(value)
+    return string_list(value, where, items="package names")
 
 
 def _target_table(raw: Any, where: str) -> dict[str, tuple[str, ...]]:

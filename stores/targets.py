@@ -347,11 +347,16 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-def _strs(value: Any, where: str) -> tuple[str, ...]:
+def string_list(value: Any, where: str, *, items: str = "strings") -> tuple[str, ...]:
+    """Read an optional YAML list of strings (None reads as empty).
+
+    Raises:
+        ValueError: ``value`` is not a list of strings; ``where`` and ``items`` name it.
+    """
     if value is None:
         return ()
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ValueError(f"{where} must be a list of strings")
+        raise ValueError(f"{where} must be a list of {items}")
     return tuple(value)
 
 
@@ -369,18 +374,18 @@ def _arch(name: str, raw: Mapping[str, Any]) -> Arch:
         raise ValueError(f"arches.{name}.root needs a type and a guid")
     return Arch(
         name=name,
-        spellings=_strs(raw.get("spellings"), f"arches.{name}.spellings"),
-        keywords=_strs(raw.get("keywords"), f"arches.{name}.keywords"),
-        words=_strs(raw.get("words"), f"arches.{name}.words"),
+        spellings=string_list(raw.get("spellings"), f"arches.{name}.spellings"),
+        keywords=string_list(raw.get("keywords"), f"arches.{name}.keywords"),
+        words=string_list(raw.get("words"), f"arches.{name}.words"),
         phrase=str(raw.get("phrase", "")),
-        name_words=_strs(raw.get("name_words"), f"arches.{name}.name_words"),
-        package_words=_strs(raw.get("package_words"), f"arches.{name}.package_words"),
+        name_words=string_list(raw.get("name_words"), f"arches.{name}.name_words"),
+        package_words=string_list(raw.get("package_words"), f"arches.{name}.package_words"),
         name_word=str(raw.get("name_word", name)),
         console=str(raw.get("console", "")),
         root=RootPartition(
             type=str(root["type"]),
             guid=str(root["guid"]).lower(),
-            also=_strs(root.get("also"), f"arches.{name}.root.also"),
+            also=string_list(root.get("also"), f"arches.{name}.root.also"),
         ),
     )
 
@@ -392,7 +397,7 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         ValueError: the document is malformed (a bug in the shipped data).
     """
     families = {
-        str(name): _strs(dists, f"families.{name}")
+        str(name): string_list(dists, f"families.{name}")
         for name, dists in _map(data.get("families"), "families").items()
     }
     family_of = {dist: family for family, dists in families.items() for dist in dists}
@@ -413,15 +418,15 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
                 family=family_of[dist_id],
                 title=str(raw.get("title") or dist_id),
                 codename=str(raw.get("codename", "")),
-                keywords=_strs(raw.get("keywords"), f"{where}.keywords"),
-                words=_strs(raw.get("words"), f"{where}.words"),
+                keywords=string_list(raw.get("keywords"), f"{where}.keywords"),
+                words=string_list(raw.get("words"), f"{where}.words"),
                 phrase=str(raw.get("phrase", "")),
                 repository_codename=bool(raw.get("repository_codename", True)),
             )
         oses[str(os_name)] = OperatingSystem(
             name=str(os_name),
             dists=tuple(str(d) for d in raw_dists),
-            spellings=_strs(raw_os.get("spellings"), f"oses.{os_name}.spellings"),
+            spellings=string_list(raw_os.get("spellings"), f"oses.{os_name}.spellings"),
         )
     unlisted = set(family_of) - set(found)
     if unlisted:
@@ -435,8 +440,8 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         str(name): ImageType(
             name=str(name),
             title=str(raw.get("title", name)),
-            context=_strs(raw.get("context"), f"image_types.{name}.context"),
-            words=_strs(raw.get("words"), f"image_types.{name}.words"),
+            context=string_list(raw.get("context"), f"image_types.{name}.context"),
+            words=string_list(raw.get("words"), f"image_types.{name}.words"),
             phrase=str(raw.get("phrase", "")),
             name_word=str(raw.get("name_word", "")),
         )
@@ -464,7 +469,7 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         joined_words=MappingProxyType(
             {str(k): str(v) for k, v in _map(request.get("joined_words"), "joined").items()}
         ),
-        name_parts=_strs(request.get("name_parts"), "request.name_parts"),
+        name_parts=string_list(request.get("name_parts"), "request.name_parts"),
         from_before=str(request.get("from_before", "")),
         field_patterns=MappingProxyType(
             {str(k): str(v) for k, v in _map(data.get("field_patterns"), "field_patterns").items()}

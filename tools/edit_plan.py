@@ -18,6 +18,16 @@ from pydantic import BaseModel, ConfigDict, Field
 class _Op(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
+    op: str
+
+    def describe(self) -> str:
+        """One short clause for a plan's summary (by default the operation's name)."""
+        return self.op
+
+    def label(self) -> str:
+        """The operation in words, for a "not applied" line (by default its summary clause)."""
+        return self.describe()
+
 
 def _an(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
@@ -155,10 +165,6 @@ class ResizePartition(_Op):
         """One short clause for a plan's summary."""
         return f"resize partition {self.partition} to {self.size}"
 
-    def label(self) -> str:
-        """The operation in words, for a "not applied" line."""
-        return f"resize partition {self.partition} to {self.size}"
-
 
 class RemovePartition(_Op):
     """Remove a partition."""
@@ -168,10 +174,6 @@ class RemovePartition(_Op):
 
     def describe(self) -> str:
         """One short clause for a plan's summary."""
-        return f"remove partition {self.partition}"
-
-    def label(self) -> str:
-        """The operation in words, for a "not applied" line."""
         return f"remove partition {self.partition}"
 
 
@@ -313,10 +315,6 @@ class AddRepository(_Op):
         """One short clause for a plan's summary."""
         return f"add repository {self.url}"
 
-    def label(self) -> str:
-        """The operation in words, for a "not applied" line."""
-        return f"add repository {self.url}"
-
 
 class SetMetadata(_Op):
     """Set the template's descriptive metadata."""
@@ -325,10 +323,6 @@ class SetMetadata(_Op):
     description: str | None = None
     use_cases: list[str] | None = None
     keywords: list[str] | None = None
-
-    def describe(self) -> str:
-        """One short clause for a plan's summary."""
-        return self.op
 
     def label(self) -> str:
         """The operation in words, for a "not applied" line."""
@@ -360,10 +354,6 @@ class DeleteValue(_Op):
 
     op: Literal["delete"] = "delete"
     path: str
-
-    def describe(self) -> str:
-        """One short clause for a plan's summary."""
-        return self.op
 
     def label(self) -> str:
         """The operation in words, for a "not applied" line."""

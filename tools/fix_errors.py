@@ -187,6 +187,13 @@ class _Fixer:
     def _set(self, parts: Sequence[str | int], value: Any) -> None:
         self.operations.append(SetValue(path=_dotted(parts), value=value))
 
+    def _placeholder(self, parts: Sequence[str | int], value: str, note: str, warning: str) -> bool:
+        """Set a placeholder the user must replace: note the fix and warn about the placeholder."""
+        self._set(parts, value)
+        self.notes.append(note)
+        self.warnings.append(warning)
+        return True
+
     def fix(self, finding: Finding) -> None:
         handler = _HANDLERS.get(finding.code)
         parts = _parts(finding.path)
@@ -223,11 +230,18 @@ class _Fixer:
 
     # handlers: each returns True when it planned a fix
 
-    def package_duplicate(self, finding: Finding, parts: list[str | int]) -> bool:
+    def _package_at(self, parts: list[str | int]) -> tuple[list[Any], int] | None:
+        """The package list a finding points into and the index in it, if it does."""
         values = _get(self.data, parts[:-1])
         index = parts[-1]
         if not isinstance(values, list) or not isinstance(index, int) or index >= len(values):
+            return None
+        return values, index
+
+    def package_duplicate(self, finding: Finding, parts: list[str | int]) -> bool:
+        if (at := self._package_at(parts)) is None:
             return False
+        values, index = at
         name = values[index]
         if name not in values[:index]:
             return False
@@ -236,10 +250,9 @@ class _Fixer:
         return True
 
     def package_versioned(self, finding: Finding, parts: list[str | int]) -> bool:
-        values = _get(self.data, parts[:-1])
-        index = parts[-1]
-        if not isinstance(values, list) or not isinstance(index, int) or index >= len(values):
+        if (at := self._package_at(parts)) is None:
             return False
+        values, index = at
         pinned = values[index]
         if not isinstance(pinned, str):
             return False
@@ -340,13 +353,13 @@ class _Fixer:
         if parts[-1] != "password" or not isinstance(_get(self.data, parts), str):
             return False
         user = _mapping(_get(self.data, parts[:-1])).get("name")
-        self._set(parts, PASSWORD_PLACEHOLDER)
-        self.notes.append(f"replaced user {user}'s plaintext password with a placeholder")
-        self.warnings.append(
+        return self._placeholder(
+            parts,
+            PASSWORD_PLACEHOLDER,
+            f"replaced user {user}'s plaintext password with a placeholder",
             f"user {user} now has the placeholder password {PASSWORD_PLACEHOLDER}: set a crypt "
-            "hash (openssl passwd -6) or provide an SSH key at deploy time"
+            "hash (openssl passwd -6) or provide an SSH key at deploy time",
         )
-        return True
 
     def legacy_systemconfigs(self, finding: Finding, parts: list[str | int]) -> bool:
         legacy = self.data.get("systemConfigs")
@@ -469,14 +482,14 @@ class _Fixer:
         repo = _get(self.data, parts)
         if not isinstance(repo, Mapping) or "pkey" in repo or "pkeys" in repo:
             return False
-        self._set([*parts, "pkey"], PUBLIC_KEY_PLACEHOLDER)
         name = repo.get("codename") or repo.get("url")
-        self.notes.append(f"repository {name} got a placeholder signing key")
-        self.warnings.append(
+        return self._placeholder(
+            [*parts, "pkey"],
+            PUBLIC_KEY_PLACEHOLDER,
+            f"repository {name} got a placeholder signing key",
             f"repository {name} has the placeholder key {PUBLIC_KEY_PLACEHOLDER}: set pkey to "
-            "the URL of its signing key"
+            "the URL of its signing key",
         )
-        return True
 
     def secureboot_keys_incomplete(self, finding: Finding, parts: list[str | int]) -> bool:
         # The three files are one key pair in one folder: derive the missing paths.

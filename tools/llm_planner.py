@@ -15,7 +15,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from oic_ai.stores.chat_models import StructuredOutput, rejects_response_format
 from oic_ai.tools.edit_plan import EditPlan
@@ -268,30 +268,24 @@ def _retry_instruction(parsed: ParsedPlan) -> str:
     return text + ' Answer again with only the JSON edit plan, each operation starting with "op".'
 
 
+class PlanOptions(TypedDict, total=False):
+    """The optional keyword arguments :func:`plan_with_model` passes on to :func:`plan_turn`."""
+
+    history: Sequence[str]
+    errors: Sequence[str]
+    method: str | StructuredOutput
+    num_ctx: int | None
+
+
 def plan_with_model(
-    model: Any,
-    request: str,
-    template_text: str,
-    *,
-    history: Sequence[str] = (),
-    errors: Sequence[str] = (),
-    method: str | StructuredOutput = "json_schema",
-    num_ctx: int | None = None,
+    model: Any, request: str, template_text: str, **options: Unpack[PlanOptions]
 ) -> EditPlan:
     """Ask a chat model for an :class:`EditPlan` (see :func:`plan_turn`).
 
     Raises:
         PlanError: the model gave no usable plan, also after one retry.
     """
-    return plan_turn(
-        model,
-        request,
-        template_text,
-        history=history,
-        errors=errors,
-        method=method,
-        num_ctx=num_ctx,
-    ).plan
+    return plan_turn(model, request, template_text, **options).plan
 
 
 def fix_plan(

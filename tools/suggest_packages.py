@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Required, TypedDict, Unpack
 
 from oic_ai.stores.capability_catalog import CapabilityCatalog, load_catalog
 
@@ -123,30 +123,24 @@ def _similar(name: str, view: IndexView, limit: int) -> list[tuple[str, float]]:
     return [(match, float(score)) for match, score, _ in ranked]
 
 
-def suggest_packages(
-    missing: Sequence[str],
-    *,
-    os: str,
-    dist: str,
-    arch: str | None = None,
-    view: IndexView | None = None,
-    catalog: CapabilityCatalog | None = None,
-    limit: int = MAX_SUGGESTIONS,
-) -> dict[str, list[str]]:
+class Lookup(TypedDict, total=False):
+    """The keyword arguments :func:`suggest_packages` passes on to :func:`rank_alternatives`."""
+
+    os: Required[str]
+    dist: Required[str]
+    arch: str | None
+    view: IndexView | None
+    catalog: CapabilityCatalog | None
+    limit: int
+
+
+def suggest_packages(missing: Sequence[str], **lookup: Unpack[Lookup]) -> dict[str, list[str]]:
     """Map each missing name to at most ``limit`` ranked alternative names.
 
     This is the ADR's ``SuggestPackages(missing) -> map[missing][]alternatives``.
     Names with no alternative map to an empty list.
     """
-    return {
-        name: [
-            s.name
-            for s in rank_alternatives(
-                name, os=os, dist=dist, arch=arch, view=view, catalog=catalog, limit=limit
-            )
-        ]
-        for name in missing
-    }
+    return {name: [s.name for s in rank_alternatives(name, **lookup)] for name in missing}
 
 
 def suggestions_to_json(ranked: Mapping[str, Sequence[Suggestion]]) -> dict[str, Any]:

@@ -171,59 +171,73 @@ def _check_root_arch(ctx: _Context) -> None:
             )
 
 
+def _report_repeats(
+    ctx: _Context,
+    entries: Iterator[tuple[int, str, str]],
+    path: Callable[[int], tuple[PathPart, ...]],
+    code: str,
+    message: Callable[[str, int], str],
+) -> None:
+    """Report every entry whose key an earlier entry already had.
+
+    Args:
+        ctx: Where the findings go.
+        entries: ``(index, key, shown)``: the key compares, ``shown`` names the entry.
+        path: The document path of the entry at an index.
+        code: The finding's code.
+        message: The message for a repeat, from its ``shown`` and the first index.
+    """
+    seen: dict[str, int] = {}
+    for index, key, shown in entries:
+        if key in seen:
+            ctx.add(path(index), code, message(shown, seen[key]))
+        else:
+            seen[key] = index
+
+
 def _check_duplicate_users(ctx: _Context) -> None:
     system = _mapping(ctx.data.get("systemConfig"))
-    seen: dict[str, int] = {}
-    for index, user in _items(system.get("users")):
-        name = user.get("name")
-        if not isinstance(name, str):
-            continue
-        if name in seen:
-            ctx.add(
-                ("systemConfig", "users", index, "name"),
-                "user-duplicate",
-                f"user {name!r} is defined twice (first at users[{seen[name]}])",
-            )
-        else:
-            seen[name] = index
+    _report_repeats(
+        ctx,
+        (
+            (index, name, name)
+            for index, user in _items(system.get("users"))
+            if isinstance(name := user.get("name"), str)
+        ),
+        lambda index: ("systemConfig", "users", index, "name"),
+        "user-duplicate",
+        lambda name, first: f"user {name!r} is defined twice (first at users[{first}])",
+    )
 
 
 def _check_duplicate_mounts(ctx: _Context) -> None:
     disk = _mapping(ctx.data.get("disk"))
-    seen: dict[str, int] = {}
-    for index, part in _items(disk.get("partitions")):
-        mount = part.get("mountPoint")
-        if not isinstance(mount, str) or mount.strip().lower() in _NOT_A_MOUNT:
-            continue
-        normal = mount.rstrip("/") or "/"
-        if normal in seen:
-            ctx.add(
-                ("disk", "partitions", index, "mountPoint"),
-                "mountpoint-duplicate",
-                f"mount point {mount} is used twice (first by partitions[{seen[normal]}])",
-            )
-        else:
-            seen[normal] = index
+    _report_repeats(
+        ctx,
+        (
+            (index, mount.rstrip("/") or "/", mount)
+            for index, part in _items(disk.get("partitions"))
+            if isinstance(mount := part.get("mountPoint"), str)
+            and mount.strip().lower() not in _NOT_A_MOUNT
+        ),
+        lambda index: ("disk", "partitions", index, "mountPoint"),
+        "mountpoint-duplicate",
+        lambda mount, first: f"mount point {mount} is used twice (first by partitions[{first}])",
+    )
 
 
 def _check_duplicate_packages(ctx: _Context) -> None:
     system = _mapping(ctx.data.get("systemConfig"))
-    for key in ("packages",):
-        values = system.get(key)
-        if not isinstance(values, list):
-            continue
-        seen: dict[str, int] = {}
-        for index, name in enumerate(values):
-            if not isinstance(name, str):
-                continue
-            if name in seen:
-                ctx.add(
-                    ("systemConfig", key, index),
-                    "package-duplicate",
-                    f"package {name!r} is listed twice (first at {key}[{seen[name]}])",
-                )
-            else:
-                seen[name] = index
+    values = system.get("packages")
+    if not isinstance(values, list):
+        return
+    _report_repeats(
+        ctx,
+        ((index, name, name) for index, name in enumerate(values) if isinstance(name, str)),
+        lambda index: ("systemConfig", "packages", index),
+        "package-duplicate",
+        lambda name, first: f"package {name!r} is listed twice (first at packages[{first}])",
+    )
 
 
 _SEMANTIC_CHECKS: tuple[Callable[[_Context], None], ...] = (

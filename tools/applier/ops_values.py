@@ -129,12 +129,26 @@ def _walk_check(ed: Editor, parts: Sequence[str | int | tuple[str, str]]) -> Non
         raise Skip(f"no such list {_shape(parts[:-1])}")
 
 
+def _locate(
+    ed: Editor, path: str, *, create: bool, hint: str = ""
+) -> tuple[list[str | int | tuple[str, str]], Any, str | int | tuple[str, str]]:
+    """Parse ``path`` and walk to its container: the parts, the container and the last part.
+
+    Raises:
+        Skip: the path cannot be read (``hint`` says how to write one) or walked.
+    """
+    parts = _parse_path(path)
+    if parts is None:
+        raise Skip("the path cannot be read" + hint)
+    container, last = _walk(ed, parts, create=create)
+    return parts, container, last
+
+
 def set_value(ed: Editor, op: SetValue) -> None:
     """SetValue: set any value by path."""
-    parts = _parse_path(op.path)
-    if parts is None:
-        raise Skip("the path cannot be read; write e.g. disk.partitions[id=rootfs].fsType")
-    container, last = _walk(ed, parts, create=True)
+    parts, container, last = _locate(
+        ed, op.path, create=True, hint="; write e.g. disk.partitions[id=rootfs].fsType"
+    )
     if isinstance(last, str):
         if not isinstance(container, CommentedMap):
             raise Skip(f"{_shape(parts[:-1]) or 'the document'} is not a mapping")
@@ -170,10 +184,7 @@ def set_value(ed: Editor, op: SetValue) -> None:
 
 def delete_value(ed: Editor, op: DeleteValue) -> None:
     """DeleteValue: delete a value by path."""
-    parts = _parse_path(op.path)
-    if parts is None:
-        raise Skip("the path cannot be read")
-    container, last = _walk(ed, parts, create=False)
+    parts, container, last = _locate(ed, op.path, create=False)
     if isinstance(last, str):
         if not isinstance(container, CommentedMap) or last not in container:
             raise Skip("no such key")

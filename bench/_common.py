@@ -1,0 +1,32 @@
+"""Shared scaffolding of the bench scripts: the repository root on ``sys.path`` and percentiles.
+
+Every script runs as ``python bench/NAME.py``, so this folder is on ``sys.path`` and
+``from _common import ...`` finds this module; importing it puts the repository root there too.
+"""
+
+from __future__ import annotations
+
+import resource
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The ``p``-th percentile (0-100), the nearest rank rounded."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def share_percentile(values: list[float], share: float) -> float:
+    """The value at ``share`` (0-1) of the sorted values, the rank rounded down."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+def peak_rss_mib() -> float:
+    """The process's peak resident set size in MiB."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
