@@ -20,6 +20,7 @@ SCRIPTS: list[tuple[str, list[str]]] = [
     ("packages.py", []),
     ("planner.py", []),
     ("applier.py", []),
+    ("llm_plans.py", []),
     ("generate.py", []),
     ("sessions.py", []),
     ("startup.py", []),
