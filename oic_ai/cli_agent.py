@@ -138,7 +138,11 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         elif target is not None:
             out.print(f"[red]not written[/]: the template is {result.status}")
         if target is None and result.template:
-            sys.stdout.write(result.template)
+            from oic_ai.render import terminal_text
+
+            # exact into a pipe or file; on a terminal, shown rather than acted on
+            tty = sys.stdout.isatty()
+            sys.stdout.write(terminal_text(result.template) if tty else result.template)
     return EXIT_OK if result.ok else EXIT_INVALID
 
 

@@ -1,7 +1,7 @@
-"""``generate --output``: what may be replaced, the modes files get, and bad requests.
+"""Writing ``--output``: only regular files are replaced, and modes are kept (issue 12, item 2).
 
-Issue 12, items 2, 13 and 16b. The refusals here happen before the turn runs, so each
-command is one short process.
+The command-line side (refused before the turn runs) is in
+``tests/reliability/test_cli_requests.py``.
 """
 
 from __future__ import annotations
@@ -15,9 +15,7 @@ from pathlib import Path
 import pytest
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.session_store import sessions_db_path
 from oic_ai.stores.template_output import write_template
-from tests.support.cli import cli_env, oic, one_line_error
 
 TEXT = "image:\n  name: edge\n"
 
@@ -30,11 +28,6 @@ def umask() -> Iterator[None]:
         yield
     finally:
         os.umask(old)
-
-
-def _generate(tmp_path: Path, *args: str) -> str:
-    env = cli_env(tmp_path / "data", OIC_AI_PROVIDER="builtin")
-    return one_line_error(oic("generate", *args, env=env, cwd=tmp_path))
 
 
 # --- item 2: only regular files are replaced ------------------------------------------------
@@ -108,44 +101,3 @@ def test_an_overwritten_file_keeps_its_mode(tmp_path: Path, mode: int) -> None:
     write_template(path, TEXT, force=True)
     assert path.read_text() == TEXT
     assert stat.S_IMODE(os.stat(path).st_mode) == mode
-
-
-def test_generate_refuses_a_fifo_output_before_the_turn(tmp_path: Path) -> None:
-    fifo = tmp_path / "out.yml"
-    os.mkfifo(fifo)
-    line = _generate(tmp_path, "add htop", "--output", str(fifo), "--force")
-    assert "FIFO" in line and "not a regular file" in line
-    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
-
-
-# --- item 16b: a folder is called a folder at once -------------------------------------------
-
-
-@pytest.mark.parametrize("force", [False, True])
-def test_output_onto_a_folder_says_folder_at_once(tmp_path: Path, force: bool) -> None:
-    folder = tmp_path / "out"
-    folder.mkdir()
-    line = _generate(tmp_path, "add htop", "--output", str(folder), *(["--force"] * force))
-    assert "is a folder" in line and "already exists" not in line
-
-
-# --- item 13: an empty request or session id is a usage error -------------------------------
-
-
-@pytest.mark.parametrize("request_text", ["", "   ", "\t\n"])
-def test_an_empty_request_is_a_usage_error(tmp_path: Path, request_text: str) -> None:
-    line = _generate(tmp_path, request_text)
-    assert "request is empty" in line
-    assert not sessions_db_path(tmp_path / "data").exists()
-
-
-@pytest.mark.parametrize("session", ["", "  "])
-def test_an_empty_session_id_is_a_usage_error(tmp_path: Path, session: str) -> None:
-    line = _generate(tmp_path, "add htop", "--session", session)
-    assert "--session is empty" in line
-
-
-def test_chat_refuses_an_empty_session_id(tmp_path: Path) -> None:
-    env = cli_env(tmp_path / "data", OIC_AI_PROVIDER="builtin")
-    line = one_line_error(oic("chat", "--session", "", env=env, cwd=tmp_path, stdin=""))
-    assert "--session is empty" in line
