@@ -11,7 +11,6 @@ from oic_ai.nodes.context import Context, run_settings
 from oic_ai.nodes.messages import earlier_requests
 from oic_ai.nodes.state import State, record
 from oic_ai.stores.chat_models import ChatBackendError, num_ctx, structured_method
-from oic_ai.stores.settings import Settings
 from oic_ai.tools.chat_backend import ChatBackend
 from oic_ai.tools.llm_planner import (
     PlanError,
@@ -21,14 +20,12 @@ from oic_ai.tools.llm_planner import (
 )
 
 
-def _source_texts(state: State, settings: Settings) -> list[tuple[str, str]]:
-    from oic_ai.stores.template_library import bundled_templates_dir
-
-    root = settings.templates_dir or bundled_templates_dir()
+def _source_texts(state: State) -> list[tuple[str, str]]:
     texts = []
     for source in state.get("sources", [])[:3]:
         try:
-            texts.append((source["template"], (Path(root) / source["path"]).read_text("utf-8")))
+            # a source's path already starts with the library folder: never join it again
+            texts.append((source["template"], Path(source["path"]).read_text("utf-8")))
         except (OSError, UnicodeDecodeError):
             continue
     return texts
@@ -61,7 +58,7 @@ def make_generate(backend: ChatBackend) -> Any:
                 text = write_template_with_model(
                     model,
                     request,
-                    _source_texts(state, settings),
+                    _source_texts(state),
                     current=start if refine else None,
                     num_ctx=num_ctx(settings),
                 )

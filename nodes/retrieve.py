@@ -83,7 +83,7 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         for r in response.results
     ]
     base = response.results[0]
-    base_path = search.templates_dir / base.path
+    base_path = Path(base.path)  # already under the library folder: joining again doubles it
     try:
         base_text = Path(base_path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:

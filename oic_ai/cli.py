@@ -199,7 +199,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handler(args)
     except UserInputError as exc:
-        print(f"oic-ai: {exc}", file=sys.stderr)
+        from oic_ai.render import terminal_text
+
+        print(f"oic-ai: {terminal_text(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("oic-ai: interrupted", file=sys.stderr)

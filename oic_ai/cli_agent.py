@@ -57,6 +57,35 @@ def add_agent_commands(commands: Any) -> None:
     chat.set_defaults(handler=_cmd_chat)
 
 
+def check_request(request: str) -> None:
+    """Refuse an empty or blank request: there is nothing to do.
+
+    Raises:
+        UserInputError: ``request`` holds nothing but white space.
+    """
+    from oic_ai.stores.errors import UserInputError
+
+    if not request.strip():
+        raise UserInputError(
+            "the request is empty", fix='say what you want, e.g. oic-ai generate "add htop"'
+        )
+
+
+def check_session_id(session: str | None) -> None:
+    """Refuse ``--session ""``: an empty id must not quietly start a new session.
+
+    Raises:
+        UserInputError: ``session`` is given but blank.
+    """
+    from oic_ai.stores.errors import UserInputError
+
+    if session is not None and not session.strip():
+        raise UserInputError(
+            "--session is empty",
+            fix="give a session id (see 'oic-ai sessions list'), or leave --session out",
+        )
+
+
 def _pick_session(agent: Any, args: argparse.Namespace, err: Any) -> str | None:
     from oic_ai.graph.services.sessions import pick_session
 
@@ -75,12 +104,14 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.library import output_path
     from oic_ai.render_agent import console, describe_step, print_turn
 
+    check_request(args.request)
+    check_session_id(args.session)
     settings = settings_from(args)
     target = output_path(args.output, settings) if args.output else None
-    if target is not None and target.exists() and not args.force:
-        from oic_ai.stores.errors import UserInputError
+    if target is not None:
+        from oic_ai.stores.template_output import check_target
 
-        raise UserInputError(f"{target} already exists", fix="pass --force to replace it")
+        check_target(target, force=args.force)  # before the turn, not after it
     err = console(stderr=True)
     progress = None
     if not args.json and sys.stderr.isatty():
@@ -107,7 +138,11 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         elif target is not None:
             out.print(f"[red]not written[/]: the template is {result.status}")
         if target is None and result.template:
-            sys.stdout.write(result.template)
+            from oic_ai.render import terminal_text
+
+            # exact into a pipe or file; on a terminal, shown rather than acted on
+            tty = sys.stdout.isatty()
+            sys.stdout.write(terminal_text(result.template) if tty else result.template)
     return EXIT_OK if result.ok else EXIT_INVALID
 
 
@@ -120,6 +155,7 @@ def _cmd_chat(args: argparse.Namespace) -> int:
     from oic_ai.render_agent import console, describe_step, print_diff, print_turn
     from oic_ai.stores.errors import UserInputError
 
+    check_session_id(args.session)
     settings = settings_from(args)
     out = console()
 

@@ -1,15 +1,75 @@
-"""Human-readable terminal output. Colour only when writing to a terminal."""
+r"""Human-readable terminal output. Colour only when writing to a terminal.
+
+Everything a human reads goes through :func:`terminal_text` (plain lines) or
+:func:`safe_console` (rich output): control characters and bidirectional overrides in a
+request, a title, a file name or a repository's data are shown as ``\x1b`` or
+``\u202e``, never sent to the terminal to act on. Stored text and ``--json`` stay exact.
+"""
 
 from __future__ import annotations
 
+import functools
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from oic_ai.graph.services.library import IndexOutcome
     from oic_ai.tools.findings import Finding
     from oic_ai.tools.validate_template import FileReport
+
+# C0 controls but tab and newline, DEL, C1 controls, and the bidirectional marks,
+# embeddings, overrides and isolates (the "Trojan Source" characters).
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def terminal_text(text: str) -> str:
+    r"""``text`` safe to print: each control or bidi-override character as an escape.
+
+    ``ESC ] 0 ; title BEL`` becomes ``\x1b]0;title\x07`` and U+202E becomes
+    ``\u202e``, the way ``repr`` shows them; tabs and newlines are kept.
+    """
+    return _UNSAFE.sub(_escaped, text)
+
+
+@functools.cache
+def _safe_console_class() -> type[Console]:
+    from rich.console import Console, ConsoleOptions, RenderableType
+    from rich.segment import Segment
+    from rich.text import Text
+
+    class SafeConsole(Console):
+        """A rich console that neutralises control characters in what it prints."""
+
+        def render_str(self, text: str, **kwargs: Any) -> Text:
+            # before rich parses markup and quietly drops a few controls (BEL, BS, CR)
+            return super().render_str(terminal_text(text), **kwargs)
+
+        def render(
+            self, renderable: RenderableType, options: ConsoleOptions | None = None
+        ) -> Iterable[Segment]:
+            # Text, Syntax and tables built elsewhere: each piece of text, never a
+            # control segment (the console's own cursor moves)
+            for segment in super().render(renderable, options):
+                if segment.control or not _UNSAFE.search(segment.text):
+                    yield segment
+                else:
+                    yield Segment(terminal_text(segment.text), segment.style)
+
+    return SafeConsole
+
+
+def safe_console(**options: Any) -> Console:
+    """A rich ``Console(**options)`` whose output passes through :func:`terminal_text`."""
+    return _safe_console_class()(**options)
 
 
 def _plural(count: int, word: str) -> str:
@@ -18,10 +78,9 @@ def _plural(count: int, word: str) -> str:
 
 def print_validation(reports: Sequence[FileReport]) -> None:
     """Print findings grouped by file, then a one-line summary."""
-    from rich.console import Console
     from rich.markup import escape
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = safe_console(highlight=False, soft_wrap=True)
 
     def line(finding: Finding, style: str) -> None:
         where = f"line {finding.line}" if finding.line is not None else "line ?"
@@ -55,20 +114,19 @@ def print_index_report(outcome: IndexOutcome) -> None:
     """Summarise an indexing run."""
     report = outcome.report
     print(
-        f"Indexed {outcome.templates_dir} into {outcome.collection}: "
+        f"Indexed {terminal_text(str(outcome.templates_dir))} into {outcome.collection}: "
         f"{report.created} created, {report.updated} updated, {report.unchanged} unchanged, "
         f"{report.deleted} deleted; {report.embedded} embedded in {report.seconds:.2f}s."
     )
     for skipped in report.skipped:
-        print(f"  skipped {skipped}", file=sys.stderr)
+        print(f"  skipped {terminal_text(str(skipped))}", file=sys.stderr)
 
 
 def print_search(response: Any) -> None:
     """Print the ranked table with the score breakdown and the why."""
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False)
+    console = safe_console(highlight=False)
     c = response.classification
     why = [f"query type [bold]{c.type}[/]"]
     if c.packages:
@@ -128,11 +186,13 @@ def print_cache_stats(stats: dict[str, Any]) -> None:
 def print_eval(result: dict[str, Any], queries_file: Any) -> None:
     """Print hit@1, hit@3, MRR and each miss."""
     print(
-        f"{queries_file}: n={result['n']}  hit@1={result['hit_at_1']:.3f}  "
+        f"{terminal_text(str(queries_file))}: n={result['n']}  hit@1={result['hit_at_1']:.3f}  "
         f"hit@3={result['hit_at_3']:.3f}  MRR={result['mrr']:.3f}"
     )
     for miss in result["misses"]:
         print(
-            f"  miss (rank {miss['rank']}): {miss['q']!r} -> {', '.join(miss['got'])}; "
-            f"wanted {', '.join(miss['accept'])}"
+            terminal_text(
+                f"  miss (rank {miss['rank']}): {miss['q']!r} -> {', '.join(miss['got'])}; "
+                f"wanted {', '.join(miss['accept'])}"
+            )
         )

@@ -8,10 +8,14 @@ _STATUS_STYLE = {"valid": "green", "valid_with_warnings": "yellow", "invalid": "
 
 
 def console(stderr: bool = False) -> Any:
-    """A rich console (colour only on a terminal)."""
-    from rich.console import Console
+    """A rich console (colour only on a terminal) that neutralises control characters.
 
-    return Console(highlight=False, soft_wrap=True, stderr=stderr)
+    Requests, titles and messages are printed through it, so an escape sequence in a
+    request is shown, not acted on: see :func:`oic_ai.render.terminal_text`.
+    """
+    from oic_ai.render import safe_console
+
+    return safe_console(highlight=False, soft_wrap=True, stderr=stderr)
 
 
 def print_diff(out: Any, diff: str) -> None:

@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from oic_ai.render import safe_console
+
 if TYPE_CHECKING:
     from oic_ai.stores.package_fetch import Progress
     from oic_ai.stores.package_index import SourceRow
@@ -31,7 +33,6 @@ def download_progress(enabled: bool) -> tuple[Progress | None, Callable[[], None
     """
     if not enabled or not sys.stderr.isatty():
         return None, lambda: None
-    from rich.console import Console
     from rich.progress import (
         BarColumn,
         DownloadColumn,
@@ -46,7 +47,7 @@ def download_progress(enabled: bool) -> tuple[Progress | None, Callable[[], None
         BarColumn(),
         DownloadColumn(),
         TransferSpeedColumn(),
-        console=Console(stderr=True),
+        console=safe_console(stderr=True),
         transient=True,
     )
     tasks: dict[str, TaskID] = {}
@@ -78,11 +79,10 @@ def _when(timestamp: float) -> str:
 
 def print_sync_results(results: Sequence[SyncResult], database: Path) -> None:
     """Print one row per index source, then where the cache lives."""
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console(highlight=False)
+    console = safe_console(highlight=False)
     table = Table()
     for column in ("target", "repository", "status", "packages", "note"):
         table.add_column(column, justify="right" if column == "packages" else "left")
@@ -102,11 +102,10 @@ def print_sync_results(results: Sequence[SyncResult], database: Path) -> None:
 
 def print_check(reports: Sequence[PackageReport]) -> None:
     """Print, per template, a summary line and a table of the packages needing attention."""
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console(highlight=False, soft_wrap=True)
+    console = safe_console(highlight=False, soft_wrap=True)
     for report in reports:
         title = f"[bold]{escape(report.path or '?')}[/] ({report.dist}/{report.arch})"
         if not report.checked:
@@ -157,11 +156,10 @@ def print_check(reports: Sequence[PackageReport]) -> None:
 
 def print_status(rows: Sequence[SourceRow], database: Path) -> None:
     """Print every indexed source with its size and fetch time."""
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    console = Console(highlight=False)
+    console = safe_console(highlight=False)
     if not rows:
         console.print(
             f"No package indexes in {escape(str(database))} yet; run 'oic-ai packages sync'."

@@ -41,6 +41,9 @@ SLOW = (
     # long property-based fuzzing
     "reliability/test_applier_fuzz.py",
     "reliability/test_parser_validator_fuzz.py",
+    # a CLI process per case: generate's usage errors and outputs, escapes in sessions
+    "reliability/test_cli_requests.py",
+    "reliability/test_terminal_escapes.py",
     # the machine's real Debian index (63,000 packages), imported whole
     "unit/test_bookworm_index.py",
     # a fresh interpreter that builds an index (README) or runs pytest again (environment)

@@ -10,7 +10,7 @@ from typing import Literal
 from oic_ai.tools.planner.words import ADD_VERBS, NEGATORS, REMOVE_VERBS, SEPARATOR_WORDS
 
 _TOKEN = re.compile(
-    r"(?P<gap>\x1f+)|(?P<sep>[,;&]|[.!?](?![a-z0-9]))|"
+    r"(?P<gap>\x1f+)|(?P<sep>[,;&\[\]]|[.!?](?![a-z0-9]))|"
     r"(?P<word>[a-z0-9][a-z0-9._+:/=~'-]*[a-z0-9+]|[a-z0-9])"
 )
 

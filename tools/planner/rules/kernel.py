@@ -39,7 +39,12 @@ _CMDLINE_SET = re.compile(
 )
 _CMDLINE_INLINE = re.compile(rf"\b{_CMDLINE_WORDS}\s*(?:\+=|:|\+)\s*(?P<args>{_ARGS})")
 _QUIET = re.compile(r"\b(?:quiet|silent)(?:\s+boot)?\b|\bboot\s+(?:quietly|silently)\b")
-_BARE_ARG = re.compile(r"(?<![a-z0-9_./-])(?P<arg>[a-z_][a-z0-9_.-]*=[^\s,;\x1f]+)")
+# A whole word on its own: never part of a URL ("?a=b"), a bracket ("[trusted=yes]") or a
+# longer word, which the leftovers then report instead.
+_BARE_ARG = re.compile(
+    r"(?<![^\s,;\x1f])(?P<arg>[a-z_][a-z0-9_.-]*=[^\s,;\x1f\[\](){}<>\"'`]+)"
+    r"(?=$|[\s,;\x1f])"
+)
 
 
 def rule_kernel(state: PlanState) -> None:
