@@ -42,7 +42,7 @@ SLOW = (
     "reliability/test_applier_fuzz.py",
     "reliability/test_parser_validator_fuzz.py",
     # the machine's real Debian index (63,000 packages), imported whole
-    "unit/test_bookworm_index.py",
+    "stores/test_bookworm_index.py",
     # a fresh interpreter that builds an index (README) or runs pytest again (environment)
     "test_readme.py::test_the_readme_python_example_runs",
     "test_environment.py::test_the_developers_variables_do_not_reach_a_test",
