@@ -47,10 +47,11 @@ lint: install
 test: install lint
 	@$(BIN)/pytest -q
 
-# The quick loop (under a minute of CPU): no servers, no crash or concurrency processes,
-# no long fuzzing (the `integration` and `slow` marks; tests/conftest.py lists them).
+# The quick loop (under a minute on 2 cores): no servers, no crash or concurrency processes,
+# no long fuzzing (the `integration` and `slow` marks; tests/conftest.py lists them), in two
+# pytest-xdist workers that share one embedded template index (tests/conftest.py).
 test-fast: install
-	@$(BIN)/pytest -q -m "not integration and not slow"
+	@$(BIN)/pytest -q -m "not integration and not slow" -n 2
 
 # Pin what .venv holds now as the tested set; run after changing dependencies in
 # pyproject.toml (and `make test`), then commit $(LOCK) with the change.

@@ -8,6 +8,7 @@ tests that are slow on a 2-CPU machine are marked ``slow`` here, so ``make test-
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 from collections.abc import Iterator
@@ -45,7 +46,7 @@ SLOW = (
     "reliability/test_cli_requests.py",
     "reliability/test_terminal_escapes.py",
     # the machine's real Debian index (63,000 packages), imported whole
-    "unit/test_bookworm_index.py",
+    "stores/test_bookworm_index.py",
     # a fresh interpreter that builds an index (README) or runs pytest again (environment)
     "test_readme.py::test_the_readme_python_example_runs",
     "test_environment.py::test_the_developers_variables_do_not_reach_a_test",
@@ -133,21 +134,40 @@ def small_library(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def indexed_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A data folder whose Chroma index holds the bundled library (embedded once per run)."""
+    """A data folder whose Chroma index holds the bundled library (embedded once per run).
+
+    Under pytest-xdist (``make test-fast`` runs ``-n 2``) the first worker embeds it in the
+    run's shared temporary folder and the others wait for it and reuse it. Tests copy it
+    (:func:`copy_index`) before they change anything.
+    """
     from oic_ai.stores.settings import load_settings
     from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
 
-    data = tmp_path_factory.mktemp("indexed") / "data"
-    TemplateSearch.open(load_settings(data_dir=data, env={})).refresh()
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        data = tmp_path_factory.mktemp("indexed") / "data"
+        TemplateSearch.open(load_settings(data_dir=data, env={})).refresh()
+        return data
+    shared = tmp_path_factory.getbasetemp().parent  # one folder per run, above the workers'
+    data = shared / "indexed" / "data"
+    with (shared / "indexed.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "indexed" / "done").exists():
+            shutil.rmtree(data, ignore_errors=True)
+            TemplateSearch.open(load_settings(data_dir=data, env={})).refresh()
+            (shared / "indexed" / "done").touch()
+    return data
+
+
+def copy_index(indexed_data: Path, data: Path) -> Path:
+    """Copy the session's template index into data folder ``data``; returns ``data``."""
+    shutil.copytree(indexed_data / "chroma", data / "chroma")
+    for name in ("index-stats.json",):
+        if (indexed_data / name).exists():
+            shutil.copy(indexed_data / name, data / name)
     return data
 
 
 @pytest.fixture
 def agent_data_dir(indexed_data: Path, tmp_path: Path) -> Path:
     """A fresh data folder with the library already indexed (sessions start empty)."""
-    data = tmp_path / "data"
-    shutil.copytree(indexed_data / "chroma", data / "chroma")
-    for name in ("index-stats.json",):
-        if (indexed_data / name).exists():
-            shutil.copy(indexed_data / name, data / name)
-    return data
+    return copy_index(indexed_data, tmp_path / "data")

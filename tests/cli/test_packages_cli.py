@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from oic_ai.cli import main
+from tests.stores.package_repos import DEB_PACKAGES, compress, deb_packages, write_rpm_repo
 from tests.support.cli import modules_after, oic
-from tests.unit.package_repos import DEB_PACKAGES, compress, deb_packages, write_rpm_repo
 
 TEMPLATE = """\
 image: {{name: t, version: "1"}}

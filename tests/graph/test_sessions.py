@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from oic_ai.graph.services.session_history import (
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.session_store import sessions_db_path
 from oic_ai.stores.settings import Settings, load_settings
+from tests.conftest import copy_index
 
 REQUESTS = [
     "a minimal ubuntu 24.04 edge image for arm64 with docker",
@@ -31,9 +33,9 @@ STATUSES = {"valid", "valid_with_warnings", "invalid"}
 
 
 @pytest.fixture(scope="module")
-def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
-    """One data folder for the module, so the template index is built once."""
-    data = tmp_path_factory.mktemp("sessions-data")
+def settings(tmp_path_factory: pytest.TempPathFactory, indexed_data: Path) -> Settings:
+    """One data folder for the module, with the run's template index copied in."""
+    data = copy_index(indexed_data, tmp_path_factory.mktemp("sessions-data"))
     return load_settings(data_dir=data, provider="builtin", env={})
 
 

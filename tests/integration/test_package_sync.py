@@ -24,9 +24,9 @@ from oic_ai.stores.package_index import PackageIndex
 from oic_ai.stores.package_repos import RemoteRepo, find_providerconfigs, repos_from_providerconfig
 from oic_ai.stores.package_sources import sync_repo
 from tests.conftest import PROJECT, REFERENCE
+from tests.stores.package_repos import deb_packages, write_deb_mirror, write_rpm_repo
 from tests.support.cli import cli_env
 from tests.support.loopback import LoopbackHandler, LoopbackServer
-from tests.unit.package_repos import deb_packages, write_deb_mirror, write_rpm_repo
 
 pytestmark = pytest.mark.integration
 

@@ -11,8 +11,8 @@ import json
 import pytest
 
 from oic_ai.stores.session_store import make_title
+from tests.cli.test_terminal_text import HOSTILE, RAW, assert_neutral
 from tests.support.cli import cli_env, oic
-from tests.unit.test_terminal_text import HOSTILE, RAW, assert_neutral
 
 # --- the CLI as a user runs it ----------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import yaml
 from oic_ai.graph.agent import TemplateAgent
 from oic_ai.stores.chat_models import ChatBackendError
 from oic_ai.stores.settings import load_settings
-from tests.llm.wire_fakes import WireServer
+from tests.tools.llm.wire_fakes import WireServer
 
 PLAN = {"summary": "add htop", "operations": [{"op": "install", "packages": ["htop"]}]}
 REQUEST = "a minimal ubuntu 24.04 image for x86_64"

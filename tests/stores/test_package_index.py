@@ -28,7 +28,7 @@ from oic_ai.stores.package_index import (
     repo_key,
 )
 from oic_ai.stores.package_sources import import_local, local_index_files, records_from_file
-from tests.unit.package_repos import (
+from tests.stores.package_repos import (
     compress,
     deb_packages,
     rpm_primary,

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from tests.llm.grammar import compile_problem
-from tests.llm.openai_strict import strict_problems
+from tests.tools.llm.grammar import compile_problem
+from tests.tools.llm.openai_strict import strict_problems
 
 
 @dataclass

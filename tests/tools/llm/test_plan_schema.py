@@ -29,7 +29,7 @@ from oic_ai.tools.plan_schema import (
     response_format,
     wire_operation_to_fields,
 )
-from tests.llm.openai_strict import CURRENT_LIMITS, LAUNCH_LIMITS, strict_problems
+from tests.tools.llm.openai_strict import CURRENT_LIMITS, LAUNCH_LIMITS, strict_problems
 
 _TYPED = ("type", "anyOf", "enum", "const", "$ref")
 
@@ -127,7 +127,7 @@ def test_the_schema_compiles_in_llguidance() -> None:
 
 
 def test_llguidance_accepts_a_plan_and_rejects_op_out_of_place() -> None:
-    from tests.llm.grammar import accepts
+    from tests.tools.llm.grammar import accepts
 
     wire = operation_to_wire(AddPackages(packages=["htop"]))
     good = {"summary": "add htop", "operations": [wire], "not_applied": []}

@@ -23,7 +23,7 @@ from oic_ai.tools.verify_packages import (
     template_packages,
     verify_template_packages,
 )
-from tests.unit.package_repos import deb_packages, rpm_primary
+from tests.stores.package_repos import deb_packages, rpm_primary
 
 ELXR = {"os": "wind-river-elxr", "dist": "elxr12", "arch": "x86_64", "imageType": "raw"}
 AZL = {"os": "azure-linux", "dist": "azl3", "arch": "x86_64", "imageType": "raw"}

@@ -17,7 +17,7 @@ from oic_ai.tools.agent_tools import (
     verify_packages,
 )
 from tests.conftest import FIXTURES, OUR_TEMPLATES
-from tests.unit.package_repos import DEB_PACKAGES
+from tests.stores.package_repos import DEB_PACKAGES
 
 MINIMAL = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text()
 ELXR = {"os": "wind-river-elxr", "dist": "elxr12", "arch": "x86_64", "imageType": "raw"}
