@@ -10,7 +10,6 @@ Example:
 
 from __future__ import annotations
 
-import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -159,19 +158,12 @@ class TemplateAgent:
     ) -> None:
         """Open (or create) the sessions database and compile the graph on it."""
         from oic_ai.graph.builder import build_graph
-        from oic_ai.graph.checkpointer import (
-            BUSY_TIMEOUT_SECONDS,
-            SessionSqliteSaver,
-            prepare_connection,
-        )
+        from oic_ai.graph.checkpointer import SessionSqliteSaver, connect_sessions_db
 
         self.settings = settings or load_settings()
         path = sessions_db_path(self.settings.data_dir)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(
-            str(path), check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS
-        )
-        prepare_connection(self._conn)
+        # a damaged file fails here (DamagedDatabaseError), before anything writes to it
+        self._conn = connect_sessions_db(path)
         self.checkpointer = SessionSqliteSaver(self._conn)
         self.graph = build_graph(self.checkpointer, chat_model=chat_model)
         self.sessions = SessionStore(path)

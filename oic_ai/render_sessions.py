@@ -19,7 +19,7 @@ if TYPE_CHECKING:
         TurnComparison,
     )
     from oic_ai.graph.services.sessions import PruneOutcome
-    from oic_ai.stores.session_store import SessionSummary
+    from oic_ai.stores.session_store import RepairReport, SessionSummary
 
 _STATUS_STYLE = {"valid": "green", "valid_with_warnings": "yellow", "invalid": "red"}
 _ANSI = {"green": "\033[32m", "yellow": "\033[33m", "red": "\033[31m"}
@@ -168,3 +168,24 @@ def print_prune(outcome: PruneOutcome, older_than: str) -> None:
         f"Deleted {outcome.deleted} session(s) not updated in {older_than}; "
         f"database {outcome.bytes_before // 1024} KiB → {outcome.bytes_after // 1024} KiB."
     )
+
+
+def print_repair(report: RepairReport) -> None:
+    """What ``sessions repair`` found, moved and kept."""
+    if report.damaged is None:
+        print(f"The sessions database {report.path} is sound; nothing to repair.")
+        return
+    tables = report.tables or {}
+    kept = ", ".join(f"{count} {name}" for name, count in sorted(tables.items())) or "nothing"
+    how = {"recover": "sqlite3 .recover", "copy": "a row-by-row copy"}.get(
+        report.method or "", "nothing could be read"
+    )
+    print(f"The sessions database was damaged ({report.damaged}).")
+    print(f"Moved it to {report.moved_to}")
+    print(f"Salvaged with {how}: kept {report.sessions} session(s); rows: {kept}.")
+    if report.dropped:
+        gone = ", ".join(f"{count} {name}" for name, count in sorted(report.dropped.items()))
+        print(f"Dropped rows that no longer decode: {gone}.")
+    if report.lost_tables:
+        print(f"Could not read: {', '.join(report.lost_tables)}.")
+    print(f"{report.path} works again.")
