@@ -19,12 +19,9 @@ import fcntl
 import hashlib
 import os
 import re
-import shutil
 import sqlite3
-import subprocess
 import threading
 import time
-import urllib.parse
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
@@ -272,7 +269,9 @@ class DamagedDatabaseError(UserInputError):
 
 
 def _read_only_uri(path: Path) -> str:
-    return f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
+    """A ``file:`` URI that opens ``path`` read-only (``%``, ``?`` and ``#`` escaped)."""
+    text = str(path.resolve()).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+    return f"file:{text}?mode=ro"
 
 
 def _identity(path: Path) -> tuple[str, int, int, int] | None:
@@ -429,6 +428,9 @@ def _salvage_with_recover(source: Path, target: Path) -> bool:
     Some builds of the ``sqlite3`` program lack the ``sqlite_dbpage`` table ``.recover``
     needs and fail with "SQL logic error"; the row-by-row copy takes over then.
     """
+    import shutil  # only repair needs these; listing sessions must start fast
+    import subprocess
+
     program = shutil.which("sqlite3")
     if program is None:
         return False
