@@ -17,6 +17,7 @@ from oic_ai.stores.session_store import (
     SessionSummary,
     parse_duration,
     repair_database,
+    session_lock,
     sessions_db_path,
 )
 
@@ -76,10 +77,12 @@ def delete_session(settings: Settings, session_id: str) -> SessionSummary:
 
     Raises:
         UserInputError: no session, or several, match.
+        SessionBusyError: a turn kept the session past the wait (``OIC_AI_SESSION_WAIT``).
     """
     with open_store(settings) as store:
         summary = store.get(session_id)
-        store.delete(summary.id)
+        with session_lock(settings.data_dir, summary.id):  # not under a running turn
+            store.delete(summary.id)
         return summary
 
 

@@ -139,3 +139,21 @@ def test_the_python_api_raises_session_busy(agent_data_dir: Path) -> None:
             with pytest.raises(SessionBusyError, match="session is busy, try again"):
                 agent.generate("add htop", session=session)
         assert agent.state(session)["turn"] == 1
+
+
+def test_delete_waits_for_a_running_turn(
+    agent_data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from oic_ai.graph.services.sessions import delete_session, find_session
+    from oic_ai.stores.session_store import SessionStore, sessions_db_path
+    from oic_ai.stores.settings import load_settings
+
+    settings = load_settings(env={"OIC_AI_DATA_DIR": str(agent_data_dir)})
+    with SessionStore(sessions_db_path(agent_data_dir)) as store:
+        store.record_turn("s1", request="a request", template=None, status="valid", provider="x")
+    monkeypatch.setenv("OIC_AI_SESSION_WAIT", "0.1")
+    with session_lock(agent_data_dir, "s1", timeout=0):
+        with pytest.raises(SessionBusyError):
+            delete_session(settings, "s1")
+    assert find_session(settings, "s1").turns == 1
+    assert delete_session(settings, "s1").id == "s1"
