@@ -11,6 +11,16 @@ in WAL mode with a busy timeout, writes take the lock up front (``BEGIN IMMEDIAT
 and a write that still meets a busy database is retried, so several processes (the
 CLI, ``langgraph dev``, scripts) can share the file and "database is locked" never
 reaches the user.
+
+Two more guards live here because every front door passes through them:
+
+- ``session_lock``: one turn at a time per session, across threads and processes (a
+  ``flock`` per session under ``<data dir>/session-locks/``); a waiter gives up after
+  ``$OIC_AI_SESSION_WAIT`` seconds with ``SessionBusyError`` (exit 3).
+- ``check_database``: every open first checks the file (header, ``PRAGMA
+  quick_check``, read-only); a damaged file raises ``DamagedDatabaseError`` (exit 2)
+  and is never written. ``repair_database`` (``oic-ai sessions repair``) moves it
+  aside and rebuilds it from what can still be read.
 """
 
 from __future__ import annotations
