@@ -14,7 +14,8 @@ be continued and replayed in the other:
 Both check the file first (``stores.session_store.check_database``: a damaged one is
 refused, never written), both connections use WAL and a long busy timeout, and
 deleting a thread through either saver (e.g. ``DELETE /threads/{id}`` from Studio) also
-deletes its row in the session index, so ``oic-ai sessions list`` never shows a conversation that is gone.
+deletes its row in the session index, so ``oic-ai sessions list`` never shows a
+conversation that is gone.
 """
 
 from __future__ import annotations
