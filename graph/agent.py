@@ -10,14 +10,14 @@ Example:
 
 from __future__ import annotations
 
-import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from oic_ai.nodes.context import Context
-from oic_ai.stores.session_store import SessionStore, sessions_db_path
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.session_store import SessionStore, session_lock, sessions_db_path
 from oic_ai.stores.settings import Settings, load_settings
 
 
@@ -144,6 +144,9 @@ class TemplateAgent:
         settings: Resolved settings; ``load_settings()`` when omitted.
         chat_model: A LangChain chat model to plan with instead of the configured provider.
         review: Pause before each response for :meth:`resume`.
+        lock_timeout: Seconds a turn waits while another turn (another thread or
+            process) holds the same session; None reads ``$OIC_AI_SESSION_WAIT`` (60 s).
+            Past it the turn raises ``SessionBusyError`` and leaves the session as it was.
     """
 
     def __init__(
@@ -152,26 +155,25 @@ class TemplateAgent:
         *,
         chat_model: Any = None,
         review: bool = False,
+        lock_timeout: float | None = None,
     ) -> None:
         """Open (or create) the sessions database and compile the graph on it."""
         from oic_ai.graph.builder import build_graph
-        from oic_ai.graph.checkpointer import (
-            BUSY_TIMEOUT_SECONDS,
-            SessionSqliteSaver,
-            prepare_connection,
-        )
+        from oic_ai.graph.checkpointer import SessionSqliteSaver, connect_sessions_db
 
         self.settings = settings or load_settings()
         path = sessions_db_path(self.settings.data_dir)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(
-            str(path), check_same_thread=False, timeout=BUSY_TIMEOUT_SECONDS
-        )
-        prepare_connection(self._conn)
+        # a damaged file fails here (DamagedDatabaseError), before anything writes to it
+        self._conn = connect_sessions_db(path)
         self.checkpointer = SessionSqliteSaver(self._conn)
         self.graph = build_graph(self.checkpointer, chat_model=chat_model)
         self.sessions = SessionStore(path)
         self.context = Context.from_settings(self.settings, review=review)
+        self.lock_timeout = lock_timeout
+
+    def _hold(self, session: str) -> Any:
+        """The session's lock: one turn at a time per session, across processes."""
+        return session_lock(self.settings.data_dir, session, timeout=self.lock_timeout)
 
     def __enter__(self) -> TemplateAgent:
         """Use the agent as a context manager that closes its databases."""
@@ -212,6 +214,10 @@ class TemplateAgent:
         Returns:
             The turn's result; ``awaiting_review`` is set when the review pause is on.
         """
+        if not request.strip():
+            raise UserInputError("the request is empty", fix="say what the image should be")
+        if session is not None and not session.strip():
+            raise UserInputError("the session id is empty", fix="pass a session id, or none")
         session = session or self.new_session_id()
         payload = {"messages": [{"role": "user", "content": request}]}
         return self._run(session, payload, on_step)
@@ -235,16 +241,20 @@ class TemplateAgent:
         on_step: Callable[[str, dict[str, Any]], None] | None,
     ) -> TurnResult:
         config = self.config(session)
-        # the context carries self.settings, so every node runs on exactly these settings
-        for chunk in self.graph.stream(
-            payload, config, context=self.context, stream_mode="updates"
-        ):
-            if on_step is None or not isinstance(chunk, dict):
-                continue
-            for node, update in chunk.items():
-                if not node.startswith("__"):
-                    on_step(node, update if isinstance(update, dict) else {})
-        snapshot = self.graph.get_state(config)
+        # The turn reads the session's head, runs and writes on top of it, then reads its
+        # own result back: all under the session's lock, so a concurrent turn on the same
+        # session (another thread or process) neither forks it nor shows its result here.
+        with self._hold(session):
+            # the context carries self.settings, so every node runs on exactly these settings
+            for chunk in self.graph.stream(
+                payload, config, context=self.context, stream_mode="updates"
+            ):
+                if on_step is None or not isinstance(chunk, dict):
+                    continue
+                for node, update in chunk.items():
+                    if not node.startswith("__"):
+                        on_step(node, update if isinstance(update, dict) else {})
+            snapshot = self.graph.get_state(config)
         interrupts = tuple(getattr(snapshot, "interrupts", ()) or ())
         return TurnResult.from_state(session, dict(snapshot.values), interrupts)
 
@@ -259,6 +269,10 @@ class TemplateAgent:
 
     def undo(self, session: str) -> str | None:
         """Put back the template from before the last turn; returns it (None if none)."""
+        with self._hold(session):
+            return self._undo(session)
+
+    def _undo(self, session: str) -> str | None:
         turns = [
             s
             for s in self.graph.get_state_history(self.config(session))

@@ -11,9 +11,11 @@ be continued and replayed in the other:
   uses the ``AsyncSqliteSaver`` it yields for every thread; the served graph itself is
   compiled without a checkpointer, because the server refuses one.
 
-Both connections use WAL and a long busy timeout, and deleting a thread through either
-saver (e.g. ``DELETE /threads/{id}`` from Studio) also deletes its row in the session
-index, so ``oic-ai sessions list`` never shows a conversation that is gone.
+Both check the file first (``stores.session_store.check_database``: a damaged one is
+refused, never written), both connections use WAL and a long busy timeout, and
+deleting a thread through either saver (e.g. ``DELETE /threads/{id}`` from Studio) also
+deletes its row in the session index, so ``oic-ai sessions list`` never shows a
+conversation that is gone.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import aiosqlite
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from oic_ai.stores.session_store import TABLE, sessions_db_path
+from oic_ai.stores.session_store import TABLE, check_database, sessions_db_path
 from oic_ai.stores.settings import load_settings
 
 BUSY_TIMEOUT_SECONDS = 30.0
@@ -71,6 +73,23 @@ def prepare_connection(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA synchronous = NORMAL")
 
 
+def connect_sessions_db(path: Path) -> sqlite3.Connection:
+    """Check the sessions database, then open and prepare it for a synchronous saver.
+
+    Raises:
+        DamagedDatabaseError: the file failed its check (nothing was written to it).
+    """
+    check_database(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
+    try:
+        prepare_connection(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
 @contextmanager
 def open_sqlite_saver(data_dir: Path) -> Iterator[SessionSqliteSaver]:
     """Open the synchronous checkpointer on ``data_dir``'s sessions database.
@@ -81,17 +100,13 @@ def open_sqlite_saver(data_dir: Path) -> Iterator[SessionSqliteSaver]:
     Yields:
         A saver to pass to ``build_graph(checkpointer=...)``; closed on exit.
     """
-    path = sessions_db_path(data_dir)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with closing(
-        sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, check_same_thread=False)
-    ) as conn:
-        prepare_connection(conn)
+    with closing(connect_sessions_db(sessions_db_path(data_dir))) as conn:
         yield SessionSqliteSaver(conn)
 
 
 def _server_db_path() -> Path:
     path = sessions_db_path(load_settings().data_dir).resolve()
+    check_database(path)  # a damaged file is never written, not even by the server
     path.parent.mkdir(parents=True, exist_ok=True)
     return path
 

@@ -1,7 +1,7 @@
-"""``oic-ai sessions list|show|replay|fork|rerun|delete|prune``: parsing and output only.
+"""``oic-ai sessions list|show|replay|fork|rerun|delete|prune|repair``: parsing and output only.
 
-The work is :mod:`oic_ai.graph.services.sessions`. ``sessions list``, ``delete`` and
-``prune`` touch only SQLite (no LangGraph, no Chroma), so they start fast; the others
+The work is :mod:`oic_ai.graph.services.sessions`. ``sessions list``, ``delete``,
+``prune`` and ``repair`` touch only SQLite (no LangGraph, no Chroma), so they start fast; the others
 open the agent to read checkpoint history.
 """
 
@@ -46,6 +46,12 @@ def add_sessions_commands(commands: Any) -> None:
             "delete sessions not updated for a while, then compact the database",
             False,
         ),
+        (
+            "repair",
+            _cmd_repair,
+            "move a damaged sessions database aside and keep what can still be read",
+            False,
+        ),
     ]
     parsers: dict[str, argparse.ArgumentParser] = {}
     for name, handler, text, with_id in table:
@@ -71,7 +77,7 @@ def add_sessions_commands(commands: Any) -> None:
 
 def _missing_action(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     def handler(args: argparse.Namespace) -> int:
-        parser.error("choose an action: list, show, replay, fork, rerun, delete or prune")
+        parser.error("choose an action: list, show, replay, fork, rerun, delete, prune or repair")
         return EXIT_USAGE
 
     return handler
@@ -133,7 +139,9 @@ def _cmd_delete(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.sessions import delete_session
 
     summary = delete_session(settings_from(args), args.id)
-    message = f"Deleted session {summary.id} ({summary.title})."
+    from oic_ai.render import terminal_text
+
+    message = f"Deleted session {summary.id} ({terminal_text(summary.title)})."
     emit(args, {"deleted": [summary.id]}, lambda: print(message))
     return EXIT_OK
 
@@ -144,4 +152,13 @@ def _cmd_prune(args: argparse.Namespace) -> int:
 
     outcome = prune_sessions(settings_from(args), args.older_than, dry_run=args.dry_run)
     emit(args, outcome.to_json(), lambda: print_prune(outcome, args.older_than))
+    return EXIT_OK
+
+
+def _cmd_repair(args: argparse.Namespace) -> int:
+    from oic_ai.graph.services.sessions import repair_sessions
+    from oic_ai.render_sessions import print_repair
+
+    report = repair_sessions(settings_from(args))
+    emit(args, report.to_json(), lambda: print_repair(report))
     return EXIT_OK

@@ -8,6 +8,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from oic_ai.render import terminal_text
 from oic_ai.render_agent import console
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
         TurnComparison,
     )
     from oic_ai.graph.services.sessions import PruneOutcome
-    from oic_ai.stores.session_store import SessionSummary
+    from oic_ai.stores.session_store import RepairReport, SessionSummary
 
 _STATUS_STYLE = {"valid": "green", "valid_with_warnings": "yellow", "invalid": "red"}
 _ANSI = {"green": "\033[32m", "yellow": "\033[33m", "red": "\033[31m"}
@@ -63,7 +64,7 @@ def print_session_table(sessions: Sequence[SessionSummary]) -> None:
             str(s.turns),
             s.status or "-",
             s.template or "-",
-            s.title,
+            terminal_text(s.title),
         )
         for s in sessions
     ]
@@ -162,9 +163,30 @@ def print_prune(outcome: PruneOutcome, older_than: str) -> None:
     if outcome.dry_run:
         print(f"Would delete {len(outcome.sessions)} session(s) not updated in {older_than}.")
         for s in outcome.sessions:
-            print(f"  {s.id}  {when(s.updated)}  {s.title}")
+            print(f"  {s.id}  {when(s.updated)}  {terminal_text(s.title)}")
         return
     print(
         f"Deleted {outcome.deleted} session(s) not updated in {older_than}; "
         f"database {outcome.bytes_before // 1024} KiB → {outcome.bytes_after // 1024} KiB."
     )
+
+
+def print_repair(report: RepairReport) -> None:
+    """What ``sessions repair`` found, moved and kept."""
+    if report.damaged is None:
+        print(f"The sessions database {report.path} is sound; nothing to repair.")
+        return
+    tables = report.tables or {}
+    kept = ", ".join(f"{count} {name}" for name, count in sorted(tables.items())) or "nothing"
+    how = {"recover": "sqlite3 .recover", "copy": "a row-by-row copy"}.get(
+        report.method or "", "nothing could be read"
+    )
+    print(f"The sessions database was damaged ({report.damaged}).")
+    print(f"Moved it to {report.moved_to}")
+    print(f"Salvaged with {how}: kept {report.sessions} session(s); rows: {kept}.")
+    if report.dropped:
+        gone = ", ".join(f"{count} {name}" for name, count in sorted(report.dropped.items()))
+        print(f"Dropped rows that no longer decode: {gone}.")
+    if report.lost_tables:
+        print(f"Could not read: {', '.join(report.lost_tables)}.")
+    print(f"{report.path} works again.")

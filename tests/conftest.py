@@ -36,6 +36,8 @@ SLOW = (
     # processes killed on purpose, many CLI processes at once
     "reliability/test_crash_safety.py",
     "reliability/test_concurrency.py",
+    "reliability/test_session_races.py",
+    "reliability/test_session_damage.py",
     "reliability/test_security.py",
     # backends that time out, stall or fail on purpose
     "reliability/test_chat_faults.py",

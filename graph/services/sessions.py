@@ -12,9 +12,12 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from oic_ai.stores.session_store import (
+    RepairReport,
     SessionStore,
     SessionSummary,
     parse_duration,
+    repair_database,
+    session_lock,
     sessions_db_path,
 )
 
@@ -74,10 +77,12 @@ def delete_session(settings: Settings, session_id: str) -> SessionSummary:
 
     Raises:
         UserInputError: no session, or several, match.
+        SessionBusyError: a turn kept the session past the wait (``OIC_AI_SESSION_WAIT``).
     """
     with open_store(settings) as store:
         summary = store.get(session_id)
-        store.delete(summary.id)
+        with session_lock(settings.data_dir, summary.id):  # not under a running turn
+            store.delete(summary.id)
         return summary
 
 
@@ -110,3 +115,34 @@ def prune_sessions(settings: Settings, older_than: str, *, dry_run: bool = False
         deleted = 0 if dry_run else store.prune(seconds)
         size_after = store.path.stat().st_size if store.path.exists() else 0
     return PruneOutcome(deleted, doomed, dry_run, size_before, size_after)
+
+
+def repair_sessions(settings: Settings) -> RepairReport:
+    """Move a damaged sessions database aside and rebuild it from what can be read.
+
+    A sound database is left as it is (``report.damaged`` is None). Only the sessions
+    database is touched; package indexes and Chroma stay as they are.
+    """
+    return repair_database(sessions_db_path(settings.data_dir), keep=_readable_row)
+
+
+def _readable_row(table: str, row: dict[str, Any]) -> bool:
+    """Whether a salvaged checkpoint or write still deserialises as LangGraph reads it.
+
+    A row can come back from a damaged file with bytes from a wrong or missing page;
+    such a checkpoint would break every later read of its session.
+    """
+    if table not in ("checkpoints", "writes"):
+        return True
+    import json
+
+    from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+    serde = JsonPlusSerializer()
+    if table == "checkpoints":
+        serde.loads_typed((row["type"], row["checkpoint"]))
+        if row.get("metadata") is not None:
+            json.loads(row["metadata"])
+    else:
+        serde.loads_typed((row["type"], row["value"]))
+    return True

@@ -90,11 +90,6 @@ def test_the_not_applied_line_is_neutral() -> None:
     assert_neutral(buffer.getvalue())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs oic_ai/render_sessions.py to print titles through terminal_text "
-    "(owned by another engineer; see the wp-rel-cli report); drop this mark with that change",
-)
 def test_the_sessions_table_title_is_neutral(capsys: pytest.CaptureFixture[str]) -> None:
     from oic_ai.render_sessions import print_session_table
 

@@ -223,3 +223,18 @@ def test_turn_record_json_has_the_replay_fields() -> None:
     )
     out = record.to_json()
     assert {"turn", "request", "route", "diff", "status", "changes", "checkpoint_id"} <= set(out)
+
+
+@pytest.mark.parametrize(("request_text", "session"), [("", None), ("   ", None), ("x", " ")])
+def test_the_python_api_refuses_an_empty_request_or_session(
+    agent_data_dir: Path, request_text: str, session: str | None
+) -> None:
+    from oic_ai.graph.agent import TemplateAgent
+    from oic_ai.stores.errors import UserInputError
+    from oic_ai.stores.settings import load_settings
+
+    settings = load_settings(data_dir=agent_data_dir, env={})
+    with TemplateAgent(settings) as agent:
+        with pytest.raises(UserInputError, match="empty"):
+            agent.generate(request_text, session=session)
+        assert agent.sessions.list() == []
