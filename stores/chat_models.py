@@ -26,7 +26,19 @@ _REJECTION = re.compile(r"response_format|json_schema|json_object|schema|grammar
 
 
 class ChatBackendError(UserInputError):
-    """The chat backend failed in a way the user can fix (down, bad key, bad model)."""
+    """The chat backend failed in a way the user can fix (bad key, unknown model, schema)."""
+
+
+class ChatBackendUnavailable(ChatBackendError):
+    """The chat backend is down, timed out, or keeps failing: worth a retry (exit 3)."""
+
+    exit_code = 3
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """True for failures a retry may cure: unreachable, timeout, 429 or a 5xx answer."""
+    status = http_status(exc)
+    return is_timeout(exc) or is_unreachable(exc) or status == 429 or (status or 0) >= 500
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,20 @@ from __future__ import annotations
 class UserInputError(Exception):
     """A problem the user can fix: bad input, missing file, unreachable backend.
 
-    The command line prints ``str(error)`` as a single line and exits with code 2.
+    The command line prints ``str(error)`` as a single line and exits with ``exit_code``:
+    2 (fix the input) unless a subclass or the raiser marks the failure retryable (3).
     """
+
+    exit_code = 2
 
     def __init__(self, message: str, *, fix: str | None = None) -> None:
         """Build the error from what went wrong and, optionally, how to fix it."""
         self.problem = message
         self.fix = fix
         super().__init__(f"{message}; {fix}" if fix else message)
+
+
+class RetryableError(UserInputError):
+    """A backend, server or repository that cannot be reached or keeps failing (exit 3)."""
+
+    exit_code = 3

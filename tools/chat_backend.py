@@ -10,7 +10,9 @@ from typing import Any
 
 from oic_ai.stores.chat_models import (
     ChatBackendError,
+    ChatBackendUnavailable,
     describe_backend_error,
+    is_retryable,
     make_chat_model,
     resolve_provider,
 )
@@ -61,4 +63,6 @@ class ChatBackend:
         if settings.provider == "auto" or provider == INJECTED:
             notices.append(f"{line}; used the builtin planner instead")
             return
+        if is_retryable(exc):
+            raise ChatBackendUnavailable(line) from None
         raise ChatBackendError(line) from None

@@ -113,10 +113,12 @@ def test_auto_falls_back_to_builtin_with_a_notice(
     assert any("used the builtin planner instead" in n for n in result.notices)
 
 
+@pytest.mark.parametrize(("fault", "code"), [("500", 3), ("429", 3), ("401", 2)])
 def test_the_cli_reports_a_backend_failure_on_one_line(
-    agent_data_dir: Path, server: FakeChatServer
+    agent_data_dir: Path, server: FakeChatServer, fault: str, code: int
 ) -> None:
-    server.fail("500")
+    """Retry (3) for a failing server, fix your setup (2) for a refused key."""
+    server.fail(fault)
     env = cli_env(
         agent_data_dir,
         OPENAI_BASE_URL=server.openai_url,
@@ -124,6 +126,6 @@ def test_the_cli_reports_a_backend_failure_on_one_line(
         OLLAMA_HOST=unused_url(),
     )
     done = oic("generate", "--provider", "openai", REQUEST, env=env, timeout=120)
-    assert done.returncode == 2
+    assert done.returncode == code
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert "openai chat model failed" in done.stderr and "sk-canary-0001" not in done.stderr

@@ -15,7 +15,7 @@ from typing import Any
 
 from tests.support.loopback import LoopbackHandler, LoopbackServer, RecordedRequest
 
-FAULTS = (None, "slow", "429", "500", "garbage", "truncated")
+FAULTS = (None, "slow", "401", "429", "500", "garbage", "truncated")
 
 
 class _Handler(LoopbackHandler):
@@ -36,7 +36,7 @@ class _Handler(LoopbackHandler):
         fault = self.fake.fault
         if fault == "slow":
             self.fake.stopping.wait(self.fake.delay)
-        if fault in ("429", "500"):
+        if fault in ("401", "429", "500"):
             code = int(fault)
             self._send(code, {"error": {"message": f"fake {code}", "type": "server_error"}})
             return
@@ -116,7 +116,7 @@ class FakeChatServer(LoopbackServer):
         return self
 
     def fail(self, fault: str | None, delay: float = 0.0) -> FakeChatServer:
-        """Misbehave from now on: slow, 429, 500, garbage or truncated (None heals)."""
+        """Misbehave from now on: slow, 401, 429, 500, garbage or truncated (None heals)."""
         if fault not in FAULTS:
             raise ValueError(f"unknown fault {fault!r}; use one of {FAULTS}")
         self.fault = fault
