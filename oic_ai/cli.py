@@ -200,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except UserInputError as exc:
         print(f"oic-ai: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return int(getattr(exc, "exit_code", EXIT_USAGE))
     except KeyboardInterrupt:
         print("oic-ai: interrupted", file=sys.stderr)
         return 130
