@@ -7,10 +7,15 @@ class UserInputError(Exception):
     """A problem the user can fix: bad input, missing file, unreachable backend.
 
     The command line prints ``str(error)`` as a single line and exits with code 2.
+    Configured secrets in the text (a key a server echoed back) are masked.
     """
 
     def __init__(self, message: str, *, fix: str | None = None) -> None:
         """Build the error from what went wrong and, optionally, how to fix it."""
+        from oic_ai.stores.secrets import mask_secrets
+
+        message = mask_secrets(message)
+        fix = mask_secrets(fix) if fix else fix
         self.problem = message
         self.fix = fix
         super().__init__(f"{message}; {fix}" if fix else message)

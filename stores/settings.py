@@ -93,6 +93,12 @@ class Settings:
     packages_transfer_timeout: float = 0.0
     """Seconds one index file's whole download may take; 0 means 10 x ``--timeout``."""
 
+    def __post_init__(self) -> None:
+        """Register the API key, so every message and stored text masks it."""
+        from oic_ai.stores.secrets import register_secret
+
+        register_secret(self.openai_api_key)
+
     def with_overrides(self, **values: Any) -> Settings:
         """Return a copy with the given (non-None) values replaced."""
         return replace(self, **{k: v for k, v in values.items() if v is not None})
