@@ -7,14 +7,17 @@ Two limits keep a bad server from holding the sync hostage:
 
 - ``timeout`` bounds each connect and each read; ``deadline`` bounds the whole download
   of one file, every retry included (default :data:`TRANSFER_FACTOR` x ``timeout``), so a
-  server that drips a byte at a time fails in bounded time;
+  server that drips a byte at a time (into the headers or the body) fails in bounded
+  time: a watchdog shuts the connection when the deadline passes;
 - the body is streamed to a temporary file and refused past ``max_bytes``.
 """
 
 from __future__ import annotations
 
 import http.client
+import socket
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -172,10 +175,27 @@ class Fetcher:
         )
 
     def _once(self, url: str, headers: Mapping[str, str], label: str, ends: float) -> Fetched:
+        with _Watchdog(ends - time.monotonic()) as watchdog:
+            try:
+                return self._read(url, headers, label, ends, watchdog)
+            except FetchError:
+                if watchdog.fired.is_set():
+                    raise self._overdue(url) from None
+                raise
+
+    def _read(
+        self,
+        url: str,
+        headers: Mapping[str, str],
+        label: str,
+        ends: float,
+        watchdog: _Watchdog,
+    ) -> Fetched:
         request = urllib.request.Request(url, headers=dict(headers))
-        body: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=_SPOOL)
+        body: IO[bytes] | None = tempfile.SpooledTemporaryFile(max_size=_SPOOL)
+        assert body is not None
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            with watchdog.opener().open(request, timeout=self.timeout) as response:
                 total_text = response.headers.get("Content-Length")
                 total = int(total_text) if total_text and total_text.isdigit() else None
                 if total is not None and total > self.max_bytes:
@@ -195,6 +215,8 @@ class Fetcher:
                         self.progress(label, done, total)
                     if time.monotonic() > ends:
                         raise self._overdue(url)
+                if watchdog.fired.is_set():  # the end of the body may be the watchdog's doing
+                    raise self._overdue(url)
                 if total is not None and done < total:
                     raise FetchError(url, f"connection closed after {done} of {total} bytes")
                 body.seek(0)
@@ -205,7 +227,7 @@ class Fetcher:
                     etag=response.headers.get("ETag"),
                     last_modified=response.headers.get("Last-Modified"),
                 )
-                body = None  # type: ignore[assignment]  # handed over to the caller
+                body = None  # handed over to the caller
                 return fetched
         except urllib.error.HTTPError as exc:
             if exc.code == 304:
@@ -229,6 +251,77 @@ class Fetcher:
         finally:
             if body is not None:
                 body.close()
+
+
+class _Watchdog:
+    """Shuts the connections of one attempt when the whole-transfer deadline passes.
+
+    A blocked read then returns at once, however slowly the server drips its status
+    line, headers or body.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.fired = threading.Event()
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(max(seconds, 0.0), self._fire)
+        self._timer.daemon = True
+
+    def __enter__(self) -> _Watchdog:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+
+    def watch(self, sock: socket.socket | None) -> None:
+        """Shut ``sock`` when the deadline passes (at once if it has passed)."""
+        if sock is None:
+            return
+        with self._lock:
+            self._sockets.append(sock)
+            fired = self.fired.is_set()
+        if fired:
+            _shut(sock)
+
+    def _fire(self) -> None:
+        with self._lock:
+            self.fired.set()
+            sockets = list(self._sockets)
+        for sock in sockets:
+            _shut(sock)
+
+    def opener(self) -> urllib.request.OpenerDirector:
+        """A urllib opener (proxies and redirects as usual) whose sockets are watched."""
+        watchdog = self
+
+        class Connection(http.client.HTTPConnection):
+            def connect(self) -> None:
+                super().connect()
+                watchdog.watch(self.sock)
+
+        class SecureConnection(http.client.HTTPSConnection):
+            def connect(self) -> None:
+                super().connect()
+                watchdog.watch(self.sock)
+
+        class Handler(urllib.request.HTTPHandler):
+            def http_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+                return self.do_open(Connection, req)
+
+        class SecureHandler(urllib.request.HTTPSHandler):
+            def https_open(self, req: urllib.request.Request) -> http.client.HTTPResponse:
+                context = getattr(self, "_context", None)
+                return self.do_open(SecureConnection, req, context=context)
+
+        return urllib.request.build_opener(Handler, SecureHandler)
+
+
+def _shut(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
 
 
 def _reason(error: object) -> str:

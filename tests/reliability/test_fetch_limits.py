@@ -58,6 +58,8 @@ class _Handler(LoopbackHandler):
             self._stream_huge(repo)
         elif repo.mode == "drip" and name == "Packages.xz":
             self._drip(repo)
+        elif repo.mode == "drip-headers" and name == "Packages.xz":
+            self._drip_headers(repo)
         else:
             self.send_bytes(404, b"not found", "text/plain")
 
@@ -71,6 +73,17 @@ class _Handler(LoopbackHandler):
             while sent < repo.huge and not repo.stopping.is_set():
                 self.wfile.write(block)
                 sent += len(block)
+        except OSError:
+            pass
+
+    def _drip_headers(self, repo: HostileRepo) -> None:
+        """A status line, then a header that never ends, one byte every 0.1 s."""
+        try:
+            self.wfile.write(b"HTTP/1.0 200 OK\r\nX-Drip: ")
+            self.wfile.flush()
+            while not repo.stopping.wait(0.1):
+                self.wfile.write(b"a")
+                self.wfile.flush()
         except OSError:
             pass
 
@@ -171,6 +184,17 @@ def test_a_dripping_repository_fails_at_the_whole_transfer_deadline(
     line = one_line_error(done, 3)
     assert "took longer than 3s" in line and "10 x --timeout" in line
     assert "Packages.xz" in line
+
+
+def test_a_repository_dripping_its_headers_fails_at_the_deadline_too(
+    repo: HostileRepo, tmp_path: Path
+) -> None:
+    repo.mode = "drip-headers"
+    data_dir = tmp_path / "data"
+    args = ("--repo-config", str(providerconfig(tmp_path, repo.url)), "--data-dir", str(data_dir))
+    done = oic("packages", "sync", *args, "--timeout", "0.3", "--retries", "2", timeout=GUARD)
+    line = one_line_error(done, 3)
+    assert "download of Packages.xz took longer than 3s" in line
 
 
 def test_a_compression_bomb_is_refused_past_the_limit_and_keeps_the_index(
