@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context, run_settings
 from oic_ai.nodes.state import State, Status, record
+from oic_ai.stores.secrets import mask_secrets
 
 
 def settle_status(state: State) -> tuple[Status, list[str]]:
@@ -72,9 +73,14 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
 
 
 def respond(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Finish the turn: the draft becomes the session's template unless it is invalid."""
+    """Finish the turn: the draft becomes the session's template unless it is invalid.
+
+    The summary and reasons are stored with the session, so configured secrets in them
+    (a key a server echoed into an error or a reply) are masked.
+    """
     status, reasons = settle_status(state)
-    message = _summary(state, status, reasons)
+    reasons = [mask_secrets(reason) for reason in reasons]
+    message = mask_secrets(_summary(state, status, reasons))
     route = record(state, "route")
     update: dict[str, Any] = {
         "status": status,

@@ -202,7 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from oic_ai.render import terminal_text
 
         print(f"oic-ai: {terminal_text(str(exc))}", file=sys.stderr)
-        return int(getattr(exc, "exit_code", EXIT_USAGE))  # 3: retryable (a busy session)
+        return int(getattr(exc, "exit_code", EXIT_USAGE))  # 3: retry (busy, unreachable)
     except KeyboardInterrupt:
         print("oic-ai: interrupted", file=sys.stderr)
         return 130

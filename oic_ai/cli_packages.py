@@ -62,7 +62,13 @@ def add_packages_commands(commands: Any) -> None:
         help="sync a template's own packageRepositories (repeatable)",
     )
     sync.add_argument("--retries", type=int, default=3, metavar="N", help="retries per file")
-    sync.add_argument("--timeout", type=float, default=30.0, metavar="S", help="seconds per try")
+    sync.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="seconds per connect or read; one file's whole download may take 10 x S",
+    )
     sync.add_argument("--backoff", type=float, default=0.5, help=argparse.SUPPRESS)
     sync.set_defaults(handler=_cmd_sync)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.secrets import mask_secrets
 from oic_ai.stores.settings import STRUCTURED_OUTPUT_METHODS, Settings
 
 PROBE_TIMEOUT_S = 0.5
@@ -284,8 +285,7 @@ def describe_backend_error(provider: str, settings: Settings, exc: BaseException
     """One line naming what went wrong with the chat backend (the real cause) and the fix."""
     name = type(exc).__name__
     text = _error_text(exc).splitlines()[0][:200] if str(exc) else name
-    if settings.openai_api_key:
-        text = text.replace(settings.openai_api_key, "***")
+    text = mask_secrets(text, [settings.openai_api_key])
     status = http_status(exc)
     if provider == "ollama":
         where = settings.ollama_base_url

@@ -1,19 +1,23 @@
 """Readers for distribution package indexes: Debian ``Packages`` and RPM ``repodata``.
 
 Both produce :class:`PackageRecord` values. Compressed input (gzip, xz, zstd, bzip2)
-is recognised by its magic bytes, not its file name.
+is recognised by its magic bytes, not its file name. Input is decompressed and parsed as a
+stream, and refused once it inflates past a limit (:data:`DEFAULT_MAX_INDEX_BYTES`), so a
+small compression bomb cannot exhaust memory.
 """
 
 from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import lzma
 import re
 import xml.etree.ElementTree as ET
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from io import BytesIO
+from typing import IO, Any, Protocol, cast
 
 from oic_ai.stores.errors import UserInputError
 
@@ -48,6 +52,36 @@ class PackageRecord:
     provides: tuple[str, ...] = ()
 
 
+class IndexTooLargeError(IndexFormatError):
+    """An index (or the download of one) larger than the configured limit."""
+
+    @classmethod
+    def for_limit(cls, source: str, limit: int, verb: str = "inflates to") -> IndexTooLargeError:
+        """The one-line refusal for ``source`` past ``limit`` bytes."""
+        return cls(
+            f"{source} {verb} more than {limit / MIB:g} MiB, the limit for one package "
+            "index (ai.packages.max_index_mb)",
+            fix="check the repository URL, or raise ai.packages.max_index_mb if the index "
+            "is really that big",
+        )
+
+
+MIB = 1 << 20
+DEFAULT_MAX_INDEX_BYTES = 512 * MIB
+"""Largest index accepted after decompression (Debian main is about 70 MB)."""
+_READ = 1 << 16
+_MAX_LINE = 1 << 20
+
+Source = bytes | IO[bytes]
+"""An index as bytes or as a binary file object (read from its current position)."""
+
+
+class _Readable(Protocol):
+    def read(self, size: int = -1, /) -> bytes: ...
+
+    def close(self) -> None: ...
+
+
 def compression_of(data: bytes) -> str:
     """Return ``gzip``, ``xz``, ``zstd``, ``bzip2`` or ``none`` from the magic bytes."""
     if data.startswith(_GZIP):
@@ -61,31 +95,123 @@ def compression_of(data: bytes) -> str:
     return "none"
 
 
-def decompress(data: bytes, source: str = "index") -> bytes:
+class _Capped(io.RawIOBase):
+    """A reader over a decompressing stream that counts what it yields.
+
+    Past ``limit`` bytes it raises :class:`IndexTooLargeError`; a damaged stream raises
+    :class:`IndexFormatError`. Nothing is held beyond the caller's buffer.
+    """
+
+    def __init__(
+        self, inner: _Readable, kind: str, source: str, limit: int | None, *, owned: bool
+    ) -> None:
+        self._inner = inner
+        self._owned = owned
+        self._kind = kind
+        self._source = source
+        self._limit = limit
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        try:
+            data = self._inner.read(len(view))
+        except _DAMAGE as exc:
+            raise _damaged(self._source, self._kind, exc) from None
+        except Exception as exc:  # zstandard.ZstdError is not importable without the module
+            if type(exc).__name__ != "ZstdError":
+                raise
+            raise _damaged(self._source, self._kind, exc) from None
+        size = len(data)
+        self.count += size
+        if self._limit is not None and self.count > self._limit:
+            raise IndexTooLargeError.for_limit(self._source, self._limit)
+        view[:size] = data
+        return size
+
+    def close(self) -> None:
+        try:
+            if self._owned:  # a decompressor; the caller's own stream stays open
+                self._inner.close()
+        finally:
+            super().close()
+
+
+_DAMAGE = (OSError, EOFError, lzma.LZMAError, ValueError, zlib.error)
+
+
+def _damaged(source: str, kind: str, exc: BaseException) -> IndexFormatError:
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    return IndexFormatError(
+        f"{source} is a damaged {kind} file ({reason})", fix="download it again"
+    )
+
+
+def open_index(
+    data: Source, source: str = "index", limit: int | None = DEFAULT_MAX_INDEX_BYTES
+) -> io.BufferedReader:
+    """Open an index for reading, decompressed on the fly, whatever it is compressed with.
+
+    Args:
+        data: The index as bytes or a binary file object.
+        source: The name used in error messages.
+        limit: The most bytes it may inflate to (None: no limit).
+
+    Raises:
+        IndexFormatError: zstd is needed and the ``zstandard`` module is not installed;
+            reading raises it for damaged data, and :class:`IndexTooLargeError` past
+            ``limit``.
+    """
+    raw: IO[bytes] = io.BytesIO(data) if isinstance(data, bytes) else data
+    buffered = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(_Plain(raw))
+    kind = compression_of(buffered.peek(8)[:8])
+    inner: _Readable
+    if kind == "gzip":
+        inner = gzip.GzipFile(fileobj=buffered, mode="rb")
+    elif kind == "xz":
+        inner = lzma.LZMAFile(buffered)
+    elif kind == "bzip2":
+        inner = bz2.BZ2File(buffered)
+    elif kind == "zstd":
+        inner = _unzstd(buffered, source)
+    else:
+        inner = buffered
+    capped = _Capped(inner, kind, source, limit, owned=inner is not buffered)
+    return io.BufferedReader(capped, buffer_size=_READ)
+
+
+class _Plain(io.RawIOBase):
+    """Any binary file object as a raw stream, so it can be buffered (and peeked)."""
+
+    def __init__(self, inner: IO[bytes]) -> None:
+        self._inner = inner
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        data = self._inner.read(len(view))
+        view[: len(data)] = data
+        return len(data)
+
+
+def decompress(data: bytes, source: str = "index", limit: int | None = None) -> bytes:
     """Return ``data`` uncompressed, whatever of gzip/xz/zstd/bzip2 it uses.
 
     Raises:
         IndexFormatError: the data is damaged, or zstd is needed and the
             ``zstandard`` module is not installed.
+        IndexTooLargeError: it inflates past ``limit``.
     """
-    kind = compression_of(data)
-    try:
-        if kind == "gzip":
-            return gzip.decompress(data)
-        if kind == "xz":
-            return lzma.decompress(data)
-        if kind == "bzip2":
-            return bz2.decompress(data)
-        if kind == "zstd":
-            return _unzstd(data, source)
-    except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
-        raise IndexFormatError(
-            f"{source} is a damaged {kind} file ({exc})", fix="download it again"
-        ) from None
-    return data
+    with open_index(data, source, limit) as reader:
+        return reader.read()
 
 
-def _unzstd(data: bytes, source: str) -> bytes:
+def _unzstd(stream: IO[bytes], source: str) -> IO[bytes]:
     try:
         import zstandard
     except ImportError:
@@ -94,11 +220,8 @@ def _unzstd(data: bytes, source: str) -> bytes:
             fix="install it into oic-ai's environment (pip install zstandard) or "
             "decompress the file with 'unzstd' first",
         ) from None
-    try:
-        with zstandard.ZstdDecompressor().stream_reader(BytesIO(data)) as reader:
-            return reader.read()
-    except zstandard.ZstdError as exc:
-        raise ValueError(str(exc)) from None
+    reader: IO[bytes] = zstandard.ZstdDecompressor().stream_reader(stream, closefd=False)
+    return reader
 
 
 def _names_from_relation(field: str) -> tuple[str, ...]:
@@ -111,44 +234,68 @@ def _names_from_relation(field: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-def parse_deb_packages(data: bytes, source: str = "Packages") -> Iterator[PackageRecord]:
+def parse_deb_packages(
+    data: Source, source: str = "Packages", limit: int | None = DEFAULT_MAX_INDEX_BYTES
+) -> Iterator[PackageRecord]:
     """Yield the packages of a Debian ``Packages`` file (plain or compressed).
 
-    Only ``Package``, ``Version``, ``Architecture`` and ``Provides`` are read;
+    The file is decompressed and read line by line, so memory stays small whatever
+    its size. Only ``Package``, ``Version``, ``Architecture`` and ``Provides`` are read;
     continuation lines and every other field are skipped.
 
     Raises:
-        IndexFormatError: the data is not a Packages file.
+        IndexFormatError: the data is not a Packages file (or is damaged).
+        IndexTooLargeError: it inflates past ``limit`` bytes.
     """
-    text = decompress(data, source).decode("utf-8", errors="replace")
-    if text.strip() and "Package:" not in text[:65536]:
-        raise IndexFormatError(
-            f"{source} is not a Debian Packages index (no 'Package:' field)",
-            fix="pass a Packages, Packages.gz or Packages.xz file",
-        )
     name = version = arch = ""
     provides: tuple[str, ...] = ()
-    for line in text.splitlines():
-        if not line:
-            if name:
-                yield PackageRecord(name, version, arch, provides)
-            name = version = arch = ""
-            provides = ()
-            continue
-        first = line[0]
-        if first in " \t#":
-            continue
-        if first == "P":
-            if line.startswith("Package:"):
-                name = line[8:].strip()
-            elif line.startswith("Provides:"):
-                provides = _names_from_relation(line[9:])
-        elif first == "V" and line.startswith("Version:"):
-            version = line[8:].strip()
-        elif first == "A" and line.startswith("Architecture:"):
-            arch = line[13:].strip()
+    seen_package = seen_text = False
+    line_start = True
+    consumed = 0
+    with open_index(data, source, limit) as reader:
+        while True:
+            chunk = reader.readline(_MAX_LINE)
+            if not chunk:
+                break
+            starts, line_start = line_start, chunk.endswith(b"\n")
+            if not starts:
+                continue  # the rest of an over-long line
+            if not seen_package:
+                seen_package = b"Package:" in chunk
+                seen_text = seen_text or bool(chunk.strip())
+                consumed += len(chunk)
+                if seen_text and not seen_package and consumed > 65536:
+                    raise _not_packages(source)
+            line = chunk.decode("utf-8", errors="replace").rstrip("\r\n")
+            if not line:
+                if name:
+                    yield PackageRecord(name, version, arch, provides)
+                name = version = arch = ""
+                provides = ()
+                continue
+            first = line[0]
+            if first in " \t#":
+                continue
+            if first == "P":
+                if line.startswith("Package:"):
+                    name = line[8:].strip()
+                elif line.startswith("Provides:"):
+                    provides = _names_from_relation(line[9:])
+            elif first == "V" and line.startswith("Version:"):
+                version = line[8:].strip()
+            elif first == "A" and line.startswith("Architecture:"):
+                arch = line[13:].strip()
+    if seen_text and not seen_package:
+        raise _not_packages(source)
     if name:
         yield PackageRecord(name, version, arch, provides)
+
+
+def _not_packages(source: str) -> IndexFormatError:
+    return IndexFormatError(
+        f"{source} is not a Debian Packages index (no 'Package:' field)",
+        fix="pass a Packages, Packages.gz or Packages.xz file",
+    )
 
 
 _RPM_COMMON = "{http://linux.duke.edu/metadata/common}"
@@ -156,14 +303,15 @@ _RPM = "{http://linux.duke.edu/metadata/rpm}"
 _REPO = "{http://linux.duke.edu/metadata/repo}"
 
 
-def primary_location(repomd: bytes, source: str = "repomd.xml") -> str:
+def primary_location(repomd: Source, source: str = "repomd.xml") -> str:
     """Return the ``href`` of the ``primary`` metadata named in ``repomd.xml``.
 
     Raises:
         IndexFormatError: the file is not repomd XML or lists no primary data.
     """
     try:
-        root = ET.fromstring(decompress(repomd, source))
+        with open_index(repomd, source, _REPOMD_LIMIT) as reader:
+            root = ET.fromstring(reader.read())
     except ET.ParseError as exc:
         raise IndexFormatError(f"{source} is not valid XML ({exc})", fix="check the URL") from None
     for data in root.iter(f"{_REPO}data"):
@@ -177,29 +325,63 @@ def primary_location(repomd: bytes, source: str = "repomd.xml") -> str:
     )
 
 
-def parse_rpm_primary(data: bytes, source: str = "primary.xml") -> Iterator[PackageRecord]:
+_REPOMD_LIMIT = 16 * MIB
+
+
+def parse_rpm_primary(
+    data: Source, source: str = "primary.xml", limit: int | None = DEFAULT_MAX_INDEX_BYTES
+) -> Iterator[PackageRecord]:
     """Yield the packages of an RPM ``primary.xml`` (plain, .gz, .xz or .zst).
+
+    The XML is decompressed and parsed incrementally; each package element is dropped
+    once read.
 
     Raises:
         IndexFormatError: the data is not primary.xml.
+        IndexTooLargeError: it inflates past ``limit`` bytes.
     """
-    raw = decompress(data, source)
-    if b"<metadata" not in raw[:4096]:
-        raise IndexFormatError(
-            f"{source} is not RPM primary metadata (no <metadata> element)",
-            fix="pass repodata/*-primary.xml(.gz|.zst) or the repository folder",
-        )
-    try:
-        for _event, element in ET.iterparse(BytesIO(raw), events=("end",)):
-            if element.tag != f"{_RPM_COMMON}package":
-                continue
-            if element.get("type", "rpm") == "rpm":
-                yield _rpm_record(element)
-            element.clear()
-    except ET.ParseError as exc:
-        raise IndexFormatError(
-            f"{source} is not valid XML ({exc})", fix="download it again"
-        ) from None
+    parser: ET.XMLPullParser[ET.Element] = ET.XMLPullParser(events=("start", "end"))
+    roots: list[ET.Element] = []
+    with open_index(data, source, limit) as reader:
+        head = reader.read(4096)
+        if b"<metadata" not in head:
+            raise IndexFormatError(
+                f"{source} is not RPM primary metadata (no <metadata> element)",
+                fix="pass repodata/*-primary.xml(.gz|.zst) or the repository folder",
+            )
+        chunk = head
+        try:
+            while chunk:
+                parser.feed(chunk)
+                yield from _rpm_packages(parser, roots)
+                chunk = reader.read(_READ)
+            parser.close()
+            yield from _rpm_packages(parser, roots)
+        except ET.ParseError as exc:
+            raise IndexFormatError(
+                f"{source} is not valid XML ({exc})", fix="download it again"
+            ) from None
+
+
+def _rpm_packages(
+    parser: ET.XMLPullParser[ET.Element], roots: list[ET.Element]
+) -> Iterator[PackageRecord]:
+    """The packages completed so far; read ones are dropped from the tree."""
+    events = cast("Iterator[tuple[str, object]]", parser.read_events())
+    for event, element in events:
+        if not isinstance(element, ET.Element):
+            continue
+        if event == "start":
+            if not roots:
+                roots.append(element)
+            continue
+        if element.tag != f"{_RPM_COMMON}package":
+            continue
+        if element.get("type", "rpm") == "rpm":
+            yield _rpm_record(element)
+        element.clear()
+    if roots:
+        del roots[0][:]  # the root would otherwise keep every (cleared) package
 
 
 def _rpm_record(element: ET.Element) -> PackageRecord:

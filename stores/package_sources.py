@@ -1,26 +1,31 @@
 """How ``packages sync`` and ``packages import`` fill the package index.
 
 Repositories come from :mod:`.package_repos`, files from :mod:`.package_fetch`. A
-repository that could not be reached never touches its cached index.
+repository that could not be reached, or whose index is damaged or too large, never
+touches its cached index. Index files are streamed: downloads go to temporary files and
+are decompressed and parsed as they are read, up to a size limit.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
+import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from oic_ai.stores.capability_catalog import package_family
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.package_fetch import Fetcher, FetchError, NotFoundError
 from oic_ai.stores.package_formats import (
+    DEFAULT_MAX_INDEX_BYTES,
     IndexFormatError,
     PackageRecord,
-    decompress,
+    open_index,
     parse_deb_packages,
     parse_rpm_primary,
     primary_location,
@@ -44,6 +49,7 @@ class SyncResult:
 
     ``status`` is ``updated`` (new rows), ``unchanged`` (HTTP 304), ``imported``
     (a local file), ``failed`` (the previous rows, if any, were kept) or ``skipped``.
+    ``retryable`` marks a failure of the server or the network (not of the index).
     """
 
     os: str
@@ -55,6 +61,7 @@ class SyncResult:
     packages: int
     message: str = ""
     seconds: float = 0.0
+    retryable: bool = False
 
     @property
     def ok(self) -> bool:
@@ -73,6 +80,7 @@ class SyncResult:
             "packages": self.packages,
             "message": self.message,
             "seconds": round(self.seconds, 3),
+            "retryable": self.retryable,
         }
 
 
@@ -113,6 +121,7 @@ def sync_repo(
     for info, stem in repo.index_sources(arch):
         started = time.perf_counter()
         previous = _previous(index, dist, arch, info.location)
+        retryable = False
         try:
             if info.kind == "deb":
                 status, count = _sync_deb(index, info, stem, previous, os, dist, arch, fetcher)
@@ -122,6 +131,7 @@ def sync_repo(
         except (FetchError, IndexFormatError) as exc:
             status = "failed"
             count = previous.packages if previous else 0
+            retryable = isinstance(exc, FetchError) and not isinstance(exc, NotFoundError)
             reason = exc.reason if isinstance(exc, FetchError) else exc.problem
             message = f"unreachable or unusable: {reason}; {_kept(previous)}"
         results.append(
@@ -135,9 +145,19 @@ def sync_repo(
                 packages=count,
                 message=message,
                 seconds=time.perf_counter() - started,
+                retryable=status == "failed" and retryable,
             )
         )
     return results
+
+
+def unique(records: Iterable[PackageRecord]) -> Iterator[PackageRecord]:
+    """``records`` without exact repeats (a repeated stanza is stored once)."""
+    seen: set[PackageRecord] = set()
+    for record in records:
+        if record not in seen:
+            seen.add(record)
+            yield record
 
 
 def _sync_deb(
@@ -176,7 +196,12 @@ def _sync_deb(
                 last_modified=fetched.last_modified,
             )
             return "unchanged", previous.packages
-        records = list(parse_deb_packages(fetched.body, url))
+        try:
+            records = list(
+                unique(parse_deb_packages(fetched.stream or b"", url, fetcher.max_bytes))
+            )
+        finally:
+            fetched.close()
         count = index.replace_source(
             os=os,
             dist=dist,
@@ -225,9 +250,17 @@ def _sync_rpm(
             last_modified=fetched.last_modified,
         )
         return "unchanged", previous.packages
-    href = primary_location(fetched.body, repomd_url)
+    try:
+        href = primary_location(fetched.stream or b"", repomd_url)
+    finally:
+        fetched.close()
     primary = fetcher.fetch(f"{base}/{href.lstrip('/')}", label=info.repo)
-    records = list(parse_rpm_primary(primary.body, primary.url))
+    try:
+        records = list(
+            unique(parse_rpm_primary(primary.stream or b"", primary.url, fetcher.max_bytes))
+        )
+    finally:
+        primary.close()
     count = index.replace_source(
         os=os,
         dist=dist,
@@ -279,37 +312,47 @@ def refresh_recorded(
 # --- local files and folders ----------------------------------------------------------
 
 
-def _read(path: Path) -> bytes:
+def _open(path: Path) -> IO[bytes]:
+    """Open a local index file (``-``: stdin, copied to a temporary file first)."""
     try:
         if str(path) == "-":
-            return sys.stdin.buffer.read()
-        return path.read_bytes()
+            copy = tempfile.TemporaryFile()
+            shutil.copyfileobj(sys.stdin.buffer, copy)
+            copy.seek(0)
+            return copy
+        return path.open("rb")
     except OSError as exc:
         raise UserInputError(
             f"cannot read {path} ({exc.strerror or exc})", fix="check the path"
         ) from None
 
 
-def records_from_file(path: Path) -> tuple[str, list[PackageRecord]]:
+def records_from_file(
+    path: Path, limit: int | None = DEFAULT_MAX_INDEX_BYTES
+) -> tuple[str, list[PackageRecord]]:
     """Read one local index file of any supported kind; return its kind and packages.
 
     Accepts a Debian Packages file, an RPM primary.xml or a repomd.xml (whose
-    primary file is read next to it), each plain or compressed.
+    primary file is read next to it), each plain or compressed, up to ``limit`` bytes
+    after decompression.
 
     Raises:
-        UserInputError: the file is unreadable or not a package index.
+        UserInputError: the file is unreadable, not a package index, or too large.
     """
-    raw = _read(path)
-    head = decompress(raw, str(path))[:4096]
-    if b"<repomd" in head:
-        href = primary_location(raw, str(path))
-        primary = path.resolve().parent.parent / href
-        return "rpm", list(parse_rpm_primary(_read(primary), str(primary)))
-    if b"<metadata" in head:
-        return "rpm", list(parse_rpm_primary(raw, str(path)))
-    if not raw.strip():
-        raise IndexFormatError(f"{path} is empty", fix="pass a Packages or primary.xml file")
-    return "deb", list(parse_deb_packages(raw, str(path)))
+    with _open(path) as raw:
+        with open_index(raw, str(path), limit) as reader:
+            head = reader.peek(4096)[:4096]
+        raw.seek(0)
+        if b"<repomd" in head:
+            href = primary_location(raw, str(path))
+            primary = path.resolve().parent.parent / href
+            with _open(primary) as primary_file:
+                return "rpm", list(unique(parse_rpm_primary(primary_file, str(primary), limit)))
+        if b"<metadata" in head:
+            return "rpm", list(unique(parse_rpm_primary(raw, str(path), limit)))
+        if not head.strip():
+            raise IndexFormatError(f"{path} is empty", fix="pass a Packages or primary.xml file")
+        return "deb", list(unique(parse_deb_packages(raw, str(path), limit)))
 
 
 def local_index_files(path: Path, arch: str) -> list[Path]:
@@ -364,10 +407,12 @@ def import_local(
     scope: str = "base",
     key: str | None = None,
     label: str | None = None,
+    limit: int | None = DEFAULT_MAX_INDEX_BYTES,
 ) -> list[SyncResult]:
     """Import a local index file or folder as the index of a target.
 
     Every file is parsed before anything is written; each file is one atomic import.
+    A file that inflates past ``limit`` bytes is refused.
 
     Raises:
         UserInputError: the path is missing, unreadable or not a package index.
@@ -375,7 +420,7 @@ def import_local(
     results = []
     for file in local_index_files(path, arch):
         started = time.perf_counter()
-        kind, records = records_from_file(file)
+        kind, records = records_from_file(file, limit)
         location = "stdin" if str(file) == "-" else str(file.resolve())
         expected = package_family(os, dist)
         if kind != expected:
@@ -433,9 +478,37 @@ def sync_template_repos(
                     scope="extra",
                     key=template_repo_key(entry),
                     label=str(entry.get("codename") or entry["path"]),
+                    limit=fetcher.max_bytes,
                 )
             )
     return results
+
+
+class SyncFailedError(UserInputError):
+    """Some index sources failed; ``exit_code`` is 3 when a server or the network did."""
+
+    exit_code: int
+
+    def __init__(self, message: str, *, retryable: bool) -> None:
+        """One line naming the first failure and how many more there were."""
+        fix = (
+            "check the network or the repository URL, then run the sync again"
+            if retryable
+            else "check the repository URL and the index, then run the sync again"
+        )
+        super().__init__(message, fix=fix)
+        self.exit_code = 3 if retryable else 2
+
+    @classmethod
+    def raise_for(cls, results: Sequence[SyncResult]) -> None:
+        """Raise when a source failed.
+
+        Raises:
+            SyncFailedError: a source failed.
+        """
+        failure = summarize_failures(results)
+        if failure:
+            raise cls(failure, retryable=any(r.retryable for r in results))
 
 
 def summarize_failures(results: Sequence[SyncResult]) -> str | None:

@@ -88,6 +88,16 @@ class Settings:
     """plan: the model returns an edit plan; yaml: it writes the template."""
     max_tokens: int = 3072
     """Largest answer asked of a chat model."""
+    packages_max_index_mb: int = 512
+    """Largest package index accepted, in MiB after decompression (Debian main: ~70)."""
+    packages_transfer_timeout: float = 0.0
+    """Seconds one index file's whole download may take; 0 means 10 x ``--timeout``."""
+
+    def __post_init__(self) -> None:
+        """Register the API key, so every message and stored text masks it."""
+        from oic_ai.stores.secrets import register_secret
+
+        register_secret(self.openai_api_key)
 
     def with_overrides(self, **values: Any) -> Settings:
         """Return a copy with the given (non-None) values replaced."""
@@ -130,6 +140,8 @@ _CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("generation", "mode"): "generation_mode",
     ("generation", "max_tokens"): "max_tokens",
     ("chroma", "url"): "chroma_url",
+    ("packages", "max_index_mb"): "packages_max_index_mb",
+    ("packages", "transfer_timeout"): "packages_transfer_timeout",
 }
 _SECRET_KEYS = frozenset({"api_key", "openai_api_key"})
 
@@ -285,6 +297,12 @@ def load_settings(
             )
     if settings.ollama_num_ctx < 512:
         raise UserInputError("ai.ollama.num_ctx must be at least 512", fix="set it to 8192")
+    if settings.packages_max_index_mb < 1 or settings.packages_transfer_timeout < 0:
+        raise UserInputError(
+            "ai.packages.max_index_mb must be at least 1 and ai.packages.transfer_timeout "
+            "0 or more",
+            fix="remove them to use the defaults (512 MiB, 10 x --timeout)",
+        )
     if settings.max_fix_attempts < 0:
         raise UserInputError("max_fix_attempts must be 0 or more", fix="set it to 2")
     if settings.embedding_provider not in EMBEDDING_PROVIDERS:

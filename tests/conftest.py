@@ -41,6 +41,10 @@ SLOW = (
     "reliability/test_security.py",
     # backends that time out, stall or fail on purpose
     "reliability/test_chat_faults.py",
+    # hostile repositories: a drip to its deadline, bombs measured in fresh processes
+    "reliability/test_fetch_limits.py",
+    # generate and sessions runs against servers that echo the key
+    "reliability/test_secret_echo.py",
     # long property-based fuzzing
     "reliability/test_applier_fuzz.py",
     "reliability/test_parser_validator_fuzz.py",

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict, Unpack
 
 from oic_ai.stores.chat_models import StructuredOutput, rejects_response_format
+from oic_ai.stores.secrets import mask_data, mask_secrets
 from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.llm_parse import ParsedPlan, parse_plan
 from oic_ai.tools.llm_prompt import (
@@ -75,11 +76,12 @@ class PlanOutcome:
 
 
 def _content(message: Any) -> str:
+    """The model's text, with configured secrets masked: it goes into state and output."""
     content = getattr(message, "content", message)
     if isinstance(content, list):
         parts = [p.get("text", "") if isinstance(p, Mapping) else str(p) for p in content]
-        return "".join(parts)
-    return str(content)
+        return mask_secrets("".join(parts))
+    return mask_secrets(str(content))
 
 
 def _reply(message: Any) -> Reply:
@@ -91,8 +93,8 @@ def _reply(message: Any) -> Reply:
     return Reply(
         text=_content(message),
         finish_reason=str(finish) if finish else None,
-        refusal=str(extra["refusal"]) if extra.get("refusal") else None,
-        tool_args=args if isinstance(args, Mapping) else None,
+        refusal=mask_secrets(str(extra["refusal"])) if extra.get("refusal") else None,
+        tool_args=mask_data(args) if isinstance(args, Mapping) else None,
     )
 
 
@@ -130,7 +132,7 @@ def _finish_error(exc: BaseException) -> Reply | None:
         completion = getattr(exc, "completion", None)
         choices = getattr(completion, "choices", None) or []
         text = str(getattr(choices[0].message, "content", "") or "") if choices else ""
-        return Reply(text=text, finish_reason="length")
+        return Reply(text=mask_secrets(text), finish_reason="length")
     if name == "ContentFilterFinishReasonError":
         return Reply(text="", refusal="the server's content filter stopped the reply")
     return None

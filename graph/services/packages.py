@@ -82,15 +82,12 @@ class SyncOutcome:
         """Raise when a source failed, after the caller has shown the results.
 
         Raises:
-            UserInputError: one line naming what failed.
+            SyncFailedError: one line naming what failed (exit code 3 when a server or
+                the network failed, else 2).
         """
-        from oic_ai.stores.package_sources import summarize_failures
+        from oic_ai.stores.package_sources import SyncFailedError
 
-        failure = summarize_failures(self.results)
-        if failure:
-            raise UserInputError(
-                failure, fix="check the network or the repository URL, then run the sync again"
-            )
+        SyncFailedError.raise_for(self.results)
 
 
 def sync_packages(
@@ -113,6 +110,8 @@ def sync_packages(
         retries=request.retries,
         backoff=request.backoff,
         progress=progress,
+        deadline=settings.packages_transfer_timeout,
+        max_bytes=settings.packages_max_index_mb << 20,
     )
     try:
         results = _sync(index, request, fetcher)
@@ -138,7 +137,9 @@ def _sync(index: PackageIndex, request: SyncRequest, fetcher: Fetcher) -> list[S
     results: list[SyncResult] = []
     if request.index:
         os_name, dist, arch = resolve_target(request.os, request.dist, request.arch)
-        return import_local(index, Path(request.index), os=os_name, dist=dist, arch=arch)
+        return import_local(
+            index, Path(request.index), os=os_name, dist=dist, arch=arch, limit=fetcher.max_bytes
+        )
     if request.repo_config:
         picks = find_providerconfigs(
             Path(request.repo_config), request.os, request.dist, request.arch

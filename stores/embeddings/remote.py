@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from oic_ai.stores.embeddings.base import EmbeddingBackendError
+from oic_ai.stores.secrets import mask_secrets
 
 # Known sizes, so a wrong answer is caught on the first call instead of being stored.
 KNOWN_DIMENSIONS = {
@@ -99,7 +100,9 @@ class _RemoteEmbedder:
 
     def _describe(self, exc: Exception) -> str:
         name = type(exc).__name__
-        text = str(exc).strip().splitlines()[0] if str(exc).strip() else name
+        # mask before cutting, so a cut never leaves half a key behind
+        full = mask_secrets(str(exc), [getattr(self, "_api_key", None)]).strip()
+        text = full.splitlines()[0] if full else name
         lowered = f"{name} {text}".lower()
         if "timeout" in lowered or "timed out" in lowered:
             return f"{self._where} did not answer in time ({text})"
