@@ -20,9 +20,9 @@ import pytest
 from oic_ai.cli import main
 from oic_ai.stores.package_index import PackageIndex
 from tests.conftest import PROJECT
+from tests.stores.package_repos import deb_packages
 from tests.support.cli import cli_env, oic, one_line_error
 from tests.support.loopback import LoopbackHandler, LoopbackServer
-from tests.unit.package_repos import deb_packages
 
 MIB = 1 << 20
 GUARD = 120.0  # a hang fails the test instead of hanging the suite
