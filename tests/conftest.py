@@ -41,6 +41,9 @@ SLOW = (
     # long property-based fuzzing
     "reliability/test_applier_fuzz.py",
     "reliability/test_parser_validator_fuzz.py",
+    # a CLI process per command that reads YAML or a special file
+    "reliability/test_deep_nesting.py::test_every_command_answers_30000_levels_without_crashing",
+    "reliability/test_special_files.py",
     # the machine's real Debian index (63,000 packages), imported whole
     "unit/test_bookworm_index.py",
     # a fresh interpreter that builds an index (README) or runs pytest again (environment)
