@@ -90,7 +90,8 @@ class YamlDocument:
                 return None
             node = _child(node, part)
         if isinstance(node, yaml.MappingNode):
-            for key_node, _ in node.value:
+            # the last one counts, as in the data: a ``<<`` merge puts the merged keys first
+            for key_node, _ in reversed(node.value):
                 if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
                     return int(key_node.start_mark.line) + 1
         return self.line_of(path)

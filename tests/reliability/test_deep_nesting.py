@@ -89,9 +89,7 @@ def _commands(tmp: Path) -> dict[str, tuple[list[str], int]]:
         "index --templates-dir",
     ],
 )
-def test_every_command_answers_30000_levels_without_crashing(
-    tmp_path: Path, command: str
-) -> None:
+def test_every_command_answers_30000_levels_without_crashing(tmp_path: Path, command: str) -> None:
     (tmp_path / "deep.yml").write_text(DEEP["flow sequences"])
     (tmp_path / "library").mkdir()
     (tmp_path / "library" / "deep.yml").write_text(DEEP["flow sequences"])
