@@ -202,7 +202,7 @@ def check_depth(text: str) -> None:
     try:
         depth = 0
         while parser.check_event():
-            event = parser.get_event()
+            event: yaml.Event = parser.get_event()  # type: ignore[no-untyped-call]
             if isinstance(event, yaml.CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
@@ -258,7 +258,8 @@ def _check_nesting(root: yaml.Node) -> None:
             stack.append((child, iter(_children(child))))
 
 
-def _at(mark: yaml.Mark | None) -> tuple[int | None, int | None]:
+def _at(mark: Any) -> tuple[int | None, int | None]:
+    """A ``yaml.Mark`` (from the C or the Python parser) as a 1-based line and column."""
     return (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
 
 

@@ -197,7 +197,7 @@ def _local_registry(
                     )
         raise _RefusedError("it is not in the schema file or a file beside it")
 
-    registry: referencing.Registry[Any] = referencing.Registry(retrieve=retrieve)
+    registry: referencing.Registry[Any] = referencing.Registry(retrieve=retrieve)  # type: ignore[call-arg]
     return registry, root
 
 
