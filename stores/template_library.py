@@ -137,9 +137,13 @@ def _check_regular(info: os.stat_result, limit: int) -> None:
 def utf16_reason(raw: bytes) -> str | None:
     """Name the encoding if ``raw`` looks like UTF-16 text (a BOM, or NUL every other byte).
 
+    UTF-32 with a byte-order mark is named too.
+
     Returns:
         A reason such as ``UTF-16 text; save it as UTF-8``, or ``None``.
     """
+    if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32 text; save it as UTF-8"
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "UTF-16 text; save it as UTF-8"
     sample = raw[:4096]

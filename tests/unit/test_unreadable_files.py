@@ -154,3 +154,10 @@ def test_real_binary_is_still_binary(tmp_path: Path) -> None:
     path.write_bytes(bytes(range(256)) * 4)
     (error,) = validate_file(path).errors
     assert error.code == "not-text" and error.message.startswith("binary file")
+
+
+def test_utf32_with_a_bom_is_named_too(tmp_path: Path) -> None:
+    path = tmp_path / "wider.yml"
+    path.write_bytes(GOOD.encode("utf-32"))
+    (error,) = validate_file(path).errors
+    assert error.message == "UTF-32 text; save it as UTF-8"
