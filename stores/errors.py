@@ -22,4 +22,3 @@ class UserInputError(Exception):
         self.problem = message
         self.fix = fix
         super().__init__(f"{message}; {fix}" if fix else message)
-

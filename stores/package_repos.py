@@ -19,6 +19,7 @@ from oic_ai.stores.capability_catalog import normalize_arch, package_family
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.package_index import SourceInfo, repo_key
 from oic_ai.stores.targets import load_targets
+from oic_ai.stores.yaml_document import load_data
 
 DEB_ARCH = {"x86_64": "amd64", "aarch64": "arm64", "armv7hl": "armhf"}
 DEB_SUFFIXES = (".xz", ".gz", "")
@@ -161,14 +162,14 @@ def repos_from_providerconfig(path: Path) -> list[RemoteRepo]:
         UserInputError: the file is missing, not YAML, or describes no usable repository.
     """
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_data(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise UserInputError(
             f"cannot read repository config {path} ({exc.strerror or exc})", fix="check the path"
         ) from None
     except yaml.YAMLError as exc:
         raise UserInputError(
-            f"repository config {path} is not valid YAML ({exc.__class__.__name__})",
+            f"repository config {path} is not valid YAML ({exc})",
             fix="fix the file",
         ) from None
     entries: Iterable[Any]

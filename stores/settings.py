@@ -196,13 +196,14 @@ def _ollama_url(value: str) -> str:
 
 
 def _from_config(path: Path) -> dict[str, Any]:
+    from oic_ai.stores.template_library import UnreadableFileError, read_file_bytes
     from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
 
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
+    try:  # a regular file only: a named pipe would block, /dev/zero would never end
+        text = read_file_bytes(path).decode("utf-8")
+    except UnreadableFileError as exc:
         raise UserInputError(
-            f"cannot read config file {path} ({exc.strerror or exc})", fix="check the path"
+            f"cannot read config file {path}: {exc.reason}", fix="check the path"
         ) from None
     except UnicodeDecodeError:
         raise UserInputError(f"config file {path} is not UTF-8 text", fix="re-save it") from None
@@ -264,7 +265,7 @@ def load_settings(
     config_path = Path(config) if config else None
     if config_path is None and environ.get("OIC_AI_CONFIG"):
         config_path = Path(environ["OIC_AI_CONFIG"])
-    if config_path is not None and not config_path.is_file():
+    if config_path is not None and not config_path.exists() and not config_path.is_symlink():
         raise UserInputError(f"config file {config_path} does not exist", fix="check the path")
     if config_path is None and Path("config.yaml").is_file():
         config_path = Path("config.yaml")

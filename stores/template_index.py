@@ -20,7 +20,13 @@ from typing import Any
 
 from oic_ai.stores.embeddings.base import Embedder
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.template_library import iter_template_files, read_template
+from oic_ai.stores.template_library import (
+    SkippedFile,
+    UnreadableFileError,
+    iter_template_files,
+    parse_template_bytes,
+    read_file_bytes,
+)
 from oic_ai.stores.template_model import Template, content_hash
 
 COLLECTION_PREFIX = "templates"
@@ -253,18 +259,19 @@ class TemplateIndex:
             seen: set[str] = set()
             changed: list[Template] = []
             root = Path(templates_dir)
-            for path in iter_template_files(root):
+            unlisted: list[SkippedFile] = []
+            for path in iter_template_files(root, unlisted):
                 relative = path.relative_to(root).as_posix()
-                try:
-                    raw = path.read_bytes()
-                except OSError as exc:
-                    report.skipped.append(f"{relative}: unreadable ({exc.strerror or exc})")
+                try:  # regular files only: a named pipe would block, a device never end
+                    raw = read_file_bytes(path)
+                except UnreadableFileError as exc:
+                    report.skipped.append(f"{relative}: {exc.reason}")
                     continue
                 if stored.get(relative) == content_hash(raw):
                     seen.add(relative)
                     report.unchanged += 1
                     continue
-                parsed = read_template(path, relative)
+                parsed = parse_template_bytes(raw, relative)
                 if isinstance(parsed, str):
                     report.skipped.append(f"{relative}: {parsed}")
                     continue
@@ -274,6 +281,7 @@ class TemplateIndex:
                     report.updated += 1
                 else:
                     report.created += 1
+            report.skipped.extend(str(problem) for problem in unlisted)
             removed = sorted(set(stored) - seen)
             if changed:
                 texts = [t.searchable_text() for t in changed]

@@ -40,11 +40,12 @@ class TemplateLibrary:
         """Read every ``*.yml``/``*.yaml`` below ``root``.
 
         Bad files (malformed, empty, binary, not UTF-8, over 1 MiB, unreadable, not a
-        mapping) are skipped with a reason; symlinked folders are followed once each,
+        regular file, not a mapping) and folders that cannot be listed are skipped with a
+        reason; symlinked folders are followed once each,
         so a symlink loop cannot hang the scan.
         """
         library = cls(root=Path(root))
-        for path in iter_template_files(library.root):
+        for path in iter_template_files(library.root, library.skipped):
             relative = path.relative_to(library.root).as_posix()
             template_or_reason = read_template(path, relative)
             if isinstance(template_or_reason, Template):
@@ -54,13 +55,147 @@ class TemplateLibrary:
         return library
 
 
-def iter_template_files(root: Path) -> Iterator[Path]:
-    """Yield template files below ``root`` in a stable order, each real folder once."""
+class UnreadableFileError(ValueError):
+    """A file that cannot be used as text: its reason, and a stable code for findings."""
+
+    def __init__(self, reason: str, code: str) -> None:
+        """Keep the reason (``a named pipe (FIFO), not a regular file``) and the code."""
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+_KINDS = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+)
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "an unknown kind of file")
+
+
+def read_file_bytes(path: str | Path, *, limit: int = MAX_TEMPLATE_BYTES) -> bytes:
+    """Read a regular file of at most ``limit`` bytes, refusing everything else up front.
+
+    The type and size are checked before the file is opened, and again on the open
+    descriptor, so a named pipe never blocks, a device like ``/dev/zero`` is never read
+    and a file that grows meanwhile is cut off at ``limit`` + 1 bytes.
+
+    Raises:
+        UnreadableFileError: the path is missing, a dangling symlink, not a regular file,
+            over ``limit``, or cannot be read; ``code`` is ``unreadable``,
+            ``not-a-file`` or ``too-large``.
+    """
+    file = os.fspath(path)
+    try:
+        info = os.stat(file)
+    except FileNotFoundError:
+        if os.path.islink(file):
+            raise UnreadableFileError(
+                f"unreadable (a symlink to {os.readlink(file)}, which does not exist)", "unreadable"
+            ) from None
+        raise UnreadableFileError("unreadable (it does not exist)", "unreadable") from None
+    except OSError as exc:
+        raise UnreadableFileError(f"unreadable ({exc.strerror or exc})", "unreadable") from None
+    _check_regular(info, limit)
+    try:
+        fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise UnreadableFileError(f"unreadable ({exc.strerror or exc})", "unreadable") from None
+    try:
+        _check_regular(os.fstat(fd), limit)  # replaced between stat and open
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise UnreadableFileError(f"unreadable ({exc.strerror or exc})", "unreadable") from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise UnreadableFileError(f"grew past {limit} bytes while being read", "too-large")
+    return b"".join(chunks)
+
+
+def _check_regular(info: os.stat_result, limit: int) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        raise UnreadableFileError(f"{_kind(info.st_mode)}, not a regular file", "not-a-file")
+    if info.st_size > limit:
+        raise UnreadableFileError(
+            f"too large ({info.st_size} bytes; the limit is {limit})", "too-large"
+        )
+
+
+def utf16_reason(raw: bytes) -> str | None:
+    """Name the encoding if ``raw`` looks like UTF-16 text (a BOM, or NUL every other byte).
+
+    UTF-32 with a byte-order mark is named too.
+
+    Returns:
+        A reason such as ``UTF-16 text; save it as UTF-8``, or ``None``.
+    """
+    if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32 text; save it as UTF-8"
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16 text; save it as UTF-8"
+    sample = raw[:4096]
+    pairs = len(sample) // 2
+    if pairs < 2:
+        return None
+    even, odd = sample[0 : pairs * 2 : 2], sample[1 : pairs * 2 : 2]
+    for zeros, text in ((even, odd), (odd, even)):  # big- or little-endian ASCII
+        if zeros.count(0) >= pairs * 0.9 and text.count(0) <= pairs * 0.1:
+            return "UTF-16 text; save it as UTF-8"
+    return None
+
+
+def text_problem(raw: bytes) -> tuple[str, int | None] | None:
+    """Why ``raw`` is not UTF-8 text, with the 1-based line of the problem, or ``None``."""
+    utf16 = utf16_reason(raw)
+    if utf16 is not None:
+        return utf16, None
+    if b"\x00" in raw:
+        return "binary file (contains NUL bytes)", None
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return f"not UTF-8 text (bad byte at offset {exc.start})", line
+    return None
+
+
+def iter_template_files(root: Path, errors: list[SkippedFile] | None = None) -> Iterator[Path]:
+    """Yield template files below ``root`` in a stable order, each real folder once.
+
+    Args:
+        root: The folder to walk.
+        errors: If given, each folder that cannot be listed is appended to it (with its
+            path relative to ``root``) instead of being passed over in silence.
+    """
     visited: set[tuple[int, int]] = set()
-    for folder, dirs, files in os.walk(root, followlinks=True):
+
+    def unlisted(exc: OSError) -> None:
+        if errors is not None:
+            where = Path(exc.filename or root)
+            try:
+                relative = where.relative_to(root).as_posix()
+            except ValueError:
+                relative = str(where)
+            errors.append(SkippedFile(relative, f"cannot list this folder ({exc.strerror or exc})"))
+
+    for folder, dirs, files in os.walk(root, onerror=unlisted, followlinks=True):
         try:
             info = os.stat(folder)
-        except OSError:
+        except OSError as exc:
+            unlisted(exc)
             dirs[:] = []
             continue
         key = (info.st_dev, info.st_ino)
@@ -77,25 +212,19 @@ def iter_template_files(root: Path) -> Iterator[Path]:
 def read_template(path: Path, relative: str) -> Template | str:
     """Parse one file, or return the reason it cannot be used."""
     try:
-        info = path.stat()
-    except OSError as exc:
-        return f"unreadable ({exc.strerror or exc})"
-    if not stat.S_ISREG(info.st_mode):
-        return "not a regular file"
-    if info.st_size > MAX_TEMPLATE_BYTES:
-        return f"too large ({info.st_size} bytes; the limit is {MAX_TEMPLATE_BYTES})"
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return f"unreadable ({exc.strerror or exc})"
+        raw = read_file_bytes(path)
+    except UnreadableFileError as exc:
+        return exc.reason
+    return parse_template_bytes(raw, relative)
+
+
+def parse_template_bytes(raw: bytes, relative: str) -> Template | str:
+    """Parse a file's bytes, or return the reason they are not a usable template."""
     if not raw.strip():
         return "empty file"
-    if b"\x00" in raw:
-        return "binary file (contains NUL bytes)"
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"not UTF-8 text (bad byte at offset {exc.start})"
+    problem = text_problem(raw)
+    if problem is not None:
+        return problem[0]
     try:
         return parse_template(raw, relative)
     except YamlSyntaxError as exc:

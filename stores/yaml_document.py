@@ -23,8 +23,12 @@ MAX_DEPTH = 64  # templates nest about 6 deep; walkers after the loader recurse
 MAX_VALUES = 1_000_000  # values after alias expansion: an alias bomb would hang every walker
 
 
-class YamlSyntaxError(ValueError):
-    """The text is not well-formed YAML; carries a 1-based line and column."""
+class YamlSyntaxError(ValueError, yaml.YAMLError):
+    """The text is not well-formed YAML; carries a 1-based line and column.
+
+    It is also a :class:`yaml.YAMLError`, so a reader that swaps ``yaml.safe_load`` for
+    :func:`load_data` keeps catching what it caught before.
+    """
 
     def __init__(self, message: str, line: int | None, column: int | None) -> None:
         """Record the parser's message and where it stopped."""
@@ -46,10 +50,23 @@ class DuplicateKey:
 class YamlDocument:
     """Plain data of one YAML document plus a way to find the line of any path."""
 
-    def __init__(self, data: Any, root: yaml.Node | None) -> None:
-        """Wrap constructed data and the node tree it came from."""
+    def __init__(
+        self,
+        data: Any,
+        root: yaml.Node | None,
+        duplicates: Sequence[DuplicateKey] | None = None,
+    ) -> None:
+        """Wrap constructed data, the node tree it came from and its duplicate keys.
+
+        Args:
+            data: The constructed document.
+            root: Its node tree (merge keys already flattened by the constructor).
+            duplicates: The keys written twice in one mapping, found before the
+                constructor flattened any ``<<`` merge; ``None`` looks in ``root``.
+        """
         self.data = data
         self._root = root
+        self._duplicates = None if duplicates is None else list(duplicates)
 
     def line_of(self, path: Sequence[PathPart]) -> int | None:
         """Return the 1-based line of the value at ``path``, or of its nearest parent."""
@@ -73,13 +90,20 @@ class YamlDocument:
                 return None
             node = _child(node, part)
         if isinstance(node, yaml.MappingNode):
-            for key_node, _ in node.value:
+            # the last one counts, as in the data: a ``<<`` merge puts the merged keys first
+            for key_node, _ in reversed(node.value):
                 if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
                     return int(key_node.start_mark.line) + 1
         return self.line_of(path)
 
     def duplicate_keys(self) -> list[DuplicateKey]:
-        """List keys that occur more than once in the same mapping."""
+        """List keys written more than once in the same mapping.
+
+        A key that overrides one brought in by a ``<<`` merge is not a duplicate: that is
+        how merge keys are meant to be used.
+        """
+        if self._duplicates is not None:
+            return list(self._duplicates)
         found: list[DuplicateKey] = []
         if self._root is not None:
             _collect_duplicates(self._root, (), found, set())
@@ -129,11 +153,16 @@ def load_document(text: str) -> YamlDocument:
             thousands of digits, a date like 2024-13-45, a lone surrogate).
     """
     loader = None
+    duplicates: list[DuplicateKey] = []
     try:
+        check_depth(text)
         loader = _Loader(text)
         root = loader.get_single_node()
         if root is not None:
             _check_nesting(root)
+            # before construction: flattening a ``<<`` merge copies the merged keys into
+            # the mapping's own node, where an override would look like a second key
+            _collect_duplicates(root, (), duplicates, set())
         data = loader.construct_document(root) if root is not None else None
     except YamlSyntaxError:
         raise
@@ -153,7 +182,37 @@ def load_document(text: str) -> YamlDocument:
     finally:
         if loader is not None:
             loader.dispose()
-    return YamlDocument(data, root)
+    return YamlDocument(data, root, duplicates)
+
+
+def check_depth(text: str) -> None:
+    """Refuse text whose collections nest deeper than :data:`MAX_DEPTH`, before composing.
+
+    The composer (libyaml's included) recurses once per level, so 30,000 ``[`` overflow
+    the C stack and kill the process. The event parser keeps its own stack, so this
+    reads events and stops at the first level past the limit, which also spares libyaml's
+    slow path on very deep flow collections. Every YAML the tool reads from outside goes
+    through :func:`load_document`, which calls this first.
+
+    Raises:
+        YamlSyntaxError: the text nests too deep.
+        yaml.YAMLError: the text is not YAML (the caller turns it into a syntax error).
+    """
+    parser = _Loader(text)
+    try:
+        depth = 0
+        while parser.check_event():
+            event: yaml.Event = parser.get_event()  # type: ignore[no-untyped-call]
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise YamlSyntaxError(
+                        f"YAML nests deeper than {MAX_DEPTH} levels", *_at(event.start_mark)
+                    )
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    finally:
+        parser.dispose()
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
@@ -199,7 +258,8 @@ def _check_nesting(root: yaml.Node) -> None:
             stack.append((child, iter(_children(child))))
 
 
-def _at(mark: yaml.Mark | None) -> tuple[int | None, int | None]:
+def _at(mark: Any) -> tuple[int | None, int | None]:
+    """A ``yaml.Mark`` (from the C or the Python parser) as a 1-based line and column."""
     return (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
 
 

@@ -51,6 +51,9 @@ SLOW = (
     # a CLI process per case: generate's usage errors and outputs, escapes in sessions
     "reliability/test_cli_requests.py",
     "reliability/test_terminal_escapes.py",
+    # a CLI process per command that reads YAML or a special file
+    "reliability/test_deep_nesting.py::test_every_command_answers_30000_levels_without_crashing",
+    "reliability/test_special_files.py",
     # the machine's real Debian index (63,000 packages), imported whole
     "stores/test_bookworm_index.py",
     # a fresh interpreter that builds an index (README) or runs pytest again (environment)

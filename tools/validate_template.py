@@ -16,12 +16,16 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urljoin, urlsplit
 
 import jsonschema
+import referencing
+import referencing.exceptions
 from jsonschema.exceptions import ValidationError
+from referencing.jsonschema import DRAFT202012
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.template_library import MAX_TEMPLATE_BYTES
+from oic_ai.stores.template_library import UnreadableFileError, read_file_bytes, text_problem
 from oic_ai.stores.yaml_document import YamlDocument, YamlSyntaxError, load_document
 from oic_ai.tools.findings import Finding, json_path
 from oic_ai.tools.template_checks import security_findings, semantic_findings
@@ -55,18 +59,27 @@ class FileReport:
 class TemplateSchema:
     """A JSON Schema to check templates against, with finding codes per rule."""
 
-    def __init__(self, schema: Mapping[str, Any], name: str) -> None:
-        """Compile ``schema`` (Draft 2020-12).
+    def __init__(self, schema: Mapping[str, Any], name: str, *, folder: Path | None = None) -> None:
+        """Compile ``schema`` (Draft 2020-12), resolving ``$ref`` only locally.
 
         A schema file that only holds ``$defs`` (like the composer's own) is checked
-        through its ``UserTemplate`` definition.
+        through its ``UserTemplate`` definition. A ``$ref`` may point inside the schema,
+        or at a JSON file in ``folder`` (the schema file's own folder); nothing is ever
+        fetched over the network.
+
+        Raises:
+            jsonschema.SchemaError: the schema is not a valid Draft 2020-12 schema.
+            SchemaReferenceError: a ``$ref`` points elsewhere, at nothing, or round in
+                a circle.
         """
         root = dict(schema)
         if "type" not in root and "$ref" not in root and "UserTemplate" in root.get("$defs", {}):
             root["$ref"] = "#/$defs/UserTemplate"
         jsonschema.Draft202012Validator.check_schema(root)
         self.name = name
-        self._validator = jsonschema.Draft202012Validator(root)
+        registry, root = _local_registry(root, folder)
+        _check_references(root, registry)
+        self._validator = jsonschema.Draft202012Validator(root, registry=registry)
 
     @classmethod
     def ours(cls) -> TemplateSchema:
@@ -82,38 +95,175 @@ class TemplateSchema:
         """
         file = Path(path)
         try:
-            loaded = json.loads(file.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+            loaded = json.loads(read_file_bytes(file, limit=MAX_SCHEMA_BYTES).decode("utf-8"))
+        except UnreadableFileError as exc:
             raise UserInputError(
-                f"schema file {file} does not exist", fix="check the --schema path"
+                f"cannot read schema file {file}: {exc.reason}", fix="check the --schema path"
             ) from None
-        except (OSError, UnicodeDecodeError) as exc:
+        except UnicodeDecodeError:
             raise UserInputError(
-                f"cannot read schema file {file} ({exc})", fix="check the --schema path"
+                f"schema file {file} is not UTF-8 text", fix="pass a JSON Schema file"
             ) from None
         except json.JSONDecodeError as exc:
             raise UserInputError(
                 f"schema file {file} is not JSON (line {exc.lineno}: {exc.msg})",
                 fix="pass a JSON Schema file",
             ) from None
+        except RecursionError:
+            raise UserInputError(
+                f"schema file {file} nests too deep", fix="pass a JSON Schema file"
+            ) from None
         if not isinstance(loaded, dict):
             raise UserInputError(
                 f"schema file {file} does not hold a JSON object", fix="pass a JSON Schema file"
             )
         try:
-            return cls(loaded, str(file))
+            return cls(loaded, str(file), folder=file.resolve().parent)
         except jsonschema.SchemaError as exc:
             raise UserInputError(
                 f"schema file {file} is not a valid JSON Schema ({exc.message})",
                 fix="pass a Draft 2020-12 schema",
             ) from None
+        except SchemaReferenceError as exc:
+            raise UserInputError(f"schema file {file}: {exc}", fix=exc.fix) from None
 
     def findings(self, data: Any, doc: YamlDocument) -> list[Finding]:
         """Check ``data`` and translate each schema error into findings."""
         out: list[Finding] = []
-        for error in self._validator.iter_errors(data):
-            out.extend(_translate(error, doc))
+        try:
+            for error in self._validator.iter_errors(data):
+                out.extend(_translate(error, doc))
+        except referencing.exceptions.Unresolvable as exc:  # a $ref inside a file beside
+            raise UserInputError(
+                f"schema {self.name}: $ref {_ref_of(exc)} cannot be resolved ({_why(exc)})",
+                fix=_LOCAL_ONLY,
+            ) from None
+        except RecursionError:
+            raise UserInputError(
+                f"schema {self.name}: its $refs go round in a circle", fix="break the cycle"
+            ) from None
         return out
+
+
+MAX_SCHEMA_BYTES = 16 * 1024 * 1024
+_LOCAL_ONLY = "a $ref may point inside the schema or at a JSON file beside it, nothing else"
+
+
+class SchemaReferenceError(ValueError):
+    """A ``$ref`` in a ``--schema`` file that cannot be followed; carries the fix."""
+
+    def __init__(self, message: str, fix: str = _LOCAL_ONLY) -> None:
+        """Keep the one-line problem and how to fix it."""
+        super().__init__(message)
+        self.fix = fix
+
+
+class _RefusedError(LookupError):
+    """A reference the local-only registry will not retrieve."""
+
+
+def _local_registry(
+    root: dict[str, Any], folder: Path | None
+) -> tuple[referencing.Registry[Any], dict[str, Any]]:
+    """A registry that retrieves only JSON files in ``folder``; the root to validate with.
+
+    The root gets the schema file's ``file:`` URI as its base (a relative ``$id`` is
+    taken relative to it), so a relative ``$ref`` names a file beside the schema. An
+    absolute ``$id`` such as ``https://example.com/schemas/t.json`` stays; a ``$ref``
+    to another file under the same ``https://example.com/schemas/`` is read from
+    ``folder`` too, never fetched.
+    """
+    bases: list[str] = []
+    if folder is not None:
+        folder_uri = folder.as_uri() + "/"
+        bases.append(folder_uri)
+        own = root.get("$id")
+        if isinstance(own, str) and urlsplit(own).scheme:
+            bases.append(urljoin(own, "."))
+        else:
+            root = {**root, "$id": urljoin(folder_uri, own if isinstance(own, str) else "")}
+
+    def retrieve(uri: str) -> referencing.Resource[Any]:
+        for base in bases:
+            if folder is not None and uri.startswith(base):
+                candidate = (folder / unquote(urlsplit(uri[len(base) :]).path)).resolve()
+                if candidate.is_relative_to(folder) and candidate != folder:
+                    try:
+                        contents = json.loads(read_file_bytes(candidate).decode("utf-8"))
+                    except (UnreadableFileError, ValueError, RecursionError) as exc:
+                        raise _RefusedError(f"{candidate.name} cannot be read ({exc})") from None
+                    return referencing.Resource.from_contents(
+                        contents, default_specification=DRAFT202012
+                    )
+        raise _RefusedError("it is not in the schema file or a file beside it")
+
+    registry: referencing.Registry[Any] = referencing.Registry(retrieve=retrieve)  # type: ignore[call-arg]
+    return registry, root
+
+
+def _check_references(root: dict[str, Any], registry: referencing.Registry[Any]) -> None:
+    """Follow every ``$ref`` of ``root`` once, so a bad one is found before validating.
+
+    Raises:
+        SchemaReferenceError: a ``$ref`` is remote, dangling, or part of a chain of
+            references that comes back to where it started.
+    """
+    resource = DRAFT202012.create_resource(root)
+    resolver = registry.resolver_with_root(resource)
+    stack: list[tuple[Any, Any]] = [(root, resolver)]
+    while stack:
+        node, here = stack.pop()
+        if isinstance(node, list):
+            stack.extend((item, here) for item in node)
+            continue
+        if not isinstance(node, dict):
+            continue
+        if isinstance(node.get("$id"), str) and node is not root:
+            here = here.in_subresource(DRAFT202012.create_resource(node))
+        if isinstance(node.get("$ref"), str):
+            _follow(node, here)
+        for key, value in node.items():
+            if key not in ("enum", "const", "examples", "default"):
+                stack.append((value, here))
+
+
+def _follow(node: dict[str, Any], resolver: Any) -> None:
+    """Follow a chain of ``$ref`` from ``node`` until it reaches a schema of its own."""
+    seen = {id(node)}
+    ref = str(node["$ref"])
+    while True:
+        try:
+            resolved = resolver.lookup(ref)
+        except referencing.exceptions.Unresolvable as exc:
+            raise SchemaReferenceError(f"$ref {ref!r} cannot be resolved ({_why(exc)})") from None
+        target = resolved.contents
+        if id(target) in seen:
+            raise SchemaReferenceError(
+                f"$ref {ref!r} leads back to itself (a cycle)",
+                "point the $ref at a schema that is not only a $ref back",
+            )
+        if not isinstance(target, dict) or not isinstance(target.get("$ref"), str):
+            return
+        seen.add(id(target))
+        resolver, ref = resolved.resolver, str(target["$ref"])
+
+
+def _why(exc: BaseException) -> str:
+    """Say why a lookup failed: the innermost refusal, or what kind of failure it was."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, _RefusedError):
+            return str(current)
+        if isinstance(current, referencing.exceptions.PointerToNowhere):
+            return "the pointer leads nowhere"
+        current = current.__cause__ or current.__context__
+    return "it is not in the schema file or a file beside it"
+
+
+def _ref_of(exc: referencing.exceptions.Unresolvable) -> str:
+    return repr(getattr(exc, "ref", "?"))
 
 
 @lru_cache(maxsize=1)
@@ -244,50 +394,40 @@ def validate_text(
 def validate_file(path: str | Path, *, schema: TemplateSchema | None = None) -> FileReport:
     """Validate a template file.
 
-    Raises:
-        UserInputError: the file is missing, a folder, unreadable or over 1 MiB.
+    Only a regular file of at most 1 MiB is read. Anything else (a folder, a named pipe,
+    a device, a dangling symlink, a file that cannot be read or is too large, binary or
+    UTF-16 bytes) is a report with one error, so a run over many files goes on with the
+    rest; the codes are ``unreadable``, ``not-a-file``, ``too-large`` and ``not-text``.
     """
-    file = Path(path)
-    try:
-        size = file.stat().st_size
-        if file.is_dir():
-            raise UserInputError(
-                f"{file} is a folder, not a template file", fix="pass the .yml files inside it"
-            )
-        if size > MAX_TEMPLATE_BYTES:
-            raise UserInputError(
-                f"{file} is {size} bytes; templates over 1 MiB are refused",
-                fix="check that this is really a template",
-            )
-        raw = file.read_bytes()
-    except FileNotFoundError:
-        raise UserInputError(f"{file} does not exist", fix="check the path") from None
-    except PermissionError:
-        raise UserInputError(
-            f"{file} cannot be read (permission denied)", fix="check its permissions"
-        ) from None
-    except OSError as exc:
-        raise UserInputError(
-            f"{file} cannot be read ({exc.strerror or exc})", fix="check the path"
-        ) from None
     report_path = str(path)
-    if b"\x00" in raw:
-        report = FileReport(path=report_path)
-        report.errors.append(
-            Finding("$", None, "binary file (contains NUL bytes), not YAML", "not-text")
-        )
-        return report
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        report = FileReport(path=report_path)
-        report.errors.append(
-            Finding(
-                "$",
-                raw[: exc.start].count(b"\n") + 1,
-                f"not UTF-8 text (bad byte at offset {exc.start})",
-                "not-text",
-            )
-        )
-        return report
-    return validate_text(text, source=report_path, schema=schema)
+        raw = read_file_bytes(path)
+    except UnreadableFileError as exc:
+        return unreadable_report(report_path, exc.reason, exc.code)
+    problem = text_problem(raw)
+    if problem is not None:
+        reason, line = problem
+        return unreadable_report(report_path, reason, "not-text", line=line)
+    return validate_text(raw.decode("utf-8"), source=report_path, schema=schema)
+
+
+def unreadable_report(
+    path: str, reason: str, code: str = "unreadable", *, line: int | None = None
+) -> FileReport:
+    """The report of a file (or folder) that could not be read: one error.
+
+    Args:
+        path: The path to report.
+        reason: Why, e.g. ``not a regular file (a named pipe (FIFO))``.
+        code: The finding's stable code.
+        line: The 1-based line of the problem, where there is one.
+    """
+    report = FileReport(path=path)
+    fixes = {
+        "unreadable": "check the path and its permissions",
+        "not-a-file": "pass template files or folders of them",
+        "too-large": "check that this is really a template",
+    }
+    fix = fixes.get(code)
+    report.errors.append(Finding("$", line, f"{reason}; {fix}" if fix else reason, code))
+    return report

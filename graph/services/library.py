@@ -18,6 +18,7 @@ from oic_ai.stores.errors import UserInputError
 if TYPE_CHECKING:
     from oic_ai.stores.settings import Settings
     from oic_ai.stores.template_index import SyncReport
+    from oic_ai.stores.template_library import SkippedFile
     from oic_ai.tools.retrieval.evaluation import LabelledQuery
     from oic_ai.tools.retrieval.hybrid_search import SearchResponse, TemplateSearch
     from oic_ai.tools.validate_template import FileReport
@@ -56,23 +57,40 @@ def template_files(
         empty_fix: The hint given when a folder holds no template files.
 
     Raises:
-        UserInputError: a path does not exist, or a folder holds no template files.
+        UserInputError: a path does not exist, a folder holds no template files, or a
+            folder below one cannot be listed.
     """
-    from oic_ai.stores.template_library import iter_template_files
-
     files: list[Path] = []
+    for entry in _expand(raw_paths, empty_fix):
+        if not isinstance(entry, Path):
+            raise UserInputError(f"{entry.path}: {entry.reason}", fix="check its permissions")
+        files.append(entry)
+    return files
+
+
+def _expand(raw_paths: Sequence[str | Path], empty_fix: str) -> list[Path | SkippedFile]:
+    """Files to work on, and in their place each folder that could not be listed.
+
+    A path that exists (even as a dangling symlink or a special file) is kept, for the
+    caller to report per file; only a path that is not there at all is a usage error.
+    """
+    from oic_ai.stores.template_library import SkippedFile, iter_template_files
+
+    entries: list[Path | SkippedFile] = []
     for raw in raw_paths:
         path = Path(raw)
         if path.is_dir():
-            found = list(iter_template_files(path))
-            if not found:
+            unlisted: list[SkippedFile] = []
+            found = list(iter_template_files(path, unlisted))
+            if not found and not unlisted:
                 raise UserInputError(f"{path} holds no .yml or .yaml files", fix=empty_fix)
-            files.extend(found)
-        elif not path.exists():
+            entries.extend(found)
+            entries.extend(SkippedFile((path / p.path).as_posix(), p.reason) for p in unlisted)
+        elif not path.exists() and not path.is_symlink():
             raise UserInputError(f"{path} does not exist", fix="check the path")
         else:
-            files.append(path)
-    return files
+            entries.append(path)
+    return entries
 
 
 def validate_files(
@@ -80,18 +98,27 @@ def validate_files(
 ) -> list[FileReport]:
     """Validate template files (or folders of them), one report per file.
 
+    A file that cannot be read (a dangling symlink, a named pipe or device, a file over
+    1 MiB, binary or UTF-16 bytes) and a folder that cannot be listed each get a report
+    with one error, and the run goes on with the rest.
+
     Args:
         raw_paths: Template files or folders.
         schema_file: A JSON Schema to check against instead of oic-ai's own.
 
     Raises:
-        UserInputError: a path or the schema file is unusable.
+        UserInputError: a path does not exist, or the schema file is unusable.
     """
-    from oic_ai.tools.validate_template import TemplateSchema, validate_file
+    from oic_ai.tools.validate_template import TemplateSchema, unreadable_report, validate_file
 
-    files = template_files(raw_paths)
+    entries = _expand(raw_paths, "pass template files or a folder of them")
     schema = TemplateSchema.from_file(schema_file) if schema_file else TemplateSchema.ours()
-    return [validate_file(f, schema=schema) for f in files]
+    return [
+        validate_file(entry, schema=schema)
+        if isinstance(entry, Path)
+        else unreadable_report(entry.path, entry.reason)
+        for entry in entries
+    ]
 
 
 def validate_template_text(text: str, *, source: str = "<template>") -> FileReport:
@@ -268,11 +295,21 @@ def read_template(settings: Settings, name: str) -> str:
 
     Raises:
         TemplateNotFoundError: no template has that name.
+        UserInputError: the file is not a regular UTF-8 text file of at most 1 MiB.
     """
+    from oic_ai.stores.template_library import UnreadableFileError, read_file_bytes, text_problem
+
     root = library_dir(settings)
     for entry in list_templates(settings):
         if name in (entry.name, entry.path):
-            return (root / entry.path).read_text(encoding="utf-8")
+            try:
+                raw = read_file_bytes(root / entry.path)
+            except UnreadableFileError as exc:
+                raise UserInputError(f"{entry.path}: {exc.reason}", fix="check the file") from None
+            problem = text_problem(raw)
+            if problem is not None:
+                raise UserInputError(f"{entry.path}: {problem[0]}", fix="save it as UTF-8 text")
+            return raw.decode("utf-8")
     raise TemplateNotFoundError(
         f"no template {name!r} in {root}", fix="list them with GET /api/v1/templates"
     )

@@ -135,6 +135,8 @@ def _both(text: str) -> FileReport:
 @FUZZ
 @given(st.text(max_size=400))
 @example("a: " + "[" * 5000 + "]" * 5000)  # nesting past every recursion limit
+@example("image: " + "[" * 30_000 + "]" * 30_000 + "\n")  # past the C stack: once SIGSEGV
+@example("image:\n  " + "- " * 30_000 + "x\n")  # the same depth in block style
 @example("a: &a [*a]\n")  # an alias that contains itself
 @example("image: {name: a, version: " + "9" * 5000 + "}\n")  # int() refuses > 4300 digits
 @example("image: {name: a, version: 2024-13-45}\n")  # a timestamp that is no date

@@ -48,7 +48,7 @@ def test_bad_files_are_skipped_with_a_reason(tmp_path: Path) -> None:
     assert reasons["huge.yml"].startswith("too large")
     assert reasons["list.yml"].startswith("not a template")
     assert reasons["dangling.yml"].startswith("unreadable")
-    assert reasons["pipe.yml"] == "not a regular file"
+    assert reasons["pipe.yml"] == "a named pipe (FIFO), not a regular file"
     assert "notes.txt" not in reasons
     for skipped in library.skipped:
         assert skipped.path in str(skipped) and skipped.reason in str(skipped)
@@ -57,14 +57,14 @@ def test_bad_files_are_skipped_with_a_reason(tmp_path: Path) -> None:
 def test_unreadable_file_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "locked.yml").write_text(GOOD)
     (tmp_path / "fine.yml").write_text(GOOD)
-    real_read = Path.read_bytes
+    real_open = os.open
 
-    def read_bytes(self: Path) -> bytes:
-        if self.name == "locked.yml":  # root ignores file modes, so simulate EACCES
+    def os_open(path: str, flags: int, *args: int) -> int:
+        if Path(path).name == "locked.yml":  # root ignores file modes, so simulate EACCES
             raise PermissionError(13, "Permission denied")
-        return real_read(self)
+        return real_open(path, flags, *args)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(os, "open", os_open)
     library = TemplateLibrary.scan(tmp_path)
     assert [t.path for t in library.templates] == ["fine.yml"]
     assert _reasons(library) == {"locked.yml": "unreadable (Permission denied)"}
