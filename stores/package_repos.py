@@ -161,11 +161,17 @@ def repos_from_providerconfig(path: Path) -> list[RemoteRepo]:
     Raises:
         UserInputError: the file is missing, not YAML, or describes no usable repository.
     """
+    from oic_ai.stores.template_library import UnreadableFileError, read_file_bytes
+
     try:
-        data = load_data(path.read_text(encoding="utf-8"))
-    except OSError as exc:
+        data = load_data(read_file_bytes(path).decode("utf-8"))
+    except UnreadableFileError as exc:
         raise UserInputError(
-            f"cannot read repository config {path} ({exc.strerror or exc})", fix="check the path"
+            f"cannot read repository config {path}: {exc.reason}", fix="check the path"
+        ) from None
+    except UnicodeDecodeError:
+        raise UserInputError(
+            f"repository config {path} is not UTF-8 text", fix="save it as UTF-8"
         ) from None
     except yaml.YAMLError as exc:
         raise UserInputError(

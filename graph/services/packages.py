@@ -174,22 +174,19 @@ def read_template_file(path: Path) -> dict[str, Any]:
         UserInputError: the file is missing, unreadable, not UTF-8, not YAML, or not a
             mapping.
     """
+    from oic_ai.stores.template_library import UnreadableFileError, read_file_bytes
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _unreadable(path, exc) from None
+        text = read_file_bytes(path).decode("utf-8")
+    except UnreadableFileError as exc:
+        if path.is_dir():
+            raise UserInputError(f"{path} is a folder", fix="pass a template file") from None
+        if not path.exists() and not path.is_symlink():
+            raise UserInputError(f"{path} does not exist", fix="check the path") from None
+        raise UserInputError(f"cannot read {path}: {exc.reason}", fix="check the path") from None
+    except UnicodeDecodeError:
+        raise UserInputError(f"{path} is not UTF-8 text", fix="pass a YAML template") from None
     return parse_template_text(text, str(path))
-
-
-def _unreadable(path: Path, exc: OSError | UnicodeDecodeError) -> UserInputError:
-    """The one-line error for a template file that cannot be read as text."""
-    if isinstance(exc, FileNotFoundError):
-        return UserInputError(f"{path} does not exist", fix="check the path")
-    if isinstance(exc, IsADirectoryError):
-        return UserInputError(f"{path} is a folder", fix="pass a template file")
-    if isinstance(exc, UnicodeDecodeError):
-        return UserInputError(f"{path} is not UTF-8 text", fix="pass a YAML template")
-    return UserInputError(f"cannot read {path} ({exc.strerror or exc})", fix="check the path")
 
 
 def parse_template_text(text: str, source: str = "the template") -> dict[str, Any]:

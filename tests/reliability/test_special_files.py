@@ -113,3 +113,19 @@ def test_a_fifo_or_device_as_schema_or_config_is_one_line_exit_two(tmp_path: Pat
         assert "Traceback" not in done.stderr
         (line,) = done.stderr.strip().splitlines()
         assert "not a regular file" in line, line
+
+
+def test_packages_check_repo_config_and_eval_queries_refuse_a_fifo(tmp_path: Path) -> None:
+    """The last three readers of user files: one line and exit 2 each, never a hang."""
+    pipe = tmp_path / "pipe.yml"
+    os.mkfifo(pipe)
+    for args in (
+        ("packages", "check", str(pipe)),
+        ("packages", "sync", "--repo-config", str(pipe), "--dist", "ubuntu24"),
+        ("eval", "retrieval", "--queries", str(pipe)),
+    ):
+        done = run(tmp_path, *args)
+        assert done.returncode == 2, (args, done.stderr[-2000:])
+        assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, args
+        # sync reads a non-file --repo-config as a folder of providerconfigs: none there
+        assert ("named pipe" in done.stderr) or args[1] == "sync", (args, done.stderr)

@@ -28,13 +28,20 @@ def load_queries(path: Path) -> list[LabelledQuery]:
     Raises:
         UserInputError: the file is missing, not YAML, or not in that shape.
     """
+    from oic_ai.stores.template_library import UnreadableFileError, read_file_bytes
     from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
 
     try:
-        data = load_data(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UserInputError(f"queries file {path} does not exist", fix="check --queries") from None
-    except (OSError, UnicodeDecodeError) as exc:
+        data = load_data(read_file_bytes(path).decode("utf-8"))
+    except UnreadableFileError as exc:
+        if not path.exists() and not path.is_symlink():
+            raise UserInputError(
+                f"queries file {path} does not exist", fix="check --queries"
+            ) from None
+        raise UserInputError(
+            f"cannot read queries file {path}: {exc.reason}", fix="check it"
+        ) from None
+    except UnicodeDecodeError as exc:
         raise UserInputError(f"cannot read queries file {path} ({exc})", fix="check it") from None
     except YamlSyntaxError as exc:
         raise UserInputError(
