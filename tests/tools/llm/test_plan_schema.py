@@ -139,14 +139,6 @@ def test_llguidance_accepts_a_plan_and_rejects_op_out_of_place() -> None:
     assert not accepts(plan_schema(), json.dumps({**good, "operations": [{"op": "install"}]}))
 
 
-def test_the_schema_compiles_in_xgrammar() -> None:
-    try:
-        import xgrammar
-    except ModuleNotFoundError as exc:  # xgrammar's __init__ imports torch (xgrammar.testing)
-        pytest.skip(f"xgrammar cannot be imported without {exc.name}; llguidance covers this")
-    xgrammar.Grammar.from_json_schema(json.dumps(plan_schema()), strict_mode=True)
-
-
 def test_the_schema_converts_in_llamacpps_converter() -> None:
     grammar = pytest.importorskip(
         "llama_cpp.llama_grammar", reason="the [llamacpp] extra is not installed"
