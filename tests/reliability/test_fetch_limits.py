@@ -141,12 +141,16 @@ def config(tmp_path: Path, max_index_mb: int) -> Path:
     return path
 
 
+# VmHWM is the peak RSS of this process image only: ru_maxrss would also carry the peak of
+# the (large) pytest process across fork and exec.
 _MEASURED = """
-import os, resource, sys
+import os, sys
 from oic_ai.cli import main
 code = main(sys.argv[1:])
+with open("/proc/self/status") as status:
+    kib = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
 with open(os.environ["RSS_REPORT"], "w") as report:
-    report.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+    report.write(kib)
 sys.exit(code)
 """
 

@@ -121,7 +121,7 @@ def test_an_api_key_never_reaches_a_file_a_log_or_an_output(
 
         # The backend fails: the error line names the problem, not the key.
         chat.fail("500")
-        run.both(env, "generate", "add vim", "--continue", "--provider", "openai", code=2)
+        run.both(env, "generate", "add vim", "--continue", "--provider", "openai", code=3)
         assert "openai chat model failed" in run.done[-1][1].stderr
         # Embeddings through the OpenAI API with the same key: working, then refusing.
         remote = {**env, "OPENAI_BASE_URL": embeddings.openai_url}
