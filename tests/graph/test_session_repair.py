@@ -12,13 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from oic_ai.stores.session_store import (
-    DamagedDatabaseError,
-    SessionStore,
-    database_problem,
-    repair_database,
-    sessions_db_path,
-)
+from oic_ai.stores.session_check import DamagedDatabaseError, database_problem
+from oic_ai.stores.session_repair import repair_database
+from oic_ai.stores.session_store import SessionStore, sessions_db_path
 from tests.support.session_db import DAMAGES, damage, digest, make_sessions_db
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from oic_ai.stores.session_store import SessionBusyError, session_lock
+from oic_ai.stores.session_lock import SessionBusyError, session_lock
 from tests.conftest import PROJECT
 from tests.support.cli import CLI_TIMEOUT, cli_env, oic, oic_json, one_line_error
 from tests.support.processes import integrity, stop
