@@ -17,7 +17,8 @@ from typing import Any
 
 from oic_ai.nodes.context import Context
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.session_store import SessionStore, session_lock, sessions_db_path
+from oic_ai.stores.session_lock import session_lock
+from oic_ai.stores.session_store import SessionStore, sessions_db_path
 from oic_ai.stores.settings import Settings, load_settings
 
 

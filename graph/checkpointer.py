@@ -11,7 +11,7 @@ be continued and replayed in the other:
   uses the ``AsyncSqliteSaver`` it yields for every thread; the served graph itself is
   compiled without a checkpointer, because the server refuses one.
 
-Both check the file first (``stores.session_store.check_database``: a damaged one is
+Both check the file first (``stores.session_check.check_database``: a damaged one is
 refused, never written), both connections use WAL and a long busy timeout, and
 deleting a thread through either saver (e.g. ``DELETE /threads/{id}`` from Studio) also
 deletes its row in the session index, so ``oic-ai sessions list`` never shows a
@@ -30,7 +30,8 @@ import aiosqlite
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-from oic_ai.stores.session_store import TABLE, check_database, sessions_db_path
+from oic_ai.stores.session_check import check_database
+from oic_ai.stores.session_store import TABLE, sessions_db_path
 from oic_ai.stores.settings import load_settings
 
 BUSY_TIMEOUT_SECONDS = 30.0

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
         TurnComparison,
     )
     from oic_ai.graph.services.sessions import PruneOutcome
-    from oic_ai.stores.session_store import RepairReport, SessionSummary
+    from oic_ai.stores.session_repair import RepairReport
+    from oic_ai.stores.session_store import SessionSummary
 
 _STATUS_STYLE = {"valid": "green", "valid_with_warnings": "yellow", "invalid": "red"}
 _ANSI = {"green": "\033[32m", "yellow": "\033[33m", "red": "\033[31m"}

@@ -161,18 +161,13 @@ def repos_from_providerconfig(path: Path) -> list[RemoteRepo]:
     Raises:
         UserInputError: the file is missing, not YAML, or describes no usable repository.
     """
-    from oic_ai.stores.template_library import UnreadableFileError, read_file_bytes
+    from oic_ai.stores.template_library import read_user_text
 
+    text = read_user_text(
+        path, "repository config", fix="check the path", utf8_fix="save it as UTF-8"
+    )
     try:
-        data = load_data(read_file_bytes(path).decode("utf-8"))
-    except UnreadableFileError as exc:
-        raise UserInputError(
-            f"cannot read repository config {path}: {exc.reason}", fix="check the path"
-        ) from None
-    except UnicodeDecodeError:
-        raise UserInputError(
-            f"repository config {path} is not UTF-8 text", fix="save it as UTF-8"
-        ) from None
+        data = load_data(text)
     except yaml.YAMLError as exc:
         raise UserInputError(
             f"repository config {path} is not valid YAML ({exc})",

@@ -20,7 +20,7 @@ from typing import IO, Any
 
 from oic_ai.stores.capability_catalog import package_family
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.package_fetch import Fetcher, FetchError, NotFoundError
+from oic_ai.stores.package_fetch import Fetched, Fetcher, FetchError, NotFoundError
 from oic_ai.stores.package_formats import (
     DEFAULT_MAX_INDEX_BYTES,
     IndexFormatError,
@@ -95,6 +95,32 @@ def _previous(index: PackageIndex, dist: str, arch: str, location: str) -> Sourc
     return None
 
 
+def _source_result(
+    target: tuple[str, str, str],
+    info: SourceInfo,
+    status: str,
+    packages: int,
+    started: float,
+    *,
+    message: str = "",
+    retryable: bool = False,
+) -> SyncResult:
+    """The result of one source of ``target`` (os, dist, arch), timed from ``started``."""
+    os, dist, arch = target
+    return SyncResult(
+        os=os,
+        dist=dist,
+        arch=arch,
+        repo=info.repo,
+        location=info.location,
+        status=status,
+        packages=packages,
+        message=message,
+        seconds=time.perf_counter() - started,
+        retryable=retryable,
+    )
+
+
 def _kept(previous: SourceRow | None) -> str:
     if previous is None:
         return "no previous index for it"
@@ -123,10 +149,9 @@ def sync_repo(
         previous = _previous(index, dist, arch, info.location)
         retryable = False
         try:
-            if info.kind == "deb":
-                status, count = _sync_deb(index, info, stem, previous, os, dist, arch, fetcher)
-            else:
-                status, count = _sync_rpm(index, info, stem, previous, os, dist, arch, fetcher)
+            sync = _SourceSync(index, info, previous, os, dist, arch, fetcher)
+            sync_format = _sync_deb if info.kind == "deb" else _sync_rpm
+            status, count = sync_format(sync, stem)
             message = "not modified since the last sync" if status == "unchanged" else ""
         except (FetchError, IndexFormatError) as exc:
             status = "failed"
@@ -135,16 +160,13 @@ def sync_repo(
             reason = exc.reason if isinstance(exc, FetchError) else exc.problem
             message = f"unreachable or unusable: {reason}; {_kept(previous)}"
         results.append(
-            SyncResult(
-                os=os,
-                dist=dist,
-                arch=arch,
-                repo=info.repo,
-                location=info.location,
-                status=status,
-                packages=count,
+            _source_result(
+                (os, dist, arch),
+                info,
+                status,
+                count,
+                started,
                 message=message,
-                seconds=time.perf_counter() - started,
                 retryable=status == "failed" and retryable,
             )
         )
@@ -160,118 +182,106 @@ def unique(records: Iterable[PackageRecord]) -> Iterator[PackageRecord]:
             yield record
 
 
-def _sync_deb(
-    index: PackageIndex,
-    info: SourceInfo,
-    stem: str,
-    previous: SourceRow | None,
-    os: str,
-    dist: str,
-    arch: str,
-    fetcher: Fetcher,
-) -> tuple[str, int]:
-    candidates = [stem + suffix for suffix in DEB_SUFFIXES]
-    if previous and previous.url in candidates:
-        candidates.remove(previous.url)
-        candidates.insert(0, previous.url)
-    for url in candidates:
+@dataclass(frozen=True)
+class _SourceSync:
+    """One index source of one target being synced: what both formats share."""
+
+    index: PackageIndex
+    info: SourceInfo
+    previous: SourceRow | None
+    os: str
+    dist: str
+    arch: str
+    fetcher: Fetcher
+
+    def fetch(self, url: str) -> Fetched:
+        """Fetch ``url``, conditionally when it is the URL the previous sync used."""
+        previous = self.previous
         same = previous is not None and previous.url == url
-        try:
-            fetched = fetcher.fetch(
-                url,
-                etag=previous.etag if same and previous else None,
-                last_modified=previous.last_modified if same and previous else None,
-                label=info.repo,
-            )
-        except NotFoundError:
-            continue
-        if fetched.status == 304 and previous is not None:
-            index.mark_unchanged(
-                os=os,
-                dist=dist,
-                arch=arch,
-                source=info,
-                url=url,
-                etag=fetched.etag,
-                last_modified=fetched.last_modified,
-            )
-            return "unchanged", previous.packages
-        try:
-            records = list(
-                unique(parse_deb_packages(fetched.stream or b"", url, fetcher.max_bytes))
-            )
-        finally:
-            fetched.close()
-        count = index.replace_source(
-            os=os,
-            dist=dist,
-            arch=arch,
-            source=info,
+        return self.fetcher.fetch(
+            url,
+            etag=previous.etag if same and previous else None,
+            last_modified=previous.last_modified if same and previous else None,
+            label=self.info.repo,
+        )
+
+    def unchanged(self, url: str, fetched: Fetched) -> tuple[str, int] | None:
+        """Record an HTTP 304 and return its outcome; None when the answer was new."""
+        if fetched.status != 304 or self.previous is None:
+            return None
+        self.index.mark_unchanged(
+            os=self.os,
+            dist=self.dist,
+            arch=self.arch,
+            source=self.info,
+            url=url,
+            etag=fetched.etag,
+            last_modified=fetched.last_modified,
+        )
+        return "unchanged", self.previous.packages
+
+    def store(self, url: str, fetched: Fetched, records: list[PackageRecord]) -> tuple[str, int]:
+        """Replace the source's rows with ``records``, remembering ``fetched``'s validators."""
+        count = self.index.replace_source(
+            os=self.os,
+            dist=self.dist,
+            arch=self.arch,
+            source=self.info,
             records=records,
             url=url,
             etag=fetched.etag,
             last_modified=fetched.last_modified,
         )
         return "updated", count
+
+
+def _sync_deb(sync: _SourceSync, stem: str) -> tuple[str, int]:
+    previous = sync.previous
+    candidates = [stem + suffix for suffix in DEB_SUFFIXES]
+    if previous and previous.url in candidates:
+        candidates.remove(previous.url)
+        candidates.insert(0, previous.url)
+    for url in candidates:
+        try:
+            fetched = sync.fetch(url)
+        except NotFoundError:
+            continue
+        outcome = sync.unchanged(url, fetched)
+        if outcome is not None:
+            return outcome
+        try:
+            records = list(
+                unique(parse_deb_packages(fetched.stream or b"", url, sync.fetcher.max_bytes))
+            )
+        finally:
+            fetched.close()
+        return sync.store(url, fetched, records)
     raise FetchError(stem, "no Packages, Packages.gz or Packages.xz there (HTTP 404)", status=404)
 
 
-def _sync_rpm(
-    index: PackageIndex,
-    info: SourceInfo,
-    base: str,
-    previous: SourceRow | None,
-    os: str,
-    dist: str,
-    arch: str,
-    fetcher: Fetcher,
-) -> tuple[str, int]:
+def _sync_rpm(sync: _SourceSync, base: str) -> tuple[str, int]:
     repomd_url = f"{base}/repodata/repomd.xml"
-    same = previous is not None and previous.url == repomd_url
     try:
-        fetched = fetcher.fetch(
-            repomd_url,
-            etag=previous.etag if same and previous else None,
-            last_modified=previous.last_modified if same and previous else None,
-            label=info.repo,
-        )
+        fetched = sync.fetch(repomd_url)
     except NotFoundError:
         raise FetchError(
             repomd_url, "no repodata/repomd.xml there (HTTP 404)", status=404
         ) from None
-    if fetched.status == 304 and previous is not None:
-        index.mark_unchanged(
-            os=os,
-            dist=dist,
-            arch=arch,
-            source=info,
-            url=repomd_url,
-            etag=fetched.etag,
-            last_modified=fetched.last_modified,
-        )
-        return "unchanged", previous.packages
+    outcome = sync.unchanged(repomd_url, fetched)
+    if outcome is not None:
+        return outcome
     try:
         href = primary_location(fetched.stream or b"", repomd_url)
     finally:
         fetched.close()
-    primary = fetcher.fetch(f"{base}/{href.lstrip('/')}", label=info.repo)
+    primary = sync.fetcher.fetch(f"{base}/{href.lstrip('/')}", label=sync.info.repo)
     try:
         records = list(
-            unique(parse_rpm_primary(primary.stream or b"", primary.url, fetcher.max_bytes))
+            unique(parse_rpm_primary(primary.stream or b"", primary.url, sync.fetcher.max_bytes))
         )
     finally:
         primary.close()
-    count = index.replace_source(
-        os=os,
-        dist=dist,
-        arch=arch,
-        source=info,
-        records=records,
-        url=repomd_url,
-        etag=fetched.etag,
-        last_modified=fetched.last_modified,
-    )
-    return "updated", count
+    return sync.store(repomd_url, fetched, records)
 
 
 def refresh_recorded(
@@ -436,18 +446,7 @@ def import_local(
             scope=scope,
         )
         count = index.replace_source(os=os, dist=dist, arch=arch, source=info, records=records)
-        results.append(
-            SyncResult(
-                os=os,
-                dist=dist,
-                arch=arch,
-                repo=info.repo,
-                location=location,
-                status="imported",
-                packages=count,
-                seconds=time.perf_counter() - started,
-            )
-        )
+        results.append(_source_result((os, dist, arch), info, "imported", count, started))
     return results
 
 

@@ -12,22 +12,14 @@ and a write that still meets a busy database is retried, so several processes (t
 CLI, ``langgraph dev``, scripts) can share the file and "database is locked" never
 reaches the user.
 
-Two more guards live here because every front door passes through them:
-
-- ``session_lock``: one turn at a time per session, across threads and processes (a
-  ``flock`` per session under ``<data dir>/session-locks/``); a waiter gives up after
-  ``$OIC_AI_SESSION_WAIT`` seconds with ``SessionBusyError`` (exit 3).
-- ``check_database``: every open first checks the file (header, ``PRAGMA
-  quick_check``, read-only); a damaged file raises ``DamagedDatabaseError`` (exit 2)
-  and is never written. ``repair_database`` (``oic-ai sessions repair``) moves it
-  aside and rebuilds it from what can still be read.
+Two more guards sit beside it because every front door passes through them:
+``stores.session_lock`` (one turn at a time per session) and ``stores.session_check``
+(every open first checks the file; a damaged one is never written). The salvage,
+``oic-ai sessions repair``, is ``stores.session_repair``.
 """
 
 from __future__ import annotations
 
-import fcntl
-import hashlib
-import os
 import re
 import sqlite3
 import threading
@@ -40,6 +32,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.session_check import (
+    BUSY_TIMEOUT_MS,
+    DamagedDatabaseError,
+    check_database,
+    is_busy,
+    is_damage,
+)
 
 SESSIONS_FILE = "sessions.sqlite"
 TABLE = "oic_sessions"
@@ -47,16 +46,10 @@ TITLE_LENGTH = 60
 LIST_HINT = "see the ids with `oic-ai sessions list`"
 CHECKPOINT_TABLES = ("checkpoints", "writes")  # langgraph-checkpoint-sqlite's tables
 
-LOCKS_FOLDER = "session-locks"
-SESSION_WAIT_ENV = "OIC_AI_SESSION_WAIT"
-DEFAULT_SESSION_WAIT = 60.0
-"""Seconds a turn waits for another turn on the same session before giving up."""
-
-_BUSY_TIMEOUT_MS = 15_000
 _RETRY_FOR_SECONDS = 60.0
 _T = TypeVar("_T")
 
-_SCHEMA = f"""
+SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS {TABLE} (
     id TEXT PRIMARY KEY,
     title TEXT NOT NULL,
@@ -179,476 +172,6 @@ def parse_duration(text: str) -> float:
     return sum(float(number) * _UNIT_SECONDS[unit] for number, unit in parts)
 
 
-class SessionBusyError(UserInputError):
-    """Another turn holds the session; retryable, so the command line exits 3."""
-
-    exit_code = 3
-
-
-def session_wait(env: dict[str, str] | None = None) -> float:
-    """How long a turn waits for a busy session: ``$OIC_AI_SESSION_WAIT`` or 60 s."""
-    text = (os.environ if env is None else env).get(SESSION_WAIT_ENV, "").strip()
-    if not text:
-        return DEFAULT_SESSION_WAIT
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise UserInputError(
-            f"{SESSION_WAIT_ENV}={text!r} is not a number of seconds", fix="e.g. 60"
-        ) from None
-    if seconds != seconds or seconds < 0:  # NaN or negative
-        raise UserInputError(f"{SESSION_WAIT_ENV} must be 0 or more seconds", fix="e.g. 60")
-    return seconds
-
-
-def session_lock_path(data_dir: Path | str, session_id: str) -> Path:
-    """The lock file of one session (named by a hash, so any id is a safe name)."""
-    digest = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return Path(data_dir) / LOCKS_FOLDER / f"{digest}.lock"
-
-
-@contextmanager
-def session_lock(
-    data_dir: Path | str, session_id: str, *, timeout: float | None = None
-) -> Iterator[None]:
-    """Hold one session for a turn, across threads and processes.
-
-    A turn reads the session's head checkpoint, runs, and writes new checkpoints on top
-    of it; two turns at once would both start from the same head and one of them would
-    be lost. The lock is an exclusive ``flock`` on a per-session file in the data
-    folder: each holder opens the file itself, so threads of one process exclude each
-    other too, and the kernel releases it when a holder dies.
-
-    Args:
-        data_dir: The data folder (``Settings.data_dir``).
-        session_id: The session (thread) id.
-        timeout: Seconds to wait for another holder; None reads :func:`session_wait`.
-
-    Raises:
-        SessionBusyError: another turn still held the session when the wait ran out.
-        UserInputError: the lock folder cannot be created.
-    """
-    wait = session_wait() if timeout is None else timeout
-    path = session_lock_path(data_dir, session_id)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    except OSError as exc:
-        raise UserInputError(
-            f"cannot create the session lock {path} ({exc.strerror or exc})",
-            fix="check the data folder's permissions or choose another with --data-dir",
-        ) from None
-    try:
-        deadline = time.monotonic() + wait
-        pause = 0.02
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise SessionBusyError(
-                        f"session is busy, try again: another turn on {session_id} "
-                        f"held it for more than {wait:g} s",
-                        fix=f"or set {SESSION_WAIT_ENV} to wait longer",
-                    ) from None
-                time.sleep(pause)
-                pause = min(pause * 2, 0.25)
-        yield
-    finally:
-        os.close(fd)  # closing the only descriptor releases the lock
-
-
-# --- damage: detect at open, repair on request -----------------------------------------
-
-REPAIR_HINT = "run `oic-ai sessions repair` (it keeps what can still be read)"
-_SQLITE_HEADER = b"SQLite format 3\x00"
-_SIDE_FILES = ("-wal", "-shm", "-journal")
-_checked: dict[tuple[str, int, int, int], None] = {}  # files that passed, by identity
-_checked_lock = threading.Lock()
-
-
-class DamagedDatabaseError(UserInputError):
-    """The sessions database failed its check: nothing may write into it."""
-
-    def __init__(self, path: Path, detail: str) -> None:
-        """Name the file and what is wrong with it."""
-        self.path = path
-        self.detail = detail
-        super().__init__(f"the sessions database {path} is damaged ({detail})", fix=REPAIR_HINT)
-
-
-def _read_only_uri(path: Path) -> str:
-    """A ``file:`` URI that opens ``path`` read-only (``%``, ``?`` and ``#`` escaped)."""
-    text = str(path.resolve()).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
-    return f"file:{text}?mode=ro"
-
-
-def _identity(path: Path) -> tuple[str, int, int, int] | None:
-    try:
-        info = path.stat()
-    except OSError:
-        return None
-    return (str(path.resolve()), info.st_ino, info.st_size, info.st_mtime_ns)
-
-
-def database_problem(path: Path | str) -> str | None:
-    """What is wrong with an SQLite file, or None when it is sound (or absent or empty).
-
-    Reads the header, then runs ``PRAGMA quick_check`` on a read-only connection: it
-    walks every page once (about a millisecond per megabyte) without comparing indexes
-    to their tables, and it never writes, not even a WAL checkpoint.
-    """
-    path = Path(path)
-    try:
-        with path.open("rb") as handle:
-            header = handle.read(len(_SQLITE_HEADER))
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return f"cannot read it: {exc.strerror or exc}"
-    if not header:
-        return None  # an empty file is a new database
-    if header != _SQLITE_HEADER:
-        return "it does not start with an SQLite header"
-    try:
-        conn = sqlite3.connect(_read_only_uri(path), uri=True, timeout=_BUSY_TIMEOUT_MS / 1000)
-    except sqlite3.Error as exc:
-        return str(exc)
-    try:
-        rows = conn.execute("PRAGMA quick_check").fetchall()
-    except sqlite3.OperationalError as exc:
-        if _is_busy(exc):
-            return None  # a writer holds it; the writes themselves will tell
-        return str(exc)
-    except sqlite3.DatabaseError as exc:
-        return str(exc)
-    finally:
-        conn.close()
-    if rows == [("ok",)]:
-        return None
-    first = str(rows[0][0]) if rows else "no answer"
-    more = f", and {len(rows) - 1} more problem(s)" if len(rows) > 1 else ""
-    return f"quick_check: {' '.join(first.split())}{more}"
-
-
-def check_database(path: Path | str) -> None:
-    """Refuse a damaged sessions database before anything reads or writes it.
-
-    The check runs once per process for each version of the file (its inode, size and
-    modification time), so a command that opens the file several times pays once.
-
-    Raises:
-        DamagedDatabaseError: the file is not a sound SQLite database.
-    """
-    path = Path(path)
-    key = _identity(path)
-    if key is None:
-        return
-    with _checked_lock:
-        if key in _checked:
-            return
-    problem = database_problem(path)
-    if problem is not None:
-        raise DamagedDatabaseError(path, problem)
-    with _checked_lock:
-        _checked[key] = None
-
-
-@dataclass(frozen=True)
-class RepairReport:
-    """What ``sessions repair`` did.
-
-    Attributes:
-        path: The sessions database (now a working one).
-        damaged: Why it failed its check; None when it was sound (nothing was done).
-        moved_to: Where the damaged file went, beside the new one.
-        method: ``recover`` (the ``sqlite3`` program's ``.recover``) or ``copy`` (row by
-            row, table by table).
-        tables: Rows kept per table.
-        sessions: Sessions in the repaired index.
-        lost_tables: Tables that could not be read at all.
-        dropped: Rows per table that SQLite returned but whose contents did not decode
-            (e.g. a checkpoint whose bytes ran into a damaged page).
-    """
-
-    path: str
-    damaged: str | None
-    moved_to: str | None = None
-    method: str | None = None
-    tables: dict[str, int] | None = None
-    sessions: int = 0
-    lost_tables: tuple[str, ...] = ()
-    dropped: dict[str, int] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``sessions repair --json`` shape."""
-        out = asdict(self)
-        out["repaired"] = self.damaged is not None
-        out["tables"] = dict(self.tables or {})
-        out["lost_tables"] = list(self.lost_tables)
-        out["dropped"] = dict(self.dropped or {})
-        return out
-
-
-RowCheck = Callable[[str, dict[str, Any]], bool]
-"""``keep(table, row)``: whether a salvaged row's contents still make sense."""
-
-
-def _drop_unreadable(target: Path, keep: RowCheck) -> dict[str, int]:
-    """Delete the salvaged rows that ``keep`` rejects or that do not decode; count them."""
-    dropped: dict[str, int] = {}
-    conn = sqlite3.connect(target, isolation_level=None)
-    try:
-        names = [
-            str(row[0])
-            for row in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            )
-        ]
-        conn.execute("BEGIN")
-        for name in names:
-            quoted = '"' + name.replace('"', '""') + '"'
-            cursor = conn.execute(f"SELECT * FROM {quoted} LIMIT 0")
-            columns = [d[0] for d in cursor.description]
-            rowids = [int(r[0]) for r in conn.execute(f"SELECT rowid FROM {quoted}")]
-            doomed = []
-            for rowid in rowids:
-                try:  # text that is not UTF-8 fails right here
-                    values = conn.execute(
-                        f"SELECT * FROM {quoted} WHERE rowid = ?", (rowid,)
-                    ).fetchone()
-                    good = keep(name, dict(zip(columns, values, strict=True)))
-                except Exception:  # noqa: BLE001 - any failure to read it means drop it
-                    good = False
-                if not good:
-                    doomed.append((rowid,))
-            conn.executemany(f"DELETE FROM {quoted} WHERE rowid = ?", doomed)
-            if doomed:
-                dropped[name] = len(doomed)
-        conn.execute("COMMIT")
-    finally:
-        conn.close()
-    return dropped
-
-
-def _salvage_with_recover(source: Path, target: Path) -> bool:
-    """Rebuild ``target`` from ``sqlite3 source .recover``; False when that is impossible.
-
-    Some builds of the ``sqlite3`` program lack the ``sqlite_dbpage`` table ``.recover``
-    needs and fail with "SQL logic error"; the row-by-row copy takes over then.
-    """
-    import shutil  # only repair needs these; listing sessions must start fast
-    import subprocess
-
-    program = shutil.which("sqlite3")
-    if program is None:
-        return False
-    try:
-        done = subprocess.run(
-            [program, "-readonly", str(source.resolve()), ".recover"],
-            capture_output=True,
-            timeout=600,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    if done.returncode != 0 or b"INSERT" not in done.stdout:
-        return False
-    script = done.stdout.decode("utf-8", "surrogateescape")
-    conn = sqlite3.connect(target, isolation_level=None)
-    try:
-        conn.executescript(script)
-    except sqlite3.Error:
-        return False
-    finally:
-        conn.close()
-    return True
-
-
-def _copy_rows(source: Path, target: Path) -> list[str]:
-    """Copy every table that can still be read, row by row; return the unreadable ones."""
-    lost: list[str] = []
-    src = sqlite3.connect(_read_only_uri(source), uri=True)
-    dst = sqlite3.connect(target, isolation_level=None)
-    try:
-        # past a truncation the header promises more pages than the file has; SQLite
-        # reads such a file only with writable_schema on (``.recover`` does the same)
-        src.execute("PRAGMA writable_schema = ON")
-        try:
-            tables = src.execute(
-                "SELECT name, sql FROM sqlite_master WHERE type = 'table' "
-                "AND name NOT LIKE 'sqlite_%' AND sql IS NOT NULL"
-            ).fetchall()
-        except sqlite3.DatabaseError:
-            return ["sqlite_master"]
-        for name, sql in tables:
-            try:
-                dst.execute(sql)
-            except sqlite3.Error:
-                lost.append(str(name))
-                continue
-            if not _copy_table(src, dst, str(name)):
-                lost.append(str(name))
-    finally:
-        src.close()
-        dst.close()
-    return lost
-
-
-def _rowids(src: sqlite3.Connection, quoted: str) -> list[int]:
-    """The rowids that can be read, from both ends when a damaged page stops a scan."""
-    found: set[int] = set()
-    for order in ("ASC", "DESC"):
-        try:
-            for (rowid,) in src.execute(f"SELECT rowid FROM {quoted} ORDER BY rowid {order}"):
-                found.add(int(rowid))
-        except sqlite3.DatabaseError:
-            continue
-        break  # a whole scan succeeded
-    return sorted(found)
-
-
-def _copy_table(src: sqlite3.Connection, dst: sqlite3.Connection, name: str) -> bool:
-    """Copy the readable rows of one table, one row at a time past damaged pages."""
-    quoted = '"' + name.replace('"', '""') + '"'
-    try:
-        columns = len(src.execute(f"SELECT * FROM {quoted} LIMIT 0").description or ())
-    except sqlite3.DatabaseError:
-        return False
-    insert = f"INSERT OR IGNORE INTO {quoted} VALUES ({','.join('?' * columns)})"
-    select = f"SELECT * FROM {quoted} WHERE rowid = ?"
-    rowids = _rowids(src, quoted)
-    dst.execute("BEGIN")
-    try:
-        for rowid in rowids:
-            try:
-                row = src.execute(select, (rowid,)).fetchone()
-            except sqlite3.DatabaseError:
-                continue  # this row sits on (or overflows into) a damaged page
-            if row is not None:
-                dst.execute(insert, row)
-    except sqlite3.Error:
-        dst.execute("ROLLBACK")
-        return False
-    dst.execute("COMMIT")
-    return True
-
-
-def _count_rows(path: Path) -> tuple[dict[str, int], int]:
-    conn = sqlite3.connect(path)
-    try:
-        names = [
-            str(row[0])
-            for row in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            )
-        ]
-        counts = {
-            name: int(conn.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0])
-            for name in names
-        }
-    finally:
-        conn.close()
-    return counts, counts.get(TABLE, 0)
-
-
-def repair_database(
-    path: Path | str, *, use_recover: bool = True, keep: RowCheck | None = None
-) -> RepairReport:
-    """Move a damaged sessions database aside and rebuild it from what can be read.
-
-    The damaged file (and its ``-wal`` / ``-shm`` files) is renamed to
-    ``sessions.sqlite.damaged-<UTC time>`` and never written. What SQLite can still read
-    goes into a new file: the ``sqlite3`` program's ``.recover`` when it is installed
-    (and ``use_recover``), else a row-by-row copy of each table that survives. The new
-    file gets the session table and passes its check before it takes the old name. A
-    sound database is left alone. Package indexes and Chroma are not touched.
-
-    Args:
-        path: The sessions database.
-        use_recover: Try ``sqlite3 .recover`` first.
-        keep: Judges each salvaged row; rows it rejects (or that do not decode as
-            UTF-8 text) are dropped and counted. Without it only undecodable text is.
-
-    Raises:
-        UserInputError: the folder cannot be written.
-    """
-    path = Path(path)
-    problem = database_problem(path)
-    if problem is None:
-        return RepairReport(path=str(path), damaged=None)
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    aside = path.with_name(f"{path.name}.damaged-{stamp}")
-    number = 1
-    while aside.exists():
-        number += 1
-        aside = path.with_name(f"{path.name}.damaged-{stamp}-{number}")
-    fresh = path.with_name(f"{path.name}.repair-{stamp}.tmp")
-    try:
-        # salvage from the damaged file where it is, read-only: if anything below
-        # fails, it is still there, unchanged
-        fresh.unlink(missing_ok=True)
-        method = "recover"
-        lost: list[str] = []
-        if not (use_recover and _salvage_with_recover(path, fresh)):
-            method = "copy"
-            fresh.unlink(missing_ok=True)
-            lost = _copy_rows(path, fresh)
-        conn = sqlite3.connect(fresh, isolation_level=None)
-        try:
-            conn.executescript(_SCHEMA)
-        finally:
-            conn.close()
-        dropped = _drop_unreadable(fresh, keep or (lambda _table, _row: True))
-        if database_problem(fresh) is not None:  # a salvage that is unsound: start empty
-            fresh.unlink()
-            method, lost, dropped = "none", ["(everything)"], {}
-            conn = sqlite3.connect(fresh, isolation_level=None)
-            try:
-                conn.executescript(_SCHEMA)
-            finally:
-                conn.close()
-        tables, sessions = _count_rows(fresh)
-        for suffix in _SIDE_FILES:  # read-only checks may leave empty ones behind
-            Path(f"{fresh}{suffix}").unlink(missing_ok=True)
-        for suffix in _SIDE_FILES:  # the WAL travels with its database
-            side = Path(f"{path}{suffix}")
-            if side.exists():
-                side.rename(f"{aside}{suffix}")
-        path.rename(aside)
-        os.replace(fresh, path)
-    except OSError as exc:
-        raise UserInputError(
-            f"cannot repair {path} ({exc.strerror or exc})",
-            fix="check the data folder's permissions and free space",
-        ) from None
-    finally:
-        for leftover in [fresh, *(Path(f"{fresh}{x}") for x in _SIDE_FILES)]:
-            if leftover.exists() and leftover != path:
-                leftover.unlink(missing_ok=True)
-    return RepairReport(
-        path=str(path),
-        damaged=problem,
-        moved_to=str(aside),
-        method=method,
-        tables=tables,
-        sessions=sessions,
-        lost_tables=tuple(lost),
-        dropped=dropped,
-    )
-
-
-def _is_busy(error: sqlite3.OperationalError) -> bool:
-    message = str(error).lower()
-    return "locked" in message or "busy" in message
-
-
-def _is_damage(error: sqlite3.DatabaseError) -> bool:
-    message = str(error).lower()
-    return "malformed" in message or "not a database" in message or "corrupt" in message
-
-
 class SessionStore:
     """The session rows in the sessions database; cheap to create, connects lazily.
 
@@ -677,7 +200,7 @@ class SessionStore:
             try:
                 conn = sqlite3.connect(
                     self.path,
-                    timeout=_BUSY_TIMEOUT_MS / 1000,
+                    timeout=BUSY_TIMEOUT_MS / 1000,
                     isolation_level=None,  # autocommit; writes open their own transaction
                     check_same_thread=False,
                 )
@@ -696,10 +219,10 @@ class SessionStore:
 
     @staticmethod
     def _prepare(conn: sqlite3.Connection) -> None:
-        conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
-        conn.executescript(_SCHEMA)
+        conn.executescript(SCHEMA)
 
     def _retry(self, action: Callable[[], _T]) -> _T:
         """Run ``action``, retrying while another writer holds the database."""
@@ -709,8 +232,8 @@ class SessionStore:
             try:
                 return action()
             except sqlite3.OperationalError as exc:
-                if not _is_busy(exc):
-                    if _is_damage(exc):
+                if not is_busy(exc):
+                    if is_damage(exc):
                         raise DamagedDatabaseError(self.path, str(exc)) from None
                     raise
                 if time.monotonic() >= deadline:
@@ -722,7 +245,7 @@ class SessionStore:
                 time.sleep(pause)
                 pause = min(pause * 2, 0.5)
             except sqlite3.DatabaseError as exc:
-                if _is_damage(exc):  # damaged since it was opened
+                if is_damage(exc):  # damaged since it was opened
                     raise DamagedDatabaseError(self.path, str(exc)) from None
                 raise
 

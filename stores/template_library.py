@@ -125,6 +125,46 @@ def read_file_bytes(path: str | Path, *, limit: int = MAX_TEMPLATE_BYTES) -> byt
     return b"".join(chunks)
 
 
+def read_user_text(
+    path: Path,
+    what: str,
+    *,
+    fix: str,
+    utf8_fix: str | None = None,
+    missing_fix: str | None = None,
+    limit: int = MAX_TEMPLATE_BYTES,
+) -> str:
+    """Read a file the user named (a config, a queries file) as UTF-8 text.
+
+    Args:
+        path: The file.
+        what: What it is, for the messages ("repository config").
+        fix: The fix when it cannot be read.
+        utf8_fix: Given, text that is not UTF-8 reads "<what> <path> is not UTF-8 text"
+            with this fix; else "cannot read <what> <path> (<error>)" with ``fix``.
+        missing_fix: Given, a path that does not exist reads "<what> <path> does not
+            exist" with this fix.
+        limit: The largest size accepted, in bytes.
+
+    Raises:
+        UserInputError: the file cannot be read or is not UTF-8.
+    """
+    from oic_ai.stores.errors import UserInputError
+
+    try:
+        data = read_file_bytes(path, limit=limit)
+    except UnreadableFileError as exc:
+        if missing_fix is not None and not path.exists() and not path.is_symlink():
+            raise UserInputError(f"{what} {path} does not exist", fix=missing_fix) from None
+        raise UserInputError(f"cannot read {what} {path}: {exc.reason}", fix=fix) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if utf8_fix is not None:
+            raise UserInputError(f"{what} {path} is not UTF-8 text", fix=utf8_fix) from None
+        raise UserInputError(f"cannot read {what} {path} ({exc})", fix=fix) from None
+
+
 def _check_regular(info: os.stat_result, limit: int) -> None:
     if not stat.S_ISREG(info.st_mode):
         raise UnreadableFileError(f"{_kind(info.st_mode)}, not a regular file", "not-a-file")

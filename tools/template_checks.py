@@ -41,6 +41,20 @@ class _Context:
             )
         )
 
+    def warn(self, path: tuple[PathPart, ...], code: str, message: str) -> None:
+        self.add(path, code, message, warning=True)
+
+    def system(self, key: str) -> Any:
+        """``systemConfig.<key>``, or None."""
+        return _mapping(self.data.get("systemConfig")).get(key)
+
+    def system_fields(
+        self, key: str, field: str
+    ) -> Iterator[tuple[tuple[PathPart, ...], Mapping[str, Any], Any]]:
+        """``(path, item, item[field])`` for each mapping in the list ``systemConfig.<key>``."""
+        for index, item in _items(self.system(key)):
+            yield ("systemConfig", key, index, field), item, item.get(field)
+
 
 def semantic_findings(data: Mapping[str, Any], doc: YamlDocument) -> list[Finding]:
     """Run every semantic check and return its errors."""
@@ -196,12 +210,11 @@ def _report_repeats(
 
 
 def _check_duplicate_users(ctx: _Context) -> None:
-    system = _mapping(ctx.data.get("systemConfig"))
     _report_repeats(
         ctx,
         (
             (index, name, name)
-            for index, user in _items(system.get("users"))
+            for index, user in _items(ctx.system("users"))
             if isinstance(name := user.get("name"), str)
         ),
         lambda index: ("systemConfig", "users", index, "name"),
@@ -227,8 +240,7 @@ def _check_duplicate_mounts(ctx: _Context) -> None:
 
 
 def _check_duplicate_packages(ctx: _Context) -> None:
-    system = _mapping(ctx.data.get("systemConfig"))
-    values = system.get("packages")
+    values = ctx.system("packages")
     if not isinstance(values, list):
         return
     _report_repeats(
@@ -253,9 +265,7 @@ _SEMANTIC_CHECKS: tuple[Callable[[_Context], None], ...] = (
 
 
 def _lint_passwords(ctx: _Context) -> None:
-    system = _mapping(ctx.data.get("systemConfig"))
-    for index, user in _items(system.get("users")):
-        password = user.get("password")
+    for path, user, password in ctx.system_fields("users", "password"):
         # a <PLACEHOLDER> is not a password; the placeholder lint reports it instead
         if (
             isinstance(password, str)
@@ -263,12 +273,11 @@ def _lint_passwords(ctx: _Context) -> None:
             and not _CRYPT_HASH.match(password)
             and not _PLACEHOLDER.match(password.strip())
         ):
-            ctx.add(
-                ("systemConfig", "users", index, "password"),
+            ctx.warn(
+                path,
                 "plaintext-password",
                 f"user {user.get('name')!s} has a plaintext password in the template; "
                 "use a crypt hash or set it at first boot",
-                warning=True,
             )
 
 
@@ -276,12 +285,11 @@ def _lint_repositories(ctx: _Context) -> None:
     for index, repo in _items(ctx.data.get("packageRepositories")):
         where: tuple[PathPart, ...] = ("packageRepositories", index)
         if repo.get("pkey") == "[trusted=yes]":
-            ctx.add(
+            ctx.warn(
                 (*where, "pkey"),
                 "repository-trusted-yes",
                 f"repository {repo.get('codename')!s} skips signature checks "
                 "([trusted=yes]); give it a GPG key",
-                warning=True,
             )
         urls: list[tuple[tuple[PathPart, ...], Any]] = [
             ((*where, "url"), repo.get("url")),
@@ -292,26 +300,22 @@ def _lint_repositories(ctx: _Context) -> None:
             urls += [((*where, "pkeys", i), key) for i, key in enumerate(keys)]
         for path, url in urls:
             if isinstance(url, str) and url.lower().startswith("http://"):
-                ctx.add(
+                ctx.warn(
                     path,
                     "insecure-http",
                     f"{url} is plain http; use https so packages and keys cannot be "
                     "swapped in transit",
-                    warning=True,
                 )
 
 
 def _lint_additional_files(ctx: _Context) -> None:
-    system = _mapping(ctx.data.get("systemConfig"))
-    for index, item in _items(system.get("additionalFiles")):
-        local = item.get("local")
+    for path, _item, local in ctx.system_fields("additionalFiles", "local"):
         if isinstance(local, str) and local.startswith(("/", "~")):
-            ctx.add(
-                ("systemConfig", "additionalFiles", index, "local"),
+            ctx.warn(
+                path,
                 "additional-file-host-path",
                 f"additionalFiles local {local} is an absolute host path; the build host's "
                 "file would be copied into the image. Use a path relative to the template",
-                warning=True,
             )
 
 
@@ -325,11 +329,10 @@ def _lint_placeholders(ctx: _Context) -> None:
             for index, item in enumerate(value):
                 walk(item, (*path, index))
         elif isinstance(value, str) and _PLACEHOLDER.match(value.strip()):
-            ctx.add(
+            ctx.warn(
                 path,
                 "placeholder-value",
                 f"{value} is a placeholder; replace it before building",
-                warning=True,
             )
 
     walk(ctx.data, ())

@@ -25,7 +25,12 @@ from jsonschema.exceptions import ValidationError
 from referencing.jsonschema import DRAFT202012
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.template_library import UnreadableFileError, read_file_bytes, text_problem
+from oic_ai.stores.template_library import (
+    UnreadableFileError,
+    read_file_bytes,
+    read_user_text,
+    text_problem,
+)
 from oic_ai.stores.yaml_document import YamlDocument, YamlSyntaxError, load_document
 from oic_ai.tools.findings import Finding, json_path
 from oic_ai.tools.template_checks import security_findings, semantic_findings
@@ -94,16 +99,15 @@ class TemplateSchema:
             UserInputError: the file is missing, not JSON, or not a valid schema.
         """
         file = Path(path)
+        text = read_user_text(
+            file,
+            "schema file",
+            fix="check the --schema path",
+            utf8_fix="pass a JSON Schema file",
+            limit=MAX_SCHEMA_BYTES,
+        )
         try:
-            loaded = json.loads(read_file_bytes(file, limit=MAX_SCHEMA_BYTES).decode("utf-8"))
-        except UnreadableFileError as exc:
-            raise UserInputError(
-                f"cannot read schema file {file}: {exc.reason}", fix="check the --schema path"
-            ) from None
-        except UnicodeDecodeError:
-            raise UserInputError(
-                f"schema file {file} is not UTF-8 text", fix="pass a JSON Schema file"
-            ) from None
+            loaded = json.loads(text)
         except json.JSONDecodeError as exc:
             raise UserInputError(
                 f"schema file {file} is not JSON (line {exc.lineno}: {exc.msg})",

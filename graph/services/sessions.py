@@ -11,17 +11,16 @@ import time
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from oic_ai.stores.session_lock import session_lock
 from oic_ai.stores.session_store import (
-    RepairReport,
     SessionStore,
     SessionSummary,
     parse_duration,
-    repair_database,
-    session_lock,
     sessions_db_path,
 )
 
 if TYPE_CHECKING:
+    from oic_ai.stores.session_repair import RepairReport
     from oic_ai.stores.settings import Settings
 
 
@@ -123,6 +122,8 @@ def repair_sessions(settings: Settings) -> RepairReport:
     A sound database is left as it is (``report.damaged`` is None). Only the sessions
     database is touched; package indexes and Chroma stay as they are.
     """
+    from oic_ai.stores.session_repair import repair_database  # only repair needs it
+
     return repair_database(sessions_db_path(settings.data_dir), keep=_readable_row)
 
 

@@ -8,17 +8,15 @@ die with a ``sqlite3.DatabaseError`` traceback; garbage in the middle went unnot
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from oic_ai.stores.session_store import (
-    DamagedDatabaseError,
-    SessionStore,
-    database_problem,
-    repair_database,
-    sessions_db_path,
-)
+from oic_ai.stores.session_check import DamagedDatabaseError, database_problem
+from oic_ai.stores.session_repair import repair_database
+from oic_ai.stores.session_store import SessionStore, sessions_db_path
 from tests.support.session_db import DAMAGES, damage, digest, make_sessions_db
 
 
@@ -38,6 +36,14 @@ def _damaged(tmp_path: Path, sound: Path, how: str) -> Path:
     return path
 
 
+@contextmanager
+def _never_written(path: Path) -> Iterator[None]:
+    """Check that ``path`` holds the same bytes after the block as before it."""
+    before = digest(path)
+    yield
+    assert digest(path) == before
+
+
 def test_a_sound_database_passes(sound_db: tuple[Path, dict[str, tuple[object, ...]]]) -> None:
     path, rows = sound_db
     assert database_problem(path) is None
@@ -51,8 +57,6 @@ def test_every_store_operation_refuses_a_damaged_file_and_never_writes_it(
     tmp_path: Path, sound_db: tuple[Path, dict[str, tuple[object, ...]]], how: str
 ) -> None:
     path = _damaged(tmp_path, sound_db[0], how)
-    before = digest(path)
-    assert database_problem(path) is not None
     operations = [
         lambda s: s.list(),
         lambda s: s.get("session-001"),
@@ -62,12 +66,13 @@ def test_every_store_operation_refuses_a_damaged_file_and_never_writes_it(
             "session-001", request="add tmux", template=None, status="valid", provider="x"
         ),
     ]
-    for operation in operations:
-        with SessionStore(path) as store, pytest.raises(DamagedDatabaseError) as caught:
-            operation(store)
-        assert "oic-ai sessions repair" in str(caught.value)
-        assert "\n" not in str(caught.value)
-    assert digest(path) == before
+    with _never_written(path):
+        assert database_problem(path) is not None
+        for operation in operations:
+            with SessionStore(path) as store, pytest.raises(DamagedDatabaseError) as caught:
+                operation(store)
+            assert "oic-ai sessions repair" in str(caught.value)
+            assert "\n" not in str(caught.value)
 
 
 @pytest.mark.parametrize("how", DAMAGES)
@@ -79,13 +84,12 @@ def test_the_agent_refuses_a_damaged_file(
     from oic_ai.stores.settings import load_settings
 
     path = _damaged(tmp_path, sound_db[0], how)
-    before = digest(path)
     settings = load_settings(env={"OIC_AI_DATA_DIR": str(tmp_path)})
-    with pytest.raises(DamagedDatabaseError):
-        TemplateAgent(settings)
-    with pytest.raises(DamagedDatabaseError), open_sqlite_saver(tmp_path):
-        pass
-    assert digest(path) == before
+    with _never_written(path):
+        with pytest.raises(DamagedDatabaseError):
+            TemplateAgent(settings)
+        with pytest.raises(DamagedDatabaseError), open_sqlite_saver(tmp_path):
+            pass
 
 
 @pytest.mark.parametrize("how", DAMAGES)

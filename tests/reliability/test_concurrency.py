@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
-from tests.conftest import OUR_TEMPLATES, PROJECT
-from tests.support.cli import CLI_TIMEOUT, cli_env, oic_json
-from tests.support.processes import integrity, stop
+from tests.conftest import OUR_TEMPLATES
+from tests.support.cli import cli_env, finish_all, oic_json, start_oic
+from tests.support.processes import integrity
 
 REQUESTS = {
     "a": ["a minimal ubuntu 24.04 image for x86_64", "add htop", "make the disk 16GiB"],
@@ -28,15 +27,7 @@ ROUNDS = [("a", "b"), ("a", "c"), ("b", "c"), ("a", "c")]
 
 
 def _start(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "oic_ai", *args, "--json"],
-        cwd=PROJECT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    return start_oic(env, *args, "--json")
 
 
 def test_four_cli_processes_share_one_data_folder(agent_data_dir: Path, tmp_path: Path) -> None:
@@ -57,11 +48,7 @@ def test_four_cli_processes_share_one_data_folder(agent_data_dir: Path, tmp_path
             runs.append((key, _start(env, "generate", request, "--provider", "builtin", *where)))
         runs.append((None, _start(env, "index")))
         runs.append((None, _start(env, "sessions", "list")))
-        try:
-            outputs = [(key, *p.communicate(timeout=CLI_TIMEOUT), p.returncode) for key, p in runs]
-        finally:
-            for _, process in runs:
-                stop(process, grace=0)
+        outputs = finish_all(runs)
 
         for who, out, err, code in outputs:
             assert code == 0, (number, who, code, err[-3000:])

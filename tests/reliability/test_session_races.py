@@ -9,17 +9,21 @@ waits for it (bounded) or fails with exit 3 and "session is busy, try again".
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 
-from oic_ai.stores.session_store import SessionBusyError, session_lock
-from tests.conftest import PROJECT
-from tests.support.cli import CLI_TIMEOUT, cli_env, oic, oic_json, one_line_error
-from tests.support.processes import integrity, stop
+from oic_ai.stores.session_lock import SessionBusyError, session_lock
+from tests.support.cli import (
+    cli_env,
+    finish_all,
+    oic,
+    oic_json,
+    one_line_error,
+    start_oic,
+)
+from tests.support.processes import integrity
 
 # each round, one writer per package, all on the same session at once
 ROUNDS = [["htop", "tmux", "curl"], ["vim", "git", "wget"], ["rsync", "jq", "strace"]]
@@ -30,18 +34,6 @@ def _words(changes: list[str]) -> set[str]:
     return {word.strip(",.") for change in changes for word in change.split()}
 
 
-def _start(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "oic_ai", *args],
-        cwd=PROJECT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-
-
 def test_concurrent_turns_on_one_session_are_all_kept(agent_data_dir: Path) -> None:
     env = cli_env(agent_data_dir)
     first = oic_json("generate", "a minimal ubuntu 24.04 image for x86_64", env=env)
@@ -50,14 +42,10 @@ def test_concurrent_turns_on_one_session_are_all_kept(agent_data_dir: Path) -> N
     reported: list[int] = [first["turn"]]
     for number, packages in enumerate(ROUNDS):
         runs = [
-            (name, _start(env, "generate", f"add {name}", "--session", session, "--json"))
+            (name, start_oic(env, "generate", f"add {name}", "--session", session, "--json"))
             for name in packages
         ]
-        try:
-            outputs = [(n, *p.communicate(timeout=CLI_TIMEOUT), p.returncode) for n, p in runs]
-        finally:
-            for _, process in runs:
-                stop(process, grace=0)
+        outputs = finish_all(runs)
         for name, out, err, code in outputs:
             assert "Traceback" not in err, err[-3000:]
             if code == 3:  # the loser may give up: one line, nothing recorded

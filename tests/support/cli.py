@@ -12,12 +12,14 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tests.conftest import PROJECT
 from tests.support.env import clean_env
+from tests.support.processes import stop
 
 CLI_TIMEOUT = 300.0
+_K = TypeVar("_K")
 
 
 def cli_env(data_dir: Path | None = None, **extra: str) -> dict[str, str]:
@@ -88,3 +90,28 @@ def modules_after(code: str) -> set[str]:
 def top_level(modules: set[str]) -> set[str]:
     """The top-level package names of ``modules``."""
     return {name.split(".", 1)[0] for name in modules}
+
+
+def start_oic(env: Mapping[str, str], *args: str) -> subprocess.Popen[str]:
+    """Start one ``oic-ai`` command in its own process group, without waiting for it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "oic_ai", *args],
+        cwd=PROJECT,
+        env=dict(env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def finish_all(runs: list[tuple[_K, subprocess.Popen[str]]]) -> list[tuple[_K, str, str, int]]:
+    """Wait for every started command: ``(key, stdout, stderr, exit code)`` each.
+
+    All of them are stopped at the end, also when one hangs past ``CLI_TIMEOUT``.
+    """
+    try:
+        return [(key, *p.communicate(timeout=CLI_TIMEOUT), p.returncode) for key, p in runs]
+    finally:
+        for _, process in runs:
+            stop(process, grace=0)

@@ -34,6 +34,24 @@ def _code(report: FileReport) -> str:
     return error.code
 
 
+def _assert_reports(files: dict[str, FileReport], expected: dict[str, tuple[str, str]]) -> None:
+    """Exactly the ``expected`` files: ``good.yml`` valid, each other one error.
+
+    ``expected`` maps a name to its error's code and a text its message holds.
+    """
+    assert sorted(files) == sorted([*expected, "good.yml"])
+    assert files["good.yml"].valid
+    for name, (code, text) in expected.items():
+        assert _code(files[name]) == code, name
+        assert text in files[name].errors[0].message, name
+
+
+def _good_and_dangling(folder: Path) -> None:
+    """A valid ``good.yml`` and a ``dangling.yml`` symlink to a missing file."""
+    (folder / "good.yml").write_text(GOOD)
+    os.symlink(folder / "gone.yml", folder / "dangling.yml")
+
+
 def _deny(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     """Make ``name`` unreadable: root ignores file modes, so simulate EACCES on open."""
     real_open = os.open
@@ -49,33 +67,31 @@ def _deny(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
 def test_a_dangling_symlink_and_a_huge_file_among_arguments_do_not_stop_the_run(
     tmp_path: Path,
 ) -> None:
-    (tmp_path / "good.yml").write_text(GOOD)
+    _good_and_dangling(tmp_path)
     (tmp_path / "huge.yml").write_text("# pad\n" * (MAX_TEMPLATE_BYTES // 6 + 10))
-    os.symlink(tmp_path / "gone.yml", tmp_path / "dangling.yml")
     reports = validate_files(
         [tmp_path / "dangling.yml", tmp_path / "huge.yml", tmp_path / "good.yml"]
     )
     assert [Path(r.path).name for r in reports] == ["dangling.yml", "huge.yml", "good.yml"]
-    files = _by_name(reports)
-    assert files["good.yml"].valid
-    assert _code(files["dangling.yml"]) == "unreadable"
-    assert "gone.yml, which does not exist" in files["dangling.yml"].errors[0].message
-    assert _code(files["huge.yml"]) == "too-large"
+    _assert_reports(
+        _by_name(reports),
+        {
+            "dangling.yml": ("unreadable", "gone.yml, which does not exist"),
+            "huge.yml": ("too-large", ""),
+        },
+    )
 
 
 def test_unreadable_files_in_a_folder_are_reported_not_skipped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "good.yml").write_text(GOOD)
+    _good_and_dangling(tmp_path)
     (tmp_path / "locked.yml").write_text(GOOD)
-    os.symlink(tmp_path / "gone.yml", tmp_path / "dangling.yml")
     _deny(monkeypatch, "locked.yml")
-    files = _by_name(validate_files([tmp_path]))
-    assert sorted(files) == ["dangling.yml", "good.yml", "locked.yml"]
-    assert files["good.yml"].valid
-    assert _code(files["locked.yml"]) == "unreadable"
-    assert "Permission denied" in files["locked.yml"].errors[0].message
-    assert _code(files["dangling.yml"]) == "unreadable"
+    _assert_reports(
+        _by_name(validate_files([tmp_path])),
+        {"locked.yml": ("unreadable", "Permission denied"), "dangling.yml": ("unreadable", "")},
+    )
 
 
 def test_a_folder_that_cannot_be_listed_is_reported(

@@ -28,21 +28,12 @@ def load_queries(path: Path) -> list[LabelledQuery]:
     Raises:
         UserInputError: the file is missing, not YAML, or not in that shape.
     """
-    from oic_ai.stores.template_library import UnreadableFileError, read_file_bytes
+    from oic_ai.stores.template_library import read_user_text
     from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
 
+    text = read_user_text(path, "queries file", fix="check it", missing_fix="check --queries")
     try:
-        data = load_data(read_file_bytes(path).decode("utf-8"))
-    except UnreadableFileError as exc:
-        if not path.exists() and not path.is_symlink():
-            raise UserInputError(
-                f"queries file {path} does not exist", fix="check --queries"
-            ) from None
-        raise UserInputError(
-            f"cannot read queries file {path}: {exc.reason}", fix="check it"
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise UserInputError(f"cannot read queries file {path} ({exc})", fix="check it") from None
+        data = load_data(text)
     except YamlSyntaxError as exc:
         raise UserInputError(
             f"queries file {path} is not valid YAML ({exc})", fix="fix it"
