@@ -1,6 +1,6 @@
 """Damage detection for the sessions database: every open checks the file first.
 
-``check_database`` reads the header and runs ``PRAGMA quick_check`` read-only; a damaged
+``check_database`` runs ``PRAGMA quick_check`` on a read-only connection; a damaged
 file raises ``DamagedDatabaseError`` (exit 2) and is never written. Only ``sqlite3`` is
 imported: ``oic-ai sessions list`` passes through here and must start fast. The repair
 itself (``oic-ai sessions repair``) is ``stores.session_repair``.
@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from pathlib import Path
+from typing import Any
 
 from oic_ai.stores.errors import UserInputError
 
 BUSY_TIMEOUT_MS = 15_000
 REPAIR_HINT = "run `oic-ai sessions repair` (it keeps what can still be read)"
-_SQLITE_HEADER = b"SQLite format 3\x00"
 SIDE_FILES = ("-wal", "-shm", "-journal")
-_checked: dict[tuple[str, int, int, int], None] = {}  # files that passed, by identity
+_checked: dict[tuple[str, int], None] = {}  # files that passed, by path and inode
 _checked_lock = threading.Lock()
 
 
@@ -38,47 +39,63 @@ def read_only_uri(path: Path) -> str:
     return f"file:{text}?mode=ro"
 
 
-def _identity(path: Path) -> tuple[str, int, int, int] | None:
+def _identity(path: Path) -> tuple[str, int] | None:
     try:
         info = path.stat()
     except OSError:
         return None
-    return (str(path.resolve()), info.st_ino, info.st_size, info.st_mtime_ns)
+    return (str(path.resolve()), info.st_ino)
+
+
+_ATTEMPTS = 3
+
+
+def _transient(error: sqlite3.OperationalError) -> bool:
+    """An I/O error a concurrent writer can cause (a short read while the file grows)."""
+    return getattr(error, "sqlite_errorname", "").startswith("SQLITE_IOERR")
+
+
+def _quick_check(path: Path) -> list[Any] | sqlite3.Error:
+    """``PRAGMA quick_check``'s rows on a read-only connection, or the error it raised."""
+    try:
+        conn = sqlite3.connect(read_only_uri(path), uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
+    except sqlite3.Error as exc:
+        return exc
+    try:
+        return conn.execute("PRAGMA quick_check").fetchall()
+    except sqlite3.Error as exc:
+        return exc
+    finally:
+        conn.close()
 
 
 def database_problem(path: Path | str) -> str | None:
     """What is wrong with an SQLite file, or None when it is sound (or absent or empty).
 
-    Reads the header, then runs ``PRAGMA quick_check`` on a read-only connection: it
+    Runs ``PRAGMA quick_check`` on a read-only connection (retried on a transient I/O error): it
     walks every page once (about a millisecond per megabyte) without comparing indexes
     to their tables, and it never writes, not even a WAL checkpoint.
     """
     path = Path(path)
+    # Only SQLite may open the file: closing any other descriptor on it would drop the
+    # POSIX locks this process's own connections hold (a server's saver, for one).
     try:
-        with path.open("rb") as handle:
-            header = handle.read(len(_SQLITE_HEADER))
+        size = path.stat().st_size
     except FileNotFoundError:
         return None
     except OSError as exc:
         return f"cannot read it: {exc.strerror or exc}"
-    if not header:
+    if size == 0:
         return None  # an empty file is a new database
-    if header != _SQLITE_HEADER:
-        return "it does not start with an SQLite header"
-    try:
-        conn = sqlite3.connect(read_only_uri(path), uri=True, timeout=BUSY_TIMEOUT_MS / 1000)
-    except sqlite3.Error as exc:
-        return str(exc)
-    try:
-        rows = conn.execute("PRAGMA quick_check").fetchall()
-    except sqlite3.OperationalError as exc:
-        if is_busy(exc):
+    for attempt in range(_ATTEMPTS):
+        rows = _quick_check(path)
+        if not (isinstance(rows, sqlite3.OperationalError) and _transient(rows)):
+            break
+        time.sleep(0.05 * (attempt + 1))  # a writer in another connection moved the file
+    if isinstance(rows, sqlite3.Error):
+        if isinstance(rows, sqlite3.OperationalError) and is_busy(rows):
             return None  # a writer holds it; the writes themselves will tell
-        return str(exc)
-    except sqlite3.DatabaseError as exc:
-        return str(exc)
-    finally:
-        conn.close()
+        return str(rows)
     if rows == [("ok",)]:
         return None
     first = str(rows[0][0]) if rows else "no answer"
@@ -89,8 +106,9 @@ def database_problem(path: Path | str) -> str | None:
 def check_database(path: Path | str) -> None:
     """Refuse a damaged sessions database before anything reads or writes it.
 
-    The check runs once per process for each version of the file (its inode, size and
-    modification time), so a command that opens the file several times pays once.
+    The check runs once per process for each file (its path and inode), so a command or a
+    server that opens the file many times pays once; damage that appears later is caught
+    where SQLite reports it (``is_damage``).
 
     Raises:
         DamagedDatabaseError: the file is not a sound SQLite database.
