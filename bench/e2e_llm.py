@@ -88,6 +88,7 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=3)
+    parser.add_argument("--modes", default="plan,yaml", help="comma-separated: plan, yaml")
     args = parser.parse_args()
     from oic_ai.graph.agent import TemplateAgent
     from oic_ai.stores.chat_models import ChatBackendError
@@ -104,7 +105,7 @@ def main() -> int:
         log = Path(tmp) / "llama-server.log"
         server = start_server(model, port, log)
         try:
-            for mode in ("plan", "yaml"):
+            for mode in args.modes.split(","):
                 settings = load_settings(
                     data_dir=Path(tmp) / "data",
                     provider="openai",

@@ -122,6 +122,10 @@ def _bound(model: Any, method: str) -> Any:
         return model.bind(format=plan_schema() if method == "json_schema" else "json")
     if method == "json_schema":
         return model.bind(response_format=response_format())
+    if getattr(model, "openai_api_base", None):
+        # compatible servers (llama.cpp, llama-cpp-python, vLLM) constrain JSON mode to a
+        # schema given beside it; hosted OpenAI would refuse the extra key
+        return model.bind(response_format={"type": "json_object", "schema": plan_schema()})
     return model.bind(response_format={"type": "json_object"})
 
 

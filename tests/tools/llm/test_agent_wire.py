@@ -33,6 +33,9 @@ def test_a_compatible_server_without_json_schema_still_plans_and_is_remembered(
     kinds = [b["response_format"]["type"] for b in server.bodies]
     assert kinds[:2] == ["json_schema", "json_object"]  # one fallback, then remembered
     assert all(kind == "json_object" for kind in kinds[2:]) and second.provider == "openai"
+    # JSON mode still carries the schema, which llama.cpp-style servers compile to a grammar
+    fallback = server.bodies[1]["response_format"]["schema"]
+    assert fallback["properties"]["operations"]["items"]["required"][0] == "op"
     memory = json.loads((agent_data_dir / "structured_output.json").read_text())
     assert memory == {f"{server.url}/v1": "json_mode"}
 
