@@ -21,14 +21,14 @@ from oic_ai.stores.package_index import SourceInfo, repo_key
 from oic_ai.stores.targets import load_targets
 from oic_ai.stores.yaml_document import load_data
 
-DEB_ARCH = {"x86_64": "amd64", "aarch64": "arm64", "armv7hl": "armhf"}
 DEB_SUFFIXES = (".xz", ".gz", "")
 
 
 def deb_arch(arch: str) -> str:
     """Return Debian's name for a composer arch (``x86_64`` → ``amd64``)."""
     arch = normalize_arch(arch)
-    return DEB_ARCH.get(arch, arch)
+    known = load_targets().arches.get(arch)
+    return known.deb_name if known else arch
 
 
 def resolve_target(os: str | None, dist: str | None, arch: str | None) -> tuple[str, str, str]:
@@ -50,7 +50,7 @@ def resolve_target(os: str | None, dist: str | None, arch: str | None) -> tuple[
     if os and os != owner:
         raise UserInputError(f"os {os!r} does not ship {dist}", fix=f"use --os {owner}")
     arch = normalize_arch(arch)
-    if arch not in DEB_ARCH:
+    if arch not in targets.arches:
         raise UserInputError(f"unknown arch {arch!r}", fix="use x86_64 or aarch64")
     return owner, dist, arch
 

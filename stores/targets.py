@@ -57,6 +57,7 @@ class Arch:
         package_words: Arch words inside package names (``grub-efi-amd64``).
         name_word: The word a new image name uses for the arch (``amd64``).
         console: Serial console device prefix on the kernel command line, or "".
+        deb_name: Debian's name for it in repositories (``amd64``).
         root: The root partition type and GUID.
     """
 
@@ -69,6 +70,7 @@ class Arch:
     package_words: tuple[str, ...]
     name_word: str
     console: str
+    deb_name: str
     root: RootPartition
 
 
@@ -382,6 +384,7 @@ def _arch(name: str, raw: Mapping[str, Any]) -> Arch:
         package_words=string_list(raw.get("package_words"), f"arches.{name}.package_words"),
         name_word=str(raw.get("name_word", name)),
         console=str(raw.get("console", "")),
+        deb_name=str(raw.get("deb", name)),
         root=RootPartition(
             type=str(root["type"]),
             guid=str(root["guid"]).lower(),
