@@ -13,7 +13,7 @@ LOCK := constraints.txt
 DEMO_DATA ?= .ai-cache/demo
 DEMO := OIC_AI_DATA_DIR=$(DEMO_DATA) $(BIN)/oic-ai generate --provider builtin
 
-.PHONY: install demo test test-fast lint lock bench e2e-llm clean
+.PHONY: install system-deps demo test test-fast lint lock bench e2e-llm clean
 
 install: $(STAMP)
 
@@ -43,8 +43,13 @@ lint: install
 	@$(BIN)/ruff check --no-cache .
 	@$(BIN)/mypy
 
-# Everything: lint, types, unit tests, real servers, crash and fuzz tests.
-test: install lint
+# Debian packages for the browser, PostgreSQL, signing and terminal tests (root + apt-get;
+# otherwise one line, and those tests skip, or fail under CI=true).
+system-deps:
+	@scripts/system-deps.sh
+
+# Everything: lint, types, unit tests, real servers, browser, PostgreSQL, crash and fuzz tests.
+test: install system-deps lint
 	@$(BIN)/pytest -q
 
 # The quick loop (under a minute on 2 cores): no servers, no crash or concurrency processes,
