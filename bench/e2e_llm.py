@@ -9,7 +9,7 @@ mode with the schema in the prompt if the server rejects it; the choice is print
 Prints the validity rate, the share of turns whose plan came from the model, and latency;
 exits 1 if any invalid template came back unflagged or a turn crashed.
 
-Usage: python bench/e2e_llm.py [--requests N]
+Usage: python bench/e2e_llm.py [--requests N] [--modes plan,yaml] [--max-tokens N]
 """
 
 from __future__ import annotations
@@ -89,6 +89,12 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=3)
     parser.add_argument("--modes", default="plan,yaml", help="comma-separated: plan, yaml")
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        default=1536,
+        help="cap per model reply (a plan fits in 512; a weak model may ramble to the cap)",
+    )
     args = parser.parse_args()
     from oic_ai.graph.agent import TemplateAgent
     from oic_ai.stores.chat_models import ChatBackendError
@@ -112,7 +118,7 @@ def main() -> int:
                     openai_base_url=f"http://127.0.0.1:{port}/v1",
                     openai_model="gemma3-270m",
                     openai_timeout=240,
-                    max_tokens=1536,
+                    max_tokens=args.max_tokens,
                     generation_mode=mode,
                     env={},
                 )

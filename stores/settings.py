@@ -1,7 +1,17 @@
-"""Settings: hard-coded defaults, then ``config.yaml``, then environment, then flags.
+"""Settings: hard-coded defaults, then config files, then environment, then flags.
 
-The vocabulary is the ADR's ``ai.*`` keys. Secrets (API keys) come from the environment
-only, are kept out of ``repr`` and are never written anywhere.
+The vocabulary is the ADR's ``ai.*`` keys. Config files, lowest first:
+
+1. the ``ai:`` section of the composer's own config, where the composer looks for it
+   (``./os-image-composer.yml`` ... ``/etc/os-image-composer/config.yaml``);
+2. ours: ``--config``, else ``$OIC_AI_CONFIG``, else ``./config.yaml``, else
+   ``$XDG_CONFIG_HOME/oic-ai/config.yaml``.
+
+A key oic-ai does not use gets a warning, never a failure. Secrets (API keys) are kept
+out of ``repr``, masked in every message, and never written anywhere. The data folder
+is ``OIC_AI_DATA_DIR`` (or ``ai.cache.dir``, or ``--data-dir``), else an existing
+``./.ai-cache``, else ``$XDG_DATA_HOME/oic-ai``, so ``--continue`` finds a session from
+any directory. :func:`explain_settings` also says where each value came from.
 """
 
 from __future__ import annotations
@@ -35,7 +45,7 @@ class Settings:
     templates_dir: Path | None = None
     """Template library folder; None is the library that ships with oic-ai."""
     data_dir: Path = Path(".ai-cache")
-    """Index, package indexes and sessions live here."""
+    """Index, package indexes and sessions live here (resolved by :func:`default_data_dir`)."""
     chroma_url: str | None = None
     """A Chroma server instead of the embedded store under ``data_dir``."""
     ollama_base_url: str = "http://localhost:11434"
@@ -144,6 +154,66 @@ _CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("packages", "transfer_timeout"): "packages_transfer_timeout",
 }
 _SECRET_KEYS = frozenset({"api_key", "openai_api_key"})
+# config paths that hold a secret: read (never written), with ${VAR} references expanded
+_SECRET_CONFIG_KEYS: dict[tuple[str, ...], str] = {
+    ("openai", "api_key"): "openai_api_key",
+    ("openai_api_key",): "openai_api_key",
+}
+# Where the composer looks for its own config file, in its order (relative = working dir).
+_COMPOSER_LOCAL_NAMES = (
+    "os-image-composer.yml",
+    ".os-image-composer.yml",
+    "os-image-composer.yaml",
+    ".os-image-composer.yaml",
+)
+_warned: set[str] = set()
+
+
+def _warn(message: str) -> None:
+    """Print a settings warning on stderr, once per process."""
+    if message not in _warned:
+        _warned.add(message)
+        print(f"oic-ai: warning: {message}", file=sys.stderr)
+
+
+def _home(environ: Mapping[str, str]) -> Path:
+    return Path(environ.get("HOME") or Path.home())
+
+
+def _xdg(environ: Mapping[str, str], variable: str, fallback: str) -> Path:
+    """An XDG base folder: the variable when it is an absolute path, else ``~/fallback``."""
+    value = environ.get(variable, "")
+    return Path(value) if value and Path(value).is_absolute() else _home(environ) / fallback
+
+
+def own_config_path(environ: Mapping[str, str]) -> Path | None:
+    """oic-ai's config file when none is named: ``./config.yaml``, then the XDG one."""
+    xdg = _xdg(environ, "XDG_CONFIG_HOME", ".config") / "oic-ai" / "config.yaml"
+    for candidate in (Path("config.yaml"), xdg):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def composer_config_path(environ: Mapping[str, str]) -> Path | None:
+    """The composer's own config file, searched where the composer searches for it."""
+    home = _home(environ)
+    xdg = _xdg(environ, "XDG_CONFIG_HOME", ".config")
+    candidates = [Path(name) for name in _COMPOSER_LOCAL_NAMES]
+    for folder in (home / ".os-image-composer", xdg / "os-image-composer"):
+        candidates += [folder / "config.yml", folder / "config.yaml"]
+    etc = Path("/etc/os-image-composer")
+    candidates += [etc / "config.yml", etc / "config.yaml"]
+    return next((c for c in candidates if c.is_file()), None)
+
+
+def default_data_dir(environ: Mapping[str, str]) -> tuple[Path, str]:
+    """The data folder when none is set, and why: ``./.ai-cache`` if it exists, else XDG."""
+    local = Path(".ai-cache")
+    if local.is_dir():
+        return local, "default: ./.ai-cache exists here"
+    return _xdg(environ, "XDG_DATA_HOME", ".local/share") / "oic-ai", "default: XDG data folder"
+
 
 _ENV_KEYS: dict[str, str] = {
     "OIC_AI_PROVIDER": "provider",
@@ -195,7 +265,17 @@ def _ollama_url(value: str) -> str:
     return value if "://" in value else f"http://{value}"
 
 
-def _from_config(path: Path) -> dict[str, Any]:
+def _expand_secret(value: Any, environ: Mapping[str, str]) -> str | None:
+    """A secret from a config file: ``${VAR}`` or ``$VAR`` reads the environment."""
+    text = "" if value is None else str(value).strip()
+    if text.startswith("${") and text.endswith("}"):
+        text = environ.get(text[2:-1], "")
+    elif text.startswith("$") and text[1:].replace("_", "").isalnum():
+        text = environ.get(text[1:], "")
+    return text or None
+
+
+def _read_config(path: Path) -> Any:
     from oic_ai.stores.template_library import UnreadableFileError, read_file_bytes
     from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
 
@@ -213,11 +293,28 @@ def _from_config(path: Path) -> dict[str, Any]:
         raise UserInputError(
             f"config file {path} is not valid YAML ({exc})", fix="fix it"
         ) from None
-    if data is None:
-        data = {}
+    return {} if data is None else data
+
+
+def _from_config(
+    path: Path, environ: Mapping[str, str] | None = None, *, composer: bool = False
+) -> dict[str, Any]:
+    """The settings a config file sets (its ``ai:`` section; ours may also be bare keys).
+
+    Args:
+        path: the file.
+        environ: where ``${VAR}`` references in secrets are looked up.
+        composer: the composer's own config: only its ``ai:`` section is ours to read.
+    """
+    environ = os.environ if environ is None else environ
+    data = _read_config(path)
     if not isinstance(data, Mapping):
+        if composer:
+            return {}
         raise UserInputError(f"config file {path} must hold a mapping", fix="start it with 'ai:'")
-    section = data.get("ai", data)
+    section = data.get("ai") if composer else data.get("ai", data)
+    if composer and section is None:
+        return {}
     if not isinstance(section, Mapping):
         raise UserInputError(f"config file {path}: 'ai' must be a mapping", fix="fix it")
     values: dict[str, Any] = {}
@@ -225,19 +322,24 @@ def _from_config(path: Path) -> dict[str, Any]:
     def walk(node: Mapping[str, Any], prefix: tuple[str, ...]) -> None:
         for key, value in node.items():
             here = (*prefix, str(key))
-            if str(key) in _SECRET_KEYS:
-                raise UserInputError(
-                    f"config file {path} holds an API key ({'.'.join(here)})",
-                    fix="remove it and set OPENAI_API_KEY in the environment instead",
-                )
-            if here in _CONFIG_KEYS:
+            dotted = "ai." + ".".join(here)
+            if here in _SECRET_CONFIG_KEYS:
+                secret = _expand_secret(value, environ)
+                if secret:
+                    values[_SECRET_CONFIG_KEYS[here]] = secret
+                    if not str(value).lstrip().startswith("$"):
+                        _warn(
+                            f"{path} holds {dotted}: it is used, never written; "
+                            "OPENAI_API_KEY in the environment is safer"
+                        )
+            elif str(key) in _SECRET_KEYS:
+                _warn(f"{path}: ignoring {dotted} (oic-ai reads only ai.openai.api_key)")
+            elif here in _CONFIG_KEYS:
                 values[_CONFIG_KEYS[here]] = _coerce(_CONFIG_KEYS[here], value, str(path))
             elif isinstance(value, Mapping):
                 walk(value, here)
             else:
-                print(
-                    f"oic-ai: {path}: ignoring unknown setting ai.{'.'.join(here)}", file=sys.stderr
-                )
+                _warn(f"{path}: ignoring unknown setting {dotted}")
 
     walk(section, ())
     return values
@@ -249,10 +351,11 @@ def load_settings(
     env: Mapping[str, str] | None = None,
     **flags: Any,
 ) -> Settings:
-    """Resolve settings in precedence order: defaults → config.yaml → env → flags.
+    """Resolve settings in precedence order: defaults → config files → env → flags.
 
     Args:
-        config: a config file; defaults to ``$OIC_AI_CONFIG`` or ``./config.yaml`` if present.
+        config: a config file; defaults to ``$OIC_AI_CONFIG``, ``./config.yaml`` or
+            ``$XDG_CONFIG_HOME/oic-ai/config.yaml``, over the composer's own ``ai:``.
         env: the environment to read (``os.environ`` by default).
         **flags: command-line values; ``None`` means "not given".
 
@@ -260,25 +363,54 @@ def load_settings(
         UserInputError: the config file is unreadable or holds bad values, or a
             provider name is unknown.
     """
+    return explain_settings(config, env=env, **flags)[0]
+
+
+def explain_settings(
+    config: str | Path | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    **flags: Any,
+) -> tuple[Settings, dict[str, str]]:
+    """Resolve settings like :func:`load_settings`, and say where each value came from.
+
+    Returns:
+        The settings, and for each field its source: ``default``, ``config FILE``,
+        ``env VARIABLE`` or ``command line``.
+
+    Raises:
+        UserInputError: as :func:`load_settings`.
+    """
     environ = os.environ if env is None else env
     values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+
+    def take(found: Mapping[str, Any], source: str) -> None:
+        values.update(found)
+        sources.update(dict.fromkeys(found, source))
+
+    composer = composer_config_path(environ)
+    if composer is not None:
+        take(_from_config(composer, environ, composer=True), f"config {composer} (ai:)")
     config_path = Path(config) if config else None
     if config_path is None and environ.get("OIC_AI_CONFIG"):
         config_path = Path(environ["OIC_AI_CONFIG"])
     if config_path is not None and not config_path.exists() and not config_path.is_symlink():
         raise UserInputError(f"config file {config_path} does not exist", fix="check the path")
-    if config_path is None and Path("config.yaml").is_file():
-        config_path = Path("config.yaml")
+    if config_path is None:
+        config_path = own_config_path(environ)
     if config_path is not None:
-        values.update(_from_config(config_path))
+        take(_from_config(config_path, environ), f"config {config_path}")
     for variable, name in _ENV_KEYS.items():
         if environ.get(variable):
-            values[name] = _coerce(name, environ[variable], variable)
+            take({name: _coerce(name, environ[variable], variable)}, f"env {variable}")
     for name, value in flags.items():
         if name not in _TYPES:
             raise TypeError(f"unknown setting {name}")
         if value is not None:
-            values[name] = _coerce(name, value, "command line")
+            take({name: _coerce(name, value, "command line")}, "command line")
+    if "data_dir" not in values:
+        values["data_dir"], sources["data_dir"] = default_data_dir(environ)
     settings = Settings().with_overrides(**values)
     settings = replace(settings, ollama_base_url=_ollama_url(settings.ollama_base_url))
     if settings.provider not in PROVIDERS:
@@ -311,4 +443,4 @@ def load_settings(
             f"unknown embedding provider {settings.embedding_provider!r}",
             fix=f"use one of {', '.join(EMBEDDING_PROVIDERS)}",
         )
-    return settings
+    return settings, {f.name: sources.get(f.name, "default") for f in fields(Settings)}

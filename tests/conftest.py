@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.env import private_names
+from tests.support.env import TEST_XDG, private_names
 
 PROJECT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -101,6 +101,8 @@ def _private_environment_removed_for_the_session() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as session_patch:
         for name in private_names():
             session_patch.delenv(name)
+        for name, value in TEST_XDG.items():
+            session_patch.setenv(name, value)
         yield
 
 
@@ -113,6 +115,8 @@ def _private_environment_removed(monkeypatch: pytest.MonkeyPatch) -> None:
     """
     for name in private_names():
         monkeypatch.delenv(name)
+    for name, value in TEST_XDG.items():
+        monkeypatch.setenv(name, value)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 from oic_ai.stores.settings import load_settings
 from tests.conftest import INTEGRATION, PROJECT, SLOW
 from tests.support.cli import python
-from tests.support.env import clean_env
+from tests.support.env import TEST_XDG, clean_env
 
 LEAKS = {
     "OIC_AI_PROVIDER": "openai",
@@ -23,7 +23,7 @@ LEAKS = {
     "LANGSMITH_TRACING": "true",
     "XDG_CONFIG_HOME": "/home/developer/.config",
 }
-SEEN = "import os; print(sorted(k for k in os.environ if k in {names!r}))"
+SEEN = "import os; print(sorted(k for k, v in {leaks!r}.items() if os.environ.get(k) == v))"
 
 
 @pytest.fixture(scope="module")
@@ -34,20 +34,22 @@ def module_environment() -> Iterator[dict[str, str]]:
 
 def test_private_variables_are_invisible(module_environment: dict[str, str]) -> None:
     """Run by the next test with LEAKS set; in a plain run there is nothing to hide."""
-    assert module_environment == {}
-    assert {k: v for k, v in os.environ.items() if k in LEAKS} == {}
+    assert all(module_environment.get(k) != v for k, v in LEAKS.items())
+    assert all(os.environ.get(k) != v for k, v in LEAKS.items())
+    # the XDG homes tests see are a temporary folder, never the developer's
+    assert os.environ["XDG_CONFIG_HOME"] == TEST_XDG["XDG_CONFIG_HOME"]
     settings = load_settings()
     assert settings.provider == "auto" and settings.openai_api_key is None
     assert settings.openai_base_url is None and settings.ollama_base_url.endswith(":11434")
     # A child process started the plain way inherits the cleaned environment too.
     inherited = subprocess.run(
-        [sys.executable, "-c", SEEN.format(names=set(LEAKS))],
+        [sys.executable, "-c", SEEN.format(leaks=LEAKS)],
         capture_output=True,
         text=True,
         check=True,
     )
     assert inherited.stdout.strip() == "[]"
-    assert python(SEEN.format(names=set(LEAKS))).stdout.strip() == "[]"
+    assert python(SEEN.format(leaks=LEAKS)).stdout.strip() == "[]"
 
 
 def test_the_developers_variables_do_not_reach_a_test() -> None:

@@ -9,7 +9,9 @@ a child process from that cleaned environment.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Mapping
+from pathlib import Path
 
 # Settings oic-ai, its model clients, Chroma and LangSmith read from the environment.
 PRIVATE_PREFIXES = ("OIC_AI_", "OPENAI_", "OLLAMA_", "LANGSMITH_", "LANGCHAIN_", "CHROMA_")
@@ -25,6 +27,16 @@ OFFLINE = {
 }
 
 
+# The XDG folders every test sees instead of the developer's: config and data homes in a
+# temporary folder of this test process, so ~/.config/oic-ai/config.yaml or a real
+# ~/.local/share/oic-ai never changes a result (the default data folder is XDG's).
+TEST_HOME = Path(tempfile.mkdtemp(prefix="oic-ai-test-home-"))
+TEST_XDG = {
+    "XDG_CONFIG_HOME": str(TEST_HOME / "config"),
+    "XDG_DATA_HOME": str(TEST_HOME / "data"),
+}
+
+
 def is_private(name: str) -> bool:
     """Whether ``name`` is one of the developer's own settings that tests must not see."""
     return name.startswith(PRIVATE_PREFIXES) or name in PRIVATE_NAMES
@@ -36,8 +48,9 @@ def private_names(environ: Mapping[str, str] | None = None) -> list[str]:
 
 
 def clean_env(*, offline: bool = True, **extra: str) -> dict[str, str]:
-    """``os.environ`` without private variables, plus :data:`OFFLINE` and ``extra``."""
+    """``os.environ`` minus private variables, plus :data:`TEST_XDG`, :data:`OFFLINE`, ``extra``."""
     env = {k: v for k, v in os.environ.items() if not is_private(k)}
+    env.update(TEST_XDG)
     if offline:
         env.update(OFFLINE)
     env.update(extra)
