@@ -19,9 +19,12 @@ from oic_ai.cli_common import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,
+    SHARED_FLAGS,
     Parser,
+    add_shared,
     common_parser,
     emit,
+    fill_shared_defaults,
     settings_from,
 )
 
@@ -45,7 +48,10 @@ def _progress(enabled: bool) -> Any:
         return None
     from rich.progress import Progress
 
-    bar = Progress(transient=True)
+    from oic_ai.render import safe_console
+
+    # drawn on stderr, like every progress display: stdout is the result, maybe a pipe
+    bar = Progress(transient=True, console=safe_console(stderr=True))
     task = bar.add_task("embedding templates", total=None)
 
     def update(done: int, total: int) -> None:
@@ -130,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Write, check and refine os-image-composer templates.",
     )
     parser.add_argument("--version", action="version", version=f"oic-ai {__version__}")
+    add_shared(parser, *SHARED_FLAGS)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     validate = commands.add_parser(
@@ -141,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument(
         "--schema", metavar="FILE", help="validate against this JSON Schema instead of oic-ai's own"
     )
-    validate.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    add_shared(validate, "json")
     validate.set_defaults(handler=_cmd_validate)
 
     common = common_parser()
@@ -191,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = fill_shared_defaults(parser.parse_args(argv))
     handler: Callable[[argparse.Namespace], int] | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)

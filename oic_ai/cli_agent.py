@@ -6,17 +6,20 @@ import argparse
 import sys
 from typing import Any
 
-from oic_ai.cli_common import EXIT_INVALID, EXIT_OK, common_parser, print_json, settings_from
+from oic_ai.cli_common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    add_shared,
+    common_parser,
+    print_json,
+    settings_from,
+)
 
 
 def add_agent_commands(commands: Any) -> None:
     """Register ``generate`` and ``chat`` on the top-level parser's ``commands``."""
     agent_flags = argparse.ArgumentParser(add_help=False)
-    agent_flags.add_argument(
-        "--provider",
-        choices=("auto", "builtin", "ollama", "openai"),
-        help="planner (env OIC_AI_PROVIDER; default auto)",
-    )
+    add_shared(agent_flags, "provider")
     agent_flags.add_argument(
         "--mode", choices=("plan", "yaml"), help="plan: edit plan (default); yaml: whole template"
     )

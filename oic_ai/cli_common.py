@@ -26,22 +26,80 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see '{self.prog} --help')\n")
 
 
-def common_parser(json_flag: bool = True) -> Parser:
-    """The parent parser for ``--config/--data-dir/--templates-dir/...`` (and ``--json``)."""
+PROVIDER_CHOICES = ("auto", "builtin", "ollama", "openai")
+
+# Flags that work on either side of the command: `oic-ai --data-dir X sessions list` and
+# `oic-ai sessions list --data-dir X` are the same. Every parser that declares one uses
+# argparse.SUPPRESS as its default, so a command's parser never overwrites a value given
+# before the command; `main` fills in SHARED_DEFAULTS for the flags given nowhere.
+SHARED_FLAGS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "config": (
+        ("--config",),
+        {
+            "metavar": "FILE",
+            "help": "config file (default ./config.yaml, then $XDG_CONFIG_HOME/oic-ai/config.yaml)",
+        },
+    ),
+    "data_dir": (
+        ("--data-dir",),
+        {
+            "metavar": "DIR",
+            "help": "state folder (env OIC_AI_DATA_DIR; default ./.ai-cache when it exists, "
+            "else $XDG_DATA_HOME/oic-ai)",
+        },
+    ),
+    "templates_dir": (
+        ("--templates-dir",),
+        {"metavar": "DIR", "help": "template library (env OIC_AI_TEMPLATES_DIR)"},
+    ),
+    "chroma_url": (
+        ("--chroma-url",),
+        {"metavar": "URL", "help": "a Chroma server instead of the embedded store"},
+    ),
+    "provider": (
+        ("--provider",),
+        {"choices": PROVIDER_CHOICES, "help": "planner (env OIC_AI_PROVIDER; default auto)"},
+    ),
+    "json": (("--json",), {"action": "store_true", "help": "print machine-readable JSON"}),
+}
+SHARED_DEFAULTS: dict[str, Any] = {name: None for name in SHARED_FLAGS} | {"json": False}
+
+
+def add_shared(parser: argparse.ArgumentParser, *names: str) -> None:
+    """Declare shared flags on ``parser`` (see :data:`SHARED_FLAGS`)."""
+    for name in names:
+        flags, options = SHARED_FLAGS[name]
+        parser.add_argument(*flags, default=argparse.SUPPRESS, **options)
+
+
+def fill_shared_defaults(args: argparse.Namespace) -> argparse.Namespace:
+    """Give every shared flag that was given nowhere its default."""
+    for name, default in SHARED_DEFAULTS.items():
+        if not hasattr(args, name):
+            setattr(args, name, default)
+    return args
+
+
+def common_parser(json_flag: bool = True, *, library: bool = True) -> Parser:
+    """The parent parser of a command's shared flags.
+
+    Args:
+        json_flag: the command prints ``--json``.
+        library: the command reads the template library (``--templates-dir``,
+            ``--chroma-url``, ``--embedding-provider``); commands that don't, such as
+            ``sessions``, list only ``--config`` and ``--data-dir``.
+    """
     common = Parser(add_help=False)
-    common.add_argument("--config", metavar="FILE", help="config file (default ./config.yaml)")
-    common.add_argument("--data-dir", metavar="DIR", help="state folder (env OIC_AI_DATA_DIR)")
-    common.add_argument("--templates-dir", metavar="DIR", help="template library to search")
-    common.add_argument(
-        "--chroma-url", metavar="URL", help="use a Chroma server, not the embedded store"
-    )
-    common.add_argument(
-        "--embedding-provider",
-        choices=("local", "ollama", "openai"),
-        help="embedding backend (default local, offline)",
-    )
+    add_shared(common, "config", "data_dir")
+    if library:
+        add_shared(common, "templates_dir", "chroma_url")
+        common.add_argument(
+            "--embedding-provider",
+            choices=("local", "ollama", "openai"),
+            help="embedding backend (default local, offline)",
+        )
     if json_flag:
-        common.add_argument("--json", action="store_true", help="print machine-readable JSON")
+        add_shared(common, "json")
     return common
 
 

@@ -36,7 +36,7 @@ def add_packages_commands(commands: Any) -> None:
 
     sync = actions.add_parser(
         "sync",
-        parents=[common_parser(), target],
+        parents=[common_parser(library=False), target],
         help="fetch repository indexes into the local cache, or import a local index",
         description=(
             "Fetch package indexes (conditional requests, retries) into the cache under "
@@ -74,7 +74,7 @@ def add_packages_commands(commands: Any) -> None:
 
     check = actions.add_parser(
         "check",
-        parents=[common_parser()],
+        parents=[common_parser(library=False)],
         help="check templates' packages against the indexes of their targets",
     )
     check.add_argument("templates", nargs="+", metavar="TEMPLATE", help="template files or folders")
@@ -85,7 +85,7 @@ def add_packages_commands(commands: Any) -> None:
 
     status = actions.add_parser(
         "status",
-        parents=[common_parser(), target],
+        parents=[common_parser(library=False), target],
         help="list the indexed targets and repositories",
     )
     status.set_defaults(handler=_cmd_status)

@@ -55,7 +55,9 @@ def add_sessions_commands(commands: Any) -> None:
     ]
     parsers: dict[str, argparse.ArgumentParser] = {}
     for name, handler, text, with_id in table:
-        parser = parsers[name] = actions.add_parser(name, parents=[common_parser()], help=text)
+        parser = parsers[name] = actions.add_parser(
+            name, parents=[common_parser(library=name == "rerun")], help=text
+        )
         if with_id:
             parser.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
         parser.set_defaults(handler=handler)

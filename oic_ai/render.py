@@ -68,8 +68,22 @@ def _safe_console_class() -> type[Console]:
 
 
 def safe_console(**options: Any) -> Console:
-    """A rich ``Console(**options)`` whose output passes through :func:`terminal_text`."""
+    """A rich ``Console(**options)`` whose output passes through :func:`terminal_text`.
+
+    Output to a pipe or a file is never wrapped: a long command hint stays one line that
+    a script can read and a user can paste (rich would break it at 80 columns).
+    """
+    stream = options.get("file") or (sys.stderr if options.get("stderr") else sys.stdout)
+    if not _is_terminal(stream):
+        options["soft_wrap"] = True
     return _safe_console_class()(**options)
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def _plural(count: int, word: str) -> str:
