@@ -165,6 +165,7 @@ def _cmd_chat(args: argparse.Namespace) -> int:
     def progress(node: str, update: dict[str, Any]) -> None:
         out.print(f"[dim]· {describe_step(node, update)}[/]")
 
+    _line_editing(settings.data_dir)
     with TemplateAgent(settings) as agent:
         session = _pick_session(agent, args, out)
         if session:
@@ -218,6 +219,43 @@ def _cmd_chat(args: argparse.Namespace) -> int:
         if session:
             out.print(f"session {session} saved; continue with: oic-ai chat --continue")
     return EXIT_OK
+
+
+HISTORY_FILE = "chat_history"
+HISTORY_LENGTH = 1000
+
+
+def _line_editing(data_dir: Any) -> None:
+    """Turn on readline for ``chat`` on a terminal: arrows, Ctrl-R, history across runs.
+
+    The history is ``<data dir>/chat_history`` (mode 0600), saved when the process ends,
+    also after Ctrl-C. Does nothing when stdin is not a terminal.
+    """
+    if not sys.stdin.isatty():
+        return
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - Python without GNU readline or libedit
+        return
+    import atexit
+    from pathlib import Path
+
+    path = Path(data_dir) / HISTORY_FILE
+    readline.set_history_length(HISTORY_LENGTH)
+    try:
+        readline.read_history_file(path)
+    except OSError:
+        pass  # no history yet, or unreadable: start empty
+
+    def save() -> None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            readline.write_history_file(path)
+            path.chmod(0o600)
+        except OSError:
+            pass  # a read-only data folder loses the history, never the session
+
+    atexit.register(save)
 
 
 def _chat_save(agent: Any, session: str | None, rest: str, out: Any) -> None:
