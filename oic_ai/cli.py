@@ -184,12 +184,14 @@ def build_parser() -> argparse.ArgumentParser:
     retrieval.set_defaults(handler=_cmd_eval)
 
     from oic_ai.cli_agent import add_agent_commands
+    from oic_ai.cli_ai import add_ai_command
     from oic_ai.cli_completion import add_completion_command
     from oic_ai.cli_config import add_config_commands
     from oic_ai.cli_packages import add_packages_commands
     from oic_ai.cli_sessions import add_sessions_commands
 
     add_agent_commands(commands)
+    add_ai_command(commands)
     add_packages_commands(commands)
     add_sessions_commands(commands)
     add_config_commands(commands, common)

@@ -43,7 +43,8 @@ def add_agent_commands(commands: Any) -> None:
         "--output",
         "-o",
         metavar="FILE",
-        help="write the template (a bare name goes to image-templates/)",
+        help="write the template: a name (edge-gw: image-templates/edge-gw.yml) or a path "
+        "(edge.yml, ./out/edge.yml)",
     )
     generate.add_argument("--force", action="store_true", help="replace an existing --output file")
     generate.set_defaults(handler=_cmd_generate)

@@ -16,8 +16,10 @@ _BARE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 def resolve_output(value: str, templates_dir: Path) -> Path:
     """Turn ``--output`` into a file path.
 
-    A bare name (no folder part) goes into the templates folder with ``.yml`` added when it
-    has no YAML suffix; a value with a folder part is used as given.
+    A file name (``x.yml``, ``x.yaml``) or any value with a folder part is a path, used as
+    given (relative to the working folder, as the composer's ``ai --output`` does). A bare
+    name (``edge-gw``) is a template name: it goes into the templates folder as
+    ``edge-gw.yml``.
 
     Raises:
         UserInputError: a bare name is not a plain file name, or would leave the folder.
@@ -27,12 +29,14 @@ def resolve_output(value: str, templates_dir: Path) -> Path:
         raise UserInputError("--output is empty", fix="give a file name, e.g. --output edge-gw")
     if os.sep in text or (os.altsep and os.altsep in text):
         return Path(text).expanduser()
+    if text.endswith((".yml", ".yaml")) and text not in (".yml", ".yaml"):
+        return Path(text)
     if not _BARE_NAME.match(text) or ".." in text:
         raise UserInputError(
             f"--output {value!r} is not a plain template name",
             fix="use letters, digits, '.', '_' and '-' (e.g. edge-gw), or give a path",
         )
-    name = text if text.endswith((".yml", ".yaml")) else f"{text}.yml"
+    name = f"{text}.yml"
     folder = templates_dir.resolve()
     path = (folder / name).resolve()
     if path.parent != folder:

@@ -247,7 +247,8 @@ def output_path(name: str, settings: Settings) -> Path:
     """Where a template called ``name`` is written (the ``generate --output`` rule).
 
     A bare name goes into ``templates_dir`` (``./image-templates`` by default) with
-    ``.yml`` added; a value with a folder part is used as given.
+    ``.yml`` added; a file name with a YAML suffix, or a value with a folder part, is a
+    path used as given.
 
     Raises:
         UserInputError: a bare name is not a plain file name.

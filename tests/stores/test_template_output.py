@@ -12,7 +12,11 @@ from oic_ai.stores.template_output import resolve_output, write_template
 
 def test_a_bare_name_goes_into_the_templates_folder(tmp_path: Path) -> None:
     assert resolve_output("edge-gw", tmp_path) == (tmp_path / "edge-gw.yml").resolve()
-    assert resolve_output("edge.yaml", tmp_path) == (tmp_path / "edge.yaml").resolve()
+
+
+def test_a_file_name_is_a_path_in_the_working_folder_as_upstream(tmp_path: Path) -> None:
+    assert resolve_output("edge.yaml", tmp_path) == Path("edge.yaml")
+    assert resolve_output("x.yml", tmp_path) == Path("x.yml")
 
 
 def test_a_path_is_used_as_given(tmp_path: Path) -> None:
