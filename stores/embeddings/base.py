@@ -8,7 +8,13 @@ from oic_ai.stores.errors import UserInputError
 
 
 class EmbeddingBackendError(UserInputError):
-    """The embedding backend is down, slow, refusing, or answering nonsense."""
+    """The embedding backend is refusing (key, model) or answering nonsense (exit 2)."""
+
+
+class EmbeddingBackendUnavailable(EmbeddingBackendError):
+    """The embedding backend is down, timed out, or keeps failing: worth a retry (exit 3)."""
+
+    exit_code = 3
 
 
 @runtime_checkable

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from oic_ai.stores.embeddings.base import EmbeddingBackendError
+from oic_ai.stores.embeddings.base import EmbeddingBackendError, EmbeddingBackendUnavailable
 from oic_ai.stores.secrets import mask_secrets
 
 # Known sizes, so a wrong answer is caught on the first call instead of being stored.
@@ -66,7 +66,10 @@ class _RemoteEmbedder:
         except EmbeddingBackendError:
             raise
         except Exception as exc:  # noqa: BLE001 - every client error becomes one clear line
-            raise EmbeddingBackendError(self._describe(exc), fix=self._fix) from None
+            from oic_ai.stores.chat_models import is_retryable
+
+            kind = EmbeddingBackendUnavailable if is_retryable(exc) else EmbeddingBackendError
+            raise kind(self._describe(exc), fix=self._fix) from None
         return self._check(vectors, expected=len(args[0]), probe=probe)
 
     def _check(self, vectors: Any, *, expected: int, probe: bool) -> list[list[float]]:

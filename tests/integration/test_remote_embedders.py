@@ -385,8 +385,8 @@ def run_cli(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[st
     return oic(*args, cwd=cwd, env=cli_env(**env), timeout=120)
 
 
-def assert_cli_one_line_error(result: subprocess.CompletedProcess[str]) -> str:
-    assert result.returncode == 2, (result.stdout, result.stderr)
+def assert_cli_one_line_error(result: subprocess.CompletedProcess[str], code: int = 2) -> str:
+    assert result.returncode == code, (result.stdout, result.stderr)
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("oic-ai: "), result.stderr
     assert result.stderr.endswith("\n") and result.stderr.count("\n") == 1, result.stderr
@@ -409,7 +409,8 @@ def test_cli_index_through_ollama(
     assert call.body["model"] == "nomic-embed-text" and len(call.body["input"]) == 3
 
 
-def test_cli_with_ollama_down_exits_2_with_one_line(templates: Path, tmp_path: Path) -> None:
+def test_cli_with_ollama_down_exits_3_with_one_line(templates: Path, tmp_path: Path) -> None:
+    """An unreachable backend is worth a retry: exit 3, not the usage error's 2."""
     with down_url() as url:
         result = run_cli(
             "index",
@@ -422,7 +423,7 @@ def test_cli_with_ollama_down_exits_2_with_one_line(templates: Path, tmp_path: P
             cwd=tmp_path,
             OLLAMA_HOST=url.removeprefix("http://"),
         )
-    line = assert_cli_one_line_error(result)
+    line = assert_cli_one_line_error(result, code=3)
     assert line.startswith(f"oic-ai: cannot reach Ollama at {url}")
     assert "ollama serve" in line
 
@@ -464,7 +465,7 @@ def test_cli_openai_failure_keeps_the_key_secret_and_the_index_intact(
     server.behave("status", status=500, retry_after_ms=20)
     failed = run_cli(*args, *dirs, cwd=tmp_path, **env)
 
-    line = assert_cli_one_line_error(failed)
+    line = assert_cli_one_line_error(failed, code=3)  # a 500 that persists: retryable
     assert f"the OpenAI API at {server.openai_url} answered HTTP 500" in line
     assert len(server.embed_requests()) == 3, "max_retries=2: three requests, no more"
     assert failed.stdout == ""
