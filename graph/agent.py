@@ -204,6 +204,7 @@ class TemplateAgent:
         session: str | None = None,
         *,
         on_step: Callable[[str, dict[str, Any]], None] | None = None,
+        callbacks: list[Any] | None = None,
     ) -> TurnResult:
         """Run one turn: create a template, refine the session's one, or answer about it.
 
@@ -211,6 +212,7 @@ class TemplateAgent:
             request: What the user wants, in words.
             session: The session to continue; a new one is started when None.
             on_step: Called with ``(node name, partial update)`` as each node finishes.
+            callbacks: LangChain callback handlers for the run (e.g. to log model calls).
 
         Returns:
             The turn's result; ``awaiting_review`` is set when the review pause is on.
@@ -221,7 +223,7 @@ class TemplateAgent:
             raise UserInputError("the session id is empty", fix="pass a session id, or none")
         session = session or self.new_session_id()
         payload = {"messages": [{"role": "user", "content": request}]}
-        return self._run(session, payload, on_step)
+        return self._run(session, payload, on_step, callbacks)
 
     def resume(
         self,
@@ -240,8 +242,11 @@ class TemplateAgent:
         session: str,
         payload: Any,
         on_step: Callable[[str, dict[str, Any]], None] | None,
+        callbacks: list[Any] | None = None,
     ) -> TurnResult:
         config = self.config(session)
+        if callbacks:
+            config = {**config, "callbacks": callbacks}
         # The turn reads the session's head, runs and writes on top of it, then reads its
         # own result back: all under the session's lock, so a concurrent turn on the same
         # session (another thread or process) neither forks it nor shows its result here.

@@ -20,6 +20,7 @@ def add_agent_commands(commands: Any) -> None:
     """Register ``generate`` and ``chat`` on the top-level parser's ``commands``."""
     agent_flags = argparse.ArgumentParser(add_help=False)
     add_shared(agent_flags, "provider")
+    add_verbosity(agent_flags)
     agent_flags.add_argument(
         "--mode", choices=("plan", "yaml"), help="plan: edit plan (default); yaml: whole template"
     )
@@ -59,6 +60,20 @@ def add_agent_commands(commands: Any) -> None:
     )
     chat.add_argument("--session", metavar="ID", help="continue this session")
     chat.set_defaults(handler=_cmd_chat)
+
+
+def add_verbosity(parser: argparse.ArgumentParser) -> None:
+    """``-v/--verbose`` and ``-q/--quiet`` for the commands that run turns."""
+    loudness = parser.add_mutually_exclusive_group()
+    loudness.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="show every step with its time, and each model call (never secrets)",
+    )
+    loudness.add_argument(
+        "--quiet", "-q", action="store_true", help="print only the result (the template)"
+    )
 
 
 def check_request(request: str) -> None:
@@ -103,10 +118,28 @@ def _pick_session(agent: Any, args: argparse.Namespace, err: Any) -> str | None:
     return session
 
 
+def _turn_display(args: argparse.Namespace, err: Any, settings: Any) -> tuple[Any, Any]:
+    """The step printer and model-call logger a turn gets from ``-v``/``-q``/a terminal.
+
+    Steps are shown on a terminal (stderr) unless ``--quiet`` or ``--json``; ``--verbose``
+    shows them anywhere, with each step's time, the provider, and each model call.
+    """
+    from oic_ai.render_agent import describe_provider, model_call_logger, step_printer
+
+    verbose = getattr(args, "verbose", False)
+    quiet = getattr(args, "quiet", False) or (getattr(args, "json", False) and not verbose)
+    if verbose:
+        err.print(f"[dim]{describe_provider(settings)}[/]")
+        return step_printer(err, timings=True), [model_call_logger(err)]
+    if not quiet and sys.stderr.isatty():
+        return step_printer(err, timings=False), None
+    return None, None
+
+
 def _cmd_generate(args: argparse.Namespace) -> int:
     from oic_ai.graph.agent import TemplateAgent
     from oic_ai.graph.services.library import output_path
-    from oic_ai.render_agent import console, describe_step, print_turn
+    from oic_ai.render_agent import console, print_turn
 
     check_request(args.request)
     check_session_id(args.session)
@@ -117,15 +150,12 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
         check_target(target, force=args.force)  # before the turn, not after it
     err = console(stderr=True)
-    progress = None
-    if not args.json and sys.stderr.isatty():
-
-        def progress(node: str, update: dict[str, Any]) -> None:
-            err.print(f"[dim]· {describe_step(node, update)}[/]")
-
+    progress, callbacks = _turn_display(args, err, settings)
     with TemplateAgent(settings) as agent:
         session = _pick_session(agent, args, err)
-        result = agent.generate(args.request, session=session, on_step=progress)
+        result = agent.generate(
+            args.request, session=session, on_step=progress, callbacks=callbacks
+        )
     written = None
     if target is not None and result.ok and result.template:
         from oic_ai.stores.template_output import write_template
@@ -136,11 +166,12 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         print_json({**result.to_json(), "output": written})
     else:
         out = console(stderr=target is None)
-        print_turn(out, result)
-        if written:
-            out.print(f"[bold]wrote[/] {written}")
-        elif target is not None:
-            out.print(f"[red]not written[/]: the template is {result.status}")
+        if not args.quiet:  # --quiet: only the result, the template on stdout or the file
+            print_turn(out, result)
+            if written:
+                out.print(f"[bold]wrote[/] {written}")
+            elif target is not None:
+                out.print(f"[red]not written[/]: the template is {result.status}")
         if target is None and result.template:
             from oic_ai.render import terminal_text
 
@@ -156,15 +187,23 @@ anything else is a request ("add docker", "make the disk 16GiB", "what packages 
 
 def _cmd_chat(args: argparse.Namespace) -> int:
     from oic_ai.graph.agent import TemplateAgent
-    from oic_ai.render_agent import console, describe_step, print_diff, print_turn
+    from oic_ai.render_agent import (
+        console,
+        describe_provider,
+        model_call_logger,
+        print_diff,
+        print_turn,
+        step_printer,
+    )
     from oic_ai.stores.errors import UserInputError
 
     check_session_id(args.session)
     settings = settings_from(args)
     out = console()
-
-    def progress(node: str, update: dict[str, Any]) -> None:
-        out.print(f"[dim]· {describe_step(node, update)}[/]")
+    progress = None if args.quiet else step_printer(out, timings=args.verbose)
+    callbacks = [model_call_logger(out)] if args.verbose else None
+    if args.verbose:
+        out.print(f"[dim]{describe_provider(settings)}[/]")
 
     _line_editing(settings.data_dir)
     with TemplateAgent(settings) as agent:
@@ -205,14 +244,16 @@ def _cmd_chat(args: argparse.Namespace) -> int:
                         if session is None:
                             out.print("no template yet")
                         else:
-                            last = agent.generate(question, session=session, on_step=progress)
+                            last = agent.generate(
+                                question, session=session, on_step=progress, callbacks=callbacks
+                            )
                             print_turn(out, last, show_diff=False)
                     elif command == "/help":
                         out.print(_HELP)
                     else:
                         out.print(f"unknown command {command}; /help lists them")
                     continue
-                last = agent.generate(line, session=session, on_step=progress)
+                last = agent.generate(line, session=session, on_step=progress, callbacks=callbacks)
                 session = last.session
                 print_turn(out, last)
             except UserInputError as exc:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from oic_ai.cli_agent import add_verbosity
 from oic_ai.cli_common import add_shared, common_parser
 
 
@@ -92,6 +93,7 @@ def add_ai_command(commands: Any) -> None:
     )
     ai.add_argument("--force", action="store_true", help="replace an existing --output file")
     add_shared(ai, "provider")
+    add_verbosity(ai)
     ai.add_argument("--mode", choices=("plan", "yaml"), help=argparse.SUPPRESS)
     ai.add_argument("--cache-stats", action="store_true", help="show embedding cache statistics")
     ai.add_argument(

@@ -85,3 +85,72 @@ def print_turn(out: Any, result: Any, *, show_diff: bool = True) -> None:
     out.print(escape(result.message))
     if show_diff and result.route.get("intent") != "explain":
         print_diff(out, result.diff)
+
+
+def step_printer(out: Any, *, timings: bool) -> Any:
+    """An ``on_step`` callback printing one dim line per finished node (with its time)."""
+    import time
+
+    last = [time.perf_counter()]
+
+    def show(node: str, update: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        took = f" ({(now - last[0]) * 1000:.0f} ms)" if timings else ""
+        last[0] = now
+        out.print(f"[dim]· {describe_step(node, update)}{took}[/]")
+
+    return show
+
+
+def model_call_logger(out: Any) -> Any:
+    """A LangChain callback handler printing each chat model call: model, time, tokens.
+
+    Only the model name, the server's address and the counts are printed: never the
+    prompt, the reply, headers or keys.
+    """
+    import time
+
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    class ModelCalls(BaseCallbackHandler):
+        def __init__(self) -> None:
+            self.started: dict[Any, float] = {}
+            self.names: dict[Any, str] = {}
+
+        def on_chat_model_start(
+            self, serialized: dict[str, Any], messages: Any, *, run_id: Any, **kwargs: Any
+        ) -> None:
+            params = kwargs.get("invocation_params") or {}
+            model = params.get("model") or params.get("model_name") or "?"
+            kind = params.get("_type") or (serialized or {}).get("name") or "chat model"
+            self.started[run_id] = time.perf_counter()
+            self.names[run_id] = f"{kind} {model}"
+
+        def on_llm_end(self, response: Any, *, run_id: Any, **kwargs: Any) -> None:
+            took = (time.perf_counter() - self.started.pop(run_id, time.perf_counter())) * 1000
+            usage = (getattr(response, "llm_output", None) or {}).get("token_usage") or {}
+            tokens = usage.get("total_tokens")
+            counted = f", {tokens} tokens" if tokens else ""
+            name = self.names.pop(run_id, "chat model")
+            out.print(f"[dim]  model call → {name} ({took:.0f} ms{counted})[/]")
+
+        def on_llm_error(self, error: BaseException, *, run_id: Any, **kwargs: Any) -> None:
+            self.started.pop(run_id, None)
+            name = self.names.pop(run_id, "chat model")
+            out.print(f"[dim]  model call → {name} failed ({type(error).__name__})[/]")
+
+    return ModelCalls()
+
+
+def describe_provider(settings: Any) -> str:
+    """The configured planner in one line, for ``--verbose`` (no secrets)."""
+    provider = settings.provider
+    if provider in ("openai", "auto") and settings.openai_base_url:
+        where = f"openai {settings.openai_model} at {settings.openai_base_url}"
+    elif provider == "openai":
+        where = f"openai {settings.openai_model}"
+    elif provider == "ollama":
+        where = f"ollama {settings.ollama_model} at {settings.ollama_base_url}"
+    else:
+        where = provider
+    return f"provider {where}; mode {settings.generation_mode}; data {settings.data_dir}"
