@@ -90,6 +90,9 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=3)
     parser.add_argument("--modes", default="plan,yaml", help="comma-separated: plan, yaml")
     parser.add_argument(
+        "--timeout", type=float, default=240, help="seconds per model call (a loaded CPU is slow)"
+    )
+    parser.add_argument(
         "--max-tokens",
         type=int,
         default=1536,
@@ -117,7 +120,7 @@ def main() -> int:
                     provider="openai",
                     openai_base_url=f"http://127.0.0.1:{port}/v1",
                     openai_model="gemma3-270m",
-                    openai_timeout=240,
+                    openai_timeout=args.timeout,
                     max_tokens=args.max_tokens,
                     generation_mode=mode,
                     env={},
@@ -179,6 +182,8 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|---|---|")
     for mode in ("plan", "yaml"):
         mine = [r for r in rows if r["mode"] == mode]
+        if not mine:
+            continue
         count = {
             s: sum(r["status"] == s for r in mine)
             for s in ("valid", "valid_with_warnings", "invalid", "error")
