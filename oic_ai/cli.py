@@ -169,7 +169,11 @@ def build_parser() -> argparse.ArgumentParser:
     search.set_defaults(handler=_cmd_search)
 
     cache = commands.add_parser("cache", parents=[common], help="embedding cache: stats, clear")
-    cache.add_argument("action", choices=("stats", "clear"))
+    cache.add_argument(
+        "action",
+        choices=("stats", "clear"),
+        help="stats: entries, models and size of the embedding cache; clear: empty it",
+    )
     cache.set_defaults(handler=_cmd_cache)
 
     evaluate = commands.add_parser("eval", help="measure quality")
@@ -196,6 +200,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_sessions_commands(commands)
     add_config_commands(commands, common)
     add_completion_command(commands, common_parser(json_flag=False, library=False))
+    from oic_ai.cli_help import finish_top_level
+
+    finish_top_level(parser, commands)
     return parser
 
 
