@@ -22,3 +22,9 @@ class UserInputError(Exception):
         self.problem = message
         self.fix = fix
         super().__init__(f"{message}; {fix}" if fix else message)
+
+
+class BackendUnavailableError(UserInputError):
+    """A server or backend that cannot be reached or keeps failing: worth a retry (exit 3)."""
+
+    exit_code = 3

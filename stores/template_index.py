@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from oic_ai.stores.embeddings.base import Embedder
-from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.errors import BackendUnavailableError, UserInputError
 from oic_ai.stores.template_library import (
     SkippedFile,
     UnreadableFileError,
@@ -123,7 +123,7 @@ def open_chroma(data_dir: Path, chroma_url: str | None) -> Any:
                 settings=_chroma_settings(),
             )
         except Exception as exc:  # noqa: BLE001 - the client raises many types
-            raise UserInputError(
+            raise BackendUnavailableError(
                 f"cannot reach the Chroma server at {chroma_url} ({exc})",
                 fix="start it with 'chroma run' or drop --chroma-url to use the embedded store",
             ) from None
