@@ -343,17 +343,15 @@ def _sync_checked(sync: _SourceSync, stem: str, signed: _Signed) -> tuple[str, i
         except NotFoundError:
             continue
         try:
-            check_digest(fetched.stream or _empty(), listed, url)
+            if fetched.stream is None:  # no conditional request was made: never a 304
+                raise FetchError(url, f"HTTP {fetched.status} without a body")
+            check_digest(fetched.stream, listed, url)
             parse = parse_rpm_primary if sync.info.kind == "rpm" else parse_deb_packages
-            records = list(unique(parse(fetched.stream or b"", url, sync.fetcher.max_bytes)))
+            records = list(unique(parse(fetched.stream, url, sync.fetcher.max_bytes)))
         finally:
             fetched.close()
         return sync.store(stored_url, fetched, records, trust)
     raise FetchError(stem, "none of the index files the signed metadata lists is there", status=404)
-
-
-def _empty() -> IO[bytes]:
-    return tempfile.TemporaryFile()
 
 
 def unique(records: Iterable[PackageRecord]) -> Iterator[PackageRecord]:

@@ -301,7 +301,8 @@ def keyring_for(
     if not keys:
         raise TrustError(
             repo,
-            "signature checking is on but no key is configured (pbGPGKey, gpgKey or pkey)",
+            "signature checking is on but no key is configured (pbGPGKey, gpgKey or pkey;"
+            " a source synced before keys were recorded needs --repo-config again)",
             fix="add the repository's key (pbGPGKey, gpgKey or pkey: a file or URL), "
             "or set gpgCheck: false, or pass --insecure",
         )
@@ -348,18 +349,6 @@ def parse_release(text: str, file: str) -> dict[str, Listed]:
     if not entries:
         raise TrustError(file, "lists no SHA256 checksums, so no index can be checked")
     return entries
-
-
-def strip_clearsign(data: bytes) -> bytes:
-    """The text of an ``InRelease`` without its signature (for unverified reading only)."""
-    text = data.decode("utf-8", "replace")
-    if "-----BEGIN PGP SIGNED MESSAGE-----" not in text:
-        return data
-    body = text.split("-----BEGIN PGP SIGNED MESSAGE-----", 1)[1]
-    body = body.split("\n\n", 1)[1] if "\n\n" in body else body
-    body = body.split("-----BEGIN PGP SIGNATURE-----", 1)[0]
-    lines = [line[2:] if line.startswith("- ") else line for line in body.splitlines()]
-    return "\n".join(lines).encode()
 
 
 # --- RPM repomd -------------------------------------------------------------------------

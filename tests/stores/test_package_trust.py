@@ -176,3 +176,41 @@ def test_check_digest_size_then_checksum() -> None:
         check_digest(io.BytesIO(data + b"x"), listed, "p")
     with pytest.raises(TrustError, match="SHA256 mismatch"):
         check_digest(io.BytesIO(b"Package: b\n"), listed, "p")
+
+
+# --- the composer's own providerconfigs (read in place, never fetched) ----------------
+
+
+@pytest.mark.parametrize(
+    ("config", "kind", "keys"),
+    [
+        (
+            "ubuntu/ubuntu24/providerconfigs/amd64_repo.yml",
+            "deb",
+            ("/usr/share/keyrings/ubuntu-archive-keyring.gpg",),
+        ),
+        ("wind-river-elxr/elxr12/providerconfigs/amd64_repo.yml", "deb", None),
+        ("azure-linux/azl3/providerconfigs/x86_64_repo.yml", "rpm", ("repodata/repomd.xml.key",)),
+        ("edge-microvisor-toolkit/emt3/providerconfigs/x86_64_repo.yml", "rpm", None),
+    ],
+)
+def test_upstream_providerconfigs_turn_verification_on_with_their_keys(
+    config: str, kind: str, keys: tuple[str, ...] | None
+) -> None:
+    from oic_ai.stores.package_repos import repos_from_providerconfig
+    from tests.conftest import REFERENCE
+
+    path = REFERENCE / "config" / "osv" / config
+    if not path.is_file():
+        pytest.skip(f"reference configs not found at {path}")
+    repos = repos_from_providerconfig(path)
+    for repo in repos:
+        assert repo.kind == kind and repo.gpg_check and repo.repo_gpg_check
+        assert repo.trust().verified and repo.keys
+        if keys is not None:
+            assert repo.keys == keys
+    if "emt3" in config:
+        assert len(repos[0].keys) == 2  # gpgKeys: a list
+    if "ubuntu24" in config:
+        assert repos[0].release_sign.endswith("/dists/noble/Release.gpg")
+    assert not repos[0].trust(insecure=True).signature
