@@ -51,6 +51,7 @@ from oic_ai.stores.package_trust import (
     Listed,
     TrustError,
     check_digest,
+    check_valid_until,
     find_gpgv,
     keyring_for,
     parse_release,
@@ -290,8 +291,9 @@ def _signed_metadata(repo: RemoteRepo, arch: str, fetcher: Fetcher, policy: Trus
     else:
         with keyring_for(repo.keys, repo.base_url, fetcher, repo=in_release) as keyring:
             text, fingerprint = keyring.verify(in_release, body)
-        files = parse_release(text.decode("utf-8", "replace"), in_release)
-        return _Signed(in_release, root, files, fingerprint)
+        signed_text = text.decode("utf-8", "replace")
+        check_valid_until(signed_text, in_release)
+        return _Signed(in_release, root, parse_release(signed_text, in_release), fingerprint)
     release = repo.release_file or f"{root}/Release"
     try:
         body = _fetch_body(fetcher, release, f"{repo.suite} Release")
@@ -300,8 +302,9 @@ def _signed_metadata(repo: RemoteRepo, arch: str, fetcher: Fetcher, policy: Trus
     signature = _signature(fetcher, repo.release_sign or f"{release}.gpg", "gpgCheck is on")
     with keyring_for(repo.keys, repo.base_url, fetcher, repo=release) as keyring:
         _, fingerprint = keyring.verify(release, signature, body)
-    files = parse_release(body.decode("utf-8", "replace"), release)
-    return _Signed(release, root, files, fingerprint)
+    signed_text = body.decode("utf-8", "replace")
+    check_valid_until(signed_text, release)
+    return _Signed(release, root, parse_release(signed_text, release), fingerprint)
 
 
 def _signature(fetcher: Fetcher, url: str, why: str) -> bytes:

@@ -351,6 +351,31 @@ def parse_release(text: str, file: str) -> dict[str, Listed]:
     return entries
 
 
+def check_valid_until(text: str, file: str, now: float | None = None) -> None:
+    """Refuse a signed Release past its ``Valid-Until`` date, as apt does (a replayed one).
+
+    Raises:
+        TrustError: the Release has expired.
+    """
+    import email.utils
+    import time
+
+    for line in text.splitlines():
+        if line.lower().startswith("valid-until:"):
+            value = line.split(":", 1)[1].strip()
+            try:
+                until = email.utils.parsedate_to_datetime(value).timestamp()
+            except (TypeError, ValueError):
+                raise TrustError(file, f"has an unreadable Valid-Until date {value!r}") from None
+            if until < (time.time() if now is None else now):
+                raise TrustError(
+                    file,
+                    f"expired on {value} (Valid-Until): the mirror serves stale metadata",
+                    fix="use an up-to-date mirror",
+                )
+            return
+
+
 # --- RPM repomd -------------------------------------------------------------------------
 
 _REPO = "{http://linux.duke.edu/metadata/repo}"

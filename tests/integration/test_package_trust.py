@@ -219,6 +219,12 @@ def _other_key(root: Path, signer: Signer, stranger: Signer) -> None:
     sign_deb_mirror(root, stranger, components={"main": deb_packages(EXTRA)})
 
 
+def _expired(root: Path, signer: Signer, stranger: Signer) -> None:
+    # a properly signed, but stale, Release (what a replaying mirror serves)
+    past = "Sat, 01 Jan 2000 00:00:00 UTC"
+    sign_deb_mirror(root, signer, components={"main": deb_packages(EXTRA)}, valid_until=past)
+
+
 def _no_signature(root: Path, signer: Signer, stranger: Signer) -> None:
     sign_deb_mirror(root, None, components={"main": deb_packages(EXTRA)})
 
@@ -231,8 +237,16 @@ def _no_signature(root: Path, signer: Signer, stranger: Signer) -> None:
         (_tamper_detached_release, "dists/aria/Release", "bad signature"),
         (_other_key, "dists/aria/InRelease", "signed by an unknown key"),
         (_no_signature, "dists/aria/Release.gpg", "missing signature"),
+        (_expired, "dists/aria/InRelease", "expired on Sat, 01 Jan 2000"),
     ],
-    ids=["index-changed", "inrelease-changed", "release-changed", "other-key", "no-signature"],
+    ids=[
+        "index-changed",
+        "inrelease-changed",
+        "release-changed",
+        "other-key",
+        "no-signature",
+        "expired",
+    ],
 )
 def test_a_debian_repository_that_fails_verification_is_refused_and_keeps_the_index(
     server: StaticServer,

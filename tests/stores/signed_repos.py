@@ -75,7 +75,7 @@ def _digest(data: bytes) -> tuple[str, int]:
     return hashlib.sha256(data).hexdigest(), len(data)
 
 
-def release_text(root: Path, suite: str) -> bytes:
+def release_text(root: Path, suite: str, valid_until: str | None = None) -> bytes:
     """A Debian Release for ``root/dists/<suite>``, listing every index file there.
 
     Like Ubuntu's, it also lists the uncompressed ``Packages`` when only a compressed
@@ -88,9 +88,10 @@ def release_text(root: Path, suite: str) -> bytes:
         digest, size = _digest(path.read_bytes())
         lines.append(f" {digest} {size:>10} {relative}")
     components = sorted({p.name for p in folder.iterdir() if p.is_dir()})
+    until = f"Valid-Until: {valid_until}\n" if valid_until else ""
     return (
         f"Origin: oic-ai tests\nSuite: {suite}\nCodename: {suite}\n"
-        f"Date: Mon, 23 Nov 2026 12:00:00 UTC\nArchitectures: amd64 arm64\n"
+        f"Date: Mon, 23 Nov 2026 12:00:00 UTC\n{until}Architectures: amd64 arm64\n"
         f"Components: {' '.join(components)}\nSHA256:\n" + "\n".join(lines) + "\n"
     ).encode()
 
@@ -102,6 +103,7 @@ def sign_deb_mirror(
     components: dict[str, bytes] | None = None,
     kind: str = "xz",
     style: str = "inrelease",
+    valid_until: str | None = None,
 ) -> Path:
     """Write a mirror and its signed Release.
 
@@ -113,10 +115,11 @@ def sign_deb_mirror(
         kind: The compression of each Packages file.
         style: ``inrelease`` (InRelease only), ``detached`` (Release + Release.gpg) or
             ``both``.
+        valid_until: A ``Valid-Until`` date for the Release (RFC 2822), if any.
     """
     write_deb_mirror(root, suite=suite, components=components, kind=kind)
     folder = root / "dists" / suite
-    release = release_text(root, suite)
+    release = release_text(root, suite, valid_until)
     for name in ("InRelease", "Release", "Release.gpg"):
         (folder / name).unlink(missing_ok=True)
     if signer is None or style in ("detached", "both"):

@@ -19,6 +19,7 @@ from oic_ai.stores.package_trust import (
     TrustError,
     _judge,
     check_digest,
+    check_valid_until,
     dearmor,
     find_gpgv,
     keyring_for,
@@ -214,3 +215,14 @@ def test_upstream_providerconfigs_turn_verification_on_with_their_keys(
     if "ubuntu24" in config:
         assert repos[0].release_sign.endswith("/dists/noble/Release.gpg")
     assert not repos[0].trust(insecure=True).signature
+
+
+def test_an_expired_release_is_refused() -> None:
+    text = "Suite: bookworm-security\nValid-Until: Mon, 23 Nov 2026 12:00:00 UTC\n"
+    noon = 1_795_435_200  # 2026-11-23 12:00 UTC
+    check_valid_until(text, "InRelease", now=noon - 60)
+    with pytest.raises(TrustError, match="InRelease: expired on Mon, 23 Nov 2026"):
+        check_valid_until(text, "InRelease", now=noon + 60)
+    with pytest.raises(TrustError, match="unreadable Valid-Until"):
+        check_valid_until("Valid-Until: soon\n", "InRelease")
+    check_valid_until("Suite: aria\n", "InRelease")  # no date: nothing to check
