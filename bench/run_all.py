@@ -18,6 +18,7 @@ SCRIPTS: list[tuple[str, list[str]]] = [
     ("retrieval.py", []),
     ("quality.py", []),
     ("packages.py", []),
+    ("package_trust.py", ["--rounds", "3"]),
     ("planner.py", []),
     ("applier.py", []),
     ("llm_plans.py", []),

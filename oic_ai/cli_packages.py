@@ -69,6 +69,11 @@ def add_packages_commands(commands: Any) -> None:
         metavar="S",
         help="seconds per connect or read; one file's whole download may take 10 x S",
     )
+    sync.add_argument(
+        "--insecure",
+        action="store_true",
+        help="skip signature and checksum verification (the index is marked unverified)",
+    )
     sync.add_argument("--backoff", type=float, default=0.5, help=argparse.SUPPRESS)
     sync.set_defaults(handler=_cmd_sync)
 
@@ -113,6 +118,7 @@ def _cmd_sync(args: argparse.Namespace) -> int:
         retries=args.retries,
         timeout=args.timeout,
         backoff=args.backoff,
+        insecure=args.insecure,
     )
     progress, stop = download_progress(not args.json)
     try:

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from oic_ai.render import safe_console
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from oic_ai.stores.package_fetch import Progress
     from oic_ai.stores.package_index import SourceRow
     from oic_ai.stores.package_sources import SyncResult
@@ -77,27 +79,58 @@ def _when(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, tz=UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def _verified_cell(verified: bool | None) -> str:
+    if verified is None:
+        return "local"
+    return "[green]signed[/]" if verified else "[yellow]UNVERIFIED[/]"
+
+
+def _add_column(table: Table, column: str) -> None:
+    if column == "verified":  # never squeezed: it is the column that must be read
+        table.add_column(column, no_wrap=True, min_width=len("UNVERIFIED"))
+    elif column == "target":
+        table.add_column(column, no_wrap=True)
+    else:
+        table.add_column(column, justify="right" if column == "packages" else "left")
+
+
+def sync_warnings(results: Sequence[SyncResult]) -> list[str]:
+    """One warning line per repository whose index was stored without verification."""
+    lines: dict[str, str] = {}
+    for r in results:
+        if r.verified is False and r.warning and r.status != "failed":
+            lines.setdefault(r.warning, f"warning: {r.repo} ({r.dist}/{r.arch}): {r.warning}")
+    return list(lines.values())
+
+
 def print_sync_results(results: Sequence[SyncResult], database: Path) -> None:
-    """Print one row per index source, then where the cache lives."""
+    """Print one row per index source, then where the cache lives.
+
+    Sources stored without verification get a warning on stderr as well, so it is seen
+    even when stdout goes to a file.
+    """
     from rich.markup import escape
     from rich.table import Table
 
     console = safe_console(highlight=False)
     table = Table()
-    for column in ("target", "repository", "status", "packages", "note"):
-        table.add_column(column, justify="right" if column == "packages" else "left")
+    for column in ("target", "repository", "status", "packages", "verified", "note"):
+        _add_column(table, column)
     for r in results:
         style = _STATUS_STYLE.get(r.status, "")
-        note = r.message or (f"{r.seconds:.2f}s" if r.seconds else "")
+        note = r.message or r.warning or (f"{r.seconds:.2f}s" if r.seconds else "")
         table.add_row(
             f"{r.dist}/{r.arch}",
             escape(r.repo),
             f"[{style}]{r.status}[/]" if style else r.status,
             str(r.packages),
+            _verified_cell(r.verified) if r.status != "failed" else "",
             escape(note),
         )
     console.print(table)
     console.print(f"Package index: {escape(str(database))}")
+    for line in sync_warnings(results):
+        print(line, file=sys.stderr)
 
 
 def print_check(reports: Sequence[PackageReport]) -> None:
@@ -165,17 +198,27 @@ def print_status(rows: Sequence[SourceRow], database: Path) -> None:
             f"No package indexes in {escape(str(database))} yet; run 'oic-ai packages sync'."
         )
         return
+    from oic_ai.graph.services.packages import trust_of
+
     table = Table()
-    for column in ("target", "scope", "repository", "packages", "fetched", "location"):
-        table.add_column(column, justify="right" if column == "packages" else "left")
+    columns = ("target", "scope", "repository", "packages", "verified", "fetched", "location")
+    for column in columns:
+        _add_column(table, column)
+    unverified = []
     for row in rows:
+        trust = trust_of(row)
+        if trust["verified"] is False:
+            unverified.append(f"{row.repo} ({row.dist}/{row.arch}): {trust['trust_note']}")
         table.add_row(
             f"{row.dist}/{row.arch}",
             row.scope,
             escape(row.repo),
             str(row.packages),
+            _verified_cell(trust["verified"]),
             _when(row.fetched_at),
             escape(row.location),
         )
     console.print(table)
     console.print(f"Package index: {escape(str(database))}")
+    for line in unverified:
+        console.print(f"[yellow]warning:[/] {escape(line)}")

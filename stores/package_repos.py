@@ -69,6 +69,15 @@ class RemoteRepo:
         suite: The Debian suite (``noble-updates``); unused for RPM.
         components: Debian components (``main``, ``universe``); unused for RPM.
         scope: ``base`` for the distribution, ``extra`` for a template's repository.
+        gpg_check: ``gpgCheck``: verify the repository at all (False: nothing is checked).
+        repo_gpg_check: ``repoGPGCheck``: verify the signature of the repository metadata
+            (``Release``/``repomd.xml``); for RPM, False still checks primary's checksum.
+        keys: The configured keys (``pbGPGKey``, ``gpgKey``/``gpgKeys``, ``pkey``/``pkeys``):
+            absolute paths, ``file://`` or ``http(s)://`` URLs, or paths relative to the
+            repository URL.
+        release_file: ``releaseFile`` (Debian): the Release URL when not the usual one.
+        release_sign: ``releaseSign`` (Debian): its detached signature's URL.
+        unchecked_reason: Why the configuration turned checking off (for the warning).
     """
 
     kind: str
@@ -77,6 +86,24 @@ class RemoteRepo:
     suite: str = ""
     components: tuple[str, ...] = ()
     scope: str = "base"
+    gpg_check: bool = True
+    repo_gpg_check: bool = True
+    keys: tuple[str, ...] = ()
+    release_file: str = ""
+    release_sign: str = ""
+    unchecked_reason: str = ""
+
+    def trust(self, insecure: bool = False) -> TrustPolicy:
+        """What a sync of this repository must verify (``--insecure`` turns it all off)."""
+        if insecure:
+            return TrustPolicy(False, False, "--insecure was given")
+        if not self.gpg_check:
+            return TrustPolicy(False, False, self.unchecked_reason or "gpgCheck: false")
+        if not self.repo_gpg_check:
+            reason = self.unchecked_reason or "repoGPGCheck: false"
+            # dnf still checks primary's checksum; a Debian index is read as before
+            return TrustPolicy(False, self.kind == "rpm", reason)
+        return TrustPolicy(True, True, "")
 
     @property
     def key(self) -> str:
@@ -119,6 +146,12 @@ class RemoteRepo:
             "suite": self.suite,
             "components": list(components),
             "scope": self.scope,
+            "gpg_check": self.gpg_check,
+            "repo_gpg_check": self.repo_gpg_check,
+            "keys": list(self.keys),
+            "release_file": self.release_file,
+            "release_sign": self.release_sign,
+            "unchecked_reason": self.unchecked_reason,
         }
 
     @classmethod
@@ -131,7 +164,33 @@ class RemoteRepo:
             suite=str(spec.get("suite", "")),
             components=tuple(spec.get("components") or ()),
             scope=str(spec.get("scope", "base")),
+            gpg_check=bool(spec.get("gpg_check", True)),
+            repo_gpg_check=bool(spec.get("repo_gpg_check", True)),
+            keys=tuple(str(key) for key in spec.get("keys") or ()),
+            release_file=str(spec.get("release_file") or ""),
+            release_sign=str(spec.get("release_sign") or ""),
+            unchecked_reason=str(spec.get("unchecked_reason") or ""),
         )
+
+
+@dataclass(frozen=True)
+class TrustPolicy:
+    """What one sync of one repository verifies.
+
+    Attributes:
+        signature: Verify the signature of ``InRelease``/``Release``/``repomd.xml``.
+        digests: Check the listed checksum and size of each index file read.
+        reason: Why it is not fully verified (empty when it is).
+    """
+
+    signature: bool
+    digests: bool
+    reason: str
+
+    @property
+    def verified(self) -> bool:
+        """True when the index will be signature-checked end to end."""
+        return self.signature and self.digests
 
 
 _ARCH_PREFIXES = (("amd64", "x86_64"), ("x86_64", "x86_64"), ("arm64", "aarch64"))
@@ -153,6 +212,48 @@ def _suite_of(entry: Mapping[str, Any]) -> str:
     if match:
         return match.group(1)
     return str(entry.get("codename") or entry.get("name") or "").strip()
+
+
+def _flag(value: Any, default: bool = True) -> bool:
+    """A YAML boolean that may have been written as a string (``"false"``)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"):
+        return False
+    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "on", "1"):
+        return True
+    return default
+
+
+def _key_list(*values: Any) -> tuple[str, ...]:
+    keys: list[str] = []
+    for value in values:
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            text = str(item).strip() if isinstance(item, str) else ""
+            # skip <PUBLIC_KEY_URL> placeholders and the [trusted=yes] marker
+            if text and "<" not in text and not text.startswith("[") and text not in keys:
+                keys.append(text)
+    return tuple(keys)
+
+
+def _trust_of(entry: Mapping[str, Any], path: Path) -> dict[str, Any]:
+    """The signature settings of one providerconfig entry (``gpgCheck``, keys, ...)."""
+    gpg_check = _flag(entry.get("gpgCheck"))
+    repo_gpg_check = _flag(entry.get("repoGPGCheck"))
+    reason = ""
+    if not gpg_check:
+        reason = f"gpgCheck: false in {path.name}"
+    elif not repo_gpg_check:
+        reason = f"repoGPGCheck: false in {path.name}"
+    return {
+        "gpg_check": gpg_check,
+        "repo_gpg_check": repo_gpg_check,
+        "keys": _key_list(entry.get("pbGPGKey"), entry.get("gpgKey"), entry.get("gpgKeys")),
+        "release_file": str(entry.get("releaseFile") or ""),
+        "release_sign": str(entry.get("releaseSign") or ""),
+        "unchecked_reason": reason,
+    }
 
 
 def repos_from_providerconfig(path: Path) -> list[RemoteRepo]:
@@ -198,6 +299,7 @@ def repos_from_providerconfig(path: Path) -> list[RemoteRepo]:
                 components=tuple(str(entry.get("component") or "main").split())
                 if kind == "deb"
                 else (),
+                **_trust_of(entry, path),
             )
         )
     if not repos:
@@ -286,6 +388,7 @@ def repos_from_template(data: Mapping[str, Any]) -> list[RemoteRepo]:
         if "<" in url:  # an unfilled placeholder such as <URL>
             continue
         codename = str(entry.get("codename") or "").strip()
+        trusted = str(entry.get("pkey") or "").strip() == "[trusted=yes]"
         repos.append(
             RemoteRepo(
                 kind=family,
@@ -296,6 +399,9 @@ def repos_from_template(data: Mapping[str, Any]) -> list[RemoteRepo]:
                 if family == "deb"
                 else (),
                 scope="extra",
+                gpg_check=not trusted,
+                keys=_key_list(entry.get("pkey"), entry.get("pkeys")),
+                unchecked_reason="pkey: [trusted=yes] in the template" if trusted else "",
             )
         )
     return repos

@@ -1,9 +1,16 @@
 """How ``packages sync`` and ``packages import`` fill the package index.
 
-Repositories come from :mod:`.package_repos`, files from :mod:`.package_fetch`. A
-repository that could not be reached, or whose index is damaged or too large, never
-touches its cached index. Index files are streamed: downloads go to temporary files and
-are decompressed and parsed as they are read, up to a size limit.
+Repositories come from :mod:`.package_repos`, files from :mod:`.package_fetch`, and
+signatures and checksums are checked by :mod:`.package_trust` before anything is parsed
+or stored. A repository that could not be reached, fails verification, or whose index is
+damaged or too large, never touches its cached index. Index files are streamed:
+downloads go to temporary files and are decompressed and parsed as they are read, up to
+a size limit.
+
+How each source was verified is stored with it (``spec["trust"]``: ``verified``, the
+``digest`` the signed metadata listed, the key that ``signed_by``, or the ``reason`` it
+was not checked), so ``packages status`` can show it and an unchanged signed index is
+not downloaded again.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -34,10 +41,22 @@ from oic_ai.stores.package_index import PackageIndex, SourceInfo, SourceRow, rep
 from oic_ai.stores.package_repos import (
     DEB_SUFFIXES,
     RemoteRepo,
+    TrustPolicy,
     deb_arch,
     repos_from_template,
     resolve_target,
     template_repo_key,
+)
+from oic_ai.stores.package_trust import (
+    Listed,
+    TrustError,
+    check_digest,
+    check_valid_until,
+    find_gpgv,
+    keyring_for,
+    parse_release,
+    read_signed,
+    repomd_primary,
 )
 
 # --- syncing -----------------------------------------------------------------------
@@ -50,6 +69,9 @@ class SyncResult:
     ``status`` is ``updated`` (new rows), ``unchanged`` (HTTP 304), ``imported``
     (a local file), ``failed`` (the previous rows, if any, were kept) or ``skipped``.
     ``retryable`` marks a failure of the server or the network (not of the index).
+    ``verified`` is True when the index was checked against signed metadata, False when
+    checking was skipped (``warning`` says why), None for a local import; ``refused``
+    marks a source that failed verification.
     """
 
     os: str
@@ -62,6 +84,9 @@ class SyncResult:
     message: str = ""
     seconds: float = 0.0
     retryable: bool = False
+    verified: bool | None = None
+    warning: str = ""
+    refused: bool = False
 
     @property
     def ok(self) -> bool:
@@ -81,6 +106,9 @@ class SyncResult:
             "message": self.message,
             "seconds": round(self.seconds, 3),
             "retryable": self.retryable,
+            "verified": self.verified,
+            "warning": self.warning,
+            "refused": self.refused,
         }
 
 
@@ -104,6 +132,9 @@ def _source_result(
     *,
     message: str = "",
     retryable: bool = False,
+    verified: bool | None = None,
+    warning: str = "",
+    refused: bool = False,
 ) -> SyncResult:
     """The result of one source of ``target`` (os, dist, arch), timed from ``started``."""
     os, dist, arch = target
@@ -118,6 +149,9 @@ def _source_result(
         message=message,
         seconds=time.perf_counter() - started,
         retryable=retryable,
+        verified=verified,
+        warning=warning,
+        refused=refused,
     )
 
 
@@ -137,22 +171,48 @@ def sync_repo(
     dist: str,
     arch: str,
     fetcher: Fetcher,
+    insecure: bool = False,
 ) -> list[SyncResult]:
-    """Fetch every index file of one repository for a target into the cache.
+    """Fetch, verify and store every index file of one repository for a target.
 
-    A source that cannot be fetched or parsed keeps its previous rows and is
-    reported ``failed``; the others are still synced.
+    The repository's signed metadata (``InRelease``/``Release`` or ``repomd.xml``) is
+    fetched and verified once; each index file is then checked against it before it is
+    parsed. A source that cannot be fetched, verified or parsed keeps its previous rows
+    and is reported ``failed``; the others are still synced.
+
+    Raises:
+        UserInputError: verification is on and gpgv is not installed.
     """
+    policy = repo.trust(insecure)
+    if policy.signature:
+        find_gpgv()  # a setup problem: one line before anything is fetched
+    signed: _Signed | None = None
+    failure: Exception | None = None
+    if policy.digests:
+        try:
+            signed = _signed_metadata(repo, arch, fetcher, policy)
+        except (FetchError, IndexFormatError, TrustError) as exc:
+            failure = exc
+    warning = "" if policy.verified else f"not verified: {policy.reason}"
     results = []
     for info, stem in repo.index_sources(arch):
         started = time.perf_counter()
         previous = _previous(index, dist, arch, info.location)
-        retryable = False
+        retryable = refused = False
         try:
-            sync = _SourceSync(index, info, previous, os, dist, arch, fetcher)
-            sync_format = _sync_deb if info.kind == "deb" else _sync_rpm
-            status, count = sync_format(sync, stem)
+            if failure is not None:
+                raise failure
+            sync = _SourceSync(index, info, previous, os, dist, arch, fetcher, policy)
+            if signed is not None:
+                status, count = _sync_checked(sync, stem, signed)
+            else:
+                sync_format = _sync_deb if info.kind == "deb" else _sync_rpm
+                status, count = sync_format(sync, stem)
             message = "not modified since the last sync" if status == "unchanged" else ""
+        except TrustError as exc:
+            status, refused = "failed", True
+            count = previous.packages if previous else 0
+            message = f"refused: {exc.problem}; {_kept(previous)}"
         except (FetchError, IndexFormatError) as exc:
             status = "failed"
             count = previous.packages if previous else 0
@@ -168,9 +228,133 @@ def sync_repo(
                 started,
                 message=message,
                 retryable=status == "failed" and retryable,
+                verified=policy.verified,
+                warning=warning,
+                refused=refused,
             )
         )
     return results
+
+
+@dataclass(frozen=True)
+class _Signed:
+    """A repository's metadata, verified (or, for ``repoGPGCheck: false``, only read).
+
+    Attributes:
+        url: ``InRelease``/``Release`` or ``repomd.xml``.
+        root: The URL the listed paths are relative to.
+        files: What the metadata lists, by relative path.
+        fingerprint: The key that signed it ("" when the signature was not checked).
+    """
+
+    url: str
+    root: str
+    files: Mapping[str, Listed]
+    fingerprint: str
+
+
+def _fetch_body(fetcher: Fetcher, url: str, label: str) -> bytes:
+    fetched = fetcher.fetch(url, label=label)
+    try:
+        return read_signed(fetched.body, url)
+    finally:
+        fetched.close()
+
+
+def _signed_metadata(repo: RemoteRepo, arch: str, fetcher: Fetcher, policy: TrustPolicy) -> _Signed:
+    """Fetch the repository's metadata and verify its signature when the policy says so.
+
+    Raises:
+        FetchError: the metadata cannot be fetched.
+        TrustError: a signature is missing, bad or by an unknown key.
+    """
+    if repo.kind == "rpm":
+        ((_, root),) = repo.index_sources(arch)
+        url = f"{root}/repodata/repomd.xml"
+        try:
+            body = _fetch_body(fetcher, url, repo.name)
+        except NotFoundError:
+            raise FetchError(url, "no repodata/repomd.xml there (HTTP 404)", status=404) from None
+        fingerprint = ""
+        if policy.signature:
+            signature = _signature(fetcher, url + ".asc", "repoGPGCheck is on")
+            with keyring_for(repo.keys, root, fetcher, repo=url) as keyring:
+                _, fingerprint = keyring.verify(url, signature, body)
+        primary = repomd_primary(body, url)
+        return _Signed(url, root, {"primary": primary}, fingerprint)
+    root = f"{repo.base_url.rstrip('/')}/dists/{repo.suite}"
+    in_release = f"{root}/InRelease"
+    try:
+        body = _fetch_body(fetcher, in_release, f"{repo.suite} InRelease")
+    except NotFoundError:
+        pass
+    else:
+        with keyring_for(repo.keys, repo.base_url, fetcher, repo=in_release) as keyring:
+            text, fingerprint = keyring.verify(in_release, body)
+        signed_text = text.decode("utf-8", "replace")
+        check_valid_until(signed_text, in_release)
+        return _Signed(in_release, root, parse_release(signed_text, in_release), fingerprint)
+    release = repo.release_file or f"{root}/Release"
+    try:
+        body = _fetch_body(fetcher, release, f"{repo.suite} Release")
+    except NotFoundError:
+        raise FetchError(root, "no InRelease or Release there (HTTP 404)", status=404) from None
+    signature = _signature(fetcher, repo.release_sign or f"{release}.gpg", "gpgCheck is on")
+    with keyring_for(repo.keys, repo.base_url, fetcher, repo=release) as keyring:
+        _, fingerprint = keyring.verify(release, signature, body)
+    signed_text = body.decode("utf-8", "replace")
+    check_valid_until(signed_text, release)
+    return _Signed(release, root, parse_release(signed_text, release), fingerprint)
+
+
+def _signature(fetcher: Fetcher, url: str, why: str) -> bytes:
+    try:
+        return _fetch_body(fetcher, url, "signature")
+    except NotFoundError:
+        raise TrustError(
+            url, f"missing signature (HTTP 404); {why}, so the metadata must be signed"
+        ) from None
+
+
+def _sync_checked(sync: _SourceSync, stem: str, signed: _Signed) -> tuple[str, int]:
+    """Fetch one index file the signed metadata lists, check it, parse it, store it."""
+    if sync.info.kind == "rpm":
+        listed = signed.files["primary"]
+        candidates = [(f"{signed.root}/{listed.path.lstrip('/')}", listed)]
+        record_url = signed.url  # the rpm source is remembered by its repomd.xml
+    else:
+        relative = stem.removeprefix(signed.root + "/")
+        candidates = [
+            (stem + suffix, signed.files[relative + suffix])
+            for suffix in DEB_SUFFIXES
+            if relative + suffix in signed.files
+        ]
+        if not candidates:
+            raise TrustError(
+                signed.url, f"lists no {relative}(.xz|.gz): that index cannot be checked"
+            )
+        previous_url = sync.previous.url if sync.previous else ""
+        candidates.sort(key=lambda pair: pair[0] != previous_url)
+        record_url = ""
+    for url, listed in candidates:
+        trust = sync.trust_record(listed, signed.fingerprint)
+        stored_url = record_url or url
+        if sync.same_as_before(stored_url, trust):
+            return sync.unchanged_as_before(stored_url, trust)
+        try:
+            fetched = sync.fetcher.fetch(url, label=sync.info.repo)
+        except NotFoundError:
+            continue
+        try:
+            if fetched.stream is None:  # no conditional request was made: never a 304
+                raise FetchError(url, f"HTTP {fetched.status} without a body")
+            check_digest(fetched.stream, listed, url)
+            parse = parse_rpm_primary if sync.info.kind == "rpm" else parse_deb_packages
+            records = list(unique(parse(fetched.stream, url, sync.fetcher.max_bytes)))
+        finally:
+            fetched.close()
+        return sync.store(stored_url, fetched, records, trust)
+    raise FetchError(stem, "none of the index files the signed metadata lists is there", status=404)
 
 
 def unique(records: Iterable[PackageRecord]) -> Iterator[PackageRecord]:
@@ -193,6 +377,47 @@ class _SourceSync:
     dist: str
     arch: str
     fetcher: Fetcher
+    policy: TrustPolicy = field(default_factory=lambda: TrustPolicy(False, False, ""))
+
+    def trust_record(self, listed: Listed | None = None, fingerprint: str = "") -> dict[str, Any]:
+        """What is stored about this source's verification (``spec["trust"]``)."""
+        record: dict[str, Any] = {"verified": self.policy.verified}
+        if not self.policy.verified:
+            record["reason"] = self.policy.reason
+        if listed is not None:
+            record["digest"] = f"{listed.algorithm}:{listed.digest}"
+        if fingerprint:
+            record["signed_by"] = fingerprint
+        return record
+
+    def source(self, trust: Mapping[str, Any] | None = None) -> SourceInfo:
+        """The source description to store, with its verification record."""
+        record = dict(trust) if trust is not None else self.trust_record()
+        return replace(self.info, spec={**self.info.spec, "trust": record})
+
+    def same_as_before(self, url: str, trust: Mapping[str, Any]) -> bool:
+        """True when the signed metadata lists exactly the file stored last time."""
+        previous = self.previous
+        return (
+            previous is not None
+            and previous.url == url
+            and bool(trust.get("digest"))
+            and previous.spec.get("trust") == dict(trust)
+        )
+
+    def unchanged_as_before(self, url: str, trust: Mapping[str, Any]) -> tuple[str, int]:
+        """Record a sync that found the listed file unchanged; nothing is downloaded."""
+        assert self.previous is not None
+        self.index.mark_unchanged(
+            os=self.os,
+            dist=self.dist,
+            arch=self.arch,
+            source=self.source(trust),
+            url=url,
+            etag=self.previous.etag,
+            last_modified=self.previous.last_modified,
+        )
+        return "unchanged", self.previous.packages
 
     def fetch(self, url: str) -> Fetched:
         """Fetch ``url``, conditionally when it is the URL the previous sync used."""
@@ -213,20 +438,26 @@ class _SourceSync:
             os=self.os,
             dist=self.dist,
             arch=self.arch,
-            source=self.info,
+            source=self.source(),
             url=url,
             etag=fetched.etag,
             last_modified=fetched.last_modified,
         )
         return "unchanged", self.previous.packages
 
-    def store(self, url: str, fetched: Fetched, records: list[PackageRecord]) -> tuple[str, int]:
+    def store(
+        self,
+        url: str,
+        fetched: Fetched,
+        records: list[PackageRecord],
+        trust: Mapping[str, Any] | None = None,
+    ) -> tuple[str, int]:
         """Replace the source's rows with ``records``, remembering ``fetched``'s validators."""
         count = self.index.replace_source(
             os=self.os,
             dist=self.dist,
             arch=self.arch,
-            source=self.info,
+            source=self.source(trust),
             records=records,
             url=url,
             etag=fetched.etag,
@@ -290,6 +521,7 @@ def refresh_recorded(
     dist: str | None = None,
     arch: str | None = None,
     fetcher: Fetcher,
+    insecure: bool = False,
 ) -> list[SyncResult]:
     """Sync again every remote source recorded in the cache (optionally one dist/arch)."""
     results: list[SyncResult] = []
@@ -314,7 +546,15 @@ def refresh_recorded(
         seen.add((row.dist, row.arch, row.location))
         repo = RemoteRepo.from_spec(row.spec)
         results.extend(
-            sync_repo(index, repo, os=row.os, dist=row.dist, arch=row.arch, fetcher=fetcher)
+            sync_repo(
+                index,
+                repo,
+                os=row.os,
+                dist=row.dist,
+                arch=row.arch,
+                fetcher=fetcher,
+                insecure=insecure,
+            )
         )
     return results
 
@@ -451,7 +691,7 @@ def import_local(
 
 
 def sync_template_repos(
-    index: PackageIndex, data: Mapping[str, Any], *, fetcher: Fetcher
+    index: PackageIndex, data: Mapping[str, Any], *, fetcher: Fetcher, insecure: bool = False
 ) -> list[SyncResult]:
     """Fetch a template's own ``packageRepositories`` (URL or local ``path``) for its target."""
     target = data.get("target") if isinstance(data.get("target"), Mapping) else None
@@ -464,7 +704,9 @@ def sync_template_repos(
     )
     results: list[SyncResult] = []
     for repo in repos_from_template(data):
-        results.extend(sync_repo(index, repo, os=os, dist=dist, arch=arch, fetcher=fetcher))
+        results.extend(
+            sync_repo(index, repo, os=os, dist=dist, arch=arch, fetcher=fetcher, insecure=insecure)
+        )
     for entry in data.get("packageRepositories") or []:
         if isinstance(entry, Mapping) and entry.get("path") and not entry.get("url"):
             results.extend(
@@ -488,13 +730,17 @@ class SyncFailedError(UserInputError):
 
     exit_code: int
 
-    def __init__(self, message: str, *, retryable: bool) -> None:
+    def __init__(self, message: str, *, retryable: bool, refused: bool = False) -> None:
         """One line naming the first failure and how many more there were."""
-        fix = (
-            "check the network or the repository URL, then run the sync again"
-            if retryable
-            else "check the repository URL and the index, then run the sync again"
-        )
+        if refused and not retryable:
+            fix = (
+                "check the repository and its configured key; pass --insecure only if "
+                "you accept an unverified index"
+            )
+        elif retryable:
+            fix = "check the network or the repository URL, then run the sync again"
+        else:
+            fix = "check the repository URL and the index, then run the sync again"
         super().__init__(message, fix=fix)
         self.exit_code = 3 if retryable else 2
 
@@ -507,7 +753,11 @@ class SyncFailedError(UserInputError):
         """
         failure = summarize_failures(results)
         if failure:
-            raise cls(failure, retryable=any(r.retryable for r in results))
+            raise cls(
+                failure,
+                retryable=any(r.retryable for r in results),
+                refused=any(r.refused for r in results),
+            )
 
 
 def summarize_failures(results: Sequence[SyncResult]) -> str | None:

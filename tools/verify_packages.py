@@ -209,12 +209,21 @@ def index_for(data_dir: str | Path) -> PackageIndex:
 
 
 def _versioned(view: IndexView, name: str) -> PackageCheck | None:
-    """Resolve a name with a pinned version (``intel-dlstreamer-2025.2.0``) if the index agrees."""
-    for match in reversed(list(_VERSION_SPLIT.finditer(name))):
-        base, version = name[: match.start()], name[match.end() :]
+    """Resolve a name with a pinned version (``intel-dlstreamer-2025.2.0``) if the index agrees.
+
+    Versions compare as Debian or RPM versions (``stores/versions.py``), never as string
+    prefixes: ``1.2`` does not match ``1.20``.
+    """
+    from oic_ai.stores.versions import parse_pin, pin_matches
+
+    family = load_targets().family_of(view.dist) or "deb"
+    pin = parse_pin(name)
+    splits = [(m.start(), m.end(), "=") for m in reversed(list(_VERSION_SPLIT.finditer(name)))]
+    candidates = [(pin.name, pin.version, pin.op)] if pin else []
+    candidates += [(name[:start], name[end:], "=") for start, end, _ in splits]
+    for base, version, op in candidates:
         for hit in view.exact(base):
-            bare = hit.version.split(":", 1)[-1]
-            if bare.startswith(version) or hit.version.startswith(version):
+            if pin_matches(op, version, hit.version, family):
                 return PackageCheck(
                     name,
                     FOUND,

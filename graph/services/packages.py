@@ -36,6 +36,8 @@ class SyncRequest:
         retries: Retries per file.
         timeout: Seconds per try.
         backoff: Seconds before the first retry (doubling).
+        insecure: Skip signature and checksum verification (said in the output and
+            remembered for ``packages status``).
     """
 
     index: str | None = None
@@ -47,6 +49,7 @@ class SyncRequest:
     retries: int = 3
     timeout: float = 30.0
     backoff: float = 0.5
+    insecure: bool = False
 
     def __post_init__(self) -> None:
         """Refuse retry and timeout values that cannot work.
@@ -140,6 +143,7 @@ def _sync(index: PackageIndex, request: SyncRequest, fetcher: Fetcher) -> list[S
         return import_local(
             index, Path(request.index), os=os_name, dist=dist, arch=arch, limit=fetcher.max_bytes
         )
+    insecure = request.insecure
     if request.repo_config:
         picks = find_providerconfigs(
             Path(request.repo_config), request.os, request.dist, request.arch
@@ -148,17 +152,25 @@ def _sync(index: PackageIndex, request: SyncRequest, fetcher: Fetcher) -> list[S
             for repo in repos_from_providerconfig(pick.path):
                 results.extend(
                     sync_repo(
-                        index, repo, os=pick.os, dist=pick.dist, arch=pick.arch, fetcher=fetcher
+                        index,
+                        repo,
+                        os=pick.os,
+                        dist=pick.dist,
+                        arch=pick.arch,
+                        fetcher=fetcher,
+                        insecure=insecure,
                     )
                 )
         return results
     if request.templates:
         for template in request.templates:
             data = read_template_file(Path(template))
-            results.extend(sync_template_repos(index, data, fetcher=fetcher))
+            results.extend(sync_template_repos(index, data, fetcher=fetcher, insecure=insecure))
         return results
     only = resolve_target(request.os, request.dist, request.arch)[1] if request.dist else None
-    results = refresh_recorded(index, dist=only, arch=request.arch, fetcher=fetcher)
+    results = refresh_recorded(
+        index, dist=only, arch=request.arch, fetcher=fetcher, insecure=insecure
+    )
     if not results:
         raise UserInputError(
             "no repositories have been synced yet",
@@ -255,8 +267,29 @@ class PackageStatus:
     sources: list[SourceRow]
 
     def to_json(self) -> dict[str, Any]:
-        """The ``packages status --json`` shape."""
-        return {"database": str(self.database), "sources": [row.to_json() for row in self.sources]}
+        """The ``packages status --json`` shape; each source says whether it was verified."""
+        return {
+            "database": str(self.database),
+            "sources": [{**row.to_json(), **trust_of(row)} for row in self.sources],
+        }
+
+
+def trust_of(row: SourceRow) -> dict[str, Any]:
+    """How a stored source was verified: ``verified`` (None for a local import) and why not.
+
+    Returns:
+        ``{"verified": bool | None, "trust_note": str}``; a source synced before
+        verification existed counts as unverified.
+    """
+    if not row.spec.get("base_url"):
+        return {"verified": None, "trust_note": "imported from a local file"}
+    trust = row.spec.get("trust")
+    if not isinstance(trust, dict):
+        return {"verified": False, "trust_note": "synced before signatures were checked"}
+    if trust.get("verified"):
+        signer = str(trust.get("signed_by") or "")
+        return {"verified": True, "trust_note": f"signed by {signer[-16:]}" if signer else ""}
+    return {"verified": False, "trust_note": f"not verified: {trust.get('reason') or '?'}"}
 
 
 def package_status(

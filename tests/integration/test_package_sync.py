@@ -4,6 +4,10 @@ The server is ``http.server`` on 127.0.0.1, port 0. It serves a Debian mirror
 (``dists/...``) and an RPM repository (``repodata/``), answers conditional requests
 with 304, and can be scripted to fail, so retries, backoff and "offline keeps the
 cache" are tested against real sockets. Nothing here needs the network.
+
+These repositories are unsigned and their configs say ``gpgCheck: false``: this file
+is about fetching (conditional requests, compression, retries, failures). Signatures
+and checksums are ``test_package_trust.py``'s, against real signed repositories.
 """
 
 from __future__ import annotations
@@ -116,6 +120,7 @@ def deb_config(tmp_path: Path, url: str, components: str = "main contrib") -> Pa
         '    type: "deb"\n'
         f'    baseURL: "{url}/elxr"\n'
         f'    releaseFile: "{url}/elxr/dists/aria/Release"\n'
+        "    gpgCheck: false\n"
         "    enabled: true\n"
         f'    component: "{components}"\n'
         '  - name: "disabled"\n'
@@ -134,6 +139,7 @@ def rpm_config(tmp_path: Path, url: str) -> Path:
         'type: "rpm"\n'
         f'baseURL: "{url}/azl/{{arch}}"\n'
         'component: "azl3.0-base"\n'
+        "gpgCheck: false\n"
         "enabled: true\n",
         encoding="utf-8",
     )
@@ -200,7 +206,7 @@ def test_last_modified_alone_also_gives_304(
     repo_server.validators = "last-modified"
     write_deb_mirror(repo_server.root / "elxr", components={"main": deb_packages()})
     index = PackageIndex.for_data_dir(data_dir)
-    repo = RemoteRepo("deb", "aria", f"{repo_server.url}/elxr", "aria", ("main",))
+    repo = RemoteRepo("deb", "aria", f"{repo_server.url}/elxr", "aria", ("main",), gpg_check=False)
     target = {"os": "wind-river-elxr", "dist": "elxr12", "arch": "x86_64"}
     (first,) = sync_repo(index, repo, **target, fetcher=Fetcher())
     (second,) = sync_repo(index, repo, **target, fetcher=Fetcher())
@@ -216,7 +222,7 @@ def test_compression_fallback_xz_then_gz_then_plain(
 ) -> None:
     write_deb_mirror(repo_server.root / "elxr", components={"main": deb_packages()}, kind="gz")
     index = PackageIndex.for_data_dir(data_dir)
-    repo = RemoteRepo("deb", "aria", f"{repo_server.url}/elxr", "aria", ("main",))
+    repo = RemoteRepo("deb", "aria", f"{repo_server.url}/elxr", "aria", ("main",), gpg_check=False)
     (result,) = sync_repo(
         index, repo, os="wind-river-elxr", dist="elxr12", arch="x86_64", fetcher=Fetcher()
     )
@@ -252,7 +258,7 @@ def test_server_errors_are_retried_with_backoff(repo_server: RepoServer, data_di
     delays: list[float] = []
     fetcher = Fetcher(retries=3, backoff=0.01, sleep=delays.append)
     index = PackageIndex.for_data_dir(data_dir)
-    repo = RemoteRepo("deb", "aria", f"{repo_server.url}/elxr", "aria", ("main",))
+    repo = RemoteRepo("deb", "aria", f"{repo_server.url}/elxr", "aria", ("main",), gpg_check=False)
     (result,) = sync_repo(
         index, repo, os="wind-river-elxr", dist="elxr12", arch="x86_64", fetcher=fetcher
     )

@@ -129,7 +129,8 @@ def providerconfig(tmp_path: Path, url: str) -> Path:
     path = folder / "amd64_repo.yml"
     path.write_text(
         f'name: "aria"\ntype: "deb"\nbaseURL: "{url}/elxr"\n'
-        f'releaseFile: "{url}/elxr/dists/aria/Release"\ncomponent: "main"\n',
+        f'releaseFile: "{url}/elxr/dists/aria/Release"\ncomponent: "main"\n'
+        "gpgCheck: false\n",  # unsigned: these tests are about the fetch limits
         encoding="utf-8",
     )
     return path

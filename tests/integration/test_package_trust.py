@@ -1,0 +1,489 @@
+"""``packages sync`` verifies what apt and dnf verify, against real signed repositories.
+
+A throwaway key (and a second, unrelated one) signs Debian mirrors and RPM repositories
+that a loopback HTTP server serves. Each refusal exits 2 with one line naming the file
+and what failed, and leaves the previous index exactly as it was.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import lzma
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from oic_ai.cli import main
+from oic_ai.stores.package_index import PackageIndex
+from tests.stores.package_repos import deb_packages, rpm_primary
+from tests.stores.signed_repos import Signer, sign_deb_mirror, sign_rpm_repo
+from tests.support.cli import cli_env, oic, one_line_error
+from tests.support.loopback import LoopbackHandler, LoopbackServer
+from tests.support.system import require_program
+
+pytestmark = pytest.mark.integration
+
+EXTRA = "Package: slipped-in\nVersion: 6.6.6\nArchitecture: amd64\n"
+LEGIT = "Package: new-upstream\nVersion: 1.0\nArchitecture: amd64\n"
+RPM_LEGIT = (
+    '<package type="rpm"><name>new-upstream</name><arch>x86_64</arch>'
+    '<version epoch="0" ver="1.0" rel="1"/></package>'
+)
+
+
+class _Static(LoopbackHandler):
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        server: StaticServer = self.owner
+        path = self.path.split("?")[0]
+        server.log.append(path)
+        file = server.root / path.lstrip("/")
+        if not file.is_file():
+            self.send_bytes(404, b"not found", "text/plain")
+            return
+        self.send_bytes(200, file.read_bytes(), "application/octet-stream")
+
+
+class StaticServer(LoopbackServer):
+    """Serves files under ``root`` and logs every path asked for."""
+
+    handler = _Static
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root
+        self.log: list[str] = []
+
+
+@pytest.fixture(scope="module")
+def signer() -> Iterator[Signer]:
+    require_program("gpgv")
+    key = Signer("Repo Key")
+    yield key
+    key.close()
+
+
+@pytest.fixture(scope="module")
+def stranger() -> Iterator[Signer]:
+    key = Signer("Someone Else")
+    yield key
+    key.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[StaticServer]:
+    root = tmp_path / "www"
+    root.mkdir()
+    with StaticServer(root) as running:
+        yield running
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    return tmp_path / "data"
+
+
+def deb_config(tmp_path: Path, url: str, key: str | None, extra: str = "") -> Path:
+    """An elxr12 providerconfig in the composer's layout, pointing at the loopback mirror."""
+    folder = tmp_path / "osv" / "wind-river-elxr" / "elxr12" / "providerconfigs"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "amd64_repo.yml"
+    key_line = f'    pbGPGKey: "{key}"\n' if key else ""
+    path.write_text(
+        "repositories:\n"
+        '  - name: "aria"\n'
+        '    type: "deb"\n'
+        f'    baseURL: "{url}/elxr"\n'
+        f'    releaseFile: "{url}/elxr/dists/aria/Release"\n'
+        f'    releaseSign: "{url}/elxr/dists/aria/Release.gpg"\n'
+        f"{key_line}"
+        "    gpgCheck: true\n"
+        "    repoGPGCheck: true\n"
+        "    enabled: true\n"
+        '    component: "main"\n' + extra,
+        encoding="utf-8",
+    )
+    return path
+
+
+def rpm_config(tmp_path: Path, url: str, key: str = "repodata/repomd.xml.key") -> Path:
+    """An azl3 providerconfig; the key is relative to the repository URL, as upstream's."""
+    folder = tmp_path / "osv" / "azure-linux" / "azl3" / "providerconfigs"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "x86_64_repo.yml"
+    path.write_text(
+        'name: "Loopback Azure Linux"\n'
+        'type: "rpm"\n'
+        f'baseURL: "{url}/azl/{{arch}}"\n'
+        "gpgCheck: true\n"
+        "repoGPGCheck: true\n"
+        "enabled: true\n"
+        f'gpgKey: "{key}"\n',
+        encoding="utf-8",
+    )
+    return path
+
+
+def sync(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["packages", "sync", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def snapshot(data_dir: Path, dist: str) -> list[tuple[object, ...]]:
+    """Everything stored for a dist: each source's state and its package names."""
+    index = PackageIndex.for_data_dir(data_dir)
+    try:
+        rows = index.sources(dist)
+        view = index.view(dist, "x86_64")
+        names = view.names()
+        return [
+            (row.location, row.url, row.packages, row.imported_at, json.dumps(dict(row.spec)))
+            for row in rows
+        ] + [("names", names)]
+    finally:
+        index.close()
+
+
+def status_json(capsys: pytest.CaptureFixture[str], data_dir: Path) -> list[dict[str, object]]:
+    assert main(["packages", "status", "--data-dir", str(data_dir), "--json"]) == 0
+    sources: list[dict[str, object]] = json.loads(capsys.readouterr().out)["sources"]
+    return sources
+
+
+# --- Debian ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key_form", "style"),
+    [("url-armored", "inrelease"), ("file-binary", "detached"), ("file-url", "both")],
+)
+def test_a_signed_debian_repository_syncs_verified(
+    server: StaticServer,
+    signer: Signer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    key_form: str,
+    style: str,
+) -> None:
+    sign_deb_mirror(server.root / "elxr", signer, style=style)
+    if key_form == "url-armored":
+        (server.root / "keys").mkdir()
+        (server.root / "keys" / "public.asc").write_bytes(signer.public_key())
+        key = f"{server.url}/keys/public.asc"
+    else:
+        local = tmp_path / "keyring.gpg"
+        local.write_bytes(signer.public_key(armored=key_form != "file-binary"))
+        key = str(local) if key_form == "file-binary" else f"file://{local}"
+    args = ("--repo-config", str(deb_config(tmp_path, server.url, key)), "--data-dir")
+    code, out, err = sync(capsys, *args, str(data_dir), "--json")
+    assert code == 0, err
+    (result,) = json.loads(out)["results"]
+    assert (result["status"], result["packages"], result["verified"]) == ("updated", 21, True)
+    assert result["warning"] == "" and err == ""
+    (source,) = status_json(capsys, data_dir)
+    assert source["verified"] is True
+    assert signer.fingerprint.endswith(str(source["trust_note"]).split()[-1])
+
+    # unchanged upstream: the signed Release lists the same file, so it is not downloaded
+    server.log.clear()
+    code, out, _ = sync(capsys, *args, str(data_dir), "--json")
+    assert code == 0 and json.loads(out)["results"][0]["status"] == "unchanged"
+    assert not [path for path in server.log if "/binary-amd64/" in path]
+    assert any(path.endswith(("InRelease", "Release")) for path in server.log)
+
+
+def _tamper_index(root: Path, signer: Signer, stranger: Signer) -> None:
+    # upstream publishes a new signed Release; the index served is not the one it lists
+    sign_deb_mirror(root, signer, components={"main": deb_packages(LEGIT)})
+    packages = root / "dists/aria/main/binary-amd64/Packages.xz"
+    packages.write_bytes(lzma.compress(deb_packages(EXTRA)))
+
+
+def _tamper_release(root: Path, signer: Signer, stranger: Signer) -> None:
+    in_release = root / "dists/aria/InRelease"
+    text = in_release.read_bytes()
+    in_release.write_bytes(text.replace(b"Suite: aria", b"Suite: evil", 1))
+
+
+def _tamper_detached_release(root: Path, signer: Signer, stranger: Signer) -> None:
+    sign_deb_mirror(root, signer, style="detached")
+    release = root / "dists/aria/Release"
+    release.write_bytes(release.read_bytes().replace(b"Origin: oic-ai tests", b"Origin: evil"))
+
+
+def _other_key(root: Path, signer: Signer, stranger: Signer) -> None:
+    sign_deb_mirror(root, stranger, components={"main": deb_packages(EXTRA)})
+
+
+def _expired(root: Path, signer: Signer, stranger: Signer) -> None:
+    # a properly signed, but stale, Release (what a replaying mirror serves)
+    past = "Sat, 01 Jan 2000 00:00:00 UTC"
+    sign_deb_mirror(root, signer, components={"main": deb_packages(EXTRA)}, valid_until=past)
+
+
+def _no_signature(root: Path, signer: Signer, stranger: Signer) -> None:
+    sign_deb_mirror(root, None, components={"main": deb_packages(EXTRA)})
+
+
+@pytest.mark.parametrize(
+    ("tamper", "names", "what"),
+    [
+        (_tamper_index, "binary-amd64/Packages.xz:", "mismatch"),
+        (_tamper_release, "dists/aria/InRelease", "bad signature"),
+        (_tamper_detached_release, "dists/aria/Release", "bad signature"),
+        (_other_key, "dists/aria/InRelease", "signed by an unknown key"),
+        (_no_signature, "dists/aria/Release.gpg", "missing signature"),
+        (_expired, "dists/aria/InRelease", "expired on Sat, 01 Jan 2000"),
+    ],
+    ids=[
+        "index-changed",
+        "inrelease-changed",
+        "release-changed",
+        "other-key",
+        "no-signature",
+        "expired",
+    ],
+)
+def test_a_debian_repository_that_fails_verification_is_refused_and_keeps_the_index(
+    server: StaticServer,
+    signer: Signer,
+    stranger: Signer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    tamper: Callable[[Path, Signer, Signer], None],
+    names: str,
+    what: str,
+) -> None:
+    root = sign_deb_mirror(server.root / "elxr", signer)
+    key = tmp_path / "repo.asc"
+    key.write_bytes(signer.public_key())
+    args = ("--repo-config", str(deb_config(tmp_path, server.url, str(key))))
+    args += ("--data-dir", str(data_dir))
+    assert sync(capsys, *args)[0] == 0
+    before = snapshot(data_dir, "elxr12")
+
+    tamper(root, signer, stranger)
+    code, out, err = sync(capsys, *args)
+    assert code == 2
+    (line,) = err.strip().splitlines()
+    assert names in line and what in line, line
+    assert "kept the previous index (21 packages" in line and "Traceback" not in err
+    assert snapshot(data_dir, "elxr12") == before
+    assert "slipped-in" not in str(before)
+
+
+def test_a_changed_index_with_the_same_size_fails_on_its_sha256(
+    server: StaticServer,
+    signer: Signer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    root = sign_deb_mirror(server.root / "elxr", signer, kind="")
+    key = tmp_path / "repo.asc"
+    key.write_bytes(signer.public_key())
+    args = ("--repo-config", str(deb_config(tmp_path, server.url, str(key))))
+    args += ("--data-dir", str(data_dir))
+    assert sync(capsys, *args)[0] == 0
+    before = snapshot(data_dir, "elxr12")
+    sign_deb_mirror(root, signer, components={"main": deb_packages(LEGIT)}, kind="")
+    plain = root / "dists/aria/main/binary-amd64/Packages"
+    text = plain.read_bytes()
+    plain.write_bytes(text.replace(b"openssh-server", b"openssh-sErver", 1))
+    code, _, err = sync(capsys, *args)
+    (line,) = err.strip().splitlines()
+    assert code == 2 and "binary-amd64/Packages: SHA256 mismatch" in line
+    assert snapshot(data_dir, "elxr12") == before
+
+
+def test_signature_checking_without_a_key_is_refused(
+    server: StaticServer,
+    signer: Signer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    sign_deb_mirror(server.root / "elxr", signer)
+    config = deb_config(tmp_path, server.url, None)
+    code, _, err = sync(capsys, "--repo-config", str(config), "--data-dir", str(data_dir))
+    (line,) = err.strip().splitlines()
+    assert code == 2 and "no key is configured" in line and "pbGPGKey" in line
+
+
+# --- skipping verification --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["--insecure", "gpgCheck: false"])
+def test_skipping_verification_warns_and_is_remembered(
+    server: StaticServer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    how: str,
+) -> None:
+    sign_deb_mirror(server.root / "elxr", None)  # unsigned
+    config = deb_config(tmp_path, server.url, None)
+    if how == "gpgCheck: false":
+        config.write_text(config.read_text().replace("gpgCheck: true", "gpgCheck: false"))
+    flags = ["--insecure"] if how == "--insecure" else []
+    code, out, err = sync(capsys, "--repo-config", str(config), "--data-dir", str(data_dir), *flags)
+    assert code == 0, err
+    (warning,) = err.strip().splitlines()
+    assert warning.startswith("warning: aria main (elxr12/x86_64): not verified:")
+    assert ("--insecure was given" if flags else "gpgCheck: false in amd64_repo.yml") in warning
+    assert "UNVERIFIED" in out
+    (source,) = status_json(capsys, data_dir)
+    assert source["verified"] is False and "not verified" in str(source["trust_note"])
+    assert main(["packages", "status", "--data-dir", str(data_dir)]) == 0
+    shown = capsys.readouterr().out
+    assert "UNVERIFIED" in shown and "warning:" in shown
+
+
+def test_a_missing_gpgv_is_one_line_with_the_fix(
+    server: StaticServer, signer: Signer, tmp_path: Path, data_dir: Path
+) -> None:
+    sign_deb_mirror(server.root / "elxr", signer)
+    key = tmp_path / "repo.asc"
+    key.write_bytes(signer.public_key())
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    env = {**cli_env(data_dir), "PATH": str(empty)}
+    config = deb_config(tmp_path, server.url, str(key))
+    done = oic("packages", "sync", "--repo-config", str(config), env=env)
+    line = one_line_error(done, 2)
+    assert "gpgv is not installed" in line and "install Debian's gpgv" in line
+    assert not server.log  # nothing was fetched
+    assert not (data_dir / "packages.sqlite").exists() or not snapshot(data_dir, "elxr12")[:-1]
+
+
+def test_a_template_repository_with_a_file_key_is_verified(
+    server: StaticServer,
+    signer: Signer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    docker = b"Package: docker-ce\nVersion: 5:27.1.1-1\nArchitecture: amd64\n"
+    sign_deb_mirror(server.root / "docker", signer, suite="bookworm", components={"stable": docker})
+    key = tmp_path / "docker.asc"
+    key.write_bytes(signer.public_key())
+    template = tmp_path / "docker.yml"
+    template.write_text(
+        "image: {name: t, version: '1'}\n"
+        "target: {os: wind-river-elxr, dist: elxr12, arch: x86_64, imageType: raw}\n"
+        "systemConfig: {name: t, packages: [docker-ce=27.1.1]}\n"
+        "packageRepositories:\n"
+        f"  - {{codename: bookworm, url: '{server.url}/docker', component: stable,\n"
+        f"      pkey: 'file://{key}'}}\n",
+        encoding="utf-8",
+    )
+    code, out, err = sync(
+        capsys, "--template", str(template), "--data-dir", str(data_dir), "--json"
+    )
+    assert code == 0, err
+    (result,) = json.loads(out)["results"]
+    assert result["verified"] is True and result["packages"] == 1
+
+
+# --- RPM ------------------------------------------------------------------------------
+
+
+def test_a_signed_rpm_repository_syncs_verified(
+    server: StaticServer,
+    signer: Signer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    sign_rpm_repo(server.root / "azl" / "x86_64", signer, kind="zst")
+    args = ("--repo-config", str(rpm_config(tmp_path, server.url)), "--data-dir", str(data_dir))
+    code, out, err = sync(capsys, *args, "--json")
+    assert code == 0, err
+    (result,) = json.loads(out)["results"]
+    assert (result["status"], result["packages"], result["verified"]) == ("updated", 9, True)
+    assert "/azl/x86_64/repodata/repomd.xml.key" in server.log  # relative to the repository
+    server.log.clear()
+    code, out, _ = sync(capsys, *args, "--json")
+    assert json.loads(out)["results"][0]["status"] == "unchanged"
+    assert not [path for path in server.log if "primary" in path]
+
+
+def _rpm_primary_changed(root: Path, signer: Signer | None, stranger: Signer | None) -> None:
+    # a new signed repomd.xml, but the primary served is not the one it lists
+    sign_rpm_repo(root, signer, primary=rpm_primary(RPM_LEGIT))
+    (primary,) = (root / "repodata").glob("*-primary.xml.gz")
+    primary.write_bytes(gzip.compress(rpm_primary().replace(b"moby-engine", b"moby-evil!!")))
+
+
+def _rpm_repomd_changed(root: Path, signer: Signer, stranger: Signer) -> None:
+    repomd = root / "repodata" / "repomd.xml"
+    repomd.write_bytes(repomd.read_bytes().replace(b"<revision>1<", b"<revision>2<"))
+
+
+def _rpm_other_key(root: Path, signer: Signer, stranger: Signer) -> None:
+    sign_rpm_repo(root, stranger)
+    (root / "repodata" / "repomd.xml.key").write_bytes(signer.public_key())
+
+
+def _rpm_no_signature(root: Path, signer: Signer, stranger: Signer) -> None:
+    (root / "repodata" / "repomd.xml.asc").unlink()
+
+
+@pytest.mark.parametrize(
+    ("tamper", "names", "what"),
+    [
+        (_rpm_primary_changed, "-primary.xml.gz:", "mismatch"),
+        (_rpm_repomd_changed, "repodata/repomd.xml:", "bad signature"),
+        (_rpm_other_key, "repodata/repomd.xml:", "signed by an unknown key"),
+        (_rpm_no_signature, "repodata/repomd.xml.asc:", "missing signature"),
+    ],
+    ids=["primary-changed", "repomd-changed", "other-key", "no-signature"],
+)
+def test_an_rpm_repository_that_fails_verification_is_refused_and_keeps_the_index(
+    server: StaticServer,
+    signer: Signer,
+    stranger: Signer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    tamper: Callable[[Path, Signer, Signer], None],
+    names: str,
+    what: str,
+) -> None:
+    root = sign_rpm_repo(server.root / "azl" / "x86_64", signer)
+    args = ("--repo-config", str(rpm_config(tmp_path, server.url)), "--data-dir", str(data_dir))
+    assert sync(capsys, *args)[0] == 0
+    before = snapshot(data_dir, "azl3")
+    tamper(root, signer, stranger)
+    code, _, err = sync(capsys, *args)
+    assert code == 2
+    (line,) = err.strip().splitlines()
+    assert names in line and what in line, line
+    assert "kept the previous index (9 packages" in line
+    assert snapshot(data_dir, "azl3") == before
+
+
+def test_rpm_with_repo_gpg_check_off_still_checks_primary(
+    server: StaticServer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    root = sign_rpm_repo(server.root / "azl" / "x86_64", None)
+    config = rpm_config(tmp_path, server.url)
+    config.write_text(config.read_text().replace("repoGPGCheck: true", "repoGPGCheck: false"))
+    args = ("--repo-config", str(config), "--data-dir", str(data_dir))
+    code, _, err = sync(capsys, *args)
+    assert code == 0 and "repoGPGCheck: false" in err
+    _rpm_primary_changed(root, None, None)
+    code, _, err = sync(capsys, *args)
+    assert code == 2 and "mismatch" in err
+
+
+def test_the_signing_home_is_private(signer: Signer) -> None:
+    assert oct(os.stat(signer.home).st_mode & 0o777) == "0o700"
