@@ -86,6 +86,11 @@ def add_packages_commands(commands: Any) -> None:
     check.add_argument(
         "--no-suggest", action="store_true", help="skip suggestions for missing packages"
     )
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when a template could not be checked (no index for its target)",
+    )
     check.set_defaults(handler=_cmd_check)
 
     status = actions.add_parser(
@@ -136,7 +141,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     reports = check_templates(settings_from(args), args.templates, suggest=not args.no_suggest)
     emit(args, check_json(reports), lambda: print_check(reports))
-    return EXIT_OK if all(report.ok for report in reports) else EXIT_INVALID
+    if not all(report.ok for report in reports):
+        return EXIT_INVALID
+    if args.strict and not all(report.checked for report in reports):
+        return EXIT_INVALID  # --strict: a template that could not be checked is a failure
+    return EXIT_OK
 
 
 def _cmd_status(args: argparse.Namespace) -> int:

@@ -64,3 +64,12 @@ def test_one_hundred_thirty_when_interrupted(tmp_path: Path) -> None:
             chat.kill()
     assert chat.returncode == 130, err
     assert err.strip().splitlines()[-1] == "oic-ai: interrupted" and "Traceback" not in err
+
+
+def test_packages_check_strict_fails_a_template_it_could_not_check(tmp_path: Path) -> None:
+    template = OUR_TEMPLATES / "azl3-aarch64-edge-gateway-raw.yml"  # no index synced here
+    env = cli_env(tmp_path / "data")
+    assert oic("packages", "check", str(template), env=env).returncode == 0
+    strict = oic("packages", "check", str(template), "--strict", "--json", env=env)
+    assert strict.returncode == 1
+    assert '"checked": false' in strict.stdout
