@@ -61,6 +61,7 @@ SLOW = (
     "cli/test_completion.py::test_session_ids_complete_where_a_command_takes_one",
     "cli/test_ai_command.py",
     "cli/test_verbosity.py",
+    "cli/test_exit_codes.py::test_one_hundred_thirty_when_interrupted",
     # a fresh interpreter that builds an index (README) or runs pytest again (environment)
     "test_readme.py::test_the_readme_python_example_runs",
     "test_environment.py::test_the_developers_variables_do_not_reach_a_test",
