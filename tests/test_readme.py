@@ -31,3 +31,17 @@ def test_the_readme_python_example_runs(agent_data_dir: Path) -> None:
 def test_the_readme_opens_with_the_two_commands() -> None:
     head = (PROJECT / "README.md").read_text().split("\n")[:6]
     assert head[3].startswith("make demo") and head[4].startswith("make test")
+
+
+def test_every_environment_variable_the_code_reads_is_in_the_readme_table() -> None:
+    code = "\n".join(
+        path.read_text()
+        for folder in ("oic_ai", "graph", "nodes", "tools", "stores")
+        for path in (PROJECT / folder).rglob("*.py")
+        if not path.is_symlink() and "oic_ai/graph" not in str(path)
+    )
+    read = set(re.findall(r"\"((?:OIC_AI|OPENAI|OLLAMA)_[A-Z_]+)\"", code))
+    table = (PROJECT / "README.md").read_text().split("| variable | meaning |")[1]
+    table = table.split("\n\n")[0]
+    missing = sorted(name for name in read if f"`{name}`" not in table)
+    assert not missing, f"add these to the README's variable table: {missing}"
