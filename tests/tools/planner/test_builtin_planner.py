@@ -8,7 +8,7 @@ import string
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from oic_ai.tools.edit_plan import EditPlan
@@ -539,6 +539,7 @@ _SUFFIXES = ["", "and add docker", ", make the disk 8GiB", "in the docker group"
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(secret="templa", prefix="", connector="password ", suffix="", mode="create")
 @given(
     secret=st.text(alphabet=_SECRET_ALPHABET, min_size=6, max_size=24),
     prefix=st.sampled_from(_PREFIXES),
@@ -552,6 +553,10 @@ def test_property_password_values_never_appear_in_the_plan(
     template = text_of(UBUNTU)
     baseline = plan_request(f"{prefix} {suffix}", template, mode=mode)  # type: ignore[arg-type]
     assume(secret.lower() not in baseline.model_dump_json().lower())
+    # the plan's own words about a password (its warning, the placeholder) are not a leak:
+    # a generated "secret" such as "templa" is part of them
+    marker = plan_request(f"{prefix} {connector}Qz7Qz7Qz7 {suffix}", template, mode=mode)  # type: ignore[arg-type]
+    assume(secret.lower() not in marker.model_dump_json().lower().replace("qz7qz7qz7", ""))
     request = f"{prefix} {connector}{secret} {suffix}"
     result = plan_request(request, template, mode=mode)  # type: ignore[arg-type]
     assert secret.lower() not in result.model_dump_json().lower()
