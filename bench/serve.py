@@ -4,7 +4,7 @@ Starts ``python -m oic_ai serve --no-browser`` on a free loopback port with a fr
 folder (the bundled library, builtin planner), and measures:
 
 - start-up: from spawning the process to the ``serving on ...`` line (``/ok`` answered);
-- ``POST /api/v1/validate`` with a 90-line template, and ``GET /api/v1/search`` for a
+- ``POST /api/v1/validate`` with a 151-line template, and ``GET /api/v1/search`` for a
   request, each ``--requests`` times one after another (the first search, which embeds
   the library into a fresh index, is reported on its own);
 - ``GET /api/v1/templates`` and ``GET /ui/``.
@@ -129,7 +129,7 @@ def main() -> None:
     print(f"first search (embeds the bundled library into a fresh index): {first_search:.2f} s")
     print("| request | n | p50 ms | p95 ms |")
     print("|---|---|---|---|")
-    print(row("`POST /api/v1/validate` (90-line template)", validate))
+    print(row("`POST /api/v1/validate` (151-line template)", validate))
     print(row("`GET /api/v1/search` (warm index)", search))
     print(row("`GET /api/v1/templates`", listing))
     print(row("`GET /ui/`", page))

@@ -61,14 +61,31 @@ def check_template_name(name: str) -> str:
     return text
 
 
+_CATALOGS: dict[str, tuple[tuple[tuple[str, int, int], ...], list[dict[str, Any]]]] = {}
+_CATALOGS_LOCK = threading.Lock()
+
+
 def catalog(settings: Settings) -> list[dict[str, Any]]:
     """Every library template with its target and description (``GET /api/v1/templates``).
 
-    A file that does not parse is still listed, with ``error`` saying why.
+    A file that does not parse is still listed, with ``error`` saying why. The parsed
+    rows are kept until a library file is added, removed or changed.
     """
+    root = library_dir(settings)
+    signature = library_signature(settings)
+    key = str(root.resolve())
+    with _CATALOGS_LOCK:
+        cached = _CATALOGS.get(key)
+    if cached is None or cached[0] != signature:
+        cached = (signature, _read_catalog(settings, root))
+        with _CATALOGS_LOCK:
+            _CATALOGS[key] = cached
+    return [dict(row) for row in cached[1]]
+
+
+def _read_catalog(settings: Settings, root: Path) -> list[dict[str, Any]]:
     from oic_ai.stores.template_library import read_template
 
-    root = library_dir(settings)
     rows: list[dict[str, Any]] = []
     for entry in list_templates(settings):
         row: dict[str, Any] = entry.to_json()

@@ -167,6 +167,8 @@ def test_save_writes_atomically_refuses_to_clobber_and_indexes(api: Api) -> None
     query = {"q": "quokka telemetry appliance"}
     before = api.client.get("/api/v1/search", params=query).json()["results"]  # a warm search
     assert "quokka-edge.yml" not in {r["template"] for r in before}
+    listed = [t["name"] for t in api.client.get("/api/v1/templates").json()["templates"]]
+    assert "quokka-edge" not in listed  # the listing is kept warm too
     created = api.client.post("/api/v1/templates", json={"name": "quokka-edge", "template": text})
     assert created.status_code == 201, created.text
     body = created.json()
