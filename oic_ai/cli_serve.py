@@ -226,7 +226,6 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     _export_settings(args)
     check_port(args.host, args.port)
     os.environ.update(QUIET_ENV)
-    import uvicorn  # noqa: F401  (loaded before the handlers: run_server imports it first)
     from langgraph_api.cli import run_server
 
     _quiet_logging()
