@@ -28,7 +28,7 @@ from oic_ai.graph.services.library import (
 from oic_ai.stores.errors import UserInputError
 
 if TYPE_CHECKING:
-    from oic_ai.graph.services.session_history import ForkOutcome, SessionView
+    from oic_ai.graph.services.session_history import ForkOutcome
     from oic_ai.stores.session_store import SessionSummary
     from oic_ai.stores.settings import Settings
     from oic_ai.tools.retrieval.hybrid_search import SearchResponse, TemplateSearch
@@ -254,11 +254,27 @@ def require_session(settings: Settings, session_id: str) -> SessionSummary:
     return found
 
 
-def session_view(settings: Settings, session_id: str) -> SessionView:
-    """A session's summary, current template and conversation (``sessions show --json``)."""
-    from oic_ai.graph.services.session_history import show_session
+def session_detail(settings: Settings, session_id: str) -> dict[str, Any]:
+    """``sessions show --json`` plus ``history``: every turn as ``sessions replay`` has it.
 
-    return show_session(settings, require_session(settings, session_id).id)
+    Each turn carries its number (what ``fork`` takes), request, route, status, changes
+    and diff, so a page can list the turns and fork from any of them.
+
+    Raises:
+        SessionNotFoundError: there is no such session.
+    """
+    from oic_ai.graph.services.session_history import (
+        SessionView,
+        open_agent,
+        replay,
+        state_summary,
+    )
+
+    summary = require_session(settings, session_id)
+    with open_agent(settings) as agent:
+        state = state_summary(agent.state(summary.id))
+        history = [record.to_json() for record in replay(agent.graph, summary.id)]
+    return {**SessionView(summary, state).to_json(), "history": history}
 
 
 def rename_session(settings: Settings, session_id: str, title: str) -> SessionSummary:

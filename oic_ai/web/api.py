@@ -245,8 +245,7 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
         from oic_ai.graph.services import web
 
         if request.method == "GET":
-            view = await call(web.session_view, session_id)
-            return JSONResponse(view.to_json())
+            return JSONResponse(await call(web.session_detail, session_id))
         if request.method == "DELETE":
             await call(web.remove_session, session_id)
             return Response(status_code=204)

@@ -278,6 +278,10 @@ def test_sessions_list_show_rename_fork_delete(api: Api, session: str) -> None:
 
     shown = api.client.get(f"/api/v1/sessions/{session}").json()
     assert shown["id"] == session and shown["state"]["template"].endswith("# edited\n")
+    history = shown["history"]
+    assert [(t["turn"], t["intent"]) for t in history] == [(1, "edit"), (2, "edit")]
+    assert history[1]["request"] == "apply my edit" and "+# edited" in history[1]["diff"]
+    assert history[0]["changes"][0].startswith("started from ")
 
     renamed = api.client.patch(f"/api/v1/sessions/{session}", json={"title": "edge box"})
     assert renamed.status_code == 200 and renamed.json()["title"] == "edge box"
