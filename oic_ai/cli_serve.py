@@ -188,13 +188,25 @@ def _announce_when_ready(
         return
     url = ui_url(host, port)
     print(f"serving on {url}", flush=True)
-    if open_browser:
+    if open_browser and has_desktop():
         import webbrowser
 
         try:
             webbrowser.open(url)
         except Exception:  # no browser here: the printed URL is enough
             pass
+
+
+def has_desktop(env: dict[str, str] | None = None) -> bool:
+    """Whether a graphical browser can open: not over SSH or on a console without X/Wayland.
+
+    Without a display, Python's ``webbrowser`` falls back to a text browser (lynx, w3m),
+    which would take over the terminal the server logs to.
+    """
+    environ = os.environ if env is None else env
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"))
 
 
 class _Signals:

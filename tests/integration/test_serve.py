@@ -241,3 +241,22 @@ def test_langgraph_dev_serves_the_same_page_and_api(tmp_path: Path) -> None:
             assert page.status == 200 and page.headers["cache-control"] == "no-cache"
         with opener.open(dev.url + "/api/v1/sessions", timeout=30) as sessions:
             assert json.loads(sessions.read()) == {"sessions": []}
+
+
+def test_without_no_browser_it_opens_the_page_in_the_browser(tmp_path: Path) -> None:
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.sh"  # $BROWSER is what Python's webbrowser runs first
+    browser.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
+    browser.chmod(0o755)
+    env = cli_env(tmp_path / "data", OIC_AI_PROVIDER="builtin", BROWSER=str(browser))
+    env["DISPLAY"] = ":0"
+    port = free_port()
+    argv = [sys.executable, "-m", "oic_ai", "serve", "--port", str(port)]
+    log = tmp_path / "browser.log"
+    with started(argv, env=env, log=log, cwd=tmp_path) as process:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while not (opened.exists() and opened.read_text().strip()):
+            assert process.poll() is None and time.monotonic() < deadline, log_tail(log)
+            time.sleep(0.1)
+        assert opened.read_text().strip() == f"http://127.0.0.1:{port}/ui/"
+        assert f"serving on http://127.0.0.1:{port}/ui/" in log.read_text()

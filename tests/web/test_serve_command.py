@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from oic_ai.cli_serve import ui_url
+from oic_ai.cli_serve import has_desktop, ui_url
 from tests.support.cli import cli_env, modules_after, oic, one_line_error, top_level
 from tests.support.processes import free_port
 
@@ -69,3 +69,9 @@ def test_other_commands_do_not_load_the_server() -> None:
 def test_the_printed_url_brackets_ipv6() -> None:
     assert ui_url("127.0.0.1", 8123) == "http://127.0.0.1:8123/ui/"
     assert ui_url("::1", 9) == "http://[::1]:9/ui/"
+
+
+def test_the_browser_opens_only_where_a_desktop_can_show_it() -> None:
+    if sys.platform.startswith("linux"):
+        assert has_desktop({}) is False  # a console or SSH: no text browser takes the terminal
+        assert has_desktop({"DISPLAY": ":0"}) and has_desktop({"WAYLAND_DISPLAY": "wayland-0"})
