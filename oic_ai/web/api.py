@@ -202,13 +202,12 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
 
     async def template(request: Request) -> Response:
         name = str(request.path_params["name"])
-        from oic_ai.graph.services.library import library_dir, list_templates, read_template
+        from oic_ai.graph.services.library import list_templates, read_template
 
         def read(settings: Settings) -> dict[str, Any]:
             text = read_template(settings, name)
-            root = library_dir(settings)
             entry = next(e for e in list_templates(settings) if name in (e.name, e.path))
-            return {"name": entry.name, "path": entry.path, "template": text, "root": str(root)}
+            return {"name": entry.name, "path": entry.path, "template": text}
 
         return JSONResponse(await call(read))
 
