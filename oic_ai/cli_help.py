@@ -112,6 +112,7 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         if (
             "%(default)" in text
             or "default" in text
+            or f"({default})" in text
             or default in (None, False, argparse.SUPPRESS)
             or not action.option_strings
         ):
