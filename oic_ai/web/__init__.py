@@ -1,0 +1,1 @@
+"""The web front door: the REST API, the page and per-user access for ``oic-ai serve``."""
