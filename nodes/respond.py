@@ -106,11 +106,11 @@ def _record(
     thread = runtime.execution_info.thread_id if runtime.execution_info else None
     if not thread:
         return
-    from oic_ai.stores.session_store import SessionStore, sessions_db_path, template_name
+    from oic_ai.stores.session_store import open_session_store, template_name
 
     settings = run_settings(runtime)
     name = template_name(template) or state.get("base_template")
-    store = SessionStore(sessions_db_path(settings.data_dir))
+    store = open_session_store(settings)  # beside the checkpoints: SQLite or PostgreSQL
     try:
         store.record_turn(
             str(thread),
