@@ -119,6 +119,24 @@ def _record(
             status=status,
             provider=state.get("provider"),
             turn=turn,
+            owner=_auth_user(),
         )
     finally:
         store.close()
+
+
+def _auth_user() -> str | None:
+    """The served API's user running this turn (its custom auth), or None.
+
+    The LangGraph API server puts the authenticated identity in the run's
+    ``configurable["langgraph_auth_user_id"]``; the anonymous caller of a server without
+    users has an empty identity, and the CLI and the Python API have none.
+    """
+    from langgraph.config import get_config
+
+    try:
+        configurable = get_config().get("configurable") or {}
+    except RuntimeError:  # not inside a run
+        return None
+    user = configurable.get("langgraph_auth_user_id")
+    return str(user) if isinstance(user, str) and user else None

@@ -288,6 +288,7 @@ def fork(graph: Any, store: SessionIndex, session_id: str, turn: int) -> str:
         status=end.status,
         provider=end.provider,
         request=end.request,
+        owner=source.owner if source else None,  # a fork stays its source's user's
     )
     return new_id
 

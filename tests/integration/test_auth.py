@@ -6,7 +6,8 @@
 3. Drive the server with ``langgraph_sdk`` and ``httpx``, each user with its own
    ``Authorization: Bearer TOKEN``: no token or a wrong one gets 401 on the LangGraph
    routes and on ``/api/v1``; bob gets 404 for alice's thread, its state, its history,
-   a run on it and a run from one of its checkpoints, and never sees it in a search.
+   a run on it and a run from one of its checkpoints, and never sees it in a search or
+   in ``/api/v1/sessions``.
 4. Remove carol while the server runs: her next request gets 401.
 5. ``langgraph dev`` reads the same settings from ``langgraph.json``.
 Every server is stopped by its process group id, also when a test fails.
@@ -285,6 +286,56 @@ def test_a_copy_and_a_fork_by_the_owner_stay_the_owners(
     assert copied["metadata"]["owner"] == "alice"
     assert "12GiB" in forked["template"]
     assert world.status("bob", lambda c: c.threads.get(copied["thread_id"])) == 404
+
+
+def test_the_session_index_is_scoped_to_its_user(
+    world: World, alices_thread: dict[str, Any]
+) -> None:
+    alice, bob, tid = world.tokens["alice"], world.tokens["bob"], alices_thread["tid"]
+    mine = world.get("/api/v1/sessions", alice).json()["sessions"]
+    assert [s["turns"] for s in mine if s["id"] == tid] == [2]
+    theirs = world.get("/api/v1/sessions", bob).json()["sessions"]
+    assert tid not in {s["id"] for s in theirs}
+    # the session made before any user existed is nobody's
+    anonymous = world.before_users["thread"]["thread_id"]
+    assert anonymous not in {s["id"] for s in mine + theirs}
+    for method, path, body in [
+        ("GET", f"/api/v1/sessions/{tid}", None),
+        ("PATCH", f"/api/v1/sessions/{tid}", {"title": "mine now"}),
+        ("DELETE", f"/api/v1/sessions/{tid}", None),
+        ("POST", f"/api/v1/sessions/{tid}/fork", {"turn": 1}),
+        ("GET", f"/api/v1/sessions/{anonymous}", None),
+    ]:
+        answer = httpx.request(
+            method, world.server.url + path, json=body, headers=bearer(bob), timeout=60
+        )
+        assert answer.status_code == 404, (method, path, answer.text)
+        assert answer.json()["error"].startswith("no session")
+    shown = world.get(f"/api/v1/sessions/{tid}", alice)
+    assert shown.status_code == 200 and shown.json()["title"] != "mine now"
+
+
+def test_a_fork_through_the_api_is_its_users_alone(
+    world: World, alices_thread: dict[str, Any]
+) -> None:
+    alice, bob = world.tokens["alice"], world.tokens["bob"]
+    made = world.post(f"/api/v1/sessions/{alices_thread['tid']}/fork", {"turn": 1}, alice)
+    assert made.status_code == 201, made.text
+    fork = made.json()["session"]
+    assert fork in {s["id"] for s in world.get("/api/v1/sessions", alice).json()["sessions"]}
+    assert fork not in {s["id"] for s in world.get("/api/v1/sessions", bob).json()["sessions"]}
+    # the fork has no LangGraph thread yet: bob cannot claim its id, nor run on it
+    claim = {"thread_id": fork, "if_exists": "do_nothing"}
+    assert world.post("/threads", claim, bob).status_code == 409
+    run = {"assistant_id": GRAPH_ID, "input": message(SECOND), "if_not_exists": "create"}
+    assert world.post(f"/threads/{fork}/runs/wait", run, bob).status_code == 404
+    # alice continues it as the page does
+    assert world.post("/threads", claim, alice).status_code == 200
+    answer = world.post(f"/threads/{fork}/runs/wait", run, alice)
+    assert answer.status_code == 200, answer.text
+    assert "24GiB" in answer.json()["template"]
+    assert world.get(f"/api/v1/sessions/{fork}", alice).json()["turns"] == 2
+    assert world.status("bob", lambda c: c.threads.get_state(fork)) == 404
 
 
 def test_a_user_removed_while_the_server_runs_is_refused_at_once(world: World) -> None:
