@@ -47,9 +47,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, Any]:
     if request.param == "sqlite":
         return "sqlite", load_settings(env={}, data_dir=tmp_path / "data")
     url = request.getfixturevalue("postgres_url")
-    return "postgres", load_settings(
-        env={"OIC_AI_DATABASE_URL": url}, data_dir=tmp_path / "data"
-    )
+    return "postgres", load_settings(env={"OIC_AI_DATABASE_URL": url}, data_dir=tmp_path / "data")
 
 
 @pytest.fixture
@@ -235,7 +233,9 @@ def test_an_old_sqlite_index_gains_the_owner_column(tmp_path: Path) -> None:
             "created REAL NOT NULL, updated REAL NOT NULL, turns INTEGER NOT NULL DEFAULT 0, "
             "template TEXT, status TEXT, provider TEXT, request TEXT)"
         )
-        conn.execute("INSERT INTO oic_sessions VALUES ('old', 't', 1, 2, 3, NULL, NULL, NULL, NULL)")
+        conn.execute(
+            "INSERT INTO oic_sessions VALUES ('old', 't', 1, 2, 3, NULL, NULL, NULL, NULL)"
+        )
     conn.close()
     with SqliteSessionStore(path) as store:
         assert store.get("old").owner is None and store.get("old").turns == 3
