@@ -97,7 +97,9 @@ def user_for_header(authorization: str | None) -> dict[str, Any]:
         name = check.user_for(token) if token else None
     except UserInputError as exc:
         logger.error("oic-ai: refusing every request: %s", exc)
-        raise _unauthorized("the server's token file cannot be read; tell its administrator")
+        raise _unauthorized(
+            "the server's token file cannot be read; tell its administrator"
+        ) from None
     if token is None:
         raise _unauthorized(f"this server needs 'Authorization: Bearer TOKEN'; {ASK_ADMIN}")
     if name is None:
@@ -119,15 +121,30 @@ def owner_of(user: Any) -> str | None:
     return str(identity) if identity else None
 
 
+NOBODY = "no user (custom route auth is off)"
+"""The owner of a custom route's request that was never authenticated while users exist:
+no session has it (a user name has no spaces), so such a request sees no session."""
+
+
 def request_owner(request: Any) -> str | None:
     """The owner a custom route (``/api/v1/...``) acts for: None when no user exists.
 
     Reads ``request.scope["user"]``, which LangGraph's authentication sets on custom routes
-    when ``http.enable_custom_route_auth`` is on; without it (an app served on its own)
-    there is no user, so None.
+    when ``http.enable_custom_route_auth`` is on. Without it (the app served on its own, or
+    a configuration that left the switch off) and with users in the token file, the request
+    acts for :data:`NOBODY`, so it sees no one's sessions rather than everyone's.
     """
     scope = getattr(request, "scope", None) or {}
-    return owner_of(scope.get("user"))
+    if "user" in scope:
+        return owner_of(scope["user"])
+    try:
+        unauthenticated = verifier().has_users()
+    except UserInputError:
+        unauthenticated = True
+    if unauthenticated:
+        logger.warning("oic-ai: %s reached without authentication", scope.get("path"))
+        return NOBODY
+    return None
 
 
 def require_own_session(settings: Settings, session_id: str, owner: str | None) -> None:

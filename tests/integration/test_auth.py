@@ -358,6 +358,34 @@ def test_tokens_reach_no_log_and_no_database(world: World, alices_thread: dict[s
                 assert token.encode() not in data, path
 
 
+def test_the_api_served_without_langgraph_auth_fails_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The web app on its own (no custom-route auth) shows no one's sessions once users exist."""
+    from starlette.testclient import TestClient
+
+    from oic_ai.stores.session_store import open_session_store
+    from oic_ai.stores.settings import load_settings
+    from oic_ai.stores.users import TokenVerifier, UserStore
+    from oic_ai.web import auth as web_auth
+    from oic_ai.web.app import create_app
+
+    settings = load_settings(data_dir=tmp_path, env={})
+    store = open_session_store(settings)
+    try:
+        store.create("session-of-alice", title="alice's", turns=1, owner="alice")
+    finally:
+        store.close()
+    tokens = tmp_path / "users.json"
+    monkeypatch.setattr(web_auth, "_verifier", TokenVerifier(tokens))
+    with TestClient(create_app(lambda: settings)) as client:
+        listed = client.get("/api/v1/sessions").json()["sessions"]
+        assert [s["id"] for s in listed] == ["session-of-alice"]  # no users: open, as before
+        UserStore(tokens).add("alice")
+        assert client.get("/api/v1/sessions").json()["sessions"] == []
+        assert client.get("/api/v1/sessions/session-of-alice").status_code == 404
+
+
 def test_langgraph_json_and_serve_agree_on_auth() -> None:
     config = json.loads((PROJECT / "langgraph.json").read_text(encoding="utf-8"))
     assert config["auth"] == AUTH
