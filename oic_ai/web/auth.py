@@ -137,8 +137,10 @@ def request_owner(request: Any) -> str | None:
     scope = getattr(request, "scope", None) or {}
     if "user" in scope:
         return owner_of(scope["user"])
-    try:
-        unauthenticated = verifier().has_users()
+    from oic_ai.stores.settings import load_settings
+
+    try:  # resolved afresh: this path is for odd set-ups, not the served one
+        unauthenticated = TokenVerifier(tokens_file(load_settings().data_dir)).has_users()
     except UserInputError:
         unauthenticated = True
     if unauthenticated:

@@ -366,8 +366,7 @@ def test_the_api_served_without_langgraph_auth_fails_closed(
 
     from oic_ai.stores.session_store import open_session_store
     from oic_ai.stores.settings import load_settings
-    from oic_ai.stores.users import TokenVerifier, UserStore
-    from oic_ai.web import auth as web_auth
+    from oic_ai.stores.users import UserStore
     from oic_ai.web.app import create_app
 
     settings = load_settings(data_dir=tmp_path, env={})
@@ -377,7 +376,7 @@ def test_the_api_served_without_langgraph_auth_fails_closed(
     finally:
         store.close()
     tokens = tmp_path / "users.json"
-    monkeypatch.setattr(web_auth, "_verifier", TokenVerifier(tokens))
+    monkeypatch.setenv("OIC_AI_TOKENS_FILE", str(tokens))
     with TestClient(create_app(lambda: settings)) as client:
         listed = client.get("/api/v1/sessions").json()["sessions"]
         assert [s["id"] for s in listed] == ["session-of-alice"]  # no users: open, as before
