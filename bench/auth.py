@@ -75,7 +75,8 @@ def main() -> None:
             p50, p95, reload = _verify(root / f"users-{users}.json", users, args.rounds)
             print(f"| token check, {users} users, p50 | {p50:.1f} µs |")
             print(f"| token check, {users} users, p95 | {p95:.1f} µs |")
-            print(f"| first check after the file changed, {users} users, median | {reload:.0f} µs |")
+            changed = f"first check after the file changed, {users} users, median"
+            print(f"| {changed} | {reload:.0f} µs |")
         print(f"| `oic-ai users add`, fresh process median | {_cli_add(root / 'cli', 5):.2f} s |")
 
 

@@ -3,7 +3,8 @@
 Prints a Markdown table. SQLite lives in a temporary data folder; PostgreSQL is the one
 at ``--url`` (an empty database you own), or else a throwaway cluster from Debian's
 ``postgresql`` package started for the run (initdb + pg_ctl in a temporary folder,
-stopped by PID at the end; ``tests/support/postgres.py``). Offline: builtin planner,
+PostgreSQL's durable defaults: fsync and synchronous commit on; stopped by PID at the
+end; ``tests/support/postgres.py``). It connects over TCP on loopback. Offline: builtin planner,
 local embedder.
 
     python bench/sessions_backends.py [--rounds 20] [--url postgresql://...]
@@ -39,7 +40,7 @@ def throwaway_postgres() -> Iterator[str]:
     from tests.support.postgres import start_cluster
 
     root = Path(tempfile.mkdtemp(prefix="oic-bench-pg-"))
-    cluster = start_cluster(root)
+    cluster = start_cluster(root, durable=True)  # fsync and synchronous commit on
     try:
         yield cluster.create_database("bench")
     finally:
@@ -131,7 +132,7 @@ def overhead_figures(data_dir: Path, url: str, rounds: int) -> dict[str, dict[st
         for name, graph in graphs.items():
             warm = {"configurable": {"thread_id": f"warm-up-{name}"}}
             graph.invoke(payload, warm, context=contexts[name])
-        sizes = {}
+        sizes, last = {}, {}
         for name, settings in backends.items():
             with open_session_store(settings) as store:
                 store.vacuum()
@@ -141,7 +142,7 @@ def overhead_figures(data_dir: Path, url: str, rounds: int) -> dict[str, dict[st
                 t = time.perf_counter()
                 bare.invoke(payload, context=plain_context)
                 times["plain"].append(time.perf_counter() - t)
-                config = {"configurable": {"thread_id": str(uuid.uuid4())}}
+                config = last[name] = {"configurable": {"thread_id": str(uuid.uuid4())}}
                 t = time.perf_counter()
                 graph.invoke(payload, config, context=contexts[name])
                 times[f"{name} turn"].append(time.perf_counter() - t)
@@ -154,7 +155,7 @@ def overhead_figures(data_dir: Path, url: str, rounds: int) -> dict[str, dict[st
                 store.vacuum()
                 grown = store.size_bytes() - sizes[name]
             figures[name] = {
-                "checkpoints": len(list(graph.get_state_history(config))) / 2,
+                "checkpoints": len(list(graph.get_state_history(last[name]))) / 2,
                 "kib": grown / (2 * rounds) / 1024,
             }
     figures["p50"] = {k: statistics.median(v) * 1000 for k, v in times.items()}
@@ -166,11 +167,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--url", help="an empty PostgreSQL database (default: a throwaway one)")
+    parser.add_argument(
+        "--async-commit",
+        action="store_true",
+        help="connect with synchronous_commit=off (what ALTER ROLE ... SET would give)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     with tempfile.TemporaryDirectory(prefix="oic-bench-backends-") as tmp:
         with nullcontext(args.url) if args.url else throwaway_postgres() as url:
+            if args.async_commit:
+                url += ("&" if "?" in url else "?") + "options=-csynchronous_commit%3Doff"
             listing: dict[str, dict[str, float]] = {}
             for name, db in (("sqlite", None), ("postgres", url)):
                 settings = _settings(Path(tmp) / f"list-{name}", db)

@@ -109,12 +109,11 @@ def _record(
     thread = runtime.execution_info.thread_id if runtime.execution_info else None
     if not thread:
         return
-    from oic_ai.stores.session_store import open_session_store, template_name
+    from oic_ai.stores.session_store import session_recorder, template_name
 
     settings = run_settings(runtime)
     name = template_name(template) or state.get("base_template")
-    store = open_session_store(settings)  # beside the checkpoints: SQLite or PostgreSQL
-    try:
+    with session_recorder(settings) as store:  # beside the checkpoints: SQLite or PostgreSQL
         store.record_turn(
             str(thread),
             request=state.get("request", ""),
@@ -124,8 +123,6 @@ def _record(
             turn=turn,
             owner=_auth_user(),
         )
-    finally:
-        store.close()
 
 
 def _auth_user() -> str | None:

@@ -296,6 +296,31 @@ def open_session_store(settings: Settings) -> SessionIndex:
     return SqliteSessionStore(sessions_db_path(settings.data_dir))
 
 
+_recorders: dict[str, SessionIndex] = {}
+_recorders_lock = threading.Lock()
+
+
+@contextmanager
+def session_recorder(settings: Settings) -> Iterator[SessionIndex]:
+    """The store a turn records itself in (``respond``): the one the settings choose.
+
+    SQLite is opened and closed around the write, as every store is. A PostgreSQL store
+    is kept open for the life of the process, one per URL (a server records every turn
+    of every thread through it; its lock serialises the short writes, and a lost
+    connection is reopened), so a turn does not pay for a new connection.
+    """
+    if not settings.database_url:
+        with SqliteSessionStore(sessions_db_path(settings.data_dir)) as store:
+            yield store
+        return
+    url = settings.database_url
+    with _recorders_lock:
+        if url not in _recorders:
+            _recorders[url] = store_for_url(url)
+        shared = _recorders[url]
+    yield shared
+
+
 def store_for_url(url: str) -> SessionIndex:
     """A PostgreSQL session index on ``url`` (see ``stores.session_store_pg``)."""
     check_database_url(url)

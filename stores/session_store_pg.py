@@ -193,8 +193,10 @@ class PostgresSessionStore(SessionIndex):
     def _write(self, work: Callable[[Transaction], _T]) -> _T:
         def attempt(conn: psycopg.Connection[Any]) -> _T:
             if not self._schema_ready:
-                ensure_schema(conn)
-                self._schema_ready = True
+                self._schema_ready = self._table_exists(conn)
+                if not self._schema_ready:  # the first write ever (the savers make it too)
+                    ensure_schema(conn)
+                    self._schema_ready = True
             with conn.transaction():
                 return work(_PgTransaction(conn))
 
@@ -224,12 +226,14 @@ class PostgresSessionStore(SessionIndex):
             )
         }
 
+    @staticmethod
+    def _table_exists(conn: psycopg.Connection[Any]) -> bool:
+        rows = conn.execute("SELECT to_regclass(%s) IS NOT NULL", (TABLE,)).fetchall()
+        return bool(rows and rows[0][0])
+
     def exists(self) -> bool:
         """Whether the index table exists (reading never creates it)."""
-        rows = self._retry(
-            lambda conn: conn.execute("SELECT to_regclass(%s) IS NOT NULL", (TABLE,)).fetchall()
-        )
-        return bool(rows and rows[0][0])
+        return self._retry(self._table_exists)
 
     def size_bytes(self) -> int:
         """The index's and the checkpointer's tables, with their indexes and TOAST."""

@@ -53,6 +53,7 @@ def pg_langgraph_dev(
     root: Path, url: str, data_dir: Path | None = None, **extra: str
 ) -> AbstractContextManager[Server]:
     """``langgraph dev`` on this checkout with ``OIC_AI_DATABASE_URL=url``, builtin planner."""
+    root.mkdir(parents=True, exist_ok=True)
     data = data_dir or root / "data"
     env = cli_env(
         data,

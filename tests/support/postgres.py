@@ -96,8 +96,13 @@ def _as_postgres() -> list[str]:
     return [runuser, "-u", SUPERUSER, "--"]
 
 
-def start_cluster(root: Path) -> Cluster:
-    """initdb and start a cluster under ``root`` on a free port (tries a few ports)."""
+def start_cluster(root: Path, *, durable: bool = False) -> Cluster:
+    """initdb and start a cluster under ``root`` on a free port (tries a few ports).
+
+    Tests run it without fsync (a throwaway cluster need not survive a power cut);
+    ``durable=True`` keeps PostgreSQL's defaults (fsync, synchronous commit), as a bench
+    of commit costs needs.
+    """
     initdb = require_program("initdb")
     pg_ctl = require_program("pg_ctl")
     as_postgres = _as_postgres()
@@ -115,7 +120,7 @@ def start_cluster(root: Path) -> Cluster:
             "--auth=trust",
             "--encoding=UTF8",
             "--locale=C",
-            "--no-sync",
+            *([] if durable else ["--no-sync"]),
         ]
     )
     if done.returncode != 0:
@@ -124,9 +129,10 @@ def start_cluster(root: Path) -> Cluster:
         cluster.port = free_port()
         options = (
             f"-c port={cluster.port} -c listen_addresses=127.0.0.1 "
-            f"-c unix_socket_directories={root} -c fsync=off -c full_page_writes=off "
-            "-c synchronous_commit=off -c max_connections=200"
+            f"-c unix_socket_directories={root} -c max_connections=200"
         )
+        if not durable:
+            options += " -c fsync=off -c full_page_writes=off -c synchronous_commit=off"
         log = root / f"server-{cluster.port}.log"
         started = cluster.run(
             [
