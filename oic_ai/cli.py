@@ -194,12 +194,14 @@ def build_parser() -> argparse.ArgumentParser:
     from oic_ai.cli_packages import add_packages_commands
     from oic_ai.cli_serve import add_serve_command
     from oic_ai.cli_sessions import add_sessions_commands
+    from oic_ai.cli_users import add_users_commands
 
     add_agent_commands(commands)
     add_ai_command(commands)
     add_packages_commands(commands)
     add_sessions_commands(commands)
     add_serve_command(commands)
+    add_users_commands(commands)
     add_config_commands(commands, common)
     add_completion_command(commands, common_parser(json_flag=False, library=False))
     from oic_ai.cli_help import finish_top_level

@@ -31,6 +31,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from oic_ai.stores.errors import UserInputError
+from oic_ai.web.auth import request_owner, require_own_session
 
 if TYPE_CHECKING:
     from oic_ai.stores.settings import Settings
@@ -236,13 +237,14 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
         limit = _int_param(request.query_params.get("limit"), "limit", 0, 0, 100_000)
         from oic_ai.graph.services.sessions import list_sessions
 
-        rows = await call(list_sessions, limit or None)
+        rows = await call(list_sessions, limit or None, owner=request_owner(request))
         return JSONResponse({"sessions": [row.to_json() for row in rows]})
 
     async def session(request: Request) -> Response:
         session_id = str(request.path_params["session"])
         from oic_ai.graph.services import web
 
+        await call(require_own_session, session_id, request_owner(request))
         if request.method == "GET":
             return JSONResponse(await call(web.session_detail, session_id))
         if request.method == "DELETE":
@@ -255,6 +257,7 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
 
     async def fork(request: Request) -> Response:
         session_id = str(request.path_params["session"])
+        await call(require_own_session, session_id, request_owner(request))
         body = await json_body(request)
         turn = body.get("turn")
         if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:

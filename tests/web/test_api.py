@@ -376,7 +376,8 @@ def test_langgraph_json_and_serve_mount_the_same_app_graph_and_checkpointer() ->
 
     config = json.loads((PROJECT / "langgraph.json").read_text())
     served = server_config()
-    assert config["http"] == served["http"] == {"app": "oic_ai.web.app:app"}
+    assert config["http"] == served["http"]
+    assert served["http"]["app"] == "oic_ai.web.app:app"
     assert config["graphs"] == served["graphs"]
     # the same function: langgraph.json names it by file, serve by module path
     file_path, function = config["checkpointer"]["path"].rsplit(":", 1)
