@@ -22,8 +22,10 @@ from oic_ai.tools.retrieval.query_classifier import (
     QueryVocabulary,
     classify_query,
     exclusion_patterns,
+    positive_text,
     tokenize,
 )
+from oic_ai.tools.retrieval.spelling import Correction, SpellingVocabulary, read_request
 
 _STOPWORDS = frozenset(
     {
@@ -148,11 +150,18 @@ class SearchResponse:
     results: list[SearchResult]
     low_confidence: bool
     seconds: float
+    corrections: tuple[Correction, ...] = ()
+
+    @property
+    def notices(self) -> list[str]:
+        """What the query was read as, one line per correction ("read 'dokcer' as 'docker'")."""
+        return [c.notice for c in self.corrections]
 
     def to_json(self) -> dict[str, Any]:
-        """The ``search --json`` contract (plus classification and weights)."""
+        """The ``search --json`` contract (plus classification, weights and corrections)."""
         return {
             "query": self.query,
+            "corrections": [c.to_json() for c in self.corrections],
             "query_type": self.classification.type,
             "classification": self.classification.to_json(),
             "weights": dict(zip(("semantic", "keyword", "package"), self.weights, strict=True)),
@@ -174,6 +183,7 @@ class TemplateSearch:
         self._bm25: Any = None
         self._vocabulary = QueryVocabulary()
         self._doc_tokens: list[set[str]] = []
+        self._spelling: SpellingVocabulary | None = None
 
     @classmethod
     def open(cls, settings: Settings) -> TemplateSearch:
@@ -210,6 +220,27 @@ class TemplateSearch:
             (p for item in corpus for p in item.values("packages")),
             (k for item in corpus for k in (*item.values("keywords"), *item.values("use_cases"))),
         )
+        self._spelling = None
+
+    @property
+    def spelling(self) -> SpellingVocabulary:
+        """What a misspelt query word may be read as.
+
+        The shipped words plus this library's packages and keywords; its documents' words
+        and the synced index's package names stay as written.
+        """
+        if self._corpus is None:
+            self._load_corpus()
+        if self._spelling is None:
+            from oic_ai.stores.package_index import PackageIndex
+
+            index = PackageIndex.for_data_dir(self.settings.data_dir)
+            self._spelling = SpellingVocabulary.build(
+                candidates=self._vocabulary.packages | self._vocabulary.keywords,
+                known=set().union(*self._doc_tokens) if self._doc_tokens else (),
+                packages=_IndexPackages(index) if index.exists else None,
+            )
+        return self._spelling
 
     @property
     def vocabulary(self) -> QueryVocabulary:
@@ -242,7 +273,11 @@ class TemplateSearch:
         if self._corpus is None:
             self._load_corpus()
         corpus = self._corpus or []
-        classification = self.classify(query, has_session)
+        # misspellings corrected, paraphrases named: "dokcer" is docker, "serves web
+        # pages" is a web server; the response lists what was read how
+        reading = read_request(query, self.spelling)
+        read = reading.expanded
+        classification = self.classify(read, has_session)
         weights = profile_weights(classification.type, self.settings)
         active = {k: v for k, v in (filters or {}).items() if v}
         allowed = [
@@ -251,9 +286,12 @@ class TemplateSearch:
             if all(item.metadata.get(k) == v for k, v in active.items())
         ]
         if not allowed:
-            return SearchResponse(query, classification, weights, [], True, 0.0)
+            return SearchResponse(
+                query, classification, weights, [], True, 0.0, reading.corrections
+            )
 
-        vector = self.index.embedder.embed_query(query)
+        # what the query does not want does not pull the embedding toward it
+        vector = self.index.embedder.embed_query(positive_text(read) or read)
         where: dict[str, Any] | None = None
         if len(active) == 1:
             where = dict(active)
@@ -261,7 +299,7 @@ class TemplateSearch:
             where = {"$and": [{k: v} for k, v in active.items()]}
         semantic = self.index.nearest(vector, max(pool, top_k * 10), where)
 
-        query_tokens = [t for t in _bm25_tokens(query) if t not in set(classification.negated)]
+        query_tokens = _positive_tokens(read, classification)
         raw_scores = self._bm25.get_scores(query_tokens) if self._bm25 and query_tokens else None
         keyword_rank = sorted(
             allowed, key=lambda i: -(raw_scores[i] if raw_scores is not None else 0.0)
@@ -328,8 +366,49 @@ class TemplateSearch:
                 result.low_confidence = True
             low = True
         return SearchResponse(
-            query, classification, weights, chosen, low, time.perf_counter() - started
+            query,
+            classification,
+            weights,
+            chosen,
+            low,
+            time.perf_counter() - started,
+            reading.corrections,
         )
+
+
+def _positive_tokens(query: str, classification: QueryClassification) -> list[str]:
+    """BM25 tokens of what the query wants: negated terms and their parts left out."""
+    negated = set(classification.negated)
+    for term in classification.negated:
+        negated.update(_bm25_tokens(term))
+    return [t for t in _bm25_tokens(positive_text(query)) if t not in negated]
+
+
+class _IndexPackages:
+    """The synced package index as the spelling corrector asks it (read-only)."""
+
+    def __init__(self, index: Any) -> None:
+        self._index = index
+        self._views: list[Any] | None = None
+        self._names: tuple[str, ...] | None = None
+        self._checked: dict[str, bool] = {}
+
+    def _all_views(self) -> list[Any]:
+        if self._views is None:
+            pairs = dict.fromkeys((row.dist, row.arch) for row in self._index.sources())
+            self._views = [self._index.view(dist, arch) for dist, arch in pairs]
+        return self._views
+
+    def is_package(self, word: str) -> bool:
+        if word not in self._checked:
+            self._checked[word] = any(view.exact(word) for view in self._all_views())
+        return self._checked[word]
+
+    def names(self) -> tuple[str, ...]:
+        if self._names is None:
+            names = {name.lower() for view in self._all_views() for name in view.names()}
+            self._names = tuple(sorted(names))
+        return self._names
 
 
 def _mentions(term: str, item: IndexedTemplate, packages: list[str]) -> bool:

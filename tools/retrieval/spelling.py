@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from oic_ai.stores.vocabulary import (
     CAPABILITY_SYNONYMS,
@@ -94,6 +94,18 @@ class Reading:
         return [c.notice for c in self.corrections]
 
 
+class PackageNames(Protocol):
+    """The synced package index, as the corrector asks it (read-only)."""
+
+    def is_package(self, word: str) -> bool:
+        """True when some synced index has a package named ``word``."""
+        ...
+
+    def names(self) -> tuple[str, ...]:
+        """Every package name of the synced indexes, lower-case, sorted."""
+        ...
+
+
 @dataclass(frozen=True)
 class SpellingVocabulary:
     """The words a misspelling may be read as, and the words that are never corrected.
@@ -102,16 +114,17 @@ class SpellingVocabulary:
         candidates: Known words a misspelt word may become (targets, features, catalog
             and library words).
         known: Every word that stays as written (the candidates, common English, the
-            library's words, the synced index's package names).
-        index_names: Package names of the synced index; tried only when no candidate
-            is close, and only at one edit.
+            library's words).
+        packages: The synced package index, when there is one: a package name stays as
+            written, and a word close to no candidate may be read as a package name
+            one edit away.
         names: Distribution, codename and os names: a word of seven to nine letters
             may be two edits from one of these ("ubuntoo"), one edit from anything else.
     """
 
     candidates: tuple[str, ...]
     known: frozenset[str]
-    index_names: tuple[str, ...] = ()
+    packages: PackageNames | None = None
     names: frozenset[str] = frozenset()
     _by_letter: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
 
@@ -120,17 +133,21 @@ class SpellingVocabulary:
         cls,
         candidates: Iterable[str] = (),
         known: Iterable[str] = (),
-        index_names: Iterable[str] = (),
+        packages: PackageNames | None = None,
     ) -> SpellingVocabulary:
-        """The shipped vocabulary plus ``candidates``, ``known`` words and index names."""
+        """The shipped vocabulary plus ``candidates``, ``known`` words and an index."""
         base = _base_vocabulary()
-        extra = {w.lower() for w in candidates if _LETTERS.match(w.lower())}
+        language = load_language()
+        extra = {
+            w.lower()
+            for w in candidates
+            if _LETTERS.match(w.lower())
+            and len(w) >= MIN_WORD
+            and w.lower() not in language.known_words
+        }
         all_candidates = tuple(sorted(set(base.candidates) | extra))
-        names = tuple(sorted({n.lower() for n in index_names}))
-        known_words = (
-            base.known | extra | {w.lower() for w in known} | set(names) | _split_words(names)
-        )
-        return cls(all_candidates, frozenset(known_words), names, base.names)
+        known_words = base.known | extra | {w.lower() for w in known}
+        return cls(all_candidates, frozenset(known_words), packages, base.names)
 
     def letter_table(self, letter: str) -> tuple[str, ...]:
         """The candidates that start with ``letter``."""
@@ -193,8 +210,8 @@ def _base_vocabulary() -> SpellingVocabulary:
         words |= {p.lower() for p in patterns if not any(c in p for c in "*?[")}
     for entry in language.paraphrases:
         words |= _split_words([entry.means])
-        for phrase in entry.phrases:
-            words |= set(phrase)
+        for phrase_words in entry.phrases:
+            words |= set(phrase_words)
     # common English is never a reading: "paint" is not a misspelt "point"
     candidates = {
         w
@@ -203,7 +220,7 @@ def _base_vocabulary() -> SpellingVocabulary:
     }
     known = words | language.known_words
     return SpellingVocabulary(
-        tuple(sorted(candidates)), frozenset(known), (), frozenset(target_names) & candidates
+        tuple(sorted(candidates)), frozenset(known), None, frozenset(target_names) & candidates
     )
 
 
@@ -236,18 +253,20 @@ def correct_word(word: str, vocabulary: SpellingVocabulary) -> str | None:
             best, best_distance = [candidate], distance
         elif distance == best_distance and candidate not in best:
             best.append(candidate)
+    if vocabulary.packages is not None and vocabulary.packages.is_package(lowered):
+        return None  # a real package of its own
     if len(best) == 1:
         return best[0]
-    if best or not vocabulary.index_names:
+    if best or vocabulary.packages is None:
         return None  # two readings are as close: keep the word
-    return _index_name(lowered, vocabulary.index_names)
+    return _index_name(lowered, vocabulary.packages.names())
 
 
 def _index_name(word: str, names: tuple[str, ...]) -> str | None:
     from rapidfuzz import process
     from rapidfuzz.distance import OSA
 
-    found = process.extract(word, names, scorer=OSA.distance, score_cutoff=1, limit=2)
+    found = process.extract(word, names, scorer=OSA.distance, score_cutoff=1, limit=5)
     close = [name for name, _, _ in found if name[0] == word[0] and not _is_ending(name, word)]
     return close[0] if len(close) == 1 else None
 
