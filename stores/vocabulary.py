@@ -290,6 +290,7 @@ class Language:
         paraphrases: The paraphrase entries, in file order.
         gap_words: Small words a paraphrase may skip between two of its words.
         max_gap: How many of them in a row.
+        glue_words: Words just before a paraphrase that only link it to the sentence.
         phrase_table: ``(phrase words, means)``, longest phrases first.
     """
 
@@ -299,11 +300,13 @@ class Language:
         paraphrases: tuple[Paraphrase, ...],
         gap_words: frozenset[str],
         max_gap: int,
+        glue_words: frozenset[str] = frozenset(),
     ) -> None:
         self.known_words = known_words
         self.paraphrases = paraphrases
         self.gap_words = gap_words
         self.max_gap = max_gap
+        self.glue_words = glue_words
         table = [(phrase, entry.means) for entry in paraphrases for phrase in entry.phrases]
         self.phrase_table: tuple[tuple[tuple[str, ...], str], ...] = tuple(
             sorted(table, key=lambda item: -len(item[0]))
@@ -328,6 +331,10 @@ def parse_language(data: Mapping[str, object]) -> Language:
         if not isinstance(raw_words, list):
             raise ValueError(f"{key} must be a list of words")
         known_list += raw_words
+    for key in ("known_words", "known_near_words", "gap_words", "glue_words"):
+        odd = [w for w in data.get(key) or [] if not isinstance(w, str)]  # type: ignore[attr-defined]
+        if odd:
+            raise ValueError(f"{key} holds {odd!r}, not words: quote yes, no, on and off")
     known = frozenset(str(w).lower() for w in known_list)
     entries: list[Paraphrase] = []
     raw_entries = data.get("paraphrases") or []
@@ -344,7 +351,16 @@ def parse_language(data: Mapping[str, object]) -> Language:
     max_gap = data.get("max_gap", 2)
     if not isinstance(max_gap, int) or max_gap < 0:
         raise ValueError("max_gap must be a whole number")
-    return Language(known, tuple(entries), frozenset(str(w).lower() for w in gaps), max_gap)
+    glue = data.get("glue_words") or []
+    if not isinstance(glue, list):
+        raise ValueError("glue_words must be a list of words")
+    return Language(
+        known,
+        tuple(entries),
+        frozenset(str(w).lower() for w in gaps),
+        max_gap,
+        frozenset(str(w).lower() for w in glue),
+    )
 
 
 _LANGUAGE: list[Language] = []

@@ -49,7 +49,7 @@ FILLER = (
             "distribution based one package packages pkg pkgs support stuff them there which what "
             "here yes ok okay thanks thank let's lets let same instead out version switch move "
             "port rebase retarget convert turn target targeting go going do does everything "
-            "leave than free other"
+            "leave than free other keep keeping"
         ).split()
     )
     | ADD_VERBS

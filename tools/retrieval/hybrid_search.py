@@ -1,4 +1,4 @@
-"""Hybrid template search: semantic + BM25 keyword + package overlap − negation penalty.
+"""Hybrid template search: semantic + BM25 keyword + package overlap + target − negation penalty.
 
 Weights come from the query type's profile (the ADR's table). Candidates are the union of
 Chroma's nearest neighbours and the best BM25 matches, so a large library stays fast and
@@ -9,12 +9,14 @@ best few, marked ``low_confidence``.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
 from oic_ai.stores.settings import Settings
+from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_index import IndexedTemplate, SyncReport, TemplateIndex
 from oic_ai.stores.vocabulary import alias_group
 from oic_ai.tools.retrieval.query_classifier import (
@@ -113,6 +115,7 @@ class SearchResult:
     keyword: float
     package: float
     penalty: float = 0.0
+    target: float = 0.0
     low_confidence: bool = False
     matched_keywords: list[str] = field(default_factory=list)
     matched_packages: list[str] = field(default_factory=list)
@@ -129,6 +132,7 @@ class SearchResult:
             "keyword": round(self.keyword, 4),
             "package": round(self.package, 4),
             "penalty": round(self.penalty, 4),
+            "target": round(self.target, 4),
             "low_confidence": self.low_confidence,
             "matched_keywords": self.matched_keywords,
             "matched_packages": self.matched_packages,
@@ -336,7 +340,8 @@ class TemplateSearch:
                 term for term in classification.negated if _mentions(term, item, packages)
             ]
             penalty = self.settings.negation_penalty if excluded_by else 0.0
-            score = w_sem * sem + w_kw * kw + w_pkg * pkg - penalty
+            bonus = target_bonus(classification.targets, item.metadata)
+            score = w_sem * sem + w_kw * kw + w_pkg * pkg + bonus - penalty
             results.append(
                 SearchResult(
                     template=id_,
@@ -346,6 +351,7 @@ class TemplateSearch:
                     keyword=kw,
                     package=pkg,
                     penalty=penalty,
+                    target=bonus,
                     matched_keywords=[
                         t for t in dict.fromkeys(query_tokens) if t in self._doc_tokens[i]
                     ],
@@ -374,6 +380,32 @@ class TemplateSearch:
             time.perf_counter() - started,
             reading.corrections,
         )
+
+
+# What naming a template's target adds to its score: the dist named, else its os; the arch.
+DIST_BONUS = 0.20
+OS_BONUS = 0.10
+ARCH_BONUS = 0.05
+
+
+def target_bonus(targets: Mapping[str, str], metadata: Mapping[str, Any]) -> float:
+    """The score a template gets for being the target the query names.
+
+    A query that names a distribution ("debina", read as debian13) or an os ranks that
+    target's templates first among otherwise close matches, as ``retrieve`` would filter
+    them; a template of another target is not penalised.
+    """
+    bonus = 0.0
+    dist = targets.get("dist")
+    if dist and metadata.get("dist") == dist:
+        bonus += DIST_BONUS
+    else:
+        os_name = targets.get("os") or (load_targets().os_of(dist) if dist else None)
+        if os_name and metadata.get("os") == os_name:
+            bonus += OS_BONUS
+    if targets.get("arch") and metadata.get("arch") == targets["arch"]:
+        bonus += ARCH_BONUS
+    return bonus
 
 
 def _positive_tokens(query: str, classification: QueryClassification) -> list[str]:

@@ -30,7 +30,7 @@ _NEGATORS = (
     r"(?:do\s+not|don'?t|doesn'?t|never)\s+(?:want|need|include|install|add|use|ship|have))"
 )
 _NEGATION = re.compile(
-    rf"\b{_NEGATORS}\s+((?:(?:any|the|a|an|full|entire|whole|complete|heavy|big)\s+)*)"
+    rf"\b{_NEGATORS}\s+((?:(?:any|the|a|an|full|entire|whole|complete|heavy|big|graphical|extra|additional)\s+)*)"
     rf"([a-z0-9][\w.+-]*(?:\s*(?:,|\bor\b|\band\b|"
     rf"\bnor\b)\s*(?:{_NEGATORS}\s+)?(?!with\b)[a-z0-9][\w.+-]*)*)"
 )

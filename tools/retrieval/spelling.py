@@ -207,7 +207,9 @@ def _base_vocabulary() -> SpellingVocabulary:
     for alias_group in PACKAGE_ALIASES:
         words |= {m.lower() for m in alias_group}
     for patterns in PACKAGE_CAPABILITIES.values():
-        words |= {p.lower() for p in patterns if not any(c in p for c in "*?[")}
+        # "chromium*" names chromium; "linux-*-rt" names nothing
+        literal = (p.lower().removesuffix("*") for p in patterns)
+        words |= {p for p in literal if not any(c in p for c in "*?[")}
     for entry in language.paraphrases:
         words |= _split_words([entry.means])
         for phrase_words in entry.phrases:
@@ -281,6 +283,20 @@ _NAMING = frozenset(
 )
 
 
+# Words that may stand between a naming word and the name ("call it X", "rename the image to X").
+_LINKS = frozenset("to as is it the image host machine box device template be".split())
+
+
+def _after_naming(previous: list[str]) -> bool:
+    """True when the next word is a name: a naming word, then at most three linking words."""
+    for word in reversed(previous[-4:]):
+        if word in _NAMING:
+            return True
+        if word not in _LINKS:
+            return False
+    return False
+
+
 def correct_text(text: str, vocabulary: SpellingVocabulary) -> tuple[str, list[Correction]]:
     """Correct the misspelt words of ``text``; names, values and quoted text stay.
 
@@ -296,10 +312,7 @@ def correct_text(text: str, vocabulary: SpellingVocabulary) -> tuple[str, list[C
         word = match.group()
         lowered = word.lower()
         start, end = match.span()
-        before = previous[-2] if len(previous) > 1 else ""
-        naming = bool(previous) and (
-            previous[-1] in _NAMING or (previous[-1] in {"to", "as", "is"} and before in _NAMING)
-        )
+        naming = _after_naming(previous)
         inside = any(a <= start < b for a, b in quoted)
         previous.append(lowered)
         if naming or inside or (word != lowered and not word.istitle()):
@@ -318,7 +331,11 @@ def correct_text(text: str, vocabulary: SpellingVocabulary) -> tuple[str, list[C
 def _stem(word: str) -> str:
     for ending in _STEM_ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
-            return word[: -len(ending)]
+            stem = word[: -len(ending)]
+            # "running" is "run", "stopped" is "stop"
+            if ending in ("ing", "ings", "ed", "er", "ers") and stem[-1] == stem[-2]:
+                stem = stem[:-1]
+            return stem
     return word
 
 
@@ -386,6 +403,30 @@ def _merged(
     return merged
 
 
+def _glue_start(text: str, start: int) -> int:
+    """Where a paraphrase starts once the linking words just before it are counted in."""
+    glue = load_language().glue_words
+    while True:
+        match = re.search(r"([a-z']+)\s+$", text[:start].lower())
+        if match is None or match.group(1) not in glue:
+            return start
+        start = match.start()
+
+
+_CLAUSE = re.compile(r"[,;.!?]|\bbut\b|\band\b|\bwith\b")
+_NEGATOR = re.compile(
+    r"\b(?:without|no|not|never|except|minus|sans|exclude|excluding|drop|skip|omit|"
+    r"don'?t|doesn'?t|free\s+of|other\s+than|leave\s+out)\b"
+)
+
+
+def _negated_before(text: str, start: int) -> bool:
+    """True when a negation opens the clause that a span at ``start`` belongs to."""
+    before = text[:start].lower()
+    clause = _CLAUSE.split(before)[-1]
+    return _NEGATOR.search(clause) is not None
+
+
 def read_request(text: str, vocabulary: SpellingVocabulary | None = None) -> Reading:
     """Read ``text``: correct misspellings, then name the paraphrases.
 
@@ -399,11 +440,17 @@ def read_request(text: str, vocabulary: SpellingVocabulary | None = None) -> Rea
     means_list: list[str] = []
     paraphrased: list[Correction] = []
     for start, end, means in reversed(spans):
-        rewritten = rewritten[:start] + means + rewritten[end:]
+        # its own list item for the planner: "an image that serves web pages" is read as
+        # "an image; web server;", the linking words ("that") go with the phrase
+        start = _glue_start(corrected, start)
+        rewritten = f"{rewritten[:start].rstrip()}; {means}; {rewritten[end:].lstrip()}"
     for start, end, means in spans:
         paraphrased.append(Correction(corrected[start:end], means, "paraphrase"))
-        if means not in means_list:
-            means_list.append(means)
+        # a paraphrase the request rules out is appended as ruled out, so search neither
+        # looks for it nor lets it pull the ranking ("without a graphical desktop")
+        name = f"without {means}" if _negated_before(corrected, start) else means
+        if name not in means_list:
+            means_list.append(name)
     expanded = corrected if not means_list else f"{corrected} ({', '.join(means_list)})"
     return Reading(text, corrected, rewritten, expanded, (*corrections, *paraphrased))
 
