@@ -27,7 +27,12 @@ from oic_ai.tools.retrieval.query_classifier import (
     positive_text,
     tokenize,
 )
-from oic_ai.tools.retrieval.spelling import Correction, SpellingVocabulary, read_request
+from oic_ai.tools.retrieval.spelling import (
+    Correction,
+    Reading,
+    SpellingVocabulary,
+    read_request,
+)
 
 _STOPWORDS = frozenset(
     {
@@ -271,15 +276,25 @@ class TemplateSearch:
         *,
         has_session: bool = False,
         pool: int = 50,
+        understand: bool = True,
     ) -> SearchResponse:
-        """Rank templates for ``query``; filters narrow by os, dist, arch or image_type."""
+        """Rank templates for ``query``; filters narrow by os, dist, arch or image_type.
+
+        ``understand=False`` searches the words exactly as written: no spelling
+        correction, no paraphrase reading, the whole query embedded (the benches score
+        the upstream tool's Phase 1 on these components).
+        """
         started = time.perf_counter()
         if self._corpus is None:
             self._load_corpus()
         corpus = self._corpus or []
         # misspellings corrected, paraphrases named: "dokcer" is docker, "serves web
         # pages" is a web server; the response lists what was read how
-        reading = read_request(query, self.spelling)
+        reading = (
+            read_request(query, self.spelling)
+            if understand
+            else Reading(query, query, query, query)
+        )
         read = reading.expanded
         classification = self.classify(read, has_session)
         weights = profile_weights(classification.type, self.settings)
@@ -295,7 +310,9 @@ class TemplateSearch:
             )
 
         # what the query does not want does not pull the embedding toward it
-        vector = self.index.embedder.embed_query(positive_text(read) or read)
+        vector = self.index.embedder.embed_query(
+            (positive_text(read) or read) if understand else query
+        )
         where: dict[str, Any] | None = None
         if len(active) == 1:
             where = dict(active)
@@ -303,7 +320,11 @@ class TemplateSearch:
             where = {"$and": [{k: v} for k, v in active.items()]}
         semantic = self.index.nearest(vector, max(pool, top_k * 10), where)
 
-        query_tokens = _positive_tokens(read, classification)
+        query_tokens = (
+            _positive_tokens(read, classification)
+            if understand
+            else [t for t in _bm25_tokens(query) if t not in set(classification.negated)]
+        )
         raw_scores = self._bm25.get_scores(query_tokens) if self._bm25 and query_tokens else None
         keyword_rank = sorted(
             allowed, key=lambda i: -(raw_scores[i] if raw_scores is not None else 0.0)
