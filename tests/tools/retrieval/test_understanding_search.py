@@ -123,3 +123,21 @@ def test_the_target_named_adds_to_the_score_and_nothing_else_does() -> None:
     assert target_bonus({"dist": "ubuntu26"}, ubuntu) == pytest.approx(0.10)  # same os
     assert target_bonus({"dist": "debian13"}, ubuntu) == 0.0
     assert target_bonus({}, ubuntu) == 0.0
+
+
+def test_the_cli_says_what_it_read(indexed_data: Path, tmp_path: Path) -> None:
+    from tests.conftest import copy_index
+    from tests.support.cli import cli_env, oic, oic_json
+
+    data = copy_index(indexed_data, tmp_path / "data")
+    answer = oic_json("search", "a debina web server with nginxx", env=cli_env(data))
+    assert answer["corrections"][0] == {
+        "written": "debina",
+        "read_as": "debian",
+        "kind": "spelling",
+    }
+    assert answer["results"][0]["template"] == "debian13-x86_64-web-server-raw.yml"
+    assert {"target", "penalty"} <= set(answer["results"][0])
+    shown = oic("search", "a debina web server with nginxx", env=cli_env(data))
+    assert shown.returncode == 0, shown.stderr
+    assert "read 'debina' as 'debian'" in shown.stdout
