@@ -37,7 +37,7 @@ from oic_ai.stores.vocabulary import (
 )
 
 MIN_WORD = 5  # shorter words are never corrected
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+:/=~'-]*[A-Za-z0-9+]|[A-Za-z0-9]")
+_WORD = re.compile(r"[A-Za-z0-9][\w.+:/=~'-]*[A-Za-z0-9+]|[A-Za-z0-9]")  # nohz_full stays whole
 _LETTERS = re.compile(r"^[a-z]+(?:-[a-z]+)*$")
 _PARTS = re.compile(r"[a-z0-9]+")
 # English endings: a known word plus one of these is an inflection, not a typo

@@ -81,6 +81,8 @@ def test_names_values_and_quoted_text_are_never_corrected() -> None:
         "call it dokcer",
         'add "dokcer"',
         "add DoKcer",
+        "add transparent_hugepage=never and nohz_full=2-3 to the kernel command line",
+        "add a repository https://packages.example.test/debina with key /etc/dokcer.gpg",
     ):
         assert read_request(text).corrections == (), text
 
