@@ -375,7 +375,9 @@ def load_language() -> Language:
 
         path = Path(__file__).parent / "data" / "language.yaml"
         with path.open(encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
+            data = yaml.load(
+                handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+            )  # libyaml: fast
         if not isinstance(data, Mapping):
             raise ValueError(f"{path} must hold a mapping")
         _LANGUAGE.append(parse_language(data))
