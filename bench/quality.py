@@ -40,7 +40,9 @@ def measure(templates: Path, queries_file: Path, data: Path) -> dict[str, dict[s
     for query in queries:
         response = search.search(query.q, top_k=200, pool=200)
         ours.append((query, [r.path for r in response.results[:5]]))
-        ranked = upstream_rank(response.results)
+        # the upstream tool reads the query as written: no spelling or paraphrase reading
+        raw = search.search(query.q, top_k=200, pool=200, understand=False)
+        ranked = upstream_rank(raw.results)
         empty += not ranked
         theirs.append((query, ranked[:5]))
     a, b = evaluate(ours), evaluate(theirs)

@@ -39,6 +39,7 @@ def make_generate(backend: ChatBackend) -> Any:
         # the planner and the applier load on first use: ruamel and the rule tables are heavy
         from oic_ai.tools.applier import apply_plan, unified_diff
         from oic_ai.tools.planner import plan_request
+        from oic_ai.tools.planner.text import reading_notices
 
         settings = run_settings(runtime)
         route = record(state, "route")
@@ -100,6 +101,7 @@ def make_generate(backend: ChatBackend) -> Any:
             if provider != "builtin":
                 provider = f"builtin (fallback from {provider})"
             plan = plan_request(request, start, mode=mode)
+            notices.extend(reading_notices(request))  # "read 'dokcer' as 'docker'"
         applied = apply_plan(start, plan, label="template.yml")
         return {
             "draft": applied.text,

@@ -151,6 +151,8 @@ def print_search(response: Any) -> None:
     w = response.weights
     why.append(f"weights {w[0]:.2f}/{w[1]:.2f}/{w[2]:.2f}")
     console.print("; ".join(why))
+    for notice in getattr(response, "notices", []):  # "read 'dokcer' as 'docker'"
+        console.print(notice, markup=False)
     if response.low_confidence:
         console.print("[yellow]No template clears the score threshold; the closest are shown.[/]")
     table = Table(show_lines=False)

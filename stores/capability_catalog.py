@@ -370,7 +370,9 @@ def load_catalog(path: Path | None = None) -> CapabilityCatalog:
         path: Another catalog file, for tests; ``None`` means the shipped one.
     """
     with (path or CATALOG_PATH).open(encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
+        data = yaml.load(
+            handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        )  # libyaml: fast
     if not isinstance(data, Mapping):
         raise ValueError(f"{path or CATALOG_PATH} must hold a mapping")
     return parse_catalog(data)

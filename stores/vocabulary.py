@@ -262,3 +262,123 @@ def alias_group(name: str) -> frozenset[str]:
         if lowered in {member.lower() for member in group}:
             return group
     return frozenset({name})
+
+
+# --- request language: common words and paraphrases (stores/data/language.yaml) ------------
+
+
+class Paraphrase:
+    """Phrases that describe one name ("serves web pages" describes "web server").
+
+    Attributes:
+        means: What the phrases are read as: a capability synonym, a target word.
+        phrases: Each phrase as a tuple of lower-case words.
+    """
+
+    __slots__ = ("means", "phrases")
+
+    def __init__(self, means: str, phrases: tuple[tuple[str, ...], ...]) -> None:
+        self.means = means
+        self.phrases = phrases
+
+
+class Language:
+    """The request-language data: words never corrected, and paraphrases.
+
+    Attributes:
+        known_words: Common English words a spelling corrector leaves alone.
+        paraphrases: The paraphrase entries, in file order.
+        gap_words: Small words a paraphrase may skip between two of its words.
+        max_gap: How many of them in a row.
+        glue_words: Words just before a paraphrase that only link it to the sentence.
+        phrase_table: ``(phrase words, means)``, longest phrases first.
+    """
+
+    def __init__(
+        self,
+        known_words: frozenset[str],
+        paraphrases: tuple[Paraphrase, ...],
+        gap_words: frozenset[str],
+        max_gap: int,
+        glue_words: frozenset[str] = frozenset(),
+    ) -> None:
+        self.known_words = known_words
+        self.paraphrases = paraphrases
+        self.gap_words = gap_words
+        self.max_gap = max_gap
+        self.glue_words = glue_words
+        table = [(phrase, entry.means) for entry in paraphrases for phrase in entry.phrases]
+        self.phrase_table: tuple[tuple[tuple[str, ...], str], ...] = tuple(
+            sorted(table, key=lambda item: -len(item[0]))
+        )
+
+
+def _phrase_words(phrase: str) -> tuple[str, ...]:
+    import re
+
+    return tuple(re.findall(r"[a-z0-9]+", phrase.lower()))
+
+
+def parse_language(data: Mapping[str, object]) -> Language:
+    """Build the language tables from the parsed YAML document.
+
+    Raises:
+        ValueError: the document is malformed (a bug in the shipped data).
+    """
+    known_list: list[object] = []
+    for key in ("known_words", "known_near_words"):
+        raw_words = data.get(key) or []
+        if not isinstance(raw_words, list):
+            raise ValueError(f"{key} must be a list of words")
+        known_list += raw_words
+    for key in ("known_words", "known_near_words", "gap_words", "glue_words"):
+        odd = [w for w in data.get(key) or [] if not isinstance(w, str)]  # type: ignore[attr-defined]
+        if odd:
+            raise ValueError(f"{key} holds {odd!r}, not words: quote yes, no, on and off")
+    known = frozenset(str(w).lower() for w in known_list)
+    entries: list[Paraphrase] = []
+    raw_entries = data.get("paraphrases") or []
+    if not isinstance(raw_entries, list):
+        raise ValueError("paraphrases must be a list")
+    for number, entry in enumerate(raw_entries, 1):
+        if not isinstance(entry, Mapping) or not entry.get("means") or not entry.get("phrases"):
+            raise ValueError(f"paraphrases[{number}] needs means and phrases")
+        phrases = tuple(p for p in (_phrase_words(str(x)) for x in entry["phrases"]) if p)
+        entries.append(Paraphrase(str(entry["means"]), phrases))
+    gaps = data.get("gap_words") or []
+    if not isinstance(gaps, list):
+        raise ValueError("gap_words must be a list of words")
+    max_gap = data.get("max_gap", 2)
+    if not isinstance(max_gap, int) or max_gap < 0:
+        raise ValueError("max_gap must be a whole number")
+    glue = data.get("glue_words") or []
+    if not isinstance(glue, list):
+        raise ValueError("glue_words must be a list of words")
+    return Language(
+        known,
+        tuple(entries),
+        frozenset(str(w).lower() for w in gaps),
+        max_gap,
+        frozenset(str(w).lower() for w in glue),
+    )
+
+
+_LANGUAGE: list[Language] = []
+
+
+def load_language() -> Language:
+    """Load (once) the request language shipped in ``stores/data/language.yaml``."""
+    if not _LANGUAGE:
+        from pathlib import Path
+
+        import yaml
+
+        path = Path(__file__).parent / "data" / "language.yaml"
+        with path.open(encoding="utf-8") as handle:
+            data = yaml.load(
+                handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+            )  # libyaml: fast
+        if not isinstance(data, Mapping):
+            raise ValueError(f"{path} must hold a mapping")
+        _LANGUAGE.append(parse_language(data))
+    return _LANGUAGE[0]

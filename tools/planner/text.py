@@ -5,9 +5,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
-from oic_ai.tools.planner.words import ADD_VERBS, NEGATORS, REMOVE_VERBS, SEPARATOR_WORDS
+from oic_ai.tools.planner.words import (
+    ADD_VERBS,
+    FILLER,
+    NEGATORS,
+    NOT_PACKAGES,
+    REMOVE_PAIRS,
+    REMOVE_VERBS,
+    RETRIEVAL_WORDS,
+    SEPARATOR_WORDS,
+)
+from oic_ai.tools.retrieval.spelling import Correction, Reading, SpellingVocabulary, read_request
 
 _TOKEN = re.compile(
     r"(?P<gap>\x1f+)|(?P<sep>[,;&\[\]]|[.!?](?![a-z0-9]))|"
@@ -15,16 +26,59 @@ _TOKEN = re.compile(
 )
 
 
-class RequestText:
-    """The request, lower-cased, with used spans blanked so later rules skip them.
+@lru_cache(maxsize=1)
+def planner_vocabulary() -> SpellingVocabulary:
+    """The shipped spelling vocabulary plus the planner's own words (never corrected)."""
+    return SpellingVocabulary.build(known=FILLER | RETRIEVAL_WORDS | NOT_PACKAGES)
 
-    Offsets stay equal to the original's, so values (names, kernel arguments) can be
+
+_FREE_OF = re.compile(r"(?<![\w.+-])([A-Za-z0-9][\w.+]*)-free\b")
+# the planner reads a request up to 2,000 characters (builtin.py); notices follow it
+_READ_CHARS = 2000
+
+
+@lru_cache(maxsize=256)
+def read_for_planner(text: str) -> Reading:
+    """The planner's reading of ``text`` (cached: notices and the rules ask for it)."""
+    return read_request(text, planner_vocabulary())
+
+
+def reading_notices(request: str) -> list[str]:
+    """What the builtin planner read differently from what ``request`` says, one line each.
+
+    The request is read as :func:`~oic_ai.tools.planner.plan_request` reads it: passwords
+    cut out first, so a notice never repeats one.
+    """
+    from oic_ai.tools.planner.redact import redact_passwords
+
+    redacted, _ = redact_passwords(request)
+    return read_for_planner(redacted[:_READ_CHARS]).notices
+
+
+class RequestText:
+    """The request as read, lower-cased, with used spans blanked so later rules skip them.
+
+    The rules read the request after :func:`~oic_ai.tools.retrieval.spelling.read_request`:
+    misspellings corrected ("dokcer" as "docker") and paraphrases named ("serves web
+    pages" as "web server"); :attr:`corrections` says what was read how. Offsets are
+    those of that reading (:attr:`original`), so values (names, kernel arguments) are
     read back with their original case.
+
+    Args:
+        text: The request as written.
+        understand: False reads the text exactly as written.
     """
 
     BLANK = "\x1f"
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, *, understand: bool = True) -> None:
+        self.written = text
+        self.corrections: tuple[Correction, ...] = ()
+        if understand:
+            reading = read_for_planner(text)
+            # "docker-free" is "without docker"
+            text = _FREE_OF.sub(r"without \1", reading.rewritten)
+            self.corrections = reading.corrections
         self.original = text
         # lower() can change a string's length for a few characters; keep offsets equal
         self.work = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
@@ -89,7 +143,8 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
     """Split the words into list items, each under the add or remove verb before it."""
     mode: Literal["add", "remove", "none"] = "none"
     current: list[Token] = []
-    negated = False  # "do not add docker", "don't install vim"
+    negated = False  # "do not add docker", "don't install vim", "no need for docker"
+    previous = ""
     for token in tokens:
         word = token.text
         verb: Literal["add", "remove"] | None = None
@@ -97,7 +152,10 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
             verb = "remove" if negated else "add"
         elif token.kind == "word" and word in REMOVE_VERBS | NEGATORS:  # "get rid": "rid"
             verb = "remove"
-        negated = token.kind == "word" and word in NEGATORS
+        elif token.kind == "word" and (previous, word) in REMOVE_PAIRS:  # "leave out"
+            verb = "remove"
+        negated = token.kind == "word" and (word in NEGATORS or word == "no")
+        previous = word if token.kind == "word" else ""
         if token.kind != "word" or word in SEPARATOR_WORDS or verb is not None:
             if current:
                 yield Item(mode, current)

@@ -30,11 +30,14 @@ ADD_VERBS = frozenset(
 REMOVE_VERBS = frozenset(
     (
         "remove removing drop dropping delete without no exclude excluding uninstall disable "
-        "minus sans skip strip lose except purge rid"
+        "minus sans skip strip lose except purge rid omit omitting excluded lacking"
     ).split()
 )
 SEPARATOR_WORDS = frozenset({"and", "or", "nor", "then", "but", "also"})
-NEGATORS = frozenset({"not", "don't", "dont", "never", "shouldn't", "mustn't"})
+NEGATORS = frozenset({"not", "don't", "dont", "never", "shouldn't", "mustn't", "nothing"})
+# Two-word negations: the first word removes what follows when the second follows it
+# ("leave out docker", "other than vim", "free of snap", "do without cups").
+REMOVE_PAIRS = frozenset({("leave", "out"), ("other", "than"), ("free", "of"), ("do", "without")})
 # Words that carry no request of their own.
 FILLER = (
     frozenset(
@@ -45,7 +48,8 @@ FILLER = (
             "give build create generate new image images template os system linux distro "
             "distribution based one package packages pkg pkgs support stuff them there which what "
             "here yes ok okay thanks thank let's lets let same instead out version switch move "
-            "port rebase retarget convert turn target targeting go going do does"
+            "port rebase retarget convert turn target targeting go going do does everything "
+            "leave than free other keep keeping"
         ).split()
     )
     | ADD_VERBS

@@ -1,4 +1,4 @@
-"""Hybrid template search: semantic + BM25 keyword + package overlap − negation penalty.
+"""Hybrid template search: semantic + BM25 keyword + package overlap + target − negation penalty.
 
 Weights come from the query type's profile (the ADR's table). Candidates are the union of
 Chroma's nearest neighbours and the best BM25 matches, so a large library stays fast and
@@ -9,12 +9,14 @@ best few, marked ``low_confidence``.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
 
 from oic_ai.stores.settings import Settings
+from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_index import IndexedTemplate, SyncReport, TemplateIndex
 from oic_ai.stores.vocabulary import alias_group
 from oic_ai.tools.retrieval.query_classifier import (
@@ -22,7 +24,14 @@ from oic_ai.tools.retrieval.query_classifier import (
     QueryVocabulary,
     classify_query,
     exclusion_patterns,
+    positive_text,
     tokenize,
+)
+from oic_ai.tools.retrieval.spelling import (
+    Correction,
+    Reading,
+    SpellingVocabulary,
+    read_request,
 )
 
 _STOPWORDS = frozenset(
@@ -111,6 +120,7 @@ class SearchResult:
     keyword: float
     package: float
     penalty: float = 0.0
+    target: float = 0.0
     low_confidence: bool = False
     matched_keywords: list[str] = field(default_factory=list)
     matched_packages: list[str] = field(default_factory=list)
@@ -127,6 +137,7 @@ class SearchResult:
             "keyword": round(self.keyword, 4),
             "package": round(self.package, 4),
             "penalty": round(self.penalty, 4),
+            "target": round(self.target, 4),
             "low_confidence": self.low_confidence,
             "matched_keywords": self.matched_keywords,
             "matched_packages": self.matched_packages,
@@ -148,11 +159,18 @@ class SearchResponse:
     results: list[SearchResult]
     low_confidence: bool
     seconds: float
+    corrections: tuple[Correction, ...] = ()
+
+    @property
+    def notices(self) -> list[str]:
+        """What the query was read as, one line per correction ("read 'dokcer' as 'docker'")."""
+        return [c.notice for c in self.corrections]
 
     def to_json(self) -> dict[str, Any]:
-        """The ``search --json`` contract (plus classification and weights)."""
+        """The ``search --json`` contract (plus classification, weights and corrections)."""
         return {
             "query": self.query,
+            "corrections": [c.to_json() for c in self.corrections],
             "query_type": self.classification.type,
             "classification": self.classification.to_json(),
             "weights": dict(zip(("semantic", "keyword", "package"), self.weights, strict=True)),
@@ -174,6 +192,7 @@ class TemplateSearch:
         self._bm25: Any = None
         self._vocabulary = QueryVocabulary()
         self._doc_tokens: list[set[str]] = []
+        self._spelling: SpellingVocabulary | None = None
 
     @classmethod
     def open(cls, settings: Settings) -> TemplateSearch:
@@ -210,6 +229,27 @@ class TemplateSearch:
             (p for item in corpus for p in item.values("packages")),
             (k for item in corpus for k in (*item.values("keywords"), *item.values("use_cases"))),
         )
+        self._spelling = None
+
+    @property
+    def spelling(self) -> SpellingVocabulary:
+        """What a misspelt query word may be read as.
+
+        The shipped words plus this library's packages and keywords; its documents' words
+        and the synced index's package names stay as written.
+        """
+        if self._corpus is None:
+            self._load_corpus()
+        if self._spelling is None:
+            from oic_ai.stores.package_index import PackageIndex
+
+            index = PackageIndex.for_data_dir(self.settings.data_dir)
+            self._spelling = SpellingVocabulary.build(
+                candidates=self._vocabulary.packages | self._vocabulary.keywords,
+                known=set().union(*self._doc_tokens) if self._doc_tokens else (),
+                packages=_IndexPackages(index) if index.exists else None,
+            )
+        return self._spelling
 
     @property
     def vocabulary(self) -> QueryVocabulary:
@@ -236,13 +276,27 @@ class TemplateSearch:
         *,
         has_session: bool = False,
         pool: int = 50,
+        understand: bool = True,
     ) -> SearchResponse:
-        """Rank templates for ``query``; filters narrow by os, dist, arch or image_type."""
+        """Rank templates for ``query``; filters narrow by os, dist, arch or image_type.
+
+        ``understand=False`` searches the words exactly as written: no spelling
+        correction, no paraphrase reading, the whole query embedded (the benches score
+        the upstream tool's Phase 1 on these components).
+        """
         started = time.perf_counter()
         if self._corpus is None:
             self._load_corpus()
         corpus = self._corpus or []
-        classification = self.classify(query, has_session)
+        # misspellings corrected, paraphrases named: "dokcer" is docker, "serves web
+        # pages" is a web server; the response lists what was read how
+        reading = (
+            read_request(query, self.spelling)
+            if understand
+            else Reading(query, query, query, query)
+        )
+        read = reading.expanded
+        classification = self.classify(read, has_session)
         weights = profile_weights(classification.type, self.settings)
         active = {k: v for k, v in (filters or {}).items() if v}
         allowed = [
@@ -251,9 +305,14 @@ class TemplateSearch:
             if all(item.metadata.get(k) == v for k, v in active.items())
         ]
         if not allowed:
-            return SearchResponse(query, classification, weights, [], True, 0.0)
+            return SearchResponse(
+                query, classification, weights, [], True, 0.0, reading.corrections
+            )
 
-        vector = self.index.embedder.embed_query(query)
+        # what the query does not want does not pull the embedding toward it
+        vector = self.index.embedder.embed_query(
+            (positive_text(read) or read) if understand else query
+        )
         where: dict[str, Any] | None = None
         if len(active) == 1:
             where = dict(active)
@@ -261,7 +320,11 @@ class TemplateSearch:
             where = {"$and": [{k: v} for k, v in active.items()]}
         semantic = self.index.nearest(vector, max(pool, top_k * 10), where)
 
-        query_tokens = [t for t in _bm25_tokens(query) if t not in set(classification.negated)]
+        query_tokens = (
+            _positive_tokens(read, classification)
+            if understand
+            else [t for t in _bm25_tokens(query) if t not in set(classification.negated)]
+        )
         raw_scores = self._bm25.get_scores(query_tokens) if self._bm25 and query_tokens else None
         keyword_rank = sorted(
             allowed, key=lambda i: -(raw_scores[i] if raw_scores is not None else 0.0)
@@ -298,7 +361,8 @@ class TemplateSearch:
                 term for term in classification.negated if _mentions(term, item, packages)
             ]
             penalty = self.settings.negation_penalty if excluded_by else 0.0
-            score = w_sem * sem + w_kw * kw + w_pkg * pkg - penalty
+            bonus = target_bonus(classification.targets, item.metadata)
+            score = w_sem * sem + w_kw * kw + w_pkg * pkg + bonus - penalty
             results.append(
                 SearchResult(
                     template=id_,
@@ -308,6 +372,7 @@ class TemplateSearch:
                     keyword=kw,
                     package=pkg,
                     penalty=penalty,
+                    target=bonus,
                     matched_keywords=[
                         t for t in dict.fromkeys(query_tokens) if t in self._doc_tokens[i]
                     ],
@@ -328,8 +393,75 @@ class TemplateSearch:
                 result.low_confidence = True
             low = True
         return SearchResponse(
-            query, classification, weights, chosen, low, time.perf_counter() - started
+            query,
+            classification,
+            weights,
+            chosen,
+            low,
+            time.perf_counter() - started,
+            reading.corrections,
         )
+
+
+# What naming a template's target adds to its score: the dist named, else its os; the arch.
+DIST_BONUS = 0.20
+OS_BONUS = 0.10
+ARCH_BONUS = 0.05
+
+
+def target_bonus(targets: Mapping[str, str], metadata: Mapping[str, Any]) -> float:
+    """The score a template gets for being the target the query names.
+
+    A query that names a distribution ("debina", read as debian13) or an os ranks that
+    target's templates first among otherwise close matches, as ``retrieve`` would filter
+    them; a template of another target is not penalised.
+    """
+    bonus = 0.0
+    dist = targets.get("dist")
+    if dist and metadata.get("dist") == dist:
+        bonus += DIST_BONUS
+    else:
+        os_name = targets.get("os") or (load_targets().os_of(dist) if dist else None)
+        if os_name and metadata.get("os") == os_name:
+            bonus += OS_BONUS
+    if targets.get("arch") and metadata.get("arch") == targets["arch"]:
+        bonus += ARCH_BONUS
+    return bonus
+
+
+def _positive_tokens(query: str, classification: QueryClassification) -> list[str]:
+    """BM25 tokens of what the query wants: negated terms and their parts left out."""
+    negated = set(classification.negated)
+    for term in classification.negated:
+        negated.update(_bm25_tokens(term))
+    return [t for t in _bm25_tokens(positive_text(query)) if t not in negated]
+
+
+class _IndexPackages:
+    """The synced package index as the spelling corrector asks it (read-only)."""
+
+    def __init__(self, index: Any) -> None:
+        self._index = index
+        self._views: list[Any] | None = None
+        self._names: tuple[str, ...] | None = None
+        self._checked: dict[str, bool] = {}
+
+    def _all_views(self) -> list[Any]:
+        if self._views is None:
+            pairs = dict.fromkeys((row.dist, row.arch) for row in self._index.sources())
+            self._views = [self._index.view(dist, arch) for dist, arch in pairs]
+        return self._views
+
+    def is_package(self, word: str) -> bool:
+        if word not in self._checked:
+            self._checked[word] = any(view.exact(word) for view in self._all_views())
+        return self._checked[word]
+
+    def names(self) -> tuple[str, ...]:
+        if self._names is None:
+            names = {name.lower() for view in self._all_views() for name in view.names()}
+            self._names = tuple(sorted(names))
+        return self._names
 
 
 def _mentions(term: str, item: IndexedTemplate, packages: list[str]) -> bool:

@@ -19,14 +19,25 @@ from oic_ai.stores.vocabulary import (
     PACKAGE_ALIASES,
     PACKAGE_CAPABILITIES,
 )
+from oic_ai.tools.retrieval.spelling import read_cached
 
 QueryType = Literal["semantic", "package_explicit", "keyword_heavy", "negation", "refinement"]
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9._+:-]*[a-z0-9+]|[a-z0-9]")
-_NEGATORS = r"(?:without|no|not|exclude|excluding|except|minus|sans|drop|skip)"
+_NEGATORS = (
+    r"(?:without|no|not|exclude|excluding|except|minus|sans|drop|skip|omit|omitting|lacking|"
+    r"(?:leave|leaving)\s+out|other\s+than|free\s+of|instead\s+of|rather\s+than|"
+    r"(?:do\s+not|don'?t|doesn'?t|never)\s+(?:want|need|include|install|add|use|ship|have))"
+)
 _NEGATION = re.compile(
-    rf"\b{_NEGATORS}\s+((?:any|the|a|an)\s+)?([a-z0-9][\w.+-]*(?:\s*(?:,|\bor\b|\band\b|"
+    rf"\b{_NEGATORS}\s+((?:(?:any|the|a|an|full|entire|whole|complete|heavy|big|graphical|extra|additional)\s+)*)"
+    rf"([a-z0-9][\w.+-]*(?:\s*(?:,|\bor\b|\band\b|"
     rf"\bnor\b)\s*(?:{_NEGATORS}\s+)?(?!with\b)[a-z0-9][\w.+-]*)*)"
+)
+# words that finish a negated phrase without naming anything of their own
+_NEGATED_TAIL = re.compile(
+    r"\s+(?:stack|support|packages?|tools|software|environment|components?|bits|stuff|"
+    r"specific\s+kernel|kernel|layer|session)\b"
 )
 _FREE_OF = re.compile(r"\b([a-z0-9][\w.+]*)-free\b")
 _MODIFY = re.compile(
@@ -152,6 +163,27 @@ def negated_terms(query: str) -> list[str]:
     return list(dict.fromkeys(terms))
 
 
+def positive_text(query: str) -> str:
+    """``query`` without what it rules out: "a minimal image without docker" is "a minimal image".
+
+    The negated phrases and "-free" words are cut; the rest is kept as written.
+    """
+    lowered = query.lower()
+    spans = []
+    for match in _NEGATION.finditer(lowered):
+        tail = _NEGATED_TAIL.match(lowered, match.end())  # "no virtualization stack"
+        spans.append((match.start(), tail.end() if tail else match.end()))
+    spans += [m.span() for m in _FREE_OF.finditer(lowered)]
+    kept = []
+    position = 0
+    for start, end in sorted(spans):
+        if start >= position:
+            kept.append(query[position:start])
+            position = end
+    kept.append(query[position:])
+    return " ".join("".join(kept).split())
+
+
 def exclusion_patterns(term: str) -> list[str]:
     """Package globs a negated term rules out: its aliases, its capability, or itself."""
     patterns: list[str] = []
@@ -187,6 +219,10 @@ def detect_targets(tokens: list[str], query: str) -> dict[str, str]:
     no dist ("ubuntu") gives ``os``. :func:`detect_target_spans` reads the same registry
     phrase by phrase and reports where each mention is.
 
+    The query is read first (:func:`~oic_ai.tools.retrieval.spelling.read_cached`): a
+    misspelt name ("debina") or a paraphrase ("an enterprise Linux rebuild") names its
+    target too.
+
     Args:
         tokens: ``tokenize(query)``.
         query: The query text.
@@ -194,6 +230,10 @@ def detect_targets(tokens: list[str], query: str) -> dict[str, str]:
     Returns:
         Kind (``dist``, ``arch``, ``image_type`` or ``os``) -> value.
     """
+    reading = read_cached(query)
+    if reading.expanded != query:  # "ubuntoo", "an enterprise Linux rebuild"
+        query = reading.expanded
+        tokens = tokenize(query)
     targets = load_targets()
     found: dict[str, str] = {}
     joined = query.lower()

@@ -104,11 +104,13 @@ def test_nothing_clearing_the_threshold_still_answers(library_search: TemplateSe
     assert all(r.score < 0.99 for r in response.results)
 
 
-def test_scores_are_the_weighted_sum_minus_penalty(library_search: TemplateSearch) -> None:
+def test_scores_are_the_weighted_sum_plus_target_minus_penalty(
+    library_search: TemplateSearch,
+) -> None:
     response = library_search.search("debian web server with nginx without docker", top_k=8)
     ws, wk, wp = response.weights
     for r in response.results:
-        expected = ws * r.semantic + wk * r.keyword + wp * r.package - r.penalty
+        expected = ws * r.semantic + wk * r.keyword + wp * r.package + r.target - r.penalty
         assert r.score == pytest.approx(expected)
         assert 0 <= r.semantic <= 1 and 0 <= r.keyword <= 1 and 0 <= r.package <= 1
 
