@@ -90,13 +90,14 @@ def ask(driver: Any, text: str) -> str:
 def steps(driver: Any) -> list[str]:
     """The nodes of the Steps list, in order."""
     return [
-        str(item.get_attribute("data-node")) for item in within(by_label(driver, "Steps"), "li")
+        str(item.get_attribute("data-node"))
+        for item in within(by_label(driver, "Steps"), ":scope > li")
     ]
 
 
 def step_texts(driver: Any) -> list[str]:
     """The texts of the Steps list, in order."""
-    return [str(item.text) for item in within(by_label(driver, "Steps"), "li")]
+    return [str(item.text) for item in within(by_label(driver, "Steps"), ":scope > li")]
 
 
 def alert(driver: Any) -> str:

@@ -164,8 +164,23 @@
     throw new UiError(`The server refused ${method} ${path.split("?")[0]}: ${message}`);
   }
 
+  /* The thread of a session; its graph_id lets the server read a session that has not run
+   * through it yet (a fork, a session the CLI started). */
   async function ensureThread(id) {
-    await api("POST", "/threads", { thread_id: id, if_exists: "do_nothing" });
+    await api("POST", "/threads", {
+      thread_id: id, if_exists: "do_nothing", metadata: { graph_id: GRAPH },
+    });
+  }
+
+  async function threadValues(id) {
+    await ensureThread(id);
+    let { data } = await api("GET", `/threads/${id}/state`);
+    if (!data.values || !Object.keys(data.values).length) {
+      // a thread made before it had a graph: name the graph, then read again
+      await api("PATCH", `/threads/${id}`, { metadata: { graph_id: GRAPH } });
+      ({ data } = await api("GET", `/threads/${id}/state`));
+    }
+    return data.values || {};
   }
 
   /* Server-sent events from a fetch body: calls onEvent(name, data) per event. */
@@ -431,14 +446,15 @@
         return;
       }
       turn += 1;
+      const number = turn; // the click needs this turn's number, not the loop's last
       const last = index === messages.length - 1;
-      const item = el("li", { class: "msg assistant", "data-turn": turn },
-        el("span", { class: "who", text: `oic-ai · turn ${turn}` }),
+      const item = el("li", { class: "msg assistant", "data-turn": number },
+        el("span", { class: "who", text: `oic-ai · turn ${number}` }),
         el("p", { class: "summary", text: content }));
       if (last) item.appendChild(answerDetails(values));
       item.appendChild(el("button", {
-        type: "button", class: "link fork", "data-turn": turn,
-        text: `Fork from turn ${turn}`, onclick: () => forkSession(turn),
+        type: "button", class: "link fork", "data-turn": number,
+        text: `Fork from turn ${number}`, onclick: () => forkSession(number),
       }));
       ui.conversation.appendChild(item);
     });
@@ -466,9 +482,7 @@
 
   /* Show a session: its conversation, status, template, diff, findings and packages. */
   async function loadSession(id, { afterTurn = false } = {}) {
-    await ensureThread(id);
-    const { data } = await api("GET", `/threads/${id}/state`);
-    const values = data.values || {};
+    const values = await threadValues(id);
     setSession(id);
     state.values = values;
     renderConversation(values);
@@ -815,7 +829,8 @@
     const { data } = await api("GET", "/api/v1/templates");
     state.libraryLoaded = true;
     showLibrary((data.templates || []).map((t) => ({ name: t.name, path: t.path,
-      info: t.description || (t.target ? Object.values(t.target).join(" ") : "") })));
+      info: [t.dist, t.arch, t.image_type].filter(Boolean).join(" ") +
+        (t.description ? " · " + t.description : "") })));
   }
 
   function showLibrary(entries, scored = false) {
