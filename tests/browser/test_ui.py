@@ -71,12 +71,18 @@ def answer_dialog(driver: Any, value: str | None, ok: bool = True) -> None:
         driver, lambda d: (lambda x: x if x.is_displayed() else None)(d.find_element(By.ID, "dialog")),
         "the dialog",
     )
+    seq = dialog.get_attribute("data-seq")
     if value is not None:
         field = dialog.find_element(By.ID, "dialog-input")
         field.clear()
         field.send_keys(value)
     dialog.find_element(By.ID, "dialog-ok" if ok else "dialog-cancel").click()
-    wait_until(driver, lambda d: not d.find_element(By.ID, "dialog").is_displayed(), "the close")
+    # closed, or already the next question (the same <dialog>, asked again)
+    wait_until(
+        driver,
+        lambda d: not dialog.is_displayed() or dialog.get_attribute("data-seq") != seq,
+        "the dialog to close",
+    )
 
 
 def notice(driver: Any) -> str:

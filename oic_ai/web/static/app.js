@@ -89,6 +89,7 @@
     field.required = input;
     $("dialog-ok").textContent = ok;
     dialog.returnValue = "";
+    dialog.dataset.seq = String(Number(dialog.dataset.seq || 0) + 1); // one per question
     return new Promise((resolve) => {
       dialog.addEventListener("close", function done() {
         dialog.removeEventListener("close", done);
@@ -219,7 +220,8 @@
   // --- steps ---------------------------------------------------------------------------
 
   const NODE_TITLES = {
-    classify: "classify", retrieve: "retrieve", generate: "generate", validate: "validate",
+    classify: "classify", retrieve: "retrieve", generate: "generate", apply_edit: "apply edit",
+    validate: "validate",
     fix: "fix", verify_packages: "verify packages", review: "review", explain: "explain",
     respond: "respond",
   };
@@ -275,6 +277,10 @@
         detail = el("div", {}, detail, el("p", { class: "muted", text: "not applied:" }),
           el("ul", {}, skipped.map((c) => el("li", { text: c }))));
       }
+    } else if (node === "apply_edit") {
+      const changes = update.changes || [];
+      run.changesSeen = changes.length;
+      text += ": " + (changes.join("; ") || "your template");
     } else if (node === "validate" && update.validation) {
       const v = update.validation;
       const errors = (v.errors || []).length, warnings = (v.warnings || []).length;
