@@ -58,14 +58,26 @@ def serve_env(data_dir: Path, templates: Path) -> dict[str, str]:
 
 
 @contextmanager
-def ui_server_at(root: Path) -> Iterator[UiServer]:
-    """Index a copy of the library, then run ``oic-ai serve --no-browser`` until closed."""
+def ui_server_at(root: Path, packages: dict[str, Path] | None = None) -> Iterator[UiServer]:
+    """Index a copy of the library, then run ``oic-ai serve --no-browser`` until closed.
+
+    Args:
+        root: The folder for the server's data, templates and log.
+        packages: ``"dist/arch"`` -> a Debian ``Packages`` file to import as that target's
+            package index before the server starts.
+    """
     templates = root / "image-templates"
     shutil.copytree(OUR_TEMPLATES, templates)
     data_dir = root / "data"
     env = serve_env(data_dir, templates)
     indexed = oic("index", env=env)
     assert indexed.returncode == 0, indexed.stderr[-2000:]
+    for target, index in (packages or {}).items():
+        dist, arch = target.split("/")
+        synced = oic(
+            "packages", "sync", "--index", str(index), "--dist", dist, "--arch", arch, env=env
+        )
+        assert synced.returncode == 0, synced.stderr[-2000:]
 
     def args(port: int) -> list[str]:
         return ["-m", "oic_ai", "serve", "--no-browser", "--host", "127.0.0.1", "--port", str(port)]

@@ -110,7 +110,9 @@ def alert(driver: Any) -> str:
 
 def template_text(driver: Any) -> str:
     """The YAML the Template view shows (line numbers are CSS, not text)."""
-    return str(driver.execute_script("return arguments[0].textContent", by_label(driver, "Template")))
+    return str(
+        driver.execute_script("return arguments[0].textContent", by_label(driver, "Template"))
+    )
 
 
 def tab(driver: Any, name: str) -> None:

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import OUR_TEMPLATES
+
 from .conftest import UiServer, ui_server_at
 from .driver import wait_until
 from .page import (
@@ -68,7 +70,8 @@ def answer_dialog(driver: Any, value: str | None, ok: bool = True) -> None:
     from selenium.webdriver.common.by import By
 
     dialog = wait_until(
-        driver, lambda d: (lambda x: x if x.is_displayed() else None)(d.find_element(By.ID, "dialog")),
+        driver,
+        lambda d: (lambda x: x if x.is_displayed() else None)(d.find_element(By.ID, "dialog")),
         "the dialog",
     )
     seq = dialog.get_attribute("data-seq")
@@ -366,3 +369,43 @@ def test_a_lost_connection_is_one_message_and_keeps_the_template(
     assert template_text(browser) == good
     assert by_label(browser, "Send").is_enabled()
     shot(browser, "lost-connection")
+
+
+def debian_index(path: Path, names: list[str]) -> Path:
+    """A Debian ``Packages`` file that has exactly ``names`` (amd64)."""
+    stanzas = [f"Package: {n}\nVersion: 1.0-1\nArchitecture: amd64\n" for n in names]
+    path.write_text("\n".join(stanzas))
+    return path
+
+
+def test_a_package_suggestion_is_applied_as_a_turn(
+    browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    import yaml
+
+    root = tmp_path_factory.mktemp("packages")
+    base = yaml.safe_load((OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text())
+    system = base["systemConfig"]
+    names = [*system["packages"], *system["kernel"]["packages"], "htop", "tmux"]
+    index = debian_index(root / "Packages", names)
+    with ui_server_at(root, packages={"ubuntu24/x86_64": index}) as ui:
+        open_page(browser, ui.url)
+        ask(browser, CREATE)
+        verify = [t for t in step_texts(browser) if t.startswith("verify packages")]
+        assert verify and "found, 0 missing" in verify[0], verify
+        tab(browser, "Editor")
+        set_editor(
+            browser, editor_text(browser).replace("    - htop\n", "    - htop\n    - tmuxx\n")
+        )
+        tab(browser, "Packages")
+        button(browser, "Check the editor's packages").click()
+        panel = browser.find_element("id", "packages")
+        wait_until(browser, lambda d: "1 missing" in panel.text, "the missing package")
+        assert "tmuxx" in panel.text
+        shot(browser, "suggestion")
+        before = turns(browser)
+        button(browser, "Replace tmuxx with tmux").click()
+        assert wait_turn(browser, before) == "valid"
+        template = template_text(browser)
+        assert "- tmux\n" in template and "tmuxx" not in template
+        assert "0 missing" in panel.text

@@ -657,13 +657,36 @@
         suggestions.map((s) => el("button", {
           type: "button", class: "small suggestion", text: s,
           "aria-label": `Replace ${name} with ${s}`,
-          onclick: () => {
-            const request = `remove ${name} and add ${s}`;
-            runTurn({ messages: [{ role: "user", content: request }] }, request);
-          },
+          onclick: () => applySuggestion(name, s),
         }))));
     }
     ui.packages.appendChild(list);
+  }
+
+  /* A suggestion becomes a turn: a request on the session's template, or, when the
+   * package is only in the editor's text, the edited text with the package replaced. */
+  function applySuggestion(name, choice) {
+    const text = ui.editor.value;
+    const escaped = name.replace(/[.*+?^$|()[\]{}\\]/g, "\\$&");
+    const line = new RegExp("^(\\s*-\\s*)" + escaped + "\\s*$", "m");
+    if (text !== state.template && line.test(text)) {
+      const edited = text.replace(line, `$1${choice}`);
+      ui.editor.value = edited;
+      editorChanged(false);
+      return runTurn({ messages: [{ role: "user", content: `apply my edit (${name} → ${choice})` }],
+        template_edit: edited }, `replace ${name} with ${choice} in my edit`);
+    }
+    const request = `remove ${name} and add ${choice}`;
+    return runTurn({ messages: [{ role: "user", content: request }] }, request);
+  }
+
+  function checkPackages() {
+    return guarded(async () => {
+      const text = ui.editor.value;
+      if (!text.trim()) throw new UiError("The editor is empty: there are no packages to check.");
+      const { data } = await api("POST", "/api/v1/packages/check", { template: text });
+      renderPackages(data);
+    });
   }
 
   function download() {
@@ -897,6 +920,7 @@
     $("download").addEventListener("click", download);
     $("copy").addEventListener("click", copy);
     $("apply").addEventListener("click", applyEdit);
+    $("check-packages").addEventListener("click", checkPackages);
     $("save").addEventListener("click", saveTemplate);
     $("revert").addEventListener("click", () => { setEditor(state.template); scheduleValidate(0); });
     ui.editor.addEventListener("input", () => editorChanged(true));
