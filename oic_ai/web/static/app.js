@@ -111,7 +111,14 @@
     return h;
   }
 
-  async function askToken() {
+  /* One token prompt at a time: requests refused together wait for the same answer. */
+  let tokenPrompt = null;
+  function askToken() {
+    if (!tokenPrompt) tokenPrompt = promptToken().finally(() => { tokenPrompt = null; });
+    return tokenPrompt;
+  }
+
+  async function promptToken() {
     const token = await ask({
       title: "This server needs a token",
       text: "Paste the token from `oic-ai users add NAME`. It is kept for this tab only.",
@@ -124,6 +131,7 @@
   /* fetch with the token; a 401 asks for one and tries again; no connection -> UiError. */
   async function send(method, path, body) {
     for (let attempt = 0; ; attempt++) {
+      const used = sessionStorage.getItem(TOKEN_KEY);
       let response;
       try {
         response = await fetch(path, {
@@ -137,6 +145,7 @@
           ": check that `oic-ai serve` is still running, then try again.");
       }
       if (response.status === 401 && attempt < 3) {
+        if (sessionStorage.getItem(TOKEN_KEY) !== used) continue; // a newer token came meanwhile
         sessionStorage.removeItem(TOKEN_KEY);
         await askToken();
         continue;
