@@ -164,6 +164,10 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
 
         return load_settings()
 
+    from oic_ai.graph.services.web import SearchPool
+
+    searches = SearchPool()  # warm between requests; one per app
+
     async def call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run ``function(settings, *args)`` in a worker thread."""
 
@@ -188,9 +192,7 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
             raise BadRequest("q is empty", fix="pass q=what you are looking for")
         top_k = _int_param(params.get("top_k"), "top_k", 5, 1, MAX_TOP_K)
         filters = {key: params.get(key) for key in ("os", "dist", "arch", "image_type")}
-        from oic_ai.graph.services.library import search_library
-
-        response = await call(search_library, query, top_k=top_k, filters=filters)
+        response = await call(searches.search, query, top_k=top_k, filters=filters)
         return JSONResponse(response.to_json())
 
     async def templates(request: Request) -> Response:
