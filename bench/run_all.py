@@ -26,6 +26,7 @@ SCRIPTS: list[tuple[str, list[str]]] = [
     ("sessions.py", []),
     ("startup.py", []),
     ("serve.py", []),
+    ("web_ui.py", []),
 ]
 
 if __name__ == "__main__":

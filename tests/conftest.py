@@ -31,7 +31,8 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
 # Marks given by place, without touching the test files: a folder or file under tests/,
 # optionally with "::" and a test-function name.
-INTEGRATION = ("integration/",)  # real servers, loopback backends and repositories
+# real servers, loopback backends and repositories; a real browser against oic-ai serve
+INTEGRATION = ("integration/", "browser/")
 SLOW = (
     # processes killed on purpose, many CLI processes at once
     "reliability/test_crash_safety.py",
