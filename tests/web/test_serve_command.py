@@ -75,3 +75,24 @@ def test_the_browser_opens_only_where_a_desktop_can_show_it() -> None:
     if sys.platform.startswith("linux"):
         assert has_desktop({}) is False  # a console or SSH: no text browser takes the terminal
         assert has_desktop({"DISPLAY": ":0"}) and has_desktop({"WAYLAND_DISPLAY": "wayland-0"})
+
+
+def test_serve_looks_for_new_runs_every_50_ms_not_half_a_second() -> None:
+    """The in-memory runtime's idle wait is shortened, once, and runs are still found."""
+    import asyncio
+
+    from langgraph_runtime_inmem import ops
+
+    from oic_ai.cli_serve import quicker_run_pickup
+
+    before = ops.Runs.next
+    try:
+        assert quicker_run_pickup(0.01) is True
+        assert quicker_run_pickup(0.01) is False  # never wrapped twice
+
+        async def no_runs() -> list[object]:
+            return [item async for item in ops.Runs.next(wait=True, limit=1)]
+
+        assert asyncio.run(no_runs()) == []  # the runtime's own pick-up still answers
+    finally:
+        ops.Runs.next = before
