@@ -120,6 +120,7 @@ class TurnResult:
             "packages": {
                 "checked": bool(packages.get("checked", False)),
                 "missing": list(packages.get("missing", [])),
+                "unverified": list(packages.get("unverified", [])),
                 "suggestions": dict(packages.get("suggestions", {})),
                 "found": list(packages.get("found", [])),
                 "reason": packages.get("reason"),

@@ -102,6 +102,9 @@ class Packages(TypedDict, total=False):
     """Packages the target's index has."""
     missing: list[str]
     """Packages the target's index does not have."""
+    unverified: list[str]
+    """Names nothing could check: with no index, added names that neither the base, the
+    catalog nor the template library knows (e.g. ``photoshop``)."""
     suggestions: dict[str, list[str]]
     """Missing package -> ranked replacements, best first."""
 

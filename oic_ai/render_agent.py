@@ -58,7 +58,10 @@ def describe_step(node: str, update: dict[str, Any]) -> str:
     if node == "verify_packages":
         packages = update.get("packages") or {}
         if not packages.get("checked"):
-            return "verify_packages → not checked"
+            unverified = packages.get("unverified") or []
+            return "verify_packages → not checked" + (
+                f", {len(unverified)} unverified" if unverified else ""
+            )
         return f"verify_packages → {len(packages.get('missing', []))} missing"
     if node == "respond":
         return f"respond → {update.get('status')}"
