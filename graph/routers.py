@@ -10,9 +10,17 @@ from oic_ai.nodes.context import Context, review_enabled, run_settings
 from oic_ai.nodes.state import State, record
 
 
-def route_after_classify(state: State) -> Literal["retrieve", "generate", "explain"]:
-    """Create goes through retrieval; refinement skips it; questions go to ``explain``."""
+def route_after_classify(
+    state: State,
+) -> Literal["retrieve", "generate", "explain", "respond"]:
+    """Create goes through retrieval; refinement skips it; questions go to ``explain``.
+
+    A request for a system the composer cannot build goes straight to ``respond``: no
+    template is made and the session's template is left as it was.
+    """
     intent = record(state, "route").get("intent")
+    if intent == "unsupported":
+        return "respond"
     if intent == "explain":
         return "explain"
     if intent == "refine":

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-_STATUS_STYLE = {"valid": "green", "valid_with_warnings": "yellow", "invalid": "red"}
+_STATUS_STYLE = {
+    "valid": "green",
+    "valid_with_warnings": "yellow",
+    "invalid": "red",
+    "unsupported": "red",
+}
 
 
 def console(stderr: bool = False) -> Any:
