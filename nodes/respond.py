@@ -37,10 +37,12 @@ def settle_status(state: State) -> tuple[Status, list[str]]:
     if packages.get("missing"):
         reasons.append("packages not found for the target: " + ", ".join(packages["missing"]))
     if packages.get("unverified"):
-        reasons.append(
-            "unverified packages (no index, and not in the catalog, the template library or "
-            "the base template): " + ", ".join(packages["unverified"])
+        why = (
+            "they may come from a template repository that has no index"
+            if packages.get("checked")
+            else "no index, and not in the catalog, the template library or the base template"
         )
+        reasons.append(f"unverified packages ({why}): " + ", ".join(packages["unverified"]))
     if state.get("not_applied"):
         reasons.extend(
             item if item.startswith("not applied") else f"not applied: {item}"
@@ -96,7 +98,7 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
             fix = str(packages.get("fix") or "")
             how = f" {fix[:1].upper()}{fix[1:]}." if fix else ""
             lines.append(f"Packages not checked: {packages['reason']}.{how}")
-        if packages.get("unverified"):
+        if packages.get("unverified") and not packages.get("checked"):
             lines.append(
                 "Unverified packages: " + ", ".join(packages["unverified"]) + " (not a name "
                 "the catalog, the template library or the base template knows; sync an "
