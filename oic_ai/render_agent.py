@@ -78,10 +78,8 @@ def print_turn(out: Any, result: Any, *, show_diff: bool = True) -> None:
     from rich.markup import escape
 
     style = _STATUS_STYLE.get(str(result.status), "magenta")
-    out.print(
-        f"[bold]session[/] {result.session}  [bold {style}]{result.status}[/]"
-        f"  [dim]provider {escape(str(result.provider))}[/]"
-    )
+    provider = f"  [dim]provider {escape(str(result.provider))}[/]" if result.provider else ""
+    out.print(f"[bold]session[/] {result.session}  [bold {style}]{result.status}[/]{provider}")
     if result.route.get("intent") == "create" and result.sources:
         out.print("[bold]sources[/]")
         for source in result.sources:
@@ -91,5 +89,5 @@ def print_turn(out: Any, result: Any, *, show_diff: bool = True) -> None:
                 f"package {source['package']:.2f})[/]"
             )
     out.print(escape(result.message))
-    if show_diff and result.route.get("intent") != "explain":
+    if show_diff and result.route.get("intent") not in ("explain", "unsupported"):
         print_diff(out, result.diff)

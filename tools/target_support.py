@@ -19,7 +19,7 @@ from oic_ai.tools.retrieval.query_classifier import WORD_END, WORD_START, detect
 # words right before a mention that make it something to move away from, or not wanted
 _LEFT_BEHIND = re.compile(
     r"(?:\bnot|\bno|\bnon|without|instead\s+of|rather\s+than|unlike|\bfrom|replac\w*|"
-    r"migrat\w*|moving|\bmove|\bthan|versus|\bvs\.?|\blike)\s+(?:[\w'-]+\s+){0,2}$"
+    r"migrat\w*|moving|\bmove|\bthan|versus|\bvs\.?)\s+(?:[\w'-]+\s+){0,2}$"
 )
 # words right after a mention that make it what the image serves, hosts or runs
 _SERVED = re.compile(
@@ -102,8 +102,8 @@ def supported_targets_line() -> str:
 def refusal_message(found: UnsupportedRequest) -> list[str]:
     """The lines that answer a refused request: why, what is built, what to try."""
     lines = [
-        f"No template: os-image-composer cannot build {found.named} "
-        f"(it has no configuration for {found.system}).",
+        f"No template: os-image-composer cannot build {found.named}; "
+        "it has no configuration for it.",
         f"It builds Linux images for {supported_targets_line()}.",
     ]
     if found.nearest and found.suggestion:

@@ -12,6 +12,7 @@ REFUSED = [
     ("Windows Server 2022 with IIS", "Windows Server 2022", None),
     ("build me a windows 11 image for kiosks", "windows 11", None),
     ("a macOS image for the build farm", "macOS", None),
+    ("I would like a Windows Server image", "Windows Server", None),
     ("FreeBSD router image", "FreeBSD", None),
     ("an OpenBSD firewall", "OpenBSD", None),
     ("Arch Linux with docker", "Arch Linux", "ubuntu26"),
