@@ -196,12 +196,12 @@ def known_package_names(settings: Settings | None = None) -> frozenset[str]:
     template in the library (``settings.templates_dir``, else the bundled one). Kept per
     library until one of its files changes.
     """
+    import yaml
+
     from oic_ai.stores.capability_catalog import load_catalog
-    from oic_ai.stores.template_library import (
-        TemplateLibrary,
-        bundled_templates_dir,
-        iter_template_files,
-    )
+    from oic_ai.stores.template_library import bundled_templates_dir, iter_template_files
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # only the package lists matter
 
     root = ((settings.templates_dir if settings else None) or bundled_templates_dir()).resolve()
     files: list[tuple[str, int, int]] = []
@@ -225,9 +225,15 @@ def known_package_names(settings: Settings | None = None) -> frozenset[str]:
         names.update(group.names)
         for listed in group.targets.values():
             names.update(listed)
-    if root.is_dir():
-        for template in TemplateLibrary.scan(root).templates:
-            names.update(template.all_packages)
+    for path, _, size in files:
+        if size > 1 << 20:
+            continue  # the library skips files over 1 MiB too
+        try:
+            data = yaml.load(Path(path).read_bytes(), Loader=loader)  # noqa: S506 (a safe loader)
+        except (OSError, yaml.YAMLError):
+            continue  # unreadable or malformed: the library skips it as well
+        if isinstance(data, Mapping):
+            names.update(template_packages(data))
     known = frozenset(names)
     with _KNOWN_LOCK:
         _KNOWN.clear()  # one library at a time is what a process uses

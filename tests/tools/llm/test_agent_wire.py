@@ -49,7 +49,9 @@ def test_ollama_plans_through_format_with_num_ctx(agent_data_dir: Path) -> None:
         )
         with TemplateAgent(settings) as agent:
             result = agent.generate(REQUEST)
-    assert result.provider == "ollama" and result.status == "valid"
+    # htop is in neither the catalog nor the library, and there is no index: unverified
+    assert result.provider == "ollama" and result.status == "valid_with_warnings"
+    assert result.packages["unverified"] == ["htop"]
     body = server.bodies[0]
     assert body["format"]["properties"]["operations"]["items"]["required"][0] == "op"
     assert body["options"]["num_ctx"] == 8192
