@@ -225,11 +225,11 @@ def known_package_names(settings: Settings | None = None) -> frozenset[str]:
         names.update(group.names)
         for listed in group.targets.values():
             names.update(listed)
-    for path, _, size in files:
+    for file_name, _, size in files:
         if size > 1 << 20:
             continue  # the library skips files over 1 MiB too
         try:
-            data = yaml.load(Path(path).read_bytes(), Loader=loader)  # noqa: S506 (a safe loader)
+            data = yaml.load(Path(file_name).read_bytes(), Loader=loader)  # noqa: S506 (a safe loader)
         except (OSError, yaml.YAMLError):
             continue  # unreadable or malformed: the library skips it as well
         if isinstance(data, Mapping):
