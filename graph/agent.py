@@ -29,7 +29,7 @@ class TurnResult:
     session: str
     """The session (thread) id; pass it back to continue."""
     status: str | None
-    """valid, valid_with_warnings or invalid; None while waiting for review."""
+    """valid, valid_with_warnings, invalid or unsupported; None while waiting for review."""
     template: str | None
     """The turn's template (the draft when it was not kept)."""
     message: str
@@ -74,10 +74,13 @@ class TurnResult:
         message = str(getattr(messages[-1], "content", "")) if messages else ""
         review = interrupts[0].value if interrupts else None
         draft = values.get("draft")
+        template = draft if draft is not None else values.get("template")
+        if values.get("status") == "unsupported":
+            template = None  # nothing was made; the session's template is not this turn's
         return cls(
             session=session,
             status=values.get("status") if not interrupts else None,
-            template=draft if draft is not None else values.get("template"),
+            template=template,
             message=message if not interrupts else "waiting for review",
             provider=values.get("provider"),
             base_template=values.get("base_template"),
@@ -120,6 +123,7 @@ class TurnResult:
             "packages": {
                 "checked": bool(packages.get("checked", False)),
                 "missing": list(packages.get("missing", [])),
+                "unverified": list(packages.get("unverified", [])),
                 "suggestions": dict(packages.get("suggestions", {})),
                 "found": list(packages.get("found", [])),
                 "reason": packages.get("reason"),

@@ -12,12 +12,16 @@ from oic_ai.nodes.state import State, record
 
 def route_after_classify(
     state: State,
-) -> Literal["retrieve", "generate", "explain", "apply_edit"]:
+) -> Literal["retrieve", "generate", "explain", "apply_edit", "respond"]:
     """Create goes through retrieval; refinement skips it; questions go to ``explain``.
 
-    A turn that brings its own template (``edit``) skips planning: ``apply_edit``.
+    A turn that brings its own template (``edit``) skips planning: ``apply_edit``. A
+    request for a system the composer cannot build goes straight to ``respond``: no
+    template is made and the session's template is left as it was.
     """
     intent = record(state, "route").get("intent")
+    if intent == "unsupported":
+        return "respond"
     if intent == "explain":
         return "explain"
     if intent == "edit":

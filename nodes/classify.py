@@ -9,9 +9,10 @@ from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context
 from oic_ai.nodes.messages import last_request
-from oic_ai.nodes.state import Intent, Route, State
+from oic_ai.nodes.state import Intent, Refusal, Route, State
 from oic_ai.stores.vocabulary import OS_DISTS
 from oic_ai.tools.retrieval.query_classifier import detect_targets, is_modification, tokenize
+from oic_ai.tools.target_support import find_unsupported
 
 _QUESTION = re.compile(
     r"^\s*(?:what|which|how|why|does|do|is|are|can|show|list|summari[sz]e|explain|describe|"
@@ -74,6 +75,20 @@ def route_request(request: str, current_template: str | None) -> Route:
         intent, reason = "create", f"names another distribution ({targets['dist']})"
     else:
         intent, reason = "refine", "changes the current template"
+    if intent != "explain" and (found := find_unsupported(request)) is not None:
+        route = Route(
+            intent="unsupported",
+            reason=f"asks for {found.named}, which the composer cannot build",
+            query_type="",
+            targets=targets,
+        )
+        route["unsupported"] = Refusal(
+            named=found.named,
+            system=found.system,
+            nearest=found.nearest,
+            suggestion=found.suggestion,
+        )
+        return route
     query_type = "refinement" if intent == "refine" else ("question" if intent == "explain" else "")
     return Route(intent=intent, reason=reason, query_type=query_type, targets=targets)
 

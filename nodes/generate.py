@@ -38,6 +38,7 @@ def make_generate(backend: ChatBackend) -> Any:
         """Plan and apply this turn's change to the base (create) or current (refine) text."""
         # the planner and the applier load on first use: ruamel and the rule tables are heavy
         from oic_ai.tools.applier import apply_plan, unified_diff
+        from oic_ai.tools.package_dependencies import PackageNeeds
         from oic_ai.tools.planner import plan_request
         from oic_ai.tools.planner.text import reading_notices
 
@@ -102,7 +103,9 @@ def make_generate(backend: ChatBackend) -> Any:
                 provider = f"builtin (fallback from {provider})"
             plan = plan_request(request, start, mode=mode)
             notices.extend(reading_notices(request))  # "read 'dokcer' as 'docker'"
-        applied = apply_plan(start, plan, label="template.yml")
+        applied = apply_plan(
+            start, plan, label="template.yml", needs=PackageNeeds.for_settings(settings)
+        )
         return {
             "draft": applied.text,
             "start_text": start,

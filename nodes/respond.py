@@ -14,6 +14,9 @@ from oic_ai.stores.secrets import mask_secrets
 
 def settle_status(state: State) -> tuple[Status, list[str]]:
     """The turn's status with its reasons: ``invalid`` beats warnings beats ``valid``."""
+    route = record(state, "route")
+    if route.get("intent") == "unsupported":
+        return "unsupported", [str(route.get("reason"))]
     validation = record(state, "validation")
     packages = record(state, "packages")
     reasons: list[str] = []
@@ -33,6 +36,13 @@ def settle_status(state: State) -> tuple[Status, list[str]]:
         )
     if packages.get("missing"):
         reasons.append("packages not found for the target: " + ", ".join(packages["missing"]))
+    if packages.get("unverified"):
+        why = (
+            "they may come from a template repository that has no index"
+            if packages.get("checked")
+            else "no index, and not in the catalog, the template library or the base template"
+        )
+        reasons.append(f"unverified packages ({why}): " + ", ".join(packages["unverified"]))
     if state.get("not_applied"):
         reasons.extend(
             item if item.startswith("not applied") else f"not applied: {item}"
@@ -43,9 +53,30 @@ def settle_status(state: State) -> tuple[Status, list[str]]:
     return ("valid_with_warnings" if reasons else "valid"), reasons
 
 
+def _refusal(state: State) -> str:
+    """The answer to a request for a system the composer cannot build."""
+    from oic_ai.tools.target_support import UnsupportedRequest, refusal_message
+
+    found = dict(record(state, "route").get("unsupported") or {})
+    lines = refusal_message(
+        UnsupportedRequest(
+            named=str(found.get("named", "")),
+            system=str(found.get("system", "")),
+            nearest=found.get("nearest"),
+            suggestion=found.get("suggestion"),
+        )
+    )
+    if state.get("template"):
+        lines.append("The session's template is unchanged.")
+    lines.append("Status: unsupported.")
+    return "\n".join(lines)
+
+
 def _summary(state: State, status: Status, reasons: list[str]) -> str:
     route = record(state, "route")
     intent = route.get("intent")
+    if intent == "unsupported":
+        return _refusal(state)
     lines: list[str] = []
     if intent == "explain":
         lines.append(state.get("answer") or "")
@@ -70,6 +101,12 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
             fix = str(packages.get("fix") or "")
             how = f" {fix[:1].upper()}{fix[1:]}." if fix else ""
             lines.append(f"Packages not checked: {packages['reason']}.{how}")
+        if packages.get("unverified") and not packages.get("checked"):
+            lines.append(
+                "Unverified packages: " + ", ".join(packages["unverified"]) + " (not a name "
+                "the catalog, the template library or the base template knows; sync an "
+                "index to check)."
+            )
     lines.append(f"Status: {status}." + (f" {'; '.join(reasons)}." if reasons else ""))
     lines.extend(state.get("notices", []))
     return "\n".join(line for line in lines if line)
@@ -94,7 +131,9 @@ def respond(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     from oic_ai.tools.applier import unified_diff
 
     draft = state.get("draft")
-    if route.get("intent") != "explain":
+    if route.get("intent") == "unsupported":
+        update["diff"] = ""
+    elif route.get("intent") != "explain":
         update["diff"] = unified_diff(state.get("start_text") or "", draft or "", "template.yml")
         if status != "invalid" and draft:
             update["template"] = draft

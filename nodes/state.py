@@ -23,9 +23,23 @@ if TYPE_CHECKING:
     from oic_ai.tools.findings import Finding
     from oic_ai.tools.validate_template import FileReport
 
-Status = Literal["valid", "valid_with_warnings", "invalid"]
-Intent = Literal["create", "refine", "explain", "edit"]
+Status = Literal["valid", "valid_with_warnings", "invalid", "unsupported"]
+Intent = Literal["create", "refine", "explain", "edit", "unsupported"]
 _DOCUMENTED = with_config(ConfigDict(use_attribute_docstrings=True))
+
+
+@_DOCUMENTED
+class Refusal(TypedDict):
+    """A system the composer cannot build, as ``classify`` found it in the request."""
+
+    named: str
+    """The system as the request wrote it ("Windows Server 2022")."""
+    system: str
+    """The registry's name for it ("Windows", "Arch Linux")."""
+    nearest: str | None
+    """The supported dist offered instead; None when there is none (not Linux)."""
+    suggestion: str | None
+    """The request with the system swapped for ``nearest``."""
 
 
 @_DOCUMENTED
@@ -33,13 +47,16 @@ class Route(TypedDict):
     """Where ``classify`` sent a turn and why, kept in state so a replay shows it."""
 
     intent: Intent
-    """create, refine, explain, or edit (a template given with the turn: ``template_edit``)."""
+    """create, refine, explain, edit (a template given with the turn: ``template_edit``), or
+    unsupported (a system the composer cannot build)."""
     reason: str
     """Why the turn took this route, in words."""
     query_type: str
     """The retrieval query type (semantic, package-explicit, ...), refinement or question."""
     targets: dict[str, str]
     """The targets the request names (dist, arch, image_type, ...)."""
+    unsupported: NotRequired[Refusal]
+    """For an ``unsupported`` turn: what was asked for and the nearest alternative."""
 
 
 @_DOCUMENTED
@@ -102,6 +119,9 @@ class Packages(TypedDict, total=False):
     """Packages the target's index has."""
     missing: list[str]
     """Packages the target's index does not have."""
+    unverified: list[str]
+    """Names nothing could check: with no index, added names that neither the base, the
+    catalog nor the template library knows (e.g. ``photoshop``)."""
     suggestions: dict[str, list[str]]
     """Missing package -> ranked replacements, best first."""
 
@@ -128,7 +148,7 @@ class OutputState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
     """The conversation, ending with this turn's summary."""
     status: Status | None
-    """valid, valid_with_warnings or invalid; None until ``respond``."""
+    """valid, valid_with_warnings, invalid or unsupported; None until ``respond``."""
     reasons: list[str]
     """Why the status is not plain ``valid``."""
     template: str | None

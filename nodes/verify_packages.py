@@ -11,9 +11,18 @@ from oic_ai.nodes.state import Packages, State
 
 
 def verify_packages(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Classify each package as found or missing, with suggestions for the missing."""
+    """Classify each package as found or missing, with suggestions for the missing.
+
+    With no index for the target, the names the turn added that neither the base
+    template, the capability catalog nor the template library knows are ``unverified``.
+    """
     from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
-    from oic_ai.tools.verify_packages import verify_template_packages
+    from oic_ai.tools.verify_packages import (
+        known_package_names,
+        template_packages,
+        unverified_names,
+        verify_template_packages,
+    )
 
     try:
         data = load_data(state.get("draft") or "")
@@ -21,8 +30,19 @@ def verify_packages(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         return {"packages": Packages(checked=False, reason="the draft is not valid YAML")}
     if not isinstance(data, dict):
         return {"packages": Packages(checked=False, reason="the draft is not a mapping")}
-    report = verify_template_packages(data, run_settings(runtime))
+    settings = run_settings(runtime)
+    report = verify_template_packages(data, settings)
     result = report.to_json()
+    unverified = list(result.get("unverified", []))
+    if not report.checked:
+        try:
+            start = load_data(state.get("start_text") or "")
+        except YamlSyntaxError:
+            start = None
+        base = template_packages(start) if isinstance(start, dict) else []
+        unverified = unverified_names(
+            template_packages(data), base=base, known=known_package_names(settings)
+        )
     return {
         "packages": Packages(
             checked=bool(result.get("checked")),
@@ -30,6 +50,7 @@ def verify_packages(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             fix=result.get("fix"),
             found=list(result.get("found", [])),
             missing=list(result.get("missing", [])),
+            unverified=unverified,
             suggestions={k: list(v) for k, v in dict(result.get("suggestions", {})).items()},
         )
     }

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-_STATUS_STYLE = {"valid": "green", "valid_with_warnings": "yellow", "invalid": "red"}
+_STATUS_STYLE = {
+    "valid": "green",
+    "valid_with_warnings": "yellow",
+    "invalid": "red",
+    "unsupported": "red",
+}
 
 
 def console(stderr: bool = False) -> Any:
@@ -58,7 +63,10 @@ def describe_step(node: str, update: dict[str, Any]) -> str:
     if node == "verify_packages":
         packages = update.get("packages") or {}
         if not packages.get("checked"):
-            return "verify_packages → not checked"
+            unverified = packages.get("unverified") or []
+            return "verify_packages → not checked" + (
+                f", {len(unverified)} unverified" if unverified else ""
+            )
         return f"verify_packages → {len(packages.get('missing', []))} missing"
     if node == "respond":
         return f"respond → {update.get('status')}"
@@ -70,10 +78,8 @@ def print_turn(out: Any, result: Any, *, show_diff: bool = True) -> None:
     from rich.markup import escape
 
     style = _STATUS_STYLE.get(str(result.status), "magenta")
-    out.print(
-        f"[bold]session[/] {result.session}  [bold {style}]{result.status}[/]"
-        f"  [dim]provider {escape(str(result.provider))}[/]"
-    )
+    provider = f"  [dim]provider {escape(str(result.provider))}[/]" if result.provider else ""
+    out.print(f"[bold]session[/] {result.session}  [bold {style}]{result.status}[/]{provider}")
     if result.route.get("intent") == "create" and result.sources:
         out.print("[bold]sources[/]")
         for source in result.sources:
@@ -83,7 +89,7 @@ def print_turn(out: Any, result: Any, *, show_diff: bool = True) -> None:
                 f"package {source['package']:.2f})[/]"
             )
     out.print(escape(result.message))
-    if show_diff and result.route.get("intent") != "explain":
+    if show_diff and result.route.get("intent") not in ("explain", "unsupported"):
         print_diff(out, result.diff)
 
 

@@ -44,12 +44,16 @@ class PackageRecord:
         version: The full version (``epoch:version-release`` for RPM).
         arch: The package architecture as the index writes it (``amd64``, ``noarch``).
         provides: Virtual names this package provides (versions stripped).
+        depends: What it needs installed (Debian ``Pre-Depends`` and ``Depends``, RPM
+            ``requires``), one entry per relation, alternatives joined by ``|``
+            (``"apache2|apache2-bin"``), versions and arch qualifiers stripped.
     """
 
     name: str
     version: str
     arch: str
     provides: tuple[str, ...] = ()
+    depends: tuple[str, ...] = ()
 
 
 class IndexTooLargeError(IndexFormatError):
@@ -234,14 +238,28 @@ def _names_from_relation(field: str) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _relations(field: str) -> tuple[str, ...]:
+    """``"a (>= 1) | b, c:any"`` -> ``("a|b", "c")``: each relation, its alternatives."""
+    groups = []
+    for part in field.split(","):
+        names = [
+            alternative.strip().split(" ", 1)[0].split("(", 1)[0].split(":", 1)[0]
+            for alternative in part.split("|")
+        ]
+        group = "|".join(name for name in names if name)
+        if group and group not in groups:
+            groups.append(group)
+    return tuple(groups)
+
+
 def parse_deb_packages(
     data: Source, source: str = "Packages", limit: int | None = DEFAULT_MAX_INDEX_BYTES
 ) -> Iterator[PackageRecord]:
     """Yield the packages of a Debian ``Packages`` file (plain or compressed).
 
     The file is decompressed and read line by line, so memory stays small whatever
-    its size. Only ``Package``, ``Version``, ``Architecture`` and ``Provides`` are read;
-    continuation lines and every other field are skipped.
+    its size. Only ``Package``, ``Version``, ``Architecture``, ``Provides``, ``Depends``
+    and ``Pre-Depends`` are read; continuation lines and every other field are skipped.
 
     Raises:
         IndexFormatError: the data is not a Packages file (or is damaged).
@@ -249,6 +267,7 @@ def parse_deb_packages(
     """
     name = version = arch = ""
     provides: tuple[str, ...] = ()
+    depends: tuple[str, ...] = ()
     seen_package = seen_text = False
     line_start = True
     consumed = 0
@@ -269,9 +288,9 @@ def parse_deb_packages(
             line = chunk.decode("utf-8", errors="replace").rstrip("\r\n")
             if not line:
                 if name:
-                    yield PackageRecord(name, version, arch, provides)
+                    yield PackageRecord(name, version, arch, provides, depends)
                 name = version = arch = ""
-                provides = ()
+                provides = depends = ()
                 continue
             first = line[0]
             if first in " \t#":
@@ -281,6 +300,10 @@ def parse_deb_packages(
                     name = line[8:].strip()
                 elif line.startswith("Provides:"):
                     provides = _names_from_relation(line[9:])
+                elif line.startswith("Pre-Depends:"):
+                    depends = (*_relations(line[12:]), *depends)
+            elif first == "D" and line.startswith("Depends:"):
+                depends = (*depends, *_relations(line[8:]))
             elif first == "V" and line.startswith("Version:"):
                 version = line[8:].strip()
             elif first == "A" and line.startswith("Architecture:"):
@@ -288,7 +311,7 @@ def parse_deb_packages(
     if seen_text and not seen_package:
         raise _not_packages(source)
     if name:
-        yield PackageRecord(name, version, arch, provides)
+        yield PackageRecord(name, version, arch, provides, depends)
 
 
 def _not_packages(source: str) -> IndexFormatError:
@@ -403,4 +426,12 @@ def _rpm_record(element: ET.Element) -> PackageRecord:
             provided = entry.get("name", "")
             if provided != name and _NAME.match(provided) and provided not in provides:
                 provides.append(provided)
-    return PackageRecord(name, version, arch, tuple(provides))
+    requires: list[str] = []
+    entries = element.find(f"{_RPM_COMMON}format/{_RPM}requires")
+    if entries is not None:
+        for entry in entries.iter(f"{_RPM}entry"):
+            needed = entry.get("name", "")
+            # rpmlib(...), sonames "libc.so.6()(64bit)" and file paths are left out
+            if needed != name and _NAME.match(needed) and needed not in requires:
+                requires.append(needed)
+    return PackageRecord(name, version, arch, tuple(provides), tuple(requires))

@@ -65,7 +65,15 @@ CREATE TABLE IF NOT EXISTS provides (
     provider TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS provides_by_name ON provides (name, source_id);
+CREATE TABLE IF NOT EXISTS depends (
+    source_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    needs TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS depends_by_name ON depends (name, source_id);
 """
+# ``depends`` came after schema 1 was released; an older file gains the (empty) table when
+# opened, and its sources have dependency data from their next sync on.
 
 
 def is_glob(name: str) -> bool:
@@ -308,6 +316,7 @@ class PackageIndex:
             )
             db.execute("DELETE FROM packages WHERE source_id = ?", (source_id,))
             db.execute("DELETE FROM provides WHERE source_id = ?", (source_id,))
+            db.execute("DELETE FROM depends WHERE source_id = ?", (source_id,))
             db.executemany(
                 "INSERT INTO packages (source_id, name, version, arch) VALUES (?, ?, ?, ?)",
                 ((source_id, r.name, r.version, r.arch) for r in rows),
@@ -315,6 +324,10 @@ class PackageIndex:
             db.executemany(
                 "INSERT INTO provides (source_id, name, provider) VALUES (?, ?, ?)",
                 ((source_id, provided, r.name) for r in rows for provided in r.provides),
+            )
+            db.executemany(
+                "INSERT INTO depends (source_id, name, needs) VALUES (?, ?, ?)",
+                ((source_id, r.name, group) for r in rows for group in r.depends),
             )
             db.execute("UPDATE sources SET packages = ? WHERE id = ?", (len(rows), source_id))
         return len(rows)
@@ -423,6 +436,7 @@ class PackageIndex:
             for source_id in ids:
                 db.execute("DELETE FROM packages WHERE source_id = ?", (source_id,))
                 db.execute("DELETE FROM provides WHERE source_id = ?", (source_id,))
+                db.execute("DELETE FROM depends WHERE source_id = ?", (source_id,))
                 db.execute("DELETE FROM sources WHERE id = ?", (source_id,))
         return len(ids)
 
@@ -578,6 +592,32 @@ class IndexView:
             (name, *self._ids),
         )
         return sorted({row[0] for row in rows if self._allowed(row[1], row[0])})
+
+    @property
+    def has_dependencies(self) -> bool:
+        """True when the view's sources carry dependency data (synced by this version)."""
+        if not self._ids:
+            return False
+        rows = self.index._query(
+            f"SELECT 1 FROM depends WHERE source_id IN ({self._marks}) LIMIT 1", self._ids
+        )
+        return bool(rows)
+
+    def depends(self, name: str) -> list[tuple[str, ...]]:
+        """What package ``name`` needs: one tuple of alternatives per relation."""
+        if not self._ids:
+            return []
+        rows = self.index._query(
+            f"SELECT DISTINCT needs, source_id FROM depends"
+            f" WHERE name = ? AND source_id IN ({self._marks})",
+            (name, *self._ids),
+        )
+        groups: list[tuple[str, ...]] = []
+        for needs, source_id in rows:
+            group = tuple(needs.split("|"))
+            if self._allowed(source_id, name) and group not in groups:
+                groups.append(group)
+        return groups
 
     def names(self) -> tuple[str, ...]:
         """Return every package name in the view, sorted (cached until the next import)."""

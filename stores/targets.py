@@ -150,10 +150,16 @@ class UnsupportedTarget:
     Attributes:
         phrase: A regular expression that names it in a request.
         supported: What to suggest instead.
+        name: Set for a system the composer has no configuration for at all (Windows,
+            Arch Linux): a request for it is refused. Empty for an older version of a
+            supported distribution, which is built as the supported one.
+        nearest: The dist offered instead of a refused system ("" for none).
     """
 
     phrase: str
     supported: str
+    name: str = ""
+    nearest: str = ""
 
 
 @dataclass(frozen=True)
@@ -455,10 +461,19 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
     for word, os_name in _map(request.get("os_words"), "request.os_words").items():
         if os_name not in oses:
             raise ValueError(f"request.os_words.{word}: unknown os {os_name!r}")
+    every_dist = ", ".join(list(dists)[:-1]) + f" and {list(dists)[-1]}" if dists else ""
     unsupported = tuple(
-        UnsupportedTarget(str(entry["phrase"]), str(entry["supported"]))
+        UnsupportedTarget(
+            str(entry["phrase"]),
+            str(entry.get("supported") or every_dist),
+            name=str(entry.get("name") or ""),
+            nearest=str(entry.get("nearest") or ""),
+        )
         for entry in request.get("unsupported") or []
     )
+    for entry in unsupported:
+        if entry.nearest and entry.nearest not in dists:
+            raise ValueError(f"request.unsupported {entry.name}: unknown dist {entry.nearest!r}")
     return TargetRegistry(
         oses=MappingProxyType(oses),
         dists=MappingProxyType(dists),

@@ -183,6 +183,91 @@ def template_repo_filters(data: Mapping[str, Any]) -> list[tuple[RepoFilter, str
     return result
 
 
+# --- names we can vouch for without an index ------------------------------------------
+
+_KNOWN: dict[tuple[Path, tuple[tuple[str, int, int], ...]], frozenset[str]] = {}
+_KNOWN_LOCK = threading.Lock()
+
+
+def known_package_names(settings: Settings | None = None) -> frozenset[str]:
+    """Every package name the capability catalog or the template library uses.
+
+    The catalog's lists and alias spellings (any target) and every package of every
+    template in the library (``settings.templates_dir``, else the bundled one). Kept per
+    library until one of its files changes.
+    """
+    import yaml
+
+    from oic_ai.stores.capability_catalog import load_catalog
+    from oic_ai.stores.template_library import bundled_templates_dir, iter_template_files
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # only the package lists matter
+
+    root = ((settings.templates_dir if settings else None) or bundled_templates_dir()).resolve()
+    files: list[tuple[str, int, int]] = []
+    for path in iter_template_files(root) if root.is_dir() else ():
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        files.append((str(path), info.st_mtime_ns, info.st_size))
+    key = (root, tuple(sorted(files)))
+    with _KNOWN_LOCK:
+        cached = _KNOWN.get(key)
+    if cached is not None:
+        return cached
+    names: set[str] = set()
+    catalog = load_catalog()
+    for capability in catalog.capabilities.values():
+        for listed in capability.package_table.values():
+            names.update(listed)
+    for group in catalog.alias_groups:
+        names.update(group.names)
+        for listed in group.targets.values():
+            names.update(listed)
+    for file_name, _, size in files:
+        if size > 1 << 20:
+            continue  # the library skips files over 1 MiB too
+        try:
+            data = yaml.load(Path(file_name).read_bytes(), Loader=loader)  # noqa: S506 (a safe loader)
+        except (OSError, yaml.YAMLError):
+            continue  # unreadable or malformed: the library skips it as well
+        if isinstance(data, Mapping):
+            names.update(template_packages(data))
+    known = frozenset(names)
+    with _KNOWN_LOCK:
+        _KNOWN.clear()  # one library at a time is what a process uses
+        _KNOWN[key] = known
+    return known
+
+
+def unverified_names(
+    names: Sequence[str], *, base: Sequence[str], known: frozenset[str]
+) -> list[str]:
+    """The names no index checked that neither the base, the catalog nor the library knows.
+
+    Globs are left out (they name families of packages, not one), and so is a name with a
+    version pinned onto a known name (``openssh-server-9.6``).
+
+    Args:
+        names: The draft's package names.
+        base: The package names of the template the turn started from.
+        known: :func:`known_package_names`.
+    """
+    from oic_ai.stores.package_index import is_glob
+
+    vouched = known | set(base)
+    result: list[str] = []
+    for name in names:
+        if name in vouched or is_glob(name) or name in result:
+            continue
+        stems = (name[: m.start()] for m in _VERSION_SPLIT.finditer(name))
+        if any(stem in vouched for stem in stems):
+            continue
+        result.append(name)
+    return result
+
+
 # --- opening the index ---------------------------------------------------------------
 
 _INDEXES: dict[Path, PackageIndex] = {}

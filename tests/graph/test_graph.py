@@ -129,7 +129,9 @@ def test_a_good_llm_plan_is_applied(agent_data_dir: Path) -> None:
     }
     with Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])) as runner:
         result = runner.turn(HEADLINE)
-    assert result.provider == "chat-model" and result.status == "valid"
+    # no index, and neither the catalog nor the library names htop: applied, but flagged
+    assert result.provider == "chat-model" and result.status == "valid_with_warnings"
+    assert result.packages["unverified"] == ["htop"]
     assert "htop" in yaml.safe_load(result.template or "")["systemConfig"]["packages"]
     assert any("htop" in change for change in result.changes)
 
@@ -283,3 +285,21 @@ def test_turn_json_has_the_generate_contract(run: Run) -> None:
     } <= set(payload)  # fmt: skip
     assert set(payload["validation"]) >= {"valid", "errors", "warnings"}
     assert set(payload["packages"]) >= {"checked", "missing", "suggestions"}
+
+
+def test_without_an_index_an_unknown_added_name_is_unverified(run: Run) -> None:
+    result = run.turn("an ubuntu 24.04 image with photoshop")
+    packages = yaml.safe_load(result.template or "")["systemConfig"]["packages"]
+    assert "photoshop" in packages
+    assert result.packages["checked"] is False
+    assert result.packages["unverified"] == ["photoshop"]
+    assert result.to_json()["packages"]["unverified"] == ["photoshop"]
+    assert result.status == "valid_with_warnings"
+    assert any("photoshop" in reason and "unverified" in reason for reason in result.reasons)
+    assert "Unverified packages: photoshop" in result.message
+
+
+def test_without_an_index_catalog_names_are_not_flagged(run: Run) -> None:
+    result = run.turn(HEADLINE)
+    assert result.packages["unverified"] == []
+    assert result.to_json()["packages"]["unverified"] == []

@@ -54,7 +54,9 @@ def test_a_healthy_backend_plans_the_turn(
 ) -> None:
     with TemplateAgent(_settings(agent_data_dir, server, backend, "none")) as agent:
         result = agent.generate(REQUEST)
-    assert result.provider == backend and result.status == "valid"
+    # htop is in neither the catalog nor the library, and there is no index: unverified
+    assert result.provider == backend and result.status == "valid_with_warnings"
+    assert result.packages["unverified"] == ["htop"]
     assert "htop" in yaml.safe_load(result.template or "")["systemConfig"]["packages"]
     assert len(server.requests) == 1
     body = server.requests[0].body
@@ -89,7 +91,8 @@ def test_an_explicit_provider_fails_with_one_clear_line(
     server.fail(None)
     with TemplateAgent(load_settings(data_dir=agent_data_dir, env={}, provider="builtin")) as ok:
         healed = ok.generate("add htop", session=first.session)
-    assert healed.status == "valid" and healed.turn == 2
+    assert healed.status == "valid_with_warnings" and healed.turn == 2  # htop: unverified
+    assert healed.packages["unverified"] == ["htop"]
 
 
 @pytest.mark.parametrize("fault", FAULTS)

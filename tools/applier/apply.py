@@ -16,6 +16,7 @@ from oic_ai.tools.applier.editor import Editor, Skip
 from oic_ai.tools.applier.sections import Parsed, parse, remember, render
 from oic_ai.tools.applier.yaml_io import clone, loads, normalise, unified_diff
 from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.package_dependencies import PackageNeeds
 
 # The handler of each operation, by its ``op`` name.
 HANDLERS: dict[str, Callable[[Editor, Any], None]] = {
@@ -77,7 +78,9 @@ def apply_op(editor: Editor, op: Any) -> None:
         settle(editor.pending)
 
 
-def apply_plan(text: str, plan: EditPlan, *, label: str = "template.yml") -> AppliedPlan:
+def apply_plan(
+    text: str, plan: EditPlan, *, label: str = "template.yml", needs: PackageNeeds | None = None
+) -> AppliedPlan:
     """Apply ``plan`` to the template ``text``.
 
     An empty plan returns ``text`` untouched without parsing it. Operations apply in
@@ -87,6 +90,8 @@ def apply_plan(text: str, plan: EditPlan, *, label: str = "template.yml") -> App
         text: the template YAML.
         plan: the operations to apply.
         label: the file name the diff shows.
+        needs: which packages need which (a synced index's dependencies); a removal also
+            removes the packages that need what it removes. Default: the curated table.
 
     Returns:
         The new text, its diff and what was and was not done.
@@ -100,12 +105,12 @@ def apply_plan(text: str, plan: EditPlan, *, label: str = "template.yml") -> App
         return AppliedPlan(text, "", [], not_applied, warnings)
     body, restore = normalise(text)
     parsed = parse(body)
-    editor = Editor(clone(parsed.doc), parsed.style)
+    editor = Editor(clone(parsed.doc), parsed.style, needs)
     for op in plan.operations:
         apply_op(editor, op)
     merged = render(parsed, tidy(editor.doc))
     if merged != body and not loads(merged):
-        editor, merged = _apply_one_by_one(parsed, plan.operations)
+        editor, merged = _apply_one_by_one(parsed, plan.operations, needs)
     if merged != body:
         # ruamel dumps the edited document as exactly the merged text when it dumped the
         # original exactly: the merge then had nothing of the original's to keep.
@@ -120,13 +125,15 @@ def apply_plan(text: str, plan: EditPlan, *, label: str = "template.yml") -> App
     )
 
 
-def _apply_one_by_one(parsed: Parsed, operations: Sequence[Any]) -> tuple[Editor, str]:
+def _apply_one_by_one(
+    parsed: Parsed, operations: Sequence[Any], needs: PackageNeeds | None
+) -> tuple[Editor, str]:
     """Apply operations one at a time, dropping any whose result does not load back.
 
     The slow path, taken only when ruamel wrote something it cannot read (it has bugs
     around comments on emptied collections); each dropped operation is reported.
     """
-    editor = Editor(clone(parsed.doc), parsed.style)
+    editor = Editor(clone(parsed.doc), parsed.style, needs)
     merged = parsed.text
     for op in operations:
         before = clone(editor.doc)

@@ -10,6 +10,7 @@ from oic_ai.stores.targets import load_targets
 from oic_ai.tools.applier.comments import insert_key
 from oic_ai.tools.applier.nodes import scalar, seq, show
 from oic_ai.tools.applier.yaml_io import Style
+from oic_ai.tools.package_dependencies import PackageNeeds
 from oic_ai.tools.template_keys import KEY_ORDER
 
 
@@ -27,11 +28,13 @@ class Editor:
         not_applied: one line per operation that could not apply, with the reason.
         warnings: placeholders to fill in, keys to provide.
         pending: new empty containers whose following comment lines need settling.
+        needs: which packages need which, so a removal takes its dependents along.
     """
 
-    def __init__(self, doc: CommentedMap, style: Style) -> None:
+    def __init__(self, doc: CommentedMap, style: Style, needs: PackageNeeds | None = None) -> None:
         self.doc = doc
         self.style = style
+        self.needs = needs or PackageNeeds()
         self.applied: list[str] = []
         self.not_applied: list[str] = []
         self.warnings: list[str] = []

@@ -85,10 +85,36 @@ def remove_packages(ed: Editor, op: RemovePackages) -> None:
     if removed:
         unique = list(dict.fromkeys(removed))
         ed.applied.append(f"removed packages {', '.join(unique)}")
+        _remove_dependents(ed, lists, unique)
     if missing:
         ed.not_applied.append(
             f"not applied: remove packages {', '.join(missing)}: not in the package lists"
         )
+
+
+def _remove_dependents(ed: Editor, lists: list[CommentedSeq], removed: list[str]) -> None:
+    """Remove what needs the removed packages: left behind, it would pull them back in."""
+    target = ed.target()
+    remaining = [str(name) for packages in lists for name in packages if isinstance(name, str)]
+    dependents = ed.needs.dependents(
+        removed,
+        remaining,
+        os=str(target.get("os") or ""),
+        dist=str(target.get("dist") or ""),
+        arch=str(ed.arch() or ""),
+    )
+    if not dependents:
+        return
+    for packages in lists:
+        doomed = [
+            i for i, name in enumerate(packages) if isinstance(name, str) and name in dependents
+        ]
+        for index in reversed(doomed):
+            remove(packages, index)
+    ed.applied.append(
+        "also removed "
+        + "; ".join(f"{name}, which needs {needed}" for name, needed in dependents.items())
+    )
 
 
 def add_repository(ed: Editor, op: AddRepository) -> None:

@@ -148,12 +148,33 @@ def set_image(ed: Editor, op: SetImage) -> None:
     image = ed.section("image")
     changes: list[str] = []
     if op.name is not None:
+        old_name = image.get("name")
         ed.update(image, "name", op.name, "image", changes)
+        followers = _follow_image_name(ed, old_name, op.name)
     if op.version is not None:
         ed.update(image, "version", op.version, "image", changes, quoted=True)
     if not changes:
         raise Skip("the image is already set that way")
     ed.applied.append("image " + ", ".join(changes))
+    if op.name is not None and followers:
+        ed.applied.append(f"{' and '.join(followers)} follow the image name -> {op.name}")
+
+
+def _follow_image_name(ed: Editor, old: object, new: str) -> list[str]:
+    """Rename ``disk.name`` and ``systemConfig.name`` that were the image's name.
+
+    Returns:
+        The paths renamed ("disk.name"); a name that differed stays as it was.
+    """
+    if not isinstance(old, str) or not old or old == new:
+        return []
+    renamed: list[str] = []
+    for key in ("disk", "systemConfig"):
+        section = ed.doc.get(key)
+        if isinstance(section, CommentedMap) and section.get("name") == old:
+            ed.set_key(section, "name", new, key)
+            renamed.append(f"{key}.name")
+    return renamed
 
 
 def _swap_words(text: str, old: Sequence[str], new: Sequence[str]) -> str:

@@ -57,7 +57,7 @@ _RULES: tuple[Callable[[PlanState], None], ...] = (
 def _slug(parts: Iterable[str], limit: int = 60) -> str:
     words: list[str] = []
     for part in parts:
-        for word in re.sub(r"[^a-z0-9]+", "-", part.lower()).strip("-").split("-"):
+        for word in re.sub(r"[^a-z0-9_]+", "-", part.lower()).strip("-_").split("-"):
             if word and word not in words:
                 words.append(word)
     slug = ""
@@ -78,9 +78,7 @@ def _name_and_describe(state: PlanState) -> edit_plan.SetMetadata:
     if state.image_name is None:
         kind = targets.image_types.get(target.image_type)
         type_word = kind.name_word if kind else ""
-        # amd64/aarch64 are the arch words the applier swaps in names on an arch change
-        known_arch = targets.arches.get(target.arch)
-        arch = known_arch.name_word if known_arch else target.arch
+        arch = _arch_word(state.facts.image.name, state.facts.target.arch, target.arch)
         name = _slug([target.dist or "image", arch, *use_cases, *features, type_word])
         if name != state.facts.image.name:
             state.image_name = name
@@ -93,6 +91,26 @@ def _name_and_describe(state: PlanState) -> edit_plan.SetMetadata:
     if features:
         description += f" with {join_words(features)}"
     return edit_plan.SetMetadata(description=description + ".")
+
+
+def _arch_word(base_name: str, base_arch: str, arch: str) -> str:
+    """How a new image name spells ``arch``: as the base's name spells its own arch.
+
+    A base named ``ubuntu24-x86_64-minimal-raw`` gives ``x86_64`` (and ``aarch64`` on an
+    arch change, the same column of ``name_words``); one named ``...-amd64`` gives
+    ``amd64``/``arm64``. A base whose name has no arch word gets the registry's
+    ``name_word``.
+    """
+    arches = load_targets().arches
+    new = arches.get(arch)
+    if new is None:
+        return arch
+    old = arches.get(base_arch)
+    words = re.split(r"[^a-z0-9_]+", base_name.lower())
+    for column, word in enumerate(old.name_words if old else ()):
+        if word in words and column < len(new.name_words):
+            return new.name_words[column]
+    return new.name_word
 
 
 def _suggestions(state: PlanState) -> list[str]:

@@ -28,7 +28,9 @@ def test_a_compatible_server_without_json_schema_still_plans_and_is_remembered(
         with TemplateAgent(settings) as agent:
             first = agent.generate(REQUEST)
             second = agent.generate("add htop", session=first.session)
-    assert first.provider == "openai" and first.status == "valid"
+    # htop is in neither the catalog nor the library, and there is no index: unverified
+    assert first.provider == "openai" and first.status == "valid_with_warnings"
+    assert first.packages["unverified"] == ["htop"]
     assert "htop" in yaml.safe_load(first.template or "")["systemConfig"]["packages"]
     kinds = [b["response_format"]["type"] for b in server.bodies]
     assert kinds[:2] == ["json_schema", "json_object"]  # one fallback, then remembered
@@ -47,7 +49,9 @@ def test_ollama_plans_through_format_with_num_ctx(agent_data_dir: Path) -> None:
         )
         with TemplateAgent(settings) as agent:
             result = agent.generate(REQUEST)
-    assert result.provider == "ollama" and result.status == "valid"
+    # htop is in neither the catalog nor the library, and there is no index: unverified
+    assert result.provider == "ollama" and result.status == "valid_with_warnings"
+    assert result.packages["unverified"] == ["htop"]
     body = server.bodies[0]
     assert body["format"]["properties"]["operations"]["items"]["required"][0] == "op"
     assert body["options"]["num_ctx"] == 8192

@@ -20,7 +20,12 @@ _CMDLINE_WORDS = (
     r"(?:(?:kernel(?:'s)?\s+)?(?:cmdline|command[\s-]?line|boot\s+(?:args|arguments|parameters|"
     r"params|options)|bootargs)|kernel\s+(?:args|arguments|parameters|params|options))"
 )
-_ARG = r"[a-z0-9_.-]+(?:=[^\s,;]+)?"
+_KEY = r"[a-z0-9_.-]+"
+# An option is one token: a comma inside its value ("isolcpus=2,3", "console=ttyS0,115200")
+# continues it unless a new ``key=`` follows; atomic, so it never backtracks into two.
+_VALUE = rf"[^\s,;]+(?:,(?!{_KEY}=)[^\s,;]+)*"
+_ARG = rf"(?>{_KEY}(?:={_VALUE})?)"
+_ONE_ARG = re.compile(_ARG, re.IGNORECASE)
 # separators are required between arguments so the repetition cannot backtrack badly
 _ARGS = (
     rf"(?:\"[^\"]*\"|'[^']*'|{_ARG}(?:(?:\s*,\s*|\s+(?:and\s+)?)"
@@ -37,12 +42,18 @@ _CMDLINE_SET = re.compile(
     rf"\b(?:set|change|make|replace)\s+(?:the\s+)?{_CMDLINE_WORDS}\s*(?:to|=|:|with)\s*"
     r"(?P<value>\"[^\"]*\"|'[^']*'|[^,;\x1f]+?)(?=$|[,;\x1f]|\s+(?:and|then)\s)"
 )
+# "set isolcpus to 4-7 on the kernel command line": a value for a key
+_CMDLINE_KEY_SET = re.compile(
+    rf"\b(?:set|change|make|switch)\s+(?:the\s+)?(?P<key>{_KEY})(?:\s+(?:option|argument))?"
+    rf"\s+to\s+(?P<value>{_VALUE})\s+(?:on|in)\s+(?:the\s+)?{_CMDLINE_WORDS}"
+)
 _CMDLINE_INLINE = re.compile(rf"\b{_CMDLINE_WORDS}\s*(?:\+=|:|\+)\s*(?P<args>{_ARGS})")
 _QUIET = re.compile(r"\b(?:quiet|silent)(?:\s+boot)?\b|\bboot\s+(?:quietly|silently)\b")
 # A whole word on its own: never part of a URL ("?a=b"), a bracket ("[trusted=yes]") or a
 # longer word, which the leftovers then report instead.
 _BARE_ARG = re.compile(
-    r"(?<![^\s,;\x1f])(?P<arg>[a-z_][a-z0-9_.-]*=[^\s,;\x1f\[\](){}<>\"'`]+)"
+    r"(?<![^\s,;\x1f])(?P<arg>(?>[a-z_][a-z0-9_.-]*=[^\s,;\x1f\[\](){}<>\"'`]+"
+    r"(?:,(?![a-z_][a-z0-9_.-]*=)[^\s,;\x1f\[\](){}<>\"'`]+)*))"
     r"(?=$|[\s,;\x1f])"
 )
 
@@ -59,6 +70,10 @@ def rule_kernel(state: PlanState) -> None:
         args = _split_args(text.raw(*match.span("args")))
         text.consume(*match.span())
         _remove_cmdline_args(state, args)
+    for match in text.matches(_CMDLINE_KEY_SET):
+        key, value = (text.raw(*match.span(group)) for group in ("key", "value"))
+        text.consume(*match.span())
+        _add_cmdline_args(state, [f"{key}={value}"])
     for pattern in (_CMDLINE_ADD, _CMDLINE_INLINE):
         for match in text.matches(pattern):
             args = _split_args(text.raw(*match.span("args")))
@@ -89,8 +104,9 @@ def rule_bare_kernel_args(state: PlanState) -> None:
 
 
 def _split_args(raw: str) -> list[str]:
+    """The options in ``raw``, each one token; commas inside an option's value stay in it."""
     raw = raw.strip().strip("\"'")
-    return [a for a in re.split(r"\s*(?:,|\band\b|\s)\s*", raw) if a]
+    return [a for a in _ONE_ARG.findall(raw) if a.lower() != "and"]
 
 
 def _arg_key(arg: str) -> str:

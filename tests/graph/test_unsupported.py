@@ -1,0 +1,82 @@
+"""Unsupported targets get no template: status ``unsupported``, the session left as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oic_ai.graph.agent import TemplateAgent, TurnResult
+from oic_ai.stores.session_store import SessionStore, sessions_db_path
+from oic_ai.stores.settings import Settings, load_settings
+
+
+def _settings(data: Path) -> Settings:
+    return load_settings(data_dir=data, env={}, provider="builtin")
+
+
+class _Run:
+    def __init__(self, settings: Settings) -> None:
+        self.agent = TemplateAgent(settings)
+        self.nodes: list[str] = []
+
+    def turn(self, request: str, session: str | None = None) -> TurnResult:
+        self.nodes = []
+        return self.agent.generate(
+            request, session=session, on_step=lambda node, update: self.nodes.append(node)
+        )
+
+
+@pytest.fixture
+def run(agent_data_dir: Path) -> Any:
+    runner = _Run(_settings(agent_data_dir))
+    yield runner
+    runner.agent.close()
+
+
+def test_windows_server_gets_no_template_and_no_alternative(run: _Run) -> None:
+    result = run.turn("a Windows Server image with IIS")
+    assert run.nodes == ["classify", "respond"]
+    assert result.status == "unsupported" and not result.ok
+    assert result.template is None and result.diff == "" and result.changes == []
+    assert result.route["intent"] == "unsupported"
+    assert "Windows Server" in result.message
+    assert "Ubuntu 24.04 (ubuntu24)" in result.message and "Debian 13 (debian13)" in result.message
+    assert "nearest" not in result.message.lower()
+    payload = result.to_json()
+    assert payload["status"] == "unsupported" and payload["template"] is None
+
+
+def test_arch_linux_names_the_nearest_supported_alternative(run: _Run) -> None:
+    result = run.turn("Arch Linux with docker")
+    assert result.status == "unsupported" and result.template is None
+    assert "Nearest supported: Ubuntu 26.04" in result.message
+    assert "'Ubuntu 26.04 with docker'" in result.message
+
+
+def test_the_sessions_template_is_untouched_and_the_turn_is_recorded(
+    run: _Run, agent_data_dir: Path
+) -> None:
+    first = run.turn("a minimal ubuntu 24.04 image with docker")
+    assert first.status in ("valid", "valid_with_warnings")
+    before = run.agent.current_template(first.session)
+    second = run.turn("switch it to FreeBSD", session=first.session)
+    assert second.status == "unsupported" and second.template is None
+    assert run.nodes == ["classify", "respond"]
+    assert run.agent.current_template(first.session) == before
+    assert second.turn == 2
+    store = SessionStore(sessions_db_path(agent_data_dir))
+    try:
+        row = next(s for s in store.list() if s.id == first.session)
+    finally:
+        store.close()
+    assert row.turns == 2 and row.status == "unsupported"
+    third = run.turn("make the disk 16GiB", session=first.session)
+    assert third.status in ("valid", "valid_with_warnings") and third.route["intent"] == "refine"
+
+
+def test_a_maintenance_window_is_not_windows(run: _Run) -> None:
+    result = run.turn("an ubuntu 24.04 image with maintenance windows configured")
+    assert result.status != "unsupported"
+    assert result.template

@@ -1,0 +1,103 @@
+"""Kernel command-line options are single tokens: a comma inside an option never splits it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+
+from oic_ai.tools.applier import apply_plan
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # cmdline: console=tty0 console=ttyS0,115200 loglevel=4
+
+
+def _text(name: str = UBUNTU) -> str:
+    return (OUR_TEMPLATES / name).read_text(encoding="utf-8")
+
+
+def _kernel_ops(request: str, text: str) -> list[dict[str, Any]]:
+    plan = plan_request(request, text, mode="refine")
+    return [{"op": op.op, **op.model_dump(exclude_defaults=True)} for op in plan.operations]
+
+
+def _cmdline_after(request: str, text: str) -> list[str]:
+    applied = apply_plan(text, plan_request(request, text, mode="refine"))
+    return str(yaml.safe_load(applied.text)["systemConfig"]["kernel"]["cmdline"]).split()
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("add isolcpus=2,3 to the kernel command line", ["isolcpus=2,3"]),
+        ("append isolcpus=2,3 to the kernel cmdline", ["isolcpus=2,3"]),
+        (
+            "add isolcpus=2,3 and nohz_full=2,3 to the kernel command line",
+            ["isolcpus=2,3", "nohz_full=2,3"],
+        ),
+        (
+            "add nohz_full=2-3, rcu_nocbs=2-3 to the kernel command line",
+            ["nohz_full=2-3", "rcu_nocbs=2-3"],
+        ),
+        ("isolcpus=2,3", ["isolcpus=2,3"]),
+        ("kernel cmdline += isolcpus=1,5,7", ["isolcpus=1,5,7"]),
+    ],
+)
+def test_an_option_with_a_comma_is_one_token(request_text: str, expected: list[str]) -> None:
+    assert _kernel_ops(request_text, _text()) == [{"op": "set_kernel", "append_cmdline": expected}]
+
+
+def test_adding_isolcpus_with_a_comma_lands_whole_in_the_template() -> None:
+    assert _cmdline_after("add isolcpus=2,3 to the kernel command line", _text()) == [
+        "console=tty0",
+        "console=ttyS0,115200",
+        "loglevel=4",
+        "isolcpus=2,3",
+    ]
+
+
+def _with_isolcpus() -> str:
+    text = _text()
+    return apply_plan(
+        text, plan_request("add isolcpus=2,3 to the kernel cmdline", text, mode="refine")
+    ).text
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "set isolcpus=4-7",
+        "set isolcpus=4-7 on the kernel command line",
+        "change isolcpus to 4-7 on the kernel command line",
+    ],
+)
+def test_an_option_with_the_same_key_replaces_the_old_one(request_text: str) -> None:
+    after = _cmdline_after(request_text, _with_isolcpus())
+    assert [arg for arg in after if arg.startswith("isolcpus")] == ["isolcpus=4-7"]
+    assert "console=ttyS0,115200" in after
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "remove isolcpus from the kernel command line",
+        "remove isolcpus=2,3 from the kernel command line",
+        "drop isolcpus from the kernel cmdline",
+    ],
+)
+def test_an_option_is_removed_by_its_key_or_whole(request_text: str) -> None:
+    after = _cmdline_after(request_text, _with_isolcpus())
+    assert after == ["console=tty0", "console=ttyS0,115200", "loglevel=4"]
+
+
+def test_removing_an_absent_option_says_so_and_changes_nothing() -> None:
+    plan = plan_request("remove isolcpus from the kernel command line", _text(), mode="refine")
+    assert plan.operations == []
+    assert "isolcpus is not on the kernel command line" in plan.summary.lower()
+
+
+def test_removing_a_console_option_with_a_comma_keeps_the_others() -> None:
+    after = _cmdline_after("remove console=ttyS0,115200 from the kernel command line", _text())
+    assert after == ["console=tty0", "loglevel=4"]

@@ -1,0 +1,85 @@
+"""Targets the composer cannot build are recognised, with false positives kept out."""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.stores.targets import load_targets
+from oic_ai.tools.target_support import find_unsupported, supported_targets_line
+
+REFUSED = [
+    ("a Windows Server image", "Windows Server", None),
+    ("Windows Server 2022 with IIS", "Windows Server 2022", None),
+    ("build me a windows 11 image for kiosks", "windows 11", None),
+    ("a macOS image for the build farm", "macOS", None),
+    ("I would like a Windows Server image", "Windows Server", None),
+    ("FreeBSD router image", "FreeBSD", None),
+    ("an OpenBSD firewall", "OpenBSD", None),
+    ("Arch Linux with docker", "Arch Linux", "ubuntu26"),
+    ("a Gentoo image with nginx", "Gentoo", "ubuntu24"),
+    ("an openSUSE Leap edge image", "openSUSE Leap", "el10"),
+    ("SLES 15 for SAP", "SLES 15", "el10"),
+    ("a Fedora server with podman", "Fedora", "el10"),
+    ("alpine linux minimal image", "alpine linux", "debian13"),
+    ("NixOS with k3s", "NixOS", "ubuntu24"),
+    ("a Linux Mint desktop", "Linux Mint", "ubuntu24"),
+]
+
+
+@pytest.mark.parametrize(("request_text", "named", "nearest"), REFUSED)
+def test_a_target_the_composer_has_no_configuration_for_is_found(
+    request_text: str, named: str, nearest: str | None
+) -> None:
+    found = find_unsupported(request_text)
+    assert found is not None, request_text
+    assert found.named == named
+    assert found.nearest == nearest
+    if nearest is None:
+        assert found.suggestion is None
+    else:
+        title = load_targets().title(nearest)
+        assert found.suggestion is not None and title in found.suggestion
+        assert named not in found.suggestion
+
+
+def test_the_suggestion_keeps_the_rest_of_the_request() -> None:
+    found = find_unsupported("Arch Linux with docker")
+    assert found is not None and found.suggestion == "Ubuntu 26.04 with docker"
+
+
+ACCEPTED = [
+    "an ubuntu image with a maintenance window at 2am",
+    "schedule maintenance windows for updates on a debian 13 image",
+    "a kiosk image that shows windows of the web app full screen",
+    "time windows for the real-time kernel",
+    "a docker host that runs alpine containers",
+    "ubuntu with fedora-based containers pulled at boot",
+    "an ubuntu 24.04 image, not windows",
+    "a linux image instead of windows server",
+    "migrate from centos to rocky linux 10",
+    "replace our fedora servers with an el10 image",
+    "a minimal ubuntu image with docker",
+    "add the arch-specific grub package",
+    "set the arch to arm64",
+    "an image with samba for windows file shares",
+    "a debian image that can serve windows clients over rdp",
+    "make the macaddress stable",
+    "an azure linux image for a mac mini",
+]
+
+
+@pytest.mark.parametrize("request_text", ACCEPTED)
+def test_words_that_only_look_like_a_target_are_left_alone(request_text: str) -> None:
+    assert find_unsupported(request_text) is None
+
+
+def test_a_supported_distribution_named_as_well_wins() -> None:
+    assert find_unsupported("an ubuntu 24.04 image like our fedora one") is None
+
+
+def test_the_supported_line_names_every_configured_distribution() -> None:
+    line = supported_targets_line()
+    targets = load_targets()
+    for dist in targets.dists:
+        assert targets.title(dist) in line and f"({dist})" in line
+    assert "x86_64" in line and "aarch64" in line
