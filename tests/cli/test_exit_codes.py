@@ -21,6 +21,13 @@ def test_zero_for_a_valid_template_and_one_for_an_invalid_one() -> None:
     assert oic("validate", str(good), str(bad)).returncode == 1  # some file invalid
 
 
+def test_one_for_an_unsupported_target(tmp_path: Path) -> None:
+    env = cli_env(tmp_path / "data", OIC_AI_PROVIDER="builtin")
+    done = oic("generate", "--json", "a Windows Server 2022 image with IIS", env=env)
+    assert done.returncode == 1, done.stderr
+    assert '"status": "unsupported"' in done.stdout and '"template": null' in done.stdout
+
+
 def test_two_for_a_usage_or_input_error() -> None:
     one_line_error(oic("--no-such-flag"), 2)
     one_line_error(oic("sessions", "list", "--limit", "many"), 2)
