@@ -223,6 +223,49 @@ class TemplateAgent:
         payload = {"messages": [{"role": "user", "content": request}]}
         return self._run(session, payload, on_step)
 
+    def apply_edit(
+        self,
+        session: str | None,
+        template: str,
+        *,
+        request: str = "apply my edit",
+        on_step: Callable[[str, dict[str, Any]], None] | None = None,
+    ) -> TurnResult:
+        """Run a turn whose draft is ``template`` (an edit made by hand), skipping planning.
+
+        The text is validated, fixed, package-checked and recorded like any turn's
+        result; it becomes the session's template unless it is invalid.
+
+        Args:
+            session: The session to continue; a new one is started when None.
+            template: The whole template text.
+            request: The words recorded for the turn.
+            on_step: Called with ``(node name, partial update)`` as each node finishes.
+        """
+        payload = {"messages": [{"role": "user", "content": request}], "template_edit": template}
+        return self._run(session or self.new_session_id(), payload, on_step)
+
+    def start_from(
+        self,
+        name: str,
+        *,
+        on_step: Callable[[str, dict[str, Any]], None] | None = None,
+    ) -> TurnResult:
+        """Start a new session from library template ``name`` ("use as starting point").
+
+        Raises:
+            TemplateNotFoundError: the library has no template of that name.
+        """
+        from oic_ai.graph.services.library import read_template
+
+        text = read_template(self.settings, name)
+        payload = {
+            "messages": [{"role": "user", "content": f"start from {name}"}],
+            "template_edit": text,
+            "template_origin": name,
+        }
+        return self._run(self.new_session_id(), payload, on_step)
+
     def resume(
         self,
         session: str,

@@ -16,6 +16,7 @@ from oic_ai.graph.routers import (
     route_after_review,
     route_after_validate,
 )
+from oic_ai.nodes.apply_edit import apply_edit
 from oic_ai.nodes.classify import classify
 from oic_ai.nodes.context import Context
 from oic_ai.nodes.explain import explain
@@ -53,6 +54,7 @@ def build_graph(checkpointer: Any = None, *, chat_model: Any = None) -> Any:
     builder.add_node("fix", make_fix(backend))
     builder.add_node("verify_packages", verify_packages)
     builder.add_node("explain", explain)
+    builder.add_node("apply_edit", apply_edit)
     builder.add_node("review", review)
     builder.add_node("respond", respond)
 
@@ -60,6 +62,7 @@ def build_graph(checkpointer: Any = None, *, chat_model: Any = None) -> Any:
     builder.add_conditional_edges("classify", route_after_classify)
     builder.add_edge("retrieve", "generate")
     builder.add_edge("generate", "validate")
+    builder.add_edge("apply_edit", "validate")
     builder.add_conditional_edges("validate", route_after_validate)
     builder.add_edge("fix", "validate")
     builder.add_conditional_edges("verify_packages", route_after_packages)

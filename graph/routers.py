@@ -10,11 +10,18 @@ from oic_ai.nodes.context import Context, review_enabled, run_settings
 from oic_ai.nodes.state import State, record
 
 
-def route_after_classify(state: State) -> Literal["retrieve", "generate", "explain"]:
-    """Create goes through retrieval; refinement skips it; questions go to ``explain``."""
+def route_after_classify(
+    state: State,
+) -> Literal["retrieve", "generate", "explain", "apply_edit"]:
+    """Create goes through retrieval; refinement skips it; questions go to ``explain``.
+
+    A turn that brings its own template (``edit``) skips planning: ``apply_edit``.
+    """
     intent = record(state, "route").get("intent")
     if intent == "explain":
         return "explain"
+    if intent == "edit":
+        return "apply_edit"
     if intent == "refine":
         return "generate"
     return "retrieve"

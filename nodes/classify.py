@@ -83,8 +83,17 @@ def _names_other_os(dist: str, template: str) -> bool:
     return match is not None and _dist_os(match.group(1)) != _dist_os(dist)
 
 
+def edit_route(origin: str | None) -> Route:
+    """The route of a turn that brings its own template (``template_edit``)."""
+    reason = f"started from {origin}" if origin else "applied your edit"
+    return Route(intent="edit", reason=reason, query_type="", targets={})
+
+
 def classify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Read the request from the last human message and route the turn."""
     request = last_request(state.get("messages", []))
-    route = route_request(request, state.get("template"))
+    if isinstance(state.get("template_edit"), str):
+        route = edit_route(state.get("template_origin"))
+    else:
+        route = route_request(request, state.get("template"))
     return {**TURN_RESET, "request": request, "route": route}

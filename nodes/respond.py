@@ -53,6 +53,9 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
         sources = state.get("sources", [])
         score = f" (score {sources[0]['score']:.2f})" if sources else ""
         lines.append(f"Started from {state.get('base_template')}{score}.")
+    elif intent == "edit":  # "applied your edit" or "started from NAME"
+        reason = str(route.get("reason") or "applied your edit")
+        lines.append(f"{reason[:1].upper()}{reason[1:]}.")
     else:
         lines.append("Refined the current template.")
     if intent != "explain":

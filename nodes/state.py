@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from oic_ai.tools.validate_template import FileReport
 
 Status = Literal["valid", "valid_with_warnings", "invalid"]
-Intent = Literal["create", "refine", "explain"]
+Intent = Literal["create", "refine", "explain", "edit"]
 _DOCUMENTED = with_config(ConfigDict(use_attribute_docstrings=True))
 
 
@@ -33,7 +33,7 @@ class Route(TypedDict):
     """Where ``classify`` sent a turn and why, kept in state so a replay shows it."""
 
     intent: Intent
-    """create, refine or explain."""
+    """create, refine, explain, or edit (a template given with the turn: ``template_edit``)."""
     reason: str
     """Why the turn took this route, in words."""
     query_type: str
@@ -112,6 +112,13 @@ class InputState(TypedDict, total=False):
 
     messages: Annotated[list[AnyMessage], add_messages]
     """The conversation; the last human message is this turn's request."""
+    template_edit: str | None
+    """A whole template for this turn to take as its draft (the editor's "Apply", or
+    "use as starting point"): planning is skipped, and the text is validated, fixed and
+    package-checked like any result. Consumed by the turn (``apply_edit`` clears it)."""
+    template_origin: str | None
+    """With ``template_edit``: the library template it comes from; the turn then starts
+    the session from it (``base_template``) instead of editing the current template."""
 
 
 @_DOCUMENTED

@@ -209,11 +209,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     from oic_ai.cli_agent import add_agent_commands
     from oic_ai.cli_packages import add_packages_commands
+    from oic_ai.cli_serve import add_serve_command
     from oic_ai.cli_sessions import add_sessions_commands
 
     add_agent_commands(commands)
     add_packages_commands(commands)
     add_sessions_commands(commands)
+    add_serve_command(commands)
     return parser
 
 

@@ -1,0 +1,207 @@
+"""What the REST API adds to the library and sessions services.
+
+The web front door (``oic_ai/web/api.py``) calls the same services as the CLI; the few
+things only it needs live here: the library with each template's target and description,
+saving a template under a plain name and re-indexing the library, and session
+operations that address a session by its exact id (a REST path is no prefix search).
+Each raises :class:`~oic_ai.stores.errors.UserInputError` or one of its subclasses, which
+the API maps to its status codes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from oic_ai.graph.services.library import (
+    TemplateEntry,
+    library_dir,
+    list_templates,
+    output_path,
+    save_template,
+)
+from oic_ai.stores.errors import UserInputError
+
+if TYPE_CHECKING:
+    from oic_ai.graph.services.session_history import ForkOutcome, SessionView
+    from oic_ai.stores.session_store import SessionSummary
+    from oic_ai.stores.settings import Settings
+    from oic_ai.tools.validate_template import FileReport
+
+# a template name: a plain file name (letters, digits, '.', '_', '-'), no folder, no '..'
+_PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+NAME_FIX = "use letters, digits, '.', '_' and '-' (e.g. edge-gw), with no folder part"
+
+
+class SessionNotFoundError(UserInputError):
+    """No session has exactly this id."""
+
+
+class TemplateNameError(UserInputError):
+    """A template name that is not a plain file name (it would leave the folder)."""
+
+
+def check_template_name(name: str) -> str:
+    """The name, stripped, if it is a plain template name.
+
+    Raises:
+        TemplateNameError: the name is empty, has a folder part, ``..``, or other characters.
+    """
+    text = name.strip() if isinstance(name, str) else ""
+    if not text:
+        raise TemplateNameError("the template name is empty", fix=NAME_FIX)
+    if not _PLAIN_NAME.match(text) or ".." in text:
+        raise TemplateNameError(f"{text!r} is not a plain template name", fix=NAME_FIX)
+    return text
+
+
+def catalog(settings: Settings) -> list[dict[str, Any]]:
+    """Every library template with its target and description (``GET /api/v1/templates``).
+
+    A file that does not parse is still listed, with ``error`` saying why.
+    """
+    from oic_ai.stores.template_library import read_template
+
+    root = library_dir(settings)
+    rows: list[dict[str, Any]] = []
+    for entry in list_templates(settings):
+        row: dict[str, Any] = entry.to_json()
+        parsed = read_template(root / entry.path, entry.path)
+        if isinstance(parsed, str) or not parsed.readable:
+            row["error"] = parsed if isinstance(parsed, str) else parsed.error
+        else:
+            row.update(
+                os=parsed.target.os,
+                dist=parsed.target.dist,
+                arch=parsed.target.arch,
+                image_type=parsed.target.image_type,
+                description=parsed.metadata.description or parsed.system_description,
+                packages=len(parsed.packages),
+            )
+        rows.append(row)
+    return rows
+
+
+@dataclass(frozen=True)
+class SavedTemplate:
+    """A template written into the templates folder.
+
+    Attributes:
+        entry: Its name and its path relative to the folder.
+        file: Where it was written.
+        report: Its validation report (warnings may remain).
+        indexed: True when the folder is the library search indexes, and it was re-indexed.
+    """
+
+    entry: TemplateEntry
+    file: Path
+    report: FileReport
+    indexed: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``POST /api/v1/templates`` answer."""
+        return {
+            **self.entry.to_json(),
+            "file": str(self.file),
+            "indexed": self.indexed,
+            "validation": self.report.to_json(),
+        }
+
+
+def save_named_template(
+    settings: Settings, name: str, text: str, *, overwrite: bool = False
+) -> SavedTemplate:
+    """Validate ``text``, write it atomically as template ``name``, and re-index the library.
+
+    The file goes where ``generate --output NAME`` puts it (``templates_dir``, else
+    ``./image-templates``). When that folder is the library search uses, the index is
+    brought up to date at once, so a search finds the new template.
+
+    Raises:
+        TemplateNameError: ``name`` is not a plain name (it cannot leave the folder).
+        InvalidTemplateError: the template has errors (``report`` holds them).
+        TemplateExistsError: the file exists and ``overwrite`` is False.
+        UserInputError: the file cannot be written.
+    """
+    plain = check_template_name(name)
+    path, report = save_template(settings, plain, text, overwrite=overwrite)
+    folder = output_path(plain, settings).parent
+    indexed = False
+    library = library_dir(settings).resolve()
+    if folder.resolve() == library:
+        from oic_ai.graph.services.library import index_library
+
+        index_library(settings)
+        indexed = True
+    entry = TemplateEntry(path.stem, path.relative_to(folder).as_posix())
+    return SavedTemplate(entry, path, report, indexed)
+
+
+# --- sessions by exact id ----------------------------------------------------------------
+
+
+def require_session(settings: Settings, session_id: str) -> SessionSummary:
+    """The session with exactly this id.
+
+    Raises:
+        SessionNotFoundError: there is none.
+    """
+    from oic_ai.graph.services.sessions import open_store
+
+    with open_store(settings) as store:
+        found = store.find(session_id.strip()) if session_id.strip() else None
+    if found is None:
+        raise SessionNotFoundError(
+            f"no session {session_id!r}", fix="list them with GET /api/v1/sessions"
+        )
+    return found
+
+
+def session_view(settings: Settings, session_id: str) -> SessionView:
+    """A session's summary, current template and conversation (``sessions show --json``)."""
+    from oic_ai.graph.services.session_history import show_session
+
+    return show_session(settings, require_session(settings, session_id).id)
+
+
+def rename_session(settings: Settings, session_id: str, title: str) -> SessionSummary:
+    """Give a session a new title; returns its summary.
+
+    Raises:
+        SessionNotFoundError: there is no such session.
+        UserInputError: the title is empty.
+    """
+    from oic_ai.graph.services.sessions import open_store
+
+    if not isinstance(title, str) or not title.strip():
+        raise UserInputError("the title is empty", fix='send {"title": "a few words"}')
+    summary = require_session(settings, session_id)
+    with open_store(settings) as store:
+        store.retitle(summary.id, title.strip())
+        return store.get(summary.id)
+
+
+def remove_session(settings: Settings, session_id: str) -> SessionSummary:
+    """Delete a session and its checkpoints (waits for a running turn to finish).
+
+    Raises:
+        SessionNotFoundError: there is no such session.
+        SessionBusyError: a turn kept the session past the wait.
+    """
+    from oic_ai.graph.services.sessions import delete_session
+
+    return delete_session(settings, require_session(settings, session_id).id)
+
+
+def fork_at(settings: Settings, session_id: str, turn: int) -> ForkOutcome:
+    """A new session whose state is the session's after turn ``turn``.
+
+    Raises:
+        SessionNotFoundError: there is no such session.
+        UserInputError: there is no such turn.
+    """
+    from oic_ai.graph.services.session_history import fork_session
+
+    return fork_session(settings, require_session(settings, session_id).id, turn)

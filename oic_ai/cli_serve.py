@@ -1,0 +1,252 @@
+"""``oic-ai serve``: the LangGraph API server with the browser UI and the REST API.
+
+It runs the same in-memory LangGraph API server as ``langgraph dev`` (graph id
+``oic-ai``, the sessions checkpointer of ``graph/checkpointer.py``), with the Starlette
+app of :mod:`oic_ai.web.app` mounted as its custom routes (``/ui/`` and ``/api/v1/``).
+The server's configuration is built from module paths, so an installed package serves
+without the repository's ``langgraph.json``. Reload is off.
+
+The server runs in this process: uvicorn stops it on Ctrl-C (exit 130) or SIGTERM
+(exit 0) after closing the checkpointer. A watcher thread prints ``serving on
+http://HOST:PORT/ui/`` once ``/ok`` answers, then opens the browser unless
+``--no-browser``. Nothing heavy is imported until the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from oic_ai.cli_common import EXIT_OK, Parser, common_parser, settings_from
+
+GRAPH_ID = "oic-ai"
+GRAPHS = {GRAPH_ID: "oic_ai.graph.builder:graph"}
+# langgraph-api splits a module-path checkpointer at its last dot (module.function).
+CHECKPOINTER = {"path": "oic_ai.graph.checkpointer.sqlite_checkpointer"}
+HTTP = {"app": "oic_ai.web.app:app"}
+DEFAULT_PORT = 8123
+READY_SECONDS = 120.0
+QUIET_ENV = {"LANGGRAPH_CLI_NO_ANALYTICS": "1", "LANGGRAPH_NO_VERSION_CHECK": "1"}
+INSTALL_FIX = "install the server: pip install 'langgraph-cli[inmem]'"
+
+
+def server_config() -> dict[str, Any]:
+    """The ``run_server`` keywords for the graph, its checkpointer and the web app."""
+    return {"graphs": dict(GRAPHS), "checkpointer": dict(CHECKPOINTER), "http": dict(HTTP)}
+
+
+def add_serve_command(commands: Any) -> None:
+    """Register ``serve`` on the top-level parser's ``commands``."""
+    serve: Parser = commands.add_parser(
+        "serve",
+        parents=[common_parser(json_flag=False)],
+        help="serve the browser UI, the REST API and the LangGraph API (Studio, SDK)",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument(
+        "--port", type=_port, default=DEFAULT_PORT, help=f"port ({DEFAULT_PORT})", metavar="N"
+    )
+    serve.add_argument("--no-browser", action="store_true", help="do not open the browser")
+    serve.set_defaults(handler=_cmd_serve)
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 < value < 65536:
+        raise argparse.ArgumentTypeError(f"{value} is not a port number (1-65535)")
+    return value
+
+
+def url_host(host: str) -> str:
+    """``host`` as it goes into a URL (IPv6 addresses in brackets)."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def ui_url(host: str, port: int) -> str:
+    """The URL ``serve`` prints: ``http://HOST:PORT/ui/``."""
+    return f"http://{url_host(host)}:{port}/ui/"
+
+
+def _probe_host(host: str) -> str:
+    """Where to ask ``/ok``: a wildcard address is reached over loopback."""
+    return {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+
+
+def check_port(host: str, port: int) -> None:
+    """Fail with one line when ``host:port`` cannot be listened on (taken, or no such host).
+
+    Raises:
+        UserInputError: the port is taken, or the address is not this machine's.
+    """
+    import errno
+    import socket
+
+    from oic_ai.stores.errors import UserInputError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror:
+        raise UserInputError(
+            f"cannot listen on {host!r}: no such address", fix="pass --host 127.0.0.1"
+        ) from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except PermissionError:
+            raise UserInputError(
+                f"port {port} needs privileges on this machine", fix="pick a port above 1023"
+            ) from None
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise UserInputError(
+                    f"port {port} on {host} is taken", fix="pick another with --port N"
+                ) from None
+            raise UserInputError(
+                f"cannot listen on {host}:{port} ({exc.strerror or exc})",
+                fix="pass --host 127.0.0.1 or another --port",
+            ) from None
+
+
+def check_installed() -> None:
+    """Fail with one line when the LangGraph API server (``langgraph-cli[inmem]``) is missing.
+
+    Raises:
+        UserInputError: ``langgraph_api`` or its in-memory runtime cannot be found.
+    """
+    from importlib.util import find_spec
+
+    from oic_ai.stores.errors import UserInputError
+
+    for module in ("langgraph_api", "langgraph_runtime_inmem", "uvicorn", "starlette"):
+        try:
+            found = find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise UserInputError(
+                f"the LangGraph API server is not installed ({module} is missing)",
+                fix=INSTALL_FIX,
+            )
+
+
+def _export_settings(args: argparse.Namespace) -> None:
+    """Put the command's flags into the environment the server's graph reads.
+
+    The served graph and the checkpointer resolve settings themselves (config file,
+    environment), so flags reach them as the matching ``OIC_AI_*`` variables; the data
+    folder is made absolute so it never depends on where a worker looks from.
+    """
+    settings = settings_from(args)  # a bad config or value fails here, as one line
+    os.environ["OIC_AI_DATA_DIR"] = str(Path(settings.data_dir).resolve())
+    if args.config:
+        os.environ["OIC_AI_CONFIG"] = str(Path(args.config).resolve())
+    if args.templates_dir:
+        os.environ["OIC_AI_TEMPLATES_DIR"] = str(Path(args.templates_dir).resolve())
+    if args.chroma_url:
+        os.environ["OIC_AI_CHROMA_URL"] = args.chroma_url
+    if args.embedding_provider:
+        os.environ["OIC_AI_EMBEDDING_PROVIDER"] = args.embedding_provider
+    from oic_ai.stores.session_check import check_database
+    from oic_ai.stores.session_store import sessions_db_path
+
+    check_database(sessions_db_path(Path(settings.data_dir)))  # damaged: one line, exit 2
+
+
+def _announce_when_ready(
+    host: str, port: int, open_browser: bool, stop: threading.Event, started: float
+) -> None:
+    """Print the UI's URL once ``/ok`` answers, then open the browser if asked."""
+    import urllib.error
+    import urllib.request
+
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    probe = f"http://{url_host(_probe_host(host))}:{port}/ok"
+    deadline = started + READY_SECONDS
+    while not stop.is_set() and time.monotonic() < deadline:
+        try:
+            with opener.open(probe, timeout=2) as answer:
+                if answer.status == 200:
+                    break
+        except (OSError, urllib.error.URLError):
+            pass
+        stop.wait(0.05)
+    else:
+        return
+    url = ui_url(host, port)
+    print(f"serving on {url}", flush=True)
+    if open_browser:
+        import webbrowser
+
+        try:
+            webbrowser.open(url)
+        except Exception:  # no browser here: the printed URL is enough
+            pass
+
+
+class _Terminated(Exception):
+    """SIGTERM arrived; uvicorn re-raises it once the server has stopped."""
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise _Terminated
+
+
+def _quiet_logging() -> None:
+    """Keep the server's start-up banner and info logs off the terminal (warnings stay)."""
+    import logging
+
+    logging.getLogger().setLevel(logging.WARNING)
+    for name in ("langgraph_api", "langgraph_runtime_inmem", "langgraph_api.cli"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    check_installed()
+    _export_settings(args)
+    check_port(args.host, args.port)
+    os.environ.update(QUIET_ENV)
+    from langgraph_api.cli import run_server
+
+    _quiet_logging()
+    stop = threading.Event()
+    watcher = threading.Thread(
+        target=_announce_when_ready,
+        args=(args.host, args.port, not args.no_browser, stop, time.monotonic()),
+        name="oic-ai-serve-ready",
+        daemon=True,
+    )
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    watcher.start()
+    try:
+        run_server(
+            args.host,
+            args.port,
+            reload=False,
+            open_browser=False,
+            server_level="WARNING",
+            timeout_graceful_shutdown=5,
+            **server_config(),
+        )
+    except _Terminated:
+        return EXIT_OK
+    except SystemExit as exc:  # uvicorn exits 3 when the app cannot start
+        if exc.code not in (None, 0):
+            print("oic-ai: the server did not start (see the log above)", file=sys.stderr)
+            return 3
+        return EXIT_OK
+    finally:
+        stop.set()
+        signal.signal(signal.SIGTERM, previous)
+    return EXIT_OK
