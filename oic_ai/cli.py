@@ -211,11 +211,13 @@ def build_parser() -> argparse.ArgumentParser:
     from oic_ai.cli_packages import add_packages_commands
     from oic_ai.cli_serve import add_serve_command
     from oic_ai.cli_sessions import add_sessions_commands
+    from oic_ai.cli_users import add_users_commands
 
     add_agent_commands(commands)
     add_packages_commands(commands)
     add_sessions_commands(commands)
     add_serve_command(commands)
+    add_users_commands(commands)
     return parser
 
 

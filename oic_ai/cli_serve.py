@@ -30,7 +30,9 @@ GRAPH_ID = "oic-ai"
 GRAPHS = {GRAPH_ID: "oic_ai.graph.builder:graph"}
 # langgraph-api splits a module-path checkpointer at its last dot (module.function).
 CHECKPOINTER = {"path": "oic_ai.graph.checkpointer.sqlite_checkpointer"}
-HTTP = {"app": "oic_ai.web.app:app"}
+HTTP = {"app": "oic_ai.web.app:app", "enable_custom_route_auth": True}
+# Per-user access (oic_ai.web.auth): open while no user exists; Studio's header is no bypass.
+AUTH = {"path": "oic_ai.web.auth:auth", "disable_studio_auth": True}
 DEFAULT_PORT = 8123
 READY_SECONDS = 120.0
 QUIET_ENV = {"LANGGRAPH_CLI_NO_ANALYTICS": "1", "LANGGRAPH_NO_VERSION_CHECK": "1"}
@@ -38,8 +40,13 @@ INSTALL_FIX = "install the server: pip install 'langgraph-cli[inmem]'"
 
 
 def server_config() -> dict[str, Any]:
-    """The ``run_server`` keywords for the graph, its checkpointer and the web app."""
-    return {"graphs": dict(GRAPHS), "checkpointer": dict(CHECKPOINTER), "http": dict(HTTP)}
+    """The ``run_server`` keywords for the graph, its checkpointer, the web app and auth."""
+    return {
+        "graphs": dict(GRAPHS),
+        "checkpointer": dict(CHECKPOINTER),
+        "http": dict(HTTP),
+        "auth": dict(AUTH),
+    }
 
 
 def add_serve_command(commands: Any) -> None:
