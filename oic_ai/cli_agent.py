@@ -6,7 +6,14 @@ import argparse
 import sys
 from typing import Any
 
-from oic_ai.cli_common import EXIT_INVALID, EXIT_OK, common_parser, print_json, settings_from
+from oic_ai.cli_common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    common_parser,
+    print_json,
+    server_parser,
+    settings_from,
+)
 
 
 def add_agent_commands(commands: Any) -> None:
@@ -23,7 +30,7 @@ def add_agent_commands(commands: Any) -> None:
 
     generate = commands.add_parser(
         "generate",
-        parents=[common_parser(), agent_flags],
+        parents=[common_parser(), agent_flags, server_parser()],
         help="write or refine a template from a request",
     )
     generate.add_argument("request", help="what you want, in words")
@@ -47,7 +54,7 @@ def add_agent_commands(commands: Any) -> None:
 
     chat = commands.add_parser(
         "chat",
-        parents=[common_parser(json_flag=False), agent_flags],
+        parents=[common_parser(json_flag=False), agent_flags, server_parser()],
         help="refine a template interactively",
     )
     chat.add_argument(
@@ -100,7 +107,7 @@ def _pick_session(agent: Any, args: argparse.Namespace, err: Any) -> str | None:
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
-    from oic_ai.graph.agent import TemplateAgent
+    from oic_ai.cli_remote import open_agent
     from oic_ai.graph.services.library import output_path
     from oic_ai.render_agent import console, describe_step, print_turn
 
@@ -119,7 +126,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         def progress(node: str, update: dict[str, Any]) -> None:
             err.print(f"[dim]· {describe_step(node, update)}[/]")
 
-    with TemplateAgent(settings) as agent:
+    with open_agent(settings, args) as agent:
         session = _pick_session(agent, args, err)
         result = agent.generate(args.request, session=session, on_step=progress)
     written = None
@@ -151,7 +158,7 @@ anything else is a request ("add docker", "make the disk 16GiB", "what packages 
 
 
 def _cmd_chat(args: argparse.Namespace) -> int:
-    from oic_ai.graph.agent import TemplateAgent
+    from oic_ai.cli_remote import open_agent
     from oic_ai.render_agent import console, describe_step, print_diff, print_turn
     from oic_ai.stores.errors import UserInputError
 
@@ -162,7 +169,7 @@ def _cmd_chat(args: argparse.Namespace) -> int:
     def progress(node: str, update: dict[str, Any]) -> None:
         out.print(f"[dim]· {describe_step(node, update)}[/]")
 
-    with TemplateAgent(settings) as agent:
+    with open_agent(settings, args) as agent:
         session = _pick_session(agent, args, out)
         if session:
             out.print(f"continuing session {session}")
