@@ -23,7 +23,7 @@ import pytest
 from tests.conftest import OUR_TEMPLATES, PROJECT
 from tests.support.cli import cli_env, oic, one_line_error
 from tests.support.processes import stop
-from tests.support.servers import CHROMA_QUIET, Server, chroma_run
+from tests.support.servers import CHROMA_QUIET, Server, chroma_run, langgraph_dev
 
 pytestmark = pytest.mark.integration
 
@@ -183,3 +183,29 @@ def test_cache_clear_asks_on_a_terminal_and_clears_only_this_library(
 
     assert theirs.run_json("cache", "clear", "--yes") == {"cleared": len(THEIRS)}
     assert ours.run_json("index")["created"] == len(OURS), "ours rebuilds from its folder"
+
+
+def test_a_team_server_and_its_members_share_the_librarys_collection(
+    server: Server, tmp_path: Path
+) -> None:
+    """``langgraph dev`` retrieves from the shared Chroma; a member with the same library
+    name (the library at another path) finds it indexed already."""
+    names = OURS + THEIRS
+    hosted = _library(tmp_path / "host", names, server)
+    team = {"OIC_AI_LIBRARY_NAME": "team-lib", "OIC_AI_CHROMA_URL": server.url, **CHROMA_QUIET}
+    (tmp_path / "api").mkdir()
+    with langgraph_dev(tmp_path / "api", OIC_AI_TEMPLATES_DIR=str(hosted.templates), **team) as api:
+        client = cli_env(tmp_path / "client", OIC_AI_SERVER_URL=api.url)
+        done = oic("generate", "a minimal ubuntu 24.04 raw image", "--json", env=client)
+        assert done.returncode == 0, done.stderr
+        result = json.loads(done.stdout)
+        assert result["base_template"] == OURS[0], result["sources"]
+        assert {Path(s["path"]).name for s in result["sources"]} <= set(names)
+        embedded = api.data_dir / "chroma"
+        assert not embedded.exists() or not any(embedded.iterdir()), "the server used Chroma"
+
+    config = tmp_path / "config.yaml"
+    config.write_text("ai:\n  library:\n    name: team-lib\n")
+    member = _library(tmp_path / "member", names, server)
+    report = member.run_json("index", "--config", str(config))
+    assert (report["unchanged"], report["embedded"]) == (len(names), 0)
