@@ -147,6 +147,32 @@ def test_fork_and_delete_match_a_local_run(
     assert "no session" in line and "sessions list" in line
 
 
+def test_chat_runs_its_turns_and_commands_on_the_server(
+    server: Server, client_dir: Path, turns: dict[str, Any], tmp_path: Path
+) -> None:
+    session = turns["remote"][1]["session"]
+    script = "add nginx\n/sources\n/undo\n/save chat-copy.yml\n/quit\n"
+    extra = {"OIC_AI_SERVER_URL": server.url, "OIC_AI_TOKEN": CANARY}
+    done = oic(
+        "chat",
+        "--session",
+        session[:8],
+        stdin=script,
+        cwd=tmp_path,
+        env=cli_env(client_dir, OIC_AI_TEMPLATES_DIR=str(tmp_path / "lib"), **extra),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"continuing session {session}" in done.stdout
+    assert "ubuntu24-x86_64-minimal-raw" in done.stdout, "/sources read the server's state"
+    assert "restored the template from before the last turn" in done.stdout
+    saved = (tmp_path / "lib" / "chat-copy.yml").read_text()
+    assert "htop" in saved and "nginx" not in saved, "/undo took back the nginx turn"
+    assert CANARY not in done.stdout + done.stderr
+    state = as_json(remote(server, client_dir, "sessions", "show", session, "--json"))
+    assert "nginx" not in state["state"]["template"]
+
+
 def test_store_maintenance_is_refused_through_a_server(server: Server, client_dir: Path) -> None:
     line = one_line_error(remote(server, client_dir, "sessions", "prune", "--older-than", "1d"))
     assert server.url in line and "OIC_AI_SERVER_URL" in line
