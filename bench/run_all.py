@@ -24,6 +24,7 @@ SCRIPTS: list[tuple[str, list[str]]] = [
     ("generate.py", []),
     ("sessions.py", []),
     ("startup.py", []),
+    ("serve.py", []),
 ]
 
 if __name__ == "__main__":

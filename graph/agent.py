@@ -18,7 +18,7 @@ from typing import Any
 from oic_ai.nodes.context import Context
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.session_lock import session_lock
-from oic_ai.stores.session_store import SessionStore, sessions_db_path
+from oic_ai.stores.session_store import open_session_store
 from oic_ai.stores.settings import Settings, load_settings
 
 
@@ -139,7 +139,7 @@ class TurnResult:
 
 
 class TemplateAgent:
-    """Generate and refine templates over sessions kept in SQLite under the data folder.
+    """Generate and refine templates over sessions (SQLite in the data folder, or PostgreSQL).
 
     Args:
         settings: Resolved settings; ``load_settings()`` when omitted.
@@ -160,15 +160,14 @@ class TemplateAgent:
     ) -> None:
         """Open (or create) the sessions database and compile the graph on it."""
         from oic_ai.graph.builder import build_graph
-        from oic_ai.graph.checkpointer import SessionSqliteSaver, connect_sessions_db
+        from oic_ai.graph.checkpointer import open_checkpointer
 
         self.settings = settings or load_settings()
-        path = sessions_db_path(self.settings.data_dir)
-        # a damaged file fails here (DamagedDatabaseError), before anything writes to it
-        self._conn = connect_sessions_db(path)
-        self.checkpointer = SessionSqliteSaver(self._conn)
+        # SQLite or PostgreSQL, as the settings say; a damaged SQLite file fails here
+        # (DamagedDatabaseError), an unreachable server too, before anything is written
+        self.checkpointer, self._close_checkpointer = open_checkpointer(self.settings)
         self.graph = build_graph(self.checkpointer, chat_model=chat_model)
-        self.sessions = SessionStore(path)
+        self.sessions = open_session_store(self.settings)
         self.context = Context.from_settings(self.settings, review=review)
         self.lock_timeout = lock_timeout
 
@@ -187,7 +186,7 @@ class TemplateAgent:
     def close(self) -> None:
         """Close the sessions database connections."""
         self.sessions.close()
-        self._conn.close()
+        self._close_checkpointer()
 
     @staticmethod
     def config(session: str) -> dict[str, Any]:

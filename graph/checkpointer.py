@@ -1,15 +1,21 @@
-"""SQLite checkpointers over the sessions database, for the CLI and for ``langgraph dev``.
+"""Checkpointers over the sessions database, for the CLI and for ``langgraph dev``.
 
-Both savers write the same file, ``<data dir>/sessions.sqlite`` (see
-``stores.session_store.sessions_db_path``), so a conversation started in one place can
-be continued and replayed in the other:
+The settings pick the backend at start: SQLite in ``<data dir>/sessions.sqlite`` (see
+``stores.session_store.sessions_db_path``) by default, or PostgreSQL when
+``OIC_AI_DATABASE_URL`` / ``ai.sessions.url`` is a ``postgresql://`` URL
+(:mod:`oic_ai.graph.checkpointer_pg`, imported only then). The CLI, the Python API and
+the server all use the same database, so a conversation started in one place can be
+continued and replayed in the other:
 
-- ``open_sqlite_saver(data_dir)``: the synchronous ``SqliteSaver`` the CLI compiles
-  into the graph.
-- ``sqlite_checkpointer()``: the async context manager ``langgraph.json`` names under
-  ``"checkpointer": {"path": ...}``. ``langgraph dev`` enters it once per event loop and
-  uses the ``AsyncSqliteSaver`` it yields for every thread; the served graph itself is
-  compiled without a checkpointer, because the server refuses one.
+- ``open_checkpointer(settings)`` / ``open_session_saver(settings)``: the synchronous
+  saver the CLI and ``TemplateAgent`` compile into the graph.
+- ``session_checkpointer()``: the async context manager ``langgraph.json`` names under
+  ``"checkpointer": {"path": ...}`` (still as ``sqlite_checkpointer``, an alias).
+  ``langgraph dev`` enters it once per event loop and uses the async saver it yields
+  for every thread; the served graph itself is compiled without a checkpointer, because
+  the server refuses one.
+
+SQLite details:
 
 Both check the file first (``stores.session_check.check_database``: a damaged one is
 refused, never written), both connections use WAL and a long busy timeout, and
@@ -22,17 +28,27 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, closing, contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import ExitStack, asynccontextmanager, closing, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from oic_ai.stores.session_check import check_database
-from oic_ai.stores.session_store import TABLE, sessions_db_path
+from oic_ai.stores.session_store import (
+    TABLE,
+    check_database_url,
+    missing_postgres_extra,
+    sessions_db_path,
+)
 from oic_ai.stores.settings import load_settings
+
+if TYPE_CHECKING:
+    from oic_ai.stores.settings import Settings
 
 BUSY_TIMEOUT_SECONDS = 30.0
 _DELETE_ROW = f"DELETE FROM {TABLE} WHERE id = ?"
@@ -105,6 +121,48 @@ def open_sqlite_saver(data_dir: Path) -> Iterator[SessionSqliteSaver]:
         yield SessionSqliteSaver(conn)
 
 
+@contextmanager
+def open_url_saver(url: str) -> Iterator[BaseCheckpointSaver[Any]]:
+    """The synchronous PostgreSQL saver on ``url`` (a migration's target, a bench).
+
+    Raises:
+        UserInputError: a malformed URL, a refused login, or no ``[postgres]`` extra.
+        SessionsUnreachableError: the server cannot be reached (exit 3).
+    """
+    check_database_url(url)
+    try:
+        from oic_ai.graph.checkpointer_pg import open_postgres_saver
+    except ImportError as exc:
+        raise missing_postgres_extra(exc) from None
+    with open_postgres_saver(url) as saver:
+        yield saver
+
+
+@contextmanager
+def open_session_saver(settings: Settings) -> Iterator[BaseCheckpointSaver[Any]]:
+    """The synchronous saver the settings choose: PostgreSQL if ``database_url``, else SQLite.
+
+    With PostgreSQL no ``sessions.sqlite`` is created.
+    """
+    if settings.database_url:
+        with open_url_saver(settings.database_url) as saver:
+            yield saver
+    else:
+        with open_sqlite_saver(settings.data_dir) as sqlite_saver:
+            yield sqlite_saver
+
+
+def open_checkpointer(settings: Settings) -> tuple[BaseCheckpointSaver[Any], Callable[[], None]]:
+    """:func:`open_session_saver` for an owner that closes later: ``(saver, close)``."""
+    stack = ExitStack()
+    try:
+        saver = stack.enter_context(open_session_saver(settings))
+    except BaseException:
+        stack.close()
+        raise
+    return saver, stack.close
+
+
 def _server_db_path() -> Path:
     path = sessions_db_path(load_settings().data_dir).resolve()
     check_database(path)  # a damaged file is never written, not even by the server
@@ -113,14 +171,34 @@ def _server_db_path() -> Path:
 
 
 @asynccontextmanager
-async def sqlite_checkpointer() -> AsyncIterator[AsyncSessionSqliteSaver]:
+async def session_checkpointer() -> AsyncIterator[BaseCheckpointSaver[Any]]:
     """Yield the async saver ``langgraph dev`` uses (named in ``langgraph.json``).
 
-    The database is the one ``oic-ai`` uses: ``sessions.sqlite`` under the data folder
-    that ``config.yaml`` and ``OIC_AI_DATA_DIR`` choose, resolved against the folder
-    the server was started in.
+    The database is the one ``oic-ai`` uses: PostgreSQL when ``OIC_AI_DATABASE_URL`` (or
+    ``ai.sessions.url``) names one, else ``sessions.sqlite`` under the data folder that
+    ``config.yaml`` and ``OIC_AI_DATA_DIR`` choose, resolved against the folder the
+    server was started in.
     """
-    # Settings and mkdir touch the disk; the server forbids blocking its event loop.
+    # Settings touch the disk; the server forbids blocking its event loop.
+    settings = await asyncio.to_thread(load_settings)
+    if settings.database_url:
+        try:
+            from oic_ai.graph.checkpointer_pg import async_postgres_saver
+        except ImportError as exc:
+            raise missing_postgres_extra(exc) from None
+        async with async_postgres_saver(settings.database_url) as pg_saver:
+            yield pg_saver
+        return
+    async with _sqlite_server_saver() as saver:
+        yield saver
+
+
+sqlite_checkpointer = session_checkpointer
+"""The name ``langgraph.json`` uses; it picks PostgreSQL too when the settings say so."""
+
+
+@asynccontextmanager
+async def _sqlite_server_saver() -> AsyncIterator[AsyncSessionSqliteSaver]:
     path = await asyncio.to_thread(_server_db_path)
     async with aiosqlite.connect(path, timeout=BUSY_TIMEOUT_SECONDS) as conn:
         await conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")

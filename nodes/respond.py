@@ -109,12 +109,11 @@ def _record(
     thread = runtime.execution_info.thread_id if runtime.execution_info else None
     if not thread:
         return
-    from oic_ai.stores.session_store import SessionStore, sessions_db_path, template_name
+    from oic_ai.stores.session_store import session_recorder, template_name
 
     settings = run_settings(runtime)
     name = template_name(template) or state.get("base_template")
-    store = SessionStore(sessions_db_path(settings.data_dir))
-    try:
+    with session_recorder(settings) as store:  # beside the checkpoints: SQLite or PostgreSQL
         store.record_turn(
             str(thread),
             request=state.get("request", ""),
@@ -122,6 +121,22 @@ def _record(
             status=status,
             provider=state.get("provider"),
             turn=turn,
+            owner=_auth_user(),
         )
-    finally:
-        store.close()
+
+
+def _auth_user() -> str | None:
+    """The served API's user running this turn (its custom auth), or None.
+
+    The LangGraph API server puts the authenticated identity in the run's
+    ``configurable["langgraph_auth_user_id"]``; the anonymous caller of a server without
+    users has an empty identity, and the CLI and the Python API have none.
+    """
+    from langgraph.config import get_config
+
+    try:
+        configurable = get_config().get("configurable") or {}
+    except RuntimeError:  # not inside a run
+        return None
+    user = configurable.get("langgraph_auth_user_id")
+    return str(user) if isinstance(user, str) and user else None

@@ -7,9 +7,9 @@ The server's configuration is built from module paths, so an installed package s
 without the repository's ``langgraph.json``. Reload is off.
 
 The server runs in this process: uvicorn stops it on Ctrl-C (exit 130) or SIGTERM
-(exit 0) after closing the checkpointer. A watcher thread prints ``serving on
-http://HOST:PORT/ui/`` once ``/ok`` answers, then opens the browser unless
-``--no-browser``. Nothing heavy is imported until the command runs.
+(exit 0), finishing open requests for up to 5 s and closing the checkpointer. A watcher
+thread prints ``serving on http://HOST:PORT/ui/`` once ``/ok`` answers, then opens the
+browser unless ``--no-browser``. Nothing heavy is imported until the command runs.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from types import FrameType
 from typing import Any
 
 from oic_ai.cli_common import EXIT_OK, Parser, common_parser, settings_from
+
+EXIT_INTERRUPTED = 130
 
 GRAPH_ID = "oic-ai"
 GRAPHS = {GRAPH_ID: "oic_ai.graph.builder:graph"}
@@ -202,12 +204,19 @@ def _announce_when_ready(
             pass
 
 
-class _Terminated(Exception):
-    """SIGTERM arrived; uvicorn re-raises it once the server has stopped."""
+class _Signals:
+    """Which stop signals arrived; uvicorn passes them on once the server has stopped."""
 
+    def __init__(self) -> None:
+        self.received: list[int] = []
 
-def _on_sigterm(signum: int, frame: FrameType | None) -> None:
-    raise _Terminated
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.received.append(signum)
+        if frame is None or frame.f_code.co_name != "capture_signals":
+            # uvicorn has not taken the signals over yet (start-up): stop right here
+            if signum == signal.SIGINT:
+                raise KeyboardInterrupt
+            raise SystemExit(EXIT_OK)
 
 
 def _quiet_logging() -> None:
@@ -224,6 +233,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     _export_settings(args)
     check_port(args.host, args.port)
     os.environ.update(QUIET_ENV)
+    import uvicorn  # noqa: F401  (loaded before the handlers: run_server imports it first)
     from langgraph_api.cli import run_server
 
     _quiet_logging()
@@ -234,7 +244,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         name="oic-ai-serve-ready",
         daemon=True,
     )
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    signals = _Signals()
+    previous = {sig: signal.signal(sig, signals) for sig in (signal.SIGINT, signal.SIGTERM)}
     watcher.start()
     try:
         run_server(
@@ -246,14 +257,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             timeout_graceful_shutdown=5,
             **server_config(),
         )
-    except _Terminated:
-        return EXIT_OK
     except SystemExit as exc:  # uvicorn exits 3 when the app cannot start
         if exc.code not in (None, 0):
             print("oic-ai: the server did not start (see the log above)", file=sys.stderr)
             return 3
-        return EXIT_OK
     finally:
         stop.set()
-        signal.signal(signal.SIGTERM, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if signal.SIGINT in signals.received:  # Ctrl-C: the DESIGN's "interrupted"
+        return EXIT_INTERRUPTED
     return EXIT_OK

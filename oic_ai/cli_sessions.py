@@ -1,8 +1,9 @@
-"""``oic-ai sessions list|show|replay|fork|rerun|delete|prune|repair``: parsing and output only.
+"""``oic-ai sessions list|show|replay|fork|rerun|delete|prune|repair|migrate``: parsing, output.
 
-The work is :mod:`oic_ai.graph.services.sessions`. ``sessions list``, ``delete``,
-``prune`` and ``repair`` touch only SQLite (no LangGraph, no Chroma), so they start fast; the others
-open the agent to read checkpoint history.
+The work is :mod:`oic_ai.graph.services.sessions` (and ``session_history``,
+``session_migration``). ``sessions list``, ``delete``, ``prune`` and ``repair`` touch
+only the session index (SQLite, or PostgreSQL with ``OIC_AI_DATABASE_URL``; no
+LangGraph, no Chroma), so they start fast; the others open the checkpointer.
 """
 
 from __future__ import annotations
@@ -62,6 +63,12 @@ def add_sessions_commands(commands: Any) -> None:
             "move a damaged sessions database aside and keep what can still be read",
             False,
         ),
+        (
+            "migrate",
+            _cmd_migrate,
+            "copy every session (checkpoints and index) to a PostgreSQL database",
+            False,
+        ),
     ]
     parsers: dict[str, argparse.ArgumentParser] = {}
     for name, handler, text, with_id in table:
@@ -82,6 +89,12 @@ def add_sessions_commands(commands: Any) -> None:
         choices=("auto", "builtin", "ollama", "openai"),
         help="the planner to use this time",
     )
+    parsers["migrate"].add_argument(
+        "--to",
+        required=True,
+        metavar="URL",
+        help="the target database, postgresql://USER@HOST:PORT/DATABASE",
+    )
     prune = parsers["prune"]
     prune.add_argument("--older-than", required=True, metavar="AGE", help="e.g. 7d, 12h, 30m, 2w")
     prune.add_argument("--dry-run", action="store_true", help="only show which sessions would go")
@@ -89,7 +102,9 @@ def add_sessions_commands(commands: Any) -> None:
 
 def _missing_action(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
     def handler(args: argparse.Namespace) -> int:
-        parser.error("choose an action: list, show, replay, fork, rerun, delete, prune or repair")
+        parser.error(
+            "choose an action: list, show, replay, fork, rerun, delete, prune, repair or migrate"
+        )
         return EXIT_USAGE
 
     return handler
@@ -173,4 +188,13 @@ def _cmd_repair(args: argparse.Namespace) -> int:
 
     report = repair_sessions(settings_from(args))
     emit(args, report.to_json(), lambda: print_repair(report))
+    return EXIT_OK
+
+
+def _cmd_migrate(args: argparse.Namespace) -> int:
+    from oic_ai.graph.services.session_migration import migrate_sessions
+    from oic_ai.render_sessions import print_migration
+
+    report = migrate_sessions(settings_from(args), args.to)
+    emit(args, report.to_json(), lambda: print_migration(report))
     return EXIT_OK

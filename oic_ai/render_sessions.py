@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         SessionView,
         TurnComparison,
     )
+    from oic_ai.graph.services.session_migration import MigrationReport
     from oic_ai.graph.services.sessions import PruneOutcome
     from oic_ai.stores.session_repair import RepairReport
     from oic_ai.stores.session_store import SessionSummary
@@ -170,6 +171,17 @@ def print_prune(outcome: PruneOutcome, older_than: str) -> None:
         f"Deleted {outcome.deleted} session(s) not updated in {older_than}; "
         f"database {outcome.bytes_before // 1024} KiB → {outcome.bytes_after // 1024} KiB."
     )
+
+
+def print_migration(report: MigrationReport) -> None:
+    """What ``sessions migrate`` copied, and how to use the target."""
+    print(
+        f"Copied {report.sessions} session(s) ({report.threads} thread(s), "
+        f"{report.checkpoints} checkpoint(s), {report.writes} write(s)) "
+        f"from {report.source} to {report.target}; "
+        f"{report.new_sessions} new, {report.existing_sessions} already there."
+    )
+    print("Use it with: OIC_AI_DATABASE_URL=<that URL> (or ai.sessions.url in config.yaml)")
 
 
 def print_repair(report: RepairReport) -> None:

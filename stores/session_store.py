@@ -1,12 +1,23 @@
 """The session index: one row per conversation, beside LangGraph's checkpoints.
 
-A session is a LangGraph thread. Its checkpoints live in the ``checkpoints`` and
-``writes`` tables that ``SqliteSaver`` / ``AsyncSqliteSaver`` keep in
-``<data dir>/sessions.sqlite``. Reading a title or a turn count from there means
-unpickling checkpoints, so the graph's ``respond`` node also records each turn in a
-small table of ours in the same file, and ``oic-ai sessions list`` reads only that.
+A session is a LangGraph thread. Reading a title or a turn count from its checkpoints
+means decoding them, so the graph's ``respond`` node also records each turn in a small
+table of ours, ``oic_sessions``, that lives WITH the checkpoints, never in another store:
 
-Only ``sqlite3`` is imported here: listing sessions must start fast. The database runs
+- SQLite (the default): ``<data dir>/sessions.sqlite``, beside the ``checkpoints`` and
+  ``writes`` tables of ``SqliteSaver`` / ``AsyncSqliteSaver``
+  (:class:`SqliteSessionStore`, this module);
+- PostgreSQL (``OIC_AI_DATABASE_URL`` / ``ai.sessions.url`` = ``postgresql://...``): a
+  table in the same database as the ``checkpoints``, ``checkpoint_blobs`` and
+  ``checkpoint_writes`` tables of ``PostgresSaver`` / ``AsyncPostgresSaver``
+  (``stores.session_store_pg.PostgresSessionStore``, which imports psycopg).
+
+Both implement :class:`SessionIndex`, whose queries are written once here;
+:func:`open_session_store` picks the backend from the settings. ``oic-ai sessions list``
+reads only the index.
+
+Only ``sqlite3`` is imported here: listing sessions must start fast.
+The SQLite database runs
 in WAL mode with a busy timeout, writes take the lock up front (``BEGIN IMMEDIATE``),
 and a write that still meets a busy database is retried, so several processes (the
 CLI, ``langgraph dev``, scripts) can share the file and "database is locked" never
@@ -20,16 +31,19 @@ Two more guards sit beside it because every front door passes through them:
 
 from __future__ import annotations
 
+import builtins
 import re
 import sqlite3
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from urllib.parse import parse_qsl, urlsplit
 
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.session_check import (
@@ -39,6 +53,9 @@ from oic_ai.stores.session_check import (
     is_busy,
     is_damage,
 )
+
+if TYPE_CHECKING:
+    from oic_ai.stores.settings import Settings
 
 SESSIONS_FILE = "sessions.sqlite"
 TABLE = "oic_sessions"
@@ -59,11 +76,16 @@ CREATE TABLE IF NOT EXISTS {TABLE} (
     template TEXT,
     status TEXT,
     provider TEXT,
-    request TEXT
+    request TEXT,
+    owner TEXT
 );
 CREATE INDEX IF NOT EXISTS {TABLE}_updated ON {TABLE} (updated DESC);
 """
-_COLUMNS = "id, title, created, updated, turns, template, status, provider, request"
+COLUMNS = (
+    *("id", "title", "created", "updated", "turns", "template", "status", "provider"),
+    *("request", "owner"),
+)
+_COLUMNS = ", ".join(COLUMNS)
 
 
 def sessions_db_path(data_dir: Path) -> Path:
@@ -92,6 +114,8 @@ class SessionSummary:
         status: The last turn's status (valid, valid_with_warnings, invalid).
         provider: The planner the last turn used.
         request: The last turn's request.
+        owner: The user the session belongs to on a server with users; None for a
+            local session (not part of ``sessions list --json``).
     """
 
     id: str
@@ -103,10 +127,12 @@ class SessionSummary:
     status: str | None = None
     provider: str | None = None
     request: str | None = None
+    owner: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the ``sessions list --json`` shape, times as ISO-8601 UTC strings."""
         out = asdict(self)
+        del out["owner"]
         out["created"] = _iso(self.created)
         out["updated"] = _iso(self.updated)
         return out
@@ -172,18 +198,524 @@ def parse_duration(text: str) -> float:
     return sum(float(number) * _UNIT_SECONDS[unit] for number, unit in parts)
 
 
-class SessionStore:
-    """The session rows in the sessions database; cheap to create, connects lazily.
+# --- where the sessions live ------------------------------------------------------------
+
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+DATABASE_URL_FIX = "write it as postgresql://USER@HOST:PORT/DATABASE, or unset OIC_AI_DATABASE_URL"
+
+
+class SessionsUnreachableError(UserInputError):
+    """The sessions database (a PostgreSQL server) cannot be reached; retryable: exit 3."""
+
+    exit_code = 3
+
+
+def _password(url: str) -> str | None:
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        return None
+    if password:
+        return password
+    for key, value in parse_qsl(parts.query):
+        if key == "password" and value:
+            return value
+    return None
+
+
+def mask_url(url: str) -> str:
+    """The URL with its password (in the user part or a ``password=`` query) as ``***``."""
+    text = str(url)
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return "(an unreadable URL)"
+    if parts.password:
+        user = parts.username or ""
+        host = parts.netloc.rsplit("@", 1)[1]
+        text = parts._replace(netloc=f"{user}:***@{host}").geturl()
+    return re.sub(r"(?i)(password=)[^&]*", r"\g<1>***", text)
+
+
+def mask_in(text: str, url: str | None) -> str:
+    """``text`` with the password of ``url`` masked wherever it appears (any length)."""
+    password = _password(url) if url else None
+    if password:
+        text = text.replace(password, "***")
+    return text
+
+
+def is_postgres_url(url: str | None) -> bool:
+    """Whether ``url`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
+    return bool(url) and urlsplit(str(url)).scheme.lower() in POSTGRES_SCHEMES
+
+
+def check_database_url(url: str) -> str:
+    """Return ``url`` if it is a usable ``postgresql://`` URL.
+
+    Raises:
+        UserInputError: the URL is malformed or names another kind of database (exit 2).
+    """
+    shown = mask_url(url)
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port  # raises ValueError for a bad port
+    except ValueError as exc:
+        raise UserInputError(
+            f"the sessions database URL {shown} is malformed ({exc})", fix=DATABASE_URL_FIX
+        ) from None
+    if parts.scheme.lower() not in POSTGRES_SCHEMES:
+        raise UserInputError(
+            f"the sessions database URL {shown} is not a PostgreSQL URL "
+            f"(scheme {parts.scheme or 'missing'!r})",
+            fix=DATABASE_URL_FIX,
+        )
+    if not parts.hostname and "host=" not in parts.query:
+        raise UserInputError(
+            f"the sessions database URL {shown} names no host", fix=DATABASE_URL_FIX
+        )
+    if not parts.path.strip("/"):
+        raise UserInputError(
+            f"the sessions database URL {shown} names no database", fix=DATABASE_URL_FIX
+        )
+    del port
+    return url.strip()
+
+
+def open_session_store(settings: Settings) -> SessionIndex:
+    """The session index the settings choose: PostgreSQL if ``database_url``, else SQLite.
+
+    Nothing is opened (or created) until first use.
+
+    Raises:
+        UserInputError: PostgreSQL was chosen but the ``[postgres]`` extra is missing.
+    """
+    if settings.database_url:
+        return store_for_url(settings.database_url)
+    return SqliteSessionStore(sessions_db_path(settings.data_dir))
+
+
+_recorders: dict[str, SessionIndex] = {}
+_recorders_lock = threading.Lock()
+
+
+@contextmanager
+def session_recorder(settings: Settings) -> Iterator[SessionIndex]:
+    """The store a turn records itself in (``respond``): the one the settings choose.
+
+    SQLite is opened and closed around the write, as every store is. A PostgreSQL store
+    is kept open for the life of the process, one per URL (a server records every turn
+    of every thread through it; its lock serialises the short writes, and a lost
+    connection is reopened), so a turn does not pay for a new connection.
+    """
+    if not settings.database_url:
+        with SqliteSessionStore(sessions_db_path(settings.data_dir)) as store:
+            yield store
+        return
+    url = settings.database_url
+    with _recorders_lock:
+        if url not in _recorders:
+            _recorders[url] = store_for_url(url)
+        shared = _recorders[url]
+    yield shared
+
+
+def store_for_url(url: str) -> SessionIndex:
+    """A PostgreSQL session index on ``url`` (see ``stores.session_store_pg``)."""
+    check_database_url(url)
+    try:
+        from oic_ai.stores.session_store_pg import PostgresSessionStore
+    except ImportError as exc:
+        raise missing_postgres_extra(exc) from None
+    return PostgresSessionStore(url)
+
+
+def missing_postgres_extra(exc: ImportError) -> UserInputError:
+    """The one-line error for a PostgreSQL URL without psycopg / the checkpointer."""
+    return UserInputError(
+        f"sessions in PostgreSQL need the postgres extra ({exc.name or exc} is not installed)",
+        fix="install it with: pip install 'oic-ai[postgres]', or unset OIC_AI_DATABASE_URL",
+    )
+
+
+# --- the interface ----------------------------------------------------------------------
+
+
+class Transaction(Protocol):
+    """What a write transaction offers the shared queries (``?`` placeholders)."""
+
+    def run(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Execute a statement; return its row count."""
+        ...
+
+    def rows(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+        """Execute a query; return its rows."""
+        ...
+
+
+class SessionIndex(ABC):
+    """The session rows beside the checkpoints; cheap to create, connects lazily.
+
+    The queries are written once, here, in SQL both backends accept (``?`` placeholders;
+    PostgreSQL's backend turns them into ``%s``). A backend supplies the connection,
+    transactions, retries, the checkpointer's table names, size and compaction.
 
     One store may be shared by several threads; several stores (in several processes)
-    may share one file.
+    may share one database.
     """
+
+    backend: str = ""
+    """``sqlite`` or ``postgres``."""
+    checkpoint_tables: tuple[str, ...] = ()
+    """The checkpointer's tables, all keyed by ``thread_id``."""
+    duplicate_errors: tuple[type[BaseException], ...] = ()
+    """What a write raises for a second row with the same id."""
+
+    def __init__(self) -> None:
+        """Set up the lock that serialises this store's use across threads."""
+        self._lock = threading.RLock()
+
+    @property
+    @abstractmethod
+    def location(self) -> str:
+        """Where the sessions live, safe to print (a file path, or a masked URL)."""
+
+    @abstractmethod
+    def _read(
+        self, sql: str, params: Iterable[Any] = (), *, on_missing_table: bool = False
+    ) -> list[tuple[Any, ...]]:
+        """Rows of a query; empty (creating nothing) when the index does not exist yet.
+
+        ``on_missing_table``: also empty when the query's (checkpointer's) table is missing.
+        """
+
+    @abstractmethod
+    def _write(self, work: Callable[[Transaction], _T]) -> _T:
+        """Run ``work`` in one write transaction (schema ensured, busy retried)."""
+
+    @abstractmethod
+    def exists(self) -> bool:
+        """Whether the index has been created (reading never creates it)."""
+
+    @abstractmethod
+    def size_bytes(self) -> int:
+        """How much space the sessions take (file, or tables with indexes and TOAST)."""
+
+    @abstractmethod
+    def vacuum(self) -> None:
+        """Give the space of deleted rows back (SQLite) or mark it reusable (PostgreSQL)."""
+
+    @abstractmethod
+    def _tables(self, tx: Transaction) -> set[str]:
+        """The names of the tables that exist now."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close the connection; the store reconnects if used again."""
+
+    def __enter__(self) -> SessionIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # writes ---------------------------------------------------------------------
+
+    def record_turn(
+        self,
+        session_id: str,
+        *,
+        request: str,
+        template: str | None,
+        status: str | None,
+        provider: str | None,
+        now: float | None = None,
+        turn: int | None = None,
+        owner: str | None = None,
+    ) -> None:
+        """Record one finished turn: a new session, or one more turn of an old one.
+
+        Args:
+            session_id: The thread id.
+            request: The user's request this turn; the first one becomes the title.
+            template: The current template's name (or its YAML text, whose
+                ``image.name`` is kept). None keeps the previous one.
+            status: The turn's status.
+            provider: The planner used.
+            now: The time to record (seconds since the epoch); defaults to now.
+            turn: The turn's number in the thread (state ``turn``). Given, it becomes
+                the turn count, which stays right after a run from an older checkpoint
+                (a fork inside the thread); None counts one more turn.
+            owner: The user the session belongs to (a server with users). A session
+                keeps the owner it was created with.
+        """
+        when = time.time() if now is None else now
+        row = (
+            session_id,
+            make_title(request),
+            when,
+            when,
+            turn or 1,
+            template_name(template),
+            status,
+            provider,
+            request,
+            owner,
+            turn,
+        )
+        marks = ", ".join("?" * len(COLUMNS))
+        sql = (
+            f"INSERT INTO {TABLE} ({_COLUMNS}) VALUES ({marks}) "
+            "ON CONFLICT(id) DO UPDATE SET updated = excluded.updated, "
+            f"turns = coalesce(CAST(? AS INTEGER), {TABLE}.turns + 1), "
+            f"template = coalesce(excluded.template, {TABLE}.template), "
+            "status = excluded.status, provider = excluded.provider, "
+            f"request = excluded.request, owner = coalesce({TABLE}.owner, excluded.owner)"
+        )
+        self._write(lambda tx: tx.run(sql, row))
+
+    def create(
+        self,
+        session_id: str,
+        *,
+        title: str,
+        turns: int,
+        template: str | None = None,
+        status: str | None = None,
+        provider: str | None = None,
+        request: str | None = None,
+        now: float | None = None,
+        owner: str | None = None,
+    ) -> SessionSummary:
+        """Add a session that starts with ``turns`` turns already done (a fork).
+
+        Raises:
+            UserInputError: a session with this id exists already.
+        """
+        when = time.time() if now is None else now
+        summary = SessionSummary(
+            id=session_id,
+            title=make_title(title, limit=TITLE_LENGTH + 20),
+            created=when,
+            updated=when,
+            turns=turns,
+            template=template_name(template),
+            status=status,
+            provider=provider,
+            request=request,
+            owner=owner,
+        )
+        self.insert(summary)
+        return summary
+
+    def insert(self, summary: SessionSummary) -> None:
+        """Add one row exactly as given (a fork, a migration).
+
+        Raises:
+            UserInputError: a session with this id exists already.
+        """
+        marks = ", ".join("?" * len(COLUMNS))
+        sql = f"INSERT INTO {TABLE} ({_COLUMNS}) VALUES ({marks})"
+        try:
+            self._write(lambda tx: tx.run(sql, _row(summary)))
+        except self.duplicate_errors:
+            raise UserInputError(
+                f"session {summary.id} exists already", fix="choose another id"
+            ) from None
+
+    def upsert(self, summary: SessionSummary) -> None:
+        """Write one row exactly as given, replacing a row with the same id (migration)."""
+        marks = ", ".join("?" * len(COLUMNS))
+        updates = ", ".join(f"{c} = excluded.{c}" for c in COLUMNS if c != "id")
+        sql = (
+            f"INSERT INTO {TABLE} ({_COLUMNS}) VALUES ({marks}) "
+            f"ON CONFLICT(id) DO UPDATE SET {updates}"
+        )
+        self._write(lambda tx: tx.run(sql, _row(summary)))
+
+    def retitle(self, session_id: str, title: str) -> None:
+        """Give a session a new title (e.g. "rerun of … with ollama").
+
+        Raises:
+            UserInputError: there is no such session.
+        """
+        new_title = make_title(title, limit=TITLE_LENGTH + 20)
+        sql = f"UPDATE {TABLE} SET title = ? WHERE id = ?"
+        if self._write(lambda tx: tx.run(sql, (new_title, session_id))) == 0:
+            raise UserInputError(f"no session {session_id!r}", fix=LIST_HINT)
+
+    def delete(self, session_id: str) -> None:
+        """Delete a session: its row and its thread's checkpoints and writes.
+
+        Raises:
+            UserInputError: there is no such session.
+        """
+        if self._delete_many([session_id]) == 0:
+            raise UserInputError(f"no session {session_id!r}", fix=LIST_HINT)
+
+    def prune(self, older_than_seconds: float, *, now: float | None = None) -> int:
+        """Delete sessions not updated within ``older_than_seconds``, then compact.
+
+        Their checkpoints go too. Returns how many sessions were deleted.
+        """
+        if older_than_seconds < 0:
+            raise UserInputError("the age to prune must not be negative", fix="use e.g. 7d")
+        cutoff = (time.time() if now is None else now) - older_than_seconds
+        ids = [row[0] for row in self._read(f"SELECT id FROM {TABLE} WHERE updated < ?", [cutoff])]
+        deleted = self._delete_many(ids) if ids else 0
+        if self.exists():
+            self.vacuum()
+        return deleted
+
+    def _delete_many(self, ids: list[str]) -> int:
+        if not self.exists():
+            return 0
+
+        def run(tx: Transaction) -> int:
+            tables = self._tables(tx)
+            count = 0
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                count += tx.run(f"DELETE FROM {TABLE} WHERE id IN ({marks})", chunk)
+                for table in self.checkpoint_tables:
+                    if table in tables:
+                        tx.run(f"DELETE FROM {table} WHERE thread_id IN ({marks})", chunk)
+            return count
+
+        return self._write(run)
+
+    # reads ----------------------------------------------------------------------
+
+    def list(self, limit: int | None = None, *, owner: str | None = None) -> list[SessionSummary]:
+        """Return sessions, the most recently updated first (only ``owner``'s if given)."""
+        sql = f"SELECT {_COLUMNS} FROM {TABLE}"
+        params: list[Any] = []
+        if owner is not None:
+            sql += " WHERE owner = ?"
+            params.append(owner)
+        sql += " ORDER BY updated DESC, id"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(max(limit, 0))
+        return [SessionSummary(*row) for row in self._read(sql, params)]
+
+    def get(self, id_or_prefix: str, *, owner: str | None = None) -> SessionSummary:
+        """Return the session with this id, or the one session whose id starts so.
+
+        Args:
+            id_or_prefix: A session id, or a unique start of one.
+            owner: Only this user's sessions count; another's is "no session".
+
+        Raises:
+            UserInputError: no session matches, or the prefix matches several.
+        """
+        key = id_or_prefix.strip()
+        if not key:
+            raise UserInputError("a session id is required", fix=LIST_HINT)
+        scope, scoped = ("", []) if owner is None else (" AND owner = ?", [owner])
+        rows = self._read(f"SELECT {_COLUMNS} FROM {TABLE} WHERE id = ?{scope}", [key, *scoped])
+        if not rows:
+            rows = self._read(
+                f"SELECT {_COLUMNS} FROM {TABLE} WHERE substr(id, 1, CAST(? AS INTEGER)) = ?"
+                f"{scope} ORDER BY id LIMIT 6",
+                [len(key), key, *scoped],
+            )
+        if not rows:
+            raise UserInputError(f"no session {key!r}", fix=LIST_HINT)
+        if len(rows) > 1:
+            shown = ", ".join(str(r[0])[: len(key) + 4] for r in rows[:5])
+            raise UserInputError(
+                f"{key!r} matches several sessions ({shown}{', …' if len(rows) > 5 else ''})",
+                fix=f"give more of the id; {LIST_HINT}",
+            )
+        return SessionSummary(*rows[0])
+
+    def find(self, session_id: str, *, owner: str | None = None) -> SessionSummary | None:
+        """Return the session with exactly this id (``owner``'s, if given), or None."""
+        scope, scoped = ("", []) if owner is None else (" AND owner = ?", [owner])
+        sql = f"SELECT {_COLUMNS} FROM {TABLE} WHERE id = ?{scope}"
+        rows = self._read(sql, [session_id, *scoped])
+        return SessionSummary(*rows[0]) if rows else None
+
+    def latest(
+        self,
+        within_seconds: float | None = None,
+        *,
+        now: float | None = None,
+        owner: str | None = None,
+    ) -> SessionSummary | None:
+        """Return the most recently updated session, for ``--continue``.
+
+        Args:
+            within_seconds: Only a session updated this recently counts (the
+                ``session_timeout``); older ones are left alone, never deleted.
+            now: The time to measure from; defaults to now.
+            owner: Only this user's sessions count.
+        """
+        newest = self.list(limit=1, owner=owner)
+        if not newest:
+            return None
+        if within_seconds is not None:
+            age = (time.time() if now is None else now) - newest[0].updated
+            if age > within_seconds:
+                return None
+        return newest[0]
+
+    def count(self) -> int:
+        """Return how many sessions there are."""
+        rows = self._read(f"SELECT count(*) FROM {TABLE}")
+        return int(rows[0][0]) if rows else 0
+
+    def thread_ids(self) -> builtins.list[str]:
+        """Every thread with checkpoints or an index row (what a migration copies)."""
+        if not self.exists():
+            return []
+        found = {str(r[0]) for r in self._read(f"SELECT id FROM {TABLE}")}
+        table = self.checkpoint_tables[0]
+        found |= {
+            str(r[0])
+            for r in self._read(f"SELECT DISTINCT thread_id FROM {table}", on_missing_table=True)
+        }
+        return sorted(found)
+
+
+def _row(summary: SessionSummary) -> tuple[Any, ...]:
+    return tuple(getattr(summary, f.name) for f in fields(SessionSummary))
+
+
+# --- SQLite -----------------------------------------------------------------------------
+
+
+class _SqliteTransaction:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def run(self, sql: str, params: Iterable[Any] = ()) -> int:
+        return int(self.conn.execute(sql, tuple(params)).rowcount)
+
+    def rows(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+        return list(self.conn.execute(sql, tuple(params)).fetchall())
+
+
+class SqliteSessionStore(SessionIndex):
+    """The session index in ``<data dir>/sessions.sqlite``, beside ``SqliteSaver``'s tables."""
+
+    backend = "sqlite"
+    checkpoint_tables = CHECKPOINT_TABLES
+    duplicate_errors = (sqlite3.IntegrityError,)
 
     def __init__(self, path: Path | str) -> None:
         """Point the store at a database file; nothing is opened until first use."""
+        super().__init__()
         self.path = Path(path)
         self._conn: sqlite3.Connection | None = None
-        self._lock = threading.RLock()
+
+    @property
+    def location(self) -> str:
+        """The database file."""
+        return str(self.path)
 
     # connection -----------------------------------------------------------------
 
@@ -223,6 +755,9 @@ class SessionStore:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.executescript(SCHEMA)
+        columns = {row[1] for row in conn.execute(f"PRAGMA table_info({TABLE})")}
+        if "owner" not in columns:  # an index from before issue 14
+            conn.execute(f"ALTER TABLE {TABLE} ADD COLUMN owner TEXT")
 
     def _retry(self, action: Callable[[], _T]) -> _T:
         """Run ``action``, retrying while another writer holds the database."""
@@ -250,7 +785,7 @@ class SessionStore:
                 raise
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction that takes the write lock up front."""
         conn = self._connect()
         conn.execute("BEGIN IMMEDIATE")
@@ -261,13 +796,39 @@ class SessionStore:
             raise
         conn.execute("COMMIT")
 
-    def _read(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+    def _write(self, work: Callable[[Transaction], _T]) -> _T:
+        def attempt() -> _T:
+            with self._transaction() as conn:
+                return work(_SqliteTransaction(conn))
+
+        with self._lock:
+            return self._retry(attempt)
+
+    def _read(
+        self, sql: str, params: Iterable[Any] = (), *, on_missing_table: bool = False
+    ) -> list[tuple[Any, ...]]:
         if self._conn is None and not self.path.exists():
             return []  # reading never creates the database
         args = tuple(params)
         with self._lock:
             conn = self._connect()
-            return self._retry(lambda: conn.execute(sql, args).fetchall())
+            try:
+                return self._retry(lambda: conn.execute(sql, args).fetchall())
+            except sqlite3.OperationalError as exc:
+                if on_missing_table and "no such table" in str(exc):
+                    return []
+                raise
+
+    def _tables(self, tx: Transaction) -> set[str]:
+        return {r[0] for r in tx.rows("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    def exists(self) -> bool:
+        """Whether the database file exists."""
+        return self._conn is not None or self.path.exists()
+
+    def size_bytes(self) -> int:
+        """The database file's size (the WAL is folded in by :meth:`vacuum`)."""
+        return self.path.stat().st_size if self.path.exists() else 0
 
     def close(self) -> None:
         """Close the connection; the store reconnects if used again."""
@@ -275,145 +836,6 @@ class SessionStore:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
-
-    def __enter__(self) -> SessionStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    # writes ---------------------------------------------------------------------
-
-    def record_turn(
-        self,
-        session_id: str,
-        *,
-        request: str,
-        template: str | None,
-        status: str | None,
-        provider: str | None,
-        now: float | None = None,
-        turn: int | None = None,
-    ) -> None:
-        """Record one finished turn: a new session, or one more turn of an old one.
-
-        Args:
-            session_id: The thread id.
-            request: The user's request this turn; the first one becomes the title.
-            template: The current template's name (or its YAML text, whose
-                ``image.name`` is kept). None keeps the previous one.
-            status: The turn's status.
-            provider: The planner used.
-            now: The time to record (seconds since the epoch); defaults to now.
-            turn: The turn's number in the thread (state ``turn``). Given, it becomes
-                the turn count, which stays right after a run from an older checkpoint
-                (a fork inside the thread); None counts one more turn.
-        """
-        when = time.time() if now is None else now
-        name = template_name(template)
-        title = make_title(request)
-        row = (session_id, title, when, when, turn or 1, name, status, provider, request, turn)
-
-        def upsert() -> None:
-            with self._write() as conn:
-                conn.execute(
-                    f"INSERT INTO {TABLE} ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT(id) DO UPDATE SET updated = excluded.updated, "
-                    "turns = coalesce(?, turns + 1), "
-                    "template = coalesce(excluded.template, template), "
-                    "status = excluded.status, provider = excluded.provider, "
-                    "request = excluded.request",
-                    row,
-                )
-
-        with self._lock:
-            self._retry(upsert)
-
-    def create(
-        self,
-        session_id: str,
-        *,
-        title: str,
-        turns: int,
-        template: str | None = None,
-        status: str | None = None,
-        provider: str | None = None,
-        request: str | None = None,
-        now: float | None = None,
-    ) -> SessionSummary:
-        """Add a session that starts with ``turns`` turns already done (a fork).
-
-        Raises:
-            UserInputError: a session with this id exists already.
-        """
-        when = time.time() if now is None else now
-        summary = SessionSummary(
-            id=session_id,
-            title=make_title(title, limit=TITLE_LENGTH + 20),
-            created=when,
-            updated=when,
-            turns=turns,
-            template=template_name(template),
-            status=status,
-            provider=provider,
-            request=request,
-        )
-
-        def insert() -> None:
-            with self._write() as conn:
-                conn.execute(
-                    f"INSERT INTO {TABLE} ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    tuple(asdict(summary).values()),
-                )
-
-        with self._lock:
-            try:
-                self._retry(insert)
-            except sqlite3.IntegrityError:
-                raise UserInputError(
-                    f"session {session_id} exists already", fix="choose another id"
-                ) from None
-        return summary
-
-    def retitle(self, session_id: str, title: str) -> None:
-        """Give a session a new title (e.g. "rerun of … with ollama").
-
-        Raises:
-            UserInputError: there is no such session.
-        """
-        new_title = make_title(title, limit=TITLE_LENGTH + 20)
-
-        def update() -> int:
-            with self._write() as conn:
-                sql = f"UPDATE {TABLE} SET title = ? WHERE id = ?"
-                return conn.execute(sql, (new_title, session_id)).rowcount
-
-        with self._lock:
-            if self._retry(update) == 0:
-                raise UserInputError(f"no session {session_id!r}", fix=LIST_HINT)
-
-    def delete(self, session_id: str) -> None:
-        """Delete a session: its row and its thread's checkpoints and writes.
-
-        Raises:
-            UserInputError: there is no such session.
-        """
-        if self._delete_many([session_id]) == 0:
-            raise UserInputError(f"no session {session_id!r}", fix=LIST_HINT)
-
-    def prune(self, older_than_seconds: float, *, now: float | None = None) -> int:
-        """Delete sessions not updated within ``older_than_seconds``, then VACUUM.
-
-        Their checkpoints go too. Returns how many sessions were deleted.
-        """
-        if older_than_seconds < 0:
-            raise UserInputError("the age to prune must not be negative", fix="use e.g. 7d")
-        cutoff = (time.time() if now is None else now) - older_than_seconds
-        ids = [row[0] for row in self._read(f"SELECT id FROM {TABLE} WHERE updated < ?", [cutoff])]
-        deleted = self._delete_many(ids) if ids else 0
-        if self.path.exists():
-            self.vacuum()
-        return deleted
 
     def vacuum(self) -> None:
         """Rebuild the file to give freed pages back, and fold the WAL into it."""
@@ -426,89 +848,6 @@ class SessionStore:
         with self._lock:
             self._retry(run)
 
-    def _delete_many(self, ids: list[str]) -> int:
-        def run() -> int:
-            with self._write() as conn:
-                tables = {
-                    row[0]
-                    for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-                }
-                count = 0
-                for start in range(0, len(ids), 500):
-                    chunk = ids[start : start + 500]
-                    marks = ",".join("?" * len(chunk))
-                    count += conn.execute(
-                        f"DELETE FROM {TABLE} WHERE id IN ({marks})", chunk
-                    ).rowcount
-                    for table in CHECKPOINT_TABLES:
-                        if table in tables:
-                            conn.execute(f"DELETE FROM {table} WHERE thread_id IN ({marks})", chunk)
-                return count
 
-        with self._lock:
-            return self._retry(run)
-
-    # reads ----------------------------------------------------------------------
-
-    def list(self, limit: int | None = None) -> list[SessionSummary]:
-        """Return sessions, the most recently updated first."""
-        sql = f"SELECT {_COLUMNS} FROM {TABLE} ORDER BY updated DESC, id"
-        params: list[Any] = []
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(max(limit, 0))
-        return [SessionSummary(*row) for row in self._read(sql, params)]
-
-    def get(self, id_or_prefix: str) -> SessionSummary:
-        """Return the session with this id, or the one session whose id starts so.
-
-        Raises:
-            UserInputError: no session matches, or the prefix matches several.
-        """
-        key = id_or_prefix.strip()
-        if not key:
-            raise UserInputError("a session id is required", fix=LIST_HINT)
-        rows = self._read(f"SELECT {_COLUMNS} FROM {TABLE} WHERE id = ?", [key])
-        if not rows:
-            rows = self._read(
-                f"SELECT {_COLUMNS} FROM {TABLE} WHERE substr(id, 1, ?) = ? LIMIT 6",
-                [len(key), key],
-            )
-        if not rows:
-            raise UserInputError(f"no session {key!r}", fix=LIST_HINT)
-        if len(rows) > 1:
-            shown = ", ".join(str(r[0])[: len(key) + 4] for r in rows[:5])
-            raise UserInputError(
-                f"{key!r} matches several sessions ({shown}{', …' if len(rows) > 5 else ''})",
-                fix=f"give more of the id; {LIST_HINT}",
-            )
-        return SessionSummary(*rows[0])
-
-    def find(self, session_id: str) -> SessionSummary | None:
-        """Return the session with exactly this id, or None."""
-        rows = self._read(f"SELECT {_COLUMNS} FROM {TABLE} WHERE id = ?", [session_id])
-        return SessionSummary(*rows[0]) if rows else None
-
-    def latest(
-        self, within_seconds: float | None = None, *, now: float | None = None
-    ) -> SessionSummary | None:
-        """Return the most recently updated session, for ``--continue``.
-
-        Args:
-            within_seconds: Only a session updated this recently counts (the
-                ``session_timeout``); older ones are left alone, never deleted.
-            now: The time to measure from; defaults to now.
-        """
-        newest = self.list(limit=1)
-        if not newest:
-            return None
-        if within_seconds is not None:
-            age = (time.time() if now is None else now) - newest[0].updated
-            if age > within_seconds:
-                return None
-        return newest[0]
-
-    def count(self) -> int:
-        """Return how many sessions there are."""
-        rows = self._read(f"SELECT count(*) FROM {TABLE}")
-        return int(rows[0][0]) if rows else 0
+SessionStore = SqliteSessionStore
+"""The SQLite index under its earlier name (tests, benches and scripts build it by path)."""

@@ -38,6 +38,9 @@ class Settings:
     """Index, package indexes and sessions live here."""
     chroma_url: str | None = None
     """A Chroma server instead of the embedded store under ``data_dir``."""
+    database_url: str | None = field(default=None, repr=False)
+    """Sessions in PostgreSQL (``postgresql://...``); None keeps them in SQLite under
+    ``data_dir``. May hold a password, so it is kept out of ``repr`` and masked in messages."""
     ollama_base_url: str = "http://localhost:11434"
     """Ollama server URL."""
     ollama_model: str = "llama3.1:8b"
@@ -147,6 +150,7 @@ _CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("generation", "mode"): "generation_mode",
     ("generation", "max_tokens"): "max_tokens",
     ("chroma", "url"): "chroma_url",
+    ("sessions", "url"): "database_url",
     ("packages", "max_index_mb"): "packages_max_index_mb",
     ("packages", "transfer_timeout"): "packages_transfer_timeout",
     ("library", "name"): "library_name",
@@ -161,6 +165,7 @@ _ENV_KEYS: dict[str, str] = {
     "OIC_AI_DATA_DIR": "data_dir",
     "OIC_AI_TEMPLATES_DIR": "templates_dir",
     "OIC_AI_CHROMA_URL": "chroma_url",
+    "OIC_AI_DATABASE_URL": "database_url",
     "OLLAMA_HOST": "ollama_base_url",
     "OPENAI_BASE_URL": "openai_base_url",
     "OPENAI_API_KEY": "openai_api_key",
@@ -319,6 +324,10 @@ def load_settings(
         )
     if settings.max_fix_attempts < 0:
         raise UserInputError("max_fix_attempts must be 0 or more", fix="set it to 2")
+    if settings.database_url is not None:
+        from oic_ai.stores.session_store import check_database_url
+
+        check_database_url(settings.database_url)
     if settings.embedding_provider not in EMBEDDING_PROVIDERS:
         raise UserInputError(
             f"unknown embedding provider {settings.embedding_provider!r}",

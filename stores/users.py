@@ -320,5 +320,8 @@ class TokenVerifier:
         return found
 
 
+_SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+
+
 def _is_hex(text: Any) -> bool:
-    return isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+    return isinstance(text, str) and _SHA256_HEX.fullmatch(text) is not None

@@ -3,7 +3,7 @@
 A session is a thread; one turn is one run, and a run ends in a checkpoint with nothing
 left to do (``snapshot.next == ()``). These functions take a graph compiled with a
 checkpointer (``TemplateAgent.graph``) and read or copy its history; the list of
-sessions itself is ``stores.session_store.SessionStore``.
+sessions itself is ``stores.session_store.SessionIndex`` (SQLite or PostgreSQL).
 
 History can branch: a run started from an older checkpoint (a fork inside the thread,
 e.g. from Studio) leaves the old branch in place. A replay follows the thread's current
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from oic_ai.graph.services.sessions import find_session
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.session_store import LIST_HINT, SessionStore, SessionSummary, template_name
+from oic_ai.stores.session_store import LIST_HINT, SessionIndex, SessionSummary, template_name
 
 if TYPE_CHECKING:
     from oic_ai.graph.agent import TemplateAgent
@@ -248,7 +248,7 @@ def _require_history(graph: Any, session_id: str) -> list[TurnRecord]:
     return records
 
 
-def fork(graph: Any, store: SessionStore, session_id: str, turn: int) -> str:
+def fork(graph: Any, store: SessionIndex, session_id: str, turn: int) -> str:
     """Start a new session whose state and history are the session's after turn ``turn``.
 
     The checkpoints up to the end of that turn are copied to a new thread, so the fork
@@ -288,6 +288,7 @@ def fork(graph: Any, store: SessionStore, session_id: str, turn: int) -> str:
         status=end.status,
         provider=end.provider,
         request=end.request,
+        owner=source.owner if source else None,  # a fork stays its source's user's
     )
     return new_id
 

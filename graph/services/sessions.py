@@ -1,7 +1,8 @@
 """The sessions service: list, find, continue, delete and prune sessions.
 
-These touch only the session index (SQLite; ``stores.session_store``), never LangGraph
-or Chroma, so ``oic-ai sessions list`` starts fast. What reads checkpoint history (show,
+These touch only the session index (``stores.session_store``: SQLite, or PostgreSQL when
+``OIC_AI_DATABASE_URL`` says so), never LangGraph or Chroma, so ``oic-ai sessions list``
+starts fast. What reads checkpoint history (show,
 replay, fork, rerun) is :mod:`oic_ai.graph.services.session_history`.
 """
 
@@ -11,10 +12,12 @@ import time
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.session_lock import session_lock
 from oic_ai.stores.session_store import (
-    SessionStore,
+    SessionIndex,
     SessionSummary,
+    open_session_store,
     parse_duration,
     sessions_db_path,
 )
@@ -24,13 +27,13 @@ if TYPE_CHECKING:
     from oic_ai.stores.settings import Settings
 
 
-def open_store(settings: Settings) -> SessionStore:
-    """The session index under the data folder (SQLite only; opened on first use)."""
-    return SessionStore(sessions_db_path(settings.data_dir))
+def open_store(settings: Settings) -> SessionIndex:
+    """The session index the settings choose (SQLite or PostgreSQL; opened on first use)."""
+    return open_session_store(settings)
 
 
 def pick_session(
-    store: SessionStore, settings: Settings, session_id: str | None, latest: bool
+    store: SessionIndex, settings: Settings, session_id: str | None, latest: bool
 ) -> str | None:
     """The session a turn continues: ``session_id``, else the latest if asked, else new.
 
@@ -55,23 +58,29 @@ def pick_session(
     return None
 
 
-def list_sessions(settings: Settings, limit: int | None = None) -> list[SessionSummary]:
-    """Sessions, newest first; reading never creates the database."""
+def list_sessions(
+    settings: Settings, limit: int | None = None, *, owner: str | None = None
+) -> list[SessionSummary]:
+    """Sessions, newest first (only ``owner``'s if given); reading never creates the store."""
     with open_store(settings) as store:
-        return store.list(limit=limit)
+        return store.list(limit=limit, owner=owner)
 
 
-def find_session(settings: Settings, session_id: str) -> SessionSummary:
-    """The session with this id or unique id prefix.
+def find_session(
+    settings: Settings, session_id: str, *, owner: str | None = None
+) -> SessionSummary:
+    """The session with this id or unique id prefix (among ``owner``'s if given).
 
     Raises:
         UserInputError: no session, or several, match.
     """
     with open_store(settings) as store:
-        return store.get(session_id)
+        return store.get(session_id, owner=owner)
 
 
-def delete_session(settings: Settings, session_id: str) -> SessionSummary:
+def delete_session(
+    settings: Settings, session_id: str, *, owner: str | None = None
+) -> SessionSummary:
     """Delete a session and its checkpoints; return what was deleted.
 
     Raises:
@@ -79,7 +88,7 @@ def delete_session(settings: Settings, session_id: str) -> SessionSummary:
         SessionBusyError: a turn kept the session past the wait (``OIC_AI_SESSION_WAIT``).
     """
     with open_store(settings) as store:
-        summary = store.get(session_id)
+        summary = store.get(session_id, owner=owner)
         with session_lock(settings.data_dir, summary.id):  # not under a running turn
             store.delete(summary.id)
         return summary
@@ -87,7 +96,11 @@ def delete_session(settings: Settings, session_id: str) -> SessionSummary:
 
 @dataclass(frozen=True)
 class PruneOutcome:
-    """The sessions a prune deleted (or would delete) and the database size around it."""
+    """The sessions a prune deleted (or would delete) and the database size around it.
+
+    The size is the SQLite file, or the PostgreSQL tables (index, checkpoints, blobs,
+    writes, with their indexes): PostgreSQL reuses freed space rather than shrinking.
+    """
 
     deleted: int
     sessions: list[SessionSummary]
@@ -110,9 +123,10 @@ def prune_sessions(settings: Settings, older_than: str, *, dry_run: bool = False
     with open_store(settings) as store:
         cutoff = time.time() - seconds
         doomed = [s for s in store.list() if s.updated < cutoff]
-        size_before = store.path.stat().st_size if store.path.exists() else 0
+        exists = store.exists()
+        size_before = store.size_bytes() if exists else 0
         deleted = 0 if dry_run else store.prune(seconds)
-        size_after = store.path.stat().st_size if store.path.exists() else 0
+        size_after = store.size_bytes() if exists else 0
     return PruneOutcome(deleted, doomed, dry_run, size_before, size_after)
 
 
@@ -124,6 +138,11 @@ def repair_sessions(settings: Settings) -> RepairReport:
     """
     from oic_ai.stores.session_repair import repair_database  # only repair needs it
 
+    if settings.database_url:
+        raise UserInputError(
+            "sessions repair salvages a damaged SQLite file; these sessions are in PostgreSQL",
+            fix="restore a pg_dump backup instead (see docs/deploy.md)",
+        )
     return repair_database(sessions_db_path(settings.data_dir), keep=_readable_row)
 
 

@@ -10,8 +10,11 @@ the API maps to its status codes.
 
 from __future__ import annotations
 
+import hashlib
 import re
-from dataclasses import dataclass
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
     from oic_ai.graph.services.session_history import ForkOutcome, SessionView
     from oic_ai.stores.session_store import SessionSummary
     from oic_ai.stores.settings import Settings
+    from oic_ai.tools.retrieval.hybrid_search import SearchResponse, TemplateSearch
     from oic_ai.tools.validate_template import FileReport
 
 # a template name: a plain file name (letters, digits, '.', '_', '-'), no folder, no '..'
@@ -57,14 +61,31 @@ def check_template_name(name: str) -> str:
     return text
 
 
+_CATALOGS: dict[str, tuple[tuple[tuple[str, int, int], ...], list[dict[str, Any]]]] = {}
+_CATALOGS_LOCK = threading.Lock()
+
+
 def catalog(settings: Settings) -> list[dict[str, Any]]:
     """Every library template with its target and description (``GET /api/v1/templates``).
 
-    A file that does not parse is still listed, with ``error`` saying why.
+    A file that does not parse is still listed, with ``error`` saying why. The parsed
+    rows are kept until a library file is added, removed or changed.
     """
+    root = library_dir(settings)
+    signature = library_signature(settings)
+    key = str(root.resolve())
+    with _CATALOGS_LOCK:
+        cached = _CATALOGS.get(key)
+    if cached is None or cached[0] != signature:
+        cached = (signature, _read_catalog(settings, root))
+        with _CATALOGS_LOCK:
+            _CATALOGS[key] = cached
+    return [dict(row) for row in cached[1]]
+
+
+def _read_catalog(settings: Settings, root: Path) -> list[dict[str, Any]]:
     from oic_ai.stores.template_library import read_template
 
-    root = library_dir(settings)
     rows: list[dict[str, Any]] = []
     for entry in list_templates(settings):
         row: dict[str, Any] = entry.to_json()
@@ -137,6 +158,80 @@ def save_named_template(
         indexed = True
     entry = TemplateEntry(path.stem, path.relative_to(folder).as_posix())
     return SavedTemplate(entry, path, report, indexed)
+
+
+# --- search kept warm between requests ---------------------------------------------------
+
+
+def library_signature(settings: Settings) -> tuple[tuple[str, int, int], ...]:
+    """Every library file's path, size and change time: what a change to the library moves."""
+    from oic_ai.stores.template_library import iter_template_files
+
+    root = library_dir(settings)
+    rows = []
+    for path in iter_template_files(root) if root.is_dir() else ():
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        rows.append((path.relative_to(root).as_posix(), info.st_size, info.st_mtime_ns))
+    return tuple(rows)
+
+
+@dataclass
+class _WarmSearch:
+    search: TemplateSearch
+    signature: tuple[tuple[str, int, int], ...]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class SearchPool:
+    """Open searches kept between requests, one per set of settings.
+
+    A fresh :class:`TemplateSearch` loads the embedder, the BM25 statistics and the
+    library's vocabulary (about half a second); a warm one answers in tens of
+    milliseconds. A search is re-opened, after bringing the index up to date, whenever
+    a library file is added, removed or changed, so a saved template is found at once.
+    Requests on one search take turns (its statistics are rebuilt in place).
+    """
+
+    def __init__(self) -> None:
+        """Start with nothing open."""
+        self._lock = threading.Lock()
+        self._open: dict[str, _WarmSearch] = {}
+
+    @staticmethod
+    def _key(settings: Settings) -> str:
+        # a digest, so no setting (an API key among them) is kept as text in the key
+        return hashlib.sha256(repr(settings).encode("utf-8")).hexdigest()
+
+    def search(
+        self,
+        settings: Settings,
+        query: str,
+        *,
+        top_k: int = 5,
+        filters: Mapping[str, str | None] | None = None,
+    ) -> SearchResponse:
+        """Rank the library's templates for ``query`` (the ``search --json`` response)."""
+        from oic_ai.graph.services.library import open_search
+
+        key = self._key(settings)
+        signature = library_signature(settings)
+        with self._lock:
+            warm = self._open.get(key)
+            if warm is None or warm.signature != signature:
+                search = open_search(settings)
+                search.refresh()
+                warm = self._open[key] = _WarmSearch(search, signature)
+        active = {name: value for name, value in (filters or {}).items() if value}
+        with warm.lock:
+            return warm.search.search(query, top_k=top_k, filters=active)
+
+    def close(self) -> None:
+        """Forget every open search."""
+        with self._lock:
+            self._open.clear()
 
 
 # --- sessions by exact id ----------------------------------------------------------------

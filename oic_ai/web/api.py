@@ -31,6 +31,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from oic_ai.stores.errors import UserInputError
+from oic_ai.web.auth import request_owner, require_own_session
 
 if TYPE_CHECKING:
     from oic_ai.stores.settings import Settings
@@ -164,6 +165,10 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
 
         return load_settings()
 
+    from oic_ai.graph.services.web import SearchPool
+
+    searches = SearchPool()  # warm between requests; one per app
+
     async def call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run ``function(settings, *args)`` in a worker thread."""
 
@@ -188,9 +193,7 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
             raise BadRequest("q is empty", fix="pass q=what you are looking for")
         top_k = _int_param(params.get("top_k"), "top_k", 5, 1, MAX_TOP_K)
         filters = {key: params.get(key) for key in ("os", "dist", "arch", "image_type")}
-        from oic_ai.graph.services.library import search_library
-
-        response = await call(search_library, query, top_k=top_k, filters=filters)
+        response = await call(searches.search, query, top_k=top_k, filters=filters)
         return JSONResponse(response.to_json())
 
     async def templates(request: Request) -> Response:
@@ -235,13 +238,14 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
         limit = _int_param(request.query_params.get("limit"), "limit", 0, 0, 100_000)
         from oic_ai.graph.services.sessions import list_sessions
 
-        rows = await call(list_sessions, limit or None)
+        rows = await call(list_sessions, limit or None, owner=request_owner(request))
         return JSONResponse({"sessions": [row.to_json() for row in rows]})
 
     async def session(request: Request) -> Response:
         session_id = str(request.path_params["session"])
         from oic_ai.graph.services import web
 
+        await call(require_own_session, session_id, request_owner(request))
         if request.method == "GET":
             view = await call(web.session_view, session_id)
             return JSONResponse(view.to_json())
@@ -255,6 +259,7 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
 
     async def fork(request: Request) -> Response:
         session_id = str(request.path_params["session"])
+        await call(require_own_session, session_id, request_owner(request))
         body = await json_body(request)
         turn = body.get("turn")
         if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:

@@ -20,19 +20,24 @@ carrying ``x-auth-scheme: langsmith`` past this check.
   them but not create, change or delete them; crons are refused; the store is scoped to a
   namespace under the user's name. Anything else is refused (default deny).
 
-Custom routes read the caller with :func:`request_owner`.
+Custom routes read the caller with :func:`request_owner` and scope the session index with
+it (:func:`require_own_session`): another user's session answers 404 there too.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langgraph_sdk import Auth
 
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.users import TokenVerifier, tokens_file
+
+if TYPE_CHECKING:
+    from oic_ai.stores.settings import Settings
 
 logger = logging.getLogger(__name__)
 
@@ -92,7 +97,9 @@ def user_for_header(authorization: str | None) -> dict[str, Any]:
         name = check.user_for(token) if token else None
     except UserInputError as exc:
         logger.error("oic-ai: refusing every request: %s", exc)
-        raise _unauthorized("the server's token file cannot be read; tell its administrator")
+        raise _unauthorized(
+            "the server's token file cannot be read; tell its administrator"
+        ) from None
     if token is None:
         raise _unauthorized(f"this server needs 'Authorization: Bearer TOKEN'; {ASK_ADMIN}")
     if name is None:
@@ -114,15 +121,53 @@ def owner_of(user: Any) -> str | None:
     return str(identity) if identity else None
 
 
+NOBODY = "no user (custom route auth is off)"
+"""The owner of a custom route's request that was never authenticated while users exist:
+no session has it (a user name has no spaces), so such a request sees no session."""
+
+
 def request_owner(request: Any) -> str | None:
     """The owner a custom route (``/api/v1/...``) acts for: None when no user exists.
 
     Reads ``request.scope["user"]``, which LangGraph's authentication sets on custom routes
-    when ``http.enable_custom_route_auth`` is on; without it (an app served on its own)
-    there is no user, so None.
+    when ``http.enable_custom_route_auth`` is on. Without it (the app served on its own, or
+    a configuration that left the switch off) and with users in the token file, the request
+    acts for :data:`NOBODY`, so it sees no one's sessions rather than everyone's.
     """
     scope = getattr(request, "scope", None) or {}
-    return owner_of(scope.get("user"))
+    if "user" in scope:
+        return owner_of(scope["user"])
+    from oic_ai.stores.settings import load_settings
+
+    try:  # resolved afresh: this path is for odd set-ups, not the served one
+        unauthenticated = TokenVerifier(tokens_file(load_settings().data_dir)).has_users()
+    except UserInputError:
+        unauthenticated = True
+    if unauthenticated:
+        logger.warning("oic-ai: %s reached without authentication", scope.get("path"))
+        return NOBODY
+    return None
+
+
+def require_own_session(settings: Settings, session_id: str, owner: str | None) -> None:
+    """Refuse a session of the session index that is not ``owner``'s, as if it did not exist.
+
+    ``owner`` None (no users on the server) allows every session.
+
+    Raises:
+        SessionNotFoundError: the session is another user's, has no owner, or does not exist.
+    """
+    if owner is None:
+        return
+    from oic_ai.graph.services.sessions import open_store
+    from oic_ai.graph.services.web import SessionNotFoundError
+
+    with open_store(settings) as store:
+        found = store.find(session_id.strip(), owner=owner) if session_id.strip() else None
+    if found is None:
+        raise SessionNotFoundError(
+            f"no session {session_id!r}", fix="list them with GET /api/v1/sessions"
+        )
 
 
 def _own(ctx: Auth.types.AuthContext, value: Any) -> dict[str, str] | None:
@@ -143,15 +188,44 @@ def _filter(ctx: Auth.types.AuthContext) -> dict[str, str] | None:
     return None if owner is None else {OWNER_KEY: owner}
 
 
+def _session_owner(thread_id: str) -> tuple[bool, str | None]:
+    """Whether the session index has a session with this id, and its owner."""
+    from oic_ai.graph.services.sessions import open_store
+    from oic_ai.stores.settings import load_settings
+
+    with open_store(load_settings()) as store:
+        found = store.find(thread_id)
+    return (found is not None, found.owner if found else None)
+
+
+async def _refuse_anothers_session(ctx: Auth.types.AuthContext, value: Any, status: int) -> None:
+    """Refuse to make a thread of a session recorded for someone else (or for nobody).
+
+    LangGraph's own thread records decide ownership of the threads it knows; a session
+    written beside them (a fork through ``/api/v1``, a turn from before users existed)
+    has a LangGraph thread only once someone creates it, and that must be its owner.
+    """
+    owner = owner_of(ctx.user)
+    thread_id = value.get("thread_id") if isinstance(value, dict) else None
+    if owner is None or not thread_id:
+        return
+    exists, recorded = await asyncio.to_thread(_session_owner, str(thread_id))
+    if exists and recorded != owner:
+        detail = "already exists" if status == 409 else "not found"
+        raise Auth.exceptions.HTTPException(status_code=status, detail=f"Thread {detail}")
+
+
 @auth.on.threads.create
 async def on_thread_create(ctx: Auth.types.AuthContext, value: Any) -> Any:
     """A new thread (or a copy) belongs to its creator; an existing id must be theirs."""
+    await _refuse_anothers_session(ctx, value, 409)
     return _own(ctx, value)
 
 
 @auth.on.threads.create_run
 async def on_run_create(ctx: Auth.types.AuthContext, value: Any) -> Any:
     """A run only on the caller's own thread; a thread the run creates becomes theirs."""
+    await _refuse_anothers_session(ctx, value, 404)
     return _own(ctx, value)
 
 

@@ -164,6 +164,11 @@ def test_save_writes_atomically_refuses_to_clobber_and_indexes(api: Api) -> None
         "systemConfig:", "# saved from the browser\nsystemConfig:", 1
     )
     text = text.replace("description:", "description: quokka telemetry appliance;", 1)
+    query = {"q": "quokka telemetry appliance"}
+    before = api.client.get("/api/v1/search", params=query).json()["results"]  # a warm search
+    assert "quokka-edge.yml" not in {r["template"] for r in before}
+    listed = [t["name"] for t in api.client.get("/api/v1/templates").json()["templates"]]
+    assert "quokka-edge" not in listed  # the listing is kept warm too
     created = api.client.post("/api/v1/templates", json={"name": "quokka-edge", "template": text})
     assert created.status_code == 201, created.text
     body = created.json()
@@ -188,7 +193,7 @@ def test_save_writes_atomically_refuses_to_clobber_and_indexes(api: Api) -> None
     # the index knows it at once: the library lists it and a search ranks it first
     names = [t["name"] for t in api.client.get("/api/v1/templates").json()["templates"]]
     assert "quokka-edge" in names
-    found = api.client.get("/api/v1/search", params={"q": "quokka telemetry appliance"}).json()
+    found = api.client.get("/api/v1/search", params=query).json()
     assert found["results"][0]["template"] == "quokka-edge.yml"
 
 
@@ -367,7 +372,8 @@ def test_langgraph_json_and_serve_mount_the_same_app_graph_and_checkpointer() ->
 
     config = json.loads((PROJECT / "langgraph.json").read_text())
     served = server_config()
-    assert config["http"] == served["http"] == {"app": "oic_ai.web.app:app"}
+    assert config["http"] == served["http"]
+    assert served["http"]["app"] == "oic_ai.web.app:app"
     assert config["graphs"] == served["graphs"]
     # the same function: langgraph.json names it by file, serve by module path
     file_path, function = config["checkpointer"]["path"].rsplit(":", 1)

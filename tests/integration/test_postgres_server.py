@@ -1,0 +1,185 @@
+"""A real ``langgraph dev`` server whose sessions live in a real PostgreSQL.
+
+1. The reliability suite's load (``test_api_concurrency``): 8 conversations of 25 turns
+   at once through the API while the CLI lists sessions and takes turns of its own on
+   the same database. No turn is lost: every thread ends at turn 25 with 25 finished
+   turns, the CLI lists them all with the right counts, and no ``sessions.sqlite`` is
+   created anywhere.
+2. The server is killed (SIGKILL to its process group) in the middle of a turn, while
+   the run waits for a (fake, slow) chat model. A new server on the same database
+   continues the thread, the CLI sees the last finished turn, and the next turn
+   continues the numbering with nothing of the killed turn leaked in.
+
+``OIC_AI_API_SESSIONS`` and ``OIC_AI_API_TURNS`` scale the load down on a slow machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.conftest import PROJECT
+from tests.integration.test_api_concurrency import (
+    FIRST,
+    SESSIONS,
+    STATUSES,
+    TURNS,
+    CliTraffic,
+    _all,
+    _request,
+)
+from tests.support.cli import cli_env, oic, oic_json
+from tests.support.fake_chat_server import FakeChatServer
+from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401 (fixtures)
+from tests.support.processes import wait_for
+from tests.support.servers import GRAPH_ID, LANGGRAPH, Server, loopback_server, message
+
+pytestmark = pytest.mark.integration
+
+ONE = "a minimal ubuntu 24.04 edge image for arm64 with docker"
+KILLED = "add htop and vim"
+NEXT = "make the disk 16GiB"
+
+
+def pg_langgraph_dev(
+    root: Path, url: str, data_dir: Path | None = None, **extra: str
+) -> AbstractContextManager[Server]:
+    """``langgraph dev`` on this checkout with ``OIC_AI_DATABASE_URL=url``, builtin planner."""
+    root.mkdir(parents=True, exist_ok=True)
+    data = data_dir or root / "data"
+    env = cli_env(
+        data,
+        OIC_AI_PROVIDER="builtin",
+        OIC_AI_DATABASE_URL=url,
+        LANGGRAPH_CLI_NO_ANALYTICS="1",
+        LANGGRAPH_NO_VERSION_CHECK="1",
+        **extra,
+    )
+
+    def args(port: int) -> list[str]:
+        return ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", f"--port={port}"]
+
+    return loopback_server(
+        LANGGRAPH, args, health="/ok", env=env, root=root, data_dir=data, cwd=PROJECT
+    )
+
+
+@pytest.fixture
+def pg_server(tmp_path: Path, postgres_url: str) -> Iterator[Server]:  # noqa: F811
+    with pg_langgraph_dev(tmp_path, postgres_url) as running:
+        yield running
+
+
+def test_parallel_conversations_on_postgres_lose_no_turn(pg_server: Server) -> None:
+    server = pg_server
+    own = oic_json("generate", "a minimal debian 13 image for x86_64", env=server.env)["session"]
+    traffic = CliTraffic(server, own)
+    traffic.start()
+    try:
+        talks = asyncio.run(_all(server.url))
+    finally:
+        traffic.finished.set()
+        traffic.join()
+    assert traffic.failures == [] and traffic.listings >= 1 and traffic.turns >= 1
+
+    for n, talk in enumerate(talks):
+        for turn, answer in enumerate(talk["answers"], start=1):
+            assert isinstance(answer, dict) and "__error__" not in answer, answer
+            assert answer["turn"] == turn and answer["status"] in STATUSES, answer
+        assert talk["state"]["values"]["turn"] == TURNS
+        ends = sorted(h["values"]["turn"] for h in talk["history"] if not h["next"] and h["values"])
+        assert ends == list(range(1, TURNS + 1)), ends
+        assert [r["status"] for r in talk["runs"]] == ["success"] * TURNS
+        humans = [m for m in talk["state"]["values"]["messages"] if m["type"] == "human"]
+        assert [m["content"] for m in humans] == [_request(n, t) for t in range(1, TURNS + 1)]
+
+    listed = {s["id"]: s for s in oic_json("sessions", "list", env=server.env)["sessions"]}
+    for n, talk in enumerate(talks):
+        assert (listed[talk["tid"]]["title"], listed[talk["tid"]]["turns"]) == (
+            FIRST.format(n=n),
+            TURNS,
+        )
+        replay = oic_json("sessions", "replay", talk["tid"], env=server.env)["turns"]
+        assert [t["turn"] for t in replay] == list(range(1, TURNS + 1))
+    assert len(listed) == SESSIONS + 1
+    assert listed[own]["turns"] == 1 + traffic.turns  # no CLI turn was lost either
+    assert not list(server.data_dir.rglob("sessions.sqlite*"))
+
+
+async def _first_turn(url: str) -> str:
+    from langgraph_sdk import get_client
+
+    client = get_client(url=url)
+    thread = await client.threads.create(graph_id=GRAPH_ID)
+    answer = await client.runs.wait(thread["thread_id"], GRAPH_ID, input=message(ONE))
+    assert isinstance(answer, dict) and answer["turn"] == 1, answer
+    return str(thread["thread_id"])
+
+
+async def _start_turn_on_openai(url: str, tid: str) -> None:
+    from langgraph_sdk import get_client
+
+    client = get_client(url=url)
+    await client.runs.create(tid, GRAPH_ID, input=message(KILLED), context={"provider": "openai"})
+
+
+async def _continue(url: str, tid: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    from langgraph_sdk import get_client
+
+    client = get_client(url=url)
+    await client.threads.create(thread_id=tid, graph_id=GRAPH_ID, if_exists="do_nothing")
+    answer = await client.runs.wait(tid, GRAPH_ID, input=message(NEXT))
+    state = await client.threads.get_state(tid)
+    return dict(answer), dict(state)
+
+
+def test_a_server_killed_mid_turn_resumes_from_postgres(
+    tmp_path: Path,
+    postgres_url: str,  # noqa: F811
+) -> None:
+    data = tmp_path / "data"
+    with FakeChatServer(['{"summary": "never sent", "operations": []}']) as chat:
+        chat.fail("slow", delay=120)
+        fake = {"OPENAI_API_KEY": "sk-test-kill", "OPENAI_BASE_URL": chat.openai_url}
+        with pg_langgraph_dev(tmp_path / "first", postgres_url, data, **fake) as first:
+            tid = asyncio.run(_first_turn(first.url))
+            template = oic_json("sessions", "show", tid, env=first.env)["state"]["template"]
+            asyncio.run(_start_turn_on_openai(first.url, tid))
+            # the run now waits inside `generate` for the model: kill the server there
+            wait_for(lambda: bool(chat.requests), first.process, "the chat request", limit=120)
+            os.killpg(first.process.pid, signal.SIGKILL)
+            assert first.process.wait(30) == -signal.SIGKILL
+
+    env = cli_env(data, OIC_AI_PROVIDER="builtin", OIC_AI_DATABASE_URL=postgres_url)
+    (row,) = oic_json("sessions", "list", env=env)["sessions"]
+    assert (row["id"], row["turns"], row["request"]) == (tid, 1, ONE)  # the killed turn: no row
+    replay = oic_json("sessions", "replay", tid, env=env)["turns"]
+    assert [(t["turn"], t["kind"]) for t in replay] == [(1, "run"), (2, "pending")]
+    assert replay[-1]["request"] == KILLED and replay[-1]["next"] == ["generate"]
+
+    with pg_langgraph_dev(tmp_path / "second", postgres_url, data) as second:
+        answer, state = asyncio.run(_continue(second.url, tid))
+    assert (answer["turn"], answer["status"]) == (2, "valid"), answer
+    before, now = yaml.safe_load(template), yaml.safe_load(state["values"]["template"])
+    assert now["disk"]["size"] == "16GiB"
+    assert now["systemConfig"]["packages"] == before["systemConfig"]["packages"]  # no htop
+    now["disk"]["size"] = before["disk"]["size"]
+    assert now == before  # nothing else of the killed turn leaked in
+
+    replayed = oic_json("sessions", "replay", tid, env=env)["turns"]
+    assert [(t["turn"], t["request"]) for t in replayed] == [(1, ONE), (2, NEXT)]
+    third = oic_json("generate", "add curl", "--session", tid, env=env)
+    assert (third["session"], third["turn"]) == (tid, 3)
+    (row,) = oic_json("sessions", "list", env=env)["sessions"]
+    assert (row["turns"], row["request"]) == (3, "add curl")
+    assert not list(data.rglob("sessions.sqlite*"))
+    done = oic("sessions", "list", env=env)
+    assert done.returncode == 0 and tid[:8] in done.stdout
