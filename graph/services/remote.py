@@ -95,6 +95,7 @@ class RemoteServer:
     url: str
     token: str | None = field(default=None, repr=False)
     timeout: float = 10.0
+    _http: Any = field(default=None, repr=False)
     _client: Any = field(default=None, repr=False)
 
     @classmethod
@@ -115,32 +116,46 @@ class RemoteServer:
     # --- transport ---------------------------------------------------------------------
 
     @property
-    def client(self) -> Any:
-        """The ``langgraph-sdk`` sync client (created on first use)."""
-        if self._client is None:
+    def http(self) -> Any:
+        """The ``httpx`` client every request goes through (created on first use).
+
+        ``get_sync_client`` would retry a refused connection five times (about 10 s); one
+        retry is enough to ride out a restart, and a dead host answers fast.
+        """
+        if self._http is None:
             import httpx
-            from langgraph_sdk.client import SyncLangGraphClient
 
             headers = {"User-Agent": "oic-ai"}
             if self.token:
                 headers["Authorization"] = f"Bearer {self.token}"
-            # get_sync_client's transport retries a refused connection 5 times (~10 s);
-            # one retry is enough to ride out a restart, and a dead host answers fast.
-            http = httpx.Client(
+            self._http = httpx.Client(
                 base_url=self.url,
                 transport=httpx.HTTPTransport(retries=1),
                 # a turn may take minutes; connecting to a dead host must not
                 timeout=httpx.Timeout(connect=self.timeout, read=600, write=60, pool=self.timeout),
                 headers=headers,
             )
-            self._client = SyncLangGraphClient(http)
+        return self._http
+
+    @property
+    def client(self) -> Any:
+        """The ``langgraph-sdk`` sync client over :attr:`http`, for threads and runs.
+
+        Imported only by what needs it: the SDK costs about 0.4 s to import, which the
+        REST-only commands (``sessions list|show|fork|delete``) do not pay.
+        """
+        if self._client is None:
+            from langgraph_sdk.client import SyncLangGraphClient
+
+            self._client = SyncLangGraphClient(self.http)
         return self._client
 
     def close(self) -> None:
         """Close the HTTP connections."""
-        if self._client is not None:
-            self._client.http.client.close()
-            self._client = None
+        if self._http is not None:
+            self._http.close()
+        self._http = None
+        self._client = None
 
     def __enter__(self) -> RemoteServer:
         """Use the server as a context manager that closes its connections."""
@@ -165,7 +180,6 @@ class RemoteServer:
             UserInputError: any other refusal (400, 409, 422).
         """
         import httpx
-        from langgraph_sdk.errors import APIStatusError
 
         attempts = READ_ATTEMPTS if read else 1
         for attempt in range(1, attempts + 1):
@@ -177,12 +191,12 @@ class RemoteServer:
                     fix="start it with `oic-ai serve` there, or correct OIC_AI_SERVER_URL "
                     "(--server); unset it to work locally",
                 ) from None
-            except APIStatusError as exc:
-                status = exc.status_code
+            except httpx.HTTPStatusError as exc:  # the SDK's APIStatusError is one too
+                status = exc.response.status_code
                 if status >= 500 and attempt < attempts:
                     time.sleep(0.5 * attempt)
                     continue
-                raise self._refusal(status, _detail(exc.body), what) from None
+                raise self._refusal(status, _detail(_body(exc)), what) from None
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _refusal(self, status: int, detail: str, what: str) -> UserInputError:
@@ -208,16 +222,14 @@ class RemoteServer:
         return UserInputError(f"{where} refused the request ({status}: {detail})")
 
     def rest(self, method: str, path: str, *, what: str, body: Any = None) -> Any:
-        """Call the REST API (``/api/v1`` + ``path``) and return its JSON answer."""
-        http = self.client.http
-        target = API + path
-        if method == "GET":
-            return self.call(lambda: http.get(target), what=what, read=True)
-        if method == "POST":
-            return self.call(lambda: http.post(target, json=body), what=what)
-        if method == "DELETE":
-            return self.call(lambda: http.delete(target), what=what)
-        raise ValueError(method)
+        """Call the REST API (``/api/v1`` + ``path``); its JSON answer, or None for 204."""
+
+        def send() -> Any:
+            response = self.http.request(method, API + path, json=body)
+            response.raise_for_status()
+            return response.json() if response.content else None
+
+        return self.call(send, what=what, read=method == "GET")
 
     # --- the session index -------------------------------------------------------------
 
@@ -432,6 +444,21 @@ def _message(message: Any) -> Any:
         str(message.get("role")), str(message.get("role"))
     )
     return SimpleNamespace(type=kind, content=message.get("content", ""))
+
+
+def _body(exc: Any) -> Any:
+    """A refusal's body: the SDK's parsed one, else the response's JSON or text."""
+    body = getattr(exc, "body", None)
+    if body is not None:
+        return body
+    try:
+        exc.response.read()
+        return exc.response.json()
+    except Exception:  # noqa: BLE001 - not JSON, or a stream already closed
+        try:
+            return exc.response.text
+        except Exception:  # noqa: BLE001
+            return ""
 
 
 def _detail(body: Any) -> str:

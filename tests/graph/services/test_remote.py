@@ -5,6 +5,7 @@ Runs against a real server are in ``tests/integration/test_remote_cli.py``.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,8 @@ from oic_ai.graph.services.remote import (
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.session_store import SessionSummary
 from oic_ai.stores.settings import load_settings
+from tests.support.cli import modules_after, top_level
+from tests.support.loopback import LoopbackHandler, LoopbackServer
 
 TOKEN = "tok-unit-canary-1234"
 
@@ -82,3 +85,33 @@ def test_a_served_history_entry_reads_like_a_snapshot() -> None:
     assert snapshot.parent_config == {"configurable": {"checkpoint_id": "c1"}}
     assert snapshot.next == () and snapshot.metadata == {"source": "loop"}
     assert _snapshot({"checkpoint": {}, "parent_checkpoint": None}).parent_config is None
+
+
+class _Sessions(LoopbackHandler):
+    def do_GET(self) -> None:  # noqa: N802 - the http.server name
+        self.owner.paths.append(self.path)
+        row = SessionSummary("abcd-1", "a title", 1_700_000_000.0, 1_700_000_100.0, 1, None)
+        body = json.dumps({"sessions": [row.to_json()]}).encode()
+        self.send_bytes(200, body, "application/json")
+
+
+class _SessionsServer(LoopbackServer):
+    handler = _Sessions
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.paths: list[str] = []
+
+
+def test_rest_only_commands_load_neither_the_sdk_nor_langgraph(tmp_path: Path) -> None:
+    """``sessions list`` through a server stays as quick to start as a local one."""
+    with _SessionsServer() as fake:
+        code = (
+            "from oic_ai.cli import main\n"
+            f"assert main(['sessions', 'list', '--json', '--server', {fake.url!r},"
+            f" '--data-dir', {str(tmp_path)!r}]) == 0\n"
+        )
+        loaded = modules_after(code)
+        assert fake.paths == ["/api/v1/sessions"]
+    assert "langgraph_sdk" not in top_level(loaded) and "langgraph" not in top_level(loaded)
+    assert "chromadb" not in top_level(loaded)
