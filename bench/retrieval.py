@@ -37,11 +37,15 @@ QUERIES = [
 def in_process(templates: Path, data: Path, rounds: int = 20) -> dict[str, float]:
     from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
     from oic_ai.stores.settings import Settings
-    from oic_ai.stores.template_index import TemplateIndex
+    from oic_ai.stores.template_index import TemplateIndex, library_key
     from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
 
     embedder = MiniLMEmbedder()
-    search = TemplateSearch(TemplateIndex(embedder, data), templates, Settings(data_dir=data))
+    search = TemplateSearch(
+        TemplateIndex(embedder, data, library=library_key(templates)),
+        templates,
+        Settings(data_dir=data),
+    )
     t = time.perf_counter()
     cold = search.index.sync(templates)
     cold_s = time.perf_counter() - t

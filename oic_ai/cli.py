@@ -95,6 +95,9 @@ def _cmd_cache(args: argparse.Namespace) -> int:
 
     settings = settings_from(args)
     if args.action == "clear":
+        if settings.chroma_url and not args.yes and not _confirm_server_clear(settings):
+            emit(args, {"cleared": 0}, lambda: print("Nothing cleared."))
+            return EXIT_OK
         removed = library.clear_cache(settings)
         message = f"Cleared the embedding cache ({removed} entries)."
         emit(args, {"cleared": removed}, lambda: print(message))
@@ -102,6 +105,33 @@ def _cmd_cache(args: argparse.Namespace) -> int:
         stats = library.cache_stats(settings)
         emit(args, stats, lambda: print_cache_stats(stats))
     return EXIT_OK
+
+
+def _confirm_server_clear(settings: Any) -> bool:
+    """Ask on the terminal before deleting this library's vectors from a shared server.
+
+    Raises:
+        UserInputError: no terminal to ask on (a script must pass ``--yes``).
+    """
+    from oic_ai.graph.services import library
+    from oic_ai.render import terminal_text
+    from oic_ai.stores.errors import UserInputError
+
+    where = f"the Chroma server at {settings.chroma_url}"
+    if not sys.stdin.isatty():
+        raise UserInputError(
+            f"cache clear would delete this library's vectors from {where}",
+            fix="pass --yes to confirm (no terminal to ask on)",
+        )
+    stats = library.cache_stats(settings)
+    names = ", ".join(c["name"] for c in stats["collections"]) or "none yet"
+    question = (
+        f"Delete {stats['entries']} entries of library {stats['library']} "
+        f"(collections: {names}) from {where}? Other libraries' are kept. [y/N] "
+    )
+    print(terminal_text(question), end="", file=sys.stderr, flush=True)
+    answer = sys.stdin.readline().strip().lower()
+    return answer in ("y", "yes")
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
@@ -172,8 +202,10 @@ def build_parser() -> argparse.ArgumentParser:
     cache.add_argument(
         "action",
         choices=("stats", "clear"),
-        help="stats: entries, models and size of the embedding cache; clear: empty it",
+        help="stats: entries, models and size of this library's embedding cache; clear: "
+        "empty it (asks first on a Chroma server)",
     )
+    cache.add_argument("--yes", action="store_true", help="clear on a Chroma server without asking")
     cache.set_defaults(handler=_cmd_cache)
 
     evaluate = commands.add_parser("eval", help="measure quality")

@@ -12,6 +12,7 @@ from oic_ai.cli_common import (
     add_shared,
     common_parser,
     print_json,
+    server_parser,
     settings_from,
 )
 
@@ -27,7 +28,7 @@ def add_agent_commands(commands: Any) -> None:
 
     generate = commands.add_parser(
         "generate",
-        parents=[common_parser(), agent_flags],
+        parents=[common_parser(), agent_flags, server_parser()],
         help="write or refine a template from a request",
     )
     generate.add_argument("request", help="what you want, in words")
@@ -52,7 +53,7 @@ def add_agent_commands(commands: Any) -> None:
 
     chat = commands.add_parser(
         "chat",
-        parents=[common_parser(json_flag=False), agent_flags],
+        parents=[common_parser(json_flag=False), agent_flags, server_parser()],
         help="refine a template interactively",
     )
     chat.add_argument(
@@ -137,7 +138,7 @@ def _turn_display(args: argparse.Namespace, err: Any, settings: Any) -> tuple[An
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
-    from oic_ai.graph.agent import TemplateAgent
+    from oic_ai.cli_remote import open_agent
     from oic_ai.graph.services.library import output_path
     from oic_ai.render_agent import console, print_turn
 
@@ -151,7 +152,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         check_target(target, force=args.force)  # before the turn, not after it
     err = console(stderr=True)
     progress, callbacks = _turn_display(args, err, settings)
-    with TemplateAgent(settings) as agent:
+    with open_agent(settings, args) as agent:
         session = _pick_session(agent, args, err)
         result = agent.generate(
             args.request, session=session, on_step=progress, callbacks=callbacks
@@ -186,7 +187,7 @@ anything else is a request ("add docker", "make the disk 16GiB", "what packages 
 
 
 def _cmd_chat(args: argparse.Namespace) -> int:
-    from oic_ai.graph.agent import TemplateAgent
+    from oic_ai.cli_remote import open_agent
     from oic_ai.render_agent import (
         console,
         describe_provider,
@@ -206,7 +207,7 @@ def _cmd_chat(args: argparse.Namespace) -> int:
         out.print(f"[dim]{describe_provider(settings)}[/]")
 
     _line_editing(settings.data_dir)
-    with TemplateAgent(settings) as agent:
+    with open_agent(settings, args) as agent:
         session = _pick_session(agent, args, out)
         if session:
             out.print(f"continuing session {session}")

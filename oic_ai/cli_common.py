@@ -103,6 +103,18 @@ def common_parser(json_flag: bool = True, *, library: bool = True) -> Parser:
     return common
 
 
+def server_parser() -> Parser:
+    """The parent parser for ``--server`` and ``--token`` (commands that can use a server)."""
+    flags = Parser(add_help=False)
+    flags.add_argument(
+        "--server", metavar="URL", help="an oic-ai server to work on (env OIC_AI_SERVER_URL)"
+    )
+    flags.add_argument(
+        "--token", metavar="TOKEN", help="its bearer token (env OIC_AI_TOKEN, which is safer)"
+    )
+    return flags
+
+
 def command_group(commands: Any, name: str, text: str, dest: str) -> tuple[Parser, Any]:
     """Add a command with actions (``oic-ai NAME ACTION``) and return it and its actions.
 
@@ -133,6 +145,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         embedding_provider=getattr(args, "embedding_provider", None),
         provider=getattr(args, "provider", None),
         generation_mode=getattr(args, "mode", None),
+        server_url=getattr(args, "server", None),
+        token=getattr(args, "token", None),
     )
 
 

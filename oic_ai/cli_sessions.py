@@ -12,7 +12,15 @@ import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from oic_ai.cli_common import EXIT_OK, EXIT_USAGE, command_group, common_parser, emit, settings_from
+from oic_ai.cli_common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    command_group,
+    common_parser,
+    emit,
+    server_parser,
+    settings_from,
+)
 
 if TYPE_CHECKING:
     from oic_ai.graph.services.session_history import TurnComparison
@@ -20,6 +28,8 @@ if TYPE_CHECKING:
 
 def add_sessions_commands(commands: Any) -> None:
     """Register ``sessions`` and its actions on the top-level parser's ``commands``."""
+    from oic_ai.cli_remote import sessions_handler
+
     text = "conversations kept under the data folder: list, replay, fork, prune"
     sessions, actions = command_group(commands, "sessions", text, "sessions_action")
     sessions.set_defaults(handler=_missing_action(sessions))
@@ -63,11 +73,11 @@ def add_sessions_commands(commands: Any) -> None:
     parsers: dict[str, argparse.ArgumentParser] = {}
     for name, handler, text, with_id in table:
         parser = parsers[name] = actions.add_parser(
-            name, parents=[common_parser(library=name == "rerun")], help=text
+            name, parents=[common_parser(library=name == "rerun"), server_parser()], help=text
         )
         if with_id:
             parser.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
-        parser.set_defaults(handler=handler)
+        parser.set_defaults(handler=sessions_handler(name, handler))
     parsers["list"].add_argument("--limit", type=int, metavar="N", help="show at most N sessions")
     parsers["replay"].add_argument("--no-diff", action="store_true", help="leave the diffs out")
     parsers["fork"].add_argument(

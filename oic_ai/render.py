@@ -184,11 +184,15 @@ def print_search(response: Any) -> None:
 
 def print_cache_stats(stats: dict[str, Any]) -> None:
     """Print entries, model, dimensions, size and the last run's hits and misses."""
-    print(f"store: {stats['store']}")
+    print(f"store: {stats['store']} (library {stats.get('library', '?')})")
     if not stats["collections"]:
         print("no embeddings cached yet (run 'oic-ai index')")
     for c in stats["collections"]:
-        print(f"  {c['name']}: {c['entries']} entries, model {c['model']}, {c['dimensions']} dims")
+        legacy = " (legacy name, no longer written)" if c.get("legacy") else ""
+        print(
+            f"  {c['name']}: {c['entries']} entries, model {c['model']}, "
+            f"{c['dimensions']} dims{legacy}"
+        )
     if stats["size_bytes"] is not None:
         print(f"size on disk: {stats['size_bytes'] / 1024 / 1024:.1f} MiB")
     last = stats.get("last_run") or {}

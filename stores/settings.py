@@ -105,12 +105,19 @@ class Settings:
     """Largest package index accepted, in MiB after decompression (Debian main: ~70)."""
     packages_transfer_timeout: float = 0.0
     """Seconds one index file's whole download may take; 0 means 10 x ``--timeout``."""
+    library_name: str | None = None
+    """Names the library's Chroma collection; None: a stable id of the templates folder."""
+    server_url: str | None = None
+    """An oic-ai server that generate, chat and sessions talk to instead of local stores."""
+    token: str | None = field(default=None, repr=False)
+    """The bearer token for ``server_url``; from the environment or a flag, never written."""
 
     def __post_init__(self) -> None:
         """Register the API key, so every message and stored text masks it."""
         from oic_ai.stores.secrets import register_secret
 
         register_secret(self.openai_api_key)
+        register_secret(self.token)
 
     def with_overrides(self, **values: Any) -> Settings:
         """Return a copy with the given (non-None) values replaced."""
@@ -156,8 +163,10 @@ _CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("sessions", "url"): "database_url",
     ("packages", "max_index_mb"): "packages_max_index_mb",
     ("packages", "transfer_timeout"): "packages_transfer_timeout",
+    ("library", "name"): "library_name",
+    ("server", "url"): "server_url",
 }
-_SECRET_KEYS = frozenset({"api_key", "openai_api_key"})
+_SECRET_KEYS = frozenset({"api_key", "openai_api_key", "token"})
 # config paths that hold a secret: read (never written), with ${VAR} references expanded
 _SECRET_CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("openai", "api_key"): "openai_api_key",
@@ -230,6 +239,9 @@ _ENV_KEYS: dict[str, str] = {
     "OLLAMA_HOST": "ollama_base_url",
     "OPENAI_BASE_URL": "openai_base_url",
     "OPENAI_API_KEY": "openai_api_key",
+    "OIC_AI_LIBRARY_NAME": "library_name",
+    "OIC_AI_SERVER_URL": "server_url",
+    "OIC_AI_TOKEN": "token",
 }
 
 _TYPES = {f.name: f.type for f in fields(Settings)}
@@ -338,7 +350,8 @@ def _from_config(
                             "OPENAI_API_KEY in the environment is safer"
                         )
             elif str(key) in _SECRET_KEYS:
-                _warn(f"{path}: ignoring {dotted} (oic-ai reads only ai.openai.api_key)")
+                variable = "OIC_AI_TOKEN" if str(key) == "token" else "OPENAI_API_KEY"
+                _warn(f"{path}: ignoring the secret {dotted}; set {variable} in the environment")
             elif here in _CONFIG_KEYS:
                 values[_CONFIG_KEYS[here]] = _coerce(_CONFIG_KEYS[here], value, str(path))
             elif isinstance(value, Mapping):

@@ -1,13 +1,22 @@
 """Chroma as the template index and the embedding cache.
 
-One collection per embedding model and dimension, so vectors of two models never mix.
-A document's id is its template path relative to the library; its metadata holds the
-SHA-256 of the whole file, so re-indexing embeds only created or changed files.
+One collection per library *and* embedding model (with its dimension), named
+``oic_<library>_<model>_<dim>d``: vectors of two models never mix, and two libraries on one
+shared Chroma server never touch each other's entries (indexing one deletes only its own
+stale ids). The library part is ``ai.library.name`` when set, else a stable id of the
+resolved templates folder. A document's id is its template path relative to the library;
+its metadata holds the SHA-256 of the whole file, so re-indexing embeds only created or
+changed files.
+
+Collections of older releases (``templates-<model>-<dim>d``, one for every library) are
+never written or deleted on a server; the first sync into the new name reuses their
+vectors for files whose content hash matches, and embeds the rest.
 """
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -29,7 +38,10 @@ from oic_ai.stores.template_library import (
 )
 from oic_ai.stores.template_model import Template, content_hash
 
-COLLECTION_PREFIX = "templates"
+COLLECTION_PREFIX = "oic"
+LEGACY_PREFIX = "templates"  # before libraries were part of the name: shared by every library
+_NAME_MAX = 63  # Chroma: 3-63 characters [a-zA-Z0-9._-], alphanumeric at both ends
+_LIBRARY_MAX = 21
 _STATS_FILE = "index-stats.json"
 LIST_SEPARATOR = "\n"  # Chroma metadata holds scalars only, so lists are joined
 
@@ -45,6 +57,7 @@ class SyncReport:
     unchanged: int = 0
     deleted: int = 0
     embedded: int = 0
+    reused: int = 0
     seconds: float = 0.0
     skipped: list[str] = field(default_factory=list)
 
@@ -69,10 +82,67 @@ class IndexedTemplate:
         return [v for v in str(raw).split(LIST_SEPARATOR) if v] if raw else []
 
 
-def collection_name(embedder: Embedder) -> str:
-    """Name the collection after the model and its dimension (3-63 safe characters)."""
+def _slug(text: str) -> str:
+    """Lower-case letters, digits and single hyphens, never at either end."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _short_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+
+
+def _hashed(slug: str, original: str, limit: int) -> str:
+    """The start of ``slug`` plus a hash of ``original``, in at most ``limit`` characters."""
+    head = slug[: max(1, limit - 9)].strip("-") or "x"
+    return f"{head}-{_short_hash(original)}"
+
+
+def _shortened(slug: str, original: str, limit: int) -> str:
+    """``slug`` if it fits ``limit``, else :func:`_hashed`."""
+    return slug if slug and len(slug) <= limit else _hashed(slug, original, limit)
+
+
+def library_key(templates_dir: Path, name: str | None = None) -> str:
+    """The library's part of a collection name (at most 21 of ``[a-z0-9-]``).
+
+    Args:
+        templates_dir: The library folder; its resolved path is the identity when no
+            name is given, so the same folder always maps to the same collection.
+        name: ``ai.library.name``: lets two hosts with the library at different paths
+            (or a moved folder) share one collection. A name that is not already a
+            short slug is shortened and keeps a hash of the original.
+    """
+    if name and name.strip():
+        name = name.strip()
+        slug = _slug(name)
+        if slug == name and len(slug) <= _LIBRARY_MAX:
+            return slug
+        return _hashed(slug or "lib", name, _LIBRARY_MAX)
+    resolved = str(Path(templates_dir).expanduser().resolve())
+    return _hashed(_slug(Path(resolved).name) or "lib", resolved, _LIBRARY_MAX)
+
+
+def collection_name(embedder: Embedder, library: str) -> str:
+    """Name the collection after the library, the model and its dimension.
+
+    The pieces are joined with ``_``, which no piece contains, so two different
+    (library, model) pairs never share a name; a long model id keeps a hash of itself.
+    """
+    suffix = f"{embedder.dimensions}d"
+    budget = _NAME_MAX - len(COLLECTION_PREFIX) - len(library) - len(suffix) - 3
+    model = _shortened(_slug(embedder.model_id), embedder.model_id, budget)
+    return f"{COLLECTION_PREFIX}_{library}_{model}_{suffix}"
+
+
+def legacy_collection_name(embedder: Embedder) -> str:
+    """The name older releases gave every library's collection for this model."""
     slug = re.sub(r"[^a-zA-Z0-9_-]+", "-", embedder.model_id).strip("-_").lower()
-    return f"{COLLECTION_PREFIX}-{slug[:40]}-{embedder.dimensions}d"
+    return f"{LEGACY_PREFIX}-{slug[:40]}-{embedder.dimensions}d"
+
+
+def is_ours(name: str) -> bool:
+    """Whether a collection was made by oic-ai (this naming or the legacy one)."""
+    return name.startswith((COLLECTION_PREFIX + "_", LEGACY_PREFIX + "-"))
 
 
 def template_metadata(template: Template, model_id: str) -> dict[str, str | int | float | bool]:
@@ -187,7 +257,7 @@ def register_embedding_function() -> Any:
 
 
 class TemplateIndex:
-    """The Chroma collection for one embedding model, kept in step with a library."""
+    """The Chroma collection for one library and embedding model, kept in step with it."""
 
     def __init__(
         self,
@@ -195,20 +265,32 @@ class TemplateIndex:
         data_dir: Path,
         chroma_url: str | None = None,
         client: Any | None = None,
+        *,
+        library: str,
     ) -> None:
-        """Bind an embedder to its collection; opening Chroma waits until first use."""
+        """Bind an embedder and a library to their collection; Chroma opens on first use.
+
+        Args:
+            embedder: The embedding model.
+            data_dir: The data folder (embedded store, lock and run statistics).
+            chroma_url: A Chroma server instead of the embedded store.
+            client: An open Chroma client to use instead.
+            library: The library's key (:func:`library_key`).
+        """
         self.embedder = embedder
+        self.library = library
         self.data_dir = Path(data_dir)
         self.chroma_url = chroma_url
         self._client = client
         self._collection: Any = None
         self._snapshot: list[IndexedTemplate] | None = None
         self._write_batch: int | None = None
+        self._reused = 0
 
     @property
     def name(self) -> str:
         """The collection's name."""
-        return collection_name(self.embedder)
+        return collection_name(self.embedder, self.library)
 
     @property
     def client(self) -> Any:
@@ -229,6 +311,7 @@ class TemplateIndex:
                 metadata={
                     "model_id": self.embedder.model_id,
                     "dimensions": self.embedder.dimensions,
+                    "library": self.library,
                 },
             )
         return self._collection
@@ -285,7 +368,7 @@ class TemplateIndex:
             removed = sorted(set(stored) - seen)
             if changed:
                 texts = [t.searchable_text() for t in changed]
-                vectors = self._embed(texts, progress)
+                vectors = self._vectors(changed, texts, progress, fresh=not stored)
                 step = self.write_batch()
                 for start in range(0, len(changed), step):
                     part = changed[start : start + step]
@@ -295,7 +378,8 @@ class TemplateIndex:
                         documents=texts[start : start + step],
                         metadatas=[template_metadata(t, self.embedder.model_id) for t in part],
                     )
-                report.embedded = len(changed)
+                report.embedded = len(changed) - self._reused
+                report.reused = self._reused
             if removed:
                 step = self.write_batch()
                 for start in range(0, len(removed), step):
@@ -316,6 +400,48 @@ class TemplateIndex:
                 limit = 1000
             self._write_batch = max(1, min(limit, 2000))
         return self._write_batch
+
+    def _vectors(
+        self, changed: list[Template], texts: list[str], progress: Progress | None, *, fresh: bool
+    ) -> list[list[float]]:
+        """Vectors for ``changed``: from a legacy collection when the hash matches, else new.
+
+        Only a fresh (empty) collection looks at the legacy one: that happens once, on the
+        first sync after an upgrade. The same bytes embed to the same vector, so a vector
+        another library stored for an identical file is as good as a new one.
+        """
+        self._reused = 0
+        known = self._legacy_vectors(changed) if fresh else {}
+        missing = [i for i, t in enumerate(changed) if t.content_hash not in known]
+        computed = iter(self._embed([texts[i] for i in missing], progress)) if missing else None
+        vectors: list[list[float]] = []
+        for template in changed:
+            if template.content_hash in known:
+                vectors.append(known[template.content_hash])
+                self._reused += 1
+            else:
+                assert computed is not None
+                vectors.append(next(computed))
+        return vectors
+
+    def _legacy_vectors(self, changed: list[Template]) -> dict[str, list[float]]:
+        """``{content hash: vector}`` from the legacy collection of this model, if any."""
+        try:
+            legacy = self.client.get_collection(legacy_collection_name(self.embedder))
+        except Exception:  # noqa: BLE001 - not there (the client raises several types)
+            return {}
+        wanted = {t.content_hash for t in changed}
+        found: dict[str, list[float]] = {}
+        ids = [t.path for t in changed]
+        step = self.write_batch()
+        for start in range(0, len(ids), step):
+            got = legacy.get(ids=ids[start : start + step], include=["metadatas", "embeddings"])
+            vectors = got["embeddings"] if got["embeddings"] is not None else []
+            for meta, vector in zip(got["metadatas"] or [], vectors, strict=False):
+                digest = str((meta or {}).get("content_hash", ""))
+                if digest in wanted and len(vector) == self.embedder.dimensions:
+                    found[digest] = [float(x) for x in vector]
+        return found
 
     def _embed(self, texts: list[str], progress: Progress | None) -> list[list[float]]:
         batch = 32
@@ -395,23 +521,43 @@ class TemplateIndex:
         os.replace(temporary, target)
 
 
-def cache_stats(data_dir: Path, chroma_url: str | None = None) -> dict[str, Any]:
-    """Describe every oic-ai collection plus the last indexing run's hits and misses."""
-    client = open_chroma(data_dir, chroma_url)
-    collections = []
+def _describe(client: Any, name: str) -> dict[str, Any]:
+    collection = client.get_collection(name)
+    meta = collection.metadata or {}
+    return {
+        "name": name,
+        "entries": collection.count(),
+        "model": meta.get("model_id"),
+        "dimensions": meta.get("dimensions"),
+        "library": meta.get("library"),
+        "legacy": name.startswith(LEGACY_PREFIX + "-"),
+    }
+
+
+def library_collections(client: Any, library: str) -> list[dict[str, Any]]:
+    """This library's collections (one per embedding model), described."""
+    found = []
     for item in client.list_collections():
-        if not item.name.startswith(COLLECTION_PREFIX + "-"):
-            continue
-        collection = client.get_collection(item.name)
-        meta = collection.metadata or {}
-        collections.append(
-            {
-                "name": item.name,
-                "entries": collection.count(),
-                "model": meta.get("model_id"),
-                "dimensions": meta.get("dimensions"),
-            }
-        )
+        if item.name.startswith(COLLECTION_PREFIX + "_"):
+            described = _describe(client, item.name)
+            if described["library"] == library:
+                found.append(described)
+    return sorted(found, key=lambda c: str(c["name"]))
+
+
+def cache_stats(data_dir: Path, chroma_url: str | None = None, *, library: str) -> dict[str, Any]:
+    """Describe this library's collections plus the last indexing run's hits and misses.
+
+    The embedded store also lists its other oic-ai collections (other libraries, older
+    releases' names, flagged ``legacy``); a shared server lists only this library's, so
+    one user does not see what others index.
+    """
+    client = open_chroma(data_dir, chroma_url)
+    if chroma_url:
+        collections = library_collections(client, library)
+    else:
+        names = sorted(item.name for item in client.list_collections() if is_ours(item.name))
+        collections = [_describe(client, name) for name in names]
     last: dict[str, Any] = {}
     stats_path = data_dir / _STATS_FILE
     if stats_path.is_file():
@@ -424,6 +570,7 @@ def cache_stats(data_dir: Path, chroma_url: str | None = None) -> dict[str, Any]
         size = sum(p.stat().st_size for p in (data_dir / "chroma").rglob("*") if p.is_file())
     return {
         "store": chroma_url or str(data_dir / "chroma"),
+        "library": library,
         "collections": collections,
         "entries": sum(c["entries"] for c in collections),
         "size_bytes": size,
@@ -431,11 +578,14 @@ def cache_stats(data_dir: Path, chroma_url: str | None = None) -> dict[str, Any]
     }
 
 
-def clear_cache(data_dir: Path, chroma_url: str | None = None) -> int:
-    """Delete every oic-ai collection; return how many entries were removed.
+def clear_cache(data_dir: Path, chroma_url: str | None = None, *, library: str) -> int:
+    """Delete cached vectors; return how many entries were removed.
 
-    An embedded store too damaged to open is deleted outright: it only ever holds
-    vectors that the next ``index`` recomputes from the templates.
+    On a Chroma server only this library's collections go (every model's); other
+    libraries' and older releases' collections are left alone. The embedded store is
+    this data folder's alone, so every oic-ai collection in it goes, and a store too
+    damaged to open is deleted outright: it only ever holds vectors that the next
+    ``index`` recomputes from the templates.
     """
     try:
         client = open_chroma(data_dir, chroma_url)
@@ -451,14 +601,18 @@ def clear_cache(data_dir: Path, chroma_url: str | None = None) -> int:
         SharedSystemClient.clear_system_cache()  # forget handles to the deleted store
         return 0
     removed = 0
-    lock_dir = data_dir
-    lock_dir.mkdir(parents=True, exist_ok=True)
-    with open(lock_dir / "index.lock", "a+") as handle:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with open(data_dir / "index.lock", "a+") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
-        for item in client.list_collections():
-            if item.name.startswith(COLLECTION_PREFIX + "-"):
-                removed += client.get_collection(item.name).count()
-                client.delete_collection(item.name)
-        (data_dir / _STATS_FILE).unlink(missing_ok=True)
-        fcntl.flock(handle, fcntl.LOCK_UN)
+        try:
+            if chroma_url:
+                names = [c["name"] for c in library_collections(client, library)]
+            else:
+                names = [item.name for item in client.list_collections() if is_ours(item.name)]
+            for name in names:
+                removed += client.get_collection(name).count()
+                client.delete_collection(name)
+            (data_dir / _STATS_FILE).unlink(missing_ok=True)
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
     return removed

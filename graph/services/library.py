@@ -219,18 +219,29 @@ def load_labelled_queries(path: Path) -> list[LabelledQuery]:
     return load_queries(path)
 
 
+def library_key(settings: Settings) -> str:
+    """The library's part of its Chroma collection names (``ai.library.name`` or a folder id)."""
+    from oic_ai.stores.template_index import library_key as key
+
+    return key(library_dir(settings), settings.library_name)
+
+
 def cache_stats(settings: Settings) -> dict[str, Any]:
     """The embedding cache: collections, entries, size and the last run's hits."""
     from oic_ai.stores.template_index import cache_stats as stats
 
-    return stats(settings.data_dir, settings.chroma_url)
+    return stats(settings.data_dir, settings.chroma_url, library=library_key(settings))
 
 
 def clear_cache(settings: Settings) -> int:
-    """Delete this library's embedding cache; return how many entries went."""
+    """Delete this library's embedding cache; return how many entries went.
+
+    On a Chroma server only this library's collections are deleted; in the embedded
+    store (this data folder's alone) every oic-ai collection is.
+    """
     from oic_ai.stores.template_index import clear_cache as clear
 
-    return clear(settings.data_dir, settings.chroma_url)
+    return clear(settings.data_dir, settings.chroma_url, library=library_key(settings))
 
 
 # --- templates: list, read, save ---------------------------------------------------------

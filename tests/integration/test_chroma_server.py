@@ -129,7 +129,7 @@ def test_cache_stats_read_the_server(workspace: Workspace, first_index: dict[str
     assert stats["size_bytes"] is None, "the size of a remote store is unknown"
     (collection,) = stats["collections"]
     assert collection["entries"] == 5
-    assert collection["name"].startswith("templates-")
+    assert collection["name"].startswith("oic_")
     workspace.assert_embedded_store_unused()
 
 

@@ -31,6 +31,7 @@ from tests.support.fake_embedding_server import FakeEmbeddingServer, fake_vector
 from tests.support.loopback import down_url
 
 CANARY_KEY = "sk-test-canary"
+LIB = "lib"
 TEMPLATE_NAMES = (
     "ubuntu24-x86_64-minimal-raw.yml",
     "debian13-x86_64-web-server-raw.yml",
@@ -309,7 +310,7 @@ def test_a_failing_backend_leaves_the_index_as_it_was(
     server: FakeEmbeddingServer, templates: Path, tmp_path: Path
 ) -> None:
     data = tmp_path / "data"
-    index = TemplateIndex(ollama(server.url, timeout=1.0), data)
+    index = TemplateIndex(ollama(server.url, timeout=1.0), data, library=LIB)
     first = index.sync(templates)
     assert (first.created, first.embedded) == (3, 3)
     assert len(server.embed_requests()) == 1, "three templates, one batch"
@@ -333,7 +334,7 @@ def test_a_failing_backend_leaves_the_index_as_it_was(
             index.sync(templates)
         (call,) = server.embed_requests()
         assert len(call.body["input"]) == 1, "only the changed template is re-embedded"
-        reopened = TemplateIndex(index.embedder, data)  # a fresh look at the store
+        reopened = TemplateIndex(index.embedder, data, library=LIB)  # a fresh look at the store
         assert _stored(reopened) == {name: (h, 768) for name, h in original.items()}, behave
 
     server.reset()
@@ -346,7 +347,7 @@ def test_a_failure_during_the_first_sync_writes_nothing(
     server: FakeEmbeddingServer, templates: Path, tmp_path: Path
 ) -> None:
     server.behave("garbage")
-    index = TemplateIndex(ollama(server.url), tmp_path / "data")
+    index = TemplateIndex(ollama(server.url), tmp_path / "data", library=LIB)
 
     with pytest.raises(EmbeddingBackendError):
         index.sync(templates)
@@ -359,16 +360,19 @@ def test_another_model_gets_its_own_collection(
     server: FakeEmbeddingServer, templates: Path, tmp_path: Path
 ) -> None:
     data = tmp_path / "data"
-    nomic = TemplateIndex(ollama(server.url), data)
+    nomic = TemplateIndex(ollama(server.url), data, library=LIB)
     nomic.sync(templates)
-    large = TemplateIndex(ollama(server.url, model="mxbai-embed-large"), data, client=nomic.client)
+    large = TemplateIndex(
+        ollama(server.url, model="mxbai-embed-large"), data, client=nomic.client, library=LIB
+    )
 
     report = large.sync(templates)
 
     assert report.created == 3, "a new model starts from an empty collection"
     assert nomic.name != large.name
-    assert nomic.name == collection_name(nomic.embedder) == "templates-ollama-nomic-embed-text-768d"
-    assert large.name == "templates-ollama-mxbai-embed-large-1024d"
+    assert nomic.name == collection_name(nomic.embedder, LIB)
+    assert nomic.name == "oic_lib_ollama-nomic-embed-text_768d"
+    assert large.name == "oic_lib_ollama-mxbai-embed-large_1024d"
     assert {c.name for c in nomic.client.list_collections()} >= {nomic.name, large.name}
     assert {dims for _, dims in _stored(nomic).values()} == {768}
     assert {dims for _, dims in _stored(large).values()} == {1024}

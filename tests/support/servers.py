@@ -90,7 +90,7 @@ def _ready(server: Server, name: str, health: str, expect: str) -> bool:
     pytest.fail(f"{name} did not answer within {STARTUP_SECONDS:.0f}s:\n{server.log_tail()}")
 
 
-def langgraph_dev(root: Path, *extra: str) -> AbstractContextManager[Server]:
+def langgraph_dev(root: Path, *extra: str, **env_extra: str) -> AbstractContextManager[Server]:
     """``langgraph dev`` on this checkout's graph, with its data folder and log under ``root``.
 
     The data folder (and so ``sessions.sqlite``) lies outside the project, so writes there
@@ -102,6 +102,7 @@ def langgraph_dev(root: Path, *extra: str) -> AbstractContextManager[Server]:
         OIC_AI_PROVIDER="builtin",
         LANGGRAPH_CLI_NO_ANALYTICS="1",
         LANGGRAPH_NO_VERSION_CHECK="1",
+        **env_extra,
     )
 
     def args(port: int) -> list[str]:

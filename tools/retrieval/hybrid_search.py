@@ -17,7 +17,12 @@ from typing import Any
 
 from oic_ai.stores.settings import Settings
 from oic_ai.stores.targets import load_targets
-from oic_ai.stores.template_index import IndexedTemplate, SyncReport, TemplateIndex
+from oic_ai.stores.template_index import (
+    IndexedTemplate,
+    SyncReport,
+    TemplateIndex,
+    library_key,
+)
 from oic_ai.stores.vocabulary import alias_group
 from oic_ai.tools.retrieval.query_classifier import (
     QueryClassification,
@@ -207,7 +212,10 @@ class TemplateSearch:
             raise UserInputError(
                 f"templates folder {templates_dir} does not exist", fix="check --templates-dir"
             )
-        index = TemplateIndex(make_embedder(settings), settings.data_dir, settings.chroma_url)
+        library = library_key(templates_dir, settings.library_name)
+        index = TemplateIndex(
+            make_embedder(settings), settings.data_dir, settings.chroma_url, library=library
+        )
         return cls(index, templates_dir, settings)
 
     def refresh(self) -> SyncReport:

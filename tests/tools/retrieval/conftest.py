@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from oic_ai.stores.settings import Settings
-from oic_ai.stores.template_index import TemplateIndex
+from oic_ai.stores.template_index import TemplateIndex, library_key
 from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
 from tests.conftest import OUR_TEMPLATES
 
@@ -24,7 +24,11 @@ def library_search(
     data = tmp_path_factory.mktemp("retrieval-data")
     shutil.copytree(indexed_data / "chroma", data / "chroma")
     settings = Settings(data_dir=data)
-    search = TemplateSearch(TemplateIndex(MiniLMEmbedder(), data), OUR_TEMPLATES, settings)
+    search = TemplateSearch(
+        TemplateIndex(MiniLMEmbedder(), data, library=library_key(OUR_TEMPLATES)),
+        OUR_TEMPLATES,
+        settings,
+    )
     report = search.refresh()
     assert report.created + report.unchanged == len(list(OUR_TEMPLATES.glob("*.yml")))
     assert (report.updated, report.deleted, report.skipped) == (0, 0, [])
