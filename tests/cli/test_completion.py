@@ -66,7 +66,7 @@ def shell_env(tmp_path: Path) -> dict[str, str]:
 
 
 def test_commands_actions_and_flags_complete(bash_script: Path, shell_env: dict[str, str]) -> None:
-    assert complete(bash_script, ["oic-ai", "se"], shell_env) == ["search", "sessions"]
+    assert complete(bash_script, ["oic-ai", "se"], shell_env) == ["search", "sessions", "serve"]
     assert "prune" in complete(bash_script, ["oic-ai", "sessions", ""], shell_env)
     # a shared flag (and its value) before the command does not confuse the walk
     assert complete(bash_script, ["oic-ai", "--data-dir", "/tmp", "sessions", "l"], shell_env) == [

@@ -45,12 +45,16 @@ def test_server_and_token_come_from_the_environment_or_flags(tmp_path: Path) -> 
         RemoteServer.from_settings(load_settings(env={}, server_url="ftp://x"))
 
 
-def test_a_token_in_the_config_file_is_refused(tmp_path: Path) -> None:
+def test_a_token_in_the_config_file_is_ignored_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     config = tmp_path / "config.yaml"
     config.write_text(f"ai:\n  server:\n    url: http://h:1\n    token: {TOKEN}\n")
-    with pytest.raises(UserInputError, match="OIC_AI_TOKEN") as caught:
-        load_settings(config, env={})
-    assert TOKEN not in str(caught.value)
+    settings = load_settings(config, env={})
+    assert settings.token is None and settings.server_url == "http://h:1"
+    err = capsys.readouterr().err
+    assert "ignoring the secret ai.server.token; set OIC_AI_TOKEN" in err
+    assert TOKEN not in err
 
 
 def test_refusals_name_the_server_and_the_fix_and_never_the_token() -> None:
