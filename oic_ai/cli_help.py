@@ -81,7 +81,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "sessions delete": (
         "oic-ai sessions delete 3f2a7c1e-0b9d-4f7e-9c43-5d2e8a1b6f00",
-        "oic-ai sessions delete 3f2a --json",
+        "oic-ai sessions delete 3f2a --yes",
     ),
     "sessions prune": (
         "oic-ai sessions prune --older-than 30d --dry-run",

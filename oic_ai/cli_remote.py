@@ -80,9 +80,13 @@ def _fork(args: argparse.Namespace) -> int:
 
 
 def _delete(args: argparse.Namespace) -> int:
+    from oic_ai.cli_sessions import confirm_delete
     from oic_ai.render import terminal_text
 
     with _server(args) as server:
+        if not confirm_delete(args, server.find_session(args.id)):
+            emit(args, {"deleted": []}, lambda: print("Nothing deleted."))
+            return EXIT_OK
         summary = server.delete_session(args.id)
     message = f"Deleted session {summary.id} ({terminal_text(summary.title)})."
     emit(args, {"deleted": [summary.id]}, lambda: print(message))

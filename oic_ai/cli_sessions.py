@@ -9,6 +9,7 @@ LangGraph, no Chroma), so they start fast; the others open the checkpointer.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +80,9 @@ def add_sessions_commands(commands: Any) -> None:
             parser.add_argument("id", metavar="ID", help="session id (a unique prefix is enough)")
         parser.set_defaults(handler=sessions_handler(name, handler))
     parsers["list"].add_argument("--limit", type=int, metavar="N", help="show at most N sessions")
+    parsers["delete"].add_argument(
+        "--yes", "-y", action="store_true", help="delete without asking, even for an id prefix"
+    )
     parsers["replay"].add_argument("--no-diff", action="store_true", help="leave the diffs out")
     parsers["fork"].add_argument(
         "--turn", type=int, required=True, metavar="N", help="fork after this turn (1 = first)"
@@ -162,10 +166,41 @@ def _cmd_rerun(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _cmd_delete(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.sessions import delete_session
+def confirm_delete(args: argparse.Namespace, summary: Any) -> bool:
+    """Whether to delete ``summary``: asked on a terminal when ``args.id`` was a prefix.
 
-    summary = delete_session(settings_from(args), args.id)
+    A full id, or ``--yes``, deletes without asking. A prefix with no terminal to ask on
+    is refused with one line (a script passes the full id or ``--yes``).
+
+    Raises:
+        UserInputError: a prefix, no terminal and no ``--yes``.
+    """
+    from oic_ai.render import terminal_text
+    from oic_ai.stores.errors import UserInputError
+
+    if args.yes or args.id == summary.id:
+        return True
+    if not sys.stdin.isatty():
+        raise UserInputError(
+            f"'{args.id}' is only the start of session {summary.id}",
+            fix="pass the full id, or --yes to delete it without asking",
+        )
+    question = f"Delete session {summary.id} ({terminal_text(summary.title)})? [y/N] "
+    try:
+        answer = input(question)
+    except EOFError:
+        answer = ""
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _cmd_delete(args: argparse.Namespace) -> int:
+    from oic_ai.graph.services.sessions import delete_session, find_session
+
+    settings = settings_from(args)
+    if not confirm_delete(args, find_session(settings, args.id)):
+        emit(args, {"deleted": []}, lambda: print("Nothing deleted."))
+        return EXIT_OK
+    summary = delete_session(settings, args.id)
     from oic_ai.render import terminal_text
 
     message = f"Deleted session {summary.id} ({terminal_text(summary.title)})."

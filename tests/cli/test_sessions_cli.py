@@ -80,10 +80,45 @@ def test_list_imports_neither_langgraph_nor_chromadb(tmp_path: Path) -> None:
 
 def test_delete_by_unique_prefix(tmp_path: Path) -> None:
     seed(tmp_path, [("aaaa-1", "one", 60), ("bbbb-2", "two", 60)])
-    assert run_json(tmp_path, "sessions", "delete", "aaaa") == {"deleted": ["aaaa-1"]}
+    # a prefix in a script (no terminal to ask on) needs --yes, and deletes nothing without
+    refused = one_line_error(run(tmp_path, "sessions", "delete", "aaaa"))
+    assert "only the start of session aaaa-1" in refused and "--yes" in refused
+    assert len(run_json(tmp_path, "sessions", "list")["sessions"]) == 2
+    assert run_json(tmp_path, "sessions", "delete", "aaaa", "--yes") == {"deleted": ["aaaa-1"]}
     assert [s["id"] for s in run_json(tmp_path, "sessions", "list")["sessions"]] == ["bbbb-2"]
-    error = one_line_error(run(tmp_path, "sessions", "delete", "aaaa"))
+    error = one_line_error(run(tmp_path, "sessions", "delete", "aaaa", "--yes"))
     assert "no session 'aaaa'" in error and "oic-ai sessions list" in error
+
+
+def test_delete_by_prefix_asks_on_a_terminal(tmp_path: Path) -> None:
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from tests.conftest import PROJECT
+    from tests.support.cli import cli_env
+
+    seed(tmp_path, [("aaaa-1", "one", 60), ("bbbb-2", "two", 60)])
+    for answer, left in (("n", 2), ("y", 1)):
+        leader, follower = pty.openpty()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "oic_ai", "sessions", "delete", "aaaa"],
+            cwd=PROJECT,
+            env=cli_env(tmp_path),
+            stdin=follower,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        os.close(follower)
+        os.write(leader, f"{answer}\n".encode())
+        out, err = process.communicate(timeout=120)
+        os.close(leader)
+        assert process.returncode == 0, err
+        assert "Delete session aaaa-1 (one)? [y/N]" in out
+        assert len(run_json(tmp_path, "sessions", "list")["sessions"]) == left
+    assert "Deleted session aaaa-1" in out
 
 
 def test_an_ambiguous_prefix_is_a_usage_error(tmp_path: Path) -> None:
