@@ -210,7 +210,8 @@ class SessionsUnreachableError(UserInputError):
     exit_code = 3
 
 
-def _password(url: str) -> str | None:
+def database_password(url: str) -> str | None:
+    """The password a database URL holds (user part or ``password=`` query), if any."""
     try:
         parts = urlsplit(url)
         password = parts.password
@@ -240,7 +241,7 @@ def mask_url(url: str) -> str:
 
 def mask_in(text: str, url: str | None) -> str:
     """``text`` with the password of ``url`` masked wherever it appears (any length)."""
-    password = _password(url) if url else None
+    password = database_password(url) if url else None
     if password:
         text = text.replace(password, "***")
     return text
