@@ -249,13 +249,16 @@ def test_an_old_sqlite_index_gains_the_owner_column(tmp_path: Path) -> None:
         ("mysql://u:hunter2@h/db", "is not a PostgreSQL URL"),
         ("postgresql://u:hunter2@h:99999/db", "is malformed"),
         ("postgresql://u:hunter2@h:5432/", "names no database"),
-        ("postgresql:///db", "names no host"),
     ],
 )
 def test_malformed_urls_are_refused_without_the_password(url: str, words: str) -> None:
     with pytest.raises(UserInputError, match=words) as caught:
         check_database_url(url)
     assert "hunter2" not in str(caught.value) and caught.value.exit_code == 2
+
+
+def test_a_local_socket_url_without_a_host_is_accepted() -> None:
+    assert check_database_url("postgresql:///oic_sessions") == "postgresql:///oic_sessions"
 
 
 def test_masking_hides_passwords_in_the_user_part_and_the_query() -> None:
