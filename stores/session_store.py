@@ -210,7 +210,8 @@ class SessionsUnreachableError(UserInputError):
     exit_code = 3
 
 
-def _password(url: str) -> str | None:
+def database_password(url: str) -> str | None:
+    """The password a database URL holds (user part or ``password=`` query), if any."""
     try:
         parts = urlsplit(url)
         password = parts.password
@@ -240,15 +241,10 @@ def mask_url(url: str) -> str:
 
 def mask_in(text: str, url: str | None) -> str:
     """``text`` with the password of ``url`` masked wherever it appears (any length)."""
-    password = _password(url) if url else None
+    password = database_password(url) if url else None
     if password:
         text = text.replace(password, "***")
     return text
-
-
-def is_postgres_url(url: str | None) -> bool:
-    """Whether ``url`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
-    return bool(url) and urlsplit(str(url)).scheme.lower() in POSTGRES_SCHEMES
 
 
 def check_database_url(url: str) -> str:
@@ -270,10 +266,6 @@ def check_database_url(url: str) -> str:
             f"the sessions database URL {shown} is not a PostgreSQL URL "
             f"(scheme {parts.scheme or 'missing'!r})",
             fix=DATABASE_URL_FIX,
-        )
-    if not parts.hostname and "host=" not in parts.query:
-        raise UserInputError(
-            f"the sessions database URL {shown} names no host", fix=DATABASE_URL_FIX
         )
     if not parts.path.strip("/"):
         raise UserInputError(

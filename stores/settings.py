@@ -113,11 +113,15 @@ class Settings:
     """The bearer token for ``server_url``; from the environment or a flag, never written."""
 
     def __post_init__(self) -> None:
-        """Register the API key, so every message and stored text masks it."""
+        """Register the API key (and a database password), so every message masks them."""
         from oic_ai.stores.secrets import register_secret
 
         register_secret(self.openai_api_key)
         register_secret(self.token)
+        if self.database_url:
+            from oic_ai.stores.session_store import database_password
+
+            register_secret(database_password(self.database_url))
 
     def with_overrides(self, **values: Any) -> Settings:
         """Return a copy with the given (non-None) values replaced."""
@@ -456,6 +460,8 @@ def explain_settings(
         )
     if settings.max_fix_attempts < 0:
         raise UserInputError("max_fix_attempts must be 0 or more", fix="set it to 2")
+    if settings.database_url is not None and not settings.database_url.strip():
+        settings = replace(settings, database_url=None)  # an empty value: SQLite
     if settings.database_url is not None:
         from oic_ai.stores.session_store import check_database_url
 

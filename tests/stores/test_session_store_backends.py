@@ -34,7 +34,7 @@ from oic_ai.stores.session_store import (
     store_for_url,
 )
 from oic_ai.stores.settings import load_settings
-from tests.support.cli import cli_env, oic, one_line_error
+from tests.support.cli import cli_env, modules_after, oic, one_line_error, top_level
 from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401 (fixtures)
 
 T0 = 1_700_000_000.0
@@ -249,13 +249,16 @@ def test_an_old_sqlite_index_gains_the_owner_column(tmp_path: Path) -> None:
         ("mysql://u:hunter2@h/db", "is not a PostgreSQL URL"),
         ("postgresql://u:hunter2@h:99999/db", "is malformed"),
         ("postgresql://u:hunter2@h:5432/", "names no database"),
-        ("postgresql:///db", "names no host"),
     ],
 )
 def test_malformed_urls_are_refused_without_the_password(url: str, words: str) -> None:
     with pytest.raises(UserInputError, match=words) as caught:
         check_database_url(url)
     assert "hunter2" not in str(caught.value) and caught.value.exit_code == 2
+
+
+def test_a_local_socket_url_without_a_host_is_accepted() -> None:
+    assert check_database_url("postgresql:///oic_sessions") == "postgresql:///oic_sessions"
 
 
 def test_masking_hides_passwords_in_the_user_part_and_the_query() -> None:
@@ -304,6 +307,17 @@ def test_without_the_postgres_extra_it_says_how_to_install_it(tmp_path: Path) ->
     line = one_line_error(oic("sessions", "list", env=env, timeout=120), code=2)
     assert "need the postgres extra" in line and "oic-ai[postgres]" in line
     assert "pw-xyz1" not in line
+    del env["OIC_AI_DATABASE_URL"]  # SQLite needs none of it
+    assert oic("sessions", "list", "--json", env=env, timeout=120).returncode == 0
+
+
+def test_the_sqlite_path_never_imports_psycopg() -> None:
+    loaded = modules_after(
+        "from oic_ai.graph.agent import TemplateAgent\n"
+        "import oic_ai.graph.checkpointer, oic_ai.graph.services.session_history"
+    )
+    assert "langgraph" in top_level(loaded)
+    assert not top_level(loaded) & {"psycopg", "psycopg_pool", "psycopg_binary"}
 
 
 def test_sessions_list_on_postgres_imports_no_langgraph(postgres_url: str, tmp_path: Path) -> None:  # noqa: F811
