@@ -15,7 +15,7 @@ import yaml
 
 from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
 from oic_ai.stores.settings import Settings
-from oic_ai.stores.template_index import TemplateIndex
+from oic_ai.stores.template_index import TemplateIndex, library_key
 from oic_ai.tools.retrieval.evaluation import evaluate, load_queries
 from oic_ai.tools.retrieval.hybrid_search import TemplateSearch, target_bonus
 from tests.conftest import PROJECT, REFERENCE_TEMPLATES
@@ -32,7 +32,9 @@ def upstream_search(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Templa
         pytest.skip(f"reference templates not found at {REFERENCE_TEMPLATES}")
     data = tmp_path_factory.mktemp("upstream-data")
     search = TemplateSearch(
-        TemplateIndex(MiniLMEmbedder(), data), REFERENCE_TEMPLATES, Settings(data_dir=data)
+        TemplateIndex(MiniLMEmbedder(), data, library=library_key(REFERENCE_TEMPLATES)),
+        REFERENCE_TEMPLATES,
+        Settings(data_dir=data),
     )
     search.refresh()
     yield search
