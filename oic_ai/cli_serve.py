@@ -31,7 +31,7 @@ EXIT_INTERRUPTED = 130
 GRAPH_ID = "oic-ai"
 GRAPHS = {GRAPH_ID: "oic_ai.graph.builder:graph"}
 # langgraph-api splits a module-path checkpointer at its last dot (module.function).
-CHECKPOINTER = {"path": "oic_ai.graph.checkpointer.sqlite_checkpointer"}
+CHECKPOINTER = {"path": "oic_ai.graph.checkpointer.session_checkpointer"}
 HTTP = {"app": "oic_ai.web.app:app", "enable_custom_route_auth": True}
 # Per-user access (oic_ai.web.auth): open while no user exists; Studio's header is no bypass.
 AUTH = {"path": "oic_ai.web.auth:auth", "disable_studio_auth": True}
