@@ -41,6 +41,7 @@ def make_generate(backend: ChatBackend) -> Any:
         from oic_ai.tools.package_dependencies import PackageNeeds
         from oic_ai.tools.planner import plan_request
         from oic_ai.tools.planner.text import reading_notices
+        from oic_ai.tools.retrieval.spelling import index_package_names
 
         settings = run_settings(runtime)
         route = record(state, "route")
@@ -101,8 +102,9 @@ def make_generate(backend: ChatBackend) -> Any:
         if plan is None:
             if provider != "builtin":
                 provider = f"builtin (fallback from {provider})"
-            plan = plan_request(request, start, mode=mode)
-            notices.extend(reading_notices(request))  # "read 'dokcer' as 'docker'"
+            names = index_package_names(settings.data_dir)  # a real package stays as written
+            plan = plan_request(request, start, mode=mode, packages=names)
+            notices.extend(reading_notices(request, names))  # "read 'dokcer' as 'docker'"
         applied = apply_plan(
             start, plan, label="template.yml", needs=PackageNeeds.for_settings(settings)
         )

@@ -30,6 +30,7 @@ from oic_ai.tools.planner.rules.users import rule_users
 from oic_ai.tools.planner.state import Mode, PlanState, PlanTarget
 from oic_ai.tools.planner.summary import join_words, summarize, with_article
 from oic_ai.tools.planner.text import RequestText
+from oic_ai.tools.retrieval.spelling import PackageNames
 
 # Requests are sentences; a longer text (a pasted file) is read up to here.
 _MAX_REQUEST_CHARS = 2000
@@ -233,7 +234,13 @@ def _check_disk_layout(state: PlanState) -> None:
         state.artifacts = None
 
 
-def plan_request(request: str, template_text: str, *, mode: Mode) -> edit_plan.EditPlan:
+def plan_request(
+    request: str,
+    template_text: str,
+    *,
+    mode: Mode,
+    packages: PackageNames | None = None,
+) -> edit_plan.EditPlan:
     """Turn a request into an edit plan for ``template_text``, by rules alone.
 
     Args:
@@ -241,6 +248,8 @@ def plan_request(request: str, template_text: str, *, mode: Mode) -> edit_plan.E
         template_text: The current template (refine) or the retrieved base (create).
         mode: ``"create"`` also names and describes the new image; ``"refine"`` changes
             only what was asked.
+        packages: The synced package index, when there is one: misspellings are read
+            against it too, and a real package name is never read as another word.
 
     Returns:
         The plan. Parts of the request it cannot express are listed in ``not_applied``;
@@ -260,7 +269,7 @@ def plan_request(request: str, template_text: str, *, mode: Mode) -> edit_plan.E
     state = PlanState(
         mode=mode,
         facts=facts,
-        text=RequestText(redacted),
+        text=RequestText(redacted, packages=packages),
         catalog=load_catalog(),
         target=PlanTarget(
             facts.target.os, facts.target.dist, facts.target.arch, facts.target.image_type

@@ -18,7 +18,13 @@ from oic_ai.tools.planner.words import (
     RETRIEVAL_WORDS,
     SEPARATOR_WORDS,
 )
-from oic_ai.tools.retrieval.spelling import Correction, Reading, SpellingVocabulary, read_request
+from oic_ai.tools.retrieval.spelling import (
+    Correction,
+    PackageNames,
+    Reading,
+    SpellingVocabulary,
+    read_request,
+)
 
 _TOKEN = re.compile(
     r"(?P<gap>\x1f+)|(?P<sep>[,;&\[\]]|[.!?](?![a-z0-9]))|"
@@ -26,10 +32,17 @@ _TOKEN = re.compile(
 )
 
 
-@lru_cache(maxsize=1)
-def planner_vocabulary() -> SpellingVocabulary:
-    """The shipped spelling vocabulary plus the planner's own words (never corrected)."""
-    return SpellingVocabulary.build(known=FILLER | RETRIEVAL_WORDS | NOT_PACKAGES)
+@lru_cache(maxsize=4)
+def planner_vocabulary(packages: PackageNames | None = None) -> SpellingVocabulary:
+    """The shipped spelling vocabulary plus the planner's own words (never corrected).
+
+    Args:
+        packages: The synced package index, when there is one: a word that is one of its
+            package names is never corrected into another word.
+    """
+    return SpellingVocabulary.build(
+        known=FILLER | RETRIEVAL_WORDS | NOT_PACKAGES, packages=packages
+    )
 
 
 _FREE_OF = re.compile(r"(?<![\w.+-])([A-Za-z0-9][\w.+]*)-free\b")
@@ -38,12 +51,12 @@ _READ_CHARS = 2000
 
 
 @lru_cache(maxsize=256)
-def read_for_planner(text: str) -> Reading:
+def read_for_planner(text: str, packages: PackageNames | None = None) -> Reading:
     """The planner's reading of ``text`` (cached: notices and the rules ask for it)."""
-    return read_request(text, planner_vocabulary())
+    return read_request(text, planner_vocabulary(packages))
 
 
-def reading_notices(request: str) -> list[str]:
+def reading_notices(request: str, packages: PackageNames | None = None) -> list[str]:
     """What the builtin planner read differently from what ``request`` says, one line each.
 
     The request is read as :func:`~oic_ai.tools.planner.plan_request` reads it: passwords
@@ -52,7 +65,7 @@ def reading_notices(request: str) -> list[str]:
     from oic_ai.tools.planner.redact import redact_passwords
 
     redacted, _ = redact_passwords(request)
-    return read_for_planner(redacted[:_READ_CHARS]).notices
+    return read_for_planner(redacted[:_READ_CHARS], packages).notices
 
 
 class RequestText:
@@ -67,15 +80,18 @@ class RequestText:
     Args:
         text: The request as written.
         understand: False reads the text exactly as written.
+        packages: The synced package index, when there is one (its names stay as written).
     """
 
     BLANK = "\x1f"
 
-    def __init__(self, text: str, *, understand: bool = True) -> None:
+    def __init__(
+        self, text: str, *, understand: bool = True, packages: PackageNames | None = None
+    ) -> None:
         self.written = text
         self.corrections: tuple[Correction, ...] = ()
         if understand:
-            reading = read_for_planner(text)
+            reading = read_for_planner(text, packages)
             # "docker-free" is "without docker"
             text = _FREE_OF.sub(r"without \1", reading.rewritten)
             self.corrections = reading.corrections

@@ -34,6 +34,7 @@ from oic_ai.tools.retrieval.query_classifier import (
 )
 from oic_ai.tools.retrieval.spelling import (
     Correction,
+    IndexPackageNames,
     Reading,
     SpellingVocabulary,
     read_request,
@@ -255,7 +256,7 @@ class TemplateSearch:
             self._spelling = SpellingVocabulary.build(
                 candidates=self._vocabulary.packages | self._vocabulary.keywords,
                 known=set().union(*self._doc_tokens) if self._doc_tokens else (),
-                packages=_IndexPackages(index) if index.exists else None,
+                packages=IndexPackageNames(index) if index.exists else None,
             )
         return self._spelling
 
@@ -443,33 +444,6 @@ def _positive_tokens(query: str, classification: QueryClassification) -> list[st
     for term in classification.negated:
         negated.update(_bm25_tokens(term))
     return [t for t in _bm25_tokens(positive_text(query)) if t not in negated]
-
-
-class _IndexPackages:
-    """The synced package index as the spelling corrector asks it (read-only)."""
-
-    def __init__(self, index: Any) -> None:
-        self._index = index
-        self._views: list[Any] | None = None
-        self._names: tuple[str, ...] | None = None
-        self._checked: dict[str, bool] = {}
-
-    def _all_views(self) -> list[Any]:
-        if self._views is None:
-            pairs = dict.fromkeys((row.dist, row.arch) for row in self._index.sources())
-            self._views = [self._index.view(dist, arch) for dist, arch in pairs]
-        return self._views
-
-    def is_package(self, word: str) -> bool:
-        if word not in self._checked:
-            self._checked[word] = any(view.exact(word) for view in self._all_views())
-        return self._checked[word]
-
-    def names(self) -> tuple[str, ...]:
-        if self._names is None:
-            names = {name.lower() for view in self._all_views() for name in view.names()}
-            self._names = tuple(sorted(names))
-        return self._names
 
 
 def _mentions(term: str, item: IndexedTemplate, packages: list[str]) -> bool:

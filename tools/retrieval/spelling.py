@@ -23,7 +23,7 @@ text (paraphrases replaced: what the builtin planner reads), the expanded text
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal, Protocol
@@ -94,7 +94,7 @@ class Reading:
         return [c.notice for c in self.corrections]
 
 
-class PackageNames(Protocol):
+class PackageNames(Hashable, Protocol):
     """The synced package index, as the corrector asks it (read-only)."""
 
     def is_package(self, word: str) -> bool:
@@ -459,3 +459,56 @@ def read_request(text: str, vocabulary: SpellingVocabulary | None = None) -> Rea
 def read_cached(text: str) -> Reading:
     """:func:`read_request` with the shipped vocabulary, cached per text."""
     return read_request(text)
+
+
+class IndexPackageNames:
+    """The synced package index as the spelling corrector asks it (read-only)."""
+
+    def __init__(self, index: Any) -> None:
+        """Wrap a :class:`~oic_ai.stores.package_index.PackageIndex`."""
+        self._index = index
+        self._views: list[Any] | None = None
+        self._names: tuple[str, ...] | None = None
+        self._checked: dict[str, bool] = {}
+
+    def _all_views(self) -> list[Any]:
+        if self._views is None:
+            pairs = dict.fromkeys((row.dist, row.arch) for row in self._index.sources())
+            self._views = [self._index.view(dist, arch) for dist, arch in pairs]
+        return self._views
+
+    def is_package(self, word: str) -> bool:
+        """True when some synced index has a package named ``word``."""
+        if word not in self._checked:
+            self._checked[word] = any(view.exact(word) for view in self._all_views())
+        return self._checked[word]
+
+    def names(self) -> tuple[str, ...]:
+        """Every package name of the synced indexes, lower-case, sorted."""
+        if self._names is None:
+            names = {name.lower() for view in self._all_views() for name in view.names()}
+            self._names = tuple(sorted(names))
+        return self._names
+
+
+_INDEX_NAMES: dict[tuple[str, int, int], IndexPackageNames] = {}
+
+
+def index_package_names(data_dir: Any) -> IndexPackageNames | None:
+    """The synced package index under ``data_dir`` for the corrector, or None without one.
+
+    The same object comes back while the index file is unchanged, so the planner's cached
+    readings and vocabulary stay cached from turn to turn.
+    """
+    from oic_ai.stores.package_index import PackageIndex
+
+    index = PackageIndex.for_data_dir(data_dir)
+    try:
+        stat = index.path.stat()
+    except OSError:
+        return None
+    key = (str(index.path.resolve()), stat.st_mtime_ns, stat.st_size)
+    if key not in _INDEX_NAMES:
+        _INDEX_NAMES.clear()  # one index per process is the common case; never grow
+        _INDEX_NAMES[key] = IndexPackageNames(index)
+    return _INDEX_NAMES[key]

@@ -10,7 +10,7 @@ import yaml
 from oic_ai.stores.package_formats import PackageRecord
 from oic_ai.stores.package_index import PackageIndex, SourceInfo, repo_key
 from oic_ai.stores.vocabulary import load_language, parse_language
-from oic_ai.tools.retrieval.hybrid_search import _IndexPackages
+from oic_ai.tools.retrieval.spelling import IndexPackageNames
 from oic_ai.tools.retrieval.spelling import (
     SpellingVocabulary,
     correct_word,
@@ -106,7 +106,7 @@ def test_the_synced_index_keeps_its_packages_and_offers_its_names(tmp_path: Path
         records=[PackageRecord(n, "1.0-1", "amd64", ()) for n in ("contaner", "mdadm", "bash")],
     )
     try:
-        with_index = SpellingVocabulary.build(packages=_IndexPackages(index))
+        with_index = SpellingVocabulary.build(packages=IndexPackageNames(index))
         # a real package of the index is never read as another word
         assert correct_word("contaner", with_index) is None
         assert correct_word("contaner", SpellingVocabulary.build()) == "container"
