@@ -10,8 +10,8 @@ import yaml
 from oic_ai.stores.package_formats import PackageRecord
 from oic_ai.stores.package_index import PackageIndex, SourceInfo, repo_key
 from oic_ai.stores.vocabulary import load_language, parse_language
-from oic_ai.tools.retrieval.spelling import IndexPackageNames
 from oic_ai.tools.retrieval.spelling import (
+    IndexPackageNames,
     SpellingVocabulary,
     correct_word,
     find_paraphrases,
