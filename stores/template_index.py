@@ -20,6 +20,7 @@ from typing import Any
 
 from oic_ai.stores.embeddings.base import Embedder
 from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.library_vectors import embed_reusing_shipped
 from oic_ai.stores.template_library import (
     SkippedFile,
     UnreadableFileError,
@@ -45,6 +46,7 @@ class SyncReport:
     unchanged: int = 0
     deleted: int = 0
     embedded: int = 0
+    shipped: int = 0  # of the embedded, how many came from the shipped library vectors
     seconds: float = 0.0
     skipped: list[str] = field(default_factory=list)
 
@@ -285,7 +287,13 @@ class TemplateIndex:
             removed = sorted(set(stored) - seen)
             if changed:
                 texts = [t.searchable_text() for t in changed]
-                vectors = self._embed(texts, progress)
+                vectors, report.shipped = embed_reusing_shipped(
+                    self.embedder.model_id,
+                    self.embedder.dimensions,
+                    [t.content_hash for t in changed],
+                    texts,
+                    lambda rest: self._embed(rest, progress),
+                )
                 step = self.write_batch()
                 for start in range(0, len(changed), step):
                     part = changed[start : start + step]

@@ -199,13 +199,13 @@ class TemplateSearch:
         return report
 
     def _load_corpus(self) -> None:
-        from rank_bm25 import BM25Okapi
+        from oic_ai.tools.retrieval.bm25 import bm25_for
 
         corpus = self.index.snapshot()
         tokenized = [_bm25_tokens(item.document) for item in corpus]
         self._corpus = corpus
         self._doc_tokens = [set(tokens) for tokens in tokenized]
-        self._bm25 = BM25Okapi(tokenized) if corpus else None
+        self._bm25 = bm25_for([item.id for item in corpus], tokenized) if corpus else None
         self._vocabulary = QueryVocabulary.build(
             (p for item in corpus for p in item.values("packages")),
             (k for item in corpus for k in (*item.values("keywords"), *item.values("use_cases"))),
