@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -31,16 +32,20 @@ def main() -> None:
     args = parser.parse_args()
     times: list[float] = []
     warm: list[float] = []
+    cpu: list[float] = []
     for _ in range(args.runs):
         with tempfile.TemporaryDirectory() as tmp:
             data = Path(tmp) / "data"
             env = {**os.environ, "OIC_AI_DATA_DIR": str(data)}
             command = [sys.executable, "-m", "oic_ai", "generate", "--provider", "builtin"]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t = time.perf_counter()
             done = subprocess.run(
                 [*command, REQUEST], env=env, cwd=ROOT, capture_output=True, check=False
             )
             times.append(time.perf_counter() - t)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
             if done.returncode != 0:
                 sys.exit(f"generate failed ({done.returncode}): {done.stderr.decode()[-400:]}")
             t = time.perf_counter()  # the same command again, now on a warm data folder
@@ -53,6 +58,7 @@ def main() -> None:
         f"| first `oic-ai generate --provider builtin`, fresh data folder, median of "
         f"{len(times)}, s | {statistics.median(times):.2f} (min {min(times):.2f}) |"
     )
+    print(f"| its CPU time (user + system), median, s | {statistics.median(cpu):.2f} |")
     print(
         f"| the same command again on that (now warm) data folder, median, s | "
         f"{statistics.median(warm):.2f} (min {min(warm):.2f}) |"
