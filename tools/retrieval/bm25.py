@@ -34,7 +34,12 @@ _CACHE_SIZE = 4
 
 
 class BM25Index:
-    """Okapi BM25 statistics of a tokenised corpus, stored per term (a sparse matrix)."""
+    """Okapi BM25 statistics of a tokenised corpus as a sparse term-by-document matrix.
+
+    The matrix is stored by term (compressed rows): for term ``t``, ``rows[offsets[t]:
+    offsets[t + 1]]`` are the documents that contain it, in order, and ``weights`` the same
+    slice of their precomputed BM25 contributions.
+    """
 
     def __init__(self, corpus: Sequence[Sequence[str]]) -> None:
         """Count terms and precompute every (term, document) weight.
@@ -43,45 +48,48 @@ class BM25Index:
             corpus: One token list per document, in the order scores are returned.
         """
         self.size = len(corpus)
-        doc_len = np.array([len(tokens) for tokens in corpus], dtype=np.int64)
-        self.avgdl = float(doc_len.sum()) / self.size if self.size else 0.0
-        postings: dict[str, tuple[list[int], list[int]]] = {}
+        vocabulary: dict[str, int] = {}  # term -> id, in first-seen order (as rank-bm25)
+        term_ids: list[int] = []
+        doc_rows: list[int] = []
+        counts: list[int] = []
+        lengths: list[int] = []
         for row, tokens in enumerate(corpus):
+            lengths.append(len(tokens))
             for term, count in Counter(tokens).items():
-                docs, freqs = postings.setdefault(term, ([], []))
-                docs.append(row)
-                freqs.append(count)
-        # IDF as BM25Okapi computes it, in the same (first-seen) term order for the average.
-        idf: dict[str, float] = {}
-        negative: list[str] = []
-        total = 0.0
-        for term, (docs, _) in postings.items():
-            freq = len(docs)
-            value = math.log(self.size - freq + 0.5) - math.log(freq + 0.5)
-            idf[term] = value
-            total += value
-            if value < 0:
-                negative.append(term)
-        floor = EPSILON * (total / len(idf)) if idf else 0.0
-        for term in negative:
-            idf[term] = floor
-        self.idf = idf
-        self._postings: dict[str, tuple[I64, F64]] = {}
-        for term, (docs, freqs) in postings.items():
-            rows = np.array(docs, dtype=np.int64)
-            tf = np.array(freqs, dtype=np.int64)
-            lengths = doc_len[rows]
-            weights = idf[term] * (tf * (K1 + 1) / (tf + K1 * (1 - B + B * lengths / self.avgdl)))
-            self._postings[term] = (rows, weights)
+                term_ids.append(vocabulary.setdefault(term, len(vocabulary)))
+                doc_rows.append(row)
+                counts.append(count)
+        self.avgdl = sum(lengths) / self.size if self.size else 0.0
+        terms = np.array(term_ids, dtype=np.int64)
+        freq = np.bincount(terms, minlength=len(vocabulary)) if term_ids else np.zeros(0, int)
+        # IDF exactly as BM25Okapi computes it (math.log, summed in first-seen order).
+        idf: list[float] = []
+        for df in freq.tolist():
+            idf.append(math.log(self.size - df + 0.5) - math.log(df + 0.5))
+        floor = EPSILON * (sum(idf) / len(idf)) if idf else 0.0
+        idf = [value if value >= 0 else floor for value in idf]
+        self.vocabulary = vocabulary
+        self.idf = dict(zip(vocabulary, idf, strict=True))
+        order = np.argsort(terms, kind="stable")  # by term, each term's documents in order
+        rows = np.array(doc_rows, dtype=np.int64)[order]
+        tf = np.array(counts, dtype=np.int64)[order]
+        doc_len = np.array(lengths, dtype=np.int64)[rows]
+        term_idf = np.array(idf, dtype=np.float64)[terms[order]]
+        # the same float64 expression, element by element, as BM25Okapi.get_scores
+        self._weights: F64 = term_idf * (
+            tf * (K1 + 1) / (tf + K1 * (1 - B + B * doc_len / self.avgdl))
+        )
+        self._rows: I64 = rows
+        self._offsets: I64 = np.concatenate(([0], np.cumsum(freq))).astype(np.int64)
 
     def get_scores(self, query: Sequence[str]) -> F64:
         """Return one BM25 score per document for the query tokens (repeats count again)."""
         scores: F64 = np.zeros(self.size)
         for token in query:
-            posting = self._postings.get(token)
-            if posting is not None:
-                rows, weights = posting
-                scores[rows] += weights
+            term = self.vocabulary.get(token)
+            if term is not None:
+                start, end = int(self._offsets[term]), int(self._offsets[term + 1])
+                scores[self._rows[start:end]] += self._weights[start:end]
         return scores
 
 
@@ -118,3 +126,17 @@ def bm25_for(ids: Sequence[str], corpus: Sequence[Sequence[str]]) -> BM25Index:
             _cache.pop(next(iter(_cache)))
         _cache[key] = built
     return built
+
+
+def best_documents(scores: F64 | None, allowed: Sequence[int], n: int) -> list[int]:
+    """The ``n`` allowed documents with the highest scores, best first.
+
+    The same list as ``sorted(allowed, key=lambda i: -scores[i])[:n]`` (ties keep the
+    order of ``allowed``), without a Python call per document.
+    """
+    if scores is None:
+        return list(allowed[:n])
+    candidates = np.asarray(allowed, dtype=np.int64)
+    order = np.argsort(-scores[candidates], kind="stable")[:n]
+    picked: list[int] = candidates[order].tolist()
+    return picked

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from oic_ai.stores.template_library import iter_template_files, parse_template_bytes
-from oic_ai.tools.retrieval.bm25 import BM25Index, bm25_for
+from oic_ai.tools.retrieval.bm25 import BM25Index, best_documents, bm25_for
 from oic_ai.tools.retrieval.hybrid_search import _bm25_tokens
 from tests.conftest import OUR_TEMPLATES
 
@@ -91,3 +91,15 @@ def test_one_build_per_index_version() -> None:
     assert bm25_for(ids, changed) is not first  # one document changed: a new build
     renamed = [*ids[:-1], "other.yml"]
     assert bm25_for(renamed, corpus) is not first
+
+
+def test_best_documents_is_the_stable_sort_it_replaces() -> None:
+    rng = random.Random(3)
+    for _ in range(50):
+        size = rng.randint(1, 300)
+        scores = np.array([rng.choice([0.0, 0.5, 1.0, rng.random()]) for _ in range(size)])
+        allowed = sorted(rng.sample(range(size), rng.randint(1, size)))
+        n = rng.randint(1, 60)
+        expected = sorted(allowed, key=lambda i: -scores[i])[:n]
+        assert best_documents(scores, allowed, n) == expected
+        assert best_documents(None, allowed, n) == allowed[:n]
