@@ -18,6 +18,7 @@ import math
 import threading
 from collections import Counter
 from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
@@ -48,19 +49,23 @@ class BM25Index:
             corpus: One token list per document, in the order scores are returned.
         """
         self.size = len(corpus)
-        vocabulary: dict[str, int] = {}  # term -> id, in first-seen order (as rank-bm25)
+        # term -> id, in first-seen order (rank-bm25's order, which its mean IDF sums in)
+        first_seen = dict.fromkeys(chain.from_iterable(corpus))
+        vocabulary = {term: i for i, term in enumerate(first_seen)}
+        lookup = vocabulary.__getitem__
         term_ids: list[int] = []
-        doc_rows: list[int] = []
+        distinct: list[int] = []  # distinct terms per document
         counts: list[int] = []
         lengths: list[int] = []
-        for row, tokens in enumerate(corpus):
+        for tokens in corpus:
+            counted = Counter(tokens)
             lengths.append(len(tokens))
-            for term, count in Counter(tokens).items():
-                term_ids.append(vocabulary.setdefault(term, len(vocabulary)))
-                doc_rows.append(row)
-                counts.append(count)
+            distinct.append(len(counted))
+            term_ids.extend(map(lookup, counted))
+            counts.extend(counted.values())
         self.avgdl = sum(lengths) / self.size if self.size else 0.0
         terms = np.array(term_ids, dtype=np.int64)
+        doc_rows = np.repeat(np.arange(self.size, dtype=np.int64), distinct)
         freq = np.bincount(terms, minlength=len(vocabulary)) if term_ids else np.zeros(0, int)
         # IDF exactly as BM25Okapi computes it (math.log, summed in first-seen order).
         idf: list[float] = []
@@ -71,7 +76,7 @@ class BM25Index:
         self.vocabulary = vocabulary
         self.idf = dict(zip(vocabulary, idf, strict=True))
         order = np.argsort(terms, kind="stable")  # by term, each term's documents in order
-        rows = np.array(doc_rows, dtype=np.int64)[order]
+        rows = doc_rows[order]
         tf = np.array(counts, dtype=np.int64)[order]
         doc_len = np.array(lengths, dtype=np.int64)[rows]
         term_idf = np.array(idf, dtype=np.float64)[terms[order]]
