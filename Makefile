@@ -13,7 +13,7 @@ LOCK := constraints.txt
 DEMO_DATA ?= .ai-cache/demo
 DEMO := OIC_AI_DATA_DIR=$(DEMO_DATA) $(BIN)/oic-ai generate --provider builtin
 
-.PHONY: install system-deps demo test test-fast lint lock bench e2e-llm clean
+.PHONY: install system-deps demo test test-fast lint lock bench vectors e2e-llm clean
 
 install: $(STAMP)
 
@@ -67,6 +67,11 @@ lock: install
 	  $(PIP) freeze --exclude-editable | grep -v -e '^#' -e '^oic-ai[=@ ]'; } > $(LOCK).new
 	@mv $(LOCK).new $(LOCK); echo "wrote $(LOCK) ($$(grep -vc '^#' $(LOCK)) pins)"
 	@touch $(STAMP)
+
+# The bundled library's vectors shipped in stores/data/ (a fresh install embeds only what
+# differs); rebuild after changing image-templates/ (a test says when they are stale).
+vectors: install
+	@$(BIN)/python scripts/build_library_vectors.py
 
 bench: install
 	@$(BIN)/python bench/run_all.py

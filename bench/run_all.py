@@ -23,6 +23,7 @@ SCRIPTS: list[tuple[str, list[str]]] = [
     ("applier.py", []),
     ("llm_plans.py", []),
     ("generate.py", []),
+    ("first_turn.py", []),
     ("sessions.py", []),
     ("startup.py", []),
     ("serve.py", []),

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +39,11 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_OK if all(r.valid for r in reports) else EXIT_INVALID
 
 
-def _progress(enabled: bool) -> Any:
+def _progress(enabled: bool, spinner: Any = None) -> Any:
     """A progress callback drawing a bar on a terminal, or None.
 
     The bar starts at the first update, so a command that fails before embedding
-    anything leaves no bar behind.
+    anything leaves no bar behind. A ``spinner`` gives way to the bar while it runs.
     """
     if not enabled or not sys.stderr.isatty():
         return None
@@ -56,19 +57,37 @@ def _progress(enabled: bool) -> Any:
 
     def update(done: int, total: int) -> None:
         if not bar.live.is_started:
+            if spinner is not None:
+                spinner.stop()
             bar.start()
         bar.update(task, completed=done, total=total)
         if done >= total:
             bar.stop()
+            if spinner is not None:
+                spinner.start()
 
     return update
+
+
+@contextmanager
+def _spinner(label: str, enabled: bool) -> Iterator[Any]:
+    """A spinner on stderr (a terminal only) while the block runs longer than a moment."""
+    from oic_ai.render_agent import terminal_spinner
+
+    spinner = terminal_spinner(label, enabled)
+    if spinner is None:
+        yield None
+        return
+    with spinner:
+        yield spinner
 
 
 def _cmd_index(args: argparse.Namespace) -> int:
     from oic_ai.graph.services.library import index_library
     from oic_ai.render import print_index_report
 
-    outcome = index_library(settings_from(args), progress=_progress(not args.json))
+    with _spinner("indexing the template library", not args.json) as spinner:
+        outcome = index_library(settings_from(args), progress=_progress(not args.json, spinner))
     emit(args, outcome.to_json(), lambda: print_index_report(outcome))
     return EXIT_OK
 
@@ -78,13 +97,14 @@ def _cmd_search(args: argparse.Namespace) -> int:
     from oic_ai.render import print_search
 
     filters = {"os": args.os, "dist": args.dist, "arch": args.arch, "image_type": args.image_type}
-    response = search_library(
-        settings_from(args),
-        args.query,
-        top_k=args.top_k,
-        filters=filters,
-        progress=_progress(not args.json),
-    )
+    with _spinner("searching", not args.json) as spinner:
+        response = search_library(
+            settings_from(args),
+            args.query,
+            top_k=args.top_k,
+            filters=filters,
+            progress=_progress(not args.json, spinner),
+        )
     emit(args, response.to_json(), lambda: print_search(response))
     return EXIT_OK
 
@@ -140,9 +160,13 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     queries_file = Path(args.queries) if args.queries else _default_queries()
     queries = load_labelled_queries(queries_file)
-    result = evaluate_retrieval(
-        settings_from(args), queries, top_k=args.top_k, progress=_progress(not args.json)
-    )
+    with _spinner("evaluating retrieval", not args.json) as spinner:
+        result = evaluate_retrieval(
+            settings_from(args),
+            queries,
+            top_k=args.top_k,
+            progress=_progress(not args.json, spinner),
+        )
     emit(args, result, lambda: print_eval(result, queries_file))
     return EXIT_OK
 

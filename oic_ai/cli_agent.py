@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import nullcontext
 from typing import Any
 
 from oic_ai.cli_common import (
@@ -138,6 +139,20 @@ def _turn_display(args: argparse.Namespace, err: Any, settings: Any) -> tuple[An
 
 
 def _cmd_generate(args: argparse.Namespace) -> int:
+    from oic_ai.render_agent import terminal_spinner
+
+    # on a terminal, a spinner on stderr covers start-up, indexing and model calls
+    spinner = terminal_spinner("working", enabled=not (args.quiet or args.json))
+    if spinner is not None:
+        spinner.start()
+    try:
+        return _generate(args, spinner)
+    finally:
+        if spinner is not None:
+            spinner.stop()
+
+
+def _generate(args: argparse.Namespace, spinner: Any) -> int:
     from oic_ai.cli_remote import open_agent
     from oic_ai.graph.services.library import output_path
     from oic_ai.render_agent import console, print_turn
@@ -150,13 +165,18 @@ def _cmd_generate(args: argparse.Namespace) -> int:
         from oic_ai.stores.template_output import check_target
 
         check_target(target, force=args.force)  # before the turn, not after it
-    err = console(stderr=True)
+    err = console(stderr=True) if spinner is None else spinner.out
     progress, callbacks = _turn_display(args, err, settings)
+    if spinner is not None:
+        progress = spinner.on_step(progress)
+        callbacks = [*(callbacks or []), spinner.model_calls()]
     with open_agent(settings, args) as agent:
         session = _pick_session(agent, args, err)
         result = agent.generate(
             args.request, session=session, on_step=progress, callbacks=callbacks
         )
+    if spinner is not None:
+        spinner.stop()
     written = None
     if target is not None and result.ok and result.template:
         from oic_ai.stores.template_output import write_template
@@ -195,6 +215,7 @@ def _cmd_chat(args: argparse.Namespace) -> int:
         print_diff,
         print_turn,
         step_printer,
+        terminal_spinner,
     )
     from oic_ai.stores.errors import UserInputError
 
@@ -203,6 +224,11 @@ def _cmd_chat(args: argparse.Namespace) -> int:
     out = console()
     progress = None if args.quiet else step_printer(out, timings=args.verbose)
     callbacks = [model_call_logger(out)] if args.verbose else None
+    # a spinner on stderr while a turn runs; paused around the step lines (on stdout)
+    spinner = terminal_spinner("working", enabled=not (args.quiet or args.verbose))
+    if spinner is not None:
+        progress = spinner.on_step(progress)
+        callbacks = [spinner.model_calls()]
     if args.verbose:
         out.print(f"[dim]{describe_provider(settings)}[/]")
 
@@ -245,16 +271,23 @@ def _cmd_chat(args: argparse.Namespace) -> int:
                         if session is None:
                             out.print("no template yet")
                         else:
-                            last = agent.generate(
-                                question, session=session, on_step=progress, callbacks=callbacks
-                            )
+                            with spinner or nullcontext():
+                                last = agent.generate(
+                                    question,
+                                    session=session,
+                                    on_step=progress,
+                                    callbacks=callbacks,
+                                )
                             print_turn(out, last, show_diff=False)
                     elif command == "/help":
                         out.print(_HELP)
                     else:
                         out.print(f"unknown command {command}; /help lists them")
                     continue
-                last = agent.generate(line, session=session, on_step=progress, callbacks=callbacks)
+                with spinner or nullcontext():
+                    last = agent.generate(
+                        line, session=session, on_step=progress, callbacks=callbacks
+                    )
                 session = last.session
                 print_turn(out, last)
             except UserInputError as exc:

@@ -160,3 +160,117 @@ def describe_provider(settings: Any) -> str:
     else:
         where = provider
     return f"provider {where}; mode {settings.generation_mode}; data {settings.data_dir}"
+
+
+SPINNER_DELAY = 0.3  # seconds of silence before the spinner appears
+
+
+class Spinner:
+    """A transient spinner on stderr for work that takes more than a moment.
+
+    It appears only after :data:`SPINNER_DELAY` seconds and only on a terminal (the
+    caller decides: see :func:`terminal_spinner`), is erased when it stops, and can be
+    paused around lines printed to another stream (``chat`` prints steps on stdout).
+    """
+
+    def __init__(self, label: str, delay: float = SPINNER_DELAY) -> None:
+        """Prepare a spinner on a stderr console; nothing is drawn yet.
+
+        Lines printed through :attr:`out` while it spins appear above it.
+        """
+        import threading
+
+        self.label = label
+        self.delay = delay
+        self.out = console(stderr=True)
+        self._lock = threading.Lock()
+        self._status: Any = None
+        self._timer: Any = None
+
+    def start(self) -> None:
+        """Draw the spinner after the delay, unless stopped first."""
+        import threading
+
+        with self._lock:
+            if self._timer is not None or self._status is not None:
+                return
+            self._timer = threading.Timer(self.delay, self._show)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _show(self) -> None:
+        with self._lock:
+            if self._timer is None:  # stopped meanwhile
+                return
+            self._timer = None
+            self._status = self.out.status(self._text(), spinner="dots")
+            self._status.start()
+
+    def _text(self) -> str:
+        from rich.markup import escape
+
+        return f"[dim]{escape(self.label)}…[/]"
+
+    def update(self, label: str) -> None:
+        """Change what the spinner says."""
+        with self._lock:
+            self.label = label
+            if self._status is not None:
+                self._status.update(self._text())
+
+    def stop(self) -> None:
+        """Erase the spinner (or cancel it before it appears)."""
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            if self._status is not None:
+                self._status.stop()
+                self._status = None
+
+    def on_step(self, show: Any) -> Any:
+        """Wrap an ``on_step`` printer: pause around its line, then spin again."""
+
+        def step(node: str, update: dict[str, Any]) -> None:
+            self.stop()
+            if show is not None:
+                show(node, update)
+            self.update("working")
+            self.start()
+
+        return step
+
+    def model_calls(self) -> Any:
+        """A LangChain callback handler that says when the turn waits for a model."""
+        from langchain_core.callbacks import BaseCallbackHandler
+
+        spinner = self
+
+        class WaitingForModel(BaseCallbackHandler):
+            def on_chat_model_start(
+                self, serialized: dict[str, Any], messages: Any, **kwargs: Any
+            ) -> None:
+                params = kwargs.get("invocation_params") or {}
+                model = params.get("model") or params.get("model_name") or "the model"
+                spinner.update(f"waiting for {model}")
+
+            def on_llm_end(self, response: Any, **kwargs: Any) -> None:
+                spinner.update("working")
+
+        return WaitingForModel()
+
+    def __enter__(self) -> Spinner:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def terminal_spinner(label: str, enabled: bool = True) -> Spinner | None:
+    """A :class:`Spinner` when ``enabled`` and stderr is a terminal, else None."""
+    import sys
+
+    if not enabled or not sys.stderr.isatty():
+        return None
+    return Spinner(label)

@@ -29,6 +29,7 @@ from typing import Any
 
 from oic_ai.stores.embeddings.base import Embedder
 from oic_ai.stores.errors import BackendUnavailableError, UserInputError
+from oic_ai.stores.library_vectors import embed_reusing_shipped
 from oic_ai.stores.template_library import (
     SkippedFile,
     UnreadableFileError,
@@ -58,6 +59,7 @@ class SyncReport:
     deleted: int = 0
     embedded: int = 0
     reused: int = 0
+    shipped: int = 0  # of the embedded, how many came from the shipped library vectors
     seconds: float = 0.0
     skipped: list[str] = field(default_factory=list)
 
@@ -286,6 +288,7 @@ class TemplateIndex:
         self._snapshot: list[IndexedTemplate] | None = None
         self._write_batch: int | None = None
         self._reused = 0
+        self._shipped = 0
 
     @property
     def name(self) -> str:
@@ -369,6 +372,7 @@ class TemplateIndex:
             if changed:
                 texts = [t.searchable_text() for t in changed]
                 vectors = self._vectors(changed, texts, progress, fresh=not stored)
+                report.shipped = self._shipped
                 step = self.write_batch()
                 for start in range(0, len(changed), step):
                     part = changed[start : start + step]
@@ -410,10 +414,19 @@ class TemplateIndex:
         first sync after an upgrade. The same bytes embed to the same vector, so a vector
         another library stored for an identical file is as good as a new one.
         """
-        self._reused = 0
+        self._reused = self._shipped = 0
         known = self._legacy_vectors(changed) if fresh else {}
         missing = [i for i, t in enumerate(changed) if t.content_hash not in known]
-        computed = iter(self._embed([texts[i] for i in missing], progress)) if missing else None
+        computed = None
+        if missing:  # the shipped library vectors where they match, the model for the rest
+            new, self._shipped = embed_reusing_shipped(
+                self.embedder.model_id,
+                self.embedder.dimensions,
+                [changed[i].content_hash for i in missing],
+                [texts[i] for i in missing],
+                lambda rest: self._embed(rest, progress),
+            )
+            computed = iter(new)
         vectors: list[list[float]] = []
         for template in changed:
             if template.content_hash in known:

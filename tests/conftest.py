@@ -55,6 +55,10 @@ SLOW = (
     # a CLI process per command that reads YAML or a special file
     "reliability/test_deep_nesting.py::test_every_command_answers_30000_levels_without_crashing",
     "reliability/test_special_files.py",
+    # a CLI process per case, its stderr a pseudo-terminal (the spinner)
+    "cli/test_spinner.py",
+    # the whole library embedded again by the model, to compare with the shipped vectors
+    "tools/retrieval/test_shipped_vector_rankings.py",
     # the machine's real Debian index (63,000 packages), imported whole
     "stores/test_bookworm_index.py",
     # a real terminal (tmux) driving chat twice; shells sourcing completion scripts

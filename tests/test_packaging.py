@@ -48,6 +48,10 @@ def test_wheel_ships_every_layer_the_schema_and_the_library(wheel: Path) -> None
     prefix = "oic_ai/stores/image_templates/"
     shipped = {n for n in names if n.startswith(prefix) and n.endswith(".yml")}
     assert len(shipped) == len(list(OUR_TEMPLATES.glob("*.yml")))
+    # the library's vectors, so a fresh install does not embed the library again
+    assert {"library-vectors.npy", "library-vectors.json"} <= {
+        n.rsplit("/", 1)[-1] for n in names if n.startswith("oic_ai/stores/data/")
+    }
     assert not any(n.startswith("tests/") for n in names)
 
 
@@ -127,3 +131,9 @@ def test_installed_wheel_runs_outside_the_checkout(wheel: Path, tmp_path: Path) 
     assert result.returncode == 0, result.stderr
     files = json.loads(result.stdout)["files"]
     assert len(files) >= 36 and all(f["valid"] for f in files)
+    # a fresh data folder: the installed library's vectors come from the wheel, none embedded
+    fresh = {**env, "OIC_AI_DATA_DIR": str(tmp_path / "data")}
+    indexed = oic("index", "--json", env=fresh, cwd=tmp_path, timeout=300)
+    assert indexed.returncode == 0, indexed.stderr
+    report = json.loads(indexed.stdout)
+    assert report["created"] == report["shipped"] == len(files)

@@ -199,6 +199,7 @@ class TemplateSearch:
         self._vocabulary = QueryVocabulary()
         self._doc_tokens: list[set[str]] = []
         self._spelling: SpellingVocabulary | None = None
+        self._positions: dict[str, int] = {}
 
     @classmethod
     def open(cls, settings: Settings) -> TemplateSearch:
@@ -227,13 +228,14 @@ class TemplateSearch:
         return report
 
     def _load_corpus(self) -> None:
-        from rank_bm25 import BM25Okapi
+        from oic_ai.tools.retrieval.bm25 import bm25_for
 
         corpus = self.index.snapshot()
         tokenized = [_bm25_tokens(item.document) for item in corpus]
         self._corpus = corpus
+        self._positions = {item.id: i for i, item in enumerate(corpus)}
         self._doc_tokens = [set(tokens) for tokens in tokenized]
-        self._bm25 = BM25Okapi(tokenized) if corpus else None
+        self._bm25 = bm25_for([item.id for item in corpus], tokenized) if corpus else None
         self._vocabulary = QueryVocabulary.build(
             (p for item in corpus for p in item.values("packages")),
             (k for item in corpus for k in (*item.values("keywords"), *item.values("use_cases"))),
@@ -308,11 +310,15 @@ class TemplateSearch:
         classification = self.classify(read, has_session)
         weights = profile_weights(classification.type, self.settings)
         active = {k: v for k, v in (filters or {}).items() if v}
-        allowed = [
-            i
-            for i, item in enumerate(corpus)
-            if all(item.metadata.get(k) == v for k, v in active.items())
-        ]
+        allowed = (
+            [
+                i
+                for i, item in enumerate(corpus)
+                if all(item.metadata.get(k) == v for k, v in active.items())
+            ]
+            if active
+            else list(range(len(corpus)))
+        )
         if not allowed:
             return SearchResponse(
                 query, classification, weights, [], True, 0.0, reading.corrections
@@ -335,11 +341,11 @@ class TemplateSearch:
             else [t for t in _bm25_tokens(query) if t not in set(classification.negated)]
         )
         raw_scores = self._bm25.get_scores(query_tokens) if self._bm25 and query_tokens else None
-        keyword_rank = sorted(
-            allowed, key=lambda i: -(raw_scores[i] if raw_scores is not None else 0.0)
-        )[: max(pool, top_k * 10)]
+        from oic_ai.tools.retrieval.bm25 import best_documents
+
+        keyword_rank = best_documents(raw_scores, allowed, max(pool, top_k * 10))
         candidates = {corpus[i].id: i for i in keyword_rank}
-        positions = {corpus[i].id: i for i in allowed}
+        positions = {corpus[i].id: i for i in allowed} if active else self._positions
         candidates.update({id_: positions[id_] for id_ in semantic if id_ in positions})
         missing = [id_ for id_ in candidates if id_ not in semantic]
         semantic.update(self.index.similarities(vector, missing))
