@@ -133,7 +133,7 @@ def test_cache_stats_read_the_server(workspace: Workspace, first_index: dict[str
     workspace.assert_embedded_store_unused()
 
 
-def test_an_unreachable_chroma_url_exits_2_with_one_line(tmp_path: Path) -> None:
+def test_an_unreachable_chroma_url_exits_3_with_one_line(tmp_path: Path) -> None:
     templates = tmp_path / "templates"
     templates.mkdir()
     shutil.copy(OUR_TEMPLATES / TEMPLATE_NAMES[0], templates)
@@ -147,7 +147,7 @@ def test_an_unreachable_chroma_url_exits_2_with_one_line(tmp_path: Path) -> None
             timeout=120,
         )
         elapsed = time.monotonic() - started
-    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert result.returncode == 3, (result.stdout, result.stderr)  # retryable: unreachable
     assert result.stderr.startswith("oic-ai: ") and result.stderr.count("\n") == 1, result.stderr
     assert "Traceback" not in result.stderr
     assert url in result.stderr

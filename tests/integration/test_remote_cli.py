@@ -151,7 +151,7 @@ def test_chat_runs_its_turns_and_commands_on_the_server(
     server: Server, client_dir: Path, turns: dict[str, Any], tmp_path: Path
 ) -> None:
     session = turns["remote"][1]["session"]
-    script = "add nginx\n/sources\n/undo\n/save chat-copy.yml\n/quit\n"
+    script = "add nginx\n/sources\n/undo\n/save chat-copy\n/quit\n"
     extra = {"OIC_AI_SERVER_URL": server.url, "OIC_AI_TOKEN": CANARY}
     done = oic(
         "chat",

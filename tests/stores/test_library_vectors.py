@@ -21,7 +21,7 @@ from oic_ai.stores.library_vectors import (
     stale_entries,
     text_hash,
 )
-from oic_ai.stores.template_index import TemplateIndex
+from oic_ai.stores.template_index import TemplateIndex, library_key
 from tests.conftest import OUR_TEMPLATES, PROJECT
 from tests.support.fake_models import HashEmbedder
 
@@ -90,7 +90,7 @@ def test_shipped_vectors_are_what_the_local_model_gives() -> None:
 def test_a_fresh_index_of_a_copy_of_the_library_embeds_nothing(tmp_path: Path) -> None:
     library = copy_library(tmp_path / "copy")
     embedder = CountingMiniLM()
-    index = TemplateIndex(embedder, tmp_path / "data")
+    index = TemplateIndex(embedder, tmp_path / "data", library=library_key(library))
     first = index.sync(library)
     count = len(list(library.glob("*.yml")))
     assert (first.created, first.embedded, first.shipped) == (count, count, count)
@@ -122,7 +122,8 @@ def test_a_fresh_index_of_a_copy_of_the_library_embeds_nothing(tmp_path: Path) -
 
 def test_another_models_index_never_uses_the_shipped_vectors(tmp_path: Path) -> None:
     embedder = HashEmbedder()
-    report = TemplateIndex(embedder, tmp_path / "data").sync(copy_library(tmp_path / "copy"))
+    library = copy_library(tmp_path / "copy")
+    report = TemplateIndex(embedder, tmp_path / "data", library=library_key(library)).sync(library)
     assert report.shipped == 0 and report.embedded == report.created > 0
     assert sum(embedder.calls) == report.created
 

@@ -68,6 +68,7 @@ def test_scores_are_okapi_bm25_over_our_library(query: str) -> None:
 @pytest.mark.parametrize("query", QUERIES)
 def test_scores_are_rank_bm25s_bit_for_bit(query: str) -> None:
     import rank_bm25  # the library this replaces: a dev dependency, the reference
+
     _, corpus = library_tokens()
     tokens = _bm25_tokens(query)
     expected = rank_bm25.BM25Okapi(corpus).get_scores(tokens)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
 from oic_ai.stores.settings import Settings
-from oic_ai.stores.template_index import TemplateIndex
+from oic_ai.stores.template_index import TemplateIndex, library_key
 from oic_ai.tools.retrieval.evaluation import evaluate, load_queries
 from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
 from tests.conftest import OUR_TEMPLATES, PROJECT
@@ -22,7 +22,9 @@ def test_labelled_queries_rank_the_same_with_shipped_and_computed_vectors(
     library_search: TemplateSearch, tmp_path: Path
 ) -> None:
     computed = TemplateSearch(
-        TemplateIndex(ModelOnly(), tmp_path), OUR_TEMPLATES, Settings(data_dir=tmp_path)
+        TemplateIndex(ModelOnly(), tmp_path, library=library_key(OUR_TEMPLATES)),
+        OUR_TEMPLATES,
+        Settings(data_dir=tmp_path),
     )
     report = computed.refresh()
     assert report.shipped == 0 and report.embedded == report.created > 0
