@@ -48,9 +48,11 @@ lint: install
 system-deps:
 	@scripts/system-deps.sh
 
-# Everything: lint, types, unit tests, real servers, browser, PostgreSQL, crash and fuzz tests.
+# Everything: lint, types, unit tests, real servers, browser, PostgreSQL, crash and fuzz tests,
+# in two pytest-xdist workers (one per core); a test file stays on one worker, so its
+# module-scoped servers start once. The slowest tests are listed at the end.
 test: install system-deps lint
-	@$(BIN)/pytest -q
+	@$(BIN)/pytest -q -n 2 --dist loadfile --durations=15
 
 # The quick loop (under a minute on 2 cores): no servers, no crash or concurrency processes,
 # no long fuzzing (the `integration` and `slow` marks; tests/conftest.py lists them), in two

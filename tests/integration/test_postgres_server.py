@@ -26,7 +26,6 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.conftest import PROJECT
 from tests.integration.test_api_concurrency import (
     FIRST,
     SESSIONS,
@@ -40,7 +39,14 @@ from tests.support.cli import cli_env, oic, oic_json
 from tests.support.fake_chat_server import FakeChatServer
 from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401 (fixtures)
 from tests.support.processes import wait_for
-from tests.support.servers import GRAPH_ID, LANGGRAPH, Server, loopback_server, message
+from tests.support.servers import (
+    GRAPH_ID,
+    LANGGRAPH,
+    Server,
+    dev_config,
+    loopback_server,
+    message,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -64,11 +70,17 @@ def pg_langgraph_dev(
         **extra,
     )
 
-    def args(port: int) -> list[str]:
-        return ["dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", f"--port={port}"]
+    config = dev_config(root)
 
+    def args(port: int) -> list[str]:
+        return [
+            *("dev", "--config", str(config), "--no-browser", "--no-reload"),
+            *("--host", "127.0.0.1", f"--port={port}"),
+        ]
+
+    # its own working folder, so parallel tests never share ./.langgraph_api
     return loopback_server(
-        LANGGRAPH, args, health="/ok", env=env, root=root, data_dir=data, cwd=PROJECT
+        LANGGRAPH, args, health="/ok", env=env, root=root, data_dir=data, cwd=root
     )
 
 

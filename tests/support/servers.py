@@ -105,9 +105,13 @@ def langgraph_dev(root: Path, *extra: str, **env_extra: str) -> AbstractContextM
         **env_extra,
     )
 
+    config = dev_config(root)
+
     def args(port: int) -> list[str]:
         return [
             "dev",
+            "--config",
+            str(config),
             "--no-browser",
             "--no-reload",
             "--host",
@@ -116,9 +120,29 @@ def langgraph_dev(root: Path, *extra: str, **env_extra: str) -> AbstractContextM
             *extra,
         ]
 
+    # its own working folder: the in-memory runtime keeps its threads and runs in
+    # ./.langgraph_api, which two servers in one folder (parallel tests) would share
     return loopback_server(
-        LANGGRAPH, args, health="/ok", env=env, root=root, data_dir=data_dir, cwd=PROJECT
+        LANGGRAPH, args, health="/ok", env=env, root=root, data_dir=data_dir, cwd=root
     )
+
+
+def dev_config(root: Path) -> Path:
+    """This checkout's ``langgraph.json``, written under ``root`` to run from there.
+
+    The checkpointer's file path (``./graph/checkpointer.py:NAME``) becomes the module
+    path it names (``oic_ai.graph.checkpointer.NAME``), which resolves from any folder.
+    """
+    import json
+
+    config = json.loads((PROJECT / "langgraph.json").read_text())
+    config["dependencies"] = [str(PROJECT)]
+    file, function = config["checkpointer"]["path"].rsplit(":", 1)
+    module = file.removeprefix("./").removesuffix(".py").replace("/", ".")
+    config["checkpointer"]["path"] = f"oic_ai.{module}.{function}"
+    path = root / "langgraph.json"
+    path.write_text(json.dumps(config, indent=2))
+    return path
 
 
 def chroma_run(root: Path) -> AbstractContextManager[Server]:
