@@ -63,3 +63,25 @@ def test_a_project_cache_folder_is_used_when_it_exists(tmp_path: Path) -> None:
     (work / ".ai-cache").mkdir(parents=True)
     shown = json.loads(oic("config", "show", "--json", env=home_env(tmp_path), cwd=work).stdout)
     assert shown["data_dir"] == str(work / ".ai-cache")
+
+
+def test_the_composers_own_config_file_is_read_from_its_usual_place(tmp_path: Path) -> None:
+    composer = tmp_path / "home/.config/os-image-composer/config.yml"
+    composer.parent.mkdir(parents=True)
+    composer.write_text(
+        "workers: 8\ncache_dir: ./cache\nlogging:\n  level: info\n"
+        "ai:\n  provider: builtin\n  conversation:\n    session_timeout: 2h\n  shiny: 1\n"
+    )
+    work = tmp_path / "work"
+    work.mkdir()
+    env = home_env(tmp_path)
+    shown = oic("config", "show", "--json", env=env, cwd=work)
+    assert shown.returncode == 0, shown.stderr
+    settings = json.loads(shown.stdout)["settings"]
+    assert settings["provider"] == {"value": "builtin", "source": f"config {composer} (ai:)"}
+    assert settings["session_timeout"]["value"] == "2h"
+    assert "ignoring unknown setting ai.shiny" in shown.stderr  # theirs: never "workers"
+    assert "workers" not in shown.stderr
+    # and a turn runs with it: the builtin planner, no provider flag given
+    done = oic("generate", "--json", "a minimal ubuntu 24.04 image", env=env, cwd=work)
+    assert done.returncode == 0 and json.loads(done.stdout)["provider"] == "builtin"
