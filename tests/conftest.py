@@ -66,7 +66,16 @@ SLOW = (
     "cli/test_completion.py::test_session_ids_complete_where_a_command_takes_one",
     "cli/test_ai_command.py",
     "cli/test_verbosity.py",
-    "cli/test_exit_codes.py::test_one_hundred_thirty_when_interrupted",
+    # a CLI process per case: config files and homes, flags on both sides, exit codes,
+    # refusals of unsupported targets, a terminal for the progress bar
+    "cli/test_config_cli.py",
+    "cli/test_shared_flags.py",
+    "cli/test_exit_codes.py",
+    "cli/test_unsupported_cli.py",
+    "cli/test_terminal_output.py",
+    # the upstream library embedded from scratch (no shipped vectors for it); a CLI search
+    "tools/retrieval/test_understanding_search.py::test_understanding_queries_reach_hit_at_3_on_the_upstream_library",
+    "tools/retrieval/test_understanding_search.py::test_the_cli_says_what_it_read",
     # a fresh interpreter that builds an index (README) or runs pytest again (environment)
     "test_readme.py::test_the_readme_python_example_runs",
     "test_environment.py::test_the_developers_variables_do_not_reach_a_test",
