@@ -16,9 +16,9 @@ def make_embedder(settings: Settings) -> Embedder:
     provider = settings.embedding_provider
     if provider == "local":
         from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
-        from oic_ai.stores.embeddings.weights import CACHE_NAME
+        from oic_ai.stores.embeddings.weights import verification_cache
 
-        return MiniLMEmbedder(verify_cache=settings.data_dir / CACHE_NAME)
+        return MiniLMEmbedder(verify_cache=verification_cache())
     if provider == "ollama":
         from oic_ai.stores.embeddings.remote import OllamaEmbedder
 

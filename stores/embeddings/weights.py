@@ -30,6 +30,19 @@ class WeightsMismatchError(UserInputError):
     """A model file is not the one the known digests describe (exit 2: a setup problem)."""
 
 
+def verification_cache(environ: Any = None) -> Path:
+    """Where passed weight checks are remembered: one file per user, not per data folder.
+
+    The weights belong to the installation, not to a data folder, so a new data folder
+    (a new project, a test, ``--data-dir``) reuses the check instead of hashing ~90 MB
+    again: ``$XDG_CACHE_HOME/oic-ai/weights-verified.json`` (``~/.cache/oic-ai/...``).
+    """
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_CACHE_HOME", "")
+    folder = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
+    return folder / "oic-ai" / CACHE_NAME
+
+
 @cache
 def known_weights() -> dict[str, Any]:
     """The known files of each model: ``{model_id: {"files": {name: {sha256, size}}}}``."""

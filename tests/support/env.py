@@ -16,7 +16,7 @@ from pathlib import Path
 # Settings oic-ai, its model clients, Chroma and LangSmith read from the environment.
 PRIVATE_PREFIXES = ("OIC_AI_", "OPENAI_", "OLLAMA_", "LANGSMITH_", "LANGCHAIN_", "CHROMA_")
 # Folders that point into the developer's home.
-PRIVATE_NAMES = ("XDG_CONFIG_HOME", "XDG_DATA_HOME")
+PRIVATE_NAMES = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME")
 
 # Every child process runs offline, quietly and with one BLAS thread (2-CPU machines).
 OFFLINE = {
@@ -34,6 +34,7 @@ TEST_HOME = Path(tempfile.mkdtemp(prefix="oic-ai-test-home-"))
 TEST_XDG = {
     "XDG_CONFIG_HOME": str(TEST_HOME / "config"),
     "XDG_DATA_HOME": str(TEST_HOME / "data"),
+    "XDG_CACHE_HOME": str(TEST_HOME / "cache"),
 }
 
 

@@ -101,3 +101,15 @@ def test_a_read_only_cache_folder_still_verifies(tmp_path: Path) -> None:
         assert verify_model_files(model_dir(), "all-MiniLM-L6-v2", FILES, cache) == 3
     finally:
         (tmp_path / "no-such-dir").chmod(0o700)
+
+
+def test_the_check_is_remembered_per_user_not_per_data_folder(tmp_path: Path) -> None:
+    from oic_ai.stores.embeddings.weights import verification_cache
+
+    env = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    assert verification_cache(env) == tmp_path / "cache" / "oic-ai" / CACHE_NAME
+    assert verification_cache({"XDG_CACHE_HOME": "relative"}).parts[-3:] == (
+        ".cache",
+        "oic-ai",
+        CACHE_NAME,
+    )
