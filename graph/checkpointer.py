@@ -39,10 +39,12 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
 from oic_ai.stores.session_check import check_database
-from oic_ai.stores.session_store import (
-    TABLE,
+from oic_ai.stores.session_database import (
     check_database_url,
     missing_postgres_extra,
+)
+from oic_ai.stores.session_store import (
+    TABLE,
     sessions_db_path,
 )
 from oic_ai.stores.settings import load_settings

@@ -22,7 +22,12 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from oic_ai.stores.session_store import TABLE, mask_url
+from oic_ai.stores.session_database import (
+    mask_url,
+)
+from oic_ai.stores.session_store import (
+    TABLE,
+)
 from oic_ai.stores.session_store_pg import SCHEMA, SCHEMA_LOCK, connect, connection_error
 
 _DELETE_ROW = f"DELETE FROM {TABLE} WHERE id = %s"

@@ -43,7 +43,6 @@ from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
-from urllib.parse import parse_qsl, urlsplit
 
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.session_check import (
@@ -53,6 +52,7 @@ from oic_ai.stores.session_check import (
     is_busy,
     is_damage,
 )
+from oic_ai.stores.session_database import store_for_url
 
 if TYPE_CHECKING:
     from oic_ai.stores.settings import Settings
@@ -198,83 +198,6 @@ def parse_duration(text: str) -> float:
     return sum(float(number) * _UNIT_SECONDS[unit] for number, unit in parts)
 
 
-# --- where the sessions live ------------------------------------------------------------
-
-POSTGRES_SCHEMES = ("postgresql", "postgres")
-DATABASE_URL_FIX = "write it as postgresql://USER@HOST:PORT/DATABASE, or unset OIC_AI_DATABASE_URL"
-
-
-class SessionsUnreachableError(UserInputError):
-    """The sessions database (a PostgreSQL server) cannot be reached; retryable: exit 3."""
-
-    exit_code = 3
-
-
-def database_password(url: str) -> str | None:
-    """The password a database URL holds (user part or ``password=`` query), if any."""
-    try:
-        parts = urlsplit(url)
-        password = parts.password
-    except ValueError:
-        return None
-    if password:
-        return password
-    for key, value in parse_qsl(parts.query):
-        if key == "password" and value:
-            return value
-    return None
-
-
-def mask_url(url: str) -> str:
-    """The URL with its password (in the user part or a ``password=`` query) as ``***``."""
-    text = str(url)
-    try:
-        parts = urlsplit(text)
-    except ValueError:
-        return "(an unreadable URL)"
-    if parts.password:
-        user = parts.username or ""
-        host = parts.netloc.rsplit("@", 1)[1]
-        text = parts._replace(netloc=f"{user}:***@{host}").geturl()
-    return re.sub(r"(?i)(password=)[^&]*", r"\g<1>***", text)
-
-
-def mask_in(text: str, url: str | None) -> str:
-    """``text`` with the password of ``url`` masked wherever it appears (any length)."""
-    password = database_password(url) if url else None
-    if password:
-        text = text.replace(password, "***")
-    return text
-
-
-def check_database_url(url: str) -> str:
-    """Return ``url`` if it is a usable ``postgresql://`` URL.
-
-    Raises:
-        UserInputError: the URL is malformed or names another kind of database (exit 2).
-    """
-    shown = mask_url(url)
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port  # raises ValueError for a bad port
-    except ValueError as exc:
-        raise UserInputError(
-            f"the sessions database URL {shown} is malformed ({exc})", fix=DATABASE_URL_FIX
-        ) from None
-    if parts.scheme.lower() not in POSTGRES_SCHEMES:
-        raise UserInputError(
-            f"the sessions database URL {shown} is not a PostgreSQL URL "
-            f"(scheme {parts.scheme or 'missing'!r})",
-            fix=DATABASE_URL_FIX,
-        )
-    if not parts.path.strip("/"):
-        raise UserInputError(
-            f"the sessions database URL {shown} names no database", fix=DATABASE_URL_FIX
-        )
-    del port
-    return url.strip()
-
-
 def open_session_store(settings: Settings) -> SessionIndex:
     """The session index the settings choose: PostgreSQL if ``database_url``, else SQLite.
 
@@ -311,24 +234,6 @@ def session_recorder(settings: Settings) -> Iterator[SessionIndex]:
             _recorders[url] = store_for_url(url)
         shared = _recorders[url]
     yield shared
-
-
-def store_for_url(url: str) -> SessionIndex:
-    """A PostgreSQL session index on ``url`` (see ``stores.session_store_pg``)."""
-    check_database_url(url)
-    try:
-        from oic_ai.stores.session_store_pg import PostgresSessionStore
-    except ImportError as exc:
-        raise missing_postgres_extra(exc) from None
-    return PostgresSessionStore(url)
-
-
-def missing_postgres_extra(exc: ImportError) -> UserInputError:
-    """The one-line error for a PostgreSQL URL without psycopg / the checkpointer."""
-    return UserInputError(
-        f"sessions in PostgreSQL need the postgres extra ({exc.name or exc} is not installed)",
-        fix="install it with: pip install 'oic-ai[postgres]', or unset OIC_AI_DATABASE_URL",
-    )
 
 
 # --- the interface ----------------------------------------------------------------------

@@ -25,14 +25,16 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.session_store import (
-    TABLE,
-    SessionIndex,
+from oic_ai.stores.session_database import (
     SessionsUnreachableError,
-    Transaction,
     check_database_url,
     mask_in,
     mask_url,
+)
+from oic_ai.stores.session_store import (
+    TABLE,
+    SessionIndex,
+    Transaction,
 )
 
 _T = TypeVar("_T")

@@ -119,7 +119,9 @@ class Settings:
         register_secret(self.openai_api_key)
         register_secret(self.token)
         if self.database_url:
-            from oic_ai.stores.session_store import database_password
+            from oic_ai.stores.session_database import (
+                database_password,
+            )
 
             register_secret(database_password(self.database_url))
 
@@ -463,7 +465,9 @@ def explain_settings(
     if settings.database_url is not None and not settings.database_url.strip():
         settings = replace(settings, database_url=None)  # an empty value: SQLite
     if settings.database_url is not None:
-        from oic_ai.stores.session_store import check_database_url
+        from oic_ai.stores.session_database import (
+            check_database_url,
+        )
 
         check_database_url(settings.database_url)
     if settings.embedding_provider not in EMBEDDING_PROVIDERS:

@@ -24,13 +24,15 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.session_database import (
+    check_database_url,
+    mask_url,
+    store_for_url,
+)
 from oic_ai.stores.session_store import (
     SessionIndex,
     SessionSummary,
-    check_database_url,
-    mask_url,
     open_session_store,
-    store_for_url,
 )
 
 if TYPE_CHECKING:

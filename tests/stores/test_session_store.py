@@ -232,7 +232,7 @@ def test_threads_recording_at_once_lose_nothing(tmp_path: Path) -> None:
 _WORKER = """
 import sys
 from pathlib import Path
-from oic_ai.stores.session_store import SessionStore
+from oic_ai.stores.session_store import (SessionStore,)
 
 path, worker, turns = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 store = SessionStore(path)

@@ -23,15 +23,17 @@ from langgraph.graph import END, START, StateGraph
 
 from oic_ai.graph.checkpointer import open_session_saver, session_checkpointer
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.session_store import (
-    SessionIndex,
+from oic_ai.stores.session_database import (
     SessionsUnreachableError,
-    SqliteSessionStore,
     check_database_url,
     mask_url,
+    store_for_url,
+)
+from oic_ai.stores.session_store import (
+    SessionIndex,
+    SqliteSessionStore,
     open_session_store,
     sessions_db_path,
-    store_for_url,
 )
 from oic_ai.stores.settings import load_settings
 from tests.support.cli import cli_env, modules_after, oic, one_line_error, top_level
