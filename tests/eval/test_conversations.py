@@ -1,0 +1,91 @@
+"""The development part of the labelled conversations, end to end with the builtin planner.
+
+Every conversation of ``tests/data/conversations/dev.yaml`` runs turn by turn in its own
+session (:func:`tests.support.conversations.run_conversation`); the composer's own loader
+judges every template a turn returned as usable. The held-out part is never run here: it is
+measured by ``bench/conversations.py`` only.
+
+The floors below are ratchets: raise them as understanding improves, never lower them.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from oic_ai.graph.agent import TemplateAgent
+from oic_ai.stores.settings import load_settings
+from tests.support.conversations import (
+    DEV,
+    HELDOUT,
+    OUR_TEMPLATES,
+    REFERENCE_TEMPLATES,
+    KnownPackages,
+    TurnOutcome,
+    composer_verdicts,
+    load_conversations,
+    run_conversation,
+)
+from tests.support.upval import require_upval
+
+# The share of development turns that must be fully right (labels and composer verdict).
+FULLY_RIGHT_FLOOR = 0.14
+# Packages made of ordinary words, and templates the composer rejects or cannot build.
+INVENTED_CEILING = 29
+UNBUILDABLE_CEILING = 9
+
+
+@pytest.fixture(scope="module")
+def outcomes(
+    tmp_path_factory: pytest.TempPathFactory, indexed_data: Path
+) -> Iterator[list[TurnOutcome]]:
+    data = tmp_path_factory.mktemp("conversations") / "data"
+    shutil.copytree(indexed_data / "chroma", data / "chroma")
+    conversations = load_conversations(DEV)
+    known = KnownPackages(
+        [*conversations, *load_conversations(HELDOUT)], [OUR_TEMPLATES, REFERENCE_TEMPLATES]
+    )
+    results: list[TurnOutcome] = []
+    with TemplateAgent(load_settings(data_dir=data, env={}, provider="builtin")) as agent:
+        for conversation in conversations:
+            results += run_conversation(agent, conversation, known)
+    composer_verdicts(results, require_upval(), data.parent / "upval")
+    yield results
+
+
+def _misses(outcomes: list[TurnOutcome]) -> str:
+    return "\n".join(
+        f"{o.conversation}#{o.turn} {o.say[:50]!r}: {[*o.failures, *o.invented]}"
+        for o in outcomes
+        if not o.right
+    )
+
+
+def test_the_development_part_is_large_and_multi_turn() -> None:
+    conversations = load_conversations(DEV)
+    turns = [turn for c in conversations for turn in c["turns"]]
+    assert len(turns) >= 150
+    assert all(len(c["turns"]) >= 2 for c in conversations)
+
+
+def test_a_share_of_development_turns_is_fully_right(outcomes: list[TurnOutcome]) -> None:
+    right = sum(o.right for o in outcomes)
+    assert right / len(outcomes) >= FULLY_RIGHT_FLOOR, _misses(outcomes)
+
+
+def test_no_more_invented_packages_than_the_ceiling(outcomes: list[TurnOutcome]) -> None:
+    invented = [(o.conversation, o.turn, name) for o in outcomes for name in o.invented]
+    assert len(invented) <= INVENTED_CEILING, invented
+
+
+def test_no_more_unbuildable_templates_than_the_ceiling(outcomes: list[TurnOutcome]) -> None:
+    refused = [
+        (o.conversation, o.turn, f)
+        for o in outcomes
+        for f in o.failures
+        if f.startswith("the composer cannot build")
+    ]
+    assert len(refused) <= UNBUILDABLE_CEILING, refused
