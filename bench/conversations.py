@@ -32,11 +32,9 @@ sys.path.insert(0, str(ROOT))
 from tests.support.conversations import (  # noqa: E402
     DEV,
     HELDOUT,
-    OUR_TEMPLATES,
-    REFERENCE_TEMPLATES,
-    KnownPackages,
     TurnOutcome,
     composer_verdicts,
+    known_packages,
     load_conversations,
     run_conversation,
 )
@@ -55,10 +53,7 @@ def run_part(path: Path, data: Path, provider: str) -> list[TurnOutcome]:
     from oic_ai.stores.settings import load_settings
 
     conversations = load_conversations(path)
-    known = KnownPackages(
-        [c for p in {path, DEV, HELDOUT} if p.is_file() for c in load_conversations(p)],
-        [OUR_TEMPLATES, REFERENCE_TEMPLATES],
-    )
+    known = known_packages()
     outcomes: list[TurnOutcome] = []
     with TemplateAgent(load_settings(data_dir=data, env={}, provider=provider)) as agent:
         agent.generate("a minimal debian image")  # index the library before timing turns

@@ -20,12 +20,9 @@ from oic_ai.graph.agent import TemplateAgent
 from oic_ai.stores.settings import load_settings
 from tests.support.conversations import (
     DEV,
-    HELDOUT,
-    OUR_TEMPLATES,
-    REFERENCE_TEMPLATES,
-    KnownPackages,
     TurnOutcome,
     composer_verdicts,
+    known_packages,
     load_conversations,
     run_conversation,
 )
@@ -45,9 +42,7 @@ def outcomes(
     data = tmp_path_factory.mktemp("conversations") / "data"
     shutil.copytree(indexed_data / "chroma", data / "chroma")
     conversations = load_conversations(DEV)
-    known = KnownPackages(
-        [*conversations, *load_conversations(HELDOUT)], [OUR_TEMPLATES, REFERENCE_TEMPLATES]
-    )
+    known = known_packages()
     results: list[TurnOutcome] = []
     with TemplateAgent(load_settings(data_dir=data, env={}, provider="builtin")) as agent:
         for conversation in conversations:

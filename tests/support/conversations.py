@@ -389,6 +389,12 @@ class KnownPackages:
         )
 
 
+def known_packages() -> KnownPackages:
+    """The names every labelled turn may add: both parts' labels, the library and the reference."""
+    labelled = [c for path in (DEV, HELDOUT) if path.is_file() for c in load_conversations(path)]
+    return KnownPackages(labelled, [OUR_TEMPLATES, REFERENCE_TEMPLATES])
+
+
 def _apt_package_names() -> set[str]:
     names: set[str] = set()
     lists = Path("/var/lib/apt/lists")
