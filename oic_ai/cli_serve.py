@@ -63,6 +63,18 @@ def add_serve_command(commands: Any) -> None:
         "--port", type=_port, default=DEFAULT_PORT, help=f"port ({DEFAULT_PORT})", metavar="N"
     )
     serve.add_argument("--no-browser", action="store_true", help="do not open the browser")
+    serve.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="let web pages of ORIGIN (https://app.example.com) call the server; repeatable",
+    )
+    serve.add_argument(
+        "--no-auth",
+        action="store_true",
+        help="serve other machines with no users (anyone who can reach it gets in)",
+    )
     serve.set_defaults(handler=_cmd_serve)
 
 
@@ -167,10 +179,77 @@ def _export_settings(args: argparse.Namespace) -> None:
         os.environ["OIC_AI_CHROMA_URL"] = args.chroma_url
     if args.embedding_provider:
         os.environ["OIC_AI_EMBEDDING_PROVIDER"] = args.embedding_provider
+    origins = [*settings.serve_allowed_origins, *(check_origin(o) for o in args.allow_origin)]
+    os.environ["OIC_AI_ALLOWED_ORIGINS"] = ",".join(dict.fromkeys(origins))
+    hosts = list(settings.serve_allowed_hosts)
+    if not _is_address(args.host) and args.host not in WILDCARDS:
+        hosts.append(args.host)  # a name to listen on is a name to answer for
+    os.environ["OIC_AI_ALLOWED_HOSTS"] = ",".join(dict.fromkeys(hosts))
     from oic_ai.stores.session_check import check_database
     from oic_ai.stores.session_store import sessions_db_path
 
     check_database(sessions_db_path(Path(settings.data_dir)))  # damaged: one line, exit 2
+
+
+WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def _is_address(host: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+def check_origin(origin: str) -> str:
+    """An ``--allow-origin`` value: ``scheme://host[:port]``, nothing after it.
+
+    Raises:
+        UserInputError: it is not an origin (a path, no scheme, ``*``).
+    """
+    from urllib.parse import urlsplit
+
+    from oic_ai.stores.errors import UserInputError
+
+    text = origin.strip().rstrip("/")
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path or parts.query:
+        raise UserInputError(
+            f"--allow-origin {origin!r} is not an origin",
+            fix="pass scheme://host[:port], e.g. --allow-origin https://app.example.com",
+        )
+    return text.lower()
+
+
+def check_exposure(host: str, data_dir: Path, *, no_auth: bool) -> None:
+    """Refuse a non-loopback ``--host`` on a server with no users, unless ``--no-auth``.
+
+    Raises:
+        UserInputError: the address reaches other machines and nobody would need a token.
+    """
+    from oic_ai.stores.errors import UserInputError
+    from oic_ai.stores.users import TokenVerifier, tokens_file
+    from oic_ai.web.front_door import NO_AUTH_ENV, is_loopback
+
+    if is_loopback(host):
+        return
+    if TokenVerifier(tokens_file(data_dir)).has_users():
+        return
+    if not no_auth:
+        raise UserInputError(
+            f"--host {host} reaches other machines, and this server has no users: "
+            "anyone could read and change every session",
+            fix="add a user first: oic-ai users add NAME (or pass --no-auth on purpose)",
+        )
+    os.environ[NO_AUTH_ENV] = "1"
+    print(
+        f"oic-ai: warning: serving {host} with no users (--no-auth): anyone who can reach "
+        "this machine can read and change every session",
+        file=sys.stderr,
+    )
 
 
 def _announce_when_ready(
@@ -280,6 +359,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     check_installed()
     _export_settings(args)
     check_port(args.host, args.port)
+    check_exposure(args.host, Path(os.environ["OIC_AI_DATA_DIR"]), no_auth=args.no_auth)
     os.environ.update(QUIET_ENV)
     from langgraph_api.cli import run_server
 

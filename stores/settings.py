@@ -111,6 +111,12 @@ class Settings:
     """An oic-ai server that generate, chat and sessions talk to instead of local stores."""
     token: str | None = field(default=None, repr=False)
     """The bearer token for ``server_url``; from the environment or a flag, never written."""
+    serve_allowed_origins: tuple[str, ...] = ()
+    """Web origins (``https://app.example.com``) allowed to call the server from a browser."""
+    serve_allowed_hosts: tuple[str, ...] = ()
+    """Host names the server answers for besides ``localhost`` and the address it is bound to."""
+    serve_max_body_mb: int = 8
+    """Largest request body the server accepts, in MiB (413 above it)."""
 
     def __post_init__(self) -> None:
         """Register the API key (and a database password), so every message masks them."""
@@ -171,6 +177,9 @@ _CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("packages", "transfer_timeout"): "packages_transfer_timeout",
     ("library", "name"): "library_name",
     ("server", "url"): "server_url",
+    ("serve", "allowed_origins"): "serve_allowed_origins",
+    ("serve", "allowed_hosts"): "serve_allowed_hosts",
+    ("serve", "max_body_mb"): "serve_max_body_mb",
 }
 _SECRET_KEYS = frozenset({"api_key", "openai_api_key", "token"})
 # config paths that hold a secret: read (never written), with ${VAR} references expanded
@@ -248,6 +257,9 @@ _ENV_KEYS: dict[str, str] = {
     "OIC_AI_LIBRARY_NAME": "library_name",
     "OIC_AI_SERVER_URL": "server_url",
     "OIC_AI_TOKEN": "token",
+    "OIC_AI_ALLOWED_ORIGINS": "serve_allowed_origins",
+    "OIC_AI_ALLOWED_HOSTS": "serve_allowed_hosts",
+    "OIC_AI_MAX_BODY_MB": "serve_max_body_mb",
 }
 
 _TYPES = {f.name: f.type for f in fields(Settings)}
@@ -271,6 +283,11 @@ def _coerce(name: str, value: Any, source: str) -> Any:
             if isinstance(value, bool):
                 raise ValueError(value)
             return int(value)
+        if kind == "tuple[str, ...]":
+            items = value.split(",") if isinstance(value, str) else value
+            if not isinstance(items, list | tuple):
+                raise ValueError(value)
+            return tuple(str(item).strip() for item in items if str(item).strip())
         if kind == "float":
             if isinstance(value, bool):
                 raise ValueError(value)
@@ -462,6 +479,8 @@ def explain_settings(
         )
     if settings.max_fix_attempts < 0:
         raise UserInputError("max_fix_attempts must be 0 or more", fix="set it to 2")
+    if settings.serve_max_body_mb < 1:
+        raise UserInputError("ai.serve.max_body_mb must be at least 1", fix="set it to 8")
     if settings.database_url is not None and not settings.database_url.strip():
         settings = replace(settings, database_url=None)  # an empty value: SQLite
     if settings.database_url is not None:

@@ -118,6 +118,10 @@ async def json_body(request: Request) -> dict[str, Any]:
         value = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         raise BadRequest("the request body is not JSON", fix="send a JSON object") from None
+    except RecursionError:  # the parser recurses once per level: [[[[...]]]] ends here
+        raise BadRequest(
+            "the request body is nested too deeply", fix="send a flat JSON object"
+        ) from None
     if not isinstance(value, dict):
         raise BadRequest("the request body is not a JSON object", fix="send a JSON object")
     return value

@@ -17,11 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from oic_ai.web.api import api_routes
+from oic_ai.web.front_door import DoorPolicy, FrontDoor
 
 if TYPE_CHECKING:
     from os import PathLike, stat_result
@@ -86,12 +88,16 @@ def create_app(
         static_dir: The page's folder; ``static/`` beside this module by default.
     """
     folder = static_dir or STATIC_DIR
+    api = api_routes(settings)
     routes: list[Any] = [
-        *api_routes(settings),
+        *api,
         Route("/ui", _to_ui, methods=["GET", "HEAD"]),
         Mount("/ui", app=UiFiles(directory=folder, html=True, check_dir=False), name="ui"),
     ]
-    return Starlette(routes=routes)
+    own = [(" ".join(sorted(set(r.methods or ()) - {"HEAD"})), r.path) for r in api]
+    policy = None if settings is None else (lambda: DoorPolicy.from_settings(settings()))
+    door = Middleware(FrontDoor, own_routes=own, policy=policy)
+    return Starlette(routes=routes, middleware=[door])
 
 
 app = create_app()

@@ -107,6 +107,14 @@ def user_for_header(authorization: str | None) -> dict[str, Any]:
     return {"identity": name, "is_authenticated": True, "display_name": name}
 
 
+def has_users() -> bool:
+    """Whether the server has users (an unreadable token file counts as yes: stay closed)."""
+    try:
+        return verifier().has_users()
+    except UserInputError:
+        return True
+
+
 @auth.authenticate
 async def authenticate(authorization: str | None) -> dict[str, Any]:
     """Every request: who is calling (see the module doc). Never logs the header."""

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -30,34 +28,14 @@ import pytest
 
 from oic_ai.cli_serve import AUTH, HTTP
 from tests.conftest import PROJECT
-from tests.support.cli import cli_env, oic, oic_json
-from tests.support.servers import GRAPH_ID, Server, langgraph_dev, loopback_server, message
+from tests.support.cli import oic, oic_json
+from tests.support.servers import GRAPH_ID, Server, langgraph_dev, message, oic_serve
 
 pytestmark = pytest.mark.integration
 
 T = TypeVar("T")
 REQUEST = "a minimal ubuntu 24.04 edge image for arm64"
 SECOND = "make the disk 24GiB"
-
-
-def oic_serve(root: Path) -> AbstractContextManager[Server]:
-    """``oic-ai serve --no-browser`` with its data folder, working folder and log in ``root``."""
-    data_dir = root / "data"
-    env = cli_env(
-        data_dir,
-        OIC_AI_PROVIDER="builtin",
-        LANGGRAPH_CLI_NO_ANALYTICS="1",
-        LANGGRAPH_NO_VERSION_CHECK="1",
-    )
-
-    def args(port: int) -> list[str]:
-        return ["-m", "oic_ai", "serve", "--no-browser", "--host", "127.0.0.1", f"--port={port}"]
-
-    work = root / "work"
-    work.mkdir()
-    return loopback_server(
-        Path(sys.executable), args, health="/ok", env=env, root=root, data_dir=data_dir, cwd=work
-    )
 
 
 def bearer(token: str) -> dict[str, str]:

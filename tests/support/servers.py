@@ -127,6 +127,28 @@ def langgraph_dev(root: Path, *extra: str, **env_extra: str) -> AbstractContextM
     )
 
 
+def oic_serve(root: Path, *extra: str, **env_extra: str) -> AbstractContextManager[Server]:
+    """``oic-ai serve --no-browser`` with its data folder, working folder and log in ``root``."""
+    data_dir = root / "data"
+    env = cli_env(
+        data_dir,
+        OIC_AI_PROVIDER="builtin",
+        LANGGRAPH_CLI_NO_ANALYTICS="1",
+        LANGGRAPH_NO_VERSION_CHECK="1",
+        **env_extra,
+    )
+
+    def args(port: int) -> list[str]:
+        host = ["--host", "127.0.0.1", f"--port={port}"]
+        return ["-m", "oic_ai", "serve", "--no-browser", *host, *extra]
+
+    work = root / "work"
+    work.mkdir(exist_ok=True)
+    return loopback_server(
+        Path(sys.executable), args, health="/ok", env=env, root=root, data_dir=data_dir, cwd=work
+    )
+
+
 def dev_config(root: Path) -> Path:
     """This checkout's ``langgraph.json``, written under ``root`` to run from there.
 

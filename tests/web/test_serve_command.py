@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from oic_ai.cli_serve import has_desktop, ui_url
 from tests.support.cli import cli_env, modules_after, oic, one_line_error, top_level
 from tests.support.processes import free_port
@@ -96,3 +98,34 @@ def test_serve_looks_for_new_runs_every_50_ms_not_half_a_second() -> None:
         assert asyncio.run(no_runs()) == []  # the runtime's own pick-up still answers
     finally:
         ops.Runs.next = before
+
+
+def test_a_non_loopback_host_without_users_is_refused(tmp_path: Path) -> None:
+    env = cli_env(tmp_path / "d")
+    for host in ("0.0.0.0", "::"):
+        done = oic("serve", "--no-browser", "--host", host, "--port", str(free_port()), env=env)
+        line = one_line_error(done)
+        assert f"--host {host}" in line and "no users" in line
+        assert "oic-ai users add NAME" in line and "--no-auth" in line
+
+
+def test_no_auth_lets_a_non_loopback_host_through_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from oic_ai.cli_serve import check_exposure
+    from oic_ai.web.front_door import NO_AUTH_ENV
+
+    monkeypatch.delenv(NO_AUTH_ENV, raising=False)
+    check_exposure("127.0.0.1", tmp_path, no_auth=False)  # loopback: nothing to say
+    check_exposure("0.0.0.0", tmp_path, no_auth=True)
+    assert "warning" in capsys.readouterr().err
+    import os
+
+    assert os.environ[NO_AUTH_ENV] == "1"
+
+
+def test_allow_origin_must_be_an_origin(tmp_path: Path) -> None:
+    env = cli_env(tmp_path / "d")
+    for value in ("*", "app.example.com", "https://app.example.com/page", "ftp://x.example"):
+        done = oic("serve", "--no-browser", "--allow-origin", value, env=env)
+        assert "is not an origin" in one_line_error(done)
