@@ -6,42 +6,99 @@ import os
 import re
 import secrets
 import stat
+import unicodedata
 from pathlib import Path
 
 from oic_ai.stores.errors import UserInputError
 
 _BARE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+MAX_NAME_LENGTH = 128
+NAME_FIX = "use letters, digits, '.', '_' and '-' (e.g. edge-gw), with no folder part"
+YAML_SUFFIXES = (".yml", ".yaml")
+
+
+class LibraryNameError(UserInputError):
+    """A library name that is not a plain file name: it could leave the library folder."""
+
+
+def check_library_name(name: object) -> str:
+    """``name`` if it is a plain library file name, else one line saying what is wrong.
+
+    A library name has no folder part (a slash or a backslash), no ``..``, no leading dot, no
+    control characters, at most 128 characters, and only letters, digits, ``.``, ``_``
+    and ``-``.
+
+    Raises:
+        LibraryNameError: the name breaks one of those rules.
+    """
+    if not isinstance(name, str) or not name:
+        raise LibraryNameError("the template name is empty", fix=NAME_FIX)
+    shown = repr(name[:40] + ("..." if len(name) > 40 else ""))
+    problem = None
+    if len(name) > MAX_NAME_LENGTH:
+        problem = f"is over {MAX_NAME_LENGTH} characters"
+    elif any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+        problem = "has control characters"
+    elif "/" in name or "\\" in name or os.path.isabs(name):
+        problem = "has a folder part"
+    elif ".." in name:
+        problem = "has '..'"
+    elif name.startswith("."):
+        problem = "starts with a dot"
+    elif not _BARE_NAME.match(name):
+        problem = "has characters other than letters, digits, '.', '_' and '-'"
+    if problem:
+        raise LibraryNameError(f"template name {shown} {problem}", fix=NAME_FIX)
+    return name
+
+
+def library_file(name: object, folder: Path) -> Path:
+    """The file of library name ``name`` in ``folder`` (``NAME.yml``; a YAML suffix is kept).
+
+    The path lies inside the folder after resolving links, and is not itself a link:
+    a write never follows a link out of the library.
+
+    Raises:
+        LibraryNameError: not a plain name, or its file is a link or leaves the folder.
+    """
+    plain = check_library_name(name)
+    file = plain if plain.endswith(YAML_SUFFIXES) and plain not in YAML_SUFFIXES else f"{plain}.yml"
+    root = Path(folder).resolve()
+    path = root / file
+    if os.path.islink(path):
+        raise LibraryNameError(
+            f"{file} in the library is a symbolic link", fix="remove the link, or pick another name"
+        )
+    if path.resolve().parent != root:
+        raise LibraryNameError(f"template name {plain!r} leaves {root}", fix=NAME_FIX)
+    return path
 
 
 def resolve_output(value: str, templates_dir: Path) -> Path:
-    """Turn ``--output`` into a file path.
+    """Turn the CLI's ``--output`` (and chat's ``/save``) into a file path.
 
-    A file name (``x.yml``, ``x.yaml``) or any value with a folder part is a path, used as
-    given (relative to the working folder, as the composer's ``ai --output`` does). A bare
-    name (``edge-gw``) is a template name: it goes into the templates folder as
-    ``edge-gw.yml``.
+    A file name (``x.yml``, ``x.yaml``) or any value with a folder part is the user's own
+    path, used as given (relative to the working folder, as the composer's ``ai --output``
+    does): the command line writes where its user says. A bare name (``edge-gw``) is a
+    library name, under :func:`library_file`'s rule: ``edge-gw.yml`` in the templates
+    folder, never through a link.
 
     Raises:
-        UserInputError: a bare name is not a plain file name, or would leave the folder.
+        LibraryNameError: a bare name is not a plain library name, or would leave the folder.
     """
     text = value.strip()
     if not text:
         raise UserInputError("--output is empty", fix="give a file name, e.g. --output edge-gw")
     if os.sep in text or (os.altsep and os.altsep in text):
         return Path(text).expanduser()
-    if text.endswith((".yml", ".yaml")) and text not in (".yml", ".yaml"):
+    if text.endswith(YAML_SUFFIXES) and text not in YAML_SUFFIXES:
         return Path(text)
-    if not _BARE_NAME.match(text) or ".." in text:
-        raise UserInputError(
-            f"--output {value!r} is not a plain template name",
-            fix="use letters, digits, '.', '_' and '-' (e.g. edge-gw), or give a path",
-        )
-    name = f"{text}.yml"
-    folder = templates_dir.resolve()
-    path = (folder / name).resolve()
-    if path.parent != folder:
-        raise UserInputError(f"--output {value!r} escapes {folder}", fix="use a plain name")
-    return path
+    try:
+        return library_file(text, templates_dir)  # a library name: the library's rule
+    except LibraryNameError as exc:
+        raise LibraryNameError(
+            f"--output: {exc.problem}", fix=f"{NAME_FIX}; or give a path such as ./{text}.yml"
+        ) from None
 
 
 _KINDS = (

@@ -330,7 +330,7 @@ def read_template(settings: Settings, name: str) -> str:
 def save_template(
     settings: Settings, name: str, text: str, *, overwrite: bool = False
 ) -> tuple[Path, FileReport]:
-    """Validate ``text`` and write it as template ``name`` (see :func:`output_path`).
+    """Validate ``text`` and write it as library template ``name`` (a plain name, no path).
 
     Returns:
         Where it was written, and its validation report (warnings may remain).
@@ -340,9 +340,9 @@ def save_template(
         TemplateExistsError: the file exists and ``overwrite`` is False.
         UserInputError: the name is not usable, or the file cannot be written.
     """
-    from oic_ai.stores.template_output import write_template
+    from oic_ai.stores.template_output import library_file, write_template
 
-    path = output_path(name, settings)
+    path = library_file(name, settings.templates_dir or Path("image-templates"))
     report = validate_template_text(text, source=path.name)
     if not report.valid:
         raise InvalidTemplateError(

@@ -11,7 +11,6 @@ the API maps to its status codes.
 from __future__ import annotations
 
 import hashlib
-import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,10 +21,10 @@ from oic_ai.graph.services.library import (
     TemplateEntry,
     library_dir,
     list_templates,
-    output_path,
     save_template,
 )
 from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.template_output import LibraryNameError, check_library_name
 
 if TYPE_CHECKING:
     from oic_ai.graph.services.session_history import ForkOutcome
@@ -34,31 +33,24 @@ if TYPE_CHECKING:
     from oic_ai.tools.retrieval.hybrid_search import SearchResponse, TemplateSearch
     from oic_ai.tools.validate_template import FileReport
 
-# a template name: a plain file name (letters, digits, '.', '_', '-'), no folder, no '..'
-_PLAIN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
-NAME_FIX = "use letters, digits, '.', '_' and '-' (e.g. edge-gw), with no folder part"
 
 
 class SessionNotFoundError(UserInputError):
     """No session has exactly this id."""
 
 
-class TemplateNameError(UserInputError):
-    """A template name that is not a plain file name (it would leave the folder)."""
+TemplateNameError = LibraryNameError
+"""A template name that is not a plain library file name (it could leave the folder)."""
 
 
 def check_template_name(name: str) -> str:
-    """The name, stripped, if it is a plain template name.
+    """The name if it is a plain library name (:func:`stores.template_output.check_library_name`).
 
     Raises:
-        TemplateNameError: the name is empty, has a folder part, ``..``, or other characters.
+        TemplateNameError: empty, a folder part, ``..``, a leading dot, control characters,
+            over 128 characters, or other characters.
     """
-    text = name.strip() if isinstance(name, str) else ""
-    if not text:
-        raise TemplateNameError("the template name is empty", fix=NAME_FIX)
-    if not _PLAIN_NAME.match(text) or ".." in text:
-        raise TemplateNameError(f"{text!r} is not a plain template name", fix=NAME_FIX)
-    return text
+    return check_library_name(name)
 
 
 _CATALOGS: dict[str, tuple[tuple[tuple[str, int, int], ...], list[dict[str, Any]]]] = {}
@@ -136,9 +128,11 @@ def save_named_template(
 ) -> SavedTemplate:
     """Validate ``text``, write it atomically as template ``name``, and re-index the library.
 
-    The file goes where ``generate --output NAME`` puts it (``templates_dir``, else
-    ``./image-templates``). When that folder is the library search uses, the index is
-    brought up to date at once, so a search finds the new template.
+    The file goes where ``generate --output NAME`` puts a bare name (``templates_dir``,
+    else ``./image-templates``): ``name`` is a library name only, never a path, and the
+    file is never a link (:func:`stores.template_output.library_file`). When that folder
+    is the library search uses, the index is brought up to date at once, so a search
+    finds the new template.
 
     Raises:
         TemplateNameError: ``name`` is not a plain name (it cannot leave the folder).
@@ -148,7 +142,7 @@ def save_named_template(
     """
     plain = check_template_name(name)
     path, report = save_template(settings, plain, text, overwrite=overwrite)
-    folder = output_path(plain, settings).parent
+    folder = path.parent
     indexed = False
     library = library_dir(settings).resolve()
     if folder.resolve() == library:

@@ -64,12 +64,14 @@ def status_for(exc: UserInputError) -> int:
         TemplateNotFoundError,
     )
     from oic_ai.graph.services.web import SessionNotFoundError
+    from oic_ai.stores.session_lock import SessionBusyError
+    from oic_ai.stores.template_output import LibraryNameError
 
     if isinstance(exc, TemplateNotFoundError | SessionNotFoundError):
         return 404
-    if isinstance(exc, TemplateExistsError):
+    if isinstance(exc, TemplateExistsError | SessionBusyError):
         return 409
-    if isinstance(exc, InvalidTemplateError):
+    if isinstance(exc, InvalidTemplateError | LibraryNameError):
         return 422
     if int(getattr(exc, "exit_code", 2)) == 3:  # busy or unreachable: retry
         return 503

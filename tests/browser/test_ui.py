@@ -216,11 +216,11 @@ def test_apply_fixes_and_save_into_the_library(ui_server: UiServer, browser: Any
     answer_dialog(browser, None, ok=True)
     wait_until(browser, lambda d: "screen" in saved.read_text(), "the overwrite")
     # a name that would leave the folder: the server's one line, on the page
-    browser.allowed_console.append("400")
+    browser.allowed_console.append("422")
     button(browser, "Save").click()
     answer_dialog(browser, "../escape")
     refused = wait_until(browser, alert, "the refusal of the name")
-    assert "is not a plain template name" in refused and len(refused.splitlines()) == 1
+    assert "has a folder part" in refused and len(refused.splitlines()) == 1
     assert not (ui_server.templates.parent / "escape.yml").exists()
     # an invalid template is refused before any name is asked
     set_editor(browser, editor_text(browser).replace("compression: zstd", "compression: zst"))

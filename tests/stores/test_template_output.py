@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.template_output import resolve_output, write_template
+from oic_ai.stores.template_output import LibraryNameError, resolve_output, write_template
 
 
 def test_a_bare_name_goes_into_the_templates_folder(tmp_path: Path) -> None:
@@ -59,3 +59,19 @@ def test_an_unwritable_folder_is_a_clear_error(tmp_path: Path) -> None:
             write_template(locked / "t.yml", "x")
     finally:
         locked.chmod(0o700)
+
+
+def test_a_bare_output_name_follows_the_library_rule(tmp_path: Path) -> None:
+    library = tmp_path / "image-templates"
+    library.mkdir()
+    outside = tmp_path / "outside.yml"
+    outside.write_text("kept\n")
+    (library / "linked.yml").symlink_to(outside)
+    for name in ("linked", ".hidden", "a\tb", "x" * 129):
+        with pytest.raises(LibraryNameError) as refused:
+            resolve_output(name, library)
+        assert "--output" in str(refused.value)
+    assert resolve_output("edge-gw", library) == library.resolve() / "edge-gw.yml"
+    # the documented user paths of the command line stay paths
+    assert resolve_output("file.yml", library) == Path("file.yml")
+    assert resolve_output("sub/file.yml", library) == Path("sub/file.yml")

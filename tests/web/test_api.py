@@ -210,15 +210,67 @@ def test_an_invalid_template_is_refused_with_its_findings(api: Api) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["../evil", "a/b", "/tmp/evil", "..", ".hidden", "evil\\..\\x", "", "  ", "é", "x" * 200],
+    [
+        "../evil",
+        "a/b",
+        "/tmp/evil",
+        "..",
+        ".hidden",
+        ".hidden.yml",
+        "evil\\..\\x",
+        "",
+        "  ",
+        "é",
+        "x" * 129,
+        "a\x00b",
+        "a\nb",
+        "a\u202eb",
+        "../../config.yaml",
+    ],
 )
 def test_a_name_that_could_leave_the_folder_is_refused(api: Api, name: str) -> None:
     before = {p.name for p in api.templates.parent.rglob("*")}
     response = api.client.post(
-        "/api/v1/templates", json={"name": name, "template": MINIMAL.read_text()}
+        "/api/v1/templates",
+        json={"name": name, "template": MINIMAL.read_text(), "overwrite": True},
     )
-    assert_error(response, 400, "template name")
+    assert_error(response, 422, "template name")
     assert {p.name for p in api.templates.parent.rglob("*")} == before
+
+
+def test_a_yaml_file_name_is_a_library_name_never_a_path_from_the_server(
+    api: Api, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "config.yaml").write_text("ai: {provider: builtin}\n")
+    monkeypatch.chdir(work)  # the server's working folder holds its own config.yaml
+    text = MINIMAL.read_text()
+    saved = api.client.post(
+        "/api/v1/templates", json={"name": "config.yaml", "template": text, "overwrite": True}
+    )
+    assert saved.status_code == 201, saved.text
+    assert (work / "config.yaml").read_text() == "ai: {provider: builtin}\n"
+    assert (api.templates / "config.yaml").read_text() == text
+    longest = "n" * 124 + ".yml"  # 128 characters: still a name
+    assert (
+        api.client.post("/api/v1/templates", json={"name": longest, "template": text}).status_code
+        == 201
+    )
+
+
+def test_a_link_in_the_library_is_never_written_through(api: Api, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.yml"
+    outside.write_text("precious: true\n")
+    (api.templates / "linked.yml").symlink_to(outside)
+    for name in ("linked", "linked.yml"):
+        response = api.client.post(
+            "/api/v1/templates",
+            json={"name": name, "template": MINIMAL.read_text(), "overwrite": True},
+        )
+        assert_error(response, 422, "symbolic link")
+    assert outside.read_text() == "precious: true\n"
+    assert (api.templates / "linked.yml").is_symlink()
 
 
 def test_save_refuses_a_bad_overwrite_flag(api: Api) -> None:
