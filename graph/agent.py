@@ -17,9 +17,9 @@ from typing import Any
 
 from oic_ai.nodes.context import Context
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.session_lock import session_lock
 from oic_ai.stores.session_store import open_session_store
 from oic_ai.stores.settings import Settings, load_settings
+from oic_ai.stores.turn_lock import turn_lock
 
 
 @dataclass
@@ -177,7 +177,7 @@ class TemplateAgent:
 
     def _hold(self, session: str) -> Any:
         """The session's lock: one turn at a time per session, across processes."""
-        return session_lock(self.settings.data_dir, session, timeout=self.lock_timeout)
+        return turn_lock(self.settings, session, timeout=self.lock_timeout)
 
     def __enter__(self) -> TemplateAgent:
         """Use the agent as a context manager that closes its databases."""

@@ -29,7 +29,7 @@ from oic_ai.cli_common import EXIT_OK, Parser, common_parser, settings_from
 EXIT_INTERRUPTED = 130
 
 GRAPH_ID = "oic-ai"
-GRAPHS = {GRAPH_ID: "oic_ai.graph.builder:graph"}
+GRAPHS = {GRAPH_ID: "oic_ai.graph.served:graph"}
 # langgraph-api splits a module-path checkpointer at its last dot (module.function).
 CHECKPOINTER = {"path": "oic_ai.graph.checkpointer.session_checkpointer"}
 HTTP = {"app": "oic_ai.web.app:app", "enable_custom_route_auth": True}

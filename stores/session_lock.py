@@ -1,19 +1,24 @@
-"""One turn at a time per session, across threads and processes.
+"""One turn at a time per session, across threads, processes and every door.
 
 A turn reads the session's head checkpoint, runs, and writes new checkpoints on top of
-it. ``session_lock`` holds a ``flock`` per session under ``<data dir>/session-locks/``;
-a waiter gives up after ``$OIC_AI_SESSION_WAIT`` seconds with ``SessionBusyError``
-(exit 3).
+it. ``stores.turn_lock.turn_lock`` (``aturn_lock`` for the server) is the one lock every
+door takes for a whole turn: the CLI and the Python API (``TemplateAgent``), the served graph
+of ``oic-ai serve`` and ``langgraph dev`` (``graph/served.py``) and the REST routes that
+change a session. With SQLite it is :func:`session_lock`, a ``flock`` per session under
+``<data dir>/session-locks/``; with PostgreSQL a transaction-level advisory lock keyed by
+the session (``stores/session_lock_pg.py``), which holds across hosts too. A waiter gives
+up after ``$OIC_AI_SESSION_WAIT`` seconds with ``SessionBusyError`` (exit 3, HTTP 409).
 """
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
 import hashlib
 import os
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 from oic_ai.stores.errors import UserInputError
@@ -74,15 +79,7 @@ def session_lock(
         UserInputError: the lock folder cannot be created.
     """
     wait = session_wait() if timeout is None else timeout
-    path = session_lock_path(data_dir, session_id)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    except OSError as exc:
-        raise UserInputError(
-            f"cannot create the session lock {path} ({exc.strerror or exc})",
-            fix="check the data folder's permissions or choose another with --data-dir",
-        ) from None
+    fd = _open_lock_file(data_dir, session_id)
     try:
         deadline = time.monotonic() + wait
         pause = 0.02
@@ -92,13 +89,58 @@ def session_lock(
                 break
             except BlockingIOError:
                 if time.monotonic() >= deadline:
-                    raise SessionBusyError(
-                        f"session is busy, try again: another turn on {session_id} "
-                        f"held it for more than {wait:g} s",
-                        fix=f"or set {SESSION_WAIT_ENV} to wait longer",
-                    ) from None
+                    raise busy_error(session_id, wait) from None
                 time.sleep(pause)
                 pause = min(pause * 2, 0.25)
         yield
     finally:
         os.close(fd)  # closing the only descriptor releases the lock
+
+
+def busy_error(session_id: str, wait: float) -> SessionBusyError:
+    """The one line for a session another turn kept past the wait."""
+    return SessionBusyError(
+        f"session is busy, try again: another turn on {session_id} held it for more than "
+        f"{wait:g} s",
+        fix=f"or set {SESSION_WAIT_ENV} to wait longer",
+    )
+
+
+def _open_lock_file(data_dir: Path | str, session_id: str) -> int:
+    path = session_lock_path(data_dir, session_id)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        raise UserInputError(
+            f"cannot create the session lock {path} ({exc.strerror or exc})",
+            fix="check the data folder's permissions or choose another with --data-dir",
+        ) from None
+
+
+def _try_flock(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+@asynccontextmanager
+async def asession_lock(
+    data_dir: Path | str, session_id: str, *, timeout: float | None = None
+) -> AsyncIterator[None]:
+    """:func:`session_lock` for an event loop: the file work runs in worker threads."""
+    wait = session_wait() if timeout is None else timeout
+    fd = await asyncio.to_thread(_open_lock_file, data_dir, session_id)
+    try:
+        deadline = time.monotonic() + wait
+        pause = 0.02
+        while not await asyncio.to_thread(_try_flock, fd):
+            if time.monotonic() >= deadline:
+                raise busy_error(session_id, wait)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 0.25)
+        yield
+    finally:
+        os.close(fd)

@@ -13,7 +13,6 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.session_lock import session_lock
 from oic_ai.stores.session_store import (
     SessionIndex,
     SessionSummary,
@@ -21,6 +20,7 @@ from oic_ai.stores.session_store import (
     parse_duration,
     sessions_db_path,
 )
+from oic_ai.stores.turn_lock import turn_lock
 
 if TYPE_CHECKING:
     from oic_ai.stores.session_repair import RepairReport
@@ -89,7 +89,7 @@ def delete_session(
     """
     with open_store(settings) as store:
         summary = store.get(session_id, owner=owner)
-        with session_lock(settings.data_dir, summary.id):  # not under a running turn
+        with turn_lock(settings, summary.id):  # not under a running turn
             store.delete(summary.id)
         return summary
 

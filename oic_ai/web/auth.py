@@ -232,9 +232,30 @@ async def on_thread_create(ctx: Auth.types.AuthContext, value: Any) -> Any:
 
 @auth.on.threads.create_run
 async def on_run_create(ctx: Auth.types.AuthContext, value: Any) -> Any:
-    """A run only on the caller's own thread; a thread the run creates becomes theirs."""
+    """A run only on the caller's own thread; a thread the run creates becomes theirs.
+
+    A session another door (the CLI, another server) holds is waited for, up to
+    ``$OIC_AI_SESSION_WAIT``, then refused with 409 "session is busy". A run of this
+    server on it is left to LangGraph, which queues the new run behind it.
+    """
     await _refuse_anothers_session(ctx, value, 404)
+    await _wait_for_session(value)
     return _own(ctx, value)
+
+
+async def _wait_for_session(value: Any) -> None:
+    thread_id = value.get("thread_id") if isinstance(value, dict) else None
+    if not thread_id:
+        return
+    from oic_ai.graph.served import running_here, wait_for_session
+    from oic_ai.stores.session_lock import SessionBusyError
+
+    if running_here(str(thread_id)):
+        return
+    try:
+        await wait_for_session(str(thread_id))
+    except SessionBusyError as exc:
+        raise Auth.exceptions.HTTPException(status_code=409, detail=exc.problem) from None
 
 
 @auth.on.threads.update

@@ -130,13 +130,8 @@ def langgraph_dev(root: Path, *extra: str, **env_extra: str) -> AbstractContextM
 def oic_serve(root: Path, *extra: str, **env_extra: str) -> AbstractContextManager[Server]:
     """``oic-ai serve --no-browser`` with its data folder, working folder and log in ``root``."""
     data_dir = root / "data"
-    env = cli_env(
-        data_dir,
-        OIC_AI_PROVIDER="builtin",
-        LANGGRAPH_CLI_NO_ANALYTICS="1",
-        LANGGRAPH_NO_VERSION_CHECK="1",
-        **env_extra,
-    )
+    quiet = {"LANGGRAPH_CLI_NO_ANALYTICS": "1", "LANGGRAPH_NO_VERSION_CHECK": "1"}
+    env = cli_env(data_dir, **{"OIC_AI_PROVIDER": "builtin", **quiet, **env_extra})
 
     def args(port: int) -> list[str]:
         host = ["--host", "127.0.0.1", f"--port={port}"]
