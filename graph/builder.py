@@ -6,9 +6,11 @@ scripts, the CLI and tests call :func:`build_graph` with a SQLite saver.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
 
 from oic_ai.graph.routers import (
     route_after_classify,
@@ -28,9 +30,28 @@ from oic_ai.nodes.review import review
 from oic_ai.nodes.state import InputState, OutputState, State
 from oic_ai.nodes.validate import validate
 from oic_ai.nodes.verify_packages import verify_packages
+from oic_ai.stores.secrets import mask_secrets
 from oic_ai.tools.chat_backend import ChatBackend
 
 GRAPH_NAME = "oic-ai"
+
+
+def masking_notices(node: Any) -> Any:
+    """``node`` whose ``notices`` are masked before LangGraph sees them.
+
+    A notice may quote a backend's URL (``Ollama is not answering at URL``). Masking the
+    node's own update, rather than the state, keeps a password inside such a URL out of
+    the checkpoint's pending writes as well as out of its values and every answer.
+    """
+
+    @functools.wraps(node)
+    def run(state: State, runtime: Runtime[Context]) -> Any:
+        update = node(state, runtime)
+        if isinstance(update, dict) and update.get("notices"):
+            return {**update, "notices": [mask_secrets(str(n)) for n in update["notices"]]}
+        return update
+
+    return run
 
 
 def build_graph(checkpointer: Any = None, *, chat_model: Any = None) -> Any:
@@ -47,16 +68,16 @@ def build_graph(checkpointer: Any = None, *, chat_model: Any = None) -> Any:
     builder = StateGraph(
         State, context_schema=Context, input_schema=InputState, output_schema=OutputState
     )
-    builder.add_node("classify", classify)
-    builder.add_node("retrieve", retrieve)
-    builder.add_node("generate", make_generate(backend))
-    builder.add_node("validate", validate)
-    builder.add_node("fix", make_fix(backend))
-    builder.add_node("verify_packages", verify_packages)
-    builder.add_node("explain", explain)
-    builder.add_node("apply_edit", apply_edit)
-    builder.add_node("review", review)
-    builder.add_node("respond", respond)
+    builder.add_node("classify", masking_notices(classify))
+    builder.add_node("retrieve", masking_notices(retrieve))
+    builder.add_node("generate", masking_notices(make_generate(backend)))
+    builder.add_node("validate", masking_notices(validate))
+    builder.add_node("fix", masking_notices(make_fix(backend)))
+    builder.add_node("verify_packages", masking_notices(verify_packages))
+    builder.add_node("explain", masking_notices(explain))
+    builder.add_node("apply_edit", masking_notices(apply_edit))
+    builder.add_node("review", masking_notices(review))
+    builder.add_node("respond", masking_notices(respond))
 
     builder.add_edge(START, "classify")
     builder.add_conditional_edges("classify", route_after_classify)

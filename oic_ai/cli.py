@@ -136,8 +136,9 @@ def _confirm_server_clear(settings: Any) -> bool:
     from oic_ai.graph.services import library
     from oic_ai.render import terminal_text
     from oic_ai.stores.errors import UserInputError
+    from oic_ai.stores.secrets import mask_url
 
-    where = f"the Chroma server at {settings.chroma_url}"
+    where = f"the Chroma server at {mask_url(settings.chroma_url or '')}"
     if not sys.stdin.isatty():
         raise UserInputError(
             f"cache clear would delete this library's vectors from {where}",

@@ -21,7 +21,11 @@ def _shown(name: str, value: Any) -> Any:
         return "set (hidden)" if value else "not set"
     if value is None or isinstance(value, (bool, int, float)):
         return value
-    return str(value)
+    from oic_ai.stores.secrets import mask_secrets
+
+    if isinstance(value, tuple):
+        return [mask_secrets(str(item)) for item in value]
+    return mask_secrets(str(value))  # a password inside a URL shows as ***
 
 
 def _cmd_config_show(args: argparse.Namespace) -> int:

@@ -150,13 +150,15 @@ def model_call_logger(out: Any) -> Any:
 
 def describe_provider(settings: Any) -> str:
     """The configured planner in one line, for ``--verbose`` (no secrets)."""
+    from oic_ai.stores.secrets import mask_url
+
     provider = settings.provider
     if provider in ("openai", "auto") and settings.openai_base_url:
-        where = f"openai {settings.openai_model} at {settings.openai_base_url}"
+        where = f"openai {settings.openai_model} at {mask_url(settings.openai_base_url)}"
     elif provider == "openai":
         where = f"openai {settings.openai_model}"
     elif provider == "ollama":
-        where = f"ollama {settings.ollama_model} at {settings.ollama_base_url}"
+        where = f"ollama {settings.ollama_model} at {mask_url(settings.ollama_base_url)}"
     else:
         where = provider
     return f"provider {where}; mode {settings.generation_mode}; data {settings.data_dir}"

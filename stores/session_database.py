@@ -8,11 +8,13 @@ the SQLite path never imports psycopg.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import urlsplit
 
 from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.secrets import mask_url, url_secrets
+
+__all__ = ["mask_url", "database_password", "mask_in", "check_database_url"]
 
 if TYPE_CHECKING:
     from oic_ai.stores.session_store import SessionIndex
@@ -29,31 +31,8 @@ class SessionsUnreachableError(UserInputError):
 
 def database_password(url: str) -> str | None:
     """The password a database URL holds (user part or ``password=`` query), if any."""
-    try:
-        parts = urlsplit(url)
-        password = parts.password
-    except ValueError:
-        return None
-    if password:
-        return password
-    for key, value in parse_qsl(parts.query):
-        if key == "password" and value:
-            return value
-    return None
-
-
-def mask_url(url: str) -> str:
-    """The URL with its password (in the user part or a ``password=`` query) as ``***``."""
-    text = str(url)
-    try:
-        parts = urlsplit(text)
-    except ValueError:
-        return "(an unreadable URL)"
-    if parts.password:
-        user = parts.username or ""
-        host = parts.netloc.rsplit("@", 1)[1]
-        text = parts._replace(netloc=f"{user}:***@{host}").geturl()
-    return re.sub(r"(?i)(password=)[^&]*", r"\g<1>***", text)
+    found = url_secrets(url)
+    return found[0] if found else None
 
 
 def mask_in(text: str, url: str | None) -> str:

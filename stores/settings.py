@@ -120,16 +120,18 @@ class Settings:
 
     def __post_init__(self) -> None:
         """Register the API key (and a database password), so every message masks them."""
-        from oic_ai.stores.secrets import register_secret
+        from oic_ai.stores.secrets import register_secret, register_url
 
         register_secret(self.openai_api_key)
         register_secret(self.token)
-        if self.database_url:
-            from oic_ai.stores.session_database import (
-                database_password,
-            )
-
-            register_secret(database_password(self.database_url))
+        for url in (
+            self.database_url,
+            self.openai_base_url,
+            self.ollama_base_url,
+            self.chroma_url,
+            self.server_url,
+        ):
+            register_url(url)
 
     def with_overrides(self, **values: Any) -> Settings:
         """Return a copy with the given (non-None) values replaced."""
