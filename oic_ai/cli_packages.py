@@ -74,6 +74,11 @@ def add_packages_commands(commands: Any) -> None:
         action="store_true",
         help="skip signature and checksum verification (the index is marked unverified)",
     )
+    sync.add_argument(
+        "--accept-change",
+        action="store_true",
+        help="accept a repository's new signing key or changed Origin/Label/Suite/Codename",
+    )
     sync.add_argument("--backoff", type=float, default=0.5, help=argparse.SUPPRESS)
     sync.set_defaults(handler=_cmd_sync)
 
@@ -124,6 +129,7 @@ def _cmd_sync(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         backoff=args.backoff,
         insecure=args.insecure,
+        accept_change=args.accept_change,
     )
     progress, stop = download_progress(not args.json)
     try:

@@ -181,11 +181,14 @@ class TrustPolicy:
         signature: Verify the signature of ``InRelease``/``Release``/``repomd.xml``.
         digests: Check the listed checksum and size of each index file read.
         reason: Why it is not fully verified (empty when it is).
+        accept_change: ``--accept-change``: a new signing key, or a Release whose origin,
+            suite or date changed, becomes the new pin instead of being refused.
     """
 
     signature: bool
     digests: bool
     reason: str
+    accept_change: bool = False
 
     @property
     def verified(self) -> bool:

@@ -38,6 +38,7 @@ from oic_ai.stores.package_formats import (
     primary_location,
 )
 from oic_ai.stores.package_index import PackageIndex, SourceInfo, SourceRow, repo_key
+from oic_ai.stores.package_pins import check_pins
 from oic_ai.stores.package_repos import (
     DEB_SUFFIXES,
     RemoteRepo,
@@ -47,16 +48,12 @@ from oic_ai.stores.package_repos import (
     resolve_target,
     template_repo_key,
 )
+from oic_ai.stores.package_signed import Signed, signed_metadata
 from oic_ai.stores.package_trust import (
     Listed,
     TrustError,
     check_digest,
-    check_valid_until,
     find_gpgv,
-    keyring_for,
-    parse_release,
-    read_signed,
-    repomd_primary,
 )
 
 # --- syncing -----------------------------------------------------------------------
@@ -87,6 +84,7 @@ class SyncResult:
     verified: bool | None = None
     warning: str = ""
     refused: bool = False
+    fix: str = ""
 
     @property
     def ok(self) -> bool:
@@ -135,6 +133,7 @@ def _source_result(
     verified: bool | None = None,
     warning: str = "",
     refused: bool = False,
+    fix: str = "",
 ) -> SyncResult:
     """The result of one source of ``target`` (os, dist, arch), timed from ``started``."""
     os, dist, arch = target
@@ -152,6 +151,7 @@ def _source_result(
         verified=verified,
         warning=warning,
         refused=refused,
+        fix=fix,
     )
 
 
@@ -172,6 +172,7 @@ def sync_repo(
     arch: str,
     fetcher: Fetcher,
     insecure: bool = False,
+    accept_change: bool = False,
 ) -> list[SyncResult]:
     """Fetch, verify and store every index file of one repository for a target.
 
@@ -183,14 +184,14 @@ def sync_repo(
     Raises:
         UserInputError: verification is on and gpgv is not installed.
     """
-    policy = repo.trust(insecure)
+    policy = replace(repo.trust(insecure), accept_change=accept_change)
     if policy.signature:
         find_gpgv()  # a setup problem: one line before anything is fetched
-    signed: _Signed | None = None
+    signed: Signed | None = None
     failure: Exception | None = None
     if policy.digests:
         try:
-            signed = _signed_metadata(repo, arch, fetcher, policy)
+            signed = signed_metadata(repo, arch, fetcher, policy)
         except (FetchError, IndexFormatError, TrustError) as exc:
             failure = exc
     warning = "" if policy.verified else f"not verified: {policy.reason}"
@@ -199,6 +200,7 @@ def sync_repo(
         started = time.perf_counter()
         previous = _previous(index, dist, arch, info.location)
         retryable = refused = False
+        fix = ""
         try:
             if failure is not None:
                 raise failure
@@ -210,7 +212,7 @@ def sync_repo(
                 status, count = sync_format(sync, stem)
             message = "not modified since the last sync" if status == "unchanged" else ""
         except TrustError as exc:
-            status, refused = "failed", True
+            status, refused, fix = "failed", True, exc.own_fix
             count = previous.packages if previous else 0
             message = f"refused: {exc.problem}; {_kept(previous)}"
         except (FetchError, IndexFormatError) as exc:
@@ -231,93 +233,17 @@ def sync_repo(
                 verified=policy.verified,
                 warning=warning,
                 refused=refused,
+                fix=fix,
             )
         )
     return results
 
 
-@dataclass(frozen=True)
-class _Signed:
-    """A repository's metadata, verified (or, for ``repoGPGCheck: false``, only read).
-
-    Attributes:
-        url: ``InRelease``/``Release`` or ``repomd.xml``.
-        root: The URL the listed paths are relative to.
-        files: What the metadata lists, by relative path.
-        fingerprint: The key that signed it ("" when the signature was not checked).
-    """
-
-    url: str
-    root: str
-    files: Mapping[str, Listed]
-    fingerprint: str
-
-
-def _fetch_body(fetcher: Fetcher, url: str, label: str) -> bytes:
-    fetched = fetcher.fetch(url, label=label)
-    try:
-        return read_signed(fetched.body, url)
-    finally:
-        fetched.close()
-
-
-def _signed_metadata(repo: RemoteRepo, arch: str, fetcher: Fetcher, policy: TrustPolicy) -> _Signed:
-    """Fetch the repository's metadata and verify its signature when the policy says so.
-
-    Raises:
-        FetchError: the metadata cannot be fetched.
-        TrustError: a signature is missing, bad or by an unknown key.
-    """
-    if repo.kind == "rpm":
-        ((_, root),) = repo.index_sources(arch)
-        url = f"{root}/repodata/repomd.xml"
-        try:
-            body = _fetch_body(fetcher, url, repo.name)
-        except NotFoundError:
-            raise FetchError(url, "no repodata/repomd.xml there (HTTP 404)", status=404) from None
-        fingerprint = ""
-        if policy.signature:
-            signature = _signature(fetcher, url + ".asc", "repoGPGCheck is on")
-            with keyring_for(repo.keys, root, fetcher, repo=url) as keyring:
-                _, fingerprint = keyring.verify(url, signature, body)
-        primary = repomd_primary(body, url)
-        return _Signed(url, root, {"primary": primary}, fingerprint)
-    root = f"{repo.base_url.rstrip('/')}/dists/{repo.suite}"
-    in_release = f"{root}/InRelease"
-    try:
-        body = _fetch_body(fetcher, in_release, f"{repo.suite} InRelease")
-    except NotFoundError:
-        pass
-    else:
-        with keyring_for(repo.keys, repo.base_url, fetcher, repo=in_release) as keyring:
-            text, fingerprint = keyring.verify(in_release, body)
-        signed_text = text.decode("utf-8", "replace")
-        check_valid_until(signed_text, in_release)
-        return _Signed(in_release, root, parse_release(signed_text, in_release), fingerprint)
-    release = repo.release_file or f"{root}/Release"
-    try:
-        body = _fetch_body(fetcher, release, f"{repo.suite} Release")
-    except NotFoundError:
-        raise FetchError(root, "no InRelease or Release there (HTTP 404)", status=404) from None
-    signature = _signature(fetcher, repo.release_sign or f"{release}.gpg", "gpgCheck is on")
-    with keyring_for(repo.keys, repo.base_url, fetcher, repo=release) as keyring:
-        _, fingerprint = keyring.verify(release, signature, body)
-    signed_text = body.decode("utf-8", "replace")
-    check_valid_until(signed_text, release)
-    return _Signed(release, root, parse_release(signed_text, release), fingerprint)
-
-
-def _signature(fetcher: Fetcher, url: str, why: str) -> bytes:
-    try:
-        return _fetch_body(fetcher, url, "signature")
-    except NotFoundError:
-        raise TrustError(
-            url, f"missing signature (HTTP 404); {why}, so the metadata must be signed"
-        ) from None
-
-
-def _sync_checked(sync: _SourceSync, stem: str, signed: _Signed) -> tuple[str, int]:
-    """Fetch one index file the signed metadata lists, check it, parse it, store it."""
+def _sync_checked(sync: _SourceSync, stem: str, signed: Signed) -> tuple[str, int]:
+    """Check the pins, then fetch one index file the metadata lists, check, parse, store it."""
+    stored = sync.previous.spec.get("trust") if sync.previous else None
+    accept = sync.policy.accept_change
+    check_pins(stored, signed.release, signed.fingerprint, signed.url, accept_change=accept)
     if sync.info.kind == "rpm":
         listed = signed.files["primary"]
         candidates = [(f"{signed.root}/{listed.path.lstrip('/')}", listed)]
@@ -337,7 +263,7 @@ def _sync_checked(sync: _SourceSync, stem: str, signed: _Signed) -> tuple[str, i
         candidates.sort(key=lambda pair: pair[0] != previous_url)
         record_url = ""
     for url, listed in candidates:
-        trust = sync.trust_record(listed, signed.fingerprint)
+        trust = sync.trust_record(listed, signed.fingerprint, signed.release)
         stored_url = record_url or url
         if sync.same_as_before(stored_url, trust):
             return sync.unchanged_as_before(stored_url, trust)
@@ -379,7 +305,12 @@ class _SourceSync:
     fetcher: Fetcher
     policy: TrustPolicy = field(default_factory=lambda: TrustPolicy(False, False, ""))
 
-    def trust_record(self, listed: Listed | None = None, fingerprint: str = "") -> dict[str, Any]:
+    def trust_record(
+        self,
+        listed: Listed | None = None,
+        fingerprint: str = "",
+        release: Mapping[str, str] | None = None,
+    ) -> dict[str, Any]:
         """What is stored about this source's verification (``spec["trust"]``)."""
         record: dict[str, Any] = {"verified": self.policy.verified}
         if not self.policy.verified:
@@ -388,6 +319,8 @@ class _SourceSync:
             record["digest"] = f"{listed.algorithm}:{listed.digest}"
         if fingerprint:
             record["signed_by"] = fingerprint
+        if release:
+            record["release"] = dict(release)
         return record
 
     def source(self, trust: Mapping[str, Any] | None = None) -> SourceInfo:
@@ -398,12 +331,11 @@ class _SourceSync:
     def same_as_before(self, url: str, trust: Mapping[str, Any]) -> bool:
         """True when the signed metadata lists exactly the file stored last time."""
         previous = self.previous
-        return (
-            previous is not None
-            and previous.url == url
-            and bool(trust.get("digest"))
-            and previous.spec.get("trust") == dict(trust)
-        )
+        if previous is None or previous.url != url or not trust.get("digest"):
+            return False
+        before = dict(previous.spec.get("trust") or {})
+        before.pop("release", None)  # a newer Release listing the same file is no change
+        return before == {k: v for k, v in trust.items() if k != "release"}
 
     def unchanged_as_before(self, url: str, trust: Mapping[str, Any]) -> tuple[str, int]:
         """Record a sync that found the listed file unchanged; nothing is downloaded."""
@@ -522,6 +454,7 @@ def refresh_recorded(
     arch: str | None = None,
     fetcher: Fetcher,
     insecure: bool = False,
+    accept_change: bool = False,
 ) -> list[SyncResult]:
     """Sync again every remote source recorded in the cache (optionally one dist/arch)."""
     results: list[SyncResult] = []
@@ -554,6 +487,7 @@ def refresh_recorded(
                 arch=row.arch,
                 fetcher=fetcher,
                 insecure=insecure,
+                accept_change=accept_change,
             )
         )
     return results
@@ -691,7 +625,12 @@ def import_local(
 
 
 def sync_template_repos(
-    index: PackageIndex, data: Mapping[str, Any], *, fetcher: Fetcher, insecure: bool = False
+    index: PackageIndex,
+    data: Mapping[str, Any],
+    *,
+    fetcher: Fetcher,
+    insecure: bool = False,
+    accept_change: bool = False,
 ) -> list[SyncResult]:
     """Fetch a template's own ``packageRepositories`` (URL or local ``path``) for its target."""
     target = data.get("target") if isinstance(data.get("target"), Mapping) else None
@@ -705,7 +644,16 @@ def sync_template_repos(
     results: list[SyncResult] = []
     for repo in repos_from_template(data):
         results.extend(
-            sync_repo(index, repo, os=os, dist=dist, arch=arch, fetcher=fetcher, insecure=insecure)
+            sync_repo(
+                index,
+                repo,
+                os=os,
+                dist=dist,
+                arch=arch,
+                fetcher=fetcher,
+                insecure=insecure,
+                accept_change=accept_change,
+            )
         )
     for entry in data.get("packageRepositories") or []:
         if isinstance(entry, Mapping) and entry.get("path") and not entry.get("url"):
@@ -730,9 +678,13 @@ class SyncFailedError(UserInputError):
 
     exit_code: int
 
-    def __init__(self, message: str, *, retryable: bool, refused: bool = False) -> None:
+    def __init__(
+        self, message: str, *, retryable: bool, refused: bool = False, fix: str = ""
+    ) -> None:
         """One line naming the first failure and how many more there were."""
-        if refused and not retryable:
+        if fix:
+            pass  # the refusal's own fix (a new key: --accept-change)
+        elif refused and not retryable:
             fix = (
                 "check the repository and its configured key; pass --insecure only if "
                 "you accept an unverified index"
@@ -757,6 +709,7 @@ class SyncFailedError(UserInputError):
                 failure,
                 retryable=any(r.retryable for r in results),
                 refused=any(r.refused for r in results),
+                fix=next((r.fix for r in results if r.status == "failed" and r.fix), ""),
             )
 
 

@@ -1,9 +1,10 @@
 """Signed repository metadata: what apt and dnf check before they believe an index.
 
 - Keys come from the repository's configuration only: a local file (absolute path or
-  ``file://``), or the configured ``http(s)://`` URL, or a path relative to the
-  repository URL (the composer's ``gpgKey: repodata/repomd.xml.key``). Armored keys are
-  dearmored here; binary keyrings and keyboxes are used as they are.
+  ``file://``), or the configured ``https://`` URL, or a path relative to the
+  repository URL (the composer's ``gpgKey: repodata/repomd.xml.key``). A key whose URL
+  is plain ``http://`` is refused: it could be swapped together with the repository.
+  Armored keys are dearmored here; binary keyrings and keyboxes are used as they are.
 - Signatures are checked by Debian's ``gpgv`` against a keyring built in a temporary
   folder from those keys and nothing else. A signature counts only when gpgv reports
   both ``GOODSIG`` and ``VALIDSIG`` for it (the exit code alone is not enough: a file
@@ -61,6 +62,7 @@ class TrustError(UserInputError):
         """One line: the file, then what failed."""
         self.file = file
         self.what = " ".join(what.split())
+        self.own_fix = fix or ""  # a fix for this very refusal (e.g. --accept-change)
         super().__init__(
             f"{file}: {self.what}",
             fix=fix or "check the repository and its key, or pass --insecure to skip checks",
@@ -309,6 +311,14 @@ def keyring_for(
     read = []
     for key in keys:
         location = resolve_key_location(key, repo_url)
+        if not location.startswith(("https://", "file://", "/")):
+            raise TrustError(
+                location,
+                "the key URL is not https: a key fetched over plain HTTP can be swapped "
+                "together with the repository",
+                fix="use an https:// key URL or a local key file (or pass --insecure to "
+                "skip verification)",
+            )
         read.append((location, read_key(location, fetcher)))
     with Keyring(read, gpgv) as keyring:
         yield keyring

@@ -38,6 +38,8 @@ class SyncRequest:
         backoff: Seconds before the first retry (doubling).
         insecure: Skip signature and checksum verification (said in the output and
             remembered for ``packages status``).
+        accept_change: Accept a new signing key, or a Release whose Origin, Label,
+            Suite, Codename or Date changed, as the repository's new pins.
     """
 
     index: str | None = None
@@ -50,6 +52,7 @@ class SyncRequest:
     timeout: float = 30.0
     backoff: float = 0.5
     insecure: bool = False
+    accept_change: bool = False
 
     def __post_init__(self) -> None:
         """Refuse retry and timeout values that cannot work.
@@ -159,17 +162,31 @@ def _sync(index: PackageIndex, request: SyncRequest, fetcher: Fetcher) -> list[S
                         arch=pick.arch,
                         fetcher=fetcher,
                         insecure=insecure,
+                        accept_change=request.accept_change,
                     )
                 )
         return results
     if request.templates:
         for template in request.templates:
             data = read_template_file(Path(template))
-            results.extend(sync_template_repos(index, data, fetcher=fetcher, insecure=insecure))
+            results.extend(
+                sync_template_repos(
+                    index,
+                    data,
+                    fetcher=fetcher,
+                    insecure=insecure,
+                    accept_change=request.accept_change,
+                )
+            )
         return results
     only = resolve_target(request.os, request.dist, request.arch)[1] if request.dist else None
     results = refresh_recorded(
-        index, dist=only, arch=request.arch, fetcher=fetcher, insecure=insecure
+        index,
+        dist=only,
+        arch=request.arch,
+        fetcher=fetcher,
+        insecure=insecure,
+        accept_change=request.accept_change,
     )
     if not results:
         raise UserInputError(

@@ -13,6 +13,7 @@ import lzma
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,8 +109,8 @@ def deb_config(tmp_path: Path, url: str, key: str | None, extra: str = "") -> Pa
     return path
 
 
-def rpm_config(tmp_path: Path, url: str, key: str = "repodata/repomd.xml.key") -> Path:
-    """An azl3 providerconfig; the key is relative to the repository URL, as upstream's."""
+def rpm_config(tmp_path: Path, url: str, key: str) -> Path:
+    """An azl3 providerconfig with ``key`` (upstream's is relative to its https URL)."""
     folder = tmp_path / "osv" / "azure-linux" / "azl3" / "providerconfigs"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "x86_64_repo.yml"
@@ -124,6 +125,13 @@ def rpm_config(tmp_path: Path, url: str, key: str = "repodata/repomd.xml.key") -
         encoding="utf-8",
     )
     return path
+
+
+def key_file(tmp_path: Path, signer: Signer) -> str:
+    """The signer's public key in a local file (a key is a local file or an https URL)."""
+    path = tmp_path / f"key-{signer.fingerprint[-16:]}.asc"
+    path.write_bytes(signer.public_key())
+    return str(path)
 
 
 def sync(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -158,7 +166,7 @@ def status_json(capsys: pytest.CaptureFixture[str], data_dir: Path) -> list[dict
 
 @pytest.mark.parametrize(
     ("key_form", "style"),
-    [("url-armored", "inrelease"), ("file-binary", "detached"), ("file-url", "both")],
+    [("file-armored", "inrelease"), ("file-binary", "detached"), ("file-url", "both")],
 )
 def test_a_signed_debian_repository_syncs_verified(
     server: StaticServer,
@@ -170,14 +178,9 @@ def test_a_signed_debian_repository_syncs_verified(
     style: str,
 ) -> None:
     sign_deb_mirror(server.root / "elxr", signer, style=style)
-    if key_form == "url-armored":
-        (server.root / "keys").mkdir()
-        (server.root / "keys" / "public.asc").write_bytes(signer.public_key())
-        key = f"{server.url}/keys/public.asc"
-    else:
-        local = tmp_path / "keyring.gpg"
-        local.write_bytes(signer.public_key(armored=key_form != "file-binary"))
-        key = str(local) if key_form == "file-binary" else f"file://{local}"
+    local = tmp_path / "keyring.gpg"
+    local.write_bytes(signer.public_key(armored=key_form != "file-binary"))
+    key = f"file://{local}" if key_form == "file-url" else str(local)
     args = ("--repo-config", str(deb_config(tmp_path, server.url, key)), "--data-dir")
     code, out, err = sync(capsys, *args, str(data_dir), "--json")
     assert code == 0, err
@@ -401,12 +404,12 @@ def test_a_signed_rpm_repository_syncs_verified(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     sign_rpm_repo(server.root / "azl" / "x86_64", signer, kind="zst")
-    args = ("--repo-config", str(rpm_config(tmp_path, server.url)), "--data-dir", str(data_dir))
+    config = rpm_config(tmp_path, server.url, key_file(tmp_path, signer))
+    args = ("--repo-config", str(config), "--data-dir", str(data_dir))
     code, out, err = sync(capsys, *args, "--json")
     assert code == 0, err
     (result,) = json.loads(out)["results"]
     assert (result["status"], result["packages"], result["verified"]) == ("updated", 9, True)
-    assert "/azl/x86_64/repodata/repomd.xml.key" in server.log  # relative to the repository
     server.log.clear()
     code, out, _ = sync(capsys, *args, "--json")
     assert json.loads(out)["results"][0]["status"] == "unchanged"
@@ -456,7 +459,8 @@ def test_an_rpm_repository_that_fails_verification_is_refused_and_keeps_the_inde
     what: str,
 ) -> None:
     root = sign_rpm_repo(server.root / "azl" / "x86_64", signer)
-    args = ("--repo-config", str(rpm_config(tmp_path, server.url)), "--data-dir", str(data_dir))
+    config = rpm_config(tmp_path, server.url, key_file(tmp_path, signer))
+    args = ("--repo-config", str(config), "--data-dir", str(data_dir))
     assert sync(capsys, *args)[0] == 0
     before = snapshot(data_dir, "azl3")
     tamper(root, signer, stranger)
@@ -475,7 +479,7 @@ def test_rpm_with_repo_gpg_check_off_still_checks_primary(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     root = sign_rpm_repo(server.root / "azl" / "x86_64", None)
-    config = rpm_config(tmp_path, server.url)
+    config = rpm_config(tmp_path, server.url, "repodata/repomd.xml.key")  # never read
     config.write_text(config.read_text().replace("repoGPGCheck: true", "repoGPGCheck: false"))
     args = ("--repo-config", str(config), "--data-dir", str(data_dir))
     code, _, err = sync(capsys, *args)
@@ -487,3 +491,161 @@ def test_rpm_with_repo_gpg_check_off_still_checks_primary(
 
 def test_the_signing_home_is_private(signer: Signer) -> None:
     assert oct(os.stat(signer.home).st_mode & 0o777) == "0o700"
+
+
+# --- what a verified sync pins (issue 20, items 6 and 7) ------------------------------
+
+
+def _first_sync(
+    server: StaticServer, signer: Signer, tmp_path: Path, data_dir: Path, capsys: Any
+) -> tuple[str, ...]:
+    sign_deb_mirror(server.root / "elxr", signer)
+    config = deb_config(tmp_path, server.url, key_file(tmp_path, signer))
+    args = ("--repo-config", str(config), "--data-dir", str(data_dir))
+    code, _, err = sync(capsys, *args)
+    assert code == 0, err
+    return args
+
+
+def test_a_signed_release_of_another_suite_is_refused(
+    server: StaticServer,
+    signer: Signer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # a valid signature by the right key, but a Release for sid served as aria
+    sign_deb_mirror(server.root / "elxr", signer, header={"Suite": "sid", "Codename": "sid"})
+    config = deb_config(tmp_path, server.url, key_file(tmp_path, signer))
+    empty = snapshot(data_dir, "elxr12")
+    code, _, err = sync(capsys, "--repo-config", str(config), "--data-dir", str(data_dir))
+    assert code == 2
+    (line,) = err.strip().splitlines()
+    assert "Suite: sid" in line and "not for the configured suite aria" in line, line
+    assert snapshot(data_dir, "elxr12") == empty
+    # the codename alone may name it, as apt allows
+    sign_deb_mirror(server.root / "elxr", signer, header={"Suite": "stable", "Codename": "aria"})
+    assert sync(capsys, "--repo-config", str(config), "--data-dir", str(data_dir))[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("header", "words"),
+    [
+        ({"Origin": "Someone Else"}, "Origin 'oic-ai tests' -> 'Someone Else'"),
+        ({"Label": "evil"}, "Label None -> 'evil'"),
+        ({"Codename": "aria-old", "Suite": "aria"}, "Codename 'aria' -> 'aria-old'"),
+        ({"Date": "Sun, 01 Jan 2023 12:00:00 UTC"}, "a replayed Release"),
+    ],
+    ids=["origin", "label", "codename", "older-date"],
+)
+def test_a_changed_or_older_release_is_refused_unless_accepted(
+    server: StaticServer,
+    signer: Signer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    header: dict[str, str],
+    words: str,
+) -> None:
+    args = _first_sync(server, signer, tmp_path, data_dir, capsys)
+    before = snapshot(data_dir, "elxr12")
+    sign_deb_mirror(
+        server.root / "elxr", signer, components={"main": deb_packages(EXTRA)}, header=header
+    )
+    code, _, err = sync(capsys, *args)
+    assert code == 2
+    (line,) = err.strip().splitlines()
+    assert words in line and "--accept-change" in line, line
+    assert snapshot(data_dir, "elxr12") == before
+    code, _, err = sync(capsys, *args, "--accept-change")
+    assert code == 0, err
+    assert snapshot(data_dir, "elxr12") != before
+    assert sync(capsys, *args)[0] == 0  # the accepted values are the new pins
+
+
+def test_a_newer_release_of_the_same_repository_is_fine(
+    server: StaticServer,
+    signer: Signer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = _first_sync(server, signer, tmp_path, data_dir, capsys)
+    newer = {"Date": "Tue, 24 Nov 2026 12:00:00 UTC"}
+    sign_deb_mirror(
+        server.root / "elxr", signer, components={"main": deb_packages(LEGIT)}, header=newer
+    )
+    code, _, err = sync(capsys, *args)
+    assert code == 0 and err == ""
+
+
+def test_a_new_signing_key_is_refused_naming_both_fingerprints(
+    server: StaticServer,
+    signer: Signer,
+    stranger: Signer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = _first_sync(server, signer, tmp_path, data_dir, capsys)
+    before = snapshot(data_dir, "elxr12")
+    # the key file and the mirror are swapped together
+    Path(key_file(tmp_path, signer)).write_bytes(stranger.public_key())
+    sign_deb_mirror(server.root / "elxr", stranger, components={"main": deb_packages(EXTRA)})
+    code, _, err = sync(capsys, *args)
+    assert code == 2
+    (line,) = err.strip().splitlines()
+    assert stranger.fingerprint in line and signer.fingerprint in line, line
+    assert "oic-ai packages sync --accept-change" in line
+    assert snapshot(data_dir, "elxr12") == before
+    assert sync(capsys, *args, "--accept-change")[0] == 0
+    assert sync(capsys, *args)[0] == 0  # the new key is the pin now
+
+
+def test_an_rpm_repository_pins_its_key_too(
+    server: StaticServer,
+    signer: Signer,
+    stranger: Signer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    root = sign_rpm_repo(server.root / "azl" / "x86_64", signer)
+    key = key_file(tmp_path, signer)
+    args = ("--repo-config", str(rpm_config(tmp_path, server.url, key)), "--data-dir")
+    assert sync(capsys, *args, str(data_dir))[0] == 0
+    Path(key).write_bytes(stranger.public_key())
+    sign_rpm_repo(root, stranger)
+    code, _, err = sync(capsys, *args, str(data_dir))
+    assert code == 2 and signer.fingerprint in err and stranger.fingerprint in err
+
+
+@pytest.mark.parametrize("relative", [False, True], ids=["absolute", "relative"])
+def test_a_key_over_plain_http_is_refused(
+    server: StaticServer,
+    signer: Signer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    relative: bool,
+) -> None:
+    if relative:
+        sign_rpm_repo(server.root / "azl" / "x86_64", signer)
+        config = rpm_config(tmp_path, server.url, "repodata/repomd.xml.key")
+        dist = "azl3"
+    else:
+        sign_deb_mirror(server.root / "elxr", signer)
+        (server.root / "keys").mkdir()
+        (server.root / "keys" / "public.asc").write_bytes(signer.public_key())
+        config = deb_config(tmp_path, server.url, f"{server.url}/keys/public.asc")
+        dist = "elxr12"
+    args = ("--repo-config", str(config), "--data-dir", str(data_dir))
+    empty = snapshot(data_dir, dist)
+    code, _, err = sync(capsys, *args)
+    assert code == 2
+    (line,) = err.strip().splitlines()
+    assert "the key URL is not https" in line and "local key file" in line, line
+    assert not [path for path in server.log if path.endswith(".key") or "/keys/" in path]
+    assert snapshot(data_dir, dist) == empty
+    code, _, err = sync(capsys, *args, "--insecure")
+    assert code == 0 and "--insecure" in err

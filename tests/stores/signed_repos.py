@@ -75,7 +75,9 @@ def _digest(data: bytes) -> tuple[str, int]:
     return hashlib.sha256(data).hexdigest(), len(data)
 
 
-def release_text(root: Path, suite: str, valid_until: str | None = None) -> bytes:
+def release_text(
+    root: Path, suite: str, valid_until: str | None = None, header: dict[str, str] | None = None
+) -> bytes:
     """A Debian Release for ``root/dists/<suite>``, listing every index file there.
 
     Like Ubuntu's, it also lists the uncompressed ``Packages`` when only a compressed
@@ -88,10 +90,18 @@ def release_text(root: Path, suite: str, valid_until: str | None = None) -> byte
         digest, size = _digest(path.read_bytes())
         lines.append(f" {digest} {size:>10} {relative}")
     components = sorted({p.name for p in folder.iterdir() if p.is_dir()})
-    until = f"Valid-Until: {valid_until}\n" if valid_until else ""
+    fields = {
+        "Origin": "oic-ai tests",
+        "Suite": suite,
+        "Codename": suite,
+        "Date": "Mon, 23 Nov 2026 12:00:00 UTC",
+        **(header or {}),
+    }
+    if valid_until:
+        fields["Valid-Until"] = valid_until
+    head = "".join(f"{name}: {value}\n" for name, value in fields.items())
     return (
-        f"Origin: oic-ai tests\nSuite: {suite}\nCodename: {suite}\n"
-        f"Date: Mon, 23 Nov 2026 12:00:00 UTC\n{until}Architectures: amd64 arm64\n"
+        f"{head}Architectures: amd64 arm64\n"
         f"Components: {' '.join(components)}\nSHA256:\n" + "\n".join(lines) + "\n"
     ).encode()
 
@@ -104,6 +114,7 @@ def sign_deb_mirror(
     kind: str = "xz",
     style: str = "inrelease",
     valid_until: str | None = None,
+    header: dict[str, str] | None = None,
 ) -> Path:
     """Write a mirror and its signed Release.
 
@@ -116,10 +127,11 @@ def sign_deb_mirror(
         style: ``inrelease`` (InRelease only), ``detached`` (Release + Release.gpg) or
             ``both``.
         valid_until: A ``Valid-Until`` date for the Release (RFC 2822), if any.
+        header: Release fields to set instead of the defaults (Origin, Suite, Date, ...).
     """
     write_deb_mirror(root, suite=suite, components=components, kind=kind)
     folder = root / "dists" / suite
-    release = release_text(root, suite, valid_until)
+    release = release_text(root, suite, valid_until, header)
     for name in ("InRelease", "Release", "Release.gpg"):
         (folder / name).unlink(missing_ok=True)
     if signer is None or style in ("detached", "both"):
