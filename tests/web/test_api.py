@@ -364,13 +364,13 @@ def test_session_errors_are_one_line_with_the_right_status(api: Api, session: st
     assert_error(api.client.post(f"/api/v1/sessions/{session}/fork", json={"turn": 9}), 400, "9")
 
 
-def test_a_session_busy_with_a_turn_answers_503(
+def test_a_session_busy_with_a_turn_answers_409(
     api: Api, session: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OIC_AI_SESSION_WAIT", "0.2")
     with session_lock(api.data, session, timeout=5):
         response = api.client.delete(f"/api/v1/sessions/{session}")
-    assert_error(response, 503, "")
+    assert_error(response, 409, "session is busy")
     assert api.client.get(f"/api/v1/sessions/{session}").status_code == 200
 
 
