@@ -134,7 +134,7 @@ def test_the_rest_api_answers_beside_the_langgraph_api(serve: Serve) -> None:
     status, found = serve.post("/api/v1/packages/check", {"template": MINIMAL.read_text()})
     assert status == 200 and found["checked"] is False
     status, refused = serve.post("/api/v1/templates", {"name": "../x", "template": "a: 1"})
-    assert status == 400 and "template name" in refused["error"]
+    assert status == 422 and "template name" in refused["error"]
     status, _, info = serve.get("/info")  # a standard LangGraph route, same process
     assert status == 200 and json.loads(info)
 
