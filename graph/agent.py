@@ -233,21 +233,32 @@ class TemplateAgent:
         session: str | None,
         template: str,
         *,
-        request: str = "apply my edit",
+        fix: bool = False,
+        request: str | None = None,
         on_step: Callable[[str, dict[str, Any]], None] | None = None,
     ) -> TurnResult:
         """Run a turn whose draft is ``template`` (an edit made by hand), skipping planning.
 
-        The text is validated, fixed, package-checked and recorded like any turn's
-        result; it becomes the session's template unless it is invalid.
+        The text is validated, package-checked and recorded like any turn's result; it
+        becomes the session's template unless it is invalid. It is your own text, so it
+        is not fixed unless ``fix`` asks for it: errors come back as an ``invalid`` result
+        with the findings, and the session keeps its template.
 
         Args:
             session: The session to continue; a new one is started when None.
             template: The whole template text.
-            request: The words recorded for the turn.
+            fix: Fix what the validator finds (and missing packages with a suggestion),
+                as a planned draft would be; the page's "Fix it".
+            request: The words recorded for the turn ("apply my edit", "fix my edit").
             on_step: Called with ``(node name, partial update)`` as each node finishes.
         """
-        payload = {"messages": [{"role": "user", "content": request}], "template_edit": template}
+        words = request or ("fix my edit" if fix else "apply my edit")
+        payload: dict[str, Any] = {
+            "messages": [{"role": "user", "content": words}],
+            "template_edit": template,
+        }
+        if fix:
+            payload["fix_edit"] = True
         return self._run(session or self.new_session_id(), payload, on_step)
 
     def start_from(

@@ -44,11 +44,14 @@ def _finish(state: State, runtime: Runtime[Context]) -> Literal["review", "respo
 def route_after_validate(
     state: State, runtime: Runtime[Context]
 ) -> Literal["verify_packages", "fix", "review", "respond"]:
-    """Valid drafts get their packages checked; invalid ones are fixed while attempts last."""
+    """Valid drafts get their packages checked; invalid ones are fixed while attempts last.
+
+    A user's own edit (``own_edit``) is never fixed without asking: its errors are reported.
+    """
     validation = record(state, "validation")
     if not validation.get("errors"):
         return "verify_packages"
-    if _attempts_left(state, runtime):
+    if _attempts_left(state, runtime) and not state.get("own_edit"):
         return "fix"
     return _finish(state, runtime)
 
@@ -56,11 +59,14 @@ def route_after_validate(
 def route_after_packages(
     state: State, runtime: Runtime[Context]
 ) -> Literal["fix", "review", "respond"]:
-    """Missing packages with a suggestion go to ``fix`` (same counter); else finish."""
+    """Missing packages with a suggestion go to ``fix`` (same counter); else finish.
+
+    In a user's own edit (``own_edit``) they are reported with their suggestions instead.
+    """
     packages = record(state, "packages")
     suggestions = packages.get("suggestions", {})
     fixable = [name for name in packages.get("missing", []) if suggestions.get(name)]
-    if fixable and _attempts_left(state, runtime):
+    if fixable and _attempts_left(state, runtime) and not state.get("own_edit"):
         return "fix"
     return _finish(state, runtime)
 

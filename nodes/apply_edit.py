@@ -2,7 +2,13 @@
 
 The editor's "Apply" and the library's "use as starting point" send a whole template
 instead of a request to plan; this node puts it where ``generate`` would have put a
-planned one, so validate, fix, verify_packages and respond treat it like any result.
+planned one, so validate, verify_packages and respond treat it like any result.
+
+A user's own edit (no ``template_origin``) is not fixed without asking: the fix loop
+would undo a deliberate change (move a partition back, drop a package) and call the
+result valid. Its errors and missing packages are reported (``own_edit``); a follow-up
+turn with ``fix_edit`` (the page's "Fix it") asks for the fix. A library template taken
+as a starting point is not the user's text, so it is fixed as a planned draft would be.
 """
 
 from __future__ import annotations
@@ -32,7 +38,8 @@ def apply_edit(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
     With ``template_origin`` the session starts over from that library template (it
     becomes ``base_template``); without it the text replaces the current template, and the
-    diff is taken against it.
+    diff is taken against it, and unless ``fix_edit`` asks for fixes the turn is an
+    ``own_edit``: reported, not fixed.
     """
     from oic_ai.tools.applier import unified_diff
 
@@ -40,15 +47,19 @@ def apply_edit(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     origin = str(state.get("template_origin") or "").strip()[:MAX_ORIGIN] or None
     start = "" if origin else str(state.get("template") or "")
     diff = unified_diff(start, text, "template.yml")
+    fixing = bool(state.get("fix_edit"))
+    change = "fixed your edit" if fixing and not origin else "applied your edit"
     update: dict[str, Any] = {
         "draft": text,
         "start_text": start,
         "diff": diff,
-        "changes": [_counted(f"started from {origin}" if origin else "applied your edit", diff)],
+        "changes": [_counted(f"started from {origin}" if origin else change, diff)],
         "provider": EDIT_PROVIDER,
         "plan": None,
         "template_edit": None,  # inputs persist on a thread: the next turn must not re-apply
         "template_origin": None,
+        "fix_edit": None,
+        "own_edit": not origin and not fixing,
     }
     if origin:
         update.update(base_template=origin, base_text=text, sources=[])

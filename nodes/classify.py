@@ -42,6 +42,7 @@ TURN_RESET: dict[str, Any] = {
     "fix_attempts": 0,
     "fix_history": [],
     "review_edit": False,
+    "own_edit": False,
 }
 
 

@@ -12,6 +12,13 @@ from oic_ai.nodes.state import State, Status, record
 from oic_ai.stores.secrets import mask_secrets
 
 
+OWN_EDIT_HINT = (
+    "Your edit was kept as you wrote it: correct it in the editor, or ask for the fix "
+    '("Fix it" on the page).'
+)
+"""The answer's last line for an invalid edit of the user's own."""
+
+
 def settle_status(state: State) -> tuple[Status, list[str]]:
     """The turn's status with its reasons: ``invalid`` beats warnings beats ``valid``."""
     route = record(state, "route")
@@ -21,6 +28,12 @@ def settle_status(state: State) -> tuple[Status, list[str]]:
     packages = record(state, "packages")
     reasons: list[str] = []
     errors = validation.get("errors", [])
+    if errors and state.get("own_edit"):
+        reasons.append(
+            f"{len(errors)} validation error(s) in your edit, not fixed without asking: "
+            + "; ".join(str(e.get("message")) for e in errors[:3])
+        )
+        return "invalid", reasons
     if errors:
         attempts = state.get("fix_attempts", 0)
         reasons.append(
@@ -108,6 +121,8 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
                 "index to check)."
             )
     lines.append(f"Status: {status}." + (f" {'; '.join(reasons)}." if reasons else ""))
+    if status == "invalid" and state.get("own_edit"):
+        lines.append(OWN_EDIT_HINT)
     lines.extend(state.get("notices", []))
     return "\n".join(line for line in lines if line)
 

@@ -139,6 +139,10 @@ class InputState(TypedDict, total=False):
     template_origin: str | None
     """With ``template_edit``: the library template it comes from; the turn then starts
     the session from it (``base_template``) instead of editing the current template."""
+    fix_edit: bool | None
+    """With ``template_edit``: fix what the validator finds in it ("Fix it" on the page,
+    ``TemplateAgent.apply_edit(fix=True)``). Without it, the errors of a user's own edit
+    are reported and never fixed without asking. Consumed by the turn."""
 
 
 @_DOCUMENTED
@@ -201,6 +205,9 @@ class State(InputState, OutputState, total=False):
     """The base template's text (create turns)."""
     start_text: str | None
     """The text this turn started from; the diff is taken against it."""
+    own_edit: bool
+    """True for an edit turn whose draft is the user's own text and no fix was asked for:
+    its errors and missing packages are reported, never fixed without asking."""
 
 
 def record(state: State, key: Literal["route", "validation", "packages"]) -> dict[str, Any]:

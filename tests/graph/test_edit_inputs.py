@@ -18,6 +18,7 @@ from oic_ai.graph.context import Context
 from oic_ai.graph.routers import route_after_classify
 from oic_ai.graph.services.library import TemplateNotFoundError
 from oic_ai.nodes.classify import classify
+from oic_ai.nodes.respond import OWN_EDIT_HINT
 from oic_ai.stores.session_store import SessionStore, sessions_db_path
 from oic_ai.stores.settings import load_settings
 from tests.conftest import FIXTURES, OUR_TEMPLATES
@@ -112,13 +113,52 @@ def test_an_invalid_edit_is_reported_and_the_session_keeps_its_template(
     assert agent.current_template(first.session) == MINIMAL.read_text()
 
 
-def test_a_fixable_edit_goes_through_fix(agent: TemplateAgent) -> None:
+def test_an_own_edit_is_reported_not_fixed_until_asked(agent: TemplateAgent) -> None:
     broken = (FIXTURES / "invalid" / "duplicate-packages.yml").read_text()
     steps, on_step = _steps()
     result = agent.apply_edit(None, broken, on_step=on_step)
-    assert "fix" in steps and result.status in ("valid", "valid_with_warnings"), result.message
-    assert any(change.startswith("fix:") for change in result.changes)
-    assert result.changes[0].startswith("applied your edit")
+    assert "fix" not in steps and result.status == "invalid", result.message
+    assert result.validation["errors"] and not any(c.startswith("fix:") for c in result.changes)
+    assert "not fixed without asking" in result.reasons[0]
+    assert result.message.splitlines()[-1] == OWN_EDIT_HINT
+    # the follow-up turn asks for the fix ("Fix it"): now the loop runs
+    steps, on_step = _steps()
+    fixed = agent.apply_edit(result.session, broken, fix=True, on_step=on_step)
+    assert "fix" in steps and fixed.status in ("valid", "valid_with_warnings"), fixed.message
+    assert fixed.changes[0].startswith("fixed your edit")
+    assert any(change.startswith("fix:") for change in fixed.changes)
+    state = agent.state(result.session)
+    assert state.get("fix_edit") is None and not state.get("own_edit")
+
+
+def test_a_moved_partition_is_not_moved_back_without_asking(agent: TemplateAgent) -> None:
+    """The issue's case: the fix loop moved a partition the user had just moved, said valid."""
+    first = agent.start_from(MINIMAL.stem)
+    good = agent.current_template(first.session)
+    moved = good.replace("      start: 257MiB\n", "      start: 200MiB\n", 1)
+    assert moved != good
+    steps, on_step = _steps()
+    result = agent.apply_edit(first.session, moved, on_step=on_step)
+    assert steps == ["classify", "apply_edit", "validate", "respond"], steps
+    assert result.status == "invalid"
+    assert [e["code"] for e in result.validation["errors"]] == ["partition-overlap"]
+    assert result.template == moved  # the edit comes back exactly as written
+    assert agent.current_template(first.session) == good  # and the last good template kept
+    asked = agent.apply_edit(first.session, moved, fix=True)
+    assert asked.status in ("valid", "valid_with_warnings")
+    assert "start: 200MiB" not in asked.template
+
+
+def test_a_library_starting_point_is_still_fixed(agent: TemplateAgent) -> None:
+    broken = (FIXTURES / "invalid" / "duplicate-packages.yml").read_text()
+    payload = {
+        "messages": [{"role": "user", "content": "start from dup"}],
+        "template_edit": broken,
+        "template_origin": "dup",
+    }
+    steps, on_step = _steps()
+    result = agent._run(agent.new_session_id(), payload, on_step)
+    assert "fix" in steps and result.status in ("valid", "valid_with_warnings")
 
 
 def test_the_edit_is_consumed_so_the_next_request_is_planned(agent: TemplateAgent) -> None:
