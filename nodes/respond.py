@@ -11,7 +11,6 @@ from oic_ai.nodes.context import Context, run_settings
 from oic_ai.nodes.state import State, Status, record
 from oic_ai.stores.secrets import mask_secrets
 
-
 OWN_EDIT_HINT = (
     "Your edit was kept as you wrote it: correct it in the editor, or ask for the fix "
     '("Fix it" on the page).'
