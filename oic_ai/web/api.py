@@ -13,6 +13,9 @@ Routes (see ``docs/architecture.md`` and the web contract):
 - ``GET /api/v1/search?q=&top_k=``: ``search --json``;
 - ``GET /api/v1/templates``, ``GET /api/v1/templates/{name}``, ``POST /api/v1/templates``;
 - ``POST /api/v1/packages/check`` ``{"template"}``: one entry of ``packages check --json``;
+- ``POST /api/v1/summary`` ``{"template"}``: the page's structured view of a template
+  (target, disk, packages, users, repositories, and the ``packages sync`` command with
+  the composer's providerconfig for the target where the composer's config is found);
 - ``GET /api/v1/sessions``, ``GET|PATCH|DELETE /api/v1/sessions/{id}``,
   ``POST /api/v1/sessions/{id}/fork``.
 """
@@ -239,6 +242,13 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
         report = await call(check_template_text, text, path=path)
         return JSONResponse(report.to_json())
 
+    async def summary(request: Request) -> Response:
+        body = await json_body(request)
+        text = text_field(body, "template") or ""
+        from oic_ai.graph.services.page import template_summary
+
+        return JSONResponse(await run_in_threadpool(template_summary, text))
+
     async def sessions(request: Request) -> Response:
         limit = _int_param(request.query_params.get("limit"), "limit", 0, 0, 100_000)
         from oic_ai.graph.services.sessions import list_sessions
@@ -280,6 +290,7 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
         ("/templates", save, ["POST"]),
         ("/templates/{name:path}", template, ["GET"]),
         ("/packages/check", packages_check, ["POST"]),
+        ("/summary", summary, ["POST"]),
         ("/sessions", sessions, ["GET"]),
         ("/sessions/{session}", session, ["GET", "PATCH", "DELETE"]),
         ("/sessions/{session}/fork", fork, ["POST"]),
