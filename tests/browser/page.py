@@ -67,9 +67,14 @@ def wait_turn(driver: Any, turns_before: int) -> str:
         lambda d: idle(d) and d.execute_script("return window.oicTimings.turns") > turns_before,
         "the turn to finish",
     )
-    status = str(by_label(driver, "Status").text)
-    assert status in FINAL, (status, alert(driver))
-    return status
+    return status(driver)
+
+
+def status(driver: Any) -> str:
+    """The status of the session on the page (the badge's ``data-status``)."""
+    value = str(by_label(driver, "Status").get_attribute("data-status"))
+    assert value in FINAL, (value, by_label(driver, "Status").text, alert(driver))
+    return value
 
 
 def turns(driver: Any) -> int:
@@ -96,8 +101,11 @@ def steps(driver: Any) -> list[str]:
 
 
 def step_texts(driver: Any) -> list[str]:
-    """The texts of the Steps list, in order."""
-    return [str(item.text) for item in within(by_label(driver, "Steps"), ":scope > li")]
+    """The texts of the Steps list, in order (folded away or not)."""
+    return [
+        " ".join(str(item.get_attribute("textContent")).split())
+        for item in within(by_label(driver, "Steps"), ":scope > li")
+    ]
 
 
 def alert(driver: Any) -> str:
@@ -157,3 +165,14 @@ def session_id(driver: Any) -> str:
 def shot(driver: Any, name: str) -> None:
     """A screenshot into the run's screenshot folder."""
     driver.save_screenshot(str(driver.shots / f"{driver.shot_prefix}-{name}.png"))
+
+
+def unfold_steps(driver: Any) -> Any:
+    """Expand the last turn's folded steps (a click on their one-line summary)."""
+    from selenium.webdriver.common.by import By
+
+    steps_list = by_label(driver, "Steps")
+    box = steps_list.find_element(By.XPATH, "./ancestor::details[1]")
+    if box.get_attribute("open") is None:
+        box.find_element(By.TAG_NAME, "summary").click()
+    return steps_list
