@@ -68,6 +68,7 @@ def composer_config_dir(environ: Mapping[str, str]) -> tuple[Path | None, Path |
     found = composer_config_path(environ)
     if found is None:
         return None, None
+    found = found.absolute()
     try:
         data = yaml.safe_load(found.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError):

@@ -46,30 +46,37 @@ class UiServer:
         return oic(*args, env=self.env)
 
 
-def serve_env(data_dir: Path, templates: Path) -> dict[str, str]:
+def serve_env(data_dir: Path, templates: Path, **extra: str) -> dict[str, str]:
     """The environment of the server and of the CLI commands that inspect its sessions."""
     return cli_env(
         data_dir,
-        OIC_AI_PROVIDER="builtin",
-        OIC_AI_TEMPLATES_DIR=str(templates),
-        LANGGRAPH_CLI_NO_ANALYTICS="1",
-        LANGGRAPH_NO_VERSION_CHECK="1",
+        **{
+            "OIC_AI_PROVIDER": "builtin",
+            "OIC_AI_TEMPLATES_DIR": str(templates),
+            "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+            "LANGGRAPH_NO_VERSION_CHECK": "1",
+            **extra,
+        },
     )
 
 
 @contextmanager
-def ui_server_at(root: Path, packages: dict[str, Path] | None = None) -> Iterator[UiServer]:
+def ui_server_at(
+    root: Path, packages: dict[str, Path] | None = None, env: dict[str, str] | None = None
+) -> Iterator[UiServer]:
     """Index a copy of the library, then run ``oic-ai serve --no-browser`` until closed.
 
     Args:
-        root: The folder for the server's data, templates and log.
+        root: The folder for the server's data, templates and log (and its working folder).
         packages: ``"dist/arch"`` -> a Debian ``Packages`` file to import as that target's
             package index before the server starts.
+        env: More environment for the server (e.g. a provider and its fake model server).
     """
     templates = root / "image-templates"
     shutil.copytree(OUR_TEMPLATES, templates)
     data_dir = root / "data"
-    env = serve_env(data_dir, templates)
+    server_env = serve_env(data_dir, templates, **(env or {}))
+    env = serve_env(data_dir, templates)  # the CLI's: builtin, whatever the server plans with
     indexed = oic("index", env=env)
     assert indexed.returncode == 0, indexed.stderr[-2000:]
     for target, index in (packages or {}).items():
@@ -87,7 +94,7 @@ def ui_server_at(root: Path, packages: dict[str, Path] | None = None) -> Iterato
         args,
         health="/ui/",
         expect="oic-ai",
-        env=env,
+        env=server_env,
         root=root,
         data_dir=data_dir,
         cwd=root,

@@ -68,7 +68,7 @@ def test_the_contract_labels_are_each_on_one_element() -> None:
 def test_the_ids_the_script_uses_exist_once() -> None:
     ids = page().ids
     assert len(ids) == len(set(ids)), "duplicate ids"
-    script = (STATIC / "app.js").read_text()
+    script = "\n".join(path.read_text() for path in sorted(STATIC.glob("*.js")))
     used = set(re.findall(r'\$\("([a-z-]+)"\)', script))
     assert used and used <= set(ids), sorted(used - set(ids))
 

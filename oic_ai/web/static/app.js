@@ -231,16 +231,28 @@
 
   /* The answer bubble of a running turn: its live steps, folded into one line at the end. */
   function pendingBubble() {
-    for (const old of ui.conversation.querySelectorAll('ol.steps[aria-label="Steps"]')) {
-      old.setAttribute("aria-label", "Steps of an earlier turn");
-      old.removeAttribute("aria-live");
+    const steps = $("steps"); // one list labelled Steps: the current turn's
+    const earlier = steps.closest("li.msg");
+    if (earlier) { // the turn before keeps a copy of its steps
+      const copy = steps.cloneNode(true);
+      copy.removeAttribute("id");
+      copy.removeAttribute("aria-live");
+      copy.setAttribute("aria-label", `Steps of turn ${earlier.dataset.turn || ""}`.trim());
+      steps.replaceWith(copy);
     }
-    const steps = el("ol", { class: "steps", "aria-label": "Steps", "aria-live": "polite" });
+    steps.textContent = "";
     const label = el("span", { class: "steps-label", text: "Working…" });
     const box = el("details", { class: "steps-box", open: true }, el("summary", {}, label), steps);
     const item = el("li", { class: "msg assistant pending", "aria-busy": "true" },
       el("span", { class: "who", text: "oic-ai · working…" }), box);
     return { item, steps, stepsLabel: label, box };
+  }
+
+  /* The Steps list goes back home (hidden, empty) before the conversation is redrawn. */
+  function homeSteps() {
+    const steps = $("steps");
+    steps.textContent = "";
+    $("steps-home").appendChild(steps);
   }
 
   function scrollToEnd(node) {
@@ -331,16 +343,21 @@
       run.box.open = false;
       run.stepsLabel.textContent = `Failed after ${plural(run.steps.children.length, "step")}`;
     } else {
-      run.item.remove();
+      dropBubble(run.item);
     }
     you.classList.add("failed");
     const retry = el("button", { type: "button", class: "small retry", text: "Retry",
       "aria-label": "Retry: " + shown.slice(0, 60),
-      onclick: () => { you.remove(); run.item.remove(); retryTurn(input, shown); } });
+      onclick: () => { you.remove(); dropBubble(run.item); retryTurn(input, shown); } });
     you.appendChild(el("p", { class: "failed-note" },
       el("span", { text: (run.accepted ? "Failed: " : "Not sent: ") +
         String(err instanceof UiError ? err.message : err).split(":")[0] + ". " }), retry));
     scrollToEnd(you);
+  }
+
+  function dropBubble(item) {
+    if (item.contains($("steps"))) homeSteps();
+    item.remove();
   }
 
   function retryTurn(input, shown) {
@@ -391,11 +408,11 @@
     run.item.dataset.turn = String(turn);
     run.box.open = false;
     const took = Math.round((window.oicTimings.done - window.oicTimings.send) / 100) / 10;
-    run.stepsLabel.textContent = `${plural(run.steps.children.length, "step")} · ${took} s · ` +
-      V.statusText(values.status || "");
     fillAnswer(run.item, turn, content, values, { retrieved: run.retrieved, when: Date.now(),
       last: true });
     renderValues(values, { afterTurn: true, keepEditor: editedBefore });
+    run.stepsLabel.textContent = `${plural(run.steps.children.length, "step")} · ${took} s · ` +
+      ui.status.textContent;
     keepDraft(); // an applied edit's draft goes; an invalid one stays until fixed
     const summary = state.sessionList?.find((s) => s.id === id);
     ui.title.textContent = summary ? summary.title : (values.request || id);
@@ -468,6 +485,7 @@
     state.values = {};
     state.template = "";
     state.history = [];
+    homeSteps();
     ui.conversation.textContent = "";
     ui.welcome.hidden = false;
     ui.title.textContent = "new session";
@@ -495,7 +513,8 @@
       when ? " · " : "", when ? V.timeEl(when) : null), item.firstChild);
     const notApplied = last ? (values.not_applied || []) : [];
     item.appendChild(el("div", { class: "summary" },
-      V.formatAnswer(content, { skipNotApplied: notApplied.length > 0 })));
+      V.formatAnswer(content, { skipNotApplied: notApplied.length > 0,
+        reasons: last && Array.isArray(values.reasons) ? values.reasons : null })));
     if (last) {
       const box = el("div", { class: "details" });
       const sources = values.sources || [];
@@ -524,6 +543,7 @@
 
   /* The conversation from the session's messages (and times from its history). */
   function renderConversation(values) {
+    homeSteps();
     ui.conversation.textContent = "";
     let turn = 0;
     const messages = values.messages || [];
@@ -595,9 +615,9 @@
     for (const s of state.sessionList) {
       const title = s.title || s.id;
       const dot = s.status ? el("span", { class: "dot dot-" + s.status, title: s.status,
-        "aria-label": V.statusText(s.status) }) : null;
+        role: "img", "aria-label": V.statusText(s.status) }) : null;
       const item = el("li", { "data-session": s.id },
-        el("button", { type: "button", class: "link open", text: title, tabindex: "-1",
+        el("button", { type: "button", class: "link open", text: title,
           "aria-label": `Resume ${title}`, onclick: () => resume(s.id) }),
         el("div", { class: "muted meta" }, dot, ` ${plural(s.turns || 0, "turn")}`,
           s.updated ? " · " : "", s.updated ? V.timeEl(s.updated) : null,
@@ -611,13 +631,12 @@
       ui.sessions.appendChild(item);
     }
     markCurrentSession();
-    const rows = [...ui.sessions.querySelectorAll("li[data-session]")];
-    const home = rows.find((r) => r.dataset.session === (focused || state.session)) || rows[0];
-    if (home) home.querySelector("button.open").tabIndex = 0; // one Tab stop for the list
-    if (focused && home) home.querySelector("button.open").focus();
+    const back = focused && ui.sessions.querySelector(`li[data-session="${focused}"] button.open`);
+    if (back) back.focus();
   }
 
-  /* Arrow keys inside the session list: Up/Down between rows, Left/Right inside a row. */
+  /* One Tab stop per session row (its title); arrow keys inside the list: Up/Down (Home,
+   * End) between rows, Left/Right to the row's Rename and Delete. */
   function sessionKeys(event) {
     const button = event.target.closest("button");
     const row = event.target.closest("li[data-session]");
@@ -635,8 +654,6 @@
     }
     if (!target) return;
     event.preventDefault();
-    for (const b of ui.sessions.querySelectorAll("button")) b.tabIndex = -1;
-    target.tabIndex = 0;
     target.focus();
   }
 

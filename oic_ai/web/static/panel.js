@@ -145,7 +145,7 @@
     const names = [...(summary.packages || []), ...(summary.kernel_packages || [])];
     const p = packages || {};
     const target = [summary.target.dist, summary.target.arch].filter(Boolean).join("/");
-    list.appendChild(el("p", { class: "label", text: `${plural(names.length, "package")} in the ` +
+    list.appendChild(el("p", { class: "lead", text: `${plural(names.length, "package")} in the ` +
       "template" + (p.checked ? "" : ` · unverified: no package index for ${target || "the target"}`) }));
     list.appendChild(V.packageChips(names, packages));
     if (p.checked) return;
@@ -311,7 +311,10 @@
     ui.findings.textContent = "";
     ui.findings.dataset.count = String(shown.length);
     if (!shown.length) {
-      ui.findings.appendChild(el("li", { class: "muted none", text: "No findings." }));
+      const notes = (state.values.not_applied || []).length;
+      ui.findings.appendChild(el("li", { class: "muted none", text: "No findings." +
+        (notes && !A.editorDirty() ? ` The last answer lists ${plural(notes, "part")} of the ` +
+          "request that could not be applied." : "") }));
     }
     for (const f of shown) {
       const where = f.line ? `line ${f.line}` : (f.path || "template");

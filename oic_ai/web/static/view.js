@@ -61,7 +61,7 @@
   function statusText(status, warnings = 0, errors = 0) {
     let text = STATUS_TEXT[status] ?? status;
     if (status === "valid_with_warnings") {
-      text += warnings ? ` · ${plural(warnings, "warning")}` : " · with notes";
+      text += warnings ? ` · ${plural(warnings, "warning")}` : " · see the notes";
     } else if (status === "invalid" && errors) {
       text += ` · ${plural(errors, "error")}`;
     }
@@ -100,7 +100,7 @@
    * status line becomes its reasons (the badge says the status); the package-sync hint
    * is left to the Packages tab; "not applied" items are left out when the answer lists
    * them itself (``skipNotApplied``). */
-  function formatAnswer(text, { skipNotApplied = false } = {}) {
+  function formatAnswer(text, { skipNotApplied = false, reasons = null } = {}) {
     const box = el("div", { class: "answer-body" });
     for (const line of String(text || "").split("\n")) {
       if (!line.trim()) continue;
@@ -111,12 +111,14 @@
         box.appendChild(el("p", { class: "label", text: "Changes" }));
         box.appendChild(el("ul", { class: "changes" }, items.map((c) => el("li", {}, withCode(c)))));
       } else if ((m = /^Status: ([a-z_]+)\.(?: (.*))?$/.exec(line))) {
-        const reasons = m[2] ? splitItems(m[2]).filter((r) =>
-          !(skipNotApplied && r.startsWith("not applied"))) : [];
-        if (reasons.length) {
+        const why = (reasons || (m[2] ? splitItems(m[2]) : [])).filter((r) =>
+          !(skipNotApplied && r.startsWith("not applied")));
+        if (why.length) {
           box.appendChild(el("p", { class: "label", text: m[1] === "invalid" ? "Why invalid" : "Notes" }));
-          box.appendChild(el("ul", { class: "reasons" }, reasons.map((r) => el("li", {}, withCode(r)))));
+          box.appendChild(el("ul", { class: "reasons" }, why.map((r) => el("li", {}, withCode(r)))));
         }
+      } else if (/^Unverified packages: /.test(line)) {
+        continue; // the status line's reasons name them
       } else if ((m = /^Packages not checked: ([^.]*)\./.exec(line))) {
         box.appendChild(el("p", { class: "muted",
           text: `Packages not checked (${m[1]}): see the Packages tab.` }));
@@ -189,7 +191,7 @@
     box.appendChild(section("Target", el("dl", { class: "facts" },
       [["OS", t.os], ["Dist", t.dist], ["Arch", t.arch], ["Image type", t.image_type],
         ["Hostname", s.hostname]].filter(([, v]) => v)
-        .map(([k, v]) => [el("dt", { text: k }), el("dd", {}, el("code", { text: v }))]))));
+        .flatMap(([k, v]) => [el("dt", { text: k }), el("dd", {}, el("code", { text: v }))]))));
     const disk = s.disk || {};
     box.appendChild(section("Disk" + (disk.size ? ` · ${disk.size}` : "") +
       (disk.partition_table ? ` · ${disk.partition_table}` : ""),
