@@ -35,13 +35,20 @@ def button(driver: Any, text: str, scope: Any = None) -> Any:
     """The visible button whose text or aria-label is ``text``."""
     from selenium.webdriver.common.by import By
 
+    from selenium.common.exceptions import StaleElementReferenceException
+
     root = scope or driver
-    for candidate in root.find_elements(By.TAG_NAME, "button"):
-        if candidate.is_displayed() and text in (
-            candidate.text.strip(),
-            candidate.get_attribute("aria-label"),
-        ):
-            return candidate
+    for _ in range(5):  # a list redrawn meanwhile (sessions refresh after a turn): look again
+        try:
+            for candidate in root.find_elements(By.TAG_NAME, "button"):
+                if candidate.is_displayed() and text in (
+                    candidate.text.strip(),
+                    candidate.get_attribute("aria-label"),
+                ):
+                    return candidate
+        except StaleElementReferenceException:
+            continue
+        break
     raise AssertionError(f"no visible button {text!r}")
 
 
@@ -72,8 +79,9 @@ def wait_turn(driver: Any, turns_before: int) -> str:
 
 def status(driver: Any) -> str:
     """The status of the session on the page (the badge's ``data-status``)."""
-    value = str(by_label(driver, "Status").get_attribute("data-status"))
-    assert value in FINAL, (value, by_label(driver, "Status").text, alert(driver))
+    badge = by_label(driver, "Status")
+    value = str(badge.get_attribute("data-status") or badge.text)  # the text before issue 25
+    assert value in FINAL, (value, badge.text, alert(driver))
     return value
 
 
