@@ -33,9 +33,8 @@ def within(element: Any, css: str) -> list[Any]:
 
 def button(driver: Any, text: str, scope: Any = None) -> Any:
     """The visible button whose text or aria-label is ``text``."""
-    from selenium.webdriver.common.by import By
-
     from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
 
     root = scope or driver
     for _ in range(5):  # a list redrawn meanwhile (sessions refresh after a turn): look again

@@ -57,9 +57,7 @@ def test_the_status_is_a_badge_and_its_warnings_are_findings(
     assert any("photoshop" in f[2] for f in warnings), warnings  # a package warning
     expected = f"Valid · {len(warnings)} warning" + ("s" if len(warnings) > 1 else "")
     assert badge.text == expected, (badge.text, warnings)
-    colour = browser.execute_script(
-        "return getComputedStyle(arguments[0]).backgroundColor", badge
-    )
+    colour = browser.execute_script("return getComputedStyle(arguments[0]).backgroundColor", badge)
     assert colour not in ("rgba(0, 0, 0, 0)", "transparent")
     assert "No findings" not in by_label(browser, "Findings").text
     shot(browser, "badge")

@@ -27,7 +27,10 @@ function rgb(text) {
   return {r: m[0], g: m[1], b: m[2], a: m.length > 3 ? m[3] : 1};
 }
 function lum(c) {
-  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  const f = (v) => {
+    v /= 255;
+    return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+  };
   return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b);
 }
 function backdrop(node) {
@@ -91,9 +94,10 @@ def test_no_horizontal_scroll_and_send_in_reach_at_every_width(
         send = shape["send"]
         assert 0 <= send["left"] and send["right"] <= width, (width, send)
         panels = shape["panels"]
-        assert not any(
-            overlaps(a, b) for i, a in enumerate(panels) for b in panels[i + 1 :]
-        ), (width, panels)
+        assert not any(overlaps(a, b) for i, a in enumerate(panels) for b in panels[i + 1 :]), (
+            width,
+            panels,
+        )
         if width < 1000:  # one column
             assert len({round(p["left"]) for p in panels}) == 1, (width, panels)
         else:
@@ -168,7 +172,8 @@ def test_keyboard_focus_tab_stops_and_confirmations(ui_server: UiServer, browser
     assert browser.execute_script("return document.activeElement.id") == "dialog-cancel"
     browser.switch_to.active_element.send_keys(Keys.ENTER)  # Enter = Cancel: nothing deleted
     wait_until(
-        browser, lambda d: not d.execute_script("return document.getElementById('dialog').open"),
+        browser,
+        lambda d: not d.execute_script("return document.getElementById('dialog').open"),
         "the dialog to close",
     )
     assert len(within(by_label(browser, "Sessions"), "li[data-session]")) == len(rows)

@@ -83,7 +83,9 @@ def test_the_packages_tab_lists_names_the_providerconfig_and_the_command(
     tab(browser, "Packages")
     pane = browser.find_element("id", "pane-packages")
     wait_until(browser, lambda d: within(pane, ".chip"), "the package list")
-    marks = {c.get_attribute("data-package"): c.get_attribute("data-mark") for c in within(pane, ".chip")}
+    marks = {
+        c.get_attribute("data-package"): c.get_attribute("data-mark") for c in within(pane, ".chip")
+    }
     assert marks.get("htop") == "unverified" and set(marks.values()) == {"unverified"}, marks
     assert "no package index for ubuntu24/x86_64" in pane.text
     assert within(pane, "code.providerconfig")[0].text == str(provider)

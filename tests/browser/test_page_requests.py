@@ -21,9 +21,7 @@ def page_script() -> str:
 
 def suggestion_request(missing: str, choice: str) -> str:
     """The request the page sends for a suggestion click, filled in."""
-    match = re.search(
-        r"const request = `(remove \$\{name\} and add \$\{choice\})`;", page_script()
-    )
+    match = re.search(r"const request = `(remove \$\{name\} and add \$\{choice\})`;", page_script())
     assert match, "the page no longer words a suggestion as 'remove X and add Y'"
     return match.group(1).replace("${name}", missing).replace("${choice}", choice)
 

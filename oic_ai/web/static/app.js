@@ -46,7 +46,7 @@
     summarySeq: 0,
   };
   // Figures for bench/web_ui.py: when Send was pressed, the first step came, the turn ended.
-  window.oicTimings = { send: 0, firstStep: 0, done: 0, turns: 0 };
+  window.oicTimings = { send: 0, bubble: 0, firstStep: 0, done: 0, turns: 0 };
 
   // --- messages on the page ------------------------------------------------------------
 
@@ -275,6 +275,7 @@
     const answer = pendingBubble();
     ui.conversation.append(you, answer.item);
     scrollToEnd(answer.item);
+    window.oicTimings.bubble = performance.now();
     const run = { ...answer, fixStep: null, errorsBefore: null, error: null, changesSeen: 0,
       retrieved: false, runId: null, stopped: false, accepted: false, applied };
     state.run = run;
@@ -285,7 +286,7 @@
       run.thread = id;
       await N.ensureThread(id);
       const response = await send("POST", `/threads/${id}/runs/stream`, {
-        assistant_id: N.GRAPH, input, stream_mode: ["updates"], on_disconnect: "cancel",
+        assistant_id: N.GRAPH, input, stream_mode: ["updates"],
       });
       if (!response.ok) {
         const { message } = await problem(response);
