@@ -44,7 +44,9 @@ def test_wheel_ships_every_layer_the_schema_and_the_library(wheel: Path) -> None
     for package in ("graph", "nodes", "tools", "stores"):
         assert f"oic_ai/{package}/__init__.py" in names
     assert "oic_ai/tools/schemas/oic-template.schema.json" in names
-    assert "oic_ai/web/static/index.html" in names  # the page ships with the package
+    page = PROJECT / "oic_ai" / "web" / "static"
+    for file in page.iterdir():  # the page ships with the package, every file of it
+        assert f"oic_ai/web/static/{file.name}" in names, file.name
     prefix = "oic_ai/stores/image_templates/"
     shipped = {n for n in names if n.startswith(prefix) and n.endswith(".yml")}
     assert len(shipped) == len(list(OUR_TEMPLATES.glob("*.yml")))

@@ -13,7 +13,7 @@ from tests.support.cli import oic
 
 from .conftest import UiServer, serve_env, ui_server_at
 from .driver import wait_until
-from .page import ask, by_label
+from .page import ask, template_text
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +62,7 @@ def test_the_page_asks_for_a_token_and_keeps_it_for_the_tab(
         "valid",
         "valid_with_warnings",
     )
-    assert "dist: ubuntu24" in by_label(browser, "Template").text
+    assert "dist: ubuntu24" in template_text(browser)
     kept = browser.execute_script(
         "return [sessionStorage.getItem('oic-ai-token'), localStorage.length]"
     )

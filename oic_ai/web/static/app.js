@@ -89,9 +89,15 @@
     $("dialog-cancel").textContent = cancel;
     dialog.returnValue = "";
     dialog.dataset.seq = String(Number(dialog.dataset.seq || 0) + 1); // one per question
+    const before = document.activeElement;
     return new Promise((resolve) => {
       dialog.addEventListener("close", function done() {
         dialog.removeEventListener("close", done);
+        // focus goes back where it was (blur first: the browser may think it is there)
+        if (before && before !== document.body && before.isConnected) {
+          before.blur();
+          before.focus();
+        }
         if (dialog.returnValue !== "ok") resolve(null);
         else resolve(input ? field.value.trim() : "ok");
       });
@@ -261,7 +267,7 @@
 
   /* Run one turn and show it as it happens. ``input`` goes to the graph; ``shown`` is what
    * the "you" bubble says; ``onAccepted`` runs once the server has taken the run. */
-  async function runTurn(input, shown, { onAccepted = null, applied = null } = {}) {
+  async function runTurn(input, shown, { onAccepted = null, onFailed = null, applied = null } = {}) {
     if (state.busy) return null;
     clearError();
     setBusy(true);
@@ -327,6 +333,7 @@
       showError(errorText(err));
       if (!(err instanceof UiError)) console.warn(err);
       failTurn(run, you, input, shown, err);
+      if (onFailed) onFailed();
     } finally {
       state.run = null;
       setBusy(false);
@@ -424,7 +431,7 @@
         (first ? `; first: ${first.line ? "line " + first.line + ": " : ""}${first.message}` : "") +
         "). The session keeps its last good template; the invalid version is in the editor.");
     }
-    loadHistory(id);
+    loadHistory(id, { known: true });
     scrollToEnd(run.item);
   }
 
@@ -442,6 +449,10 @@
       // the box empties once the server has the turn, unless the user typed on meanwhile
       onAccepted: () => {
         if (ui.request.value === typed) { ui.request.value = ""; countRequest(); }
+      },
+      // a turn that broke after it was taken: the text comes back if the box is empty
+      onFailed: () => {
+        if (!ui.request.value.trim()) { ui.request.value = typed; countRequest(); }
       },
     });
   }
@@ -567,7 +578,9 @@
   }
 
   /* The session's turns (times, diffs): times on the bubbles, the last real change. */
-  async function loadHistory(id) {
+  async function loadHistory(id, { known = false } = {}) {
+    // a session the index does not have yet (no finished turn) has no history: no 404
+    if (!known && !state.sessionList?.some((s) => s.id === id)) return;
     const { status, data } = await api("GET", `/api/v1/sessions/${id}`, undefined, [404])
       .catch(() => ({ status: 0, data: {} }));
     if (status !== 200 || id !== state.session) return;
