@@ -542,7 +542,7 @@
       if (box.children.length) item.appendChild(box);
       if (values.status === "invalid" && values.draft && (values.route || {}).intent === "edit") {
         item.appendChild(el("p", { class: "fixit" },
-          "Your edit was kept as you wrote it. ",
+          "Ask oic-ai to fix your edit: ",
           el("button", { type: "button", class: "fix-it", text: "Fix it",
             onclick: () => fixEdit(values.draft) })));
       }
