@@ -63,7 +63,10 @@
   function badge(values) {
     const v = values.validation || { errors: [], warnings: [] };
     const warnings = (v.warnings || []).length + state.turnFindings.length;
-    V.setBadge(ui.status, values.status || "", warnings, (v.errors || []).length);
+    // a stopped turn leaves no status in the thread: the last finished turn's stands
+    const row = (state.sessionList || []).find((s) => s.id === state.session);
+    const status = values.status || (values.template && row ? row.status || "" : "");
+    V.setBadge(ui.status, status, warnings, (v.errors || []).length);
   }
 
   /* Put the session's values on the page: badge, template, diff, summary, findings. With
