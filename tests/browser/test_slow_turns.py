@@ -155,6 +155,11 @@ def test_stop_cancels_the_run_and_keeps_the_template(
     assert status(browser) in ("valid", "valid_with_warnings")
     assert [r["status"] for r in runs_of(ui, sid)][0] == "interrupted"  # the newest first
     shot(browser, "stopped")
+    # a reload shows the same: the last good template and its status
+    browser.refresh()
+    open_page(browser, browser.current_url)
+    wait_until(browser, lambda d: template_text(d) == good, "the template after a reload")
+    assert status(browser) in ("valid", "valid_with_warnings")
     # the session goes on from its last good template
     chat.fail(None)
     assert ask(browser, "add htop") in ("valid", "valid_with_warnings")
