@@ -2,16 +2,19 @@
 
 :class:`~oic_ai.tools.edit_plan.EditPlan` is the typed plan the applier reads. Its own JSON
 schema (a discriminated ``oneOf``, defaults, a type-less ``value``, ``op`` optional) is
-rejected by OpenAI's strict mode and by some grammar converters, so models get a derived
-*wire* schema instead:
+rejected by OpenAI's strict mode and by some grammar converters, so models get a derived,
+compact *wire* schema instead:
 
-- every operation is one flat object; ``op`` comes first and is a required enum;
-- every other field of every operation is a property too, required but nullable
+- an operation is an ``anyOf`` of one small object per operation, each holding only its
+  own fields; ``op`` comes first, is required and is an enum of that one name;
+- every field is required (strict mode wants that), and the optional ones are nullable
   (``null`` means "not given");
 - ``value`` (the ``set`` operation) travels as a JSON string;
 - unions are ``anyOf`` (never ``oneOf``), there are no defaults, every node has a type and
   every object has ``additionalProperties: false``.
 
+A grammar-constrained model writes only the fields of the operation it chose, so an
+operation costs tens of tokens, not the hundreds a flat object of every field costs.
 :func:`wire_operation_to_fields` turns one wire operation back into the fields of the
 matching operation model; :mod:`oic_ai.tools.llm_parse` validates them.
 """
@@ -29,8 +32,15 @@ from oic_ai.tools.edit_plan import EditPlan, Operation
 
 SCHEMA_NAME = "edit_plan"
 _DROP = frozenset({"title", "default", "discriminator"})
+_SCALARS = frozenset({"string", "boolean", "integer", "number"})
+_VALUE = {
+    "type": "string",
+    "description": 'the new value as JSON text, e.g. "\\"ext4\\"", "8", "true" or '
+    '"[\\"a\\", \\"b\\"]"',
+}
 
 
+@cache
 def operation_models() -> dict[str, type[BaseModel]]:
     """Every operation model by its ``op`` name, in the order of :data:`Operation`."""
     union = get_args(Operation)[0]
@@ -78,9 +88,14 @@ def _is_nullable(node: Mapping[str, Any]) -> bool:
 
 
 def _nullable(node: Mapping[str, Any]) -> dict[str, Any]:
-    """``node`` or null, as ``anyOf`` (descriptions stay on the outer node)."""
+    """``node`` or null: a type list for a plain scalar, else ``anyOf``.
+
+    Descriptions stay on the outer node.
+    """
     if _is_nullable(node):
-        return dict(node)
+        return _collapsed(node)
+    if node.get("type") in _SCALARS and set(node) <= {"type", "description"}:
+        return {**node, "type": [node["type"], "null"]}
     inner = {k: v for k, v in node.items() if k != "description"}
     out: dict[str, Any] = {"anyOf": [inner, {"type": "null"}]}
     if "description" in node:
@@ -88,81 +103,77 @@ def _nullable(node: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _field_schema(model: type[BaseModel], name: str) -> dict[str, Any]:
-    raw = model.model_json_schema()
-    prop = dict(raw["properties"][name])
-    if name == "value" and "type" not in prop and "anyOf" not in prop:
-        prop = {
-            "type": "string",
-            "description": 'the new value as JSON text, e.g. "\\"ext4\\"", "8", "true" or '
-            '"[\\"a\\", \\"b\\"]"',
-        }
-    stripped = _strip(prop, raw.get("$defs", {}))
-    assert isinstance(stripped, dict)
-    return stripped
+def _collapsed(node: Mapping[str, Any]) -> dict[str, Any]:
+    """``anyOf: [{type: X}, {type: null}]`` of a plain scalar X as ``type: [X, null]``."""
+    branches = node.get("anyOf", [])
+    if len(branches) == 2 and {"type": "null"} in branches:
+        other = next(b for b in branches if b != {"type": "null"})
+        if set(other) == {"type"} and other["type"] in _SCALARS:
+            rest = {k: v for k, v in node.items() if k != "anyOf"}
+            return {**rest, "type": [other["type"], "null"]}
+    return dict(node)
 
 
 def _describe(model: type[BaseModel]) -> str:
     return (model.__doc__ or "").strip().splitlines()[0]
 
 
-@cache
-def _operation_schema_json() -> str:
-    models = operation_models()
-    props: dict[str, Any] = {
-        "op": {
-            "type": "string",
-            "enum": list(models),
-            "description": "the operation: "
-            + "; ".join(f"{name}: {_describe(m)}" for name, m in models.items()),
-        }
-    }
-    users: dict[str, list[str]] = {}
-    notes: dict[str, list[str]] = {}
-    for op, model in models.items():
-        for name in model.model_fields:
-            if name == "op":
-                continue
-            users.setdefault(name, []).append(op)
-            field = _field_schema(model, name)
-            if name not in props:
-                props[name] = _nullable(field)
-            elif _type_key(props[name]) != _type_key(_nullable(field)):
-                raise TypeError(f"field {name!r} has two types across operations")
-            if field.get("description"):
-                notes.setdefault(name, []).append(str(field["description"]))
-    for name, ops in users.items():
-        text = f"for {', '.join(ops)}"
-        unique = list(dict.fromkeys(notes.get(name, [])))
-        if unique:
-            text += ": " + "; ".join(unique)
-        props[name] = {
-            "description": text,
-            **{k: v for k, v in props[name].items() if k != "description"},
-        }
-    schema = {
+def _branch(op: str, model: type[BaseModel]) -> dict[str, Any]:
+    """The wire object of one operation: ``op`` first, then its own fields."""
+    raw = model.model_json_schema()
+    defs = raw.get("$defs", {})
+    props: dict[str, Any] = {"op": {"type": "string", "enum": [op]}}
+    for name, info in model.model_fields.items():
+        if name == "op":
+            continue
+        prop = dict(raw["properties"][name])
+        if name == "value" and "type" not in prop and "anyOf" not in prop:
+            prop = dict(_VALUE)
+        field = _strip(prop, defs)
+        props[name] = field if info.is_required() else _nullable(field)
+    return {
         "type": "object",
+        "description": f"{op}: {_describe(model)}",
         "properties": props,
         "required": list(props),
         "additionalProperties": False,
     }
-    return json.dumps(schema)
 
 
-def _type_key(node: Mapping[str, Any]) -> str:
-    return json.dumps({k: v for k, v in node.items() if k != "description"}, sort_keys=True)
+@cache
+def _operation_schema_json() -> str:
+    branches = [_branch(op, model) for op, model in operation_models().items()]
+    return json.dumps({"anyOf": branches})
 
 
 def operation_schema() -> dict[str, Any]:
-    """The flat wire schema of one operation (a fresh copy)."""
+    """The wire schema of one operation, an ``anyOf`` of one object per operation."""
     data: dict[str, Any] = json.loads(_operation_schema_json())
     return data
 
 
-def plan_schema() -> dict[str, Any]:
-    """The wire schema of a whole plan (a fresh copy): summary, operations, not_applied."""
+def operation_branch(op: str) -> dict[str, Any]:
+    """The wire object of the operation named ``op`` (a fresh copy).
+
+    Raises:
+        KeyError: ``op`` names no operation.
+    """
+    for branch in operation_schema()["anyOf"]:
+        if branch["properties"]["op"]["enum"] == [op]:
+            return dict(branch)
+    raise KeyError(op)
+
+
+def plan_schema(*, described: bool = True) -> dict[str, Any]:
+    """The wire schema of a whole plan (a fresh copy): summary, operations, not_applied.
+
+    Args:
+        described: Keep the descriptions. Without them the schema is a third smaller, for
+            servers that only compile it into a grammar (Ollama's ``format``, JSON mode),
+            where the prompt's operation catalogue already says what each field holds.
+    """
     fields = EditPlan.model_fields
-    return {
+    schema = {
         "title": "EditPlan",
         "type": "object",
         "properties": {
@@ -181,6 +192,27 @@ def plan_schema() -> dict[str, Any]:
         "required": ["summary", "operations", "not_applied"],
         "additionalProperties": False,
     }
+    return schema if described else _undescribed(schema)
+
+
+def _undescribed(node: Any) -> Any:
+    """``node`` without description and title keywords (property names stay)."""
+    if isinstance(node, list):
+        return [_undescribed(item) for item in node]
+    if not isinstance(node, Mapping):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "properties":
+            out[key] = {name: _undescribed(sub) for name, sub in value.items()}
+        elif key not in ("description", "title"):
+            out[key] = _undescribed(value)
+    return out
+
+
+def plan_schema_text() -> str:
+    """The plan schema without descriptions as compact JSON text, for a prompt (JSON mode)."""
+    return json.dumps(plan_schema(described=False), separators=(",", ":"))
 
 
 def response_format() -> dict[str, Any]:
@@ -221,16 +253,24 @@ def wire_operation_to_fields(data: Mapping[str, Any]) -> dict[str, Any]:
         if key == "value" and isinstance(value, str):
             try:
                 value = json.loads(value)
-            except ValueError:
+            except (ValueError, RecursionError):
                 pass  # a bare string is the value itself
         out[key] = value
     return out
 
 
 def operation_to_wire(operation: BaseModel) -> dict[str, Any]:
-    """One typed operation as a complete wire object (every field, nulls where unset)."""
+    """One typed operation as its complete wire object (its own fields, nulls where unset)."""
     data = operation.model_dump(mode="json")
-    wire: dict[str, Any] = {name: None for name in operation_schema()["properties"]}
+    op = str(data["op"])
+    wire: dict[str, Any] = {name: None for name in operation_branch(op)["properties"]}
+    defaults = {
+        name: info.get_default(call_default_factory=True)
+        for name, info in type(operation).model_fields.items()
+        if not info.is_required()
+    }
     for key, value in data.items():
+        if key in defaults and key != "op" and value == defaults[key]:
+            continue  # a default travels as null, as a grammar-constrained model writes it
         wire[key] = json.dumps(value) if key == "value" else value
     return wire

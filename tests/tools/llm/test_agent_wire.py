@@ -37,7 +37,8 @@ def test_a_compatible_server_without_json_schema_still_plans_and_is_remembered(
     assert all(kind == "json_object" for kind in kinds[2:]) and second.provider == "openai"
     # JSON mode still carries the schema, which llama.cpp-style servers compile to a grammar
     fallback = server.bodies[1]["response_format"]["schema"]
-    assert fallback["properties"]["operations"]["items"]["required"][0] == "op"
+    branches = fallback["properties"]["operations"]["items"]["anyOf"]
+    assert all(branch["required"][0] == "op" for branch in branches)
     memory = json.loads((agent_data_dir / "structured_output.json").read_text())
     assert memory == {f"{server.url}/v1": "json_mode"}
 
@@ -53,7 +54,8 @@ def test_ollama_plans_through_format_with_num_ctx(agent_data_dir: Path) -> None:
     assert result.provider == "ollama" and result.status == "valid_with_warnings"
     assert result.packages["unverified"] == ["htop"]
     body = server.bodies[0]
-    assert body["format"]["properties"]["operations"]["items"]["required"][0] == "op"
+    branches = body["format"]["properties"]["operations"]["items"]["anyOf"]
+    assert all(branch["required"][0] == "op" for branch in branches)
     assert body["options"]["num_ctx"] == 8192
 
 

@@ -1,4 +1,4 @@
-"""The wire schema passes OpenAI's strict subset and compiles in the grammar engines."""
+"""The compact wire schema passes OpenAI's strict subset and compiles in the grammar engines."""
 
 from __future__ import annotations
 
@@ -22,9 +22,11 @@ from oic_ai.tools.edit_plan import (
 )
 from oic_ai.tools.plan_schema import (
     op_names,
-    operation_schema,
+    operation_branch,
+    operation_models,
     operation_to_wire,
     plan_schema,
+    plan_schema_text,
     plan_tool,
     response_format,
     wire_operation_to_fields,
@@ -46,8 +48,9 @@ def _nodes(node: Any, where: str = "$") -> Iterator[tuple[str, Mapping[str, Any]
 
 
 def test_the_plan_schema_passes_openais_strict_subset_now_and_at_launch() -> None:
-    assert strict_problems(plan_schema(), CURRENT_LIMITS) == []
-    assert strict_problems(plan_schema(), LAUNCH_LIMITS) == []
+    for schema in (plan_schema(), plan_schema(described=False)):
+        assert strict_problems(schema, CURRENT_LIMITS) == []
+        assert strict_problems(schema, LAUNCH_LIMITS) == []
     assert strict_problems(plan_tool()["function"]["parameters"]) == []
     assert response_format()["json_schema"]["strict"] is True
 
@@ -61,14 +64,17 @@ def test_the_checker_rejects_the_raw_pydantic_schema_for_the_reasons_openai_give
     assert "'required' is required" in problems
 
 
-def test_op_is_first_required_and_an_enum_in_every_operation() -> None:
-    operation = plan_schema()["properties"]["operations"]["items"]
-    assert list(operation["properties"])[0] == "op"
-    assert operation["required"][0] == "op"
-    assert operation["properties"]["op"] == {**operation["properties"]["op"], "type": "string"}
-    assert operation["properties"]["op"]["enum"] == op_names()
+def test_every_operation_is_its_own_small_object_with_op_first() -> None:
+    branches = plan_schema()["properties"]["operations"]["items"]["anyOf"]
+    assert [b["properties"]["op"]["enum"] for b in branches] == [[n] for n in op_names()]
     assert len(op_names()) == 18
-    assert set(operation["required"]) == set(operation["properties"])
+    for branch in branches:
+        model = operation_models()[branch["properties"]["op"]["enum"][0]]
+        assert list(branch["properties"]) == list(model.model_fields)  # its own fields only
+        assert branch["required"] == list(branch["properties"])  # op first, all required
+        assert branch["properties"]["op"]["type"] == "string"
+        assert branch["additionalProperties"] is False
+    assert max(len(b["properties"]) for b in branches) <= 6  # the flat object had 36
 
 
 def test_no_node_is_type_less_and_nothing_has_a_default_or_one_of() -> None:
@@ -81,17 +87,24 @@ def test_no_node_is_type_less_and_nothing_has_a_default_or_one_of() -> None:
             assert node["required"] == list(node["properties"]), where
 
 
-def test_every_field_but_op_is_nullable() -> None:
-    for name, node in operation_schema()["properties"].items():
-        nullable = any(branch.get("type") == "null" for branch in node.get("anyOf", []))
-        assert nullable is (name != "op"), name
+def _nullable(node: Mapping[str, Any]) -> bool:
+    kinds = node.get("type") if isinstance(node.get("type"), list) else [node.get("type")]
+    return "null" in kinds or any(b.get("type") == "null" for b in node.get("anyOf", []))
+
+
+def test_exactly_the_optional_fields_are_nullable() -> None:
+    for op, model in operation_models().items():
+        branch = operation_branch(op)
+        for name, info in model.model_fields.items():
+            nullable = _nullable(branch["properties"][name])
+            assert nullable is (name != "op" and not info.is_required()), (op, name)
 
 
 def test_value_travels_as_json_text() -> None:
-    value = operation_schema()["properties"]["value"]
-    assert {"type": "string"} in value["anyOf"]
+    value = operation_branch("set")["properties"]["value"]
+    assert value["type"] == "string"
     wire = operation_to_wire(SetValue(path="disk.size", value={"a": [1, 2]}))
-    assert wire["value"] == '{"a": [1, 2]}'
+    assert wire == {"op": "set", "path": "disk.size", "value": '{"a": [1, 2]}'}
     assert wire_operation_to_fields(wire) == {
         "op": "set",
         "path": "disk.size",
@@ -99,6 +112,16 @@ def test_value_travels_as_json_text() -> None:
     }
     bare = wire_operation_to_fields({"op": "set", "path": "x", "value": "ext4"})
     assert bare["value"] == "ext4"
+
+
+def test_the_prompt_copy_has_no_descriptions_and_is_compact() -> None:
+    text = plan_schema_text()
+    assert ": " not in text and json.loads(text) == plan_schema(described=False)
+    for where, node in _nodes(json.loads(text)):
+        assert not isinstance(node.get("description"), str), where
+    metadata = operation_branch("set_metadata")["properties"]
+    assert '"required":["op",' + ",".join(f'"{k}"' for k in list(metadata)[1:]) in text
+    assert len(text) < 5_500  # the flat schema was 6,810 characters
 
 
 @pytest.mark.parametrize(
@@ -113,15 +136,16 @@ def test_value_travels_as_json_text() -> None:
 )
 def test_wire_objects_round_trip_to_the_same_operation(operation: Any) -> None:
     wire = operation_to_wire(operation)
-    assert list(wire) == list(operation_schema()["properties"])
+    assert list(wire) == list(operation_branch(operation.op)["properties"])
     back = TypeAdapter(Operation).validate_python(wire_operation_to_fields(wire))
     assert back == operation
 
 
 def test_the_schema_compiles_in_llguidance() -> None:
     llguidance = pytest.importorskip("llguidance")
-    grammar = llguidance.grammar_from("json_schema", json.dumps(plan_schema()))
-    assert llguidance.LLMatcher.validate_grammar(grammar) == ""
+    for schema in (plan_schema(), plan_schema(described=False)):
+        grammar = llguidance.grammar_from("json_schema", json.dumps(schema))
+        assert llguidance.LLMatcher.validate_grammar(grammar) == ""
     broken = llguidance.grammar_from("json_schema", json.dumps({"type": "strin"}))
     assert llguidance.LLMatcher.validate_grammar(broken) != ""  # the check is real
 
@@ -137,11 +161,31 @@ def test_llguidance_accepts_a_plan_and_rejects_op_out_of_place() -> None:
     late["op"] = "add_packages"
     assert not accepts(plan_schema(), json.dumps({**good, "operations": [late]}))
     assert not accepts(plan_schema(), json.dumps({**good, "operations": [{"op": "install"}]}))
+    # a field of another operation, or one of its own left out, is outside the grammar
+    other = {**wire, "hostname": "h"}
+    assert not accepts(plan_schema(), json.dumps({**good, "operations": [other]}))
+    short = {k: v for k, v in wire.items() if k != "kernel"}
+    assert not accepts(plan_schema(), json.dumps({**good, "operations": [short]}))
+
+
+def test_llguidance_accepts_every_operation_in_its_compact_form() -> None:
+    from tests.tools.llm.grammar import accepts
+
+    operations = [
+        SetTarget(arch="aarch64", dist="ubuntu24"),
+        AddPartition(id="data", mount_point="/data", size="2GiB"),
+        SetArtifacts(artifacts=[Artifact(type="raw", compression="gz")]),
+        AddUser(name="edge", groups=["docker"], sudo=True),
+        SetValue(path="systemConfig.hostname", value="edge-1"),
+    ]
+    plan = {"summary": "s", "operations": [operation_to_wire(o) for o in operations]}
+    assert accepts(plan_schema(described=False), json.dumps({**plan, "not_applied": []}))
 
 
 def test_the_schema_converts_in_llamacpps_converter() -> None:
     grammar = pytest.importorskip(
         "llama_cpp.llama_grammar", reason="the [llamacpp] extra is not installed"
     )
-    gbnf = grammar.json_schema_to_gbnf(json.dumps(plan_schema()))
-    assert "root ::=" in gbnf
+    for schema in (plan_schema(), plan_schema(described=False)):
+        gbnf = grammar.json_schema_to_gbnf(json.dumps(schema))
+        assert "root ::=" in gbnf and '\\"set_hostname\\"' in gbnf
