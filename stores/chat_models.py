@@ -15,6 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from oic_ai.stores.chat_params import (
+    ParamMemory,
+    is_hosted_openai,
+    openai_rules,
+    refused_parameter,
+    server_key,
+)
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.secrets import mask_secrets
 from oic_ai.stores.settings import STRUCTURED_OUTPUT_METHODS, Settings
@@ -103,37 +110,58 @@ def resolve_provider(settings: Settings, requested: str | None = None) -> Provid
 def make_chat_model(provider: str, settings: Settings) -> Any:
     """Build the LangChain chat model for ``provider`` (``ollama`` or ``openai``).
 
+    OpenAI-style servers get only the parameters their model takes (see
+    :func:`~oic_ai.stores.chat_params.openai_rules`); Ollama gets ``think``
+    (``ai.ollama.think``, default false) so a thinking model answers instead of spending
+    the reply budget thinking.
+
     Raises:
         UserInputError: the provider has no chat model (builtin) or is unknown.
     """
     if provider == "ollama":
-        from langchain_ollama import ChatOllama
+        from oic_ai.stores.chat_clients import RetryingChatOllama
 
-        return ChatOllama(
+        return RetryingChatOllama(
             model=settings.ollama_model,
             base_url=settings.ollama_base_url,
             temperature=0,
             num_predict=settings.max_tokens,
             num_ctx=num_ctx(settings),
+            reasoning=think(settings),
             client_kwargs={"timeout": settings.ollama_timeout},
         )
     if provider == "openai":
-        from langchain_openai import ChatOpenAI
         from pydantic import SecretStr
 
+        from oic_ai.stores.chat_clients import RuledChatOpenAI
+
+        rules = openai_rules(settings)
         # compatible servers (llama.cpp, vLLM) may not check the key at all
-        return ChatOpenAI(
+        return RuledChatOpenAI(
             model=settings.openai_model,
             api_key=SecretStr(settings.openai_api_key or "not-needed"),
             base_url=settings.openai_base_url,
             timeout=settings.openai_timeout,
             max_retries=1,
-            temperature=0,
+            temperature=rules.temperature,
             max_tokens=settings.max_tokens,  # type: ignore[call-arg]  # weak models can loop
-            # compatible servers (llama.cpp) read the classic field, not max_completion_tokens
-            extra_body={"max_tokens": settings.max_tokens} if settings.openai_base_url else None,
+            reasoning_effort=rules.reasoning_effort,
+            use_responses_api=False,  # compatible servers have only chat completions
+            token_field=rules.token_field,
+            refused=sorted(rules.refused),
+            server=server_key(settings),
+            memory_file=str(ParamMemory.for_settings(settings).path),
         )
     raise UserInputError(f"provider {provider!r} has no chat model", fix="use ollama or openai")
+
+
+def think(settings: Settings) -> bool | str | None:
+    """Ollama's ``think`` value from ``ai.ollama.think`` (None: send none)."""
+    value = settings.ollama_think
+    if value is None:
+        return None
+    value = value.lower()
+    return value == "true" if value in ("true", "false") else value
 
 
 def num_ctx(settings: Settings) -> int:
@@ -192,11 +220,6 @@ def _forced(provider: str, settings: Settings) -> str:
             fix=f"use one of {', '.join(METHODS)}",
         )
     return value
-
-
-def is_hosted_openai(settings: Settings) -> bool:
-    """True for OpenAI's own API (no base URL, or api.openai.com)."""
-    return not settings.openai_base_url or "api.openai.com" in settings.openai_base_url
 
 
 def structured_method(provider: str, settings: Settings) -> StructuredOutput:
@@ -309,6 +332,17 @@ def describe_backend_error(provider: str, settings: Settings, exc: BaseException
         fix = (
             f"ollama pull {model}" if provider == "ollama" else "check the model name"
         ) + ", or use --provider builtin"
+    elif refused_parameter(exc):
+        param = refused_parameter(exc)
+        cause = f"HTTP {status}, the server refused {param} for model {model} ({text})"
+        fix = (
+            f"set ai.{provider}.{param}: null"
+            if param in ("temperature", "reasoning_effort")
+            else "check the model name and the server"
+        ) + ", or use --provider builtin"
+    elif status is not None and 400 <= status < 500 and status not in (408, 409, 429):
+        cause = f"HTTP {status}, the server refused the request ({name}: {text})"
+        fix = f"check ai.{provider}.* and the model name, or use --provider builtin"
     elif status is not None:
         cause = f"HTTP {status} ({name}: {text})"
         fix = "try again later, or use --provider builtin"

@@ -63,6 +63,9 @@ class Settings:
     """Ollama's context window (``num_ctx``); every prompt budget derives from it."""
     ollama_structured_output: str = "auto"
     """How Ollama is asked for a plan: auto (``format``), json_schema, json_mode or tools."""
+    ollama_think: str | None = "false"
+    """Ollama's ``think``: false (default: thinking models answer at once), true, low,
+    medium or high; null sends nothing (the model's own default)."""
     openai_model: str = "gpt-4o-mini"
     """OpenAI chat model."""
     openai_embedding_model: str = "text-embedding-3-small"
@@ -73,6 +76,12 @@ class Settings:
     """An OpenAI-compatible server instead of the hosted API."""
     openai_structured_output: str = "auto"
     """How an OpenAI-style server is asked for a plan: auto, json_schema, json_mode, tools."""
+    openai_temperature: float | None = 0.0
+    """Sampling temperature; null sends none. Never sent to models that refuse it
+    (o-series, gpt-5), whatever it says."""
+    openai_reasoning_effort: str | None = "low"
+    """``reasoning_effort`` for reasoning models (none, minimal, low, medium, high, xhigh);
+    null sends none. Other models never get it."""
     openai_api_key: str | None = field(default=None, repr=False)
     """From the environment only; never written anywhere."""
     cache_enabled: bool = True
@@ -101,6 +110,8 @@ class Settings:
     """plan: the model returns an edit plan; yaml: it writes the template."""
     max_tokens: int = 3072
     """Largest answer asked of a chat model."""
+    max_operations: int = 100
+    """Operations of a model's plan applied in one turn; the rest are reported."""
     packages_max_index_mb: int = 512
     """Largest package index accepted, in MiB after decompression (Debian main: ~70)."""
     packages_transfer_timeout: float = 0.0
@@ -154,7 +165,10 @@ _CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("ollama", "timeout"): "ollama_timeout",
     ("ollama", "num_ctx"): "ollama_num_ctx",
     ("ollama", "structured_output"): "ollama_structured_output",
+    ("ollama", "think"): "ollama_think",
     ("openai", "structured_output"): "openai_structured_output",
+    ("openai", "temperature"): "openai_temperature",
+    ("openai", "reasoning_effort"): "openai_reasoning_effort",
     ("openai", "model"): "openai_model",
     ("openai", "embedding_model"): "openai_embedding_model",
     ("openai", "timeout"): "openai_timeout",
@@ -173,6 +187,7 @@ _CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("agent", "max_fix_attempts"): "max_fix_attempts",
     ("generation", "mode"): "generation_mode",
     ("generation", "max_tokens"): "max_tokens",
+    ("generation", "max_operations"): "max_operations",
     ("chroma", "url"): "chroma_url",
     ("sessions", "url"): "database_url",
     ("packages", "max_index_mb"): "packages_max_index_mb",
@@ -184,6 +199,10 @@ _CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("serve", "max_body_mb"): "serve_max_body_mb",
 }
 _SECRET_KEYS = frozenset({"api_key", "openai_api_key", "token"})
+# settings where a config file's null means "send nothing", not "use the default"
+_NULLABLE = frozenset({"openai_temperature", "openai_reasoning_effort", "ollama_think"})
+THINK_VALUES = ("false", "true", "low", "medium", "high")
+REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
 # config paths that hold a secret: read (never written), with ${VAR} references expanded
 _SECRET_CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("openai", "api_key"): "openai_api_key",
@@ -268,7 +287,9 @@ _TYPES = {f.name: f.type for f in fields(Settings)}
 
 
 def _coerce(name: str, value: Any, source: str) -> Any:
-    kind = str(_TYPES[name])
+    kind = str(_TYPES[name]).removesuffix(" | None")
+    if value is None and name in _NULLABLE:
+        return None
     try:
         if "Path" in kind:
             return Path(str(value)).expanduser()
@@ -294,7 +315,9 @@ def _coerce(name: str, value: Any, source: str) -> Any:
             if isinstance(value, bool):
                 raise ValueError(value)
             return float(value)
-        return None if value is None else str(value)
+        if value is None:
+            return None
+        return str(value).lower() if isinstance(value, bool) else str(value)
     except (TypeError, ValueError):
         raise UserInputError(
             f"{source}: {value!r} is not a valid {kind} for {name}",
@@ -388,6 +411,26 @@ def _from_config(
     return values
 
 
+def _check_llm_values(settings: Settings) -> None:
+    think = settings.ollama_think
+    if think is not None and think.lower() not in THINK_VALUES:
+        raise UserInputError(
+            f"unknown ai.ollama.think {think!r}",
+            fix=f"use one of {', '.join(THINK_VALUES)}, or null for the model's default",
+        )
+    effort = settings.openai_reasoning_effort
+    if effort is not None and effort not in REASONING_EFFORTS:
+        raise UserInputError(
+            f"unknown ai.openai.reasoning_effort {effort!r}",
+            fix=f"use one of {', '.join(REASONING_EFFORTS)}, or null to send none",
+        )
+    if settings.max_operations < 1 or settings.max_tokens < 16:
+        raise UserInputError(
+            "ai.generation.max_operations must be at least 1 and max_tokens at least 16",
+            fix="remove them to use the defaults (100 operations, 3072 tokens)",
+        )
+
+
 def load_settings(
     config: str | Path | None = None,
     *,
@@ -455,7 +498,8 @@ def explain_settings(
     if "data_dir" not in values:
         values["data_dir"], sources["data_dir"] = default_data_dir(environ)
     settings = Settings().with_overrides(**values)
-    settings = replace(settings, ollama_base_url=_ollama_url(settings.ollama_base_url))
+    nulls: dict[str, Any] = {n: None for n in _NULLABLE if n in values and values[n] is None}
+    settings = replace(settings, ollama_base_url=_ollama_url(settings.ollama_base_url), **nulls)
     if settings.provider not in PROVIDERS:
         raise UserInputError(
             f"unknown provider {settings.provider!r}", fix=f"use one of {', '.join(PROVIDERS)}"
@@ -473,6 +517,7 @@ def explain_settings(
             )
     if settings.ollama_num_ctx < 512:
         raise UserInputError("ai.ollama.num_ctx must be at least 512", fix="set it to 8192")
+    _check_llm_values(settings)
     if settings.packages_max_index_mb < 1 or settings.packages_transfer_timeout < 0:
         raise UserInputError(
             "ai.packages.max_index_mb must be at least 1 and ai.packages.transfer_timeout "
