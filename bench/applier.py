@@ -7,11 +7,15 @@ Scenarios, each run over all 41 templates:
 * base template: the text was applied to before, so its parse is cached (the common
   case: planners start from a library template).
 * follow-up turn: applying to the previous turn's output (seeded by that apply).
+* huge plans (``--huge``): 1,000 to 40,000 operations of one kind in one plan, to show
+  that applying grows linearly (a model's plan is capped at 100 operations per turn,
+  ``ai.generation.max_operations``; the Python API takes any plan).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 from typing import Any
 
@@ -84,3 +88,23 @@ if __name__ == "__main__":
         f"\n{len(texts)} templates x {rounds} rounds per row; {os.cpu_count()} cores, "
         f"load average {load:.1f} while measuring"
     )
+    if "--huge" in sys.argv:
+        from oic_ai.tools.edit_plan import SetValue
+
+        base = (ROOT / "image-templates" / "ubuntu24-x86_64-minimal-raw.yml").read_text()
+        kinds: dict[str, Any] = {
+            "add_packages, one new package each": lambda i: AddPackages(packages=[f"pkg{i}"]),
+            "set, one new key each": lambda i: SetValue(path=f"image.label{i}", value=i),
+            "set_hostname": lambda i: SetHostname(hostname=f"edge-{i}"),
+        }
+        sizes = (1_000, 10_000, 40_000)
+        print("\n| huge plan | " + " | ".join(f"{n:,} ops" for n in sizes) + " |")
+        print("|---" * (len(sizes) + 1) + "|")
+        for label, make in kinds.items():
+            cells = []
+            for n in sizes:
+                huge = EditPlan(summary="huge", operations=[make(i) for i in range(n)])
+                started = time.perf_counter()
+                apply_plan(base, huge)
+                cells.append(f"{time.perf_counter() - started:.2f} s")
+            print(f"| {label} | " + " | ".join(cells) + " |")

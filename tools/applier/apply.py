@@ -70,6 +70,8 @@ class AppliedPlan:
 def apply_op(editor: Editor, op: Any) -> None:
     """Apply one operation to the editor's document; a refusal lands in ``not_applied``."""
     handler = HANDLERS[op.op]
+    if op.op != "add_packages":
+        editor.forget_names()
     try:
         handler(editor, op)
     except Skip as skip:

@@ -131,6 +131,9 @@ def insert_key(
     """
     if pending is not None and isinstance(value, CommentedMap | CommentedSeq) and not value:
         pending.append((container, key))
+    if key not in order and key not in container:  # the common case: a new key goes last
+        _append_key(container, key, value, blank)
+        return
     keys = list(container)
     position = _position(keys, key, order)
     tail = take_tail(container, keys[position - 1]) if position > 0 else ""
@@ -146,6 +149,17 @@ def insert_key(
     else:
         give_tail(container, keys[position - 1], separator if not _leading_blank(tail) else "")
         give_tail(container, key, tail)
+
+
+def _append_key(container: CommentedMap, key: str, value: Any, blank: bool) -> None:
+    """``insert_key`` at the end, without listing the keys (linear over many new keys)."""
+    last = next(reversed(container), None) if len(container) else None
+    tail = take_tail(container, last) if last is not None else ""
+    container[key] = value
+    container.ca.items.pop(key, None)
+    if last is not None:
+        give_tail(container, last, "\n" if blank and not _leading_blank(tail) else "")
+    give_tail(container, key, tail)
 
 
 def settle(pending: list[tuple[Any, Any]]) -> None:

@@ -39,6 +39,24 @@ class Editor:
         self.not_applied: list[str] = []
         self.warnings: list[str] = []
         self.pending: list[tuple[Any, Any]] = []
+        self._names: dict[int, tuple[CommentedSeq, set[str]]] = {}
+
+    def names(self, packages: CommentedSeq) -> set[str]:
+        """The names in a package list, as a set kept while add_packages ops run in a row.
+
+        A plan of many add_packages operations would otherwise scan the growing list once
+        per operation (quadratic); the caller adds what it appends.
+        """
+        held = self._names.get(id(packages))
+        if held is None or held[0] is not packages:
+            names = {str(n) for n in list.__iter__(packages) if isinstance(n, str)}
+            held = (packages, names)
+            self._names[id(packages)] = held
+        return held[1]
+
+    def forget_names(self) -> None:
+        """Drop the kept name sets (any operation but add_packages may change the lists)."""
+        self._names.clear()
 
     def insert(
         self, parent: CommentedMap, key: str, value: Any, where: str, *, blank: bool = False

@@ -39,7 +39,8 @@ def add_packages(ed: Editor, op: AddPackages) -> None:
         kernel = ed.mapping(system, "kernel", "systemConfig")
         system, where = kernel, "systemConfig.kernel"
     existing = system.get("packages")
-    present = [n for n in names if isinstance(existing, list) and n in existing]
+    known = ed.names(existing) if isinstance(existing, CommentedSeq) else set()
+    present = [n for n in names if n in known]
     added = [n for n in names if n not in present]
     if not added:
         raise Skip("already present")
@@ -47,6 +48,7 @@ def add_packages(ed: Editor, op: AddPackages) -> None:
     like = packages[-1] if len(packages) else None
     for name in added:
         append(packages, scalar(name, like))
+    ed.names(packages).update(added)
     line = f"added {'kernel ' if op.kernel else ''}packages {', '.join(added)}"
     if present:
         line += f" ({', '.join(present)} already present)"
@@ -73,7 +75,7 @@ def remove_packages(ed: Editor, op: RemovePackages) -> None:
         for packages in lists:
             matches = [
                 index
-                for index, name in enumerate(packages)
+                for index, name in enumerate(list.__iter__(packages))  # C speed, not ruamel's
                 if isinstance(name, str) and _package_matches(name, wanted)
             ]
             removed.extend(str(packages[index]) for index in matches)
