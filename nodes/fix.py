@@ -67,6 +67,7 @@ def make_fix(backend: ChatBackend) -> Any:
                         lines,
                         method=structured_method(provider, settings),
                         num_ctx=num_ctx(settings),
+                        max_operations=settings.max_operations,
                     )
                     llm_applied = apply_plan(draft, llm_plan, label="template.yml")
                     new = llm_applied.text

@@ -55,7 +55,6 @@ def make_generate(backend: ChatBackend) -> Any:
         history = earlier_requests(state.get("messages", []), settings.max_history)
         model = backend.model(provider, settings)
         plan = None
-        model_notes: list[str] = []
         if model is not None and settings.generation_mode == "yaml":
             try:
                 text = write_template_with_model(
@@ -89,10 +88,10 @@ def make_generate(backend: ChatBackend) -> Any:
                     history=history,
                     method=structured_method(provider, settings),
                     num_ctx=num_ctx(settings),
+                    max_operations=settings.max_operations,
                 )
                 plan = outcome.plan
-                notices.extend(outcome.notes)
-                model_notes = [f"not applied: {reason}" for reason in outcome.parsed.dropped]
+                notices.extend(outcome.notes)  # the plan's not_applied has its dropped ops
             except PlanError as exc:
                 notices.append(f"{exc}; used the builtin planner instead")
             except ChatBackendError:
@@ -114,7 +113,7 @@ def make_generate(backend: ChatBackend) -> Any:
             "diff": applied.diff,
             "plan": plan_json(plan),
             "changes": list(applied.applied),
-            "not_applied": [*model_notes, *applied.not_applied],
+            "not_applied": list(applied.not_applied),
             "warnings": list(applied.warnings),
             "provider": provider,
             "notices": notices,

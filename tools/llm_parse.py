@@ -1,10 +1,11 @@
 """Lenient, honest parsing of a model's plan.
 
 Small models wrap JSON in prose, fences or ``<think>`` blocks, invent operation names, add
-keys and slip on types. This keeps every operation that validates, moves the others into
-"not applied" with the reason, and says plainly when a reply is unusable (no JSON, the
-template echoed back, cut off, refused, empty) so the caller can retry once and then fall
-back naming the real cause.
+keys and slip on types; reasoning models spend the reply budget thinking. This keeps every
+operation that validates (up to the per-turn cap), moves the others into "not applied"
+with the reason, and says plainly when a reply is unusable (no JSON, the template echoed
+back, cut off, all reasoning, refused, empty) so the caller can retry once and then fall
+back naming the real cause. The JSON itself is read by :mod:`oic_ai.tools.llm_json`.
 """
 
 from __future__ import annotations
@@ -18,9 +19,19 @@ from typing import Any, get_args, get_origin
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from oic_ai.tools.edit_plan import EditPlan, Operation
+from oic_ai.tools.llm_json import (
+    JsonValues,
+    TooDeep,
+    clean,
+    clean_counted,
+    read_json,
+    valid_text,
+)
 from oic_ai.tools.plan_schema import operation_models, wire_operation_to_fields
 
+MAX_OPERATIONS = 100  # ai.generation.max_operations
 TRUNCATED = "truncated"
+REASONING = "reasoning"
 REFUSED = "refused"
 ECHOED = "echoed"
 EMPTY = "empty"
@@ -65,6 +76,7 @@ _REFUSAL = re.compile(
     re.IGNORECASE,
 )
 _NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*$")
+_CUT_OP = re.compile(r'"(?:op|operation|action)"\s*:\s*"([A-Za-z_ -]{1,40})"')
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(Operation)
 
 
@@ -79,6 +91,9 @@ class ParsedPlan:
         kept: Operations that validated.
         dropped: Why each other operation was not applied.
         notes: Lenient readings made (an alias, a coerced type, ignored keys).
+        partial: The complete, valid operations of a reply that was cut off.
+        cut: What a cut-off reply lost, in words ("" when nothing was cut).
+        beyond_cap: Operations past the per-turn cap, not read.
     """
 
     plan: EditPlan | None = None
@@ -87,34 +102,14 @@ class ParsedPlan:
     kept: int = 0
     dropped: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    partial: list[Any] = field(default_factory=list)
+    cut: str = ""
+    beyond_cap: int = 0
 
 
 def strip_reasoning(text: str) -> str:
     """Drop ``<think>…</think>`` blocks (an unclosed one runs to the end)."""
     return _THINK.sub("", text)
-
-
-def _json_values(text: str) -> list[Any]:
-    """JSON objects (and arrays) found in ``text``: fenced blocks first, then inline."""
-    decoder = json.JSONDecoder()
-    found: list[Any] = []
-    chunks = [m.group(1) for m in _FENCE.finditer(text)] + [text]
-    for chunk in chunks:
-        index = 0
-        while True:
-            starts = [i for i in (chunk.find("{", index), chunk.find("[", index)) if i >= 0]
-            if not starts:
-                break
-            start = min(starts)
-            try:
-                value, end = decoder.raw_decode(chunk, start)
-            except ValueError:
-                index = start + 1
-                continue
-            if isinstance(value, (dict, list)):
-                found.append(value)
-            index = end
-    return found
 
 
 def _looks_like_plan(value: Any) -> bool:
@@ -136,11 +131,15 @@ def _op_name(data: Mapping[str, Any]) -> str:
     return ""
 
 
-def _salvage_operations(text: str) -> list[Any]:
-    """The complete operation objects of a reply cut off inside its ``operations`` list."""
+def _salvage_operations(text: str) -> tuple[list[Any], str]:
+    """The complete operation objects of a reply cut off inside its ``operations`` list.
+
+    Returns:
+        The operations, and the name of the one that was cut off ("" when unknown).
+    """
     match = re.search(r'"operations"\s*:\s*\[', text)
     if not match:
-        return []
+        return [], ""
     decoder = json.JSONDecoder()
     index = match.end()
     ops: list[Any] = []
@@ -149,9 +148,10 @@ def _salvage_operations(text: str) -> list[Any]:
             index += 1
         try:
             value, index = decoder.raw_decode(text, index)
-        except ValueError:
-            return ops
-        ops.append(value)
+            ops.append(clean(value))
+        except (ValueError, RecursionError):
+            cut = _CUT_OP.search(text, index)
+            return ops, cut.group(1) if cut else ""
 
 
 def parse_plan(
@@ -161,6 +161,8 @@ def parse_plan(
     refusal: str | None = None,
     tool_args: Mapping[str, Any] | None = None,
     salvage: bool = False,
+    max_operations: int = MAX_OPERATIONS,
+    reasoning_tokens: int = 0,
 ) -> ParsedPlan:
     """Read a model's reply as a plan, leniently.
 
@@ -169,38 +171,140 @@ def parse_plan(
         finish_reason: The server's finish (done) reason; ``length`` means cut off.
         refusal: The server's refusal text (OpenAI's ``message.refusal``), if any.
         tool_args: The arguments of the plan tool call (the ``tools`` method), if any.
-        salvage: Keep the complete operations of a cut-off reply instead of calling it
-            unusable (the second try).
+        salvage: Use the complete operations of a cut-off reply (reporting what was cut)
+            instead of calling it unusable (the second try).
+        max_operations: Operations read at most; the rest are reported as not applied.
+        reasoning_tokens: Reply tokens the server says went to reasoning.
     """
     if refusal:
         return ParsedPlan(problem=REFUSED, detail=f"the model refused to plan ({refusal[:120]})")
-    body = strip_reasoning(text or "")
+    raw, replaced = valid_text(text or "")
+    body = strip_reasoning(raw)
     truncated = (finish_reason or "").lower() in ("length", "max_tokens")
-    data: Any = dict(tool_args) if tool_args else None
-    if data is None:
-        values = _json_values(body)
-        data = next((v for v in values if _looks_like_plan(v)), None)
+    if truncated and not body.strip() and not tool_args:
+        return _reasoning_filled(raw, reasoning_tokens)
+    found = JsonValues()
+    data: Any = None
+    if tool_args:
+        try:
+            data, found.replaced = clean_counted(dict(tool_args))
+        except TooDeep as exc:
+            found.too_deep = str(exc)
+    else:
+        found = read_json(body)
+        data = _plan_data(found)
+        values = found.values
         if data is None and values and _looks_like_template(values[0]):
             return ParsedPlan(problem=ECHOED, detail=_echo_detail())
         if data is None and values and not truncated:
             data = values[0]
     complete = isinstance(data, Mapping) and "operations" in data
-    ops = [] if complete or tool_args else _salvage_operations(body)
+    ops, cut = ([], "") if complete or tool_args else _salvage_operations(body)
     if not truncated and ops and isinstance(data, Mapping) and "operations" not in data:
         data = {"operations": ops}  # broken JSON around whole operations: read them one by one
     if truncated and not complete:
-        if salvage and ops:
-            parsed = _from_data({"summary": "", "operations": ops})
+        parsed = _from_data({"summary": "", "operations": ops}, max_operations) if ops else None
+        where = _cut_words(parsed.kept if parsed else 0, cut)
+        if salvage and parsed is not None and parsed.plan is not None:
             parsed.notes.append(f"the reply was cut off; kept its {len(ops)} complete operation(s)")
-            return parsed
+            parsed.plan.not_applied.append(f"not applied: {where}")
+            parsed.cut = where
+            return _finish(parsed, found, replaced)
         return ParsedPlan(
             problem=TRUNCATED,
             detail="the reply was cut off at the token limit (finish reason length) before "
             "the plan was complete",
+            partial=list(parsed.plan.operations) if parsed and parsed.plan else [],
+            cut=where,
         )
     if data is None:
+        if found.too_deep:
+            return ParsedPlan(problem=NO_JSON, detail=f"the model's plan is unreadable "
+                              f"({found.too_deep})")  # fmt: skip
         return _no_json(body)
-    return _from_data(data)
+    return _finish(_from_data(data, max_operations), found, replaced)
+
+
+def _plan_data(found: JsonValues) -> Any:
+    """The plan in the reply's JSON values; several whole plans are read as one, in order.
+
+    A lone operation object counts only when there is no whole plan (a broken plan's
+    operations are salvaged one by one by the caller).
+    """
+    plans = [v for v in found.values if _whole_plan(v)]
+    unique: list[Any] = []
+    for plan in plans:
+        if plan not in unique:
+            unique.append(plan)
+    if not unique:
+        return next((v for v in found.values if _looks_like_plan(v)), None)
+    for other in found.values:
+        if not _looks_like_plan(other) and not _looks_like_template(other):
+            text = json.dumps(other)
+            found.notes.append(f"ignored a JSON value that is not a plan: {text[:80]}")
+    if len(unique) == 1:
+        return unique[0]
+    merged: dict[str, Any] = {"summary": "", "operations": [], "not_applied": []}
+    for plan in unique:
+        part = {"operations": plan} if isinstance(plan, list) else plan
+        merged["summary"] = merged["summary"] or part.get("summary") or ""
+        ops = part.get("operations")
+        for op in ops if isinstance(ops, list) else []:
+            if op not in merged["operations"]:
+                merged["operations"].append(op)
+        merged["not_applied"].extend(_strings(part.get("not_applied")))
+    found.notes.append(f"the reply held {len(unique)} JSON plans; read the operations of all")
+    return merged
+
+
+def _whole_plan(value: Any) -> bool:
+    if isinstance(value, list):
+        return _looks_like_plan(value)
+    return isinstance(value, Mapping) and "operations" in value
+
+
+def _finish(parsed: ParsedPlan, found: JsonValues, replaced: int) -> ParsedPlan:
+    """Add what reading the JSON took to ``parsed``: its notes, and warnings to show."""
+    parsed.notes.extend(found.notes)
+    warnings = [n for n in found.notes if n.startswith(("ignored", "the reply held"))]
+    if replaced + found.replaced:
+        count = replaced + found.replaced
+        warnings.append(f"replaced {count} invalid character(s) in the model's reply")
+    if parsed.plan is not None and warnings:
+        parsed.plan.warnings.extend(warnings)
+    parsed.notes.extend(w for w in warnings if w not in parsed.notes)
+    return parsed
+
+
+def _cut_words(kept: int, cut: str) -> str:
+    nth = _ordinal(kept + 1)
+    what = f"the {nth} operation ({cut})" if cut else f"the {nth} operation"
+    return (
+        f"the plan was cut off at the token limit after {kept} complete operation(s); "
+        f"{what} and anything after it were lost"
+    )
+
+
+def _ordinal(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+def _reasoning_filled(raw: str, reasoning_tokens: int) -> ParsedPlan:
+    """A reply cut off with nothing but (hidden or visible) reasoning in it."""
+    if reasoning_tokens:
+        spent = f"{reasoning_tokens:,} reasoning tokens"
+    elif raw.strip():
+        spent = "its thinking"
+    else:
+        spent = "hidden reasoning"
+    return ParsedPlan(
+        problem=REASONING,
+        detail=f"the model spent its whole reply budget on {spent} and wrote no plan "
+        "(finish reason length, empty answer)",
+    )
 
 
 def _echo_detail() -> str:
@@ -230,7 +334,7 @@ def _template_yaml(text: str) -> bool:
     return _looks_like_template(data)
 
 
-def _from_data(data: Any) -> ParsedPlan:
+def _from_data(data: Any, max_operations: int = MAX_OPERATIONS) -> ParsedPlan:
     parsed = ParsedPlan()
     if isinstance(data, list):
         data = {"operations": data}
@@ -250,6 +354,9 @@ def _from_data(data: Any) -> ParsedPlan:
             problem=NO_JSON,
             detail="the model's plan is malformed (operations is not a list)",
         )
+    if len(raw_ops) > max_operations:
+        parsed.beyond_cap = len(raw_ops) - max_operations
+        raw_ops = raw_ops[:max_operations]
     operations: list[Any] = []
     for number, raw in enumerate(raw_ops, 1):
         operation, reason = _operation(raw, number, parsed.notes)
@@ -271,10 +378,19 @@ def _from_data(data: Any) -> ParsedPlan:
         parsed.problem = EMPTY
         parsed.detail = "the model's plan is empty (no operations)"
         return parsed
+    beyond = []
+    if parsed.beyond_cap:
+        beyond.append(
+            f"not applied: {parsed.beyond_cap:,} operation(s) beyond the cap of "
+            f"{max_operations} per turn (ai.generation.max_operations)"
+        )
+        parsed.notes.append(
+            f"read the first {max_operations} operations of {len(raw_ops) + parsed.beyond_cap:,}"
+        )
     parsed.plan = EditPlan(
         summary=str(summary) if isinstance(summary, str) and summary else "the model's plan",
         operations=operations,
-        not_applied=[*not_applied, *(f"not applied: {d}" for d in parsed.dropped)],
+        not_applied=[*not_applied, *(f"not applied: {d}" for d in parsed.dropped), *beyond],
     )
     return parsed
 

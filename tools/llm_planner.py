@@ -1,33 +1,34 @@
 """LLM planners: an edit plan through structured output, or a whole template (yaml mode).
 
 Plan mode asks each server for the plan in the way it accepts (see
-:func:`oic_ai.stores.chat_models.structured_method`): the strict wire schema of
-:mod:`oic_ai.tools.plan_schema` as ``response_format`` or Ollama ``format``, JSON mode with
-the schema in the prompt, or a forced tool call. Replies are parsed leniently
-(:mod:`oic_ai.tools.llm_parse`); an unusable one is retried once with the reason before the
-caller falls back. In the ADR's ``yaml`` mode the model writes the whole template from the
-best sources. Nothing here trusts the model: everything goes through validate and fix.
+:func:`oic_ai.stores.chat_models.structured_method` and :mod:`oic_ai.tools.llm_asker`).
+Replies are parsed leniently (:mod:`oic_ai.tools.llm_parse`), and an unusable one gets one
+retry that fits its cause: a reply whose budget went to reasoning is asked again with a
+larger budget, a plan cut off after some complete operations is asked for the rest, and
+any other is asked again with the reason. Then the caller falls back, naming the real
+cause. In the ADR's ``yaml`` mode the model writes the whole template from the best
+sources. Nothing here trusts the model: everything goes through validate and fix.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, Unpack
 
-from oic_ai.stores.chat_models import StructuredOutput, rejects_response_format
-from oic_ai.stores.secrets import mask_data, mask_secrets
+from oic_ai.stores.chat_models import StructuredOutput
 from oic_ai.tools.edit_plan import EditPlan
-from oic_ai.tools.llm_parse import ParsedPlan, parse_plan
-from oic_ai.tools.llm_prompt import (
-    model_budget,
-    plan_human,
-    plan_system,
-    summarise_source,
+from oic_ai.tools.llm_asker import PlanAsker, PlanPrompt, Reply, text_of
+from oic_ai.tools.llm_parse import (
+    MAX_OPERATIONS,
+    REASONING,
+    TRUNCATED,
+    ParsedPlan,
+    parse_plan,
 )
-from oic_ai.tools.plan_schema import SCHEMA_NAME, plan_schema, plan_tool, response_format
+from oic_ai.tools.llm_prompt import model_budget, summarise_source
 
 YAML_SYSTEM = """You write OS image templates for os-image-composer as YAML.
 Answer with the complete template only: one YAML document, no prose, no code fences.
@@ -39,21 +40,16 @@ Answer with the complete corrected template only: one YAML document, no prose, n
 fences. Fix exactly the listed errors and change nothing else."""
 
 FIX_REQUEST = "fix the listed problems"
+REASONING_FIX = (
+    "lower ai.openai.reasoning_effort, keep ai.ollama.think false, or raise "
+    "ai.generation.max_tokens"
+)
 _ECHO_LIMIT = 1_500
+_MIN_SOURCE = 400
 
 
 class PlanError(Exception):
     """The model's answer was not a usable edit plan (the message names the cause)."""
-
-
-@dataclass
-class Reply:
-    """The parts of a chat reply the parser needs."""
-
-    text: str
-    finish_reason: str | None = None
-    refusal: str | None = None
-    tool_args: Mapping[str, Any] | None = None
 
 
 @dataclass
@@ -65,7 +61,7 @@ class PlanOutcome:
         parsed: The parse of the reply that produced it.
         requests: Chat requests made (1, or 2 after a retry or a format fallback).
         method: The structured-output method that produced the plan.
-        notes: Lenient readings, retries and fallbacks, in words.
+        notes: Lenient readings, retries and fallbacks, in words (shown as notices).
     """
 
     plan: EditPlan
@@ -73,128 +69,6 @@ class PlanOutcome:
     requests: int
     method: str
     notes: list[str] = field(default_factory=list)
-
-
-def _content(message: Any) -> str:
-    """The model's text, with configured secrets masked: it goes into state and output."""
-    content = getattr(message, "content", message)
-    if isinstance(content, list):
-        parts = [p.get("text", "") if isinstance(p, Mapping) else str(p) for p in content]
-        return mask_secrets("".join(parts))
-    return mask_secrets(str(content))
-
-
-def _reply(message: Any) -> Reply:
-    meta = getattr(message, "response_metadata", None) or {}
-    extra = getattr(message, "additional_kwargs", None) or {}
-    finish = meta.get("finish_reason") or meta.get("done_reason")
-    calls = getattr(message, "tool_calls", None) or []
-    args = next((c.get("args") for c in calls if c.get("name") == SCHEMA_NAME), None)
-    return Reply(
-        text=_content(message),
-        finish_reason=str(finish) if finish else None,
-        refusal=mask_secrets(str(extra["refusal"])) if extra.get("refusal") else None,
-        tool_args=mask_data(args) if isinstance(args, Mapping) else None,
-    )
-
-
-def _kind(model: Any) -> str:
-    inner = getattr(model, "bound", model)  # a RunnableBinding (model.bind(...)) asks its model
-    module = type(inner).__module__
-    if module.startswith("langchain_openai"):
-        return "openai"
-    if module.startswith("langchain_ollama"):
-        return "ollama"
-    return "other"
-
-
-def _bound(model: Any, method: str) -> Any:
-    """``model`` bound to ask for a plan with ``method``."""
-    kind = _kind(model)
-    if kind == "other":
-        return model  # a scripted or foreign model: the prompt says what to answer
-    if method == "tools":
-        choice: Any = {"type": "function", "function": {"name": SCHEMA_NAME}}
-        if kind == "ollama":
-            return model.bind(tools=[plan_tool()])
-        return model.bind(tools=[plan_tool()], tool_choice=choice)
-    if kind == "ollama":
-        return model.bind(format=plan_schema() if method == "json_schema" else "json")
-    if method == "json_schema":
-        return model.bind(response_format=response_format())
-    if getattr(model, "openai_api_base", None):
-        # compatible servers (llama.cpp, llama-cpp-python, vLLM) constrain JSON mode to a
-        # schema given beside it; hosted OpenAI would refuse the extra key
-        return model.bind(response_format={"type": "json_object", "schema": plan_schema()})
-    return model.bind(response_format={"type": "json_object"})
-
-
-def _finish_error(exc: BaseException) -> Reply | None:
-    """The reply inside the OpenAI SDK's finish-reason errors (cut off, content filter)."""
-    name = type(exc).__name__
-    if name == "LengthFinishReasonError":
-        completion = getattr(exc, "completion", None)
-        choices = getattr(completion, "choices", None) or []
-        text = str(getattr(choices[0].message, "content", "") or "") if choices else ""
-        return Reply(text=mask_secrets(text), finish_reason="length")
-    if name == "ContentFilterFinishReasonError":
-        return Reply(text="", refusal="the server's content filter stopped the reply")
-    return None
-
-
-def _messages(system: str, human: str) -> list[tuple[str, str]]:
-    return [("system", system), ("human", human)]
-
-
-class _Asker:
-    """Sends plan requests with one structured-output method, falling back once on rejection."""
-
-    def __init__(self, model: Any, output: StructuredOutput) -> None:
-        self.model = model
-        self.output = output
-        self.method = output.method
-        self.requests = 0
-        self.notes: list[str] = []
-
-    def ask(self, system: str, human: str, extra: Sequence[tuple[str, str]] = ()) -> Reply:
-        messages = [*_messages(self._system(system), human), *extra]
-        try:
-            return self._send(messages)
-        except Exception as exc:
-            if not (
-                self.output.fallback
-                and self.method == "json_schema"
-                and rejects_response_format(exc)
-            ):
-                raise
-            status = getattr(exc, "status_code", "?")
-            self.method = "json_mode"
-            self.output.remember("json_mode")
-            self.notes.append(
-                f"the server rejected the json_schema response format (HTTP {status}); "
-                "used JSON mode with the schema in the prompt, remembered for this server"
-            )
-            messages = [*_messages(self._system(system), human), *extra]
-            return self._send(messages)
-
-    def _system(self, system: str) -> str:
-        if self.method == "json_mode" and _kind(self.model) != "other":
-            return (
-                system
-                + "\n\nAnswer with one JSON object matching this JSON schema:\n"
-                + (json.dumps(plan_schema()))
-            )
-        return system
-
-    def _send(self, messages: list[tuple[str, str]]) -> Reply:
-        self.requests += 1
-        try:
-            return _reply(_bound(self.model, self.method).invoke(messages))
-        except Exception as exc:
-            reply = _finish_error(exc)
-            if reply is None:
-                raise
-            return reply
 
 
 def plan_turn(
@@ -207,8 +81,9 @@ def plan_turn(
     method: str | StructuredOutput = "json_schema",
     num_ctx: int | None = None,
     fix: bool = False,
+    max_operations: int = MAX_OPERATIONS,
 ) -> PlanOutcome:
-    """Ask a chat model for an edit plan; retry once with the reason before giving up.
+    """Ask a chat model for an edit plan; retry once, as the failure asks, before giving up.
 
     Args:
         model: A LangChain chat model (ChatOpenAI, ChatOllama, or any other chat model).
@@ -220,6 +95,7 @@ def plan_turn(
             :class:`~oic_ai.stores.chat_models.StructuredOutput` (with its fallback).
         num_ctx: The context window in tokens (default: the model's, else 8192).
         fix: The plan repairs ``errors`` (the fix loop's system prompt).
+        max_operations: Operations applied at most; the rest are reported.
 
     Raises:
         PlanError: no usable plan after one retry; the message names the cause.
@@ -227,41 +103,106 @@ def plan_turn(
             reports it with :func:`~oic_ai.stores.chat_models.describe_backend_error`.
     """
     output = method if isinstance(method, StructuredOutput) else StructuredOutput(method)
-    asker = _Asker(model, output)
-    system = plan_system(fix=fix)
-    budget = model_budget(model, num_ctx) - len(system)
-    human = plan_human(request, template_text, budget=budget, history=history, errors=errors)
-    first = asker.ask(system, human)
-    parsed = _parse(first, salvage=False)
+    prompt = PlanPrompt(request, template_text, tuple(history), tuple(errors), fix, num_ctx)
+    asker = PlanAsker(model, output, prompt)
+    first = asker.ask()
+    parsed = _parse(first, salvage=False, cap=max_operations)
     if parsed.problem is None and parsed.plan is not None:
-        return PlanOutcome(parsed.plan, parsed, asker.requests, asker.method, asker.notes)
+        return _outcome(parsed.plan, parsed, asker, [])
+    if parsed.problem == REASONING:
+        return _retry_larger(asker, parsed, max_operations)
+    if parsed.problem == TRUNCATED and parsed.partial:
+        return _retry_rest(asker, first, parsed, max_operations)
     retry = [
-        ("ai", first.text[:_ECHO_LIMIT] or "(empty)"),
+        ("ai", text_of(first.text[:_ECHO_LIMIT]) or "(empty)"),
         ("human", _retry_instruction(parsed)),
     ]
     try:
-        second = asker.ask(system, human, retry)
+        second = asker.ask(retry)
     except Exception as exc:  # the retry itself failed: report the first cause
         raise PlanError(f"{parsed.detail}; the retry failed ({type(exc).__name__})") from None
-    again = _parse(second, salvage=True)
+    again = _parse(second, salvage=True, cap=max_operations)
     if again.problem is not None or again.plan is None:
         raise PlanError(f"{again.detail} (also after one retry with the error)")
-    notes = [*asker.notes, f"retried once after: {parsed.detail}"]
-    plan = again.plan.model_copy(
-        update={
-            "warnings": [*again.plan.warnings, f"the model's first answer failed: {parsed.detail}"]
-        }
+    plan = _warned(again.plan, f"the model's first answer failed: {parsed.detail}")
+    return _outcome(plan, again, asker, [f"retried once after: {parsed.detail}"])
+
+
+def _outcome(plan: EditPlan, parsed: ParsedPlan, asker: PlanAsker, notes: list[str]) -> PlanOutcome:
+    shown = [n for n in parsed.notes if n in plan.warnings or n.startswith("read the first")]
+    return PlanOutcome(
+        plan,
+        parsed,
+        asker.requests,
+        asker.method,
+        [*asker.learned(), *asker.notes, *notes, *shown],
     )
-    return PlanOutcome(plan, again, asker.requests, asker.method, notes)
 
 
-def _parse(reply: Reply, *, salvage: bool) -> ParsedPlan:
+def _warned(plan: EditPlan, warning: str) -> EditPlan:
+    return plan.model_copy(update={"warnings": [*plan.warnings, warning]})
+
+
+def _retry_larger(asker: PlanAsker, parsed: ParsedPlan, cap: int) -> PlanOutcome:
+    """The reply budget went to reasoning: ask again, once, with twice the budget."""
+    tokens = asker.grow()
+    try:
+        second = asker.ask()
+    except Exception as exc:
+        raise PlanError(f"{parsed.detail}; the retry failed ({type(exc).__name__})") from None
+    again = _parse(second, salvage=True, cap=cap)
+    if again.problem is not None or again.plan is None:
+        detail = again.detail if again.problem != REASONING else parsed.detail
+        raise PlanError(
+            f"{detail} (also after one retry with a {tokens:,}-token budget); {REASONING_FIX}"
+        )
+    note = f"{parsed.detail}; retried once with a {tokens:,}-token reply budget"
+    return _outcome(_warned(again.plan, note), again, asker, [note])
+
+
+def _retry_rest(asker: PlanAsker, first: Reply, parsed: ParsedPlan, cap: int) -> PlanOutcome:
+    """A plan cut off after some complete operations: keep them and ask for the rest."""
+    kept = list(parsed.partial)
+    done = json.dumps(
+        [{"op": op.op, **op.model_dump(mode="json", exclude_defaults=True)} for op in kept]
+    )
+    ask = (
+        f"Your plan was cut off at the token limit after {len(kept)} complete operation(s): "
+        f"{done[:_ECHO_LIMIT]}. Answer with a JSON edit plan holding only the operations "
+        'that come after those, each starting with "op"; keep it short.'
+    )
+    rest: ParsedPlan | None = None
+    try:
+        second = asker.ask([("ai", text_of(first.text[:_ECHO_LIMIT])), ("human", ask)])
+        rest = _parse(second, salvage=True, cap=max(1, cap - len(kept)))
+    except Exception:  # the retry failed: the complete operations still stand, reported
+        rest = None
+    operations = [*kept]
+    not_applied = [f"not applied: {parsed.cut}"]
+    notes = [f"the reply was cut off after {len(kept)} operation(s); asked once for the rest"]
+    parsed_rest = rest if rest is not None and rest.plan is not None else None
+    if parsed_rest is not None and parsed_rest.plan is not None:
+        operations += [op for op in parsed_rest.plan.operations if op not in kept]
+        not_applied = list(parsed_rest.plan.not_applied)
+        notes.append(f"the retry gave {len(parsed_rest.plan.operations)} more operation(s)")
+    plan = EditPlan(
+        summary=f"the model's plan ({len(operations)} operation(s))",
+        operations=operations[:cap],
+        not_applied=not_applied,
+        warnings=[f"the model's first answer was cut off: {parsed.cut}"],
+    )
+    return _outcome(plan, parsed_rest or parsed, asker, notes)
+
+
+def _parse(reply: Reply, *, salvage: bool, cap: int) -> ParsedPlan:
     return parse_plan(
         reply.text,
         finish_reason=reply.finish_reason,
         refusal=reply.refusal,
         tool_args=reply.tool_args,
         salvage=salvage,
+        max_operations=cap,
+        reasoning_tokens=reply.reasoning_tokens,
     )
 
 
@@ -269,7 +210,7 @@ def _retry_instruction(parsed: ParsedPlan) -> str:
     text = f"That answer could not be used: {parsed.detail}."
     if parsed.dropped:
         text += " Problems: " + "; ".join(parsed.dropped[:5]) + "."
-    if parsed.problem == "truncated":
+    if parsed.problem == TRUNCATED:
         text += " Answer with a shorter plan: fewer operations, a one-line summary."
     return text + ' Answer again with only the JSON edit plan, each operation starting with "op".'
 
@@ -281,6 +222,7 @@ class PlanOptions(TypedDict, total=False):
     errors: Sequence[str]
     method: str | StructuredOutput
     num_ctx: int | None
+    max_operations: int
 
 
 def plan_with_model(
@@ -302,6 +244,7 @@ def fix_plan(
     *,
     method: str | StructuredOutput = "json_schema",
     num_ctx: int | None = None,
+    max_operations: int = MAX_OPERATIONS,
 ) -> EditPlan:
     """The fix loop in plan mode: a plan that repairs ``problems``, never a new YAML.
 
@@ -313,6 +256,7 @@ def fix_plan(
             each.
         method: As for :func:`plan_turn`.
         num_ctx: As for :func:`plan_turn`.
+        max_operations: As for :func:`plan_turn`.
 
     Raises:
         PlanError: the model gave no usable plan, also after one retry.
@@ -327,6 +271,7 @@ def fix_plan(
         method=method,
         num_ctx=num_ctx,
         fix=True,
+        max_operations=max_operations,
     ).plan
 
 
@@ -355,35 +300,44 @@ def write_template_with_model(
         request: What the user asked for.
         sources: ``(name, yaml text)`` of the best-matching templates, best first (top 3).
         current: The session's current template when refining.
-        budget: Characters of source text the prompt may carry in total (default: what
-            the context window leaves after the reply, the system prompt and ``current``).
+        budget: Characters the user message may carry in total (default: what the context
+            window leaves after the reply and the system prompt). Sources are trimmed
+            first (down to none); the current template only when no source fits, its
+            comments before its content.
         num_ctx: The context window in tokens (default: the model's, else 8192).
 
     Returns:
         The YAML text of the answer, with code fences and prose stripped.
     """
     if budget is None:
-        budget = model_budget(model, num_ctx) - len(YAML_SYSTEM) - len(current or "") - 400
-        budget = max(budget, 1_000)
+        budget = model_budget(model, num_ctx) - len(YAML_SYSTEM)
+    tail = f"REQUEST: {request}"
+    room = budget - len(tail) - 2
     parts: list[str] = []
-    if current:
-        parts.append(f"CURRENT TEMPLATE:\n{current}")
     top = list(sources)[:3]
-    share = max(1_000, budget // max(1, len(top)))
+    if current:
+        head = "CURRENT TEMPLATE:\n"
+        if len(head) + len(current) + 2 > room:
+            top = []  # every source goes before the template is trimmed at all
+        parts.append(head + summarise_source(current, max(0, room - len(head) - 2)))
+        room -= len(parts[-1]) + 2
+    while top and room // len(top) < _MIN_SOURCE:
+        top = top[:-1]  # the weakest source goes first
     for name, text in top:
-        summary = summarise_source(text, share)
+        head = f"SOURCE {name}:\n"
+        summary = summarise_source(text, room // len(top) - len(head) - 2)
         if summary:
-            parts.append(f"SOURCE {name}:\n{summary}")
-    parts.append(f"REQUEST: {request}")
+            parts.append(head + summary)
+    parts.append(tail)
     answer = model.invoke([("system", YAML_SYSTEM), ("human", "\n\n".join(parts))])
-    return strip_to_yaml(_content(answer))
+    return strip_to_yaml(text_of(answer))
 
 
 def fix_template_with_model(model: Any, text: str, errors: Sequence[str]) -> str:
     """Ask a chat model to repair ``text`` given the validator's error lines (yaml mode)."""
     prompt = "ERRORS:\n" + "\n".join(f"- {e}" for e in errors) + f"\n\nTEMPLATE:\n{text}"
     answer = model.invoke([("system", FIX_SYSTEM), ("human", prompt)])
-    return strip_to_yaml(_content(answer))
+    return strip_to_yaml(text_of(answer))
 
 
 _FENCE = re.compile(r"```[ \t]*(?:ya?ml)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)

@@ -151,16 +151,21 @@ def plan_human(
     if errors:
         parts.append("PROBLEMS TO FIX:\n" + "\n".join(f"- {e}" for e in errors))
     parts.append(f"REQUEST: {request}")
-    rest = sum(len(p) + 2 for p in parts) + 20
-    template = summarise_source(template_text, max(_MIN_BUDGET // 2, budget - rest))
+    rest = sum(len(p) + 2 for p in parts) + len("CURRENT TEMPLATE:\n")
+    template = summarise_source(template_text, max(0, budget - rest))
     return "\n\n".join([f"CURRENT TEMPLATE:\n{template}", *parts])
 
 
 def model_budget(model: Any, num_ctx: int | None = None) -> int:
     """The prompt budget for ``model``: its ``num_ctx`` and reply tokens when it has them."""
-    ctx = num_ctx or _int_attr(model, "num_ctx")
-    reply = _int_attr(model, "num_predict") or _int_attr(model, "max_tokens")
-    return prompt_budget(ctx, reply)
+    inner = getattr(model, "bound", model)  # a RunnableBinding asks its model
+    return prompt_budget(num_ctx or _int_attr(inner, "num_ctx"), reply_tokens(inner))
+
+
+def reply_tokens(model: Any) -> int | None:
+    """The reply budget ``model`` was built with (``num_predict`` or ``max_tokens``)."""
+    inner = getattr(model, "bound", model)
+    return _int_attr(inner, "num_predict") or _int_attr(inner, "max_tokens")
 
 
 def _int_attr(model: Any, name: str) -> int | None:
@@ -169,10 +174,11 @@ def _int_attr(model: Any, name: str) -> int | None:
 
 
 def summarise_source(text: str, budget: int) -> str:
-    """Shrink a template to ``budget`` characters without cutting YAML mid-way.
+    """Shrink a template to at most ``budget`` characters without cutting YAML mid-way.
 
-    Comments go first, then long lists keep their first items plus a count; the result is
-    always whole, parseable YAML.
+    Comments go first, then long lists keep their first items plus a count, then the
+    deepest levels collapse to a count of what they held; the result is always whole,
+    parseable YAML, or empty when not even the top-level keys fit.
     """
     if len(text) <= budget:
         return text
@@ -186,22 +192,29 @@ def summarise_source(text: str, budget: int) -> str:
     if len(bare) <= budget:
         return bare
     keep = _LIST_KEEP
-    while True:
+    while keep >= 2:
         summary = _dump(_shorten(data, keep))
-        if len(summary) <= budget or keep <= 2:
+        if len(summary) <= budget:
             return summary
         keep //= 2
+    for depth in range(4, 0, -1):
+        summary = _dump(_shorten(data, 2, depth))
+        if len(summary) <= budget:
+            return summary
+    return ""
 
 
 def _without_comments(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
 
 
-def _shorten(node: Any, keep: int) -> Any:
+def _shorten(node: Any, keep: int, depth: int = 64) -> Any:
+    if isinstance(node, Mapping | list) and depth <= 0:
+        return f"... {len(node)} {'keys' if isinstance(node, Mapping) else 'items'}"
     if isinstance(node, Mapping):
-        return {k: _shorten(v, keep) for k, v in node.items()}
+        return {k: _shorten(v, keep, depth - 1) for k, v in node.items()}
     if isinstance(node, list):
-        items = [_shorten(v, keep) for v in node[:keep]]
+        items = [_shorten(v, keep, depth - 1) for v in node[:keep]]
         if len(node) > keep:
             items.append(f"... {len(node) - keep} more")
         return items

@@ -196,7 +196,7 @@ def plan_schema(*, described: bool = True) -> dict[str, Any]:
 
 
 def _undescribed(node: Any) -> Any:
-    """``node`` without description and title keywords (property names stay)."""
+    """``node`` without description keywords (property names stay)."""
     if isinstance(node, list):
         return [_undescribed(item) for item in node]
     if not isinstance(node, Mapping):
@@ -205,7 +205,7 @@ def _undescribed(node: Any) -> Any:
     for key, value in node.items():
         if key == "properties":
             out[key] = {name: _undescribed(sub) for name, sub in value.items()}
-        elif key not in ("description", "title"):
+        elif key != "description":
             out[key] = _undescribed(value)
     return out
 

@@ -43,6 +43,7 @@ class Case:
     requests: int
     check: Callable[[PlanOutcome], None] | None = None
     error: str | None = None
+    retry_says: str = "could not be used"
 
 
 def _expect_htop(outcome: PlanOutcome) -> None:
@@ -80,6 +81,17 @@ def _salvaged(outcome: PlanOutcome) -> None:
     assert _packages(outcome.plan) == ["htop"]
     assert any("cut off" in n for n in outcome.parsed.notes)
     assert any("cut off" in w for w in outcome.plan.warnings)
+    # what was cut is said, not lost silently
+    assert any(
+        "after 1 complete operation(s); the 2nd operation and anything after it were lost" in line
+        for line in outcome.plan.not_applied
+    ), outcome.plan.not_applied
+
+
+def _rest(outcome: PlanOutcome) -> None:
+    assert [op.op for op in outcome.plan.operations] == ["add_packages", "set_disk_size"]
+    assert any("first answer was cut off" in w for w in outcome.plan.warnings)
+    assert any("asked once for the rest" in n for n in outcome.notes)
 
 
 def _retried(outcome: PlanOutcome) -> None:
@@ -163,8 +175,18 @@ CASES: dict[str, Case] = {
     "a bare list of operations": Case(
         ['[{"op": "add_packages", "packages": ["htop"]}]'], 1, _expect_htop
     ),
-    "truncated then good": Case([Scripted(CUT, "length"), GOOD], 2, _retried),
-    "truncated twice, one op complete": Case([Scripted(CUT, "length")] * 2, 2, _salvaged),
+    "cut off after one operation, then the rest": Case(
+        [
+            Scripted(CUT, "length"),
+            {"summary": "the rest", "operations": [{"op": "set_disk_size", "size": "8GiB"}]},
+        ],
+        2,
+        _rest,
+        retry_says="cut off at the token limit after 1 complete operation(s)",
+    ),
+    "truncated twice, one op complete": Case(
+        [Scripted(CUT, "length")] * 2, 2, _salvaged, retry_says="cut off at the token limit"
+    ),
     "truncated twice, nothing complete": Case(
         [Scripted('{"summary": "add ht', "length")] * 2, 2, error="cut off at the token limit"
     ),
@@ -231,7 +253,7 @@ def test_model_reply_shapes(name: str, backend: str, server: WireServer, tmp_pat
         assert outcome.requests == case.requests
     assert len(server.bodies) == case.requests
     if case.requests == 2:  # the retry carries the reason
-        assert "could not be used" in server.bodies[1]["messages"][-1]["content"]
+        assert case.retry_says in server.bodies[1]["messages"][-1]["content"]
 
 
 def test_an_openai_refusal_field_is_a_refusal(server: WireServer, tmp_path: Path) -> None:

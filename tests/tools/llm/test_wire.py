@@ -18,7 +18,7 @@ from oic_ai.stores.chat_models import (
 from oic_ai.stores.settings import Settings
 from oic_ai.tools.edit_plan import AddPackages, EditPlan
 from oic_ai.tools.llm_planner import PlanError, fix_plan, plan_turn
-from oic_ai.tools.plan_schema import plan_schema
+from oic_ai.tools.plan_schema import plan_schema, plan_schema_text
 from tests.tools.llm.wire_fakes import Scripted, WireServer
 
 PLAN = {"summary": "add htop", "operations": [{"op": "add_packages", "packages": ["htop"]}]}
@@ -86,7 +86,7 @@ def test_a_server_that_rejects_json_schema_gets_json_mode_once_and_it_is_remembe
             "json_schema",
             "json_object",
         ]
-        assert '"additionalProperties": false' in server.bodies[1]["messages"][0]["content"]
+        assert plan_schema_text() in server.bodies[1]["messages"][0]["content"]
         assert any("rejected the json_schema" in n for n in outcome.notes)
         again = structured_method("openai", settings)  # remembered in the data folder
         assert again.method == "json_mode" and not again.fallback
@@ -131,7 +131,7 @@ def test_ollama_gets_the_schema_as_format_and_num_ctx(server: WireServer, stream
     ]
     body = server.bodies[0]
     assert server.paths == ["/api/chat"] and body["stream"] is stream
-    assert body["format"] == plan_schema()
+    assert body["format"] == plan_schema(described=False)
     assert body["options"]["num_ctx"] == 8192 and body["options"]["num_predict"] == 3072
     assert "- set_disk_size(size: str)" in body["messages"][0]["content"]
 
