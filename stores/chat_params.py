@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from oic_ai.stores.settings import Settings
 
@@ -58,8 +59,15 @@ def is_hosted_openai(settings: Settings) -> bool:
 
 
 def server_key(settings: Settings) -> str:
-    """The server a choice is remembered for: the base URL, or OpenAI's API."""
-    return str(settings.openai_base_url or HOSTED_OPENAI).rstrip("/")
+    """The server a choice is remembered for: the base URL (never its credentials)."""
+    url = str(settings.openai_base_url or HOSTED_OPENAI).rstrip("/")
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "(an unreadable URL)"
+    if "@" in parts.netloc:
+        parts = parts._replace(netloc=parts.netloc.rsplit("@", 1)[1])
+    return urlunsplit(parts._replace(query="", fragment=""))
 
 
 @dataclass(frozen=True)

@@ -240,3 +240,17 @@ def test_ollama_busy_twice_is_a_retryable_failure_named_as_such() -> None:
     assert is_retryable(caught.value)  # exit 3
     line = describe_backend_error("ollama", settings, caught.value)
     assert "HTTP 503" in line and "server busy" in line and "try again later" in line
+
+
+def test_a_refusal_is_remembered_without_the_servers_credentials(tmp_path: Path) -> None:
+    with WireServer([PLAN], refuse={"temperature": "unsupported_parameter"}) as server:
+        host = server.url.removeprefix("http://")
+        settings = Settings(
+            openai_base_url=f"http://gw:s3cret-pass@{host}/v1",
+            openai_model="acme/thinker-1",
+            data_dir=tmp_path,
+        )
+        plan_turn(make_chat_model("openai", settings), "add htop", TEMPLATE, method=SCHEMA)
+    memory = (tmp_path / "chat_params.json").read_text()
+    assert "s3cret-pass" not in memory
+    assert json.loads(memory) == {f"http://{host}/v1 acme/thinker-1": ["temperature"]}
