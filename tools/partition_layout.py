@@ -6,7 +6,8 @@ small for its partitions). Nothing here touches YAML: callers read spans from pl
 data and write the returned boundaries back.
 
 Conventions match the composer: ``end: "0"`` means "to the end of the disk" and only
-the last partition may use it. New boundaries are whole MiB.
+the last partition may use it. New boundaries are whole MiB, except for a partition asked
+for in decimal units (``25GB``): it starts on a whole MB, so its size stays exact.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from oic_ai.stores.disk_units import format_size, parse_size
 
 MIB = 1024**2
 GIB = 1024**3
+MB = 1000**2
 # A rest-of-disk partition must keep at least this much; the root filesystem more.
 MIN_REST = MIB
 MIN_ROOT = GIB
@@ -114,10 +116,30 @@ def read_spans(partitions: Sequence[Any]) -> list[Span]:
 
 
 def mib(size_bytes: int) -> str:
-    """Write a boundary in MiB (the unit new boundaries use), exact sizes otherwise."""
+    """Write a boundary in MiB (the unit new boundaries use), else MB, else exactly."""
     if size_bytes % MIB == 0:
         return f"{size_bytes // MIB}MiB"
+    if size_bytes % MB == 0:
+        return f"{size_bytes // MB}MB"
     return format_size(size_bytes)
+
+
+def whole_size(size_bytes: int) -> int:
+    """A partition size as boundaries can write it: whole MB and whole MiB stay exact."""
+    if size_bytes % MB == 0:
+        return size_bytes
+    return round_up(size_bytes, MIB)
+
+
+def aligned_start(start: int, size: int | None) -> int:
+    """Where a partition of ``size`` bytes starting at ``start`` or later begins.
+
+    A size in decimal units (a whole number of MB but not of MiB) starts on a whole MB,
+    so both of its boundaries can be written exactly (``538MB``, ``25538MB``).
+    """
+    if size is not None and size % MIB and size % MB == 0:
+        return round_up(start, MB)
+    return start
 
 
 def round_up(size_bytes: int, unit: int) -> int:
@@ -219,7 +241,8 @@ def carve_from_end(spans: Sequence[Span], disk_size: int | None, size: int | Non
             )
         if disk_size is None:
             raise LayoutError("disk.size is not set, so the end of the disk is unknown")
-        end = last.start + size
+        start = aligned_start(last.start, size)
+        end = start + size
         if disk_size - end < _min_keep(last):
             need = round_up(end + _min_keep(last), GIB)
             raise LayoutError(
@@ -227,9 +250,9 @@ def carve_from_end(spans: Sequence[Span], disk_size: int | None, size: int | Non
                 f"{format_size(max(disk_size - end, 0))}; grow the disk to at least "
                 f"{format_size(need)} first"
             )
-        return Carve(last.start, end, {last.index: (end, None)}, last.index)
+        return Carve(start, end, {last.index: (end, None)}, last.index)
     insert_at = max(s.index for s in spans) + 1
-    start = last.end
+    start = aligned_start(last.end, size)
     if disk_size is None:
         if size is None:
             raise LayoutError("disk.size is not set, so the rest of the disk is unknown")
@@ -269,7 +292,8 @@ def resize(
     if size < MIB:
         raise LayoutError("a partition needs at least 1MiB")
     target = next(s for s in spans if s.index == index)
-    new_end = target.start + size
+    new_start = aligned_start(target.start, size)
+    new_end = new_start + size
     changes: dict[int, tuple[int, int | None]] = {}
     if target.end is None:
         if disk_size is not None:
@@ -279,14 +303,14 @@ def resize(
                     f"{format_size(disk_size)}; grow the disk to at least "
                     f"{format_size(round_up(new_end, GIB))} first"
                 )
-            if disk_size - new_end < MIB:
+            if disk_size - new_end < MIB and new_start == target.start:
                 return {}
-        changes[index] = (target.start, new_end)
+        changes[index] = (new_start, new_end)
         return changes
     delta = new_end - target.end
-    if delta == 0:
+    if delta == 0 and new_start == target.start:
         return {}
-    changes[index] = (target.start, new_end)
+    changes[index] = (new_start, new_end)
     moved: list[Span] = []
     for span in spans:
         if span.index != index and span.start >= target.end:

@@ -197,7 +197,7 @@ def add_partition(ed: Editor, op: AddPartition) -> None:
         size = parse_size(op.size)
         if not size or size < layout.MIB:
             raise Skip(f"{op.size!r} is not a size of at least 1MiB")
-        size = layout.round_up(size, layout.MIB)
+        size = layout.whole_size(size)
     if ed.doc.get("disk") is None:
         raise Skip("the template has no disk layout; set a disk size first")
     parts = _partitions(ed)
@@ -246,7 +246,7 @@ def resize_partition(ed: Editor, op: ResizePartition) -> None:
         raise Skip(f"{op.size!r} is not a size")
     spans = _spans(ed)
     with _layout_errors():
-        changes = layout.resize(spans, _disk_size(ed), index, layout.round_up(size, layout.MIB))
+        changes = layout.resize(spans, _disk_size(ed), index, layout.whole_size(size))
     if not changes:
         raise Skip("it already has that size")
     notes = _write_spans(ed, changes)

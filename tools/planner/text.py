@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from oic_ai.tools.planner.sizes import read_sizes
 from oic_ai.tools.planner.words import (
     ADD_VERBS,
     FILLER,
@@ -65,7 +66,8 @@ def reading_notices(request: str, packages: PackageNames | None = None) -> list[
     from oic_ai.tools.planner.redact import redact_passwords
 
     redacted, _ = redact_passwords(request)
-    return read_for_planner(redacted[:_READ_CHARS], packages).notices
+    reading = read_for_planner(redacted[:_READ_CHARS], packages)
+    return [*reading.notices, *read_sizes(reading.rewritten)[1]]
 
 
 class RequestText:
@@ -95,6 +97,8 @@ class RequestText:
             # "docker-free" is "without docker"
             text = _FREE_OF.sub(r"without \1", reading.rewritten)
             self.corrections = reading.corrections
+            # "half a gig", "16 gig", "thirty-two GiB": one canonical token each
+            text, _ = read_sizes(text)
         self.original = text
         # lower() can change a string's length for a few characters; keep offsets equal
         self.work = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)

@@ -505,6 +505,24 @@ def test_resizing_the_rest_of_disk_partition_gives_it_a_fixed_end() -> None:
     ]
 
 
+def _size(start: str, end: str) -> int:
+    from oic_ai.stores.disk_units import parse_size
+
+    return (parse_size(end) or 0) - (parse_size(start) or 0)
+
+
+def test_a_partition_in_decimal_units_keeps_its_exact_size() -> None:
+    # issue 21: 25GB is 25*10^9 bytes, not 25GiB and not rounded to whole MiB
+    big = SMALL.replace("size: 8GiB", "size: 40GB")
+    result = apply(big, ep.AddPartition(id="docker", mount_point="/var/lib/docker", size="25GB"))
+    start, end = partitions(result)["docker"]
+    assert (start, end) == ("4833MB", "29833MB")  # after rootfs (4609MiB), on a whole MB
+    assert _size(start, end) == 25 * 1000**3
+    resized = apply(SMALL, ep.ResizePartition(partition="data", size="2GB"))
+    assert _size(*partitions(resized)["data"]) == 2 * 1000**3
+    assert error_codes(result.text) == [] and error_codes(resized.text) == []
+
+
 def test_removing_a_partition_closes_the_gap() -> None:
     result = apply(WEB.read_text(), ep.RemovePartition(partition="www"))
     assert partitions(result) == {

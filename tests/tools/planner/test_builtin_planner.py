@@ -361,7 +361,6 @@ def test_request_becomes_exact_operations(
 @pytest.mark.parametrize(
     ("request_text", "template", "warning"),
     [
-        ("16 GB disk", UBUNTU, "read 16 GB as 16GiB"),
         ("add docker-ce", ELXR, "'docker-ce' is packaged as docker.io on elxr12"),
         ("with secure boot", UBUNTU, "turned immutability on"),
         ("legacy bios", UBUNTU_EDGE, "systemd-boot only boots UEFI"),
@@ -374,8 +373,24 @@ def test_warnings_name_what_was_assumed(request_text: str, template: str, warnin
     assert any(warning in w for w in plan(request_text, template).warnings)
 
 
-def test_decimal_disk_size_is_read_as_binary() -> None:
-    assert ops_of(plan("16 GB disk")) == [{"op": "set_disk_size", "size": "16GiB"}]
+@pytest.mark.parametrize(
+    ("request_text", "size"),
+    [
+        ("16 GB disk", "16GB"),  # issue 21: GB stays GB (it was read as 16GiB)
+        ("a 40GB disk", "40GB"),
+        ("make the disk 1.5 TB", "1500GB"),
+        ("16 gig disk", "16GiB"),  # the informal gig is binary, as the library writes sizes
+        ("make the disk 8 gigs", "8GiB"),
+        ("make the disk thirty-two GiB", "32GiB"),
+        ("disk of 32 GiB", "32GiB"),
+        ("make the disk half a gig", "512MiB"),
+        ("disk 16G", "16GiB"),
+    ],
+)
+def test_sizes_keep_the_unit_they_were_given_in(request_text: str, size: str) -> None:
+    result = plan(request_text)
+    assert ops_of(result) == [{"op": "set_disk_size", "size": size}]
+    assert not any("binary units" in w for w in result.warnings)
 
 
 def test_legacy_bios_on_systemd_boot_switches_to_grub() -> None:

@@ -6,8 +6,9 @@ import re
 
 from oic_ai.stores.disk_units import format_size, parse_size
 from oic_ai.stores.template_model import Partition
-from oic_ai.tools.edit_plan import AddPartition, RemovePartition, ResizePartition
+from oic_ai.tools.edit_plan import AddPartition, RemovePartition, ResizePartition, SetValue
 from oic_ai.tools.planner.rules.disk import request_size
+from oic_ai.tools.planner.sizes import Size
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import CLAUSE_END, FS, MOUNT, SIZE
 
@@ -123,7 +124,8 @@ def rule_partitions(state: PlanState) -> None:
 
 
 def _resize(state: PlanState, match: re.Match[str], part: Partition) -> None:
-    size = request_size(state, match.span("size"))
+    asked = request_size(state, match.span("size"))
+    size, text = asked.bytes, asked.text
     by = "by" in match.groupdict() and match.group("by") is not None
     current = part.size_bytes(state.facts.disk_size_bytes)
     if by:
@@ -132,14 +134,22 @@ def _resize(state: PlanState, match: re.Match[str], part: Partition) -> None:
             return
         verb = match.groupdict().get("verb") or ""
         size = current - size if verb in ("shrink", "reduce") else current + size
+        text = format_size(size) if size > 0 else ""
     state.text.consume(*match.span())
+    resize_partition(state, match.span(), part, size, text)
+
+
+def resize_partition(
+    state: PlanState, span: tuple[int, int], part: Partition, size: int, text: str
+) -> None:
+    """Plan ``part`` at ``text`` (``size`` bytes), unless it already is that size."""
     if size <= 0:
-        state.reject(*match.span(), "that would leave the partition with no space")
+        state.reject(*span, "that would leave the partition with no space")
         return
-    if current == size:
-        state.notes.append(f"{part.ref} is already {format_size(size)}")
+    if part.size_bytes(state.facts.disk_size_bytes) == size:
+        state.notes.append(f"{part.ref} is already {text}")
         return
-    state.partition_ops.append(ResizePartition(partition=part.ref, size=format_size(size)))
+    state.partition_ops.append(ResizePartition(partition=part.ref, size=text))
 
 
 def _add_partition(state: PlanState, match: re.Match[str]) -> None:
@@ -161,33 +171,37 @@ def _add_partition(state: PlanState, match: re.Match[str]) -> None:
     if mount == "/":
         state.reject(*span, "the root partition already exists; resize it instead")
         return
-    existing = _find_partition(state, mount)
     size = request_size(state, size_span) if size_span else None
     state.text.consume(*span)
+    add_partition(state, span, mount, size, fs)
+
+
+def add_partition(
+    state: PlanState, span: tuple[int, int], mount: str, size: Size | None, fs: str | None
+) -> None:
+    """Plan a new partition at ``mount`` (or resize the one already mounted there)."""
+    existing = _find_partition(state, mount)
     if existing is not None and existing.mount_point == mount:
-        if size is not None and existing.size_bytes(state.facts.disk_size_bytes) != size:
-            state.partition_ops.append(
-                ResizePartition(partition=existing.ref, size=format_size(size))
-            )
+        if size is not None and existing.size_bytes(state.facts.disk_size_bytes) != size.bytes:
+            state.partition_ops.append(ResizePartition(partition=existing.ref, size=size.text))
             state.notes.append(f"{mount} already has a partition, so it is resized")
         else:
             state.notes.append(f"{mount} already has a partition")
+        fs_type = _FS_NAMES.get(fs or "", fs)
+        if fs_type and existing.fs_type != fs_type:
+            path = f"disk.partitions[id={existing.id}].fsType"
+            state.values.append(SetValue(path=path, value=fs_type))
         return
+    size_text = size.text if size is not None else None
     if size is None and not _has_free_tail(state):
-        size = _DEFAULT_PARTITION_SIZE
+        size_text = format_size(_DEFAULT_PARTITION_SIZE)
         state.warn(
-            f"no size was given for {mount}; planned {format_size(size)}, carved from the end "
-            "of the disk"
+            f"no size was given for {mount}; planned {size_text}, carved from the end of the disk"
         )
     part_id = _partition_id(state, mount)
     fs_type = _FS_NAMES.get(fs or "ext4", fs or "ext4")
     state.partition_ops.append(
-        AddPartition(
-            id=part_id,
-            mount_point=mount,
-            size=format_size(size) if size is not None else None,
-            fs_type=fs_type,
-        )
+        AddPartition(id=part_id, mount_point=mount, size=size_text, fs_type=fs_type)
     )
     state.features.append((span[0], f"{part_id} partition"))
 
