@@ -375,9 +375,16 @@ def find_paraphrases(text: str) -> list[tuple[int, int, str]]:
     for _, first, last, means in sorted(matches):
         if any(taken[first : last + 1]):
             continue
+        if _NAME_PART.match(text, tokens[last][2]) or _NAME_START.search(text, 0, tokens[first][1]):
+            continue  # "graviton-07", "web-01": part of a name, not a paraphrase
         taken[first : last + 1] = [True] * (last + 1 - first)
         found.append((tokens[first][1], tokens[last][2], means))
     return _merged(text.lower(), sorted(found), language.gap_words)
+
+
+# a phrase glued to a numbered part is a name (a hostname "graviton-07", "edge-web-2")
+_NAME_PART = re.compile(r"[-_.][a-z]*\d", re.IGNORECASE)
+_NAME_START = re.compile(r"[a-z0-9][-_.]$", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
