@@ -82,9 +82,11 @@ lock: install
 	@touch $(STAMP)
 
 # The bundled library's vectors shipped in stores/data/ (a fresh install embeds only what
-# differs); rebuild after changing image-templates/ (a test says when they are stale).
+# differs) and the operation bank's; rebuild after changing image-templates/ or
+# stores/data/operation_bank.yaml (a test says when they are stale).
 vectors: install
 	@$(BIN)/python scripts/build_library_vectors.py
+	@$(BIN)/python scripts/build_operation_bank.py
 
 bench: install
 	@$(BIN)/python bench/run_all.py

@@ -383,6 +383,26 @@ Operation = Annotated[
 ]
 
 
+ClauseOutcomeKind = Literal["applied", "base", "context", "reference", "not_applied"]
+
+
+class ClauseOutcome(BaseModel):
+    """What became of one clause of the request (the planner's accounting).
+
+    ``applied``: an operation took it (``operations`` names them; none when the template
+    already had it); ``base``: it chose the base template (create mode); ``context``: it
+    asks no change ("thanks", "our boxes are fanless"); ``reference``: it refers to an
+    earlier turn ("undo that"), which the conversation handles; ``not_applied``: the plan
+    cannot express it, and ``reason`` says why and what to try.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    text: str
+    outcome: ClauseOutcomeKind
+    operations: list[str] = Field(default_factory=list)
+    reason: str | None = None
+
+
 class EditPlan(BaseModel):
     """What to change in the base template, as typed operations."""
 
@@ -394,3 +414,7 @@ class EditPlan(BaseModel):
         description="parts of the request the operations cannot express, in words",
     )
     warnings: list[str] = Field(default_factory=list)
+    clauses: list[ClauseOutcome] = Field(
+        default_factory=list,
+        description="every clause of the request and what became of it (not sent to models)",
+    )

@@ -15,10 +15,10 @@ def make_embedder(settings: Settings) -> Embedder:
     """
     provider = settings.embedding_provider
     if provider == "local":
-        from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
+        from oic_ai.stores.embeddings.minilm import shared_embedder
         from oic_ai.stores.embeddings.weights import verification_cache
 
-        return MiniLMEmbedder(verify_cache=verification_cache())
+        return shared_embedder(verification_cache())
     if provider == "ollama":
         from oic_ai.stores.embeddings.remote import OllamaEmbedder
 

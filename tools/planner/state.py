@@ -10,8 +10,16 @@ from typing import Literal
 from oic_ai.stores.capability_catalog import CapabilityCatalog
 from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_model import Template
-from oic_ai.tools.edit_plan import AddRepository, AddUser, Artifact, Operation, SetValue
+from oic_ai.tools.edit_plan import (
+    AddRepository,
+    AddUser,
+    Artifact,
+    DeleteValue,
+    Operation,
+    SetValue,
+)
 from oic_ai.tools.planner.text import RequestText
+from oic_ai.tools.retrieval.spelling import PackageNames
 
 Mode = Literal["create", "refine"]
 
@@ -46,10 +54,13 @@ class PlanState:
     text: RequestText
     catalog: CapabilityCatalog
     target: PlanTarget
+    packages: PackageNames | None = None  # the synced index, when there is one
+    known: frozenset[str] | None = None  # the catalog's and the library's package names
     set_target: dict[str, str] = field(default_factory=dict)
     image_name: str | None = None
     image_version: str | None = None
     disk_size: str | None = None
+    sizes: list[tuple[int, int]] = field(default_factory=list)  # (where, bytes) of sizes read
     partition_ops: list[Operation] = field(default_factory=list)
     artifacts: list[Artifact] | None = None
     hostname: str | None = None
@@ -60,7 +71,8 @@ class PlanState:
     immutable: bool | None = None
     secure_boot: bool | None = None
     users: list[AddUser] = field(default_factory=list)
-    values: list[SetValue] = field(default_factory=list)
+    user_names: list[str] = field(default_factory=list)  # every user name the request used
+    values: list[SetValue | DeleteValue] = field(default_factory=list)
     repositories: list[AddRepository] = field(default_factory=list)
     add: list[str] = field(default_factory=list)
     add_kernel: list[str] = field(default_factory=list)
@@ -73,6 +85,14 @@ class PlanState:
     warnings: list[str] = field(default_factory=list)
     not_applied: list[str] = field(default_factory=list)
 
+    def known_names(self) -> frozenset[str]:
+        """Every package name the catalog or the library uses (read once)."""
+        if self.known is None:
+            from oic_ai.tools.verify_packages import known_package_names
+
+            self.known = known_package_names()
+        return self.known
+
     def warn(self, message: str) -> None:
         """Add a warning once."""
         if message not in self.warnings:
@@ -84,7 +104,7 @@ class PlanState:
         entry = f"'{quoted}' — {reason}"
         if entry not in self.not_applied:
             self.not_applied.append(entry)
-        self.text.consume(start, end)
+        self.text.consume(start, end, "rejected")
 
     def valid_values(
         self,

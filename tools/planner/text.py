@@ -28,7 +28,7 @@ from oic_ai.tools.retrieval.spelling import (
 )
 
 _TOKEN = re.compile(
-    r"(?P<gap>\x1f+)|(?P<sep>[,;&\[\]]|[.!?](?![a-z0-9]))|"
+    r"(?P<gap>\x1f+)|(?P<sep>[,;&\[\]()]|[.!?](?![a-z0-9])|:(?=\s))|"
     r"(?P<word>[a-z0-9][a-z0-9._+:/=~'-]*[a-z0-9+]|[a-z0-9])"
 )
 
@@ -41,8 +41,11 @@ def planner_vocabulary(packages: PackageNames | None = None) -> SpellingVocabula
         packages: The synced package index, when there is one: a word that is one of its
             package names is never corrected into another word.
     """
+    from oic_ai.tools.planner.lexicon import english_words
+
+    # an ordinary English word is never a misspelling ("cores" is not "coreos")
     return SpellingVocabulary.build(
-        known=FILLER | RETRIEVAL_WORDS | NOT_PACKAGES, packages=packages
+        known=FILLER | RETRIEVAL_WORDS | NOT_PACKAGES | english_words(), packages=packages
     )
 
 
@@ -102,11 +105,25 @@ class RequestText:
         self.original = text
         # lower() can change a string's length for a few characters; keep offsets equal
         self.work = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+        self.owner = ""
+        self.claims: list[tuple[int, int, str]] = []
 
-    def consume(self, start: int, end: int) -> None:
-        """Blank ``start:end`` so later rules skip it."""
+    def consume(self, start: int, end: int, owner: str | None = None) -> None:
+        """Blank ``start:end`` so later rules skip it, and note who read it.
+
+        Args:
+            start: Where the span starts.
+            end: Where it ends.
+            owner: What read it (an operation family, ``rejected``, ``base``); the rule
+                that is running (:attr:`owner`) when None.
+        """
         if end > start:
             self.work = self.work[:start] + self.BLANK * (end - start) + self.work[end:]
+            self.claims.append((start, end, self.owner if owner is None else owner))
+
+    def disown(self, owner: str, reason_owner: str = "rejected") -> None:
+        """Mark what ``owner`` read as ``reason_owner`` (its operation was dropped after all)."""
+        self.claims = [(s, e, reason_owner if o == owner else o) for s, e, o in self.claims]
 
     def matches(self, pattern: re.Pattern[str]) -> list[re.Match[str]]:
         """Every match of ``pattern`` in what is not used yet."""
@@ -143,10 +160,19 @@ def tokenize(work: str) -> list[Token]:
 
 @dataclass
 class Item:
-    """One list item ("node monitoring") under the add or remove verb before it."""
+    """One list item ("node monitoring") under the add or remove verb before it.
 
-    mode: Literal["add", "remove", "none"]
+    Attributes:
+        mode: ``add`` or ``remove`` under a verb, ``none`` without one, ``aside`` for words
+            that are not a list of things ("for monitoring", "we are offline").
+        tokens: The item's words.
+        verb: The word that set the mode ("install", "with", "drop"), if any.
+    """
+
+    mode: Literal["add", "remove", "none", "aside"]
     tokens: list[Token]
+    verb: str = ""
+    aside_by: str = ""  # the word that started an aside ("for" in "chrony for time")
 
     @property
     def words(self) -> list[str]:
@@ -159,12 +185,38 @@ class Item:
         return self.tokens[0].start, self.tokens[-1].end
 
 
+# After a thing is named, these start what it is for or where, not another thing
+# ("chrony for time", "cryptsetup in the live environment", "docker on it").
+_ASIDE_WORDS = frozenset(
+    "for in on from inside via at because since so if unless when whenever while".split()
+)
+# A word that makes an item a statement, not a list of things ("our boxes are offline").
+_STATEMENT_WORDS = frozenset(
+    (
+        "we we're we'll we've i i'm i'd i'll it's they they're you you're are is was were be "
+        "been will would can could should doesn't don't isn't aren't won't can't cannot might"
+    ).split()
+)
+
+
 def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
-    """Split the words into list items, each under the add or remove verb before it."""
+    """Split the words into list items, each under the add or remove verb before it.
+
+    A sentence end forgets the verb; what follows "for", "in", "on" ... after a named
+    thing, and statements, are ``aside``.
+    """
     mode: Literal["add", "remove", "none"] = "none"
+    verb_word = ""
     current: list[Token] = []
+    aside = ""
     negated = False  # "do not add docker", "don't install vim", "no need for docker"
     previous = ""
+
+    def item() -> Item:
+        statement = any(t.text in _STATEMENT_WORDS for t in current)
+        kind = "aside" if aside or statement else mode
+        return Item(kind, list(current), verb_word, aside)
+
     for token in tokens:
         word = token.text
         verb: Literal["add", "remove"] | None = None
@@ -176,13 +228,24 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
             verb = "remove"
         negated = token.kind == "word" and (word in NEGATORS or word == "no")
         previous = word if token.kind == "word" else ""
+        if token.kind == "word" and word in _ASIDE_WORDS and current and verb is None:
+            yield item()
+            current = []
+            aside = word
+            continue
         if token.kind != "word" or word in SEPARATOR_WORDS or verb is not None:
             if current:
-                yield Item(mode, current)
+                statement = item().mode == "aside" and not aside
+                yield item()
                 current = []
+                if statement:
+                    mode, verb_word = "none", ""  # "our boxes are offline, htop": no verb
+            aside = ""
+            if token.kind == "sep" and token.text in ".!?":
+                mode, verb_word = "none", ""
             if verb is not None:
-                mode = verb
+                mode, verb_word = verb, word
             continue
         current.append(token)
     if current:
-        yield Item(mode, current)
+        yield item()

@@ -23,8 +23,8 @@ QUOTED_NAME = (
 
 ADD_VERBS = frozenset(
     (
-        "add adding install installing include including with plus enable want need put ship "
-        "bundle containing has have use using"
+        "add adding install installing include including with plus enable want wants need "
+        "needs require requires put ship bundle containing has have use using"
     ).split()
 )
 REMOVE_VERBS = frozenset(
@@ -49,7 +49,7 @@ FILLER = (
             "distribution based one package packages pkg pkgs support stuff them there which what "
             "here yes ok okay thanks thank let's lets let same instead out version switch move "
             "port rebase retarget convert turn target targeting go going do does everything "
-            "leave than free other keep keeping"
+            "leave than free other keep keeping again anyway"
         ).split()
     )
     | ADD_VERBS

@@ -172,7 +172,8 @@ CASES = [
     ("do not add docker", UBUNTU_EDGE, [remove("docker.io")]),
     ("don't install vim, add htop", UBUNTU, [add("htop")]),
     ("add nginx but not apache", UBUNTU, [add("nginx")]),
-    ("add PackageKit", UBUNTU, [add("PackageKit")]),
+    ("add PackageKit", AZL, [add("PackageKit")]),  # an RPM name may have inner capitals
+    ("add PackageKit", UBUNTU, []),  # issue 21: a Debian package name is lower case
     ("add WALinuxAgent", AZL, [add("WALinuxAgent")]),
     # disk size
     ("make the disk 8GiB", UBUNTU, [{"op": "set_disk_size", "size": "8GiB"}]),
@@ -199,9 +200,10 @@ CASES = [
         ],
     ),
     (
-        "add /srv as a partition",  # not partition syntax the rules read: reported below
+        # issue 21: an everyday form the clause reader takes (it was reported before)
+        "add /srv as a partition",
         UBUNTU,
-        [],
+        [{"op": "add_partition", "id": "srv", "mount_point": "/srv", "size": "2GiB"}],
     ),
     (
         "grow /var/log to 2GiB",
@@ -482,7 +484,7 @@ def test_no_ops_are_omitted_and_named_in_the_summary() -> None:
         ("add security", UBUNTU, "too general to pick packages; ask for fail2ban or auditd"),
         ("with networking support", UBUNTU, "too general to pick packages"),
         ("add ros2", DEBIAN, "ros2 has no packages on debian13"),
-        ("add /srv as a partition", UBUNTU, "'add /srv as a partition' — no rule for this"),
+        ("make it look prettier", UBUNTU, "'make it look prettier' — no rule for this"),
     ],
 )
 def test_not_applied_names_the_clause(request_text: str, template: str, fragment: str) -> None:

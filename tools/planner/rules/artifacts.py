@@ -73,7 +73,7 @@ def rule_artifacts(state: PlanState) -> None:
         return
     # compression alone changes every existing artifact
     no_compression = text.matches(_NO_COMPRESSION)
-    compressions = text.matches(_COMPRESSION_ONLY)
+    compressions = [m for m in text.matches(_COMPRESSION_ONLY) if not _listed_package(state, m)]
     if not (no_compression or compressions):
         return
     for match in [*no_compression, *compressions]:
@@ -89,6 +89,24 @@ def rule_artifacts(state: PlanState) -> None:
         last = compressions[-1]
         value = _COMPRESSIONS[last.group("c1") or last.group("c2")]
     _set_artifacts(state, [Artifact(type=a.type, compression=value) for a in _current(state)])
+
+
+_LIST_NEIGHBOUR = re.compile(r"(?:,|\band\b|\bor\b|&)\s*$|^\s*(?:,|\band\b|&)")
+
+
+def _listed_package(state: PlanState, match: re.Match[str]) -> bool:
+    """A bare "zstd" among other names is the package ("curl, zstd and jq"), not a compression.
+
+    So is any bare compression word when the template has no disk artifacts to compress.
+    """
+    if match.group("c2") is None or match.group().strip() != match.group("c2"):
+        return False
+    if not state.facts.artifact_specs:
+        return True
+    work = state.text.work
+    before = work[max(0, match.start() - 6) : match.start()]
+    after = work[match.end() : match.end() + 6]
+    return bool(_LIST_NEIGHBOUR.search(before) or _LIST_NEIGHBOUR.search(after))
 
 
 def _set_artifacts(state: PlanState, artifacts: list[Artifact]) -> None:

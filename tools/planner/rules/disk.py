@@ -12,14 +12,21 @@ from oic_ai.tools.planner.words import SIZE
 MIB = 1024**2
 
 
-def request_size(state: PlanState, span: tuple[int, int]) -> Size:
+def request_size(state: PlanState, span: tuple[int, int], *, record: bool = True) -> Size:
     """The size at ``span`` of the request, exactly as said: GB stays GB, GiB stays GiB.
 
     The request's sizes were already rewritten as canonical tokens (:mod:`..sizes`).
+
+    Args:
+        state: The planning state.
+        span: Where the size is.
+        record: Remember it as used (a size said again later is then a restatement).
     """
     raw = state.text.raw(*span)
     size = parse_token(raw)
     assert size is not None  # only called on text that matched SIZE
+    if record:
+        state.sizes.append((span[0], size.bytes))
     return size
 
 

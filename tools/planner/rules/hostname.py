@@ -7,9 +7,15 @@ import re
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME
 
+_MACHINE = r"(?:host|machine|system|device|box|server|node|computer|gateway)"
 _HOSTNAME = re.compile(
-    r"\b(?:(?:host\s*name|host-name)(?:\s+(?:to|is|as|should\s+be|of))?\s*[:=]?"
-    r"|(?:call|name)\s+(?:the\s+)?(?:host|machine|system|device|box|server|node)(?:\s+(?:to|as))?)"
+    r"\b(?:(?:host\s*name|host-name)(?:\s+(?:to|is|as|should\s+be|will\s+be|must\s+be|of))?\s*[:=]?"
+    rf"|(?:call|name|rename|re-name)\s+(?:the\s+|this\s+|each\s+|every\s+)?{_MACHINE}(?:e?s)?"
+    r"(?:\s+(?:to|as))?"
+    rf"|(?:the\s+|this\s+|each\s+|every\s+|our\s+)?{_MACHINE}(?:e?s)?\s+(?:should|will|must|shall|is\s+to)"
+    r"\s+be\s+(?:called|named|known\s+as)"
+    r"|(?:its|their|the\s+(?:machine|box|host|device)'?s?)\s+(?:host\s*)?name\s+(?:should|will|must)\s+be"
+    rf"|(?:(?:the\s+)?{_MACHINE}e?s?\s+)?(?:will\s+|should\s+)?(?:come|comes|boot|boots)\s+up\s+as)"
     r"(?:\s*[:=]\s*|\s+)" + QUOTED_NAME + CLAUSE_END
 )
 

@@ -48,6 +48,25 @@ _CMDLINE_KEY_SET = re.compile(
     rf"\s+to\s+(?P<value>{_VALUE})\s+(?:on|in)\s+(?:the\s+)?{_CMDLINE_WORDS}"
 )
 _CMDLINE_INLINE = re.compile(rf"\b{_CMDLINE_WORDS}\s*(?:\+=|:|\+)\s*(?P<args>{_ARGS})")
+# "add the kernel option nomodeset", "add the options ip=dhcp and rd.neednet=1"
+_CMDLINE_NAMED = re.compile(
+    r"\b(?:add|append|set|use|with|include|put|enable|plus)\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?:(?P<kernel>kernel|boot|cmdline|command[\s-]line)\s+)?"
+    r"(?:options?|arguments?|args?|parameters?|params?|flags?)\s+"
+    rf"(?P<args>{_ARGS})"
+)
+# "make sure ip=dhcp is on the kernel command line"
+_CMDLINE_STATED = re.compile(
+    r"(?:\b(?:make\s+sure|ensure|check\s+that)\s+)?"
+    rf"(?P<args>{_ARGS})\s+(?:is|are|should\s+be|must\s+be|stays?)\s+(?:on|in)\s+(?:the\s+)?"
+    rf"{_CMDLINE_WORDS}"
+)
+# "change isolcpus to cores 2-3": a new value for a key the command line has
+_KEY_CHANGE = re.compile(
+    rf"\b(?:set|change|make|switch|update|move)\s+(?:the\s+)?(?P<key>{_KEY})"
+    r"(?:\s+(?:option|argument|parameter|value))?\s+to\s+(?:(?:cores?|cpus?)\s+)?"
+    r"(?P<value>[^\s,;\x1f]+?)(?=$|[\s,;\x1f]|\.(?:\s|$))"
+)
 _QUIET = re.compile(r"\b(?:quiet|silent)(?:\s+boot)?\b|\bboot\s+(?:quietly|silently)\b")
 # A whole word on its own: never part of a URL ("?a=b"), a bracket ("[trusted=yes]") or a
 # longer word, which the leftovers then report instead.
@@ -74,11 +93,25 @@ def rule_kernel(state: PlanState) -> None:
         key, value = (text.raw(*match.span(group)) for group in ("key", "value"))
         text.consume(*match.span())
         _add_cmdline_args(state, [f"{key}={value}"])
-    for pattern in (_CMDLINE_ADD, _CMDLINE_INLINE):
+    for pattern in (_CMDLINE_ADD, _CMDLINE_INLINE, _CMDLINE_STATED):
         for match in text.matches(pattern):
             args = _split_args(text.raw(*match.span("args")))
             text.consume(*match.span())
             _add_cmdline_args(state, args)
+    for match in text.matches(_CMDLINE_NAMED):
+        args = _option_words(_split_args(text.raw(*match.span("args"))))
+        if not args or (not match.group("kernel") and not all("=" in a for a in args)):
+            continue  # "add the options" without a key=value is not surely the kernel's
+        last = text.work.find(args[-1].lower(), match.start("args"))
+        text.consume(match.start(), last + len(args[-1]) if last >= 0 else match.end())
+        _add_cmdline_args(state, args)
+    for match in text.matches(_KEY_CHANGE):
+        key, value = match.group("key"), text.raw(*match.span("value")).rstrip(".")
+        keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
+        if key not in keys or key == "console":
+            continue
+        text.consume(*match.span())
+        _add_cmdline_args(state, [f"{key}={value}"])
     for match in text.matches(_QUIET):
         text.consume(*match.span())
         _add_cmdline_args(state, ["quiet"])
@@ -98,15 +131,40 @@ def rule_kernel(state: PlanState) -> None:
 def rule_bare_kernel_args(state: PlanState) -> None:
     """``key=value`` words left over can only be kernel arguments in a template request."""
     for match in state.text.matches(_BARE_ARG):
-        arg = state.text.raw(*match.span("arg"))
+        arg = state.text.raw(*match.span("arg")).rstrip(".")
         state.text.consume(*match.span())
         _add_cmdline_args(state, [arg])
 
 
+# flags the kernel takes without a value (others are read only with a key=value)
+_FLAGS = frozenset(
+    "quiet splash nomodeset ro rw single debug noapic nolapic nosmp noacpi nosplash "
+    "earlyprintk ignore_loglevel nokaslr nopti noibrs".split()
+)
+
+
+def _option_words(args: list[str]) -> list[str]:
+    """The leading arguments that are options: key=value, a known flag, or no English word.
+
+    "net.ifnames=0, only once please" gives ``net.ifnames=0``.
+    """
+    from oic_ai.tools.planner.lexicon import is_english
+
+    kept: list[str] = []
+    for arg in args:
+        if "=" not in arg and arg.lower() not in _FLAGS and is_english(arg):
+            break
+        kept.append(arg)
+    return kept
+
+
 def _split_args(raw: str) -> list[str]:
-    """The options in ``raw``, each one token; commas inside an option's value stay in it."""
+    """The options in ``raw``, each one token; commas inside an option's value stay in it.
+
+    A full stop that ends the sentence is not part of the last option ("panic=10.").
+    """
     raw = raw.strip().strip("\"'")
-    return [a for a in _ONE_ARG.findall(raw) if a.lower() != "and"]
+    return [a.rstrip(".") for a in _ONE_ARG.findall(raw) if a.lower() != "and"]
 
 
 def _arg_key(arg: str) -> str:

@@ -6,19 +6,120 @@ import re
 from collections.abc import Iterable, Sequence
 from fnmatch import fnmatchcase
 from functools import lru_cache
+from typing import Literal
 
 from oic_ai.stores.capability_catalog import Capability, CapabilityCatalog, words
 from oic_ai.stores.vocabulary import CAPABILITY_SYNONYMS, PACKAGE_CAPABILITIES
-from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.lexicon import is_english
+from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.text import Item, split_items, tokenize
 from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES, PACKAGE_TOKEN, RETRIEVAL_WORDS
 
 
 def rule_packages(state: PlanState) -> None:
-    """Read the words no other rule used as packages and capabilities to add or remove."""
+    """Read the words no other rule used as packages and capabilities to add or remove.
+
+    "replace X with Y" and "Y instead of X" come first; then each list item. What
+    follows a package it describes ("chrony for time", "cryptsetup in the live
+    environment") is context; "drop it" after a named package refers back to it.
+    """
+    _replacements(state)
+    previous_took = False
+    took_any = False
     for item in split_items(tokenize(state.text.work)):
+        if item.mode == "aside":
+            if previous_took and item.aside_by in _DESCRIBING:
+                state.text.consume(*item.span, "context")  # what the package is for
+            previous_took = False
+            continue  # "our boxes are offline": the accounting reads it
+        if item.mode in ("add", "remove") and set(item.words) <= _PRONOUNS and took_any:
+            state.text.consume(*item.span)  # "we don't need podman, drop it"
+            continue
         if any(w not in FILLER for w in item.words):
+            before = len(state.text.claims)
             _resolve_item(state, item)
+            previous_took = len(state.text.claims) > before
+            took_any = took_any or previous_took
+        else:
+            previous_took = False
+
+
+_DESCRIBING = frozenset("for in on from inside via at if unless when".split())
+_PRONOUNS = frozenset("it them that this those these one ones".split())
+# generic nouns after a package name: "the cockpit-podman plugin", "the nvme-cli tool"
+_HEAD_NOUNS = frozenset(
+    "plugin plugins package packages tool tools utility utilities module modules extension "
+    "extensions addon add-on client daemon service".split()
+)
+_NAME = r"[a-z0-9][a-z0-9+_.:~-]*[a-z0-9+]|[a-z0-9]"
+_REPLACE = re.compile(
+    rf"(?:replace|swap|substitute)\s+(?:the\s+)?(?P<old>{_NAME})\s+(?:with|by|for)\s+"
+    rf"(?:the\s+)?(?P<new>{_NAME})"
+    rf"|switch(?:ing)?\s+from\s+(?P<old2>{_NAME})\s+to\s+(?P<new2>{_NAME})"
+    rf"|(?:(?:with|use|using|add|install)\s+)?(?P<new3>{_NAME})\s+(?:instead\s+of|rather\s+than|"
+    rf"in\s+place\s+of)\s+(?:the\s+)?(?P<old3>{_NAME})"
+)
+
+
+def _replacements(state: PlanState) -> None:
+    """Replace one package with another ("podman instead of docker"): remove one, add one."""
+    tokens = tokenize(state.text.work)
+    for match in state.text.matches(_REPLACE):
+        old = next(g for g in ("old", "old2", "old3") if match.group(g))
+        new = next(g for g in ("new", "new2", "new3") if match.group(g))
+        pairs: tuple[tuple[str, Literal["remove", "add"]], ...] = ((old, "remove"), (new, "add"))
+        for group, mode in pairs:
+            start, end = match.span(group)
+            part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+            if part:
+                _resolve_item(state, Item(mode, part, "replace"))
+        state.text.consume(*match.span())
+
+
+# The verbs that mark what follows as a package even when nothing knows the name.
+_STRONG_VERBS = frozenset({"install", "installing"})
+
+
+def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bool:
+    """The package rule: is ``written`` (read as ``token``) a package in this item?
+
+    A name is a package when the synced index, the catalog or the library knows it; or
+    when the request marks it as one and it has a package name's shape for the family
+    (lower case): strongly ("install X", "the package X", `X`) or, for a word that is no
+    ordinary English word, by "add", "with" or "need". Anything else (a product name
+    written with capitals, "a ton", "the options") is left for the accounting to report.
+    """
+    if _known(state, written):
+        return True
+    if not PACKAGE_TOKEN.match(written.lower()) or not _shaped(state, written):
+        return False
+    words = item.words
+    before = words[: words.index(token)] if token in words else words
+    quoted = f"`{written}`" in state.text.original
+    if item.verb in _STRONG_VERBS or quoted or any(w in ("package", "packages") for w in before):
+        return True
+    return bool(item.verb) and not is_english(token)
+
+
+def _shaped(state: PlanState, written: str) -> bool:
+    """Whether ``written`` looks like a package name of the target's family.
+
+    Debian names are lower case. RPM names may have inner capitals (NetworkManager,
+    PackageKit), but a capitalised or upper-case word is a product name ("Firefox",
+    "GNOME") in either family.
+    """
+    if written == written.lower():
+        return True
+    if family_of(state.target.os, state.target.dist) != "rpm" or written.isupper():
+        return False
+    return any(c.isupper() for c in written[1:])
+
+
+def _known(state: PlanState, name: str) -> bool:
+    """True when the synced index, the catalog or the library knows ``name``."""
+    if state.packages is not None and state.packages.is_package(name):
+        return True
+    return name in state.known_names()
 
 
 def _names_capability(capabilities: Sequence[Capability], token: str) -> bool:
@@ -88,6 +189,8 @@ _MAX_ITEM_WORDS = 8
 def _resolve_item(state: PlanState, item: Item) -> None:
     """Read one list item ("docker", "node monitoring", "htop") as packages to add or remove."""
     content = [w for w in item.words if w not in FILLER]
+    if len(content) == 2 and content[1] in _HEAD_NOUNS and PACKAGE_TOKEN.match(content[0]):
+        content = content[:1]  # "the cockpit-podman plugin" names cockpit-podman
     text = " ".join(item.words)
     target = state.target
     if len(content) > _MAX_ITEM_WORDS:
@@ -129,11 +232,15 @@ def _resolve_item(state: PlanState, item: Item) -> None:
             for token_ in item.tokens:
                 if token_.text in RETRIEVAL_WORDS:
                     state.use_case_words.append((token_.start, token_.text))
-            state.text.consume(*item.span)
+            state.text.consume(*item.span, "base")
         return  # a bare unknown word: the leftover report names it
     # a broad word from the vocabulary ("gui", "networking"): remove what matches it, but
     # do not guess what to add
     group = token if token in PACKAGE_CAPABILITIES else CAPABILITY_SYNONYMS.get(token)
+    if group is not None and state.mode == "create" and token in RETRIEVAL_WORDS:
+        state.use_case_words += [(t.start, t.text) for t in item.tokens if t.text == token]
+        state.text.consume(*item.span, "base")  # "a desktop image": it chose the base
+        return
     if group is not None:
         if item.mode == "remove":
             _remove_by_patterns(state, item, token, PACKAGE_CAPABILITIES.get(group, ()))
@@ -146,8 +253,11 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         )
         return
     if is_name:
-        _apply_names(state, item, written, [written])
-        return
+        # "OVMF" is the library's ovmf; "NetworkManager" keeps its case
+        name = token if not _known(state, written) and _known(state, token) else written
+        if may_be_package(state, item, token, name):
+            _apply_names(state, item, name, [name])
+        return  # not a package ("Firefox", "a ton"): the accounting reports or keeps it
     if content and all(w in RETRIEVAL_WORDS or w in NOT_PACKAGES for w in content):
         suggestions = [c.name for c in state.catalog.for_use_case(text)][:4]
         if suggestions and item.mode == "add":

@@ -15,7 +15,8 @@ from oic_ai.tools.planner.words import CLAUSE_END, FS, MOUNT, SIZE
 _PARTITION_ADD = re.compile(
     r"\b(?:(?:add|create|with|want|need|include|carve(?:\s+out)?|plus|make|give\s+me)\s+)?"
     r"(?:(?:a|an|one)\s+)?(?:(?:separate|new|dedicated|extra|additional|own|second)\s+)*"
-    rf"(?:(?P<size1>{SIZE})\s+)?(?:(?P<fs1>{FS})\s+)?"
+    rf"(?:(?P<size1>{SIZE})\s+)?(?:(?:separate|new|dedicated|extra|additional|own|second)\s+)*"
+    rf"(?:(?P<fs1>{FS})\s+)?"
     rf"(?:(?P<mount1>{MOUNT})\s+(?:(?P<fs2>{FS})\s+)?partition\b"
     rf"|partition\s+(?:for|at|on|mounted\s+(?:at|on))\s+(?P<mount2>{MOUNT}){CLAUSE_END})"
 )
@@ -65,6 +66,11 @@ _FS_NAMES = {"vfat": "fat32", "fat": "fat32"}
 _ESSENTIAL_MOUNTS = frozenset({"/", "/boot", "/boot/efi", "/efi"})
 
 
+def find_partition(state: PlanState, ref: str) -> Partition | None:
+    """The base template's partition that ``ref`` (an id, mount point or word) names."""
+    return _find_partition(state, ref)
+
+
 def _find_partition(state: PlanState, ref: str) -> Partition | None:
     parts = state.facts.partitions
     for part in parts:
@@ -110,6 +116,11 @@ def rule_partitions(state: PlanState) -> None:
         ref = match.group("mount") or match.group("word")
         assert ref is not None
         part = _find_partition(state, ref)
+        if part is None and match.group("mount") and not match.group("by"):
+            # "make /var/lib/containers 40GiB": a mount point the disk has no partition for
+            state.text.consume(*match.span())
+            add_partition(state, match.span(), ref, request_size(state, match.span("size")), None)
+            continue
         if part is None:
             if match.group("mount") or match.group("keyword"):
                 state.reject(*match.span(), f"the template has no {ref} partition to resize")
@@ -155,6 +166,7 @@ def resize_partition(
 def _add_partition(state: PlanState, match: re.Match[str]) -> None:
     mount = match.group("mount1") or match.group("mount2")
     assert mount is not None
+    mount = mount.rstrip(".") or "/"  # "a partition for /var/lib/appdata."
     size_span = match.span("size1") if match.group("size1") else None
     fs = match.group("fs1") or match.group("fs2")
     end = match.end()

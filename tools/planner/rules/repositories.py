@@ -1,46 +1,142 @@
-"""Rule: package repositories named in the request ("add repo https://...")."""
+"""Rule: package repositories, with every field kept exactly as given.
+
+A request that names a repository ("add their apt repository", "our local mirror",
+"repo", "URL ...") is read for its fields wherever they are in the request, as people
+paste them: the URL, the suite or codename ("suite trixie", "codename noble"), the
+component(s) ("component main"), and the signing key's URL ("key URL", "signing key at
+URL", "signed by URL", "gpg key URL"). A request with several repository URLs is read
+sentence by sentence. Fields are never guessed: a key URL not given is left out.
+
+sources.list options in brackets ("[trusted=yes]") are not template fields: they are
+reported, not misread as kernel options.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from oic_ai.tools.edit_plan import AddRepository
+from oic_ai.tools.planner.clauses import split_clauses
 from oic_ai.tools.planner.state import PlanState
 
-_REPOSITORY = re.compile(
-    r"(?:\b(?:add|use|with|include)\s+)?(?:the\s+|a\s+|an\s+)?(?:(?:apt|yum|dnf|rpm|deb|package)\s+)?"
-    r"(?:repo|repository)\s+(?:at\s+|from\s+)?(?:(?P<before>\[[^\]\x1f]*\])\s*)?"
-    r"(?P<url>(?:https?|file)://(?:\[[0-9a-f:.]+\])?[^\s\[\]\x1f]*|/[^\s\[\]\x1f]+)"
-    r"(?:\s*(?P<options>\[[^\]\x1f]*\]))?"
-    r"(?:\s+(?:with\s+)?codename\s+(?P<codename>[a-z0-9._-]+))?"
-    r"(?:\s+(?:and\s+)?component\s+(?P<component>[a-z0-9._-]+))?"
-    r"(?:\s+(?:and\s+|with\s+)?(?:signing\s+|gpg\s+)?key\s+(?P<pkey>(?:https?|file)://\S+|/\S+))?"
+_URL = r"(?:https?|file)://(?:\[[0-9a-f:.]+\])?[^\s\[\]\x1f,;'\"`()]*[^\s\[\]\x1f,;'\"`().!?:]"
+_PATH = r"/[^\s\[\]\x1f,;'\"`()]*[^\s\[\]\x1f,;'\"`().!?:]"
+_CUE = re.compile(
+    r"\b(?:(?:add|use|with|include|configure|set\s+up)\s+)?(?:(?:the|a|an|our|their|its|his|her|"
+    r"my|your|this|that)\s+)?(?:(?:own|local|internal|private|vendor'?s?|upstream|official|"
+    r"custom|extra|additional|docker'?s?|company)\s+)*(?:(?:apt|yum|dnf|rpm|deb|package|"
+    r"software|debian|ubuntu)\s+)?(?:repo|repos|repository|repositories|mirror|source|sources)\b"
+    r"(?:\s*:)?"
+)
+_URL_FIELD = re.compile(rf"\b(?:url|uri|address|at|from)\s*[:=]?\s*(?P<url>{_URL})")
+_KEY = re.compile(
+    r"\b(?:(?:signing|gpg|pgp|public|archive|repo|repository|release)\s+)?(?:key(?:ring)?|"
+    r"signature)(?:\s+(?:url|file|is|at|from|=|:))*\s*[:=]?\s*"
+    rf"(?P<key>{_URL}|{_PATH})"
+    rf"|\bsigned\s+(?:with|by)\s+(?:the\s+key\s+(?:at\s+)?)?(?P<key2>{_URL}|{_PATH})"
+)
+_SUITE = re.compile(
+    r"\b(?:suite|codename|code\s+name|dist|distribution|release)\s*[:=]?\s*"
+    r"(?P<value>[a-z0-9][a-z0-9._/-]*)"
+)
+_COMPONENT = re.compile(
+    r"\b(?:components?|section|area)\s*[:=]?\s*(?P<value>[a-z0-9][a-z0-9._-]*"
+    r"(?:(?:\s*,\s*|\s+and\s+|\s+)(?!(?:and|key|signing|signed|suite|codename|with|url)\b)"
+    r"[a-z0-9][a-z0-9._-]*)*)"
+)
+_BARE_URL = re.compile(rf"(?<![\w/])(?P<url>{_URL})")
+_OPTIONS = re.compile(r"\[[^\]\x1f]*=[^\]\x1f]*\]")
+_OPTIONS_REASON = (
+    "repository options are not applied; a template repository takes a url, codename, "
+    "component and signing key ('key URL')"
 )
 
 
+@dataclass
+class _Repo:
+    url: str | None = None
+    codename: str | None = None
+    component: str | None = None
+    pkey: str | None = None
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+
 def rule_repositories(state: PlanState) -> None:
-    """Add package repositories named by URL or path, with codename, component and key."""
-    for match in state.text.matches(_REPOSITORY):
-        raw = state.text.raw
-        url = raw(*match.span("url")).rstrip(".,;")
-        if url in state.facts.repository_locations:
-            state.notes.append(f"repository {url} is already listed")
-        else:
-            state.repositories.append(
-                AddRepository(
-                    url=url,
-                    codename=match.group("codename"),
-                    component=match.group("component"),
-                    pkey=raw(*match.span("pkey")).rstrip(".,;") if match.group("pkey") else None,
-                )
-            )
-        state.text.consume(*match.span())
-        for group in ("before", "options"):
-            if match.group(group):
-                # sources.list options ("[trusted=yes]") are not repository fields: say so,
-                # rather than leave them for another rule to misread
-                state.reject(
-                    *match.span(group),
-                    "repository options are not applied; a template repository takes a url, "
-                    "codename, component and signing key ('key URL')",
-                )
+    """Add the repositories the request names, each field as written."""
+    text = state.text
+    if not _CUE.search(text.work) and not _URL_FIELD.search(text.work):
+        return
+    for match in text.matches(_OPTIONS):
+        state.reject(*match.span(), _OPTIONS_REASON)
+    sentences = _sentences(state)
+    repos = [r for r in (_read(state, start, end) for start, end in sentences) if r.url]
+    if len(repos) > 1 or not repos:
+        found = repos
+    else:
+        found = [_read(state, 0, len(text.work))]  # one repository: its fields anywhere
+    for repo in found:
+        _plan(state, repo)
+
+
+def _sentences(state: PlanState) -> list[tuple[int, int]]:
+    bounds: dict[int, tuple[int, int]] = {}
+    for clause in split_clauses(state.text.original):
+        start, end = bounds.get(clause.sentence, (clause.start, clause.end))
+        bounds[clause.sentence] = (min(start, clause.start), max(end, clause.end))
+    return list(bounds.values())
+
+
+def _read(state: PlanState, start: int, end: int) -> _Repo:
+    work = state.text.work
+    repo = _Repo()
+    if not _CUE.search(work, start, end) and not _URL_FIELD.search(work, start, end):
+        return repo
+    keys = set()
+    for match in _KEY.finditer(work, start, end):
+        group = "key" if match.group("key") else "key2"
+        repo.pkey = repo.pkey or _raw(state, match.span(group))
+        keys.add(match.span(group))
+        repo.spans.append(match.span())
+    for match in _URL_FIELD.finditer(work, start, end):
+        if match.span("url") not in keys and repo.url is None:
+            repo.url = _raw(state, match.span("url"))
+            repo.spans.append(match.span())
+    if repo.url is None:
+        for match in _BARE_URL.finditer(work, start, end):
+            if match.span("url") not in keys and not any(
+                s <= match.start() < e for s, e in keys
+            ):
+                repo.url = _raw(state, match.span("url"))
+                repo.spans.append(match.span())
+                break
+    for pattern, name in ((_SUITE, "codename"), (_COMPONENT, "component")):
+        match = pattern.search(work, start, end)
+        if match is not None:
+            value = _raw(state, match.span("value"))
+            if name == "component":
+                value = " ".join(re.split(r"\s*,\s*|\s+and\s+|\s+", value))
+            setattr(repo, name, value)
+            repo.spans.append(match.span())
+    for match in _CUE.finditer(work, start, end):
+        repo.spans.append(match.span())
+    return repo
+
+
+def _raw(state: PlanState, span: tuple[int, int]) -> str:
+    return state.text.raw(*span).rstrip(".,;:")
+
+
+def _plan(state: PlanState, repo: _Repo) -> None:
+    if repo.url is None:
+        return
+    for span in repo.spans:
+        state.text.consume(*span)
+    if repo.url in state.facts.repository_locations:
+        state.notes.append(f"repository {repo.url} is already listed")
+        return
+    state.repositories.append(
+        AddRepository(
+            url=repo.url, codename=repo.codename, component=repo.component, pkey=repo.pkey
+        )
+    )

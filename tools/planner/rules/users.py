@@ -1,113 +1,246 @@
-"""Rule: users, with sudo, groups and shell ("add a user ops with sudo")."""
+"""Rule: users, with or without sudo, groups and shell; removing a user.
+
+A sentence is read as user mentions ("a login called ops", "an admin, labadmin",
+"accounts for tester1 and tester2", "another called svc-runner") and, after each, the
+attributes that belong to it until the next mention: sudo on ("with sudo", "admin
+rights", "(sudo)", an admin/sudo role word) or off ("no sudo", "without sudo rights",
+"non-admin", "normal users"), groups ("in the docker group", "in wheel", "in sudo + adm
+groups", "in no extra groups"), and a shell ("shell /bin/bash", "with /usr/sbin/nologin",
+a bare "bash"). A mention with no name of its own ("normal users") adds its attributes
+to the mention before it. "remove tester2" removes a user the template has.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from oic_ai.stores.targets import load_targets
-from oic_ai.tools.edit_plan import AddUser, SetValue
+from oic_ai.tools.edit_plan import AddUser, DeleteValue, SetValue
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import CLAUSE_END
 
-_USER = re.compile(
-    r"\b(?:(?:add|create|with|include|plus|make|new)\s+)?(?:(?:a|an|one)\s+)?(?:new\s+)?"
-    r"(?:(?P<admin>sudo|admin|administrator|privileged|sudoer|root-capable)\s+)?"
-    r"(?:user|account)(?:\s+account)?(?:\s+(?:called|named|with\s+(?:the\s+)?name))?"
-    r"\s+[\"'`]?(?P<name>[^\s,;\"'`\x1f]+?)[\"'`]?(?=$|[\s,;\x1f]|[.!?](?:\s|$))"
+_ROLE = (
+    r"(?:users?|accounts?|logins?|sudoers?|admins?|administrators?"
+    r"|another(?=\s+(?:one\s+)?(?:called|named)\b))"
 )
-_NOT_USER_NAMES = frozenset(
+_ADMIN_WORDS = ("admin", "admins", "administrator", "administrators", "sudoer", "sudoers")
+_ROLE_MODIFIER = (
+    r"(?:(?:a|an|one|new|normal|regular|standard|plain|ordinary|unprivileged|non-?admin|"
+    r"non-?privileged|non-?sudo|service|system|local|extra|second|admin|administrator|sudo|"
+    r"privileged|root-capable)[\s-]+)"
+)
+_MENTION = re.compile(rf"\b(?P<mods>{_ROLE_MODIFIER}*)(?P<role>{_ROLE})\b")
+# words after a role noun that make it an attribute, not a user ("admin rights", "login shell")
+_NOT_AFTER_ROLE = re.compile(
+    r"\s*(?:rights|access|privileges|permissions|powers|groups?|shell|password|name|names|"
+    r"data|space|namespaces?|management|session|id|ids|interface|ui|mode)\b"
+)
+_STOP = frozenset(
     (
-        "data account accounts with and the in to for called named group groups password "
-        "login space namespaces management session"
+        "a an the and or with without in into to for of on at as is are be called named name "
+        "who which that has have having gets get needs need no not non sudo admin "
+        "administrator root rights access group groups shell password login account accounts "
+        "user users but plus also then please too it its their them this these those one "
+        "another new normal regular extra only just can should must will again instead as "
+        "edit edits change changes setup bash zsh sh fish dash ksh tcsh"
     ).split()
 )
-_GROUP_NAME = (
-    r"(?!(?:add|install|remove|with|set|make|then|and|shell|group|groups|as)\b)[a-z_][a-z0-9_-]*"
+# the whole next word, checked afterwards: "a user Bad!Name" is reported, not half-read
+_NAME = r"[\"'`]?(?P<name>[^\s,;:\"'`\x1f()]+?)[\"'`]?(?=$|[\s,;:)\x1f]|[.!?](?:\s|$))"
+_NAMED = re.compile(r"\s*,?\s*(?:(?:called|named|with\s+the\s+name|by\s+the\s+name)\s+)" + _NAME)
+# "a user ops", or set off by commas: "an admin, labadmin, in the sudo group"
+_DIRECT = re.compile(r"\s+" + _NAME + r"|\s*,\s*" + _NAME.replace("name>", "name2>") + r"(?=\s*,)")
+_FOR = re.compile(r"\s+for\s+" + _NAME)
+_MORE_NAMES = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME)
+_GROUP = (
+    r"(?!(?:add|install|remove|with|set|make|then|and|shell|group|groups|as|the|no|without|"
+    r"sudo\s+rights)\b)[a-z_][a-z0-9_-]*"
 )
-_GROUP_LIST = rf"{_GROUP_NAME}(?:\s*(?:,|\band\b|&)\s*{_GROUP_NAME})*"
-_USER_ATTRS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (
-        "sudo",
-        re.compile(
-            r"(?:\s*,)*\s*(?:and\s+)?(?:(?:with|has|having|gets?)\s+)?(?:(?:full\s+)?(?:sudo|root|admin|"
-            r"administrator)(?:\s+(?:rights|access|privileges|permissions|powers))?|"
-            r"as\s+(?:an?\s+)?(?:admin|administrator|sudoer))" + CLAUSE_END
-        ),
-    ),
-    (
-        "groups",
-        re.compile(
-            r"(?:\s*,)*\s*(?:and\s+)?(?:(?:in|to|into|of)\s+(?:the\s+)?(?P<g1>"
-            + _GROUP_LIST
-            + r")\s+groups?|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?"
-            r"groups?\s*[:=]?\s*(?P<g2>"
-            + _GROUP_LIST
-            + r")|member\s+of\s+(?:the\s+)?(?P<g3>"
-            + _GROUP_LIST
-            + r"))"
-            + CLAUSE_END
-        ),
-    ),
-    (
-        "shell",
-        re.compile(
-            r"(?:\s*,)*\s*(?:and\s+)?(?:(?:with|using)\s+)?(?:(?:the|a)\s+)?(?:(?:login\s+)?shell\s*[:=]?\s*"
-            r"(?P<s1>/[a-z0-9/_-]+|bash|zsh|sh|fish|dash|ksh|tcsh)|(?P<s2>/[a-z0-9/_-]+|bash|zsh|sh|"
-            r"fish|dash|ksh|tcsh)\s+(?:as\s+(?:the\s+)?)?(?:login\s+)?shell)" + CLAUSE_END
-        ),
-    ),
+_GROUPS = rf"{_GROUP}(?:\s*(?:,|\band\b|&|\+)\s*{_GROUP})*"
+# groups people name without the word "group" ("a user builder in wheel")
+_KNOWN_GROUPS = (
+    "wheel|sudo|adm|docker|video|render|audio|dialout|plugdev|disk|kvm|libvirt|input|"
+    "netdev|lp|tty|users|systemd-journal|podman|lxd|gpio|i2c|spi"
 )
+_SUDO_OFF = re.compile(
+    r"\b(?:(?:no|without|not\s+(?:an?\s+)?|non-?)\s*(?:full\s+)?(?:sudo|admin|administrator|root|"
+    r"privileged)(?:\s+(?:rights|access|privileges|permissions|powers))?"
+    r"|(?:normal|regular|standard|plain|ordinary|unprivileged|non-?privileged)(?=\s+(?:users?|accounts?|logins?)\b))"
+)
+_SUDO_ON = re.compile(
+    r"(?:\b(?:with|has|having|gets?|and)\s+)?(?:\b(?:full\s+)?(?:sudo|root|admin|administrator)"
+    r"\s+(?:rights|access|privileges|permissions|powers)\b|\bwith\s+sudo\b|\bsudoer\b"
+    r"|\bas\s+(?:an?\s+)?(?:admin|administrator|sudoer)\b"
+    r"|(?<=\()\s*sudo\s*(?=\))|(?<=,)\s*sudo\s*(?=,|$|\x1f))"
+)
+_NO_GROUPS = re.compile(r"\b(?:in\s+)?no\s+(?:extra\s+|additional\s+|other\s+)?groups?\b")
+_GROUP_LIST = re.compile(
+    rf"\b(?:(?:in|to|into|of)\s+(?:the\s+)?(?P<g1>{_GROUPS})\s+groups?\b"
+    rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\s*[:=]?\s*"
+    rf"(?P<g2>{_GROUPS})|member\s+of\s+(?:the\s+)?(?P<g3>{_GROUPS})"
+    rf"|in\s+(?:the\s+)?(?P<g4>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)"
+    r"(?![\w-]))"
+)
+_SHELLS = r"bash|zsh|sh|fish|dash|ksh|tcsh"
+_SHELL = re.compile(
+    rf"(?:\b(?:with|using)\s+)?(?:(?:the|a)\s+)?(?:\b(?:login\s+)?shell\s*[:=]?\s*"
+    rf"(?:set\s+to\s+|of\s+)?(?P<s1>/[a-z0-9/_-]+|{_SHELLS})\b"
+    rf"|(?P<s2>/(?:usr/)?s?bin/[a-z0-9_-]+)(?:\s+(?:as\s+(?:the\s+)?)?(?:login\s+)?shell)?"
+    rf"|\b(?P<s3>{_SHELLS})(?:\s+(?:as\s+(?:the\s+)?)?(?:login\s+)?shell)?(?=\s*(?:$|[,;)\x1f]|\.(?:\s|$))))"
+)
+_REMOVE_USER = re.compile(
+    r"\b(?:remove|delete|drop|get\s+rid\s+of)\s+(?:the\s+)?(?:(?:user|account|login)\s+)?"
+    + _NAME
+)
+_DEFINITE = re.compile(r"\b(?:the|that|this|those|these)\s+$")
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
+
+
+@dataclass
+class _User:
+    names: list[str]
+    start: int
+    end: int
+    sudo: bool | None = None
+    groups: list[str] = field(default_factory=list)
+    no_groups: bool = False
+    shell: str | None = None
 
 
 def rule_users(state: PlanState) -> None:
-    """Add users (or change existing ones) with sudo, groups and shell."""
-    for match in state.text.matches(_USER):
-        name = match.group("name")
-        if name in _NOT_USER_NAMES:
+    """Add users (or change existing ones) with sudo, groups and shell; remove users."""
+    _remove_users(state)
+    work = state.text.work
+    sentences = [0, *(m.end() for m in _SENTENCE_END.finditer(work)), len(work)]
+    for start, end in zip(sentences, sentences[1:], strict=False):
+        for user in _read_sentence(state, start, end):
+            _finish(state, user)
+
+
+def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
+    text = state.text
+    users: list[_User] = []
+    for mention in _MENTION.finditer(text.work, start, end):
+        role = mention.group("role")
+        after = mention.end()
+        if _NOT_AFTER_ROLE.match(text.work, after) and role != "another":
             continue
-        end = match.end()
-        sudo = match.group("admin") is not None
-        groups: list[str] = []
-        shell: str | None = None
-        progressed = True
-        while progressed:
-            progressed = False
-            for kind, pattern in _USER_ATTRS:
-                attr = pattern.match(state.text.work, end)
-                if attr is None or attr.end() == end:
-                    continue
-                if kind == "sudo":
-                    sudo = True
-                elif kind == "groups":
-                    listed = attr.group("g1") or attr.group("g2") or attr.group("g3") or ""
-                    groups += [g for g in re.split(r"\s*(?:,|\band\b|&)\s*", listed) if g]
-                else:
-                    value = attr.group("s1") or attr.group("s2") or ""
-                    shell = value if value.startswith("/") else f"/bin/{value}"
-                end = attr.end()
-                progressed = True
-        if any(g in ("sudo", "wheel") for g in groups):
-            sudo = True
-        groups = list(dict.fromkeys(groups))
-        if not load_targets().pattern("user_name").match(name):
+        names, name_end = _names(text.work, after, end, role)
+        if _DEFINITE.search(text.work, max(0, mention.start() - 8), mention.start()):
+            # "the accounts edit", "that user": only a user the template has
+            names = [n for n in names if n in {u.name for u in state.facts.users}]
+        mods = mention.group("mods")
+        sudo = _role_sudo(role, mods)
+        if not names:
+            if users and (sudo is not None or re.search(r"\busers?\b", role)):
+                # "normal users", "an admin": attributes of the user before
+                users[-1].sudo = sudo if sudo is not None else users[-1].sudo
+                text.consume(mention.start(), mention.end())
+            continue
+        users.append(_User(names, mention.start(), name_end, sudo))
+    for index, user in enumerate(users):
+        limit = users[index + 1].start if index + 1 < len(users) else end
+        _attributes(state, user, user.end, limit)
+    return users
+
+
+def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
+    """The names after a role word ("called ops", ", labadmin", "for tester1 and tester2")."""
+    found = _NAMED.match(work, at, limit)
+    if found is None:
+        found = _FOR.match(work, at, limit)
+        if found is not None and found.group("name") in _STOP:
+            found = _NAMED_LATER.search(work, at, limit)
+    if found is None and role != "another":
+        found = _DIRECT.match(work, at, limit)
+    first = (found.groupdict().get("name") or found.groupdict().get("name2")) if found else None
+    if found is None or first is None or first in _STOP:
+        return [], at
+    names, end = [first], found.end()
+    if role.endswith("s") or _FOR.match(work, at, limit):
+        while (more := _MORE_NAMES.match(work, end, limit)) and more.group("name") not in _STOP:
+            names.append(more.group("name"))
+            end = more.end()
+    return names, end
+
+
+_NAMED_LATER = re.compile(r"[^,;\x1f]*?\b(?:called|named)\s+" + _NAME)
+
+
+def _role_sudo(role: str, mods: str) -> bool | None:
+    words = re.split(r"[\s-]+", mods.strip())
+    if any(w in ("non", "nonadmin", "normal", "regular", "standard", "plain") for w in words):
+        return False
+    if "unprivileged" in words or "ordinary" in words:
+        return False
+    if role in _ADMIN_WORDS or any(
+        w in ("admin", "administrator", "sudo", "privileged", "root-capable") for w in words
+    ):
+        return True
+    return None
+
+
+def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
+    text = state.text
+    text.consume(user.start, user.end)
+    for pattern in (_SUDO_OFF, _SUDO_ON):
+        for match in list(pattern.finditer(text.work, start, end)):
+            user.sudo = pattern is _SUDO_ON
+            text.consume(*match.span())
+    for match in list(_NO_GROUPS.finditer(text.work, start, end)):
+        user.no_groups = True
+        text.consume(*match.span())
+    for match in list(_GROUP_LIST.finditer(text.work, start, end)):
+        listed = next(g for g in match.group("g1", "g2", "g3", "g4") if g)
+        user.groups += [g for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
+        text.consume(*match.span())
+    for match in list(_SHELL.finditer(text.work, start, end)):
+        value = match.group("s1") or match.group("s2") or match.group("s3") or ""
+        user.shell = value if value.startswith("/") else f"/bin/{value}"
+        text.consume(*match.span())
+
+
+def _finish(state: PlanState, user: _User) -> None:
+    groups = list(dict.fromkeys(user.groups))
+    sudo = user.sudo
+    if any(g in ("sudo", "wheel") for g in groups) and sudo is None:
+        sudo = True
+    valid = load_targets().pattern("user_name")
+    for name in user.names:
+        if not valid.match(name):
             state.reject(
-                match.start(),
-                end,
+                user.start,
+                user.end,
                 f"{name!r} is not a valid user name (lower-case letters, digits, '_' or '-')",
             )
             continue
-        state.text.consume(match.start(), end)
-        _plan_user(state, name, groups, sudo, shell)
+        state.user_names.append(name)
+        _plan_user(state, name, groups, sudo, user.shell)
+
+
+def _remove_users(state: PlanState) -> None:
+    existing = {u.name for u in state.facts.users}
+    for match in state.text.matches(_REMOVE_USER):
+        name = match.group("name")
+        if name not in existing:
+            continue
+        state.text.consume(*match.span())
+        state.values.append(DeleteValue(path=f"systemConfig.users[name={name}]"))
+        state.user_names.append(name)
 
 
 def _plan_user(
-    state: PlanState, name: str, groups: list[str], sudo: bool, shell: str | None
+    state: PlanState, name: str, groups: list[str], sudo: bool | None, shell: str | None
 ) -> None:
     existing = next((u for u in state.facts.users if u.name == name), None)
     if existing is None:
-        if any(u.name == name for u in state.users):
+        planned = next((u for u in state.users if u.name == name), None)
+        if planned is not None:
+            planned.groups = list(dict.fromkeys([*planned.groups, *groups]))
+            planned.sudo = planned.sudo if sudo is None else sudo
+            planned.shell = shell or planned.shell
             return
-        state.users.append(AddUser(name=name, groups=groups, sudo=sudo, shell=shell))
+        state.users.append(AddUser(name=name, groups=groups, sudo=bool(sudo), shell=shell))
         return
     path = f"systemConfig.users[name={name}]"
     changed = False
@@ -115,8 +248,8 @@ def _plan_user(
     if len(merged) != len(existing.groups):
         state.values.append(SetValue(path=f"{path}.groups", value=merged))
         changed = True
-    if sudo and not existing.sudo:
-        state.values.append(SetValue(path=f"{path}.sudo", value=True))
+    if sudo is not None and sudo != existing.sudo:
+        state.values.append(SetValue(path=f"{path}.sudo", value=sudo))
         changed = True
     if shell and shell != existing.shell:
         state.values.append(SetValue(path=f"{path}.shell", value=shell))

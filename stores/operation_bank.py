@@ -1,0 +1,116 @@
+"""The operation bank's data: labels, example phrasings and their shipped vectors.
+
+The examples live in ``stores/data/operation_bank.yaml`` (what each label means is
+described there); their all-MiniLM-L6-v2 vectors ship in ``operation-bank.npz`` with the
+digest of the examples they were made from, so a process never embeds the bank itself
+unless the file is stale. ``scripts/build_operation_bank.py`` rebuilds the vectors; a test
+checks they match the examples. The builtin planner matches clauses against it
+(:mod:`oic_ai.tools.planner.bank`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+BANK_FILE = DATA_DIR / "operation_bank.yaml"
+VECTORS_FILE = DATA_DIR / "operation-bank.npz"
+
+Outcome = Literal["context", "use", "reference", "not_applied", "operation"]
+_OUTCOMES = ("context", "use", "reference", "not_applied", "operation")
+
+
+@dataclass(frozen=True)
+class BankLabel:
+    """One label of the bank.
+
+    Attributes:
+        name: The label (``context``, ``hostname``, ``timezone`` ...).
+        outcome: What a clause with this label becomes (see the data file).
+        reason: Why it is not applied (``not_applied``), or what was missing when an
+            ``operation`` could not be read.
+        suggestion: A form the planner reads (``operation`` labels).
+    """
+
+    name: str
+    outcome: Outcome
+    reason: str = ""
+    suggestion: str = ""
+
+
+@dataclass(frozen=True)
+class BankData:
+    """The parsed bank: labels, examples as ``(label, text)``, and the decision limits."""
+
+    labels: Mapping[str, BankLabel]
+    examples: tuple[tuple[str, str], ...]
+    threshold: float
+    margin: float
+
+    def digest(self, model_id: str) -> str:
+        """SHA-256 of the examples and the model: what the shipped vectors were made from."""
+        payload = json.dumps([model_id, list(self.examples)], ensure_ascii=False)
+        return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def parse_bank(data: Mapping[str, Any]) -> BankData:
+    """Build the bank from its parsed YAML document.
+
+    Raises:
+        ValueError: the document is malformed (a bug in the shipped data).
+    """
+    labels: dict[str, BankLabel] = {}
+    examples: list[tuple[str, str]] = []
+    raw_labels = data.get("labels")
+    if not isinstance(raw_labels, Mapping) or not raw_labels:
+        raise ValueError("the operation bank needs labels")
+    for name, entry in raw_labels.items():
+        if not isinstance(entry, Mapping):
+            raise ValueError(f"label {name!r} must be a mapping")
+        outcome = entry.get("outcome")
+        if outcome not in _OUTCOMES:
+            raise ValueError(f"label {name!r}: outcome must be one of {', '.join(_OUTCOMES)}")
+        if outcome in ("not_applied", "operation") and not entry.get("reason"):
+            raise ValueError(f"label {name!r} needs a reason")
+        texts = entry.get("examples")
+        if not isinstance(texts, list) or not texts:
+            raise ValueError(f"label {name!r} needs examples")
+        labels[str(name)] = BankLabel(
+            str(name), outcome, str(entry.get("reason") or ""), str(entry.get("try") or "")
+        )
+        examples += [(str(name), str(text)) for text in texts]
+    threshold, margin = data.get("threshold"), data.get("margin")
+    if not isinstance(threshold, float) or not isinstance(margin, float):
+        raise ValueError("threshold and margin must be numbers such as 0.5")
+    return BankData(labels, tuple(examples), threshold, margin)
+
+
+@lru_cache(maxsize=2)
+def load_bank_data(path: Path = BANK_FILE) -> BankData:
+    """Load (once) the shipped bank."""
+    import yaml
+
+    with path.open(encoding="utf-8") as handle:
+        data = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{path} must hold a mapping")
+    return parse_bank(data)
+
+
+def load_vectors(digest: str, path: Path = VECTORS_FILE) -> Any | None:
+    """The shipped vectors (a float32 array, one row per example) if made from ``digest``."""
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as shipped:
+            if str(shipped["digest"]) != digest:
+                return None
+            return np.asarray(shipped["vectors"], dtype=np.float32)
+    except (OSError, KeyError, ValueError):
+        return None

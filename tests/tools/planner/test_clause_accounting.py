@@ -1,0 +1,83 @@
+"""Every clause of a request ends as exactly one outcome, and only real misses are reported.
+
+Issue 21, item 1: applied (which operation), chose the base (create mode), context (no
+change asked), a reference to an earlier turn (the conversation's job), or not applied
+with the reason and a suggestion. The wordings here are not the bank's examples.
+"""
+
+from __future__ import annotations
+
+from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.planner import plan_request
+from oic_ai.tools.planner.clauses import split_clauses
+from tests.conftest import OUR_TEMPLATES
+
+UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+
+
+def plan(request: str, mode: str = "refine") -> EditPlan:
+    return plan_request(request, UBUNTU, mode=mode)  # type: ignore[arg-type]
+
+
+def outcomes(result: EditPlan) -> list[tuple[str, str]]:
+    return [(c.text, c.outcome) for c in result.clauses]
+
+
+def test_a_request_splits_into_clauses_with_their_spans() -> None:
+    text = "Add htop, then make the disk 8GiB (it is small). Repo https://x.example/a,b thanks!"
+    clauses = split_clauses(text)
+    assert [c.text for c in clauses] == [
+        "Add htop",
+        "then make the disk 8GiB",
+        "it is small",
+        "Repo https://x.example/a,b thanks",
+    ]
+    assert all(text[c.start : c.end] == c.text for c in clauses)
+    assert [c.parenthetical for c in clauses] == [False, False, True, False]
+    assert [c.sentence for c in clauses] == [0, 0, 0, 1]
+
+
+def test_every_clause_gets_one_outcome_and_only_misses_are_reported() -> None:
+    result = plan(
+        "Hello! Add htop, our kiosks are offline anyway, undo the previous change, "
+        "and set the time zone to Asia/Tokyo. Many thanks"
+    )
+    assert outcomes(result) == [
+        ("Hello", "context"),
+        ("Add htop", "applied"),
+        ("our kiosks are offline anyway", "context"),
+        ("undo the previous change", "reference"),
+        ("and set the time zone to Asia/Tokyo", "not_applied"),
+        ("Many thanks", "context"),
+    ]
+    assert result.clauses[1].operations == ["packages"]
+    assert len(result.not_applied) == 1
+    assert "'set the time zone to Asia/Tokyo' — the timezone" in result.not_applied[0]
+    assert "earlier turn" in result.summary  # the reference is named, not dropped
+
+
+def test_a_clause_that_chose_the_base_says_so_in_create_mode() -> None:
+    result = plan("an ubuntu image for the kiosks in our museum, with htop", mode="create")
+    base = [c for c in result.clauses if c.outcome == "base"]
+    assert base and base[0].reason == "chose the base: started from ubuntu24-x86_64-minimal-raw"
+    assert result.not_applied == []
+
+
+def test_a_colon_that_introduces_applied_clauses_is_context() -> None:
+    result = plan("tighten it up: hostname gw-4 and add fail2ban")
+    assert outcomes(result)[0] == ("tighten it up", "context")
+    assert result.not_applied == []
+
+
+def test_a_value_said_twice_is_not_reported() -> None:
+    result = plan("and please, dev needs an admin account named 'dev'")
+    assert [op.op for op in result.operations] == ["add_user"]
+    assert result.not_applied == []
+
+
+def test_the_accounting_round_trips_and_never_reaches_a_model() -> None:
+    from oic_ai.tools.plan_schema import plan_schema
+
+    result = plan("add htop, thanks")
+    assert EditPlan.model_validate_json(result.model_dump_json()) == result
+    assert "clauses" not in plan_schema()["properties"]

@@ -1,0 +1,252 @@
+"""Clause accounting: every clause of a request ends as exactly one outcome.
+
+After the rules and the clause readers ran, each clause (:mod:`.clauses`) is:
+
+* ``applied`` when a rule or reader took its words (the operations they belong to);
+* ``base`` in create mode when it described what the image is for, which chose the base;
+* ``context`` when it asks for no change ("thanks", "our test bench is a NUC");
+* ``reference`` when it refers to an earlier turn ("undo that"): the conversation route
+  handles those, the planner only says so;
+* ``not_applied`` otherwise, with the reason and a suggestion.
+
+Words no rule took are read by the operation bank (:mod:`.bank`); below its threshold
+the clause is reported, never guessed. Only ``not_applied`` clauses reach the plan's
+``not_applied`` list; the whole accounting is the plan's ``clauses``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from oic_ai.tools.edit_plan import ClauseOutcome, ClauseOutcomeKind
+from oic_ai.tools.planner.clauses import Clause, split_clauses
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.text import Token, tokenize
+from oic_ai.tools.planner.words import ADD_VERBS, FILLER, REMOVE_VERBS, RETRIEVAL_WORDS
+
+NO_RULE = (
+    "no rule for this; try a concrete change such as 'add htop', 'make the disk 8GiB' or "
+    "'hostname edge-01'"
+)
+REFERENCE = "refers to an earlier turn; the conversation handles it, not the planner"
+_VERBS = (ADD_VERBS | REMOVE_VERBS) - {"with", "no", "without", "plus"}
+# the operation family (a rule's owner name) each operation label of the bank belongs to
+_FAMILY = {
+    "hostname": "hostname",
+    "user": "user",
+    "remove-user": "user",
+    "disk-size": "disk size",
+    "partition": "partition",
+    "console": "kernel",
+    "kernel-option": "kernel",
+    "repository": "repository",
+    "packages": "packages",
+}
+# owners that are not operations of their own
+_NOT_OPERATIONS = frozenset({"rejected", "base", "context", ""})
+
+
+@dataclass
+class _Unread:
+    """One clause's words that no rule took."""
+
+    clause: Clause
+    tokens: list[Token]
+    meaningful: list[Token]
+    owners: list[str]
+
+
+def account(state: PlanState) -> list[ClauseOutcome]:
+    """Give every clause of the request its outcome; report the ``not_applied`` ones."""
+    clauses = split_clauses(state.text.original)
+    words = [t for t in tokenize(state.text.work) if t.kind == "word"]
+    # a value the plan used, said again ("ops needs an admin account named ops")
+    used = {*state.user_names, *(state.hostname or "").split()}
+    unread: list[_Unread] = []
+    for clause in clauses:
+        inside = [t for t in words if clause.start <= t.start < clause.end]
+        meaningful = []
+        for token in inside:
+            if token.text in FILLER or token.text in used:
+                continue
+            if state.mode == "create" and token.text in RETRIEVAL_WORDS:
+                state.use_case_words.append((token.start, token.text))
+                continue
+            meaningful.append(token)
+        owners = [
+            _owner(state, owner)
+            for start, end, owner in state.text.claims
+            if start < clause.end and end > clause.start
+        ]
+        if not owners and not meaningful and any(t.text in _VERBS for t in inside[:-1]):
+            # "remove all packages": a verb whose object no rule took asks for something
+            meaningful = list(inside)
+        unread.append(_Unread(clause, inside, meaningful, list(dict.fromkeys(owners))))
+    matches = _bank_matches(unread)
+    outcomes: list[ClauseOutcome] = []
+    for index, item in enumerate(unread):
+        outcomes.append(_outcome(state, item, matches.get(index), unread, index))
+    return outcomes
+
+
+def _applied_anywhere(unread: Sequence[_Unread]) -> set[str]:
+    return {o for item in unread for o in item.owners if o not in _NOT_OPERATIONS}
+
+
+def _owner(state: PlanState, owner: str) -> str:
+    # in create mode a target the base already has is what chose the base
+    if owner == "target" and state.mode == "create" and not state.set_target:
+        return "base"
+    return owner
+
+
+def _bank_matches(unread: Sequence[_Unread]) -> dict[int, object]:
+    """The bank's reading of each clause with meaningful words left, by clause index."""
+    wanted = {i: _words(item) for i, item in enumerate(unread) if item.meaningful}
+    if not wanted:
+        return {}
+    from oic_ai.tools.planner.bank import load_bank
+
+    bank = load_bank()
+    if bank is None:
+        return {}
+    found = bank.match(list(wanted.values()))
+    return dict(zip(wanted, found, strict=True))
+
+
+def _words(item: _Unread) -> str:
+    return " ".join(t.text for t in item.tokens)
+
+
+_CONNECTORS = frozenset("and then also plus but so or".split())
+
+
+def _quoted(state: PlanState, item: _Unread) -> str:
+    """The clause's unread words as written, without the joining word before them."""
+    tokens = item.meaningful or item.tokens
+    while len(tokens) > 1 and tokens[0].text in _CONNECTORS:
+        tokens = tokens[1:]
+    if not tokens:
+        return item.clause.text
+    before = [t for t in item.tokens if t.start <= tokens[0].start]
+    while len(before) > 1 and before[0].text in _CONNECTORS:
+        before = before[1:]
+    start = before[0].start
+    end = max(t.end for t in tokens)
+    return " ".join(state.text.raw(start, end).split()).strip(" ,;.:")
+
+
+def _outcome(
+    state: PlanState, item: _Unread, match: object, unread: Sequence[_Unread], index: int
+) -> ClauseOutcome:
+    from oic_ai.tools.planner.bank import BankMatch
+
+    operations = [o for o in item.owners if o not in _NOT_OPERATIONS]
+    text = item.clause.text
+    if not item.meaningful:
+        if operations:
+            return ClauseOutcome(text=text, outcome="applied", operations=operations)
+        if "rejected" in item.owners:
+            return ClauseOutcome(text=text, outcome="not_applied", reason=_rejection(state, text))
+        if "base" in item.owners or (state.mode == "create" and item.owners):
+            return ClauseOutcome(text=text, outcome="base", reason=_base(state))
+        return ClauseOutcome(text=text, outcome="context")
+    label = match.label if isinstance(match, BankMatch) else None
+    if label is None and isinstance(match, BankMatch) and _remark(item, match):
+        label = match.nearest
+    if label is not None and label.outcome in ("context", "use") and not _has_words(item):
+        label = None  # "bbbbbb wmxbgm": no word of it is a word, so it is not a remark
+    family = _FAMILY.get(label.name, "?") if label is not None else "?"
+    if family in operations or (
+        family in _applied_anywhere(unread)
+        and family != "packages"  # "add htop and remove all packages" is no reference
+        and not re.search(r"[\d/=]", _words(item))
+    ):
+        # "turn off the CPU mitigations with mitigations=off", "20GB ... fix the disk":
+        # words that only name an operation the request applied
+        return ClauseOutcome(text=text, outcome="applied", operations=operations or [family])
+    if label is not None and label.outcome in ("context", "use"):
+        if operations:
+            return ClauseOutcome(text=text, outcome="applied", operations=operations)
+        if label.outcome == "use" and state.mode == "create":
+            return ClauseOutcome(text=text, outcome="base", reason=_base(state))
+        return ClauseOutcome(text=text, outcome="context")
+    if label is not None and label.outcome == "reference":
+        state.notes.append(f"'{_quoted(state, item)}' {REFERENCE}")
+        return ClauseOutcome(text=text, outcome="reference", reason=REFERENCE)
+    if _introduces_applied(item, unread, index):
+        return ClauseOutcome(text=text, outcome="context")
+    reason = NO_RULE
+    if label is not None and label.outcome == "not_applied":
+        reason = label.reason
+    elif label is not None and label.outcome == "operation":
+        reason = label.reason + (f"; try '{label.suggestion}'" if label.suggestion else "")
+    entry = f"'{_quoted(state, item)}' — {reason}"
+    if entry not in state.not_applied:
+        state.not_applied.append(entry)
+    kind: ClauseOutcomeKind = "not_applied"
+    return ClauseOutcome(text=text, outcome=kind, operations=operations, reason=reason)
+
+
+_SUBJECTS = frozenset(
+    "we we're we'll we've our they they're their these those it it's its this that there "
+    "i i'm i've my the".split()
+)
+_ASKING = frozenset("should must need needs want wants has have please could can would".split())
+
+
+def _has_words(item: _Unread) -> bool:
+    """True when some unread word is an ordinary English word (or filler)."""
+    from oic_ai.tools.planner.lexicon import english_words, is_english
+
+    if not english_words():
+        return True  # no lexicon without the model: do not second-guess the bank
+    return any(is_english(t.text) or t.text in FILLER for t in item.tokens)
+
+
+def _remark(item: _Unread, match: object) -> bool:
+    """A statement about the world the bank leans towards reading as context.
+
+    "the devices are deployed without network access": it starts with its subject, asks
+    nothing ("should", "must", "please" would), and its nearest label is context or use,
+    if not by the threshold's margin.
+    """
+    from oic_ai.tools.planner.bank import BankMatch
+
+    if not isinstance(match, BankMatch) or match.nearest.outcome not in ("context", "use"):
+        return False
+    words = [t.text for t in item.tokens if t.text not in _CONNECTORS]
+    return (
+        match.score >= _REMARK_FLOOR
+        and bool(words)
+        and words[0] in _SUBJECTS
+        and not any(w in _ASKING for w in words)
+    )
+
+
+_REMARK_FLOOR = 0.33
+
+
+def _introduces_applied(item: _Unread, unread: Sequence[_Unread], index: int) -> bool:
+    """True for "lock it down:" when the clauses after the colon were applied."""
+    if not item.clause.ends_with_colon:
+        return False
+    after = [u for u in unread[index + 1 :] if u.clause.sentence == item.clause.sentence]
+    return bool(after) and all(
+        any(o not in _NOT_OPERATIONS for o in u.owners) and not u.meaningful for u in after
+    )
+
+
+def _rejection(state: PlanState, text: str) -> str:
+    for entry in state.not_applied:
+        quoted, _, reason = entry.partition(" — ")
+        if quoted.strip("'").lower() in text.lower():
+            return reason
+    return "not applied"
+
+
+def _base(state: PlanState) -> str:
+    name = state.facts.image.name or "the closest library template"
+    return f"chose the base: started from {name}"

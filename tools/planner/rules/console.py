@@ -1,0 +1,202 @@
+"""Rule: the serial console on the kernel command line, one entry per device.
+
+A clause about a console (it names ``console``, ``serial``, a baud rate, or a device
+such as ttyS1, ttyAMA0, hvc0) is read for its slots: the device it wants, the device it
+replaces ("from ttyS0", "instead of ttyS0", "replace the ttyS0 console"), the speed
+("at 115200", "9600 baud", "same speed", "keep 115200") and whether it adds a console
+("add", "also", "another") or sets the one there is ("should be", "move", "put").
+
+``console=`` is one option per device: a device already on the command line gets the
+new speed in place; a replaced device's entry becomes the new one; "the serial console
+should be ttyS1" moves the only serial console there is; a speed on its own ("the SOL
+port is 115200") changes the last serial console. Nothing is appended next to an entry
+for the same device.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from oic_ai.tools.planner.clauses import Clause, split_clauses
+from oic_ai.tools.planner.state import PlanState
+
+_DEVICE = re.compile(
+    r"\b(?:tty(?:S|AMA|USB|ACM|mxc|THS|PS|SAC|LP|O|MFD|HS|AML|SIF)\d+|hvc\d+)\b", re.I
+)
+_BAUDS = {1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600, 1500000}
+_SPEED = re.compile(r"\b(?P<speed>\d{3,7})(?:\s*(?:baud|bps|bit/s))?\b", re.I)
+_CUE = re.compile(r"\b(?:console|serial|baud|bps|uart|sol|serial-over-lan)\b", re.I)
+_SOURCE_BEFORE = re.compile(
+    r"(?:\bfrom|\binstead\s+of|\brather\s+than|\breplace(?:s|d)?\s+(?:the\s+)?|\bnot)\s*$", re.I
+)
+_ADDING = re.compile(r"\b(?:add|adding|also|another|second|additional|extra|as\s+well|too)\b", re.I)
+_SAME_SPEED = re.compile(
+    r"\b(?:same|keep(?:ing)?\s+(?:the\s+)?(?:same\s+)?)\s*(?:speed|baud(?:\s*rate)?|rate)\b"
+    r"|\bkeep(?:ing)?\s+(?:it\s+at\s+)?\d{3,7}\b",
+    re.I,
+)
+_VIRTUAL = re.compile(r"^tty\d+$")
+DEFAULT_SPEED = "115200"
+
+
+@dataclass
+class _Ask:
+    """What a group of console clauses asks."""
+
+    device: str | None = None
+    source: str | None = None
+    speed: str | None = None
+    old_speed: str | None = None
+    adding: bool = False
+    same_speed: bool = False
+
+
+def rule_console(state: PlanState) -> None:
+    """Set, move or add serial consoles on the kernel command line."""
+    text = state.text
+    groups: list[list[Clause]] = []
+    last_sentence = -1
+    for clause in split_clauses(text.original):
+        piece = text.work[clause.start : clause.end]
+        follows = bool(groups) and clause.sentence == last_sentence
+        if not _is_console(clause.text, piece) and not (follows and _speed_only(piece)):
+            continue
+        if groups and clause.sentence == last_sentence:
+            groups[-1].append(clause)
+        else:
+            groups.append([clause])
+        last_sentence = clause.sentence
+    for group in groups:
+        ask = _read(state, group)
+        if ask is None:
+            continue
+        for clause in group:
+            text.consume(clause.start, clause.end)
+        _apply(state, ask)
+
+
+_REMOVING = re.compile(r"\b(?:remove|drop|delete|strip)\b.*\bfrom\b", re.I)
+
+
+def _is_console(written: str, work: str) -> bool:
+    if "\x1f" in work and not work.replace("\x1f", "").strip():
+        return False  # another rule read it all
+    if _REMOVING.search(work):
+        return False  # "remove console=ttyS0 from the cmdline": the kernel rule's
+    if _DEVICE.search(written) and not re.search(r"console=", written, re.I):
+        return True
+    if _CUE.search(work):
+        return bool(_DEVICE.search(written) or _speeds(work))
+    return False
+
+
+def _speed_only(work: str) -> bool:
+    """A clause that only gives the speed after a console one: "keep 115200", "9600 baud"."""
+    return bool(_SAME_SPEED.search(work) or _speeds(work))
+
+
+def _speeds(work: str) -> list[re.Match[str]]:
+    return [
+        m
+        for m in _SPEED.finditer(work)
+        if int(m.group("speed")) in _BAUDS or re.search(r"baud|bps", m.group(), re.I)
+    ]
+
+
+def _read(state: PlanState, group: list[Clause]) -> _Ask | None:
+    ask = _Ask()
+    for clause in group:
+        written = state.text.original[clause.start : clause.end]
+        work = state.text.work[clause.start : clause.end]
+        explicit = re.search(r"console=(?P<dev>[A-Za-z]+\d+)(?:,(?P<speed>\d+))?", written)
+        for match in _DEVICE.finditer(written):
+            if explicit and explicit.start("dev") == match.start():
+                continue
+            if _SOURCE_BEFORE.search(written[: match.start()]):
+                ask.source = match.group()
+            else:
+                ask.device = match.group()
+        if explicit:
+            ask.device = explicit.group("dev")
+            ask.speed = explicit.group("speed") or ask.speed
+        for match in _speeds(work):
+            if explicit and explicit.group("speed") == match.group("speed"):
+                continue
+            if _SOURCE_BEFORE.search(work[: match.start()]):
+                ask.old_speed = match.group("speed")
+            elif not _SAME_SPEED.search(work):
+                ask.speed = match.group("speed")
+        ask.adding = ask.adding or bool(_ADDING.search(work))
+        ask.same_speed = ask.same_speed or bool(_SAME_SPEED.search(work))
+    if ask.device is None and ask.speed is None and ask.source is None:
+        return None
+    return ask
+
+
+def _consoles(args: list[str]) -> list[tuple[int, str, str]]:
+    """``(index, device, options)`` of every ``console=`` argument."""
+    found = []
+    for index, arg in enumerate(args):
+        if arg.startswith("console="):
+            device, _, options = arg[len("console=") :].partition(",")
+            found.append((index, device, options))
+    return found
+
+
+def _apply(state: PlanState, ask: _Ask) -> None:
+    args = state.current_cmdline.split()
+    consoles = _consoles(args)
+    serial = [c for c in consoles if not _VIRTUAL.match(c[1])]
+    by_device = {device: (index, options) for index, device, options in consoles}
+    device = ask.device
+    if device is None:
+        # a speed alone: the serial console this plan touched last, else the last one there
+        if not serial:
+            state.notes.append("there is no serial console to set the speed of")
+            return
+        index, device, options = serial[-1]
+        if ask.speed:
+            _set(state, args, index, device, ask.speed, options)
+        return
+    replaced = None
+    if ask.source and ask.source in by_device:
+        replaced = by_device[ask.source]
+    elif device not in by_device and not ask.adding and len(serial) == 1 and not ask.source:
+        replaced = (serial[0][0], serial[0][2])  # "the serial console should be ttyS1"
+    if device in by_device and replaced is not None and by_device[device][0] != replaced[0]:
+        del args[replaced[0]]  # the new device is there already: drop the old one
+        replaced = None
+        consoles = _consoles(args)
+        by_device = {d: (i, o) for i, d, o in consoles}
+    if replaced is not None:
+        index, options = replaced
+        speed = ask.speed or _speed_of(options) or DEFAULT_SPEED
+        _set(state, args, index, device, speed, options)
+        return
+    if device in by_device:
+        index, options = by_device[device]
+        if ask.speed and _speed_of(options) != ask.speed:
+            _set(state, args, index, device, ask.speed, options)
+        else:
+            state.notes.append(f"console={device} is already on the kernel command line")
+        return
+    speed = ask.speed or DEFAULT_SPEED
+    if not ask.speed:
+        state.warn(f"no speed was given for the {device} console; used {speed} baud")
+    args.append(f"console={device},{speed}")
+    state.cmdline = " ".join(args)
+
+
+def _speed_of(options: str) -> str:
+    match = re.match(r"\d*", options)
+    return match.group() if match else ""
+
+
+def _set(
+    state: PlanState, args: list[str], index: int, device: str, speed: str, options: str
+) -> None:
+    """Write ``console=device,speed`` at ``index``, keeping parity and flow ("n8")."""
+    suffix = options[len(_speed_of(options)) :]
+    args[index] = f"console={device},{speed}{suffix}"
+    state.cmdline = " ".join(args)

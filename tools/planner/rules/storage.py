@@ -1,0 +1,195 @@
+"""Rule: partitions and the disk size said in everyday clauses, read by their slots.
+
+After the exact partition and disk rules, a clause that still names a mount point
+("/var/lib/docker") or "the pgsql partition" is read for its slots: the mount point or
+partition word, a size, a file system ("formatted xfs", "on ext4") and the verb. A mount
+point the disk has is resized (or reformatted); a new one becomes a partition. A clause
+that only adds a size or a file system ("ext4", "25GB") continues the partition of the
+clause before it, in the same sentence.
+
+A size left over after that is the disk's ("32 GiB" in "a docker host, 32 GiB, vhdx")
+unless it repeats a size the sentence already used ("half a gig (512 MiB, that is)").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from oic_ai.tools.planner.clauses import Clause, split_clauses
+from oic_ai.tools.planner.rules.disk import request_size, set_disk_size
+from oic_ai.tools.planner.rules.partitions import add_partition, find_partition, resize_partition
+from oic_ai.tools.planner.sizes import Size, parse_token
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.words import FS, MOUNT, SIZE
+
+_MOUNT = re.compile(rf"(?<![\w.:/~-])(?P<mount>{MOUNT})(?=$|[\s,;.!?)\x1f])")
+_NAMED = re.compile(r"\b(?:the\s+)?(?P<word>[a-z][a-z0-9_-]*)\s+partition\b")
+_SIZE = re.compile(rf"(?<![\w.])(?P<size>{SIZE})")
+_FS = re.compile(rf"\b(?P<fs>{FS})\b(?:\s+(?:filesystem|file\s+system|fs))?")
+_REMOVE = re.compile(r"\b(?:remove|drop|delete|without|no|lose|skip|get\s+rid\s+of)\b")
+_NOT_MOUNTS = re.compile(r"^/(?:dev|proc|sys|bin|sbin|usr/s?bin|etc)(?:/|$)")
+_STORAGE_WORDS = re.compile(
+    r"\b(?:partition|partitions|own|separate|dedicated|mount(?:ed)?|formatted|filesystem)\b"
+)
+
+
+@dataclass
+class _Ask:
+    mount: str | None = None
+    size: Size | None = None
+    fs: str | None = None
+    remove: bool = False
+    start: int = 0
+    end: int = 0
+    size_at: int = -1
+
+
+def rule_storage_clauses(state: PlanState) -> None:
+    """Read the clauses that still name a mount point or a partition."""
+    text = state.text
+    current: _Ask | None = None
+    sentence = -1
+    for clause in split_clauses(text.original):
+        work = text.work[clause.start : clause.end]
+        if clause.sentence != sentence:
+            current, sentence = None, clause.sentence
+        ask = _read(state, clause, work)
+        if ask is None:
+            continue
+        if ask.mount is None and current is None:
+            current = _planned_before(state, clause)
+        if ask.mount is None and current is not None and not current.remove:
+            # "..., ext4", "..., 25GB": the partition of the clause before
+            current.size = current.size or ask.size
+            current.fs = current.fs or ask.fs
+            current.end = ask.end
+            _plan(state, current, again=True)
+            continue
+        if ask.mount is None:
+            continue
+        current = ask
+        _plan(state, ask)
+
+
+def _planned_before(state: PlanState, clause: Clause) -> _Ask | None:
+    """The partition an exact rule planned earlier in ``clause``'s sentence, if any."""
+    from oic_ai.tools.edit_plan import AddPartition
+
+    sentence_start = min(
+        (c.start for c in split_clauses(state.text.original) if c.sentence == clause.sentence),
+        default=clause.start,
+    )
+    claims = [
+        (s, e)
+        for s, e, owner in state.text.claims
+        if owner == "partition" and sentence_start <= s < clause.start
+    ]
+    adds = [op for op in state.partition_ops if isinstance(op, AddPartition)]
+    if not claims or not adds:
+        return None
+    last = adds[-1]
+    size = parse_token(last.size) if last.size else None
+    return _Ask(mount=last.mount_point, size=size, fs=last.fs_type, start=claims[-1][0])
+
+
+def _read(state: PlanState, clause: Clause, work: str) -> _Ask | None:
+    ask = _Ask(start=clause.start, end=clause.end)
+    mount = next(
+        (m for m in _MOUNT.finditer(work) if not _NOT_MOUNTS.match(m.group("mount"))), None
+    )
+    named = _NAMED.search(work)
+    storage = _SIZE.search(work) or _FS.search(work) or _STORAGE_WORDS.search(work)
+    if mount is not None and not storage:
+        mount = None  # a path alone ("/usr/sbin/nologin" was a shell) is not storage
+    if mount is not None:
+        ask.mount = mount.group("mount").rstrip("/") or "/"
+    elif named is not None and named.group("word") not in ("a", "an", "new", "separate", "own"):
+        part = find_partition(state, named.group("word"))
+        if part is None:
+            return None
+        ask.mount = part.mount_point or part.id
+    sizes = list(_SIZE.finditer(work))
+    if sizes:
+        at = clause.start + sizes[-1].start("size"), clause.start + sizes[-1].end("size")
+        ask.size = request_size(state, at, record=False)
+        ask.size_at = at[0]
+    fs = _FS.search(work)
+    if fs is not None:
+        ask.fs = fs.group("fs")
+    ask.remove = bool(_REMOVE.search(work)) and ask.size is None
+    if ask.mount is None and ask.size is None and ask.fs is None:
+        return None
+    if ask.mount is None and (ask.size is None) == (ask.fs is None) and len(work.split()) > 3:
+        return None  # not an attribute clause
+    return ask
+
+
+def _plan(state: PlanState, ask: _Ask, again: bool = False) -> None:
+    text = state.text
+    if ask.mount is None:
+        return
+    if again:
+        # the continuing clause only refines what the clause before planned
+        _retract(state, ask.mount)
+    text.consume(ask.start, ask.end)
+    if ask.size is not None:
+        state.sizes.append((ask.size_at, ask.size.bytes))
+    part = find_partition(state, ask.mount)
+    span = (ask.start, ask.end)
+    if ask.remove and part is not None:
+        from oic_ai.tools.edit_plan import RemovePartition
+
+        state.partition_ops.append(RemovePartition(partition=part.ref))
+        return
+    if part is not None and part.mount_point == ask.mount and ask.size is not None:
+        resize_partition(state, span, part, ask.size.bytes, ask.size.text)
+        if ask.fs:
+            add_partition(state, span, ask.mount, None, ask.fs)
+        return
+    add_partition(state, span, ask.mount, ask.size, ask.fs)
+
+
+def _retract(state: PlanState, mount: str) -> None:
+    """Forget what the clause before planned for ``mount`` (it is planned again, whole)."""
+    from oic_ai.tools.edit_plan import AddPartition, ResizePartition, SetValue
+
+    part = find_partition(state, mount)
+    refs = {mount, *((part.ref, part.id) if part else ())}
+    state.partition_ops[:] = [
+        op
+        for op in state.partition_ops
+        if not (
+            (isinstance(op, AddPartition) and op.mount_point == mount)
+            or (isinstance(op, ResizePartition) and op.partition in refs)
+        )
+    ]
+    state.values[:] = [
+        v
+        for v in state.values
+        if not (isinstance(v, SetValue) and part is not None and f"[id={part.id}]" in v.path)
+    ]
+    state.notes[:] = [n for n in state.notes if not n.startswith(f"{mount} already")]
+
+
+def rule_bare_sizes(state: PlanState) -> None:
+    """A size no rule read is the disk's, unless it repeats one its sentence used."""
+    text = state.text
+    clauses = split_clauses(text.original)
+    left = [m for m in text.matches(_SIZE)]
+    for match in left:
+        span = match.span("size")
+        size = request_size(state, span)
+        sentence = next((c.sentence for c in clauses if c.start <= span[0] < c.end), -1)
+        same_sentence = [
+            b
+            for at, b in state.sizes[:-1]
+            if next((c.sentence for c in clauses if c.start <= at < c.end), -2) == sentence
+        ]
+        if size.bytes in same_sentence:
+            text.consume(*span, "context")  # "(512 MiB, that is)": said again
+            continue
+        if state.disk_size is not None or not state.facts.partitions:
+            continue  # the disk size is set already, or there is no disk: report it
+        text.consume(*span, "disk size")
+        set_disk_size(state, span, size.bytes, size.text)
