@@ -20,7 +20,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from oic_ai.stores.operation_bank import BankLabel
 from oic_ai.tools.edit_plan import ClauseOutcome, ClauseOutcomeKind
+from oic_ai.tools.planner.bank import BankMatch, load_bank
 from oic_ai.tools.planner.clauses import Clause, split_clauses
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Token, tokenize
@@ -102,13 +104,11 @@ def _owner(state: PlanState, owner: str) -> str:
     return owner
 
 
-def _bank_matches(unread: Sequence[_Unread]) -> dict[int, object]:
+def _bank_matches(unread: Sequence[_Unread]) -> dict[int, BankMatch]:
     """The bank's reading of each clause with meaningful words left, by clause index."""
     wanted = {i: _words(item) for i, item in enumerate(unread) if item.meaningful}
     if not wanted:
         return {}
-    from oic_ai.tools.planner.bank import load_bank
-
     bank = load_bank()
     if bank is None:
         return {}
@@ -139,10 +139,12 @@ def _quoted(state: PlanState, item: _Unread) -> str:
 
 
 def _outcome(
-    state: PlanState, item: _Unread, match: object, unread: Sequence[_Unread], index: int
+    state: PlanState,
+    item: _Unread,
+    match: BankMatch | None,
+    unread: Sequence[_Unread],
+    index: int,
 ) -> ClauseOutcome:
-    from oic_ai.tools.planner.bank import BankMatch
-
     operations = [o for o in item.owners if o not in _NOT_OPERATIONS]
     text = item.clause.text
     if not item.meaningful:
@@ -153,9 +155,9 @@ def _outcome(
         if "base" in item.owners or (state.mode == "create" and item.owners):
             return ClauseOutcome(text=text, outcome="base", reason=_base(state))
         return ClauseOutcome(text=text, outcome="context")
-    label = match.label if isinstance(match, BankMatch) else None
-    if label is None and isinstance(match, BankMatch) and _remark(item, match):
-        label = match.nearest
+    label = match.label if match is not None else None
+    if label is None and match is not None and _remark(item, match):
+        label = _remark_label(match)
     if label is not None and label.outcome in ("context", "use") and not _has_words(item):
         label = None  # "bbbbbb wmxbgm": no word of it is a word, so it is not a remark
     family = _FAMILY.get(label.name, "?") if label is not None else "?"
@@ -194,36 +196,53 @@ _SUBJECTS = frozenset(
     "we we're we'll we've our they they're their these those it it's its this that there "
     "i i'm i've my the".split()
 )
+# words that make a clause a statement wherever they stand ("podman doesn't use it")
+_STATING = frozenset(
+    "is are was were doesn't don't isn't aren't won't can't cannot didn't hasn't haven't "
+    "we'll we're they're it's".split()
+)
 _ASKING = frozenset("should must need needs want wants has have please could can would".split())
 
 
+def _remark_label(match: BankMatch) -> BankLabel:
+    """The context (or use) label a remark is read as."""
+    if match.nearest.outcome in ("context", "use"):
+        return match.nearest
+    use = match.by_outcome.get("use", -1.0) > match.by_outcome.get("context", -1.0)
+    return BankLabel("use" if use else "context", "use" if use else "context")
+
+
 def _has_words(item: _Unread) -> bool:
-    """True when some unread word is an ordinary English word (or filler)."""
+    """True when some meaningful unread word is an ordinary English word."""
     from oic_ai.tools.planner.lexicon import english_words, is_english
 
     if not english_words():
         return True  # no lexicon without the model: do not second-guess the bank
-    return any(is_english(t.text) or t.text in FILLER for t in item.tokens)
+    return any(
+        is_english(part, compounds=True)
+        for t in item.meaningful
+        for part in re.split(r"[-_]", t.text)
+        if part
+    )
 
 
-def _remark(item: _Unread, match: object) -> bool:
+def _remark(item: _Unread, match: BankMatch) -> bool:
     """A statement about the world the bank leans towards reading as context.
 
     "the devices are deployed without network access": it starts with its subject, asks
     nothing ("should", "must", "please" would), and its nearest label is context or use,
     if not by the threshold's margin.
     """
-    from oic_ai.tools.planner.bank import BankMatch
-
-    if not isinstance(match, BankMatch) or match.nearest.outcome not in ("context", "use"):
-        return False
     words = [t.text for t in item.tokens if t.text not in _CONNECTORS]
-    return (
-        match.score >= _REMARK_FLOOR
-        and bool(words)
-        and words[0] in _SUBJECTS
-        and not any(w in _ASKING for w in words)
-    )
+    if not words or any(w in _ASKING for w in words):
+        return False
+    remark = max(match.by_outcome.get("context", -1.0), match.by_outcome.get("use", -1.0))
+    if match.nearest.outcome in ("context", "use"):
+        return match.score >= _REMARK_FLOOR and (
+            words[0] in _SUBJECTS or any(w in _STATING for w in words)
+        )
+    # "podman doesn't use it": a statement, even when a topic word pulls it elsewhere
+    return remark >= _REMARK_FLOOR and any(w in _STATING for w in words)
 
 
 _REMARK_FLOOR = 0.33
@@ -242,7 +261,7 @@ def _introduces_applied(item: _Unread, unread: Sequence[_Unread], index: int) ->
 def _rejection(state: PlanState, text: str) -> str:
     for entry in state.not_applied:
         quoted, _, reason = entry.partition(" — ")
-        if quoted.strip("'").lower() in text.lower():
+        if quoted.strip("'[]()").lower() in text.lower():
             return reason
     return "not applied"
 

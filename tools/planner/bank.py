@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from oic_ai.stores.operation_bank import BankData, BankLabel, load_bank_data, load_vectors
@@ -54,6 +54,7 @@ class BankMatch:
     score: float
     margin: float
     example: str
+    by_outcome: dict[str, float] = field(default_factory=dict)  # best score per outcome
 
 
 class OperationBank:
@@ -97,8 +98,14 @@ class OperationBank:
             score = best[top.name]
             margin = score - other
             sure = score >= self.data.threshold and margin >= self.data.margin
+            by_outcome: dict[str, float] = {}
+            for name, value in best.items():
+                outcome = self.data.labels[name].outcome
+                by_outcome[outcome] = max(by_outcome.get(outcome, -1.0), value)
             found.append(
-                BankMatch(top if sure else None, top, score, margin, nearest_example[top.name])
+                BankMatch(
+                    top if sure else None, top, score, margin, nearest_example[top.name], by_outcome
+                )
             )
         return found
 

@@ -28,8 +28,30 @@ def english_words() -> frozenset[str]:
     return frozenset(w for w in lines if w.isalpha() and w.islower() and len(w) > 1)
 
 
-def is_english(word: str) -> bool:
-    """True when ``word`` (or its plural-less form) is an ordinary English word."""
+_ENDINGS = ("s", "es", "ed", "d", "ing", "ly", "er", "ers", "est")
+
+
+def is_english(word: str, *, compounds: bool = False) -> bool:
+    """True when ``word`` is an ordinary English word.
+
+    Inflections of a known word count ("provisioned"); with ``compounds``, so do two known
+    words of three letters or more run together ("offline", "fanless"). Package names run
+    words together too ("podman"), so the package rule does not ask for compounds.
+    """
     known = english_words()
-    lowered = word.lower()
-    return lowered in known or (lowered.endswith("s") and lowered[:-1] in known)
+    lowered = word.lower().strip("'")
+    if _known_form(lowered, known):
+        return True
+    return compounds and any(
+        _known_form(lowered[:cut], known) and _known_form(lowered[cut:], known)
+        for cut in range(3, len(lowered) - 2)
+    )
+
+
+def _known_form(word: str, known: frozenset[str]) -> bool:
+    if word in known:
+        return True
+    return any(
+        word.endswith(ending) and word[: -len(ending)] in known and len(word) - len(ending) >= 3
+        for ending in _ENDINGS
+    )

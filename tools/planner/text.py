@@ -10,6 +10,7 @@ from typing import Literal
 
 from oic_ai.tools.planner.sizes import read_sizes
 from oic_ai.tools.planner.words import (
+    ADD_PAIRS,
     ADD_VERBS,
     FILLER,
     NEGATORS,
@@ -28,7 +29,7 @@ from oic_ai.tools.retrieval.spelling import (
 )
 
 _TOKEN = re.compile(
-    r"(?P<gap>\x1f+)|(?P<sep>[,;&\[\]()]|[.!?](?![a-z0-9])|:(?=\s))|"
+    r"(?P<gap>\x1f+)|(?P<sep>[,;&\[\]()]|[.!?](?![a-z0-9])|:(?=\s)|(?<=\s)[-–—]+(?=\s))|"
     r"(?P<word>[a-z0-9][a-z0-9._+:/=~'-]*[a-z0-9+]|[a-z0-9])"
 )
 
@@ -193,10 +194,13 @@ _ASIDE_WORDS = frozenset(
 # A word that makes an item a statement, not a list of things ("our boxes are offline").
 _STATEMENT_WORDS = frozenset(
     (
-        "we we're we'll we've i i'm i'd i'll it's they they're you you're are is was were be "
-        "been will would can could should doesn't don't isn't aren't won't can't cannot might"
+        "we're we'll we've i'm i'll it's they they're you're are is was were been will "
+        "doesn't isn't aren't won't can't cannot didn't hasn't haven't wasn't weren't"
     ).split()
 )
+# modals that make a statement unless they ask ("can you add", "could we have")
+_MODALS = frozenset("can could would should might may must".split())
+_ASKED = frozenset("you we i it this that".split())
 
 
 def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
@@ -211,13 +215,16 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
     aside = ""
     negated = False  # "do not add docker", "don't install vim", "no need for docker"
     previous = ""
+    outside: list[tuple[Literal["add", "remove", "none"], str]] = []  # before "(" and "["
+
+    statement = False  # "the team can ship their containers": a statement to its clause's end
 
     def item() -> Item:
-        statement = any(t.text in _STATEMENT_WORDS for t in current)
-        kind = "aside" if aside or statement else mode
-        return Item(kind, list(current), verb_word, aside)
+        said = statement
+        kind = "aside" if aside or said or outside else mode
+        return Item(kind, list(current), verb_word, aside or ("(" if outside else ""))
 
-    for token in tokens:
+    for index, token in enumerate(tokens):
         word = token.text
         verb: Literal["add", "remove"] | None = None
         if token.kind == "word" and word in ADD_VERBS:
@@ -226,8 +233,17 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
             verb = "remove"
         elif token.kind == "word" and (previous, word) in REMOVE_PAIRS:  # "leave out"
             verb = "remove"
+        elif token.kind == "word" and (previous, word) in ADD_PAIRS:  # "switch to"
+            verb = "add"
         negated = token.kind == "word" and (word in NEGATORS or word == "no")
         previous = word if token.kind == "word" else ""
+        following = tokens[index + 1].text if index + 1 < len(tokens) else ""
+        if token.kind == "word" and (
+            word in _STATEMENT_WORDS or (word in _MODALS and following not in _ASKED)
+        ):
+            statement = True
+        if statement and verb is not None and token.kind == "word":
+            verb = None  # "can ship", "won't use": the statement's own verb
         if token.kind == "word" and word in _ASIDE_WORDS and current and verb is None:
             yield item()
             current = []
@@ -235,14 +251,24 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
             continue
         if token.kind != "word" or word in SEPARATOR_WORDS or verb is not None:
             if current:
-                statement = item().mode == "aside" and not aside
+                said = item().mode == "aside" and not aside and not outside
                 yield item()
                 current = []
-                if statement:
+                if said:
                     mode, verb_word = "none", ""  # "our boxes are offline, htop": no verb
+            if token.kind != "word" or word in SEPARATOR_WORDS:
+                statement = False
             aside = ""
-            if token.kind == "sep" and token.text in ".!?":
-                mode, verb_word = "none", ""
+            if token.kind == "sep" and token.text in "([":
+                outside.append((mode, verb_word))  # a parenthesis is a remark
+            elif token.kind == "sep" and token.text in ")]" and outside:
+                mode, verb_word = outside.pop()
+            elif token.kind == "sep" and token.text[0] in ".!?-–—":
+                mode, verb_word = "none", ""  # a new sentence, or a dash's elaboration
+                if token.text[0] in ".!?":
+                    outside.clear()
+            elif token.kind == "sep" and token.text == ":" and mode == "none":
+                mode, verb_word = "add", ":"  # "... please: ssh, chrony and htop"
             if verb is not None:
                 mode, verb_word = verb, word
             continue

@@ -24,7 +24,9 @@ QUOTED_NAME = (
 ADD_VERBS = frozenset(
     (
         "add adding install installing include including with plus enable want wants need "
-        "needs require requires put ship bundle containing has have use using"
+        "needs require requires put ship ships shipping bundle containing contains has have "
+        "having use using run runs running provide provides providing includes offer offers "
+        "bring brings carry carries"
     ).split()
 )
 REMOVE_VERBS = frozenset(
@@ -38,6 +40,8 @@ NEGATORS = frozenset({"not", "don't", "dont", "never", "shouldn't", "mustn't", "
 # Two-word negations: the first word removes what follows when the second follows it
 # ("leave out docker", "other than vim", "free of snap", "do without cups").
 REMOVE_PAIRS = frozenset({("leave", "out"), ("other", "than"), ("free", "of"), ("do", "without")})
+# Two-word verbs that add what follows ("switch to docker-ce", "go with podman").
+ADD_PAIRS = frozenset({("switch", "to"), ("go", "with"), ("move", "to"), ("change", "to")})
 # Words that carry no request of their own.
 FILLER = (
     frozenset(
@@ -49,7 +53,10 @@ FILLER = (
             "distribution based one package packages pkg pkgs support stuff them there which what "
             "here yes ok okay thanks thank let's lets let same instead out version switch move "
             "port rebase retarget convert turn target targeting go going do does everything "
-            "leave than free other keep keeping again anyway"
+            "leave than free other keep keeping again anyway say maybe perhaps probably roughly "
+            "around approximately that's it's there's here's what's units unit binary decimal "
+            "gigabytes gigabyte gibibytes gibibyte megabytes megabyte mebibytes mebibyte "
+            "terabytes terabyte tebibytes tebibyte gb gib mb mib tb tib kb kib"
         ).split()
     )
     | ADD_VERBS

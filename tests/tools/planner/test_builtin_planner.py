@@ -172,7 +172,7 @@ CASES = [
     ("do not add docker", UBUNTU_EDGE, [remove("docker.io")]),
     ("don't install vim, add htop", UBUNTU, [add("htop")]),
     ("add nginx but not apache", UBUNTU, [add("nginx")]),
-    ("add PackageKit", AZL, [add("PackageKit")]),  # an RPM name may have inner capitals
+    ("install PackageKit", AZL, [add("PackageKit")]),  # an RPM name may have inner capitals
     ("add PackageKit", UBUNTU, []),  # issue 21: a Debian package name is lower case
     ("add WALinuxAgent", AZL, [add("WALinuxAgent")]),
     # disk size

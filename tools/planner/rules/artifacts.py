@@ -18,6 +18,8 @@ _ARTIFACT = re.compile(
     rf"(?P<uncompressed>uncompressed)\s+|(?P<c0>{_COMPRESSION})\s+)?(?:(?:a|an)\s+)?"
     rf"(?P<fmt>{_FORMAT})(?:\.(?P<c3>{_COMPRESSION}))?{WORD_END}"
     r"(?:\s+(?:image|artifact|file|disk|format|output))?"
+    r"(?:\s+as\s+(?:an?\s+)?(?:additional|extra|second|another|other)?\s*"
+    r"(?:artifact|output|format|file|image)s?\b)?"
     rf"(?:\s*,?\s*(?:compressed\s+)?(?:with|using|in|as|\+)\s+(?P<c2>{_COMPRESSION})"
     r"(?:\s+compression)?|\s+compressed\b)?"
 )
@@ -31,6 +33,7 @@ _NO_COMPRESSION = re.compile(
     r"|\bdon'?t\s+compress\b"
 )
 _ARTIFACT_ADD = re.compile(r"\b(?:also|add|additional|extra|plus|as\s+well|too|another)\b")
+_ADDED_AFTER = re.compile(r"\b(?:additional|extra|second|another|as\s+well|too)\b")
 
 
 def rule_artifacts(state: PlanState) -> None:
@@ -64,7 +67,9 @@ def rule_artifacts(state: PlanState) -> None:
         start = min(m.start() for m, _ in found)
         before = text.work[max(0, start - 40) : start]
         artifacts = [a for _, a in found]
-        if _ARTIFACT_ADD.search(before) and state.facts.artifact_specs:
+        after = " ".join(m.group() for m, _ in found)
+        adding = _ARTIFACT_ADD.search(before) or _ADDED_AFTER.search(after)
+        if adding and state.facts.artifact_specs:
             current = _current(state)
             artifacts = current + [a for a in artifacts if a not in current]
         for match, _ in found:

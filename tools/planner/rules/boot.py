@@ -57,8 +57,10 @@ _IMMUTABLE = re.compile(
     r"system|os|image))\b"
 )
 _SECURE_BOOT = re.compile(r"\b(?:uefi\s+)?secure[- ]?boot\b")
+_NEGATED_AFTER = re.compile(r"\s+(?:off|disabled|out)\b")
 _ENABLE_WORDS = re.compile(
-    r"\b(?:make\s+it|turn\s+on|switch\s+on|enable|with|add|use)\s+(?:the\s+|an?\s+)?$"
+    r"\b(?:make\s+it|turn\s+on|switch\s+on|enable|with|add|use|turn|switch|keep)\s+"
+    r"(?:the\s+|an?\s+)?$"
 )
 
 
@@ -86,6 +88,10 @@ def rule_immutability(state: PlanState) -> None:
     previous: tuple[int, bool] | None = None  # end and negation of the last mention
     for match, kind in mentions:
         negated = _consume_before(text, match, _NEGATED_BEFORE)
+        after = _NEGATED_AFTER.match(text.work, match.end())
+        if after is not None:  # "turn secure boot off", "immutability disabled"
+            negated = True
+            text.consume(*after.span())
         _consume_before(text, match, _ENABLE_WORDS)
         # "disable secure boot and immutability": the negation covers both
         if previous is not None and _LIST_GAP.match(text.work, previous[0], match.start()):

@@ -8,7 +8,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from typing import Literal
 
-from oic_ai.stores.capability_catalog import Capability, CapabilityCatalog, words
+from oic_ai.stores.capability_catalog import Capability, CapabilityCatalog, load_catalog, words
 from oic_ai.stores.vocabulary import CAPABILITY_SYNONYMS, PACKAGE_CAPABILITIES
 from oic_ai.tools.planner.lexicon import is_english
 from oic_ai.tools.planner.state import PlanState, family_of
@@ -26,13 +26,16 @@ def rule_packages(state: PlanState) -> None:
     _replacements(state)
     previous_took = False
     took_any = False
+    questions = _questions(state)
     for item in split_items(tokenize(state.text.work)):
+        if any(start <= item.span[0] < end for start, end in questions):
+            continue  # "what does the live environment install?" asks, it adds nothing
         if item.mode == "aside":
             if previous_took and item.aside_by in _DESCRIBING:
                 state.text.consume(*item.span, "context")  # what the package is for
             previous_took = False
             continue  # "our boxes are offline": the accounting reads it
-        if item.mode in ("add", "remove") and set(item.words) <= _PRONOUNS and took_any:
+        if item.verb in _POINTING_VERBS and set(item.words) <= _PRONOUNS and took_any:
             state.text.consume(*item.span)  # "we don't need podman, drop it"
             continue
         if any(w not in FILLER for w in item.words):
@@ -44,8 +47,33 @@ def rule_packages(state: PlanState) -> None:
             previous_took = False
 
 
+_QUESTION_WORDS = frozenset(
+    "what which how why where when who does do is are did whats what's".split()
+)
+
+
+def _questions(state: PlanState) -> list[tuple[int, int]]:
+    """The spans of the request's questions ("What does it install, package-wise?")."""
+    from oic_ai.tools.planner.clauses import split_clauses
+
+    spans: dict[int, tuple[int, int]] = {}
+    for clause in split_clauses(state.text.original):
+        start, end = spans.get(clause.sentence, (clause.start, clause.end))
+        spans[clause.sentence] = (min(start, clause.start), max(end, clause.end))
+    found = []
+    for start, end in spans.values():
+        sentence = state.text.original[start : end + 1].strip()
+        first = sentence.split(maxsplit=1)[0].lower().strip(",") if sentence else ""
+        if sentence.endswith("?") and first in _QUESTION_WORDS:
+            found.append((start, end))
+    return found
+
+
 _DESCRIBING = frozenset("for in on from inside via at if unless when".split())
 _PRONOUNS = frozenset("it them that this those these one ones".split())
+_POINTING_VERBS = frozenset(
+    "add install remove drop delete uninstall purge skip exclude include".split()
+)
 # generic nouns after a package name: "the cockpit-podman plugin", "the nvme-cli tool"
 _HEAD_NOUNS = frozenset(
     "plugin plugins package packages tool tools utility utilities module modules extension "
@@ -53,11 +81,11 @@ _HEAD_NOUNS = frozenset(
 )
 _NAME = r"[a-z0-9][a-z0-9+_.:~-]*[a-z0-9+]|[a-z0-9]"
 _REPLACE = re.compile(
-    rf"(?:replace|swap|substitute)\s+(?:the\s+)?(?P<old>{_NAME})\s+(?:with|by|for)\s+"
-    rf"(?:the\s+)?(?P<new>{_NAME})"
-    rf"|switch(?:ing)?\s+from\s+(?P<old2>{_NAME})\s+to\s+(?P<new2>{_NAME})"
-    rf"|(?:(?:with|use|using|add|install)\s+)?(?P<new3>{_NAME})\s+(?:instead\s+of|rather\s+than|"
-    rf"in\s+place\s+of)\s+(?:the\s+)?(?P<old3>{_NAME})"
+    rf"\b(?:replace|swap|substitute)\s+(?:the\s+)?(?P<old>{_NAME})\s+(?:with|by|for)\s+"
+    rf"(?:the\s+)?(?P<new>{_NAME})\b"
+    rf"|\bswitch(?:ing)?\s+from\s+(?P<old2>{_NAME})\s+to\s+(?P<new2>{_NAME})\b"
+    rf"|\b(?:(?:with|use|using|add|install)\s+)?(?P<new3>{_NAME})\s+(?:instead\s+of|rather\s+than|"
+    rf"in\s+place\s+of)\s+(?:the\s+)?(?P<old3>{_NAME})\b"
 )
 
 
@@ -98,7 +126,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     quoted = f"`{written}`" in state.text.original
     if item.verb in _STRONG_VERBS or quoted or any(w in ("package", "packages") for w in before):
         return True
-    return bool(item.verb) and not is_english(token)
+    # "add vlc": a lower-case word that is no English word; "FreeIPA", "a ton" are not
+    return bool(item.verb) and written == written.lower() and not is_english(token)
 
 
 def _shaped(state: PlanState, written: str) -> bool:
@@ -113,6 +142,55 @@ def _shaped(state: PlanState, written: str) -> bool:
     if family_of(state.target.os, state.target.dist) != "rpm" or written.isupper():
         return False
     return any(c.isupper() for c in written[1:])
+
+
+@lru_cache(maxsize=8)
+def real_names(family: str) -> frozenset[str]:
+    """The package names the catalog's lists and the bundled library use for ``family``.
+
+    Spellings people write ("docker", "python") are not in it: only names a template of
+    that family installs, so "nftables" on el10 is nftables, not the firewall capability.
+    """
+    import yaml
+
+    from oic_ai.stores.targets import load_targets
+    from oic_ai.stores.template_library import bundled_templates_dir, iter_template_files
+
+    targets = load_targets()
+
+    def family_key(key: str) -> str:
+        base = key.split("/", 1)[0]
+        return base if base in targets.families else (targets.family_of(base) or "")
+
+    names: set[str] = set()
+    catalog = load_catalog()
+    tables = [c.package_table for c in catalog.capabilities.values()]
+    tables += [g.targets for g in catalog.alias_groups]
+    for table in tables:
+        for key, listed in table.items():
+            if family_key(key) == family:
+                names.update(listed)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    root = bundled_templates_dir()
+    for path in iter_template_files(root) if root.is_dir() else ():
+        try:
+            data = yaml.load(path.read_bytes(), Loader=loader)  # noqa: S506 (a safe loader)
+        except (OSError, yaml.YAMLError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        dist = str((data.get("target") or {}).get("dist") or "")
+        if targets.family_of(dist) != family:
+            continue
+        system = data.get("systemConfig") or {}
+        names.update(str(p) for p in system.get("packages") or [] if p)
+        names.update(str(p) for p in (system.get("kernel") or {}).get("packages") or [] if p)
+    return frozenset(names)
+
+
+def _real(state: PlanState, name: str) -> bool:
+    family = family_of(state.target.os, state.target.dist)
+    return bool(family) and name in real_names(family)
 
 
 def _known(state: PlanState, name: str) -> bool:
@@ -208,12 +286,31 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     # is mapped; a capability's own name ("docker") means the capability.
     # package names keep the case they were written in (NetworkManager, PackageKit)
     written = next((state.text.raw(t.start, t.end) for t in item.tokens if t.text == token), "")
+    named_capability = token in state.catalog.capabilities  # "cloud-init", "docker"
+    if is_name and not named_capability and (
+        _real(state, written) or (state.repositories and item.mode != "remove")
+    ):
+        # "nftables" on el10 is nftables, not the firewall capability's firewalld; a name
+        # from the user's own repository stays as written ("docker-ce")
+        if may_be_package(state, item, token, written):
+            if item.mode == "remove" and target.known:
+                # "no need for mosquitto" takes its companions (mosquitto-clients) too
+                names = [written, *state.catalog.aliases(token, target.os, target.dist)]
+                for capability in capabilities:
+                    listed = capability.packages_for(target.os, target.dist, target.arch)
+                    names += [n for n in listed if n.startswith(f"{token}-") and n not in names]
+                _remove(state, item, names, written)
+                return
+            _apply_names(state, item, written, [written])
+            return
     if is_name and target.known and token not in {c.name for c in capabilities}:
         aliases = state.catalog.aliases(token, target.os, target.dist, target.arch)
         if aliases:
             names = [written] if written in aliases else list(aliases)
             _apply_names(state, item, written, names)
             return
+    if capabilities and token and "/" in token and not token.startswith("/"):
+        token, is_name = "", False  # "Moby/Docker": two names for one thing
     if capabilities and token and not _names_capability(capabilities, token):
         capabilities = ()  # "python3-pip" names a package, not the python capability
     if capabilities:
@@ -227,6 +324,9 @@ def _resolve_item(state: PlanState, item: Item) -> None:
             return
         if not is_name:
             return  # part of it is unclear ("docker swarm magic"): report the whole item
+    if item.mode == "none" and is_name and _known(state, written or token):
+        _apply_names(state, item, written, [written])  # "SSH and sudo only": a known name
+        return
     if item.mode == "none":
         if state.mode == "create" and content and all(w in RETRIEVAL_WORDS for w in content):
             for token_ in item.tokens:

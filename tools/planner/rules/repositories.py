@@ -111,13 +111,13 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
                 repo.spans.append(match.span())
                 break
     for pattern, name in ((_SUITE, "codename"), (_COMPONENT, "component")):
-        match = pattern.search(work, start, end)
-        if match is not None:
-            value = _raw(state, match.span("value"))
+        found = pattern.search(work, start, end)
+        if found is not None:
+            value = _raw(state, found.span("value"))
             if name == "component":
                 value = " ".join(re.split(r"\s*,\s*|\s+and\s+|\s+", value))
             setattr(repo, name, value)
-            repo.spans.append(match.span())
+            repo.spans.append(found.span())
     for match in _CUE.finditer(work, start, end):
         repo.spans.append(match.span())
     return repo
