@@ -24,6 +24,7 @@ from oic_ai.stores.operation_bank import BankLabel
 from oic_ai.tools.edit_plan import ClauseOutcome, ClauseOutcomeKind
 from oic_ai.tools.planner.bank import BankMatch, load_bank
 from oic_ai.tools.planner.clauses import Clause, split_clauses
+from oic_ai.tools.planner.fillers import fill
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Token, tokenize
 from oic_ai.tools.planner.words import ADD_VERBS, FILLER, REMOVE_VERBS, RETRIEVAL_WORDS
@@ -73,9 +74,13 @@ def account(state: PlanState) -> list[ClauseOutcome]:
         for token in inside:
             if token.text in FILLER or token.text in used:
                 continue
-            if state.mode == "create" and token.text in RETRIEVAL_WORDS:
-                state.use_case_words.append((token.start, token.text))
+            if state.mode == "create" and (
+                token.text in RETRIEVAL_WORDS or token.text.removesuffix("s") in RETRIEVAL_WORDS
+            ):
+                state.use_case_words.append((token.start, token.text.removesuffix("s")))
                 continue
+            if token.text.replace(".", "").isdigit() and _after_claim(state, token.start):
+                continue  # "RHEL-compatible 10": the number of what was read before it
             meaningful.append(token)
         owners = [
             _owner(state, owner)
@@ -95,6 +100,14 @@ def account(state: PlanState) -> list[ClauseOutcome]:
 
 def _applied_anywhere(unread: Sequence[_Unread]) -> set[str]:
     return {o for item in unread for o in item.owners if o not in _NOT_OPERATIONS}
+
+
+def _after_claim(state: PlanState, start: int) -> bool:
+    """True when a read span ends just before ``start`` (only spaces between)."""
+    return any(
+        end <= start and not state.text.original[end:start].strip(" ;,")
+        for _, end, _ in state.text.claims
+    )
 
 
 def _owner(state: PlanState, owner: str) -> str:
@@ -158,11 +171,13 @@ def _outcome(
     label = match.label if match is not None else None
     if label is None and match is not None and _remark(item, match):
         label = _remark_label(match)
-    if label is not None and label.outcome in ("context", "use") and not _has_words(item):
+    words = _has_words(item)
+    if label is not None and label.outcome in ("context", "use") and not words:
         label = None  # "bbbbbb wmxbgm": no word of it is a word, so it is not a remark
     family = _FAMILY.get(label.name, "?") if label is not None else "?"
     if family in operations or (
-        family in _applied_anywhere(unread)
+        words
+        and family in _applied_anywhere(unread)
         and family != "packages"  # "add htop and remove all packages" is no reference
         and not re.search(r"[\d/=]", _words(item))
     ):
@@ -178,8 +193,19 @@ def _outcome(
     if label is not None and label.outcome == "reference":
         state.notes.append(f"'{_quoted(state, item)}' {REFERENCE}")
         return ClauseOutcome(text=text, outcome="reference", reason=REFERENCE)
+    if label is not None and label.outcome == "operation" and not operations:
+        # "use kiosk-7 as the hostname": the bank names the operation, a filler its value
+        owner = fill(state, label.name, item.tokens)
+        if owner is not None:
+            return ClauseOutcome(text=text, outcome="applied", operations=[owner])
     if _introduces_applied(item, unread, index):
         return ClauseOutcome(text=text, outcome="context")
+    if _head_clause(state, item, unread, index):
+        # "could you build me a debian image for a home NAS": the request's head clause
+        # in create mode described the image, which chose the base
+        if operations:
+            return ClauseOutcome(text=text, outcome="applied", operations=operations)
+        return ClauseOutcome(text=text, outcome="base", reason=_base(state))
     reason = NO_RULE
     if label is not None and label.outcome == "not_applied":
         reason = label.reason
@@ -201,6 +227,8 @@ _STATING = frozenset(
     "is are was were doesn't don't isn't aren't won't can't cannot didn't hasn't haven't "
     "we'll we're they're it's".split()
 )
+_PEOPLE = frozenset("we i they our my their".split())
+_REQUESTING = frozenset("need needs want wants would like require requires 'd".split())
 _ASKING = frozenset("should must need needs want wants has have please could can would".split())
 
 
@@ -220,10 +248,17 @@ def _has_words(item: _Unread) -> bool:
         return True  # no lexicon without the model: do not second-guess the bank
     return any(
         is_english(part, compounds=True)
-        for t in item.meaningful
+        for t in item.tokens
+        if t.text not in _FUNCTION_WORDS
         for part in re.split(r"[-_]", t.text)
         if part
     )
+
+
+# words that carry no meaning of their own: "the bbghhh" is no remark
+_FUNCTION_WORDS = frozenset(
+    "a an the of to in on at for with and or but then so by from as is be it this that".split()
+)
 
 
 def _remark(item: _Unread, match: BankMatch) -> bool:
@@ -241,11 +276,35 @@ def _remark(item: _Unread, match: BankMatch) -> bool:
         return match.score >= _REMARK_FLOOR and (
             words[0] in _SUBJECTS or any(w in _STATING for w in words)
         )
-    # "podman doesn't use it": a statement, even when a topic word pulls it elsewhere
-    return remark >= _REMARK_FLOOR and any(w in _STATING for w in words)
+    # "podman doesn't use it", "we use vim here": a statement, even when a topic word
+    # pulls it elsewhere; "we need vim" asks (its verb is a request's)
+    said = any(w in _STATING for w in words) or (
+        words[0] in _PEOPLE and len(words) > 1 and words[1] not in _REQUESTING
+    )
+    return remark >= _REMARK_FLOOR and said
 
 
 _REMARK_FLOOR = 0.33
+
+
+_HEAD_WORDS = frozenset("image images template build create make generate draft".split())
+
+
+def _head_clause(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: int) -> bool:
+    """True for create mode's first clause naming the image ("a debian image for X")."""
+    if state.mode != "create" or item.clause.sentence != unread[0].clause.sentence:
+        return False
+    from oic_ai.tools.planner.lexicon import is_english
+
+    head = [t.text for t in item.tokens]
+    before = [u for u in unread[:index] if u.clause.sentence == item.clause.sentence]
+    # only words that describe: an unknown name ("devboards", "samba") is never absorbed
+    described = all(
+        state.text.raw(t.start, t.end).isupper()  # "POS", "NAS": an acronym describes
+        or all(is_english(p, compounds=True) for p in re.split(r"[-_/]", t.text) if p)
+        for t in item.meaningful
+    )
+    return bool(_HEAD_WORDS & set(head)) and described and all(not u.meaningful for u in before)
 
 
 def _introduces_applied(item: _Unread, unread: Sequence[_Unread], index: int) -> bool:

@@ -27,6 +27,8 @@ _STAND_INS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?<![\w/])/[\w./-]+"), "/data"),
     (re.compile(r"\b\d+(?:\.\d+)?(?:[KMGT]i?B)\b", re.IGNORECASE), "8GiB"),
     (re.compile(r"\btty[A-Za-z]*\d+\b"), "ttyS0"),
+    # a host name with a number at the end ("kiosk-7", "plc-01", "edge-gw-2")
+    (re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z0-9-]*-\d+(?![\w.-])"), "NAME"),
 )
 
 

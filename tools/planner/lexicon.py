@@ -1,19 +1,24 @@
 """Which words are ordinary English: the whole words of the bundled MiniLM's vocabulary.
 
 The package rule (:mod:`.rules.packages`) lets an unknown word after "add" or "with" be a
-package only when it is not an ordinary word ("add vlc" is a package, "add a ton" is not).
-The word list is the ~22,000 whole lower-case words of the model's WordPiece vocabulary
-(``vocab.txt``), read once and only when asked; without the model it is empty.
+package only when it is not a common word ("add vlc" is a package, "add a ton" is not).
+The word list is the whole lower-case words of the model's WordPiece vocabulary
+(``vocab.txt``, about 22,000), read once and only when asked; without the model it is
+empty. The vocabulary is ordered by frequency, so :func:`is_common` takes the words
+before ``COMMON_RANK``: "samba", "nano" and "lynx" are words, but rare ones, and names
+of packages first.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+COMMON_RANK = 22000
+
 
 @lru_cache(maxsize=1)
-def english_words() -> frozenset[str]:
-    """Lower-case whole words of the bundled model's vocabulary (empty without the model)."""
+def _ranked() -> dict[str, int]:
+    """Lower-case whole words of the bundled model's vocabulary with their ids (rank)."""
     import importlib.util
     from pathlib import Path
 
@@ -24,8 +29,25 @@ def english_words() -> frozenset[str]:
         path = Path(spec.origin).resolve().parent / "model" / "vocab.txt"
         lines = path.read_text(encoding="utf-8").splitlines()
     except (ImportError, ValueError, OSError):
-        return frozenset()
-    return frozenset(w for w in lines if w.isalpha() and w.islower() and len(w) > 1)
+        return {}
+    return {w: i for i, w in enumerate(lines) if w.isalpha() and w.islower() and len(w) > 1}
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """Every lower-case whole word of the bundled model's vocabulary (empty without it)."""
+    return frozenset(_ranked())
+
+
+@lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """The frequent part of :func:`english_words` (ranked before ``COMMON_RANK``)."""
+    return frozenset(w for w, rank in _ranked().items() if rank < COMMON_RANK)
+
+
+def is_common(word: str) -> bool:
+    """True when ``word`` (or an inflection of it) is a frequent English word."""
+    return _known_form(word.lower().strip("'"), common_words())
 
 
 _ENDINGS = ("s", "es", "ed", "d", "ing", "ly", "er", "ers", "est")

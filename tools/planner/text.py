@@ -198,9 +198,23 @@ _STATEMENT_WORDS = frozenset(
         "doesn't isn't aren't won't can't cannot didn't hasn't haven't wasn't weren't"
     ).split()
 )
+# verbs that say what is, after a subject ("we use vim here"), unlike "we need vim"
+_HAVING = frozenset("use uses using run runs running has have having ship ships".split())
+_SUBJECTS = frozenset("we i they you it he she".split())  # not "that": "an image that runs docker"
 # modals that make a statement unless they ask ("can you add", "could we have")
 _MODALS = frozenset("can could would should might may must".split())
 _ASKED = frozenset("you we i it this that".split())
+
+
+def _list_follows(tokens: Sequence[Token], at: int) -> bool:
+    """True when a list of several things follows (up to the sentence end): "x, y and z"."""
+    joins = 0
+    for token in tokens[at:]:
+        if token.kind == "sep" and token.text[0] in ".!?":
+            break
+        if (token.kind == "sep" and token.text == ",") or token.text in ("and", "&"):
+            joins += 1
+    return joins > 0
 
 
 def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
@@ -219,13 +233,18 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
 
     statement = False  # "the team can ship their containers": a statement to its clause's end
 
+    listed = False  # after a list separator: "debian trixie, arm64, mosquitto"
+
     def item() -> Item:
         said = statement
         kind = "aside" if aside or said or outside else mode
-        return Item(kind, list(current), verb_word, aside or ("(" if outside else ""))
+        # an item of a list is weakly marked as one of the things asked for
+        verb = verb_word or ("," if listed and mode == "none" and len(current) == 1 else "")
+        return Item(kind, list(current), verb, aside or ("(" if outside else ""))
 
     for index, token in enumerate(tokens):
         word = token.text
+        before = previous  # the word before this one
         verb: Literal["add", "remove"] | None = None
         if token.kind == "word" and word in ADD_VERBS:
             verb = "remove" if negated else "add"
@@ -242,6 +261,8 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
             word in _STATEMENT_WORDS or (word in _MODALS and following not in _ASKED)
         ):
             statement = True
+        if verb == "add" and word in _HAVING and before in _SUBJECTS:
+            statement = True  # "we use vim here", "it has a camera": says, does not ask
         if statement and verb is not None and token.kind == "word":
             verb = None  # "can ship", "won't use": the statement's own verb
         if token.kind == "word" and word in _ASIDE_WORDS and current and verb is None:
@@ -258,6 +279,7 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
                     mode, verb_word = "none", ""  # "our boxes are offline, htop": no verb
             if token.kind != "word" or word in SEPARATOR_WORDS:
                 statement = False
+            listed = (token.kind == "sep" and token.text == ",") or word in ("and", "&")
             aside = ""
             if token.kind == "sep" and token.text in "([":
                 outside.append((mode, verb_word))  # a parenthesis is a remark
@@ -268,7 +290,8 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
                 if token.text[0] in ".!?":
                     outside.clear()
             elif token.kind == "sep" and token.text == ":" and mode == "none":
-                mode, verb_word = "add", ":"  # "... please: ssh, chrony and htop"
+                if _list_follows(tokens, index + 1):
+                    mode, verb_word = "add", ":"  # "... please: ssh, chrony and htop"
             if verb is not None:
                 mode, verb_word = verb, word
             continue

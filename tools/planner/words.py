@@ -17,7 +17,7 @@ CLAUSE_END = r"(?=$|[\s,;.!?)\x1f])"
 # A name is the whole next word, checked afterwards, so "hostname -bad-" is reported as
 # invalid rather than half-read; a sentence's full stop is not part of it.
 QUOTED_NAME = (
-    r"[\"'`]?(?!(?:and|to|with|then|is|as|the|a|an|of|for)(?![a-z0-9_.-]))"
+    r"[\"'`]?(?!(?:and|to|with|then|is|as|the|a|an|of|for|set|be|called|named)(?![a-z0-9_.-]))"
     r"(?P<value>[^\s,;\"'`\x1f]+?)[\"'`]?(?=$|[\s,;\x1f]|[.!?](?:\s|$))"
 )
 
@@ -55,6 +55,7 @@ FILLER = (
             "port rebase retarget convert turn target targeting go going do does everything "
             "leave than free other keep keeping again anyway say maybe perhaps probably roughly "
             "around approximately that's it's there's here's what's units unit binary decimal "
+            "anymore here there either produce output emit "
             "gigabytes gigabyte gibibytes gibibyte megabytes megabyte mebibytes mebibyte "
             "terabytes terabyte tebibytes tebibyte gb gib mb mib tb tib kb kib"
         ).split()

@@ -54,7 +54,9 @@ _IMMUTABLE = re.compile(
     r"\b(?:(?P<off>mutable|writable\s+root(?:fs)?|read[- ]write\s+root(?:fs)?)|immutable"
     r"(?:\s+(?:root(?:fs)?|root\s+file\s*system|os|image))?|immutability|dm-?verity"
     r"(?:\s+root)?|read[- ]only\s+(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|"
-    r"system|os|image))\b"
+    r"system|os|image)"
+    r"|(?:the\s+)?(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|os)\s+"
+    r"(?:(?:is\s+|be\s+|stays?\s+)?)read[- ]only)\b"
 )
 _SECURE_BOOT = re.compile(r"\b(?:uefi\s+)?secure[- ]?boot\b")
 _NEGATED_AFTER = re.compile(r"\s+(?:off|disabled|out)\b")

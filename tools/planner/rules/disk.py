@@ -32,7 +32,8 @@ def request_size(state: PlanState, span: tuple[int, int], *, record: bool = True
 
 _DISK_SIZE = re.compile(
     r"\b(?:(?P<verb>make|set|change|resize|grow|increase|expand|extend|shrink|reduce|bump)\s+)?"
-    r"(?:the\s+)?(?:total\s+|whole\s+)?(?:disk(?:\s+image)?|image|drive)(?:\s+size|'s\s+size)?\s*"
+    r"(?:the\s+)?(?:total\s+|whole\s+)?(?:(?:root|system|boot|main|os)\s+)?"
+    r"(?:disk(?:\s+image)?|image|drive)(?:\s+size|'s\s+size)?\s*"
     rf"(?:to\s+|=\s*|:\s*|of\s+|at\s+|is\s+|should\s+be\s+|(?P<by>by)\s+)?(?P<size>{SIZE})"
     rf"|\b(?:(?:a|an|with)\s+)?(?P<size2>{SIZE})\s+(?:of\s+)?(?:total\s+)?(?:disk|drive)"
     r"(?:\s+(?:size|image))?\b"

@@ -9,7 +9,8 @@ from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME
 
 _MACHINE = r"(?:host|machine|system|device|box|server|node|computer|gateway)"
 _HOSTNAME = re.compile(
-    r"\b(?:(?:host\s*name|host-name)(?:\s+(?:to|is|as|should\s+be|will\s+be|must\s+be|of))?\s*[:=]?"
+    r"\b(?:(?:host\s*name|host-name)(?:\s+(?:set\s+to|to|is|as|should\s+be|will\s+be|must\s+be|of))?"
+    r"\s*[:=]?"
     rf"|(?:call|name|rename|re-name)\s+(?:the\s+|this\s+|each\s+|every\s+)?{_MACHINE}(?:e?s)?"
     r"(?:\s+(?:to|as))?"
     rf"|(?:the\s+|this\s+|each\s+|every\s+|our\s+)?{_MACHINE}(?:e?s)?\s+(?:should|will|must|shall|is\s+to)"

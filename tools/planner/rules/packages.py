@@ -10,10 +10,16 @@ from typing import Literal
 
 from oic_ai.stores.capability_catalog import Capability, CapabilityCatalog, load_catalog, words
 from oic_ai.stores.vocabulary import CAPABILITY_SYNONYMS, PACKAGE_CAPABILITIES
-from oic_ai.tools.planner.lexicon import is_english
+from oic_ai.tools.planner.lexicon import is_common
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.text import Item, split_items, tokenize
-from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES, PACKAGE_TOKEN, RETRIEVAL_WORDS
+from oic_ai.tools.planner.words import (
+    FILLER,
+    NEGATORS,
+    NOT_PACKAGES,
+    PACKAGE_TOKEN,
+    RETRIEVAL_WORDS,
+)
 
 
 def rule_packages(state: PlanState) -> None:
@@ -117,6 +123,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     ordinary English word, by "add", "with" or "need". Anything else (a product name
     written with capitals, "a ton", "the options") is left for the accounting to report.
     """
+    if token in state.user_names or token == state.hostname:
+        return False  # an account or host name this request used ("ops needs an account")
     if _known(state, written):
         return True
     if not PACKAGE_TOKEN.match(written.lower()) or not _shaped(state, written):
@@ -126,8 +134,10 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     quoted = f"`{written}`" in state.text.original
     if item.verb in _STRONG_VERBS or quoted or any(w in ("package", "packages") for w in before):
         return True
+    if item.mode == "remove" and item.verb in NEGATORS | {"no", "without"}:
+        return False  # "be careful not to duplicate": a negation names no unknown package
     # "add vlc": a lower-case word that is no English word; "FreeIPA", "a ton" are not
-    return bool(item.verb) and written == written.lower() and not is_english(token)
+    return bool(item.verb) and written == written.lower() and not is_common(token)
 
 
 def _shaped(state: PlanState, written: str) -> bool:
@@ -197,6 +207,8 @@ def _known(state: PlanState, name: str) -> bool:
     """True when the synced index, the catalog or the library knows ``name``."""
     if state.packages is not None and state.packages.is_package(name):
         return True
+    if name in state.facts.packages or name in state.facts.kernel.packages:
+        return True  # the template's own
     return name in state.known_names()
 
 
@@ -324,8 +336,13 @@ def _resolve_item(state: PlanState, item: Item) -> None:
             return
         if not is_name:
             return  # part of it is unclear ("docker swarm magic"): report the whole item
-    if item.mode == "none" and is_name and _known(state, written or token):
-        _apply_names(state, item, written, [written])  # "SSH and sudo only": a known name
+    if item.mode == "none" and is_name and (
+        _known(state, written or token)
+        or (item.verb and may_be_package(state, item, token, written))
+    ):
+        # "SSH and sudo only": a known name; "..., mosquitto and wireguard-tools": a name
+        # listed among the things asked for
+        _apply_names(state, item, written, [written])
         return
     if item.mode == "none":
         if state.mode == "create" and content and all(w in RETRIEVAL_WORDS for w in content):

@@ -116,7 +116,8 @@ def rule_partitions(state: PlanState) -> None:
         ref = match.group("mount") or match.group("word")
         assert ref is not None
         part = _find_partition(state, ref)
-        if part is None and match.group("mount") and not match.group("by"):
+        neutral = match.group("verb") in ("make", "set", "change")
+        if part is None and match.group("mount") and not match.group("by") and neutral:
             # "make /var/lib/containers 40GiB": a mount point the disk has no partition for
             state.text.consume(*match.span())
             add_partition(state, match.span(), ref, request_size(state, match.span("size")), None)

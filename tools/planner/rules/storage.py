@@ -29,6 +29,12 @@ _SIZE = re.compile(rf"(?<![\w.])(?P<size>{SIZE})")
 _FS = re.compile(rf"\b(?P<fs>{FS})\b(?:\s+(?:filesystem|file\s+system|fs))?")
 _REMOVE = re.compile(r"\b(?:remove|drop|delete|without|no|lose|skip|get\s+rid\s+of)\b")
 _NOT_MOUNTS = re.compile(r"^/(?:dev|proc|sys|bin|sbin|usr/s?bin|etc)(?:/|$)")
+_NOT_NAMES = frozenset("a an new separate own dedicated extra additional second its their".split())
+# verbs that change what is there: on a mount point the disk has no partition for, they
+# are reported, not read as "add" ("shrink /var/log to 1GiB" on a disk without one)
+_CHANGING = re.compile(
+    r"\b(?:shrink|grow|bump|increase|reduce|enlarge|extend|expand|resize|decrease|cut)\b"
+)
 _STORAGE_WORDS = re.compile(
     r"\b(?:partition|partitions|own|separate|dedicated|mount(?:ed)?|formatted|filesystem)\b"
 )
@@ -40,6 +46,7 @@ class _Ask:
     size: Size | None = None
     fs: str | None = None
     remove: bool = False
+    changing: bool = False
     start: int = 0
     end: int = 0
     size_at: int = -1
@@ -104,9 +111,14 @@ def _read(state: PlanState, clause: Clause, work: str) -> _Ask | None:
         mount = None  # a path alone ("/usr/sbin/nologin" was a shell) is not storage
     if mount is not None:
         ask.mount = mount.group("mount").rstrip("/") or "/"
-    elif named is not None and named.group("word") not in ("a", "an", "new", "separate", "own"):
+    elif named is not None and named.group("word") not in _NOT_NAMES:
         part = find_partition(state, named.group("word"))
         if part is None:
+            # "the data partition should be 10GiB" on a disk without one: say so, and
+            # never read its size as the disk's
+            state.reject(
+                clause.start, clause.end, f"the template has no {named.group('word')} partition"
+            )
             return None
         ask.mount = part.mount_point or part.id
     sizes = list(_SIZE.finditer(work))
@@ -118,6 +130,7 @@ def _read(state: PlanState, clause: Clause, work: str) -> _Ask | None:
     if fs is not None:
         ask.fs = fs.group("fs")
     ask.remove = bool(_REMOVE.search(work)) and ask.size is None
+    ask.changing = bool(_CHANGING.search(work))
     if ask.mount is None and ask.size is None and ask.fs is None:
         return None
     if ask.mount is None and (ask.size is None) == (ask.fs is None) and len(work.split()) > 3:
@@ -146,6 +159,13 @@ def _plan(state: PlanState, ask: _Ask, again: bool = False) -> None:
         resize_partition(state, span, part, ask.size.bytes, ask.size.text)
         if ask.fs:
             add_partition(state, span, ask.mount, None, ask.fs)
+        return
+    if part is None and ask.changing:
+        state.reject(
+            *span,
+            f"the template has no {ask.mount} partition to resize; ask for 'a {ask.mount} "
+            "partition of 2GiB' to add one",
+        )
         return
     add_partition(state, span, ask.mount, ask.size, ask.fs)
 
@@ -191,5 +211,10 @@ def rule_bare_sizes(state: PlanState) -> None:
             continue
         if state.disk_size is not None or not state.facts.partitions:
             continue  # the disk size is set already, or there is no disk: report it
+        clause = next((c for c in clauses if c.start <= span[0] < c.end), None)
+        if clause is not None and (
+            _NAMED.search(clause.text.lower()) or _MOUNT.search(clause.text.lower())
+        ):
+            continue  # a partition's size that no reader could place: report it
         text.consume(*span, "disk size")
         set_disk_size(state, span, size.bytes, size.text)

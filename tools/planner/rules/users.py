@@ -49,7 +49,15 @@ _STOP = frozenset(
 _NAME = r"[\"'`]?(?P<name>[^\s,;:\"'`\x1f()]+?)[\"'`]?(?=$|[\s,;:)\x1f]|[.!?](?:\s|$))"
 _NAMED = re.compile(r"\s*,?\s*(?:(?:called|named|with\s+the\s+name|by\s+the\s+name)\s+)" + _NAME)
 # "a user ops", or set off by commas: "an admin, labadmin, in the sudo group"
-_DIRECT = re.compile(r"\s+" + _NAME + r"|\s*,\s*" + _NAME.replace("name>", "name2>") + r"(?=\s*,)")
+_DIRECT = re.compile(
+    r"\s+"
+    + _NAME
+    + r"|\s*,\s*"
+    + _NAME.replace("name>", "name2>")
+    + r"(?=\s*,)"
+    + r"|\s*:\s*"
+    + _NAME.replace("name>", "name3>")
+)
 _FOR = re.compile(r"\s+for\s+" + _NAME)
 _MORE_NAMES = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME)
 _GROUP = (
@@ -63,7 +71,8 @@ _KNOWN_GROUPS = (
     "netdev|lp|tty|users|systemd-journal|podman|lxd|gpio|i2c|spi"
 )
 _SUDO_OFF = re.compile(
-    r"\b(?:(?:no|without|not\s+(?:an?\s+)?|non-?)\s*(?:full\s+)?(?:sudo|admin|administrator|root|"
+    r"\b(?:(?:no|without|not\s+(?:(?:have|get|need|be)\s+)?(?:an?\s+)?|non-?|revoke|"
+    r"take\s+away|remove)\s*(?:full\s+)?(?:sudo|admin|administrator|root|"
     r"privileged)(?:\s+(?:rights|access|privileges|permissions|powers))?"
     r"|(?:normal|regular|standard|plain|ordinary|unprivileged|non-?privileged)(?=\s+(?:users?|accounts?|logins?)\b))"
 )
@@ -71,7 +80,9 @@ _SUDO_ON = re.compile(
     r"(?:\b(?:with|has|having|gets?|and)\s+)?(?:\b(?:full\s+)?(?:sudo|root|admin|administrator)"
     r"\s+(?:rights|access|privileges|permissions|powers)\b|\bwith\s+sudo\b|\bsudoer\b"
     r"|\bas\s+(?:an?\s+)?(?:admin|administrator|sudoer)\b"
-    r"|(?<=\()\s*sudo\s*(?=\))|(?<=,)\s*sudo\s*(?=,|$|\x1f))"
+    r"|(?<=\()\s*sudo\s*(?=\))|(?<=,)\s*sudo\s*(?=,|$|\x1f)"
+    r"|\b(?:give|grant)\s+(?:\S+\s+)?(?:full\s+)?(?:sudo|admin|root)\b"
+    r"(?:\s+(?:rights|access|privileges|permissions|powers))?)"
 )
 _NO_GROUPS = re.compile(r"\b(?:in\s+)?no\s+(?:extra\s+|additional\s+|other\s+)?groups?\b")
 _GROUP_LIST = re.compile(
@@ -89,8 +100,7 @@ _SHELL = re.compile(
     rf"|\b(?P<s3>{_SHELLS})(?:\s+(?:as\s+(?:the\s+)?)?(?:login\s+)?shell)?(?=\s*(?:$|[,;)\x1f]|\.(?:\s|$))))"
 )
 _REMOVE_USER = re.compile(
-    r"\b(?:remove|delete|drop|get\s+rid\s+of)\s+(?:the\s+)?(?:(?:user|account|login)\s+)?"
-    + _NAME
+    r"\b(?:remove|delete|drop|get\s+rid\s+of)\s+(?:the\s+)?(?:(?:user|account|login)\s+)?" + _NAME
 )
 _DEFINITE = re.compile(r"\b(?:the|that|this|those|these)\s+$")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
@@ -119,8 +129,11 @@ def rule_users(state: PlanState) -> None:
 
 def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
     text = state.text
-    users: list[_User] = []
+    users: list[_User] = _named_first(state, start, end)
+    taken = [(u.start, u.end) for u in users]
     for mention in _MENTION.finditer(text.work, start, end):
+        if any(s <= mention.start() < e for s, e in taken):
+            continue
         role = mention.group("role")
         after = mention.end()
         if _NOT_AFTER_ROLE.match(text.work, after) and role != "another":
@@ -138,10 +151,98 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
                 text.consume(mention.start(), mention.end())
             continue
         users.append(_User(names, mention.start(), name_end, sudo))
+    users.sort(key=lambda u: u.start)
+    done: list[_User] = []
     for index, user in enumerate(users):
         limit = users[index + 1].start if index + 1 < len(users) else end
-        _attributes(state, user, user.end, limit)
-    return users
+        done += _with_attributes(state, user, limit)
+    return done
+
+
+# "alice with sudo and bob without": another name after the first one's attributes
+_NEXT_NAME = re.compile(r"[\s\x1f]*(?:,|\band\b|&)\s*" + _NAME)
+_ELLIPTIC_OFF = re.compile(r"\b(?:without|not)\b(?=[\s\x1f]*(?:$|[,;.)]))")
+
+
+def _with_attributes(state: PlanState, user: _User, limit: int) -> list[_User]:
+    """Read ``user``'s attributes up to ``limit``; a name listed after them is a user too."""
+    _attributes(state, user, user.end, limit)
+    found = [user]
+    work = state.text.work
+    gap = re.search(r"[^\x1f]", work[user.end : limit])
+    at = user.end + gap.start() if gap else limit
+    following = _NEXT_NAME.match(work, at - 1 if at > user.end else at, limit)
+    if following is None or following.group("name") in _STOP:
+        return found
+    if not load_targets().pattern("user_name").match(following.group("name")):
+        return found  # only a clean name continues a list ("and bob")
+    name = following.group("name")
+    other = _User([name], following.start(), following.end())
+    window = work[other.end : limit]
+    said = _ELLIPTIC_OFF.match(window.replace("\x1f", " ").lstrip()) or any(
+        p.match(work, other.end) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST, _SHELL)
+    )
+    if not said:
+        return found  # "a user ops with sudo and jq": jq is no user
+    off = _ELLIPTIC_OFF.search(work, other.end, limit)
+    if off is not None and user.sudo:
+        other.sudo = False  # "... and bob without": without what the first one has
+        state.text.consume(*off.span())
+    found += _with_attributes(state, other, limit)
+    return found
+
+
+
+# "an ops user", "a deploy account": the name before the role word, after an adding verb
+_PRE_ROLE = re.compile(
+    r"\b(?:a|an|one)\s+(?P<name>[a-z_][a-z0-9_-]*)\s+(?:user|account|login)\b"
+    r"(?!\s*(?:,\s*)?(?:called|named|for)\b)"
+)
+_ADDING = re.compile(r"\b(?:add|create|make|need|needs|want|with|plus|give|set\s+up|include)\b")
+_NOT_PRE_NAMES = _STOP | frozenset(
+    (
+        "service system local remote shared separate dedicated default generic technical "
+        "personal test guest second unprivileged privileged non-admin root linux unix email "
+        "cloud github ssh vpn sudo admin administrator"
+    ).split()
+)
+
+
+def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
+    """Mentions without a role word before the name: "an ops user", "give alice sudo".
+
+    A user the template (or this request) already has counts wherever its name stands,
+    when the clause around it says something about users (sudo, groups, shell).
+    """
+    work = state.text.work
+    found: list[_User] = []
+    for match in _PRE_ROLE.finditer(work, start, end):
+        name = match.group("name")
+        if name in _NOT_PRE_NAMES or not _ADDING.search(work, start, match.start()):
+            continue
+        found.append(_User([name], match.start(), match.end()))
+    known = {u.name for u in state.facts.users} | {u.name for u in state.users}
+    for name in sorted(known):
+        for match in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", work[:end]):
+            if match.start() < start or any(u.start <= match.start() < u.end for u in found):
+                continue
+            clause_end = min(
+                (m.start() for m in _CLAUSE_END.finditer(work, match.end(), end)), default=end
+            )
+            clause = work[max(start, match.start() - 40) : clause_end]
+            if (
+                _SUDO_OFF.search(clause)
+                or _SUDO_ON.search(clause)
+                or _GIVE_SUDO.search(clause)
+                or _GROUP_LIST.search(clause)
+                or _SHELL.search(clause)
+            ):
+                found.append(_User([name], match.start(), match.end()))
+    return found
+
+
+_CLAUSE_END = re.compile(r"[,;.!?](?:\s|$)|\x1f")
+_GIVE_SUDO = re.compile(r"\b(?:give|grant)\s+\S+\s+(?:full\s+)?(?:sudo|admin|root)\b")
 
 
 def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
@@ -153,11 +254,12 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
             found = _NAMED_LATER.search(work, at, limit)
     if found is None and role != "another":
         found = _DIRECT.match(work, at, limit)
-    first = (found.groupdict().get("name") or found.groupdict().get("name2")) if found else None
+    groups = found.groupdict() if found else {}
+    first = groups.get("name") or groups.get("name2") or groups.get("name3")
     if found is None or first is None or first in _STOP:
         return [], at
     names, end = [first], found.end()
-    if role.endswith("s") or _FOR.match(work, at, limit):
+    if role.endswith("s") or _FOR.match(work, at, limit) or groups.get("name3"):
         while (more := _MORE_NAMES.match(work, end, limit)) and more.group("name") not in _STOP:
             names.append(more.group("name"))
             end = more.end()
