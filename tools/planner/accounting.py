@@ -171,6 +171,9 @@ def _outcome(
     label = match.label if match is not None else None
     if label is None and match is not None and _remark(item, match):
         label = _remark_label(match)
+    if operations and _subject_of_applied(state, item):
+        # "the monitoring agent needs the kernel parameter audit=1": who needs it
+        return ClauseOutcome(text=text, outcome="applied", operations=operations)
     words = _has_words(item)
     if label is not None and label.outcome in ("context", "use") and not words:
         label = None  # "bbbbbb wmxbgm": no word of it is a word, so it is not a remark
@@ -225,11 +228,27 @@ _SUBJECTS = frozenset(
 # words that make a clause a statement wherever they stand ("podman doesn't use it")
 _STATING = frozenset(
     "is are was were doesn't don't isn't aren't won't can't cannot didn't hasn't haven't "
-    "we'll we're they're it's".split()
+    "we'll we're they're it's would might".split()
 )
 _PEOPLE = frozenset("we i they our my their".split())
 _REQUESTING = frozenset("need needs want wants would like require requires 'd".split())
-_ASKING = frozenset("should must need needs want wants has have please could can would".split())
+_ASKING = frozenset("should must need needs want wants please".split())
+
+
+_PREDICATES = re.compile(r"\s*(?:needs?|requires?|wants?|uses?|runs?|gets?|must|should)\b")
+
+
+def _subject_of_applied(state: PlanState, item: _Unread) -> bool:
+    """True when the unread words are the subject of what the clause applied."""
+    claims = sorted(
+        (s, e) for s, e, o in state.text.claims if item.clause.start <= s < item.clause.end
+    )
+    if not claims or not item.meaningful:
+        return False
+    first = claims[0][0]
+    return all(t.end <= first for t in item.meaningful) and bool(
+        _PREDICATES.match(state.text.original, first)
+    )
 
 
 def _remark_label(match: BankMatch) -> BankLabel:
@@ -273,9 +292,9 @@ def _remark(item: _Unread, match: BankMatch) -> bool:
         return False
     remark = max(match.by_outcome.get("context", -1.0), match.by_outcome.get("use", -1.0))
     if match.nearest.outcome in ("context", "use"):
-        return match.score >= _REMARK_FLOOR and (
-            words[0] in _SUBJECTS or any(w in _STATING for w in words)
-        )
+        if any(w in _STATING for w in words):
+            return match.score >= _STATED_FLOOR  # "we don't use snaps", "16 would also work"
+        return match.score >= _REMARK_FLOOR and words[0] in _SUBJECTS
     # "podman doesn't use it", "we use vim here": a statement, even when a topic word
     # pulls it elsewhere; "we need vim" asks (its verb is a request's)
     said = any(w in _STATING for w in words) or (
@@ -285,6 +304,7 @@ def _remark(item: _Unread, match: BankMatch) -> bool:
 
 
 _REMARK_FLOOR = 0.33
+_STATED_FLOOR = 0.25
 
 
 _HEAD_WORDS = frozenset("image images template build create make generate draft".split())

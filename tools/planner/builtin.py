@@ -19,7 +19,7 @@ from oic_ai.tools.planner.redact import redact_passwords
 from oic_ai.tools.planner.rules.artifacts import artifact_words, rule_artifacts
 from oic_ai.tools.planner.rules.boot import rule_bootloader, rule_immutability
 from oic_ai.tools.planner.rules.console import rule_console
-from oic_ai.tools.planner.rules.corrections import rule_take_back
+from oic_ai.tools.planner.rules.corrections import rule_framing, rule_take_back
 from oic_ai.tools.planner.rules.disk import rule_disk_size
 from oic_ai.tools.planner.rules.hostname import rule_hostname
 from oic_ai.tools.planner.rules.image import rule_image_name, rule_image_version
@@ -44,6 +44,7 @@ _MAX_REQUEST_CHARS = 2000
 # words and the clause accounting come after these.
 _RULES: tuple[tuple[Callable[[PlanState], None], str], ...] = (
     (rule_take_back, "context"),
+    (rule_framing, "context"),
     (rule_repositories, "repository"),
     (rule_image_name, "image name"),
     (rule_hostname, "hostname"),

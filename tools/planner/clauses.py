@@ -1,7 +1,7 @@
 """A request as clauses, each with its span.
 
 Clauses end at sentence ends, ``;``, ``:``, ``,``, dashes and parentheses, and before the
-joining words (and, then, also, plus, but, so, since, because). The rules read the whole
+joining words (and, then, plus, but, so, since, because). The rules read the whole
 request; clauses are how the planner accounts for it afterwards (:mod:`.accounting`). A
 URL is never split.
 """
@@ -18,7 +18,7 @@ _URL = re.compile(
 # what ends a clause; the joining words start the next one
 _BREAK = re.compile(
     r"[.!?]+(?=\s|$|['\"])|\.{3}|…|;|:(?=\s)|,(?=\s|$)|\s[-–—]+\s|[()\[\]]"
-    r"|(?<=\s)(?=(?:and|then|also|plus|but|so|since|because|whereas|although|though)\s)",
+    r"|(?<=\s)(?=(?:and|then|plus|but|so|since|because|whereas|although|though)\s)",
     re.IGNORECASE,
 )
 

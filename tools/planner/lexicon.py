@@ -73,7 +73,11 @@ def is_english(word: str, *, compounds: bool = False) -> bool:
 def _known_form(word: str, known: frozenset[str]) -> bool:
     if word in known:
         return True
-    return any(
-        word.endswith(ending) and word[: -len(ending)] in known and len(word) - len(ending) >= 3
-        for ending in _ENDINGS
-    )
+    for ending in _ENDINGS:
+        stem = word[: -len(ending)]
+        if not word.endswith(ending) or len(stem) < 3 or stem not in known:
+            continue
+        if ending == "d" and not stem.endswith("e"):
+            continue  # "used" is use + d; "snapd", "sshd" are daemons, not inflections
+        return True
+    return False

@@ -55,7 +55,7 @@ SIZE_PHRASE = re.compile(
     rf"|(?P<a>an?)\s+(?P<aunit>gig|meg)"
     rf"|(?P<words>{_WORD_NUMBER})(?:\s+(?P<words_half>and\s+a\s+half))?\s*[\s-]\s*"
     rf"(?P<wunit>{_WORD_UNITS})"
-    r")(?![\w.+-]|/\w)",
+    r")(?![\w+-]|\.\w|/\w)",
     re.IGNORECASE,
 )
 

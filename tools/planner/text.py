@@ -198,6 +198,10 @@ _STATEMENT_WORDS = frozenset(
         "doesn't isn't aren't won't can't cannot didn't hasn't haven't wasn't weren't"
     ).split()
 )
+# verbs whose item before them is their subject, not a thing to add
+_SUBJECT_VERBS = frozenset("needs requires wants uses runs has ships".split())
+# "we can do without nano", "you could drop nano": a modal after them proposes a change
+_PROPOSING = frozenset("we you i let's".split())
 # verbs that say what is, after a subject ("we use vim here"), unlike "we need vim"
 _HAVING = frozenset("use uses using run runs running has have having ship ships".split())
 _SUBJECTS = frozenset("we i they you it he she".split())  # not "that": "an image that runs docker"
@@ -244,25 +248,29 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
 
     for index, token in enumerate(tokens):
         word = token.text
+        before_that = tokens[index - 2].text if index >= 2 else ""
         before = previous  # the word before this one
         verb: Literal["add", "remove"] | None = None
-        if token.kind == "word" and word in ADD_VERBS:
+        if token.kind == "word" and (previous, word) in REMOVE_PAIRS:  # "leave out"
+            verb = "remove"
+            word = f"{previous} {word}"  # the verb is the pair: "do without" is no negator
+        elif token.kind == "word" and (previous, word) in ADD_PAIRS:  # "switch to"
+            verb = "add"
+        elif token.kind == "word" and word in ADD_VERBS:
             verb = "remove" if negated else "add"
         elif token.kind == "word" and word in REMOVE_VERBS | NEGATORS:  # "get rid": "rid"
             verb = "remove"
-        elif token.kind == "word" and (previous, word) in REMOVE_PAIRS:  # "leave out"
-            verb = "remove"
-        elif token.kind == "word" and (previous, word) in ADD_PAIRS:  # "switch to"
-            verb = "add"
         negated = token.kind == "word" and (word in NEGATORS or word == "no")
         previous = word if token.kind == "word" else ""
         following = tokens[index + 1].text if index + 1 < len(tokens) else ""
         if token.kind == "word" and (
-            word in _STATEMENT_WORDS or (word in _MODALS and following not in _ASKED)
+            word in _STATEMENT_WORDS
+            or (word in _MODALS and following not in _ASKED and before not in _PROPOSING)
         ):
             statement = True
-        if verb == "add" and word in _HAVING and before in _SUBJECTS:
-            statement = True  # "we use vim here", "it has a camera": says, does not ask
+        subject = before in _SUBJECTS or (before in NEGATORS and before_that in _SUBJECTS)
+        if verb is not None and word in _HAVING and subject:
+            statement = True  # "we use vim here", "we don't use snaps": says, does not ask
         if statement and verb is not None and token.kind == "word":
             verb = None  # "can ship", "won't use": the statement's own verb
         if token.kind == "word" and word in _ASIDE_WORDS and current and verb is None:
@@ -271,6 +279,10 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
             aside = word
             continue
         if token.kind != "word" or word in SEPARATOR_WORDS or verb is not None:
+            if current and verb is not None and word in _SUBJECT_VERBS and mode == "none":
+                # "the monitoring agent needs audit=1", "ops needs an account": a subject
+                yield Item("aside", list(current), "", word)
+                current = []
             if current:
                 said = item().mode == "aside" and not aside and not outside
                 yield item()

@@ -25,7 +25,7 @@ ADD_VERBS = frozenset(
     (
         "add adding install installing include including with plus enable want wants need "
         "needs require requires put ship ships shipping bundle containing contains has have "
-        "having use using run runs running provide provides providing includes offer offers "
+        "having had use using run runs running provide provides providing includes offer offers "
         "bring brings carry carries"
     ).split()
 )
@@ -41,7 +41,19 @@ NEGATORS = frozenset({"not", "don't", "dont", "never", "shouldn't", "mustn't", "
 # ("leave out docker", "other than vim", "free of snap", "do without cups").
 REMOVE_PAIRS = frozenset({("leave", "out"), ("other", "than"), ("free", "of"), ("do", "without")})
 # Two-word verbs that add what follows ("switch to docker-ce", "go with podman").
-ADD_PAIRS = frozenset({("switch", "to"), ("go", "with"), ("move", "to"), ("change", "to")})
+ADD_PAIRS = frozenset(
+    {
+        ("switch", "to"),
+        ("go", "with"),
+        ("move", "to"),
+        ("change", "to"),
+        ("throw", "in"),
+        ("toss", "in"),
+        ("pop", "in"),
+        ("bring", "in"),
+        ("set", "up"),
+    }
+)
 # Words that carry no request of their own.
 FILLER = (
     frozenset(
@@ -55,7 +67,8 @@ FILLER = (
             "port rebase retarget convert turn target targeting go going do does everything "
             "leave than free other keep keeping again anyway say maybe perhaps probably roughly "
             "around approximately that's it's there's here's what's units unit binary decimal "
-            "anymore here there either produce output emit "
+            "anymore here there either produce output emit installed included present available "
+            "e.g e.g. eg i.e i.e. ie etc etc. vs up "
             "gigabytes gigabyte gibibytes gibibyte megabytes megabyte mebibytes mebibyte "
             "terabytes terabyte tebibytes tebibyte gb gib mb mib tb tib kb kib"
         ).split()

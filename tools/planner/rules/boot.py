@@ -9,7 +9,9 @@ from oic_ai.tools.planner.text import RequestText
 from oic_ai.tools.retrieval.query_classifier import WORD_END, WORD_START
 
 _BOOTLOADER = re.compile(
-    rf"{WORD_START}(?:(?P<from>from)\s+)?(?:(?:the\s+)?(?:use|using|with|switch\s+to|boot\s+with|via)\s+)?"
+    rf"{WORD_START}(?:(?P<from>from)\s+)?(?:(?:the\s+)?(?:use|using|with|switch\s+to|boot\s+with|via"
+    r"|(?:switch|change|set|move|make)\s+(?:the\s+)?(?:boot\s*loader|boot\s+mode|boot\s+type)"
+    r"\s+(?:over\s+)?(?:to|from\s+\S+\s+to))\s+)?"
     rf"(?:(?P<sdboot>systemd-boot|systemd\s+boot|sd-boot)|(?P<grub>grub2?)|"
     rf"(?P<legacy>legacy\s+bios(?:\s+boot)?|legacy\s+boot|bios\s+boot|bios|csm|legacy)|"
     rf"(?P<efi>uefi|efi)(?:\s+boot)?){WORD_END}(?:\s+(?:boot\s*loader|bootloader|mode))?"

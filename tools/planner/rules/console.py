@@ -37,6 +37,7 @@ _SAME_SPEED = re.compile(
     re.I,
 )
 _VIRTUAL = re.compile(r"^tty\d+$")
+_EXPLICIT = re.compile(r"console=(?P<dev>[A-Za-z]+\d+)(?:,(?P<speed>\d+[A-Za-z0-9]*))?")
 DEFAULT_SPEED = "115200"
 
 
@@ -109,7 +110,7 @@ def _read(state: PlanState, group: list[Clause]) -> _Ask | None:
     for clause in group:
         written = state.text.original[clause.start : clause.end]
         work = state.text.work[clause.start : clause.end]
-        explicit = re.search(r"console=(?P<dev>[A-Za-z]+\d+)(?:,(?P<speed>\d+))?", written)
+        explicit = _EXPLICIT.search(written)
         for match in _DEVICE.finditer(written):
             if explicit and explicit.start("dev") == match.start():
                 continue
@@ -121,7 +122,7 @@ def _read(state: PlanState, group: list[Clause]) -> _Ask | None:
             ask.device = explicit.group("dev")
             ask.speed = explicit.group("speed") or ask.speed
         for match in _speeds(work):
-            if explicit and explicit.group("speed") == match.group("speed"):
+            if explicit and (explicit.group("speed") or "").startswith(match.group("speed")):
                 continue
             if _SOURCE_BEFORE.search(work[: match.start()]):
                 ask.old_speed = match.group("speed")
@@ -176,7 +177,9 @@ def _apply(state: PlanState, ask: _Ask) -> None:
         return
     if device in by_device:
         index, options = by_device[device]
-        if ask.speed and _speed_of(options) != ask.speed:
+        speed = ask.speed or ""
+        bare_same = speed == _speed_of(speed) == _speed_of(options)  # 115200 on 115200n8
+        if ask.speed and options != ask.speed and not bare_same:
             _set(state, args, index, device, ask.speed, options)
         else:
             state.notes.append(f"console={device} is already on the kernel command line")
@@ -196,7 +199,10 @@ def _speed_of(options: str) -> str:
 def _set(
     state: PlanState, args: list[str], index: int, device: str, speed: str, options: str
 ) -> None:
-    """Write ``console=device,speed`` at ``index``, keeping parity and flow ("n8")."""
-    suffix = options[len(_speed_of(options)) :]
+    """Write ``console=device,speed`` at ``index``, keeping parity and flow ("n8").
+
+    A speed given with its own parity ("115200n8") replaces the old options whole.
+    """
+    suffix = "" if speed != _speed_of(speed) else options[len(_speed_of(options)) :]
     args[index] = f"console={device},{speed}{suffix}"
     state.cmdline = " ".join(args)

@@ -32,3 +32,29 @@ def rule_take_back(state: PlanState) -> None:
         text.consume(taken.start, taken.end, "context")
         text.consume(*match.span(), "context")
         state.notes.append(f"'{taken.text}' was taken back ('{text.raw(*match.span())}')")
+
+
+# How people wrap a request: "I was wondering if you could add htop", "would it be possible
+# to", "please make sure", "for compliance reasons", "by the way". The wrapper asks for
+# nothing itself; what it wraps is read as if said plainly.
+_FRAMING = re.compile(
+    r"\b(?:i\s+was\s+wondering\s+(?:if|whether)\s+(?:you|we)\s+(?:could|can|might)"
+    r"|(?:would|could|will)\s+it\s+be\s+possible\s+to|is\s+it\s+possible\s+to"
+    r"|it\s+would\s+be\s+(?:great|nice|good|helpful|ideal|awesome|perfect)\s+(?:if|to)"
+    r"|(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+)*"
+    r"|(?:please\s+)?(?:make\s+sure|ensure|see\s+to\s+it)(?:\s+that)?"
+    r"|(?:i|we)(?:'d|\s+would)\s+(?:like|love|appreciate\s+it\s+if)\s+(?:you\s+to|if\s+you\s+(?:could|can))?"
+    r"|do\s+you\s+mind|if\s+(?:possible|you\s+can)|ideally|preferably|if\s+it\s+helps"
+    r"|(?:for|due\s+to)\s+(?:compliance|security|licensing|legal|historical|performance|"
+    r"practical|policy|audit)\s+reasons|as\s+discussed(?:\s+(?:with|in)\s+[\w\s]{1,30}?(?=,))?"
+    r"|as\s+agreed|per\s+(?:our|the)\s+[\w\s]{1,20}?policy|by\s+the\s+way|btw|fyi"
+    r"|just\s+to\s+confirm|note\s+that|keep\s+in\s+mind(?:\s+that)?|don'?t\s+forget\s+to"
+    r"|one\s+more\s+thing|last\s+thing)\b",
+    re.IGNORECASE,
+)
+
+
+def rule_framing(state: PlanState) -> None:
+    """Read a request's politeness and hedges as context, so what they wrap reads plainly."""
+    for match in state.text.matches(_FRAMING):
+        state.text.consume(*match.span(), "context")

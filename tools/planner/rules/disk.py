@@ -35,6 +35,7 @@ _DISK_SIZE = re.compile(
     r"(?:the\s+)?(?:total\s+|whole\s+)?(?:(?:root|system|boot|main|os)\s+)?"
     r"(?:disk(?:\s+image)?|image|drive)(?:\s+size|'s\s+size)?\s*"
     rf"(?:to\s+|=\s*|:\s*|of\s+|at\s+|is\s+|should\s+be\s+|(?P<by>by)\s+)?(?P<size>{SIZE})"
+    r"(?:\s+(?:(?P<more>bigger|larger|more)|(?P<less>smaller|less)))?"
     rf"|\b(?:(?:a|an|with)\s+)?(?P<size2>{SIZE})\s+(?:of\s+)?(?:total\s+)?(?:disk|drive)"
     r"(?:\s+(?:size|image))?\b"
     rf"|\b(?:make|set)\s+it\s+(?P<size3>{SIZE})"
@@ -47,11 +48,11 @@ def rule_disk_size(state: PlanState) -> None:
         group = next(g for g in ("size", "size2", "size3") if match.group(g))
         asked = request_size(state, match.span(group))
         size, text = asked.bytes, asked.text
-        if match.group("by"):
+        if match.group("by") or match.group("more") or match.group("less"):
             if state.facts.disk_size_bytes is None:
                 state.reject(*match.span(), "the template has no disk size to grow from")
                 continue
-            shrink = match.group("verb") in ("shrink", "reduce")
+            shrink = match.group("verb") in ("shrink", "reduce") or bool(match.group("less"))
             size = state.facts.disk_size_bytes + (-size if shrink else size)
             text = format_size(size)
         state.text.consume(*match.span())

@@ -50,10 +50,16 @@ _CMDLINE_KEY_SET = re.compile(
 _CMDLINE_INLINE = re.compile(rf"\b{_CMDLINE_WORDS}\s*(?:\+=|:|\+)\s*(?P<args>{_ARGS})")
 # "add the kernel option nomodeset", "add the options ip=dhcp and rd.neednet=1"
 _CMDLINE_NAMED = re.compile(
-    r"\b(?:add|append|set|use|with|include|put|enable|plus)\s+(?:the\s+|a\s+|an\s+)?"
+    r"\b(?:add|append|set|use|with|include|put|enable|plus|needs?|requires?|wants?)\s+"
+    r"(?:the\s+|a\s+|an\s+)?"
     r"(?:(?P<kernel>kernel|boot|cmdline|command[\s-]line)\s+)?"
     r"(?:options?|arguments?|args?|parameters?|params?|flags?)\s+"
     rf"(?P<args>{_ARGS})"
+)
+# "the nomodeset kernel option", "needs audit=1 as a boot parameter"
+_CMDLINE_AFTER = re.compile(
+    rf"(?:\b(?:the|a|an)\s+)?(?P<args>{_ARG})\s+(?:(?:as\s+)?(?:a|the)\s+)?"
+    r"(?:kernel|boot|cmdline)\s+(?:options?|arguments?|args?|parameters?|params?|flags?)\b"
 )
 # "make sure ip=dhcp is on the kernel command line"
 _CMDLINE_STATED = re.compile(
@@ -96,6 +102,11 @@ def rule_kernel(state: PlanState) -> None:
     for pattern in (_CMDLINE_ADD, _CMDLINE_INLINE, _CMDLINE_STATED):
         for match in text.matches(pattern):
             args = _split_args(text.raw(*match.span("args")))
+            text.consume(*match.span())
+            _add_cmdline_args(state, args)
+    for match in text.matches(_CMDLINE_AFTER):
+        args = _option_words(_split_args(text.raw(*match.span("args"))))
+        if args:
             text.consume(*match.span())
             _add_cmdline_args(state, args)
     for match in text.matches(_CMDLINE_NAMED):

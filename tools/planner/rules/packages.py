@@ -30,6 +30,7 @@ def rule_packages(state: PlanState) -> None:
     environment") is context; "drop it" after a named package refers back to it.
     """
     _replacements(state)
+    _said_of(state)
     previous_took = False
     took_any = False
     questions = _questions(state)
@@ -93,6 +94,33 @@ _REPLACE = re.compile(
     rf"|\b(?:(?:with|use|using|add|install)\s+)?(?P<new3>{_NAME})\s+(?:instead\s+of|rather\s+than|"
     rf"in\s+place\s+of)\s+(?:the\s+)?(?P<old3>{_NAME})\b"
 )
+
+
+_NAMES = rf"(?:{_NAME})(?:\s*(?:,|\band\b|&)\s*(?:{_NAME}))*"
+# what is said of packages after their names: "nginx isn't needed", "curl is included"
+_SAID_OF = re.compile(
+    rf"\b(?P<names>{_NAMES})\s+(?:"
+    r"(?P<off>(?:is|are)\s+not|isn't|aren't|(?:is|are)\s+no\s+longer|(?:is|are)n't\s+really)"
+    r"\s+(?:needed|required|necessary|wanted|used|useful)"
+    r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped)))"
+    r"|(?P<on>(?:is|are|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be|have\s+to\s+be)"
+    r"\s+(?:included|installed|present|available|added|there|on\s+it|in\s+(?:it|the\s+image))))\b"
+)
+
+
+def _said_of(state: PlanState) -> None:
+    """Packages named first, then what is said of them ("nginx isn't needed anymore")."""
+    tokens = tokenize(state.text.work)
+    for match in state.text.matches(_SAID_OF):
+        start, end = match.span("names")
+        part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+        mode: Literal["remove", "add"] = "add" if match.group("on") else "remove"
+        before = len(state.text.claims)
+        for item in split_items(part):
+            if any(w not in FILLER for w in item.words):
+                _resolve_item(state, Item(mode, item.tokens, "said"))
+        if len(state.text.claims) > before:
+            state.text.consume(*match.span())
 
 
 def _replacements(state: PlanState) -> None:

@@ -24,16 +24,21 @@ from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import FS, MOUNT, SIZE
 
 _MOUNT = re.compile(rf"(?<![\w.:/~-])(?P<mount>{MOUNT})(?=$|[\s,;.!?)\x1f])")
-_NAMED = re.compile(r"\b(?:the\s+)?(?P<word>[a-z][a-z0-9_-]*)\s+partition\b")
+_NAMED = re.compile(
+    r"\b(?:the\s+)?(?P<word>[a-z][a-z0-9_-]*)\s+partition\b"
+    r"|\b(?:the\s+)?(?P<fsword>root|boot|efi|home|data|log|var)\s+(?:file\s*system|fs|volume)\b"
+)
 _SIZE = re.compile(rf"(?<![\w.])(?P<size>{SIZE})")
 _FS = re.compile(rf"\b(?P<fs>{FS})\b(?:\s+(?:filesystem|file\s+system|fs))?")
 _REMOVE = re.compile(r"\b(?:remove|drop|delete|without|no|lose|skip|get\s+rid\s+of)\b")
 _NOT_MOUNTS = re.compile(r"^/(?:dev|proc|sys|bin|sbin|usr/s?bin|etc)(?:/|$)")
+_SWAP = re.compile(r"\bswap(?:\s+(?:partition|space|area))?\b")
 _NOT_NAMES = frozenset("a an new separate own dedicated extra additional second its their".split())
 # verbs that change what is there: on a mount point the disk has no partition for, they
 # are reported, not read as "add" ("shrink /var/log to 1GiB" on a disk without one)
 _CHANGING = re.compile(
-    r"\b(?:shrink|grow|bump|increase|reduce|enlarge|extend|expand|resize|decrease|cut)\b"
+    r"\b(?:shrink|grow|bump|increase|reduce|enlarge|extend|expand|resize|decrease|cut|format|"
+    r"reformat)\b"
 )
 _STORAGE_WORDS = re.compile(
     r"\b(?:partition|partitions|own|separate|dedicated|mount(?:ed)?|formatted|filesystem)\b"
@@ -111,14 +116,16 @@ def _read(state: PlanState, clause: Clause, work: str) -> _Ask | None:
         mount = None  # a path alone ("/usr/sbin/nologin" was a shell) is not storage
     if mount is not None:
         ask.mount = mount.group("mount").rstrip("/") or "/"
-    elif named is not None and named.group("word") not in _NOT_NAMES:
-        part = find_partition(state, named.group("word"))
+    elif _SWAP.search(work) and _SIZE.search(work):
+        ask.mount = "none"  # "a 2GiB swap partition", "4 gigs of swap"
+        ask.fs = "linux-swap"
+    elif named is not None and (named.group("word") or named.group("fsword")) not in _NOT_NAMES:
+        word = named.group("word") or named.group("fsword")
+        part = find_partition(state, word)
         if part is None:
             # "the data partition should be 10GiB" on a disk without one: say so, and
             # never read its size as the disk's
-            state.reject(
-                clause.start, clause.end, f"the template has no {named.group('word')} partition"
-            )
+            state.reject(clause.start, clause.end, f"the template has no {word} partition")
             return None
         ask.mount = part.mount_point or part.id
     sizes = list(_SIZE.finditer(work))
@@ -150,6 +157,9 @@ def _plan(state: PlanState, ask: _Ask, again: bool = False) -> None:
         state.sizes.append((ask.size_at, ask.size.bytes))
     part = find_partition(state, ask.mount)
     span = (ask.start, ask.end)
+    if ask.mount == "none":
+        _plan_swap(state, ask, span)
+        return
     if ask.remove and part is not None:
         from oic_ai.tools.edit_plan import RemovePartition
 
@@ -168,6 +178,29 @@ def _plan(state: PlanState, ask: _Ask, again: bool = False) -> None:
         )
         return
     add_partition(state, span, ask.mount, ask.size, ask.fs)
+
+
+def _plan_swap(state: PlanState, ask: _Ask, span: tuple[int, int]) -> None:
+    """A swap partition: resize the one there is, or add one (mount point none)."""
+    from oic_ai.tools.edit_plan import AddPartition
+
+    swap = next(
+        (p for p in state.facts.partitions if "swap" in (p.fs_type + p.id + p.mount_point).lower()),
+        None,
+    )
+    if swap is not None and ask.size is not None:
+        resize_partition(state, span, swap, ask.size.bytes, ask.size.text)
+        return
+    if swap is not None:
+        state.notes.append("the disk already has a swap partition")
+        return
+    size = ask.size.text if ask.size is not None else None
+    state.partition_ops.append(
+        AddPartition(
+            id="swap", mount_point="none", size=size, fs_type="linux-swap", type="linux-swap"
+        )
+    )
+    state.features.append((span[0], "swap partition"))
 
 
 def _retract(state: PlanState, mount: str) -> None:

@@ -78,7 +78,8 @@ _SUDO_OFF = re.compile(
 )
 _SUDO_ON = re.compile(
     r"(?:\b(?:with|has|having|gets?|and)\s+)?(?:\b(?:full\s+)?(?:sudo|root|admin|administrator)"
-    r"\s+(?:rights|access|privileges|permissions|powers)\b|\bwith\s+sudo\b|\bsudoer\b"
+    r"\s+(?:rights|access|privileges|permissions|powers)\b"
+    r"|\bwith\s+(?:passwordless\s+|password-less\s+|full\s+|root\s+)?sudo\b|\bsudoer\b"
     r"|\bas\s+(?:an?\s+)?(?:admin|administrator|sudoer)\b"
     r"|(?<=\()\s*sudo\s*(?=\))|(?<=,)\s*sudo\s*(?=,|$|\x1f)"
     r"|\b(?:give|grant)\s+(?:\S+\s+)?(?:full\s+)?(?:sudo|admin|root)\b"
@@ -98,6 +99,10 @@ _SHELL = re.compile(
     rf"(?:set\s+to\s+|of\s+)?(?P<s1>/[a-z0-9/_-]+|{_SHELLS})\b"
     rf"|(?P<s2>/(?:usr/)?s?bin/[a-z0-9_-]+)(?:\s+(?:as\s+(?:the\s+)?)?(?:login\s+)?shell)?"
     rf"|\b(?P<s3>{_SHELLS})(?:\s+(?:as\s+(?:the\s+)?)?(?:login\s+)?shell)?(?=\s*(?:$|[,;)\x1f]|\.(?:\s|$))))"
+)
+_NO_SHELL = re.compile(
+    r"\b(?:(?:with\s+)?no|without(?:\s+an?)?|non-?interactive|nologin)\s+(?:(?:login|interactive)\s+)?"
+    r"(?:shell|login)\b|\bcannot\s+log\s+in\b"
 )
 _REMOVE_USER = re.compile(
     r"\b(?:remove|delete|drop|get\s+rid\s+of)\s+(?:the\s+)?(?:(?:user|account|login)\s+)?" + _NAME
@@ -139,7 +144,8 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         if _NOT_AFTER_ROLE.match(text.work, after) and role != "another":
             continue
         names, name_end = _names(text.work, after, end, role)
-        if _DEFINITE.search(text.work, max(0, mention.start() - 8), mention.start()):
+        definite = _DEFINITE.search(text.work, max(0, mention.start() - 8), mention.start())
+        if definite and not _ADDING.search(text.work, start, mention.start()):
             # "the accounts edit", "that user": only a user the template has
             names = [n for n in names if n in {u.name for u in state.facts.users}]
         mods = mention.group("mods")
@@ -295,6 +301,9 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
     for match in list(_GROUP_LIST.finditer(text.work, start, end)):
         listed = next(g for g in match.group("g1", "g2", "g3", "g4") if g)
         user.groups += [g for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
+        text.consume(*match.span())
+    for match in list(_NO_SHELL.finditer(text.work, start, end)):
+        user.shell = "/usr/sbin/nologin"  # "without a shell": no login shell
         text.consume(*match.span())
     for match in list(_SHELL.finditer(text.work, start, end)):
         value = match.group("s1") or match.group("s2") or match.group("s3") or ""
