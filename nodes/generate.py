@@ -40,8 +40,10 @@ def make_generate(backend: ChatBackend) -> Any:
         from oic_ai.tools.applier import apply_plan, unified_diff
         from oic_ai.tools.package_dependencies import PackageNeeds
         from oic_ai.tools.planner import plan_request
+        from oic_ai.tools.planner.model_check import check_model_plan
         from oic_ai.tools.planner.text import reading_notices
         from oic_ai.tools.retrieval.spelling import index_package_names
+        from oic_ai.tools.verify_packages import known_package_names
 
         settings = run_settings(runtime)
         route = record(state, "route")
@@ -80,6 +82,7 @@ def make_generate(backend: ChatBackend) -> Any:
                     }
                 notices.append("the model answered with no YAML; used the builtin planner")
         elif model is not None:
+            names = index_package_names(settings.data_dir)
             try:
                 outcome = plan_turn(
                     model,
@@ -98,11 +101,23 @@ def make_generate(backend: ChatBackend) -> Any:
                 raise
             except Exception as exc:  # any backend failure: connection, HTTP, timeout
                 backend.backend_failed(provider, settings, exc, notices)
+            if plan is not None:
+                # the package rule and the clause accounting hold for a model's plan too
+                plan = check_model_plan(
+                    plan,
+                    request,
+                    start,
+                    mode=mode,
+                    packages=names,
+                    known=known_package_names(settings),
+                )
         if plan is None:
             if provider != "builtin":
                 provider = f"builtin (fallback from {provider})"
             names = index_package_names(settings.data_dir)  # a real package stays as written
-            plan = plan_request(request, start, mode=mode, packages=names)
+            plan = plan_request(
+                request, start, mode=mode, packages=names, known=known_package_names(settings)
+            )
             notices.extend(reading_notices(request, names))  # "read 'dokcer' as 'docker'"
         applied = apply_plan(
             start, plan, label="template.yml", needs=PackageNeeds.for_settings(settings)

@@ -14,7 +14,8 @@ from oic_ai.stores.settings import load_settings
 from tests.tools.llm.wire_fakes import WireServer
 
 PLAN = {"summary": "add htop", "operations": [{"op": "install", "packages": ["htop"]}]}
-REQUEST = "a minimal ubuntu 24.04 image for x86_64"
+# issue 21: the plans below add htop, so the request asks for it (a model may not invent it)
+REQUEST = "a minimal ubuntu 24.04 image for x86_64 with htop"
 
 
 def test_a_compatible_server_without_json_schema_still_plans_and_is_remembered(
@@ -80,7 +81,7 @@ def test_auto_falls_back_with_the_real_cause(agent_data_dir: Path) -> None:
             openai_base_url=f"{server.url}/v1", ollama_base_url="http://127.0.0.1:9",
         )  # fmt: skip
         with TemplateAgent(settings) as agent:
-            result = agent.generate(REQUEST)
+            result = agent.generate("a minimal ubuntu 24.04 image for x86_64")
     assert result.provider == "builtin (fallback from openai)" and result.status == "valid"
     assert any("refused to plan" in n and "builtin planner" in n for n in result.notices)
     assert len(server.bodies) == 2  # one retry with the error before the fallback

@@ -20,6 +20,7 @@ from oic_ai.tools.planner.words import (
     PACKAGE_TOKEN,
     RETRIEVAL_WORDS,
 )
+from oic_ai.tools.retrieval.spelling import PackageNames
 
 
 def rule_packages(state: PlanState) -> None:
@@ -229,6 +230,24 @@ def real_names(family: str) -> frozenset[str]:
 def _real(state: PlanState, name: str) -> bool:
     family = family_of(state.target.os, state.target.dist)
     return bool(family) and name in real_names(family)
+
+
+def is_known_name(
+    name: str,
+    template_text: str,
+    packages: PackageNames | None = None,
+    known: frozenset[str] | None = None,
+) -> bool:
+    """True when the index, the catalog, the library or the template itself has ``name``."""
+    from oic_ai.stores.template_model import read_template
+    from oic_ai.tools.verify_packages import known_package_names
+
+    if packages is not None and packages.is_package(name):
+        return True
+    facts = read_template(template_text)
+    if name in facts.packages or name in facts.kernel.packages:
+        return True
+    return name in (known if known is not None else known_package_names())
 
 
 def _known(state: PlanState, name: str) -> bool:
