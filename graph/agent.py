@@ -44,6 +44,9 @@ class TurnResult:
     """What the turn changed, one line each."""
     not_applied: list[str] = field(default_factory=list)
     """Parts of the request that were not applied, with why."""
+    clauses: list[dict[str, Any]] = field(default_factory=list)
+    """Every clause of the request and its outcome (applied, base, context, reference,
+    not_applied), from the plan's accounting."""
     warnings: list[str] = field(default_factory=list)
     """Warnings from applying the plan."""
     notices: list[str] = field(default_factory=list)
@@ -87,6 +90,7 @@ class TurnResult:
             sources=list(values.get("sources") or []),
             changes=list(values.get("changes") or []),
             not_applied=list(values.get("not_applied") or []),
+            clauses=list((values.get("plan") or {}).get("clauses") or []),
             warnings=list(values.get("warnings") or []),
             notices=list(values.get("notices") or []),
             reasons=list(values.get("reasons") or []),
@@ -132,6 +136,7 @@ class TurnResult:
             "message": self.message,
             "base_template": self.base_template,
             "not_applied": self.not_applied,
+            "clauses": self.clauses,
             "warnings": self.warnings,
             "notices": self.notices,
             "reasons": self.reasons,

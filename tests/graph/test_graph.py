@@ -317,3 +317,13 @@ def test_without_an_index_catalog_names_are_not_flagged(run: Run) -> None:
     result = run.turn(HEADLINE)
     assert result.packages["unverified"] == []
     assert result.to_json()["packages"]["unverified"] == []
+
+
+def test_the_turn_result_carries_every_clause_and_its_outcome(run: Run) -> None:
+    result = run.turn(HEADLINE + ", thanks! and set the timezone to Europe/Paris")
+    outcomes = {c["text"]: c["outcome"] for c in result.clauses}
+    assert outcomes["thanks"] == "context"
+    assert outcomes["and set the timezone to Europe/Paris"] == "not_applied"
+    assert "with docker and node monitoring" in " ".join(outcomes)
+    assert result.to_json()["clauses"] == result.clauses
+    assert any("timezone" in entry for entry in result.not_applied)
