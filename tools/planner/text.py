@@ -194,7 +194,7 @@ _ASIDE_WORDS = frozenset(
 # A word that makes an item a statement, not a list of things ("our boxes are offline").
 _STATEMENT_WORDS = frozenset(
     (
-        "we're we'll we've i'm i'll it's they they're you're are is was were been will "
+        "we're we'll we've i'm i'll it's they're you're are is was were been will "
         "doesn't isn't aren't won't can't cannot didn't hasn't haven't wasn't weren't"
     ).split()
 )
@@ -269,8 +269,9 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
         ):
             statement = True
         subject = before in _SUBJECTS or (before in NEGATORS and before_that in _SUBJECTS)
-        if verb is not None and word in _HAVING and subject:
-            statement = True  # "we use vim here", "we don't use snaps": says, does not ask
+        said = verb is not None and word in _HAVING and subject
+        if said:
+            word = "said"  # "they run ROS 2", "we don't use snaps": only what is known counts
         if statement and verb is not None and token.kind == "word":
             verb = None  # "can ship", "won't use": the statement's own verb
         if token.kind == "word" and word in _ASIDE_WORDS and current and verb is None:

@@ -68,7 +68,7 @@ FILLER = (
             "leave than free other keep keeping again anyway say maybe perhaps probably roughly "
             "around approximately that's it's there's here's what's units unit binary decimal "
             "anymore here there either produce output emit installed included present available "
-            "e.g e.g. eg i.e i.e. ie etc etc. vs up "
+            "e.g e.g. eg i.e i.e. ie etc etc. vs up they their he she his her "
             "gigabytes gigabyte gibibytes gibibyte megabytes megabyte mebibytes mebibyte "
             "terabytes terabyte tebibytes tebibyte gb gib mb mib tb tib kb kib"
         ).split()
@@ -88,6 +88,7 @@ RETRIEVAL_WORDS = frozenset(
         "general-purpose device devices node nodes host box secure security hardened ai "
         "inference vision video analytics signage camera datacenter data center aws azure gcp "
         "openstack vps workload workloads deployment ready optimized friendly simple standard "
+        "plain vanilla clean stock barebones bare-bones "
         "default generic modern stable lts 64-bit bit"
     ).split()
 )

@@ -45,6 +45,8 @@ _FRAMING = re.compile(
     r"|(?:please\s+)?(?:make\s+sure|ensure|see\s+to\s+it)(?:\s+that)?"
     r"|(?:i|we)(?:'d|\s+would)\s+(?:like|love|appreciate\s+it\s+if)\s+(?:you\s+to|if\s+you\s+(?:could|can))?"
     r"|do\s+you\s+mind|if\s+(?:possible|you\s+can)|ideally|preferably|if\s+it\s+helps"
+    r"|(?:i'?m\s+|we'?re\s+|i\s+am\s+|we\s+are\s+)?(?:looking|searching|asking)\s+for"
+    r"|(?:hey|hi|hello)(?:\s+there)?"
     r"|(?:for|due\s+to)\s+(?:compliance|security|licensing|legal|historical|performance|"
     r"practical|policy|audit)\s+reasons|as\s+discussed(?:\s+(?:with|in)\s+[\w\s]{1,30}?(?=,))?"
     r"|as\s+agreed|per\s+(?:our|the)\s+[\w\s]{1,20}?policy|by\s+the\s+way|btw|fyi"
