@@ -187,3 +187,15 @@ def test_a_repository_keeps_every_field_as_given() -> None:
     )
     assert has(result, op="add_packages", packages=["vendor-agent"])
     assert result.not_applied == []
+
+
+def test_a_repository_priority_is_kept_and_written() -> None:
+    import yaml
+
+    from oic_ai.tools.applier import apply_plan
+
+    result = plan("add repo https://pkgs.example.com/apt suite trixie, priority 900")
+    assert has(result, op="add_repository", codename="trixie", priority=900)
+    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    repos = yaml.safe_load(apply_plan(text, result).text)["packageRepositories"]
+    assert repos[-1]["priority"] == 900

@@ -45,6 +45,7 @@ _COMPONENT = re.compile(
     r"(?:(?:\s*,\s*|\s+and\s+|\s+)(?!(?:and|key|signing|signed|suite|codename|with|url)\b)"
     r"[a-z0-9][a-z0-9._-]*)*)"
 )
+_PRIORITY = re.compile(r"\b(?:pin\s+)?priority\s*(?:of\s+|=\s*|:\s*|to\s+)?(?P<value>-?\d{1,5})\b")
 _BARE_URL = re.compile(rf"(?<![\w/])(?P<url>{_URL})")
 _OPTIONS = re.compile(r"\[[^\]\x1f]*=[^\]\x1f]*\]")
 _OPTIONS_REASON = (
@@ -59,6 +60,7 @@ class _Repo:
     codename: str | None = None
     component: str | None = None
     pkey: str | None = None
+    priority: int | None = None
     spans: list[tuple[int, int]] = field(default_factory=list)
 
 
@@ -118,6 +120,10 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
                 value = " ".join(re.split(r"\s*,\s*|\s+and\s+|\s+", value))
             setattr(repo, name, value)
             repo.spans.append(found.span())
+    priority = _PRIORITY.search(work, start, end)
+    if priority is not None:
+        repo.priority = int(priority.group("value"))
+        repo.spans.append(priority.span())
     for match in _CUE.finditer(work, start, end):
         repo.spans.append(match.span())
     return repo
@@ -137,6 +143,10 @@ def _plan(state: PlanState, repo: _Repo) -> None:
         return
     state.repositories.append(
         AddRepository(
-            url=repo.url, codename=repo.codename, component=repo.component, pkey=repo.pkey
+            url=repo.url,
+            codename=repo.codename,
+            component=repo.component,
+            pkey=repo.pkey,
+            priority=repo.priority,
         )
     )
