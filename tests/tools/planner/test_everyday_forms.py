@@ -199,3 +199,26 @@ def test_a_repository_priority_is_kept_and_written() -> None:
     text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
     repos = yaml.safe_load(apply_plan(text, result).text)["packageRepositories"]
     assert repos[-1]["priority"] == 900
+
+
+@pytest.mark.parametrize(
+    ("request_text", "cmdline"),
+    [
+        ("remove the loglevel option", "console=tty0 console=ttyS0,115200"),
+        ("take loglevel off the kernel command line", "console=tty0 console=ttyS0,115200"),
+        ("get rid of console=tty0", "console=ttyS0,115200 loglevel=4"),
+        ("disable the tty0 console", "console=ttyS0,115200 loglevel=4"),
+        ("only keep the serial console", "console=ttyS0,115200 loglevel=4"),
+    ],
+)
+def test_an_option_or_console_is_taken_off_the_command_line(
+    request_text: str, cmdline: str
+) -> None:
+    result = plan(request_text)
+    assert has(result, op="set_kernel", cmdline=cmdline), ops(result)
+    assert result.not_applied == []
+
+
+def test_a_negated_quiet_never_adds_quiet() -> None:
+    result = plan("no quiet boot please")
+    assert not [op for op in ops(result) if op["op"] == "set_kernel"]

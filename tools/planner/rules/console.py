@@ -75,6 +75,35 @@ def rule_console(state: PlanState) -> None:
         for clause in group:
             text.consume(clause.start, clause.end)
         _apply(state, ask)
+    _remove_consoles(state)
+
+
+# "disable the tty0 console", "remove the VGA console", "only keep the serial console"
+_DROP = re.compile(
+    r"\b(?:remove|drop|delete|disable|get\s+rid\s+of|turn\s+off|lose|no|without)\s+(?:the\s+)?"
+    r"(?:(?P<device>tty\d+|tty[a-z]+\d+|hvc\d+)|(?P<virtual>vga|virtual|screen|graphical|"
+    r"framebuffer|display|monitor|local|text)|(?P<serial>serial))\s+console\b"
+    r"|\bonly\s+(?:keep\s+)?(?:the\s+)?(?P<only>serial)\s+console\b",
+    re.I,
+)
+
+
+def _remove_consoles(state: PlanState) -> None:
+    for match in state.text.matches(_DROP):
+        args = state.current_cmdline.split()
+        consoles = _consoles(args)
+        if match.group("device"):
+            wanted = {match.group("device").lower()}
+            gone = [i for i, d, _ in consoles if d.lower() in wanted]
+        elif match.group("virtual") or match.group("only"):
+            gone = [i for i, d, _ in consoles if _VIRTUAL.match(d)]
+        else:
+            gone = [i for i, d, _ in consoles if not _VIRTUAL.match(d)]
+        state.text.consume(*match.span())
+        if not gone:
+            state.notes.append("there is no such console on the kernel command line")
+            continue
+        state.cmdline = " ".join(a for i, a in enumerate(args) if i not in gone)
 
 
 _REMOVING = re.compile(r"\b(?:remove|drop|delete|strip)\b.*\bfrom\b", re.I)
@@ -83,8 +112,8 @@ _REMOVING = re.compile(r"\b(?:remove|drop|delete|strip)\b.*\bfrom\b", re.I)
 def _is_console(written: str, work: str) -> bool:
     if "\x1f" in work and not work.replace("\x1f", "").strip():
         return False  # another rule read it all
-    if _REMOVING.search(work):
-        return False  # "remove console=ttyS0 from the cmdline": the kernel rule's
+    if _REMOVING.search(work) or _DROP.search(work):
+        return False  # "remove console=ttyS0 from the cmdline": a removal
     if _DEVICE.search(written) and not re.search(r"console=", written, re.I):
         return True
     if _CUE.search(work):

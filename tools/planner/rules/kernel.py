@@ -83,9 +83,38 @@ _BARE_ARG = re.compile(
 )
 
 
+# "remove the loglevel option", "take loglevel off the kernel command line", "get rid of
+# console=tty0", "the cmdline should not have loglevel": an option the command line has
+_KEY_REMOVE = re.compile(
+    rf"\b(?:(?:remove|drop|delete|strip|disable|lose)|get\s+rid\s+of|take)\s+(?:the\s+)?"
+    rf"(?P<arg>{_KEY}(?:={_VALUE})?)(?:\s+(?:option|argument|parameter|flag|setting))?"
+    rf"(?:\s+(?:off|out)(?:\s+of)?)?(?:\s+(?:from|off|of)\s+(?:the\s+)?{_CMDLINE_WORDS})?"
+    rf"|\b{_CMDLINE_WORDS}\s+(?:should|must)\s+not\s+(?:have|contain|include)\s+"
+    rf"(?P<arg2>{_KEY}(?:={_VALUE})?)"
+)
+# "replace loglevel=4 with loglevel=7"
+_ARG_REPLACE = re.compile(
+    rf"\b(?:replace|swap)\s+(?P<old>{_KEY}(?:={_VALUE})?)\s+(?:with|by|for)\s+"
+    rf"(?P<new>{_KEY}={_VALUE})"
+)
+_NEGATED_QUIET = re.compile(r"\b(?:no|not|without|disable|remove|drop)\s+(?:the\s+)?$")
+
+
 def rule_kernel(state: PlanState) -> None:
     """Set, extend or trim the kernel command line, and pick the kernel version."""
     text = state.text
+    for match in text.matches(_ARG_REPLACE):
+        old, new = text.raw(*match.span("old")), text.raw(*match.span("new")).rstrip(".")
+        text.consume(*match.span())
+        _remove_cmdline_args(state, [old])
+        _add_cmdline_args(state, [new])
+    for match in text.matches(_KEY_REMOVE):
+        arg = text.raw(*match.span("arg" if match.group("arg") else "arg2")).rstrip(".")
+        keys = {_arg_key(a) for a in state.current_cmdline.split()}
+        if _arg_key(arg) not in keys:
+            continue  # not an option the command line has: another rule's (a package)
+        text.consume(*match.span())
+        _remove_cmdline_args(state, [arg])
     for match in text.matches(_CMDLINE_SET):
         value = text.raw(*match.span("value")).strip().strip("\"'")
         text.consume(*match.span())
@@ -125,6 +154,9 @@ def rule_kernel(state: PlanState) -> None:
         _add_cmdline_args(state, [f"{key}={value}"])
     for match in text.matches(_QUIET):
         text.consume(*match.span())
+        if _NEGATED_QUIET.search(text.work, max(0, match.start() - 20), match.start()):
+            _remove_cmdline_args(state, ["quiet"])  # "no quiet boot"
+            continue
         _add_cmdline_args(state, ["quiet"])
     for match in text.matches(_KERNEL_VERSION):
         if _NOT_KERNEL_BEFORE.search(text.work, 0, match.start()):
