@@ -50,6 +50,7 @@ _LETTER_UNITS = "|".join(name for name in _UNITS if len(name) == 1)
 SIZE_PHRASE = re.compile(
     r"(?<![\w.+/-])(?:"
     rf"(?P<digits>\d{{1,7}}(?:\.\d{{1,3}})?)(?:\s*(?P<and_half>and\s+a\s+half))?"
+    r"(?:\s+(?P<more>more|extra|additional)(?=\s))?"
     rf"(?:\s*-?\s*(?P<unit>{_WORD_UNITS})|(?P<letter>{_LETTER_UNITS}))"
     rf"|(?:{_FRACTION})\s*(?P<funit>{_WORD_UNITS})"
     rf"|(?P<a>an?)\s+(?P<aunit>gig|meg)"
@@ -159,9 +160,9 @@ def read_sizes(text: str) -> tuple[str, list[str]]:
             continue
         written = match.group()
         parts.append(text[last : match.start()])
-        parts.append(size.text)
+        parts.append(f"{size.text} more" if match.group("more") else size.text)
         last = match.end()
-        compact = re.sub(r"[\s-]+", "", written).lower()
+        compact = re.sub(r"[\s-]+", "", written).lower().replace("more", "")
         if compact != size.text.lower():
             notices.append(f"read '{written}' as {size.text}")
     parts.append(text[last:])

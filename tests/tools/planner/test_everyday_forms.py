@@ -222,3 +222,23 @@ def test_an_option_or_console_is_taken_off_the_command_line(
 def test_a_negated_quiet_never_adds_quiet() -> None:
     result = plan("no quiet boot please")
     assert not [op for op in ops(result) if op["op"] == "set_kernel"]
+
+
+DEBIAN_IOT = "debian13-aarch64-edge-iot-raw.yml"  # /data takes the rest of the disk
+
+
+@pytest.mark.parametrize(
+    ("request_text", "size"),
+    [
+        ("/data: 6GiB", "6GiB"),
+        ("bigger /data please, 6GiB", "6GiB"),
+        ("the /data partition needs to be 6GiB", "6GiB"),
+        ("make /data 10 GB", "10GB"),
+        ("give /data 2 more gigs", "4735MiB"),  # its 2687MiB and 2GiB more
+    ],
+)
+def test_a_partition_size_is_read_however_it_is_put(request_text: str, size: str) -> None:
+    result = plan(request_text, DEBIAN_IOT)
+    assert has(result, op="resize_partition", partition="data", size=size), ops(result)
+    assert not [op for op in ops(result) if op["op"] == "set_disk_size"]
+    assert result.not_applied == []

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from oic_ai.stores.template_model import Partition
 from oic_ai.tools.planner.clauses import Clause, split_clauses
 from oic_ai.tools.planner.rules.disk import request_size, set_disk_size
 from oic_ai.tools.planner.rules.partitions import add_partition, find_partition, resize_partition
@@ -38,7 +39,12 @@ _NOT_NAMES = frozenset("a an new separate own dedicated extra additional second 
 # are reported, not read as "add" ("shrink /var/log to 1GiB" on a disk without one)
 _CHANGING = re.compile(
     r"\b(?:shrink|grow|bump|increase|reduce|enlarge|extend|expand|resize|decrease|cut|format|"
-    r"reformat)\b"
+    r"reformat|bigger|larger|smaller)\b"
+)
+_MORE = re.compile(rf"(?<![\w.]){SIZE}\s+(?:more|extra|additional|bigger|larger)\b|\bmore\b")
+_REST = re.compile(
+    r"\b(?:take|use|fill|get|have)\s+(?:up\s+)?(?:the\s+)?(?:rest|remainder|remaining\s+space)"
+    r"(?:\s+of\s+the\s+disk)?|\bfill\s+the\s+disk\b"
 )
 _STORAGE_WORDS = re.compile(
     r"\b(?:partition|partitions|own|separate|dedicated|mount(?:ed)?|formatted|filesystem)\b"
@@ -52,6 +58,9 @@ class _Ask:
     fs: str | None = None
     remove: bool = False
     changing: bool = False
+    pending: bool = False  # "/data:" or "bigger /data": its size is in the next clause
+    more: bool = False  # "2GiB more": a size to add
+    rest: bool = False  # "take the rest of the disk"
     start: int = 0
     end: int = 0
     size_at: int = -1
@@ -72,16 +81,19 @@ def rule_storage_clauses(state: PlanState) -> None:
         if ask.mount is None and current is None:
             current = _planned_before(state, clause)
         if ask.mount is None and current is not None and not current.remove:
-            # "..., ext4", "..., 25GB": the partition of the clause before
+            # "..., ext4", "..., 25GB", "/data: 6GiB": the partition of the clause before
             current.size = current.size or ask.size
+            current.more = current.more or ask.more
             current.fs = current.fs or ask.fs
             current.end = ask.end
-            _plan(state, current, again=True)
+            _plan(state, current, again=not current.pending)
+            current.pending = False
             continue
         if ask.mount is None:
             continue
         current = ask
-        _plan(state, ask)
+        if not ask.pending:
+            _plan(state, ask)
 
 
 def _planned_before(state: PlanState, clause: Clause) -> _Ask | None:
@@ -112,8 +124,12 @@ def _read(state: PlanState, clause: Clause, work: str) -> _Ask | None:
     )
     named = _NAMED.search(work)
     storage = _SIZE.search(work) or _FS.search(work) or _STORAGE_WORDS.search(work)
-    if mount is not None and not storage:
+    pending = mount is not None and not storage and (
+        clause.ends_with_colon or bool(_CHANGING.search(work))
+    )
+    if mount is not None and not storage and not pending:
         mount = None  # a path alone ("/usr/sbin/nologin" was a shell) is not storage
+    ask.pending = pending
     if mount is not None:
         ask.mount = mount.group("mount").rstrip("/") or "/"
     elif _SWAP.search(work) and _SIZE.search(work):
@@ -138,6 +154,10 @@ def _read(state: PlanState, clause: Clause, work: str) -> _Ask | None:
         ask.fs = fs.group("fs")
     ask.remove = bool(_REMOVE.search(work)) and ask.size is None
     ask.changing = bool(_CHANGING.search(work))
+    ask.more = bool(_MORE.search(work))
+    ask.rest = bool(_REST.search(work))
+    if ask.mount is not None and ask.rest:
+        return ask
     if ask.mount is None and ask.size is None and ask.fs is None:
         return None
     if ask.mount is None and (ask.size is None) == (ask.fs is None) and len(work.split()) > 3:
@@ -157,6 +177,19 @@ def _plan(state: PlanState, ask: _Ask, again: bool = False) -> None:
         state.sizes.append((ask.size_at, ask.size.bytes))
     part = find_partition(state, ask.mount)
     span = (ask.start, ask.end)
+    if ask.rest and part is not None:
+        _take_the_rest(state, part, span)
+        return
+    if ask.more and part is not None and ask.size is not None:
+        current = part.size_bytes(state.facts.disk_size_bytes)
+        if current is None:
+            state.reject(*span, f"the current size of {part.ref} is not known")
+            return
+        total = current + ask.size.bytes
+        from oic_ai.stores.disk_units import format_size
+
+        resize_partition(state, span, part, total, format_size(total))
+        return
     if ask.mount == "none":
         _plan_swap(state, ask, span)
         return
@@ -178,6 +211,20 @@ def _plan(state: PlanState, ask: _Ask, again: bool = False) -> None:
         )
         return
     add_partition(state, span, ask.mount, ask.size, ask.fs)
+
+
+def _take_the_rest(state: PlanState, part: Partition, span: tuple[int, int]) -> None:
+    """Let ``part`` take the rest of the disk; only the last partition can."""
+    from oic_ai.tools.edit_plan import SetValue
+
+    if not part.end_bytes:
+        state.notes.append(f"{part.ref} already takes the rest of the disk")
+        return
+    last = max(state.facts.partitions, key=lambda p: p.start_bytes or 0)
+    if last.id != part.id:
+        state.reject(*span, f"only the last partition can take the rest of the disk: {part.ref}")
+        return
+    state.values.append(SetValue(path=f"disk.partitions[id={part.id}].end", value="0"))
 
 
 def _plan_swap(state: PlanState, ask: _Ask, span: tuple[int, int]) -> None:
