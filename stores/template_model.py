@@ -160,6 +160,7 @@ class Repository:
     component: str = ""
     priority: int = 0
     allow_packages: tuple[str, ...] = ()
+    pkey: str = ""
 
 
 @dataclass(frozen=True)
@@ -565,6 +566,7 @@ def _repository(raw: Mapping[str, Any]) -> Repository:
         component=_text(raw.get("component")),
         priority=priority if isinstance(priority, int) and not isinstance(priority, bool) else 0,
         allow_packages=_strings(raw.get("allowPackages")),
+        pkey=_text(raw.get("pkey")),
     )
 
 

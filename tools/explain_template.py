@@ -195,7 +195,20 @@ def _hostname(template: Template, brief: bool) -> str:
 def _repositories(template: Template, brief: bool) -> str:
     if not template.repository_locations:
         return "Repositories: only the distribution's defaults."
-    return "Repositories: " + ", ".join(template.repository_locations)
+    described = []
+    for repo in template.repositories:
+        fields = [
+            f"{name} {value}"
+            for name, value in (
+                ("codename", repo.codename),
+                ("component", repo.component),
+                ("signing key", repo.pkey),
+            )
+            if value
+        ]
+        where = repo.url or repo.path
+        described.append(f"{where} ({', '.join(fields)})" if fields and not brief else where)
+    return "Repositories: " + "; ".join(described)
 
 
 # One line per topic; ``brief`` (in the whole summary) shortens long lists.

@@ -242,3 +242,15 @@ def test_a_partition_size_is_read_however_it_is_put(request_text: str, size: str
     assert has(result, op="resize_partition", partition="data", size=size), ops(result)
     assert not [op for op in ops(result) if op["op"] == "set_disk_size"]
     assert result.not_applied == []
+
+
+def test_a_question_about_repositories_names_each_signing_key() -> None:
+    from oic_ai.tools.applier import apply_plan
+    from oic_ai.tools.explain_template import describe_template
+
+    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    added = apply_plan(
+        text, plan("add repo https://r.example.com/apt suite noble, key https://r.example.com/k.asc")
+    ).text
+    answer = describe_template(added, "which repositories are there, and which key do they use?")
+    assert "https://r.example.com/apt" in answer and "https://r.example.com/k.asc" in answer
