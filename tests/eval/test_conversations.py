@@ -29,9 +29,9 @@ from tests.support.conversations import (
 from tests.support.upval import require_upval
 
 # The share of development turns that must be fully right (labels and composer verdict).
-FULLY_RIGHT_FLOOR = 0.14
+FULLY_RIGHT_FLOOR = 0.77  # 0.14 before the clause reading of issue 21
 # Packages made of ordinary words, and templates the composer rejects or cannot build.
-INVENTED_CEILING = 29
+INVENTED_CEILING = 1  # 29 before the package rule of issue 21
 UNBUILDABLE_CEILING = 9
 
 
