@@ -309,9 +309,6 @@ class AddRepository(_Op):
     codename: str | None = None
     component: str | None = None
     pkey: str | None = Field(default=None, description="URL or path of the signing key")
-    priority: int | None = Field(
-        default=None, description="the repository's priority, as the user gave it"
-    )
     allow_packages: list[str] = Field(default_factory=list)
 
     def describe(self) -> str:

@@ -147,8 +147,6 @@ def add_repository(ed: Editor, op: AddRepository) -> None:
     repo["pkey"] = DoubleQuotedScalarString(pkey or PUBLIC_KEY_PLACEHOLDER)
     if op.component:
         repo["component"] = DoubleQuotedScalarString(op.component.strip())
-    if op.priority is not None:
-        repo["priority"] = op.priority
     if op.allow_packages:
         repo["allowPackages"] = seq(p.strip() for p in op.allow_packages)
     if existing is None:

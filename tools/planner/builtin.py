@@ -196,6 +196,7 @@ def _operations(state: PlanState) -> list[edit_plan.Operation]:
     ops += state.users
     ops += state.values
     ops += state.repositories
+    ops += state.repository_values
     if state.remove:
         ops.append(edit_plan.RemovePackages(packages=list(state.remove)))
     if state.add:

@@ -74,6 +74,7 @@ class PlanState:
     user_names: list[str] = field(default_factory=list)  # every user name the request used
     values: list[SetValue | DeleteValue] = field(default_factory=list)
     repositories: list[AddRepository] = field(default_factory=list)
+    repository_values: list[SetValue] = field(default_factory=list)  # set after they exist
     add: list[str] = field(default_factory=list)
     add_kernel: list[str] = field(default_factory=list)
     remove: list[str] = field(default_factory=list)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from oic_ai.tools.edit_plan import AddRepository
+from oic_ai.tools.edit_plan import AddRepository, SetValue
 from oic_ai.tools.planner.clauses import split_clauses
 from oic_ai.tools.planner.state import PlanState
 
@@ -143,10 +143,12 @@ def _plan(state: PlanState, repo: _Repo) -> None:
         return
     state.repositories.append(
         AddRepository(
-            url=repo.url,
-            codename=repo.codename,
-            component=repo.component,
-            pkey=repo.pkey,
-            priority=repo.priority,
+            url=repo.url, codename=repo.codename, component=repo.component, pkey=repo.pkey
         )
     )
+    if repo.priority is not None:
+        # the operation has no priority field (the models' schema stays small): a value
+        # set on the new entry, after it is added
+        state.repository_values.append(
+            SetValue(path=f"packageRepositories[url={repo.url}].priority", value=repo.priority)
+        )
