@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -89,6 +89,8 @@ class Dist:
         keywords: Words that describe a template of this dist, for retrieval.
         words: Single words that name it in a request.
         phrase: A regular expression for longer ways a request names it.
+        builds: Image type -> the arches the composer has OS defaults for; any other
+            combination of this dist cannot be built.
     """
 
     id: str
@@ -100,6 +102,7 @@ class Dist:
     words: tuple[str, ...]
     phrase: str
     repository_codename: bool = True
+    builds: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True)
@@ -252,6 +255,48 @@ class TargetRegistry:
                 return os.name
         return None
 
+    # --- what the composer can build ----------------------------------------------------
+
+    def buildable(self, dist: object, arch: object, image_type: object) -> bool:
+        """Return whether the composer has OS defaults for this dist, arch and image type."""
+        found = self.dists.get(dist) if isinstance(dist, str) else None
+        return found is not None and arch in found.builds.get(str(image_type), ())
+
+    def combinations(self) -> list[tuple[str, str, str, str]]:
+        """Return every ``(os, dist, arch, imageType)`` the schema allows, buildable or not."""
+        return [
+            (dist.os, dist.id, arch, image_type)
+            for dist in self.dists.values()
+            for arch in self.arches
+            for image_type in self.image_types
+        ]
+
+    def nearest_buildable(
+        self, dist: str, arch: str, image_type: str
+    ) -> tuple[tuple[str, str, str], ...]:
+        """Return the buildable ``(dist, arch, imageType)`` closest to an unbuildable one.
+
+        First the same image type on another arch (the default arch first), then the same
+        arch with another image type (the default image type first); empty for an unknown
+        dist. A buildable combination is its own nearest.
+        """
+        found = self.dists.get(dist)
+        if found is None:
+            return ()
+        if self.buildable(dist, arch, image_type):
+            return ((dist, arch, image_type),)
+
+        def first_default(names: tuple[str, ...], default: str) -> list[str]:
+            return sorted(names, key=lambda name: name != default)
+
+        options = [
+            (dist, other, image_type)
+            for other in first_default(found.builds.get(image_type, ()), self.default_arch)
+        ]
+        kinds = tuple(kind for kind, arches in found.builds.items() if arch in arches)
+        options += [(dist, arch, kind) for kind in first_default(kinds, self.default_image_type)]
+        return tuple(options)
+
     # --- arch ---------------------------------------------------------------------------
 
     def arch_for_spelling(self, word: str) -> str | None:
@@ -376,6 +421,15 @@ def _map(value: Any, where: str) -> Mapping[str, Any]:
     return value
 
 
+def _builds(value: Any, where: str) -> Mapping[str, tuple[str, ...]]:
+    return MappingProxyType(
+        {
+            str(kind): string_list(arches, f"{where}.{kind}")
+            for kind, arches in _map(value, where).items()
+        }
+    )
+
+
 def _arch(name: str, raw: Mapping[str, Any]) -> Arch:
     root = _map(raw.get("root"), f"arches.{name}.root")
     if not root.get("type") or not root.get("guid"):
@@ -431,6 +485,7 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
                 words=string_list(raw.get("words"), f"{where}.words"),
                 phrase=str(raw.get("phrase", "")),
                 repository_codename=bool(raw.get("repository_codename", True)),
+                builds=_builds(raw.get("builds"), f"{where}.builds"),
             )
         oses[str(os_name)] = OperatingSystem(
             name=str(os_name),
@@ -456,6 +511,14 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         )
         for name, raw in _map(data.get("image_types"), "image_types").items()
     }
+    for dist in dists.values():
+        for image_type, built in dist.builds.items():
+            unknown = [arch for arch in built if arch not in arches]
+            if image_type not in image_types or unknown:
+                raise ValueError(
+                    f"dist {dist.id} builds: unknown image type or arch "
+                    f"{image_type!r} {unknown or ''}".rstrip()
+                )
     defaults = _map(data.get("defaults"), "defaults")
     request = _map(data.get("request"), "request")
     for word, os_name in _map(request.get("os_words"), "request.os_words").items():
