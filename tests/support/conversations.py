@@ -181,8 +181,13 @@ def check_turn(
     result: Any,
     before: str | None,
     seen: _Conversation,
+    after: str | None = None,
 ) -> list[str]:
-    """What does not hold of ``expect`` for ``result`` (a ``TurnResult``)."""
+    """What does not hold of ``expect`` for ``result`` (a ``TurnResult``).
+
+    ``after`` is the session's template once the turn is done: a refused turn returns no
+    template (``unsupported``: nothing was made), so "unchanged" is checked on the session.
+    """
     failures: list[str] = []
     statuses = expect.get("status") or list(OK_STATUSES)
     if isinstance(statuses, str):
@@ -191,7 +196,10 @@ def check_turn(
         failures.append(f"status {result.status} not in {statuses}: {result.reasons[:3]}")
     doc = _doc(result.template)
     failures += template_failures(expect, doc, seen)
-    if expect.get("unchanged") and (result.template or None) != (before or None):
+    shown = result.template if result.status != "unsupported" else after
+    if expect.get("unchanged") and (
+        (shown or None) != (before or None) or (after or before or None) != (before or None)
+    ):
         failures.append("the template changed")
     if "same_as_turn" in expect:
         index = int(expect["same_as_turn"]) - 1
@@ -423,12 +431,13 @@ def run_conversation(
         doc = _doc(result.template)
         added = set(packages_of(doc)) - set(packages_of(_doc(before)))
         family = _family(doc)
+        after = agent.current_template(session)
         outcome = TurnOutcome(
             conversation=str(conversation.get("id")),
             turn=number,
             say=str(turn["say"]),
             status=result.status,
-            failures=check_turn(expect, result, before, seen),
+            failures=check_turn(expect, result, before, seen, after),
             invented=known.invented(added, family) if result.template != before else [],
             seconds=seconds,
             template=result.template,
@@ -439,7 +448,7 @@ def run_conversation(
         seen.expects.append(expect)
         if result.status in OK_STATUSES:
             seen.family = family or seen.family
-        before = agent.current_template(session) or before
+        before = after or before
     return outcomes
 
 
