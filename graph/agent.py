@@ -147,6 +147,14 @@ class TurnResult:
         }
 
 
+def undone_template(result: TurnResult) -> str | None:
+    """The template an undo turn made current, or None when it took nothing back."""
+    reference = dict(result.route.get("reference") or {})
+    if result.route.get("intent") != "undo" or not reference.get("undone") or not result.ok:
+        return None
+    return result.template
+
+
 class TemplateAgent:
     """Generate and refine templates over sessions (SQLite in the data folder, or PostgreSQL).
 
@@ -336,26 +344,13 @@ class TemplateAgent:
         return str(value) if value else None
 
     def undo(self, session: str) -> str | None:
-        """Put back the template from before the last turn; returns it (None if none)."""
-        with self._hold(session):
-            return self._undo(session)
+        """Take back the last change as a new turn (chat's ``/undo``; as saying "undo").
 
-    def _undo(self, session: str) -> str | None:
-        turns = [
-            s
-            for s in self.graph.get_state_history(self.config(session))
-            if not s.next and s.values.get("turn")
-        ]
-        if len(turns) < 2:
-            return None
-        previous = turns[1].values
-        template = previous.get("template")
-        self.graph.update_state(
-            self.config(session),
-            {"template": template, "diff": "", "changes": ["undo: restored the previous template"]},
-            as_node="respond",
-        )
-        return str(template) if template else None
+        Returns:
+            The template now current, or None when there was nothing to take back.
+        """
+        result = self.generate("undo", session=session)
+        return undone_template(result)
 
     def history(self, session: str) -> Iterator[Any]:
         """Checkpoint history of a session, newest first."""

@@ -1,5 +1,8 @@
 """Build the state graph: classify → retrieve → generate → validate ⇄ fix → verify → respond.
 
+``undo`` and ``retarget`` (references to the conversation) put a draft in place of
+``retrieve``; the rest of their request, if any, is planned on it by ``generate``.
+
 ``graph`` at module level has no checkpointer, for ``langgraph dev`` (which rejects one);
 scripts, the CLI and tests call :func:`build_graph` with a SQLite saver.
 """
@@ -15,6 +18,7 @@ from langgraph.runtime import Runtime
 from oic_ai.graph.routers import (
     route_after_classify,
     route_after_packages,
+    route_after_recall,
     route_after_review,
     route_after_validate,
 )
@@ -25,9 +29,11 @@ from oic_ai.nodes.explain import explain
 from oic_ai.nodes.fix import make_fix
 from oic_ai.nodes.generate import make_generate
 from oic_ai.nodes.respond import respond
+from oic_ai.nodes.retarget import retarget
 from oic_ai.nodes.retrieve import retrieve
 from oic_ai.nodes.review import review
 from oic_ai.nodes.state import InputState, OutputState, State
+from oic_ai.nodes.undo import undo
 from oic_ai.nodes.validate import validate
 from oic_ai.nodes.verify_packages import verify_packages
 from oic_ai.stores.secrets import mask_secrets
@@ -76,6 +82,8 @@ def build_graph(checkpointer: Any = None, *, chat_model: Any = None) -> Any:
     builder.add_node("verify_packages", masking_notices(verify_packages))
     builder.add_node("explain", masking_notices(explain))
     builder.add_node("apply_edit", masking_notices(apply_edit))
+    builder.add_node("undo", masking_notices(undo))
+    builder.add_node("retarget", masking_notices(retarget))
     builder.add_node("review", masking_notices(review))
     builder.add_node("respond", masking_notices(respond))
 
@@ -84,6 +92,8 @@ def build_graph(checkpointer: Any = None, *, chat_model: Any = None) -> Any:
     builder.add_edge("retrieve", "generate")
     builder.add_edge("generate", "validate")
     builder.add_edge("apply_edit", "validate")
+    builder.add_conditional_edges("undo", route_after_recall)
+    builder.add_conditional_edges("retarget", route_after_recall)
     builder.add_conditional_edges("validate", route_after_validate)
     builder.add_edge("fix", "validate")
     builder.add_conditional_edges("verify_packages", route_after_packages)

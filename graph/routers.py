@@ -12,16 +12,21 @@ from oic_ai.nodes.state import State, record
 
 def route_after_classify(
     state: State,
-) -> Literal["retrieve", "generate", "explain", "apply_edit", "respond"]:
+) -> Literal["retrieve", "generate", "explain", "apply_edit", "undo", "retarget", "respond"]:
     """Create goes through retrieval; refinement skips it; questions go to ``explain``.
 
-    A turn that brings its own template (``edit``) skips planning: ``apply_edit``. A
-    request for a system the composer cannot build goes straight to ``respond``: no
-    template is made and the session's template is left as it was.
+    A turn that brings its own template (``edit``) skips planning: ``apply_edit``. "Undo"
+    goes to ``undo`` and "the same for Debian" to ``retarget``. A request for a system or
+    combination the composer cannot build goes straight to ``respond``: no template is
+    made and the session's template is left as it was.
     """
     intent = record(state, "route").get("intent")
     if intent == "unsupported":
         return "respond"
+    if intent == "undo":
+        return "undo"
+    if intent == "retarget":
+        return "retarget"
     if intent == "explain":
         return "explain"
     if intent == "edit":
@@ -29,6 +34,12 @@ def route_after_classify(
     if intent == "refine":
         return "generate"
     return "retrieve"
+
+
+def route_after_recall(state: State) -> Literal["generate", "validate"]:
+    """After ``undo`` or ``retarget``: the rest of the request, if any, is planned on top."""
+    reference = dict(record(state, "route").get("reference") or {})
+    return "generate" if str(reference.get("remainder") or "").strip() else "validate"
 
 
 def _attempts_left(state: State, runtime: Runtime[Context]) -> bool:

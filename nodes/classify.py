@@ -1,4 +1,12 @@
-"""``classify``: decide whether a turn creates, refines or explains, and reset turn fields."""
+"""``classify``: decide what a turn does with the session, and reset the turn's fields.
+
+A turn creates a template, refines the current one, answers a question about it, takes
+back the last change (``undo``), re-targets the current image to another dist, arch or
+image type (``retarget``), or is refused (``unsupported``): a system the composer has no
+configuration for, or a dist/arch/image type it has no OS defaults for. References to
+the conversation ("undo that", "the same for Debian", "like before but ...") are read by
+:func:`oic_ai.tools.references.find_reference`.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +17,28 @@ from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context
 from oic_ai.nodes.messages import last_request
-from oic_ai.nodes.state import Intent, Refusal, Route, State
+from oic_ai.nodes.state import Intent, ReferenceRecord, Refusal, Route, State, record
+from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import OS_DISTS
-from oic_ai.tools.retrieval.query_classifier import detect_targets, is_modification, tokenize
-from oic_ai.tools.target_support import find_unsupported
+from oic_ai.tools.references import Reference, find_reference, remainder
+from oic_ai.tools.retrieval.query_classifier import (
+    TargetMention,
+    detect_target_spans,
+    detect_targets,
+    is_modification,
+    tokenize,
+)
+from oic_ai.tools.target_support import (
+    UnbuildableTarget,
+    combination_words,
+    find_unsupported,
+    target_of,
+    unbuildable,
+)
 
 _QUESTION = re.compile(
-    r"^\s*(?:what|which|how|why|does|do|is|are|can|show|list|summari[sz]e|explain|describe|"
-    r"tell me)\b",
+    r"^\s*(?:what|which|how|why|does|is|are|show|list|summari[sz]e|explain|describe|"
+    r"tell me|do\s+(?:we|you|i|they|it|these|those)\b|can\s+(?:it|this)\b(?!.*\binstead\b))",
     re.IGNORECASE,
 )
 _NEW = re.compile(
@@ -24,6 +46,14 @@ _NEW = re.compile(
     r"create (?:a|an) (?:new )?)",
     re.IGNORECASE,
 )
+# the current image, elsewhere: "Debian instead", "rather on arm64"
+_INSTEAD = re.compile(r"\b(?:instead|rather)\b", re.IGNORECASE)
+# a target mention that is set aside, not asked for: "forget arm", "not the ISO"
+_SET_ASIDE = re.compile(
+    r"(?:\bforget|\bnot|\bno|never\s+mind|\bskip|\bdrop|\bwithout)\s+(?:the\s+|an?\s+)?$",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 
 # every per-turn field, reset so nothing of the previous turn leaks into this one
 TURN_RESET: dict[str, Any] = {
@@ -50,48 +80,218 @@ def _dist_os(dist: str) -> str | None:
     return next((os for os, dists in OS_DISTS.items() if dist in dists), None)
 
 
-def route_request(request: str, current_template: str | None) -> Route:
-    """Classify one request given whether the session already has a template.
+def _asked_targets(request: str) -> tuple[dict[str, str], list[TargetMention]]:
+    """The targets the request asks for (kind -> value) and their mentions.
+
+    A mention after "from" names what to move away from, and one after "forget", "not" or
+    "no" is set aside: neither is asked for.
+    """
+    mentions = [
+        m
+        for m in detect_target_spans(request)
+        if m.kind in ("dist", "os", "arch", "image_type")
+        and not m.source
+        and not _SET_ASIDE.search(request[max(0, m.start - 20) : m.start])
+    ]
+    asked: dict[str, str] = {}
+    for mention in sorted(mentions, key=lambda m: m.start):
+        asked[mention.kind] = mention.value
+    return asked, mentions
+
+
+def new_target(current: dict[str, str], asked: dict[str, str]) -> dict[str, str]:
+    """The whole target a request asks for, from the current one and the words it names.
+
+    Args:
+        current: The template's target (os, dist, arch, imageType); may be partial.
+        asked: The targets the request names (dist, os, arch, image_type).
+
+    Returns:
+        ``os``, ``dist``, ``arch`` and ``imageType``; an os named without a dist means
+        its default dist unless the current dist is already one of its.
+    """
+    targets = load_targets()
+    result = dict(current)
+    dist = asked.get("dist")
+    if dist is None and asked.get("os") and targets.os_of(current.get("dist")) != asked["os"]:
+        dist = targets.oses[asked["os"]].default_dist
+    if dist is not None:
+        result["dist"] = dist
+        result["os"] = targets.dists[dist].os
+    if "arch" in asked:
+        result["arch"] = asked["arch"]
+    if "image_type" in asked:
+        result["imageType"] = asked["image_type"]
+    result.setdefault("arch", targets.default_arch)
+    result.setdefault("imageType", targets.default_image_type)
+    result["arch"] = targets.canonical_arch(result["arch"])
+    return result
+
+
+def _is_question(request: str) -> bool:
+    """A question about the template, after any sentence that only sets a target aside."""
+    for sentence in _SENTENCE.findall(request):
+        text = sentence.strip()
+        if not text:
+            continue
+        _, mentions = _asked_targets(text)
+        set_aside = [m for m in detect_target_spans(text) if m not in mentions]
+        if set_aside and not mentions and len(text.split()) <= 4:
+            continue  # "OK, forget arm."
+        return _QUESTION.match(text) is not None and not is_modification(text)
+    return False
+
+
+def _refused(route: Route, found: Any) -> Route:
+    route["intent"] = "unsupported"
+    route["query_type"] = ""
+    if isinstance(found, UnbuildableTarget):
+        what = combination_words(found.dist, found.arch, found.image_type, plural=True)
+        route["reason"] = f"asks for {what}, which the composer has no OS defaults for"
+        refusal = Refusal(named=what, system=what, nearest=None, suggestion=None)
+        refusal["target"] = {
+            **({"dist": found.dist} if found.dist else {}),
+            "arch": found.arch,
+            "imageType": found.image_type,
+        }
+        refusal["options"] = [combination_words(*option) for option in found.options]
+        route["unsupported"] = refusal
+        return route
+    route["reason"] = f"asks for {found.named}, which the composer cannot build"
+    route["unsupported"] = Refusal(
+        named=found.named, system=found.system, nearest=found.nearest, suggestion=found.suggestion
+    )
+    return route
+
+
+def _inherited(previous: Route | None, asked: dict[str, str]) -> dict[str, str]:
+    """After a refused combination, the targets it named that this request does not change.
+
+    "Ubuntu 24.04 ISO for arm64" is refused; "fine, then x86_64" means Ubuntu 24.04 ISO on
+    x86_64. The arch and image type carry over only while the result stays buildable.
+    """
+    refusal: dict[str, Any] = dict((previous.get("unsupported") if previous else None) or {})
+    refused = refusal.get("target")
+    if not isinstance(refused, dict):
+        return {}
+    targets = load_targets()
+    dist = asked.get("dist") or refused.get("dist")
+    if asked.get("os") and targets.os_of(dist) != asked["os"]:
+        dist = None
+    carried: dict[str, str] = {"dist": dist} if dist and not asked.get("dist") else {}
+    for key, field in (("arch", "arch"), ("image_type", "imageType")):
+        if key not in asked and refused.get(field):
+            carried[key] = str(refused[field])
+    arch = asked.get("arch") or carried.get("arch") or targets.default_arch
+    kind = asked.get("image_type") or carried.get("image_type") or targets.default_image_type
+    if dist and not targets.buildable(dist, arch, kind):
+        carried.pop("arch", None)
+        carried.pop("image_type", None)
+    return carried
+
+
+def _reference_record(
+    request: str,
+    reference: Reference | None,
+    target: dict[str, str],
+    *,
+    retarget: bool,
+    create: bool = False,
+) -> ReferenceRecord:
+    spans = list(reference.spans) if reference else []
+    if create and reference is not None:
+        spans = list(reference.marker_words())  # the planner reads the targets itself
+    if retarget:
+        # the target names and the clauses that only ask for them are handled here
+        from oic_ai.tools.references import target_clause_spans
+
+        spans += target_clause_spans(request)
+    return ReferenceRecord(
+        kind=reference.kind if reference else "same",
+        words=reference.marker if reference else "",
+        remainder=remainder(request, spans),
+        target=target,
+    )
+
+
+def route_request(
+    request: str, current_template: str | None, previous: Route | None = None
+) -> Route:
+    """Classify one request given the session's template and the previous turn's route.
 
     Args:
         request: The user's words this turn.
         current_template: The session's template, if any.
+        previous: The previous turn's route (a refused combination lends its targets).
 
     Returns:
-        The route record: intent, reason, query type and the targets named.
+        The route record: intent, reason, query type, the targets named and, for a
+        reference to the conversation, what it refers to and what is left of the request.
     """
     targets = detect_targets(tokenize(request), request)
+    route = Route(intent="create", reason="", query_type="", targets=targets)
+    if (system := find_unsupported(request)) is not None:
+        route["targets"] = targets
+        return _refused(route, system)
+    asked, _ = _asked_targets(request)
+    reference = find_reference(request)
+    carried: dict[str, str] = {}
+    current = target_of(current_template)
     intent: Intent
     if not current_template:
         intent, reason = "create", "no template in this session yet"
-    elif _QUESTION.match(request) and not is_modification(request):
+        carried = _inherited(previous, asked)
+        if carried:
+            targets = {**targets, **carried}
+            reason += "; kept the refused request's " + ", ".join(sorted(carried))
+            asked = {**carried, **asked}
+    elif reference is not None and reference.kind == "undo":
+        intent, reason = "undo", f"takes back the last change ({reference.marker})"
+    elif reference is None and _is_question(request):
         intent, reason = "explain", "a question about the current template"
     elif _NEW.search(request):
         intent, reason = "create", "asks for a new template"
-    elif (
-        "dist" in targets
-        and not is_modification(request)
-        and _names_other_os(targets["dist"], current_template)
-    ):
-        intent, reason = "create", f"names another distribution ({targets['dist']})"
     else:
-        intent, reason = "refine", "changes the current template"
-    if intent != "explain" and (found := find_unsupported(request)) is not None:
-        route = Route(
-            intent="unsupported",
-            reason=f"asks for {found.named}, which the composer cannot build",
-            query_type="",
-            targets=targets,
-        )
-        route["unsupported"] = Refusal(
-            named=found.named,
-            system=found.system,
-            nearest=found.nearest,
-            suggestion=found.suggestion,
-        )
-        return route
-    query_type = "refinement" if intent == "refine" else ("question" if intent == "explain" else "")
-    return Route(intent=intent, reason=reason, query_type=query_type, targets=targets)
+        wanted, now = new_target(current, asked), new_target(current, {})
+        changed = {k: v for k, v in wanted.items() if now.get(k) != v and k != "os"}
+        if not changed:
+            intent, reason = "refine", "changes the current template"
+        elif (
+            reference is None
+            and "dist" in asked
+            and not is_modification(request)
+            and not _INSTEAD.search(request)
+            and _names_other_os(asked["dist"], current_template)
+        ):
+            intent, reason = "create", f"names another distribution ({asked['dist']})"
+        else:
+            intent = "retarget"
+            reason = "the current image for " + ", ".join(f"{k} {v}" for k, v in changed.items())
+    route["intent"], route["reason"] = intent, reason
+    route["targets"] = targets
+    if intent in ("refine", "retarget", "create"):
+        base = current if intent != "create" else {}
+        wanted = new_target(base, asked)
+        dist = wanted.get("dist") if (intent != "create" or "dist" in asked) else None
+        found = unbuildable(dist, wanted["arch"], wanted["imageType"])
+        named = {"arch", "image_type"} & set(asked) if intent == "create" else asked
+        if found is not None and named:
+            return _refused(route, found)
+        if intent == "retarget" or reference is not None:
+            route["reference"] = _reference_record(
+                request,
+                reference,
+                wanted,
+                retarget=intent == "retarget",
+                create=intent == "create",
+            )
+        if intent == "create" and carried:
+            route["inherited"] = carried
+    elif intent == "undo":
+        route["reference"] = _reference_record(request, reference, current, retarget=False)
+    query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
+    route["query_type"] = query_type
+    return route
 
 
 def _names_other_os(dist: str, template: str) -> bool:
@@ -111,5 +311,6 @@ def classify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if isinstance(state.get("template_edit"), str):
         route = edit_route(state.get("template_origin"))
     else:
-        route = route_request(request, state.get("template"))
+        previous = record(state, "route") or None
+        route = route_request(request, state.get("template"), previous)  # type: ignore[arg-type]
     return {**TURN_RESET, "request": request, "route": route}

@@ -31,6 +31,28 @@ def _source_texts(state: State) -> list[tuple[str, str]]:
     return texts
 
 
+def _keep_inherited(plan: Any, base_text: str, inherited: dict[str, str]) -> Any:
+    """Add a ``set_target`` for what a refused request named and the base does not have.
+
+    "Ubuntu 24.04 ISO for arm64" was refused; "then x86_64" starts from an Ubuntu 24.04
+    base, which must also become an ISO when the base is not one.
+    """
+    from oic_ai.tools.edit_plan import SetTarget
+    from oic_ai.tools.target_support import target_of
+
+    base = target_of(base_text)
+    wanted = {
+        "arch": inherited.get("arch"),
+        "image_type": inherited.get("image_type"),
+    }
+    have = {"arch": base.get("arch"), "image_type": base.get("imageType")}
+    change = {k: v for k, v in wanted.items() if v and v != have[k]}
+    if not change or any(getattr(op, "op", "") == "set_target" for op in plan.operations):
+        return plan
+    op = SetTarget.model_validate({"op": "set_target", **change})
+    return plan.model_copy(update={"operations": [op, *plan.operations]})
+
+
 def make_generate(backend: ChatBackend) -> Any:
     """Build the ``generate`` node around the graph's chat backend."""
 
@@ -47,10 +69,24 @@ def make_generate(backend: ChatBackend) -> Any:
 
         settings = run_settings(runtime)
         route = record(state, "route")
-        refine = route.get("intent") == "refine"
-        start = (state.get("template") if refine else state.get("base_text")) or ""
+        intent = route.get("intent")
+        reference = dict(route.get("reference") or {})
+        # after undo or retarget the draft is the start, and the diff is from the template
+        recalled = intent in ("undo", "retarget")
+        refine = intent == "refine" or recalled
+        if recalled:
+            start = state.get("draft") or ""
+        else:
+            start = (state.get("template") if refine else state.get("base_text")) or ""
         mode: Literal["create", "refine"] = "refine" if refine else "create"
-        request = state.get("request", "")
+        request = str(reference["remainder"]) if reference else state.get("request", "")
+        earlier: dict[str, Any] = {}
+        if recalled:
+            earlier = {
+                "changes": list(state.get("changes", [])),
+                "not_applied": list(state.get("not_applied", [])),
+                "warnings": list(state.get("warnings", [])),
+            }
         kept = state.get("provider") if state.get("fix_attempts", 0) > 0 else None
         provider, notices = backend.provider(settings, kept)
         notices = [*state.get("notices", []), *notices]
@@ -119,17 +155,19 @@ def make_generate(backend: ChatBackend) -> Any:
                 request, start, mode=mode, packages=names, known=known_package_names(settings)
             )
             notices.extend(reading_notices(request, names))  # "read 'dokcer' as 'docker'"
+        if mode == "create" and route.get("inherited"):
+            plan = _keep_inherited(plan, start, dict(route["inherited"]))
         applied = apply_plan(
             start, plan, label="template.yml", needs=PackageNeeds.for_settings(settings)
         )
         return {
             "draft": applied.text,
-            "start_text": start,
+            "start_text": state.get("start_text") if recalled else start,
             "diff": applied.diff,
             "plan": plan_json(plan),
-            "changes": list(applied.applied),
-            "not_applied": list(applied.not_applied),
-            "warnings": list(applied.warnings),
+            "changes": [*earlier.get("changes", []), *applied.applied],
+            "not_applied": [*earlier.get("not_applied", []), *applied.not_applied],
+            "warnings": [*earlier.get("warnings", []), *applied.warnings],
             "provider": provider,
             "notices": notices,
         }

@@ -8,7 +8,7 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context, run_settings
-from oic_ai.nodes.state import State, Status, record
+from oic_ai.nodes.state import UNDO_DEPTH, Revision, State, Status, record
 from oic_ai.stores.secrets import mask_secrets
 
 OWN_EDIT_HINT = (
@@ -66,10 +66,32 @@ def settle_status(state: State) -> tuple[Status, list[str]]:
 
 
 def _refusal(state: State) -> str:
-    """The answer to a request for a system the composer cannot build."""
-    from oic_ai.tools.target_support import UnsupportedRequest, refusal_message
+    """The answer to a request for a system or combination the composer cannot build."""
+    from oic_ai.tools.target_support import (
+        UnbuildableTarget,
+        UnsupportedRequest,
+        refusal_message,
+        unbuildable_message,
+    )
 
     found = dict(record(state, "route").get("unsupported") or {})
+    combination = found.get("target")
+    if isinstance(combination, dict):
+        lines = unbuildable_message(
+            UnbuildableTarget(
+                dist=combination.get("dist"),
+                arch=str(combination.get("arch")),
+                image_type=str(combination.get("imageType")),
+                options=(),
+            )
+        )
+        options = [str(option) for option in found.get("options") or []]
+        if options:
+            lines.append("Nearest buildable: " + ", or ".join(options) + ".")
+        if state.get("template"):
+            lines.append("The session's template is unchanged.")
+        lines.append("Status: unsupported.")
+        return "\n".join(lines)
     lines = refusal_message(
         UnsupportedRequest(
             named=str(found.get("named", "")),
@@ -96,6 +118,24 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
         sources = state.get("sources", [])
         score = f" (score {sources[0]['score']:.2f})" if sources else ""
         lines.append(f"Started from {state.get('base_template')}{score}.")
+    elif intent == "undo":
+        undone = dict(dict(route.get("reference") or {}).get("undone") or {})
+        if undone:
+            what = (
+                "it had changed nothing, so the template stays as it was"
+                if undone.get("unchanged")
+                else "the template is back to how it was before it"
+            )
+            lines.append(f"Undid turn {undone.get('turn')} ('{undone.get('request')}'): {what}.")
+        else:
+            lines.append("Nothing to undo: no earlier turn of this session changed the template.")
+    elif intent == "retarget":
+        target = dict(dict(route.get("reference") or {}).get("target") or {})
+        lines.append(
+            "Re-targeted the current template to "
+            + _target_words(target)
+            + ", keeping its customisations."
+        )
     elif intent == "edit":  # "applied your edit" or "started from NAME"
         reason = str(route.get("reason") or "applied your edit")
         lines.append(f"{reason[:1].upper()}{reason[1:]}.")
@@ -126,6 +166,37 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
     return "\n".join(line for line in lines if line)
 
 
+def _target_words(target: dict[str, Any]) -> str:
+    from oic_ai.stores.targets import load_targets
+
+    targets = load_targets()
+    dist = str(target.get("dist") or "")
+    kind = targets.image_type_title(str(target.get("imageType") or ""), "image")
+    return f"{targets.title(dist)} ({dist}), {target.get('arch')}, {kind}"
+
+
+def _undo_stack(state: State, kept: str, turn: int) -> list[Revision]:
+    """The session's earlier templates after this turn (``undo`` reads the last one).
+
+    Every turn that asked for a change and whose result was kept adds the template from
+    before it, even when it changed nothing (so "undo that" after it takes back that
+    turn, not an earlier one); an undo turn takes its entry off again. Questions and
+    refusals never reach here.
+    """
+    stack = list(state.get("undo_stack") or [])
+    before = state.get("template")
+    if record(state, "route").get("intent") == "undo":
+        if not stack:
+            return stack
+        restored = stack.pop()["template"]
+        if kept != restored:  # the rest of the request changed the restored template
+            stack.append(Revision(turn=turn, request=state.get("request", ""), template=restored))
+        return stack
+    if before:
+        stack.append(Revision(turn=turn, request=state.get("request", ""), template=before))
+    return stack[-UNDO_DEPTH:]
+
+
 def respond(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Finish the turn: the draft becomes the session's template unless it is invalid.
 
@@ -151,6 +222,7 @@ def respond(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         update["diff"] = unified_diff(state.get("start_text") or "", draft or "", "template.yml")
         if status != "invalid" and draft:
             update["template"] = draft
+            update["undo_stack"] = _undo_stack(state, draft, update["turn"])
     _record(state, runtime, status, update.get("template", state.get("template")), update["turn"])
     return update
 

@@ -24,8 +24,10 @@ if TYPE_CHECKING:
     from oic_ai.tools.validate_template import FileReport
 
 Status = Literal["valid", "valid_with_warnings", "invalid", "unsupported"]
-Intent = Literal["create", "refine", "explain", "edit", "unsupported"]
+Intent = Literal["create", "refine", "explain", "edit", "undo", "retarget", "unsupported"]
 _DOCUMENTED = with_config(ConfigDict(use_attribute_docstrings=True))
+UNDO_DEPTH = 20
+"""How many earlier templates a session keeps for ``undo``."""
 
 
 @_DOCUMENTED
@@ -40,6 +42,37 @@ class Refusal(TypedDict):
     """The supported dist offered instead; None when there is none (not Linux)."""
     suggestion: str | None
     """The request with the system swapped for ``nearest``."""
+    target: NotRequired[dict[str, str]]
+    """For a combination without OS defaults: the ``dist`` (absent when none was named),
+    ``arch`` and ``imageType`` asked for."""
+    options: NotRequired[list[str]]
+    """For a combination without OS defaults: the nearest buildable ones, in words."""
+
+
+@_DOCUMENTED
+class Revision(TypedDict):
+    """A template the session had before a turn changed it: what ``undo`` goes back to."""
+
+    turn: int
+    """The turn that changed it (1-based)."""
+    request: str
+    """That turn's request."""
+    template: str
+    """The template before that turn."""
+
+
+@_DOCUMENTED
+class ReferenceRecord(TypedDict):
+    """A reference to the conversation that ``classify`` found ("undo", "the same for X")."""
+
+    kind: Literal["undo", "same"]
+    """``undo`` takes back the last change; ``same`` is the current image again."""
+    words: str
+    """The reference words as written ("the same for", "go back one step")."""
+    remainder: str
+    """The rest of the request, for the planner ("" when nothing is left)."""
+    target: dict[str, str]
+    """For a ``retarget`` turn: the whole new target (os, dist, arch, imageType)."""
 
 
 @_DOCUMENTED
@@ -47,8 +80,9 @@ class Route(TypedDict):
     """Where ``classify`` sent a turn and why, kept in state so a replay shows it."""
 
     intent: Intent
-    """create, refine, explain, edit (a template given with the turn: ``template_edit``), or
-    unsupported (a system the composer cannot build)."""
+    """create, refine, explain, edit (a template given with the turn: ``template_edit``),
+    undo (take back the last change), retarget (the current image for another dist, arch
+    or image type), or unsupported (a system or combination the composer cannot build)."""
     reason: str
     """Why the turn took this route, in words."""
     query_type: str
@@ -57,6 +91,12 @@ class Route(TypedDict):
     """The targets the request names (dist, arch, image_type, ...)."""
     unsupported: NotRequired[Refusal]
     """For an ``unsupported`` turn: what was asked for and the nearest alternative."""
+    inherited: NotRequired[dict[str, str]]
+    """For a ``create`` turn right after a refused combination: the targets it kept from
+    the refused request (dist, arch, image_type)."""
+    reference: NotRequired[ReferenceRecord]
+    """For an ``undo`` or ``retarget`` turn (or a refinement that says "like before"): the
+    reference to the conversation and what is left of the request."""
 
 
 @_DOCUMENTED
@@ -208,6 +248,9 @@ class State(InputState, OutputState, total=False):
     own_edit: bool
     """True for an edit turn whose draft is the user's own text and no fix was asked for:
     its errors and missing packages are reported, never fixed without asking."""
+    undo_stack: list[Revision]
+    """The session's earlier templates, oldest first, one per turn that changed it (at most
+    ``UNDO_DEPTH``): ``undo`` makes the last one current again."""
 
 
 def record(state: State, key: Literal["route", "validation", "packages"]) -> dict[str, Any]:

@@ -57,6 +57,7 @@ class Arch:
         package_words: Arch words inside package names (``grub-efi-amd64``).
         name_word: The word a new image name uses for the arch (``amd64``).
         console: Serial console device prefix on the kernel command line, or "".
+        serial: The serial device prefixes the arch has (``ttyS``, ``ttyAMA``).
         deb_name: Debian's name for it in repositories (``amd64``).
         root: The root partition type and GUID.
     """
@@ -72,6 +73,7 @@ class Arch:
     console: str
     deb_name: str
     root: RootPartition
+    serial: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -153,9 +155,8 @@ class UnsupportedTarget:
     Attributes:
         phrase: A regular expression that names it in a request.
         supported: What to suggest instead.
-        name: Set for a system the composer has no configuration for at all (Windows,
-            Arch Linux): a request for it is refused. Empty for an older version of a
-            supported distribution, which is built as the supported one.
+        name: What a refusal calls it ("Windows", "Ubuntu 22.04 or older"): a request for
+            it is refused. Empty for a word the planner reports without refusing.
         nearest: The dist offered instead of a refused system ("" for none).
     """
 
@@ -181,6 +182,7 @@ class TargetRegistry:
         name_parts: Words that are parts of target names.
         from_before: Regular expression for the words before a source target ("from").
         field_patterns: Template field -> the regular expression its value must match.
+        admin_groups: Family -> the group that gives an account admin rights.
         default_arch: The arch a template without one means.
         default_image_type: The image type a template without one means.
     """
@@ -196,6 +198,7 @@ class TargetRegistry:
     name_parts: tuple[str, ...]
     from_before: str
     field_patterns: Mapping[str, str]
+    admin_groups: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     default_arch: str = "x86_64"
     default_image_type: str = "raw"
 
@@ -311,6 +314,16 @@ class TargetRegistry:
     def canonical_arch(self, arch: str) -> str:
         """Return the composer's name for ``arch``; an unknown arch is returned unchanged."""
         return self.arch_for_spelling(arch) or arch
+
+    def has_serial_device(self, arch: str, device: str) -> bool:
+        """Return whether ``device`` (``ttyS1``) is a serial device ``arch`` has.
+
+        A device no arch lists as serial (``tty0``, a virtual terminal) counts as present.
+        """
+        prefix = device.rstrip("0123456789")
+        known = {p for a in self.arches.values() for p in a.serial}
+        found = self.arches.get(arch)
+        return prefix not in known or (found is not None and prefix in found.serial)
 
     def consoles(self) -> dict[str, str]:
         """Return arch -> serial console prefix, for the arches that have one."""
@@ -445,6 +458,7 @@ def _arch(name: str, raw: Mapping[str, Any]) -> Arch:
         name_word=str(raw.get("name_word", name)),
         console=str(raw.get("console", "")),
         deb_name=str(raw.get("deb", name)),
+        serial=string_list(raw.get("serial"), f"arches.{name}.serial"),
         root=RootPartition(
             type=str(root["type"]),
             guid=str(root["guid"]).lower(),
@@ -554,6 +568,9 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         from_before=str(request.get("from_before", "")),
         field_patterns=MappingProxyType(
             {str(k): str(v) for k, v in _map(data.get("field_patterns"), "field_patterns").items()}
+        ),
+        admin_groups=MappingProxyType(
+            {str(k): str(v) for k, v in _map(data.get("admin_groups"), "admin_groups").items()}
         ),
         default_arch=str(defaults.get("arch", "x86_64")),
         default_image_type=str(defaults.get("image_type", "raw")),

@@ -1,17 +1,26 @@
-"""Requests for systems the composer cannot build: found before any template is made.
+"""What the composer cannot build: refused systems, and combinations without OS defaults.
 
-The systems and their phrases are data (``request.unsupported`` entries with a ``name``
-in ``stores/data/targets.yaml``). A mention does not count when it is negated or left
-behind ("not windows", "instead of Windows Server", "migrate from Fedora"), when it
-describes what the image serves or runs ("alpine containers", "windows clients"), or
-when the request also names a supported distribution.
+Two kinds of request get status ``unsupported`` before any template is made:
+
+- a system the composer has no configuration for (Windows, Ubuntu 22.04, CentOS 7): the
+  systems and their phrases are data (``request.unsupported`` in
+  ``stores/data/targets.yaml``). A mention does not count when it is negated or left
+  behind ("not windows", "instead of Windows Server", "migrate from Fedora"), when it
+  describes what the image serves or runs ("alpine containers", "windows clients"), when
+  it is a repository field or a lineage ("suite bookworm", "bookworm-based"), or when the
+  request also names a supported distribution;
+- a supported dist on an arch and image type the composer has no OS defaults for (an ISO
+  or network-boot image for aarch64): the facts are each dist's ``builds`` in the same
+  file. :func:`unbuildable` names the nearest buildable combinations.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.retrieval.query_classifier import WORD_END, WORD_START, detect_target_spans
@@ -21,6 +30,13 @@ _LEFT_BEHIND = re.compile(
     r"(?:\bnot|\bno|\bnon|without|instead\s+of|rather\s+than|unlike|\bfrom|replac\w*|"
     r"migrat\w*|moving|\bmove|\bthan|versus|\bvs\.?)\s+(?:[\w'-]+\s+){0,2}$"
 )
+# words right before a mention that make it a repository's field, or part of a URL
+_REPOSITORY_FIELD = re.compile(
+    r"(?:suite|codename|code\s+name|distribution|dist|release|component|repo(?:sitory)?|url)"
+    r"\s*[:=]?\s*(?:is\s+)?$|\S*(?:://|/)\S*\s+$"
+)
+# words right after a mention that make it a lineage ("bookworm-based eLxr")
+_LINEAGE = re.compile(r"[\s-]*based\b")
 # words right after a mention that make it what the image serves, hosts or runs
 _SERVED = re.compile(
     r"\s*(?:-?based\s+)?(?:containers?|container\s+images?|docker\s+images?|base\s+images?|"
@@ -78,6 +94,8 @@ def find_unsupported(request: str) -> UnsupportedRequest | None:
             before = work[max(0, match.start() - 60) : match.start()]
             if _LEFT_BEHIND.search(before) or _SERVED.match(work, match.end()):
                 continue
+            if _REPOSITORY_FIELD.search(before) or _LINEAGE.match(work, match.end()):
+                continue
             if _names_a_supported_dist(request):
                 return None
             named = " ".join(request[match.start() : match.end()].split())
@@ -110,3 +128,112 @@ def refusal_message(found: UnsupportedRequest) -> list[str]:
         title = load_targets().title(found.nearest)
         lines.append(f"Nearest supported: {title} ({found.nearest}); try '{found.suggestion}'.")
     return lines
+
+
+# --- combinations without OS defaults ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnbuildableTarget:
+    """A dist, arch and image type the composer has no OS defaults for.
+
+    Attributes:
+        dist: The dist, or None when the request names none (no dist builds it then).
+        arch: The arch.
+        image_type: The image type.
+        options: The nearest buildable ``(dist, arch, imageType)`` combinations, best first.
+    """
+
+    dist: str | None
+    arch: str
+    image_type: str
+    options: tuple[tuple[str | None, str, str], ...]
+
+
+def unbuildable(dist: str | None, arch: str, image_type: str) -> UnbuildableTarget | None:
+    """The combination as an :class:`UnbuildableTarget` when the composer cannot build it.
+
+    Args:
+        dist: The dist; None to ask whether any dist builds ``arch`` and ``image_type``.
+        arch: The arch (the composer's name).
+        image_type: The image type.
+
+    Returns:
+        None when it is buildable (or names an unknown dist, left to validation).
+    """
+    targets = load_targets()
+    if dist is not None:
+        if dist not in targets.dists or targets.buildable(dist, arch, image_type):
+            return None
+        return UnbuildableTarget(
+            dist, arch, image_type, targets.nearest_buildable(dist, arch, image_type)
+        )
+    if any(targets.buildable(d, arch, image_type) for d in targets.dists):
+        return None
+    options: dict[tuple[str | None, str, str], None] = {}
+    for other in targets.dists:
+        for _, other_arch, other_type in targets.nearest_buildable(other, arch, image_type):
+            options[(None, other_arch, other_type)] = None
+    return UnbuildableTarget(None, arch, image_type, tuple(options))
+
+
+def combination_words(dist: str | None, arch: str, image_type: str, *, plural: bool = False) -> str:
+    """The combination in words: "Ubuntu 24.04 ISO installer for aarch64"."""
+    targets = load_targets()
+    title = targets.image_type_title(image_type, image_type) + ("s" if plural else "")
+    return " ".join(w for w in (targets.title(dist) if dist else "", title, f"for {arch}") if w)
+
+
+def builds_line(dist: str) -> str:
+    """What the composer builds of one dist: "raw disk images for x86_64 and aarch64; ..."."""
+    targets = load_targets()
+    found = targets.dists.get(dist)
+    if found is None:
+        return ""
+    parts = [
+        f"{targets.image_type_title(kind, kind)}s for {' and '.join(arches)}"
+        for kind, arches in found.builds.items()
+        if arches
+    ]
+    return "; ".join(parts)
+
+
+def unbuildable_message(found: UnbuildableTarget) -> list[str]:
+    """The lines that answer a request for a combination the composer cannot build."""
+    what = combination_words(found.dist, found.arch, found.image_type, plural=True)
+    lines = [
+        f"No template: os-image-composer has no OS defaults for {what}, so it cannot build them."
+    ]
+    if found.dist:
+        lines.append(f"For {load_targets().title(found.dist)} it builds {builds_line(found.dist)}.")
+    if found.options:
+        words = [combination_words(d, arch, kind) for d, arch, kind in found.options]
+        lines.append("Nearest buildable: " + ", or ".join(words) + ".")
+    return lines
+
+
+def target_of(text: str | None) -> dict[str, str]:
+    """The ``target`` section of a template text (os, dist, arch, imageType), or {}."""
+    if not text:
+        return {}
+    import yaml
+
+    try:
+        data: Any = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
+    except yaml.YAMLError:
+        return {}
+    target = data.get("target") if isinstance(data, Mapping) else None
+    if not isinstance(target, Mapping):
+        return {}
+    return {str(k): str(v) for k, v in target.items() if isinstance(v, str | int | float)}
+
+
+def unbuildable_target_of(text: str | None) -> UnbuildableTarget | None:
+    """The template's own target when the composer cannot build it (a known dist), else None."""
+    target = target_of(text)
+    dist = target.get("dist")
+    if not dist:
+        return None
+    arch = load_targets().canonical_arch(target.get("arch") or load_targets().default_arch)
+    image_type = target.get("imageType") or load_targets().default_image_type
+    return unbuildable(dist, arch, image_type)

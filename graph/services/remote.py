@@ -392,22 +392,11 @@ class RemoteServer:
         value = self.state(session).get("template")
         return str(value) if value else None
 
-    def undo(self, session: str) -> str | None:
-        """Put back the template from before the last turn (as ``TemplateAgent.undo``)."""
-        turns = [s for s in self.history(session) if not s.next and (s.values or {}).get("turn")]
-        if len(turns) < 2:
-            return None
-        template = turns[1].values.get("template")
-        update = {
-            "template": template,
-            "diff": "",
-            "changes": ["undo: restored the previous template"],
-        }
-        self.call(
-            lambda: self.client.threads.update_state(session, update, as_node="respond"),
-            what=f"session {session}",
-        )
-        return str(template) if template else None
+    def undo(self, session: str, *, context: dict[str, Any] | None = None) -> str | None:
+        """Take back the last change as a new turn (as ``TemplateAgent.undo``)."""
+        from oic_ai.graph.agent import undone_template
+
+        return undone_template(self.run_turn("undo", session, context=context))
 
 
 class _HistoryGraph:
@@ -552,5 +541,5 @@ class RemoteAgent:
         return self.server.current_template(session)
 
     def undo(self, session: str) -> str | None:
-        """Put back the template from before the last turn."""
-        return self.server.undo(session)
+        """Take back the last change as a new turn."""
+        return self.server.undo(session, context=self.context)

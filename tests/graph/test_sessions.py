@@ -169,17 +169,18 @@ def test_a_turn_waiting_for_review_is_pending_then_a_run(settings: Settings) -> 
         assert done.status in STATUSES
 
 
-def test_undo_shows_as_an_edit(agent: TemplateAgent) -> None:
+def test_undo_is_a_turn_of_its_own(agent: TemplateAgent) -> None:
     sid = str(uuid.uuid4())
-    agent.generate(REQUESTS[0], session=sid)
+    first = agent.generate(REQUESTS[0], session=sid)
     agent.generate("make the disk 24GiB", session=sid)
-    assert agent.undo(sid) is not None
+    assert agent.undo(sid) == first.template
 
     records = replay(agent.graph, sid)
 
-    assert [r.kind for r in records] == ["run", "run", "update"]
-    assert records[-1].turn == 2
-    assert any("undo" in change for change in records[-1].changes)
+    assert [r.kind for r in records] == ["run", "run", "run"]
+    assert records[-1].turn == 3 and records[-1].request == "undo"
+    assert any("undo: took back turn 2" in change for change in records[-1].changes)
+    assert agent.undo(sid) is None  # the first template has nothing before it
 
 
 def test_rerun_sends_the_same_requests_and_compares(

@@ -1,4 +1,4 @@
-"""The registry's buildable targets agree with the composer's own loader, combination by combination.
+"""The registry's buildable targets agree with the composer's own loader, one by one.
 
 ``stores/data/targets.yaml`` says, per dist, which arches each image type has OS defaults
 for. This test writes one small template for every os/dist/arch/imageType the schema allows

@@ -94,7 +94,8 @@ def _follow_arch(ed: Editor, old: str | None, new: str) -> None:
         consoles = targets.consoles()
         console = consoles[new]
         others = "|".join(t for a, t in consoles.items() if a != new)
-        updated = re.sub(rf"(?<=console=)(?:{others})(?=[0-9])", console, cmdline)
+        # device 0 is each arch's default serial console; another device is the user's own
+        updated = re.sub(rf"(?<=console=)(?:{others})(?=0(?![0-9]))", console, cmdline)
         if updated != cmdline:
             kernel["cmdline"] = updated
             notes.append(f"kernel cmdline consoles -> {console}")

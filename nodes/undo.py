@@ -1,0 +1,57 @@
+"""``undo``: make the template from before the last change the current one, as a new turn.
+
+The session keeps the templates it had before each turn that changed it (``undo_stack``,
+written by ``respond``). An undo turn takes the last one as its draft, so it is validated
+and package-checked like any result and recorded as a turn of its own: the history keeps
+both the change and its undoing. Questions and refused turns asked for no change, so
+they are never what an undo takes back; a turn that asked for one and changed nothing is
+("undo that" means that turn, and the template stays as it is).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from oic_ai.nodes.context import Context
+from oic_ai.nodes.state import State, record
+
+UNDO_PROVIDER = "builtin (undo)"
+"""The provider an undo turn reports when nothing is left for a planner."""
+
+
+def _quoted(request: str, limit: int = 60) -> str:
+    text = " ".join(request.split())
+    return f"'{text[: limit - 1]}…'" if len(text) > limit else f"'{text}'"
+
+
+def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Put the last earlier template in the draft, and say which turn it takes back."""
+    current = state.get("template") or ""
+    stack = list(state.get("undo_stack") or [])
+    route = record(state, "route")
+    update: dict[str, Any] = {"start_text": current, "provider": UNDO_PROVIDER, "plan": None}
+    if not stack:
+        return {
+            **update,
+            "draft": current,
+            "not_applied": [
+                "undo — nothing to take back: no earlier turn of this session changed the template"
+            ],
+        }
+    last = stack[-1]
+    reference = dict(route.get("reference") or {})
+    unchanged = last["template"] == current
+    reference["undone"] = {
+        "turn": last["turn"],
+        "request": last["request"],
+        "unchanged": unchanged,
+    }
+    what = "it had changed nothing" if unchanged else "the template is the one from before it"
+    return {
+        **update,
+        "draft": last["template"],
+        "changes": [f"undo: took back turn {last['turn']} ({_quoted(last['request'])}); {what}"],
+        "route": {**route, "reference": reference},
+    }

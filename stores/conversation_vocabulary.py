@@ -1,0 +1,110 @@
+"""The words that refer back to the conversation, read from ``stores/data/conversation.yaml``.
+
+Two closed classes: how people take back the last change ("undo that", "roll it back",
+"go back one step") and how they ask for the same image again ("the same for Debian",
+"like before but ..."), plus the filler words that carry no request inside such a clause.
+:mod:`oic_ai.tools.references` reads a request with them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+CONVERSATION_PATH = Path(__file__).parent / "data" / "conversation.yaml"
+
+
+@dataclass(frozen=True)
+class UndoPhrase:
+    """One way to take back the last change.
+
+    Attributes:
+        pattern: The compiled phrase (lower-case text, word boundaries).
+        alone: The phrase counts only when its clause ends right after it.
+    """
+
+    pattern: re.Pattern[str]
+    alone: bool
+
+
+@dataclass(frozen=True)
+class ConversationVocabulary:
+    """Every reference word list, compiled.
+
+    Attributes:
+        undo: The phrases that take back the last change.
+        undo_negated: Words right before an undo phrase that cancel it ("don't").
+        undo_echo: A clause that repeats what the undone change did ("drop that user
+            again"): part of the undo.
+        same: The phrases that ask for the same image again.
+        back_only: The subset of ``same`` that refers back without naming a target.
+        also: "too", "as well": a clause naming a target and ending so refers back.
+        filler: Words that carry no request inside a reference clause.
+    """
+
+    undo: tuple[UndoPhrase, ...]
+    undo_negated: re.Pattern[str]
+    undo_echo: re.Pattern[str]
+    same: tuple[re.Pattern[str], ...]
+    back_only: re.Pattern[str]
+    also: re.Pattern[str]
+    filler: frozenset[str]
+
+
+def _bounded(pattern: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])")
+
+
+def parse_conversation(data: Mapping[str, Any]) -> ConversationVocabulary:
+    """Compile the parsed YAML document.
+
+    Raises:
+        ValueError: the document is malformed (a bug in the shipped data).
+    """
+    undo = data.get("undo")
+    same = data.get("same")
+    if not isinstance(undo, Mapping) or not isinstance(same, Mapping):
+        raise ValueError("conversation.yaml needs `undo` and `same` sections")
+    object_words = str(undo.get("object") or "")
+    phrases = []
+    for entry in undo.get("phrases") or []:
+        if not isinstance(entry, Mapping) or not entry.get("pattern"):
+            raise ValueError("every undo phrase needs a pattern")
+        text = str(entry["pattern"]).replace("{object}", object_words)
+        phrases.append(UndoPhrase(_bounded(text), bool(entry.get("alone"))))
+    filler = data.get("filler") or []
+    if not isinstance(filler, list) or not all(isinstance(word, str) for word in filler):
+        raise ValueError(
+            "conversation.yaml `filler` must be a list of strings; quote it where a word "
+            "is yes, no, on or off (YAML reads those as booleans)"
+        )
+    return ConversationVocabulary(
+        undo=tuple(phrases),
+        undo_negated=re.compile(str(undo.get("negated_by") or r"(?!)")),
+        undo_echo=_bounded(str(undo.get("echo") or r"(?!)")),
+        same=tuple(_bounded(str(p)) for p in same.get("phrases") or []),
+        back_only=_bounded(str(same.get("back_only") or r"(?!)")),
+        also=re.compile(str(same.get("also") or r"(?!)")),
+        filler=frozenset(str(word).lower() for word in filler),
+    )
+
+
+@lru_cache(maxsize=2)
+def load_conversation(path: Path | None = None) -> ConversationVocabulary:
+    """Load (once) and return the vocabulary shipped in ``stores/data/conversation.yaml``.
+
+    Args:
+        path: Another file, for tests; ``None`` means the shipped one.
+    """
+    import yaml  # deferred: importing this module must stay free
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    with (path or CONVERSATION_PATH).open(encoding="utf-8") as handle:
+        data = yaml.load(handle, Loader=loader)  # noqa: S506 - a safe loader
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{path or CONVERSATION_PATH} must hold a mapping")
+    return parse_conversation(data)

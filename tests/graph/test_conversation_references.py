@@ -1,0 +1,202 @@
+"""References to the conversation, end to end: undo as a new turn, "the same for X", refusals.
+
+Every test runs real turns through the compiled graph (builtin planner, the bundled library,
+a SQLite checkpointer) and checks the route taken, the session's template and the answer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from oic_ai.graph.agent import TemplateAgent, TurnResult
+from oic_ai.stores.settings import load_settings
+from tests.conftest import OUR_TEMPLATES
+
+OK = ("valid", "valid_with_warnings")
+
+
+class Run:
+    """An agent, one session, and the nodes each turn went through."""
+
+    def __init__(self, data: Path) -> None:
+        self.agent = TemplateAgent(load_settings(data_dir=data, env={}, provider="builtin"))
+        self.session: str | None = None
+        self.nodes: list[str] = []
+
+    def turn(self, request: str) -> TurnResult:
+        self.nodes = []
+        result = self.agent.generate(
+            request, session=self.session, on_step=lambda node, _: self.nodes.append(node)
+        )
+        self.session = result.session
+        return result
+
+    def template(self) -> str | None:
+        return self.agent.current_template(self.session) if self.session else None
+
+
+@pytest.fixture
+def run(agent_data_dir: Path) -> Any:
+    runner = Run(agent_data_dir)
+    yield runner
+    runner.agent.close()
+
+
+def _doc(text: str | None) -> dict[str, Any]:
+    data = yaml.safe_load(text or "")
+    assert isinstance(data, dict)
+    return data
+
+
+def _packages(text: str | None) -> list[str]:
+    return list(_doc(text)["systemConfig"]["packages"])
+
+
+def test_undo_is_a_new_turn_that_restores_the_template_from_before_the_last_change(
+    run: Run,
+) -> None:
+    first = run.turn("a minimal debian 13 image")
+    assert first.status in OK
+    second = run.turn("add htop")
+    assert "htop" in _packages(second.template)
+    asked = run.turn("what packages are included?")
+    assert asked.route["intent"] == "explain"
+    undone = run.turn("hmm, roll that back")
+    assert run.nodes == ["classify", "undo", "validate", "verify_packages", "respond"]
+    assert undone.route["intent"] == "undo" and undone.status in OK
+    assert undone.template == first.template == run.template()
+    assert undone.turn == 4 and undone.not_applied == []
+    assert "Undid turn 2 ('add htop')" in undone.message
+    assert undone.diff and "-    - htop" in undone.diff
+    # the history keeps the change and its undoing
+    kept = [s.values.get("template") for s in run.agent.history(run.session or "")]
+    assert second.template in kept and first.template in kept
+
+
+def test_undo_goes_back_one_change_at_a_time_and_says_when_nothing_is_left(run: Run) -> None:
+    first = run.turn("a minimal debian 13 image")
+    run.turn("add htop")
+    run.turn("set the hostname to edge-7")
+    once = run.turn("undo")
+    assert "htop" in _packages(once.template)
+    assert _doc(once.template)["systemConfig"]["hostname"] != "edge-7"
+    twice = run.turn("go back one step")
+    assert twice.template == first.template
+    nothing = run.turn("undo")
+    assert nothing.status == "valid_with_warnings"
+    assert nothing.template == first.template
+    assert any("nothing to take back" in item for item in nothing.not_applied)
+    assert "Nothing to undo" in nothing.message
+
+
+def test_the_rest_of_an_undo_request_is_planned_on_the_restored_template(run: Run) -> None:
+    first = run.turn("a minimal debian 13 image")
+    run.turn("add htop")
+    both = run.turn("undo that and add curl")
+    assert run.nodes[:3] == ["classify", "undo", "generate"]
+    packages = _packages(both.template)
+    assert "curl" in packages and "htop" not in packages
+    back = run.turn("undo")
+    assert back.template == first.template  # the undo and the addition were one step
+
+
+def test_undo_takes_back_a_turn_that_changed_nothing_not_an_earlier_one(run: Run) -> None:
+    run.turn("a minimal debian 13 image")
+    with_htop = run.turn("add htop")
+    same = run.turn("add htop")
+    assert same.template == with_htop.template
+    undone = run.turn("revert my last edit")
+    assert undone.template == with_htop.template
+    assert "it had changed nothing" in undone.message
+
+
+def test_the_same_for_another_distribution_keeps_every_customisation(run: Run) -> None:
+    run.turn("a minimal debian 13 image")
+    run.turn("add htop and nginx")
+    run.turn("set the hostname to web-7")
+    run.turn("make the disk 8GiB")
+    moved = run.turn("now the same for Azure Linux 3, please")
+    assert run.nodes == ["classify", "retarget", "validate", "verify_packages", "respond"]
+    assert moved.route["intent"] == "retarget" and moved.status in OK, moved.reasons
+    doc = _doc(moved.template)
+    assert doc["target"] == {
+        "os": "azure-linux", "dist": "azl3", "arch": "x86_64", "imageType": "raw"
+    }  # fmt: skip
+    assert {"htop", "nginx"} <= set(doc["systemConfig"]["packages"])
+    assert any("htop" in w for w in moved.warnings)  # no catalog mapping: kept by name
+    assert doc["systemConfig"]["hostname"] == "web-7" and doc["disk"]["size"] == "8GiB"
+    assert doc["systemConfig"]["kernel"]["packages"] == ["kernel"]
+    assert moved.base_template == "azl3-x86_64-minimal-raw.yml"
+    assert "Re-targeted the current template to Azure Linux 3 (azl3)" in moved.message
+    assert moved.not_applied == []
+
+
+def test_like_before_but_plans_only_the_change(run: Run) -> None:
+    first = run.turn("a minimal debian 13 image with nginx")
+    again = run.turn("like before, but add htop")
+    assert again.route["intent"] == "refine"
+    assert again.route["reference"]["remainder"] == "add htop"
+    packages = _packages(again.template)
+    assert "htop" in packages and "nginx" in packages
+    assert _doc(again.template)["target"] == _doc(first.template)["target"]
+    assert not any("like before" in item for item in again.not_applied)
+
+
+def test_a_combination_without_defaults_is_refused_with_the_nearest_ones(run: Run) -> None:
+    first = run.turn("a minimal ubuntu 24.04 image for arm64")
+    assert _doc(first.template)["target"]["arch"] == "aarch64"
+    refused = run.turn("and an installer ISO of it?")
+    assert run.nodes == ["classify", "respond"]
+    assert refused.status == "unsupported" and refused.template is None
+    assert run.template() == first.template
+    assert "no OS defaults for Ubuntu 24.04 ISO installers for aarch64" in refused.message
+    assert "Nearest buildable: Ubuntu 24.04 ISO installer for x86_64" in refused.message
+    assert "The session's template is unchanged." in refused.message
+    undone = run.turn("undo")  # the refusal changed nothing: nothing of it to take back
+    assert undone.template == first.template
+
+
+def test_after_a_refused_combination_the_next_request_keeps_its_distribution(
+    run: Run,
+) -> None:
+    refused = run.turn("a Debian 13 PXE netboot image for our arm64 nodes")
+    assert refused.status == "unsupported" and run.template() is None
+    assert refused.route["unsupported"]["options"][0] == "Debian 13 network-boot image for x86_64"
+    built = run.turn("OK, what about the same netboot image for x86_64 then, with nvme-cli?")
+    assert built.route["intent"] == "create" and built.status in OK
+    doc = _doc(built.template)
+    assert doc["target"]["dist"] == "debian13" and doc["target"]["imageType"] == "img"
+    assert doc["target"]["arch"] == "x86_64" and "nvme-cli" in doc["systemConfig"]["packages"]
+    assert not any("same" in item for item in built.not_applied)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "nearest"),
+    [
+        ("ubuntu 22.04 please", "Ubuntu 24.04"),
+        ("switch it to Debian 12", "Debian 13"),
+        ("can it be CentOS 7 instead?", "RHEL-compatible 10"),
+    ],
+)
+def test_an_old_release_is_refused_and_the_template_stays(
+    run: Run, request_text: str, nearest: str
+) -> None:
+    first = run.turn("a minimal debian 13 image")
+    refused = run.turn(request_text)
+    assert refused.status == "unsupported" and run.nodes == ["classify", "respond"]
+    assert run.template() == first.template
+    assert f"Nearest supported: {nearest}" in refused.message
+
+
+def test_an_edit_to_a_target_the_composer_cannot_build_is_invalid(run: Run) -> None:
+    first = run.turn("a minimal ubuntu 24.04 image")
+    text = (OUR_TEMPLATES / "ubuntu24-x86_64-installer-iso.yml").read_text(encoding="utf-8")
+    edited = run.agent.apply_edit(run.session, text.replace("arch: x86_64", "arch: aarch64"))
+    assert edited.status == "invalid"
+    codes = [e["code"] for e in edited.validation["errors"]]
+    assert "target-not-buildable" in codes
+    assert run.template() == first.template

@@ -1,0 +1,120 @@
+"""References to the conversation: what "undo that" and "the same for Debian" are read as.
+
+The phrases in these tables are not copied into ``stores/data/conversation.yaml``: they are
+ways to say the same thing written for the test, so the vocabulary has to generalise.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.stores.conversation_vocabulary import parse_conversation
+from oic_ai.tools.references import (
+    find_reference,
+    reference_spans,
+    remainder,
+    target_clause_spans,
+)
+
+UNDO = [
+    ("undo", ""),
+    ("Undo it please", ""),
+    ("revert my last change", ""),
+    ("please revert that, thanks", ""),
+    ("roll it back", ""),
+    ("hmm, roll back the last edit", ""),
+    ("take it back", ""),
+    ("go back a step", ""),
+    ("go back to the previous template", ""),
+    ("put it back the way it was", ""),
+    ("put it back how it was before the disk change", ""),
+    ("scratch that", ""),
+    ("restore the previous version", ""),
+    ("undo the hostname change and add htop", "add htop"),
+    ("Undo that; the mirror is down this week.", "the mirror is down this week."),
+    ("remove those packages again, go back to the previous version", ""),
+]
+
+
+@pytest.mark.parametrize(("text", "rest"), UNDO)
+def test_taking_back_the_last_change_is_an_undo(text: str, rest: str) -> None:
+    found = find_reference(text)
+    assert found is not None and found.kind == "undo", text
+    assert remainder(text, found.spans) == rest
+
+
+SAME = [
+    ("the same for Debian", {"dist": "debian13"}, ""),
+    ("now do the same thing on arm64", {"arch": "aarch64"}, ""),
+    ("same again but for Azure Linux 3", {"dist": "azl3"}, ""),
+    ("and an el10 one as well", {"dist": "el10"}, ""),
+    ("the same setup on our x86_64 boxes please", {"arch": "x86_64"}, ""),
+    ("the arm64 raw image of the same", {"arch": "aarch64", "image_type": "raw"}, ""),
+    ("the same for trixie, with htop", {"dist": "debian13"}, "with htop"),
+]
+
+
+@pytest.mark.parametrize(("text", "targets", "rest"), SAME)
+def test_the_same_image_elsewhere_names_its_target(
+    text: str, targets: dict[str, str], rest: str
+) -> None:
+    found = find_reference(text)
+    assert found is not None and found.kind == "same", text
+    assert found.targets == targets
+    assert not found.back_only
+    assert remainder(text, found.spans) == rest
+
+
+def test_like_before_refers_back_and_leaves_the_change_to_the_planner() -> None:
+    text = "same as last time, but with nginx instead of apache"
+    found = find_reference(text)
+    assert found is not None and found.kind == "same" and found.back_only
+    assert found.targets == {}
+    assert remainder(text, found.spans) == "with nginx instead of apache"
+
+
+NOT_REFERENCES = [
+    "move the console to ttyS1, same speed",
+    "keep the same hostname and add htop",
+    "make /data the same size as /var/log",
+    "revert the hostname to edge-01",
+    "don't undo the disk change, add htop",
+    "add htop too",
+    "remove cockpit-machines again and add virt-top",
+    "a minimal debian 13 image with docker",
+    "the rollback partition should be 2GiB",
+]
+
+
+@pytest.mark.parametrize("text", NOT_REFERENCES)
+def test_ordinary_requests_are_not_references(text: str) -> None:
+    assert find_reference(text) is None
+    assert reference_spans(text) == ()
+
+
+def test_spans_point_into_the_original_text() -> None:
+    text = "OK. Now The Same For Debian, please; and add htop"
+    found = find_reference(text)
+    assert found is not None
+    covered = " ".join(text[a:b] for a, b in found.spans)
+    assert "The Same" in covered and "Debian" in covered and "htop" not in covered
+    assert remainder(text, found.spans) == "add htop"
+
+
+def test_a_create_keeps_the_target_words_for_the_planner() -> None:
+    text = "what about the same netboot image for x86_64 then"
+    found = find_reference(text)
+    assert found is not None
+    rest = remainder(text, found.marker_words())
+    assert "netboot" in rest and "x86_64" in rest and "same" not in rest
+
+
+def test_a_clause_that_only_asks_for_a_target_is_covered() -> None:
+    text = "could we have an installer ISO of this instead, so the techs can use USB sticks"
+    spans = target_clause_spans(text)
+    assert remainder(text, spans) == "so the techs can use USB sticks"
+
+
+def test_an_unquoted_yes_or_no_in_the_filler_list_is_refused() -> None:
+    with pytest.raises(ValueError, match="quote it"):
+        parse_conversation({"undo": {"phrases": []}, "same": {}, "filler": ["ok", False]})

@@ -1,0 +1,210 @@
+"""Re-targeting a template keeps every customisation, maps package names, lists the rest.
+
+The templates are the bundled library's, customised with real edit plans; the composer's
+own loader judges every re-targeted result.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from oic_ai.stores.capability_catalog import load_catalog
+from oic_ai.stores.template_library import TemplateLibrary, bundled_templates_dir
+from oic_ai.tools.applier import apply_plan
+from oic_ai.tools.edit_plan import (
+    AddPackages,
+    AddPartition,
+    AddRepository,
+    AddUser,
+    EditPlan,
+    RemovePackages,
+    SetDiskSize,
+    SetHostname,
+    SetKernel,
+)
+from oic_ai.tools.retarget import (
+    map_package,
+    platform_template,
+    retarget_template,
+    scanned_library,
+)
+from tests.support.upval import judge, require_upval
+
+LIBRARY = bundled_templates_dir()
+
+
+@pytest.fixture(scope="module")
+def library() -> TemplateLibrary:
+    return scanned_library(LIBRARY)
+
+
+def _target(os_name: str, dist: str, arch: str = "x86_64", kind: str = "raw") -> dict[str, str]:
+    return {"os": os_name, "dist": dist, "arch": arch, "imageType": kind}
+
+
+def _customised(name: str, *operations: Any) -> str:
+    text = (LIBRARY / name).read_text(encoding="utf-8")
+    applied = apply_plan(text, EditPlan(summary="test", operations=list(operations)))
+    assert not applied.not_applied, applied.not_applied
+    return applied.text
+
+
+def _doc(text: str) -> dict[str, Any]:
+    data = yaml.safe_load(text)
+    assert isinstance(data, dict)
+    return data
+
+
+def _system(text: str) -> dict[str, Any]:
+    return dict(_doc(text)["systemConfig"])
+
+
+def test_the_platform_of_a_target_is_its_most_basic_template(library: TemplateLibrary) -> None:
+    platform = platform_template(library, _target("debian", "debian13", "aarch64"))
+    assert platform is not None
+    # the plain x86_64 base set to aarch64 beats the busy aarch64 IoT template
+    assert platform.name == "debian13-x86_64-minimal-raw.yml"
+    doc = _doc(platform.text)
+    assert doc["target"]["arch"] == "aarch64"
+    assert "linux-image-arm64" in doc["systemConfig"]["kernel"]["packages"]
+    assert "mosquitto" not in doc["systemConfig"]["packages"]
+    netboot = platform_template(library, _target("azure-linux", "azl3", kind="img"))
+    assert netboot is not None and netboot.name == "azl3-x86_64-netboot-initrd.yml"
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "expected"),
+    [
+        ("docker.io", ("ubuntu", "ubuntu24"), ("azure-linux", "azl3"), ("moby-engine",)),
+        ("moby-cli", ("azure-linux", "azl3"), ("ubuntu", "ubuntu24"), ("docker.io",)),
+        ("docker-compose-v2", ("ubuntu", "ubuntu24"), ("debian", "debian13"), ("docker-compose",)),
+        ("htop", ("ubuntu", "ubuntu24"), ("debian", "debian13"), ("htop",)),
+        ("acme-agent", ("debian", "debian13"), ("azure-linux", "azl3"), None),
+    ],
+)
+def test_package_names_follow_the_family(
+    name: str, old: tuple[str, str], new: tuple[str, str], expected: tuple[str, ...] | None
+) -> None:
+    mapped = map_package(load_catalog(), name, _target(*old), _target(*new))
+    assert mapped == expected
+
+
+def test_another_arch_of_the_same_dist_is_changed_in_place(library: TemplateLibrary) -> None:
+    text = _customised(
+        "ubuntu24-x86_64-minimal-raw.yml",
+        SetHostname(hostname="bench-01"),
+        SetKernel(append_cmdline=["console=ttyS1,57600", "quiet"]),
+        AddPackages(packages=["htop"]),
+    )
+    result = retarget_template(text, _target("ubuntu", "ubuntu24", "aarch64"), library)
+    assert result.base_template is None and result.not_carried == []
+    system = _system(result.text)
+    assert _doc(result.text)["target"]["arch"] == "aarch64"
+    assert system["hostname"] == "bench-01" and "htop" in system["packages"]
+    assert "grub-efi-arm64" in system["packages"] and "grub-efi-amd64" not in system["packages"]
+    cmdline = system["kernel"]["cmdline"].split()
+    # the default serial console follows the arch; the user's own UART stays as chosen
+    assert "console=ttyAMA0,115200" in cmdline and "console=ttyS1,57600" in cmdline
+    assert "quiet" in cmdline
+
+
+def test_a_console_the_new_arch_lacks_is_not_carried_and_says_so(
+    library: TemplateLibrary,
+) -> None:
+    text = _customised(
+        "ubuntu24-aarch64-minimal-raw.yml", SetKernel(append_cmdline=["console=ttyAMA1,9600"])
+    )
+    result = retarget_template(text, _target("ubuntu", "ubuntu24"), library)
+    cmdline = _system(result.text)["kernel"]["cmdline"]
+    assert "ttyAMA" not in cmdline and "console=ttyS0,115200" in cmdline
+    assert any("console=ttyAMA1,9600" in line for line in result.not_carried)
+
+
+def _elxr_customised() -> str:
+    return _customised(
+        "elxr12-x86_64-minimal-raw.yml",
+        AddPackages(packages=["docker.io", "chrony", "acme-agent"]),
+        RemovePackages(packages=["less"]),
+        SetHostname(hostname="line-pc-1"),
+        SetDiskSize(size="6GiB"),
+        AddPartition(id="data", mount_point="/data", size="1GiB", fs_type="xfs"),
+        AddUser(name="ops", groups=["sudo", "docker"], sudo=True, shell="/bin/bash"),
+        AddRepository(
+            url="https://apt.example.com/acme",
+            codename="bookworm",
+            component="main",
+            pkey="https://apt.example.com/acme.asc",
+        ),
+        SetKernel(append_cmdline=["quiet"]),
+    )
+
+
+def test_another_family_gets_every_customisation_with_mapped_names(
+    library: TemplateLibrary,
+) -> None:
+    text = _elxr_customised()
+    base = (LIBRARY / "elxr12-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = retarget_template(text, _target("azure-linux", "azl3"), library, session_base=base)
+    assert result.base_template == "azl3-x86_64-minimal-raw.yml"
+    doc = _doc(result.text)
+    system = doc["systemConfig"]
+    assert doc["target"] == _target("azure-linux", "azl3")
+    assert "moby-engine" in system["packages"] and "docker.io" not in system["packages"]
+    assert "chrony" in system["packages"] and "less" not in system["packages"]
+    assert system["kernel"]["packages"] == ["kernel"]  # azl3's own kernel
+    assert "quiet" in system["kernel"]["cmdline"].split()
+    assert system["hostname"] == "line-pc-1"
+    assert doc["disk"]["size"] == "6GiB"
+    data = next(p for p in doc["disk"]["partitions"] if p.get("mountPoint") == "/data")
+    assert data["fsType"] == "xfs"
+    (ops,) = [u for u in system["users"] if u["name"] == "ops"]
+    assert ops["sudo"] is True and ops["groups"] == ["wheel", "docker"]  # sudo is wheel here
+    assert "packageRepositories" not in doc
+    assert result.not_carried == [
+        "repository https://apt.example.com/acme: it serves deb packages, azl3 uses rpm"
+    ]
+    # a name nothing maps is the user's: kept, and said to be unchecked there
+    assert "acme-agent" in system["packages"]
+    assert any("acme-agent" in w and "azl3" in w for w in result.warnings)
+
+
+def test_a_family_sibling_keeps_the_repository_and_the_unknown_package(
+    library: TemplateLibrary,
+) -> None:
+    text = _elxr_customised()
+    base = (LIBRARY / "elxr12-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = retarget_template(text, _target("debian", "debian13"), library, session_base=base)
+    doc = _doc(result.text)
+    assert "acme-agent" in doc["systemConfig"]["packages"]
+    (repo,) = doc["packageRepositories"]
+    assert repo["codename"] == "bookworm" and repo["pkey"] == "https://apt.example.com/acme.asc"
+    assert result.not_carried == []
+
+
+def test_every_retargeted_template_is_one_the_composer_builds(
+    library: TemplateLibrary, tmp_path: Path
+) -> None:
+    upval = require_upval()
+    text = _elxr_customised()
+    base = (LIBRARY / "elxr12-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    files = []
+    from oic_ai.stores.targets import load_targets
+
+    targets = load_targets()
+    for os_name, dist, arch, kind in targets.combinations():
+        if not targets.buildable(dist, arch, kind):
+            continue
+        result = retarget_template(
+            text, _target(os_name, dist, arch, kind), library, session_base=base
+        )
+        path = tmp_path / f"{dist}-{arch}-{kind}.yml"
+        path.write_text(result.text, encoding="utf-8")
+        files.append(path)
+    verdicts = judge(upval, files)
+    refused = {Path(v.file).name: v.error for v in verdicts.values() if not v.buildable}
+    assert refused == {}
+    assert len(files) == 4 * len(targets.dists) - 1

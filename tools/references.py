@@ -1,0 +1,281 @@
+"""References to the conversation: "undo that", "the same for Debian", "like before but ...".
+
+:func:`find_reference` reads one request and says whether it points back at the session:
+
+- ``undo``: take back the last change ("undo", "revert my last edit", "go back one step",
+  "roll that back", "take that back", "put it back how it was");
+- ``same``: the current image again, for another target or with a change ("the same for
+  Debian", "same thing but arm64", "and Ubuntu 26.04 too", "like before but with podman").
+
+It also says which words of the request the reference accounts for (its ``spans``: the
+reference words, plus every clause made only of them, target names and filler), so the
+planner gets only the rest (:func:`remainder`) and never reports "the same for" as a
+request it could not apply. ``classify`` routes on it; a planner may call
+:func:`reference_spans` to account for the same words.
+
+The words are data (``stores/data/conversation.yaml``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from oic_ai.stores.conversation_vocabulary import ConversationVocabulary, load_conversation
+from oic_ai.tools.retrieval.query_classifier import TargetMention, detect_target_spans
+
+ReferenceKind = Literal["undo", "same"]
+Span = tuple[int, int]
+
+_CLAUSE_END = re.compile(
+    r"[.;!?]+(?:\s|$)|,|\s[-–—]\s|[()]|\s(?:and|then|also|plus)\s", re.IGNORECASE
+)
+_SENTENCE_END = re.compile(r"[.;!?]+(?:\s|$)")
+_WORD = re.compile(r"[\w'+.-]*\w")
+_ALONE_AFTER = re.compile(
+    r"\s*(?:$|[,;.!?)\-–—:]|(?:and|then|but|please|now|again|because|since|as|so|for)\b)"
+)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What a request refers back to.
+
+    Attributes:
+        kind: ``undo`` (take back the last change) or ``same`` (the current image again).
+        marker: The reference words as written ("the same for", "go back one step").
+        spans: Offsets of the words the reference accounts for, in order.
+        targets: The targets the request names (``dist``, ``os``, ``arch``,
+            ``image_type``), outside "from" phrases: where "the same" should go.
+        target_spans: Offsets of those target names.
+        back_only: True for "like before" ("same as last time"): it refers back without
+            naming a target.
+    """
+
+    kind: ReferenceKind
+    marker: str
+    spans: tuple[Span, ...]
+    targets: dict[str, str] = field(default_factory=dict)
+    target_spans: tuple[Span, ...] = ()
+    back_only: bool = False
+    marker_span: Span = (0, 0)
+
+    def marker_words(self) -> tuple[Span, ...]:
+        """The marker's offsets without the target names inside it.
+
+        "the same [netboot] image": what a create turn leaves out, so the planner still
+        reads the targets.
+        """
+        pieces, start = [], self.marker_span[0]
+        for begin, end in sorted(self.target_spans):
+            if start < begin < self.marker_span[1]:
+                pieces.append((start, begin))
+            if begin < self.marker_span[1]:
+                start = max(start, end)
+        if start < self.marker_span[1]:
+            pieces.append((start, self.marker_span[1]))
+        return tuple(pieces)
+
+
+def _lowered(text: str) -> str:
+    # lower-case without changing offsets (a few characters grow when lower-cased)
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+def _pieces(text: str, splitter: re.Pattern[str]) -> list[Span]:
+    spans, start = [], 0
+    for match in splitter.finditer(text):
+        if match.start() > start:
+            spans.append((start, match.start()))
+        start = match.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    return spans
+
+
+def _inside(span: Span, outer: Span) -> bool:
+    return outer[0] <= span[0] and span[1] <= outer[1]
+
+
+def _only_filler(
+    text: str, clause: Span, taken: list[Span], vocabulary: ConversationVocabulary
+) -> bool:
+    """True when every word of ``clause`` outside ``taken`` is a filler word."""
+    for match in _WORD.finditer(text, *clause):
+        if any(s <= match.start() < e for s, e in taken):
+            continue
+        if match.group().lower().strip("'") not in vocabulary.filler:
+            return False
+    return True
+
+
+def _mentions(text: str) -> list[TargetMention]:
+    return [
+        m
+        for m in detect_target_spans(text)
+        if m.kind in ("dist", "os", "arch", "image_type") and not m.source
+    ]
+
+
+def _undo_marker(work: str, vocabulary: ConversationVocabulary) -> Span | None:
+    found: list[Span] = []
+    for phrase in vocabulary.undo:
+        for match in phrase.pattern.finditer(work):
+            if vocabulary.undo_negated.search(work[max(0, match.start() - 40) : match.start()]):
+                continue
+            if phrase.alone and not _ALONE_AFTER.match(work, match.end()):
+                continue
+            found.append(match.span())
+    return min(found, key=lambda span: (span[0], -span[1])) if found else None
+
+
+def _same_marker(
+    text: str, work: str, mentions: list[TargetMention], vocabulary: ConversationVocabulary
+) -> tuple[Span, bool] | None:
+    """The first "same" phrase that refers back, and whether it is a back-only one."""
+    sentences = _pieces(work, _SENTENCE_END)
+    found: list[tuple[Span, bool]] = []
+    for phrase in vocabulary.same:
+        for match in phrase.finditer(work):
+            span = match.span()
+            if vocabulary.back_only.fullmatch(work, *span):
+                found.append((span, True))
+                continue
+            sentence = next((s for s in sentences if _inside(span, s)), (0, len(work)))
+            names_target = any(_inside(m.span, sentence) for m in mentions)
+            but = re.compile(r"\s*,?\s*but\s+\w").match(work, span[1]) is not None
+            if names_target or but or work[span[0] : span[1]].rstrip().endswith("but"):
+                found.append((span, False))
+    if found:
+        first = min(found, key=lambda item: item[0][0])
+        start, end = first[0]
+        for (begin, stop), _ in sorted(found):
+            if begin <= end and stop > end:
+                end = stop  # overlapping phrases make one marker
+        return (start, end), first[1]
+    for clause in _pieces(work, _CLAUSE_END):
+        also = vocabulary.also.search(work, *clause)
+        inside = [m.span for m in mentions if _inside(m.span, clause)]
+        if also and inside and _only_filler(text, clause, [*inside, also.span()], vocabulary):
+            return also.span(), False
+    return None
+
+
+def _covered(
+    text: str, marker: Span, extra: list[Span], vocabulary: ConversationVocabulary
+) -> tuple[Span, ...]:
+    """The marker plus every clause that holds only reference words, targets and filler."""
+    spans = [marker]
+    for clause in _pieces(text, _CLAUSE_END):
+        inside = [s for s in [marker, *extra] if _inside(s, clause)]
+        if inside and _only_filler(text, clause, inside, vocabulary):
+            spans.append(clause)
+    but = re.compile(r"\s*,?\s*but\b").match(text, marker[1])
+    if but:
+        spans.append((marker[1], but.end()))
+    return tuple(sorted(set(spans)))
+
+
+def find_reference(request: str) -> Reference | None:
+    """The reference to the conversation in ``request``, or None.
+
+    Args:
+        request: The user's words this turn.
+
+    Returns:
+        An ``undo`` reference when the request takes back the last change, else a
+        ``same`` reference when it asks for the current image again (for another target,
+        or "like before but ..."), else None.
+    """
+    vocabulary = load_conversation()
+    work = _lowered(request)
+    mentions = _mentions(request)
+    targets: dict[str, str] = {}
+    for mention in sorted(mentions, key=lambda m: m.start):
+        targets[mention.kind] = mention.value
+    target_spans = tuple(sorted(m.span for m in mentions))
+    undo = _undo_marker(work, vocabulary)
+    if undo is not None:
+        echoes = [m.span() for m in vocabulary.undo_echo.finditer(work)]
+        return Reference(
+            kind="undo",
+            marker=request[undo[0] : undo[1]],
+            spans=tuple(sorted({*_covered(request, undo, [], vocabulary), *echoes})),
+            targets=targets,
+            target_spans=target_spans,
+            marker_span=undo,
+        )
+    same = _same_marker(request, work, mentions, vocabulary)
+    if same is None:
+        return None
+    marker, back_only = same
+    return Reference(
+        kind="same",
+        marker=request[marker[0] : marker[1]],
+        spans=_covered(request, marker, list(target_spans), vocabulary),
+        targets=targets,
+        target_spans=target_spans,
+        back_only=back_only,
+        marker_span=marker,
+    )
+
+
+def target_clause_spans(request: str) -> tuple[Span, ...]:
+    """The target names in ``request`` and every clause that only asks for them.
+
+    "Can we have an installer ISO of this instead, so the techs can install from USB"
+    gives the first clause: a turn that re-targets the current image handles it, and only
+    the rest goes to the planner.
+    """
+    vocabulary = load_conversation()
+    mentions = [m.span for m in _mentions(request)]
+    spans = list(mentions)
+    for clause in _pieces(request, _CLAUSE_END):
+        inside = [s for s in mentions if _inside(s, clause)]
+        if inside and _only_filler(request, clause, inside, vocabulary):
+            spans.append(clause)
+    return tuple(sorted(set(spans)))
+
+
+def reference_spans(request: str) -> tuple[Span, ...]:
+    """The offsets of the words a reference to the conversation accounts for (may be empty).
+
+    For a planner's clause accounting: these words are handled by the conversation route
+    ("handled as a reference to the conversation"), not by an operation.
+    """
+    found = find_reference(request)
+    return found.spans if found else ()
+
+
+def remainder(request: str, spans: tuple[Span, ...] | list[Span]) -> str:
+    """``request`` without ``spans``: what is left for the planner ("" when only filler is).
+
+    Clauses left with only filler words ("OK.", "please") go too, and so does a
+    conjunction the cut left at the front ("and add htop" -> "add htop").
+
+    Args:
+        request: The user's words.
+        spans: Offsets to leave out (a reference's spans, and target names it handled).
+    """
+    vocabulary = load_conversation()
+    kept, start = [], 0
+    for begin, end in sorted(spans):
+        if begin > start:
+            kept.append(request[start:begin])
+        start = max(start, end)
+    kept.append(request[start:])
+    text = " ".join(" ".join(kept).split())
+    text = re.sub(r"\s+([,;.!?)])", r"\1", text)
+    pieces = []
+    for begin, end in _pieces(text, _CLAUSE_END):
+        words = [w.group().lower().strip("'") for w in _WORD.finditer(text, begin, end)]
+        if words and not all(word in vocabulary.filler for word in words):
+            pieces.append((begin, end))
+    if not pieces:
+        return ""
+    end = pieces[-1][1]
+    end += len(re.match(r"[.!?]*", text[end:]).group())  # type: ignore[union-attr]
+    text = text[pieces[0][0] : end]
+    text = re.sub(r"^\s*(?:and|then|also|plus)\s+", "", text, flags=re.IGNORECASE)
+    return text.strip(" ,;-–—")

@@ -1,0 +1,217 @@
+"""Re-target a template: the same image for another dist, arch or image type.
+
+"The same for Debian", "and Ubuntu 26.04 too", "same thing for x86": the current template
+keeps every customisation and gets the new target.
+
+- **Same dist** (another arch or image type): the template is changed in place with a
+  ``set_target`` operation; the applier follows the arch through (root partition types,
+  the default serial console, arch words in names and packages) and the catalog renames
+  the packages whose name differs by arch.
+- **Another dist**: the template is re-based. What makes it *this* image is the
+  structural difference between it and the minimal template of its own target (its
+  *platform*: the library template of that dist, arch and image type with the fewest
+  packages). That difference is replayed, as plan operations, onto the platform of the new
+  target (:mod:`oic_ai.tools.rebase`); package names are mapped across families through
+  the capability catalog (docker.io <-> moby-engine); what cannot be carried over is listed.
+
+Both paths run through the one applier, so the result is validated and package-checked
+like any turn's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from oic_ai.stores.capability_catalog import CapabilityCatalog, load_catalog
+from oic_ai.stores.targets import load_targets
+from oic_ai.stores.template_library import TemplateLibrary
+from oic_ai.stores.template_model import Template
+from oic_ai.tools.edit_plan import AddPackages, EditPlan, RemovePackages, SetKernel, SetTarget
+from oic_ai.tools.rebase import (
+    Platform,
+    Retargeted,
+    map_package,
+    packages_of,
+    parse,
+    rebase,
+    section,
+)
+
+_LIBRARIES: dict[Path, tuple[tuple[tuple[str, int, int], ...], TemplateLibrary]] = {}
+
+
+def scanned_library(root: Path) -> TemplateLibrary:
+    """The library under ``root``, scanned again only when one of its files changed."""
+    from oic_ai.stores.template_library import iter_template_files
+
+    signature = []
+    for path in iter_template_files(root):
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        signature.append((str(path), info.st_mtime_ns, info.st_size))
+    key = tuple(signature)
+    cached = _LIBRARIES.get(root)
+    if cached is None or cached[0] != key:
+        cached = (key, TemplateLibrary.scan(root))
+        _LIBRARIES[root] = cached
+    return cached[1]
+
+
+def full_target(target: Mapping[str, Any]) -> dict[str, str]:
+    """A template's target with the registry's defaults for what it leaves out."""
+    targets = load_targets()
+    dist = str(target.get("dist") or "")
+    arch = targets.canonical_arch(str(target.get("arch") or targets.default_arch))
+    return {
+        "os": str(target.get("os") or targets.os_of(dist) or ""),
+        "dist": dist,
+        "arch": arch,
+        "imageType": str(target.get("imageType") or targets.default_image_type),
+    }
+
+
+def platform_template(library: TemplateLibrary, target: Mapping[str, str]) -> Platform | None:
+    """The library's most basic template for ``target``, set to it when none matches exactly.
+
+    Among the templates of the target's dist with its image type, the one with the fewest
+    packages is taken, whatever its arch (an arch change is followed through reliably by
+    the applier, so a plain x86_64 base set to aarch64 beats a busy aarch64 one); only when
+    the dist has no template of that image type is another one changed with ``set_target``.
+
+    Returns:
+        None when the library has no template of the dist at all.
+    """
+    candidates = [t for t in library.templates if t.target.dist == target["dist"]]
+    if not candidates:
+        return None
+
+    def rank(template: Template) -> tuple[int, int, int, str]:
+        arch = load_targets().canonical_arch(template.target.arch or "")
+        return (
+            (template.target.image_type or "raw") != target["imageType"],
+            len(template.packages),
+            arch != target["arch"],
+            template.path,
+        )
+
+    best = min(candidates, key=rank)
+    text = (library.root / best.path).read_text(encoding="utf-8")
+    arch = load_targets().canonical_arch(best.target.arch or "")
+    kind = best.target.image_type or "raw"
+    if arch != target["arch"] or kind != target["imageType"]:
+        from oic_ai.tools.applier import apply_plan
+
+        op = SetTarget(
+            arch=target["arch"] if arch != target["arch"] else None,  # type: ignore[arg-type]
+            image_type=target["imageType"] if kind != target["imageType"] else None,  # type: ignore[arg-type]
+        )
+        text = apply_plan(text, EditPlan(summary="platform", operations=[op])).text
+    return Platform(name=Path(best.path).name, text=text)
+
+
+def _package_renames(
+    catalog: CapabilityCatalog, packages: list[str], old: dict[str, str], new: dict[str, str]
+) -> tuple[list[str], list[str], list[str]]:
+    """Packages to remove and add for a same-family change, and the rename lines."""
+    remove: list[str] = []
+    add: list[str] = []
+    lines: list[str] = []
+    for name in packages:
+        mapped = map_package(catalog, name, old, new)
+        if mapped is None or mapped == (name,):
+            continue
+        remove.append(name)
+        add.extend(n for n in mapped if n not in packages and n not in add)
+        lines.append(f"{name} -> {', '.join(mapped) or '(none on ' + new['dist'] + ')'}")
+    return remove, add, lines
+
+
+def retarget_in_place(text: str, old: dict[str, str], new: dict[str, str]) -> Retargeted:
+    """Change the target of ``text`` (same dist) and follow it through."""
+    from oic_ai.tools.applier import apply_plan
+
+    op = SetTarget(
+        arch=new["arch"] if new["arch"] != old["arch"] else None,  # type: ignore[arg-type]
+        image_type=new["imageType"] if new["imageType"] != old["imageType"] else None,  # type: ignore[arg-type]
+    )
+    operations: list[Any] = [op]
+    catalog = load_catalog()
+    remove, add, lines = _package_renames(catalog, packages_of(parse(text)), old, new)
+    if remove:
+        operations += [RemovePackages(packages=remove), AddPackages(packages=add)]
+    applied = apply_plan(text, EditPlan(summary="retarget", operations=operations))
+    dropped, cmdline = _foreign_consoles(applied.text, new["arch"])
+    if dropped:
+        applied = apply_plan(
+            text,
+            EditPlan(summary="retarget", operations=[*operations, SetKernel(cmdline=cmdline)]),
+        )
+    result = Retargeted(text=applied.text, changes=list(applied.applied))
+    result.warnings = [
+        w for w in applied.warnings if not w.startswith("the architecture changed from")
+    ]
+    if lines:
+        result.changes.append("renamed packages for " + new["arch"] + ": " + "; ".join(lines))
+    result.not_carried = [line.removeprefix("not applied: ") for line in applied.not_applied]
+    result.not_carried += [
+        f"kernel option {token}: {new['arch']} has no such serial device" for token in dropped
+    ]
+    return result
+
+
+def _foreign_consoles(text: str, arch: str) -> tuple[list[str], str]:
+    """The ``console=`` options of ``text`` for a device ``arch`` lacks, and the rest."""
+    tokens = str(section(parse(text), "systemConfig", "kernel").get("cmdline") or "").split()
+    targets = load_targets()
+    dropped = [
+        t
+        for t in tokens
+        if t.startswith("console=")
+        and not targets.has_serial_device(arch, t.split("=", 1)[1].split(",", 1)[0])
+    ]
+    return dropped, " ".join(t for t in tokens if t not in dropped)
+
+
+def retarget_template(
+    text: str,
+    target: Mapping[str, str],
+    library: TemplateLibrary,
+    *,
+    session_base: str | None = None,
+) -> Retargeted:
+    """The template ``text`` re-targeted to ``target``, keeping its customisations.
+
+    Args:
+        text: The session's current template.
+        target: The whole new target (os, dist, arch, imageType).
+        library: The template library (the platforms come from it).
+        session_base: The text the session started from, if known: a value still equal
+            to it (a base's own hostname) counts as the base's, not as a customisation.
+
+    Returns:
+        The re-targeted text with its changes and what was not carried over.
+    """
+    old = full_target(parse(text).get("target") or {})
+    new = full_target(target)
+    if old["dist"] == new["dist"]:
+        return retarget_in_place(text, old, new)
+    old_platform = platform_template(library, old)
+    new_platform = platform_template(library, new)
+    if new_platform is None:
+        return Retargeted(
+            text=text,
+            not_carried=[f"the library has no {new['dist']} template to start from"],
+        )
+    return rebase(
+        text,
+        old,
+        new,
+        old_platform=old_platform.text if old_platform else None,
+        new_platform=new_platform,
+        session_base=session_base,
+        catalog=load_catalog(),
+    )
