@@ -17,6 +17,8 @@ from oic_ai.graph.routers import (
 from oic_ai.nodes.classify import TURN_RESET, classify, route_request
 
 TEMPLATE = "image:\n  name: x\ntarget:\n  os: ubuntu\n  dist: ubuntu24\n  arch: x86_64\n"
+ISO = TEMPLATE + "  imageType: iso\n"
+ARM = TEMPLATE.replace("x86_64", "aarch64")
 
 
 def _runtime(**context: Any) -> Runtime[Context]:
@@ -41,6 +43,57 @@ def _runtime(**context: Any) -> Runtime[Context]:
 )
 def test_route_request(request_text: str, template: str | None, intent: str) -> None:
     assert route_request(request_text, template)["intent"] == intent
+
+
+@pytest.mark.parametrize(
+    ("request_text", "template", "intent"),
+    [
+        ("undo that", TEMPLATE, "undo"),
+        ("please put it back the way it was", TEMPLATE, "undo"),
+        ("the same for Debian 13", TEMPLATE, "retarget"),
+        ("switch it to arm64", TEMPLATE, "retarget"),
+        ("could we get an installer ISO of this instead?", TEMPLATE, "retarget"),
+        ("Debian instead, please", TEMPLATE, "retarget"),
+        ("a debian 13 image with nginx", TEMPLATE, "create"),
+        ("like before but add htop", TEMPLATE, "refine"),
+        ("could you add htop?", TEMPLATE, "refine"),
+        ("can it boot from usb?", TEMPLATE, "explain"),
+        ("now the same thing but arm64", ISO, "unsupported"),
+        ("a netboot image for it?", ARM, "unsupported"),
+        ("and debian 12?", TEMPLATE, "unsupported"),
+        ("can it be windows 11 instead?", TEMPLATE, "unsupported"),
+        ("an ubuntu 24.04 installer for arm64", None, "unsupported"),
+        ("an ubuntu 24.04 installer", None, "create"),
+        ("OK, forget arm. Which packages does it install?", ISO, "explain"),
+        ("add our mirror with suite bookworm, component main", TEMPLATE, "refine"),
+    ],
+)
+def test_references_and_what_the_composer_builds_route_the_turn(
+    request_text: str, template: str | None, intent: str
+) -> None:
+    assert route_request(request_text, template)["intent"] == intent
+
+
+def test_a_retarget_carries_the_whole_new_target_and_the_rest_of_the_request() -> None:
+    route = route_request("now the same for Azure Linux 3, and add htop", TEMPLATE)
+    assert route["intent"] == "retarget"
+    reference = route["reference"]
+    assert reference["target"] == {
+        "os": "azure-linux", "dist": "azl3", "arch": "x86_64", "imageType": "raw"
+    }  # fmt: skip
+    assert reference["remainder"] == "add htop"
+
+
+def test_a_refused_combination_lends_its_dist_to_the_next_request() -> None:
+    refused = route_request("an emt netboot image for arm64", None)
+    assert refused["intent"] == "unsupported"
+    assert refused["unsupported"]["target"] == {
+        "dist": "emt3", "arch": "aarch64", "imageType": "img"
+    }  # fmt: skip
+    after = route_request("fine, x86_64 then", None, refused)
+    assert after["intent"] == "create"
+    assert after["targets"]["dist"] == "emt3" and after["targets"]["arch"] == "x86_64"
+    assert after["inherited"] == {"dist": "emt3", "image_type": "img"}
 
 
 def test_route_records_targets_and_reason() -> None:
@@ -69,10 +122,27 @@ def test_classify_takes_the_last_human_message_and_resets_the_turn() -> None:
 
 
 @pytest.mark.parametrize(
-    ("intent", "route"), [("create", "retrieve"), ("refine", "generate"), ("explain", "explain")]
+    ("intent", "route"),
+    [
+        ("create", "retrieve"),
+        ("refine", "generate"),
+        ("explain", "explain"),
+        ("undo", "undo"),
+        ("retarget", "retarget"),
+        ("unsupported", "respond"),
+    ],
 )
 def test_route_after_classify(intent: str, route: str) -> None:
     assert route_after_classify({"route": {"intent": intent}}) == route  # type: ignore[typeddict-item]
+
+
+def test_route_after_recall_plans_only_what_is_left() -> None:
+    from oic_ai.graph.routers import route_after_recall
+
+    left = {"route": {"intent": "undo", "reference": {"remainder": "add htop"}}}
+    nothing = {"route": {"intent": "retarget", "reference": {"remainder": ""}}}
+    assert route_after_recall(left) == "generate"  # type: ignore[arg-type]
+    assert route_after_recall(nothing) == "validate"  # type: ignore[arg-type]
 
 
 def _validation(errors: int) -> dict[str, Any]:

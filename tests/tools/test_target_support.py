@@ -23,6 +23,12 @@ REFUSED = [
     ("alpine linux minimal image", "alpine linux", "debian13"),
     ("NixOS with k3s", "NixOS", "ubuntu24"),
     ("a Linux Mint desktop", "Linux Mint", "ubuntu24"),
+    ("ubuntu 22.04 minimal for our tills", "ubuntu 22.04", "ubuntu24"),
+    ("a jammy server with nginx", "jammy", "ubuntu24"),
+    ("debian 12?", "debian 12", "debian13"),
+    ("a CentOS 7 web server", "CentOS 7", "el10"),
+    ("Rocky Linux 9 with podman", "Rocky Linux 9", "el10"),
+    ("an armv7 image for our old boards", "armv7", None),
 ]
 
 
@@ -65,6 +71,10 @@ ACCEPTED = [
     "a debian image that can serve windows clients over rdp",
     "make the macaddress stable",
     "an azure linux image for a mac mini",
+    "add their repository with suite bookworm, component main",
+    "codename: jammy for the vendor repo",
+    "url https://example.com/debian bookworm main",
+    "a bookworm-based eLxr image",
 ]
 
 
