@@ -38,7 +38,9 @@ from oic_ai.tools.target_support import (
 
 _QUESTION = re.compile(
     r"^\s*(?:what|which|how|why|does|is|are|show|list|summari[sz]e|explain|describe|"
-    r"tell me|do\s+(?:we|you|i|they|it|these|those)\b|can\s+(?:it|this)\b(?!.*\binstead\b))",
+    r"tell me|do\s+(?:we|you|i|they|it|these|those)\b|can\s+(?:it|this)\b(?!.*\binstead\b)|"
+    r"(?:can|could|would)\s+(?:you\s+(?:please\s+)?(?:tell|show|list|explain|describe|"
+    r"summari[sz]e)|i\s+see)\b)",
     re.IGNORECASE,
 )
 _NEW = re.compile(

@@ -200,3 +200,22 @@ def test_an_edit_to_a_target_the_composer_cannot_build_is_invalid(run: Run) -> N
     codes = [e["code"] for e in edited.validation["errors"]]
     assert "target-not-buildable" in codes
     assert run.template() == first.template
+
+
+def test_a_model_plans_only_what_a_reference_leaves(agent_data_dir: Path) -> None:
+    from tests.support.fake_models import ScriptedChatModel
+
+    named = {"summary": "name it", "operations": [{"op": "set_hostname", "hostname": "lab-1"}]}
+    htop = {"summary": "add htop", "operations": [{"op": "add_packages", "packages": ["htop"]}]}
+    model = ScriptedChatModel.answering([named, htop])
+    settings = load_settings(data_dir=agent_data_dir, env={}, provider="builtin")
+    with TemplateAgent(settings, chat_model=model) as agent:
+        first = agent.generate("a minimal debian 13 image")
+        moved = agent.generate("now the same for Azure Linux 3, and add htop", first.session)
+    assert moved.provider == "chat-model" and moved.route["intent"] == "retarget"
+    assert len(model.prompts) == 2
+    asked = str(model.prompts[-1][-1].content)
+    assert "add htop" in asked and "same for" not in asked
+    doc = _doc(moved.template)
+    assert doc["target"]["dist"] == "azl3" and "htop" in doc["systemConfig"]["packages"]
+    assert doc["systemConfig"]["hostname"] == "lab-1"  # carried over by the retarget

@@ -58,6 +58,8 @@ def test_route_request(request_text: str, template: str | None, intent: str) -> 
         ("like before but add htop", TEMPLATE, "refine"),
         ("could you add htop?", TEMPLATE, "refine"),
         ("can it boot from usb?", TEMPLATE, "explain"),
+        ("could you show me the packages?", TEMPLATE, "explain"),
+        ("can you please tell me the hostname", TEMPLATE, "explain"),
         ("now the same thing but arm64", ISO, "unsupported"),
         ("a netboot image for it?", ARM, "unsupported"),
         ("and debian 12?", TEMPLATE, "unsupported"),
