@@ -22,13 +22,13 @@ RETARGET_PROVIDER = "builtin (retarget)"
 def retarget(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Re-target the session's template to the route's new target."""
     from oic_ai.stores.template_library import bundled_templates_dir
-    from oic_ai.tools.retarget import retarget_template, scanned_library
+    from oic_ai.tools.retarget import retarget_template
 
     settings = run_settings(runtime)
     current = state.get("template") or ""
     route = record(state, "route")
     target = dict(dict(route.get("reference") or {}).get("target") or {})
-    library = scanned_library(settings.templates_dir or bundled_templates_dir())
+    library = settings.templates_dir or bundled_templates_dir()
     result = retarget_template(current, target, library, session_base=state.get("base_text"))
     update: dict[str, Any] = {
         "draft": result.text,

@@ -21,13 +21,12 @@ like any turn's.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from oic_ai.stores.capability_catalog import CapabilityCatalog, load_catalog
 from oic_ai.stores.targets import load_targets
-from oic_ai.stores.template_library import TemplateLibrary
-from oic_ai.stores.template_model import Template
 from oic_ai.tools.edit_plan import AddPackages, EditPlan, RemovePackages, SetKernel, SetTarget
 from oic_ai.tools.rebase import (
     Platform,
@@ -39,25 +38,57 @@ from oic_ai.tools.rebase import (
     section,
 )
 
-_LIBRARIES: dict[Path, tuple[tuple[tuple[str, int, int], ...], TemplateLibrary]] = {}
+
+@dataclass(frozen=True)
+class LibraryEntry:
+    """What choosing a platform needs to know of one library template.
+
+    Attributes:
+        path: The file.
+        dist: Its ``target.dist``.
+        arch: Its ``target.arch`` (the composer's name).
+        image_type: Its ``target.imageType``.
+        packages: How many packages it installs.
+    """
+
+    path: Path
+    dist: str
+    arch: str
+    image_type: str
+    packages: int
 
 
-def scanned_library(root: Path) -> TemplateLibrary:
-    """The library under ``root``, scanned again only when one of its files changed."""
+_ENTRIES: dict[Path, tuple[tuple[tuple[str, int, int], ...], tuple[LibraryEntry, ...]]] = {}
+
+
+def library_entries(root: Path) -> tuple[LibraryEntry, ...]:
+    """The templates under ``root`` as :class:`LibraryEntry`, read again only on a change."""
     from oic_ai.stores.template_library import iter_template_files
 
-    signature = []
+    files = []
     for path in iter_template_files(root):
         try:
             info = path.stat()
         except OSError:
             continue
-        signature.append((str(path), info.st_mtime_ns, info.st_size))
-    key = tuple(signature)
-    cached = _LIBRARIES.get(root)
+        files.append((path, info.st_mtime_ns, info.st_size))
+    key = tuple((str(path), mtime, size) for path, mtime, size in files)
+    cached = _ENTRIES.get(root)
     if cached is None or cached[0] != key:
-        cached = (key, TemplateLibrary.scan(root))
-        _LIBRARIES[root] = cached
+        entries = []
+        for path, _, _ in files:
+            try:
+                doc = parse(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):
+                continue
+            target = full_target(section(doc, "target"))
+            if target["dist"]:
+                count = len(packages_of(doc))
+                entries.append(
+                    LibraryEntry(path, target["dist"], target["arch"], target["imageType"], count)
+                )
+        cached = (key, tuple(entries))
+        _ENTRIES[root] = cached
     return cached[1]
 
 
@@ -74,7 +105,7 @@ def full_target(target: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
-def platform_template(library: TemplateLibrary, target: Mapping[str, str]) -> Platform | None:
+def platform_template(root: Path, target: Mapping[str, str]) -> Platform | None:
     """The library's most basic template for ``target``, set to it when none matches exactly.
 
     Among the templates of the target's dist with its image type, the one with the fewest
@@ -82,35 +113,35 @@ def platform_template(library: TemplateLibrary, target: Mapping[str, str]) -> Pl
     the applier, so a plain x86_64 base set to aarch64 beats a busy aarch64 one); only when
     the dist has no template of that image type is another one changed with ``set_target``.
 
+    Args:
+        root: The template library's folder.
+        target: The whole target (os, dist, arch, imageType).
+
     Returns:
         None when the library has no template of the dist at all.
     """
-    candidates = [t for t in library.templates if t.target.dist == target["dist"]]
+    candidates = [e for e in library_entries(root) if e.dist == target["dist"]]
     if not candidates:
         return None
-
-    def rank(template: Template) -> tuple[int, int, int, str]:
-        arch = load_targets().canonical_arch(template.target.arch or "")
-        return (
-            (template.target.image_type or "raw") != target["imageType"],
-            len(template.packages),
-            arch != target["arch"],
-            template.path,
-        )
-
-    best = min(candidates, key=rank)
-    text = (library.root / best.path).read_text(encoding="utf-8")
-    arch = load_targets().canonical_arch(best.target.arch or "")
-    kind = best.target.image_type or "raw"
-    if arch != target["arch"] or kind != target["imageType"]:
+    best = min(
+        candidates,
+        key=lambda e: (
+            e.image_type != target["imageType"],
+            e.packages,
+            e.arch != target["arch"],
+            str(e.path),
+        ),
+    )
+    text = best.path.read_text(encoding="utf-8")
+    if best.arch != target["arch"] or best.image_type != target["imageType"]:
         from oic_ai.tools.applier import apply_plan
 
         op = SetTarget(
-            arch=target["arch"] if arch != target["arch"] else None,  # type: ignore[arg-type]
-            image_type=target["imageType"] if kind != target["imageType"] else None,  # type: ignore[arg-type]
+            arch=target["arch"] if best.arch != target["arch"] else None,  # type: ignore[arg-type]
+            image_type=target["imageType"] if best.image_type != target["imageType"] else None,  # type: ignore[arg-type]
         )
         text = apply_plan(text, EditPlan(summary="platform", operations=[op])).text
-    return Platform(name=Path(best.path).name, text=text)
+    return Platform(name=best.path.name, text=text)
 
 
 def _package_renames(
@@ -179,7 +210,7 @@ def _foreign_consoles(text: str, arch: str) -> tuple[list[str], str]:
 def retarget_template(
     text: str,
     target: Mapping[str, str],
-    library: TemplateLibrary,
+    library: Path,
     *,
     session_base: str | None = None,
 ) -> Retargeted:
@@ -188,7 +219,8 @@ def retarget_template(
     Args:
         text: The session's current template.
         target: The whole new target (os, dist, arch, imageType).
-        library: The template library (the platforms come from it).
+        library: The template library's folder (the platforms come from it; it is read
+            only when the dist changes).
         session_base: The text the session started from, if known: a value still equal
             to it (a base's own hostname) counts as the base's, not as a customisation.
 

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from oic_ai.stores.capability_catalog import load_catalog
-from oic_ai.stores.template_library import TemplateLibrary, bundled_templates_dir
+from oic_ai.stores.template_library import bundled_templates_dir
 from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.edit_plan import (
     AddPackages,
@@ -26,20 +26,15 @@ from oic_ai.tools.edit_plan import (
     SetHostname,
     SetKernel,
 )
-from oic_ai.tools.retarget import (
-    map_package,
-    platform_template,
-    retarget_template,
-    scanned_library,
-)
+from oic_ai.tools.retarget import map_package, platform_template, retarget_template
 from tests.support.upval import judge, require_upval
 
 LIBRARY = bundled_templates_dir()
 
 
 @pytest.fixture(scope="module")
-def library() -> TemplateLibrary:
-    return scanned_library(LIBRARY)
+def library() -> Path:
+    return LIBRARY
 
 
 def _target(os_name: str, dist: str, arch: str = "x86_64", kind: str = "raw") -> dict[str, str]:
@@ -63,7 +58,7 @@ def _system(text: str) -> dict[str, Any]:
     return dict(_doc(text)["systemConfig"])
 
 
-def test_the_platform_of_a_target_is_its_most_basic_template(library: TemplateLibrary) -> None:
+def test_the_platform_of_a_target_is_its_most_basic_template(library: Path) -> None:
     platform = platform_template(library, _target("debian", "debian13", "aarch64"))
     assert platform is not None
     # the plain x86_64 base set to aarch64 beats the busy aarch64 IoT template
@@ -93,7 +88,7 @@ def test_package_names_follow_the_family(
     assert mapped == expected
 
 
-def test_another_arch_of_the_same_dist_is_changed_in_place(library: TemplateLibrary) -> None:
+def test_another_arch_of_the_same_dist_is_changed_in_place(library: Path) -> None:
     text = _customised(
         "ubuntu24-x86_64-minimal-raw.yml",
         SetHostname(hostname="bench-01"),
@@ -113,7 +108,7 @@ def test_another_arch_of_the_same_dist_is_changed_in_place(library: TemplateLibr
 
 
 def test_a_console_the_new_arch_lacks_is_not_carried_and_says_so(
-    library: TemplateLibrary,
+    library: Path,
 ) -> None:
     text = _customised(
         "ubuntu24-aarch64-minimal-raw.yml", SetKernel(append_cmdline=["console=ttyAMA1,9600"])
@@ -144,7 +139,7 @@ def _elxr_customised() -> str:
 
 
 def test_another_family_gets_every_customisation_with_mapped_names(
-    library: TemplateLibrary,
+    library: Path,
 ) -> None:
     text = _elxr_customised()
     base = (LIBRARY / "elxr12-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
@@ -173,7 +168,7 @@ def test_another_family_gets_every_customisation_with_mapped_names(
 
 
 def test_a_family_sibling_keeps_the_repository_and_the_unknown_package(
-    library: TemplateLibrary,
+    library: Path,
 ) -> None:
     text = _elxr_customised()
     base = (LIBRARY / "elxr12-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
@@ -186,7 +181,7 @@ def test_a_family_sibling_keeps_the_repository_and_the_unknown_package(
 
 
 def test_every_retargeted_template_is_one_the_composer_builds(
-    library: TemplateLibrary, tmp_path: Path
+    library: Path, tmp_path: Path
 ) -> None:
     upval = require_upval()
     text = _elxr_customised()
