@@ -178,6 +178,8 @@ class TargetRegistry:
         image_types: Image types by name, in the order their request phrases are tried.
         unsupported: Targets the composer does not build.
         os_words: Words that name an os but no dist -> that os.
+        family_phrases: Package family -> a regular expression for the words that name
+            the family rather than one dist ("RPM-based").
         joined_words: Two-word names -> the single word that means the same.
         name_parts: Words that are parts of target names.
         from_before: Regular expression for the words before a source target ("from").
@@ -199,6 +201,7 @@ class TargetRegistry:
     from_before: str
     field_patterns: Mapping[str, str]
     admin_groups: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    family_phrases: Mapping[str, str] = field(default_factory=dict)
     default_arch: str = "x86_64"
     default_image_type: str = "raw"
 
@@ -548,6 +551,12 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         )
         for entry in request.get("unsupported") or []
     )
+    family_phrases = {
+        str(k): str(v) for k, v in _map(request.get("family_phrases"), "family_phrases").items()
+    }
+    for name in family_phrases:
+        if name not in families:
+            raise ValueError(f"request.family_phrases.{name}: unknown family")
     for entry in unsupported:
         if entry.nearest and entry.nearest not in dists:
             raise ValueError(f"request.unsupported {entry.name}: unknown dist {entry.nearest!r}")
@@ -572,6 +581,7 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         admin_groups=MappingProxyType(
             {str(k): str(v) for k, v in _map(data.get("admin_groups"), "admin_groups").items()}
         ),
+        family_phrases=MappingProxyType(family_phrases),
         default_arch=str(defaults.get("arch", "x86_64")),
         default_image_type=str(defaults.get("image_type", "raw")),
     )

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Literal
 
 from oic_ai.stores.targets import load_targets
@@ -19,25 +18,54 @@ from oic_ai.stores.vocabulary import (
     PACKAGE_ALIASES,
     PACKAGE_CAPABILITIES,
 )
-from oic_ai.tools.retrieval.spelling import read_cached
+from oic_ai.tools.retrieval.target_mentions import (
+    WORD_END,
+    WORD_START,
+    TargetKind,
+    TargetMention,
+    detect_target_spans,
+    detect_targets,
+    ruled_out_targets,
+)
+
+__all__ = [
+    "WORD_END",
+    "WORD_START",
+    "QueryClassification",
+    "QueryType",
+    "QueryVocabulary",
+    "TargetKind",
+    "TargetMention",
+    "classify_query",
+    "detect_target_spans",
+    "detect_targets",
+    "exclusion_patterns",
+    "is_modification",
+    "negated_terms",
+    "target_names",
+    "positive_text",
+    "tokenize",
+]
 
 QueryType = Literal["semantic", "package_explicit", "keyword_heavy", "negation", "refinement"]
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9._+:-]*[a-z0-9+]|[a-z0-9]")
 _NEGATORS = (
     r"(?:without|no|not|exclude|excluding|except|minus|sans|drop|skip|omit|omitting|lacking|"
+    r"nothing(?!\s+(?:but|else|fancy|heavy|more|special|extra|much|too|at)\b)|"
     r"(?:leave|leaving)\s+out|other\s+than|free\s+of|instead\s+of|rather\s+than|"
     r"(?:do\s+not|don'?t|doesn'?t|never)\s+(?:want|need|include|install|add|use|ship|have))"
 )
 _NEGATION = re.compile(
     rf"\b{_NEGATORS}\s+((?:(?:any|the|a|an|full|entire|whole|complete|heavy|big|graphical|extra|additional)\s+)*)"
     rf"([a-z0-9][\w.+-]*(?:\s*(?:,|\bor\b|\band\b|"
-    rf"\bnor\b)\s*(?:{_NEGATORS}\s+)?(?!with\b)[a-z0-9][\w.+-]*)*)"
+    rf"\bnor\b)\s*(?:{_NEGATORS}\s+)?(?:(?:any|the|a|an)\s+)*(?!with\b)[a-z0-9][\w.+-]*)*)"
 )
 # words that finish a negated phrase without naming anything of their own
 _NEGATED_TAIL = re.compile(
     r"\s+(?:stack|support|packages?|tools|software|environment|components?|bits|stuff|"
-    r"specific\s+kernel|kernel|layer|session)\b"
+    r"specific\s+kernel|kernel(?:\s+build)?|layer|session|build|variant|version|flavou?r|"
+    r"edition|engines?|runtimes?|related|things?)\b"
 )
 _FREE_OF = re.compile(r"\b([a-z0-9][\w.+]*)-free\b")
 _MODIFY = re.compile(
@@ -87,16 +115,6 @@ _GENERIC = frozenset(
 )
 
 
-# Boundaries that keep hyphenated and dotted names whole: "emt" must not match inside
-# "emt3-x86_64-minimal", nor "arm" inside "arm64".
-WORD_START = r"(?<![a-z0-9_.+/=-])"
-WORD_END = r"(?![a-z0-9_+/=]|[.-][a-z0-9])"
-_BLANK = "\x1f"
-
-TargetKind = Literal["dist", "arch", "image_type", "os", "unsupported"]
-_TARGET_KINDS: tuple[Literal["dist", "arch", "image_type"], ...] = ("dist", "arch", "image_type")
-
-
 def tokenize(text: str) -> list[str]:
     """Lower-case word tokens; hyphenated and dotted names stay whole (docker.io)."""
     return _TOKEN.findall(text.lower())
@@ -122,7 +140,7 @@ class QueryVocabulary:
         keyword_set.update(CAPABILITY_SYNONYMS)
         # Distribution and arch names say which target, not which features: they are
         # recorded as targets and do not make a query keyword-heavy.
-        return cls(frozenset(package_set), frozenset(keyword_set - _GENERIC - _target_names()))
+        return cls(frozenset(package_set), frozenset(keyword_set - _GENERIC - target_names()))
 
 
 @dataclass(frozen=True)
@@ -136,6 +154,7 @@ class QueryClassification:
     keyword_density: float = 0.0
     keywords: tuple[str, ...] = ()
     targets: dict[str, str] = field(default_factory=dict)
+    ruled_out: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Return the classification as plain JSON."""
@@ -147,6 +166,7 @@ class QueryClassification:
             "keyword_density": round(self.keyword_density, 3),
             "keywords": list(self.keywords),
             "targets": dict(self.targets),
+            "ruled_out": [{"kind": k, "value": v} for k, v in self.ruled_out],
         }
 
 
@@ -157,6 +177,8 @@ def negated_terms(query: str) -> list[str]:
     for match in _NEGATION.finditer(lowered):
         for part in re.split(r"\s*(?:,|\bor\b|\band\b|\bnor\b)\s*", match.group(2)):
             part = re.sub(rf"^{_NEGATORS}\s+", "", part.strip(" ."))
+            part = re.sub(r"^(?:(?:any|the|a|an)\s+)+", "", part)
+            part = re.sub(r"-(?:related|specific|stuff|things|bits)$", "", part)
             if part and part not in _GENERIC:
                 terms.append(part)
     terms += [m.group(1) for m in _FREE_OF.finditer(lowered)]
@@ -198,7 +220,7 @@ def exclusion_patterns(term: str) -> list[str]:
     return list(dict.fromkeys(patterns))
 
 
-def _target_names() -> frozenset[str]:
+def target_names() -> frozenset[str]:
     """Words that name a target: they say which target, not which features."""
     targets = load_targets()
     return frozenset(
@@ -209,153 +231,6 @@ def _target_names() -> frozenset[str]:
             *targets.oses,
         }
     )
-
-
-def detect_targets(tokens: list[str], query: str) -> dict[str, str]:
-    """Find the dist, arch and image type a query names, by single words.
-
-    This is the word reading used for search evidence and routing: the first word of each
-    kind wins, and two-word names ("azure linux") count as one word. A bare os word with
-    no dist ("ubuntu") gives ``os``. :func:`detect_target_spans` reads the same registry
-    phrase by phrase and reports where each mention is.
-
-    The query is read first (:func:`~oic_ai.tools.retrieval.spelling.read_cached`): a
-    misspelt name ("debina") or a paraphrase ("an enterprise Linux rebuild") names its
-    target too.
-
-    Args:
-        tokens: ``tokenize(query)``.
-        query: The query text.
-
-    Returns:
-        Kind (``dist``, ``arch``, ``image_type`` or ``os``) -> value.
-    """
-    reading = read_cached(query)
-    if reading.expanded != query:  # "ubuntoo", "an enterprise Linux rebuild"
-        query = reading.expanded
-        tokens = tokenize(query)
-    targets = load_targets()
-    found: dict[str, str] = {}
-    joined = query.lower()
-    extra = [word for phrase, word in targets.joined_words.items() if phrase in joined]
-    tables = {kind: targets.request_words(kind) for kind in _TARGET_KINDS}
-    for token in [*tokens, *extra]:
-        for kind, table in tables.items():
-            if token in table and kind not in found:
-                found[kind] = table[token]
-    if "dist" not in found:
-        os_name = next((os for word, os in targets.os_words.items() if word in tokens), None)
-        if os_name:
-            found["os"] = os_name
-    return found
-
-
-@dataclass(frozen=True)
-class TargetMention:
-    """One place where a request names a target.
-
-    Attributes:
-        kind: ``dist``, ``arch``, ``image_type``; ``os`` for a bare os word ("ubuntu")
-            when no dist is named; ``unsupported`` for a target the composer does not
-            build.
-        value: The dist, arch, image type or os named; for ``unsupported``, what the
-            composer supports instead.
-        start: Offset of the mention in the text.
-        end: Offset just past the mention.
-        source: True when the mention follows "from": it names what to move away from.
-    """
-
-    kind: TargetKind
-    value: str
-    start: int
-    end: int
-    source: bool = False
-
-    @property
-    def span(self) -> tuple[int, int]:
-        """The mention's ``(start, end)`` offsets."""
-        return (self.start, self.end)
-
-
-@dataclass(frozen=True)
-class _SpanPatterns:
-    unsupported: tuple[tuple[re.Pattern[str], str], ...]
-    kinds: tuple[tuple[TargetKind, tuple[tuple[re.Pattern[str], str], ...]], ...]
-    os_words: tuple[tuple[re.Pattern[str], str], ...]
-    from_before: re.Pattern[str]
-
-
-def _bounded(phrase: str) -> re.Pattern[str]:
-    return re.compile(rf"{WORD_START}(?:{phrase}){WORD_END}")
-
-
-@lru_cache(maxsize=1)
-def _span_patterns() -> _SpanPatterns:
-    targets = load_targets()
-    phrases: dict[str, list[tuple[str, str]]] = {
-        "dist": [(dist.phrase, dist.id) for dist in targets.dists.values() if dist.phrase],
-        "arch": [(arch.phrase, arch.name) for arch in targets.arches.values() if arch.phrase],
-        "image_type": [
-            (kind.phrase, kind.name) for kind in targets.image_types.values() if kind.phrase
-        ],
-    }
-    # Single words follow the phrases. Image type words are left to the phrases: the
-    # extra words (qcow2, vhd) are disk formats, which an edit request means as artifacts.
-    for kind in ("dist", "arch"):
-        phrases[kind] += [(re.escape(w), v) for w, v in targets.request_words(kind).items()]
-    kinds = tuple(
-        (kind, tuple((_bounded(phrase), value) for phrase, value in phrases[kind]))
-        for kind in _TARGET_KINDS
-    )
-    return _SpanPatterns(
-        unsupported=tuple((_bounded(u.phrase), u.supported) for u in targets.unsupported),
-        kinds=kinds,
-        os_words=tuple((_bounded(re.escape(w)), os) for w, os in targets.os_words.items()),
-        from_before=re.compile(targets.from_before),
-    )
-
-
-def detect_target_spans(text: str) -> list[TargetMention]:
-    r"""Find every place ``text`` names a target, phrase by phrase, with offsets.
-
-    Unsupported targets ("ubuntu 22.04") are found first, then dists, arches and image
-    types: longer phrases ("ubuntu 24.04") before single words ("noble"). Each mention
-    blanks its span, so a shorter phrase never matches inside a longer one. A bare os
-    word ("ubuntu") is reported only when no dist is named other than after "from".
-    Offsets are those of ``text``; spans already blanked with ``\x1f`` are skipped.
-
-    Args:
-        text: The request (any case).
-
-    Returns:
-        The mentions in the order they were found (by kind, then by phrase).
-    """
-    patterns = _span_patterns()
-    work = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
-    mentions: list[TargetMention] = []
-
-    def blank(start: int, end: int) -> None:
-        nonlocal work
-        work = work[:start] + _BLANK * (end - start) + work[end:]
-
-    for pattern, supported in patterns.unsupported:
-        for match in list(pattern.finditer(work)):
-            mentions.append(TargetMention("unsupported", supported, *match.span()))
-            blank(*match.span())
-    named_dist = False
-    for kind, table in patterns.kinds:
-        for pattern, value in table:
-            for match in list(pattern.finditer(work)):
-                source = patterns.from_before.search(work, 0, match.start()) is not None
-                mentions.append(TargetMention(kind, value, *match.span(), source=source))
-                blank(*match.span())
-                named_dist = named_dist or (kind == "dist" and not source)
-    if not named_dist:
-        for pattern, os_name in patterns.os_words:
-            for match in list(pattern.finditer(work)):
-                mentions.append(TargetMention("os", os_name, *match.span()))
-                blank(*match.span())
-    return mentions
 
 
 def is_modification(query: str) -> bool:
@@ -408,4 +283,5 @@ def classify_query(
         keyword_density=density,
         keywords=tuple(dict.fromkeys(technical)),
         targets=detect_targets(tokens, query),
+        ruled_out=tuple(dict.fromkeys((m.kind, m.value) for m in ruled_out_targets(query))),
     )

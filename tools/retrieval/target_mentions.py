@@ -1,0 +1,237 @@
+"""Where a request names a target: dist, arch, image type, os, package family.
+
+One detector for the whole agent: routing, search and the builtin planner all read the
+target registry (``stores/data/targets.yaml``) through :func:`detect_target_spans`, phrase
+by phrase and with offsets; :func:`detect_targets` folds the mentions into one value per
+kind. A mention that the request rules out ("not plain Debian", "no debian or ubuntu")
+or moves away from ("from ubuntu to debian") names a target, but not the one wanted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Literal
+
+from oic_ai.stores.targets import load_targets
+from oic_ai.tools.retrieval.spelling import read_cached
+
+# Boundaries that keep hyphenated and dotted names whole: "emt" must not match inside
+# "emt3-x86_64-minimal", nor "arm" inside "arm64".
+WORD_START = r"(?<![a-z0-9_.+/=-])"
+WORD_END = r"(?![a-z0-9_+/=]|[.-][a-z0-9])"
+_BLANK = "\x1f"
+
+TargetKind = Literal["dist", "arch", "image_type", "os", "family", "unsupported"]
+_TARGET_KINDS: tuple[Literal["dist", "arch", "image_type"], ...] = ("dist", "arch", "image_type")
+
+# Words right before a mention that rule it out ("not plain Debian", "no ubuntu").
+_NEGATED_BEFORE = re.compile(
+    r"\b(?:not|no|without|except|excluding|never|other\s+than|rather\s+than|instead\s+of|"
+    r"anything\s+but|but\s+not)\s+(?:(?:the|a|an|any|plain|stock|vanilla|regular|upstream|"
+    r"standard|pure|just)\s+)*$"
+)
+# What may stand between two ruled-out mentions of one list ("no debian or ubuntu").
+_LIST_JOIN = re.compile(r"\s*,?\s*(?:/|\bor\b|\bnor\b|\band\b)\s*(?:(?:the|a|an|plain)\s+)*$")
+
+
+@dataclass(frozen=True)
+class TargetMention:
+    """One place where a request names a target.
+
+    Attributes:
+        kind: ``dist``, ``arch``, ``image_type``; ``os`` for a bare os word ("ubuntu")
+            when no dist is named; ``family`` for a package family ("RPM-based", value
+            ``rpm``); ``unsupported`` for a target the composer does not build.
+        value: The dist, arch, image type, os or family named; for ``unsupported``, what
+            the composer supports instead.
+        start: Offset of the mention in the text.
+        end: Offset just past the mention.
+        source: True when the mention names what not to start from: it follows "from"
+            ("from ubuntu to debian"), or the request rules it out (see ``negated``).
+        negated: True when the request rules the target out ("not plain Debian", "no
+            debian or ubuntu please"); ``source`` is then True too.
+    """
+
+    kind: TargetKind
+    value: str
+    start: int
+    end: int
+    source: bool = False
+    negated: bool = False
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """The mention's ``(start, end)`` offsets."""
+        return (self.start, self.end)
+
+
+@dataclass(frozen=True)
+class _SpanPatterns:
+    unsupported: tuple[tuple[re.Pattern[str], str], ...]
+    families: tuple[tuple[re.Pattern[str], str], ...]
+    kinds: tuple[tuple[TargetKind, tuple[tuple[re.Pattern[str], str], ...]], ...]
+    os_words: tuple[tuple[re.Pattern[str], str], ...]
+    from_before: re.Pattern[str]
+
+
+def _bounded(phrase: str) -> re.Pattern[str]:
+    return re.compile(rf"{WORD_START}(?:{phrase}){WORD_END}")
+
+
+@lru_cache(maxsize=1)
+def _span_patterns() -> _SpanPatterns:
+    targets = load_targets()
+    phrases: dict[str, list[tuple[str, str]]] = {
+        "dist": [(dist.phrase, dist.id) for dist in targets.dists.values() if dist.phrase],
+        "arch": [(arch.phrase, arch.name) for arch in targets.arches.values() if arch.phrase],
+        "image_type": [
+            (kind.phrase, kind.name) for kind in targets.image_types.values() if kind.phrase
+        ],
+    }
+    # Single words follow the phrases. Image type words are left to the phrases: the
+    # extra words (qcow2, vhd) are disk formats, which an edit request means as artifacts.
+    for kind in ("dist", "arch"):
+        phrases[kind] += [(re.escape(w), v) for w, v in targets.request_words(kind).items()]
+    kinds = tuple(
+        (kind, tuple((_bounded(phrase), value) for phrase, value in phrases[kind]))
+        for kind in _TARGET_KINDS
+    )
+    return _SpanPatterns(
+        unsupported=tuple((_bounded(u.phrase), u.supported) for u in targets.unsupported),
+        families=tuple((_bounded(p), family) for family, p in targets.family_phrases.items()),
+        kinds=kinds,
+        os_words=tuple((_bounded(re.escape(w)), os) for w, os in targets.os_words.items()),
+        from_before=re.compile(targets.from_before),
+    )
+
+
+def detect_target_spans(text: str) -> list[TargetMention]:
+    r"""Find every place ``text`` names a target, phrase by phrase, with offsets.
+
+    Unsupported targets ("ubuntu 22.04") are found first, then package families
+    ("RPM-based", so the "debian" of "Debian-based" names no dist), then dists, arches
+    and image types: longer phrases ("ubuntu 24.04") before single words ("noble"). Each
+    mention blanks its span, so a shorter phrase never matches inside a longer one. A
+    bare os word ("ubuntu") is reported only when no dist is named other than as a
+    source, or when it is ruled out. A mention the request rules out, or one in the
+    same list right after it ("no debian or ubuntu"), is ``negated`` (and so a
+    ``source``). Offsets are those of ``text``; spans already blanked with ``\x1f`` are
+    skipped.
+
+    Args:
+        text: The request (any case).
+
+    Returns:
+        The mentions in the order they were found (by kind, then by phrase).
+    """
+    patterns = _span_patterns()
+    lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    work = lowered
+    mentions: list[TargetMention] = []
+
+    def blank(start: int, end: int) -> None:
+        nonlocal work
+        work = work[:start] + _BLANK * (end - start) + work[end:]
+
+    def find(kind: TargetKind, table: tuple[tuple[re.Pattern[str], str], ...]) -> None:
+        for pattern, value in table:
+            for match in list(pattern.finditer(work)):
+                source = (
+                    kind != "unsupported"
+                    and patterns.from_before.search(work, 0, match.start()) is not None
+                )
+                mentions.append(TargetMention(kind, value, *match.span(), source=source))
+                blank(*match.span())
+
+    find("unsupported", patterns.unsupported)
+    find("family", patterns.families)
+    for kind, table in patterns.kinds:
+        find(kind, table)
+    find("os", patterns.os_words)
+    mentions = _mark_negated(mentions, lowered)
+    if any(m.kind == "dist" and not m.source for m in mentions):
+        mentions = [m for m in mentions if m.kind != "os" or m.negated]
+    return mentions
+
+
+def _mark_negated(mentions: list[TargetMention], lowered: str) -> list[TargetMention]:
+    """Mark the mentions the request rules out, reading them in text order."""
+    negated: set[int] = set()
+    previous: TargetMention | None = None
+    for mention in sorted(mentions, key=lambda m: m.start):
+        if mention.kind == "unsupported":
+            continue
+        before = lowered[max(0, mention.start - 60) : mention.start]
+        chained = (
+            previous is not None
+            and id(previous) in negated
+            and _LIST_JOIN.match(lowered, previous.end, mention.start) is not None
+        )
+        if _NEGATED_BEFORE.search(before) or chained:
+            negated.add(id(mention))
+        previous = mention
+    return [replace(m, source=True, negated=True) if id(m) in negated else m for m in mentions]
+
+
+def detect_targets(tokens: list[str], query: str) -> dict[str, str]:
+    """The dist, arch, image type, os and family a query asks for, one value per kind.
+
+    The query is read first (:func:`~oic_ai.tools.retrieval.spelling.read_cached`): a
+    misspelt name ("debina") or a paraphrase ("an enterprise Linux rebuild") names its
+    target too. Then the first mention of each kind in the text wins
+    (:func:`detect_target_spans`); mentions that are ruled out or moved away from do not
+    count. ``os`` is given only when no dist is named, ``family`` ("RPM-based") is given
+    as well as any dist. Disk-format words (qcow2, vhd) name the raw image type when no
+    phrase names one.
+
+    Args:
+        tokens: ``tokenize(query)`` (kept for callers; the text is what is read).
+        query: The query text.
+
+    Returns:
+        Kind (``dist``, ``arch``, ``image_type``, ``os``, ``family``) -> value.
+    """
+    reading = read_cached(query)
+    text = reading.expanded if reading.expanded != query else query
+    mentions = detect_target_spans(text)
+    found: dict[str, str] = {}
+    for mention in sorted(mentions, key=lambda m: m.start):
+        if mention.kind != "unsupported" and not mention.source:
+            found.setdefault(mention.kind, mention.value)
+    if "dist" not in found and "os" not in found:
+        # "ubuntu 22.04" is not built, but it still says which os to start from
+        found.update(_unsupported_os(text, mentions))
+    if "dist" in found:
+        found.pop("os", None)
+    if "image_type" not in found:
+        words = load_targets().request_words("image_type")
+        spans = [m.span for m in mentions]
+        for match in re.finditer(r"[a-z0-9]+", text.lower()):
+            inside = any(s <= match.start() < e for s, e in spans)
+            if not inside and match.group() in words:
+                found["image_type"] = words[match.group()]
+                break
+    return found
+
+
+def _unsupported_os(text: str, mentions: list[TargetMention]) -> dict[str, str]:
+    targets = load_targets()
+    dists = targets.request_words("dist")
+    for mention in sorted(mentions, key=lambda m: m.start):
+        if mention.kind != "unsupported":
+            continue
+        for word in re.findall(r"[a-z0-9]+", text[mention.start : mention.end].lower()):
+            if word in targets.os_words:
+                return {"os": targets.os_words[word]}
+            if word in dists:
+                return {"os": targets.dists[dists[word]].os}
+    return {}
+
+
+def ruled_out_targets(query: str) -> list[TargetMention]:
+    """The targets ``query`` rules out ("not plain Debian", "no debian or ubuntu")."""
+    reading = read_cached(query)
+    text = reading.expanded if reading.expanded != query else query
+    return [m for m in detect_target_spans(text) if m.negated]
