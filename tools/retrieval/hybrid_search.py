@@ -9,7 +9,7 @@ best few, marked ``low_confidence``.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -23,13 +23,23 @@ from oic_ai.stores.template_index import (
     TemplateIndex,
     library_key,
 )
-from oic_ai.stores.vocabulary import alias_group
+from oic_ai.tools.retrieval.base_choice import (
+    UNASKED_PENALTY,
+    AskedPurpose,
+    is_plain_base_like,
+    package_matches,
+    plain_base_of,
+    plain_bases,
+    purpose_evidence,
+    read_purpose,
+)
 from oic_ai.tools.retrieval.query_classifier import (
     QueryClassification,
     QueryVocabulary,
     classify_query,
     exclusion_patterns,
     positive_text,
+    target_names,
     tokenize,
 )
 from oic_ai.tools.retrieval.spelling import (
@@ -101,20 +111,6 @@ def _bm25_tokens(text: str) -> list[str]:
     return tokens
 
 
-def package_matches(wanted: str, available: list[str]) -> bool:
-    """True when ``wanted`` names one of ``available`` exactly, by alias, or by prefix."""
-    names = {n.lower() for n in available}
-    for candidate in alias_group(wanted):
-        lowered = candidate.lower()
-        if lowered in names:
-            return True
-        for name in names:
-            rest = name[len(lowered) :]
-            if name.startswith(lowered) and (rest[:1] in ("-", ".", "_", ":") or rest.isdigit()):
-                return True
-    return False
-
-
 @dataclass
 class SearchResult:
     """One ranked template with its score breakdown and the why."""
@@ -132,6 +128,8 @@ class SearchResult:
     matched_packages: list[str] = field(default_factory=list)
     excluded_by: list[str] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    unasked: bool = False
+    evidence: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The ``search --json`` result entry."""
@@ -148,6 +146,8 @@ class SearchResult:
             "matched_keywords": self.matched_keywords,
             "matched_packages": self.matched_packages,
             "excluded_by": self.excluded_by,
+            "unasked": self.unasked,
+            "evidence": self.evidence,
             "os": self.metadata.get("os"),
             "dist": self.metadata.get("dist"),
             "arch": self.metadata.get("arch"),
@@ -166,6 +166,7 @@ class SearchResponse:
     low_confidence: bool
     seconds: float
     corrections: tuple[Correction, ...] = ()
+    purpose: AskedPurpose | None = None
 
     @property
     def notices(self) -> list[str]:
@@ -179,6 +180,7 @@ class SearchResponse:
             "corrections": [c.to_json() for c in self.corrections],
             "query_type": self.classification.type,
             "classification": self.classification.to_json(),
+            "purpose": self.purpose.to_json() if self.purpose else None,
             "weights": dict(zip(("semantic", "keyword", "package"), self.weights, strict=True)),
             "low_confidence": self.low_confidence,
             "results": [r.to_json() for r in self.results],
@@ -200,6 +202,7 @@ class TemplateSearch:
         self._doc_tokens: list[set[str]] = []
         self._spelling: SpellingVocabulary | None = None
         self._positions: dict[str, int] = {}
+        self._plain_bases: dict[tuple[str, str], int] = {}
 
     @classmethod
     def open(cls, settings: Settings) -> TemplateSearch:
@@ -235,6 +238,7 @@ class TemplateSearch:
         self._corpus = corpus
         self._positions = {item.id: i for i, item in enumerate(corpus)}
         self._doc_tokens = [set(tokens) for tokens in tokenized]
+        self._plain_bases = plain_bases(corpus, load_targets().default_arch)
         self._bm25 = bm25_for([item.id for item in corpus], tokenized) if corpus else None
         self._vocabulary = QueryVocabulary.build(
             (p for item in corpus for p in item.values("packages")),
@@ -288,9 +292,13 @@ class TemplateSearch:
         has_session: bool = False,
         pool: int = 50,
         understand: bool = True,
+        default_arch: str | None = None,
     ) -> SearchResponse:
         """Rank templates for ``query``; filters narrow by os, dist, arch or image_type.
 
+        A ``family`` filter (``deb`` or ``rpm``) keeps that package family's dists.
+        ``default_arch`` is the arch preferred when the query names none (the
+        conversation's; the registry's default, x86_64, when not given).
         ``understand=False`` searches the words exactly as written: no spelling
         correction, no paraphrase reading, the whole query embedded (the benches score
         the upstream tool's Phase 1 on these components).
@@ -310,15 +318,13 @@ class TemplateSearch:
         classification = self.classify(read, has_session)
         weights = profile_weights(classification.type, self.settings)
         active = {k: v for k, v in (filters or {}).items() if v}
-        allowed = (
-            [
-                i
-                for i, item in enumerate(corpus)
-                if all(item.metadata.get(k) == v for k, v in active.items())
-            ]
-            if active
-            else list(range(len(corpus)))
-        )
+        family_dists = load_targets().families.get(active.pop("family", ""), None)
+        allowed = [
+            i
+            for i, item in enumerate(corpus)
+            if all(item.metadata.get(k) == v for k, v in active.items())
+            and (family_dists is None or item.metadata.get("dist") in family_dists)
+        ]
         if not allowed:
             return SearchResponse(
                 query, classification, weights, [], True, 0.0, reading.corrections
@@ -328,11 +334,14 @@ class TemplateSearch:
         vector = self.index.embedder.embed_query(
             (positive_text(read) or read) if understand else query
         )
+        clauses: list[dict[str, Any]] = [{k: v} for k, v in active.items()]
+        if family_dists is not None:
+            clauses.append({"dist": {"$in": list(family_dists)}})
         where: dict[str, Any] | None = None
-        if len(active) == 1:
-            where = dict(active)
-        elif active:
-            where = {"$and": [{k: v} for k, v in active.items()]}
+        if len(clauses) == 1:
+            where = clauses[0]
+        elif clauses:
+            where = {"$and": clauses}
         semantic = self.index.nearest(vector, max(pool, top_k * 10), where)
 
         query_tokens = (
@@ -345,8 +354,23 @@ class TemplateSearch:
 
         keyword_rank = best_documents(raw_scores, allowed, max(pool, top_k * 10))
         candidates = {corpus[i].id: i for i in keyword_rank}
-        positions = {corpus[i].id: i for i in allowed} if active else self._positions
+        restricted = bool(active) or family_dists is not None
+        positions = {corpus[i].id: i for i in allowed} if restricted else self._positions
         candidates.update({id_: positions[id_] for id_ in semantic if id_ in positions})
+        purpose = None
+        if understand:
+            # each candidate's plain base competes too: it wins when nothing asks for more
+            purpose = read_purpose(
+                positive_text(read) or read,
+                packages=classification.packages,
+                image_type=classification.targets.get("image_type"),
+                ignore=target_names() | _STOPWORDS,
+            )
+            allowed_set = set(allowed)
+            for i in list(candidates.values()):
+                at = plain_base_of(self._plain_bases, corpus[i])
+                if at is not None and at in allowed_set:
+                    candidates.setdefault(corpus[at].id, at)
         missing = [id_ for id_ in candidates if id_ not in semantic]
         semantic.update(self.index.similarities(vector, missing))
 
@@ -375,8 +399,19 @@ class TemplateSearch:
             excluded_by = [
                 term for term in classification.negated if _mentions(term, item, packages)
             ]
+            excluded_by += _ruled_out(classification.ruled_out, item.metadata)
             penalty = self.settings.negation_penalty if excluded_by else 0.0
-            bonus = target_bonus(classification.targets, item.metadata)
+            evidence: list[str] = []
+            unasked = False
+            base_at = plain_base_of(self._plain_bases, item)
+            if purpose is not None and base_at is not None:
+                plain = corpus[base_at]
+                if not is_plain_base_like(item, plain):
+                    gap = sem - max(0.0, min(1.0, semantic.get(plain.id, 0.0)))
+                    evidence = purpose_evidence(item, plain, purpose, gap)
+                    unasked = not evidence
+                    penalty += UNASKED_PENALTY if unasked else 0.0
+            bonus = target_bonus(classification.targets, item.metadata, default_arch)
             score = w_sem * sem + w_kw * kw + w_pkg * pkg + bonus - penalty
             results.append(
                 SearchResult(
@@ -394,6 +429,8 @@ class TemplateSearch:
                     matched_packages=matched_packages,
                     excluded_by=excluded_by,
                     metadata=dict(item.metadata),
+                    unasked=unasked,
+                    evidence=evidence,
                 )
             )
         # Excluded templates rank after every alternative, whatever their raw score.
@@ -415,33 +452,62 @@ class TemplateSearch:
             low,
             time.perf_counter() - started,
             reading.corrections,
+            purpose,
         )
 
 
-# What naming a template's target adds to its score: the dist named, else its os; the arch.
+# What naming a template's target adds to its score: the dist named, else its os or its
+# package family; the arch named, else (a little) the default arch.
 DIST_BONUS = 0.20
 OS_BONUS = 0.10
+FAMILY_BONUS = 0.10
 ARCH_BONUS = 0.05
+DEFAULT_ARCH_BONUS = 0.02
 
 
-def target_bonus(targets: Mapping[str, str], metadata: Mapping[str, Any]) -> float:
+def target_bonus(
+    targets: Mapping[str, str], metadata: Mapping[str, Any], default_arch: str | None = None
+) -> float:
     """The score a template gets for being the target the query names.
 
-    A query that names a distribution ("debina", read as debian13) or an os ranks that
-    target's templates first among otherwise close matches, as ``retrieve`` would filter
-    them; a template of another target is not penalised.
+    A query that names a distribution ("debina", read as debian13), an os or a package
+    family ("RPM-based") ranks that target's templates first among otherwise close
+    matches, as ``retrieve`` would filter them; a template of another target is not
+    penalised. With no arch named, ``default_arch`` (else the registry's default,
+    x86_64) is preferred a little.
     """
+    registry = load_targets()
     bonus = 0.0
     dist = targets.get("dist")
     if dist and metadata.get("dist") == dist:
         bonus += DIST_BONUS
     else:
-        os_name = targets.get("os") or (load_targets().os_of(dist) if dist else None)
+        os_name = targets.get("os") or (registry.os_of(dist) if dist else None)
+        family = targets.get("family")
         if os_name and metadata.get("os") == os_name:
             bonus += OS_BONUS
-    if targets.get("arch") and metadata.get("arch") == targets["arch"]:
+        elif not dist and family and registry.family_of(metadata.get("dist")) == family:
+            bonus += FAMILY_BONUS
+    arch = targets.get("arch")
+    if arch and metadata.get("arch") == arch:
         bonus += ARCH_BONUS
+    elif not arch and metadata.get("arch") == (default_arch or registry.default_arch):
+        bonus += DEFAULT_ARCH_BONUS
     return bonus
+
+
+def _ruled_out(ruled_out: Sequence[tuple[str, str]], metadata: Mapping[str, Any]) -> list[str]:
+    """The ruled-out targets ("not plain Debian") a template is."""
+    registry = load_targets()
+    dist = metadata.get("dist")
+    facts = {
+        "dist": dist,
+        "os": metadata.get("os"),
+        "family": registry.family_of(dist),
+        "arch": metadata.get("arch"),
+        "image_type": metadata.get("image_type"),
+    }
+    return [f"not {value}" for kind, value in ruled_out if facts.get(kind) == value]
 
 
 def _positive_tokens(query: str, classification: QueryClassification) -> list[str]:

@@ -160,5 +160,25 @@ def test_eval_targets_are_met_on_our_library(library_search: TemplateSearch) -> 
     result = evaluate(
         [(q, [r.template for r in library_search.search(q.q).results]) for q in queries]
     )
+    assert result["hit_at_1"] >= 0.98, result["misses"]  # 1.0 measured
     assert result["hit_at_3"] >= 0.95, result["misses"]
     assert result["mrr"] >= 0.85, result["misses"]
+
+
+def test_the_independent_queries_find_the_right_template_first(
+    library_search: TemplateSearch,
+) -> None:
+    """Queries written without the search code: codenames, negations, packages, families."""
+    queries = load_queries(PROJECT / "tests" / "eval" / "retrieval-independent.yaml")
+    assert {q.type for q in queries} == {
+        "codename",
+        "default",
+        "family",
+        "negation",
+        "packages",
+        "purpose",
+    }
+    result = evaluate(
+        [(q, [r.template for r in library_search.search(q.q).results]) for q in queries]
+    )
+    assert result["hit_at_1"] >= 0.98, result["misses"]  # 1.0 measured (0.923 before)
