@@ -1,7 +1,23 @@
-"""``retrieve``: find the best base template of the requested family, with its sources."""
+"""``retrieve``: find the best base template of the requested family, with its sources.
+
+The base is the best match within the requested dist, else os, else package family
+("RPM-based"); only when the library has nothing of that family does it fall back to the
+best overall, with a notice. What the request leaves open gets a sensible default, and
+the answer says so (``notices``):
+
+- the architecture: the one named, else the conversation's (the session's template),
+  else the registry's default (x86_64). A base of another arch is retargeted to it
+  before planning ("assumed x86_64: no architecture was named");
+- the purpose: search ranks a specialised template below its distribution's plain base
+  unless the request asks for what it has (``tools/retrieval/base_choice.py``), so "a
+  headless server" or "an appliance" starts from the minimal base;
+- a desktop: "a desktop image" is a raw disk image with a desktop environment, unless an
+  installer or a network-boot image is named.
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,49 +26,73 @@ from langgraph.runtime import Runtime
 from oic_ai.nodes.context import Context, run_settings
 from oic_ai.nodes.state import Source, State, record
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.vocabulary import OS_DISTS
+from oic_ai.stores.targets import load_targets
 from oic_ai.tools.search_templates import open_search
 
 TOP_SOURCES = 3
+_ARCH = re.compile(r"^\s*arch:\s*['\"]?([\w-]+)", re.MULTILINE)
 
 
 def _family_filters(targets: dict[str, str]) -> list[dict[str, str]]:
-    """Filters from narrowest to widest, never wider than the requested OS family."""
+    """Filters from narrowest to widest, never wider than the requested dist, os or family.
+
+    The arch is not a filter: a base of the right purpose for another arch is
+    retargeted, which is better than a base of the wrong purpose for the right one.
+    """
+    registry = load_targets()
     dist = targets.get("dist")
-    os_name = targets.get("os")
-    if dist:
-        os_name = next((o for o, dists in OS_DISTS.items() if dist in dists), os_name)
-    family = {"os": os_name} if os_name else {}
+    os_name = registry.os_of(dist) if dist else targets.get("os")
+    family = registry.family_of(dist) if dist else targets.get("family")
     tries: list[dict[str, str]] = []
     if dist:
-        if targets.get("arch"):
-            tries.append({"dist": dist, "arch": targets["arch"]})
         tries.append({"dist": dist})
-    if family:
-        if targets.get("arch"):
-            tries.append({**family, "arch": targets["arch"]})
-        tries.append(family)
-    if not family and targets.get("arch"):
-        tries.append({"arch": targets["arch"]})
+    if os_name:
+        tries.append({"os": os_name})
+    if family and family in registry.families:
+        tries.append({"family": family})
     tries.append({})
     return tries
 
 
-def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Search the library and read the base template.
+def _wanted_arch(targets: dict[str, str], current: str | None) -> tuple[str, str | None]:
+    """The arch to build for, and the notice when it was not named."""
+    if targets.get("arch"):
+        return targets["arch"], None
+    match = _ARCH.search(current or "")
+    if match:
+        arch = load_targets().canonical_arch(match.group(1))
+        return arch, f"kept {arch} from the conversation: no architecture was named"
+    arch = load_targets().default_arch
+    return arch, f"assumed {arch}: no architecture was named"
 
-    The base is the best match within the requested dist, then OS family; only when the
-    library has nothing of that family does it fall back to the best overall, with a notice.
-    """
+
+def _retarget(text: str, arch: str) -> str:
+    """``text`` with its target arch (and what follows from it) changed to ``arch``."""
+    from oic_ai.tools.applier import apply_plan
+    from oic_ai.tools.edit_plan import EditPlan, SetTarget
+
+    plan = EditPlan(
+        summary=f"retarget to {arch}",
+        operations=[SetTarget.model_validate({"op": "set_target", "arch": arch})],
+    )
+    applied = apply_plan(text, plan)
+    return applied.text if not applied.not_applied else text
+
+
+def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Search the library, read the base template and fill in the defaults."""
     settings = run_settings(runtime)
     route = record(state, "route")
     targets = dict(route.get("targets", {}))
     request = state.get("request", "")
+    arch, arch_notice = _wanted_arch(targets, state.get("template"))
     search = open_search(settings)
     response = None
     used: dict[str, str] = {}
     for filters in _family_filters(targets):
-        response = search.search(request, top_k=TOP_SOURCES, filters=filters or None)
+        response = search.search(
+            request, top_k=TOP_SOURCES, filters=filters or None, default_arch=arch
+        )
         if response.results:
             used = filters
             break
@@ -62,14 +102,30 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             fix="point --templates-dir at a folder of templates",
         )
     notices = list(state.get("notices", []))
-    wanted_os = targets.get("os") or next(
-        (o for o, d in OS_DISTS.items() if targets.get("dist") in d), None
+    base = response.results[0]
+    registry = load_targets()
+    wanted_os = targets.get("os") or (
+        registry.os_of(targets["dist"]) if "dist" in targets else None
     )
-    if wanted_os and "os" not in used and "dist" not in used:
-        best = response.results[0]
+    if wanted_os and "dist" not in used and "os" not in used:
         notices.append(
-            f"the library has no {wanted_os} template; starting from {best.template} "
-            f"({best.metadata.get('os')}) instead"
+            f"the library has no {wanted_os} template; starting from {base.template} "
+            f"({base.metadata.get('os')}) instead"
+        )
+    elif targets.get("family") and "dist" not in targets and "os" not in targets:
+        family = targets["family"]
+        notices.append(
+            f"started from {base.metadata.get('dist')}: the request names the {family} "
+            f"family ({', '.join(registry.families.get(family, ()))}), not a distribution"
+        )
+    purpose = response.purpose
+    if (
+        purpose is not None
+        and any(c.group == "desktop" and c.name != "kiosk" for c in purpose.capabilities)
+        and not targets.get("image_type")
+    ):
+        notices.append(
+            "assumed a raw disk image with a desktop environment: no installer was asked for"
         )
     sources = [
         Source(
@@ -82,7 +138,6 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         )
         for r in response.results
     ]
-    base = response.results[0]
     base_path = Path(base.path)  # already under the library folder: joining again doubles it
     try:
         base_text = Path(base_path).read_text(encoding="utf-8")
@@ -90,6 +145,11 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         raise UserInputError(
             f"cannot read base template {base_path} ({exc})", fix="run 'oic-ai index' again"
         ) from None
+    if arch_notice is not None:
+        notices.append(arch_notice)
+        if base.metadata.get("arch") not in (None, arch):
+            # the named arch is the planner's to set; an assumed one is set here
+            base_text = _retarget(base_text, arch)
     route = {**route, "query_type": response.classification.type}
     return {
         "route": route,

@@ -63,7 +63,8 @@ def test_create_goes_through_retrieval_and_grounds_in_the_family(run: Run) -> No
     assert result.base_template == "ubuntu24-aarch64-edge-container-raw.yml"
     assert result.provider == "builtin"
     assert 1 <= len(result.sources) <= 3
-    assert all(s["template"].startswith("ubuntu24-aarch64") for s in result.sources)
+    # the dist is a filter; the arch is a preference (a base of another arch is retargeted)
+    assert all(s["template"].startswith("ubuntu24-") for s in result.sources)
     assert {"score", "semantic", "keyword", "package"} <= set(result.sources[0])
     data = yaml.safe_load(result.template or "")
     assert data["target"] == {
