@@ -30,10 +30,13 @@ class YamlSyntaxError(ValueError, yaml.YAMLError):
     :func:`load_data` keeps catching what it caught before.
     """
 
-    def __init__(self, message: str, line: int | None, column: int | None) -> None:
-        """Record the parser's message and where it stopped."""
+    def __init__(
+        self, message: str, line: int | None, column: int | None, code: str = "yaml-syntax"
+    ) -> None:
+        """Record the parser's message, where it stopped and the finding's code."""
         self.line = line
         self.column = column
+        self.code = code
         where = f" at line {line}, column {column}" if line is not None else ""
         super().__init__(f"{message}{where}")
 
@@ -143,8 +146,14 @@ def _collect_duplicates(
             _collect_duplicates(item, (*path, index), out, seen)
 
 
-def load_document(text: str) -> YamlDocument:
+def load_document(text: str, *, as_composer: bool = False) -> YamlDocument:
     """Parse one YAML document, keeping positions.
+
+    Args:
+        text: The YAML text.
+        as_composer: Read scalars as the composer's yaml.v3 does (``yes`` is a string,
+            ``1e3`` a number; :mod:`oic_ai.stores.yaml_composer`) rather than as PyYAML's
+            YAML 1.1 does. The validator reads templates this way.
 
     Raises:
         YamlSyntaxError: the text is not valid YAML, holds more than one document, nests
@@ -152,11 +161,16 @@ def load_document(text: str) -> YamlDocument:
             past :data:`MAX_VALUES`, or holds a value Python cannot build (an integer of
             thousands of digits, a date like 2024-13-45, a lone surrogate).
     """
-    loader = None
+    loader: Any = None
     duplicates: list[DuplicateKey] = []
     try:
         check_depth(text)
-        loader = _Loader(text)
+        if as_composer:
+            from oic_ai.stores.yaml_composer import ComposerLoader
+
+            loader = ComposerLoader(text)
+        else:
+            loader = _Loader(text)
         root = loader.get_single_node()
         if root is not None:
             _check_nesting(root)
@@ -170,15 +184,30 @@ def load_document(text: str) -> YamlDocument:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         column = mark.column + 1 if mark is not None else None
-        raise YamlSyntaxError(
-            str(exc.problem or exc.context or "invalid YAML"), line, column
-        ) from exc
+        problem = str(exc.problem or exc.context or "invalid YAML")
+        code = "yaml-syntax"
+        if "another document" in problem:
+            code = "yaml-multiple-documents"
+            problem = (
+                "the file holds more than one YAML document; the composer reads only the "
+                "first and ignores the rest: keep one template per file"
+            )
+        elif "could not determine a constructor for the tag" in problem:
+            code = "yaml-unknown-tag"
+            tag = problem.rsplit(" ", 1)[-1]
+            problem = (
+                f"the tag {tag} is not a YAML type; the composer reads the value as plain "
+                "text: remove the tag (quote the value to keep it text)"
+            )
+        raise YamlSyntaxError(problem, line, column, code) from exc
     except yaml.YAMLError as exc:
         raise YamlSyntaxError(str(exc), None, None) from exc
     except RecursionError as exc:
         raise YamlSyntaxError("YAML nesting is too deep", None, None) from exc
-    except ValueError as exc:  # a constructor's int(), date() or the text's encoding
-        raise YamlSyntaxError(f"unreadable value ({exc})", None, None) from exc
+    except (ValueError, AttributeError, KeyError, TypeError) as exc:
+        # a constructor's int() or date(), the text's encoding, or PyYAML's own
+        # constructors on an explicit tag they cannot read ("!!bool maybe")
+        raise YamlSyntaxError(f"unreadable value ({exc!r})", None, None) from exc
     finally:
         if loader is not None:
             loader.dispose()
