@@ -7,6 +7,7 @@ because the schema reports types separately.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -252,7 +253,46 @@ def _check_duplicate_packages(ctx: _Context) -> None:
     )
 
 
+def _check_json_values(ctx: _Context) -> None:
+    """What the composer cannot turn into JSON: keys that are not strings, NaN, infinity.
+
+    The composer loads a template into generic data and marshals it to JSON before any
+    schema check; a mapping with a number, boolean, null or date key, or a NaN or an
+    infinite float anywhere, fails there ("unable to process template").
+    """
+    seen: set[int] = set()
+
+    def walk(value: Any, path: tuple[PathPart, ...]) -> None:
+        if id(value) in seen:  # aliases share nodes
+            return
+        if isinstance(value, Mapping):
+            seen.add(id(value))
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    ctx.add(
+                        (*path, str(key)),
+                        "key-not-string",
+                        f"key {key!r} is read as a {type(key).__name__}, not a string; the "
+                        "composer turns a template into JSON, where keys are strings: quote it",
+                    )
+                walk(item, (*path, str(key)))
+        elif isinstance(value, list):
+            seen.add(id(value))
+            for index, item in enumerate(value):
+                walk(item, (*path, index))
+        elif isinstance(value, float) and not math.isfinite(value):
+            ctx.add(
+                path,
+                "value-not-json",
+                f"{value} is not a number JSON can hold; the composer turns a template into "
+                "JSON and stops here: write a finite number or quote it",
+            )
+
+    walk(ctx.data, ())
+
+
 _SEMANTIC_CHECKS: tuple[Callable[[_Context], None], ...] = (
+    _check_json_values,
     _check_partitions,
     _check_root_arch,
     _check_duplicate_users,

@@ -37,6 +37,33 @@ from oic_ai.tools.template_checks import security_findings, semantic_findings
 
 _REQUIRED = re.compile(r"^(.*) is a required property$")
 
+# Where ``validate`` refuses what the composer's own loader (``image-composer-tool validate``
+# and ``--merged``) accepts, and why: the loader takes these, but the image cannot be
+# built as meant. Everywhere else ``validate`` is never more lenient than the loader
+# (tests/reliability/test_composer_judge.py mutates real templates and checks both).
+STRICTER_THAN_THE_COMPOSER: dict[str, str] = {
+    "yaml-multiple-documents": "the loader reads only the first document and drops the rest",
+    "yaml-unknown-tag": "the loader reads a value under an unknown tag as plain text",
+    "size-invalid": "the loader takes any text as a size; the disk build cannot read it",
+    "partition-overlap": "the loader does not check the layout; the disk build fails on it",
+    "partition-exceeds-disk": "the loader does not check the layout; the disk build fails on it",
+    "partition-empty": "the loader does not check the layout; the disk build fails on it",
+    "partition-guid-invalid": "the loader takes any text as a type GUID; sgdisk refuses it",
+    "root-type-arch-mismatch": "partition discovery does not find a root of another arch",
+    "mountpoint-duplicate": "the second partition mounted at one place hides the first",
+    "user-duplicate": "creating the second account of the same name fails",
+    "package-duplicate": "a package listed twice is an editing slip that hides what was meant",
+    "package-name-invalid": "apt and dnf refuse a name that is not a package name",
+    "package-versioned": "the composer passes names as they are: a version pin fails to install",
+    "configuration-incomplete": "a configuration without a shell command runs nothing",
+    "additional-file-incomplete": "a file without a source on the build host cannot be copied",
+    "additional-file-target": "a file must land at an absolute path inside the image",
+    "hostname-invalid": "the loader takes any text; systemd refuses an invalid host name",
+    "user-name-invalid": "the loader takes any text; useradd refuses an invalid login name",
+    "disk-name-empty": "the disk image file is named after it",
+    "repository-field-empty": "apt and dnf cannot use a repository entry with an empty field",
+}
+
 
 @dataclass
 class FileReport:
@@ -350,11 +377,10 @@ def validate_text(
         )
         return report
     try:
-        doc = load_document(text)
+        doc = load_document(text, as_composer=True)
     except YamlSyntaxError as exc:
-        report.errors.append(
-            Finding("$", exc.line, f"YAML syntax error: {exc}", "yaml-syntax", column=exc.column)
-        )
+        message = f"YAML syntax error: {exc}" if exc.code == "yaml-syntax" else str(exc)
+        report.errors.append(Finding("$", exc.line, message, exc.code, column=exc.column))
         return report
     if doc.data is None:
         report.errors.append(
