@@ -155,12 +155,17 @@ def read_purpose(
     plain = _is_plain(words)
     part = _before_additions(lowered) if plain else lowered
     part_words = _words(part)
-    capabilities = tuple(load_catalog().find(part))
+    catalog = load_catalog()
+    # a capability named, and the first one of a use case named ("a cloud image": cloud-init)
+    found = [*catalog.find(part), *_use_case_leads(part)]
+    capabilities = tuple(
+        c for i, c in enumerate(found) if c.name not in {f.name for f in found[:i]}
+    )
     decided = _with_parts(
         w for c in capabilities for phrase in (c.name, *c.synonyms) for w in _words(phrase)
     )
     base = load_base_words()
-    skip = _with_parts(base.role_words | base.plain_words | set(ignore)) | decided
+    skip = _with_parts(base.role_words | base.plain_words) | {_stem(w) for w in ignore} | decided
     asked_packages = tuple(p for p in packages if not plain or p in part_words)
     kind_words = frozenset(
         _stem(w)
@@ -168,6 +173,21 @@ def read_purpose(
         if _stem(w) not in skip and w not in asked_packages and len(w) > 1
     )
     return AskedPurpose(plain, kind_words, capabilities, asked_packages, image_type)
+
+
+def _use_case_leads(text: str) -> list[Capability]:
+    """The first capability of each use case ``text`` names (what that use case is for)."""
+    from oic_ai.stores.capability_catalog import load_catalog
+
+    catalog = load_catalog()
+    leads = []
+    for use_case in catalog.use_cases.values():
+        if use_case.capabilities and any(
+            re.search(rf"\b{re.escape(phrase)}\b", text)
+            for phrase in (use_case.name, *use_case.synonyms)
+        ):
+            leads.append(catalog.get(use_case.capabilities[0]))
+    return leads
 
 
 def _keywords(item: IndexedTemplate) -> set[str]:
