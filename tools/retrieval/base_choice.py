@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from oic_ai.stores.base_words import load_base_words
@@ -190,18 +191,34 @@ def _use_case_leads(text: str) -> list[Capability]:
     return leads
 
 
-def _keywords(item: IndexedTemplate) -> set[str]:
-    return _with_parts(w for k in item.values("keywords") for w in _words(k))
+def _keywords(item: IndexedTemplate) -> frozenset[str]:
+    return _keyword_stems(tuple(item.values("keywords")))
 
 
-def _own_words(item: IndexedTemplate) -> set[str]:
+@lru_cache(maxsize=4096)
+def _keyword_stems(keywords: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(_with_parts(w for k in keywords for w in _words(k)))
+
+
+def _own_words(item: IndexedTemplate) -> frozenset[str]:
     """Keywords that say what ``item`` is for: not target, plain, role or capability words."""
+    return _own_stems(tuple(item.values("keywords")), tuple(item.values("capabilities")))
+
+
+@lru_cache(maxsize=4096)
+def _own_stems(keywords: tuple[str, ...], capabilities: tuple[str, ...]) -> frozenset[str]:
+    return _keyword_stems(keywords) - _common_words() - _with_parts(capabilities)
+
+
+@lru_cache(maxsize=1)
+def _common_words() -> frozenset[str]:
     from oic_ai.tools.retrieval.query_classifier import target_names
 
     base = load_base_words()
     common = _with_parts(base.plain_words | base.role_words | target_names())
-    common |= {"raw", "disk", "image", "lts", "lightweight", "cloud", "development"}
-    return _keywords(item) - common - _with_parts(item.values("capabilities"))
+    return frozenset(
+        common | {"raw", "disk", "image", "lts", "lightweight", "cloud", "development"}
+    )
 
 
 def is_plain_base_like(item: IndexedTemplate, base: IndexedTemplate) -> bool:
@@ -278,6 +295,14 @@ def _has_capability(capability: Capability, item: IndexedTemplate) -> bool:
     return bool(wanted & set(item.values("packages")))
 
 
+@lru_cache(maxsize=256)
+def _synonym_stems(capability: str) -> frozenset[str]:
+    from oic_ai.stores.capability_catalog import load_catalog
+
+    synonyms = load_catalog().get(capability).synonyms
+    return frozenset(_with_parts(_words(" ".join(synonyms))))
+
+
 def _sibling(capability: Capability, item: IndexedTemplate) -> bool:
     """True when ``item`` has another capability of the same group (a kiosk is no desktop)."""
     from oic_ai.stores.capability_catalog import load_catalog
@@ -326,9 +351,7 @@ def purpose_evidence(
             continue
         if _has_capability(capability, item):
             reasons.append(f"capability {capability.name}")
-        elif own & _with_parts(_words(" ".join(capability.synonyms))) and not _sibling(
-            capability, item
-        ):
+        elif own & _synonym_stems(capability.name) and not _sibling(capability, item):
             # it says it is one ("docker" among its keywords) and is no other kind of it
             reasons.append(f"says {capability.name}")
     if semantic_gap >= SEMANTIC_MARGIN and not purpose.plain:
