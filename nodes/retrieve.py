@@ -25,6 +25,7 @@ from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context, run_settings
 from oic_ai.nodes.state import Source, State, record
+from oic_ai.stores.base_words import load_base_words
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.search_templates import open_search
@@ -119,9 +120,10 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             f"family ({', '.join(registry.families.get(family, ()))}), not a distribution"
         )
     purpose = response.purpose
+    desktops = load_base_words().desktop_environments
     if (
         purpose is not None
-        and any(c.group == "desktop" and c.name != "kiosk" for c in purpose.capabilities)
+        and any(c.name in desktops for c in purpose.capabilities)
         and not targets.get("image_type")
     ):
         notices.append(

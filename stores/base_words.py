@@ -24,12 +24,14 @@ class BaseWords:
         plain_phrases: Phrases that do ("nothing fancy"), as tuples of words.
         role_words: Words that say what kind of machine, never what it is for.
         addition_words: Words and phrases that start a request's additions ("with").
+        desktop_environments: Catalog capabilities that install a desktop environment.
     """
 
     plain_words: frozenset[str]
     plain_phrases: tuple[tuple[str, ...], ...]
     role_words: frozenset[str]
     addition_words: tuple[str, ...]
+    desktop_environments: frozenset[str] = frozenset()
 
 
 def _words(data: Mapping[str, object], key: str) -> list[str]:
@@ -50,6 +52,7 @@ def parse_base_words(data: Mapping[str, object]) -> BaseWords:
         plain_phrases=tuple(tuple(p.split()) for p in _words(data, "plain_phrases")),
         role_words=frozenset(_words(data, "role_words")),
         addition_words=tuple(_words(data, "addition_words")),
+        desktop_environments=frozenset(_words(data, "desktop_environments")),
     )
 
 

@@ -114,3 +114,14 @@ def test_the_defaulted_templates_are_buildable_by_the_composer(
         files.append(path)
     verdicts = judge(upval, files)
     assert {v.file: v.error for v in verdicts.values() if not v.buildable} == {}
+
+
+def test_every_desktop_environment_named_is_a_catalog_capability() -> None:
+    from oic_ai.stores.base_words import load_base_words
+    from oic_ai.stores.capability_catalog import load_catalog
+
+    desktops = load_base_words().desktop_environments
+    catalog = load_catalog()
+    assert desktops >= {"desktop", "xfce"}
+    assert all(catalog.get(name).group == "desktop" for name in desktops)
+    assert "kiosk" not in desktops  # a kiosk is one application, not a desktop
