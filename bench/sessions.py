@@ -83,7 +83,7 @@ def overhead_figures(data_dir: Path, rounds: int) -> dict[str, dict[str, float]]
     """
     from oic_ai.graph.builder import build_graph
     from oic_ai.graph.checkpointer import open_sqlite_saver
-    from oic_ai.graph.context import Context
+    from oic_ai.nodes.context import Context
     from oic_ai.stores.session_store import sessions_db_path
     from oic_ai.stores.settings import load_settings
 

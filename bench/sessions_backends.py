@@ -57,7 +57,7 @@ def _settings(data_dir: Path, url: str | None) -> Any:
 
 def seed(settings: Any) -> None:
     """1,000 sessions of one to five turns each, spread over the last month."""
-    from oic_ai.stores.session_store import open_session_store
+    from oic_ai.stores.session_factory import open_session_store
 
     now = time.time()
     with open_session_store(settings) as store:
@@ -76,7 +76,7 @@ def seed(settings: Any) -> None:
 
 def list_figures(settings: Any) -> dict[str, float]:
     """``list()`` in-process (open + read + close) and a fresh ``sessions list --json``."""
-    from oic_ai.stores.session_store import open_session_store
+    from oic_ai.stores.session_factory import open_session_store
 
     runs = []
     for _ in range(30):
@@ -111,8 +111,8 @@ def overhead_figures(data_dir: Path, url: str, rounds: int) -> dict[str, dict[st
     """
     from oic_ai.graph.builder import build_graph
     from oic_ai.graph.checkpointer import open_session_saver
-    from oic_ai.graph.context import Context
-    from oic_ai.stores.session_store import open_session_store
+    from oic_ai.nodes.context import Context
+    from oic_ai.stores.session_factory import open_session_store
 
     backends = {"sqlite": _settings(data_dir, None), "postgres": _settings(data_dir, url)}
     payload = {"messages": [{"role": "user", "content": REQUEST}]}

@@ -17,7 +17,7 @@ from typing import Any
 
 from oic_ai.nodes.context import Context
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.session_store import open_session_store
+from oic_ai.stores.session_factory import open_session_store
 from oic_ai.stores.settings import Settings, load_settings
 from oic_ai.stores.turn_lock import turn_lock
 

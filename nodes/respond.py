@@ -234,7 +234,8 @@ def _record(
     thread = runtime.execution_info.thread_id if runtime.execution_info else None
     if not thread:
         return
-    from oic_ai.stores.session_store import session_recorder, template_name
+    from oic_ai.stores.session_factory import session_recorder
+    from oic_ai.stores.session_store import template_name
 
     settings = run_settings(runtime)
     name = template_name(template) or state.get("base_template")

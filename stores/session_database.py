@@ -1,23 +1,18 @@
 """Where sessions live: a PostgreSQL URL checked, its password masked, its store opened.
 
 ``OIC_AI_DATABASE_URL`` (``ai.sessions.url``) chooses PostgreSQL; these helpers check the
-URL (exit 2 when malformed), keep its password out of every message, and open the
-PostgreSQL session index (``stores.session_store_pg``) only when one is asked for, so
-the SQLite path never imports psycopg.
+URL (exit 2 when malformed) and keep its password out of every message. Which store
+opens is :mod:`oic_ai.stores.session_factory`'s choice.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.secrets import mask_url, url_secrets
 
 __all__ = ["mask_url", "database_password", "mask_in", "check_database_url"]
-
-if TYPE_CHECKING:
-    from oic_ai.stores.session_store import SessionIndex
 
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 DATABASE_URL_FIX = "write it as postgresql://USER@HOST:PORT/DATABASE, or unset OIC_AI_DATABASE_URL"
@@ -69,16 +64,6 @@ def check_database_url(url: str) -> str:
         )
     del port
     return url.strip()
-
-
-def store_for_url(url: str) -> SessionIndex:
-    """A PostgreSQL session index on ``url`` (see ``stores.session_store_pg``)."""
-    check_database_url(url)
-    try:
-        from oic_ai.stores.session_store_pg import PostgresSessionStore
-    except ImportError as exc:
-        raise missing_postgres_extra(exc) from None
-    return PostgresSessionStore(url)
 
 
 def missing_postgres_extra(exc: ImportError) -> UserInputError:

@@ -13,7 +13,8 @@ table of ours, ``oic_sessions``, that lives WITH the checkpoints, never in anoth
   (``stores.session_store_pg.PostgresSessionStore``, which imports psycopg).
 
 Both implement :class:`SessionIndex`, whose queries are written once here;
-:func:`open_session_store` picks the backend from the settings. ``oic-ai sessions list``
+:func:`oic_ai.stores.session_factory.open_session_store` picks the backend from the
+settings. ``oic-ai sessions list``
 reads only the index.
 
 Only ``sqlite3`` is imported here: listing sessions must start fast.
@@ -42,7 +43,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.session_check import (
@@ -52,10 +53,6 @@ from oic_ai.stores.session_check import (
     is_busy,
     is_damage,
 )
-from oic_ai.stores.session_database import store_for_url
-
-if TYPE_CHECKING:
-    from oic_ai.stores.settings import Settings
 
 SESSIONS_FILE = "sessions.sqlite"
 TABLE = "oic_sessions"
@@ -196,44 +193,6 @@ def parse_duration(text: str) -> float:
             fix="write a number and a unit, e.g. 45s, 30m, 12h, 7d or 2w",
         )
     return sum(float(number) * _UNIT_SECONDS[unit] for number, unit in parts)
-
-
-def open_session_store(settings: Settings) -> SessionIndex:
-    """The session index the settings choose: PostgreSQL if ``database_url``, else SQLite.
-
-    Nothing is opened (or created) until first use.
-
-    Raises:
-        UserInputError: PostgreSQL was chosen but the ``[postgres]`` extra is missing.
-    """
-    if settings.database_url:
-        return store_for_url(settings.database_url)
-    return SqliteSessionStore(sessions_db_path(settings.data_dir))
-
-
-_recorders: dict[str, SessionIndex] = {}
-_recorders_lock = threading.Lock()
-
-
-@contextmanager
-def session_recorder(settings: Settings) -> Iterator[SessionIndex]:
-    """The store a turn records itself in (``respond``): the one the settings choose.
-
-    SQLite is opened and closed around the write, as every store is. A PostgreSQL store
-    is kept open for the life of the process, one per URL (a server records every turn
-    of every thread through it; its lock serialises the short writes, and a lost
-    connection is reopened), so a turn does not pay for a new connection.
-    """
-    if not settings.database_url:
-        with SqliteSessionStore(sessions_db_path(settings.data_dir)) as store:
-            yield store
-        return
-    url = settings.database_url
-    with _recorders_lock:
-        if url not in _recorders:
-            _recorders[url] = store_for_url(url)
-        shared = _recorders[url]
-    yield shared
 
 
 # --- the interface ----------------------------------------------------------------------

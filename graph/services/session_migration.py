@@ -27,12 +27,11 @@ from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.session_database import (
     check_database_url,
     mask_url,
-    store_for_url,
 )
+from oic_ai.stores.session_factory import open_session_store, store_for_url
 from oic_ai.stores.session_store import (
     SessionIndex,
     SessionSummary,
-    open_session_store,
 )
 
 if TYPE_CHECKING:

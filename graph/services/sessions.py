@@ -13,10 +13,10 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.session_factory import open_session_store
 from oic_ai.stores.session_store import (
     SessionIndex,
     SessionSummary,
-    open_session_store,
     parse_duration,
     sessions_db_path,
 )

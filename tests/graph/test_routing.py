@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 from langgraph.runtime import Runtime
 
-from oic_ai.graph.context import Context
 from oic_ai.graph.routers import (
     route_after_classify,
     route_after_packages,
@@ -15,6 +14,7 @@ from oic_ai.graph.routers import (
     route_after_validate,
 )
 from oic_ai.nodes.classify import TURN_RESET, classify, route_request
+from oic_ai.nodes.context import Context
 
 TEMPLATE = "image:\n  name: x\ntarget:\n  os: ubuntu\n  dist: ubuntu24\n  arch: x86_64\n"
 ISO = TEMPLATE + "  imageType: iso\n"

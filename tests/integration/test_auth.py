@@ -342,7 +342,7 @@ def test_the_api_served_without_langgraph_auth_fails_closed(
     """The web app on its own (no custom-route auth) shows no one's sessions once users exist."""
     from starlette.testclient import TestClient
 
-    from oic_ai.stores.session_store import open_session_store
+    from oic_ai.stores.session_factory import open_session_store
     from oic_ai.stores.settings import load_settings
     from oic_ai.stores.users import UserStore
     from oic_ai.web.app import create_app

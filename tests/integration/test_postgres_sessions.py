@@ -20,9 +20,7 @@ from typing import Any
 
 import pytest
 
-from oic_ai.stores.session_database import (
-    store_for_url,
-)
+from oic_ai.stores.session_factory import store_for_url
 from tests.support.cli import cli_env, oic, oic_json, one_line_error
 from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401 (fixtures)
 

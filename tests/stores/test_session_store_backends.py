@@ -27,12 +27,11 @@ from oic_ai.stores.session_database import (
     SessionsUnreachableError,
     check_database_url,
     mask_url,
-    store_for_url,
 )
+from oic_ai.stores.session_factory import open_session_store, store_for_url
 from oic_ai.stores.session_store import (
     SessionIndex,
     SqliteSessionStore,
-    open_session_store,
     sessions_db_path,
 )
 from oic_ai.stores.settings import load_settings

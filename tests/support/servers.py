@@ -147,16 +147,13 @@ def oic_serve(root: Path, *extra: str, **env_extra: str) -> AbstractContextManag
 def dev_config(root: Path) -> Path:
     """This checkout's ``langgraph.json``, written under ``root`` to run from there.
 
-    The checkpointer's file path (``./graph/checkpointer.py:NAME``) becomes the module
-    path it names (``oic_ai.graph.checkpointer.NAME``), which resolves from any folder.
+    Its graph, checkpointer, auth and app are module paths, which resolve from any folder;
+    only the dependency becomes this checkout's absolute path.
     """
     import json
 
     config = json.loads((PROJECT / "langgraph.json").read_text())
     config["dependencies"] = [str(PROJECT)]
-    file, function = config["checkpointer"]["path"].rsplit(":", 1)
-    module = file.removeprefix("./").removesuffix(".py").replace("/", ".")
-    config["checkpointer"]["path"] = f"oic_ai.{module}.{function}"
     path = root / "langgraph.json"
     path.write_text(json.dumps(config, indent=2))
     return path

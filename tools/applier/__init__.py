@@ -7,7 +7,7 @@ The package keeps three concerns apart:
   :mod:`.sections` (parsed documents, their cache, and byte-preserving rendering that
   dumps only the entries an edit changed);
 - :mod:`.comments`: keeping comment lines next to what they describe as entries come
-  and go, and :mod:`.nodes`: new scalars and lists in the style around them;
+  and go, and :mod:`.yaml_values`: new scalars and lists in the style around them;
 - the operation handlers, one module per group: :mod:`.ops_packages`, :mod:`.ops_disk`
   (disk and partitions), :mod:`.ops_target` (target and image), :mod:`.ops_system`
   (hostname, kernel, bootloader, immutability, users) and :mod:`.ops_values` (values by

@@ -10,7 +10,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from oic_ai.tools.applier import ops_disk, ops_packages, ops_system, ops_target, ops_values
+import oic_ai.tools.applier.ops_disk as ops_disk
+import oic_ai.tools.applier.ops_packages as ops_packages
+import oic_ai.tools.applier.ops_system as ops_system
+import oic_ai.tools.applier.ops_target as ops_target
+import oic_ai.tools.applier.ops_values as ops_values
 from oic_ai.tools.applier.comments import settle, tidy
 from oic_ai.tools.applier.editor import Editor, Skip
 from oic_ai.tools.applier.sections import Parsed, parse, remember, render

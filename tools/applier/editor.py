@@ -8,8 +8,8 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.applier.comments import insert_key
-from oic_ai.tools.applier.nodes import scalar, seq, show
 from oic_ai.tools.applier.yaml_io import Style
+from oic_ai.tools.applier.yaml_values import scalar, seq, show
 from oic_ai.tools.package_dependencies import PackageNeeds
 from oic_ai.tools.template_keys import KEY_ORDER
 

@@ -17,7 +17,7 @@ from oic_ai.stores.targets import load_targets
 from oic_ai.tools import partition_layout as layout
 from oic_ai.tools.applier.comments import insert_item, remove, replace_items
 from oic_ai.tools.applier.editor import Editor, Skip
-from oic_ai.tools.applier.nodes import flow, plain, scalar, seq, show
+from oic_ai.tools.applier.yaml_values import flow, plain, scalar, seq, show
 from oic_ai.tools.edit_plan import (
     AddPartition,
     RemovePartition,

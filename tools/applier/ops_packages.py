@@ -11,7 +11,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.applier.comments import append, remove
 from oic_ai.tools.applier.editor import Editor, Skip
-from oic_ai.tools.applier.nodes import scalar, seq
+from oic_ai.tools.applier.yaml_values import scalar, seq
 from oic_ai.tools.edit_plan import AddPackages, AddRepository, RemovePackages
 from oic_ai.tools.template_keys import PUBLIC_KEY_PLACEHOLDER
 

@@ -8,7 +8,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.applier.comments import append, remove
 from oic_ai.tools.applier.editor import Editor, Skip
-from oic_ai.tools.applier.nodes import flow, scalar, show
+from oic_ai.tools.applier.yaml_values import flow, scalar, show
 from oic_ai.tools.edit_plan import AddUser, SetBootloader, SetHostname, SetImmutability, SetKernel
 from oic_ai.tools.template_keys import PASSWORD_PLACEHOLDER, SECURE_BOOT_PATHS
 

@@ -14,8 +14,8 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools import partition_layout as layout
 from oic_ai.tools.applier.editor import Editor, Skip
-from oic_ai.tools.applier.nodes import show
 from oic_ai.tools.applier.ops_disk import DEFAULT_RAW_SIZE, create_disk, partitions
+from oic_ai.tools.applier.yaml_values import show
 from oic_ai.tools.edit_plan import SetImage, SetTarget
 
 

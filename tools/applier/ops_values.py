@@ -14,7 +14,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from oic_ai.tools.applier.comments import append, remove, replace_items
 from oic_ai.tools.applier.editor import Editor, Skip
-from oic_ai.tools.applier.nodes import plain, scalar, seq, show, to_node
+from oic_ai.tools.applier.yaml_values import plain, scalar, seq, show, to_node
 from oic_ai.tools.edit_plan import DeleteValue, SetMetadata, SetValue
 
 _PATH_PART = re.compile(
