@@ -73,10 +73,10 @@ REQUESTS = [
 ]
 
 
-def _clear(read_template: Any, packages: Any) -> None:
+def _clear(template_from_text: Any, packages: Any) -> None:
     from oic_ai.tools.planner import bank
 
-    read_template.cache_clear()
+    template_from_text.cache_clear()
     packages._find_capabilities_cached.cache_clear()
     packages.for_use_case.cache_clear()
     loaded = bank.load_bank()
@@ -92,7 +92,7 @@ def _dev_requests() -> list[str]:
 
 
 def _measure_dev(text: str) -> None:
-    from oic_ai.stores.template_model import read_template
+    from oic_ai.stores.template_model import template_from_text
     from oic_ai.tools.planner import bank, plan_request
     from oic_ai.tools.planner.rules import packages
 
@@ -111,7 +111,7 @@ def _measure_dev(text: str) -> None:
         loaded.match = timed  # type: ignore[method-assign]
     timings: list[float] = []
     for request in _dev_requests():
-        _clear(read_template, packages)
+        _clear(template_from_text, packages)
         start = time.perf_counter()
         plan_request(request, text, mode="refine")
         timings.append((time.perf_counter() - start) * 1000)
@@ -124,7 +124,7 @@ def _measure_dev(text: str) -> None:
 
 
 def _measure(texts: list[str], *, cold: bool) -> tuple[list[float], list[float]]:
-    from oic_ai.stores.template_model import read_template
+    from oic_ai.stores.template_model import template_from_text
     from oic_ai.tools.planner import plan_request
     from oic_ai.tools.planner.rules import packages
 
@@ -134,7 +134,7 @@ def _measure(texts: list[str], *, cold: bool) -> tuple[list[float], list[float]]
         for mode in ("refine", "create"):
             for request in REQUESTS:
                 if cold:
-                    _clear(read_template, packages)
+                    _clear(template_from_text, packages)
                 start, start_cpu = time.perf_counter(), time.process_time()
                 plan_request(request, text, mode=mode)
                 timings.append((time.perf_counter() - start) * 1000)

@@ -285,9 +285,9 @@ class TemplateAgent:
         Raises:
             TemplateNotFoundError: the library has no template of that name.
         """
-        from oic_ai.graph.services.library import read_template
+        from oic_ai.stores.template_library import bundled_templates_dir, library_template_text
 
-        text = read_template(self.settings, name)
+        text = library_template_text(self.settings.templates_dir or bundled_templates_dir(), name)
         payload = {
             "messages": [{"role": "user", "content": f"start from {name}"}],
             "template_edit": text,

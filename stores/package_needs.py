@@ -23,7 +23,7 @@ NEEDS_PATH = Path(__file__).parent / "data" / "package_needs.yaml"
 
 
 @dataclass(frozen=True)
-class PackageNeeds:
+class NeedsTable:
     """Per family or dist: a package -> the names (or globs) of packages that need it."""
 
     table: Mapping[str, Mapping[str, tuple[str, ...]]]
@@ -46,7 +46,7 @@ class PackageNeeds:
 
 
 @lru_cache(maxsize=1)
-def load_package_needs(path: Path = NEEDS_PATH) -> PackageNeeds:
+def load_package_needs(path: Path = NEEDS_PATH) -> NeedsTable:
     """Read the table (cached).
 
     Raises:
@@ -66,4 +66,4 @@ def load_package_needs(path: Path = NEEDS_PATH) -> PackageNeeds:
                 raise ValueError(f"{path.name}: needs.{key}.{package} must be a list of names")
             rows[str(package)] = tuple(names)
         table[str(key)] = MappingProxyType(rows)
-    return PackageNeeds(MappingProxyType(table))
+    return NeedsTable(MappingProxyType(table))

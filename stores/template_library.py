@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.template_model import Template, parse_template
 from oic_ai.stores.yaml_document import YamlSyntaxError
 
@@ -47,7 +48,7 @@ class TemplateLibrary:
         library = cls(root=Path(root))
         for path in iter_template_files(library.root, library.skipped):
             relative = path.relative_to(library.root).as_posix()
-            template_or_reason = read_template(path, relative)
+            template_or_reason = load_template_file(path, relative)
             if isinstance(template_or_reason, Template):
                 library.templates.append(template_or_reason)
             else:
@@ -249,13 +250,42 @@ def iter_template_files(root: Path, errors: list[SkippedFile] | None = None) -> 
                 yield Path(folder) / name
 
 
-def read_template(path: Path, relative: str) -> Template | str:
+def load_template_file(path: Path, relative: str) -> Template | str:
     """Parse one file, or return the reason it cannot be used."""
     try:
         raw = read_file_bytes(path)
     except UnreadableFileError as exc:
         return exc.reason
     return parse_template_bytes(raw, relative)
+
+
+class TemplateNotFoundError(UserInputError):
+    """No template in the library has the requested name."""
+
+
+def library_template_text(root: Path, name: str) -> str:
+    """The text of the template called ``name`` (its stem or relative path) under ``root``.
+
+    Only files the library lists can be read, so a name cannot reach outside it.
+
+    Raises:
+        TemplateNotFoundError: no template has that name.
+        UserInputError: the file is not a regular UTF-8 text file of at most 1 MiB.
+    """
+    for path in iter_template_files(root) if root.is_dir() else ():
+        relative = path.relative_to(root).as_posix()
+        if name in (path.stem, relative):
+            try:
+                raw = read_file_bytes(path)
+            except UnreadableFileError as exc:
+                raise UserInputError(f"{relative}: {exc.reason}", fix="check the file") from None
+            problem = text_problem(raw)
+            if problem is not None:
+                raise UserInputError(f"{relative}: {problem[0]}", fix="save it as UTF-8 text")
+            return raw.decode("utf-8")
+    raise TemplateNotFoundError(
+        f"no template {name!r} in {root}", fix="list them with GET /api/v1/templates"
+    )
 
 
 def parse_template_bytes(raw: bytes, relative: str) -> Template | str:

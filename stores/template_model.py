@@ -6,7 +6,7 @@ is the validator's job.
 
 Entry points:
 
-- :func:`read_template` reads template text for the planner, explain and checks; it
+- :func:`template_from_text` reads template text for the planner, explain and checks; it
   never raises, and an unreadable text gives an empty :class:`Template` whose
   ``error`` says why.
 - :func:`parse_template` reads a library file and raises on text that is not a YAML
@@ -191,7 +191,7 @@ class Template:
     The inferred facts (capabilities, keywords, use cases) are worked out on first
     use, so reading a template for planning does not pay for search.
 
-    ``error`` is set (and everything else empty) when :func:`read_template` could not
+    ``error`` is set (and everything else empty) when :func:`template_from_text` could not
     read the text; see :attr:`readable`.
     """
 
@@ -364,7 +364,7 @@ def empty_template(path: str = "", error: str = "") -> Template:
 
 
 @lru_cache(maxsize=64)
-def read_template(text: str, path: str = "template.yml") -> Template:
+def template_from_text(text: str, path: str = "template.yml") -> Template:
     """Read template text forgivingly; never raises.
 
     Reads are cached per text: a conversation reads the same template many times.

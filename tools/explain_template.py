@@ -14,7 +14,7 @@ from langchain_core.tools import tool
 from oic_ai.stores.capability_catalog import load_catalog
 from oic_ai.stores.disk_units import format_size
 from oic_ai.stores.targets import load_targets
-from oic_ai.stores.template_model import Template, read_template
+from oic_ai.stores.template_model import Template, template_from_text
 from oic_ai.tools.planner.state import family_of
 from oic_ai.tools.planner.summary import with_article
 from oic_ai.tools.planner.words import FILLER
@@ -49,7 +49,7 @@ def describe_template(template_text: str, question: str) -> str:
         A short paragraph or bullet list. Questions it does not recognise get the
         whole summary.
     """
-    template = read_template(template_text)
+    template = template_from_text(template_text)
     if not template.readable:
         return f"The current template could not be read: {template.error}."
     asked = question.lower()

@@ -27,10 +27,6 @@ Progress = Callable[[int, int], None]
 """Called with (done, total) while templates are embedded."""
 
 
-class TemplateNotFoundError(UserInputError):
-    """No template in the library has the requested name."""
-
-
 class TemplateExistsError(UserInputError):
     """A template with that name exists, and replacing it was not asked for."""
 
@@ -275,7 +271,7 @@ class TemplateEntry:
     """One template file of the library.
 
     Attributes:
-        name: The file name without its suffix; what ``read_template`` takes.
+        name: The file name without its suffix; what ``library_template`` takes.
         path: The path relative to the library folder.
     """
 
@@ -300,31 +296,16 @@ def list_templates(settings: Settings) -> list[TemplateEntry]:
     ]
 
 
-def read_template(settings: Settings, name: str) -> str:
+def library_template(settings: Settings, name: str) -> str:
     """The text of the library template called ``name`` (its stem or relative path).
-
-    Only files the library lists can be read, so a name cannot reach outside it.
 
     Raises:
         TemplateNotFoundError: no template has that name.
         UserInputError: the file is not a regular UTF-8 text file of at most 1 MiB.
     """
-    from oic_ai.stores.template_library import UnreadableFileError, read_file_bytes, text_problem
+    from oic_ai.stores.template_library import library_template_text
 
-    root = library_dir(settings)
-    for entry in list_templates(settings):
-        if name in (entry.name, entry.path):
-            try:
-                raw = read_file_bytes(root / entry.path)
-            except UnreadableFileError as exc:
-                raise UserInputError(f"{entry.path}: {exc.reason}", fix="check the file") from None
-            problem = text_problem(raw)
-            if problem is not None:
-                raise UserInputError(f"{entry.path}: {problem[0]}", fix="save it as UTF-8 text")
-            return raw.decode("utf-8")
-    raise TemplateNotFoundError(
-        f"no template {name!r} in {root}", fix="list them with GET /api/v1/templates"
-    )
+    return library_template_text(library_dir(settings), name)
 
 
 def save_template(

@@ -76,12 +76,12 @@ def catalog(settings: Settings) -> list[dict[str, Any]]:
 
 
 def _read_catalog(settings: Settings, root: Path) -> list[dict[str, Any]]:
-    from oic_ai.stores.template_library import read_template
+    from oic_ai.stores.template_library import load_template_file
 
     rows: list[dict[str, Any]] = []
     for entry in list_templates(settings):
         row: dict[str, Any] = entry.to_json()
-        parsed = read_template(root / entry.path, entry.path)
+        parsed = load_template_file(root / entry.path, entry.path)
         if isinstance(parsed, str) or not parsed.readable:
             row["error"] = parsed if isinstance(parsed, str) else parsed.error
         else:

@@ -64,10 +64,10 @@ def status_for(exc: UserInputError) -> int:
     from oic_ai.graph.services.library import (
         InvalidTemplateError,
         TemplateExistsError,
-        TemplateNotFoundError,
     )
     from oic_ai.graph.services.web import SessionNotFoundError
     from oic_ai.stores.session_lock import SessionBusyError
+    from oic_ai.stores.template_library import TemplateNotFoundError
     from oic_ai.stores.template_output import LibraryNameError
 
     if isinstance(exc, TemplateNotFoundError | SessionNotFoundError):
@@ -212,10 +212,10 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
 
     async def template(request: Request) -> Response:
         name = str(request.path_params["name"])
-        from oic_ai.graph.services.library import list_templates, read_template
+        from oic_ai.graph.services.library import library_template, list_templates
 
         def read(settings: Settings) -> dict[str, Any]:
-            text = read_template(settings, name)
+            text = library_template(settings, name)
             entry = next(e for e in list_templates(settings) if name in (e.name, e.path))
             return {"name": entry.name, "path": entry.path, "template": text}
 

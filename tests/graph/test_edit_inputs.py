@@ -15,12 +15,12 @@ from langgraph.runtime import Runtime
 from oic_ai.graph.agent import TemplateAgent
 from oic_ai.graph.builder import graph
 from oic_ai.graph.routers import route_after_classify
-from oic_ai.graph.services.library import TemplateNotFoundError
 from oic_ai.nodes.classify import classify
 from oic_ai.nodes.context import Context
 from oic_ai.nodes.respond import OWN_EDIT_HINT
 from oic_ai.stores.session_store import SessionStore, sessions_db_path
 from oic_ai.stores.settings import load_settings
+from oic_ai.stores.template_library import TemplateNotFoundError
 from tests.conftest import FIXTURES, OUR_TEMPLATES
 
 MINIMAL = OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml"

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from oic_ai.stores.template_index import template_metadata
-from oic_ai.stores.template_library import read_template
+from oic_ai.stores.template_library import load_template_file
 from oic_ai.stores.template_model import Template, parse_template
 from oic_ai.stores.yaml_document import MAX_DEPTH, YamlSyntaxError, load_document
 from oic_ai.tools.validate_template import FileReport, validate_file, validate_text
@@ -175,7 +175,7 @@ def test_random_bytes_never_break_the_scan_or_the_validator(tmp_path: Path, raw:
     path.write_bytes(raw)
     report = validate_file(path)
     _check_report(report)
-    scanned = read_template(path, "random.yml")
+    scanned = load_template_file(path, "random.yml")
     assert isinstance(scanned, (Template, str))
     if isinstance(scanned, str):
         assert scanned  # a reason to show, never an empty one

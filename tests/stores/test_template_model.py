@@ -7,7 +7,7 @@ import hashlib
 import pytest
 
 from oic_ai.stores.disk_units import format_size, parse_size
-from oic_ai.stores.template_model import DiskArtifact, User, parse_template, read_template
+from oic_ai.stores.template_model import DiskArtifact, User, parse_template, template_from_text
 from oic_ai.stores.yaml_document import YamlSyntaxError, load_document
 
 COMPOSER_STYLE = b"""
@@ -179,7 +179,7 @@ def test_multiple_documents_are_a_syntax_error() -> None:
 
 
 def test_read_template_reads_what_the_planner_and_explain_need() -> None:
-    t = read_template(COMPOSER_STYLE.decode())
+    t = template_from_text(COMPOSER_STYLE.decode())
     assert t.readable and t.error == ""
     assert t.description == "Edge gateway with containers"
     assert t.disk_size_bytes == 8 * 1024**3
@@ -195,7 +195,7 @@ def test_read_template_reads_what_the_planner_and_explain_need() -> None:
 
 
 def test_read_template_is_forgiving_about_odd_values() -> None:
-    t = read_template(
+    t = template_from_text(
         "systemConfig:\n"
         "  hostname: true\n"
         "  immutability: {enabled: maybe, secureBootDBKey: {cert: x}}\n"
@@ -218,6 +218,6 @@ def test_read_template_is_forgiving_about_odd_values() -> None:
     ],
 )
 def test_read_template_never_raises(text: str, error: str) -> None:
-    t = read_template(text)
+    t = template_from_text(text)
     assert not t.readable and t.error.startswith(error)
     assert t.packages == () and t.partitions == () and t.disk is None

@@ -17,7 +17,7 @@ from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.template_library import (
     MAX_TEMPLATE_BYTES,
     TemplateLibrary,
-    read_template,
+    load_template_file,
 )
 from oic_ai.tools.validate_template import FileReport, validate_file
 from tests.conftest import OUR_TEMPLATES
@@ -162,7 +162,7 @@ def test_utf16_is_named_with_its_fix_not_called_binary(tmp_path: Path, encoding:
     (error,) = validate_file(path).errors
     assert error.code == "not-text"
     assert error.message == "UTF-16 text; save it as UTF-8"
-    assert read_template(path, "wide.yml") == "UTF-16 text; save it as UTF-8"
+    assert load_template_file(path, "wide.yml") == "UTF-16 text; save it as UTF-8"
 
 
 def test_real_binary_is_still_binary(tmp_path: Path) -> None:

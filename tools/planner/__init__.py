@@ -15,7 +15,7 @@ Modules: :mod:`.words` (the request's vocabulary), :mod:`.text` (the request tex
 tokens and list items), :mod:`.redact` (passwords), :mod:`.state` (the working state),
 :mod:`.rules` (one module per rule family), :mod:`.summary` and :mod:`.builtin` (the
 orchestrator, :func:`plan_request`). The base template is read by
-:func:`oic_ai.stores.template_model.read_template`.
+:func:`oic_ai.stores.template_model.template_from_text`.
 """
 
 from oic_ai.tools.planner.builtin import plan_request

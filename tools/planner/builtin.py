@@ -12,7 +12,7 @@ from typing import Literal
 
 from oic_ai.stores.capability_catalog import load_catalog
 from oic_ai.stores.targets import load_targets
-from oic_ai.stores.template_model import read_template
+from oic_ai.stores.template_model import template_from_text
 from oic_ai.tools import edit_plan
 from oic_ai.tools.planner.accounting import account
 from oic_ai.tools.planner.redact import redact_passwords
@@ -282,7 +282,7 @@ def plan_request(
         )
     else:
         too_long = ""
-    facts = read_template(template_text)
+    facts = template_from_text(template_text)
     state = PlanState(
         mode=mode,
         facts=facts,

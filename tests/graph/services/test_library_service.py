@@ -10,6 +10,7 @@ import pytest
 from oic_ai.graph.services import library, packages
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.settings import Settings, load_settings
+from oic_ai.stores.template_library import TemplateNotFoundError
 from tests.conftest import FIXTURES, OUR_TEMPLATES
 
 MINIMAL = OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml"
@@ -26,10 +27,10 @@ def settings(tmp_path: Path) -> Settings:
 def test_list_and_read_templates(settings: Settings) -> None:
     entries = library.list_templates(settings)
     assert [e.to_json() for e in entries] == [{"name": MINIMAL.stem, "path": MINIMAL.name}]
-    assert library.read_template(settings, MINIMAL.stem) == MINIMAL.read_text()
-    assert library.read_template(settings, MINIMAL.name) == MINIMAL.read_text()
-    with pytest.raises(library.TemplateNotFoundError):
-        library.read_template(settings, "../" + MINIMAL.stem)
+    assert library.library_template(settings, MINIMAL.stem) == MINIMAL.read_text()
+    assert library.library_template(settings, MINIMAL.name) == MINIMAL.read_text()
+    with pytest.raises(TemplateNotFoundError):
+        library.library_template(settings, "../" + MINIMAL.stem)
 
 
 def test_save_template_validates_and_refuses_to_replace(settings: Settings) -> None:
