@@ -102,7 +102,7 @@ def configs(work: Path, url: str) -> dict[str, Path]:
 
 
 def sync_seconds(config: Path, data: Path, insecure: bool) -> float:
-    from oic_ai.graph.services.packages import SyncRequest, sync_packages
+    from oic_ai.services.packages import SyncRequest, sync_packages
     from oic_ai.stores.settings import load_settings
 
     settings = load_settings(env={"OIC_AI_DATA_DIR": str(data)})

@@ -1,7 +1,8 @@
 """The LangGraph state graph, its state and context schemas, and the Python API.
 
-Attributes load lazily so that importing a submodule (``graph.services.sessions`` for
-``oic-ai sessions list``) does not pay for building the graph.
+Attributes load lazily so that importing a submodule (``graph.checkpointer`` for
+``oic-ai sessions show``) does not pay for building the graph. The graph never imports
+a service: the services (:mod:`oic_ai.services`) sit above it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Command-line entry point: parse the arguments, call a service, render the result.
 
-The work is in :mod:`oic_ai.graph.services` (library, packages, sessions), which the web
+The work is in :mod:`oic_ai.services` (library, packages, sessions), which the web
 app and the REST API call too; the renderers are ``oic_ai.render*``. Handlers import
 what they need when they run, so ``oic-ai validate`` never pays for Chroma, LangGraph or
 an embedding model.
@@ -31,8 +31,8 @@ from oic_ai.cli_common import (
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.library import validate_files
     from oic_ai.render import print_validation
+    from oic_ai.services.library import validate_files
 
     reports = validate_files(args.files, schema_file=args.schema)
     emit(args, {"files": [r.to_json() for r in reports]}, lambda: print_validation(reports))
@@ -83,8 +83,8 @@ def _spinner(label: str, enabled: bool) -> Iterator[Any]:
 
 
 def _cmd_index(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.library import index_library
     from oic_ai.render import print_index_report
+    from oic_ai.services.library import index_library
 
     with _spinner("indexing the template library", not args.json) as spinner:
         outcome = index_library(settings_from(args), progress=_progress(not args.json, spinner))
@@ -93,8 +93,8 @@ def _cmd_index(args: argparse.Namespace) -> int:
 
 
 def _cmd_search(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.library import search_library
     from oic_ai.render import print_search
+    from oic_ai.services.library import search_library
 
     filters = {"os": args.os, "dist": args.dist, "arch": args.arch, "image_type": args.image_type}
     with _spinner("searching", not args.json) as spinner:
@@ -110,8 +110,8 @@ def _cmd_search(args: argparse.Namespace) -> int:
 
 
 def _cmd_cache(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services import library
     from oic_ai.render import print_cache_stats
+    from oic_ai.services import library
 
     settings = settings_from(args)
     if args.action == "clear":
@@ -133,8 +133,8 @@ def _confirm_server_clear(settings: Any) -> bool:
     Raises:
         UserInputError: no terminal to ask on (a script must pass ``--yes``).
     """
-    from oic_ai.graph.services import library
     from oic_ai.render import terminal_text
+    from oic_ai.services import library
     from oic_ai.stores.errors import UserInputError
     from oic_ai.stores.secrets import mask_url
 
@@ -156,8 +156,8 @@ def _confirm_server_clear(settings: Any) -> bool:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.library import evaluate_retrieval, load_labelled_queries
     from oic_ai.render import print_eval
+    from oic_ai.services.library import evaluate_retrieval, load_labelled_queries
 
     queries_file = Path(args.queries) if args.queries else _default_queries()
     queries = load_labelled_queries(queries_file)

@@ -108,7 +108,7 @@ def check_session_id(session: str | None) -> None:
 
 
 def _pick_session(agent: Any, args: argparse.Namespace, err: Any) -> str | None:
-    from oic_ai.graph.services.sessions import pick_session
+    from oic_ai.services.sessions import pick_session
 
     latest = bool(getattr(args, "continue_", False))
     session = pick_session(agent.sessions, agent.settings, getattr(args, "session", None), latest)
@@ -154,8 +154,8 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
 def _generate(args: argparse.Namespace, spinner: Any) -> int:
     from oic_ai.cli_remote import open_agent
-    from oic_ai.graph.services.library import output_path
     from oic_ai.render_agent import console, print_turn
+    from oic_ai.services.library import output_path
 
     check_request(args.request)
     check_session_id(args.session)
@@ -335,7 +335,7 @@ def _line_editing(data_dir: Any) -> None:
 
 
 def _chat_save(agent: Any, session: str | None, rest: str, out: Any) -> None:
-    from oic_ai.graph.services.library import output_path
+    from oic_ai.services.library import output_path
     from oic_ai.stores.errors import UserInputError
     from oic_ai.stores.template_output import write_template
 

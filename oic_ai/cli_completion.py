@@ -230,7 +230,7 @@ def _list_sessions(args: argparse.Namespace) -> int:
     from oic_ai.stores.errors import UserInputError
 
     try:
-        from oic_ai.graph.services.sessions import list_sessions
+        from oic_ai.services.sessions import list_sessions
 
         for session in list_sessions(settings_from(args), limit=200):
             print(session.id)

@@ -1,6 +1,6 @@
 """``oic-ai packages sync|check|status``: argument parsing and output only.
 
-The work is :mod:`oic_ai.graph.services.packages`. Nothing here imports SQLite, network
+The work is :mod:`oic_ai.services.packages`. Nothing here imports SQLite, network
 or index code at module level, so the start-up of other commands (``oic-ai validate``)
 does not pay for it.
 """
@@ -115,8 +115,8 @@ def _usage(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], in
 
 
 def _cmd_sync(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.packages import SyncRequest, sync_packages
     from oic_ai.render_packages import download_progress, print_sync_results
+    from oic_ai.services.packages import SyncRequest, sync_packages
 
     request = SyncRequest(
         index=args.index,
@@ -142,8 +142,8 @@ def _cmd_sync(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.packages import check_json, check_templates
     from oic_ai.render_packages import print_check
+    from oic_ai.services.packages import check_json, check_templates
 
     reports = check_templates(settings_from(args), args.templates, suggest=not args.no_suggest)
     emit(args, check_json(reports), lambda: print_check(reports))
@@ -155,8 +155,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.packages import package_status
     from oic_ai.render_packages import print_status
+    from oic_ai.services.packages import package_status
 
     status = package_status(settings_from(args), args.dist, args.arch)
     emit(args, status.to_json(), lambda: print_status(status.sources, status.database))

@@ -1,7 +1,7 @@
 """The command line as a client: ``generate``, ``chat`` and ``sessions`` against a server.
 
 With ``OIC_AI_SERVER_URL`` (or ``--server``) set, ``generate`` and ``chat`` run their turns
-through :class:`~oic_ai.graph.services.remote.RemoteAgent` instead of a local
+through :class:`~oic_ai.services.remote.RemoteAgent` instead of a local
 ``TemplateAgent``, and ``sessions list|show|replay|fork|delete`` read and change the
 server's sessions. The results are the same typed objects as local runs, printed by the
 same renderers, so the output and ``--json`` do not change. ``OIC_AI_TOKEN`` (or
@@ -18,7 +18,7 @@ from oic_ai.cli_common import EXIT_OK, emit, settings_from
 
 if TYPE_CHECKING:
     from oic_ai.graph.agent import TemplateAgent
-    from oic_ai.graph.services.remote import RemoteAgent, RemoteServer
+    from oic_ai.services.remote import RemoteAgent, RemoteServer
     from oic_ai.stores.settings import Settings
 
 Handler = Callable[[argparse.Namespace], int]
@@ -27,7 +27,7 @@ Handler = Callable[[argparse.Namespace], int]
 def open_agent(settings: Settings, args: argparse.Namespace) -> TemplateAgent | RemoteAgent:
     """The agent a turn runs on: the server's when one is configured, else a local one."""
     if settings.server_url:
-        from oic_ai.graph.services.remote import RemoteAgent
+        from oic_ai.services.remote import RemoteAgent
 
         context = {"provider": getattr(args, "provider", None)}
         context["generation_mode"] = getattr(args, "mode", None)
@@ -38,7 +38,7 @@ def open_agent(settings: Settings, args: argparse.Namespace) -> TemplateAgent | 
 
 
 def _server(args: argparse.Namespace) -> RemoteServer:
-    from oic_ai.graph.services.remote import RemoteServer
+    from oic_ai.services.remote import RemoteServer
 
     return RemoteServer.from_settings(settings_from(args))
 

@@ -1,6 +1,6 @@
 """``oic-ai sessions list|show|replay|fork|rerun|delete|prune|repair|migrate``: parsing, output.
 
-The work is :mod:`oic_ai.graph.services.sessions` (and ``session_history``,
+The work is :mod:`oic_ai.services.sessions` (and ``session_history``,
 ``session_migration``). ``sessions list``, ``delete``, ``prune`` and ``repair`` touch
 only the session index (SQLite, or PostgreSQL with ``OIC_AI_DATABASE_URL``; no
 LangGraph, no Chroma), so they start fast; the others open the checkpointer.
@@ -24,7 +24,7 @@ from oic_ai.cli_common import (
 )
 
 if TYPE_CHECKING:
-    from oic_ai.graph.services.session_history import TurnComparison
+    from oic_ai.services.session_history import TurnComparison
 
 
 def add_sessions_commands(commands: Any) -> None:
@@ -115,8 +115,8 @@ def _missing_action(parser: argparse.ArgumentParser) -> Callable[[argparse.Names
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.sessions import list_sessions
     from oic_ai.render_sessions import print_session_list_json, print_session_table
+    from oic_ai.services.sessions import list_sessions
 
     sessions = list_sessions(settings_from(args), limit=args.limit)
     (print_session_list_json if args.json else print_session_table)(sessions)
@@ -124,8 +124,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.session_history import show_session
     from oic_ai.render_sessions import print_session
+    from oic_ai.services.session_history import show_session
 
     view = show_session(settings_from(args), args.id)
     emit(args, view.to_json(), lambda: print_session(view))
@@ -133,8 +133,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.session_history import replay_session
     from oic_ai.render_sessions import print_replay
+    from oic_ai.services.session_history import replay_session
 
     replay = replay_session(settings_from(args), args.id)
     emit(args, replay.to_json(), lambda: print_replay(replay, diffs=not args.no_diff))
@@ -142,8 +142,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_fork(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.session_history import fork_session
     from oic_ai.render_sessions import print_fork
+    from oic_ai.services.session_history import fork_session
 
     outcome = fork_session(settings_from(args), args.id, args.turn)
     emit(args, outcome.to_json(), lambda: print_fork(outcome))
@@ -151,9 +151,9 @@ def _cmd_fork(args: argparse.Namespace) -> int:
 
 
 def _cmd_rerun(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.session_history import rerun_session
     from oic_ai.render_agent import console
     from oic_ai.render_sessions import print_rerun_summary, print_rerun_turn
+    from oic_ai.services.session_history import rerun_session
 
     out = console()
 
@@ -194,7 +194,7 @@ def confirm_delete(args: argparse.Namespace, summary: Any) -> bool:
 
 
 def _cmd_delete(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.sessions import delete_session, find_session
+    from oic_ai.services.sessions import delete_session, find_session
 
     settings = settings_from(args)
     if not confirm_delete(args, find_session(settings, args.id)):
@@ -209,8 +209,8 @@ def _cmd_delete(args: argparse.Namespace) -> int:
 
 
 def _cmd_prune(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.sessions import prune_sessions
     from oic_ai.render_sessions import print_prune
+    from oic_ai.services.sessions import prune_sessions
 
     outcome = prune_sessions(settings_from(args), args.older_than, dry_run=args.dry_run)
     emit(args, outcome.to_json(), lambda: print_prune(outcome, args.older_than))
@@ -218,8 +218,8 @@ def _cmd_prune(args: argparse.Namespace) -> int:
 
 
 def _cmd_repair(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.sessions import repair_sessions
     from oic_ai.render_sessions import print_repair
+    from oic_ai.services.sessions import repair_sessions
 
     report = repair_sessions(settings_from(args))
     emit(args, report.to_json(), lambda: print_repair(report))
@@ -227,8 +227,8 @@ def _cmd_repair(args: argparse.Namespace) -> int:
 
 
 def _cmd_migrate(args: argparse.Namespace) -> int:
-    from oic_ai.graph.services.session_migration import migrate_sessions
     from oic_ai.render_sessions import print_migration
+    from oic_ai.services.session_migration import migrate_sessions
 
     report = migrate_sessions(settings_from(args), args.to)
     emit(args, report.to_json(), lambda: print_migration(report))

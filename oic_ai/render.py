@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from oic_ai.graph.services.library import IndexOutcome
+    from oic_ai.services.library import IndexOutcome
     from oic_ai.tools.findings import Finding
     from oic_ai.tools.validate_template import FileReport
 

@@ -198,7 +198,7 @@ def print_status(rows: Sequence[SourceRow], database: Path) -> None:
             f"No package indexes in {escape(str(database))} yet; run 'oic-ai packages sync'."
         )
         return
-    from oic_ai.graph.services.packages import trust_of
+    from oic_ai.services.packages import trust_of
 
     table = Table()
     columns = ("target", "scope", "repository", "packages", "verified", "fetched", "location")

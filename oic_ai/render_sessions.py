@@ -12,15 +12,15 @@ from oic_ai.render import terminal_text
 from oic_ai.render_agent import console
 
 if TYPE_CHECKING:
-    from oic_ai.graph.services.session_history import (
+    from oic_ai.services.session_history import (
         ForkOutcome,
         RerunReport,
         SessionReplay,
         SessionView,
         TurnComparison,
     )
-    from oic_ai.graph.services.session_migration import MigrationReport
-    from oic_ai.graph.services.sessions import PruneOutcome
+    from oic_ai.services.session_migration import MigrationReport
+    from oic_ai.services.sessions import PruneOutcome
     from oic_ai.stores.session_repair import RepairReport
     from oic_ai.stores.session_store import SessionSummary
 

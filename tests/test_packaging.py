@@ -41,8 +41,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.slow  # builds the wheel with pip
 def test_wheel_ships_every_layer_the_schema_and_the_library(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    for package in ("graph", "nodes", "tools", "stores"):
+    for package in ("graph", "nodes", "tools", "stores", "services", "cli", "cli/commands"):
         assert f"oic_ai/{package}/__init__.py" in names
+    assert "oic_ai/web/rest.py" in names  # the REST helpers live with the web app
     assert "oic_ai/tools/schemas/oic-template.schema.json" in names
     page = PROJECT / "oic_ai" / "web" / "static"
     for file in page.iterdir():  # the page ships with the package, every file of it
@@ -139,3 +140,9 @@ def test_installed_wheel_runs_outside_the_checkout(wheel: Path, tmp_path: Path) 
     assert indexed.returncode == 0, indexed.stderr
     report = json.loads(indexed.stdout)
     assert report["created"] == report["shipped"] == len(files)
+    # the services and the CLI package, from the wheel: a sessions command end to end
+    listed = oic("sessions", "list", "--json", env=fresh, cwd=tmp_path, timeout=120)
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(listed.stdout) == {"sessions": []}
+    code = "import oic_ai.services.sessions as s, oic_ai.cli.main as m; print(s.__file__, m.__file__)"
+    assert all(p.startswith(str(target)) for p in python(code, env=env, cwd=tmp_path).stdout.split())

@@ -61,14 +61,14 @@ def error(status: int, problem: str, fix: str | None = None, **extra: Any) -> JS
 
 def status_for(exc: UserInputError) -> int:
     """The HTTP status for a service's error."""
-    from oic_ai.graph.services.library import (
+    from oic_ai.services.library import (
         InvalidTemplateError,
         TemplateExistsError,
     )
-    from oic_ai.graph.services.web import SessionNotFoundError
     from oic_ai.stores.session_lock import SessionBusyError
     from oic_ai.stores.template_library import TemplateNotFoundError
     from oic_ai.stores.template_output import LibraryNameError
+    from oic_ai.web.rest import SessionNotFoundError
 
     if isinstance(exc, TemplateNotFoundError | SessionNotFoundError):
         return 404
@@ -83,7 +83,7 @@ def status_for(exc: UserInputError) -> int:
 
 def error_for(exc: UserInputError) -> JSONResponse:
     """The error answer for a service's error (422 carries the validation report)."""
-    from oic_ai.graph.services.library import InvalidTemplateError
+    from oic_ai.services.library import InvalidTemplateError
 
     extra: dict[str, Any] = {}
     if isinstance(exc, InvalidTemplateError):
@@ -174,7 +174,7 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
 
         return load_settings()
 
-    from oic_ai.graph.services.web import SearchPool
+    from oic_ai.web.rest import SearchPool
 
     searches = SearchPool()  # warm between requests; one per app
 
@@ -190,7 +190,7 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
         body = await json_body(request)
         text = text_field(body, "template") or ""
         source = text_field(body, "name", required=False) or "template.yml"
-        from oic_ai.graph.services.library import validate_template_text
+        from oic_ai.services.library import validate_template_text
 
         report = await run_in_threadpool(validate_template_text, text, source=source)
         return JSONResponse(report.to_json())
@@ -206,13 +206,13 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
         return JSONResponse(response.to_json())
 
     async def templates(request: Request) -> Response:
-        from oic_ai.graph.services.web import catalog
+        from oic_ai.web.rest import catalog
 
         return JSONResponse({"templates": await call(catalog)})
 
     async def template(request: Request) -> Response:
         name = str(request.path_params["name"])
-        from oic_ai.graph.services.library import library_template, list_templates
+        from oic_ai.services.library import library_template, list_templates
 
         def read(settings: Settings) -> dict[str, Any]:
             text = library_template(settings, name)
@@ -228,7 +228,7 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
         overwrite = body.get("overwrite", False)
         if not isinstance(overwrite, bool):
             raise BadRequest('"overwrite" is not true or false', fix='send "overwrite": true')
-        from oic_ai.graph.services.web import save_named_template
+        from oic_ai.web.rest import save_named_template
 
         saved = await call(save_named_template, name, text, overwrite=overwrite)
         return JSONResponse(saved.to_json(), status_code=201)
@@ -237,7 +237,7 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
         body = await json_body(request)
         text = text_field(body, "template") or ""
         path = text_field(body, "name", required=False)
-        from oic_ai.graph.services.packages import check_template_text
+        from oic_ai.services.packages import check_template_text
 
         report = await call(check_template_text, text, path=path)
         return JSONResponse(report.to_json())
@@ -245,30 +245,30 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
     async def summary(request: Request) -> Response:
         body = await json_body(request)
         text = text_field(body, "template") or ""
-        from oic_ai.graph.services.page import template_summary
+        from oic_ai.web.page import template_summary
 
         return JSONResponse(await run_in_threadpool(template_summary, text))
 
     async def sessions(request: Request) -> Response:
         limit = _int_param(request.query_params.get("limit"), "limit", 0, 0, 100_000)
-        from oic_ai.graph.services.sessions import list_sessions
+        from oic_ai.services.sessions import list_sessions
 
         rows = await call(list_sessions, limit or None, owner=request_owner(request))
         return JSONResponse({"sessions": [row.to_json() for row in rows]})
 
     async def session(request: Request) -> Response:
         session_id = str(request.path_params["session"])
-        from oic_ai.graph.services import web
+        from oic_ai.web import rest
 
         await call(require_own_session, session_id, request_owner(request))
         if request.method == "GET":
-            return JSONResponse(await call(web.session_detail, session_id))
+            return JSONResponse(await call(rest.session_detail, session_id))
         if request.method == "DELETE":
-            await call(web.remove_session, session_id)
+            await call(rest.remove_session, session_id)
             return Response(status_code=204)
         body = await json_body(request)
         title = text_field(body, "title") or ""
-        summary = await call(web.rename_session, session_id, title)
+        summary = await call(rest.rename_session, session_id, title)
         return JSONResponse(summary.to_json())
 
     async def fork(request: Request) -> Response:
@@ -278,7 +278,7 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
         turn = body.get("turn")
         if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
             raise BadRequest('"turn" is not a turn number', fix='send {"turn": 1} or later')
-        from oic_ai.graph.services.web import fork_at
+        from oic_ai.web.rest import fork_at
 
         outcome = await call(fork_at, session_id, turn)
         return JSONResponse(outcome.to_json(), status_code=201)

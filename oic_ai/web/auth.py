@@ -167,8 +167,8 @@ def require_own_session(settings: Settings, session_id: str, owner: str | None) 
     """
     if owner is None:
         return
-    from oic_ai.graph.services.sessions import open_store
-    from oic_ai.graph.services.web import SessionNotFoundError
+    from oic_ai.services.sessions import open_store
+    from oic_ai.web.rest import SessionNotFoundError
 
     with open_store(settings) as store:
         found = store.find(session_id.strip(), owner=owner) if session_id.strip() else None
@@ -198,7 +198,7 @@ def _filter(ctx: Auth.types.AuthContext) -> dict[str, str] | None:
 
 def _session_owner(thread_id: str) -> tuple[bool, str | None]:
     """Whether the session index has a session with this id, and its owner."""
-    from oic_ai.graph.services.sessions import open_store
+    from oic_ai.services.sessions import open_store
     from oic_ai.stores.settings import load_settings
 
     with open_store(load_settings()) as store:

@@ -100,7 +100,7 @@ def test_repair_keeps_what_can_be_read_and_leaves_a_working_database(
     how: str,
     use_recover: bool,
 ) -> None:
-    from oic_ai.graph.services.sessions import _readable_row
+    from oic_ai.services.sessions import _readable_row
 
     path = _damaged(tmp_path, sound_db[0], how)
     before = digest(path)
@@ -133,7 +133,7 @@ def test_salvaged_checkpoints_load_again(
 ) -> None:
     from langgraph.checkpoint.sqlite import SqliteSaver
 
-    from oic_ai.graph.services.sessions import _readable_row
+    from oic_ai.services.sessions import _readable_row
 
     path = _damaged(tmp_path, sound_db[0], "truncated")
     repair_database(path, keep=_readable_row)

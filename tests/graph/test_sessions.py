@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from oic_ai.graph.agent import TemplateAgent
-from oic_ai.graph.services.session_history import (
+from oic_ai.services.session_history import (
     TurnRecord,
     copy_line,
     fork,

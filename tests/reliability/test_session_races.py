@@ -132,7 +132,7 @@ def test_the_python_api_raises_session_busy(agent_data_dir: Path) -> None:
 def test_delete_waits_for_a_running_turn(
     agent_data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from oic_ai.graph.services.sessions import delete_session, find_session
+    from oic_ai.services.sessions import delete_session, find_session
     from oic_ai.stores.session_store import SessionStore, sessions_db_path
     from oic_ai.stores.settings import load_settings
 

@@ -315,7 +315,7 @@ def test_without_the_postgres_extra_it_says_how_to_install_it(tmp_path: Path) ->
 def test_the_sqlite_path_never_imports_psycopg() -> None:
     loaded = modules_after(
         "from oic_ai.graph.agent import TemplateAgent\n"
-        "import oic_ai.graph.checkpointer, oic_ai.graph.services.session_history"
+        "import oic_ai.graph.checkpointer, oic_ai.services.session_history"
     )
     assert "langgraph" in top_level(loaded)
     assert not top_level(loaded) & {"psycopg", "psycopg_pool", "psycopg_binary"}

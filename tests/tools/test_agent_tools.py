@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from oic_ai.graph.services.packages import SyncRequest, sync_packages
+from oic_ai.services.packages import SyncRequest, sync_packages
 from oic_ai.stores.settings import load_settings
 from oic_ai.tools.agent_tools import (
     AGENT_TOOLS,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from oic_ai.graph.services.library import template_files, validate_files
+from oic_ai.services.library import template_files, validate_files
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.template_library import (
     MAX_TEMPLATE_BYTES,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from oic_ai.graph.services.page import PROVIDERCONFIG_PLACEHOLDER, sync_advice, template_summary
+from oic_ai.web.page import PROVIDERCONFIG_PLACEHOLDER, sync_advice, template_summary
 from oic_ai.stores.settings import load_settings
 from oic_ai.web.app import create_app
 from tests.conftest import OUR_TEMPLATES

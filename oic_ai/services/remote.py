@@ -7,7 +7,7 @@ Replays read ``threads.get_history``. The session index (list, show, fork, delet
 the server's REST API (``/api/v1/sessions...``), which calls the same services as a
 local run. Every result is the same typed object a local run returns
 (:class:`~oic_ai.graph.agent.TurnResult`, :class:`SessionSummary`,
-:class:`~oic_ai.graph.services.session_history.SessionView`, ...), so the renderers and
+:class:`~oic_ai.services.session_history.SessionView`, ...), so the renderers and
 ``--json`` are shared.
 
 The token travels only in the ``Authorization`` header. It is registered as a secret
@@ -35,7 +35,7 @@ from oic_ai.stores.session_store import LIST_HINT, SessionSummary
 
 if TYPE_CHECKING:
     from oic_ai.graph.agent import TurnResult
-    from oic_ai.graph.services.session_history import ForkOutcome, SessionReplay, SessionView
+    from oic_ai.services.session_history import ForkOutcome, SessionReplay, SessionView
     from oic_ai.stores.settings import Settings
 
 GRAPH_ID = "oic-ai"
@@ -267,7 +267,7 @@ class RemoteServer:
 
     def show_session(self, session_id: str) -> SessionView:
         """A session's current template and conversation (``GET /api/v1/sessions/ID``)."""
-        from oic_ai.graph.services.session_history import SessionView
+        from oic_ai.services.session_history import SessionView
 
         summary = self.find_session(session_id)
         answer = self.rest("GET", f"/sessions/{quote(summary.id)}", what=f"session {summary.id}")
@@ -275,7 +275,7 @@ class RemoteServer:
 
     def fork_session(self, session_id: str, turn: int) -> ForkOutcome:
         """A new session from a session's turn (``POST /api/v1/sessions/ID/fork``)."""
-        from oic_ai.graph.services.session_history import ForkOutcome
+        from oic_ai.services.session_history import ForkOutcome
 
         source = self.find_session(session_id)
         answer = self.rest(
@@ -295,7 +295,7 @@ class RemoteServer:
 
     def replay_session(self, session_id: str) -> SessionReplay:
         """Every turn of a session, from the thread's checkpoint history on the server."""
-        from oic_ai.graph.services.session_history import SessionReplay, replay
+        from oic_ai.services.session_history import SessionReplay, replay
 
         summary = self.find_session(session_id)
         return SessionReplay(summary, replay(_HistoryGraph(self), summary.id))
@@ -400,7 +400,7 @@ class RemoteServer:
 
 
 class _HistoryGraph:
-    """What :func:`~oic_ai.graph.services.session_history.replay` reads, over the server."""
+    """What :func:`~oic_ai.services.session_history.replay` reads, over the server."""
 
     def __init__(self, server: RemoteServer) -> None:
         self.server = server

@@ -12,7 +12,7 @@ line, from its newest checkpoint back through the parents.
 The ``*_session`` functions at the end are what the front doors call: they take
 :class:`~oic_ai.stores.settings.Settings`, open the agent (LangGraph, imported when
 needed) and return typed results with ``to_json``. The session index alone (list,
-delete, prune) is :mod:`oic_ai.graph.services.sessions`.
+delete, prune) is :mod:`oic_ai.services.sessions`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from oic_ai.graph.services.sessions import find_session
+from oic_ai.services.sessions import find_session
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.session_store import LIST_HINT, SessionIndex, SessionSummary, template_name
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from oic_ai.graph.services import library, packages
+from oic_ai.services import library, packages
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.settings import Settings, load_settings
 from oic_ai.stores.template_library import TemplateNotFoundError

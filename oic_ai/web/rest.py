@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oic_ai.graph.services.library import (
+from oic_ai.services.library import (
     TemplateEntry,
     library_dir,
     list_templates,
@@ -27,7 +27,7 @@ from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.template_output import LibraryNameError, check_library_name
 
 if TYPE_CHECKING:
-    from oic_ai.graph.services.session_history import ForkOutcome
+    from oic_ai.services.session_history import ForkOutcome
     from oic_ai.stores.session_store import SessionSummary
     from oic_ai.stores.settings import Settings
     from oic_ai.tools.retrieval.hybrid_search import SearchResponse, TemplateSearch
@@ -146,7 +146,7 @@ def save_named_template(
     indexed = False
     library = library_dir(settings).resolve()
     if folder.resolve() == library:
-        from oic_ai.graph.services.library import index_library
+        from oic_ai.services.library import index_library
 
         index_library(settings)
         indexed = True
@@ -208,7 +208,7 @@ class SearchPool:
         filters: Mapping[str, str | None] | None = None,
     ) -> SearchResponse:
         """Rank the library's templates for ``query`` (the ``search --json`` response)."""
-        from oic_ai.graph.services.library import open_search
+        from oic_ai.services.library import open_search
 
         key = self._key(settings)
         signature = library_signature(settings)
@@ -237,7 +237,7 @@ def require_session(settings: Settings, session_id: str) -> SessionSummary:
     Raises:
         SessionNotFoundError: there is none.
     """
-    from oic_ai.graph.services.sessions import open_store
+    from oic_ai.services.sessions import open_store
 
     with open_store(settings) as store:
         found = store.find(session_id.strip()) if session_id.strip() else None
@@ -257,7 +257,7 @@ def session_detail(settings: Settings, session_id: str) -> dict[str, Any]:
     Raises:
         SessionNotFoundError: there is no such session.
     """
-    from oic_ai.graph.services.session_history import (
+    from oic_ai.services.session_history import (
         SessionView,
         open_agent,
         replay,
@@ -278,7 +278,7 @@ def rename_session(settings: Settings, session_id: str, title: str) -> SessionSu
         SessionNotFoundError: there is no such session.
         UserInputError: the title is empty.
     """
-    from oic_ai.graph.services.sessions import open_store
+    from oic_ai.services.sessions import open_store
 
     if not isinstance(title, str) or not title.strip():
         raise UserInputError("the title is empty", fix='send {"title": "a few words"}')
@@ -295,7 +295,7 @@ def remove_session(settings: Settings, session_id: str) -> SessionSummary:
         SessionNotFoundError: there is no such session.
         SessionBusyError: a turn kept the session past the wait.
     """
-    from oic_ai.graph.services.sessions import delete_session
+    from oic_ai.services.sessions import delete_session
 
     return delete_session(settings, require_session(settings, session_id).id)
 
@@ -307,6 +307,6 @@ def fork_at(settings: Settings, session_id: str, turn: int) -> ForkOutcome:
         SessionNotFoundError: there is no such session.
         UserInputError: there is no such turn.
     """
-    from oic_ai.graph.services.session_history import fork_session
+    from oic_ai.services.session_history import fork_session
 
     return fork_session(settings, require_session(settings, session_id).id, turn)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from oic_ai.graph.services.remote import (
+from oic_ai.services.remote import (
     RemoteServer,
     ServerUnreachableError,
     TokenRefusedError,

@@ -3,7 +3,7 @@
 These touch only the session index (``stores.session_store``: SQLite, or PostgreSQL when
 ``OIC_AI_DATABASE_URL`` says so), never LangGraph or Chroma, so ``oic-ai sessions list``
 starts fast. What reads checkpoint history (show,
-replay, fork, rerun) is :mod:`oic_ai.graph.services.session_history`.
+replay, fork, rerun) is :mod:`oic_ai.services.session_history`.
 """
 
 from __future__ import annotations

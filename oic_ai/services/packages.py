@@ -248,7 +248,7 @@ def check_templates(
     Raises:
         UserInputError: a path is missing or a file is not a template.
     """
-    from oic_ai.graph.services.library import template_files
+    from oic_ai.services.library import template_files
     from oic_ai.tools.verify_packages import index_for, verify_template_packages
 
     files = template_files(raw_paths, empty_fix="pass template files")
