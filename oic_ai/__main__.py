@@ -1,5 +1,5 @@
 """Allow ``python -m oic_ai``."""
 
-from oic_ai.cli import main
+from oic_ai.cli.main import main
 
 raise SystemExit(main())

@@ -144,5 +144,9 @@ def test_installed_wheel_runs_outside_the_checkout(wheel: Path, tmp_path: Path) 
     listed = oic("sessions", "list", "--json", env=fresh, cwd=tmp_path, timeout=120)
     assert listed.returncode == 0, listed.stderr
     assert json.loads(listed.stdout) == {"sessions": []}
-    code = "import oic_ai.services.sessions as s, oic_ai.cli.main as m; print(s.__file__, m.__file__)"
-    assert all(p.startswith(str(target)) for p in python(code, env=env, cwd=tmp_path).stdout.split())
+    code = (
+        "import oic_ai.services.sessions as s, oic_ai.cli.main as m; print(s.__file__, m.__file__)"
+    )
+    assert all(
+        p.startswith(str(target)) for p in python(code, env=env, cwd=tmp_path).stdout.split()
+    )

@@ -283,6 +283,28 @@ class TemplateEntry:
         return {"name": self.name, "path": self.path}
 
 
+def check_output(path: Path, *, force: bool = False) -> None:
+    """Refuse an ``--output`` file that exists (without ``force``) before a turn runs.
+
+    Raises:
+        UserInputError: the file exists, or its folder cannot be written.
+    """
+    from oic_ai.stores.template_output import check_target
+
+    check_target(path, force=force)
+
+
+def write_output(path: Path, text: str, *, force: bool = False) -> None:
+    """Write a turn's template to ``path`` atomically (``generate --output``, ``/save``).
+
+    Raises:
+        UserInputError: the file exists and ``force`` is False, or it cannot be written.
+    """
+    from oic_ai.stores.template_output import write_template
+
+    write_template(path, text, force=force)
+
+
 def list_templates(settings: Settings) -> list[TemplateEntry]:
     """Every template file of the library, in a stable order."""
     from oic_ai.stores.template_library import iter_template_files

@@ -7,8 +7,8 @@ import shlex
 
 import pytest
 
-from oic_ai.cli import build_parser
-from oic_ai.cli_help import EXAMPLES, GROUPS
+from oic_ai.cli.help import EXAMPLES, GROUPS
+from oic_ai.cli.parser import build_parser
 from tests.support.cli import oic
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from oic_ai.cli import main
+from oic_ai.cli.main import main
 from tests.stores.package_repos import DEB_PACKAGES, compress, deb_packages, write_rpm_repo
 from tests.support.cli import modules_after, oic
 
@@ -236,7 +236,8 @@ def test_data_dir_from_the_environment(
 
 def test_other_commands_do_not_import_package_code() -> None:
     loaded = modules_after(
-        "from oic_ai.cli import build_parser\nbuild_parser().parse_args(['validate', 'x.yml'])"
+        "from oic_ai.cli.parser import build_parser\n"
+        "build_parser().parse_args(['validate', 'x.yml'])"
     )
     heavy = {
         "oic_ai.stores.package_index",

@@ -139,9 +139,9 @@ def test_validate_and_search_start_without_langgraph_or_llm_clients(tmp_path: Pa
     code = (
         "import sys, runpy\n"
         "sys.argv = ['oic-ai', 'validate', 'image-templates/ubuntu24-x86_64-minimal-raw.yml']\n"
-        "from oic_ai.cli import main\n"
+        "from oic_ai.cli.main import main\n"
         "main()\n"
-        "from oic_ai.cli import main as m2\n"
+        "from oic_ai.cli.main import main as m2\n"
         "m2(['search', '--json', 'minimal'])\n"
         f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))\n"
     )

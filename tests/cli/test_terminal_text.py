@@ -15,8 +15,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from oic_ai.render import safe_console, terminal_text
-from oic_ai.render_agent import print_turn
+from oic_ai.cli.render.agent import print_turn
+from oic_ai.cli.render.terminal import safe_console, terminal_text
 from oic_ai.stores.session_store import SessionSummary
 
 HOSTILE = "add htop and \x1b]0;pwned\x07 \x1b[2J bad\b\b\u202eevil \x9b31m"
@@ -91,7 +91,7 @@ def test_the_not_applied_line_is_neutral() -> None:
 
 
 def test_the_sessions_table_title_is_neutral(capsys: pytest.CaptureFixture[str]) -> None:
-    from oic_ai.render_sessions import print_session_table
+    from oic_ai.cli.render.sessions import print_session_table
 
     now = time.time()
     print_session_table([SessionSummary("abc-1", HOSTILE, now, now, 1, "t", "valid")])

@@ -91,7 +91,7 @@ def test_a_damaged_token_file_is_one_line(tmp_path: Path) -> None:
 
 def test_users_commands_load_no_server_or_graph() -> None:
     loaded = modules_after(
-        "from oic_ai.cli import main\n"
+        "from oic_ai.cli.main import main\n"
         "import contextlib, io\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    main(['users', 'list', '--data-dir', '/nonexistent-oic-ai-test'])\n"

@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 
-from oic_ai.cli_serve import AUTH, HTTP
+from oic_ai.cli.commands.serve import AUTH, HTTP
 from tests.conftest import PROJECT
 from tests.support.cli import oic, oic_json
 from tests.support.servers import GRAPH_ID, Server, langgraph_dev, message, oic_serve

@@ -25,7 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
-from oic_ai.cli_serve import server_config
+from oic_ai.cli.commands.serve import server_config
 from oic_ai.web.api import api_routes
 from oic_ai.web.routes import BEHIND_TOKEN, OPEN, REFUSED, SERVED, Rule, methods_of
 from tests.conftest import PROJECT

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from oic_ai.cli import main
+from oic_ai.cli.main import main
 from oic_ai.stores.package_fetch import Fetcher, FetchError
 from oic_ai.stores.package_index import PackageIndex
 from oic_ai.stores.package_repos import RemoteRepo, find_providerconfigs, repos_from_providerconfig

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from oic_ai.cli import main
+from oic_ai.cli.main import main
 from oic_ai.stores.package_index import PackageIndex
 from tests.stores.package_repos import deb_packages, rpm_primary
 from tests.stores.signed_repos import Signer, sign_deb_mirror, sign_rpm_repo

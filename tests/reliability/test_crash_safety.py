@@ -60,7 +60,7 @@ def collection(self):
 
 template_index.TemplateIndex.collection = property(collection)
 template_index.TemplateIndex.write_batch = lambda self: {BATCH}
-from oic_ai.cli import main
+from oic_ai.cli.main import main
 
 sys.exit(main(sys.argv[2:]))
 """

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from oic_ai.cli import main
+from oic_ai.cli.main import main
 from oic_ai.stores.package_index import PackageIndex
 from tests.conftest import PROJECT
 from tests.stores.package_repos import deb_packages
@@ -146,7 +146,7 @@ def config(tmp_path: Path, max_index_mb: int) -> Path:
 # the (large) pytest process across fork and exec.
 _MEASURED = """
 import os, sys
-from oic_ai.cli import main
+from oic_ai.cli.main import main
 code = main(sys.argv[1:])
 with open("/proc/self/status") as status:
     kib = next(line.split()[1] for line in status if line.startswith("VmHWM:"))

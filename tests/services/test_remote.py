@@ -111,7 +111,7 @@ def test_rest_only_commands_load_neither_the_sdk_nor_langgraph(tmp_path: Path) -
     """``sessions list`` through a server stays as quick to start as a local one."""
     with _SessionsServer() as fake:
         code = (
-            "from oic_ai.cli import main\n"
+            "from oic_ai.cli.main import main\n"
             f"assert main(['sessions', 'list', '--json', '--server', {fake.url!r},"
             f" '--data-dir', {str(tmp_path)!r}]) == 0\n"
         )

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from oic_ai.cli import main
+from oic_ai.cli.main import main
 from oic_ai.graph.agent import TemplateAgent
 from oic_ai.stores.session_lock import session_lock
 from oic_ai.stores.settings import Settings, load_settings
@@ -422,7 +422,7 @@ def test_the_shipped_page_folder_has_an_index() -> None:
 
 
 def test_langgraph_json_and_serve_mount_the_same_app_graph_and_checkpointer() -> None:
-    from oic_ai.cli_serve import server_config
+    from oic_ai.cli.commands.serve import server_config
     from tests.conftest import PROJECT
 
     config = json.loads((PROJECT / "langgraph.json").read_text())

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from oic_ai.cli_serve import has_desktop, ui_url
+from oic_ai.cli.commands.serve import has_desktop, ui_url
 from tests.support.cli import cli_env, modules_after, oic, one_line_error, top_level
 from tests.support.processes import free_port
 
@@ -41,7 +41,7 @@ def test_a_missing_langgraph_server_is_one_line_naming_the_install(tmp_path: Pat
     code = (
         "import sys\n"
         "sys.modules['langgraph_api'] = None  # as if langgraph-cli[inmem] were not installed\n"
-        "from oic_ai.cli import main\n"
+        "from oic_ai.cli.main import main\n"
         f"raise SystemExit(main(['serve', '--no-browser', '--port', '{free_port()}']))\n"
     )
     done = subprocess.run(
@@ -64,7 +64,7 @@ def test_a_damaged_sessions_database_is_refused_before_serving(tmp_path: Path) -
 
 
 def test_other_commands_do_not_load_the_server() -> None:
-    loaded = top_level(modules_after("from oic_ai.cli import build_parser\nbuild_parser()"))
+    loaded = top_level(modules_after("from oic_ai.cli.parser import build_parser\nbuild_parser()"))
     assert not loaded & {"langgraph_api", "starlette", "uvicorn", "langgraph_runtime_inmem"}
 
 
@@ -85,7 +85,7 @@ def test_serve_looks_for_new_runs_every_50_ms_not_half_a_second() -> None:
 
     from langgraph_runtime_inmem import ops
 
-    from oic_ai.cli_serve import quicker_run_pickup
+    from oic_ai.cli.commands.serve import quicker_run_pickup
 
     before = ops.Runs.next
     try:
@@ -112,7 +112,7 @@ def test_a_non_loopback_host_without_users_is_refused(tmp_path: Path) -> None:
 def test_no_auth_lets_a_non_loopback_host_through_with_a_warning(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from oic_ai.cli_serve import check_exposure
+    from oic_ai.cli.commands.serve import check_exposure
     from oic_ai.web.front_door import NO_AUTH_ENV
 
     monkeypatch.delenv(NO_AUTH_ENV, raising=False)

@@ -8,9 +8,17 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import fields
 from typing import Any
 
-from oic_ai.cli_common import EXIT_OK, Parser, command_group, emit
+from oic_ai.cli.common import EXIT_OK, emit
+from oic_ai.stores.secrets import mask_secrets
+from oic_ai.stores.settings import (
+    Settings,
+    composer_config_path,
+    explain_settings,
+    own_config_path,
+)
 
 # Settings fields whose values are secrets: only whether they are set is shown.
 SECRET_FIELDS = frozenset({"openai_api_key"})
@@ -21,23 +29,13 @@ def _shown(name: str, value: Any) -> Any:
         return "set (hidden)" if value else "not set"
     if value is None or isinstance(value, (bool, int, float)):
         return value
-    from oic_ai.stores.secrets import mask_secrets
-
     if isinstance(value, tuple):
         return [mask_secrets(str(item)) for item in value]
     return mask_secrets(str(value))  # a password inside a URL shows as ***
 
 
-def _cmd_config_show(args: argparse.Namespace) -> int:
-    from dataclasses import fields
-
-    from oic_ai.stores.settings import (
-        Settings,
-        composer_config_path,
-        explain_settings,
-        own_config_path,
-    )
-
+def show(args: argparse.Namespace) -> int:
+    """``oic-ai config show``: every setting, its value and its source."""
     settings, sources = explain_settings(
         args.config,
         data_dir=args.data_dir,
@@ -68,19 +66,3 @@ def _cmd_config_show(args: argparse.Namespace) -> int:
 
     emit(args, payload, render)
     return EXIT_OK
-
-
-def add_config_commands(commands: Any, common: Parser) -> None:
-    """Register ``oic-ai config show``."""
-    _, actions = command_group(commands, "config", "show the resolved settings", "config_action")
-    show = actions.add_parser(
-        "show",
-        parents=[common],
-        help="every setting, its value and where it came from (secrets hidden)",
-        description="Print every setting with its value and its source: default, a config "
-        "file, an environment variable or the command line. Secrets are never shown.",
-        epilog="examples:\n  oic-ai config show\n  oic-ai config show --json\n"
-        "  OIC_AI_DATA_DIR=/srv/oic oic-ai config show",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    show.set_defaults(handler=_cmd_config_show)

@@ -15,16 +15,31 @@ browser unless ``--no-browser``. Nothing heavy is imported until the command run
 from __future__ import annotations
 
 import argparse
+import asyncio
+import errno
+import ipaddress
+import logging
 import os
 import signal
+import socket
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
+import webbrowser
+from importlib.util import find_spec
 from pathlib import Path
 from types import FrameType
 from typing import Any
+from urllib.parse import urlsplit
 
-from oic_ai.cli_common import EXIT_OK, Parser, common_parser, settings_from
+from oic_ai.cli.common import EXIT_OK, settings_from
+from oic_ai.stores.errors import UserInputError
+from oic_ai.stores.session_check import check_database
+from oic_ai.stores.session_store import sessions_db_path
+from oic_ai.stores.users import TokenVerifier, tokens_file
+from oic_ai.web.front_door import NO_AUTH_ENV, is_loopback
 
 EXIT_INTERRUPTED = 130
 
@@ -35,7 +50,6 @@ CHECKPOINTER = {"path": "oic_ai.graph.checkpointer.session_checkpointer"}
 HTTP = {"app": "oic_ai.web.app:app", "enable_custom_route_auth": True}
 # Per-user access (oic_ai.web.auth): open while no user exists; Studio's header is no bypass.
 AUTH = {"path": "oic_ai.web.auth:auth", "disable_studio_auth": True}
-DEFAULT_PORT = 8123
 READY_SECONDS = 120.0
 QUIET_ENV = {"LANGGRAPH_CLI_NO_ANALYTICS": "1", "LANGGRAPH_NO_VERSION_CHECK": "1"}
 INSTALL_FIX = "install the server: pip install 'langgraph-cli[inmem]'"
@@ -49,43 +63,6 @@ def server_config() -> dict[str, Any]:
         "http": dict(HTTP),
         "auth": dict(AUTH),
     }
-
-
-def add_serve_command(commands: Any) -> None:
-    """Register ``serve`` on the top-level parser's ``commands``."""
-    serve: Parser = commands.add_parser(
-        "serve",
-        parents=[common_parser(json_flag=False)],
-        help="serve the browser UI, the REST API and the LangGraph API (Studio, SDK)",
-    )
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    serve.add_argument(
-        "--port", type=_port, default=DEFAULT_PORT, help=f"port ({DEFAULT_PORT})", metavar="N"
-    )
-    serve.add_argument("--no-browser", action="store_true", help="do not open the browser")
-    serve.add_argument(
-        "--allow-origin",
-        action="append",
-        default=[],
-        metavar="ORIGIN",
-        help="let web pages of ORIGIN (https://app.example.com) call the server; repeatable",
-    )
-    serve.add_argument(
-        "--no-auth",
-        action="store_true",
-        help="serve other machines with no users (anyone who can reach it gets in)",
-    )
-    serve.set_defaults(handler=_cmd_serve)
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 < value < 65536:
-        raise argparse.ArgumentTypeError(f"{value} is not a port number (1-65535)")
-    return value
 
 
 def url_host(host: str) -> str:
@@ -109,11 +86,6 @@ def check_port(host: str, port: int) -> None:
     Raises:
         UserInputError: the port is taken, or the address is not this machine's.
     """
-    import errno
-    import socket
-
-    from oic_ai.stores.errors import UserInputError
-
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror:
@@ -146,10 +118,6 @@ def check_installed() -> None:
     Raises:
         UserInputError: ``langgraph_api`` or its in-memory runtime cannot be found.
     """
-    from importlib.util import find_spec
-
-    from oic_ai.stores.errors import UserInputError
-
     for module in ("langgraph_api", "langgraph_runtime_inmem", "uvicorn", "starlette"):
         try:
             found = find_spec(module) is not None
@@ -185,8 +153,6 @@ def _export_settings(args: argparse.Namespace) -> None:
     if not _is_address(args.host) and args.host not in WILDCARDS:
         hosts.append(args.host)  # a name to listen on is a name to answer for
     os.environ["OIC_AI_ALLOWED_HOSTS"] = ",".join(dict.fromkeys(hosts))
-    from oic_ai.stores.session_check import check_database
-    from oic_ai.stores.session_store import sessions_db_path
 
     check_database(sessions_db_path(Path(settings.data_dir)))  # damaged: one line, exit 2
 
@@ -195,8 +161,6 @@ WILDCARDS = ("0.0.0.0", "::", "")
 
 
 def _is_address(host: str) -> bool:
-    import ipaddress
-
     try:
         ipaddress.ip_address(host.strip("[]"))
     except ValueError:
@@ -210,10 +174,6 @@ def check_origin(origin: str) -> str:
     Raises:
         UserInputError: it is not an origin (a path, no scheme, ``*``).
     """
-    from urllib.parse import urlsplit
-
-    from oic_ai.stores.errors import UserInputError
-
     text = origin.strip().rstrip("/")
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.path or parts.query:
@@ -230,10 +190,6 @@ def check_exposure(host: str, data_dir: Path, *, no_auth: bool) -> None:
     Raises:
         UserInputError: the address reaches other machines and nobody would need a token.
     """
-    from oic_ai.stores.errors import UserInputError
-    from oic_ai.stores.users import TokenVerifier, tokens_file
-    from oic_ai.web.front_door import NO_AUTH_ENV, is_loopback
-
     if is_loopback(host):
         return
     if TokenVerifier(tokens_file(data_dir)).has_users():
@@ -256,9 +212,6 @@ def _announce_when_ready(
     host: str, port: int, open_browser: bool, stop: threading.Event, started: float
 ) -> None:
     """Print the UI's URL once ``/ok`` answers, then open the browser if asked."""
-    import urllib.error
-    import urllib.request
-
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     probe = f"http://{url_host(_probe_host(host))}:{port}/ok"
     deadline = started + READY_SECONDS
@@ -275,8 +228,6 @@ def _announce_when_ready(
     url = ui_url(host, port)
     print(f"serving on {url}", flush=True)
     if open_browser and has_desktop():
-        import webbrowser
-
         try:
             webbrowser.open(url)
         except Exception:  # no browser here: the printed URL is enough
@@ -312,8 +263,6 @@ class _Signals:
 
 def _quiet_logging() -> None:
     """Keep the server's start-up banner and info logs off the terminal (warnings stay)."""
-    import logging
-
     logging.getLogger().setLevel(logging.WARNING)
     for name in ("langgraph_api", "langgraph_runtime_inmem", "langgraph_api.cli"):
         logging.getLogger(name).setLevel(logging.WARNING)
@@ -334,10 +283,8 @@ def quicker_run_pickup(interval: float = RUN_PICKUP_SECONDS) -> bool:
         True when the runtime's pick-up was wrapped (False when it was already, or when
         the runtime has no such hook in this version: then nothing changes).
     """
-    import asyncio
-
     try:
-        from langgraph_runtime_inmem import ops
+        from langgraph_runtime_inmem import ops  # lazy: only a starting server patches it
     except ImportError:  # pragma: no cover - another runtime: leave it alone
         return False
     original = getattr(ops.Runs, "next", None)
@@ -355,12 +302,14 @@ def quicker_run_pickup(interval: float = RUN_PICKUP_SECONDS) -> bool:
     return True
 
 
-def _cmd_serve(args: argparse.Namespace) -> int:
+def serve(args: argparse.Namespace) -> int:
+    """``oic-ai serve``: exit 0 on SIGTERM, 130 on Ctrl-C, 3 when the server cannot start."""
     check_installed()
     _export_settings(args)
     check_port(args.host, args.port)
     check_exposure(args.host, Path(os.environ["OIC_AI_DATA_DIR"]), no_auth=args.no_auth)
     os.environ.update(QUIET_ENV)
+    # lazy: the API server takes seconds to import; check_installed says first if it is missing
     from langgraph_api.cli import run_server
 
     quicker_run_pickup()

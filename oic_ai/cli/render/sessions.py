@@ -8,8 +8,8 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from oic_ai.render import terminal_text
-from oic_ai.render_agent import console
+from oic_ai.cli.render.agent import console, print_diff
+from oic_ai.cli.render.terminal import terminal_text
 
 if TYPE_CHECKING:
     from oic_ai.services.session_history import (
@@ -107,8 +107,6 @@ def print_session(view: SessionView) -> None:
 def print_replay(replay: SessionReplay, *, diffs: bool = True) -> None:
     """Every turn's request, route, status, changes and (optionally) diff."""
     from rich.markup import escape
-
-    from oic_ai.render_agent import print_diff
 
     out = console()
     out.print(f"[bold]{escape(replay.summary.title)}[/]  [dim]{replay.summary.id}[/]")

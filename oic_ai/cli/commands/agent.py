@@ -1,81 +1,34 @@
-"""``oic-ai generate`` and ``oic-ai chat``: argument parsing and output; the agent does the work."""
+"""``oic-ai generate`` and ``oic-ai chat``: a turn's display and output; the agent does the work.
+
+:func:`oic_ai.services.session_access.open_agent` picks the agent (a local
+``TemplateAgent``, or a server's with ``--server``); writing ``--output`` and ``/save``
+goes through :mod:`oic_ai.services.library`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import atexit
 import sys
 from contextlib import nullcontext
+from pathlib import Path
 from typing import Any
 
-from oic_ai.cli_common import (
-    EXIT_INVALID,
-    EXIT_OK,
-    add_shared,
-    common_parser,
-    print_json,
-    server_parser,
-    settings_from,
+from oic_ai.cli.common import EXIT_INVALID, EXIT_OK, print_json, settings_from
+from oic_ai.cli.render.agent import (
+    console,
+    describe_provider,
+    model_call_logger,
+    print_diff,
+    print_turn,
+    step_printer,
+    terminal_spinner,
 )
-
-
-def add_agent_commands(commands: Any) -> None:
-    """Register ``generate`` and ``chat`` on the top-level parser's ``commands``."""
-    agent_flags = argparse.ArgumentParser(add_help=False)
-    add_shared(agent_flags, "provider")
-    add_verbosity(agent_flags)
-    agent_flags.add_argument(
-        "--mode", choices=("plan", "yaml"), help="plan: edit plan (default); yaml: whole template"
-    )
-
-    generate = commands.add_parser(
-        "generate",
-        parents=[common_parser(), agent_flags, server_parser()],
-        help="write or refine a template from a request",
-    )
-    generate.add_argument("request", help="what you want, in words")
-    which = generate.add_mutually_exclusive_group()
-    which.add_argument("--session", metavar="ID", help="continue this session")
-    which.add_argument(
-        "--continue",
-        dest="continue_",
-        action="store_true",
-        help="continue the latest session (within the session timeout)",
-    )
-    which.add_argument("--new", action="store_true", help="start a new session (the default)")
-    generate.add_argument(
-        "--output",
-        "-o",
-        metavar="FILE",
-        help="write the template: a name (edge-gw: image-templates/edge-gw.yml) or a path "
-        "(edge.yml, ./out/edge.yml)",
-    )
-    generate.add_argument("--force", action="store_true", help="replace an existing --output file")
-    generate.set_defaults(handler=_cmd_generate)
-
-    chat = commands.add_parser(
-        "chat",
-        parents=[common_parser(json_flag=False), agent_flags, server_parser()],
-        help="refine a template interactively",
-    )
-    chat.add_argument(
-        "--continue", dest="continue_", action="store_true", help="pick up the latest session"
-    )
-    chat.add_argument("--session", metavar="ID", help="continue this session")
-    chat.set_defaults(handler=_cmd_chat)
-
-
-def add_verbosity(parser: argparse.ArgumentParser) -> None:
-    """``-v/--verbose`` and ``-q/--quiet`` for the commands that run turns."""
-    loudness = parser.add_mutually_exclusive_group()
-    loudness.add_argument(
-        "--verbose",
-        "-v",
-        action="store_true",
-        help="show every step with its time, and each model call (never secrets)",
-    )
-    loudness.add_argument(
-        "--quiet", "-q", action="store_true", help="print only the result (the template)"
-    )
+from oic_ai.cli.render.terminal import terminal_text
+from oic_ai.services.library import check_output, output_path, write_output
+from oic_ai.services.session_access import open_agent
+from oic_ai.services.sessions import pick_session
+from oic_ai.stores.errors import UserInputError
 
 
 def check_request(request: str) -> None:
@@ -84,8 +37,6 @@ def check_request(request: str) -> None:
     Raises:
         UserInputError: ``request`` holds nothing but white space.
     """
-    from oic_ai.stores.errors import UserInputError
-
     if not request.strip():
         raise UserInputError(
             "the request is empty", fix='say what you want, e.g. oic-ai generate "add htop"'
@@ -98,8 +49,6 @@ def check_session_id(session: str | None) -> None:
     Raises:
         UserInputError: ``session`` is given but blank.
     """
-    from oic_ai.stores.errors import UserInputError
-
     if session is not None and not session.strip():
         raise UserInputError(
             "--session is empty",
@@ -108,8 +57,6 @@ def check_session_id(session: str | None) -> None:
 
 
 def _pick_session(agent: Any, args: argparse.Namespace, err: Any) -> str | None:
-    from oic_ai.services.sessions import pick_session
-
     latest = bool(getattr(args, "continue_", False))
     session = pick_session(agent.sessions, agent.settings, getattr(args, "session", None), latest)
     if latest and session is None:
@@ -126,8 +73,6 @@ def _turn_display(args: argparse.Namespace, err: Any, settings: Any) -> tuple[An
     Steps are shown on a terminal (stderr) unless ``--quiet`` or ``--json``; ``--verbose``
     shows them anywhere, with each step's time, the provider, and each model call.
     """
-    from oic_ai.render_agent import describe_provider, model_call_logger, step_printer
-
     verbose = getattr(args, "verbose", False)
     quiet = getattr(args, "quiet", False) or (getattr(args, "json", False) and not verbose)
     if verbose:
@@ -138,9 +83,8 @@ def _turn_display(args: argparse.Namespace, err: Any, settings: Any) -> tuple[An
     return None, None
 
 
-def _cmd_generate(args: argparse.Namespace) -> int:
-    from oic_ai.render_agent import terminal_spinner
-
+def generate(args: argparse.Namespace) -> int:
+    """``oic-ai generate REQUEST``: one turn; the template on stdout or ``--output``."""
     # on a terminal, a spinner on stderr covers start-up, indexing and model calls
     spinner = terminal_spinner("working", enabled=not (args.quiet or args.json))
     if spinner is not None:
@@ -153,24 +97,20 @@ def _cmd_generate(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace, spinner: Any) -> int:
-    from oic_ai.cli_remote import open_agent
-    from oic_ai.render_agent import console, print_turn
-    from oic_ai.services.library import output_path
-
     check_request(args.request)
     check_session_id(args.session)
     settings = settings_from(args)
     target = output_path(args.output, settings) if args.output else None
     if target is not None:
-        from oic_ai.stores.template_output import check_target
-
-        check_target(target, force=args.force)  # before the turn, not after it
+        check_output(target, force=args.force)  # before the turn, not after it
     err = console(stderr=True) if spinner is None else spinner.out
     progress, callbacks = _turn_display(args, err, settings)
     if spinner is not None:
         progress = spinner.on_step(progress)
         callbacks = [*(callbacks or []), spinner.model_calls()]
-    with open_agent(settings, args) as agent:
+    with open_agent(
+        settings, provider=getattr(args, "provider", None), mode=getattr(args, "mode", None)
+    ) as agent:
         session = _pick_session(agent, args, err)
         result = agent.generate(
             args.request, session=session, on_step=progress, callbacks=callbacks
@@ -179,9 +119,7 @@ def _generate(args: argparse.Namespace, spinner: Any) -> int:
         spinner.stop()
     written = None
     if target is not None and result.ok and result.template:
-        from oic_ai.stores.template_output import write_template
-
-        write_template(target, result.template, force=args.force)
+        write_output(target, result.template, force=args.force)
         written = str(target)
     if args.json:
         print_json({**result.to_json(), "output": written})
@@ -194,8 +132,6 @@ def _generate(args: argparse.Namespace, spinner: Any) -> int:
             elif target is not None:
                 out.print(f"[red]not written[/]: the template is {result.status}")
         if target is None and result.template:
-            from oic_ai.render import terminal_text
-
             # exact into a pipe or file; on a terminal, shown rather than acted on
             tty = sys.stdout.isatty()
             sys.stdout.write(terminal_text(result.template) if tty else result.template)
@@ -206,19 +142,8 @@ _HELP = """commands: /save FILE [--force]  /undo  /diff  /sources  /explain  /qu
 anything else is a request ("add docker", "make the disk 16GiB", "what packages are included?")"""
 
 
-def _cmd_chat(args: argparse.Namespace) -> int:
-    from oic_ai.cli_remote import open_agent
-    from oic_ai.render_agent import (
-        console,
-        describe_provider,
-        model_call_logger,
-        print_diff,
-        print_turn,
-        step_printer,
-        terminal_spinner,
-    )
-    from oic_ai.stores.errors import UserInputError
-
+def chat(args: argparse.Namespace) -> int:
+    """``oic-ai chat``: a conversation; ``/save``, ``/undo``, ``/diff`` and more."""
     check_session_id(args.session)
     settings = settings_from(args)
     out = console()
@@ -233,7 +158,9 @@ def _cmd_chat(args: argparse.Namespace) -> int:
         out.print(f"[dim]{describe_provider(settings)}[/]")
 
     _line_editing(settings.data_dir)
-    with open_agent(settings, args) as agent:
+    with open_agent(
+        settings, provider=getattr(args, "provider", None), mode=getattr(args, "mode", None)
+    ) as agent:
         session = _pick_session(agent, args, out)
         if session:
             out.print(f"continuing session {session}")
@@ -310,12 +237,9 @@ def _line_editing(data_dir: Any) -> None:
     if not sys.stdin.isatty():
         return
     try:
-        import readline
+        import readline  # lazy: only a chat on a terminal edits lines; not every Python has it
     except ImportError:  # pragma: no cover - Python without GNU readline or libedit
         return
-    import atexit
-    from pathlib import Path
-
     path = Path(data_dir) / HISTORY_FILE
     readline.set_history_length(HISTORY_LENGTH)
     try:
@@ -335,10 +259,6 @@ def _line_editing(data_dir: Any) -> None:
 
 
 def _chat_save(agent: Any, session: str | None, rest: str, out: Any) -> None:
-    from oic_ai.services.library import output_path
-    from oic_ai.stores.errors import UserInputError
-    from oic_ai.stores.template_output import write_template
-
     parts = rest.split()
     force = "--force" in parts
     names = [p for p in parts if p != "--force"]
@@ -348,5 +268,5 @@ def _chat_save(agent: Any, session: str | None, rest: str, out: Any) -> None:
     if not template:
         raise UserInputError("there is no template to save yet", fix="make a request first")
     path = output_path(names[0], agent.settings)
-    write_template(path, template, force=force)
+    write_output(path, template, force=force)
     out.print(f"wrote {path}")

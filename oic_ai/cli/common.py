@@ -1,7 +1,8 @@
 """What every ``oic-ai`` command shares.
 
 Exit codes, the parser class, the common flags, settings from flags, and JSON output.
-Cheap to import: nothing here loads settings, SQLite, Chroma or LangGraph until called.
+Cheap to import: the settings loader is standard library only; nothing here opens
+SQLite, Chroma or LangGraph.
 """
 
 from __future__ import annotations
@@ -10,10 +11,9 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
-if TYPE_CHECKING:
-    from oic_ai.stores.settings import Settings
+from oic_ai.stores.settings import Settings, load_settings
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -31,7 +31,7 @@ PROVIDER_CHOICES = ("auto", "builtin", "ollama", "openai")
 # Flags that work on either side of the command: `oic-ai --data-dir X sessions list` and
 # `oic-ai sessions list --data-dir X` are the same. Every parser that declares one uses
 # argparse.SUPPRESS as its default, so a command's parser never overwrites a value given
-# before the command; `main` fills in SHARED_DEFAULTS for the flags given nowhere.
+# before the command; `oic_ai.cli.main` fills in SHARED_DEFAULTS for the flags given nowhere.
 SHARED_FLAGS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "config": (
         ("--config",),
@@ -135,8 +135,6 @@ def settings_from(args: argparse.Namespace) -> Settings:
     Raises:
         UserInputError: the config file or a value is bad.
     """
-    from oic_ai.stores.settings import load_settings
-
     return load_settings(
         getattr(args, "config", None),
         data_dir=getattr(args, "data_dir", None),

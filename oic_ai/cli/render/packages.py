@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from oic_ai.render import safe_console
+from oic_ai.cli.render.terminal import safe_console
+from oic_ai.services.packages import trust_of
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -198,7 +199,6 @@ def print_status(rows: Sequence[SourceRow], database: Path) -> None:
             f"No package indexes in {escape(str(database))} yet; run 'oic-ai packages sync'."
         )
         return
-    from oic_ai.services.packages import trust_of
 
     table = Table()
     columns = ("target", "scope", "repository", "packages", "verified", "fetched", "location")

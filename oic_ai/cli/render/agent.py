@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from oic_ai.cli.render.terminal import safe_console
+
 _STATUS_STYLE = {
     "valid": "green",
     "valid_with_warnings": "yellow",
@@ -16,10 +18,8 @@ def console(stderr: bool = False) -> Any:
     """A rich console (colour only on a terminal) that neutralises control characters.
 
     Requests, titles and messages are printed through it, so an escape sequence in a
-    request is shown, not acted on: see :func:`oic_ai.render.terminal_text`.
+    request is shown, not acted on: see :func:`oic_ai.cli.render.terminal.terminal_text`.
     """
-    from oic_ai.render import safe_console
-
     return safe_console(highlight=False, soft_wrap=True, stderr=stderr)
 
 

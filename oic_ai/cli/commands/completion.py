@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 import shlex
 from dataclasses import dataclass, field
-from typing import Any
 
-from oic_ai.cli_common import EXIT_OK
+from oic_ai.cli.common import EXIT_OK, settings_from
+from oic_ai.cli.parser import build_parser
+from oic_ai.services.sessions import list_sessions
+from oic_ai.stores.errors import UserInputError
 
-SHELLS = ("bash", "zsh", "fish")
 # Commands whose positional argument is a session id.
 SESSION_ID_COMMANDS = frozenset(
     {"sessions show", "sessions replay", "sessions fork", "sessions rerun", "sessions delete"}
@@ -211,49 +212,21 @@ def script_for(shell: str, parser: argparse.ArgumentParser) -> str:
     return {"bash": bash_script, "zsh": zsh_script, "fish": fish_script}[shell](tree)
 
 
-def _cmd_completion(args: argparse.Namespace) -> int:
+def completion(args: argparse.Namespace) -> int:
+    """``oic-ai completion bash|zsh|fish``: the script, built from :mod:`oic_ai.cli.parser`."""
     if args.list == "sessions":
         return _list_sessions(args)
     if args.shell is None:
-        from oic_ai.stores.errors import UserInputError
-
         raise UserInputError("no shell named", fix="run: oic-ai completion bash|zsh|fish")
-    from oic_ai.cli import build_parser
-
     print(script_for(args.shell, build_parser()), end="")
     return EXIT_OK
 
 
 def _list_sessions(args: argparse.Namespace) -> int:
     """Print session ids, newest first, one a line; nothing (and 0) when there are none."""
-    from oic_ai.cli_common import settings_from
-    from oic_ai.stores.errors import UserInputError
-
     try:
-        from oic_ai.services.sessions import list_sessions
-
         for session in list_sessions(settings_from(args), limit=200):
             print(session.id)
     except UserInputError:
         pass  # completion never prints an error into the user's command line
     return EXIT_OK
-
-
-def add_completion_command(commands: Any, state: argparse.ArgumentParser) -> None:
-    """Register ``oic-ai completion``."""
-    completion = commands.add_parser(
-        "completion",
-        parents=[state],
-        help="print a shell completion script (bash, zsh, fish)",
-        description="Print a completion script for your shell. It completes commands, "
-        "actions, flags, file paths and session ids.",
-        epilog="examples:\n"
-        "  source <(oic-ai completion bash)            # this shell\n"
-        "  oic-ai completion bash > ~/.local/share/bash-completion/completions/oic-ai\n"
-        "  oic-ai completion fish > ~/.config/fish/completions/oic-ai.fish\n"
-        "  oic-ai completion zsh > ~/.zfunc/_oic-ai",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    completion.add_argument("shell", nargs="?", choices=SHELLS, help="the shell")
-    completion.add_argument("--list", choices=("sessions",), help=argparse.SUPPRESS)
-    completion.set_defaults(handler=_cmd_completion)
