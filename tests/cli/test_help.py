@@ -29,7 +29,7 @@ ALL = commands(build_parser())
 @pytest.mark.parametrize("path", [path for path, _ in ALL])
 def test_every_command_has_two_or_more_examples_that_parse(path: str) -> None:
     examples = EXAMPLES.get(path, ())
-    assert len(examples) >= 2, f"'{path}' needs two or three examples in oic_ai/cli_help.py"
+    assert len(examples) >= 2, f"'{path}' needs two or three examples in oic_ai/cli/help.py"
     for example in examples:
         if not example.startswith("oic-ai ") or any(c in example for c in "<>|"):
             continue  # a shell line around the command (source <(...), > file)

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from oic_ai.web.page import PROVIDERCONFIG_PLACEHOLDER, sync_advice, template_summary
 from oic_ai.stores.settings import load_settings
 from oic_ai.web.app import create_app
+from oic_ai.web.page import PROVIDERCONFIG_PLACEHOLDER, sync_advice, template_summary
 from tests.conftest import OUR_TEMPLATES
 
 MINIMAL = OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml"
