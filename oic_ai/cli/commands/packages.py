@@ -1,4 +1,4 @@
-"""``oic-ai packages sync|check|status``: argument parsing and output only.
+"""``oic-ai packages sync|check|status``: call the package service, render its result.
 
 The work is :mod:`oic_ai.services.packages`, which imports SQLite, network and index
 code inside the functions that need them.

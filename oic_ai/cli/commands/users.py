@@ -1,4 +1,4 @@
-"""``oic-ai users add|list|remove``: who may use the served API (parsing and output only).
+"""``oic-ai users add|list|remove``: who may use the served API (output only).
 
 The work is :mod:`oic_ai.stores.users`. While no user exists, ``oic-ai serve`` and
 ``langgraph dev`` answer anyone who can reach them (the single-user default); once one

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+import threading
+import time
 from typing import Any
 
 from oic_ai.cli.render.terminal import safe_console
+from oic_ai.stores.secrets import mask_url
 
 _STATUS_STYLE = {
     "valid": "green",
@@ -25,6 +29,7 @@ def console(stderr: bool = False) -> Any:
 
 def print_diff(out: Any, diff: str) -> None:
     """Print a unified diff, coloured on a terminal."""
+    # lazy: rich costs start-up; --json never draws
     from rich.markup import escape
 
     if not diff:
@@ -75,6 +80,7 @@ def describe_step(node: str, update: dict[str, Any]) -> str:
 
 def print_turn(out: Any, result: Any, *, show_diff: bool = True) -> None:
     """Print a turn: status, sources, changes, notices and the diff."""
+    # lazy: rich costs start-up; --json never draws
     from rich.markup import escape
 
     style = _STATUS_STYLE.get(str(result.status), "magenta")
@@ -95,8 +101,6 @@ def print_turn(out: Any, result: Any, *, show_diff: bool = True) -> None:
 
 def step_printer(out: Any, *, timings: bool) -> Any:
     """An ``on_step`` callback printing one dim line per finished node (with its time)."""
-    import time
-
     last = [time.perf_counter()]
 
     def show(node: str, update: dict[str, Any]) -> None:
@@ -114,8 +118,7 @@ def model_call_logger(out: Any) -> Any:
     Only the model name, the server's address and the counts are printed: never the
     prompt, the reply, headers or keys.
     """
-    import time
-
+    # lazy: langchain_core costs start-up; a callback only runs a turn
     from langchain_core.callbacks import BaseCallbackHandler
 
     class ModelCalls(BaseCallbackHandler):
@@ -150,8 +153,6 @@ def model_call_logger(out: Any) -> Any:
 
 def describe_provider(settings: Any) -> str:
     """The configured planner in one line, for ``--verbose`` (no secrets)."""
-    from oic_ai.stores.secrets import mask_url
-
     provider = settings.provider
     if provider in ("openai", "auto") and settings.openai_base_url:
         where = f"openai {settings.openai_model} at {mask_url(settings.openai_base_url)}"
@@ -180,8 +181,6 @@ class Spinner:
 
         Lines printed through :attr:`out` while it spins appear above it.
         """
-        import threading
-
         self.label = label
         self.delay = delay
         self.out = console(stderr=True)
@@ -191,8 +190,6 @@ class Spinner:
 
     def start(self) -> None:
         """Draw the spinner after the delay, unless stopped first."""
-        import threading
-
         with self._lock:
             if self._timer is not None or self._status is not None:
                 return
@@ -209,6 +206,7 @@ class Spinner:
             self._status.start()
 
     def _text(self) -> str:
+        # lazy: rich costs start-up; --json never draws
         from rich.markup import escape
 
         return f"[dim]{escape(self.label)}…[/]"
@@ -244,6 +242,7 @@ class Spinner:
 
     def model_calls(self) -> Any:
         """A LangChain callback handler that says when the turn waits for a model."""
+        # lazy: langchain_core costs start-up; a callback only runs a turn
         from langchain_core.callbacks import BaseCallbackHandler
 
         spinner = self
@@ -271,8 +270,6 @@ class Spinner:
 
 def terminal_spinner(label: str, enabled: bool = True) -> Spinner | None:
     """A :class:`Spinner` when ``enabled`` and stderr is a terminal, else None."""
-    import sys
-
     if not enabled or not sys.stderr.isatty():
         return None
     return Spinner(label)

@@ -20,6 +20,7 @@ def _plural(count: int, word: str) -> str:
 
 def print_validation(reports: Sequence[FileReport]) -> None:
     """Print findings grouped by file, then a one-line summary."""
+    # lazy: rich costs start-up; --json never draws
     from rich.markup import escape
 
     console = safe_console(highlight=False, soft_wrap=True)
@@ -66,6 +67,7 @@ def print_index_report(outcome: IndexOutcome) -> None:
 
 def print_search(response: Any) -> None:
     """Print the ranked table with the score breakdown and the why."""
+    # lazy: rich costs start-up; --json never draws
     from rich.table import Table
 
     console = safe_console(highlight=False)

@@ -36,6 +36,7 @@ def download_progress(enabled: bool) -> tuple[Progress | None, Callable[[], None
     """
     if not enabled or not sys.stderr.isatty():
         return None, lambda: None
+    # lazy: rich costs start-up; --json never draws
     from rich.progress import (
         BarColumn,
         DownloadColumn,
@@ -110,6 +111,7 @@ def print_sync_results(results: Sequence[SyncResult], database: Path) -> None:
     Sources stored without verification get a warning on stderr as well, so it is seen
     even when stdout goes to a file.
     """
+    # lazy: rich costs start-up; --json never draws
     from rich.markup import escape
     from rich.table import Table
 
@@ -136,6 +138,7 @@ def print_sync_results(results: Sequence[SyncResult], database: Path) -> None:
 
 def print_check(reports: Sequence[PackageReport]) -> None:
     """Print, per template, a summary line and a table of the packages needing attention."""
+    # lazy: rich costs start-up; --json never draws
     from rich.markup import escape
     from rich.table import Table
 
@@ -190,6 +193,7 @@ def print_check(reports: Sequence[PackageReport]) -> None:
 
 def print_status(rows: Sequence[SourceRow], database: Path) -> None:
     """Print every indexed source with its size and fetch time."""
+    # lazy: rich costs start-up; --json never draws
     from rich.markup import escape
     from rich.table import Table
 

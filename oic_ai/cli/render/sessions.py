@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -47,8 +48,6 @@ def print_session_list_json(sessions: Sequence[SessionSummary]) -> None:
     One session a line through the C encoder: ``indent=2`` falls back to pure Python,
     which took 100 ms for 1,000 sessions.
     """
-    import json
-
     rows = ",\n".join("    " + json.dumps(s.to_json(), ensure_ascii=False) for s in sessions)
     sys.stdout.write('{\n  "sessions": [\n' + rows + ("\n" if rows else "") + "  ]\n}\n")
 
@@ -85,6 +84,7 @@ def print_session_table(sessions: Sequence[SessionSummary]) -> None:
 
 def print_session(view: SessionView) -> None:
     """A session's summary line, its conversation and its current template."""
+    # lazy: rich costs start-up; --json never draws
     from rich.markup import escape
     from rich.syntax import Syntax
 
@@ -106,6 +106,7 @@ def print_session(view: SessionView) -> None:
 
 def print_replay(replay: SessionReplay, *, diffs: bool = True) -> None:
     """Every turn's request, route, status, changes and (optionally) diff."""
+    # lazy: rich costs start-up; --json never draws
     from rich.markup import escape
 
     out = console()
@@ -130,6 +131,7 @@ def print_replay(replay: SessionReplay, *, diffs: bool = True) -> None:
 
 def print_rerun_turn(out: Any, turn: TurnComparison) -> None:
     """One rerun turn next to the original: statuses, and the changes if they differ."""
+    # lazy: rich costs start-up; --json never draws
     from rich.markup import escape
 
     same = "[green]same[/]" if turn.same_status and turn.same_changes else "[yellow]differs[/]"

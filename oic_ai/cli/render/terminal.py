@@ -38,6 +38,7 @@ def terminal_text(text: str) -> str:
 
 @functools.cache
 def _safe_console_class() -> type[Console]:
+    # lazy: rich costs start-up; --json never draws
     from rich.console import Console, ConsoleOptions, RenderableType
     from rich.segment import Segment
     from rich.text import Text
