@@ -22,9 +22,7 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from oic_ai.stores.session_database import (
-    mask_url,
-)
+from oic_ai.stores.secrets import mask_url
 from oic_ai.stores.session_store import (
     TABLE,
 )

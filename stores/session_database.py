@@ -12,8 +12,6 @@ from urllib.parse import urlsplit
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.secrets import mask_url, url_secrets
 
-__all__ = ["mask_url", "database_password", "mask_in", "check_database_url"]
-
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 DATABASE_URL_FIX = "write it as postgresql://USER@HOST:PORT/DATABASE, or unset OIC_AI_DATABASE_URL"
 

@@ -25,12 +25,8 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.session_database import (
-    SessionsUnreachableError,
-    check_database_url,
-    mask_in,
-    mask_url,
-)
+from oic_ai.stores.secrets import mask_url
+from oic_ai.stores.session_database import SessionsUnreachableError, check_database_url, mask_in
 from oic_ai.stores.session_store import (
     TABLE,
     SessionIndex,

@@ -24,10 +24,8 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.session_database import (
-    check_database_url,
-    mask_url,
-)
+from oic_ai.stores.secrets import mask_url
+from oic_ai.stores.session_database import check_database_url
 from oic_ai.stores.session_factory import open_session_store, store_for_url
 from oic_ai.stores.session_store import (
     SessionIndex,

@@ -23,11 +23,8 @@ from langgraph.graph import END, START, StateGraph
 
 from oic_ai.graph.checkpointer import open_session_saver, session_checkpointer
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.session_database import (
-    SessionsUnreachableError,
-    check_database_url,
-    mask_url,
-)
+from oic_ai.stores.secrets import mask_url
+from oic_ai.stores.session_database import SessionsUnreachableError, check_database_url
 from oic_ai.stores.session_factory import open_session_store, store_for_url
 from oic_ai.stores.session_store import (
     SessionIndex,
