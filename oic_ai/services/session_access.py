@@ -24,18 +24,14 @@ from oic_ai.stores.errors import UserInputError
 
 if TYPE_CHECKING:
     from oic_ai.graph.agent import TemplateAgent
-    from oic_ai.services.session_history import (
-        ForkOutcome,
-        RerunReport,
-        SessionReplay,
-        SessionView,
-        TurnComparison,
-    )
+    from oic_ai.services import session_history as history
     from oic_ai.services.session_migration import MigrationReport
     from oic_ai.services.sessions import PruneOutcome
     from oic_ai.stores.session_repair import RepairReport
     from oic_ai.stores.session_store import SessionSummary
     from oic_ai.stores.settings import Settings
+
+    OnTurn = Callable[[history.TurnComparison], None]
 
 
 class Sessions(ABC):
@@ -59,15 +55,15 @@ class Sessions(ABC):
         """The session with this id or unique id prefix."""
 
     @abstractmethod
-    def show(self, session_id: str) -> SessionView:
+    def show(self, session_id: str) -> history.SessionView:
         """A session's current template and conversation."""
 
     @abstractmethod
-    def replay(self, session_id: str) -> SessionReplay:
+    def replay(self, session_id: str) -> history.SessionReplay:
         """Every turn of a session, from its checkpoint history."""
 
     @abstractmethod
-    def fork(self, session_id: str, turn: int) -> ForkOutcome:
+    def fork(self, session_id: str, turn: int) -> history.ForkOutcome:
         """A new session that starts from a session's turn ``turn``."""
 
     @abstractmethod
@@ -76,11 +72,8 @@ class Sessions(ABC):
 
     @abstractmethod
     def rerun(
-        self,
-        session_id: str,
-        provider: str,
-        on_turn: Callable[[TurnComparison], None] | None = None,
-    ) -> RerunReport:
+        self, session_id: str, provider: str, on_turn: OnTurn | None = None
+    ) -> history.RerunReport:
         """Send a session's requests again through ``provider`` and compare the outcomes."""
 
     @abstractmethod
@@ -114,19 +107,19 @@ class LocalSessions(Sessions):
         """The session with this id or unique id prefix."""
         return local.find_session(self.settings, id_or_prefix)
 
-    def show(self, session_id: str) -> SessionView:
+    def show(self, session_id: str) -> history.SessionView:
         """A session's current template and conversation."""
         from oic_ai.services.session_history import show_session  # lazy: LangGraph start-up
 
         return show_session(self.settings, session_id)
 
-    def replay(self, session_id: str) -> SessionReplay:
+    def replay(self, session_id: str) -> history.SessionReplay:
         """Every turn of a session, from its checkpoint history."""
         from oic_ai.services.session_history import replay_session  # lazy: LangGraph start-up
 
         return replay_session(self.settings, session_id)
 
-    def fork(self, session_id: str, turn: int) -> ForkOutcome:
+    def fork(self, session_id: str, turn: int) -> history.ForkOutcome:
         """A new session that starts from a session's turn ``turn``."""
         from oic_ai.services.session_history import fork_session  # lazy: LangGraph start-up
 
@@ -137,11 +130,8 @@ class LocalSessions(Sessions):
         return local.delete_session(self.settings, session_id)
 
     def rerun(
-        self,
-        session_id: str,
-        provider: str,
-        on_turn: Callable[[TurnComparison], None] | None = None,
-    ) -> RerunReport:
+        self, session_id: str, provider: str, on_turn: OnTurn | None = None
+    ) -> history.RerunReport:
         """Send a session's requests again through ``provider`` and compare the outcomes."""
         from oic_ai.services.session_history import rerun_session  # lazy: LangGraph start-up
 
@@ -194,15 +184,15 @@ class RemoteSessions(Sessions):
         """The session with this id or unique id prefix."""
         return self.server.find_session(id_or_prefix)
 
-    def show(self, session_id: str) -> SessionView:
+    def show(self, session_id: str) -> history.SessionView:
         """A session's current template and conversation."""
         return self.server.show_session(session_id)
 
-    def replay(self, session_id: str) -> SessionReplay:
+    def replay(self, session_id: str) -> history.SessionReplay:
         """Every turn of a session, from its checkpoint history."""
         return self.server.replay_session(session_id)
 
-    def fork(self, session_id: str, turn: int) -> ForkOutcome:
+    def fork(self, session_id: str, turn: int) -> history.ForkOutcome:
         """A new session that starts from a session's turn ``turn``."""
         return self.server.fork_session(session_id, turn)
 
@@ -219,11 +209,8 @@ class RemoteSessions(Sessions):
         )
 
     def rerun(
-        self,
-        session_id: str,
-        provider: str,
-        on_turn: Callable[[TurnComparison], None] | None = None,
-    ) -> RerunReport:
+        self, session_id: str, provider: str, on_turn: OnTurn | None = None
+    ) -> history.RerunReport:
         """Refused: a rerun runs on the store's host."""
         raise self._store_only("rerun")
 

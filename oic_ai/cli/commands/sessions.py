@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from oic_ai.cli.common import EXIT_OK, emit, settings_from
 from oic_ai.cli.render.agent import console
@@ -37,6 +38,9 @@ if TYPE_CHECKING:
     from oic_ai.stores.session_store import SessionSummary
 
 
+Render = Callable[[Any], None]
+
+
 def _sessions(args: argparse.Namespace) -> Sessions:
     return open_sessions(settings_from(args))
 
@@ -49,28 +53,32 @@ def list_(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _run(args: argparse.Namespace, action: Callable[[Sessions], Any], show: Render) -> int:
+    """Run ``action`` on the sessions ``args`` choose; print its result's JSON or ``show`` it."""
+    with _sessions(args) as sessions:
+        result = action(sessions)
+    emit(args, result.to_json(), lambda: show(result))
+    return EXIT_OK
+
+
 def show_(args: argparse.Namespace) -> int:
     """``sessions show ID``: the current template and the conversation."""
-    with _sessions(args) as sessions:
-        view = sessions.show(args.id)
-    emit(args, view.to_json(), lambda: print_session(view))
-    return EXIT_OK
+    return _run(args, lambda sessions: sessions.show(args.id), print_session)
 
 
 def replay_(args: argparse.Namespace) -> int:
     """``sessions replay ID``: every turn, from checkpoint history."""
-    with _sessions(args) as sessions:
-        replay = sessions.replay(args.id)
-    emit(args, replay.to_json(), lambda: print_replay(replay, diffs=not args.no_diff))
-    return EXIT_OK
+    diffs = not args.no_diff
+    return _run(
+        args,
+        lambda sessions: sessions.replay(args.id),
+        lambda replay: print_replay(replay, diffs=diffs),
+    )
 
 
 def fork_(args: argparse.Namespace) -> int:
     """``sessions fork ID --turn N``: a new session from turn N."""
-    with _sessions(args) as sessions:
-        outcome = sessions.fork(args.id, args.turn)
-    emit(args, outcome.to_json(), lambda: print_fork(outcome))
-    return EXIT_OK
+    return _run(args, lambda sessions: sessions.fork(args.id, args.turn), print_fork)
 
 
 def rerun_(args: argparse.Namespace) -> int:
@@ -125,23 +133,18 @@ def delete_(args: argparse.Namespace) -> int:
 
 def prune_(args: argparse.Namespace) -> int:
     """``sessions prune --older-than AGE``: delete old sessions, then compact."""
-    with _sessions(args) as sessions:
-        outcome = sessions.prune(args.older_than, dry_run=args.dry_run)
-    emit(args, outcome.to_json(), lambda: print_prune(outcome, args.older_than))
-    return EXIT_OK
+    return _run(
+        args,
+        lambda sessions: sessions.prune(args.older_than, dry_run=args.dry_run),
+        lambda outcome: print_prune(outcome, args.older_than),
+    )
 
 
 def repair_(args: argparse.Namespace) -> int:
     """``sessions repair``: set a damaged database aside, keep what can be read."""
-    with _sessions(args) as sessions:
-        report = sessions.repair()
-    emit(args, report.to_json(), lambda: print_repair(report))
-    return EXIT_OK
+    return _run(args, lambda sessions: sessions.repair(), print_repair)
 
 
 def migrate_(args: argparse.Namespace) -> int:
     """``sessions migrate --to URL``: copy every session to PostgreSQL."""
-    with _sessions(args) as sessions:
-        report = sessions.migrate(args.to)
-    emit(args, report.to_json(), lambda: print_migration(report))
-    return EXIT_OK
+    return _run(args, lambda sessions: sessions.migrate(args.to), print_migration)
