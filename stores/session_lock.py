@@ -16,11 +16,11 @@ import asyncio
 import fcntl
 import hashlib
 import os
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
+from oic_ai.stores.backoff import Backoff
 from oic_ai.stores.errors import UserInputError
 
 LOCKS_FOLDER = "session-locks"
@@ -81,17 +81,13 @@ def session_lock(
     wait = session_wait() if timeout is None else timeout
     fd = _open_lock_file(data_dir, session_id)
     try:
-        deadline = time.monotonic() + wait
-        pause = 0.02
+        backoff = Backoff(wait, first=0.02, most=0.25)
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise busy_error(session_id, wait) from None
-                time.sleep(pause)
-                pause = min(pause * 2, 0.25)
+                backoff.sleep(lambda: busy_error(session_id, wait))
         yield
     finally:
         os.close(fd)  # closing the only descriptor releases the lock
@@ -134,13 +130,9 @@ async def asession_lock(
     wait = session_wait() if timeout is None else timeout
     fd = await asyncio.to_thread(_open_lock_file, data_dir, session_id)
     try:
-        deadline = time.monotonic() + wait
-        pause = 0.02
+        backoff = Backoff(wait, first=0.02, most=0.25)
         while not await asyncio.to_thread(_try_flock, fd):
-            if time.monotonic() >= deadline:
-                raise busy_error(session_id, wait)
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 0.25)
+            await backoff.asleep(lambda: busy_error(session_id, wait))
         yield
     finally:
         os.close(fd)

@@ -8,15 +8,14 @@ holder died), and it holds across processes and hosts that share the database.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import psycopg
 
+from oic_ai.stores.backoff import Backoff
 from oic_ai.stores.session_database import check_database_url
 from oic_ai.stores.session_lock import busy_error
 from oic_ai.stores.session_store_pg import CONNECT_TIMEOUT, connect, connection_error
@@ -42,13 +41,9 @@ def pg_session_lock(url: str, session_id: str, wait: float) -> Iterator[None]:
     conn = connect(url, application_name="oic-ai-lock")
     try:
         with conn.transaction():
-            deadline = time.monotonic() + wait
-            pause = 0.02
+            backoff = Backoff(wait, first=0.02, most=0.25)
             while not _held(conn.execute(_TRY, (LOCK_CLASS, lock_key(session_id))).fetchone()):
-                if time.monotonic() >= deadline:
-                    raise busy_error(session_id, wait)
-                time.sleep(pause)
-                pause = min(pause * 2, 0.25)
+                backoff.sleep(lambda: busy_error(session_id, wait))
             yield
     finally:
         conn.close()
@@ -66,16 +61,12 @@ async def apg_session_lock(url: str, session_id: str, wait: float) -> AsyncItera
         raise connection_error(exc, url) from None
     try:
         async with conn.transaction():
-            deadline = time.monotonic() + wait
-            pause = 0.02
+            backoff = Backoff(wait, first=0.02, most=0.25)
             while True:
                 cursor = await conn.execute(_TRY, (LOCK_CLASS, lock_key(session_id)))
                 if _held(await cursor.fetchone()):
                     break
-                if time.monotonic() >= deadline:
-                    raise busy_error(session_id, wait)
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, 0.25)
+                await backoff.asleep(lambda: busy_error(session_id, wait))
             yield
     finally:
         await conn.close()

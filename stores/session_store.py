@@ -45,6 +45,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from oic_ai.stores.backoff import Backoff
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.session_check import (
     BUSY_TIMEOUT_MS,
@@ -63,19 +64,26 @@ CHECKPOINT_TABLES = ("checkpoints", "writes")  # langgraph-checkpoint-sqlite's t
 _RETRY_FOR_SECONDS = 60.0
 _T = TypeVar("_T")
 
-SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS {TABLE} (
+
+
+def create_table(timestamp: str) -> str:
+    """The index table, in either backend: ``timestamp`` is the SQL type of the times."""
+    return f"""CREATE TABLE IF NOT EXISTS {TABLE} (
     id TEXT PRIMARY KEY,
     title TEXT NOT NULL,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
+    created {timestamp} NOT NULL,
+    updated {timestamp} NOT NULL,
     turns INTEGER NOT NULL DEFAULT 0,
     template TEXT,
     status TEXT,
     provider TEXT,
     request TEXT,
     owner TEXT
-);
+)"""
+
+
+SCHEMA = f"""
+{create_table("REAL")};
 CREATE INDEX IF NOT EXISTS {TABLE}_updated ON {TABLE} (updated DESC);
 """
 COLUMNS = (
@@ -617,8 +625,7 @@ class SqliteSessionStore(SessionIndex):
 
     def _retry(self, action: Callable[[], _T]) -> _T:
         """Run ``action``, retrying while another writer holds the database."""
-        deadline = time.monotonic() + _RETRY_FOR_SECONDS
-        pause = 0.01
+        backoff = Backoff(_RETRY_FOR_SECONDS, first=0.01, most=0.5)
         while True:
             try:
                 return action()
@@ -627,18 +634,17 @@ class SqliteSessionStore(SessionIndex):
                     if is_damage(exc):
                         raise DamagedDatabaseError(self.path, str(exc)) from None
                     raise
-                if time.monotonic() >= deadline:
-                    raise UserInputError(
-                        f"the sessions database {self.path} stayed busy for "
-                        f"{_RETRY_FOR_SECONDS:.0f} s",
-                        fix="another oic-ai or langgraph dev process is holding it; try again",
-                    ) from None
-                time.sleep(pause)
-                pause = min(pause * 2, 0.5)
+                backoff.sleep(self._stayed_busy)
             except sqlite3.DatabaseError as exc:
                 if is_damage(exc):  # damaged since it was opened
                     raise DamagedDatabaseError(self.path, str(exc)) from None
                 raise
+
+    def _stayed_busy(self) -> UserInputError:
+        return UserInputError(
+            f"the sessions database {self.path} stayed busy for {_RETRY_FOR_SECONDS:.0f} s",
+            fix="another oic-ai or langgraph dev process is holding it; try again",
+        )
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:

@@ -17,13 +17,13 @@ Only psycopg is imported (no LangGraph), so ``oic-ai sessions list`` stays quick
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import psycopg
 from psycopg import errors as pg_errors
 
+from oic_ai.stores.backoff import Backoff
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.secrets import mask_url
 from oic_ai.stores.session_database import SessionsUnreachableError, check_database_url, mask_in
@@ -31,6 +31,7 @@ from oic_ai.stores.session_store import (
     TABLE,
     SessionIndex,
     Transaction,
+    create_table,
 )
 
 _T = TypeVar("_T")
@@ -42,18 +43,7 @@ CONNECT_TIMEOUT = 10
 _RETRY_FOR_SECONDS = 30.0
 
 SCHEMA = (
-    f"""CREATE TABLE IF NOT EXISTS {TABLE} (
-    id TEXT PRIMARY KEY,
-    title TEXT NOT NULL,
-    created DOUBLE PRECISION NOT NULL,
-    updated DOUBLE PRECISION NOT NULL,
-    turns INTEGER NOT NULL DEFAULT 0,
-    template TEXT,
-    status TEXT,
-    provider TEXT,
-    request TEXT,
-    owner TEXT
-)""",
+    create_table("DOUBLE PRECISION"),
     f"CREATE INDEX IF NOT EXISTS {TABLE}_updated ON {TABLE} (updated DESC)",
     f"CREATE INDEX IF NOT EXISTS {TABLE}_owner ON {TABLE} (owner, updated DESC)",
 )
@@ -163,8 +153,7 @@ class PostgresSessionStore(SessionIndex):
 
     def _retry(self, action: Callable[[psycopg.Connection[Any]], _T]) -> _T:
         """Run ``action`` on the connection; reconnect once if it was lost, retry conflicts."""
-        deadline = time.monotonic() + _RETRY_FOR_SECONDS
-        pause = 0.01
+        backoff = Backoff(_RETRY_FOR_SECONDS, first=0.01, most=0.5)
         reconnected = False
         with self._lock:
             while True:
@@ -172,14 +161,7 @@ class PostgresSessionStore(SessionIndex):
                 try:
                     return action(conn)
                 except (pg_errors.SerializationFailure, pg_errors.DeadlockDetected):
-                    if time.monotonic() >= deadline:
-                        raise SessionsUnreachableError(
-                            f"the sessions database {self.location} kept refusing a write "
-                            f"for {_RETRY_FOR_SECONDS:.0f} s",
-                            fix="try again",
-                        ) from None
-                    time.sleep(pause)
-                    pause = min(pause * 2, 0.5)
+                    backoff.sleep(self._kept_refusing)
                 except psycopg.OperationalError as exc:
                     if not conn.closed and not isinstance(exc, pg_errors.AdminShutdown):
                         raise
@@ -187,6 +169,13 @@ class PostgresSessionStore(SessionIndex):
                     if reconnected:
                         raise connection_error(exc, self.url) from None
                     reconnected = True
+
+    def _kept_refusing(self) -> SessionsUnreachableError:
+        return SessionsUnreachableError(
+            f"the sessions database {self.location} kept refusing a write "
+            f"for {_RETRY_FOR_SECONDS:.0f} s",
+            fix="try again",
+        )
 
     def _write(self, work: Callable[[Transaction], _T]) -> _T:
         def attempt(conn: psycopg.Connection[Any]) -> _T:

@@ -26,15 +26,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.integration.test_api_concurrency import (
-    FIRST,
-    SESSIONS,
-    STATUSES,
-    TURNS,
-    CliTraffic,
-    _all,
-    _request,
-)
+from tests.integration.test_api_concurrency import TURNS, parallel_conversations
 from tests.support.cli import cli_env, oic, oic_json
 from tests.support.fake_chat_server import FakeChatServer
 from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401 (fixtures)
@@ -92,37 +84,9 @@ def pg_server(tmp_path: Path, postgres_url: str) -> Iterator[Server]:  # noqa: F
 
 def test_parallel_conversations_on_postgres_lose_no_turn(pg_server: Server) -> None:
     server = pg_server
-    own = oic_json("generate", "a minimal debian 13 image for x86_64", env=server.env)["session"]
-    traffic = CliTraffic(server, own)
-    traffic.start()
-    try:
-        talks = asyncio.run(_all(server.url))
-    finally:
-        traffic.finished.set()
-        traffic.join()
-    assert traffic.failures == [] and traffic.listings >= 1 and traffic.turns >= 1
-
-    for n, talk in enumerate(talks):
-        for turn, answer in enumerate(talk["answers"], start=1):
-            assert isinstance(answer, dict) and "__error__" not in answer, answer
-            assert answer["turn"] == turn and answer["status"] in STATUSES, answer
-        assert talk["state"]["values"]["turn"] == TURNS
-        ends = sorted(h["values"]["turn"] for h in talk["history"] if not h["next"] and h["values"])
-        assert ends == list(range(1, TURNS + 1)), ends
-        assert [r["status"] for r in talk["runs"]] == ["success"] * TURNS
-        humans = [m for m in talk["state"]["values"]["messages"] if m["type"] == "human"]
-        assert [m["content"] for m in humans] == [_request(n, t) for t in range(1, TURNS + 1)]
-
-    listed = {s["id"]: s for s in oic_json("sessions", "list", env=server.env)["sessions"]}
-    for n, talk in enumerate(talks):
-        assert (listed[talk["tid"]]["title"], listed[talk["tid"]]["turns"]) == (
-            FIRST.format(n=n),
-            TURNS,
-        )
+    for talk in parallel_conversations(server):
         replay = oic_json("sessions", "replay", talk["tid"], env=server.env)["turns"]
         assert [t["turn"] for t in replay] == list(range(1, TURNS + 1))
-    assert len(listed) == SESSIONS + 1
-    assert listed[own]["turns"] == 1 + traffic.turns  # no CLI turn was lost either
     assert not list(server.data_dir.rglob("sessions.sqlite*"))
 
 
