@@ -18,12 +18,23 @@ import pytest
 
 from tests.support.env import TEST_XDG, private_names
 
+# Shared fixtures any test may ask for by name: the signing keys of real signed package
+# repositories (``signer``, ``stranger``) and the throwaway PostgreSQL cluster
+# (``postgres_cluster``, and ``postgres_url``: a database of its own per test).
+pytest_plugins = ["tests.stores.signed_repos", "tests.support.postgres"]
+
 PROJECT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 REFERENCE = PROJECT.parent / "shared" / "reference" / "os-image-composer"
 REFERENCE_TEMPLATES = REFERENCE / "image-templates"
 REFERENCE_SCHEMA = REFERENCE / "internal" / "config" / "schema" / "os-image-template.schema.json"
 OUR_TEMPLATES = PROJECT / "image-templates"
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    """The test's own data folder, not created yet (oic-ai makes it)."""
+    return tmp_path / "data"
+
 
 # Tests never reach a model server or a hub by accident.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

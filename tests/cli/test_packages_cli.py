@@ -34,11 +34,6 @@ def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[s
 
 
 @pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    return tmp_path / "data"
-
-
-@pytest.fixture
 def synced(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     code = main(
         ["packages", "sync", "--index", str(DEB_PACKAGES), "--dist", "elxr12"]

@@ -28,9 +28,14 @@ from oic_ai.stores.package_index import PackageIndex
 from oic_ai.stores.package_repos import RemoteRepo, find_providerconfigs, repos_from_providerconfig
 from oic_ai.stores.package_sources import sync_repo
 from tests.conftest import PROJECT, REFERENCE
-from tests.stores.package_repos import deb_packages, write_deb_mirror, write_rpm_repo
+from tests.stores.package_repos import (
+    deb_packages,
+    elxr_providerconfig,
+    write_deb_mirror,
+    write_rpm_repo,
+)
 from tests.support.cli import cli_env
-from tests.support.loopback import LoopbackHandler, LoopbackServer
+from tests.support.loopback import LoopbackHandler, LoopbackServer, serve_folder
 
 pytestmark = pytest.mark.integration
 
@@ -98,38 +103,16 @@ class RepoServer(LoopbackServer):
 
 @pytest.fixture
 def repo_server(tmp_path: Path) -> Iterator[RepoServer]:
-    root = tmp_path / "www"
-    root.mkdir()
-    with RepoServer(root) as server:
-        yield server
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    return tmp_path / "data"
+    yield from serve_folder(RepoServer, tmp_path)
 
 
 def deb_config(tmp_path: Path, url: str, components: str = "main contrib") -> Path:
     """A providerconfig in the composer's layout, pointing at the loopback mirror."""
-    folder = tmp_path / "config" / "osv" / "wind-river-elxr" / "elxr12" / "providerconfigs"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "amd64_repo.yml"
-    path.write_text(
-        "repositories:\n"
-        '  - name: "aria"\n'
-        '    type: "deb"\n'
-        f'    baseURL: "{url}/elxr"\n'
-        f'    releaseFile: "{url}/elxr/dists/aria/Release"\n'
-        "    gpgCheck: false\n"
-        "    enabled: true\n"
-        f'    component: "{components}"\n'
-        '  - name: "disabled"\n'
-        '    type: "deb"\n'
-        f'    baseURL: "{url}/nowhere"\n'
-        "    enabled: false\n",
-        encoding="utf-8",
+    settings = f'    gpgCheck: false\n    enabled: true\n    component: "{components}"\n'
+    disabled = f'  - name: "disabled"\n    type: "deb"\n    baseURL: "{url}/nowhere"\n'
+    return elxr_providerconfig(
+        tmp_path / "config" / "osv", url, settings, disabled + "    enabled: false\n"
     )
-    return path
 
 
 def rpm_config(tmp_path: Path, url: str) -> Path:

@@ -19,11 +19,10 @@ import pytest
 
 from oic_ai.cli.main import main
 from oic_ai.stores.package_index import PackageIndex
-from tests.stores.package_repos import deb_packages, rpm_primary
+from tests.stores.package_repos import deb_packages, elxr_providerconfig, rpm_primary
 from tests.stores.signed_repos import Signer, sign_deb_mirror, sign_rpm_repo
 from tests.support.cli import cli_env, oic, one_line_error
-from tests.support.loopback import LoopbackHandler, LoopbackServer
-from tests.support.system import require_program
+from tests.support.loopback import StaticServer, serve_folder
 
 pytestmark = pytest.mark.integration
 
@@ -35,78 +34,23 @@ RPM_LEGIT = (
 )
 
 
-class _Static(LoopbackHandler):
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-        server: StaticServer = self.owner
-        path = self.path.split("?")[0]
-        server.log.append(path)
-        file = server.root / path.lstrip("/")
-        if not file.is_file():
-            self.send_bytes(404, b"not found", "text/plain")
-            return
-        self.send_bytes(200, file.read_bytes(), "application/octet-stream")
-
-
-class StaticServer(LoopbackServer):
-    """Serves files under ``root`` and logs every path asked for."""
-
-    handler = _Static
-
-    def __init__(self, root: Path) -> None:
-        super().__init__()
-        self.root = root
-        self.log: list[str] = []
-
-
-@pytest.fixture(scope="module")
-def signer() -> Iterator[Signer]:
-    require_program("gpgv")
-    key = Signer("Repo Key")
-    yield key
-    key.close()
-
-
-@pytest.fixture(scope="module")
-def stranger() -> Iterator[Signer]:
-    key = Signer("Someone Else")
-    yield key
-    key.close()
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[StaticServer]:
-    root = tmp_path / "www"
-    root.mkdir()
-    with StaticServer(root) as running:
-        yield running
-
-
-@pytest.fixture
-def data_dir(tmp_path: Path) -> Path:
-    return tmp_path / "data"
+    yield from serve_folder(StaticServer, tmp_path)
 
 
 def deb_config(tmp_path: Path, url: str, key: str | None, extra: str = "") -> Path:
     """An elxr12 providerconfig in the composer's layout, pointing at the loopback mirror."""
-    folder = tmp_path / "osv" / "wind-river-elxr" / "elxr12" / "providerconfigs"
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "amd64_repo.yml"
     key_line = f'    pbGPGKey: "{key}"\n' if key else ""
-    path.write_text(
-        "repositories:\n"
-        '  - name: "aria"\n'
-        '    type: "deb"\n'
-        f'    baseURL: "{url}/elxr"\n'
-        f'    releaseFile: "{url}/elxr/dists/aria/Release"\n'
+    settings = (
         f'    releaseSign: "{url}/elxr/dists/aria/Release.gpg"\n'
         f"{key_line}"
         "    gpgCheck: true\n"
         "    repoGPGCheck: true\n"
         "    enabled: true\n"
-        '    component: "main"\n' + extra,
-        encoding="utf-8",
+        '    component: "main"\n'
     )
-    return path
+    return elxr_providerconfig(tmp_path / "osv", url, settings, extra)
 
 
 def rpm_config(tmp_path: Path, url: str, key: str) -> Path:

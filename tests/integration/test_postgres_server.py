@@ -29,7 +29,6 @@ import yaml
 from tests.integration.test_api_concurrency import TURNS, parallel_conversations
 from tests.support.cli import cli_env, oic, oic_json
 from tests.support.fake_chat_server import FakeChatServer
-from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401 (fixtures)
 from tests.support.processes import wait_for
 from tests.support.servers import (
     GRAPH_ID,
@@ -77,7 +76,7 @@ def pg_langgraph_dev(
 
 
 @pytest.fixture
-def pg_server(tmp_path: Path, postgres_url: str) -> Iterator[Server]:  # noqa: F811
+def pg_server(tmp_path: Path, postgres_url: str) -> Iterator[Server]:
     with pg_langgraph_dev(tmp_path, postgres_url) as running:
         yield running
 
@@ -119,7 +118,7 @@ async def _continue(url: str, tid: str) -> tuple[dict[str, Any], dict[str, Any]]
 
 def test_a_server_killed_mid_turn_resumes_from_postgres(
     tmp_path: Path,
-    postgres_url: str,  # noqa: F811
+    postgres_url: str,
 ) -> None:
     data = tmp_path / "data"
     with FakeChatServer(['{"summary": "never sent", "operations": []}']) as chat:

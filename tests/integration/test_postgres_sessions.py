@@ -22,7 +22,6 @@ import pytest
 
 from oic_ai.stores.session_factory import store_for_url
 from tests.support.cli import cli_env, oic, oic_json, one_line_error
-from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.integration
 
@@ -96,7 +95,7 @@ def lifecycle(data: Path, url: str | None) -> list[Any]:
 
 def test_the_session_lifecycle_is_the_same_on_sqlite_and_postgres(
     tmp_path: Path,
-    postgres_url: str,  # noqa: F811
+    postgres_url: str,
 ) -> None:
     on_sqlite = lifecycle(tmp_path / "sqlite", None)
     assert (tmp_path / "sqlite" / "sessions.sqlite").exists()
@@ -128,7 +127,7 @@ def _thread_count(url: str) -> int:
 
 def test_migrate_from_sqlite_to_postgres_loses_nothing(
     tmp_path: Path,
-    postgres_cluster: Any,  # noqa: F811
+    postgres_cluster: Any,
 ) -> None:
     data = tmp_path / "data"
     one, two = _conversations(data)
@@ -167,7 +166,7 @@ def test_migrate_from_sqlite_to_postgres_loses_nothing(
 
 def test_migrate_refuses_a_target_with_a_different_session_of_the_same_id(
     tmp_path: Path,
-    postgres_cluster: Any,  # noqa: F811
+    postgres_cluster: Any,
 ) -> None:
     data = tmp_path / "data"
     env = _env(data, None)

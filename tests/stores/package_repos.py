@@ -72,9 +72,12 @@ def rpm_primary(extra_packages: str = "") -> bytes:
     return text.encode()
 
 
-def write_rpm_repo(root: Path, primary: bytes | None = None, kind: str = "gz") -> Path:
-    """Lay out ``root/repodata/repomd.xml`` and ``<sha>-primary.xml<.kind>``."""
-    primary = rpm_primary() if primary is None else primary
+def write_primary(root: Path, primary: bytes, kind: str) -> tuple[Path, str, bytes]:
+    """Write ``root/repodata/<sha>-primary.xml<.kind>`` (replacing an older one).
+
+    Returns:
+        The repodata folder, the file's name and its packed bytes.
+    """
     packed = compress(primary, kind)
     digest = hashlib.sha256(packed).hexdigest()
     repodata = root / "repodata"
@@ -83,6 +86,14 @@ def write_rpm_repo(root: Path, primary: bytes | None = None, kind: str = "gz") -
         old.unlink()
     name = f"{digest}-primary.xml{suffix(kind)}"
     (repodata / name).write_bytes(packed)
+    return repodata, name, packed
+
+
+def write_rpm_repo(root: Path, primary: bytes | None = None, kind: str = "gz") -> Path:
+    """Lay out ``root/repodata/repomd.xml`` and ``<sha>-primary.xml<.kind>``."""
+    primary = rpm_primary() if primary is None else primary
+    repodata, name, packed = write_primary(root, primary, kind)
+    digest = hashlib.sha256(packed).hexdigest()
     (repodata / "repomd.xml").write_text(
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<repomd xmlns="http://linux.duke.edu/metadata/repo" '
@@ -95,3 +106,23 @@ def write_rpm_repo(root: Path, primary: bytes | None = None, kind: str = "gz") -
         encoding="utf-8",
     )
     return root
+
+
+def elxr_providerconfig(osv: Path, url: str, settings: str, more: str = "") -> Path:
+    """``osv/wind-river-elxr/elxr12/providerconfigs/amd64_repo.yml``, the composer's layout.
+
+    Its first repository, ``aria``, is the loopback mirror at ``url``/elxr; ``settings``
+    are that repository's further lines, ``more`` the repositories after it.
+    """
+    folder = osv / "wind-river-elxr" / "elxr12" / "providerconfigs"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "amd64_repo.yml"
+    path.write_text(
+        "repositories:\n"
+        '  - name: "aria"\n'
+        '    type: "deb"\n'
+        f'    baseURL: "{url}/elxr"\n'
+        f'    releaseFile: "{url}/elxr/dists/aria/Release"\n' + settings + more,
+        encoding="utf-8",
+    )
+    return path

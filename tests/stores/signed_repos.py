@@ -5,7 +5,8 @@
 stops that home's gpg-agent when closed. :func:`sign_deb_mirror` writes a Debian
 ``Release`` listing the SHA256 and size of every index file, then ``InRelease`` and/or
 ``Release.gpg``; :func:`sign_rpm_repo` writes ``repomd.xml`` with checksums and sizes,
-``repomd.xml.asc`` and ``repomd.xml.key``.
+``repomd.xml.asc`` and ``repomd.xml.key``. The fixtures :func:`signer` and
+:func:`stranger` (an unrelated key) are shared: a test module imports them.
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
-from tests.stores.package_repos import compress, rpm_primary, suffix, write_deb_mirror
+import pytest
+
+from tests.stores.package_repos import rpm_primary, write_deb_mirror, write_primary
 from tests.support.system import require_program
 
 
@@ -148,15 +152,9 @@ def sign_rpm_repo(
 ) -> Path:
     """Write ``repodata/`` with a repomd.xml that lists primary's SHA256 and size, signed."""
     primary = rpm_primary() if primary is None else primary
-    packed = compress(primary, kind)
+    repodata, name, packed = write_primary(root, primary, kind)
     digest, size = _digest(packed)
     open_digest, open_size = _digest(primary)
-    repodata = root / "repodata"
-    repodata.mkdir(parents=True, exist_ok=True)
-    for old in repodata.glob("*-primary.xml*"):
-        old.unlink()
-    name = f"{digest}-primary.xml{suffix(kind)}"
-    (repodata / name).write_bytes(packed)
     repomd = (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<repomd xmlns="http://linux.duke.edu/metadata/repo" '
@@ -174,3 +172,20 @@ def sign_rpm_repo(
         (repodata / "repomd.xml.asc").write_bytes(signer.detach(repomd))
         (repodata / "repomd.xml.key").write_bytes(signer.public_key())
     return root
+
+
+@pytest.fixture(scope="module")
+def signer() -> Iterator[Signer]:
+    """The repositories' signing key (a module's tests share it; needs gpg and gpgv)."""
+    require_program("gpgv")
+    key = Signer("Repo Key")
+    yield key
+    key.close()
+
+
+@pytest.fixture(scope="module")
+def stranger() -> Iterator[Signer]:
+    """A second, unrelated key: what a repository signed by someone else carries."""
+    key = Signer("Someone Else")
+    yield key
+    key.close()

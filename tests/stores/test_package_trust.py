@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,24 +27,8 @@ from oic_ai.stores.package_trust import (
     resolve_key_location,
 )
 from tests.stores.signed_repos import Signer
-from tests.support.system import require_program
 
 RELEASE = b"Origin: t\nSuite: aria\nSHA256:\n " + b"a" * 64 + b" 12 main/binary-amd64/Packages\n"
-
-
-@pytest.fixture(scope="module")
-def signer() -> Iterator[Signer]:
-    require_program("gpgv")
-    key = Signer("Unit Key")
-    yield key
-    key.close()
-
-
-@pytest.fixture(scope="module")
-def other() -> Iterator[Signer]:
-    key = Signer("Other Key")
-    yield key
-    key.close()
 
 
 def keyring(*keys: bytes) -> Keyring:
@@ -99,13 +82,13 @@ def test_one_good_signature_among_unknown_ones_counts() -> None:
         ("not-signed", "holds no OpenPGP signature"),
     ],
 )
-def test_verdicts(signer: Signer, other: Signer, case: str, what: str) -> None:
+def test_verdicts(signer: Signer, stranger: Signer, case: str, what: str) -> None:
     signature = signer.detach(RELEASE)
     data = RELEASE
     if case == "changed":
         data = RELEASE.replace(b"aria", b"evil")
     elif case == "other-key":
-        signature = other.detach(RELEASE)
+        signature = stranger.detach(RELEASE)
     elif case == "not-signed":
         signature = b"just text\n"
     with keyring(signer.public_key()) as ring, pytest.raises(TrustError) as caught:

@@ -33,7 +33,6 @@ from oic_ai.stores.session_store import (
 )
 from oic_ai.stores.settings import load_settings
 from tests.support.cli import cli_env, modules_after, oic, one_line_error, top_level
-from tests.support.postgres import postgres_cluster, postgres_url  # noqa: F401 (fixtures)
 
 T0 = 1_700_000_000.0
 BACKENDS = ("sqlite", "postgres")
@@ -283,7 +282,7 @@ def test_an_unreachable_server_is_exit_3_and_never_shows_the_password(tmp_path: 
     assert not (tmp_path / "data" / "sessions.sqlite").exists()
 
 
-def test_a_wrong_user_or_database_is_exit_2(postgres_cluster: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_a_wrong_user_or_database_is_exit_2(postgres_cluster: Any, tmp_path: Path) -> None:
     env = cli_env(
         tmp_path,
         OIC_AI_DATABASE_URL=f"postgresql://nobody:pw-abc@127.0.0.1:{postgres_cluster.port}/x",
@@ -318,7 +317,7 @@ def test_the_sqlite_path_never_imports_psycopg() -> None:
     assert not top_level(loaded) & {"psycopg", "psycopg_pool", "psycopg_binary"}
 
 
-def test_sessions_list_on_postgres_imports_no_langgraph(postgres_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_sessions_list_on_postgres_imports_no_langgraph(postgres_url: str, tmp_path: Path) -> None:
     store = store_for_url(postgres_url)
     _turn(store, "s1")
     store.close()

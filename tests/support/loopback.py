@@ -2,7 +2,9 @@
 
 A subclass names its request handler (a :class:`LoopbackHandler`) and is used as a
 context manager. Requests can be recorded as :class:`RecordedRequest`. :func:`down_url`
-and :func:`unused_url` give addresses where nothing answers.
+and :func:`unused_url` give addresses where nothing answers. :class:`StaticServer`
+serves a folder (a package mirror) and :func:`serve_folder` runs a folder server for a
+fixture.
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ from __future__ import annotations
 import json
 import socket
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, ClassVar, Self
+from pathlib import Path
+from typing import Any, ClassVar, Self, TypeVar
 
 
 @dataclass(frozen=True)
@@ -150,3 +153,37 @@ def unused_url() -> str:
     """``http://127.0.0.1:PORT`` of a port that was free a moment ago (nothing listens)."""
     with down_url() as url:
         return url
+
+
+class _Static(LoopbackHandler):
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        server: StaticServer = self.owner
+        path = self.path.split("?")[0]
+        server.log.append(path)
+        file = server.root / path.lstrip("/")
+        if not file.is_file():
+            self.send_bytes(404, b"not found", "text/plain")
+            return
+        self.send_bytes(200, file.read_bytes(), "application/octet-stream")
+
+
+class StaticServer(LoopbackServer):
+    """Serves files under ``root`` and logs every path asked for."""
+
+    handler = _Static
+
+    def __init__(self, root: Path) -> None:
+        super().__init__()
+        self.root = root
+        self.log: list[str] = []
+
+
+_Served = TypeVar("_Served", bound=LoopbackServer)
+
+
+def serve_folder(server: Callable[[Path], _Served], tmp_path: Path) -> Iterator[_Served]:
+    """A fixture's body: ``server`` serving a new folder ``tmp_path/www`` while the test runs."""
+    root = tmp_path / "www"
+    root.mkdir()
+    with server(root) as running:
+        yield running
