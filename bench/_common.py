@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import resource
 import sys
+import time
+import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -25,6 +28,22 @@ def share_percentile(values: list[float], share: float) -> float:
     """The value at ``share`` (0-1) of the sorted values, the rank rounded down."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+def seed_sessions(store: Any, count: int, request: str) -> None:
+    """``count`` sessions of one to five turns each in ``store``, spread over the last month."""
+    now = time.time()
+    for i in range(count):
+        sid = str(uuid.uuid4())
+        for turn in range(1 + i % 5):
+            store.record_turn(
+                sid,
+                request=f"{request} number {i}" if turn == 0 else f"refinement {turn}",
+                template=f"edge-ubuntu-{i}",
+                status="valid",
+                provider="builtin",
+                now=now - (count - i) * 2600 + turn,
+            )
 
 
 def peak_rss_mib() -> float:

@@ -25,21 +25,12 @@ REFINE = "make the disk 16GiB"
 
 def seed_sessions(data_dir: Path, count: int) -> None:
     """``count`` sessions of one to five turns each, spread over the last month."""
+    from _common import seed_sessions as seed
+
     from oic_ai.stores.session_store import SessionStore, sessions_db_path
 
-    now = time.time()
     with SessionStore(sessions_db_path(data_dir)) as store:
-        for i in range(count):
-            sid = str(uuid.uuid4())
-            for turn in range(1 + i % 5):
-                store.record_turn(
-                    sid,
-                    request=f"{REQUEST} number {i}" if turn == 0 else f"refinement {turn}",
-                    template=f"edge-ubuntu-{i}",
-                    status="valid",
-                    provider="builtin",
-                    now=now - (count - i) * 2600 + turn,
-                )
+        seed(store, count, REQUEST)
 
 
 def list_figures(data_dir: Path) -> dict[str, float]:

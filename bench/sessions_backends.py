@@ -25,7 +25,7 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from _common import ROOT
+from _common import ROOT, seed_sessions
 
 SESSIONS = 1000
 REQUEST = "a minimal ubuntu 24.04 edge image for arm64 with docker"
@@ -59,19 +59,8 @@ def seed(settings: Any) -> None:
     """1,000 sessions of one to five turns each, spread over the last month."""
     from oic_ai.stores.session_factory import open_session_store
 
-    now = time.time()
     with open_session_store(settings) as store:
-        for i in range(SESSIONS):
-            sid = str(uuid.uuid4())
-            for turn in range(1 + i % 5):
-                store.record_turn(
-                    sid,
-                    request=f"{REQUEST} number {i}" if turn == 0 else f"refinement {turn}",
-                    template=f"edge-ubuntu-{i}",
-                    status="valid",
-                    provider="builtin",
-                    now=now - (SESSIONS - i) * 2600 + turn,
-                )
+        seed_sessions(store, SESSIONS, REQUEST)
 
 
 def list_figures(settings: Any) -> dict[str, float]:

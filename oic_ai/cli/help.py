@@ -19,88 +19,127 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("setup", ("config", "completion")),
 )
 
-EXAMPLES: dict[str, tuple[str, ...]] = {
-    "validate": (
-        "oic-ai validate image-templates/",
-        "oic-ai validate my-image.yml --json",
-        "oic-ai validate my-image.yml --schema os-image-template.schema.json",
-    ),
-    "index": ("oic-ai index", "oic-ai index --templates-dir ./my-templates"),
-    "search": (
-        'oic-ai search "cloud elxr raw image"',
-        'oic-ai search "image with nginx and docker-ce" --top-k 3 --json',
-        'oic-ai search "minimal edge" --dist ubuntu24 --arch aarch64',
-    ),
-    "cache": ("oic-ai cache stats", "oic-ai cache clear"),
-    "eval": ("oic-ai eval retrieval", "oic-ai eval retrieval --queries my-queries.yaml --json"),
-    "eval retrieval": (
-        "oic-ai eval retrieval",
-        "oic-ai eval retrieval --queries my-queries.yaml --json",
-    ),
-    "generate": (
-        'oic-ai generate "a minimal Ubuntu 24.04 edge image for arm64 with docker"',
-        'oic-ai generate --continue "make the disk 32GiB" --output edge-gw',
-        'oic-ai generate --provider ollama "an azure linux 3 pxe image" > pxe.yml',
-    ),
-    "chat": ("oic-ai chat", "oic-ai chat --continue", "oic-ai chat --provider openai -v"),
-    "ai": (
-        'oic-ai ai "a minimal edge image for elxr"',
-        'oic-ai ai "image with nginx and docker-ce" --search-only',
-        'oic-ai ai "add htop" --continue --output edge.yml',
-    ),
-    "packages": (
-        "oic-ai packages sync --repo-config config/osv/",
-        "oic-ai packages check image-templates/",
-        "oic-ai packages status",
-    ),
-    "packages sync": (
-        "oic-ai packages sync --repo-config config/osv/ubuntu/ubuntu24/providerconfigs/",
-        "oic-ai packages sync --index Packages.gz --dist ubuntu24 --arch x86_64",
-        "oic-ai packages sync --template my-image.yml",
-    ),
-    "packages check": (
-        "oic-ai packages check my-image.yml",
-        "oic-ai packages check image-templates/ --json",
-    ),
-    "packages status": ("oic-ai packages status", "oic-ai packages status --dist azl3 --json"),
-    "sessions": (
-        "oic-ai sessions list",
-        "oic-ai sessions replay 3f2a",
-        "oic-ai sessions prune --older-than 30d",
-    ),
-    "sessions list": ("oic-ai sessions list", "oic-ai sessions list --limit 5 --json"),
-    "sessions show": ("oic-ai sessions show 3f2a", "oic-ai sessions show 3f2a --json"),
-    "sessions replay": ("oic-ai sessions replay 3f2a", "oic-ai sessions replay 3f2a --no-diff"),
-    "sessions fork": (
-        "oic-ai sessions fork 3f2a --turn 1",
-        "oic-ai sessions fork 3f2a --turn 2 --json",
-    ),
-    "sessions rerun": (
-        "oic-ai sessions rerun 3f2a --provider builtin",
-        "oic-ai sessions rerun 3f2a --provider ollama --json",
-    ),
-    "sessions delete": (
-        "oic-ai sessions delete 3f2a7c1e-0b9d-4f7e-9c43-5d2e8a1b6f00",
-        "oic-ai sessions delete 3f2a --yes",
-    ),
-    "sessions prune": (
-        "oic-ai sessions prune --older-than 30d --dry-run",
-        "oic-ai sessions prune --older-than 2w",
-    ),
-    "sessions repair": ("oic-ai sessions repair", "oic-ai sessions repair --json"),
-    "sessions migrate": (
-        "oic-ai sessions migrate --to postgresql://oic@db/oic",
-        "oic-ai sessions migrate --to postgresql://oic@db/oic --json",
-    ),
-    "serve": ("oic-ai serve", "oic-ai serve --host 0.0.0.0 --port 8123 --no-browser"),
-    "users": ("oic-ai users add alice", "oic-ai users list", "oic-ai users remove alice"),
-    "users add": ("oic-ai users add alice", "oic-ai users add ci-bot --json"),
-    "users list": ("oic-ai users list", "oic-ai users list --json"),
-    "users remove": ("oic-ai users remove alice", "oic-ai users remove ci-bot --json"),
-    "config": ("oic-ai config show", "oic-ai config show --json"),
-    "config show": ("oic-ai config show", "oic-ai config show --json"),
-    "completion": ("source <(oic-ai completion bash)", "oic-ai completion fish > oic-ai.fish"),
-}
+# Each command (a line of its own), then its examples (indented), in the order shown.
+_EXAMPLES_TABLE = """
+validate
+    oic-ai validate image-templates/
+    oic-ai validate my-image.yml --json
+    oic-ai validate my-image.yml --schema os-image-template.schema.json
+index
+    oic-ai index
+    oic-ai index --templates-dir ./my-templates
+search
+    oic-ai search "cloud elxr raw image"
+    oic-ai search "image with nginx and docker-ce" --top-k 3 --json
+    oic-ai search "minimal edge" --dist ubuntu24 --arch aarch64
+cache
+    oic-ai cache stats
+    oic-ai cache clear
+eval
+    oic-ai eval retrieval
+    oic-ai eval retrieval --queries my-queries.yaml --json
+eval retrieval
+    oic-ai eval retrieval
+    oic-ai eval retrieval --queries my-queries.yaml --json
+generate
+    oic-ai generate "a minimal Ubuntu 24.04 edge image for arm64 with docker"
+    oic-ai generate --continue "make the disk 32GiB" --output edge-gw
+    oic-ai generate --provider ollama "an azure linux 3 pxe image" > pxe.yml
+chat
+    oic-ai chat
+    oic-ai chat --continue
+    oic-ai chat --provider openai -v
+ai
+    oic-ai ai "a minimal edge image for elxr"
+    oic-ai ai "image with nginx and docker-ce" --search-only
+    oic-ai ai "add htop" --continue --output edge.yml
+packages
+    oic-ai packages sync --repo-config config/osv/
+    oic-ai packages check image-templates/
+    oic-ai packages status
+packages sync
+    oic-ai packages sync --repo-config config/osv/ubuntu/ubuntu24/providerconfigs/
+    oic-ai packages sync --index Packages.gz --dist ubuntu24 --arch x86_64
+    oic-ai packages sync --template my-image.yml
+packages check
+    oic-ai packages check my-image.yml
+    oic-ai packages check image-templates/ --json
+packages status
+    oic-ai packages status
+    oic-ai packages status --dist azl3 --json
+sessions
+    oic-ai sessions list
+    oic-ai sessions replay 3f2a
+    oic-ai sessions prune --older-than 30d
+sessions list
+    oic-ai sessions list
+    oic-ai sessions list --limit 5 --json
+sessions show
+    oic-ai sessions show 3f2a
+    oic-ai sessions show 3f2a --json
+sessions replay
+    oic-ai sessions replay 3f2a
+    oic-ai sessions replay 3f2a --no-diff
+sessions fork
+    oic-ai sessions fork 3f2a --turn 1
+    oic-ai sessions fork 3f2a --turn 2 --json
+sessions rerun
+    oic-ai sessions rerun 3f2a --provider builtin
+    oic-ai sessions rerun 3f2a --provider ollama --json
+sessions delete
+    oic-ai sessions delete 3f2a7c1e-0b9d-4f7e-9c43-5d2e8a1b6f00
+    oic-ai sessions delete 3f2a --yes
+sessions prune
+    oic-ai sessions prune --older-than 30d --dry-run
+    oic-ai sessions prune --older-than 2w
+sessions repair
+    oic-ai sessions repair
+    oic-ai sessions repair --json
+sessions migrate
+    oic-ai sessions migrate --to postgresql://oic@db/oic
+    oic-ai sessions migrate --to postgresql://oic@db/oic --json
+serve
+    oic-ai serve
+    oic-ai serve --host 0.0.0.0 --port 8123 --no-browser
+users
+    oic-ai users add alice
+    oic-ai users list
+    oic-ai users remove alice
+users add
+    oic-ai users add alice
+    oic-ai users add ci-bot --json
+users list
+    oic-ai users list
+    oic-ai users list --json
+users remove
+    oic-ai users remove alice
+    oic-ai users remove ci-bot --json
+config
+    oic-ai config show
+    oic-ai config show --json
+config show
+    oic-ai config show
+    oic-ai config show --json
+completion
+    source <(oic-ai completion bash)
+    oic-ai completion fish > oic-ai.fish
+"""
+
+
+def _examples(table: str) -> dict[str, tuple[str, ...]]:
+    """``{command: examples}`` from :data:`_EXAMPLES_TABLE`."""
+    found: dict[str, list[str]] = {}
+    command = ""
+    for line in table.strip().splitlines():
+        if line.startswith(" "):
+            found[command].append(line.strip())
+        else:
+            command = line.strip()
+            found[command] = []
+    return {name: tuple(examples) for name, examples in found.items()}
+
+
+EXAMPLES: dict[str, tuple[str, ...]] = _examples(_EXAMPLES_TABLE)
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
