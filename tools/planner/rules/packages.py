@@ -241,12 +241,12 @@ def is_known_name(
     known: frozenset[str] | None = None,
 ) -> bool:
     """True when the index, the catalog, the library or the template itself has ``name``."""
-    from oic_ai.stores.template_model import read_template
+    from oic_ai.stores.template_model import template_from_text
     from oic_ai.tools.verify_packages import known_package_names
 
     if packages is not None and packages.is_package(name):
         return True
-    facts = read_template(template_text)
+    facts = template_from_text(template_text)
     if name in facts.packages or name in facts.kernel.packages:
         return True
     return name in (known if known is not None else known_package_names())
