@@ -1,6 +1,6 @@
 """Understanding on labelled conversations: the development part and the held-out part.
 
-Runs every conversation of ``tests/data/conversations/dev.yaml`` and
+Runs every conversation of ``tests/data/conversations/dev.yaml``, ``dev2.yaml`` and
 ``bench/heldout/conversations.yaml`` turn by turn through the graph with the builtin
 planner (the bundled library, the local embedder, a fresh data folder), checks each turn
 against its label (``tests/support/conversations.py``), and asks the composer's own loader
@@ -11,7 +11,7 @@ build, the most frequent kinds of miss, and turn times.
 The held-out part is for measuring only: never change the planner because of one of its
 turns. Its misses are listed only with ``--details heldout``.
 
-Usage: python bench/conversations.py [--part dev|heldout|both] [--details dev|heldout|none]
+Usage: python bench/conversations.py [--part dev|dev2|heldout|all] [--details dev|dev2|heldout|none]
                                      [--provider builtin]
 """
 
@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.support.conversations import (  # noqa: E402
     DEV,
+    DEV2,
     HELDOUT,
     TurnOutcome,
     composer_verdicts,
@@ -101,12 +102,12 @@ def report(label: str, outcomes: list[TurnOutcome], details: bool) -> None:
 def main() -> None:
     """Run the parts asked for and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["dev", "heldout", "both"], default="both")
-    parser.add_argument("--details", choices=["dev", "heldout", "none"], default="dev")
+    parser.add_argument("--part", choices=["dev", "dev2", "heldout", "all"], default="all")
+    parser.add_argument("--details", choices=["dev", "dev2", "heldout", "none"], default="dev")
     parser.add_argument("--provider", default="builtin")
     args = parser.parse_args()
-    parts = {"dev": [("dev", DEV)], "heldout": [("held-out", HELDOUT)]}
-    chosen = parts["dev"] + parts["heldout"] if args.part == "both" else parts[args.part]
+    parts = {"dev": [("dev", DEV)], "dev2": [("dev2", DEV2)], "heldout": [("held-out", HELDOUT)]}
+    chosen = [p for ps in parts.values() for p in ps] if args.part == "all" else parts[args.part]
     for label, path in chosen:
         started = time.perf_counter()
         with tempfile.TemporaryDirectory(prefix="oic-conversations-") as folder:

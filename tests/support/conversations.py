@@ -24,6 +24,7 @@ import yaml
 
 PROJECT = Path(__file__).resolve().parents[2]
 DEV = PROJECT / "tests" / "data" / "conversations" / "dev.yaml"
+DEV2 = PROJECT / "tests" / "data" / "conversations" / "dev2.yaml"
 HELDOUT = PROJECT / "bench" / "heldout" / "conversations.yaml"
 OUR_TEMPLATES = PROJECT / "image-templates"
 REFERENCE_TEMPLATES = (
