@@ -8,6 +8,7 @@ large desktops at 1024 and 1400). The accessibility pass injects axe-core from
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -194,8 +195,13 @@ def test_a_first_visit_explains_and_offers_examples(ui_server: UiServer, browser
     by_label(browser, "Send").click()
     wait_until(browser, lambda d: turns(d) == 1, "the example's turn")
     wait_until(browser, lambda d: not welcome.is_displayed(), "the welcome to go")
+
+    # the panel is filled after the turn's last event: wait for it, do not race it
+    def enabled(name: str) -> Callable[[Any], bool]:
+        return lambda d: bool(button(d, name, by_label(d, "Template panel")).is_enabled())
+
     for name in ("Download .yml", "Copy"):
-        assert button(browser, name, by_label(browser, "Template panel")).is_enabled()
+        wait_until(browser, enabled(name), f"{name} to be enabled")
 
 
 @pytest.mark.parametrize("width", [1400, 390])

@@ -53,7 +53,8 @@ def test_a_healthy_backend_plans_the_turn(
     agent_data_dir: Path, server: FakeChatServer, backend: str
 ) -> None:
     with TemplateAgent(_settings(agent_data_dir, server, backend, "none")) as agent:
-        result = agent.generate(REQUEST)
+        # a model's plan adds only what was asked for (issue 21's package rule holds for it)
+        result = agent.generate(f"{REQUEST} with htop")
     # htop is in neither the catalog nor the library, and there is no index: unverified
     assert result.provider == backend and result.status == "valid_with_warnings"
     assert result.packages["unverified"] == ["htop"]

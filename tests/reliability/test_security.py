@@ -96,7 +96,7 @@ def test_an_api_key_never_reaches_a_file_a_log_or_an_output(
             OLLAMA_HOST=unused_url(),
             HOME=str(home),
         )
-        request = "a minimal ubuntu 24.04 image for x86_64"
+        request = "a minimal ubuntu 24.04 image for x86_64 with htop"
         made = run.both(env, "generate", request, "--provider", "openai")
         assert made["provider"] == "openai" and "htop" in made["template"]
         out = work / "out.yml"
