@@ -93,6 +93,8 @@ class Dist:
         phrase: A regular expression for longer ways a request names it.
         builds: Image type -> the arches the composer has OS defaults for; any other
             combination of this dist cannot be built.
+        os_release: What a built image's ``os-release`` says (``ID``, ``VERSION_ID``),
+            where known; empty otherwise.
     """
 
     id: str
@@ -105,6 +107,7 @@ class Dist:
     phrase: str
     repository_codename: bool = True
     builds: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    os_release: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,8 @@ class TargetRegistry:
         from_before: Regular expression for the words before a source target ("from").
         field_patterns: Template field -> the regular expression its value must match.
         admin_groups: Family -> the group that gives an account admin rights.
+        partition_types: Partition type name -> GPT type GUID (lower case), root types
+            of every arch included.
         default_arch: The arch a template without one means.
         default_image_type: The image type a template without one means.
     """
@@ -202,6 +207,7 @@ class TargetRegistry:
     field_patterns: Mapping[str, str]
     admin_groups: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     family_phrases: Mapping[str, str] = field(default_factory=dict)
+    partition_types: Mapping[str, str] = field(default_factory=dict)
     default_arch: str = "x86_64"
     default_image_type: str = "raw"
 
@@ -503,6 +509,9 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
                 phrase=str(raw.get("phrase", "")),
                 repository_codename=bool(raw.get("repository_codename", True)),
                 builds=_builds(raw.get("builds"), f"{where}.builds"),
+                os_release=MappingProxyType(
+                    {str(k): str(v) for k, v in _map(raw.get("os_release"), where).items()}
+                ),
             )
         oses[str(os_name)] = OperatingSystem(
             name=str(os_name),
@@ -582,9 +591,22 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
             {str(k): str(v) for k, v in _map(data.get("admin_groups"), "admin_groups").items()}
         ),
         family_phrases=MappingProxyType(family_phrases),
+        partition_types=MappingProxyType(_partition_types(data, arches)),
         default_arch=str(defaults.get("arch", "x86_64")),
         default_image_type=str(defaults.get("image_type", "raw")),
     )
+
+
+def _partition_types(data: Mapping[str, Any], arches: Mapping[str, Arch]) -> dict[str, str]:
+    """Partition type name -> GUID: ``partition_types`` plus every arch's root types."""
+    table = {
+        str(name): str(guid).lower()
+        for name, guid in _map(data.get("partition_types"), "partition_types").items()
+    }
+    for arch in arches.values():
+        for name in (arch.root.type, *arch.root.also):
+            table[name] = arch.root.guid
+    return table
 
 
 @lru_cache(maxsize=4)

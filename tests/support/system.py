@@ -24,6 +24,12 @@ PACKAGES = {
     "gpgv": "gpgv",
     "gpg": "gnupg",
     "tmux": "tmux",
+    # the image verifier's tests make small disk images without root
+    "sfdisk": "fdisk",
+    "mkfs.ext4": "e2fsprogs",
+    "debugfs": "e2fsprogs",
+    "mkfs.fat": "dosfstools",
+    "mkswap": "util-linux",
 }
 
 
@@ -45,8 +51,12 @@ def find_program(name: str) -> Path | None:
     found = shutil.which(name)
     if found:
         return Path(found)
-    usual = Path("/usr/bin") / name
-    return usual if usual.exists() else None
+    # system programs live in sbin, which a user's PATH may leave out
+    for folder in ("/usr/bin", "/usr/sbin", "/sbin"):
+        usual = Path(folder) / name
+        if usual.exists():
+            return usual
+    return None
 
 
 def require_program(name: str) -> Path:
