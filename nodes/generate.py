@@ -53,6 +53,25 @@ def _keep_inherited(plan: Any, base_text: str, inherited: dict[str, str]) -> Any
     return plan.model_copy(update={"operations": [op, *plan.operations]})
 
 
+def fit_for_composer(text: str, plan: Any) -> tuple[str, list[str]]:
+    """Use the composer-supported alternatives (``tools/composer_fit.py``) on a new draft.
+
+    A plan that deletes the hostname on purpose is respected. Returns the text and one
+    change line per alternative used.
+    """
+    from oic_ai.tools.applier import apply_plan
+    from oic_ai.tools.composer_fit import alternatives_plan
+    from oic_ai.tools.edit_plan import DeleteValue
+
+    deletes = {op.path for op in getattr(plan, "operations", []) if isinstance(op, DeleteValue)}
+    fit = None if "systemConfig.hostname" in deletes else alternatives_plan(text)
+    if fit is None:
+        return text, []
+    applied = apply_plan(text, fit, label="template.yml")
+    why = "so the image does not keep the build host's hostname"
+    return applied.text, [f"{line} ({why})" for line in applied.applied]
+
+
 def make_generate(backend: ChatBackend) -> Any:
     """Build the ``generate`` node around the graph's chat backend."""
 
@@ -108,11 +127,12 @@ def make_generate(backend: ChatBackend) -> Any:
                 backend.backend_failed(provider, settings, exc, notices)
             else:
                 if text.strip():
+                    text, fitted = fit_for_composer(text, None)
                     return {
                         "draft": text,
                         "start_text": start,
                         "diff": unified_diff(start, text, "template.yml"),
-                        "changes": [f"{provider} wrote the whole template (yaml mode)"],
+                        "changes": [f"{provider} wrote the whole template (yaml mode)", *fitted],
                         "provider": provider,
                         "notices": notices,
                     }
@@ -160,12 +180,15 @@ def make_generate(backend: ChatBackend) -> Any:
         applied = apply_plan(
             start, plan, label="template.yml", needs=PackageNeeds.for_settings(settings)
         )
+        draft, fitted = fit_for_composer(applied.text, plan)
         return {
-            "draft": applied.text,
+            "draft": draft,
             "start_text": state.get("start_text") if recalled else start,
-            "diff": applied.diff,
+            "diff": applied.diff
+            if draft == applied.text
+            else unified_diff(start, draft, "template.yml"),
             "plan": plan_json(plan),
-            "changes": [*earlier.get("changes", []), *applied.applied],
+            "changes": [*earlier.get("changes", []), *applied.applied, *fitted],
             "not_applied": [*earlier.get("not_applied", []), *applied.not_applied],
             "warnings": [*earlier.get("warnings", []), *applied.warnings],
             "provider": provider,

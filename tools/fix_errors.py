@@ -491,6 +491,19 @@ class _Fixer:
             "the URL of its signing key",
         )
 
+    def composer_hostname_unset(self, finding: Finding, parts: list[str | int]) -> bool:
+        """No hostname: the composer would keep the build host's; name the host after the image."""
+        from oic_ai.tools.composer_fit import hostname_for
+
+        hostname = hostname_for(self.data)
+        if hostname is None:
+            return False
+        self._set(["systemConfig", "hostname"], hostname)
+        self.notes.append(
+            f"set the hostname to {hostname} (the composer would keep the build host's)"
+        )
+        return True
+
     def secureboot_keys_incomplete(self, finding: Finding, parts: list[str | int]) -> bool:
         # The three files are one key pair in one folder: derive the missing paths.
         node = _mapping(_get(self.data, parts[:-1]))
@@ -555,6 +568,7 @@ _HANDLERS: dict[str, Any] = {
     "image-version-invalid": _Fixer.image_version_invalid,
     "repository-key-missing": _Fixer.repository_key_missing,
     "secureboot-keys-incomplete": _Fixer.secureboot_keys_incomplete,
+    "composer-hostname-unset": _Fixer.composer_hostname_unset,
     **{code: _enum for code in _ENUMS if "." not in code},
 }
 

@@ -1,7 +1,8 @@
-"""Checks a JSON Schema cannot express, and the security lint.
+"""Checks a JSON Schema cannot express, the security lint, and the composer's behaviours.
 
-Semantic checks report errors; the security lint reports warnings only, so a
-template that trips it stays valid. Every check tolerates wrongly typed input,
+Semantic checks report errors; the security lint and the composer behaviours (fields
+the composer ignores or changes) report warnings only, so a template that trips them
+stays valid. Every check tolerates wrongly typed input,
 because the schema reports types separately.
 """
 
@@ -70,6 +71,20 @@ def security_findings(data: Mapping[str, Any], doc: YamlDocument) -> list[Findin
     ctx = _Context(data, doc, [])
     for check in _SECURITY_CHECKS:
         check(ctx)
+    return ctx.findings
+
+
+def composer_findings(data: Mapping[str, Any], doc: YamlDocument) -> list[Finding]:
+    """Warnings where the template runs into a composer behaviour the agent warns about.
+
+    The behaviours are data (``stores/data/composer_behaviour.yaml``); those whose
+    ``agent`` is ``warn`` or ``alternative`` are reported here, each at its field.
+    """
+    from oic_ai.tools.composer_fit import behaviour_hits
+
+    ctx = _Context(data, doc, [])
+    for hit in behaviour_hits(data, agent=("alternative", "warn")):
+        ctx.warn(hit.path, hit.behaviour.code, hit.message())
     return ctx.findings
 
 

@@ -33,7 +33,11 @@ from oic_ai.stores.template_library import (
 )
 from oic_ai.stores.yaml_document import YamlDocument, YamlSyntaxError, load_document
 from oic_ai.tools.findings import Finding, json_path
-from oic_ai.tools.template_checks import security_findings, semantic_findings
+from oic_ai.tools.template_checks import (
+    composer_findings,
+    security_findings,
+    semantic_findings,
+)
 
 _REQUIRED = re.compile(r"^(.*) is a required property$")
 
@@ -413,6 +417,7 @@ def validate_text(
         *(schema or TemplateSchema.ours()).findings(doc.data, doc),
         *semantic_findings(doc.data, doc),
         *security_findings(doc.data, doc),
+        *composer_findings(doc.data, doc),
     ]
     report.errors.extend(f for f in findings if f.severity == "error")
     report.warnings.extend(f for f in findings if f.severity == "warning")

@@ -16,6 +16,16 @@ from tests.conftest import OUR_TEMPLATES, PROJECT
 from tests.support.fake_models import ScriptedChatModel
 
 HEADLINE = "a minimal Ubuntu 24.04 edge image for arm64 with docker and node monitoring"
+# The headline's base has a sudo user without a password (an SSH key comes at deploy time);
+# the composer would give it an empty password, so every answer from it warns about that.
+EDGE_USER_WARNING = "user edgeadmin has no password"
+
+
+def _valid_but_for_the_edge_user(result: TurnResult) -> bool:
+    """Valid, with the composer's empty-password warning about edgeadmin as the only reason."""
+    return result.status == "valid_with_warnings" and all(
+        EDGE_USER_WARNING in reason for reason in result.reasons
+    )
 
 
 def _settings(data: Path, **values: Any) -> Settings:
@@ -59,7 +69,7 @@ def test_create_goes_through_retrieval_and_grounds_in_the_family(run: Run) -> No
     assert run.nodes == [
         "classify", "retrieve", "generate", "validate", "verify_packages", "respond"
     ]  # fmt: skip
-    assert result.status == "valid", result.reasons
+    assert _valid_but_for_the_edge_user(result), result.reasons
     assert result.base_template == "ubuntu24-aarch64-edge-container-raw.yml"
     assert result.provider == "builtin"
     assert 1 <= len(result.sources) <= 3
@@ -88,7 +98,7 @@ def test_refinement_skips_retrieval_and_changes_only_what_was_asked(run: Run) ->
         if line[:1] in "+-" and not line.startswith(("+++", "---"))
     ]  # fmt: skip
     assert changed == ["-  size: 16GiB", "+  size: 8GiB"]
-    assert second.status == "valid"
+    assert _valid_but_for_the_edge_user(second), second.reasons
     assert run.agent.current_template(first.session) == second.template
 
 
@@ -174,7 +184,7 @@ def test_invalid_yaml_from_the_model_is_fixed_by_the_loop(agent_data_dir: Path) 
     ) as runner:
         result = runner.turn(HEADLINE)
     assert runner.nodes.count("fix") == 1 and runner.nodes.count("validate") == 2
-    assert result.status == "valid" and result.template == good
+    assert _valid_but_for_the_edge_user(result) and result.template == good
     assert any("rewrote" in c for c in result.changes)
 
 
@@ -271,7 +281,7 @@ def test_review_pauses_then_accepts(agent_data_dir: Path) -> None:
         assert paused.review and paused.review["draft"] == paused.template
         done = runner.resume(paused.session, "accept")
     assert runner.nodes == ["review", "respond"]
-    assert done.status == "valid" and not done.awaiting_review
+    assert _valid_but_for_the_edge_user(done) and not done.awaiting_review
 
 
 def test_review_resumes_with_an_edited_template_that_is_validated(agent_data_dir: Path) -> None:
@@ -281,7 +291,8 @@ def test_review_resumes_with_an_edited_template_that_is_validated(agent_data_dir
         done = runner.resume(paused.session, {"action": "edit", "template": edited})
         kept = runner.agent.current_template(paused.session)
     assert runner.nodes == ["review", "validate", "verify_packages", "respond"]
-    assert done.status == "valid" and kept is not None and "hostname: edited-01" in kept
+    assert _valid_but_for_the_edge_user(done) and kept is not None
+    assert "hostname: edited-01" in kept
     assert "review: the reviewer edited the template" in done.changes
 
 

@@ -176,10 +176,22 @@ def test_enum_values_with_a_known_spelling_are_normalised(
     before: str, after: str, where: tuple[str, str | None, str]
 ) -> None:
     text = (INVALID / "overlapping-partitions.yml").read_text().replace("200MiB", "257MiB")
+    # with a hostname, the composer-hostname-unset fix leaves the text alone too
+    text = text.replace(
+        "systemConfig:\n  name: fixture\n", "systemConfig:\n  name: fixture\n  hostname: fixture\n"
+    )
     broken = text.replace(before, after)
     report, applied, fixed = fix(broken)
     assert codes(report) and codes(fixed) == Counter()
     assert applied.text == text
+
+
+def test_no_hostname_gets_one_named_after_the_image() -> None:
+    text = (LINT / "composer-behaviours.yml").read_text()
+    before, applied, after = fix(text)
+    assert "composer-hostname-unset" in {f.code for f in before.warnings}
+    assert yaml.safe_load(applied.text)["systemConfig"]["hostname"] == "fixture"
+    assert "composer-hostname-unset" not in {f.code for f in after.warnings}
 
 
 def test_a_typo_in_a_key_name_is_renamed_when_the_right_key_is_absent() -> None:

@@ -74,7 +74,12 @@ def test_our_library_covers_each_use_case(use_case: str) -> None:
 def test_our_template_passes_our_schema_and_semantics(path: Path) -> None:
     report = validate_file(path)
     assert report.errors == []
-    assert report.warnings == [], "our own templates should not trip the security lint"
+    lint = [f for f in report.warnings if not f.code.startswith("composer-")]
+    assert lint == [], "our own templates should not trip the security lint"
+    # Library templates are bases: the agent names the host when it writes from one and
+    # warns about a user without a password; nothing else the composer ignores is used.
+    composer = {f.code for f in report.warnings} - {f.code for f in lint}
+    assert composer <= {"composer-hostname-unset", "composer-user-no-password"}
 
 
 @pytest.mark.parametrize("path", OURS, ids=lambda p: p.name)
