@@ -128,6 +128,12 @@ class Settings:
     """Host names the server answers for besides ``localhost`` and the address it is bound to."""
     serve_max_body_mb: int = 8
     """Largest request body the server accepts, in MiB (413 above it)."""
+    composer_path: str | None = None
+    """The composer (``image-composer-tool``) ``oic-ai build`` runs; None: look on PATH.
+    On a server, setting it turns the page's Build action on (off by default: builds are
+    heavy and need root)."""
+    composer_config: Path | None = None
+    """The composer's own global config file (``--config``); None: the composer's search."""
 
     def __post_init__(self) -> None:
         """Register the API key (and a database password), so every message masks them."""
@@ -197,6 +203,8 @@ _CONFIG_KEYS: dict[tuple[str, ...], str] = {
     ("serve", "allowed_origins"): "serve_allowed_origins",
     ("serve", "allowed_hosts"): "serve_allowed_hosts",
     ("serve", "max_body_mb"): "serve_max_body_mb",
+    ("composer", "path"): "composer_path",
+    ("composer", "config"): "composer_config",
 }
 _SECRET_KEYS = frozenset({"api_key", "openai_api_key", "token"})
 # settings where a config file's null means "send nothing", not "use the default"

@@ -12,6 +12,7 @@ from typing import Any
 # `oic-ai --help` lists the commands in these groups, in this order.
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("write", ("generate", "chat", "ai", "validate")),
+    ("build", ("build", "verify")),
     ("library", ("search", "index", "cache", "eval")),
     ("packages", ("packages",)),
     ("sessions", ("sessions",)),
@@ -25,6 +26,13 @@ validate
     oic-ai validate image-templates/
     oic-ai validate my-image.yml --json
     oic-ai validate my-image.yml --schema os-image-template.schema.json
+build
+    sudo -E oic-ai build my-image.yml --boot
+    sudo -E oic-ai build --continue --composer ./image-composer-tool --json
+    sudo -E oic-ai build --session 3f2a --composer-config ~/ict/config.yml
+verify
+    oic-ai verify my-image-13.0.raw.gz --template my-image.yml
+    oic-ai verify my-image-13.0.raw --template my-image.yml --json
 index
     oic-ai index
     oic-ai index --templates-dir ./my-templates

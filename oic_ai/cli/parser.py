@@ -44,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     _library_commands(commands, common)
     _agent_commands(commands)
     _ai_command(commands)
+    _build_commands(commands)
     _packages_commands(commands)
     _sessions_commands(commands)
     _serve_command(commands)
@@ -207,6 +208,61 @@ def _ai_command(commands: Any) -> None:
         help="continue the latest session instead of starting one",
     )
     ai.set_defaults(handler="ai:ai")
+
+
+def _build_commands(commands: Any) -> None:
+    """``build`` and ``verify`` (:mod:`oic_ai.cli.commands.build`)."""
+    common = common_parser(library=False)
+    build = commands.add_parser(
+        "build",
+        parents=[common],
+        help="build a template's image with the composer, then verify (and boot) it",
+        description="Run image-composer-tool build on a template (a file, a session's or the "
+        "latest session's), report its stages, artifacts and timings, then read the image "
+        "and compare it with the template. Needs root and loop devices.",
+    )
+    build.add_argument("template", nargs="?", metavar="TEMPLATE", help="a template file")
+    which = build.add_mutually_exclusive_group()
+    which.add_argument("--session", metavar="ID", help="build this session's template")
+    which.add_argument(
+        "--continue",
+        dest="continue_",
+        action="store_true",
+        help="build the latest session's template",
+    )
+    build.add_argument(
+        "--composer", metavar="PATH", help="the composer to run (default: ai.composer.path, PATH)"
+    )
+    build.add_argument(
+        "--composer-config",
+        metavar="FILE",
+        help="the composer's own config file (default: ai.composer.config, else its search)",
+    )
+    build.add_argument(
+        "--boot", action="store_true", help="boot the image headless and wait for the login prompt"
+    )
+    build.add_argument(
+        "--boot-timeout",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="how long to wait for the login prompt (default 600)",
+    )
+    build.set_defaults(handler="build:build")
+
+    verify = commands.add_parser(
+        "verify",
+        parents=[common],
+        help="read a built image (no mounting) and compare it with its template",
+        description="Read the partition table (sfdisk) and the root file system (debugfs) of "
+        "a raw image, .raw.gz/.xz/.zst too, and compare them with the template, one row per "
+        "check. Exit 0 when every row matches or is a known composer behaviour, 1 otherwise.",
+    )
+    verify.add_argument("image", metavar="IMAGE", help="a raw disk image")
+    verify.add_argument(
+        "--template", required=True, metavar="FILE", help="the template it was built from"
+    )
+    verify.set_defaults(handler="build:verify")
 
 
 def _print_usage(parser: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
