@@ -162,6 +162,10 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
     lines.append(f"Status: {status}." + (f" {'; '.join(reasons)}." if reasons else ""))
     if status == "invalid" and state.get("own_edit"):
         lines.append(OWN_EDIT_HINT)
+    if intent != "explain" and state.get("draft"):
+        from oic_ai.tools.composer_fit import composer_notes
+
+        lines.extend(composer_notes(str(state.get("draft"))))
     lines.extend(state.get("notices", []))
     return "\n".join(line for line in lines if line)
 

@@ -44,6 +44,8 @@ os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 # optionally with "::" and a test-function name.
 # real servers, loopback backends and repositories; a real browser against oic-ai serve
 INTEGRATION = ("integration/", "browser/")
+# the real composer building and booting an image (root, minutes): make e2e-build only
+E2E = ("e2e/",)
 SLOW = (
     # processes killed on purpose, many CLI processes at once
     "reliability/test_crash_safety.py",
@@ -112,7 +114,7 @@ def _listed(where: str, name: str, places: tuple[str, ...]) -> bool:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the tests listed in :data:`INTEGRATION` and :data:`SLOW`."""
+    """Mark the tests listed in :data:`INTEGRATION`, :data:`SLOW` and :data:`E2E`."""
     tests = Path(__file__).resolve().parent
     for item in items:
         path = item.path.resolve()
@@ -124,6 +126,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.integration)
         if _listed(where, name, SLOW):
             item.add_marker(pytest.mark.slow)
+        if _listed(where, name, E2E):
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture(scope="session", autouse=True)

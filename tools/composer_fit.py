@@ -133,6 +133,20 @@ def behaviour_hits(data: Mapping[str, Any], *, agent: tuple[str, ...] = ()) -> l
     return hits
 
 
+def composer_notes(text: str) -> list[str]:
+    """``Composer: ...`` lines for the ``note`` behaviours a template runs into (no status)."""
+    from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
+
+    try:
+        data = load_data(text)
+    except YamlSyntaxError:
+        return []
+    if not isinstance(data, Mapping):
+        return []
+    lines = [f"Composer: {hit.message()}." for hit in behaviour_hits(data, agent=("note",))]
+    return list(dict.fromkeys(lines))
+
+
 def hostname_for(data: Mapping[str, Any]) -> str | None:
     """A hostname from the template's own image name (else its system name), or None.
 

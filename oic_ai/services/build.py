@@ -40,12 +40,17 @@ class InvalidTemplateError(UserInputError):
     exit_code = 1
 
 
-def builds_folder(environ: dict[str, str] | None = None) -> Path:
-    """``$XDG_CACHE_HOME/oic-ai/builds`` (``~/.cache/oic-ai/builds``)."""
+def cache_folder(environ: dict[str, str] | None = None) -> Path:
+    """``$XDG_CACHE_HOME/oic-ai`` (``~/.cache/oic-ai``)."""
     env = os.environ if environ is None else environ
     base = env.get("XDG_CACHE_HOME", "")
     root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
-    return root / "oic-ai" / "builds"
+    return root / "oic-ai"
+
+
+def builds_folder(environ: dict[str, str] | None = None) -> Path:
+    """``$XDG_CACHE_HOME/oic-ai/builds``: one folder per build (log, report, serial log)."""
+    return cache_folder(environ) / "builds"
 
 
 def check_host() -> None:
@@ -126,7 +131,8 @@ def verify_image(
         image: A raw image, or one compressed with gzip, xz or zstd (unpacked, sparse,
             into ``scratch`` and deleted after).
         template_text: The template YAML the image was built from.
-        scratch: Where a compressed image is unpacked (default: the builds folder).
+        scratch: Where a compressed image is unpacked (default:
+            ``$XDG_CACHE_HOME/oic-ai/unpacked``).
         name: The artifact name for the image name row (default: ``image``'s name).
 
     Raises:
@@ -138,7 +144,7 @@ def verify_image(
     from oic_ai.tools.image_verify import verify_contents
 
     data = _template_data(template_text)
-    with raw_image(image, scratch or builds_folder() / "unpacked") as raw:
+    with raw_image(image, scratch or cache_folder() / "unpacked") as raw:
         table = read_partition_table(raw)
         names = {p.name: p.number for p in table.partitions if p.name}
         guids = set(load_targets().root_guids())
@@ -255,6 +261,14 @@ def _check_valid(text: str, source: Path) -> None:
             f"{source} has {len(report.errors)} validation error(s), first: {first.path}: "
             f"{first.message}",
             fix=f"fix it first (oic-ai validate {source})",
+        )
+    # the composer would take a <PASSWORD_HASH> placeholder for the password itself
+    holes = [f for f in report.warnings if f.code == "placeholder-value"]
+    if holes:
+        raise InvalidTemplateError(
+            f"{source} still has {len(holes)} placeholder(s), first at {holes[0].path} "
+            f"(line {holes[0].line}): the composer would build them in as they are",
+            fix="replace each one (a password with a crypt hash: openssl passwd -6), or remove it",
         )
 
 

@@ -218,7 +218,7 @@ systemConfig:
     provider: grub
   packages:
     - htop
-    - jq=1.7.1-6
+    - jq
     - awk
   kernel:
     version: "6.12.74"

@@ -55,7 +55,7 @@ def test_a_faithful_build_matches_on_every_row_but_the_known_ones(image: Path) -
     assert rows["partition rootfs size"].ok  # "0": to the end of the disk
     assert rows["user ops groups"].found == "ops, sudo"
     assert rows["user ops sudo"].found.startswith("yes (%sudo")
-    assert rows["package jq"].found == "1.7.1-6"  # a pinned name is checked by its name
+    assert rows["package jq"].found == "1.7.1-6"
     assert rows["package awk"].found == "provided by mawk"
     assert rows["os"].ok and rows["architecture"].found == "amd64"
     assert rows["kernel root device"].found == f"root=/dev/loop0p3 root=PARTUUID={ROOT_PARTUUID}"
