@@ -91,13 +91,6 @@ def _grub_bootloader(data: Mapping[str, Any]) -> list[_Where]:
     return [(("systemConfig", "bootloader"), "")] if provider in ("grub", "grub2") else []
 
 
-def _cmdline_sets_root(data: Mapping[str, Any]) -> list[_Where]:
-    cmdline = _kernel(data).get("cmdline")
-    if isinstance(cmdline, str) and re.search(r"(^|\s)root=\S", cmdline):
-        return [(("systemConfig", "kernel", "cmdline"), "")]
-    return []
-
-
 def _kernel_version_set(data: Mapping[str, Any]) -> list[_Where]:
     version = _kernel(data).get("version")
     if isinstance(version, str | int | float) and str(version).strip():
@@ -109,7 +102,6 @@ PREDICATES: dict[str, Callable[[Mapping[str, Any]], list[_Where]]] = {
     "hostname-unset": _hostname_unset,
     "user-without-password": _users_without_password,
     "grub-bootloader": _grub_bootloader,
-    "cmdline-sets-root": _cmdline_sets_root,
     "kernel-version-set": _kernel_version_set,
     "user-sets-shell": _users_setting("shell", lambda name: "/bin/bash"),
     "user-sets-home": _users_setting("home", lambda name: f"/home/{name}"),

@@ -543,39 +543,49 @@ def _points_at(value: str, part: ImagePartition) -> bool:
     )
 
 
+def _root_device(
+    rows: _Rows, contents: ImageContents, cmdline: str, asked: str | None
+) -> None:
+    """The root= the kernel boots with: the template's own, else the / partition's PARTUUID.
+
+    The kernel takes the last root=; earlier ones that name the build host's loop device
+    are the known stray (``cmdline-stray-loop-root``).
+    """
+    root = contents.root
+    if root is None:
+        return
+    roots = _root_words(cmdline)
+
+    def right(word: str) -> bool:
+        return word == asked if asked else _points_at(word[5:], root)
+
+    if asked:
+        expected = asked
+    else:
+        expected = f"root=PARTUUID={root.uuid}" if root.uuid else "root= of the root partition"
+    rows.add(
+        "kernel-cmdline-root",
+        "kernel root device",
+        expected,
+        " ".join(roots) or "no root=",
+        len(roots) == 1 and right(roots[0]),
+        explainable=bool(roots)
+        and right(roots[-1])
+        and all(r.startswith("root=/dev/loop") for r in roots[:-1]),
+    )
+
+
 def _kernel(rows: _Rows, contents: ImageContents) -> None:
     kernel = _mapping(_mapping(rows.data.get("systemConfig")).get("kernel"))
     cmdline = contents.kernel_cmdline
     wanted = kernel.get("cmdline")
+    asked_roots = _root_words(wanted) if isinstance(wanted, str) else []
     if cmdline is not None:
         if isinstance(wanted, str) and wanted.strip():
             words = [w for w in wanted.split() if not w.startswith("root=")]
             missing = [w for w in words if w not in cmdline.split()]
             rows.add("kernel-cmdline", "kernel command line", " ".join(words), cmdline, not missing)
-            if len(words) != len(wanted.split()):
-                asked = " ".join(_root_words(wanted))
-                rows.add(
-                    "kernel-cmdline",
-                    "kernel command line root= (from the template)",
-                    asked,
-                    " ".join(_root_words(cmdline)) or "none",
-                    asked in cmdline.split(),
-                )
-        roots = _root_words(cmdline)
-        root = contents.root
-        if root is not None:
-            expected = f"root=PARTUUID={root.uuid}" if root.uuid else "root= of the root partition"
-            ok = len(roots) == 1 and _points_at(roots[0][5:], root)
-            rows.add(
-                "kernel-cmdline-root",
-                "kernel root device",
-                expected,
-                " ".join(roots) or "no root=",
-                ok,
-                explainable=bool(roots)
-                and _points_at(roots[-1][5:], root)
-                and all(r.startswith("root=/dev/loop") for r in roots[:-1]),
-            )
+        _root_device(rows, contents, cmdline, asked_roots[-1] if asked_roots else None)
     version = kernel.get("version")
     if isinstance(version, str | int | float) and str(version).strip():
         want = str(version).strip()

@@ -160,3 +160,18 @@ def test_every_known_behaviour_names_a_predicate_and_a_row_kind() -> None:
         assert behaviour.code.startswith("composer-"), behaviour.id
         assert behaviour.evidence.kind in ("measured", "source")
     assert len({b.code for b in catalog.behaviours}) == len(catalog.behaviours)
+
+
+def test_a_root_the_template_sets_is_the_one_expected(tmp_path: Path) -> None:
+    # measured: the composer writes the template's root= in place of its root=PARTUUID=
+    root = dict(BUILT_ROOT)
+    root["/boot/grub/grub.cfg"] = (
+        "menuentry 'Debian' {\n\tlinux\t/boot/vmlinuz-6.12.118+deb13-amd64 root=/dev/loop0p3 "
+        "ro root=/dev/vda3 console=ttyS0,115200\n}\n"
+    )
+    image = built_image(tmp_path / "fixture-image-1.0.raw", root)
+    asked = TEMPLATE.replace('cmdline: "console=', 'cmdline: "root=/dev/vda3 console=')
+    row = _rows(verify_image(image, asked))["kernel root device"]
+    assert (row.expected, row.ok, row.known) == ("root=/dev/vda3", False, "cmdline-stray-loop-root")
+    plain = _rows(verify_image(image, TEMPLATE))["kernel root device"]
+    assert not plain.ok and plain.known is None  # root=PARTUUID of / was expected
