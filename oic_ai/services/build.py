@@ -205,7 +205,8 @@ class BuildRequest:
     """What to build and how.
 
     Attributes:
-        template: A template file, or None to take a session's template.
+        template: A template file, or None to take ``text`` or a session's template.
+        text: The template itself (the page's Build action), written to the build's folder.
         session: A session id (or unique prefix) whose template to build.
         latest: Build the latest session's template (``--continue``).
         composer: The composer to run (``--composer``); else settings, else PATH.
@@ -215,6 +216,7 @@ class BuildRequest:
     """
 
     template: Path | None = None
+    text: str | None = None
     session: str | None = None
     latest: bool = False
     composer: str | None = None
@@ -245,7 +247,7 @@ def _session_template(settings: Settings, request: BuildRequest) -> str:
 def _template_file(settings: Settings, request: BuildRequest, folder: Path) -> tuple[Path, str]:
     if request.template is not None:
         return request.template.resolve(), read_template_text(request.template)
-    text = _session_template(settings, request)
+    text = request.text if request.text is not None else _session_template(settings, request)
     path = folder / "template.yml"
     path.write_text(text, encoding="utf-8")
     return path, text

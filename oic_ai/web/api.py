@@ -17,7 +17,12 @@ Routes (see ``docs/architecture.md`` and the web contract):
   (target, disk, packages, users, repositories, and the ``packages sync`` command with
   the composer's providerconfig for the target where the composer's config is found);
 - ``GET /api/v1/sessions``, ``GET|PATCH|DELETE /api/v1/sessions/{id}``,
-  ``POST /api/v1/sessions/{id}/fork``.
+  ``POST /api/v1/sessions/{id}/fork``;
+- ``GET /api/v1/build``: ``{"enabled", "running"}``; ``POST /api/v1/build``
+  ``{"template", "boot"?}``: one build (``oic-ai build``) as server-sent events, ``stage``
+  lines then one ``report`` (``build --json``) or ``error``. Off unless the server's
+  settings name a composer (``ai.composer.path``); only users may build (403 on a server
+  without users), one build at a time per server (409).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.web.auth import request_owner, require_own_session
+from oic_ai.web.auth import NOBODY, request_owner, require_own_session
 
 if TYPE_CHECKING:
     from oic_ai.stores.settings import Settings
@@ -283,7 +288,11 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
         outcome = await call(fork_at, session_id, turn)
         return JSONResponse(outcome.to_json(), status_code=201)
 
+    build_info, build = build_routes(current)
+
     table: list[tuple[str, Handler, list[str]]] = [
+        ("/build", build_info, ["GET"]),
+        ("/build", build, ["POST"]),
         ("/validate", validate, ["POST"]),
         ("/search", search, ["GET"]),
         ("/templates", templates, ["GET"]),
@@ -298,3 +307,71 @@ def api_routes(settings: SettingsFactory | None = None) -> list[Route]:
     return [
         Route(PREFIX + path, _guarded(handler), methods=methods) for path, handler, methods in table
     ]
+
+
+def build_routes(current: Callable[[], Settings]) -> tuple[Handler, Handler]:
+    """``GET`` and ``POST /api/v1/build``: one build at a time for this app (this server)."""
+    import asyncio
+    import threading
+
+    from starlette.responses import StreamingResponse
+
+    running = threading.Lock()
+
+    async def info(request: Request) -> Response:
+        settings = await run_in_threadpool(current)
+        return JSONResponse({"enabled": bool(settings.composer_path), "running": running.locked()})
+
+    async def start(request: Request) -> Response:
+        settings = await run_in_threadpool(current)
+        if not settings.composer_path:
+            return error(404, "builds are off on this server", "set ai.composer.path in its config")
+        if request_owner(request) in (None, NOBODY):
+            return error(
+                403,
+                "only users may start builds",
+                "add a user (oic-ai users add NAME) and send its token",
+            )
+        body = await json_body(request)
+        text = text_field(body, "template") or ""
+        boot = body.get("boot", False)
+        if not isinstance(boot, bool):
+            raise BadRequest('"boot" is not true or false', fix='send "boot": true')
+        if not running.acquire(blocking=False):
+            return error(409, "a build is running on this server", "wait for it to finish")
+        loop = asyncio.get_running_loop()
+        events: asyncio.Queue[tuple[str, dict[str, Any]] | None] = asyncio.Queue()
+
+        def put(item: tuple[str, dict[str, Any]] | None) -> None:
+            loop.call_soon_threadsafe(events.put_nowait, item)
+
+        def work() -> None:
+            from oic_ai.services.build import BuildRequest, build_image
+
+            try:
+                report = build_image(
+                    settings,
+                    BuildRequest(text=text, boot=boot),
+                    lambda line: put(("stage", {"line": line})),
+                )
+                put(("report", report.to_json()))
+            except UserInputError as exc:
+                problem = getattr(exc, "problem", None) or str(exc)
+                put(("error", {"error": problem, "fix": exc.fix or "", "status": status_for(exc)}))
+            except Exception as exc:  # a bug: one line, logged in full
+                _log.exception("build failed")
+                put(("error", {"error": f"the build failed ({type(exc).__name__})", "fix": ""}))
+            finally:
+                running.release()
+                put(None)
+
+        threading.Thread(target=work, name="oic-ai-build", daemon=True).start()
+
+        async def stream() -> Any:
+            while (item := await events.get()) is not None:
+                kind, data = item
+                yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+
+        return StreamingResponse(stream(), media_type="text/event-stream")
+
+    return info, start
