@@ -56,20 +56,31 @@ def _keep_inherited(plan: Any, base_text: str, inherited: dict[str, str]) -> Any
 def fit_for_composer(text: str, plan: Any) -> tuple[str, list[str]]:
     """Use the composer-supported alternatives (``tools/composer_fit.py``) on a new draft.
 
-    A plan that deletes the hostname on purpose is respected. Returns the text and one
+    A hostname named after the image (else the build host's stays in the image), and
+    ``hash_algo`` beside a password hash (else the hash itself becomes the password). A
+    plan that deletes the hostname on purpose is respected. Returns the text and one
     change line per alternative used.
     """
     from oic_ai.tools.applier import apply_plan
     from oic_ai.tools.composer_fit import alternatives_plan
-    from oic_ai.tools.edit_plan import DeleteValue
+    from oic_ai.tools.edit_plan import DeleteValue, EditPlan, SetHostname
 
     deletes = {op.path for op in getattr(plan, "operations", []) if isinstance(op, DeleteValue)}
-    fit = None if "systemConfig.hostname" in deletes else alternatives_plan(text)
-    if fit is None:
-        return text, []
-    applied = apply_plan(text, fit, label="template.yml")
-    why = "so the image does not keep the build host's hostname"
-    return applied.text, [f"{line} ({why})" for line in applied.applied]
+    fit = alternatives_plan(text)
+    changes: list[str] = []
+    for op in fit.operations if fit is not None else []:
+        hostname = isinstance(op, SetHostname)
+        if hostname and "systemConfig.hostname" in deletes:
+            continue
+        why = (
+            "so the image does not keep the build host's hostname"
+            if hostname
+            else "so the composer sets the password hash as it is"
+        )
+        applied = apply_plan(text, EditPlan(summary=why, operations=[op]), label="template.yml")
+        text = applied.text
+        changes += [f"{line} ({why})" for line in applied.applied]
+    return text, changes
 
 
 def make_generate(backend: ChatBackend) -> Any:

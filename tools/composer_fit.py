@@ -86,6 +86,37 @@ def _users_setting(
     return users_setting
 
 
+def _users_hash_without_algo(data: Mapping[str, Any]) -> list[_Where]:
+    """Users whose password is a crypt hash (or the hash placeholder) with no hash_algo."""
+    from oic_ai.tools.template_keys import PASSWORD_PLACEHOLDER
+
+    users = _system(data).get("users")
+    found: list[_Where] = []
+    for index, user in enumerate(users if isinstance(users, list) else []):
+        if not (isinstance(user, Mapping) and isinstance(user.get("name"), str)):
+            continue
+        password = user.get("password")
+        hashed = isinstance(password, str) and (
+            password.startswith("$") or password.strip() == PASSWORD_PLACEHOLDER
+        )
+        if hashed and not user.get("hash_algo"):
+            found.append((("systemConfig", "users", index, "password"), str(user["name"])))
+    return found
+
+
+# crypt(3) prefixes and the hash_algo names the composer knows for them
+_HASH_ALGOS = (("$6$", "sha512"), ("$5$", "sha256"), ("$1$", "md5"), ("$2", "bcrypt"))
+
+
+def hash_algo_for(password: str) -> str:
+    """The ``hash_algo`` for a crypt hash (``sha512`` for ``$6$``; sha512 when unknown).
+
+    With a hash (``$...``) the composer only needs hash_algo to be set; a placeholder
+    gets sha512, what ``openssl passwd -6`` makes.
+    """
+    return next((algo for prefix, algo in _HASH_ALGOS if password.startswith(prefix)), "sha512")
+
+
 def _grub_bootloader(data: Mapping[str, Any]) -> list[_Where]:
     provider = _mapping(_system(data).get("bootloader")).get("provider")
     return [(("systemConfig", "bootloader"), "")] if provider in ("grub", "grub2") else []
@@ -103,6 +134,7 @@ PREDICATES: dict[str, Callable[[Mapping[str, Any]], list[_Where]]] = {
     "user-without-password": _users_without_password,
     "grub-bootloader": _grub_bootloader,
     "kernel-version-set": _kernel_version_set,
+    "user-hash-without-hash-algo": _users_hash_without_algo,
     "user-sets-shell": _users_setting("shell", lambda name: "/bin/bash"),
     "user-sets-home": _users_setting("home", lambda name: f"/home/{name}"),
     "user-sets-password-max-age": _users_setting("passwordMaxAge"),
@@ -160,11 +192,13 @@ def hostname_for(data: Mapping[str, Any]) -> str | None:
 def alternatives_plan(text: str) -> Any:
     """The agent's composer-supported alternatives for ``text``, as an edit plan, or None.
 
-    Today: a template that leaves the hostname to the build host gets one named after
-    its image. Returns None when nothing applies or the text is not a readable template.
+    A template that leaves the hostname to the build host gets one named after its image;
+    a user whose password is a crypt hash (or its placeholder) gets the ``hash_algo`` that
+    makes the composer use it as it is. None when nothing applies or the text is not a
+    readable template.
     """
     from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
-    from oic_ai.tools.edit_plan import EditPlan, SetHostname
+    from oic_ai.tools.edit_plan import EditPlan, Operation, SetHostname, SetValue
 
     try:
         data = load_data(text)
@@ -172,12 +206,20 @@ def alternatives_plan(text: str) -> Any:
         return None
     if not isinstance(data, Mapping):
         return None
-    hits = {hit.behaviour.id for hit in behaviour_hits(data, agent=("alternative",))}
-    if "hostname-from-build-host" not in hits:
+    operations: list[Operation] = []
+    for hit in behaviour_hits(data, agent=("alternative",)):
+        if hit.behaviour.id == "hostname-from-build-host":
+            hostname = hostname_for(data)
+            if hostname is not None:
+                operations.append(SetHostname(hostname=hostname))
+        elif hit.behaviour.id == "password-hash-without-hash-algo":
+            user = _system(data)["users"][hit.path[2]]
+            operations.append(
+                SetValue(
+                    path=f"systemConfig.users[name={hit.subject}].hash_algo",
+                    value=hash_algo_for(str(user.get("password"))),
+                )
+            )
+    if not operations:
         return None
-    hostname = hostname_for(data)
-    if hostname is None:
-        return None
-    return EditPlan(
-        summary=f"name the host {hostname}", operations=[SetHostname(hostname=hostname)]
-    )
+    return EditPlan(summary="use what the composer supports", operations=operations)

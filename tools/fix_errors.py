@@ -504,6 +504,19 @@ class _Fixer:
         )
         return True
 
+    def composer_password_hash_without_algo(
+        self, finding: Finding, parts: list[str | int]
+    ) -> bool:
+        """A crypt hash without hash_algo: the composer would make the hash the password."""
+        from oic_ai.tools.composer_fit import hash_algo_for
+
+        password = _get(self.data, parts)
+        if parts[-1] != "password" or not isinstance(password, str):
+            return False
+        self._set([*parts[:-1], "hash_algo"], hash_algo_for(password))
+        self.notes.append("set hash_algo beside the password hash (the composer needs it)")
+        return True
+
     def secureboot_keys_incomplete(self, finding: Finding, parts: list[str | int]) -> bool:
         # The three files are one key pair in one folder: derive the missing paths.
         node = _mapping(_get(self.data, parts[:-1]))
@@ -569,6 +582,7 @@ _HANDLERS: dict[str, Any] = {
     "repository-key-missing": _Fixer.repository_key_missing,
     "secureboot-keys-incomplete": _Fixer.secureboot_keys_incomplete,
     "composer-hostname-unset": _Fixer.composer_hostname_unset,
+    "composer-password-hash-without-algo": _Fixer.composer_password_hash_without_algo,
     **{code: _enum for code in _ENUMS if "." not in code},
 }
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -89,12 +88,13 @@ def test_a_sentence_becomes_an_image_that_holds_what_was_asked(tmp_path: Path) -
     assert made.returncode == 0, made.stderr[-2000:]
     text = template.read_text()
     # The answer asks for the placeholder password to be replaced before building (build
-    # refuses it): a crypt hash, as a user would paste from `openssl passwd -6`.
+    # refuses it): a crypt hash, as a user would paste from `openssl passwd -6`; the agent
+    # wrote hash_algo beside it, without which the composer makes the hash the password.
     crypt = subprocess.run(
         ["openssl", "passwd", "-6", secrets.token_urlsafe(12)],
         capture_output=True, text=True, check=True,
     ).stdout.strip()  # fmt: skip
-    assert '"<PASSWORD_HASH>"' in text
+    assert '"<PASSWORD_HASH>"' in text and "hash_algo: sha512" in text
     template.write_text(text.replace('"<PASSWORD_HASH>"', f'"{crypt}"'))
 
     # 2. build, verify and boot
@@ -129,7 +129,9 @@ def test_a_sentence_becomes_an_image_that_holds_what_was_asked(tmp_path: Path) -
         image = Path(report["image"])
         figures["image MiB on disk"] = image.stat().st_blocks * 512 / 2**20
         print("\nE2E figures:", json.dumps({k: round(v, 1) for k, v in figures.items()}))
-    finally:
+        print(f"E2E verify: {len(checks)} rows, differing (all known): {json.dumps(differing)}")
+    finally:  # the report stays beside the composer's logs, outside the project
+        (home / "logs").mkdir(parents=True, exist_ok=True)
+        (home / "logs" / "oic-ai-e2e-build.json").write_text(built.stdout)
         for artifact in report["artifacts"]:
             Path(artifact["path"]).unlink(missing_ok=True)
-        shutil.rmtree(tmp_path / "cache", ignore_errors=True)

@@ -97,8 +97,8 @@ def test_a_password_hash_is_compared_and_never_shown(image: Path) -> None:
     crypt = BUILT_ROOT["/etc/shadow"].split("builder:", 1)[1].split(":", 1)[0]  # type: ignore[union-attr]
     asked = TEMPLATE.replace(
         "    - name: ops\n",
-        f'    - name: builder\n      password: "{crypt}"\n      passwordMaxAge: 90\n'
-        "      shell: /bin/zsh\n    - name: ops\n",
+        f'    - name: builder\n      password: "{crypt}"\n      hash_algo: sha512\n'
+        "      passwordMaxAge: 90\n      shell: /bin/zsh\n    - name: ops\n",
     )
     report = verify_image(image, asked)
     rows = _rows(report)
@@ -108,9 +108,14 @@ def test_a_password_hash_is_compared_and_never_shown(image: Path) -> None:
     shell = rows["user builder shell"]
     assert (shell.found, shell.known) == ("/bin/bash", "user-shell-ignored")
     assert crypt not in json.dumps(report.to_json())
-    other = verify_image(image, asked.replace(crypt, "$6$othersalt$Different0123456789"))
+    other_text = asked.replace(crypt, "$6$othersalt$Different0123456789")
+    other = verify_image(image, other_text)
     assert not _rows(other)["user builder password"].ok
     assert _rows(other)["user builder password"].known is None  # a hash that was set
+    # measured: without hash_algo the composer makes the hash itself the password
+    bare_text = other_text.replace("      hash_algo: sha512\n", "")
+    bare = _rows(verify_image(image, bare_text))
+    assert bare["user builder password"].known == "password-hash-without-hash-algo"
 
 
 def test_sudo_rules_come_from_sudoers_d_but_not_from_files_sudo_skips(

@@ -78,7 +78,10 @@ def test_a_password_placeholder_is_a_placeholder_not_a_plaintext_password() -> N
     from oic_ai.tools.validate_template import validate_text
 
     text = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text()
-    data_line = '  users:\n    - name: ops\n      password: "<PASSWORD_HASH>"\n'
+    # as the agent writes it: the placeholder, and the hash_algo the composer needs for a hash
+    data_line = (
+        '  users:\n    - name: ops\n      password: "<PASSWORD_HASH>"\n      hash_algo: sha512\n'
+    )
     assert "  users:" not in text
     text = text.replace("systemConfig:\n", "systemConfig:\n" + data_line, 1)
     report = validate_text(text)

@@ -146,6 +146,8 @@ def add_user(ed: Editor, op: AddUser) -> None:
     user = CommentedMap()
     user["name"] = name
     user["password"] = DoubleQuotedScalarString(PASSWORD_PLACEHOLDER)
+    # without hash_algo the composer would take a pasted crypt hash for the password itself
+    user["hash_algo"] = "sha512"
     if groups:
         user["groups"] = flow(scalar(g) for g in groups)
     if op.sudo:

@@ -621,6 +621,7 @@ def test_add_user_never_writes_a_password_only_a_placeholder_and_a_warning() -> 
     assert user == {
         "name": "ops",
         "password": "<PASSWORD_HASH>",
+        "hash_algo": "sha512",
         "groups": ["sudo"],
         "sudo": True,
         "shell": "/bin/bash",
