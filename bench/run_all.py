@@ -28,6 +28,8 @@ SCRIPTS: list[tuple[str, list[str]]] = [
     ("startup.py", []),
     ("serve.py", []),
     ("web_ui.py", []),
+    ("verify.py", []),
+    ("build_disk.py", []),
 ]
 
 if __name__ == "__main__":
