@@ -46,6 +46,7 @@ class ImagePartition:
         name: GPT partition name, or "".
         fs: The file system found in it (``ext4``, ``fat32``, ``swap``...), or None.
         fs_uuid: The file system's UUID or FAT volume id (lower case), or "".
+        fs_label: The file system's label, or "".
     """
 
     number: int
@@ -56,6 +57,7 @@ class ImagePartition:
     name: str = ""
     fs: str | None = None
     fs_uuid: str = ""
+    fs_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,7 @@ def read_partition_table(image: Path) -> PartitionTable:
         for number, entry in enumerate(table.get("partitions", []), start=1):
             start = int(entry["start"]) * sector
             size = int(entry["size"]) * sector
-            fs, fs_uuid = detect_filesystem(handle, start)
+            fs, fs_uuid, fs_label = detect_filesystem(handle, start)
             parts.append(
                 ImagePartition(
                     number=number,
@@ -123,6 +125,7 @@ def read_partition_table(image: Path) -> PartitionTable:
                     name=str(entry.get("name", "")),
                     fs=fs,
                     fs_uuid=fs_uuid,
+                    fs_label=fs_label,
                 )
             )
     return PartitionTable(
@@ -143,38 +146,45 @@ def _uuid(raw: bytes) -> str:
     return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:32]}"
 
 
-def detect_filesystem(handle: IO[bytes], offset: int) -> tuple[str | None, str]:
-    """The file system at ``offset`` by its superblock magic, and its UUID (or "").
+def _label(raw: bytes) -> str:
+    text = raw.split(b"\0", 1)[0].decode("utf-8", errors="replace").strip()
+    return "" if text == "NO NAME" else text
 
-    Recognises ext2/3/4, FAT12/16/32, XFS, Btrfs, swap, squashfs, EROFS and LUKS.
+
+def detect_filesystem(handle: IO[bytes], offset: int) -> tuple[str | None, str, str]:
+    """The file system at ``offset`` by its superblock magic, its UUID and its label.
+
+    Recognises ext2/3/4, FAT12/16/32, XFS, Btrfs, swap, squashfs, EROFS and LUKS; the UUID
+    and the label are "" where unknown.
     """
     ext = _read_at(handle, offset + 1024, 256)
-    if len(ext) >= 0x78 and ext[0x38:0x3A] == b"\x53\xef":
+    if len(ext) >= 0x88 and ext[0x38:0x3A] == b"\x53\xef":
         compat = int.from_bytes(ext[0x5C:0x60], "little")
         incompat = int.from_bytes(ext[0x60:0x64], "little")
         # extents, 64bit or flex_bg make it ext4; a journal alone, ext3
         kind = "ext4" if incompat & 0x2C0 else ("ext3" if compat & 0x4 else "ext2")
-        return kind, _uuid(ext[0x68:0x78])
+        return kind, _uuid(ext[0x68:0x78]), _label(ext[0x78:0x88])
     boot = _read_at(handle, offset, 512)
     if len(boot) == 512 and boot[510:512] == b"\x55\xaa":
         if boot[82:90] == b"FAT32   ":
-            return "fat32", boot[67:71][::-1].hex()
+            return "fat32", boot[67:71][::-1].hex(), _label(boot[71:82])
         if boot[54:59] in (b"FAT16", b"FAT12"):
-            return boot[54:59].decode().lower(), boot[39:43][::-1].hex()
+            return boot[54:59].decode().lower(), boot[39:43][::-1].hex(), _label(boot[43:54])
     if boot[:4] == b"XFSB":
-        return "xfs", _uuid(boot[32:48])
+        return "xfs", _uuid(boot[32:48]), _label(boot[108:120])
     if boot[:4] == b"hsqs":
-        return "squashfs", ""
+        return "squashfs", "", ""
     if boot[:6] == b"LUKS\xba\xbe":
-        return "luks", ""
+        return "luks", "", ""
     if _read_at(handle, offset + 4096 - 10, 10) in (b"SWAPSPACE2", b"SWAP-SPACE"):
-        return "swap", _uuid(_read_at(handle, offset + 1024 + 12, 16))
+        header = _read_at(handle, offset + 1024, 44)
+        return "swap", _uuid(header[12:28]), _label(header[28:44])
     if _read_at(handle, offset + 1024, 4) == b"\xe2\xe1\xf5\xe0":
-        return "erofs", ""
-    btrfs = _read_at(handle, offset + 0x10000, 0x60)
+        return "erofs", "", ""
+    btrfs = _read_at(handle, offset + 0x10000, 0x200)
     if btrfs[0x40:0x48] == b"_BHRfS_M":
-        return "btrfs", _uuid(btrfs[0x20:0x30])
-    return None, ""
+        return "btrfs", _uuid(btrfs[0x20:0x30]), _label(btrfs[0x12B:0x1AB])
+    return None, "", ""
 
 
 @dataclass(frozen=True)

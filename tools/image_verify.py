@@ -36,6 +36,8 @@ CHECK_KINDS = frozenset(
         "partition-type",
         "partition-fs",
         "partition-mount",
+        "partition-label",
+        "partition-mount-options",
         "disk-size",
         "hostname",
         "user",
@@ -330,6 +332,13 @@ def _partitions(rows: _Rows, contents: ImageContents) -> None:
                 image_part.fs or "none recognised",
                 _fs_matches(fs, image_part.fs),
             )
+        label_wanted = part.get("fsLabel")
+        if isinstance(label_wanted, str) and label_wanted:
+            rows.add(
+                "partition-label", f"partition {label} file system label", label_wanted,
+                image_part.fs_label or "none", label_wanted == image_part.fs_label,
+            )  # fmt: skip
+        _mount_options(rows, contents, label, part, image_part)
         mount = part.get("mountPoint")
         if isinstance(mount, str) and mount.startswith("/") and contents.root is not None:
             found_mount = next(
@@ -343,6 +352,35 @@ def _partitions(rows: _Rows, contents: ImageContents) -> None:
                 found_mount,
                 (mount.rstrip("/") or "/") == found_mount,
             )
+
+
+def _mount_options(
+    rows: _Rows,
+    contents: ImageContents,
+    label: str,
+    part: Mapping[str, Any],
+    found: ImagePartition,
+) -> None:
+    """The options ``/etc/fstab`` mounts the partition with, against ``mountOptions``."""
+    from oic_ai.stores.image_contents import partition_for
+
+    wanted = part.get("mountOptions")
+    if not isinstance(wanted, str) or not wanted or contents.root is None:
+        return
+    entry = next(
+        (
+            e
+            for e in contents.fstab
+            if (p := partition_for(e.spec, contents.table)) is not None
+            and p.number == found.number
+        ),
+        None,
+    )
+    options = entry.options if entry is not None else "not in /etc/fstab"
+    rows.add(
+        "partition-mount-options", f"partition {label} mount options", wanted, options,
+        entry is not None and set(wanted.split(",")) == set(options.split(",")),
+    )  # fmt: skip
 
 
 def _partition_size(

@@ -347,6 +347,12 @@ def _verify_and_boot(
         from oic_ai.stores.image_boot import boot_to_login
 
         efi, grub, arch = _boot_plan(text, root_partition_number(raw, text))
+        cmdline = next((c.found for c in report.verify.checks if c.kind == "kernel-cmdline"), "")
+        if cmdline and "console=ttyS" not in cmdline:
+            say(
+                "the kernel command line has no console=ttyS0: the login prompt may never "
+                "reach the serial console the boot watches"
+            )
         say(f"booting {image.name} headless (waiting for the login prompt)")
         started = time.monotonic()
         report.boot = boot_to_login(

@@ -33,6 +33,7 @@ class Part:
     files: dict[str, str | bytes] = field(default_factory=dict)
     links: dict[str, str] = field(default_factory=dict)
     uuid: str | None = None  # the file system's UUID
+    label: str | None = None  # the file system's label
     partuuid: str | None = None  # the GPT partition's UUID
 
 
@@ -59,11 +60,14 @@ def _filesystem(part: Part, size: int, work: Path) -> Path | None:
         command = [str(require_program("mkfs.ext4")), "-q", "-F", "-d", str(tree)]
         if part.uuid:
             command += ["-U", part.uuid]
+        if part.label:
+            command += ["-L", part.label]
         subprocess.run([*command, str(image), f"{size // 1024}k"], check=True, capture_output=True)
     elif part.fs == "fat32":
         mkfs = str(require_program("mkfs.fat"))
-        subprocess.run([mkfs, "-F", "32", "-C", str(image), str(size // 1024)], check=True,
-                       capture_output=True)  # fmt: skip
+        named = ["-n", part.label] if part.label else []
+        subprocess.run([mkfs, "-F", "32", *named, "-C", str(image), str(size // 1024)],
+                       check=True, capture_output=True)  # fmt: skip
     elif part.fs == "swap":
         image.write_bytes(b"")
         with image.open("r+b") as handle:
@@ -192,9 +196,11 @@ disk:
     - id: boot
       type: esp
       fsType: fat32
+      fsLabel: ESP
       start: 1MiB
       end: 41MiB
       mountPoint: /boot/efi
+      mountOptions: umask=0077
     - id: data
       type: linux
       fsType: ext4
@@ -204,9 +210,11 @@ disk:
     - id: rootfs
       type: linux-root-amd64
       fsType: ext4
+      fsLabel: debian-root
       start: 57MiB
       end: "0"
       mountPoint: /
+      mountOptions: defaults
 systemConfig:
   name: fixture
   hostname: fixture-host
@@ -235,11 +243,11 @@ def built_image(path: Path, root: dict[str, str | bytes] | None = None) -> Path:
         path,
         96,
         [
-            Part("boot", 1, 40, ESP, "fat32", partuuid=ESP_PARTUUID),
+            Part("boot", 1, 40, ESP, "fat32", partuuid=ESP_PARTUUID, label="ESP"),
             Part("data", 41, 16, LINUX, "ext4", {"/lost+found/.keep": ""}, uuid=DATA_UUID,
                  partuuid=DATA_PARTUUID),  # fmt: skip
             Part("rootfs", 57, None, ROOT_X86_64, "ext4", files,
                  {"/etc/os-release": "../usr/lib/os-release"}, uuid=ROOT_UUID,
-                 partuuid=ROOT_PARTUUID),  # fmt: skip
+                 partuuid=ROOT_PARTUUID, label="debian-root"),  # fmt: skip
         ],
     )

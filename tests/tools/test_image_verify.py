@@ -53,6 +53,9 @@ def test_a_faithful_build_matches_on_every_row_but_the_known_ones(image: Path) -
     assert rows["partition data mount point"].found == "/data"  # fstab UUID= to the partition
     assert rows["partition boot file system"].found == "fat32"
     assert rows["partition rootfs size"].ok  # "0": to the end of the disk
+    assert rows["partition boot file system label"].found == "ESP"
+    assert rows["partition rootfs file system label"].found == "debian-root"
+    assert rows["partition boot mount options"].found == "umask=0077"
     assert rows["user ops groups"].found == "ops, sudo"
     assert rows["user ops sudo"].found.startswith("yes (%sudo")
     assert rows["package jq"].found == "1.7.1-6"
@@ -70,6 +73,8 @@ def test_what_the_composer_did_not_do_is_an_unexplained_difference(
         .replace("    - htop\n", "    - htop\n    - tmux\n")  # in dpkg status, but removed
         .replace("end: 57MiB", "end: 65MiB")
         .replace("groups: [sudo]", "groups: [sudo, docker]")
+        .replace("fsLabel: debian-root", "fsLabel: root")
+        .replace("mountOptions: defaults", "mountOptions: defaults,noatime")
     )
     report = verify_image(image, asked)
     unexplained = {c.what: (c.expected, c.found) for c in report.unexplained}
@@ -78,6 +83,8 @@ def test_what_the_composer_did_not_do_is_an_unexplained_difference(
         "package tmux": ("installed", "not installed"),
         "partition data size": ("24MiB at 41MiB", "16MiB at 41MiB"),
         "user ops groups": ("docker, sudo", "ops, sudo"),
+        "partition rootfs file system label": ("root", "debian-root"),
+        "partition rootfs mount options": ("defaults,noatime", "defaults"),
     }
     assert not report.explained
 
