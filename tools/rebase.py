@@ -286,7 +286,11 @@ class _Replay:
     def system(self) -> None:
         system = section(self.current, "systemConfig")
         hostname = system.get("hostname")
-        if isinstance(hostname, str) and self._customised(hostname, "systemConfig", "hostname"):
+        if (
+            isinstance(hostname, str)
+            and self._customised(hostname, "systemConfig", "hostname")
+            and not _named_after_image(hostname, self.current)
+        ):
             self.operations.append(SetHostname(hostname=hostname))
         for key in ("immutability", "bootloader"):
             value = system.get(key)
@@ -470,3 +474,14 @@ def rebase(
         base_template=new_platform.name,
         base_text=new_platform.text,
     )
+
+
+def _named_after_image(hostname: str, template: Mapping[str, Any]) -> bool:
+    """True when ``hostname`` is the one the agent gives a template named after its image.
+
+    That name is the agent's, not the user's: it follows the image to the new target (the
+    composer-fit step names the new template after its own image), so it is not carried.
+    """
+    from oic_ai.tools.composer_fit import hostname_for
+
+    return hostname == hostname_for(template)

@@ -203,3 +203,19 @@ def test_every_retargeted_template_is_one_the_composer_builds(
     refused = {Path(v.file).name: v.error for v in verdicts.values() if not v.buildable}
     assert refused == {}
     assert len(files) == 4 * len(targets.dists) - 1
+
+
+def test_a_hostname_the_agent_named_after_the_image_follows_the_image(library: Path) -> None:
+    from oic_ai.tools.composer_fit import hostname_for
+
+    name = "ubuntu24-x86_64-minimal-raw.yml"
+    start = (LIBRARY / name).read_text(encoding="utf-8")
+    agents = hostname_for(_doc(start))
+    assert agents is not None
+    text = _customised(name, SetHostname(hostname=agents))
+    result = retarget_template(text, _target("ubuntu", "ubuntu26"), library, session_base=start)
+    # the old image's name is not the user's: it is not carried to the 26.04 template
+    assert _system(result.text).get("hostname") != agents
+    mine = _customised(name, SetHostname(hostname="cam-07"))
+    result = retarget_template(mine, _target("ubuntu", "ubuntu26"), library, session_base=start)
+    assert _system(result.text)["hostname"] == "cam-07"
