@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from oic_ai.stores.operation_bank import BankLabel
 from oic_ai.tools.edit_plan import ClauseOutcome, ClauseOutcomeKind
+from oic_ai.tools.planner.asking import Reading, is_bullet_line, read_clause
 from oic_ai.tools.planner.bank import BankMatch, load_bank
 from oic_ai.tools.planner.clauses import Clause, split_clauses
 from oic_ai.tools.planner.fillers import fill
@@ -209,6 +210,14 @@ def _outcome(
         if operations:
             return ClauseOutcome(text=text, outcome="applied", operations=operations)
         return ClauseOutcome(text=text, outcome="base", reason=_base(state))
+    asking = _asking(state, item, unread, index)
+    if asking.asking != "asks" and not (label is not None and label.outcome == "reference"):
+        # "my lead (Marguerite)", "he left", "for the field techs": it asks for nothing
+        if operations:
+            return ClauseOutcome(text=text, outcome="applied", operations=operations)
+        if asking.asking == "purpose" and state.mode == "create":
+            return ClauseOutcome(text=text, outcome="base", reason=_base(state))
+        return ClauseOutcome(text=text, outcome="context")
     reason = NO_RULE
     if label is not None and label.outcome == "not_applied":
         reason = label.reason
@@ -219,6 +228,86 @@ def _outcome(
         state.not_applied.append(entry)
     kind: ClauseOutcomeKind = "not_applied"
     return ClauseOutcome(text=text, outcome=kind, operations=operations, reason=reason)
+
+
+def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: int) -> Reading:
+    """Whether the clause's unread words ask for something (:mod:`.asking`)."""
+    original = state.text.original
+    clause = item.clause
+    known = lambda word: _is_package(state, word)  # noqa: E731
+    if any(owner != "context" for owner in item.owners):
+        # a clause something was read from: only its unread words can ask for more
+        # ("stay on x86" with x86 read, "raw disk image for the sd cards")
+        rest = [t for t in item.meaningful if t.text not in _LEAD_WORDS]
+        said = " ".join(state.text.raw(t.start, t.end) for t in rest)
+        reading = read_clause(said, is_package=known)
+        if reading.why.startswith(("value", "package")) or (
+            reading.why.startswith("imperative") and len(rest) > 1
+        ):
+            return reading
+        return Reading("context", "only the rest of a clause that was read")
+    reading = read_clause(
+        clause.text, is_package=known, bullet=is_bullet_line(original, clause.start)
+    )
+    if reading.why == "names no change" and index > 0 and _continues_list(state, unread, index):
+        return Reading("asks", "an item of the list before it")
+    if reading.why == "names no change" and any(
+        t.text.removesuffix("s") in RETRIEVAL_WORDS for t in item.meaningful
+    ):
+        # refine mode: "a small headless edge server" describes another image
+        return Reading("asks", "describes an image")
+    if reading.why.startswith("field") and (clause.ends_with_colon or clause.parenthetical):
+        # "Kernel command line:", "Required packages:" head what follows; "(same as the
+        # hostname)" is an aside: neither asks by itself
+        return Reading("context", "a header or an aside")
+    if reading.why.startswith(("wish", "imperative")) and _only_subject(state, item):
+        # "my lead wants a diskless netboot image": what is wanted was read, who wants it
+        # is context
+        return Reading("context", "the subject of a request that was read")
+    return reading
+
+
+_LEAD_WORDS = frozenset("and then also plus so but or just now ok okay oh well please".split())
+
+
+def _only_subject(state: PlanState, item: _Unread) -> bool:
+    """True when every unread word stands before the clause's wish or imperative word."""
+    tokens = [t for t in item.tokens if t.text not in _LEAD_WORDS]
+    head = next(
+        (i for i, t in enumerate(tokens) if read_clause(t.text).why.startswith(("wish", "imper"))),
+        None,
+    )
+    if head is None or head == 0:
+        return False
+    first = tokens[head].start
+    return all(t.end <= first for t in item.meaningful) and not any(
+        read_clause(state.text.raw(t.start, t.end)).why.startswith(("value", "field", "package"))
+        for t in item.meaningful
+    )
+
+
+def _is_package(state: PlanState, word: str) -> bool:
+    from oic_ai.tools.planner.rules.packages import _known
+
+    return word not in FILLER and _known(state, word)
+
+
+def _continues_list(state: PlanState, unread: Sequence[_Unread], index: int) -> bool:
+    """True for "and the Fluke tool" after "put ethtool, lm-sensors": an item of its list."""
+    item = unread[index].clause
+    while index > 0:
+        before = unread[index - 1].clause
+        if item.sentence != before.sentence or item.parenthetical or before.parenthetical:
+            return False
+        if "," not in state.text.original[before.end : item.start]:
+            return False
+        why = read_clause(before.text).why
+        if why.startswith(("imperative", "wish")):
+            return True
+        if why.startswith(("statement", "purpose")):
+            return False
+        item, index = before, index - 1
+    return False
 
 
 _SUBJECTS = frozenset(
@@ -332,9 +421,8 @@ def _introduces_applied(item: _Unread, unread: Sequence[_Unread], index: int) ->
     if not item.clause.ends_with_colon:
         return False
     after = [u for u in unread[index + 1 :] if u.clause.sentence == item.clause.sentence]
-    return bool(after) and all(
-        any(o not in _NOT_OPERATIONS for o in u.owners) and not u.meaningful for u in after
-    )
+    # "make the console quieter: add quiet, drop ..." : what follows says how
+    return any(any(o not in _NOT_OPERATIONS for o in u.owners) for u in after)
 
 
 def _rejection(state: PlanState, text: str) -> str:

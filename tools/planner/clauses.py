@@ -1,6 +1,6 @@
 """A request as clauses, each with its span.
 
-Clauses end at sentence ends, ``;``, ``:``, ``,``, dashes and parentheses, and before the
+Clauses end at sentence ends, line ends, ``;``, ``:``, ``,``, dashes and parentheses, and before the
 joining words (and, then, plus, but, so, since, because). The rules read the whole
 request; clauses are how the planner accounts for it afterwards (:mod:`.accounting`). A
 URL is never split.
@@ -17,7 +17,7 @@ _URL = re.compile(
 )
 # what ends a clause; the joining words start the next one
 _BREAK = re.compile(
-    r"[.!?]+(?=\s|$|['\"])|\.{3}|…|;|:(?=\s)|,(?=\s|$)|\s[-–—]+\s|[()\[\]]"
+    r"[.!?]+(?=\s|$|['\"])|\.{3}|…|;|:(?=\s)|,(?=\s|$)|\s[-–—]+\s|[()\[\]]|\n"
     r"|(?<=\s)(?=(?:and|then|plus|but|so|since|because|whereas|although|though)\s)",
     re.IGNORECASE,
 )

@@ -1,0 +1,108 @@
+"""Which clauses ask for something, and which are context (issue 21, round 2).
+
+Who asked, headers, small talk, purposes and reasons ask for nothing and are never
+reported as not applied; a wish the template cannot hold still is. The sentences are
+written for these tests, not copied from the labelled conversations.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.planner import plan_request
+from oic_ai.tools.planner.asking import is_bullet_line, read_clause
+from tests.conftest import OUR_TEMPLATES
+
+UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+
+
+def plan(request: str, mode: str = "refine") -> EditPlan:
+    return plan_request(request, UBUNTU, mode=mode)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "my supervisor",  # who
+        "Priyanka",
+        "the Kestrel squad",
+        "ticket OPS-993",  # headers
+        "Checklist item four",
+        "ty",  # small talk
+        "rofl",
+        "its raining here",
+        "for the lab interns",  # purposes
+        "to act as a print server",
+        "per Ahmed from networking",
+        "she retired",  # reasons and statements
+        "nobody ever logs in there",
+        "we only ever use the console",
+        "the firewall appliance does routing",
+        "vim isn't allowed on those hosts",
+        "the spare laptops have 500 GB drives",
+    ],
+)
+def test_clauses_that_ask_for_nothing(clause: str) -> None:
+    assert read_clause(clause).asking != "asks", read_clause(clause)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "bump the root partition",  # an imperative heads it
+        "and then point chrony at our clock server",
+        "the machines should sync their clocks hourly",  # a wish
+        "we'd like a login banner",
+        "auto-login for the kiosk user",  # a field noun a template cannot hold
+        "static ip 10.1.2.3",  # a value
+        "disk 12 gigs",
+        "the syslog to our collector",
+    ],
+)
+def test_clauses_that_ask(clause: str) -> None:
+    assert read_clause(clause).asking == "asks", read_clause(clause)
+
+
+def test_a_list_item_under_a_header_asks() -> None:
+    text = "Needs:\n- the blue box\n- hostname x"
+    assert is_bullet_line(text, text.index("the blue"))
+    assert not is_bullet_line(text, text.index("Needs"))
+    assert read_clause("the blue box", bullet=True).asking == "asks"
+    assert read_clause("the blue box").asking == "context"
+
+
+def test_who_asked_and_why_are_context_in_a_real_request() -> None:
+    result = plan(
+        "Hey, our architect (Ingrid) reviewed it. Ticket NET-51:\n"
+        "- add htop\n"
+        "- hostname relay-3\n"
+        "She says the old relays are retired, which is why this came up. Cheers"
+    )
+    assert result.not_applied == []
+    kinds = {c.text: c.outcome for c in result.clauses}
+    assert kinds["Ingrid"] == "context"
+    assert kinds["Ticket NET-51"] == "context"
+    assert kinds["add htop"] == "applied"
+
+
+def test_a_wish_the_template_cannot_hold_is_still_reported() -> None:
+    result = plan("for the night shift: set the time zone to Asia/Seoul, if you can")
+    assert len(result.not_applied) == 1
+    assert "time zone" in result.not_applied[0]
+    assert result.operations == []
+
+
+def test_an_unknown_item_of_a_list_under_a_verb_is_reported() -> None:
+    result = plan("install htop, tmux, and the Zorblax suite")
+    assert any("Zorblax" in entry for entry in result.not_applied)
+
+
+def test_a_header_with_a_field_noun_is_context_when_its_list_was_read() -> None:
+    result = plan("Kernel arguments:\n- nomodeset\n- add quiet")
+    assert result.not_applied == []
+
+
+def test_the_rest_of_a_clause_that_was_read_is_context() -> None:
+    result = plan("raw disk image for the lab's sd cards, with htop")
+    assert result.not_applied == []

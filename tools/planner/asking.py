@@ -1,0 +1,273 @@
+"""Does a clause ask for something? The test that keeps context out of ``not_applied``.
+
+A request mixes what it asks for with who asked ("my lead, Marguerite"), headers ("Request
+ref CHG-1", "Requirements:"), small talk ("thx", "lol"), purposes ("for the field techs",
+"to serve as a build host") and reasons ("he left", "nobody uses it"). Only a clause that
+asks for something may be reported as not applied; the rest is context.
+
+A clause asks when it has (in this order):
+
+* an imperative at its head ("add", "set", "point", "join", after "and", "also", "ok" ...);
+* a wish or an obligation anywhere ("need", "want", "should", "must", "has to", "please",
+  "can you");
+* otherwise, when it is a statement (a subject pronoun first, "nobody uses it", or an
+  auxiliary or reporting verb: "the hypervisor handles ...", "tmux isn't approved"), it asks
+  nothing, whatever it names;
+* a purpose or reason at its head ("for the sd cards", "to serve as", "per Jonathan")
+  asks nothing;
+* a value (a size, a path, a URL, ``key=value``, a device, an address), a field noun (one a
+  template holds, such as "hostname" or "partition", or one it cannot, such as "timezone"
+  or "wifi") or a package name asks;
+* a list item under a header ("- the docker CLI") asks: the header asked for the list;
+* anything else (a name, a team, a noun phrase) asks nothing.
+
+The word classes below are closed classes (how people ask, state and introduce), not
+phrases from any request.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+Asking = Literal["asks", "context", "purpose"]
+
+# words before the head of a clause that carry nothing ("and also just add ...")
+_LEAD = frozenset(
+    (
+        "and then also plus so but or just now ok okay oh hmm hm um uh well actually anyway "
+        "anyways right fine sure yes yeah yep great cool alright good perfect wait oops sorry "
+        "thanks thank thx ty cheers lol haha hey hi hello dear finally lastly first second "
+        "third next additionally furthermore moreover besides meanwhile again instead maybe "
+        "perhaps otherwise still really honestly basically kindly pls plz please "
+        "ah aha ahh argh ugh meh btw fyi rofl lmao np"
+    ).split()
+)
+# verbs that ask for a change when they head a clause (the imperative)
+IMPERATIVES = frozenset(
+    (
+        "add install put include set make change remove drop delete give create enable "
+        "disable turn switch use replace rename call name move resize bump increase grow "
+        "shrink convert keep leave lose configure point join enroll register forward mount "
+        "format build prepare produce do apply update upgrade pin allow block open close lock "
+        "harden encrypt sign start stop run append raise lower reduce double halve split merge "
+        "restore revert undo scratch get take throw toss pop bring ship bundle provide "
+        "define assign grant revoke expand extend cut trim limit cap partition carve attach "
+        "mark flag swap tweak adjust edit fix correct reset ensure uninstall purge strip skip "
+        "exclude omit go stay ditch nuke kill activate deactivate setup install configure "
+        "send write copy generate compress deliver output export sync schedule disallow deny "
+        "permit require set-up rebuild retarget port base target"
+    ).split()
+)
+# what an imperative's object starts with
+_OBJECTS = frozenset("it the a an my our this that these those them its some all every".split())
+# words that are never a verb at the head of a clause
+_FUNCTION = frozenset(
+    (
+        "a an the of in on at for to from by with as per via about into onto over under "
+        "what which who whom whose where when why how if unless whether than then not no "
+        "all any each every some both either neither more most less much many few one two "
+        "three first next last same other another such own"
+    ).split()
+)
+# a wish or an obligation, wherever it stands ("the disk should be ...", "we need ...")
+_WISH = frozenset(
+    "need needs want wants should must shall require requires please pls plz kindly ensure".split()
+)
+_WISH_PAIRS = (
+    ("have", "to"),
+    ("has", "to"),
+    ("had", "to"),
+    ("got", "to"),
+    ("would", "like"),
+    ("'d", "like"),
+    ("i'd", "like"),
+    ("we'd", "like"),
+    ("would", "love"),
+    ("make", "sure"),
+    ("can", "you"),
+    ("could", "you"),
+    ("would", "you"),
+    ("will", "you"),
+    ("can", "we"),
+    ("could", "we"),
+    ("can", "i"),
+    ("let's", ""),
+    ("lets", ""),
+    ("let", "me"),
+)
+# a subject at the head makes a statement, unless a wish follows ("we need", "it should")
+_SUBJECTS = frozenset(
+    (
+        "i we he she they it its it's i'm we're they're he's she's we've i've they've we'll "
+        "i'll they'll he'll she'll nobody noone everyone everybody someone somebody nothing "
+        "everything there there's here's that's this these those who which"
+    ).split()
+)
+# auxiliaries and reporting or stative verbs: a clause with one states something
+_STATING = frozenset(
+    (
+        "is are was were isn't aren't wasn't weren't been being am will won't 'll has have had "
+        "hasn't haven't hadn't does doesn't did didn't can't cannot couldn't wouldn't "
+        "shouldn't may might "
+        "says said say asked asks told tells mentioned mentions thinks think thought "
+        "know knows knew guess believe believes suppose hope hopes means meant matters "
+        "handles handled uses used runs ran owns owned manages managed covers covered lives "
+        "sits sat comes came goes went works worked left passed decided approved mandated "
+        "changed chaired signed remembers remember forgot happens happened sounds looks "
+        "seems seemed takes took wrote writes sent sends reported reports "
+        "insists insisted recommends recommended prefers preferred likes liked hates "
+        "agreed agrees expects expected plans planned"
+    ).split()
+)
+# words that open a purpose or a reason ("for the techs", "so that", "per Jonathan")
+_PURPOSE = frozenset("for to because since as per via from by with regarding re".split())
+# nouns of what a template holds, and of what people ask for that it cannot hold
+FIELD_NOUNS = frozenset(
+    (
+        "hostname hostnames fqdn disk disks size partition partitions swap filesystem "
+        "filesystems fs mount mountpoint user users account accounts login logins sudo "
+        "sudoer sudoers admin group groups shell password passwords kernel cmdline console "
+        "consoles serial baud tty option options parameter parameters param params argument "
+        "arguments bootloader grub efi uefi bios secureboot immutable immutability read-only "
+        "repo repos repository repositories mirror mirrors priority component components "
+        "codename suite key keys certificate certificates cert package packages iso raw qcow2 "
+        "vhd vhdx vmdk img artifact artifacts compression arch architecture timezone "
+        "time-zone locale keyboard ntp dns ip ipv4 ipv6 address gateway vlan wifi wi-fi "
+        "wireless ssid dhcp ldap sssd domain autologin auto-login banner motd syslog "
+        "firewall port ports proxy cron service services selinux apparmor encryption luks "
+        "raid lvm lockdown quiet splash loglevel"
+    ).split()
+)
+_TWO_WORD_FIELDS = frozenset({("secure", "boot"), ("time", "zone"), ("command", "line")})
+_WORD = re.compile(r"[a-z0-9][a-z0-9._+'/:=-]*[a-z0-9+]|[a-z0-9]|'d")
+_VALUE = re.compile(
+    r"(?:https?|file)://\S+"  # a URL
+    r"|(?<![\w/])/[\w.-]+(?:/[\w.-]*)*"  # a path
+    r"|\b\d+(?:[.,]\d+)?\s*(?:[kmgt]i?b|gigs?|megs?|g|m)\b"  # a size
+    r"|\b[\w.-]+=\S+"  # key=value
+    r"|\btty[a-z]*\d+\b"  # a device
+    r"|\b\d{1,3}(?:\.\d{1,3}){3}\b",  # an address
+    re.IGNORECASE,
+)
+_BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Why a clause asks or not.
+
+    Attributes:
+        asking: ``asks``, ``context`` or ``purpose`` (context that says what it is for).
+        why: The signal that decided it, for tests and debugging.
+    """
+
+    asking: Asking
+    why: str
+
+
+def words_of(text: str) -> list[str]:
+    """The lower-case words of ``text``, apostrophes kept ("isn't", "it's")."""
+    lowered = text.lower().replace("’", "'")
+    return _WORD.findall(lowered)
+
+
+def _has_wish(words: list[str]) -> str:
+    for index, word in enumerate(words):
+        if word in _WISH:
+            return word
+        after = words[index + 1] if index + 1 < len(words) else ""
+        for first, second in _WISH_PAIRS:
+            if word == first and (not second or after == second):
+                return f"{first} {second}".strip()
+    return ""
+
+
+def _head(words: list[str]) -> list[str]:
+    index = 0
+    while index < len(words) - 1 and words[index] in _LEAD:
+        index += 1
+    return words[index:]
+
+
+def read_clause(
+    text: str,
+    *,
+    is_package: Callable[[str], bool] | None = None,
+    bullet: bool = False,
+) -> Reading:
+    """Whether the clause ``text`` asks for something (see the module's rules).
+
+    Args:
+        text: The clause as written.
+        is_package: Says whether a word is a package name someone knows.
+        bullet: True when the clause is an item of a list (a line starting with ``-``).
+    """
+    words = words_of(text)
+    if not words or all(w.isdigit() or w in _LEAD for w in words):
+        return Reading("context", "no words")
+    head = _head(words)
+    if head[0] in IMPERATIVES and not (len(head) > 1 and head[1] in ("you", "we", "i")):
+        return Reading("asks", f"imperative {head[0]!r}")
+    if (
+        len(head) > 1
+        and head[1] in _OBJECTS
+        and head[0] not in _FUNCTION
+        and head[0].isalpha()
+        and not head[0].endswith(("ed", "ing"))  # "reviewed it", "reading the": no imperative
+        and _english(head[0])
+    ):
+        # "paint it blue", "rewire the console": a word followed by its object is a verb
+        return Reading("asks", f"imperative {head[0]!r}")
+    wish = _has_wish(words)
+    if wish:
+        return Reading("asks", f"wish {wish!r}")
+    stated = next((w for w in head if w in _STATING), "")
+    if head[0] in _SUBJECTS or stated:
+        return Reading("context", f"statement ({stated or head[0]!r})")
+    if head[0] in _PURPOSE and not _VALUE.match(" ".join(head[1:2])):
+        return Reading("purpose", f"purpose {head[0]!r}")
+    value = _VALUE.search(text)
+    if value:
+        return Reading("asks", f"value {value.group()!r}")
+    field = next((w for w in words if w in FIELD_NOUNS), "")
+    if not field:
+        pairs = zip(words, words[1:], strict=False)
+        field = " ".join(next((p for p in pairs if p in _TWO_WORD_FIELDS), ()))
+    if field:
+        return Reading("asks", f"field {field!r}")
+    if is_package is not None:
+        named = next((w for w in words if is_package(w)), "")
+        if named:
+            return Reading("asks", f"package {named!r}")
+    if bullet:
+        return Reading("asks", "list item")
+    unknown = [w for w in re.findall(r"[A-Za-z][\w'-]*", text) if not _plain(w)]
+    if unknown:
+        # "bbbbbb qqq": not words, not names: nothing says it asks nothing
+        return Reading("asks", f"unknown word {unknown[0]!r}")
+    return Reading("context", "names no change")
+
+
+def _english(word: str) -> bool:
+    from oic_ai.tools.planner.lexicon import english_words, is_english
+
+    return not english_words() or is_english(word, compounds=True)
+
+
+def _plain(word: str) -> bool:
+    """An English word, a name written with a capital ("Ingrid"), or small talk ("thx")."""
+    lowered = word.lower()
+    return (
+        word[0].isupper()
+        or lowered in _LEAD
+        or all(_english(part) for part in re.split(r"[-_']", lowered) if len(part) > 1)
+    )
+
+
+def is_bullet_line(text: str, position: int) -> bool:
+    """True when the line holding ``position`` in ``text`` is a list item."""
+    start = text.rfind("\n", 0, position) + 1
+    return _BULLET.match(text[start:position]) is not None
