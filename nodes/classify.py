@@ -20,6 +20,7 @@ from oic_ai.nodes.messages import last_request
 from oic_ai.nodes.state import Intent, ReferenceRecord, Refusal, Route, State, record
 from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import OS_DISTS
+from oic_ai.tools.questions import questions_of
 from oic_ai.tools.references import Reference, find_reference, remainder
 from oic_ai.tools.retrieval.query_classifier import (
     TargetMention,
@@ -237,6 +238,7 @@ def route_request(
         return _refused(route, system)
     asked, _ = _asked_targets(request)
     reference = find_reference(request)
+    questions = questions_of(request)
     carried: dict[str, str] = {}
     current = target_of(current_template)
     intent: Intent
@@ -249,7 +251,7 @@ def route_request(
             asked = {**carried, **asked}
     elif reference is not None and reference.kind == "undo":
         intent, reason = "undo", f"takes back the last change ({reference.marker})"
-    elif reference is None and _is_question(request):
+    elif reference is None and (_is_question(request) or questions.only_questions):
         intent, reason = "explain", "a question about the current template"
     elif _NEW.search(request):
         intent, reason = "create", "asks for a new template"
@@ -291,6 +293,8 @@ def route_request(
             route["inherited"] = carried
     elif intent == "undo":
         route["reference"] = _reference_record(request, reference, current, retarget=False)
+    if intent in ("refine", "retarget") and questions.questions:
+        route["questions"] = list(questions.questions)
     query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
     route["query_type"] = query_type
     return route

@@ -144,6 +144,7 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
     if intent != "explain":
         changes = state.get("changes", [])
         lines.append("Changes: " + ("; ".join(changes) if changes else "none") + ".")
+        lines += _answers(state, route.get("questions") or [])
     packages = record(state, "packages")
     if packages:
         if packages.get("checked"):
@@ -168,6 +169,16 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
         lines.extend(composer_notes(str(state.get("draft"))))
     lines.extend(state.get("notices", []))
     return "\n".join(line for line in lines if line)
+
+
+def _answers(state: State, questions: list[str]) -> list[str]:
+    """Answers to the questions asked beside a change, from the template after it."""
+    template = state.get("draft") or state.get("template")
+    if not questions or not template:
+        return []
+    from oic_ai.tools.explain_template import describe_template
+
+    return [describe_template(template, question) for question in questions]
 
 
 def _target_words(target: dict[str, Any]) -> str:

@@ -97,6 +97,9 @@ class Route(TypedDict):
     reference: NotRequired[ReferenceRecord]
     """For an ``undo`` or ``retarget`` turn (or a refinement that says "like before"): the
     reference to the conversation and what is left of the request."""
+    questions: NotRequired[list[str]]
+    """Questions about the template asked beside a change ("add htop; which users are
+    there?"): answered after the change, from the resulting template."""
 
 
 @_DOCUMENTED

@@ -25,7 +25,10 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("kernel", re.compile(r"\b(?:kernel|cmdline|command\s*line|boot\s+args)")),
     ("users", re.compile(r"\b(?:users?|accounts?|logins?|sudo)")),
     ("boot", re.compile(r"\b(?:boot(?:loader)?|grub|systemd-boot|efi|bios|secure\s*boot|immutab)")),
-    ("target", re.compile(r"\b(?:target|distro|distribution|arch(?:itecture)?|os|version|type)\b")),
+    (
+        "target",
+        re.compile(r"\b(?:target|distro|distribution|arch(?:itecture)?|os|version|release|type)s?\b"),
+    ),
     ("hostname", re.compile(r"\b(?:host\s*name|host)\b")),
     ("repositories", re.compile(r"\b(?:repo(?:sitor(?:y|ies))?s?|sources?)\b")),
 )
@@ -54,8 +57,13 @@ def describe_template(template_text: str, question: str) -> str:
         return f"The current template could not be read: {template.error}."
     asked = question.lower()
     has = _HAS_QUESTION.search(asked)
+    what = has.group("what") or has.group("subject") if has is not None else ""
+    if has is not None and (
+        any(pattern.search(what) for _, pattern in _TOPICS) or what.startswith("to ")
+    ):
+        has = None  # "does either of them have sudo?" asks about users, not a package
     if has is not None and not _SUMMARY_WORDS.search(asked):
-        answer = _answer_has(template, has.group("what") or has.group("subject"))
+        answer = _answer_has(template, what)
         if answer:
             return answer
     topics = [name for name, pattern in _TOPICS if pattern.search(asked)]
@@ -65,6 +73,8 @@ def describe_template(template_text: str, question: str) -> str:
             f"- {line}" for topic in topics if (line := _TOPIC_LINES[topic](template, True))
         )
     lines = [_TOPIC_LINES[topic](template, False) for topic in topics]
+    if "boot" in topics:
+        lines += _secure_boot_keys(template_text)
     return "\n".join(line for line in lines if line) or "The template does not say."
 
 
@@ -184,6 +194,29 @@ def _boot(template: Template, brief: bool) -> str:
     if template.secure_boot:
         text += ", secure boot keys set"
     return text
+
+
+_KEY_FIELDS = (
+    ("secureBootDBKey", "key"),
+    ("secureBootDBCrt", "certificate"),
+    ("secureBootDBCer", "DER certificate"),
+)
+
+
+def _secure_boot_keys(template_text: str) -> list[str]:
+    """The secure boot key paths the template names (the model keeps only whether)."""
+    import yaml
+
+    try:
+        raw = yaml.safe_load(template_text)
+    except yaml.YAMLError:
+        return []
+    system = raw.get("systemConfig") if isinstance(raw, dict) else None
+    section = system.get("immutability") if isinstance(system, dict) else None
+    if not isinstance(section, dict):
+        return []
+    named = [f"{what} {section[field]}" for field, what in _KEY_FIELDS if section.get(field)]
+    return ["Secure boot: " + ", ".join(named)] if named else []
 
 
 def _hostname(template: Template, brief: bool) -> str:

@@ -1,0 +1,106 @@
+"""Questions about the template inside a request (issue 21, round 2).
+
+A request that only asks questions (beside small talk or "don't change anything") leaves
+the template as it is and its answer names what was asked about; a request that also asks
+for a change does the change and answers after it. The sentences are written for these
+tests, not copied from the labelled conversations.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oic_ai.graph.agent import TemplateAgent
+from oic_ai.nodes.classify import route_request
+from oic_ai.stores.settings import load_settings
+from oic_ai.tools.explain_template import describe_template
+from oic_ai.tools.questions import questions_of
+from tests.conftest import OUR_TEMPLATES
+
+UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "cheers. remind me what the host name is?",
+        "users?",
+        "hostname and disk?",
+        "who is allowed to use sudo?",
+        "Before we go on, what kernel options are set right now?",
+        "Kindly confirm the architecture and which packages it ships.",
+        "Could you tell me which repositories it uses?",
+        "One question, and leave it as it is: is there an ssh server in it?",
+        "Which accounts exist, and do they have admin rights?",
+    ],
+)
+def test_a_request_that_only_asks_is_a_question(request_text: str) -> None:
+    assert questions_of(request_text).only_questions
+    assert route_request(request_text, UBUNTU)["intent"] == "explain"
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "can you add htop?",  # a change asked as a question
+        "could we get a bigger disk?",
+        "add tmux, and which users are there?",  # a change beside a question
+        "ok, keep it raw. what packages are in it?",
+    ],
+)
+def test_a_request_that_asks_for_a_change_is_not_only_a_question(request_text: str) -> None:
+    assert not questions_of(request_text).only_questions
+    assert route_request(request_text, UBUNTU)["intent"] != "explain"
+
+
+def test_a_question_beside_a_change_is_recorded_for_the_answer() -> None:
+    route = route_request("add tmux, and which users are there?", UBUNTU)
+    assert route["intent"] == "refine"
+    assert route.get("questions") == ["which users are there"]
+
+
+SECURE = UBUNTU.replace(
+    "  immutability:\n    enabled: false\n",
+    "  immutability:\n    enabled: true\n"
+    "    secureBootDBKey: /srv/sb/db.key\n    secureBootDBCrt: /srv/sb/db.crt\n",
+    1,
+)
+
+
+def test_answers_name_the_values_asked_about() -> None:
+    assert SECURE != UBUNTU
+    assert "/srv/sb/db.key" in describe_template(SECURE, "which secure boot key path is used?")
+    release = describe_template(UBUNTU, "which OS release does it target?")
+    assert "24.04" in release
+    users = describe_template(
+        UBUNTU.replace(
+            "systemConfig:\n",
+            "systemConfig:\n  users:\n    - name: ana\n      sudo: true\n    - name: bo\n",
+            1,
+        ),
+        "which users exist, and does either of them have sudo?",
+    )
+    assert "ana" in users and "bo" in users and "package list" not in users
+
+
+@pytest.fixture
+def agent(agent_data_dir: Path) -> Any:
+    agent = TemplateAgent(load_settings(data_dir=agent_data_dir, env={}, provider="builtin"))
+    yield agent
+    agent.close()
+
+
+def test_a_question_turn_keeps_the_template_and_a_mixed_turn_changes_it(agent: Any) -> None:
+    first = agent.generate("a minimal ubuntu 24.04 raw image, hostname quay-3")
+    session = first.session
+    before = agent.current_template(session)
+    asked = agent.generate("ta. what's the host name again?", session=session)
+    assert agent.current_template(session) == before
+    assert "quay-3" in asked.message
+    mixed = agent.generate("add tmux, and what packages does it have now?", session=session)
+    after = agent.current_template(session)
+    assert after != before and "tmux" in after
+    assert "tmux" in mixed.message.split("Changes:", 1)[1]

@@ -1,0 +1,139 @@
+"""Questions about the template inside a request: "packages?", "who has sudo?".
+
+A request is read sentence by sentence (and clause by clause inside a sentence). A part
+is a question when it ends with a question mark and opens with a question word ("what",
+"which", "who", "does", "is" ...), or names only what a template holds ("packages?",
+"hostname?"), or asks to be told ("please confirm which release", "remind me of the
+hostname", "can you tell me ..."). "Can you add htop?" asks for a change, not a question.
+
+A request whose other parts ask for nothing (small talk, "before you change anything",
+"don't change anything", :mod:`oic_ai.tools.planner.asking`) is a question: the template
+stays as it is and the answer names what was asked about. A request that also asks for a
+change is a change; its questions are answered after the change (:func:`questions_of`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from oic_ai.tools.planner.asking import FIELD_NOUNS, IMPERATIVES, read_clause, words_of
+
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)")
+_PART = re.compile(r",\s+|;\s+|:\s+|\s+(?:and|but|also)\s+(?=\w)", re.IGNORECASE)
+_CONNECTOR = re.compile(r"^(?:(?:and|but|also|so|then)\s+)+", re.IGNORECASE)
+_LEAD = frozenset(
+    (
+        "and also so but ok okay oh hmm well right fine great thanks thank thx cool sure yes "
+        "yeah now then just quick quickly one more real really again btw please pls kindly"
+    ).split()
+)
+_QUESTION_WORDS = frozenset(
+    "what what's whats which who who's whom whose how why where when".split()
+)
+# an auxiliary that opens a yes/no question ("does it have sudo?", "is there an SSH server?")
+_AUXILIARIES = frozenset("does do is are was were has have did isn't doesn't aren't".split())
+# verbs that ask to be told ("confirm which release", "remind me of the hostname")
+_TELL = frozenset(
+    "confirm tell remind show list summarise summarize describe explain check recap".split()
+)
+_MODALS = frozenset("can could would will".split())
+# words that say nothing should change ("don't change anything", "leave it as it is")
+_NO_CHANGE = re.compile(
+    r"\b(?:(?:do\s*n[o']?t|never|without)\s+(?:change|touch|modify|edit|add|remove)"
+    r"|before\s+(?:you\s+|we\s+)?(?:chang|go|do|touch|mak)\w*"
+    r"|no\s+changes?|leave\s+it\s+(?:as\s+it\s+is|alone)|just\s+(?:tell|answer|confirm)"
+    r"|a\s+question)\b",
+    re.IGNORECASE,
+)
+# nouns a question may consist of alone: "packages?", "hostname and disk?"
+_TOPIC_NOUNS = FIELD_NOUNS | frozenset(
+    "release target distro distribution version kernel layout storage software name".split()
+)
+
+
+@dataclass(frozen=True)
+class Questions:
+    """What a request asks about the template.
+
+    Attributes:
+        questions: The question parts, as written.
+        changes: True when some other part asks for a change.
+    """
+
+    questions: tuple[str, ...]
+    changes: bool
+
+    @property
+    def only_questions(self) -> bool:
+        """True when the request asks only questions (the template stays as it is)."""
+        return bool(self.questions) and not self.changes
+
+
+def _head(words: list[str]) -> list[str]:
+    index = 0
+    while index < len(words) - 1 and words[index] in _LEAD:
+        index += 1
+    return words[index:]
+
+
+def is_question_part(text: str, *, asked: bool) -> bool:
+    """True when the part ``text`` asks about the template.
+
+    Args:
+        text: One clause of a request.
+        asked: True when its sentence ends with a question mark.
+    """
+    words = _head(words_of(text))
+    if not words:
+        return False
+    first = words[0]
+    if first in _MODALS and len(words) > 2 and words[1] in ("you", "u"):
+        # "can you confirm ...?" asks to be told; "can you add htop?" asks for a change
+        rest = [w for w in words[2:] if w not in ("please", "pls", "just", "also", "quickly")]
+        return bool(rest) and rest[0] in _TELL
+    if first in _TELL or (first == "let" and "know" in words[:4]):
+        return True  # "please confirm which release", "let me know the hostname"
+    if not asked:
+        return False
+    if first in _QUESTION_WORDS or first in _AUXILIARIES:
+        return True
+    # "packages?", "hostname and disk size?": only nouns of what a template holds
+    nouns = [w for w in words if w not in ("and", "or", "the", "a", "its", "any", "now")]
+    return 0 < len(nouns) <= 4 and all(
+        w.rstrip("s") in _TOPIC_NOUNS or w in _TOPIC_NOUNS for w in nouns
+    )
+
+
+def questions_of(request: str) -> Questions:
+    """The question parts of ``request`` and whether it also asks for a change."""
+    questions: list[str] = []
+    changes = False
+    for match in _SENTENCE.finditer(request):
+        sentence = match.group().strip()
+        if not sentence:
+            continue
+        asked = sentence.endswith("?")
+        body = sentence.rstrip("?.! \n")
+        parts = [p.strip() for p in _PART.split(body) if p and p.strip()]
+        found = [p for p in parts if is_question_part(p, asked=asked)]
+        if found:
+            questions.append(_CONNECTOR.sub("", body[body.find(found[0]) :]))
+            # what comes before the question in its sentence may ask for a change ("add
+            # htop, and which users are there?"); what comes after is the question's own
+            # ("what are the hostname and the disk size?")
+            before = parts[: parts.index(found[0])]
+            changes = changes or any(_asks_change(p) for p in before)
+            continue
+        changes = changes or any(_asks_change(p) for p in parts)
+    return Questions(tuple(questions), changes)
+
+
+def _asks_change(part: str) -> bool:
+    """True when ``part`` asks for a change ("keep it raw" counts; small talk does not)."""
+    if _NO_CHANGE.search(part):
+        return False
+    words = _head(words_of(part))
+    if words and words[0] in ("don't", "dont", "do") and any(w in IMPERATIVES for w in words[1:3]):
+        return False  # "don't add one if not": a change not asked for
+    return read_clause(part).asking == "asks"
