@@ -177,6 +177,25 @@ def _covered(
     return tuple(sorted(set(spans)))
 
 
+def _apposition(request: str, marker: Span) -> list[Span]:
+    """The rest of the undo's sentence when it only names what is taken back.
+
+    "undo that storage change, both the partitions and the disk size": a part after the
+    marker that asks for nothing itself (no imperative, no wish) restates the undo.
+    """
+    from oic_ai.tools.planner.asking import read_clause
+
+    end = _SENTENCE_END.search(request, marker[1])
+    stop = end.start() if end else len(request)
+    rest = request[marker[1] : stop]
+    if not rest.strip(" ,;") or not re.match(r"\s*[,;:(\-–—]", rest):
+        return []
+    reading = read_clause(rest.strip(" ,;:(-–—"))
+    if reading.why.startswith(("imperative", "wish")):
+        return []
+    return [(marker[1], stop)]
+
+
 def find_reference(request: str) -> Reference | None:
     """The reference to the conversation in ``request``, or None.
 
@@ -198,6 +217,7 @@ def find_reference(request: str) -> Reference | None:
     undo = _undo_marker(work, vocabulary)
     if undo is not None:
         echoes = [m.span() for m in vocabulary.undo_echo.finditer(work)]
+        echoes += _apposition(request, undo)
         return Reference(
             kind="undo",
             marker=request[undo[0] : undo[1]],

@@ -118,3 +118,14 @@ def test_a_clause_that_only_asks_for_a_target_is_covered() -> None:
 def test_an_unquoted_yes_or_no_in_the_filler_list_is_refused() -> None:
     with pytest.raises(ValueError, match="quote it"):
         parse_conversation({"undo": {"phrases": []}, "same": {}, "filler": ["ok", False]})
+
+
+def test_an_undo_that_names_what_it_takes_back_leaves_nothing_for_the_planner() -> None:
+    # the parts after the marker only restate what is taken back; a new request does not
+    request = "OK, revert that network change, the hostname and the 3 GiB partition too. Ta"
+    found = find_reference(request)
+    assert found is not None and found.kind == "undo"
+    assert remainder(request, found.spans) == "Ta"
+    asked = "roll back the last change, then add strace"
+    again = find_reference(asked)
+    assert again is not None and remainder(asked, again.spans) == "add strace"
