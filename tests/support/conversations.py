@@ -399,8 +399,9 @@ class KnownPackages:
 
 
 def known_packages() -> KnownPackages:
-    """The names every labelled turn may add: both parts' labels, the library and the reference."""
-    labelled = [c for path in (DEV, HELDOUT) if path.is_file() for c in load_conversations(path)]
+    """The names a labelled turn may add: every part's labels, the library and the reference."""
+    parts = (DEV, DEV2, HELDOUT)
+    labelled = [c for path in parts if path.is_file() for c in load_conversations(path)]
     return KnownPackages(labelled, [OUR_TEMPLATES, REFERENCE_TEMPLATES])
 
 
