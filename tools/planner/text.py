@@ -13,6 +13,8 @@ from oic_ai.tools.planner.words import (
     ADD_PAIRS,
     ADD_VERBS,
     FILLER,
+    KEEP_VERBS,
+    NAMING_VERBS,
     NEGATORS,
     NOT_PACKAGES,
     REMOVE_PAIRS,
@@ -29,7 +31,9 @@ from oic_ai.tools.retrieval.spelling import (
 )
 
 _TOKEN = re.compile(
-    r"(?P<gap>\x1f+)|(?P<sep>[,;&\[\]()]|[.!?](?![a-z0-9])|:(?=\s)|(?<=\s)[-–—]+(?=\s))|"
+    r"(?P<gap>\x1f+)|(?P<sign>(?:^|(?<=[\s,;(]))\+(?=[ \t]*[a-z0-9])"
+    r"|(?:^|(?<=\n))[ \t]*[-*\u2022](?=[ \t]*[a-z0-9/]))"
+    r"|(?P<sep>[,;&\[\]()]|[.!?](?![a-z0-9])|:(?=\s)|(?<=\s)[-–—]+(?=\s))|"
     r"(?P<word>[a-z0-9][a-z0-9._+:/=~'-]*[a-z0-9+]|[a-z0-9])"
 )
 
@@ -139,23 +143,62 @@ class RequestText:
 class Token:
     """One word, separator or run of used text, with its offsets."""
 
-    kind: Literal["gap", "sep", "word"]
+    kind: Literal["gap", "sep", "word", "sign", "bullet"]
     text: str
     start: int
     end: int
 
 
+_BULLET_LINE = re.compile(r"(?m)^[ \t]*[-*\u2022][ \t]*[a-z0-9/]")
+
+
+def _bullet_list(work: str) -> bool:
+    """True when ``work`` is laid out as a bulleted list (several "- " lines, or a header:).
+
+    Then a line's leading "-" is a bullet; in a one-line "- jq" it is a minus sign.
+    """
+    lines = _BULLET_LINE.findall(work)
+    return len(lines) >= 2 or re.search(r":[ \t]*\n[ \t]*[-*\u2022]", work) is not None
+
+
+def _list_ends(work: str) -> list[Token]:
+    """A sentence end at each newline that closes a bulleted list's last line."""
+    ends = []
+    for match in re.finditer(r"\n", work):
+        line_start = work.rfind("\n", 0, match.start()) + 1
+        this_line = work[line_start : match.start()]
+        rest = work[match.end() :]
+        if _BULLET_LINE.match(this_line) and not _BULLET_LINE.match(rest):
+            ends.append(Token("sep", ".", match.start(), match.end()))
+    return ends
+
+
 def tokenize(work: str) -> list[Token]:
-    """Split the working text into tokens; a word's trailing apostrophe is dropped."""
+    """Split the working text into tokens; a word's trailing apostrophe is dropped.
+
+    A leading "+" is a sign (add what follows); a line's leading "-" is a sign too
+    (remove what follows) unless the text is a bulleted list, where "-", "*" and "•" are
+    bullets and the list ends at the first line without one.
+    """
     found: list[Token] = []
+    bullets = "\n" in work and _bullet_list(work)
     for match in _TOKEN.finditer(work):
         start, end = match.span()
-        if match.lastgroup == "word":
+        if match.lastgroup == "sign":
+            mark = match.group().strip()
+            start = end - 1
+            if mark == "+" or (mark == "-" and not bullets):
+                found.append(Token("sign", mark, start, end))
+            else:
+                found.append(Token("bullet", mark, start, end))
+        elif match.lastgroup == "word":
             found.append(Token("word", match.group().rstrip("'"), start, end))
         elif match.lastgroup == "gap":
             found.append(Token("gap", match.group(), start, end))
         else:
             found.append(Token("sep", match.group(), start, end))
+    if bullets:
+        found = sorted([*found, *_list_ends(work)], key=lambda t: t.start)
     return found
 
 
@@ -221,11 +264,32 @@ def _list_follows(tokens: Sequence[Token], at: int) -> bool:
     return joins > 0
 
 
+# What a list after a colon holds, by the words before the colon ("packages: a, b").
+_PACKAGE_HEADERS = frozenset(
+    "package packages pkg pkgs components component software install installs".split()
+)
+# Headers whose list names something else: accounts, hosts, groups, partitions...
+_OTHER_HEADERS = frozenset(
+    (
+        "user users account accounts login logins hostname hostnames host hosts group groups "
+        "partition partitions repo repos repository repositories kernel cmdline option options "
+        "disk disks storage layout console consoles target name names"
+    ).split()
+)
+# Conjunctions that start a new clause: the statement before them ends there
+# ("the screens play video so please put vlc").
+_NEW_CLAUSE = frozenset("so because since although though whereas please".split())
+# Right after a verb, these start where or how, not a thing: "install on site".
+_PLACE_WORDS = frozenset("on in at from into onto via inside".split())
+
+
 def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
     """Split the words into list items, each under the add or remove verb before it.
 
     A sentence end forgets the verb; what follows "for", "in", "on" ... after a named
-    thing, and statements, are ``aside``.
+    thing, and statements, are ``aside``. A sign ("+ htop", "- jq") is a verb; a
+    colon's list takes its role from the words before the colon ("packages:" adds,
+    "users:" names no package); a verb inside parentheses governs its own items.
     """
     mode: Literal["add", "remove", "none"] = "none"
     verb_word = ""
@@ -234,24 +298,30 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
     negated = False  # "do not add docker", "don't install vim", "no need for docker"
     previous = ""
     outside: list[tuple[Literal["add", "remove", "none"], str]] = []  # before "(" and "["
+    paren_verb = False  # a verb said inside the parentheses: "(install zsh too)"
+    other_role = False  # "users: admin, tech1": the list names no package
 
     statement = False  # "the team can ship their containers": a statement to its clause's end
 
     listed = False  # after a list separator: "debian trixie, arm64, mosquitto"
+    after_verb = False  # the previous word set the mode ("install on site")
 
     def item() -> Item:
         said = statement
-        kind = "aside" if aside or said or outside else mode
+        kind = "aside" if aside or said or other_role or (outside and not paren_verb) else mode
         # an item of a list is weakly marked as one of the things asked for
         verb = verb_word or ("," if listed and mode == "none" and len(current) == 1 else "")
-        return Item(kind, list(current), verb, aside or ("(" if outside else ""))
+        by = aside or ("(" if outside else "") or ("role" if other_role else "")
+        return Item(kind, list(current), verb, by)
 
     for index, token in enumerate(tokens):
         word = token.text
         before_that = tokens[index - 2].text if index >= 2 else ""
         before = previous  # the word before this one
-        verb: Literal["add", "remove"] | None = None
-        if token.kind == "word" and (previous, word) in REMOVE_PAIRS:  # "leave out"
+        verb: Literal["add", "remove", "none"] | None = None
+        if token.kind == "sign":
+            verb = "add" if word == "+" else "remove"
+        elif token.kind == "word" and (previous, word) in REMOVE_PAIRS:  # "leave out"
             verb = "remove"
             word = f"{previous} {word}"  # the verb is the pair: "do without" is no negator
         elif token.kind == "word" and (previous, word) in ADD_PAIRS:  # "switch to"
@@ -260,9 +330,13 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
             verb = "remove" if negated else "add"
         elif token.kind == "word" and word in REMOVE_VERBS | NEGATORS:  # "get rid": "rid"
             verb = "remove"
+        elif token.kind == "word" and word in NAMING_VERBS | KEEP_VERBS:
+            verb = "none"  # "create svc-backup", "keep socat": what follows is no package
         negated = token.kind == "word" and (word in NEGATORS or word == "no")
         previous = word if token.kind == "word" else ""
         following = tokens[index + 1].text if index + 1 < len(tokens) else ""
+        if token.kind == "word" and word in _NEW_CLAUSE:
+            statement = False
         if token.kind == "word" and (
             word in _STATEMENT_WORDS
             or (word in _MODALS and following not in _ASKED and before not in _PROPOSING)
@@ -274,8 +348,17 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
             word = "said"  # "they run ROS 2", "we don't use snaps": only what is known counts
         if statement and verb is not None and token.kind == "word":
             verb = None  # "can ship", "won't use": the statement's own verb
-        if token.kind == "word" and word in _ASIDE_WORDS and current and verb is None:
-            yield item()
+        was_after_verb, after_verb = after_verb, False
+        if (
+            token.kind == "word"
+            and verb is None
+            and (
+                (word in _ASIDE_WORDS and current)
+                or (word in _PLACE_WORDS and was_after_verb and not current)
+            )
+        ):
+            if current:
+                yield item()
             current = []
             aside = word
             continue
@@ -284,29 +367,50 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
                 # "the monitoring agent needs audit=1", "ops needs an account": a subject
                 yield Item("aside", list(current), "", word)
                 current = []
+            if token.kind == "sep" and token.text == ":" and current and mode == "none":
+                header = {t.text for t in current}
+                if header & _PACKAGE_HEADERS:
+                    yield Item("aside", list(current), "", ":")  # "Required packages:"
+                    current = []
+                    mode, verb_word = "add", "packages"
+                    continue
+                if header & _OTHER_HEADERS:
+                    other_role = True  # "users: admin, tech1 and tech2"
             if current:
-                said = item().mode == "aside" and not aside and not outside
+                said = item().mode == "aside" and not aside and not outside and not other_role
                 yield item()
                 current = []
                 if said:
                     mode, verb_word = "none", ""  # "our boxes are offline, htop": no verb
-            if token.kind != "word" or word in SEPARATOR_WORDS:
+            if token.kind not in ("word", "bullet") or word in SEPARATOR_WORDS:
                 statement = False
             listed = (token.kind == "sep" and token.text == ",") or word in ("and", "&")
             aside = ""
             if token.kind == "sep" and token.text in "([":
                 outside.append((mode, verb_word))  # a parenthesis is a remark
+                paren_verb = False
             elif token.kind == "sep" and token.text in ")]" and outside:
                 mode, verb_word = outside.pop()
+                paren_verb = False
+            elif token.kind == "bullet":
+                if verb_word not in (":", "packages"):
+                    mode, verb_word = "none", ""  # a bullet of a list that is not of things
             elif token.kind == "sep" and token.text[0] in ".!?-–—":
                 mode, verb_word = "none", ""  # a new sentence, or a dash's elaboration
+                other_role = False
                 if token.text[0] in ".!?":
                     outside.clear()
-            elif token.kind == "sep" and token.text == ":" and mode == "none":
+            elif token.kind == "sep" and token.text == ":" and mode == "none" and not other_role:
                 if _list_follows(tokens, index + 1):
                     mode, verb_word = "add", ":"  # "... please: ssh, chrony and htop"
-            if verb is not None:
+            if verb == "none":
+                mode, verb_word = "none", ""
+            elif verb is not None:
                 mode, verb_word = verb, word
+                other_role = False
+                after_verb = True
+                if outside:
+                    paren_verb = True
             continue
         current.append(token)
     if current:

@@ -23,16 +23,18 @@ QUOTED_NAME = (
 
 ADD_VERBS = frozenset(
     (
-        "add adding install installing include including with plus enable want wants need "
-        "needs require requires put ship ships shipping bundle containing contains has have "
+        "add adds adding install installs installing include including with plus enable want "
+        "wants need needs require requires put puts ship ships shipping bundle containing "
+        "contains has have "
         "having had use using run runs running provide provides providing includes offer offers "
         "bring brings carry carries"
     ).split()
 )
 REMOVE_VERBS = frozenset(
     (
-        "remove removing drop dropping delete without no exclude excluding uninstall disable "
-        "minus sans skip strip lose except purge rid omit omitting excluded lacking"
+        "remove removes removing drop drops dropping delete deletes without no exclude excludes "
+        "excluding uninstall uninstalls disable disables minus sans skip strip lose except purge "
+        "rid omit omitting excluded lacking"
     ).split()
 )
 SEPARATOR_WORDS = frozenset({"and", "or", "nor", "then", "but", "also"})
@@ -52,7 +54,27 @@ ADD_PAIRS = frozenset(
         ("pop", "in"),
         ("bring", "in"),
         ("set", "up"),
+        ("ask", "for"),
+        ("asks", "for"),
+        ("asked", "for"),
+        ("asking", "for"),
     }
+)
+# Verbs whose object is a new name, never a package ("create svc-backup", "call it gw1").
+NAMING_VERBS = frozenset("create creates creating call calls called name names rename".split())
+# Words that say when or how much, never what: dropped from the ends of a list item
+# ("put nano back", "htop too", "chrony after all", "ebtables any more").
+ADVERBS = frozenset(
+    (
+        "back too again later also anyway afterwards soon first today tomorrow now then "
+        "either instead though anymore please pls thanks thx"
+    ).split()
+)
+# Verbs that keep what is there: a later "keep X" takes back an earlier removal of X.
+KEEP_VERBS = frozenset("keep keeping retain preserve".split())
+# Two-word adverbs ("after all", "any more", "as well", "at all", "for now").
+ADVERB_PAIRS = frozenset(
+    {("after", "all"), ("any", "more"), ("as", "well"), ("at", "all"), ("for", "now")}
 )
 # Words that carry no request of their own.
 FILLER = (
@@ -99,7 +121,7 @@ NOT_PACKAGES = frozenset(
         "things thing features feature performance speed stability security secure "
         "reliability tools tool utilities utils extras apps app software latest updates "
         "update it storage networking network logs partition disk user users kernel boot "
-        "hostname size"
+        "hostname size swap lvm codename suite component components priority prio pkey gpg url"
     ).split()
-) | frozenset(NOT_PACKAGE_WORDS)
+) | frozenset(NOT_PACKAGE_WORDS) | frozenset(FS.split("|"))
 PACKAGE_TOKEN = re.compile(r"^[a-z0-9][a-z0-9+_.:~-]*$")

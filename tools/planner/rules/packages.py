@@ -10,10 +10,12 @@ from typing import Literal
 
 from oic_ai.stores.capability_catalog import Capability, CapabilityCatalog, load_catalog, words
 from oic_ai.stores.vocabulary import CAPABILITY_SYNONYMS, PACKAGE_CAPABILITIES
-from oic_ai.tools.planner.lexicon import is_common
+from oic_ai.tools.planner.lexicon import is_common, is_english
 from oic_ai.tools.planner.state import PlanState, family_of
-from oic_ai.tools.planner.text import Item, split_items, tokenize
+from oic_ai.tools.planner.text import Item, Token, split_items, tokenize
 from oic_ai.tools.planner.words import (
+    ADVERB_PAIRS,
+    ADVERBS,
     FILLER,
     NEGATORS,
     NOT_PACKAGES,
@@ -32,27 +34,242 @@ def rule_packages(state: PlanState) -> None:
     """
     _replacements(state)
     _said_of(state)
+    keeps = _keeps(state)
     previous_took = False
     took_any = False
     questions = _questions(state)
+    head: Item | None = None  # the item a parenthesis may name ("the SCAP tooling (a, b)")
+    head_took = False
     for item in split_items(tokenize(state.text.work)):
         if any(start <= item.span[0] < end for start, end in questions):
             continue  # "what does the live environment install?" asks, it adds nothing
+        if any(start <= item.span[0] < end for start, end in keeps):
+            _keep(state, item)
+            continue
+        if item.mode == "aside" and item.aside_by == ":":
+            state.text.consume(*item.span, "context")  # "Required packages:" heads the list
+            continue
         if item.mode == "aside":
+            if (
+                item.aside_by == "("
+                and head is not None
+                and _names_in_parentheses(state, head, item)
+            ):
+                if not head_took:
+                    state.text.consume(*head.span)  # the description the names spell out
+                head_took = previous_took = took_any = True
+                continue
             if previous_took and item.aside_by in _DESCRIBING:
                 state.text.consume(*item.span, "context")  # what the package is for
             previous_took = False
+            if item.aside_by != "(":
+                head = None
             continue  # "our boxes are offline": the accounting reads it
         if item.verb in _POINTING_VERBS and set(item.words) <= _PRONOUNS and took_any:
             state.text.consume(*item.span)  # "we don't need podman, drop it"
             continue
         if any(w not in FILLER for w in item.words):
             before = len(state.text.claims)
-            _resolve_item(state, item)
+            _resolve_whole(state, item)
             previous_took = len(state.text.claims) > before
             took_any = took_any or previous_took
+            head, head_took = item, previous_took
         else:
             previous_took = False
+    _final_intent(state)
+
+
+_DETERMINERS = frozenset("the a an our some their its your my this that these those".split())
+
+
+def _trim(item: Item) -> Item | None:
+    """``item`` without the adverbs at its ends ("nano back", "chrony after all").
+
+    None when nothing but filler is left ("install it later": a pronoun and a time).
+    """
+    tokens = list(item.tokens)
+    while tokens:
+        if tokens[-1].text in ADVERBS:
+            tokens.pop()
+        elif len(tokens) >= 2 and (tokens[-2].text, tokens[-1].text) in ADVERB_PAIRS:
+            del tokens[-2:]
+        else:
+            break
+    if all(t.text in FILLER for t in tokens):
+        return None
+    return Item(item.mode, tokens, item.verb, item.aside_by)
+
+
+def _candidate(state: PlanState, item: Item, token: Token) -> bool:
+    """Whether one word of a several-word item is a package name by itself."""
+    word = token.text
+    written = state.text.raw(token.start, token.end)
+    if (
+        not PACKAGE_TOKEN.match(word)
+        or word in NOT_PACKAGES
+        or word in RETRIEVAL_WORDS
+        or word.replace(".", "").isdigit()
+    ):
+        return False
+    target = state.target
+    if _known(state, written) or word in state.catalog.capabilities:
+        return True
+    if target.known and state.catalog.aliases(word, target.os, target.dist, target.arch):
+        return True
+    if item.mode not in ("add", "remove") or not item.verb or is_english(word):
+        return False  # "install guide says": ordinary words listed are no names
+    return may_be_package(state, Item(item.mode, [token], item.verb), word, written)
+
+
+def _pieces(state: PlanState, item: Item) -> list[Item]:
+    """``item`` as the items it lists without commas ("add htop iperf3 tcpdump").
+
+    Every word must be a name by itself (known, or marked and package-shaped), and no
+    capability phrase may span them ("node monitoring"). A description heading a known
+    name is read as that name ("the usual prerequisites socat").
+    """
+    content = [t for t in item.tokens if t.text not in FILLER]
+    if len(content) < 2 or len(content) > _MAX_ITEM_WORDS:
+        return [item]
+    item_words = words(" ".join(item.words))
+    for capability in _find_capabilities(state.catalog, " ".join(item.words)):
+        for phrase in (capability.name, *capability.synonyms):
+            phrase_words = words(phrase)
+            if len(phrase_words) >= 2 and any(
+                item_words[k : k + len(phrase_words)] == phrase_words
+                for k in range(len(item_words))
+            ):
+                return [item]  # "node monitoring", "docker compose": one capability
+    verb = item.verb or ","
+    if any(t.text in NOT_PACKAGES for t in content):
+        return [item]  # "codename internal-extras": a field and its value
+    if all(_candidate(state, item, t) for t in content):
+        return [Item(item.mode, [t], verb, item.aside_by) for t in content]
+    last = content[-1]
+    if (
+        item.mode in ("add", "remove")
+        and item.words[0] in _DETERMINERS
+        and _candidate(state, item, last)
+    ):
+        return [Item(item.mode, [last], verb, item.aside_by)]
+    return [item]
+
+
+def _resolve_whole(state: PlanState, item: Item) -> None:
+    """Resolve ``item``: trimmed of adverbs, split into the names it lists."""
+    trimmed = _trim(item)
+    if trimmed is None:
+        if item.verb and any(w in _PRONOUNS for w in item.words):
+            state.text.consume(*item.span, "context")  # "our team installs it later"
+        return
+    if _described_removal(state, trimmed):
+        return
+    pieces = _pieces(state, trimmed)
+    took = 0
+    for piece in pieces:
+        before = len(state.text.claims)
+        _resolve_item(state, piece)
+        took += len(state.text.claims) > before
+    if took == len(pieces) and (len(pieces) > 1 or pieces[0].span != item.span):
+        state.text.consume(*item.span)  # the adverbs and the description go with it
+
+
+def _described_removal(state: PlanState, item: Item) -> bool:
+    """Remove the one template package a description names ("drop the exporter").
+
+    The description is "the" and one word that is the last part of exactly one
+    package of the template (prometheus-node-exporter); anything else is not read here.
+    """
+    content = [w for w in item.words if w not in FILLER]
+    if item.mode != "remove" or item.words[0] != "the" or len(content) != 1:
+        return False
+    word = content[0]
+    if word in _PART_WORDS or _known(state, word) or _find_capabilities(state.catalog, word):
+        return False  # "the server": a part many package names share, not a description
+    installed = (*state.facts.packages, *state.facts.kernel.packages)
+    matches = [n for n in installed if len(n.split("-")) > 1 and n.split("-")[-1] == word]
+    if len(matches) != 1:
+        return False
+    _remove(state, item, matches, word)
+    return True
+
+
+def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
+    """Names in parentheses that spell out the item before them ("the SCAP tools (a, b)")."""
+    between = state.text.original[head.span[1] : item.span[0]]
+    if (
+        head.mode not in ("add", "remove")
+        or head.words[0] not in _DETERMINERS
+        or not between.lstrip().startswith("(")
+        or ")" in between
+    ):
+        return False  # only right after the description they spell out
+    content = [t for t in item.tokens if t.text not in FILLER]
+    inner = Item(head.mode, item.tokens, head.verb or ",")
+    if not content or not all(_candidate(state, inner, t) for t in content):
+        return False
+    for token in content:
+        _resolve_item(state, Item(head.mode, [token], head.verb or ","))
+    state.text.consume(*item.span)
+    return True
+
+
+_KEEP = r"\b(?:keep|keeping|retain|preserve)\s+(?:the\s+)?(?P<names>{names})"
+
+
+def _keeps(state: PlanState) -> list[tuple[int, int]]:
+    """Spans of the names a request keeps ("oh wait, keep socat")."""
+    pattern = re.compile(_KEEP.format(names=_NAMES))
+    return [m.span("names") for m in state.text.matches(pattern)]
+
+
+def _keep(state: PlanState, item: Item) -> None:
+    """Keep a package: take back its removal earlier in the request, or note it stays."""
+    for token in item.tokens:
+        name = state.text.raw(token.start, token.end)
+        if name in state.remove:
+            state.remove.remove(name)
+            state.text.consume(token.start, token.end)
+        elif name in state.facts.packages or name in state.add:
+            state.text.consume(token.start, token.end, "context")
+
+
+_CHANGE_OF_MIND = re.compile(
+    r"\b(?:no\s*,?\s*wait|wait\s*,?\s*no|oh\s*,?\s*wait|actually|scratch\s+that|"
+    r"hmm+\s*,?\s*no|on\s+second\s+thought)\b"
+)
+_JUST = (
+    r"\b(?:just|only)\s+(?:(?:add|install|use|keep)\s+)?(?P<names>{names})"
+    r"(?=\s*(?:$|[.!;]|\x1f|\s+for\b))"
+)
+
+
+def _final_intent(state: PlanState) -> None:
+    """After a change of mind, "just X" is the request's whole list of packages to add.
+
+    "add tmux and nginx, no wait not nginx, lighttpd... actually neither, just tmux"
+    adds tmux only; what was said between the change of mind and "just" is taken back.
+    """
+    original = state.text.original.lower()
+    marker = _CHANGE_OF_MIND.search(original)
+    if marker is None:
+        return
+    final = None
+    for match in re.compile(_JUST.format(names=_NAMES)).finditer(original, marker.end()):
+        final = match
+    if final is None:
+        return
+    start, end = final.span("names")
+    names = [n for n in re.split(r"\s*(?:,|\band\b|&)\s*", original[start:end]) if n]
+    if not names or not all(
+        n in state.add or n in state.facts.packages or _known(state, n) for n in names
+    ):
+        return
+    state.add[:] = [n for n in state.add if n in names]
+    missing = [n for n in names if n not in state.add and n not in state.facts.packages]
+    state.add += missing
+    state.text.consume(marker.start(), final.end(), "context")
+    state.notes.append(f"only the last intent was kept: {', '.join(names)}")
 
 
 _QUESTION_WORDS = frozenset(
@@ -85,8 +302,16 @@ _POINTING_VERBS = frozenset(
 # generic nouns after a package name: "the cockpit-podman plugin", "the nvme-cli tool"
 _HEAD_NOUNS = frozenset(
     "plugin plugins package packages tool tools utility utilities module modules extension "
-    "extensions addon add-on client daemon service".split()
+    "extensions addon add-on client daemon service cli".split()
 )
+# Last parts of package names that say what kind of part it is, not what it is.
+_PART_WORDS = (
+    RETRIEVAL_WORDS
+    | NOT_PACKAGES
+    | _HEAD_NOUNS
+    | frozenset("server common core data bin dev doc docs libs lib utils full minimal".split())
+)
+
 _NAME = r"[a-z0-9][a-z0-9+_.:~-]*[a-z0-9+]|[a-z0-9]"
 _REPLACE = re.compile(
     rf"\b(?:replace|swap|substitute)\s+(?:the\s+)?(?P<old>{_NAME})\s+(?:with|by|for)\s+"
@@ -102,7 +327,7 @@ _NAMES = rf"(?:{_NAME})(?:\s*(?:,|\band\b|&)\s*(?:{_NAME}))*"
 _SAID_OF = re.compile(
     rf"\b(?P<names>{_NAMES})\s+(?:"
     r"(?P<off>(?:is|are)\s+not|isn't|aren't|(?:is|are)\s+no\s+longer|(?:is|are)n't\s+really)"
-    r"\s+(?:needed|required|necessary|wanted|used|useful)"
+    r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
     r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped)))"
     r"|(?P<on>(?:is|are|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be|have\s+to\s+be)"
     r"\s+(?:included|installed|present|available|added|there|on\s+it|in\s+(?:it|the\s+image))))\b"
@@ -139,6 +364,12 @@ def _replacements(state: PlanState) -> None:
         state.text.consume(*match.span())
 
 
+# A host or domain name: two dots or more, or one before a top-level domain word.
+_HOST_LIKE = re.compile(
+    r"^(?:[a-z0-9-]+\.){2,}[a-z][a-z0-9-]*$"
+    r"|^[a-z0-9-]+\.(?:com|net|org|local|lan|internal|example|invalid|test|localdomain|corp"
+    r"|home|edu|gov)$"
+)
 # The verbs that mark what follows as a package even when nothing knows the name.
 _STRONG_VERBS = frozenset({"install", "installing"})
 
@@ -160,8 +391,12 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "they run acme-thing": a statement names only what is known
     if not PACKAGE_TOKEN.match(written.lower()) or not _shaped(state, written):
         return False
+    if _HOST_LIKE.match(written.lower()):
+        return False  # "ntp1.corp.example.net", "example.com": a host, not a package
     words = item.words
     before = words[: words.index(token)] if token in words else words
+    if before and before[-1] == "to":
+        return False  # "wants us to consolidate": a verb, not a thing
     quoted = f"`{written}`" in state.text.original
     if item.verb in _STRONG_VERBS or quoted or any(w in ("package", "packages") for w in before):
         return True
@@ -348,8 +583,10 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     # package names keep the case they were written in (NetworkManager, PackageKit)
     written = next((state.text.raw(t.start, t.end) for t in item.tokens if t.text == token), "")
     named_capability = token in state.catalog.capabilities  # "cloud-init", "docker"
-    if is_name and not named_capability and (
-        _real(state, written) or (state.repositories and item.mode != "remove")
+    if (
+        is_name
+        and not named_capability
+        and (_real(state, written) or (state.repositories and item.mode != "remove"))
     ):
         # "nftables" on el10 is nftables, not the firewall capability's firewalld; a name
         # from the user's own repository stays as written ("docker-ce")
@@ -385,9 +622,13 @@ def _resolve_item(state: PlanState, item: Item) -> None:
             return
         if not is_name:
             return  # part of it is unclear ("docker swarm magic"): report the whole item
-    if item.mode == "none" and is_name and (
-        _known(state, written or token)
-        or (item.verb and may_be_package(state, item, token, written))
+    if (
+        item.mode == "none"
+        and is_name
+        and (
+            _known(state, written or token)
+            or (item.verb and may_be_package(state, item, token, written))
+        )
     ):
         # "SSH and sudo only": a known name; "..., mosquitto and wireguard-tools": a name
         # listed among the things asked for
