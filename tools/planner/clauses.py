@@ -85,6 +85,4 @@ def _add(
     if not re.search(r"[A-Za-z0-9]", stripped):
         return
     offset = start + piece.index(stripped)
-    clauses.append(
-        Clause(offset, offset + len(stripped), stripped, sentence, parenthetical, colon)
-    )
+    clauses.append(Clause(offset, offset + len(stripped), stripped, sentence, parenthetical, colon))

@@ -305,6 +305,7 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
 
     listed = False  # after a list separator: "debian trixie, arm64, mosquitto"
     after_verb = False  # the previous word set the mode ("install on site")
+    list_mode: tuple[Literal["add", "remove", "none"], str] | None = None  # "packages:\n- a"
 
     def item() -> Item:
         said = statement
@@ -373,6 +374,7 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
                     yield Item("aside", list(current), "", ":")  # "Required packages:"
                     current = []
                     mode, verb_word = "add", "packages"
+                    list_mode = (mode, verb_word)
                     continue
                 if header & _OTHER_HEADERS:
                     other_role = True  # "users: admin, tech1 and tech2"
@@ -393,16 +395,19 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
                 mode, verb_word = outside.pop()
                 paren_verb = False
             elif token.kind == "bullet":
-                if verb_word not in (":", "packages"):
-                    mode, verb_word = "none", ""  # a bullet of a list that is not of things
+                # a bullet continues the list its header opened; other bullets start afresh
+                mode, verb_word = list_mode or ("none", "")
             elif token.kind == "sep" and token.text[0] in ".!?-–—":
                 mode, verb_word = "none", ""  # a new sentence, or a dash's elaboration
                 other_role = False
+                list_mode = None
                 if token.text[0] in ".!?":
                     outside.clear()
             elif token.kind == "sep" and token.text == ":" and mode == "none" and not other_role:
                 if _list_follows(tokens, index + 1):
                     mode, verb_word = "add", ":"  # "... please: ssh, chrony and htop"
+            if token.kind == "sep" and token.text == ":":
+                list_mode = (mode, verb_word) if mode != "none" else None
             if verb == "none":
                 mode, verb_word = "none", ""
             elif verb is not None:

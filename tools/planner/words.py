@@ -115,13 +115,17 @@ RETRIEVAL_WORDS = frozenset(
     ).split()
 )
 # Plain English that is never a package name even after "add".
-NOT_PACKAGES = frozenset(
-    (
-        "more less better faster slower bigger smaller everything something anything nothing "
-        "things thing features feature performance speed stability security secure "
-        "reliability tools tool utilities utils extras apps app software latest updates "
-        "update it storage networking network logs partition disk user users kernel boot "
-        "hostname size swap lvm codename suite component components priority prio pkey gpg url"
-    ).split()
-) | frozenset(NOT_PACKAGE_WORDS) | frozenset(FS.split("|"))
+NOT_PACKAGES = (
+    frozenset(
+        (
+            "more less better faster slower bigger smaller everything something anything nothing "
+            "things thing features feature performance speed stability security secure "
+            "reliability tools tool utilities utils extras apps app software latest updates "
+            "update it storage networking network logs partition disk user users kernel boot "
+            "hostname size swap lvm codename suite component components priority prio pkey gpg url"
+        ).split()
+    )
+    | frozenset(NOT_PACKAGE_WORDS)
+    | frozenset(FS.split("|"))
+)
 PACKAGE_TOKEN = re.compile(r"^[a-z0-9][a-z0-9+_.:~-]*$")

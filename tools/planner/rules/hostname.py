@@ -17,7 +17,9 @@ _HOSTNAME = re.compile(
     r"\s+be\s+(?:called|named|known\s+as)"
     r"|(?:its|their|the\s+(?:machine|box|host|device)'?s?)\s+(?:host\s*)?name\s+(?:should|will|must)\s+be"
     rf"|(?:(?:the\s+)?{_MACHINE}e?s?\s+)?(?:will\s+|should\s+)?(?:come|comes|boot|boots)\s+up\s+as)"
-    r"(?:\s*[:=]\s*|\s+)" + QUOTED_NAME + CLAUSE_END
+    r"(?:\s*[:=]\s*|\s+)"
+    + QUOTED_NAME
+    + CLAUSE_END
     # "make the hostname match the site code": a verb, not a name
     + r"(?!\s+(?:the|a|an|to|of|with|our|its)\b)"
 )

@@ -100,11 +100,16 @@ def _trim(item: Item) -> Item | None:
     return Item(item.mode, tokens, item.verb, item.aside_by)
 
 
+def _in_path(state: PlanState, token: Token) -> bool:
+    """True when ``token`` is written as part of a path ("/srv", "/var/lib/docker")."""
+    return token.start > 0 and state.text.original[token.start - 1] == "/"
+
+
 def _candidate(state: PlanState, item: Item, token: Token) -> bool:
     """Whether one word of a several-word item is a package name by itself."""
     word = token.text
     written = state.text.raw(token.start, token.end)
-    if (
+    if _in_path(state, token) or (
         not PACKAGE_TOKEN.match(word)
         or word in NOT_PACKAGES
         or word in RETRIEVAL_WORDS
@@ -330,7 +335,9 @@ _SAID_OF = re.compile(
     r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
     r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped)))"
     r"|(?P<on>(?:is|are|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be|have\s+to\s+be)"
-    r"\s+(?:included|installed|present|available|added|there|on\s+it|in\s+(?:it|the\s+image))))\b"
+    r"\s+(?:included|installed|present|available|added|there|on\s+it|in\s+(?:it|the\s+image)))"
+    r"|(?P<bare>installed|included)(?=\s*(?:$|[\n.;]))"
+    r")\b"
 )
 
 
@@ -340,11 +347,14 @@ def _said_of(state: PlanState) -> None:
     for match in state.text.matches(_SAID_OF):
         start, end = match.span("names")
         part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
-        mode: Literal["remove", "add"] = "add" if match.group("on") else "remove"
+        on = match.group("on") or match.group("bare")
+        mode: Literal["remove", "add"] = "add" if on else "remove"
+        # "iotop installed" marks a name as strongly as "install iotop" does
+        verb = "installed" if match.group("bare") else "said"
         before = len(state.text.claims)
         for item in split_items(part):
             if any(w not in FILLER for w in item.words):
-                _resolve_item(state, Item(mode, item.tokens, "said"))
+                _resolve_item(state, Item(mode, item.tokens, verb))
         if len(state.text.claims) > before:
             state.text.consume(*match.span())
 
@@ -371,7 +381,7 @@ _HOST_LIKE = re.compile(
     r"|home|edu|gov)$"
 )
 # The verbs that mark what follows as a package even when nothing knows the name.
-_STRONG_VERBS = frozenset({"install", "installing"})
+_STRONG_VERBS = frozenset({"install", "installing", "installed"})
 
 
 def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bool:
@@ -582,6 +592,8 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     # is mapped; a capability's own name ("docker") means the capability.
     # package names keep the case they were written in (NetworkManager, PackageKit)
     written = next((state.text.raw(t.start, t.end) for t in item.tokens if t.text == token), "")
+    if is_name and any(t.text == token and _in_path(state, t) for t in item.tokens):
+        return  # "/srv": a path, not a package
     named_capability = token in state.catalog.capabilities  # "cloud-init", "docker"
     if (
         is_name

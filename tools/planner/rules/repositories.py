@@ -106,9 +106,7 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
             repo.spans.append(match.span())
     if repo.url is None:
         for match in _BARE_URL.finditer(work, start, end):
-            if match.span("url") not in keys and not any(
-                s <= match.start() < e for s, e in keys
-            ):
+            if match.span("url") not in keys and not any(s <= match.start() < e for s, e in keys):
                 repo.url = _raw(state, match.span("url"))
                 repo.spans.append(match.span())
                 break

@@ -124,8 +124,10 @@ def _read(state: PlanState, clause: Clause, work: str) -> _Ask | None:
     )
     named = _NAMED.search(work)
     storage = _SIZE.search(work) or _FS.search(work) or _STORAGE_WORDS.search(work)
-    pending = mount is not None and not storage and (
-        clause.ends_with_colon or bool(_CHANGING.search(work))
+    pending = (
+        mount is not None
+        and not storage
+        and (clause.ends_with_colon or bool(_CHANGING.search(work)))
     )
     if mount is not None and not storage and not pending:
         mount = None  # a path alone ("/usr/sbin/nologin" was a shell) is not storage

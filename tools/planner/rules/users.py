@@ -198,7 +198,6 @@ def _with_attributes(state: PlanState, user: _User, limit: int) -> list[_User]:
     return found
 
 
-
 # "an ops user", "a deploy account": the name before the role word, after an adding verb
 _PRE_ROLE = re.compile(
     r"\b(?:a|an|one)\s+(?P<name>[a-z_][a-z0-9_-]*)\s+(?:user|account|login)\b"

@@ -1,0 +1,125 @@
+"""How a request lists packages, and which of its words are never packages (issue 21).
+
+The sentences here were written for these tests, not taken from the labelled
+conversations: each checks one mechanism of the package rule (the role a word plays in
+its sentence), not a phrase.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
+
+UBUNTU = OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml"
+CONTAINER_HOST = OUR_TEMPLATES / "azl3-x86_64-container-host-raw.yml"  # node exporter
+
+
+def _with_tools() -> str:
+    """The Ubuntu minimal template with curl, wget and nano installed."""
+    text = UBUNTU.read_text(encoding="utf-8")
+    return text.replace(
+        "    - systemd-timesyncd\n", "    - systemd-timesyncd\n    - curl\n    - wget\n    - nano\n"
+    )
+
+
+def plan(request: str, template: str | None = None) -> EditPlan:
+    text = template if template is not None else UBUNTU.read_text(encoding="utf-8")
+    return plan_request(request, text, mode="refine")
+
+
+def added(result: EditPlan) -> list[str]:
+    return [p for op in result.operations if op.op == "add_packages" for p in op.packages]
+
+
+def removed(result: EditPlan) -> list[str]:
+    return [p for op in result.operations if op.op == "remove_packages" for p in op.packages]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        ("install strace ltrace gdb", ["strace", "ltrace", "gdb"]),  # no commas
+        ("+ iftop + nload", ["iftop", "nload"]),  # signs
+        ("bring vim back", ["vim"]),  # an adverb after the name
+        ("the lab is noisy so please put iotop on it", ["iotop"]),  # a new clause after "so"
+        ("we need the tracing tools (bpftrace and sysstat)", ["bpftrace", "sysstat"]),
+        ("set the hostname to lab-3 (and install fish too)", ["fish"]),  # a verb inside
+        ("with the fast grep replacement ripgrep", ["ripgrep"]),  # a description heading a name
+        ("Needed packages: iotop, nload and htop", ["iotop", "nload", "htop"]),  # a header
+        ("Packages to install:\n- iotop\n- nload\n", ["iotop", "nload"]),  # a bullet list
+        ("they asked for sysstat", ["sysstat"]),
+        ("an image that installs nload", ["nload"]),
+    ],
+)
+def test_a_name_marked_by_its_role_is_added(request_text: str, wanted: list[str]) -> None:
+    result = plan(request_text)
+    assert added(result) == wanted, (added(result), result.not_applied)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        ("- nano", ["nano"]),  # a minus sign
+        ("wget isn't allowed on these boxes", ["wget"]),  # said of the name after it
+        ("we don't need curl any more", ["curl"]),
+        ("drop curl and wget... oh wait, keep wget", ["curl"]),  # keep takes it back
+    ],
+)
+def test_a_name_marked_for_removal_is_removed(request_text: str, wanted: list[str]) -> None:
+    result = plan(request_text, _with_tools())
+    assert removed(result) == wanted, (removed(result), result.not_applied)
+
+
+def test_a_bullet_list_of_settings_is_not_a_list_of_removals() -> None:
+    result = plan("Please set:\n- hostname rack-7\n- iotop installed\n")
+    assert removed(result) == []
+    assert "iotop" in added(result)
+
+
+def test_only_the_final_intent_of_a_change_of_mind_counts() -> None:
+    result = plan("add iotop and iftop, no wait not iftop, nload... actually neither, just iotop")
+    assert added(result) == ["iotop"]
+    assert result.not_applied == []
+
+
+def test_a_description_of_one_installed_package_removes_it() -> None:
+    result = plan("drop the exporter", CONTAINER_HOST.read_text(encoding="utf-8"))
+    assert removed(result) == ["prometheus-node-exporter"]
+
+
+def test_a_description_shared_by_many_packages_removes_nothing() -> None:
+    # "server" is a part of many names (openssh-server ...): never read as a description
+    assert removed(plan("remove the server", _with_tools())) == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        ("with a headless Java 17 runtime", "openjdk-17-jre-headless"),
+        ("add file integrity monitoring", "aide"),
+        ("add cups for the label printer", "cups"),  # an ordinary word, known to the catalog
+    ],
+)
+def test_a_capability_described_in_words_adds_its_packages(request_text: str, wanted: str) -> None:
+    assert wanted in added(plan(request_text))
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "our contractor will install it tomorrow",  # a pronoun and a time
+        "for the technicians to install on site",  # a place right after the verb
+        "the director wants us to standardise on this",  # a verb after "to"
+        "point DNS at ns1.lab.example.org and ns2.lab.example.org",  # host names
+        "users: alice, bob-admin and carol",  # the header says what the list holds
+        "Last step: create svc-mon with no sudo",  # a new name, not a package
+        "also add another one, codename edge-extras, no priority",  # a field and its value
+        "and /srv with the rest of the disk, btrfs",  # a filesystem type
+        "install guide says so",  # ordinary words listed after a verb
+    ],
+)
+def test_words_in_other_roles_never_become_packages(request_text: str) -> None:
+    assert added(plan(request_text)) == []
