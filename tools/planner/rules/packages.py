@@ -129,8 +129,8 @@ def _candidate(state: PlanState, item: Item, token: Token) -> bool:
 def _pieces(state: PlanState, item: Item) -> list[Item]:
     """``item`` as the items it lists without commas ("add htop iperf3 tcpdump").
 
-    Every word must be a name by itself (known, or marked and package-shaped), and no
-    capability phrase may span them ("node monitoring"). A description heading a known
+    Every word must be a name by itself (known, or marked and package-shaped), one of
+    them known, and no capability phrase may span them ("node monitoring"). A description heading a known
     name is read as that name ("the usual prerequisites socat").
     """
     content = [t for t in item.tokens if t.text not in FILLER]
@@ -148,7 +148,10 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
     verb = item.verb or ","
     if any(t.text in NOT_PACKAGES for t in content):
         return [item]  # "codename internal-extras": a field and its value
-    if all(_candidate(state, item, t) for t in content):
+    # at least one name is known: two unknown words side by side are a phrase, not a list
+    if all(_candidate(state, item, t) for t in content) and any(
+        _known(state, state.text.raw(t.start, t.end)) for t in content
+    ):
         return [Item(item.mode, [t], verb, item.aside_by) for t in content]
     last = content[-1]
     if (
