@@ -52,6 +52,7 @@ def removed(result: EditPlan) -> list[str]:
         ("Packages to install:\n- iotop\n- nload\n", ["iotop", "nload"]),  # a bullet list
         ("they asked for sysstat", ["sysstat"]),
         ("an image that installs nload", ["nload"]),
+        ("and add the bpftrace plugin", ["bpftrace"]),  # a generic head noun after a name
     ],
 )
 def test_a_name_marked_by_its_role_is_added(request_text: str, wanted: list[str]) -> None:
@@ -123,3 +124,24 @@ def test_a_capability_described_in_words_adds_its_packages(request_text: str, wa
 )
 def test_words_in_other_roles_never_become_packages(request_text: str) -> None:
     assert added(plan(request_text)) == []
+
+
+def test_a_remark_in_parentheses_can_withdraw_what_it_is_about() -> None:
+    result = plan("add iotop and the Acme uploader (it only runs on macOS, never mind)")
+    assert added(result) == ["iotop"]
+    assert result.not_applied == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "kept", "gone"),
+    [
+        ("curl can go, and wget has to go", [], ["curl", "wget"]),
+        ("nano goes", ["curl"], ["nano"]),
+    ],
+)
+def test_what_is_said_of_a_name_after_it_removes_it(
+    request_text: str, kept: list[str], gone: list[str]
+) -> None:
+    result = plan(request_text, _with_tools())
+    assert removed(result) == gone
+    assert not set(kept) & set(removed(result))

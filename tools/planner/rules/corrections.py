@@ -29,6 +29,15 @@ def rule_take_back(state: PlanState) -> None:
         if not before:
             continue  # "scratch that, ..." first: it refers to the earlier turn
         taken = before[-1]
+        inside = any(c.parenthetical and c.start <= match.start() < c.end + 1 for c in clauses)
+        outer = [c for c in before if not c.parenthetical]
+        if inside and taken.parenthetical and outer:
+            # "the Fluke tool (a windows thing, forget it)": the remark withdraws what it
+            # is about, the clause before the parenthesis
+            for remark in before:
+                if remark.parenthetical and remark.start > outer[-1].start:
+                    text.consume(remark.start, remark.end, "context")
+            taken = outer[-1]
         text.consume(taken.start, taken.end, "context")
         text.consume(*match.span(), "context")
         state.notes.append(f"'{taken.text}' was taken back ('{text.raw(*match.span())}')")

@@ -109,7 +109,7 @@ def _candidate(state: PlanState, item: Item, token: Token) -> bool:
     """Whether one word of a several-word item is a package name by itself."""
     word = token.text
     written = state.text.raw(token.start, token.end)
-    if _in_path(state, token) or (
+    if _in_path(state, token) or word in _HEAD_NOUNS or (
         not PACKAGE_TOKEN.match(word)
         or word in NOT_PACKAGES
         or word in RETRIEVAL_WORDS
@@ -130,8 +130,8 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
     """``item`` as the items it lists without commas ("add htop iperf3 tcpdump").
 
     Every word must be a name by itself (known, or marked and package-shaped), one of
-    them known, and no capability phrase may span them ("node monitoring"). A description heading a known
-    name is read as that name ("the usual prerequisites socat").
+    them known, and no capability phrase may span them ("node monitoring"). A
+    description heading a name is read as that name ("the usual prerequisites socat").
     """
     content = [t for t in item.tokens if t.text not in FILLER]
     if len(content) < 2 or len(content) > _MAX_ITEM_WORDS:
@@ -336,7 +336,8 @@ _SAID_OF = re.compile(
     rf"\b(?P<names>{_NAMES})\s+(?:"
     r"(?P<off>(?:is|are)\s+not|isn't|aren't|(?:is|are)\s+no\s+longer|(?:is|are)n't\s+really)"
     r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
-    r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped)))"
+    r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped))"
+    r"|goes|(?:has|have)\s+to\s+go)"
     r"|(?P<on>(?:is|are|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be|have\s+to\s+be)"
     r"\s+(?:included|installed|present|available|added|there|on\s+it|in\s+(?:it|the\s+image)))"
     r"|(?P<bare>installed|included)(?=\s*(?:$|[\n.;]))"
