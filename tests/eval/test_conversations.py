@@ -29,9 +29,9 @@ from tests.support.conversations import (
 from tests.support.upval import require_upval
 
 # The share of development turns that must be fully right (labels and composer verdict).
-FULLY_RIGHT_FLOOR = 0.77  # 0.14 before the clause reading of issue 21
+FULLY_RIGHT_FLOOR = 0.98  # 0.14 before the clause reading of issue 21; 149/151 in round 2
 # Packages made of ordinary words, and templates the composer rejects or cannot build.
-INVENTED_CEILING = 1  # 29 before the package rule of issue 21
+INVENTED_CEILING = 0  # 29 before the package rule of issue 21
 UNBUILDABLE_CEILING = 0  # 9 before buildable targets (issue 21)
 
 

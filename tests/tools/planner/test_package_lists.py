@@ -47,7 +47,7 @@ def removed(result: EditPlan) -> list[str]:
         ("the lab is noisy so please put iotop on it", ["iotop"]),  # a new clause after "so"
         ("we need the tracing tools (bpftrace and sysstat)", ["bpftrace", "sysstat"]),
         ("set the hostname to lab-3 (and install fish too)", ["fish"]),  # a verb inside
-        ("with the fast grep replacement ripgrep", ["ripgrep"]),  # a description heading a name
+        ("with the fast grep tool ripgrep", ["ripgrep"]),  # a description heading a name
         ("Needed packages: iotop, nload and htop", ["iotop", "nload", "htop"]),  # a header
         ("Packages to install:\n- iotop\n- nload\n", ["iotop", "nload"]),  # a bullet list
         ("they asked for sysstat", ["sysstat"]),
@@ -120,6 +120,8 @@ def test_a_capability_described_in_words_adds_its_packages(request_text: str, wa
         "also add another one, codename edge-extras, no priority",  # a field and its value
         "and /srv with the rest of the disk, btrfs",  # a filesystem type
         "install guide says so",  # ordinary words listed after a verb
+        "with a small footprint (musl-based)",  # a remark in parentheses, not software
+        "with nothing else installed",  # an ordinary word said to be installed
     ],
 )
 def test_words_in_other_roles_never_become_packages(request_text: str) -> None:

@@ -100,6 +100,10 @@ def _trim(item: Item) -> Item | None:
     return Item(item.mode, tokens, item.verb, item.aside_by)
 
 
+def _names_software(tokens: Sequence[Token]) -> bool:
+    return any(t.text in _SOFTWARE_NOUNS or t.text.rstrip("s") in _SOFTWARE_NOUNS for t in tokens)
+
+
 def _in_path(state: PlanState, token: Token) -> bool:
     """True when ``token`` is written as part of a path ("/srv", "/var/lib/docker")."""
     return token.start > 0 and state.text.original[token.start - 1] == "/"
@@ -109,11 +113,15 @@ def _candidate(state: PlanState, item: Item, token: Token) -> bool:
     """Whether one word of a several-word item is a package name by itself."""
     word = token.text
     written = state.text.raw(token.start, token.end)
-    if _in_path(state, token) or word in _HEAD_NOUNS or (
-        not PACKAGE_TOKEN.match(word)
-        or word in NOT_PACKAGES
-        or word in RETRIEVAL_WORDS
-        or word.replace(".", "").isdigit()
+    if (
+        _in_path(state, token)
+        or word in _HEAD_NOUNS
+        or (
+            not PACKAGE_TOKEN.match(word)
+            or word in NOT_PACKAGES
+            or word in RETRIEVAL_WORDS
+            or word.replace(".", "").isdigit()
+        )
     ):
         return False
     target = state.target
@@ -146,11 +154,13 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
             ):
                 return [item]  # "node monitoring", "docker compose": one capability
     verb = item.verb or ","
-    if any(t.text in NOT_PACKAGES for t in content):
-        return [item]  # "codename internal-extras": a field and its value
-    # at least one name is known: two unknown words side by side are a phrase, not a list
-    if all(_candidate(state, item, t) for t in content) and any(
-        _known(state, state.text.raw(t.start, t.end)) for t in content
+    # at least one name is known: two unknown words side by side are a phrase, not a list;
+    # "codename internal-extras" is a field and its value
+    fields = any(t.text in NOT_PACKAGES for t in content)
+    if (
+        not fields
+        and all(_candidate(state, item, t) for t in content)
+        and any(_known(state, state.text.raw(t.start, t.end)) for t in content)
     ):
         return [Item(item.mode, [t], verb, item.aside_by) for t in content]
     last = content[-1]
@@ -158,6 +168,7 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
         item.mode in ("add", "remove")
         and item.words[0] in _DETERMINERS
         and _candidate(state, item, last)
+        and (_known(state, state.text.raw(last.start, last.end)) or _names_software(content[:-1]))
     ):
         return [Item(item.mode, [last], verb, item.aside_by)]
     return [item]
@@ -216,6 +227,10 @@ def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
     inner = Item(head.mode, item.tokens, head.verb or ",")
     if not content or not all(_candidate(state, inner, t) for t in content):
         return False
+    if not _names_software([t for t in head.tokens if t.text not in FILLER]) and not all(
+        _known(state, state.text.raw(t.start, t.end)) for t in content
+    ):
+        return False  # "a small image (debian-based)": a remark, not names of software
     for token in content:
         _resolve_item(state, Item(head.mode, [token], head.verb or ","))
     state.text.consume(*item.span)
@@ -312,6 +327,16 @@ _HEAD_NOUNS = frozenset(
     "plugin plugins package packages tool tools utility utilities module modules extension "
     "extensions addon add-on client daemon service cli".split()
 )
+# Nouns for kinds of software: a description with one of them can head unknown names
+# ("the SCAP tooling (openscap-scanner and scap-security-guide)").
+_SOFTWARE_NOUNS = _HEAD_NOUNS | frozenset(
+    (
+        "tooling suite stack components dependencies prerequisites libraries library drivers "
+        "driver agents agent software bundle runtime toolkit toolchain"
+    ).split()
+)
+
+
 # Last parts of package names that say what kind of part it is, not what it is.
 _PART_WORDS = (
     RETRIEVAL_WORDS
@@ -353,8 +378,10 @@ def _said_of(state: PlanState) -> None:
         part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
         on = match.group("on") or match.group("bare")
         mode: Literal["remove", "add"] = "add" if on else "remove"
-        # "iotop installed" marks a name as strongly as "install iotop" does
-        verb = "installed" if match.group("bare") else "said"
+        # "iotop installed" marks a name as strongly as "install iotop" does; an English
+        # word before it does not ("nothing else installed")
+        bare = match.group("bare") and not is_english(match.group("names").split()[-1])
+        verb = "installed" if bare else "said"
         before = len(state.text.claims)
         for item in split_items(part):
             if any(w not in FILLER for w in item.words):
