@@ -77,7 +77,7 @@ def _clear(template_from_text: Any, packages: Any) -> None:
     from oic_ai.tools.planner import bank
 
     template_from_text.cache_clear()
-    packages._find_capabilities_cached.cache_clear()
+    packages.find_capabilities_cached.cache_clear()
     packages.for_use_case.cache_clear()
     loaded = bank.load_bank()
     if loaded is not None:
@@ -94,7 +94,7 @@ def _dev_requests() -> list[str]:
 def _measure_dev(text: str) -> None:
     from oic_ai.stores.template_model import template_from_text
     from oic_ai.tools.planner import bank, plan_request
-    from oic_ai.tools.planner.rules import packages
+    from oic_ai.tools.planner.rules import capability_words as packages
 
     loaded = bank.load_bank()
     spent: list[float] = []
@@ -126,7 +126,7 @@ def _measure_dev(text: str) -> None:
 def _measure(texts: list[str], *, cold: bool) -> tuple[list[float], list[float]]:
     from oic_ai.stores.template_model import template_from_text
     from oic_ai.tools.planner import plan_request
-    from oic_ai.tools.planner.rules import packages
+    from oic_ai.tools.planner.rules import capability_words as packages
 
     timings: list[float] = []
     cpu: list[float] = []

@@ -18,13 +18,14 @@ from oic_ai.tools.planner.accounting import account
 from oic_ai.tools.planner.redact import redact_passwords
 from oic_ai.tools.planner.rules.artifacts import artifact_words, rule_artifacts
 from oic_ai.tools.planner.rules.boot import rule_bootloader, rule_immutability
+from oic_ai.tools.planner.rules.capability_words import for_use_case
 from oic_ai.tools.planner.rules.console import rule_console
 from oic_ai.tools.planner.rules.corrections import rule_framing, rule_take_back
 from oic_ai.tools.planner.rules.disk import rule_disk_size
 from oic_ai.tools.planner.rules.hostname import rule_hostname
 from oic_ai.tools.planner.rules.image import rule_image_name, rule_image_version
 from oic_ai.tools.planner.rules.kernel import rule_bare_kernel_args, rule_kernel
-from oic_ai.tools.planner.rules.packages import for_use_case, rule_packages
+from oic_ai.tools.planner.rules.packages import rule_packages
 from oic_ai.tools.planner.rules.partitions import rule_partitions
 from oic_ai.tools.planner.rules.repositories import rule_repositories
 from oic_ai.tools.planner.rules.storage import rule_bare_sizes, rule_storage_clauses

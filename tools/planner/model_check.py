@@ -72,7 +72,7 @@ def check_model_plan(
     accepted = _read_as_packages(reading)
     roles = {op.name for op in reading.operations if isinstance(op, AddUser)}
     roles |= {op.hostname for op in reading.operations if isinstance(op, SetHostname)}
-    from oic_ai.tools.planner.rules.packages import is_known_name
+    from oic_ai.tools.planner.rules.capability_words import is_known_name
 
     operations: list[Operation] = []
     dropped: list[str] = []
