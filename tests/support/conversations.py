@@ -369,7 +369,8 @@ class KnownPackages:
 
     The library, the composer's reference templates, the capability catalog, the
     dependency table, the labels themselves, and (for deb targets) the Debian archive
-    indexes apt keeps on this machine.
+    indexes apt keeps on this machine when they are uncompressed (apt here keeps them
+    lz4-compressed, so none are read and the check is the stricter one).
     """
 
     def __init__(self, conversations: Iterable[dict[str, Any]], templates: Iterable[Path]) -> None:
