@@ -12,8 +12,8 @@ import json
 import lzma
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -78,12 +78,6 @@ def key_file(tmp_path: Path, signer: Signer) -> str:
     return str(path)
 
 
-def sync(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(["packages", "sync", *args])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 def snapshot(data_dir: Path, dist: str) -> list[tuple[object, ...]]:
     """Everything stored for a dist: each source's state and its package names."""
     index = PackageIndex.for_data_dir(data_dir)
@@ -99,10 +93,95 @@ def snapshot(data_dir: Path, dist: str) -> list[tuple[object, ...]]:
         index.close()
 
 
-def status_json(capsys: pytest.CaptureFixture[str], data_dir: Path) -> list[dict[str, object]]:
-    assert main(["packages", "status", "--data-dir", str(data_dir), "--json"]) == 0
-    sources: list[dict[str, object]] = json.loads(capsys.readouterr().out)["sources"]
-    return sources
+@dataclass
+class Rig:
+    """One test's loopback server, data folder and captured output, and its keys on demand."""
+
+    server: StaticServer
+    tmp_path: Path
+    data_dir: Path
+    capsys: pytest.CaptureFixture[str]
+    request: pytest.FixtureRequest
+
+    @property
+    def signer(self) -> Signer:
+        """The repositories' key (module-scoped; only a test that signs asks for it)."""
+        key: Signer = self.request.getfixturevalue("signer")
+        return key
+
+    @property
+    def stranger(self) -> Signer:
+        """The unrelated key (module-scoped; made only for the tests that use it)."""
+        key: Signer = self.request.getfixturevalue("stranger")
+        return key
+
+    @property
+    def elxr(self) -> Path:
+        """Where the Debian mirror is served from."""
+        return self.server.root / "elxr"
+
+    @property
+    def azl(self) -> Path:
+        """Where the RPM repository is served from."""
+        return self.server.root / "azl" / "x86_64"
+
+    def key_file(self) -> str:
+        """The signer's public key in a local file."""
+        return key_file(self.tmp_path, self.signer)
+
+    def deb_args(self, key: str | None) -> tuple[str, ...]:
+        """``--repo-config`` for the elxr12 mirror with ``key``, and ``--data-dir``."""
+        config = deb_config(self.tmp_path, self.server.url, key)
+        return ("--repo-config", str(config), "--data-dir", str(self.data_dir))
+
+    def rpm_args(self, key: str) -> tuple[str, ...]:
+        """``--repo-config`` for the azl3 repository with ``key``, and ``--data-dir``."""
+        config = rpm_config(self.tmp_path, self.server.url, key)
+        return ("--repo-config", str(config), "--data-dir", str(self.data_dir))
+
+    def sync(self, *args: str) -> tuple[int, str, str]:
+        """Run ``packages sync`` in-process: its exit code, stdout and stderr."""
+        code = main(["packages", "sync", *args])
+        captured = self.capsys.readouterr()
+        return code, captured.out, captured.err
+
+    def refused(self, *args: str) -> str:
+        """Sync, expecting exit 2 and one line on stderr; return that line."""
+        code, _, err = self.sync(*args)
+        assert code == 2, err
+        (line,) = err.strip().splitlines()
+        return line
+
+    def refused_after(self, args: tuple[str, ...], dist: str, change: Callable[[], None]) -> str:
+        """Sync, ``change`` upstream, sync again: refused, ``dist`` kept as it was; the line."""
+        assert self.sync(*args)[0] == 0
+        before = self.snapshot(dist)
+        change()
+        line = self.refused(*args)
+        assert self.snapshot(dist) == before
+        return line
+
+    def snapshot(self, dist: str) -> list[tuple[object, ...]]:
+        """Everything stored for ``dist``."""
+        return snapshot(self.data_dir, dist)
+
+    def status_json(self) -> list[dict[str, object]]:
+        """``packages status --json``'s sources."""
+        status = ["packages", "status", "--data-dir", str(self.data_dir), "--json"]
+        assert main(status) == 0
+        sources: list[dict[str, object]] = json.loads(self.capsys.readouterr().out)["sources"]
+        return sources
+
+
+@pytest.fixture
+def rig(
+    server: StaticServer,
+    tmp_path: Path,
+    data_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    request: pytest.FixtureRequest,
+) -> Rig:
+    return Rig(server, tmp_path, data_dir, capsys, request)
 
 
 # --- Debian ---------------------------------------------------------------------------
@@ -112,67 +191,59 @@ def status_json(capsys: pytest.CaptureFixture[str], data_dir: Path) -> list[dict
     ("key_form", "style"),
     [("file-armored", "inrelease"), ("file-binary", "detached"), ("file-url", "both")],
 )
-def test_a_signed_debian_repository_syncs_verified(
-    server: StaticServer,
-    signer: Signer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-    key_form: str,
-    style: str,
-) -> None:
-    sign_deb_mirror(server.root / "elxr", signer, style=style)
-    local = tmp_path / "keyring.gpg"
+def test_a_signed_debian_repository_syncs_verified(rig: Rig, key_form: str, style: str) -> None:
+    signer = rig.signer
+    sign_deb_mirror(rig.elxr, signer, style=style)
+    local = rig.tmp_path / "keyring.gpg"
     local.write_bytes(signer.public_key(armored=key_form != "file-binary"))
-    key = f"file://{local}" if key_form == "file-url" else str(local)
-    args = ("--repo-config", str(deb_config(tmp_path, server.url, key)), "--data-dir")
-    code, out, err = sync(capsys, *args, str(data_dir), "--json")
+    args = rig.deb_args(f"file://{local}" if key_form == "file-url" else str(local))
+    code, out, err = rig.sync(*args, "--json")
     assert code == 0, err
     (result,) = json.loads(out)["results"]
     assert (result["status"], result["packages"], result["verified"]) == ("updated", 21, True)
     assert result["warning"] == "" and err == ""
-    (source,) = status_json(capsys, data_dir)
+    (source,) = rig.status_json()
     assert source["verified"] is True
     assert signer.fingerprint.endswith(str(source["trust_note"]).split()[-1])
 
     # unchanged upstream: the signed Release lists the same file, so it is not downloaded
-    server.log.clear()
-    code, out, _ = sync(capsys, *args, str(data_dir), "--json")
+    rig.server.log.clear()
+    code, out, _ = rig.sync(*args, "--json")
     assert code == 0 and json.loads(out)["results"][0]["status"] == "unchanged"
-    assert not [path for path in server.log if "/binary-amd64/" in path]
-    assert any(path.endswith(("InRelease", "Release")) for path in server.log)
+    assert not [path for path in rig.server.log if "/binary-amd64/" in path]
+    assert any(path.endswith(("InRelease", "Release")) for path in rig.server.log)
 
 
-def _tamper_index(root: Path, signer: Signer, stranger: Signer) -> None:
+def _tamper_index(root: Path, signer: Signer, rig: Rig) -> None:
     # upstream publishes a new signed Release; the index served is not the one it lists
     sign_deb_mirror(root, signer, components={"main": deb_packages(LEGIT)})
     packages = root / "dists/aria/main/binary-amd64/Packages.xz"
     packages.write_bytes(lzma.compress(deb_packages(EXTRA)))
 
 
-def _tamper_release(root: Path, signer: Signer, stranger: Signer) -> None:
+def _tamper_release(root: Path, signer: Signer, rig: Rig) -> None:
     in_release = root / "dists/aria/InRelease"
     text = in_release.read_bytes()
     in_release.write_bytes(text.replace(b"Suite: aria", b"Suite: evil", 1))
 
 
-def _tamper_detached_release(root: Path, signer: Signer, stranger: Signer) -> None:
+def _tamper_detached_release(root: Path, signer: Signer, rig: Rig) -> None:
     sign_deb_mirror(root, signer, style="detached")
     release = root / "dists/aria/Release"
     release.write_bytes(release.read_bytes().replace(b"Origin: oic-ai tests", b"Origin: evil"))
 
 
-def _other_key(root: Path, signer: Signer, stranger: Signer) -> None:
-    sign_deb_mirror(root, stranger, components={"main": deb_packages(EXTRA)})
+def _other_key(root: Path, signer: Signer, rig: Rig) -> None:
+    sign_deb_mirror(root, rig.stranger, components={"main": deb_packages(EXTRA)})
 
 
-def _expired(root: Path, signer: Signer, stranger: Signer) -> None:
+def _expired(root: Path, signer: Signer, rig: Rig) -> None:
     # a properly signed, but stale, Release (what a replaying mirror serves)
     past = "Sat, 01 Jan 2000 00:00:00 UTC"
     sign_deb_mirror(root, signer, components={"main": deb_packages(EXTRA)}, valid_until=past)
 
 
-def _no_signature(root: Path, signer: Signer, stranger: Signer) -> None:
+def _no_signature(root: Path, signer: Signer, rig: Rig) -> None:
     sign_deb_mirror(root, None, components={"main": deb_packages(EXTRA)})
 
 
@@ -196,142 +267,89 @@ def _no_signature(root: Path, signer: Signer, stranger: Signer) -> None:
     ],
 )
 def test_a_debian_repository_that_fails_verification_is_refused_and_keeps_the_index(
-    server: StaticServer,
-    signer: Signer,
-    stranger: Signer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-    tamper: Callable[[Path, Signer, Signer], None],
-    names: str,
-    what: str,
+    rig: Rig, tamper: Callable[[Path, Signer, Rig], None], names: str, what: str
 ) -> None:
-    root = sign_deb_mirror(server.root / "elxr", signer)
-    key = tmp_path / "repo.asc"
-    key.write_bytes(signer.public_key())
-    args = ("--repo-config", str(deb_config(tmp_path, server.url, str(key))))
-    args += ("--data-dir", str(data_dir))
-    assert sync(capsys, *args)[0] == 0
-    before = snapshot(data_dir, "elxr12")
-
-    tamper(root, signer, stranger)
-    code, out, err = sync(capsys, *args)
-    assert code == 2
-    (line,) = err.strip().splitlines()
+    root = sign_deb_mirror(rig.elxr, rig.signer)
+    args = rig.deb_args(rig.key_file())
+    line = rig.refused_after(args, "elxr12", lambda: tamper(root, rig.signer, rig))
     assert names in line and what in line, line
-    assert "kept the previous index (21 packages" in line and "Traceback" not in err
-    assert snapshot(data_dir, "elxr12") == before
-    assert "slipped-in" not in str(before)
+    assert "kept the previous index (21 packages" in line and "Traceback" not in line
+    assert "slipped-in" not in str(rig.snapshot("elxr12"))
 
 
-def test_a_changed_index_with_the_same_size_fails_on_its_sha256(
-    server: StaticServer,
-    signer: Signer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    root = sign_deb_mirror(server.root / "elxr", signer, kind="")
-    key = tmp_path / "repo.asc"
-    key.write_bytes(signer.public_key())
-    args = ("--repo-config", str(deb_config(tmp_path, server.url, str(key))))
-    args += ("--data-dir", str(data_dir))
-    assert sync(capsys, *args)[0] == 0
-    before = snapshot(data_dir, "elxr12")
-    sign_deb_mirror(root, signer, components={"main": deb_packages(LEGIT)}, kind="")
-    plain = root / "dists/aria/main/binary-amd64/Packages"
-    text = plain.read_bytes()
-    plain.write_bytes(text.replace(b"openssh-server", b"openssh-sErver", 1))
-    code, _, err = sync(capsys, *args)
-    (line,) = err.strip().splitlines()
-    assert code == 2 and "binary-amd64/Packages: SHA256 mismatch" in line
-    assert snapshot(data_dir, "elxr12") == before
+def test_a_changed_index_with_the_same_size_fails_on_its_sha256(rig: Rig) -> None:
+    root = sign_deb_mirror(rig.elxr, rig.signer, kind="")
+    args = rig.deb_args(rig.key_file())
+
+    def same_size_change() -> None:
+        sign_deb_mirror(root, rig.signer, components={"main": deb_packages(LEGIT)}, kind="")
+        plain = root / "dists/aria/main/binary-amd64/Packages"
+        text = plain.read_bytes()
+        plain.write_bytes(text.replace(b"openssh-server", b"openssh-sErver", 1))
+
+    line = rig.refused_after(args, "elxr12", same_size_change)
+    assert "binary-amd64/Packages: SHA256 mismatch" in line
 
 
-def test_signature_checking_without_a_key_is_refused(
-    server: StaticServer,
-    signer: Signer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    sign_deb_mirror(server.root / "elxr", signer)
-    config = deb_config(tmp_path, server.url, None)
-    code, _, err = sync(capsys, "--repo-config", str(config), "--data-dir", str(data_dir))
-    (line,) = err.strip().splitlines()
-    assert code == 2 and "no key is configured" in line and "pbGPGKey" in line
+def test_signature_checking_without_a_key_is_refused(rig: Rig) -> None:
+    sign_deb_mirror(rig.elxr, rig.signer)
+    line = rig.refused(*rig.deb_args(None))
+    assert "no key is configured" in line and "pbGPGKey" in line
 
 
 # --- skipping verification --------------------------------------------------------------
 
 
 @pytest.mark.parametrize("how", ["--insecure", "gpgCheck: false"])
-def test_skipping_verification_warns_and_is_remembered(
-    server: StaticServer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-    how: str,
-) -> None:
-    sign_deb_mirror(server.root / "elxr", None)  # unsigned
-    config = deb_config(tmp_path, server.url, None)
+def test_skipping_verification_warns_and_is_remembered(rig: Rig, how: str) -> None:
+    sign_deb_mirror(rig.elxr, None)  # unsigned
+    args = rig.deb_args(None)
     if how == "gpgCheck: false":
+        config = Path(args[1])
         config.write_text(config.read_text().replace("gpgCheck: true", "gpgCheck: false"))
     flags = ["--insecure"] if how == "--insecure" else []
-    code, out, err = sync(capsys, "--repo-config", str(config), "--data-dir", str(data_dir), *flags)
+    code, out, err = rig.sync(*args, *flags)
     assert code == 0, err
     (warning,) = err.strip().splitlines()
     assert warning.startswith("warning: aria main (elxr12/x86_64): not verified:")
     assert ("--insecure was given" if flags else "gpgCheck: false in amd64_repo.yml") in warning
     assert "UNVERIFIED" in out
-    (source,) = status_json(capsys, data_dir)
+    (source,) = rig.status_json()
     assert source["verified"] is False and "not verified" in str(source["trust_note"])
-    assert main(["packages", "status", "--data-dir", str(data_dir)]) == 0
-    shown = capsys.readouterr().out
+    assert main(["packages", "status", "--data-dir", str(rig.data_dir)]) == 0
+    shown = rig.capsys.readouterr().out
     assert "UNVERIFIED" in shown and "warning:" in shown
 
 
-def test_a_missing_gpgv_is_one_line_with_the_fix(
-    server: StaticServer, signer: Signer, tmp_path: Path, data_dir: Path
-) -> None:
-    sign_deb_mirror(server.root / "elxr", signer)
-    key = tmp_path / "repo.asc"
-    key.write_bytes(signer.public_key())
-    empty = tmp_path / "bin"
+def test_a_missing_gpgv_is_one_line_with_the_fix(rig: Rig) -> None:
+    sign_deb_mirror(rig.elxr, rig.signer)
+    empty = rig.tmp_path / "bin"
     empty.mkdir()
-    env = {**cli_env(data_dir), "PATH": str(empty)}
-    config = deb_config(tmp_path, server.url, str(key))
+    env = {**cli_env(rig.data_dir), "PATH": str(empty)}
+    config = deb_config(rig.tmp_path, rig.server.url, rig.key_file())
     done = oic("packages", "sync", "--repo-config", str(config), env=env)
     line = one_line_error(done, 2)
     assert "gpgv is not installed" in line and "install Debian's gpgv" in line
-    assert not server.log  # nothing was fetched
-    assert not (data_dir / "packages.sqlite").exists() or not snapshot(data_dir, "elxr12")[:-1]
+    assert not rig.server.log  # nothing was fetched
+    assert not (rig.data_dir / "packages.sqlite").exists() or not rig.snapshot("elxr12")[:-1]
 
 
-def test_a_template_repository_with_a_file_key_is_verified(
-    server: StaticServer,
-    signer: Signer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+def test_a_template_repository_with_a_file_key_is_verified(rig: Rig) -> None:
     docker = b"Package: docker-ce\nVersion: 5:27.1.1-1\nArchitecture: amd64\n"
-    sign_deb_mirror(server.root / "docker", signer, suite="bookworm", components={"stable": docker})
-    key = tmp_path / "docker.asc"
-    key.write_bytes(signer.public_key())
-    template = tmp_path / "docker.yml"
+    root = rig.server.root / "docker"
+    sign_deb_mirror(root, rig.signer, suite="bookworm", components={"stable": docker})
+    template = rig.tmp_path / "docker.yml"
     template.write_text(
         "image: {name: t, version: '1'}\n"
         "target: {os: wind-river-elxr, dist: elxr12, arch: x86_64, imageType: raw}\n"
         "systemConfig: {name: t, packages: [docker-ce=27.1.1]}\n"
         "packageRepositories:\n"
-        f"  - {{codename: bookworm, url: '{server.url}/docker', component: stable,\n"
-        f"      pkey: 'file://{key}'}}\n",
+        f"  - {{codename: bookworm, url: '{rig.server.url}/docker', component: stable,\n"
+        f"      pkey: 'file://{rig.key_file()}'}}\n",
         encoding="utf-8",
     )
-    code, out, err = sync(
-        capsys, "--template", str(template), "--data-dir", str(data_dir), "--json"
-    )
+    args = ("--template", str(template), "--data-dir", str(rig.data_dir))
+    code, out, err = rig.sync(*args, "--json")
     assert code == 0, err
     (result,) = json.loads(out)["results"]
     assert result["verified"] is True and result["packages"] == 1
@@ -340,44 +358,37 @@ def test_a_template_repository_with_a_file_key_is_verified(
 # --- RPM ------------------------------------------------------------------------------
 
 
-def test_a_signed_rpm_repository_syncs_verified(
-    server: StaticServer,
-    signer: Signer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    sign_rpm_repo(server.root / "azl" / "x86_64", signer, kind="zst")
-    config = rpm_config(tmp_path, server.url, key_file(tmp_path, signer))
-    args = ("--repo-config", str(config), "--data-dir", str(data_dir))
-    code, out, err = sync(capsys, *args, "--json")
+def test_a_signed_rpm_repository_syncs_verified(rig: Rig) -> None:
+    sign_rpm_repo(rig.azl, rig.signer, kind="zst")
+    args = rig.rpm_args(rig.key_file())
+    code, out, err = rig.sync(*args, "--json")
     assert code == 0, err
     (result,) = json.loads(out)["results"]
     assert (result["status"], result["packages"], result["verified"]) == ("updated", 9, True)
-    server.log.clear()
-    code, out, _ = sync(capsys, *args, "--json")
+    rig.server.log.clear()
+    code, out, _ = rig.sync(*args, "--json")
     assert json.loads(out)["results"][0]["status"] == "unchanged"
-    assert not [path for path in server.log if "primary" in path]
+    assert not [path for path in rig.server.log if "primary" in path]
 
 
-def _rpm_primary_changed(root: Path, signer: Signer | None, stranger: Signer | None) -> None:
+def _rpm_primary_changed(root: Path, signer: Signer | None, rig: Rig | None) -> None:
     # a new signed repomd.xml, but the primary served is not the one it lists
     sign_rpm_repo(root, signer, primary=rpm_primary(RPM_LEGIT))
     (primary,) = (root / "repodata").glob("*-primary.xml.gz")
     primary.write_bytes(gzip.compress(rpm_primary().replace(b"moby-engine", b"moby-evil!!")))
 
 
-def _rpm_repomd_changed(root: Path, signer: Signer, stranger: Signer) -> None:
+def _rpm_repomd_changed(root: Path, signer: Signer, rig: Rig) -> None:
     repomd = root / "repodata" / "repomd.xml"
     repomd.write_bytes(repomd.read_bytes().replace(b"<revision>1<", b"<revision>2<"))
 
 
-def _rpm_other_key(root: Path, signer: Signer, stranger: Signer) -> None:
-    sign_rpm_repo(root, stranger)
+def _rpm_other_key(root: Path, signer: Signer, rig: Rig) -> None:
+    sign_rpm_repo(root, rig.stranger)
     (root / "repodata" / "repomd.xml.key").write_bytes(signer.public_key())
 
 
-def _rpm_no_signature(root: Path, signer: Signer, stranger: Signer) -> None:
+def _rpm_no_signature(root: Path, signer: Signer, rig: Rig) -> None:
     (root / "repodata" / "repomd.xml.asc").unlink()
 
 
@@ -392,44 +403,24 @@ def _rpm_no_signature(root: Path, signer: Signer, stranger: Signer) -> None:
     ids=["primary-changed", "repomd-changed", "other-key", "no-signature"],
 )
 def test_an_rpm_repository_that_fails_verification_is_refused_and_keeps_the_index(
-    server: StaticServer,
-    signer: Signer,
-    stranger: Signer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-    tamper: Callable[[Path, Signer, Signer], None],
-    names: str,
-    what: str,
+    rig: Rig, tamper: Callable[[Path, Signer, Rig], None], names: str, what: str
 ) -> None:
-    root = sign_rpm_repo(server.root / "azl" / "x86_64", signer)
-    config = rpm_config(tmp_path, server.url, key_file(tmp_path, signer))
-    args = ("--repo-config", str(config), "--data-dir", str(data_dir))
-    assert sync(capsys, *args)[0] == 0
-    before = snapshot(data_dir, "azl3")
-    tamper(root, signer, stranger)
-    code, _, err = sync(capsys, *args)
-    assert code == 2
-    (line,) = err.strip().splitlines()
+    root = sign_rpm_repo(rig.azl, rig.signer)
+    args = rig.rpm_args(rig.key_file())
+    line = rig.refused_after(args, "azl3", lambda: tamper(root, rig.signer, rig))
     assert names in line and what in line, line
     assert "kept the previous index (9 packages" in line
-    assert snapshot(data_dir, "azl3") == before
 
 
-def test_rpm_with_repo_gpg_check_off_still_checks_primary(
-    server: StaticServer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    root = sign_rpm_repo(server.root / "azl" / "x86_64", None)
-    config = rpm_config(tmp_path, server.url, "repodata/repomd.xml.key")  # never read
+def test_rpm_with_repo_gpg_check_off_still_checks_primary(rig: Rig) -> None:
+    root = sign_rpm_repo(rig.azl, None)
+    args = rig.rpm_args("repodata/repomd.xml.key")  # never read
+    config = Path(args[1])
     config.write_text(config.read_text().replace("repoGPGCheck: true", "repoGPGCheck: false"))
-    args = ("--repo-config", str(config), "--data-dir", str(data_dir))
-    code, _, err = sync(capsys, *args)
+    code, _, err = rig.sync(*args)
     assert code == 0 and "repoGPGCheck: false" in err
     _rpm_primary_changed(root, None, None)
-    code, _, err = sync(capsys, *args)
+    code, _, err = rig.sync(*args)
     assert code == 2 and "mismatch" in err
 
 
@@ -440,36 +431,25 @@ def test_the_signing_home_is_private(signer: Signer) -> None:
 # --- what a verified sync pins (issue 20, items 6 and 7) ------------------------------
 
 
-def _first_sync(
-    server: StaticServer, signer: Signer, tmp_path: Path, data_dir: Path, capsys: Any
-) -> tuple[str, ...]:
-    sign_deb_mirror(server.root / "elxr", signer)
-    config = deb_config(tmp_path, server.url, key_file(tmp_path, signer))
-    args = ("--repo-config", str(config), "--data-dir", str(data_dir))
-    code, _, err = sync(capsys, *args)
+def _first_sync(rig: Rig) -> tuple[str, ...]:
+    sign_deb_mirror(rig.elxr, rig.signer)
+    args = rig.deb_args(rig.key_file())
+    code, _, err = rig.sync(*args)
     assert code == 0, err
     return args
 
 
-def test_a_signed_release_of_another_suite_is_refused(
-    server: StaticServer,
-    signer: Signer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+def test_a_signed_release_of_another_suite_is_refused(rig: Rig) -> None:
     # a valid signature by the right key, but a Release for sid served as aria
-    sign_deb_mirror(server.root / "elxr", signer, header={"Suite": "sid", "Codename": "sid"})
-    config = deb_config(tmp_path, server.url, key_file(tmp_path, signer))
-    empty = snapshot(data_dir, "elxr12")
-    code, _, err = sync(capsys, "--repo-config", str(config), "--data-dir", str(data_dir))
-    assert code == 2
-    (line,) = err.strip().splitlines()
+    sign_deb_mirror(rig.elxr, rig.signer, header={"Suite": "sid", "Codename": "sid"})
+    args = rig.deb_args(rig.key_file())
+    empty = rig.snapshot("elxr12")
+    line = rig.refused(*args)
     assert "Suite: sid" in line and "not for the configured suite aria" in line, line
-    assert snapshot(data_dir, "elxr12") == empty
+    assert rig.snapshot("elxr12") == empty
     # the codename alone may name it, as apt allows
-    sign_deb_mirror(server.root / "elxr", signer, header={"Suite": "stable", "Codename": "aria"})
-    assert sync(capsys, "--repo-config", str(config), "--data-dir", str(data_dir))[0] == 0
+    sign_deb_mirror(rig.elxr, rig.signer, header={"Suite": "stable", "Codename": "aria"})
+    assert rig.sync(*args)[0] == 0
 
 
 @pytest.mark.parametrize(
@@ -483,113 +463,71 @@ def test_a_signed_release_of_another_suite_is_refused(
     ids=["origin", "label", "codename", "older-date"],
 )
 def test_a_changed_or_older_release_is_refused_unless_accepted(
-    server: StaticServer,
-    signer: Signer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-    header: dict[str, str],
-    words: str,
+    rig: Rig, header: dict[str, str], words: str
 ) -> None:
-    args = _first_sync(server, signer, tmp_path, data_dir, capsys)
-    before = snapshot(data_dir, "elxr12")
-    sign_deb_mirror(
-        server.root / "elxr", signer, components={"main": deb_packages(EXTRA)}, header=header
-    )
-    code, _, err = sync(capsys, *args)
-    assert code == 2
-    (line,) = err.strip().splitlines()
+    args = _first_sync(rig)
+    before = rig.snapshot("elxr12")
+    sign_deb_mirror(rig.elxr, rig.signer, components={"main": deb_packages(EXTRA)}, header=header)
+    line = rig.refused(*args)
     assert words in line and "--accept-change" in line, line
-    assert snapshot(data_dir, "elxr12") == before
-    code, _, err = sync(capsys, *args, "--accept-change")
+    assert rig.snapshot("elxr12") == before
+    code, _, err = rig.sync(*args, "--accept-change")
     assert code == 0, err
-    assert snapshot(data_dir, "elxr12") != before
-    assert sync(capsys, *args)[0] == 0  # the accepted values are the new pins
+    assert rig.snapshot("elxr12") != before
+    assert rig.sync(*args)[0] == 0  # the accepted values are the new pins
 
 
-def test_a_newer_release_of_the_same_repository_is_fine(
-    server: StaticServer,
-    signer: Signer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    args = _first_sync(server, signer, tmp_path, data_dir, capsys)
+def test_a_newer_release_of_the_same_repository_is_fine(rig: Rig) -> None:
+    args = _first_sync(rig)
     newer = {"Date": "Tue, 24 Nov 2026 12:00:00 UTC"}
-    sign_deb_mirror(
-        server.root / "elxr", signer, components={"main": deb_packages(LEGIT)}, header=newer
-    )
-    code, _, err = sync(capsys, *args)
+    sign_deb_mirror(rig.elxr, rig.signer, components={"main": deb_packages(LEGIT)}, header=newer)
+    code, _, err = rig.sync(*args)
     assert code == 0 and err == ""
 
 
-def test_a_new_signing_key_is_refused_naming_both_fingerprints(
-    server: StaticServer,
-    signer: Signer,
-    stranger: Signer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    args = _first_sync(server, signer, tmp_path, data_dir, capsys)
-    before = snapshot(data_dir, "elxr12")
+def test_a_new_signing_key_is_refused_naming_both_fingerprints(rig: Rig) -> None:
+    signer, stranger = rig.signer, rig.stranger
+    args = _first_sync(rig)
+    before = rig.snapshot("elxr12")
     # the key file and the mirror are swapped together
-    Path(key_file(tmp_path, signer)).write_bytes(stranger.public_key())
-    sign_deb_mirror(server.root / "elxr", stranger, components={"main": deb_packages(EXTRA)})
-    code, _, err = sync(capsys, *args)
-    assert code == 2
-    (line,) = err.strip().splitlines()
+    Path(rig.key_file()).write_bytes(stranger.public_key())
+    sign_deb_mirror(rig.elxr, stranger, components={"main": deb_packages(EXTRA)})
+    line = rig.refused(*args)
     assert stranger.fingerprint in line and signer.fingerprint in line, line
     assert "oic-ai packages sync --accept-change" in line
-    assert snapshot(data_dir, "elxr12") == before
-    assert sync(capsys, *args, "--accept-change")[0] == 0
-    assert sync(capsys, *args)[0] == 0  # the new key is the pin now
+    assert rig.snapshot("elxr12") == before
+    assert rig.sync(*args, "--accept-change")[0] == 0
+    assert rig.sync(*args)[0] == 0  # the new key is the pin now
 
 
-def test_an_rpm_repository_pins_its_key_too(
-    server: StaticServer,
-    signer: Signer,
-    stranger: Signer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    root = sign_rpm_repo(server.root / "azl" / "x86_64", signer)
-    key = key_file(tmp_path, signer)
-    args = ("--repo-config", str(rpm_config(tmp_path, server.url, key)), "--data-dir")
-    assert sync(capsys, *args, str(data_dir))[0] == 0
+def test_an_rpm_repository_pins_its_key_too(rig: Rig) -> None:
+    signer, stranger = rig.signer, rig.stranger
+    root = sign_rpm_repo(rig.azl, signer)
+    key = rig.key_file()
+    args = rig.rpm_args(key)
+    assert rig.sync(*args)[0] == 0
     Path(key).write_bytes(stranger.public_key())
     sign_rpm_repo(root, stranger)
-    code, _, err = sync(capsys, *args, str(data_dir))
+    code, _, err = rig.sync(*args)
     assert code == 2 and signer.fingerprint in err and stranger.fingerprint in err
 
 
 @pytest.mark.parametrize("relative", [False, True], ids=["absolute", "relative"])
-def test_a_key_over_plain_http_is_refused(
-    server: StaticServer,
-    signer: Signer,
-    tmp_path: Path,
-    data_dir: Path,
-    capsys: pytest.CaptureFixture[str],
-    relative: bool,
-) -> None:
+def test_a_key_over_plain_http_is_refused(rig: Rig, relative: bool) -> None:
     if relative:
-        sign_rpm_repo(server.root / "azl" / "x86_64", signer)
-        config = rpm_config(tmp_path, server.url, "repodata/repomd.xml.key")
+        sign_rpm_repo(rig.azl, rig.signer)
+        args = rig.rpm_args("repodata/repomd.xml.key")
         dist = "azl3"
     else:
-        sign_deb_mirror(server.root / "elxr", signer)
-        (server.root / "keys").mkdir()
-        (server.root / "keys" / "public.asc").write_bytes(signer.public_key())
-        config = deb_config(tmp_path, server.url, f"{server.url}/keys/public.asc")
+        sign_deb_mirror(rig.elxr, rig.signer)
+        (rig.server.root / "keys").mkdir()
+        (rig.server.root / "keys" / "public.asc").write_bytes(rig.signer.public_key())
+        args = rig.deb_args(f"{rig.server.url}/keys/public.asc")
         dist = "elxr12"
-    args = ("--repo-config", str(config), "--data-dir", str(data_dir))
-    empty = snapshot(data_dir, dist)
-    code, _, err = sync(capsys, *args)
-    assert code == 2
-    (line,) = err.strip().splitlines()
+    empty = rig.snapshot(dist)
+    line = rig.refused(*args)
     assert "the key URL is not https" in line and "local key file" in line, line
-    assert not [path for path in server.log if path.endswith(".key") or "/keys/" in path]
-    assert snapshot(data_dir, dist) == empty
-    code, _, err = sync(capsys, *args, "--insecure")
+    assert not [path for path in rig.server.log if path.endswith(".key") or "/keys/" in path]
+    assert rig.snapshot(dist) == empty
+    code, _, err = rig.sync(*args, "--insecure")
     assert code == 0 and "--insecure" in err
