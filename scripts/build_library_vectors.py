@@ -11,18 +11,13 @@ Usage: python scripts/build_library_vectors.py [--check]
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
-import os
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from vector_script import ROOT, check_only, write_atomically
 
-from oic_ai.stores.library_vectors import (  # noqa: E402 - after the path set-up
+from oic_ai.stores.library_vectors import (  # after vector_script: it sets the path
     DATA_DIR,
     MANIFEST_FILE,
     VECTORS_FILE,
@@ -35,20 +30,11 @@ LIBRARY = ROOT / "image-templates"
 BATCH = 32  # what TemplateIndex.sync embeds at once
 
 
-def write_atomically(target: Path, data: bytes) -> None:
-    """Write ``data`` to ``target`` through a temporary file in the same folder."""
-    temporary = target.with_name(f".{target.name}.tmp{os.getpid()}")
-    temporary.write_bytes(data)
-    os.replace(temporary, target)
-
-
 def main() -> int:
     """Rebuild or check the shipped vectors; the exit status."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the files are stale")
-    args = parser.parse_args()
+    check = check_only(__doc__, "the files are stale")
     stale = stale_entries(LIBRARY)
-    if args.check:
+    if check:
         if stale:
             print(
                 f"library vectors are stale for {len(stale)} file(s), e.g. {stale[0]}; "

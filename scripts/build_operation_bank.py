@@ -10,17 +10,12 @@ Usage: python scripts/build_operation_bank.py [--check]
 
 from __future__ import annotations
 
-import argparse
 import io
-import os
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from vector_script import check_only, write_atomically
 
-from oic_ai.stores.operation_bank import (  # noqa: E402 - after the path set-up
+from oic_ai.stores.operation_bank import (  # after vector_script: it sets the path
     VECTORS_FILE,
     load_bank_data,
     load_vectors,
@@ -29,16 +24,14 @@ from oic_ai.stores.operation_bank import (  # noqa: E402 - after the path set-up
 
 def main() -> int:
     """Rebuild or check the bank's vectors; the exit status."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 when the file is stale")
-    args = parser.parse_args()
+    check = check_only(__doc__, "the file is stale")
     from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
     from oic_ai.tools.planner.bank import stand_ins
 
     embedder = MiniLMEmbedder()
     data = load_bank_data()
     digest = data.digest(embedder.model_id)
-    if args.check:
+    if check:
         if load_vectors(digest) is None:
             print("operation bank vectors are stale; run: make vectors", file=sys.stderr)
             return 1
@@ -49,9 +42,7 @@ def main() -> int:
     vectors = embedder.embed_array([stand_ins(text) for _, text in data.examples])
     buffer = io.BytesIO()
     np.savez_compressed(buffer, vectors=vectors.astype(np.float32), digest=np.array(digest))
-    temporary = VECTORS_FILE.with_name(f".{VECTORS_FILE.name}.tmp{os.getpid()}")
-    temporary.write_bytes(buffer.getvalue())
-    os.replace(temporary, VECTORS_FILE)
+    write_atomically(VECTORS_FILE, buffer.getvalue())
     print(f"wrote {len(vectors)} example vectors ({embedder.model_id}) to {VECTORS_FILE}")
     return 0
 
