@@ -131,9 +131,9 @@ def test_removing_something_nothing_needs_changes_only_that_line() -> None:
     ]
 
 
-@pytest.fixture
-def index(tmp_path: Path) -> PackageIndex:
-    idx = PackageIndex(tmp_path / "packages.sqlite")
+def _ubuntu_index(path: Path) -> PackageIndex:
+    """An index at ``path`` holding ``PACKAGES`` as ubuntu24/x86_64's noble main."""
+    idx = PackageIndex(path)
     idx.replace_source(
         os="ubuntu",
         dist="ubuntu24",
@@ -143,6 +143,12 @@ def index(tmp_path: Path) -> PackageIndex:
         ),
         records=parse_deb_packages(PACKAGES.encode()),
     )
+    return idx
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> PackageIndex:
+    idx = _ubuntu_index(tmp_path / "packages.sqlite")
     yield idx
     idx.close()
 
@@ -174,17 +180,7 @@ def test_a_package_satisfied_by_another_remaining_one_stays(index: PackageIndex)
 
 def test_an_index_from_before_dependency_data_is_read_and_falls_back(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
-    old = PackageIndex(path)
-    old.replace_source(
-        os="ubuntu",
-        dist="ubuntu24",
-        arch="x86_64",
-        source=SourceInfo(
-            kind="deb", repo="noble main", repo_key=repo_key("x"), location="x", scope="base"
-        ),
-        records=parse_deb_packages(PACKAGES.encode()),
-    )
-    old.close()
+    _ubuntu_index(path).close()
     with sqlite3.connect(path) as db:  # what an index written by the previous release holds
         db.execute("DROP TABLE depends")
     reopened = PackageIndex(path)
