@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import OUR_TEMPLATES
-from tests.support.cli import cli_env, oic
+from tests.support.cli import cli_env, oic, oic_json
 from tests.support.servers import Server, loopback_server
 from tests.support.system import require_program
 
@@ -58,6 +58,13 @@ def serve_env(data_dir: Path, templates: Path, **extra: str) -> dict[str, str]:
             **extra,
         },
     )
+
+
+def add_user(root: Path, name: str = "alice") -> str:
+    """Add user ``name`` to the data folder ``ui_server_at(root)`` serves; their token."""
+    env = serve_env(root / "data", root / "image-templates")
+    token: str = oic_json("users", "add", name, env=env)["token"]
+    return token
 
 
 @contextmanager

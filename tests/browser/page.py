@@ -123,6 +123,11 @@ def alert(driver: Any) -> str:
     return str(box.text) if box.is_displayed() else ""
 
 
+def editor_text(driver: Any) -> str:
+    """The editor's current text."""
+    return str(by_label(driver, "Template editor").get_attribute("value"))
+
+
 def template_text(driver: Any) -> str:
     """The YAML the Template view shows (line numbers are CSS, not text)."""
     return str(

@@ -8,7 +8,6 @@ real composer runs in ``make e2e-build``.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,10 +17,9 @@ import pytest
 
 from tests.conftest import FIXTURES
 from tests.stores.test_composer_run import replay_composer
-from tests.support.cli import oic
 from tests.support.disk_images import built_image
 
-from .conftest import UiServer, serve_env, ui_server_at
+from .conftest import UiServer, add_user, ui_server_at
 from .driver import wait_until
 from .page import ask, by_label
 from .test_token import answer_token
@@ -31,9 +29,7 @@ from .test_token import answer_token
 def builder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[UiServer, str]]:
     """A server with user alice and a composer (the replayed run), and alice's token."""
     root = tmp_path_factory.mktemp("builder")
-    env = serve_env(root / "data", root / "image-templates")
-    added = oic("users", "add", "alice", "--json", env=env)
-    assert added.returncode == 0, added.stderr
+    token = add_user(root)
     composer = replay_composer(root)
     (root / "config.yaml").write_text(f"ai:\n  composer:\n    path: {composer}\n")
     with pytest.MonkeyPatch.context() as patch:  # the server inherits the replay's settings
@@ -41,7 +37,7 @@ def builder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[UiServer
         patch.setenv("OIC_REPLAY_ARTIFACTS", str(root / "artifacts"))
         patch.setenv("OIC_REPLAY_IMAGE", str(built_image(root / "made.raw")))
         with ui_server_at(root) as ui:
-            yield ui, json.loads(added.stdout)["token"]
+            yield ui, token
 
 
 def test_build_streams_the_stages_then_shows_the_verify_table(

@@ -15,6 +15,7 @@ from .page import (
     ask,
     button,
     by_label,
+    editor_text,
     findings,
     open_page,
     session_id,
@@ -30,11 +31,6 @@ from .page import (
 )
 
 CREATE = "minimal ubuntu 24.04 raw image for x86_64 with htop"
-
-
-def editor_text(driver: Any) -> str:
-    """The editor's current text."""
-    return str(by_label(driver, "Template editor").get_attribute("value"))
 
 
 def dialog_focus(driver: Any) -> str:

@@ -65,6 +65,24 @@ def start_slow_turn(driver: Any, chat: FakeChatServer, text: str) -> int:
     return before
 
 
+def start_create_turn(slow: tuple[UiServer, FakeChatServer], driver: Any) -> int:
+    """A fresh page that sends the create request with the model slowed (see above)."""
+    ui, chat = slow
+    chat.fail(None)
+    open_page(driver, ui.url)
+    return start_slow_turn(driver, chat, CREATE)
+
+
+def let_the_turn_finish(driver: Any, chat: FakeChatServer, before: int) -> None:
+    """Wake the delayed reply now and wait for the turn to end."""
+    chat.fail(None)
+    chat.stopping.set()
+    try:
+        wait_turn(driver, before)
+    finally:
+        chat.stopping.clear()
+
+
 def runs_of(ui: UiServer, thread: str) -> list[dict[str, Any]]:
     """The thread's runs, from the LangGraph API."""
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -75,22 +93,15 @@ def runs_of(ui: UiServer, thread: str) -> list[dict[str, Any]]:
 def test_text_typed_during_a_turn_is_never_touched(
     slow: tuple[UiServer, FakeChatServer], browser: Any
 ) -> None:
-    ui, chat = slow
-    chat.fail(None)
-    open_page(browser, ui.url)
-    before = start_slow_turn(browser, chat, CREATE)
+    chat = slow[1]
+    before = start_create_turn(slow, browser)
     box = by_label(browser, "Request")
     assert box.get_attribute("value") == ""  # the sent request left the box once accepted
     box.send_keys("add vim to it")
     box.send_keys("\n")  # Enter while the turn runs: nothing is sent, nothing is cleared
     assert box.get_attribute("value") == "add vim to it"
     shot(browser, "typing-during-run")
-    chat.fail(None)
-    chat.stopping.set()  # wake the delayed reply now
-    try:
-        wait_turn(browser, before)
-    finally:
-        chat.stopping.clear()
+    let_the_turn_finish(browser, chat, before)
     assert box.get_attribute("value") == "add vim to it"
     assert "add vim to it" not in browser.find_element("id", "conversation").text
 
@@ -98,10 +109,8 @@ def test_text_typed_during_a_turn_is_never_touched(
 def test_one_live_answer_bubble_per_turn(
     slow: tuple[UiServer, FakeChatServer], browser: Any
 ) -> None:
-    ui, chat = slow
-    chat.fail(None)
-    open_page(browser, ui.url)
-    before = start_slow_turn(browser, chat, CREATE)
+    chat = slow[1]
+    before = start_create_turn(slow, browser)
     conversation = browser.find_element("id", "conversation")
     pending = within(conversation, "li.assistant.pending")
     assert len(pending) == 1
@@ -115,12 +124,7 @@ def test_one_live_answer_bubble_per_turn(
     )
     assert inside, "the pending answer is not scrolled into view"
     shot(browser, "pending")
-    chat.fail(None)
-    chat.stopping.set()
-    try:
-        wait_turn(browser, before)
-    finally:
-        chat.stopping.clear()
+    let_the_turn_finish(browser, chat, before)
     answers = within(conversation, "li.assistant")
     assert len(answers) == 1 and not within(conversation, "li.pending")
     # the steps fold into one line that expands

@@ -11,7 +11,7 @@ import pytest
 
 from tests.support.cli import oic
 
-from .conftest import UiServer, serve_env, ui_server_at
+from .conftest import UiServer, add_user, ui_server_at
 from .driver import wait_until
 from .page import ask, template_text
 
@@ -20,10 +20,7 @@ from .page import ask, template_text
 def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[UiServer, str]]:
     """``oic-ai serve`` with one user, and that user's token."""
     root = tmp_path_factory.mktemp("guarded")
-    env = serve_env(root / "data", root / "image-templates")
-    added = oic("users", "add", "alice", "--json", env=env)
-    assert added.returncode == 0, added.stderr
-    token = json.loads(added.stdout)["token"]
+    token = add_user(root)
     with ui_server_at(root) as ui:
         yield ui, token
 

@@ -23,6 +23,7 @@ from .page import (
     ask,
     button,
     by_label,
+    editor_text,
     findings,
     open_page,
     session_id,
@@ -47,11 +48,6 @@ def line_of(text: str, needle: str) -> int:
         if needle in line:
             return number
     raise AssertionError(f"{needle!r} not in the text")
-
-
-def editor_text(driver: Any) -> str:
-    """The editor's current text."""
-    return str(by_label(driver, "Template editor").get_attribute("value"))
 
 
 def wait_findings(driver: Any, what: str, check: Any) -> list[tuple[int | None, str, str]]:
