@@ -419,19 +419,22 @@ def _rpm_record(element: ET.Element) -> PackageRecord:
         version = f"{ver}-{rel}" if rel else ver
         if epoch not in ("", "0"):
             version = f"{epoch}:{version}"
-    provides: list[str] = []
-    entries = element.find(f"{_RPM_COMMON}format/{_RPM}provides")
+    provides = _rpm_entry_names(element, "provides", name)
+    requires = _rpm_entry_names(element, "requires", name)
+    return PackageRecord(name, version, arch, provides, requires)
+
+
+def _rpm_entry_names(element: ET.Element, kind: str, own: str) -> tuple[str, ...]:
+    """The package names a ``<rpm:provides>`` or ``<rpm:requires>`` list holds, once each.
+
+    The package's own name is left out, and so is every entry that is no package name:
+    rpmlib(...), sonames "libc.so.6()(64bit)" and file paths.
+    """
+    names: list[str] = []
+    entries = element.find(f"{_RPM_COMMON}format/{_RPM}{kind}")
     if entries is not None:
         for entry in entries.iter(f"{_RPM}entry"):
-            provided = entry.get("name", "")
-            if provided != name and _NAME.match(provided) and provided not in provides:
-                provides.append(provided)
-    requires: list[str] = []
-    entries = element.find(f"{_RPM_COMMON}format/{_RPM}requires")
-    if entries is not None:
-        for entry in entries.iter(f"{_RPM}entry"):
-            needed = entry.get("name", "")
-            # rpmlib(...), sonames "libc.so.6()(64bit)" and file paths are left out
-            if needed != name and _NAME.match(needed) and needed not in requires:
-                requires.append(needed)
-    return PackageRecord(name, version, arch, tuple(provides), tuple(requires))
+            named = entry.get("name", "")
+            if named != own and _NAME.match(named) and named not in names:
+                names.append(named)
+    return tuple(names)
