@@ -162,6 +162,24 @@ class _Rows:
         self.not_checked.append(line)
 
 
+def template_data(text: str) -> dict[str, Any]:
+    """The template's YAML as a mapping.
+
+    Raises:
+        UserInputError: the text is not valid YAML, or not a mapping.
+    """
+    from oic_ai.stores.errors import UserInputError
+    from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
+
+    try:
+        data = load_data(text)
+    except YamlSyntaxError as exc:
+        raise UserInputError(f"the template is not valid YAML ({exc})", fix="fix it") from None
+    if not isinstance(data, dict):
+        raise UserInputError("the template is not a YAML mapping", fix="give a template file")
+    return data
+
+
 def verify_contents(
     template_text: str, contents: ImageContents, *, image_name: str = ""
 ) -> VerifyReport:
@@ -175,15 +193,7 @@ def verify_contents(
     Raises:
         UserInputError: the template is not a readable YAML mapping.
     """
-    from oic_ai.stores.errors import UserInputError
-    from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
-
-    try:
-        data = load_data(template_text)
-    except YamlSyntaxError as exc:
-        raise UserInputError(f"the template is not valid YAML ({exc})", fix="fix it") from None
-    if not isinstance(data, Mapping):
-        raise UserInputError("the template is not a YAML mapping", fix="give a template file")
+    data = template_data(template_text)
     rows = _Rows(data)
     _identity(rows, contents, image_name)
     _partitions(rows, contents)

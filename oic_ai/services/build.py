@@ -97,27 +97,16 @@ def _root_hint(template: dict[str, Any], names: dict[str, int]) -> int | None:
     return None
 
 
-def _template_data(text: str) -> dict[str, Any]:
-    from oic_ai.stores.yaml_document import YamlSyntaxError, load_data
-
-    try:
-        data = load_data(text)
-    except YamlSyntaxError as exc:
-        raise UserInputError(f"the template is not valid YAML ({exc})", fix="fix it") from None
-    if not isinstance(data, dict):
-        raise UserInputError("the template is not a YAML mapping", fix="give a template file")
-    return data
-
-
 def root_partition_number(raw: Path, template_text: str) -> int | None:
     """The number of the image partition that holds ``/``."""
     from oic_ai.stores.disk_image import read_partition_table
     from oic_ai.stores.image_contents import find_root
     from oic_ai.stores.targets import load_targets
+    from oic_ai.tools.image_verify import template_data
 
     table = read_partition_table(raw)
     names = {p.name: p.number for p in table.partitions if p.name}
-    hint = _root_hint(_template_data(template_text), names)
+    hint = _root_hint(template_data(template_text), names)
     root = find_root(table, set(load_targets().root_guids()), hint)
     return root.number if root else None
 
@@ -141,9 +130,9 @@ def verify_image(
     from oic_ai.stores.disk_image import raw_image, read_partition_table
     from oic_ai.stores.image_contents import read_image
     from oic_ai.stores.targets import load_targets
-    from oic_ai.tools.image_verify import verify_contents
+    from oic_ai.tools.image_verify import template_data, verify_contents
 
-    data = _template_data(template_text)
+    data = template_data(template_text)
     with raw_image(image, scratch or cache_folder() / "unpacked") as raw:
         table = read_partition_table(raw)
         names = {p.name: p.number for p in table.partitions if p.name}
@@ -280,7 +269,9 @@ def _raw_artifact(artifacts: list[Path]) -> Path | None:
 
 def _boot_plan(text: str, root_number: int | None) -> tuple[bool, str, str]:
     """(EFI?, the GRUB fallback command for the root partition, arch) for the template."""
-    data = _template_data(text)
+    from oic_ai.tools.image_verify import template_data  # lazy, as the other build steps
+
+    data = template_data(text)
     system = data.get("systemConfig") or {}
     boot_type = (system.get("bootloader") or {}).get("bootType", "efi")
     number = root_number or 2

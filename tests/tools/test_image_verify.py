@@ -17,8 +17,9 @@ import pytest
 
 from oic_ai.services.build import verify_image
 from oic_ai.stores.composer_behaviour import load_behaviours
+from oic_ai.stores.errors import UserInputError
 from oic_ai.tools.composer_fit import PREDICATES
-from oic_ai.tools.image_verify import CHECK_KINDS, VerifyReport
+from oic_ai.tools.image_verify import CHECK_KINDS, VerifyReport, template_data
 from tests.support.disk_images import (
     BUILT_ROOT,
     ROOT_PARTUUID,
@@ -187,3 +188,19 @@ def test_a_root_the_template_sets_is_the_one_expected(tmp_path: Path) -> None:
     assert (row.expected, row.ok, row.known) == ("root=/dev/vda3", False, "cmdline-stray-loop-root")
     plain = _rows(verify_image(image, TEMPLATE))["kernel root device"]
     assert not plain.ok and plain.known is None  # root=PARTUUID of / was expected
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("image: [unclosed\n", "the template is not valid YAML ("),
+        ("- a\n- b\n", "not a YAML mapping"),
+    ],
+    ids=["bad-yaml", "a-list"],
+)
+def test_a_template_that_is_no_yaml_mapping_is_one_user_error(text: str, words: str) -> None:
+    # verify and build read the template through this one function
+    with pytest.raises(UserInputError) as caught:
+        template_data(text)
+    assert words in str(caught.value) and "\n" not in str(caught.value)
+    assert template_data("image: {name: t}\n") == {"image": {"name": "t"}}
