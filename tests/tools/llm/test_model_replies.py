@@ -15,9 +15,8 @@ from oic_ai.stores.settings import Settings
 from oic_ai.tools.edit_plan import AddPackages, EditPlan, SetDiskSize
 from oic_ai.tools.llm_planner import PlanError, PlanOutcome, plan_turn
 from oic_ai.tools.plan_schema import operation_to_wire
-from tests.tools.llm.wire_fakes import Scripted, WireServer
+from tests.tools.llm.wire_fakes import TEMPLATE, Scripted, WireServer
 
-TEMPLATE = "image:\n  name: edge\ntarget:\n  os: ubuntu\nsystemConfig:\n  packages: [vim]\n"
 GOOD = {"summary": "add htop", "operations": [{"op": "add_packages", "packages": ["htop"]}]}
 GOOD_TEXT = json.dumps(GOOD)
 TWO_OPS = json.dumps(

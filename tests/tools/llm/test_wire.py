@@ -19,10 +19,7 @@ from oic_ai.stores.settings import Settings
 from oic_ai.tools.edit_plan import AddPackages, EditPlan
 from oic_ai.tools.llm_planner import PlanError, fix_plan, plan_turn
 from oic_ai.tools.plan_schema import plan_schema, plan_schema_text
-from tests.tools.llm.wire_fakes import Scripted, WireServer
-
-PLAN = {"summary": "add htop", "operations": [{"op": "add_packages", "packages": ["htop"]}]}
-TEMPLATE = "image:\n  name: edge\ntarget:\n  os: ubuntu\nsystemConfig:\n  packages: [vim]\n"
+from tests.tools.llm.wire_fakes import PLAN, TEMPLATE, Scripted, WireServer
 
 
 @pytest.fixture

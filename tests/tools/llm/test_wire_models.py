@@ -24,10 +24,8 @@ from oic_ai.stores.chat_models import (
 from oic_ai.stores.settings import Settings, load_settings
 from oic_ai.tools.edit_plan import AddPackages
 from oic_ai.tools.llm_planner import PlanError, plan_turn
-from tests.tools.llm.wire_fakes import WireServer
+from tests.tools.llm.wire_fakes import PLAN, TEMPLATE, WireServer
 
-PLAN = {"summary": "add htop", "operations": [{"op": "add_packages", "packages": ["htop"]}]}
-TEMPLATE = "image:\n  name: edge\ntarget:\n  os: ubuntu\nsystemConfig:\n  packages: [vim]\n"
 SCHEMA = StructuredOutput("json_schema")
 
 

@@ -99,6 +99,10 @@ def scripted(answer: str | dict[str, Any] | Scripted) -> Scripted:
     return Scripted(answer if isinstance(answer, str) else json.dumps(answer))
 
 
+PLAN = {"summary": "add htop", "operations": [{"op": "add_packages", "packages": ["htop"]}]}
+"""The plan the tests' scripted servers answer with."""
+TEMPLATE = "image:\n  name: edge\ntarget:\n  os: ubuntu\nsystemConfig:\n  packages: [vim]\n"
+"""The small template the tests plan against."""
 CHARS_PER_TOKEN = 4
 EFFORT_TOKENS = {"none": 0, "minimal": 0, "low": 600, "medium": 2_500, "high": 6_000}
 THINK_TOKENS = 4_000  # an Ollama thinking model's thoughts before it answers
