@@ -119,9 +119,17 @@ def test_a_console_the_new_arch_lacks_is_not_carried_and_says_so(
     assert any("console=ttyAMA1,9600" in line for line in result.not_carried)
 
 
+ELXR_BASE = "elxr12-x86_64-minimal-raw.yml"
+
+
+def _elxr_session() -> tuple[str, str]:
+    """A customised elxr12 session's template, and the library template it started from."""
+    return _elxr_customised(), (LIBRARY / ELXR_BASE).read_text(encoding="utf-8")
+
+
 def _elxr_customised() -> str:
     return _customised(
-        "elxr12-x86_64-minimal-raw.yml",
+        ELXR_BASE,
         AddPackages(packages=["docker.io", "chrony", "acme-agent"]),
         RemovePackages(packages=["less"]),
         SetHostname(hostname="line-pc-1"),
@@ -141,8 +149,7 @@ def _elxr_customised() -> str:
 def test_another_family_gets_every_customisation_with_mapped_names(
     library: Path,
 ) -> None:
-    text = _elxr_customised()
-    base = (LIBRARY / "elxr12-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    text, base = _elxr_session()
     result = retarget_template(text, _target("azure-linux", "azl3"), library, session_base=base)
     assert result.base_template == "azl3-x86_64-minimal-raw.yml"
     doc = _doc(result.text)
@@ -170,8 +177,7 @@ def test_another_family_gets_every_customisation_with_mapped_names(
 def test_a_family_sibling_keeps_the_repository_and_the_unknown_package(
     library: Path,
 ) -> None:
-    text = _elxr_customised()
-    base = (LIBRARY / "elxr12-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    text, base = _elxr_session()
     result = retarget_template(text, _target("debian", "debian13"), library, session_base=base)
     doc = _doc(result.text)
     assert "acme-agent" in doc["systemConfig"]["packages"]
@@ -184,8 +190,7 @@ def test_every_retargeted_template_is_one_the_composer_builds(
     library: Path, tmp_path: Path
 ) -> None:
     upval = require_upval()
-    text = _elxr_customised()
-    base = (LIBRARY / "elxr12-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    text, base = _elxr_session()
     files = []
     from oic_ai.stores.targets import load_targets
 
