@@ -7,9 +7,12 @@ Every script runs as ``python bench/NAME.py``, so this folder is on ``sys.path``
 from __future__ import annotations
 
 import resource
+import statistics
+import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +47,28 @@ def seed_sessions(store: Any, count: int, request: str) -> None:
                 provider="builtin",
                 now=now - (count - i) * 2600 + turn,
             )
+
+
+def store_list_ms(open_store: Callable[[], Any], runs: int = 30) -> tuple[float, int]:
+    """Median ms to open a session store, ``list()`` it and close it; the rows it listed."""
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        with open_store() as store:
+            rows = store.list()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times), len(rows)
+
+
+def cli_median_ms(args: list[str], env: Mapping[str, str], runs: int = 7) -> float:
+    """Median ms of ``python -m oic_ai ARGS`` as a fresh process (it must exit 0)."""
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        command = [sys.executable, "-m", "oic_ai", *args]
+        subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
 
 
 def peak_rss_mib() -> float:

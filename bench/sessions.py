@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,32 +33,19 @@ def seed_sessions(data_dir: Path, count: int) -> None:
 
 
 def list_figures(data_dir: Path) -> dict[str, float]:
+    from _common import cli_median_ms, store_list_ms
+
     from oic_ai.stores.session_store import SessionStore, sessions_db_path
 
     path = sessions_db_path(data_dir)
-    cold = []
-    for _ in range(30):
-        t = time.perf_counter()
-        with SessionStore(path) as store:
-            rows = store.list()
-        cold.append((time.perf_counter() - t) * 1000)
-    assert len(rows) == SESSIONS
+    store, rows = store_list_ms(lambda: SessionStore(path))
+    assert rows == SESSIONS
     env = {**os.environ, "OIC_AI_DATA_DIR": str(data_dir)}
-    fresh = {}
-    for label, extra in (("json", ["--json"]), ("table", [])):
-        runs = []
-        for _ in range(7):
-            t = time.perf_counter()
-            subprocess.run(
-                [sys.executable, "-m", "oic_ai", "sessions", "list", *extra],
-                check=True,
-                capture_output=True,
-                cwd=ROOT,
-                env=env,
-            )
-            runs.append(time.perf_counter() - t)
-        fresh[label] = statistics.median(runs) * 1000
-    return {"store": statistics.median(cold), "json": fresh["json"], "table": fresh["table"]}
+    fresh = {
+        label: cli_median_ms(["sessions", "list", *extra], env)
+        for label, extra in (("json", ["--json"]), ("table", []))
+    }
+    return {"store": store, "json": fresh["json"], "table": fresh["table"]}
 
 
 def _p50(values: list[float]) -> float:

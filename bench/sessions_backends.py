@@ -15,8 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
@@ -25,7 +23,7 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from _common import ROOT, seed_sessions
+from _common import ROOT, cli_median_ms, seed_sessions, store_list_ms
 
 SESSIONS = 1000
 REQUEST = "a minimal ubuntu 24.04 edge image for arm64 with docker"
@@ -67,29 +65,13 @@ def list_figures(settings: Any) -> dict[str, float]:
     """``list()`` in-process (open + read + close) and a fresh ``sessions list --json``."""
     from oic_ai.stores.session_factory import open_session_store
 
-    runs = []
-    for _ in range(30):
-        t = time.perf_counter()
-        with open_session_store(settings) as store:
-            rows = store.list()
-        runs.append((time.perf_counter() - t) * 1000)
-    assert len(rows) == SESSIONS, len(rows)
+    store, rows = store_list_ms(lambda: open_session_store(settings))
+    assert rows == SESSIONS, rows
     env = {**os.environ, "OIC_AI_DATA_DIR": str(settings.data_dir), "PYTHONPATH": str(ROOT)}
     env.pop("OIC_AI_DATABASE_URL", None)
     if settings.database_url:
         env["OIC_AI_DATABASE_URL"] = settings.database_url
-    fresh = []
-    for _ in range(7):
-        t = time.perf_counter()
-        subprocess.run(
-            [sys.executable, "-m", "oic_ai", "sessions", "list", "--json"],
-            check=True,
-            capture_output=True,
-            cwd=ROOT,
-            env=env,
-        )
-        fresh.append((time.perf_counter() - t) * 1000)
-    return {"store": statistics.median(runs), "fresh": statistics.median(fresh)}
+    return {"store": store, "fresh": cli_median_ms(["sessions", "list", "--json"], env)}
 
 
 def overhead_figures(data_dir: Path, url: str, rounds: int) -> dict[str, dict[str, float]]:
