@@ -247,36 +247,6 @@ def _no_signature(root: Path, signer: Signer, rig: Rig) -> None:
     sign_deb_mirror(root, None, components={"main": deb_packages(EXTRA)})
 
 
-@pytest.mark.parametrize(
-    ("tamper", "names", "what"),
-    [
-        (_tamper_index, "binary-amd64/Packages.xz:", "mismatch"),
-        (_tamper_release, "dists/aria/InRelease", "bad signature"),
-        (_tamper_detached_release, "dists/aria/Release", "bad signature"),
-        (_other_key, "dists/aria/InRelease", "signed by an unknown key"),
-        (_no_signature, "dists/aria/Release.gpg", "missing signature"),
-        (_expired, "dists/aria/InRelease", "expired on Sat, 01 Jan 2000"),
-    ],
-    ids=[
-        "index-changed",
-        "inrelease-changed",
-        "release-changed",
-        "other-key",
-        "no-signature",
-        "expired",
-    ],
-)
-def test_a_debian_repository_that_fails_verification_is_refused_and_keeps_the_index(
-    rig: Rig, tamper: Callable[[Path, Signer, Rig], None], names: str, what: str
-) -> None:
-    root = sign_deb_mirror(rig.elxr, rig.signer)
-    args = rig.deb_args(rig.key_file())
-    line = rig.refused_after(args, "elxr12", lambda: tamper(root, rig.signer, rig))
-    assert names in line and what in line, line
-    assert "kept the previous index (21 packages" in line and "Traceback" not in line
-    assert "slipped-in" not in str(rig.snapshot("elxr12"))
-
-
 def test_a_changed_index_with_the_same_size_fails_on_its_sha256(rig: Rig) -> None:
     root = sign_deb_mirror(rig.elxr, rig.signer, kind="")
     args = rig.deb_args(rig.key_file())
@@ -392,24 +362,51 @@ def _rpm_no_signature(root: Path, signer: Signer, rig: Rig) -> None:
     (root / "repodata" / "repomd.xml.asc").unlink()
 
 
+# (the Debian mirror or the RPM repository, where it is served, its dist, its package count)
+_KINDS: dict[str, tuple[Callable[..., Path], str, str, int]] = {
+    "deb": (sign_deb_mirror, "elxr", "elxr12", 21),
+    "rpm": (sign_rpm_repo, "azl/x86_64", "azl3", 9),
+}
+
+
 @pytest.mark.parametrize(
-    ("tamper", "names", "what"),
+    ("kind", "tamper", "names", "what"),
     [
-        (_rpm_primary_changed, "-primary.xml.gz:", "mismatch"),
-        (_rpm_repomd_changed, "repodata/repomd.xml:", "bad signature"),
-        (_rpm_other_key, "repodata/repomd.xml:", "signed by an unknown key"),
-        (_rpm_no_signature, "repodata/repomd.xml.asc:", "missing signature"),
+        ("deb", _tamper_index, "binary-amd64/Packages.xz:", "mismatch"),
+        ("deb", _tamper_release, "dists/aria/InRelease", "bad signature"),
+        ("deb", _tamper_detached_release, "dists/aria/Release", "bad signature"),
+        ("deb", _other_key, "dists/aria/InRelease", "signed by an unknown key"),
+        ("deb", _no_signature, "dists/aria/Release.gpg", "missing signature"),
+        ("deb", _expired, "dists/aria/InRelease", "expired on Sat, 01 Jan 2000"),
+        ("rpm", _rpm_primary_changed, "-primary.xml.gz:", "mismatch"),
+        ("rpm", _rpm_repomd_changed, "repodata/repomd.xml:", "bad signature"),
+        ("rpm", _rpm_other_key, "repodata/repomd.xml:", "signed by an unknown key"),
+        ("rpm", _rpm_no_signature, "repodata/repomd.xml.asc:", "missing signature"),
     ],
-    ids=["primary-changed", "repomd-changed", "other-key", "no-signature"],
+    ids=[
+        "deb-index-changed",
+        "deb-inrelease-changed",
+        "deb-release-changed",
+        "deb-other-key",
+        "deb-no-signature",
+        "deb-expired",
+        "rpm-primary-changed",
+        "rpm-repomd-changed",
+        "rpm-other-key",
+        "rpm-no-signature",
+    ],
 )
-def test_an_rpm_repository_that_fails_verification_is_refused_and_keeps_the_index(
-    rig: Rig, tamper: Callable[[Path, Signer, Rig], None], names: str, what: str
+def test_a_repository_that_fails_verification_is_refused_and_keeps_the_index(
+    rig: Rig, kind: str, tamper: Callable[[Path, Signer, Rig], None], names: str, what: str
 ) -> None:
-    root = sign_rpm_repo(rig.azl, rig.signer)
-    args = rig.rpm_args(rig.key_file())
-    line = rig.refused_after(args, "azl3", lambda: tamper(root, rig.signer, rig))
+    sign, folder, dist, packages = _KINDS[kind]
+    root = sign(rig.server.root / folder, rig.signer)
+    key = rig.key_file()
+    args = rig.deb_args(key) if kind == "deb" else rig.rpm_args(key)
+    line = rig.refused_after(args, dist, lambda: tamper(root, rig.signer, rig))
     assert names in line and what in line, line
-    assert "kept the previous index (9 packages" in line
+    assert f"kept the previous index ({packages} packages" in line and "Traceback" not in line
+    assert "slipped-in" not in str(rig.snapshot(dist))
 
 
 def test_rpm_with_repo_gpg_check_off_still_checks_primary(rig: Rig) -> None:
