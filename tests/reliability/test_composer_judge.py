@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 
 from oic_ai.tools.validate_template import STRICTER_THAN_THE_COMPOSER, validate_text
 from tests.conftest import OUR_TEMPLATES, REFERENCE_TEMPLATES
+from tests.support import tree_paths
 from tests.support.upval import Verdict, judge, require_upval
 
 SOURCES: dict[str, Any] = {}
@@ -63,23 +64,6 @@ _MARK = "@@PLAIN{}@@"
 _LINE = re.compile(r"^(\s*)([A-Za-z_][A-Za-z0-9_]*): (\S.*)$")
 
 
-def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix] if prefix else []
-    if isinstance(node, dict):
-        for key, value in node.items():
-            found += _paths(value, (*prefix, key))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            found += _paths(value, (*prefix, index))
-    return found
-
-
-def _at(node: Any, path: tuple[Any, ...]) -> Any:
-    for part in path:
-        node = node[part]
-    return node
-
-
 @st.composite
 def mutants(draw: st.DrawFn) -> tuple[str, str]:
     """A real template with one to three changes, as text."""
@@ -87,11 +71,11 @@ def mutants(draw: st.DrawFn) -> tuple[str, str]:
     doc = copy.deepcopy(SOURCES[name])
     plain: list[str] = []
     for _ in range(draw(st.integers(1, 3))):
-        paths = _paths(doc)
+        paths = tree_paths.paths(doc)
         if not paths:
             break
         path = draw(st.sampled_from(paths))
-        parent, key = _at(doc, path[:-1]), path[-1]
+        parent, key = tree_paths.at(doc, path[:-1]), path[-1]
         kind = draw(st.sampled_from(["plain", "plain", "typed", "delete", "add", "repeat"]))
         if kind == "plain":
             parent[key] = _MARK.format(len(plain))
@@ -101,7 +85,7 @@ def mutants(draw: st.DrawFn) -> tuple[str, str]:
         elif kind == "delete":
             del parent[key]
         elif kind == "add":
-            target = _at(doc, path)
+            target = tree_paths.at(doc, path)
             target = target if isinstance(target, dict) else parent
             if isinstance(target, dict):
                 target[draw(KEYS | st.integers(0, 9))] = draw(TYPED)

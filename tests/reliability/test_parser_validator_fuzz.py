@@ -23,6 +23,7 @@ from oic_ai.stores.template_model import Template, parse_template
 from oic_ai.stores.yaml_document import MAX_DEPTH, YamlSyntaxError, load_document
 from oic_ai.tools.validate_template import FileReport, validate_file, validate_text
 from tests.conftest import OUR_TEMPLATES
+from tests.support import tree_paths
 
 TEMPLATES = {p.name: p.read_text(encoding="utf-8") for p in sorted(OUR_TEMPLATES.glob("*.yml"))}
 NAMES = st.sampled_from(sorted(TEMPLATES))
@@ -185,29 +186,12 @@ def test_random_bytes_never_break_the_scan_or_the_validator(tmp_path: Path, raw:
 # --- mutated real templates ------------------------------------------------------------
 
 
-def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [prefix] if prefix else []
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found += _paths(item, (*prefix, index))
-    return found
-
-
-def _parent(data: Any, path: tuple[Any, ...]) -> Any:
-    for part in path[:-1]:
-        data = data[part]
-    return data
-
-
 @FUZZ
 @given(NAMES, st.data())
 def test_a_dropped_key_is_a_finding_or_harmless(name: str, data: st.DataObject) -> None:
     tree = yaml.safe_load(TEMPLATES[name])
-    path = data.draw(st.sampled_from(_paths(tree)), label="path")
-    del _parent(tree, path)[path[-1]]
+    path = data.draw(st.sampled_from(tree_paths.paths(tree)), label="path")
+    del tree_paths.at(tree, path[:-1])[path[-1]]
     report = _both(yaml.safe_dump(tree, sort_keys=False))
     if path in (("image",), ("target",), ("image", "name"), ("target", "arch")):
         assert any(path[-1] in f.message or path[-1] in f.path for f in report.errors)
@@ -219,8 +203,8 @@ def test_a_value_of_another_type_is_a_finding_or_harmless(
     name: str, data: st.DataObject, value: Any
 ) -> None:
     tree = yaml.safe_load(TEMPLATES[name])
-    path = data.draw(st.sampled_from(_paths(tree)), label="path")
-    _parent(tree, path)[path[-1]] = value
+    path = data.draw(st.sampled_from(tree_paths.paths(tree)), label="path")
+    tree_paths.at(tree, path[:-1])[path[-1]] = value
     report = _both(yaml.dump(tree, sort_keys=False, allow_unicode=True))
     if path == ("systemConfig", "packages") and not isinstance(value, list):
         assert not report.valid  # packages must be a list
@@ -282,11 +266,11 @@ def test_injected_characters_are_answered_with_findings(
 @given(NAMES, st.data(), st.integers(min_value=1, max_value=3 * MAX_DEPTH))
 def test_deep_nesting_is_answered_with_findings(name: str, data: st.DataObject, depth: int) -> None:
     tree = yaml.safe_load(TEMPLATES[name])
-    path = data.draw(st.sampled_from(_paths(tree)), label="path")
+    path = data.draw(st.sampled_from(tree_paths.paths(tree)), label="path")
     value: Any = "x"
     for level in range(depth):
         value = [value] if level % 2 else {"k": value}
-    _parent(tree, path)[path[-1]] = value
+    tree_paths.at(tree, path[:-1])[path[-1]] = value
     text = yaml.safe_dump(tree, sort_keys=False)
     report = _both(text)
     if len(path) + depth + 1 > MAX_DEPTH:
