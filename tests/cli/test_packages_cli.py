@@ -33,6 +33,12 @@ def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[s
     return oic(*args, stdin=stdin.decode() if stdin is not None else None, timeout=120)
 
 
+def check(capsys: pytest.CaptureFixture[str], data_dir: Path, *args: str) -> tuple[int, str]:
+    """``packages check ARGS --data-dir DATA_DIR`` in-process: its exit code and stdout."""
+    code = main(["packages", "check", *args, "--data-dir", str(data_dir)])
+    return code, capsys.readouterr().out
+
+
 @pytest.fixture
 def synced(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     code = main(
@@ -71,8 +77,8 @@ def test_check_exits_zero_when_everything_is_found(
     synced: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     good = write_template(tmp_path, "good.yml", "openssh-server, cloud-init, 'libva*'")
-    assert main(["packages", "check", str(good), "--data-dir", str(synced)]) == 0
-    out = capsys.readouterr().out
+    code, out = check(capsys, synced, str(good))
+    assert code == 0
     assert "good.yml (elxr12/x86_64): all found (3 found, 1 glob, 0 missing)" in out
     assert "libva*" in out and "3 packages: libva-drm2, libva-x11-2, libva2" in out
 
@@ -81,8 +87,8 @@ def test_check_human_table_lists_missing_with_suggestions(
     synced: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     bad = write_template(tmp_path, "bad.yml", "docker-ce, qemu-kvm")
-    assert main(["packages", "check", str(bad), "--data-dir", str(synced)]) == 1
-    out = capsys.readouterr().out
+    code, out = check(capsys, synced, str(bad))
+    assert code == 1
     assert "missing packages (1 found, 1 by provides, 1 missing)" in out
     assert "docker-ce" in out and "try: docker.io" in out
     assert "provided by qemu-system-x86" in out
@@ -93,13 +99,14 @@ def test_a_target_without_index_is_not_checked_and_says_how(
     synced: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     azl = write_template(tmp_path, "azl.yml", "docker-ce", "azure-linux", "azl3")
-    assert main(["packages", "check", str(azl), "--data-dir", str(synced), "--json"]) == 0
-    (report,) = json.loads(capsys.readouterr().out)["templates"]
+    code, out = check(capsys, synced, str(azl), "--json")
+    assert code == 0
+    (report,) = json.loads(out)["templates"]
     assert report["checked"] is False and report["missing"] == [] and report["found"] == []
     assert report["reason"] == "no package index for azl3/x86_64"
     assert "oic-ai packages sync" in report["fix"]
-    assert main(["packages", "check", str(azl), "--data-dir", str(synced)]) == 0
-    out = capsys.readouterr().out
+    code, out = check(capsys, synced, str(azl))
+    assert code == 0
     assert "not checked: no package index for azl3/x86_64" in out
     assert "to check it: run 'oic-ai packages sync --repo-config" in out
 
@@ -111,8 +118,9 @@ def test_a_folder_of_templates_is_expanded(
     folder.mkdir()
     write_template(folder, "a.yml", "openssh-server")
     write_template(folder, "b.yml", "cloud-init")
-    assert main(["packages", "check", str(folder), "--data-dir", str(synced), "--json"]) == 0
-    assert len(json.loads(capsys.readouterr().out)["templates"]) == 2
+    code, out = check(capsys, synced, str(folder), "--json")
+    assert code == 0
+    assert len(json.loads(out)["templates"]) == 2
 
 
 def test_rpm_import_and_check(
@@ -128,8 +136,9 @@ def test_rpm_import_and_check(
     )
     capsys.readouterr()
     azl = write_template(tmp_path, "azl.yml", "moby-engine, docker-ce", "azure-linux", "azl3")
-    assert main(["packages", "check", str(azl), "--data-dir", str(data_dir), "--json"]) == 1
-    (report,) = json.loads(capsys.readouterr().out)["templates"]
+    code, out = check(capsys, data_dir, str(azl), "--json")
+    assert code == 1
+    (report,) = json.loads(out)["templates"]
     assert report["missing"] == ["docker-ce"]
     assert report["suggestions"]["docker-ce"][0] == "moby-engine"
 
