@@ -1,5 +1,8 @@
 # oic-ai developer entry points. Every target sets up .venv first.
-PYTHON ?= $(shell command -v python3.11 || command -v python3.12 || command -v python3)
+# Python 3.12 or newer (the replicas' engine, Aegra, needs it): pyenv's 3.12 when pyenv has
+# one, else python3.12 / python3.13 on PATH. Override with `make PYTHON=/path/to/python3.12`.
+PYENV_312 := $(shell command -v pyenv >/dev/null 2>&1 && ls -d "$$(pyenv root)"/versions/3.12*/bin/python3.12 2>/dev/null | tail -n 1)
+PYTHON ?= $(or $(PYENV_312),$(shell command -v python3.12 || command -v python3.13))
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -23,6 +26,9 @@ UPVAL_BUILD := ../shared/tools/upstream-validate/build.sh
 install: $(STAMP)
 
 $(STAMP): pyproject.toml $(LOCK)
+	@test -n "$(PYTHON)" || { echo "make: oic-ai needs Python 3.12 or newer: install python3.12 (or pyenv install 3.12) or pass PYTHON=/path/to/python3.12" >&2; exit 2; }
+	@$(BIN)/python -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null \
+		|| { test ! -e $(VENV) || echo "$(VENV) is not Python 3.12+: making it again with $(PYTHON)"; rm -rf $(VENV); }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@echo "Installing oic-ai and its dependencies ($(LOCK)) into $(VENV) (first run only)..."
 	@$(PIP) install -c $(LOCK) -e '.[dev]' 2>&1 | grep -v '^WARNING: Location' || true

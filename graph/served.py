@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
+from langgraph_sdk.runtime import ServerRuntime
 
 from oic_ai.graph.builder import graph as compiled
 from oic_ai.stores.settings import load_settings
@@ -47,8 +48,20 @@ async def wait_for_session(session_id: str) -> None:
         pass
 
 
+def for_execution(config: RunnableConfig, runtime: ServerRuntime[Any] | None) -> bool:
+    """Whether the server will run the graph (not read its state or schemas).
+
+    langgraph-api marks it in ``configurable``; Aegra (the replicas' engine) only through
+    the runtime's access context (``threads.create_run``), as both servers document.
+    """
+    configurable = config.get("configurable") or {}
+    if configurable.get(FOR_EXECUTION):
+        return True
+    return runtime is not None and runtime.execution_runtime is not None
+
+
 @asynccontextmanager
-async def graph(config: RunnableConfig) -> AsyncIterator[Any]:
+async def graph(config: RunnableConfig, runtime: ServerRuntime[Any]) -> AsyncIterator[Any]:
     """Yield the compiled graph; for a run, hold the session's turn lock until it ends.
 
     Raises:
@@ -56,7 +69,7 @@ async def graph(config: RunnableConfig) -> AsyncIterator[Any]:
     """
     configurable = config.get("configurable") or {}
     thread_id = configurable.get("thread_id")
-    if not configurable.get(FOR_EXECUTION) or not thread_id:
+    if not for_execution(config, runtime) or not thread_id:
         yield compiled
         return
     settings = await asyncio.to_thread(load_settings)

@@ -280,4 +280,8 @@ def _auth_user() -> str | None:
     except RuntimeError:  # not inside a run
         return None
     user = configurable.get("langgraph_auth_user_id")
+    if user is None:  # Aegra (several replicas) passes the user object only
+        found = configurable.get("langgraph_auth_user")
+        if getattr(found, "is_authenticated", False):
+            user = getattr(found, "identity", None)
     return str(user) if isinstance(user, str) and user else None

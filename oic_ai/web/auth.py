@@ -34,10 +34,12 @@ from typing import TYPE_CHECKING, Any
 from langgraph_sdk import Auth
 
 from oic_ai.stores.errors import UserInputError
-from oic_ai.stores.users import TokenVerifier, tokens_file
+from oic_ai.stores.user_access import token_verifier
 
 if TYPE_CHECKING:
     from oic_ai.stores.settings import Settings
+    from oic_ai.stores.users import TokenVerifier
+    from oic_ai.stores.users_pg import PgTokenVerifier
 
 logger = logging.getLogger(__name__)
 
@@ -48,21 +50,22 @@ ANONYMOUS = ""
 OWNER_KEY = "owner"
 ASK_ADMIN = "ask the server's administrator for one ('oic-ai users add NAME' on the server)"
 
-_verifier: TokenVerifier | None = None
+_verifier: TokenVerifier | PgTokenVerifier | None = None
 _verifier_lock = threading.Lock()
 
 
-def verifier() -> TokenVerifier:
-    """The server's token verifier, on ``$OIC_AI_TOKENS_FILE`` or ``<data dir>/users.json``.
+def verifier() -> TokenVerifier | PgTokenVerifier:
+    """The server's token verifier: the sessions' PostgreSQL, else the token file.
 
-    The path is resolved once, from the server's environment and ``config.yaml``.
+    The token file is ``$OIC_AI_TOKENS_FILE`` or ``<data dir>/users.json``. The place is
+    resolved once, from the server's environment and ``config.yaml``.
     """
     global _verifier
     with _verifier_lock:
         if _verifier is None:
             from oic_ai.stores.settings import load_settings
 
-            _verifier = TokenVerifier(tokens_file(load_settings().data_dir))
+            _verifier = token_verifier(load_settings())
             logger.info("oic-ai: tokens are checked against %s", _verifier.path)
         return _verifier
 
@@ -115,10 +118,25 @@ def has_users() -> bool:
         return True
 
 
+def authorization_of(headers: Any) -> str | None:
+    """The ``Authorization`` header of a request's headers (bytes or text keys and values)."""
+    if not isinstance(headers, dict):
+        return None
+    for key, value in headers.items():
+        name = key.decode("latin-1") if isinstance(key, bytes) else str(key)
+        if name.lower() == "authorization":
+            return value.decode("latin-1") if isinstance(value, bytes) else str(value)
+    return None
+
+
 @auth.authenticate
-async def authenticate(authorization: str | None) -> dict[str, Any]:
-    """Every request: who is calling (see the module doc). Never logs the header."""
-    return user_for_header(authorization)
+async def authenticate(headers: dict[Any, Any]) -> dict[str, Any]:
+    """Every request: who is calling (see the module doc). Never logs the header.
+
+    It takes the request's headers: langgraph-api passes them by name, Aegra (several
+    replicas) as the only argument.
+    """
+    return user_for_header(authorization_of(headers))
 
 
 def owner_of(user: Any) -> str | None:
@@ -148,7 +166,7 @@ def request_owner(request: Any) -> str | None:
     from oic_ai.stores.settings import load_settings
 
     try:  # resolved afresh: this path is for odd set-ups, not the served one
-        unauthenticated = TokenVerifier(tokens_file(load_settings().data_dir)).has_users()
+        unauthenticated = token_verifier(load_settings()).has_users()
     except UserInputError:
         unauthenticated = True
     if unauthenticated:

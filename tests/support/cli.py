@@ -12,14 +12,13 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from tests.conftest import PROJECT
 from tests.support.env import clean_env
 from tests.support.processes import stop
 
 CLI_TIMEOUT = 300.0
-_K = TypeVar("_K")
 
 
 def cli_env(data_dir: Path | None = None, **extra: str) -> dict[str, str]:
@@ -105,7 +104,7 @@ def start_oic(env: Mapping[str, str], *args: str) -> subprocess.Popen[str]:
     )
 
 
-def finish_all(runs: list[tuple[_K, subprocess.Popen[str]]]) -> list[tuple[_K, str, str, int]]:
+def finish_all[K](runs: list[tuple[K, subprocess.Popen[str]]]) -> list[tuple[K, str, str, int]]:
     """Wait for every started command: ``(key, stdout, stderr, exit code)`` each.
 
     All of them are stopped at the end, also when one hangs past ``CLI_TIMEOUT``.

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, Self
 
 
 @dataclass(frozen=True)
@@ -178,10 +178,9 @@ class StaticServer(LoopbackServer):
         self.log: list[str] = []
 
 
-_Served = TypeVar("_Served", bound=LoopbackServer)
-
-
-def serve_folder(server: Callable[[Path], _Served], tmp_path: Path) -> Iterator[_Served]:
+def serve_folder[Served: LoopbackServer](
+    server: Callable[[Path], Served], tmp_path: Path
+) -> Iterator[Served]:
     """A fixture's body: ``server`` serving a new folder ``tmp_path/www`` while the test runs."""
     root = tmp_path / "www"
     root.mkdir()

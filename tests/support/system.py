@@ -30,6 +30,8 @@ PACKAGES = {
     "debugfs": "e2fsprogs",
     "mkfs.fat": "dosfstools",
     "mkswap": "util-linux",
+    "redis-server": "redis-server",
+    "haproxy": "haproxy",
 }
 
 

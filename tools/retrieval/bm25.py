@@ -68,10 +68,14 @@ class BM25Index:
         doc_rows = np.repeat(np.arange(self.size, dtype=np.int64), distinct)
         freq = np.bincount(terms, minlength=len(vocabulary)) if term_ids else np.zeros(0, int)
         # IDF exactly as BM25Okapi computes it (math.log, summed in first-seen order).
+        # Added one by one as rank-bm25 does: Python 3.12's sum() of floats compensates
+        # rounding, which would differ from it in the last bit.
         idf: list[float] = []
+        idf_sum = 0.0
         for df in freq.tolist():
             idf.append(math.log(self.size - df + 0.5) - math.log(df + 0.5))
-        floor = EPSILON * (sum(idf) / len(idf)) if idf else 0.0
+            idf_sum += idf[-1]
+        floor = EPSILON * (idf_sum / len(idf)) if idf else 0.0
         idf = [value if value >= 0 else floor for value in idf]
         self.vocabulary = vocabulary
         self.idf = dict(zip(vocabulary, idf, strict=True))

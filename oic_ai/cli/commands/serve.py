@@ -40,6 +40,7 @@ from oic_ai.stores.session_check import check_database
 from oic_ai.stores.session_store import sessions_db_path
 from oic_ai.stores.users import TokenVerifier, tokens_file
 from oic_ai.web.front_door import NO_AUTH_ENV, is_loopback
+from oic_ai.web.replica import replica_urls
 
 EXIT_INTERRUPTED = 130
 
@@ -192,7 +193,14 @@ def check_exposure(host: str, data_dir: Path, *, no_auth: bool) -> None:
     """
     if is_loopback(host):
         return
-    if TokenVerifier(tokens_file(data_dir)).has_users():
+    database_url = os.environ.get("OIC_AI_DATABASE_URL", "").strip()
+    if database_url:  # users live beside the sessions (stores/user_access.py)
+        from oic_ai.stores.users_pg import PgTokenVerifier
+
+        users = PgTokenVerifier(database_url, tokens_file(data_dir)).has_users()
+    else:
+        users = TokenVerifier(tokens_file(data_dir)).has_users()
+    if users:
         return
     if not no_auth:
         raise UserInputError(
@@ -303,12 +311,27 @@ def quicker_run_pickup(interval: float = RUN_PICKUP_SECONDS) -> bool:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """``oic-ai serve``: exit 0 on SIGTERM, 130 on Ctrl-C, 3 when the server cannot start."""
-    check_installed()
+    """``oic-ai serve``: exit 0 on SIGTERM, 130 on Ctrl-C, 3 when the server cannot start.
+
+    With ``OIC_AI_DATABASE_URL`` and ``OIC_AI_REDIS_URL`` set, one replica of a cluster
+    (:mod:`oic_ai.cli.commands.serve_replica`); ``--check`` only reports what it would use.
+    """
+    from oic_ai.cli.commands import serve_replica as replica
+
+    if getattr(args, "check", False):
+        return replica.check(args)
+    urls = replica_urls()
+    if urls is None:
+        check_installed()
+    else:
+        replica.check_engine_installed()
+        replica.check_shared_chroma(settings_from(args).chroma_url)
     _export_settings(args)
     check_port(args.host, args.port)
     check_exposure(args.host, Path(os.environ["OIC_AI_DATA_DIR"]), no_auth=args.no_auth)
     os.environ.update(QUIET_ENV)
+    if urls is not None:
+        return replica.serve_replica(args, *urls)
     # lazy: the API server takes seconds to import; check_installed says first if it is missing
     from langgraph_api.cli import run_server
 

@@ -1,6 +1,8 @@
 """``oic-ai users add|list|remove``: who may use the served API (output only).
 
-The work is :mod:`oic_ai.stores.users`. While no user exists, ``oic-ai serve`` and
+The work is :mod:`oic_ai.stores.users` (the token file) or, with ``OIC_AI_DATABASE_URL``,
+:mod:`oic_ai.stores.users_pg` (chosen by :mod:`oic_ai.stores.user_access`).
+While no user exists, ``oic-ai serve`` and
 ``langgraph dev`` answer anyone who can reach them (the single-user default); once one
 exists, every request needs ``Authorization: Bearer TOKEN`` (see
 :mod:`oic_ai.web.auth`). Cheap to run: no LangGraph, no Chroma.
@@ -9,14 +11,18 @@ exists, every request needs ``Authorization: Bearer TOKEN`` (see
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oic_ai.cli.common import EXIT_OK, emit, settings_from
-from oic_ai.stores.users import UserStore, tokens_file
+from oic_ai.stores.user_access import user_store
+
+if TYPE_CHECKING:
+    from oic_ai.stores.users import UserStore
+    from oic_ai.stores.users_pg import PgUserStore
 
 
-def _store(args: argparse.Namespace) -> UserStore:
-    return UserStore(tokens_file(settings_from(args).data_dir))
+def _store(args: argparse.Namespace) -> UserStore | PgUserStore:
+    return user_store(settings_from(args))
 
 
 def add(args: argparse.Namespace) -> int:
@@ -36,7 +42,7 @@ def list_(args: argparse.Namespace) -> int:
     """``oic-ai users list``."""
     store = _store(args)
     users = store.list()
-    path: Path = store.path
+    path = str(store.path)
 
     def render() -> None:
         if not users:

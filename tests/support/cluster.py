@@ -1,0 +1,94 @@
+"""Several ``oic-ai serve`` replicas behind HAProxy, over PostgreSQL and Redis (real parts).
+
+``redis_server`` and ``haproxy`` start Debian's programs on free loopback ports, in the
+foreground, and stop them by PID (process group) when the ``with`` block ends; without
+the program the test skips with one line (a failure under ``CI=true``). ``replica``
+starts one ``oic-ai serve`` with ``OIC_AI_DATABASE_URL`` and ``OIC_AI_REDIS_URL``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+
+import pytest
+
+from tests.support.processes import free_port, http_ok, started
+from tests.support.servers import Server, oic_serve
+from tests.support.system import require_program
+
+
+@contextmanager
+def redis_server(root: Path) -> Iterator[str]:
+    """``redis-server`` on a free loopback port, no persistence; yields its ``redis://`` URL."""
+    program = require_program("redis-server")
+    port = free_port()
+    argv = [str(program), "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+    argv += ["--appendonly", "no", "--dir", str(root)]
+    log = root / "redis.log"
+    with started(argv, env={}, log=log) as process:
+        deadline = time.monotonic() + 30
+        while "Ready to accept connections" not in log.read_text(errors="replace"):
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"redis-server did not start:\n{log.read_text(errors='replace')}")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+
+
+def haproxy_config(port: int, backends: Sequence[str]) -> str:
+    """Round robin over ``backends`` (``http://HOST:PORT``), health-checked on ``/ok``."""
+    lines = [
+        "global",
+        "    maxconn 512",
+        "defaults",
+        "    mode http",
+        "    timeout connect 2s",
+        "    timeout client 120s",
+        "    timeout server 120s",
+        "    retries 2",
+        "    option redispatch",
+        "frontend oic",
+        f"    bind 127.0.0.1:{port}",
+        "    default_backend replicas",
+        "backend replicas",
+        "    balance roundrobin",
+        "    option httpchk GET /ok",
+        "    http-check send hdr Host localhost",
+        "    default-server inter 500ms fall 2 rise 1",
+    ]
+    for index, url in enumerate(backends):
+        lines.append(f"    server r{index} {url.removeprefix('http://')} check")
+    return "\n".join(lines) + "\n"
+
+
+@contextmanager
+def haproxy(root: Path, backends: Sequence[str]) -> Iterator[str]:
+    """HAProxy in the foreground on a free loopback port; yields its ``http://`` URL."""
+    program = require_program("haproxy")
+    port = free_port()
+    config = root / "haproxy.cfg"
+    config.write_text(haproxy_config(port, backends))
+    with started([str(program), "-db", "-f", str(config)], env={}, log=root / "haproxy.log"):
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while not http_ok(url + "/ok"):
+            if time.monotonic() > deadline:
+                pytest.fail((root / "haproxy.log").read_text(errors="replace")[-2000:])
+            time.sleep(0.1)
+        yield url
+
+
+def replica(
+    root: Path, database_url: str, redis_url: str, chroma_url: str, **env: str
+) -> AbstractContextManager[Server]:
+    """One ``oic-ai serve`` replica with its own data and working folder under ``root``."""
+    root.mkdir(parents=True, exist_ok=True)
+    return oic_serve(
+        root,
+        OIC_AI_DATABASE_URL=database_url,
+        OIC_AI_REDIS_URL=redis_url,
+        OIC_AI_CHROMA_URL=chroma_url,
+        **env,
+    )
