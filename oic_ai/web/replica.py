@@ -12,7 +12,7 @@ What we hand Aegra (:func:`aegra_config`, written to a file ``AEGRA_CONFIG`` nam
   ``graph/served.py``'s factory: a run holds the session's PostgreSQL advisory lock;
 - ``auth``: :mod:`oic_ai.web.auth`, the same ``@auth.on`` handlers as on one server;
 - ``http.app``: :data:`routes_app`, a FastAPI app (Aegra takes no other kind) carrying our
-  Starlette routes (``/api/v1/...``, ``/ui/``) and ``/ok``. Aegra's own auth dependency
+  Starlette routes (``/api/v1/...``, ``/ui/``) and ``/ok`` (``/`` too). Aegra's own auth dependency
   covers FastAPI routes only, so :class:`RouteAuth` authenticates ours the way
   langgraph-api does (``scope["user"]``, 401 otherwise).
 
@@ -132,7 +132,7 @@ class RouteAuth:
 
 
 def _routes_app() -> Any:
-    """The FastAPI app Aegra mounts as ``http.app``: our routes and ``/ok``."""
+    """The FastAPI app Aegra mounts as ``http.app``: our routes, ``/ok`` and ``/``."""
     from fastapi import FastAPI
     from starlette.responses import JSONResponse
     from starlette.routing import Route
@@ -146,6 +146,8 @@ def _routes_app() -> Any:
         return JSONResponse({"ok": True})
 
     fast.router.routes.append(Route("/ok", ok, methods=["GET"]))
+    # as on one server, "/" is a health check too (else Aegra answers it with its version)
+    fast.router.routes.append(Route("/", ok, methods=["GET"]))
     for route in ours.routes:
         if isinstance(route, Route) and str(route.path).startswith("/api/"):
             route.app = RouteAuth(route.app)

@@ -14,6 +14,9 @@ every request that is not on :data:`SERVED` or the app's own routes.
   run time (what is not served is refused); the route-table test does: every route the
   server mounts must be on one of these lists, so a route that a later langgraph-api adds
   fails that test until someone decides which list it belongs on.
+- :data:`REFUSED_ON_REPLICAS`: the same for what Aegra (the engine of ``oic-ai serve`` as
+  one replica of a cluster, :mod:`oic_ai.web.replica`) mounts beyond langgraph-api's
+  routes; the replicas' route-table test reads it.
 """
 
 from __future__ import annotations
@@ -110,6 +113,18 @@ REFUSED: tuple[Rule, ...] = (
     ("POST", "/threads/{thread_id}/stream/events"),
     ("WEBSOCKET", "/threads/{thread_id}/stream/events"),
     ("POST", "/threads/{thread_id}/commands"),
+)
+
+
+REFUSED_ON_REPLICAS: tuple[Rule, ...] = (
+    # Aegra's health routes: a balancer checks /ok; /health would show database errors
+    ("GET", "/health"),
+    ("GET", "/ready"),
+    ("GET", "/live"),
+    # listings and a run update that langgraph-api has no route for (the SDK never sends them)
+    ("GET", "/threads"),
+    ("GET", "/assistants"),
+    ("PATCH", "/threads/{thread_id}/runs/{run_id}"),
 )
 
 

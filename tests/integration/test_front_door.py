@@ -15,9 +15,6 @@
 from __future__ import annotations
 
 import json
-import re
-import socket
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,10 +24,10 @@ import pytest
 
 from oic_ai.cli.commands.serve import server_config
 from oic_ai.web.api import api_routes
-from oic_ai.web.routes import BEHIND_TOKEN, OPEN, REFUSED, SERVED, Rule, methods_of
+from oic_ai.web.routes import BEHIND_TOKEN, OPEN, REFUSED, SERVED, Rule
 from tests.conftest import PROJECT
 from tests.support.cli import oic_json
-from tests.support.route_table import mounted_routes
+from tests.support.route_table import concrete, mounted_routes, rule_pairs, websocket_status
 from tests.support.servers import GRAPH_ID, Server, langgraph_dev, oic_serve
 
 pytestmark = pytest.mark.integration
@@ -45,17 +42,13 @@ TEST_ROUTES = [
 ]
 
 
-def _pairs(rules: tuple[Rule, ...] | list[Rule]) -> set[tuple[str, str]]:
-    return {(m, path) for rule in rules for m in methods_of(rule) - {"HEAD"} for path in [rule[1]]}
-
-
 def _own_rules() -> list[Rule]:
     return [(" ".join(sorted(set(r.methods or ()) - {"HEAD"})), r.path) for r in api_routes()]
 
 
-OPEN_PAIRS = _pairs(OPEN)
-REFUSED_PAIRS = _pairs(REFUSED)
-GUARDED_PAIRS = _pairs(BEHIND_TOKEN) | _pairs(SERVED) | _pairs(_own_rules())
+OPEN_PAIRS = rule_pairs(OPEN)
+REFUSED_PAIRS = rule_pairs(REFUSED)
+GUARDED_PAIRS = rule_pairs(BEHIND_TOKEN) | rule_pairs(SERVED) | rule_pairs(_own_rules())
 
 
 @pytest.fixture(scope="module")
@@ -74,28 +67,6 @@ def guarded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, 
     with oic_serve(root, "--allow-origin", ALLOWED, "--config", str(config)) as server:
         token = oic_json("users", "add", "alice", env=server.env)["token"]
         yield server, token
-
-
-def _concrete(path: str) -> str:
-    def fill(match: re.Match[str]) -> str:
-        return "index.html" if ":path" in match.group() else str(uuid.uuid4())
-
-    return re.sub(r"\{[^}]+\}", fill, path)
-
-
-def _websocket_status(url: str, path: str) -> int:
-    """The status line's code of a raw WebSocket handshake on ``path``."""
-    host, port = url.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=30) as sock:
-        sock.sendall(
-            (
-                f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                "Sec-WebSocket-Version: 13\r\n\r\n"
-            ).encode()
-        )
-        head = sock.recv(1024).decode("latin-1")
-    return int(head.split()[1])
 
 
 def _thread(server: Server, **headers: str) -> str:
@@ -131,9 +102,9 @@ def test_with_users_every_route_needs_a_token_or_is_open_or_refused(
     server, _ = guarded
     wrong: list[tuple[str, str, int]] = []
     for method, template in mounted_routes(server_config()):
-        path = _concrete(template)
+        path = concrete(template)
         if method == "WEBSOCKET":
-            status = _websocket_status(server.url, path)
+            status = websocket_status(server.url, path)
             if status == 101:
                 wrong.append((method, template, status))
             continue

@@ -12,6 +12,10 @@ answers (no model). Guarantees, as the replicas issue numbers them:
 3. a replica killed (SIGKILL) in the middle of a run: the run ends elsewhere or failed,
    a retry succeeds, no turn is half-written;
 4. 401 without a token and 404 for another user's thread, through every replica.
+
+And the route table: every route Aegra mounts (read from its own table,
+:func:`tests.support.route_table.aegra_routes`) is on one of :mod:`oic_ai.web.routes`'
+lists, and on a replica with users each answers 401 without a token, or is open, or 404.
 """
 
 from __future__ import annotations
@@ -26,9 +30,12 @@ from typing import Any
 import httpx
 import pytest
 
+from oic_ai.web.api import api_routes
+from oic_ai.web.routes import BEHIND_TOKEN, OPEN, REFUSED, REFUSED_ON_REPLICAS, SERVED
 from tests.support.cli import cli_env, oic, oic_json
 from tests.support.cluster import haproxy, redis_server, replica
 from tests.support.postgres import Cluster, postgres_cluster  # noqa: F401 (fixture)
+from tests.support.route_table import aegra_routes, concrete, rule_pairs, websocket_status
 from tests.support.servers import GRAPH_ID, Server, chroma_run, message
 
 pytestmark = pytest.mark.integration
@@ -235,3 +242,47 @@ def test_sessions_and_turns_through_the_balancer_with_cli_turns_keep_every_repor
     for session in sessions:
         kept = _state(cluster, cluster.balancer, "alice", session)["values"]["turn"]
         assert kept == reported[session], (session, kept, reported[session])
+
+
+def _route_lists() -> tuple[set[tuple[str, str]], set[tuple[str, str]], set[tuple[str, str]]]:
+    """(open, refused, behind a token) pairs: our lists and our own app's routes."""
+    own = [(" ".join(sorted(set(r.methods or ()) - {"HEAD"})), r.path) for r in api_routes()]
+    guarded = rule_pairs(BEHIND_TOKEN) | rule_pairs(SERVED) | rule_pairs(own)
+    return rule_pairs(OPEN), rule_pairs(REFUSED) | rule_pairs(REFUSED_ON_REPLICAS), guarded
+
+
+def test_every_route_aegra_mounts_is_on_one_of_our_lists(cluster: Cluster2) -> None:
+    mounted = set(aegra_routes(cluster.database_url, cluster.redis_url))
+    opened, refused, guarded = _route_lists()
+    unknown = mounted - opened - refused - guarded
+    assert not unknown, f"Aegra mounts routes nobody decided on: {sorted(unknown)}"
+    assert ("GET", "/health") in mounted  # the table is Aegra's real one
+    assert ("POST", "/api/v1/validate") in mounted  # with our routes in it
+
+
+def test_with_users_every_route_a_replica_mounts_needs_a_token_or_is_open_or_404(
+    cluster: Cluster2,
+) -> None:
+    opened, refused, _ = _route_lists()
+    wrong: list[tuple[str, str, str, int]] = []
+    routes = aegra_routes(cluster.database_url, cluster.redis_url)
+    for index, (method, template) in enumerate(routes):
+        url = cluster.replicas[index % len(cluster.replicas)].url
+        path = concrete(template)
+        if method == "WEBSOCKET":
+            if websocket_status(url, path) == 101:
+                wrong.append((url, method, template, 101))
+            continue
+        body = {} if method in ("POST", "PUT", "PATCH") else None
+        status = httpx.request(method, url + path, json=body, timeout=60).status_code
+        if (method, template) in opened:
+            ok = status in (200, 307)
+        elif (method, template) in refused:
+            ok = status == 404
+        else:
+            ok = status == 401
+        if not ok:
+            wrong.append((url, method, template, status))
+    assert not wrong
+    root = httpx.get(cluster.balancer + "/", timeout=30)
+    assert root.status_code == 200 and "version" not in root.text  # ours, not Aegra's
