@@ -14,6 +14,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from oic_ai.cli.common import EXIT_OK, emit, settings_from
+from oic_ai.stores.secrets import mask_url
 from oic_ai.stores.user_access import user_store
 
 if TYPE_CHECKING:
@@ -56,7 +57,11 @@ def list_(args: argparse.Namespace) -> int:
         for user in users:
             print(f"{user.name:<{width}}  {user.created}")
 
-    emit(args, {"file": str(path), "users": [u.to_json() for u in users]}, render)
+    database = getattr(store, "url", None)  # users in PostgreSQL: no file, the masked URL
+    where: dict[str, str | None] = (
+        {"file": str(path)} if database is None else {"file": None, "database": mask_url(database)}
+    )
+    emit(args, {**where, "users": [u.to_json() for u in users]}, render)
     return EXIT_OK
 
 
