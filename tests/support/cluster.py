@@ -8,6 +8,7 @@ starts one ``oic-ai serve`` with ``OIC_AI_DATABASE_URL`` and ``OIC_AI_REDIS_URL`
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -37,16 +38,24 @@ def redis_server(root: Path) -> Iterator[str]:
         yield f"redis://127.0.0.1:{port}/0"
 
 
-def haproxy_config(port: int, backends: Sequence[str]) -> str:
-    """Round robin over ``backends`` (``http://HOST:PORT``), health-checked on ``/ok``."""
+def haproxy_config(port: int, backends: Sequence[str], admin: Path | None = None) -> str:
+    """Round robin over ``backends`` (``http://HOST:PORT``), health-checked on ``/ok``.
+
+    The servers are named ``r0``, ``r1``... in backend ``replicas``; with ``admin``, HAProxy
+    takes commands (``disable server replicas/r0``) on that Unix socket.
+    """
     lines = [
         "global",
         "    maxconn 512",
+        *([f"    stats socket {admin} level admin"] if admin else []),
         "defaults",
         "    mode http",
         "    timeout connect 2s",
         "    timeout client 120s",
         "    timeout server 120s",
+        # a replica busy with turns can be slow to answer /ok: 500 ms checks took the only
+        # replica of bench/replicas.py out of the balancer (503s) on a loaded machine
+        "    timeout check 3s",
         "    retries 2",
         "    option redispatch",
         "frontend oic",
@@ -56,7 +65,7 @@ def haproxy_config(port: int, backends: Sequence[str]) -> str:
         "    balance roundrobin",
         "    option httpchk GET /ok",
         "    http-check send hdr Host localhost",
-        "    default-server inter 500ms fall 2 rise 1",
+        "    default-server inter 1s fall 3 rise 1",
     ]
     for index, url in enumerate(backends):
         lines.append(f"    server r{index} {url.removeprefix('http://')} check")
@@ -65,11 +74,14 @@ def haproxy_config(port: int, backends: Sequence[str]) -> str:
 
 @contextmanager
 def haproxy(root: Path, backends: Sequence[str]) -> Iterator[str]:
-    """HAProxy in the foreground on a free loopback port; yields its ``http://`` URL."""
+    """HAProxy in the foreground on a free loopback port; yields its ``http://`` URL.
+
+    Its admin socket is ``root / "haproxy.sock"`` (see :func:`haproxy_command`).
+    """
     program = require_program("haproxy")
     port = free_port()
     config = root / "haproxy.cfg"
-    config.write_text(haproxy_config(port, backends))
+    config.write_text(haproxy_config(port, backends, admin=root / "haproxy.sock"))
     with started([str(program), "-db", "-f", str(config)], env={}, log=root / "haproxy.log"):
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30
@@ -78,6 +90,18 @@ def haproxy(root: Path, backends: Sequence[str]) -> Iterator[str]:
                 pytest.fail((root / "haproxy.log").read_text(errors="replace")[-2000:])
             time.sleep(0.1)
         yield url
+
+
+def haproxy_command(root: Path, command: str) -> str:
+    """Send one command to the HAProxy of :func:`haproxy` in ``root``; its answer."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(10)
+        sock.connect(str(root / "haproxy.sock"))
+        sock.sendall(command.encode() + b"\n")
+        answer = b""
+        while chunk := sock.recv(4096):
+            answer += chunk
+    return answer.decode(errors="replace")
 
 
 def replica(
