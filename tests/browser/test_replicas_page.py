@@ -1,0 +1,99 @@
+"""The page through HAProxy while the replica serving it changes (guarantee 5 of issue 24).
+
+PostgreSQL, Redis, one ``chroma run`` and two ``oic-ai serve`` replicas (Aegra) behind
+HAProxy, users in PostgreSQL. Headless Chromium loads ``/ui/`` from the balancer and
+answers the token question. The first turn (create) is served with only replica ``r0`` in
+the balancer; then, as in a rolling restart, ``r1`` is put back, ``r0`` is taken out
+through HAProxy's admin socket and stopped (SIGTERM), and the same page, not reloaded,
+refines the template through ``r1`` alone. The page shows both turns, the refined
+template, and no console error; the server keeps both turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.cli import cli_env, oic_json
+from tests.support.cluster import haproxy, haproxy_command, redis_server, replica
+from tests.support.postgres import Cluster, postgres_cluster  # noqa: F401 (fixture)
+from tests.support.processes import stop
+from tests.support.servers import Server, chroma_run
+
+from .driver import wait_until
+from .page import ask, session_id, template_text
+from .test_token import answer_token
+
+
+class Balanced:
+    """The balancer's URL, its folder (admin socket), the replicas and alice's token."""
+
+    def __init__(self, url: str, root: Path, replicas: list[Server], token: str) -> None:
+        """Keep what the test needs."""
+        self.url, self.root, self.replicas, self.token = url, root, replicas, token
+
+    def only(self, name: str) -> None:
+        """Let only replica ``name`` (``r0``, ``r1``) take new requests (at once)."""
+        for index in range(len(self.replicas)):
+            verb = "enable" if f"r{index}" == name else "disable"
+            answer = haproxy_command(self.root, f"{verb} server replicas/r{index}")
+            assert answer.strip() == "", answer
+
+
+@pytest.fixture(scope="module")
+def balanced(
+    postgres_cluster: Cluster,  # noqa: F811 (fixture)
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Balanced]:
+    """Two replicas behind HAProxy, one user (alice)."""
+    root = tmp_path_factory.mktemp("replicas-page")
+    database_url = postgres_cluster.create_database()
+    (root / "chroma").mkdir()
+    with redis_server(root) as redis_url, chroma_run(root / "chroma") as chroma:
+        admin = cli_env(root / "admin", OIC_AI_DATABASE_URL=database_url)
+        token = oic_json("users", "add", "alice", env=admin)["token"]
+        with (
+            replica(root / "r0", database_url, redis_url, chroma.url) as r0,
+            replica(root / "r1", database_url, redis_url, chroma.url) as r1,
+            haproxy(root, [r0.url, r1.url]) as url,
+        ):
+            yield Balanced(url, root, [r0, r1], token)
+
+
+def test_the_page_creates_and_refines_while_the_replica_serving_it_changes(
+    balanced: Balanced, browser: Any
+) -> None:
+    r0, _ = balanced.replicas
+    balanced.only("r0")
+    browser.allowed_console.append("401")  # the refusal that makes the page ask for a token
+    browser.get(balanced.url + "/ui/")
+    answer_token(browser, balanced.token)
+    wait_until(
+        browser,
+        lambda d: d.execute_script("return document.body.dataset.ready === 'true'"),
+        "the page to start with the token",
+    )
+    first = ask(browser, "a minimal ubuntu 24.04 edge image for arm64 with docker")
+    assert first in ("valid", "valid_with_warnings"), first
+    assert "docker" in template_text(browser)
+
+    balanced.only("r1")  # a rolling restart: r0 leaves the balancer, then stops
+    stop(r0.process)
+    assert httpx.get(balanced.url + "/ok", timeout=30).status_code == 200
+
+    second = ask(browser, "add htop")
+    assert second in ("valid", "valid_with_warnings"), second
+    shown = template_text(browser)
+    assert "htop" in shown and "docker" in shown
+    thread = session_id(browser)
+    state = httpx.get(
+        f"{balanced.url}/threads/{thread}/state",
+        headers={"Authorization": f"Bearer {balanced.token}"},
+        timeout=60,
+    )
+    assert state.status_code == 200, state.text
+    assert state.json()["values"]["turn"] == 2
