@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.support.cli import cli_env, oic
+from tests.support.cli import cli_env, oic, one_line_error
 from tests.support.cluster import redis_server
 from tests.support.processes import free_port
 
@@ -72,3 +72,22 @@ def test_one_unreachable_part_is_enough_for_exit_3(postgres_url: str, tmp_path: 
         no_chroma = oic("serve", "--check", env={**env, "OIC_AI_CHROMA_URL": ""})
         assert no_chroma.returncode == 3
         assert "replicas need a shared Chroma server" in _lines(no_chroma.stdout)["chroma"]
+
+
+def test_serve_on_another_address_counts_the_users_of_a_database_named_in_the_config(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """``ai.sessions.url`` puts the users in PostgreSQL for the server; the check agrees."""
+    from oic_ai.stores.users_pg import PgUserStore
+
+    config = tmp_path / "config.yaml"
+    config.write_text(f"ai:\n  sessions:\n    url: {postgres_url}\n")
+    assert PgUserStore(postgres_url).list() == []  # the server's users: none
+    env = cli_env(tmp_path / "data")
+    assert oic("users", "add", "alice", env=env).returncode == 0  # the token file: ignored
+    done = oic(
+        "serve", "--no-browser", "--host", "0.0.0.0", "--port", str(free_port()),
+        "--config", str(config), env=env,
+    )  # fmt: skip
+    line = one_line_error(done)
+    assert "no users" in line and "oic-ai users add NAME" in line

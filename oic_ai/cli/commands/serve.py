@@ -185,15 +185,23 @@ def check_origin(origin: str) -> str:
     return text.lower()
 
 
-def check_exposure(host: str, data_dir: Path, *, no_auth: bool) -> None:
+def check_exposure(
+    host: str, data_dir: Path, *, no_auth: bool, database_url: str | None = None
+) -> None:
     """Refuse a non-loopback ``--host`` on a server with no users, unless ``--no-auth``.
+
+    Args:
+        host: The address to listen on.
+        data_dir: The data folder (its token file holds the users without a database).
+        no_auth: ``--no-auth``: serve other machines without users, on purpose.
+        database_url: The sessions database (``OIC_AI_DATABASE_URL`` or ``ai.sessions.url``);
+            its ``oic_users`` table holds the users when set, as the server reads them.
 
     Raises:
         UserInputError: the address reaches other machines and nobody would need a token.
     """
     if is_loopback(host):
         return
-    database_url = os.environ.get("OIC_AI_DATABASE_URL", "").strip()
     if database_url:  # users live beside the sessions (stores/user_access.py)
         from oic_ai.stores.users_pg import PgTokenVerifier
 
@@ -328,7 +336,12 @@ def serve(args: argparse.Namespace) -> int:
         replica.check_shared_chroma(settings_from(args).chroma_url)
     _export_settings(args)
     check_port(args.host, args.port)
-    check_exposure(args.host, Path(os.environ["OIC_AI_DATA_DIR"]), no_auth=args.no_auth)
+    check_exposure(
+        args.host,
+        Path(os.environ["OIC_AI_DATA_DIR"]),
+        no_auth=args.no_auth,
+        database_url=settings_from(args).database_url,
+    )
     os.environ.update(QUIET_ENV)
     if urls is not None:
         return replica.serve_replica(args, *urls)
