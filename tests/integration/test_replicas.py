@@ -251,8 +251,16 @@ def _route_lists() -> tuple[set[tuple[str, str]], set[tuple[str, str]], set[tupl
     return rule_pairs(OPEN), rule_pairs(REFUSED) | rule_pairs(REFUSED_ON_REPLICAS), guarded
 
 
-def test_every_route_aegra_mounts_is_on_one_of_our_lists(cluster: Cluster2) -> None:
-    mounted = set(aegra_routes(cluster.database_url, cluster.redis_url))
+@pytest.fixture(scope="module")
+def aegra_table(cluster: Cluster2) -> list[tuple[str, str]]:
+    """Every ``(METHOD, PATH)`` a replica's Aegra app mounts (read once per module)."""
+    return aegra_routes(cluster.database_url, cluster.redis_url)
+
+
+def test_every_route_aegra_mounts_is_on_one_of_our_lists(
+    aegra_table: list[tuple[str, str]],
+) -> None:
+    mounted = set(aegra_table)
     opened, refused, guarded = _route_lists()
     unknown = mounted - opened - refused - guarded
     assert not unknown, f"Aegra mounts routes nobody decided on: {sorted(unknown)}"
@@ -261,12 +269,11 @@ def test_every_route_aegra_mounts_is_on_one_of_our_lists(cluster: Cluster2) -> N
 
 
 def test_with_users_every_route_a_replica_mounts_needs_a_token_or_is_open_or_404(
-    cluster: Cluster2,
+    cluster: Cluster2, aegra_table: list[tuple[str, str]]
 ) -> None:
     opened, refused, _ = _route_lists()
     wrong: list[tuple[str, str, str, int]] = []
-    routes = aegra_routes(cluster.database_url, cluster.redis_url)
-    for index, (method, template) in enumerate(routes):
+    for index, (method, template) in enumerate(aegra_table):
         url = cluster.replicas[index % len(cluster.replicas)].url
         path = concrete(template)
         if method == "WEBSOCKET":
@@ -286,3 +293,12 @@ def test_with_users_every_route_a_replica_mounts_needs_a_token_or_is_open_or_404
     assert not wrong
     root = httpx.get(cluster.balancer + "/", timeout=30)
     assert root.status_code == 200 and "version" not in root.text  # ours, not Aegra's
+
+
+def test_serve_check_on_a_replica_finds_every_part(cluster: Cluster2, tmp_path: Path) -> None:
+    done = oic("serve", "--check", env=cluster.env(tmp_path, OIC_AI_REDIS_URL=cluster.redis_url))
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    lines = dict(line.split(":", 1) for line in done.stdout.splitlines())
+    assert lines["engine"].strip().startswith("aegra")
+    for part in ("engine", "database", "redis", "chroma"):
+        assert lines[part].rstrip().endswith("ok"), (part, done.stdout)
