@@ -74,21 +74,23 @@ _SUDO_OFF = re.compile(
     r"\b(?:(?:no|without|not\s+(?:(?:have|get|need|be)\s+)?(?:an?\s+)?|non-?|revoke|"
     r"take\s+away|remove)\s*(?:full\s+)?(?:sudo|admin|administrator|root|"
     r"privileged)(?:\s+(?:rights|access|privileges|permissions|powers))?"
-    r"|(?:normal|regular|standard|plain|ordinary|unprivileged|non-?privileged)(?=\s+(?:users?|accounts?|logins?)\b))"
+    r"|(?:normal|regular|standard|plain|ordinary|unprivileged|non-?privileged)(?=\s+(?:users?|accounts?|logins?)\b)"
+    r"|\bsudo\s*[:=]?\s*(?:no|false|off|none)\b(?!-))"
 )
 _SUDO_ON = re.compile(
     r"(?:\b(?:with|has|having|gets?|and)\s+)?(?:\b(?:full\s+)?(?:sudo|root|admin|administrator)"
     r"\s+(?:rights|access|privileges|permissions|powers)\b"
     r"|\bwith\s+(?:passwordless\s+|password-less\s+|full\s+|root\s+)?sudo\b|\bsudoer\b"
     r"|\bas\s+(?:an?\s+)?(?:admin|administrator|sudoer)\b"
-    r"|(?<=\()\s*sudo\s*(?=\))|(?<=,)\s*sudo\s*(?=,|$|\x1f)"
+    r"|(?<=\()\s*sudo\s*(?=[),])|(?<=,)\s*sudo\s*(?=,|$|\x1f)"
+    r"|\bsudo\s*[:=]?\s*(?:yes|true|on)\b(?!-)"
     r"|\b(?:give|grant)\s+(?:\S+\s+)?(?:full\s+)?(?:sudo|admin|root)\b"
     r"(?:\s+(?:rights|access|privileges|permissions|powers))?)"
 )
 _NO_GROUPS = re.compile(r"\b(?:in\s+)?no\s+(?:extra\s+|additional\s+|other\s+)?groups?\b")
 _GROUP_LIST = re.compile(
-    rf"\b(?:(?:in|to|into|of)\s+(?:the\s+)?(?P<g1>{_GROUPS})\s+groups?\b"
-    rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\s*[:=]?\s*"
+    rf"\b(?:(?:in|to|into|of|only)\s+(?:the\s+)?(?P<g1>{_GROUPS})\s+groups?\b"
+    rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\b\s*[:=]?\s*"
     rf"(?P<g2>{_GROUPS})|member\s+of\s+(?:the\s+)?(?P<g3>{_GROUPS})"
     rf"|in\s+(?:the\s+)?(?P<g4>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)"
     r"(?![\w-]))"
@@ -96,7 +98,7 @@ _GROUP_LIST = re.compile(
 _SHELLS = r"bash|zsh|sh|fish|dash|ksh|tcsh"
 _SHELL = re.compile(
     rf"(?:\b(?:with|using)\s+)?(?:(?:the|a)\s+)?(?:\b(?:login\s+)?shell\s*[:=]?\s*"
-    rf"(?:set\s+to\s+|of\s+)?(?P<s1>/[a-z0-9/_-]+|{_SHELLS})\b"
+    rf"(?:set\s+to\s+|of\s+|(?:is|should\s+be|must\s+be|will\s+be)\s+)?(?P<s1>/[a-z0-9/_-]+|{_SHELLS})\b"
     rf"|(?P<s2>/(?:usr/)?s?bin/[a-z0-9_-]+)(?:\s+(?:as\s+(?:the\s+)?)?(?:login\s+)?shell)?"
     rf"|\b(?P<s3>{_SHELLS})(?:\s+(?:as\s+(?:the\s+)?)?(?:login\s+)?shell)?(?=\s*(?:$|[,;)\x1f]|\.(?:\s|$))))"
 )
@@ -120,6 +122,8 @@ class _User:
     groups: list[str] = field(default_factory=list)
     no_groups: bool = False
     shell: str | None = None
+    listed: bool = False  # named in a list of users ("users: a, b and c")
+    read: list[tuple[int, int]] = field(default_factory=list)  # the spans read for it
 
 
 def rule_users(state: PlanState) -> None:
@@ -127,9 +131,40 @@ def rule_users(state: PlanState) -> None:
     _remove_users(state)
     work = state.text.work
     sentences = [0, *(m.end() for m in _SENTENCE_END.finditer(work)), len(work)]
+    last: _User | None = None
     for start, end in zip(sentences, sentences[1:], strict=False):
-        for user in _read_sentence(state, start, end):
+        users = _read_sentence(state, start, end)
+        if not users and last is not None:
+            users = _more_about(state, last, start, end)
+        for user in users:
             _finish(state, user)
+        last = users[-1] if users else last
+
+
+# what a sentence without a name can still say about the user before it ("And the login
+# shell /bin/bash.", "He gets no sudo."): only attributes named by their own word
+_OWN_ATTRIBUTE = re.compile(r"\b(?:(?:login\s+)?shell\b|sudo\b|admin\s+rights\b|groups?\b)")
+_PRONOUN_OR_THE = re.compile(
+    r"[\s\x1f]*(?:(?:and|also|plus|then)\s+)*(?:the|his|her|their|its|he|she|they|this\s+user|"
+    r"that\s+user)\b"
+)
+
+
+def _more_about(state: PlanState, last: _User, start: int, end: int) -> list[_User]:
+    """Attributes in a sentence that names no user, for the user just before it.
+
+    Only a sentence that starts by pointing back ("the", "his", "he", "this user") and
+    names the attribute ("shell", "sudo", "group").
+    """
+    work = state.text.work
+    if not _PRONOUN_OR_THE.match(work, start, end) or not _OWN_ATTRIBUTE.search(work, start, end):
+        return []
+    user = _User(list(last.names), start, start, listed=last.listed)
+    _attributes(state, user, start, end)
+    if len(user.read) < 2:
+        return []
+    _eat_glue(state, user, start)
+    return [user]
 
 
 def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
@@ -156,46 +191,131 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
                 users[-1].sudo = sudo if sudo is not None else users[-1].sudo
                 text.consume(mention.start(), mention.end())
             continue
-        users.append(_User(names, mention.start(), name_end, sudo))
+        listed = role.endswith("s") or text.work[after:name_end].lstrip().startswith(":")
+        users.append(_User(names, mention.start(), name_end, sudo, listed=listed))
+        taken.append((mention.start(), name_end))
     users.sort(key=lambda u: u.start)
     done: list[_User] = []
     for index, user in enumerate(users):
         limit = users[index + 1].start if index + 1 < len(users) else end
         done += _with_attributes(state, user, limit)
+    for user in done:
+        _eat_glue(state, user, start)
     return done
 
 
-# "alice with sudo and bob without": another name after the first one's attributes
-_NEXT_NAME = re.compile(r"[\s\x1f]*(?:,|\band\b|&)\s*" + _NAME)
+# "alice with sudo and bob without": other names after the first one's attributes
+_NEXT_NAMES = re.compile(
+    r"[\s\x1f]*(?:,\s*(?:and\s+)?|\band\s+|&\s*)"
+    + _NAME.replace("name>", "first>")
+    + r"(?P<more>(?:\s*(?:,\s*(?:and\s+)?|\band\s+|&\s*)[a-z_][a-z0-9_-]*(?![\w-]))*)"
+)
 _ELLIPTIC_OFF = re.compile(r"\b(?:without|not)\b(?=[\s\x1f]*(?:$|[,;.)]))")
 
 
-def _with_attributes(state: PlanState, user: _User, limit: int) -> list[_User]:
-    """Read ``user``'s attributes up to ``limit``; a name listed after them is a user too."""
-    _attributes(state, user, user.end, limit)
-    found = [user]
+def _next_names(state: PlanState, user: _User, limit: int) -> tuple[list[str], int, int] | None:
+    """The next run of names in ``user``'s window that has attributes of its own.
+
+    "admin (sudo), tech1 and tech2 no sudo": after admin, tech1 and tech2 are users
+    with their own attributes. A name only starts a run when attributes follow the run
+    ("a user ops with sudo and jq": jq is no user), or in a list of users ("users: ...").
+    Returns the names, where the run starts and where it ends.
+    """
     work = state.text.work
-    gap = re.search(r"[^\x1f]", work[user.end : limit])
-    at = user.end + gap.start() if gap else limit
-    following = _NEXT_NAME.match(work, at - 1 if at > user.end else at, limit)
-    if following is None or following.group("name") in _STOP:
+    valid = load_targets().pattern("user_name")
+    for found in _NEXT_NAMES.finditer(work, user.end, limit):
+        names = [found.group("first")]
+        names += [n for n in re.split(r"\s*(?:,|\band\b|&)\s*", found.group("more")) if n]
+        if (
+            any(n in _STOP or n in _GLUE or not valid.match(n) for n in names)
+            or names[0] in user.names
+        ):
+            continue
+        window = work[found.end() : limit]
+        gap = re.match(r"[\s\x1f]*", window)
+        at = found.end() + (gap.end() if gap else 0)
+        said = (
+            _ELLIPTIC_OFF.match(window.replace("\x1f", " ").lstrip())
+            or any(p.match(work, at) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST, _SHELL))
+            or _BRIEF.match(work, found.end())
+        )
+        if said or (user.listed and not _KNOWN_THING.search(work, found.start(), found.end())):
+            return names, found.start(), found.end()
+    return None
+
+
+# a brief attribute right after a listed name: "tech1 (sudo)", "ops - no sudo"
+_BRIEF = re.compile(r"\s*(?:\(|-\s+|:\s*)\s*(?:no\s+)?(?:sudo|admin)\b")
+# words after which a list is not a list of users any more ("..., hostname x")
+_KNOWN_THING = re.compile(r"\b(?:hostname|host|disk|kernel|packages?|add|install|image)\b")
+
+
+def _with_attributes(state: PlanState, user: _User, limit: int) -> list[_User]:
+    """Read ``user``'s attributes up to ``limit``; names listed after them are users too."""
+    following = _next_names(state, user, limit)
+    own_limit = following[1] if following else limit
+    _attributes(state, user, user.end, own_limit)
+    found = [user]
+    if following is None:
         return found
-    if not load_targets().pattern("user_name").match(following.group("name")):
-        return found  # only a clean name continues a list ("and bob")
-    name = following.group("name")
-    other = _User([name], following.start(), following.end())
-    window = work[other.end : limit]
-    said = _ELLIPTIC_OFF.match(window.replace("\x1f", " ").lstrip()) or any(
-        p.match(work, other.end) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST, _SHELL)
-    )
-    if not said:
-        return found  # "a user ops with sudo and jq": jq is no user
-    off = _ELLIPTIC_OFF.search(work, other.end, limit)
-    if off is not None and user.sudo:
+    names, start, end = following
+    other = _User(names, start, end, listed=user.listed)
+    off = _ELLIPTIC_OFF.search(state.text.work, other.end, limit)
+    if off is not None and user.sudo and not _SUDO_ON.search(state.text.work, other.end, limit):
         other.sudo = False  # "... and bob without": without what the first one has
         state.text.consume(*off.span())
     found += _with_attributes(state, other, limit)
     return found
+
+
+# words that only join a user's name to its attributes ("jdoe gets sudo rights and goes in
+# the adm group", "he must not have sudo", "give it an ops user ... who is in ...")
+_GLUE = frozenset(
+    (
+        "and also too then plus please give it its create make add set up need needs want "
+        "wants we i you who which that is are be being gets get goes go has have having "
+        "should must will shall does do only as well at all his her their he she they them "
+        "yes with to into for also both either new one one's own just so"
+    ).split()
+)
+_GLUE_WORD = re.compile(r"[a-z][a-z']*")
+_CLAUSE_START = re.compile(r"[,;:.!?(]\s|\n")
+
+
+def _eat_glue(state: PlanState, user: _User, sentence_start: int) -> None:
+    """Mark the joining words around a user's mention and attributes as read.
+
+    Only words in ``_GLUE`` go: the run of them just before the mention (back to the
+    clause's start), and the runs between two read parts that hold nothing else.
+    Anything else stays for the other rules (or is reported).
+    """
+    if not user.read:
+        return
+    work = state.text.work
+    starts = [m.end() for m in _CLAUSE_START.finditer(work, sentence_start, user.start)]
+    start = starts[-1] if starts else sentence_start
+    end = max(e for _, e in user.read)
+    words = [w for w in _GLUE_WORD.finditer(work, start, end) if _whole(work, w)]
+    before = [w for w in words if w.end() <= user.start]
+    for word in reversed(before):
+        if word.group() not in _GLUE:
+            break
+        state.text.consume(*word.span())
+    for segment in re.finditer(r"[^\x1f]+", work[user.start : end]):
+        inside = [
+            w
+            for w in words
+            if user.start + segment.start() <= w.start() < user.start + segment.end()
+        ]
+        if inside and all(w.group() in _GLUE for w in inside):
+            for glue in inside:
+                state.text.consume(*glue.span())
+
+
+def _whole(work: str, word: re.Match[str]) -> bool:
+    before = work[word.start() - 1] if word.start() > 0 else " "
+    after = work[word.end()] if word.end() < len(work) else " "
+    return not (before.isalnum() or after.isalnum() or after in "-_/." or before in "-_/.")
 
 
 # "an ops user", "a deploy account": the name before the role word, after an adding verb
@@ -223,9 +343,35 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     found: list[_User] = []
     for match in _PRE_ROLE.finditer(work, start, end):
         name = match.group("name")
-        if name in _NOT_PRE_NAMES or not _ADDING.search(work, start, match.start()):
+        attributed = _ATTRIBUTE_NEXT.match(work, match.end(), end)
+        if name in _NOT_PRE_NAMES or not (attributed or _ADDING.search(work, start, match.start())):
             continue
         found.append(_User([name], match.start(), match.end()))
+    # "create svc-x with no sudo, in the groups a and b": a new name and user attributes
+    for match in _CREATE_NAME.finditer(work, start, end):
+        name = match.group("name")
+        taken = any(u.start <= match.start("name") < u.end for u in found)
+        if taken or name in _STOP or not _ATTRIBUTE_NEXT.match(work, match.end(), end):
+            continue
+        if _a_package(state, name):
+            continue  # "add docker with ...": a package
+        found.append(_User([name], match.start(), match.end()))
+    # "auditor gets no admin rights": a name as the subject of a user attribute, in a
+    # request about users
+    if _ABOUT_USERS.search(state.text.original.lower()):
+        for match in _SUBJECT_NAME.finditer(work, start, end):
+            name = match.group("name")
+            if match.start("name") != start and work[match.start("name") - 2] not in ",;:\x1f":
+                continue
+            clause_end = min(
+                (m.start() for m in _CLAUSE_END.finditer(work, match.end(), end)), default=end
+            )
+            if name in _STOP or name in _GLUE or _a_package(state, name):
+                continue
+            if any(
+                p.search(work, match.end(), clause_end) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST)
+            ):
+                found.append(_User([name], match.start("name"), match.end("name")))
     known = {u.name for u in state.facts.users} | {u.name for u in state.users}
     for name in sorted(known):
         for match in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", work[:end]):
@@ -246,8 +392,35 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     return found
 
 
+_ABOUT_USERS = re.compile(r"\b(?:users?|accounts?|logins?)\b")
+_SUBJECT_NAME = re.compile(
+    r"[\s\x1f]*(?P<name>[a-z_][a-z0-9_-]*)\s+(?=(?:gets|has|goes|is|should|must|needs)\b)"
+)
 _CLAUSE_END = re.compile(r"[,;.!?](?:\s|$)|\x1f")
+_CREATE_NAME = re.compile(r"\b(?:create|set\s+up)\s+(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])")
+
+
+# a user attribute right after a name ("..., with no sudo", " in the docker group")
+_ATTRIBUTE_NEXT = re.compile(
+    r"\s*,?\s*(?:who\s+(?:is|has|gets)\s+|that\s+(?:is|has|gets)\s+)?(?:"
+    r"(?:with|without|no|has|gets?)\s+(?:no\s+)?(?:passwordless\s+|full\s+)?(?:sudo|admin|root)\b"
+    r"|(?:in|into|member\s+of)\s+(?:the\s+)?(?:groups?\b|[a-z_][\w-]*(?:\s*(?:,|and)\s*[a-z_][\w-]*)*\s+groups?\b)"
+    r"|(?:with\s+)?(?:login\s+)?shell\b)"
+)
 _GIVE_SUDO = re.compile(r"\b(?:give|grant)\s+\S+\s+(?:full\s+)?(?:sudo|admin|root)\b")
+
+
+def _a_package(state: PlanState, name: str) -> bool:
+    """True when ``name`` is a package the index, the catalog or the library knows."""
+    from oic_ai.tools.planner.rules.packages import real_names
+    from oic_ai.tools.planner.state import family_of
+
+    if state.packages is not None and state.packages.is_package(name):
+        return True
+    family = family_of(state.target.os, state.target.dist)
+    if name in state.known_names() or bool(family) and name in real_names(family):
+        return True
+    return any(name in (c.name, *c.synonyms) for c in state.catalog.capabilities.values())
 
 
 def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
@@ -261,16 +434,21 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
         found = _DIRECT.match(work, at, limit)
     groups = found.groupdict() if found else {}
     first = groups.get("name") or groups.get("name2") or groups.get("name3")
-    if found is None or first is None or first in _STOP:
+    # "called admin", "users: admin, ...": a role word said as the name is the name
+    explicit = found is not None and (found.re is _NAMED or bool(groups.get("name3")))
+    stop = _STOP - _ROLE_NAMES if explicit else _STOP
+    if found is None or first is None or first in stop:
         return [], at
     names, end = [first], found.end()
     if role.endswith("s") or _FOR.match(work, at, limit) or groups.get("name3"):
-        while (more := _MORE_NAMES.match(work, end, limit)) and more.group("name") not in _STOP:
+        while (more := _MORE_NAMES.match(work, end, limit)) and more.group("name") not in stop:
             names.append(more.group("name"))
             end = more.end()
     return names, end
 
 
+# role words that are also common account names
+_ROLE_NAMES = frozenset(("admin", "administrator"))
 _NAMED_LATER = re.compile(r"[^,;\x1f]*?\b(?:called|named)\s+" + _NAME)
 
 
@@ -290,24 +468,30 @@ def _role_sudo(role: str, mods: str) -> bool | None:
 def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
     text = state.text
     text.consume(user.start, user.end)
+    user.read.append((user.start, user.end))
+
+    def take(match: re.Match[str]) -> None:
+        text.consume(*match.span())
+        user.read.append(match.span())
+
     for pattern in (_SUDO_OFF, _SUDO_ON):
         for match in list(pattern.finditer(text.work, start, end)):
             user.sudo = pattern is _SUDO_ON
-            text.consume(*match.span())
+            take(match)
     for match in list(_NO_GROUPS.finditer(text.work, start, end)):
         user.no_groups = True
-        text.consume(*match.span())
+        take(match)
     for match in list(_GROUP_LIST.finditer(text.work, start, end)):
         listed = next(g for g in match.group("g1", "g2", "g3", "g4") if g)
         user.groups += [g for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
-        text.consume(*match.span())
+        take(match)
     for match in list(_NO_SHELL.finditer(text.work, start, end)):
         user.shell = "/usr/sbin/nologin"  # "without a shell": no login shell
-        text.consume(*match.span())
+        take(match)
     for match in list(_SHELL.finditer(text.work, start, end)):
         value = match.group("s1") or match.group("s2") or match.group("s3") or ""
         user.shell = value if value.startswith("/") else f"/bin/{value}"
-        text.consume(*match.span())
+        take(match)
 
 
 def _finish(state: PlanState, user: _User) -> None:

@@ -1,0 +1,109 @@
+"""Template fields read as people give them: users, repositories, kernel options, sizes.
+
+The sentences here were written for these tests (issue 21, round 2): each checks a
+mechanism (a name list, an attribute said of the user before, a field of an existing
+repository, a relative size), not a phrase of the labelled conversations. Each runs
+through the planner and the applier, over several turns where the mechanism needs one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from oic_ai.tools.applier.apply import apply_plan
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # console=tty0 console=ttyS0,115200 loglevel=4
+
+
+def run(*turns: str, template: str = UBUNTU) -> tuple[dict[str, Any], list[str]]:
+    """Plan and apply ``turns`` in order; the last template and every turn's not-applied."""
+    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
+    missed: list[str] = []
+    for turn in turns:
+        plan = plan_request(turn, text, mode="refine")
+        applied = apply_plan(text, plan)
+        missed += applied.not_applied
+        text = applied.text
+    return yaml.safe_load(text), missed
+
+
+def users(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {u["name"]: u for u in doc["systemConfig"].get("users") or []}
+
+
+def packages(doc: dict[str, Any]) -> list[str]:
+    return list(doc["systemConfig"].get("packages") or [])
+
+
+# users
+
+
+def test_a_list_of_users_each_with_its_own_attributes() -> None:
+    doc, missed = run("accounts: admin (sudo), qa1 and qa2 without sudo, hostname rig-9")
+    found = users(doc)
+    assert found["admin"].get("sudo") is True
+    assert not found["qa1"].get("sudo") and not found["qa2"].get("sudo")
+    assert doc["systemConfig"]["hostname"] == "rig-9"
+    assert not {"admin", "qa1", "qa2"} & set(packages(doc))
+    assert missed == []
+
+
+def test_a_name_said_as_the_subject_of_its_attributes() -> None:
+    doc, missed = run(
+        "Logins: kim gets admin rights and goes in the plugdev group. "
+        "visitor gets no sudo whatsoever, and their login shell is /bin/sh."
+    )
+    found = users(doc)
+    assert found["kim"]["sudo"] is True and "plugdev" in found["kim"]["groups"]
+    assert not found["visitor"].get("sudo") and found["visitor"]["shell"] == "/bin/sh"
+
+
+def test_a_sentence_without_a_name_speaks_of_the_user_before_it() -> None:
+    doc, missed = run("Make a user 'player', she must not have sudo. And the login shell /bin/zsh.")
+    assert users(doc)["player"]["shell"] == "/bin/zsh"
+    assert missed == []
+
+
+def test_a_bare_shell_then_its_path_for_an_existing_user() -> None:
+    doc, _ = run("add a user dana", "dana gets fish, /usr/bin/fish")
+    assert users(doc)["dana"]["shell"] == "/usr/bin/fish"
+
+
+def test_a_new_name_after_create_with_user_attributes_is_a_user() -> None:
+    doc, missed = run("create qa-runner with no sudo, in the groups kvm and input")
+    assert users(doc)["qa-runner"]["groups"] == ["kvm", "input"]
+    assert "qa-runner" not in packages(doc)
+    assert missed == []
+
+
+def test_a_package_name_after_add_stays_a_package() -> None:
+    doc, _ = run("add htop with sudo")
+    assert "htop" not in users(doc)
+
+
+def test_sudo_yes_and_sudo_no() -> None:
+    doc, _ = run("an account named lena, sudo yes", "a user called otto, sudo: no")
+    assert users(doc)["lena"]["sudo"] is True
+    assert not users(doc)["otto"].get("sudo")
+    assert "sudo" not in packages(doc)
+
+
+def test_joining_words_around_a_user_are_read_with_it() -> None:
+    doc, missed = run(
+        "and give it a builder user with sudo who is in the docker and kvm groups",
+        "make a user 'viewer', he must not have sudo, only the render and video group",
+    )
+    assert users(doc)["builder"]["groups"] == ["docker", "kvm"]
+    assert users(doc)["viewer"]["groups"] == ["render", "video"]
+    assert not users(doc)["viewer"].get("sudo")
+    assert missed == []
+
+
+def test_a_verb_before_a_user_in_another_clause_keeps_its_packages() -> None:
+    doc, _ = run("it has a camera, so add v4l-utils and put a user called cam in the video group")
+    assert "v4l-utils" in packages(doc)
+    assert users(doc)["cam"]["groups"] == ["video"]
