@@ -54,7 +54,8 @@ def planner_vocabulary(packages: PackageNames | None = None) -> SpellingVocabula
     )
 
 
-_FREE_OF = re.compile(r"(?<![\w.+-])([A-Za-z0-9][\w.+]*)-free\b")
+# ("non-free" is Debian's archive component, not "without non")
+_FREE_OF = re.compile(r"(?<![\w.+-])(?![Nn]on-free\b)([A-Za-z0-9][\w.+]*)-free\b")
 # the planner reads a request up to 2,000 characters (builtin.py); notices follow it
 _READ_CHARS = 2000
 

@@ -107,3 +107,53 @@ def test_a_verb_before_a_user_in_another_clause_keeps_its_packages() -> None:
     doc, _ = run("it has a camera, so add v4l-utils and put a user called cam in the video group")
     assert "v4l-utils" in packages(doc)
     assert users(doc)["cam"]["groups"] == ["video"]
+
+
+# repositories
+
+REPO = "add repo url https://pkgs.example.com/deb suite noble key https://pkgs.example.com/k.asc"
+
+
+def repos(doc: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {r["url"]: r for r in doc.get("packageRepositories") or []}
+
+
+def test_a_short_priority_and_a_name_given_to_the_repository() -> None:
+    doc, missed = run(
+        "add repo https://pkgs.example.com/deb, name it vendor-pkgs, "
+        "key https://pkgs.example.com/k.asc, prio 250"
+    )
+    entry = repos(doc)["https://pkgs.example.com/deb"]
+    assert entry["codename"] == "vendor-pkgs" and entry["priority"] == 250
+    assert missed == []
+
+
+def test_a_field_of_the_repository_before_is_changed_by_reference() -> None:
+    doc, missed = run(
+        REPO, "Note: change that repository's component to non-free, and set its priority to 70."
+    )
+    entry = repos(doc)["https://pkgs.example.com/deb"]
+    assert entry["component"] == "non-free" and entry["priority"] == 70
+    assert len(repos(doc)) == 1
+    assert missed == []
+
+
+def test_a_corrected_priority_keeps_the_last_value() -> None:
+    doc, _ = run(REPO, "priority 800 on that repo. hmm no, 400")
+    assert repos(doc)["https://pkgs.example.com/deb"]["priority"] == 400
+
+
+def test_another_repository_with_the_same_key_and_no_priority() -> None:
+    doc, missed = run(
+        REPO + " prio 300",
+        "Change that mirror's priority to 40. Also add another one, "
+        "https://pkgs.example.com/deb2, call it extra-pkgs, same key, no priority.",
+    )
+    first, second = (
+        repos(doc)["https://pkgs.example.com/deb"],
+        repos(doc)["https://pkgs.example.com/deb2"],
+    )
+    assert first["priority"] == 40
+    assert second["codename"] == "extra-pkgs" and second["pkey"] == "https://pkgs.example.com/k.asc"
+    assert "priority" not in second
+    assert missed == []

@@ -36,16 +36,32 @@ _KEY = re.compile(
     rf"(?P<key>{_URL}|{_PATH})"
     rf"|\bsigned\s+(?:with|by)\s+(?:the\s+key\s+(?:at\s+)?)?(?P<key2>{_URL}|{_PATH})"
 )
+# the template's repository has no name field: the name people give it is its codename
 _SUITE = re.compile(
-    r"\b(?:suite|codename|code\s+name|dist|distribution|release)\s*[:=]?\s*"
-    r"(?P<value>[a-z0-9][a-z0-9._/-]*)"
+    r"\b(?:suite|codename|code\s+name|dist|distribution|release|call(?:ed)?\s+it|name(?:d)?\s+it"
+    r"|(?<=\s)(?:called|named))\s*[:=]?\s*(?P<value>[a-z0-9][a-z0-9._/-]*)"
 )
 _COMPONENT = re.compile(
-    r"\b(?:components?|section|area)\s*[:=]?\s*(?P<value>[a-z0-9][a-z0-9._-]*"
+    r"\b(?:components?|section|area)\s*[:=]?\s*(?:(?:to|is|as)\s+)?(?P<value>[a-z0-9][a-z0-9._-]*"
     r"(?:(?:\s*,\s*|\s+and\s+|\s+)(?!(?:and|key|signing|signed|suite|codename|with|url)\b)"
     r"[a-z0-9][a-z0-9._-]*)*)"
 )
-_PRIORITY = re.compile(r"\b(?:pin\s+)?priority\s*(?:of\s+|=\s*|:\s*|to\s+)?(?P<value>-?\d{1,5})\b")
+_PRIORITY = re.compile(
+    r"\b(?:pin\s+)?prio(?:rity)?\s*(?:of\s+|=\s*|:\s*|to\s+)?(?P<value>-?\d{1,5})\b"
+    r"|\b(?:set\s+)?(?:its|the)\s+prio(?:rity)?\s+to\s+(?P<value2>-?\d{1,5})\b"
+)
+# "priority 900 ... hmm no, 500": a bare number that corrects the value just given
+_CORRECTED = re.compile(
+    r"[^\d\x1f]{0,40}?\b(?:no|actually|rather|sorry|i\s+mean|make\s+(?:it|that))\s*[,:]?\s*"
+    r"(?P<value>-?\d{1,5})(?![\w.])"
+)
+# "same key": the key of the repository before; "no priority": none is set
+_SAME_KEY = re.compile(r"\b(?:the\s+)?same\s+(?:signing\s+|gpg\s+)?key\b")
+_NO_PRIORITY = re.compile(r"\b(?:no|without(?:\s+a)?)\s+(?:pin\s+)?prio(?:rity)?\b")
+# a field of a repository the template has: "that mirror's priority", "its component"
+_REFERENCE = re.compile(
+    r"\b(?:(?:that|the|this|our)\s+(?:repo|repository|mirror|source)(?:'s)?|its)\b"
+)
 _BARE_URL = re.compile(rf"(?<![\w/])(?P<url>{_URL})")
 _OPTIONS = re.compile(r"\[[^\]\x1f]*=[^\]\x1f]*\]")
 _OPTIONS_REASON = (
@@ -72,6 +88,8 @@ def rule_repositories(state: PlanState) -> None:
     for match in text.matches(_OPTIONS):
         state.reject(*match.span(), _OPTIONS_REASON)
     sentences = _sentences(state)
+    for start, end in sentences:
+        _amend(state, start, end)
     repos = [r for r in (_read(state, start, end) for start, end in sentences) if r.url]
     if len(repos) > 1 or not repos:
         found = repos
@@ -92,7 +110,9 @@ def _sentences(state: PlanState) -> list[tuple[int, int]]:
 def _read(state: PlanState, start: int, end: int) -> _Repo:
     work = state.text.work
     repo = _Repo()
-    if not _CUE.search(work, start, end) and not _URL_FIELD.search(work, start, end):
+    # in a request about repositories, a sentence with a bare URL gives another one
+    cued = _CUE.search(state.text.original.lower()) and _BARE_URL.search(work, start, end)
+    if not _CUE.search(work, start, end) and not _URL_FIELD.search(work, start, end) and not cued:
         return repo
     keys = set()
     for match in _KEY.finditer(work, start, end):
@@ -120,11 +140,72 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
             repo.spans.append(found.span())
     priority = _PRIORITY.search(work, start, end)
     if priority is not None:
-        repo.priority = int(priority.group("value"))
+        repo.priority = int(priority.group("value") or priority.group("value2"))
         repo.spans.append(priority.span())
-    for match in _CUE.finditer(work, start, end):
-        repo.spans.append(match.span())
+        corrected = _CORRECTED.match(work, priority.end())
+        if corrected is not None:
+            repo.priority = int(corrected.group("value"))
+            repo.spans.append((priority.end(), corrected.end()))
+    for pattern in (_SAME_KEY, _NO_PRIORITY):
+        for match in pattern.finditer(work, start, end):
+            repo.spans.append(match.span())
+            if pattern is _SAME_KEY and repo.pkey is None:
+                repo.pkey = _SAME
+    for pattern in (_CUE, _ANOTHER):
+        for match in pattern.finditer(work, start, end):
+            repo.spans.append(match.span())
     return repo
+
+
+# "also add a second one, URL ...": another repository, in a request about them
+_ANOTHER = re.compile(
+    r"\b(?:(?:also\s+)?add\s+)?(?:another|a\s+(?:second|third|further)|one\s+more)(?:\s+one)?\b"
+)
+
+
+_SAME = "\x00same"  # "same key": the key of the repository before, found when planned
+
+
+def _previous(state: PlanState) -> tuple[str, str] | None:
+    """The URL and key of the repository added or listed last."""
+    if state.repositories:
+        last = state.repositories[-1]
+        return last.url, last.pkey or ""
+    listed = [r for r in state.facts.repositories if r.url]
+    return (listed[-1].url, listed[-1].pkey) if listed else None
+
+
+def _amend(state: PlanState, start: int, end: int) -> None:
+    """Fields for a repository the template has: "change that mirror's priority to 50".
+
+    A sentence that points at a repository ("that repo", "its") and gives fields but no
+    URL changes the repository added or listed last; each field is set as given.
+    """
+    work = state.text.work
+    if not _REFERENCE.search(work, start, end) or _BARE_URL.search(work, start, end):
+        return
+    previous = _previous(state)
+    repo = _read(state, start, end)
+    fields = {
+        "priority": repo.priority,
+        "component": repo.component,
+        "codename": repo.codename,
+        "pkey": None if repo.pkey == _SAME else repo.pkey,
+    }
+    given = {k: v for k, v in fields.items() if v is not None}
+    if previous is None or not given:
+        return
+    url = previous[0]
+    for span in [*repo.spans, *(m.span() for m in _REFERENCE.finditer(work, start, end))]:
+        state.text.consume(*span)
+    planned = next((r for r in state.repositories if r.url == url), None)
+    for name, value in given.items():
+        if planned is not None and name != "priority":
+            setattr(planned, name, value)
+            continue
+        state.repository_values.append(
+            SetValue(path=f"packageRepositories[url={url}].{name}", value=value)
+        )
 
 
 def _raw(state: PlanState, span: tuple[int, int]) -> str:
@@ -136,6 +217,9 @@ def _plan(state: PlanState, repo: _Repo) -> None:
         return
     for span in repo.spans:
         state.text.consume(*span)
+    if repo.pkey == _SAME:
+        previous = _previous(state)
+        repo.pkey = previous[1] or None if previous else None
     if repo.url in state.facts.repository_locations:
         state.notes.append(f"repository {repo.url} is already listed")
         return
