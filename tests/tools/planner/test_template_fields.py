@@ -157,3 +157,45 @@ def test_another_repository_with_the_same_key_and_no_priority() -> None:
     assert second["codename"] == "extra-pkgs" and second["pkey"] == "https://pkgs.example.com/k.asc"
     assert "priority" not in second
     assert missed == []
+
+
+# kernel options
+
+
+def cmdline(doc: dict[str, Any]) -> list[str]:
+    return str(doc["systemConfig"]["kernel"]["cmdline"]).split()
+
+
+def test_a_value_for_a_key_without_equals_replaces_the_old_one() -> None:
+    doc, missed = run("loglevel 6")
+    assert "loglevel=6" in cmdline(doc) and "loglevel=4" not in cmdline(doc)
+    assert missed == []
+
+
+def test_kernel_param_words_before_an_option_are_read_with_it() -> None:
+    doc, missed = run("also add the watchdog package and kernel param panic=30")
+    assert "panic=30" in cmdline(doc) and "watchdog" in packages(doc)
+    assert missed == []
+
+
+def test_set_it_to_gives_the_option_just_named_a_new_value() -> None:
+    doc, missed = run("kernel: add i915.enable_psr=1", "oops psr is wrong, set it to 0")
+    assert "i915.enable_psr=0" in cmdline(doc) and "i915.enable_psr=1" not in cmdline(doc)
+    assert missed == []
+
+
+def test_set_it_to_without_a_named_option_changes_no_option() -> None:
+    doc, _ = run("set it to 0")
+    assert cmdline(doc) == ["console=tty0", "console=ttyS0,115200", "loglevel=4"]
+
+
+def test_an_entry_of_the_command_line_is_dropped() -> None:
+    doc, missed = run("drop the console=tty0 entry")
+    assert cmdline(doc) == ["console=ttyS0,115200", "loglevel=4"]
+    assert missed == []
+
+
+def test_a_device_said_without_tty_is_the_console_replaced() -> None:
+    doc, missed = run("the serial console must be ttyS2 57600 (not S0), and no vga console")
+    assert cmdline(doc) == ["console=ttyS2,57600", "loglevel=4"]
+    assert missed == []

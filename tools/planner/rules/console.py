@@ -37,6 +37,10 @@ _SAME_SPEED = re.compile(
     re.I,
 )
 _VIRTUAL = re.compile(r"^tty\d+$")
+# a device said without its "tty" after a console one: "ttyS1 (not S0)", "instead of S0"
+_SHORT_SOURCE = re.compile(
+    r"(?:\bnot|\bfrom|\binstead\s+of|\brather\s+than)\s+(?P<device>s\d|ama\d|usb\d)\b", re.I
+)
 _EXPLICIT = re.compile(r"console=(?P<dev>[A-Za-z]+\d+)(?:,(?P<speed>\d+[A-Za-z0-9]*))?")
 DEFAULT_SPEED = "115200"
 
@@ -61,7 +65,8 @@ def rule_console(state: PlanState) -> None:
     for clause in split_clauses(text.original):
         piece = text.work[clause.start : clause.end]
         follows = bool(groups) and clause.sentence == last_sentence
-        if not _is_console(clause.text, piece) and not (follows and _speed_only(piece)):
+        short = follows and _SHORT_SOURCE.search(piece)
+        if not _is_console(clause.text, piece) and not (follows and _speed_only(piece) or short):
             continue
         if groups and clause.sentence == last_sentence:
             groups[-1].append(clause)
@@ -157,6 +162,9 @@ def _read(state: PlanState, group: list[Clause]) -> _Ask | None:
                 ask.old_speed = match.group("speed")
             elif not _SAME_SPEED.search(work):
                 ask.speed = match.group("speed")
+        short = _SHORT_SOURCE.search(work)
+        if short and ask.source is None:
+            ask.source = "tty" + short.group("device").upper()  # "(not S0)": ttyS0
         ask.adding = ask.adding or bool(_ADDING.search(work))
         ask.same_speed = ask.same_speed or bool(_SAME_SPEED.search(work))
     if ask.device is None and ask.speed is None and ask.source is None:

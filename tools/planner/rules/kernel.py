@@ -47,7 +47,26 @@ _CMDLINE_KEY_SET = re.compile(
     rf"\b(?:set|change|make|switch)\s+(?:the\s+)?(?P<key>{_KEY})(?:\s+(?:option|argument))?"
     rf"\s+to\s+(?P<value>{_VALUE})\s+(?:on|in)\s+(?:the\s+)?{_CMDLINE_WORDS}"
 )
-_CMDLINE_INLINE = re.compile(rf"\b{_CMDLINE_WORDS}\s*(?:\+=|:|\+)\s*(?P<args>{_ARGS})")
+_CMDLINE_INLINE = re.compile(
+    rf"\b{_CMDLINE_WORDS}\s*(?:\+=|:|\+)\s*(?P<args>{_ARGS})"
+    rf"|\b(?:kernel|boot)\s+(?:params?|parameters?|options?|args?|arguments?|flags?)\s+"
+    rf"(?P<args2>{_KEY}={_VALUE}(?:(?:\s*,\s*|\s+(?:and\s+)?){_KEY}={_VALUE})*)"
+)
+# "loglevel 3", "panic 30": a key that takes a value, and the value, without "="
+_KEY_VALUE_WORDS = re.compile(
+    r"(?<![\w.=-])(?P<key>[a-z_][a-z0-9_.]*)\s+(?:(?:to|of|at|should\s+be|=)\s*)?"
+    r"(?P<value>\d{1,6}|off|on)(?=$|[\s,;.\x1f)])(?!\s*(?:gb|gib|mb|mib|tb|%|baud))"
+)
+# keys known to take a value, besides the ones the command line already has
+_VALUE_KEYS = frozenset(
+    "loglevel panic nmi_watchdog mitigations audit selinux apparmor enforcing "
+    "consoleblank maxcpus nr_cpus hugepages transparent_hugepage ipv6.disable".split()
+)
+# "... guc is wrong, set it to 2": a value for the option the request just named
+_IT_VALUE = re.compile(
+    r"\b(?:set|change|make|put|switch)\s+it\s+(?:to\s+|=\s*|at\s+)?(?P<value>[^\s,;\x1f]+?)"
+    r"(?=$|[\s,;\x1f]|\.(?:\s|$))"
+)
 # "add the kernel option nomodeset", "add the options ip=dhcp and rd.neednet=1"
 _CMDLINE_NAMED = re.compile(
     r"\b(?:add|append|set|use|with|include|put|enable|plus|needs?|requires?|wants?)\s+"
@@ -87,7 +106,7 @@ _BARE_ARG = re.compile(
 # console=tty0", "the cmdline should not have loglevel": an option the command line has
 _KEY_REMOVE = re.compile(
     rf"\b(?:(?:remove|drop|delete|strip|disable|lose)|get\s+rid\s+of|take)\s+(?:the\s+)?"
-    rf"(?P<arg>{_KEY}(?:={_VALUE})?)(?:\s+(?:option|argument|parameter|flag|setting))?"
+    rf"(?P<arg>{_KEY}(?:={_VALUE})?)(?:\s+(?:option|argument|parameter|flag|setting|entry|one|value))?"
     rf"(?:\s+(?:off|out)(?:\s+of)?)?(?:\s+(?:from|off|of)\s+(?:the\s+)?{_CMDLINE_WORDS})?"
     rf"|\b{_CMDLINE_WORDS}\s+(?:should|must)\s+not\s+(?:have|contain|include)\s+"
     rf"(?P<arg2>{_KEY}(?:={_VALUE})?)"
@@ -130,7 +149,8 @@ def rule_kernel(state: PlanState) -> None:
         _add_cmdline_args(state, [f"{key}={value}"])
     for pattern in (_CMDLINE_ADD, _CMDLINE_INLINE, _CMDLINE_STATED):
         for match in text.matches(pattern):
-            args = _split_args(text.raw(*match.span("args")))
+            group = "args" if match.group("args") else "args2"
+            args = _split_args(text.raw(*match.span(group)))
             text.consume(*match.span())
             _add_cmdline_args(state, args)
     for match in text.matches(_CMDLINE_AFTER):
@@ -152,6 +172,7 @@ def rule_kernel(state: PlanState) -> None:
             continue
         text.consume(*match.span())
         _add_cmdline_args(state, [f"{key}={value}"])
+    _key_values(state)
     for match in text.matches(_QUIET):
         text.consume(*match.span())
         if _NEGATED_QUIET.search(text.work, max(0, match.start() - 20), match.start()):
@@ -169,6 +190,43 @@ def rule_kernel(state: PlanState) -> None:
             state.notes.append(f"the kernel is already {version}")
         else:
             state.kernel_version = version
+
+
+def _key_values(state: PlanState) -> None:
+    """Values for options said without "=": "loglevel 3", "guc is wrong, set it to 2"."""
+    text = state.text
+    args = [*state.current_cmdline.split(), *state.append_cmdline]
+    valued = {_arg_key(a) for a in args if "=" in a and _arg_key(a) != "console"}
+    for match in text.matches(_KEY_VALUE_WORDS):
+        key = match.group("key")
+        if key not in valued and key not in _VALUE_KEYS:
+            continue
+        text.consume(*match.span())
+        _add_cmdline_args(state, [f"{key}={match.group('value')}"])
+    for match in text.matches(_IT_VALUE):
+        key = _named_key(state, valued, match.start())
+        if key is None:
+            continue
+        text.consume(*match.span())
+        _add_cmdline_args(state, [f"{key}={text.raw(*match.span('value')).rstrip('.')}"])
+
+
+def _named_key(state: PlanState, keys: set[str], before: int) -> str | None:
+    """The one option key the request names before ``before``, whole or by a part of it.
+
+    "enable_guc" and "guc" name ``i915.enable_guc``; an English word such as "enable"
+    names nothing.
+    """
+    from oic_ai.tools.planner.lexicon import is_english
+
+    said = set(re.findall(r"[a-z0-9_.]+", state.text.original[:before].lower()))
+    named = set()
+    for key in keys:
+        parts = {key, *re.split(r"[._]", key), *key.split(".")[1:]}
+        parts = {p for p in parts if len(p) >= 3 and (p == key or not is_english(p))}
+        if parts & said:
+            named.add(key)
+    return named.pop() if len(named) == 1 else None
 
 
 def rule_bare_kernel_args(state: PlanState) -> None:
