@@ -6,7 +6,8 @@ the same forms. GB and GiB keep their meaning exactly: ``GB``, ``MB``, ``TB`` an
 words "gigabytes", "megabytes", "terabytes" count in 1000s and stay decimal; ``GiB``,
 ``MiB``, ``TiB``, the informal "gig", "meg" and the bare letters (``16G``) count in 1024s,
 as the library and the composer write sizes. A fraction of a unit is written in the next
-smaller unit of the same kind (half a gig is ``512MiB``, 1.5 TB is ``1500GB``).
+smaller unit of the same kind (half a gig is ``512MiB``, 1.5 TB is ``1500GB``). Thousands
+may be grouped with commas ("20,000 megs").
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ _LETTER_UNITS = "|".join(name for name in _UNITS if len(name) == 1)
 # "16G" only when the letter sticks to the digits; "a 2 m cable" is not a size
 SIZE_PHRASE = re.compile(
     r"(?<![\w.+/-])(?:"
-    rf"(?P<digits>\d{{1,7}}(?:\.\d{{1,3}})?)(?:\s*(?P<and_half>and\s+a\s+half))?"
+    rf"(?P<digits>\d{{1,3}}(?:,\d{{3}})+(?![\d,])|\d{{1,7}}(?:\.\d{{1,3}})?)"
+    r"(?:\s*(?P<and_half>and\s+a\s+half))?"
     r"(?:\s+(?P<more>more|extra|additional)(?=\s))?"
     rf"(?:\s*-?\s*(?P<unit>{_WORD_UNITS})|(?P<letter>{_LETTER_UNITS}))"
     rf"|(?:{_FRACTION})\s*(?P<funit>{_WORD_UNITS})"
@@ -119,7 +121,7 @@ def size_of(match: re.Match[str]) -> Size | None:
     groups = match.groupdict()
     number: Fraction | None
     if groups["digits"]:
-        number = Fraction(groups["digits"])
+        number = Fraction(groups["digits"].replace(",", ""))  # "20,000 megs"
         if groups["and_half"]:
             number += Fraction(1, 2)
         unit = groups["unit"] or groups["letter"]

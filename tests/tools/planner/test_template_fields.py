@@ -199,3 +199,38 @@ def test_a_device_said_without_tty_is_the_console_replaced() -> None:
     doc, missed = run("the serial console must be ttyS2 57600 (not S0), and no vga console")
     assert cmdline(doc) == ["console=ttyS2,57600", "loglevel=4"]
     assert missed == []
+
+
+# sizes
+
+
+def disk(doc: dict[str, Any]) -> dict[str, Any]:
+    return dict(doc["disk"])
+
+
+def test_thousands_grouped_with_commas() -> None:
+    doc, missed = run("the image should be 30,000 megs")
+    assert disk(doc)["size"] == "30000MiB"
+    assert missed == []
+
+
+def test_a_size_relative_to_the_current_one() -> None:
+    doc, _ = run("make the disk 20 gig", "now make the disk half again as large")
+    assert disk(doc)["size"] == "30GiB"
+    doc, _ = run("make the disk 20 gig", "double the disk")
+    assert disk(doc)["size"] == "40GiB"
+
+
+def test_the_value_a_size_corrects_and_in_total_belong_to_it() -> None:
+    doc, missed = run("disk 200GB not 1.5", "ok, 80 GiB disk in total")
+    assert disk(doc)["size"] == "80GiB"
+    assert missed == []
+
+
+def test_make_it_after_a_partition_resizes_that_partition() -> None:
+    doc, missed = run("efi partition, make it 512 megs")
+    parts = {p["id"]: p for p in disk(doc)["partitions"]}
+    assert (parts["boot"]["start"], parts["boot"]["end"]) == ("1MiB", "513MiB")
+    assert parts["rootfs"]["start"] == "513MiB"  # the next one moves
+    assert disk(doc)["size"] == "3584MiB"
+    assert missed == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from oic_ai.stores.disk_units import format_size
 from oic_ai.tools.planner.sizes import Size, parse_token
@@ -40,12 +41,38 @@ _DISK_SIZE = re.compile(
     r"(?:\s+(?:size|image))?\b"
     rf"|\b(?:make|set)\s+it\s+(?P<size3>{SIZE})"
 )
+_PARTITION_BEFORE = re.compile(r"\bpartition\s*[,:;]?\s*(?:-+\s*)?(?:please\s+|just\s+)?$")
+# what may follow a disk size and belongs to it: "in total", "(not 35)", "not 1.5",
+# "instead of 1.5TB": the value it corrects
+_SIZE_TAIL = re.compile(
+    r"\s*(?:in\s+total|total|overall|altogether)\b"
+    rf"|\s*,?\s*\(?\s*(?:not|instead\s+of|rather\s+than)\s+(?:\d+(?:\.\d+)?(?![\w.])|{SIZE})\s*\)?"
+)
+# a size relative to the current one: "half again as large", "double the disk"
+_FACTORS = {
+    "half again": Fraction(3, 2),
+    "twice": Fraction(2),
+    "double": Fraction(2),
+    "triple": Fraction(3),
+    "three times": Fraction(3),
+    "half": Fraction(1, 2),
+}
+_RELATIVE = re.compile(
+    r"\b(?:make|set|grow|resize|change)?\s*(?:the\s+)?(?:disk|drive)(?:\s+size)?\s+"
+    r"(?P<factor>half\s+again|twice|three\s+times|half)\s+(?:as\s+)?(?:large|big)"
+    r"(?:\s+as\s+(?:it\s+is|now|before))?"
+    r"|\b(?P<verb>double|triple|halve)\s+(?:the\s+)?(?:disk|drive)(?:\s+size)?\b"
+)
 
 
 def rule_disk_size(state: PlanState) -> None:
     """Set the disk size, absolutely ("16GiB") or relatively ("grow by 4GiB")."""
     for match in state.text.matches(_DISK_SIZE):
         group = next(g for g in ("size", "size2", "size3") if match.group(g))
+        if group == "size3" and _PARTITION_BEFORE.search(
+            state.text.work, max(0, match.start() - 30), match.start()
+        ):
+            continue  # "the efi partition, make it 256 megs": the partition's size
         asked = request_size(state, match.span(group))
         size, text = asked.bytes, asked.text
         if match.group("by") or match.group("more") or match.group("less"):
@@ -55,8 +82,22 @@ def rule_disk_size(state: PlanState) -> None:
             shrink = match.group("verb") in ("shrink", "reduce") or bool(match.group("less"))
             size = state.facts.disk_size_bytes + (-size if shrink else size)
             text = format_size(size)
+        end = match.end()
+        while tail := _SIZE_TAIL.match(state.text.work, end):
+            end = tail.end()
+        state.text.consume(match.start(), end)
+        set_disk_size(state, (match.start(), end), size, text)
+    for match in state.text.matches(_RELATIVE):
+        word = match.group("factor") or match.group("verb")
+        word = " ".join(word.split())
+        factor = Fraction(1, 2) if word == "halve" else _FACTORS[word]
+        current = state.facts.disk_size_bytes
+        if current is None:
+            state.reject(*match.span(), "the template has no disk size to start from")
+            continue
+        size = int(current * factor)
         state.text.consume(*match.span())
-        set_disk_size(state, match.span(), size, text)
+        set_disk_size(state, match.span(), size, format_size(size))
 
 
 def set_disk_size(state: PlanState, span: tuple[int, int], size: int, text: str) -> None:

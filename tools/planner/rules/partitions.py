@@ -44,6 +44,12 @@ _PARTITION_RESIZE = re.compile(
     + r"(?P<keyword>\s+partition)?(?:'s\s+size|\s+size)?\s+(?:to\s+|=\s*|(?P<by>by)\s+)?"
     rf"(?P<size>{SIZE})"
 )
+# "efi partition, make it 256 megs": the partition named first, then its new size
+_PARTITION_IT = re.compile(
+    rf"(?:\bthe\s+)?{_PARTITION_REF}\s+partition\s*[,:;]?\s*(?:-+\s*)?"
+    r"(?:(?:please|just|should)\s+)?(?:make|set|resize|change|grow|shrink)\s+it\s+(?:to\s+)?"
+    rf"(?P<size>{SIZE})"
+)
 _PARTITION_RESIZE_BARE = re.compile(
     rf"(?<![a-z0-9_.-])(?P<mount>{MOUNT})(?:\s+partition)?\s+(?:to|=|at|should\s+be)\s+"
     rf"(?P<size>{SIZE})"
@@ -127,6 +133,10 @@ def rule_partitions(state: PlanState) -> None:
                 state.reject(*match.span(), f"the template has no {ref} partition to resize")
             continue
         _resize(state, match, part)
+    for match in text.matches(_PARTITION_IT):
+        part = _find_partition(state, match.group("mount") or match.group("word"))
+        if part is not None:
+            _resize(state, match, part)
     for match in text.matches(_PARTITION_RESIZE_BARE):
         part = _find_partition(state, match.group("mount"))
         if part is not None:
