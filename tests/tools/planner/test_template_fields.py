@@ -234,3 +234,34 @@ def test_make_it_after_a_partition_resizes_that_partition() -> None:
     assert parts["rootfs"]["start"] == "513MiB"  # the next one moves
     assert disk(doc)["size"] == "3584MiB"
     assert missed == []
+
+
+# image outputs and targets
+
+
+def artifact_types(doc: dict[str, Any]) -> list[str]:
+    return [a["type"] for a in disk(doc)["artifacts"]]
+
+
+def test_another_format_as_well_as_the_current_raw_keeps_the_raw() -> None:
+    doc, missed = run("i want vmdk as well as the raw")
+    assert disk(doc)["artifacts"] == [{"type": "raw", "compression": "zstd"}, {"type": "vmdk"}]
+    assert missed == []
+
+
+def test_the_output_should_be_sets_the_artifacts() -> None:
+    doc, missed = run("Also, the output should be vhdx for the Hyper-V hosts.")
+    assert artifact_types(doc) == ["vhdx"]
+    assert not [m for m in missed if "output" in m]
+
+
+def test_centos_stream_10_is_rhel_compatible_10_and_older_ones_are_refused() -> None:
+    from oic_ai.tools.retrieval.target_mentions import detect_target_spans
+
+    def found(text: str) -> list[tuple[str, str]]:
+        return [(m.kind, m.value) for m in detect_target_spans(text)]
+
+    assert ("dist", "el10") in found("a CentOS Stream 10 raw image")
+    assert ("dist", "el10") in found("centos steam 10, x86")  # a typo of stream
+    assert found("centos stream 9 please")[0][0] == "unsupported"
+    assert found("a centos image")[0][0] == "unsupported"

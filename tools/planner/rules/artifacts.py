@@ -33,6 +33,15 @@ _NO_COMPRESSION = re.compile(
     r"|\bdon'?t\s+compress\b"
 )
 _ARTIFACT_ADD = re.compile(r"\b(?:also|add|additional|extra|plus|as\s+well|too|another)\b")
+# "as well as the raw", "next to the raw": the artifacts there are stay
+_BESIDE = r"as\s+well\s+as|along\s+with|together\s+with|in\s+addition\s+to|besides|next\s+to"
+_BESIDE_CURRENT = re.compile(rf"\b(?:{_BESIDE})\s+(?:the\s+)?(?:current\s+|existing\s+)?$")
+# "the output should be qcow2": what the artifacts are, not one more
+_SETTING = re.compile(
+    r"\b(?:the\s+)?(?:output|(?:output\s+|image\s+|disk\s+)?format|artifacts?)"
+    r"(?:\s+(?:format|type))?\s+(?:(?:should|must|will|shall|has\s+to|needs\s+to)\s+)?"
+    r"(?:be|is|are)\s+(?:an?\s+)?$"
+)
 _ADDED_AFTER = re.compile(r"\b(?:additional|extra|second|another|as\s+well|too)\b")
 
 
@@ -53,14 +62,19 @@ def rule_artifacts(state: PlanState) -> None:
             continue  # a bare "raw" names the image type, handled by the target rule
         found.append((match, Artifact(type=fmt, compression=compression)))
     # "a raw and a qcow2": a bare raw next to other formats is an artifact too
+    beside_current = False
     if found:
         for match in text.matches(
             re.compile(rf"{WORD_START}(?:uncompressed\s+)?(?:(?:a|an)\s+)?raw{WORD_END}")
         ):
             window = text.work[max(0, match.start() - 12) : match.end() + 12]
-            if re.search(r"\b(?:and|or|plus)\b|,", window) and not any(
-                m.start() <= match.start() < m.end() for m, _ in found
-            ):
+            listed = any(m.start() <= match.start() < m.end() for m, _ in found)
+            beside = _BESIDE_CURRENT.search(text.work, max(0, match.start() - 30), match.start())
+            if beside and not listed:
+                text.consume(beside.start(), match.end())  # the raw there is stays
+                beside_current = True
+                found.append((match, _current_raw(state)))
+            elif re.search(r"\b(?:and|or|plus)\b|,", window) and not listed:
                 found.append((match, Artifact(type="raw")))
         found.sort(key=lambda item: item[0].start())
     if found:
@@ -68,7 +82,11 @@ def rule_artifacts(state: PlanState) -> None:
         before = text.work[max(0, start - 40) : start]
         artifacts = [a for _, a in found]
         after = " ".join(m.group() for m, _ in found)
-        adding = _ARTIFACT_ADD.search(before) or _ADDED_AFTER.search(after)
+        setting = _SETTING.search(text.work, max(0, start - 60), start)
+        adding = bool(_ARTIFACT_ADD.search(before) or _ADDED_AFTER.search(after)) or beside_current
+        if setting is not None:
+            adding = False
+            text.consume(*setting.span())
         if adding and state.facts.artifact_specs:
             current = _current(state)
             artifacts = current + [a for a in artifacts if a not in current]
@@ -124,6 +142,11 @@ def _set_artifacts(state: PlanState, artifacts: list[Artifact]) -> None:
         state.notes.append("the artifacts are already " + artifact_words(unique))
         return
     state.artifacts = unique
+
+
+def _current_raw(state: PlanState) -> Artifact:
+    """The raw artifact the template has (with its compression), or a plain raw one."""
+    return next((a for a in _current(state) if a.type == "raw"), Artifact(type="raw"))
 
 
 def _current(state: PlanState) -> list[Artifact]:
