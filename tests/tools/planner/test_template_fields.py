@@ -265,3 +265,24 @@ def test_centos_stream_10_is_rhel_compatible_10_and_older_ones_are_refused() -> 
     assert ("dist", "el10") in found("centos steam 10, x86")  # a typo of stream
     assert found("centos stream 9 please")[0][0] == "unsupported"
     assert found("a centos image")[0][0] == "unsupported"
+
+
+# a partition for the rest of the disk
+
+
+def test_the_rest_of_the_disk_taken_already_is_reported_not_made_up() -> None:
+    for request in (
+        "and /srv with the rest of the disk, xfs",
+        "give /home the rest of the disk",
+        "a /data partition that takes the rest of the disk",
+    ):
+        doc, missed = run(request)
+        assert [p["id"] for p in disk(doc)["partitions"]] == ["boot", "rootfs"], request
+        assert any("already takes the rest of the disk" in m for m in missed), request
+        assert packages(doc) == packages(run()[0]), request  # no "xfs" or "srv" package
+
+
+def test_the_one_for_a_mount_point_the_disk_lacks_is_reported() -> None:
+    doc, missed = run("hmm no, drop the /data one again")
+    assert any("no /data partition" in m for m in missed)
+    assert packages(doc) == packages(run()[0])

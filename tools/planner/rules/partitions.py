@@ -64,9 +64,14 @@ _PARTITION_REMOVE = re.compile(
     + CLAUSE_END
     + r"|(?P<mount3>"
     + MOUNT
-    + r")"
+    + r")(?P<one>\s+one)?"
     + CLAUSE_END
     + r")"
+)
+# "a /data partition that takes the rest of the disk"
+_REST_AFTER = re.compile(
+    r"\s*,?\s*(?:(?:that|which)\s+)?(?:takes?|taking|uses?|using|fills?|filling|gets?|with)\s+"
+    r"(?:up\s+)?(?:all\s+(?:of\s+)?)?the\s+(?:rest|remainder)(?:\s+of\s+the\s+(?:disk|drive|space))?"
 )
 _FS_NAMES = {"vfat": "fat32", "fat": "fat32"}
 _ESSENTIAL_MOUNTS = frozenset({"/", "/boot", "/boot/efi", "/efi"})
@@ -109,7 +114,7 @@ def rule_partitions(state: PlanState) -> None:
         assert ref is not None
         part = _find_partition(state, ref)
         if part is None:
-            if match.group("mount3"):
+            if match.group("mount3") and not match.group("one"):
                 continue  # "without /data" might be something else; leave it to later rules
             state.reject(*match.span(), f"the template has no {ref} partition")
             continue
@@ -190,19 +195,44 @@ def _add_partition(state: PlanState, match: re.Match[str]) -> None:
             size_span, end = tail.span("size"), tail.end()
         elif kind == "fs" and fs is None:
             fs, end = tail.group("fs"), tail.end()
+    rest = _REST_AFTER.match(state.text.work, end) if size_span is None else None
+    if rest is not None:
+        end = rest.end()
     span = (match.start(), end)
     if mount == "/":
         state.reject(*span, "the root partition already exists; resize it instead")
         return
     size = request_size(state, size_span) if size_span else None
     state.text.consume(*span)
-    add_partition(state, span, mount, size, fs)
+    add_partition(state, span, mount, size, fs, rest=rest is not None)
 
 
 def add_partition(
-    state: PlanState, span: tuple[int, int], mount: str, size: Size | None, fs: str | None
+    state: PlanState,
+    span: tuple[int, int],
+    mount: str,
+    size: Size | None,
+    fs: str | None,
+    *,
+    rest: bool = False,
 ) -> None:
-    """Plan a new partition at ``mount`` (or resize the one already mounted there)."""
+    """Plan a new partition at ``mount`` (or resize the one already mounted there).
+
+    ``rest``: it was asked to take the rest of the disk. When another partition already
+    does, that is reported: a size for either one would be made up.
+    """
+    taker = next((p for p in state.facts.partitions if p.start_bytes and not p.end_bytes), None)
+    if rest and size is None and taker is not None and taker.mount_point != mount:
+        name = taker.mount_point or taker.ref
+        reason = (
+            f"{name} already takes the rest of the disk; give {mount} a size "
+            f"(or give {name} one first)"
+        )
+        if any(reason in item for item in state.not_applied):
+            state.text.consume(*span, "rejected")
+        else:
+            state.reject(*span, reason)
+        return
     existing = _find_partition(state, mount)
     if existing is not None and existing.mount_point == mount:
         if size is not None and existing.size_bytes(state.facts.disk_size_bytes) != size.bytes:
@@ -216,7 +246,7 @@ def add_partition(
             state.values.append(SetValue(path=path, value=fs_type))
         return
     size_text = size.text if size is not None else None
-    if size is None and not _has_free_tail(state):
+    if size is None and not _has_free_tail(state) and not rest:
         size_text = format_size(_DEFAULT_PARTITION_SIZE)
         state.warn(
             f"no size was given for {mount}; planned {size_text}, carved from the end of the disk"

@@ -43,7 +43,8 @@ _CHANGING = re.compile(
 )
 _MORE = re.compile(rf"(?<![\w.]){SIZE}\s+(?:more|extra|additional|bigger|larger)\b|\bmore\b")
 _REST = re.compile(
-    r"\b(?:take|use|fill|get|have)\s+(?:up\s+)?(?:the\s+)?(?:rest|remainder|remaining\s+space)"
+    r"\b(?:(?:take|takes|taking|use|using|fill|get|gets|have|with)\s+(?:up\s+)?(?:all\s+(?:of\s+)?)?)?"
+    r"(?:the\s+)?(?:rest|remainder|remaining\s+space)"
     r"(?:\s+of\s+the\s+disk)?|\bfill\s+the\s+disk\b"
 )
 _STORAGE_WORDS = re.compile(
@@ -123,7 +124,9 @@ def _read(state: PlanState, clause: Clause, work: str) -> _Ask | None:
         (m for m in _MOUNT.finditer(work) if not _NOT_MOUNTS.match(m.group("mount"))), None
     )
     named = _NAMED.search(work)
-    storage = _SIZE.search(work) or _FS.search(work) or _STORAGE_WORDS.search(work)
+    storage = (
+        _SIZE.search(work) or _FS.search(work) or _STORAGE_WORDS.search(work) or _REST.search(work)
+    )
     pending = (
         mount is not None
         and not storage
@@ -181,6 +184,9 @@ def _plan(state: PlanState, ask: _Ask, again: bool = False) -> None:
     span = (ask.start, ask.end)
     if ask.rest and part is not None:
         _take_the_rest(state, part, span)
+        return
+    if ask.rest and ask.size is None and ask.mount != "none":
+        add_partition(state, span, ask.mount, None, ask.fs, rest=True)
         return
     if ask.more and part is not None and ask.size is not None:
         current = part.size_bytes(state.facts.disk_size_bytes)
