@@ -286,3 +286,14 @@ def test_the_one_for_a_mount_point_the_disk_lacks_is_reported() -> None:
     doc, missed = run("hmm no, drop the /data one again")
     assert any("no /data partition" in m for m in missed)
     assert packages(doc) == packages(run()[0])
+
+
+def test_sudo_for_an_existing_user_said_before_or_after_its_name() -> None:
+    doc, missed = run("add a user bob", "bob should have sudo")
+    assert users(doc)["bob"]["sudo"] is True
+    doc, missed = run("add a user bob with sudo", "take sudo away from bob")
+    assert users(doc)["bob"]["sudo"] is False
+    assert "sudo" not in users(doc)["bob"].get("groups", [])  # nor the group that gives it
+    doc, missed = run("add a user bob", "make bob an admin")
+    assert users(doc)["bob"]["sudo"] is True
+    assert missed == []

@@ -75,7 +75,9 @@ _SUDO_OFF = re.compile(
     r"take\s+away|remove)\s*(?:full\s+)?(?:sudo|admin|administrator|root|"
     r"privileged)(?:\s+(?:rights|access|privileges|permissions|powers))?"
     r"|(?:normal|regular|standard|plain|ordinary|unprivileged|non-?privileged)(?=\s+(?:users?|accounts?|logins?)\b)"
-    r"|\bsudo\s*[:=]?\s*(?:no|false|off|none)\b(?!-))"
+    r"|\bsudo\s*[:=]?\s*(?:no|false|off|none)\b(?!-)"
+    r"|\b(?:take|took)\s+(?:the\s+|his\s+|her\s+|their\s+)?(?:sudo|admin|root)"
+    r"(?:\s+(?:rights|access|privileges|permissions))?\s+away\b)"
 )
 _SUDO_ON = re.compile(
     r"(?:\b(?:with|has|having|gets?|and)\s+)?(?:\b(?:full\s+)?(?:sudo|root|admin|administrator)"
@@ -84,6 +86,9 @@ _SUDO_ON = re.compile(
     r"|\bas\s+(?:an?\s+)?(?:admin|administrator|sudoer)\b"
     r"|(?<=\()\s*sudo\s*(?=[),])|(?<=,)\s*sudo\s*(?=,|$|\x1f)"
     r"|\bsudo\s*[:=]?\s*(?:yes|true|on)\b(?!-)"
+    r"|\b(?:should|must|will|shall|to|may)\s+(?:also\s+)?(?:have|get)\s+(?:passwordless\s+|full\s+)?sudo\b"
+    r"|\bcan\s+(?:use\s+)?sudo\b"
+    r"|\b(?:make|made)\s+\S+\s+(?:an?\s+)?(?:admin|administrator|sudoer)\b"
     r"|\b(?:give|grant)\s+(?:\S+\s+)?(?:full\s+)?(?:sudo|admin|root)\b"
     r"(?:\s+(?:rights|access|privileges|permissions|powers))?)"
 )
@@ -124,6 +129,7 @@ class _User:
     shell: str | None = None
     listed: bool = False  # named in a list of users ("users: a, b and c")
     read: list[tuple[int, int]] = field(default_factory=list)  # the spans read for it
+    attributes_from: int | None = None  # where its attributes may start, when before it
 
 
 def rule_users(state: PlanState) -> None:
@@ -254,6 +260,8 @@ def _with_attributes(state: PlanState, user: _User, limit: int) -> list[_User]:
     """Read ``user``'s attributes up to ``limit``; names listed after them are users too."""
     following = _next_names(state, user, limit)
     own_limit = following[1] if following else limit
+    if user.attributes_from is not None and user.attributes_from < user.start:
+        _attributes(state, user, user.attributes_from, user.start)
     _attributes(state, user, user.end, own_limit)
     found = [user]
     if following is None:
@@ -388,7 +396,11 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
                 or _GROUP_LIST.search(clause)
                 or _SHELL.search(clause)
             ):
-                found.append(_User([name], match.start(), match.end()))
+                # "take sudo away from bob": its attributes may come before its name
+                begins = [m.end() for m in _CLAUSE_END.finditer(work, start, match.start())]
+                user = _User([name], match.start(), match.end())
+                user.attributes_from = begins[-1] if begins else start
+                found.append(user)
     return found
 
 
@@ -523,6 +535,9 @@ def _remove_users(state: PlanState) -> None:
         state.user_names.append(name)
 
 
+_SUDO_GROUPS = frozenset(("sudo", "wheel", "admin"))
+
+
 def _plan_user(
     state: PlanState, name: str, groups: list[str], sudo: bool | None, shell: str | None
 ) -> None:
@@ -539,7 +554,10 @@ def _plan_user(
     path = f"systemConfig.users[name={name}]"
     changed = False
     merged = list(dict.fromkeys([*existing.groups, *groups]))
-    if len(merged) != len(existing.groups):
+    if sudo is False:
+        # no sudo: not in the groups that give it either
+        merged = [g for g in merged if g not in _SUDO_GROUPS or g in groups]
+    if merged != list(existing.groups):
         state.values.append(SetValue(path=f"{path}.groups", value=merged))
         changed = True
     if sudo is not None and sudo != existing.sudo:
