@@ -297,3 +297,18 @@ def test_sudo_for_an_existing_user_said_before_or_after_its_name() -> None:
     doc, missed = run("add a user bob", "make bob an admin")
     assert users(doc)["bob"]["sudo"] is True
     assert missed == []
+
+
+def test_more_ways_to_change_the_repository_before_and_the_command_line() -> None:
+    doc, missed = run(
+        "use the mirror at https://pkgs.example.com/deb (suite noble, component main, "
+        "key https://pkgs.example.com/k.asc)",
+        "bump that repo's priority to 990",
+        "its suite should be noble-backports",
+        "kernel option mitigations off",
+        "nomodeset on the kernel command line please",
+    )
+    entry = repos(doc)["https://pkgs.example.com/deb"]
+    assert (entry["priority"], entry["codename"]) == (990, "noble-backports")
+    assert {"mitigations=off", "nomodeset"} <= set(cmdline(doc))
+    assert missed == []

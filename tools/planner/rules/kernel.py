@@ -54,6 +54,7 @@ _CMDLINE_INLINE = re.compile(
 )
 # "loglevel 3", "panic 30": a key that takes a value, and the value, without "="
 _KEY_VALUE_WORDS = re.compile(
+    r"(?:\b(?:the\s+)?(?:kernel|boot)\s+(?:option|param|parameter|arg|argument)\s+)?"
     r"(?<![\w.=-])(?P<key>[a-z_][a-z0-9_.]*)\s+(?:(?:to|of|at|should\s+be|=)\s*)?"
     r"(?P<value>\d{1,6}|off|on)(?=$|[\s,;.\x1f)])(?!\s*(?:gb|gib|mb|mib|tb|%|baud))"
 )
@@ -79,6 +80,11 @@ _CMDLINE_NAMED = re.compile(
 _CMDLINE_AFTER = re.compile(
     rf"(?:\b(?:the|a|an)\s+)?(?P<args>{_ARG})\s+(?:(?:as\s+)?(?:a|the)\s+)?"
     r"(?:kernel|boot|cmdline)\s+(?:options?|arguments?|args?|parameters?|params?|flags?)\b"
+)
+# "nomodeset on the kernel command line": one option, said where it goes
+_CMDLINE_ON = re.compile(
+    rf"(?:\b(?:put|have|want|need|use)\s+)?(?:\bthe\s+)?(?P<args>{_ARG})\s+(?:on|in|to)\s+"
+    rf"(?:the\s+)?{_CMDLINE_WORDS}"
 )
 # "make sure ip=dhcp is on the kernel command line"
 _CMDLINE_STATED = re.compile(
@@ -151,6 +157,11 @@ def rule_kernel(state: PlanState) -> None:
         for match in text.matches(pattern):
             group = "args" if match.group("args") else "args2"
             args = _split_args(text.raw(*match.span(group)))
+            text.consume(*match.span())
+            _add_cmdline_args(state, args)
+    for match in text.matches(_CMDLINE_ON):
+        args = _option_words(_split_args(text.raw(*match.span("args"))))
+        if args and ("=" in args[0] or args[0].lower() in _FLAGS):
             text.consume(*match.span())
             _add_cmdline_args(state, args)
     for match in text.matches(_CMDLINE_AFTER):

@@ -39,7 +39,8 @@ _KEY = re.compile(
 # the template's repository has no name field: the name people give it is its codename
 _SUITE = re.compile(
     r"\b(?:suite|codename|code\s+name|dist|distribution|release|call(?:ed)?\s+it|name(?:d)?\s+it"
-    r"|(?<=\s)(?:called|named))\s*[:=]?\s*(?P<value>[a-z0-9][a-z0-9._/-]*)"
+    r"|(?<=\s)(?:called|named))\s*[:=]?\s*(?:(?:should\s+be|must\s+be|is|to)\s+)?"
+    r"(?P<value>[a-z0-9][a-z0-9._/-]*)"
 )
 _COMPONENT = re.compile(
     r"\b(?:components?|section|area)\s*[:=]?\s*(?:(?:to|is|as)\s+)?(?P<value>[a-z0-9][a-z0-9._-]*"
@@ -60,7 +61,8 @@ _SAME_KEY = re.compile(r"\b(?:the\s+)?same\s+(?:signing\s+|gpg\s+)?key\b")
 _NO_PRIORITY = re.compile(r"\b(?:no|without(?:\s+a)?)\s+(?:pin\s+)?prio(?:rity)?\b")
 # a field of a repository the template has: "that mirror's priority", "its component"
 _REFERENCE = re.compile(
-    r"\b(?:(?:that|the|this|our)\s+(?:repo|repository|mirror|source)(?:'s)?|its)\b"
+    r"\b(?:(?:change|set|bump|raise|lower|make|update|switch|give)\s+)?"
+    r"(?:(?:that|the|this|our)\s+(?:repo|repository|mirror|source)(?:'s)?|its)\b"
 )
 _BARE_URL = re.compile(rf"(?<![\w/])(?P<url>{_URL})")
 _OPTIONS = re.compile(r"\[[^\]\x1f]*=[^\]\x1f]*\]")
@@ -83,7 +85,8 @@ class _Repo:
 def rule_repositories(state: PlanState) -> None:
     """Add the repositories the request names, each field as written."""
     text = state.text
-    if not _CUE.search(text.work) and not _URL_FIELD.search(text.work):
+    fields_of_its = state.facts.repositories and _ITS_FIELD.search(text.work)
+    if not _CUE.search(text.work) and not _URL_FIELD.search(text.work) and not fields_of_its:
         return
     for match in text.matches(_OPTIONS):
         state.reject(*match.span(), _OPTIONS_REASON)
@@ -112,7 +115,8 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
     repo = _Repo()
     # in a request about repositories, a sentence with a bare URL gives another one
     cued = _CUE.search(state.text.original.lower()) and _BARE_URL.search(work, start, end)
-    if not _CUE.search(work, start, end) and not _URL_FIELD.search(work, start, end) and not cued:
+    named = _CUE.search(work, start, end) or _ITS_FIELD.search(work, start, end)
+    if not named and not _URL_FIELD.search(work, start, end) and not cued:
         return repo
     keys = set()
     for match in _KEY.finditer(work, start, end):
@@ -157,6 +161,8 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
     return repo
 
 
+# "its suite should be ...": a repository field, when the template lists repositories
+_ITS_FIELD = re.compile(r"\bits\s+(?:suite|codename|components?|priority|prio|signing\s+key)\b")
 # "also add a second one, URL ...": another repository, in a request about them
 _ANOTHER = re.compile(
     r"\b(?:(?:also\s+)?add\s+)?(?:another|a\s+(?:second|third|further)|one\s+more)(?:\s+one)?\b"
