@@ -7,7 +7,8 @@ words "gigabytes", "megabytes", "terabytes" count in 1000s and stay decimal; ``G
 ``MiB``, ``TiB``, the informal "gig", "meg" and the bare letters (``16G``) count in 1024s,
 as the library and the composer write sizes. A fraction of a unit is written in the next
 smaller unit of the same kind (half a gig is ``512MiB``, 1.5 TB is ``1500GB``). Thousands
-may be grouped with commas ("20,000 megs").
+may be grouped with commas ("20,000 megs"); a comma before one or two digits is a
+decimal comma ("1,5 TB").
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ _LETTER_UNITS = "|".join(name for name in _UNITS if len(name) == 1)
 # "16G" only when the letter sticks to the digits; "a 2 m cable" is not a size
 SIZE_PHRASE = re.compile(
     r"(?<![\w.+/-])(?:"
-    rf"(?P<digits>\d{{1,3}}(?:,\d{{3}})+(?![\d,])|\d{{1,7}}(?:\.\d{{1,3}})?)"
+    rf"(?P<digits>\d{{1,3}}(?:,\d{{3}})+(?![\d,])|\d{{1,7}}(?:[.,]\d{{1,3}})?)"
     r"(?:\s*(?P<and_half>and\s+a\s+half))?"
     r"(?:\s+(?P<more>more|extra|additional)(?=\s))?"
     rf"(?:\s*-?\s*(?P<unit>{_WORD_UNITS})|(?P<letter>{_LETTER_UNITS}))"
@@ -121,7 +122,10 @@ def size_of(match: re.Match[str]) -> Size | None:
     groups = match.groupdict()
     number: Fraction | None
     if groups["digits"]:
-        number = Fraction(groups["digits"].replace(",", ""))  # "20,000 megs"
+        digits = groups["digits"]
+        # "20,000 megs": thousands; "1,5 TB": a decimal comma (never three digits after it)
+        thousands = re.fullmatch(r"\d{1,3}(?:,\d{3})+", digits)
+        number = Fraction(digits.replace(",", "") if thousands else digits.replace(",", "."))
         if groups["and_half"]:
             number += Fraction(1, 2)
         unit = groups["unit"] or groups["letter"]

@@ -312,3 +312,18 @@ def test_more_ways_to_change_the_repository_before_and_the_command_line() -> Non
     assert (entry["priority"], entry["codename"]) == (990, "noble-backports")
     assert {"mitigations=off", "nomodeset"} <= set(cmdline(doc))
     assert missed == []
+
+
+def test_a_decimal_comma_and_a_relative_change_by_a_share() -> None:
+    doc, _ = run("1,5 TB disk")
+    assert disk(doc)["size"] == "1500GB"
+    doc, _ = run("make the disk 10 gigs", "grow the disk by 20%")
+    assert disk(doc)["size"] == "12GiB"
+    doc, _ = run("make the disk 10 gigs", "grow the disk by half")
+    assert disk(doc)["size"] == "15GiB"
+
+
+def test_a_host_field_label_names_the_host() -> None:
+    doc, missed = run("host: kiosk-api")
+    assert doc["systemConfig"]["hostname"] == "kiosk-api"
+    assert missed == []

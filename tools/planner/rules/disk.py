@@ -62,6 +62,8 @@ _RELATIVE = re.compile(
     r"(?P<factor>half\s+again|twice|three\s+times|half)\s+(?:as\s+)?(?:large|big)"
     r"(?:\s+as\s+(?:it\s+is|now|before))?"
     r"|\b(?P<verb>double|triple|halve)\s+(?:the\s+)?(?:disk|drive)(?:\s+size)?\b"
+    r"|\b(?P<change>grow|increase|enlarge|expand|extend|shrink|reduce|cut)\s+(?:the\s+)?"
+    r"(?:disk|drive)(?:\s+size)?\s+by\s+(?:(?P<by_half>(?:a\s+|one\s+)?half)|(?P<percent>\d{1,3})\s*%)"
 )
 
 
@@ -88,9 +90,17 @@ def rule_disk_size(state: PlanState) -> None:
         state.text.consume(match.start(), end)
         set_disk_size(state, (match.start(), end), size, text)
     for match in state.text.matches(_RELATIVE):
-        word = match.group("factor") or match.group("verb")
-        word = " ".join(word.split())
-        factor = Fraction(1, 2) if word == "halve" else _FACTORS[word]
+        if match.group("change"):
+            part = (
+                Fraction(1, 2)
+                if match.group("by_half")
+                else Fraction(int(match.group("percent")), 100)
+            )
+            shrink = match.group("change") in ("shrink", "reduce", "cut")
+            factor = 1 - part if shrink else 1 + part
+        else:
+            word = " ".join((match.group("factor") or match.group("verb")).split())
+            factor = Fraction(1, 2) if word == "halve" else _FACTORS[word]
         current = state.facts.disk_size_bytes
         if current is None:
             state.reject(*match.span(), "the template has no disk size to start from")

@@ -11,6 +11,7 @@ _MACHINE = r"(?:host|machine|system|device|box|server|node|computer|gateway)"
 _HOSTNAME = re.compile(
     r"\b(?:(?:host\s*name|host-name)(?:\s+(?:set\s+to|to|is|as|should\s+be|will\s+be|must\s+be|of))?"
     r"\s*[:=]?"
+    r"|(?<![\w-])host(?=\s*[:=])"  # a field label: "host: kiosk-1"
     rf"|(?:call|name|rename|re-name)\s+(?:the\s+|this\s+|each\s+|every\s+)?{_MACHINE}(?:e?s)?"
     r"(?:\s+(?:to|as))?"
     rf"|(?:the\s+|this\s+|each\s+|every\s+|our\s+)?{_MACHINE}(?:e?s)?\s+(?:should|will|must|shall|is\s+to)"
