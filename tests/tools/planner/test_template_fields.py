@@ -327,3 +327,14 @@ def test_a_host_field_label_names_the_host() -> None:
     doc, missed = run("host: kiosk-api")
     assert doc["systemConfig"]["hostname"] == "kiosk-api"
     assert missed == []
+
+
+def test_removing_users_by_a_list_and_never_adding_one_said_with_remove() -> None:
+    doc, missed = run(
+        "users alice and bob, both in the docker group", "remove the users alice and bob"
+    )
+    assert users(doc) == {}
+    assert missed == []
+    doc, missed = run("remove user zed")
+    assert "zed" not in users(doc)
+    assert any("no user zed" in m for m in missed)

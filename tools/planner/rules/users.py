@@ -42,7 +42,8 @@ _STOP = frozenset(
         "administrator root rights access group groups shell password login account accounts "
         "user users but plus also then please too it its their them this these those one "
         "another new normal regular extra only just can should must will again instead as "
-        "edit edits change changes setup bash zsh sh fish dash ksh tcsh"
+        "edit edits change changes setup bash zsh sh fish dash ksh tcsh both either each all "
+        "neither none"
     ).split()
 )
 # the whole next word, checked afterwards: "a user Bad!Name" is reported, not half-read
@@ -112,7 +113,15 @@ _NO_SHELL = re.compile(
     r"(?:shell|login)\b|\bcannot\s+log\s+in\b"
 )
 _REMOVE_USER = re.compile(
-    r"\b(?:remove|delete|drop|get\s+rid\s+of)\s+(?:the\s+)?(?:(?:user|account|login)\s+)?" + _NAME
+    r"\b(?:remove|delete|drop|get\s+rid\s+of|scrap|scratch)\s+(?:the\s+)?"
+    r"(?:(?:users?|accounts?|logins?)\s+)?" + _NAME
+)
+# more names after the first one removed: "remove the users alice and bob"
+_MORE_REMOVED = re.compile(
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])"
+)
+_REMOVING_BEFORE = re.compile(
+    r"\b(?:remove|delete|drop|get\s+rid\s+of|scrap|scratch)\s+(?:the\s+)?$"
 )
 _DEFINITE = re.compile(r"\b(?:the|that|this|those|these)\s+$")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
@@ -185,6 +194,13 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         if _NOT_AFTER_ROLE.match(text.work, after) and role != "another":
             continue
         names, name_end = _names(text.work, after, end, role)
+        removing = _REMOVING_BEFORE.search(
+            text.work, max(start, mention.start() - 20), mention.start()
+        )
+        if names and removing:
+            # "remove user zed" for a user the template does not have: never an addition
+            state.reject(removing.start(), name_end, f"the template has no user {names[0]}")
+            continue
         definite = _DEFINITE.search(text.work, max(0, mention.start() - 8), mention.start())
         if definite and not _ADDING.search(text.work, start, mention.start()):
             # "the accounts edit", "that user": only a user the template has
@@ -531,8 +547,17 @@ def _remove_users(state: PlanState) -> None:
         if name not in existing:
             continue
         state.text.consume(*match.span())
-        state.values.append(DeleteValue(path=f"systemConfig.users[name={name}]"))
-        state.user_names.append(name)
+        removed = [name]
+        end = match.end()
+        while (more := _MORE_REMOVED.match(state.text.work, end)) and more.group(
+            "name"
+        ) in existing:
+            state.text.consume(*more.span())
+            removed.append(more.group("name"))
+            end = more.end()
+        for gone in removed:
+            state.values.append(DeleteValue(path=f"systemConfig.users[name={gone}]"))
+            state.user_names.append(gone)
 
 
 _SUDO_GROUPS = frozenset(("sudo", "wheel", "admin"))
