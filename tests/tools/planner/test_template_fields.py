@@ -338,3 +338,16 @@ def test_removing_users_by_a_list_and_never_adding_one_said_with_remove() -> Non
     doc, missed = run("remove user zed")
     assert "zed" not in users(doc)
     assert any("no user zed" in m for m in missed)
+
+
+def test_the_data_partition_is_the_one_that_holds_no_system_directory() -> None:
+    doc, missed = run(
+        "make the disk 40 gigs",
+        "give /var/lib/pgsql its own 10 GiB partition, xfs",
+        "Hmm, the data partition has to be ext4, not xfs.",
+    )
+    parts = {p["mountPoint"]: p for p in disk(doc)["partitions"]}
+    assert parts["/var/lib/pgsql"]["fsType"] == "ext4"
+    assert missed == []
+    _, missed = run("the data partition has to be ext4")  # none there: reported
+    assert any("no data partition" in m for m in missed)

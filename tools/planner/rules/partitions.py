@@ -98,7 +98,16 @@ def _find_partition(state: PlanState, ref: str) -> Partition | None:
     for part in parts:
         if part.mount_point == wanted or (part.mount_point.rsplit("/", 1)[-1] == ref and ref):
             return part
+    if ref in _DATA_WORDS:
+        # "the data partition": the one partition that holds no system directory
+        data = [p for p in parts if p.mount_point.startswith("/") and p.mount_point not in _SYSTEM]
+        if len(data) == 1:
+            return data[0]
     return None
+
+
+_DATA_WORDS = frozenset(("data", "storage", "extra", "separate", "dedicated", "application"))
+_SYSTEM = frozenset("/ /boot /boot/efi /efi /tmp /var /var/log /var/tmp /usr /home /opt".split())
 
 
 def rule_partitions(state: PlanState) -> None:
