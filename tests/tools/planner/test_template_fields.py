@@ -351,3 +351,12 @@ def test_the_data_partition_is_the_one_that_holds_no_system_directory() -> None:
     assert missed == []
     _, missed = run("the data partition has to be ext4")  # none there: reported
     assert any("no data partition" in m for m in missed)
+
+
+def test_secure_boot_or_immutability_said_to_be_off_after_a_modal() -> None:
+    template = "emt3-x86_64-immutable-secureboot-raw.yml"
+    doc, _ = run("secure boot should be off, but the immutable root stays", template=template)
+    immutability = doc["systemConfig"]["immutability"]
+    assert immutability["enabled"] is True and "secureBootDBKey" not in immutability
+    doc, _ = run("immutability must stay disabled", template=template)
+    assert doc["systemConfig"]["immutability"]["enabled"] is False

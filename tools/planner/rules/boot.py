@@ -61,7 +61,12 @@ _IMMUTABLE = re.compile(
     r"(?:(?:is\s+|be\s+|stays?\s+)?)read[- ]only)\b"
 )
 _SECURE_BOOT = re.compile(r"\b(?:uefi\s+)?secure[- ]?boot\b")
-_NEGATED_AFTER = re.compile(r"\s+(?:off|disabled|out)\b")
+# "secure boot off", "secure boot should be off", "immutability must stay disabled"
+_NEGATED_AFTER = re.compile(
+    r"\s+(?:(?:should|must|will|shall|has\s+to|have\s+to|needs?\s+to|can)\s+)?"
+    r"(?:(?:be|is|are|stay|stays|remain|remains|get|gets)\s+)?(?:turned\s+|switched\s+)?"
+    r"(?:off|disabled|out)\b"
+)
 _ENABLE_WORDS = re.compile(
     r"\b(?:make\s+it|turn\s+on|switch\s+on|enable|with|add|use|turn|switch|keep)\s+"
     r"(?:the\s+|an?\s+)?$"
