@@ -360,3 +360,18 @@ def test_secure_boot_or_immutability_said_to_be_off_after_a_modal() -> None:
     assert immutability["enabled"] is True and "secureBootDBKey" not in immutability
     doc, _ = run("immutability must stay disabled", template=template)
     assert doc["systemConfig"]["immutability"]["enabled"] is False
+
+
+def test_secure_boot_key_paths_given_by_the_user_are_kept() -> None:
+    doc, missed = run(
+        "an immutable root and Secure Boot signed with our DB keys: key /srv/k/db.key, "
+        "certificate /srv/k/db.crt, DER certificate /srv/k/db.cer."
+    )
+    immutability = doc["systemConfig"]["immutability"]
+    assert immutability["secureBootDBKey"] == "/srv/k/db.key"
+    assert immutability["secureBootDBCrt"] == "/srv/k/db.crt"
+    assert immutability["secureBootDBCer"] == "/srv/k/db.cer"
+    assert missed == []
+    doc, _ = run("Secure Boot with our keys at /etc/k/db.key, /etc/k/db.crt and /etc/k/db.cer")
+    assert doc["systemConfig"]["immutability"]["secureBootDBCer"] == "/etc/k/db.cer"
+    assert doc.get("packageRepositories") is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from oic_ai.tools.edit_plan import SetValue
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import RequestText
 from oic_ai.tools.retrieval.query_classifier import WORD_END, WORD_START
@@ -108,6 +109,8 @@ def rule_immutability(state: PlanState) -> None:
         text.consume(*match.span())
         previous = (match.end(), negated)
         if kind == "secure boot":
+            if not negated:
+                _key_paths(state, match.end())
             state.secure_boot = not negated
             if state.secure_boot == state.facts.secure_boot:
                 state.notes.append(f"secure boot is already {'off' if negated else 'on'}")
@@ -123,3 +126,53 @@ def rule_immutability(state: PlanState) -> None:
             state.warn("secure boot keys need immutability enabled; kept immutability off as asked")
         else:
             state.warn("secure boot keys live in the immutability settings; turned immutability on")
+
+
+# the user's own secure boot key files, by what they are: "key /opt/keys/db.key",
+# "certificate /opt/keys/db.crt", "DER certificate /opt/keys/db.cer", or just the paths
+_KEY_PATH = re.compile(
+    r"(?:\b(?:(?:the|its|our|a|an)\s+)?(?:(?:der|pem|db|signing|private|public)\s+)*"
+    r"(?:keys?|cert(?:ificate)?s?)\s*(?:(?:at|in|is|are|:|=)\s*)?)?"
+    r"(?P<path>/[\w./-]*\.(?P<ext>key|crt|cer|der|pem))(?![\w/])"
+)
+_KEY_FIELDS = {
+    "key": "secureBootDBKey",
+    "crt": "secureBootDBCrt",
+    "pem": "secureBootDBCrt",
+    "cer": "secureBootDBCer",
+    "der": "secureBootDBCer",
+}
+# words around them that only say they are keys: "signed with our DB keys", "with our keys at"
+_KEY_WORDS = re.compile(
+    r"\b(?:(?:signed\s+)?with\s+)?(?:our|the|its)\s+(?:own\s+)?(?:db\s+)?keys(?:\s+at)?\b"
+    r"|\bsigned\s+(?:with|by)\b"
+)
+
+
+def _key_paths(state: PlanState, after: int) -> None:
+    """Set the secure boot key paths the sentence after "secure boot" gives, as given.
+
+    Each path goes to the field its file type names (.key, .crt or .pem, .cer or .der);
+    a field given twice is reported, never guessed.
+    """
+    text = state.text
+    end = _sentence_end(text.work, after)
+    found: dict[str, tuple[str, tuple[int, int]]] = {}
+    for match in list(_KEY_PATH.finditer(text.work, after, end)):
+        field = _KEY_FIELDS[match.group("ext")]
+        if field in found:
+            state.reject(*match.span(), f"{field} is given twice; give one path for it")
+            continue
+        found[field] = (text.raw(*match.span("path")), match.span())
+    if not found:
+        return
+    for match in list(_KEY_WORDS.finditer(text.work, after, end)):
+        text.consume(*match.span())
+    for field, (path, span) in found.items():
+        text.consume(*span)
+        state.values.append(SetValue(path=f"systemConfig.immutability.{field}", value=path))
+
+
+def _sentence_end(work: str, start: int) -> int:
+    found = re.compile(r"[.!?](?:\s|$)|\n\s*\d+[.)]\s").search(work, start)
+    return found.start() if found else len(work)
