@@ -375,3 +375,25 @@ def test_secure_boot_key_paths_given_by_the_user_are_kept() -> None:
     doc, _ = run("Secure Boot with our keys at /etc/k/db.key, /etc/k/db.crt and /etc/k/db.cer")
     assert doc["systemConfig"]["immutability"]["secureBootDBCer"] == "/etc/k/db.cer"
     assert doc.get("packageRepositories") is None
+
+
+def test_a_sources_list_line_gives_the_suite_and_components_in_order() -> None:
+    doc, missed = run(
+        "deb https://pkgs.example.com/deb noble main universe with signing key "
+        "https://pkgs.example.com/k.asc"
+    )
+    entry = repos(doc)["https://pkgs.example.com/deb"]
+    assert (entry["codename"], entry["component"]) == ("noble", "main universe")
+    assert missed == []
+    doc, _ = run(
+        "add a package source: https://pkgs.example.com/deb, distribution noble, key https://pkgs.example.com/k.asc"
+    )
+    assert repos(doc)["https://pkgs.example.com/deb"]["codename"] == "noble"
+
+
+def test_a_word_naming_a_partition_before_its_mount_point_keeps_its_size() -> None:
+    doc, _ = run("make the disk 64GB", "add a 20GB data partition mounted at /data")
+    data = next(p for p in disk(doc)["partitions"] if p["mountPoint"] == "/data")
+    assert data["end"] != "0"
+    doc, _ = run("make the disk 64GB", "a data partition (/data) of 2 GiB")
+    assert "/data" in [p["mountPoint"] for p in disk(doc)["partitions"]]

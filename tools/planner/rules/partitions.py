@@ -18,7 +18,10 @@ _PARTITION_ADD = re.compile(
     rf"(?:(?P<size1>{SIZE})\s+)?(?:(?:separate|new|dedicated|extra|additional|own|second)\s+)*"
     rf"(?:(?P<fs1>{FS})\s+)?"
     rf"(?:(?P<mount1>{MOUNT})\s+(?:(?P<fs2>{FS})\s+)?partition\b"
-    rf"|partition\s+(?:for|at|on|mounted\s+(?:at|on))\s+(?P<mount2>{MOUNT}){CLAUSE_END})"
+    # "a 20GB data partition mounted at /data", "a data partition (/data)": a word names it
+    rf"|(?:(?!partition\b)[a-z][a-z0-9_-]*\s+)?partition\s+(?:for|at|on|mounted\s+(?:at|on))\s+"
+    rf"(?P<mount2>{MOUNT}){CLAUSE_END}"
+    rf"|(?:(?!partition\b)[a-z][a-z0-9_-]*\s+)?partition\s*\(\s*(?P<mount3>{MOUNT})\s*\))"
 )
 _PARTITION_TAIL: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -189,7 +192,7 @@ def resize_partition(
 
 
 def _add_partition(state: PlanState, match: re.Match[str]) -> None:
-    mount = match.group("mount1") or match.group("mount2")
+    mount = match.group("mount1") or match.group("mount2") or match.group("mount3")
     assert mount is not None
     mount = mount.rstrip(".") or "/"  # "a partition for /var/lib/appdata."
     size_span = match.span("size1") if match.group("size1") else None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from oic_ai.stores.targets import load_targets
 from oic_ai.tools.edit_plan import AddRepository, SetValue
 from oic_ai.tools.planner.clauses import split_clauses
 from oic_ai.tools.planner.state import PlanState
@@ -28,6 +29,14 @@ _CUE = re.compile(
     r"custom|extra|additional|docker'?s?|company)\s+)*(?:(?:apt|yum|dnf|rpm|deb|package|"
     r"software|debian|ubuntu)\s+)?(?:repo|repos|repository|repositories|mirror|source|sources)\b"
     r"(?:\s*:)?"
+    # a sources.list line: "deb https://... noble main"
+    r"|\bdeb(?:-src)?(?=\s+(?:\[[^\]]*\]\s*)?(?:https?|file)://)"
+)
+# after a repository URL, the words of a sources.list line: the suite, then components
+_POSITIONAL = re.compile(
+    r"\s+(?P<suite>[a-z][a-z0-9.-]*)(?P<components>(?:\s+(?!(?:with|and|key|signed|signing|gpg|"
+    r"priority|prio|suite|component|components|codename|for|from|to|at|on|in|please|too|also|"
+    r"then)\b)[a-z][a-z0-9-]*)*)(?=\s*(?:$|[,;.)\x1f]|\s+(?:with|and|key|signed|signing|gpg|priority)\b))"
 )
 _URL_FIELD = re.compile(rf"\b(?:url|uri|address|at|from)\s*[:=]?\s*(?P<url>{_URL})")
 _KEY = re.compile(
@@ -38,8 +47,8 @@ _KEY = re.compile(
 )
 # the template's repository has no name field: the name people give it is its codename
 _SUITE = re.compile(
-    r"\b(?:suite|codename|code\s+name|dist|distribution|release|call(?:ed)?\s+it|name(?:d)?\s+it"
-    r"|(?<=\s)(?:called|named))\s*[:=]?\s*(?:(?:should\s+be|must\s+be|is|to)\s+)?"
+    r"\b(?:suite|codename|code\s+name|distribution|dist|release|call(?:ed)?\s+it|name(?:d)?\s+it"
+    r"|(?<=\s)(?:called|named))\b\s*[:=]?\s*(?:(?:should\s+be|must\s+be|is|to)\s+)?"
     r"(?P<value>[a-z0-9][a-z0-9._/-]*)"
 )
 _COMPONENT = re.compile(
@@ -134,9 +143,29 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
                 repo.url = _raw(state, match.span("url"))
                 repo.spans.append(match.span())
                 break
+    url_span = next(
+        (
+            span
+            for span in repo.spans
+            if repo.url and work[span[0] : span[1]].endswith(repo.url.lower())
+        ),
+        None,
+    )
+    positional = _POSITIONAL.match(work, url_span[1]) if url_span else None
+    if positional is not None and not _SUITE.search(work, start, end):
+        from oic_ai.tools.planner.lexicon import is_english
+
+        suite = positional.group("suite")
+        codenames = {d.codename for d in load_targets().dists.values() if d.codename}
+        if not is_english(suite) or suite in _KNOWN_SUITE_WORDS | codenames:
+            repo.codename = _raw(state, positional.span("suite"))
+            components = positional.group("components").split()
+            if components and not _COMPONENT.search(work, start, end):
+                repo.component = " ".join(components)
+            repo.spans.append(positional.span())
     for pattern, name in ((_SUITE, "codename"), (_COMPONENT, "component")):
         found = pattern.search(work, start, end)
-        if found is not None:
+        if found is not None and getattr(repo, name) is None:
             value = _raw(state, found.span("value"))
             if name == "component":
                 value = " ".join(re.split(r"\s*,\s*|\s+and\s+|\s+", value))
@@ -169,6 +198,8 @@ _ANOTHER = re.compile(
 )
 
 
+# suites that are English words too ("stable", "testing") still name a suite after a URL
+_KNOWN_SUITE_WORDS = frozenset(("stable", "testing", "unstable", "experimental", "sid", "edge"))
 _SAME = "\x00same"  # "same key": the key of the repository before, found when planned
 
 
