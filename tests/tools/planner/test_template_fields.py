@@ -397,3 +397,10 @@ def test_a_word_naming_a_partition_before_its_mount_point_keeps_its_size() -> No
     assert data["end"] != "0"
     doc, _ = run("make the disk 64GB", "a data partition (/data) of 2 GiB")
     assert "/data" in [p["mountPoint"] for p in disk(doc)["partitions"]]
+
+
+def test_a_kernel_flag_is_never_a_package_and_pass_to_the_kernel() -> None:
+    doc, missed = run("boot with nomodeset", "also pass audit=1 to the kernel")
+    assert {"nomodeset", "audit=1"} <= set(cmdline(doc))
+    assert "nomodeset" not in packages(doc)
+    assert missed == []

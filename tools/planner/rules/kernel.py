@@ -35,6 +35,10 @@ _CMDLINE_ADD = re.compile(
     rf"\b(?:add|append|put|include|with|set)\s+(?P<args>{_ARGS})\s+(?:to|on|in|into)\s+"
     rf"(?:the\s+)?{_CMDLINE_WORDS}"
 )
+# "pass audit=1 to the kernel"
+_CMDLINE_PASS = re.compile(
+    rf"\b(?:pass|give|hand)\s+(?P<args>{_ARGS})\s+to\s+(?:the\s+)?(?:kernel|{_CMDLINE_WORDS})\b"
+)
 _CMDLINE_REMOVE = re.compile(
     rf"\b(?:remove|drop|delete|strip)\s+(?P<args>{_ARGS})\s+from\s+(?:the\s+)?{_CMDLINE_WORDS}"
 )
@@ -153,7 +157,7 @@ def rule_kernel(state: PlanState) -> None:
         key, value = (text.raw(*match.span(group)) for group in ("key", "value"))
         text.consume(*match.span())
         _add_cmdline_args(state, [f"{key}={value}"])
-    for pattern in (_CMDLINE_ADD, _CMDLINE_INLINE, _CMDLINE_STATED):
+    for pattern in (_CMDLINE_ADD, _CMDLINE_PASS, _CMDLINE_INLINE, _CMDLINE_STATED):
         for match in text.matches(pattern):
             group = "args" if match.group("args") else "args2"
             args = _split_args(text.raw(*match.span(group)))
@@ -241,11 +245,26 @@ def _named_key(state: PlanState, keys: set[str], before: int) -> str | None:
 
 
 def rule_bare_kernel_args(state: PlanState) -> None:
-    """``key=value`` words left over can only be kernel arguments in a template request."""
+    """``key=value`` words left over can only be kernel arguments in a template request.
+
+    So are the flags no package or English word is named like ("boot with nomodeset").
+    """
     for match in state.text.matches(_BARE_ARG):
         arg = state.text.raw(*match.span("arg")).rstrip(".")
         state.text.consume(*match.span())
         _add_cmdline_args(state, [arg])
+    for match in state.text.matches(_BARE_FLAG):
+        lead = _FLAG_LEAD.search(state.text.work, max(0, match.start() - 12), match.start())
+        state.text.consume(lead.start() if lead else match.start(), match.end())
+        _add_cmdline_args(state, [match.group("flag")])
+
+
+# kernel flags that are nothing else: never a package, never an English word
+_BARE_FLAG = re.compile(
+    r"(?<![\w=.-])(?P<flag>nomodeset|noapic|nolapic|nosmp|noacpi|nosplash|earlyprintk|"
+    r"ignore_loglevel|nokaslr|nopti|noibrs)(?![\w=.-])"
+)
+_FLAG_LEAD = re.compile(r"\bboot(?:s|ing)?\s+(?:it\s+)?with\s+$")
 
 
 # flags the kernel takes without a value (others are read only with a key=value)
