@@ -404,3 +404,9 @@ def test_a_kernel_flag_is_never_a_package_and_pass_to_the_kernel() -> None:
     assert {"nomodeset", "audit=1"} <= set(cmdline(doc))
     assert "nomodeset" not in packages(doc)
     assert missed == []
+
+
+def test_a_hostname_changed_from_one_name_to_another_takes_the_new_one() -> None:
+    doc, missed = run("change the host name from kiosk to plc-7")
+    assert doc["systemConfig"]["hostname"] == "plc-7"
+    assert missed == []

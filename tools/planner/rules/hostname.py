@@ -9,7 +9,8 @@ from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME
 
 _MACHINE = r"(?:host|machine|system|device|box|server|node|computer|gateway)"
 _HOSTNAME = re.compile(
-    r"\b(?:(?:host\s*name|host-name)(?:\s+(?:set\s+to|to|is|as|should\s+be|will\s+be|must\s+be|of))?"
+    r"\b(?:(?:host\s*name|host-name)(?:\s+from\s+[\w.-]+)?"  # "from kiosk to plc-7": the new one
+    r"(?:\s+(?:set\s+to|to|is|as|should\s+be|will\s+be|must\s+be|of))?"
     r"\s*[:=]?"
     r"|(?<![\w-])host(?=\s*[:=])"  # a field label: "host: kiosk-1"
     rf"|(?:call|name|rename|re-name)\s+(?:the\s+|this\s+|each\s+|every\s+)?{_MACHINE}(?:e?s)?"
