@@ -410,3 +410,17 @@ def test_a_hostname_changed_from_one_name_to_another_takes_the_new_one() -> None
     doc, missed = run("change the host name from kiosk to plc-7")
     assert doc["systemConfig"]["hostname"] == "plc-7"
     assert missed == []
+
+
+def test_function_words_are_never_user_names_and_more_ways_to_name_one() -> None:
+    doc, missed = run(
+        "there should be a user called runner in the docker group",
+        "I'd like a user for our technicians: tech, in the dialout group",
+        "make a non-root user called app",
+        "also the user deploy should exist, with a bash shell",
+    )
+    found = users(doc)
+    assert set(found) == {"runner", "tech", "app", "deploy"}
+    assert found["tech"]["groups"] == ["dialout"] and found["deploy"]["shell"] == "/bin/bash"
+    assert not found["app"].get("sudo")
+    assert missed == []

@@ -26,7 +26,7 @@ _ROLE = (
 _ADMIN_WORDS = ("admin", "admins", "administrator", "administrators", "sudoer", "sudoers")
 _ROLE_MODIFIER = (
     r"(?:(?:a|an|one|new|normal|regular|standard|plain|ordinary|unprivileged|non-?admin|"
-    r"non-?privileged|non-?sudo|service|system|local|extra|second|admin|administrator|sudo|"
+    r"non-?privileged|non-?sudo|non-?root|service|system|local|extra|second|admin|administrator|sudo|"
     r"privileged|root-capable)[\s-]+)"
 )
 _MENTION = re.compile(rf"\b(?P<mods>{_ROLE_MODIFIER}*)(?P<role>{_ROLE})\b")
@@ -43,7 +43,8 @@ _STOP = frozenset(
         "user users but plus also then please too it its their them this these those one "
         "another new normal regular extra only just can should must will again instead as "
         "edit edits change changes setup bash zsh sh fish dash ksh tcsh both either each all "
-        "neither none"
+        "neither none our your my his her some every there here what where when why how "
+        "which whose"
     ).split()
 )
 # the whole next word, checked afterwards: "a user Bad!Name" is reported, not half-read
@@ -119,6 +120,10 @@ _REMOVE_USER = re.compile(
 # more names after the first one removed: "remove the users alice and bob"
 _MORE_REMOVED = re.compile(
     r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])"
+)
+# "the user deploy should exist": a user asked for, though named with "the"
+_WANTED_AFTER = re.compile(
+    r"\s+(?:should|must|has\s+to|needs\s+to)\s+(?:also\s+)?(?:exist|be\s+there)\b"
 )
 _REMOVING_BEFORE = re.compile(
     r"\b(?:remove|delete|drop|get\s+rid\s+of|scrap|scratch)\s+(?:the\s+)?$"
@@ -202,7 +207,8 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
             state.reject(removing.start(), name_end, f"the template has no user {names[0]}")
             continue
         definite = _DEFINITE.search(text.work, max(0, mention.start() - 8), mention.start())
-        if definite and not _ADDING.search(text.work, start, mention.start()):
+        wanted = _WANTED_AFTER.match(text.work, name_end)
+        if definite and not _ADDING.search(text.work, start, mention.start()) and not wanted:
             # "the accounts edit", "that user": only a user the template has
             names = [n for n in names if n in {u.name for u in state.facts.users}]
         mods = mention.group("mods")
@@ -299,7 +305,8 @@ _GLUE = frozenset(
         "and also too then plus please give it its create make add set up need needs want "
         "wants we i you who which that is are be being gets get goes go has have having "
         "should must will shall does do only as well at all his her their he she they them "
-        "yes with to into for also both either new one one's own just so"
+        "yes with to into for also both either new one one's own just so exist exists the a an "
+        "there"
     ).split()
 )
 _GLUE_WORD = re.compile(r"[a-z][a-z']*")
@@ -477,12 +484,15 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
 
 # role words that are also common account names
 _ROLE_NAMES = frozenset(("admin", "administrator"))
-_NAMED_LATER = re.compile(r"[^,;\x1f]*?\b(?:called|named)\s+" + _NAME)
+# "an account for the field techs, call it ftech", "a user for our technicians: tech"
+_NAMED_LATER = re.compile(r"[^;.\x1f]*?(?:\b(?:called|named|call\s+it|name\s+it)\s+|:\s*)" + _NAME)
 
 
 def _role_sudo(role: str, mods: str) -> bool | None:
     words = re.split(r"[\s-]+", mods.strip())
-    if any(w in ("non", "nonadmin", "normal", "regular", "standard", "plain") for w in words):
+    if any(
+        w in ("non", "nonadmin", "nonroot", "normal", "regular", "standard", "plain") for w in words
+    ):
         return False
     if "unprivileged" in words or "ordinary" in words:
         return False
