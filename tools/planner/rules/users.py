@@ -447,7 +447,7 @@ _GIVE_SUDO = re.compile(r"\b(?:give|grant)\s+\S+\s+(?:full\s+)?(?:sudo|admin|roo
 
 def _a_package(state: PlanState, name: str) -> bool:
     """True when ``name`` is a package the index, the catalog or the library knows."""
-    from oic_ai.tools.planner.rules.packages import real_names
+    from oic_ai.tools.planner.rules.capability_words import real_names
     from oic_ai.tools.planner.state import family_of
 
     if state.packages is not None and state.packages.is_package(name):
