@@ -142,7 +142,8 @@ def test_a_server_killed_mid_turn_resumes_from_postgres(
 
     with pg_langgraph_dev(tmp_path / "second", postgres_url, data) as second:
         answer, state = asyncio.run(_continue(second.url, tid))
-    assert (answer["turn"], answer["status"]) == (2, "valid"), answer
+    # the edge base's admin has no password: the composer's behaviour makes that a warning
+    assert answer["turn"] == 2 and answer["status"] in ("valid", "valid_with_warnings"), answer
     before, now = yaml.safe_load(template), yaml.safe_load(state["values"]["template"])
     assert now["disk"]["size"] == "16GiB"
     assert now["systemConfig"]["packages"] == before["systemConfig"]["packages"]  # no htop

@@ -205,6 +205,11 @@ def read_clause(
         is_package: Says whether a word is a package name someone knows.
         bullet: True when the clause is an item of a list (a line starting with ``-``).
     """
+    from oic_ai.tools.planner.text import CONTROL
+
+    if CONTROL.search(text):
+        # terminal escapes or bidi tricks: not text anyone typed, so never quiet context
+        return Reading("asks", "characters that are not text")
     words = words_of(text)
     if not words or all(w.isdigit() or w in _LEAD for w in words):
         return Reading("context", "no words")

@@ -33,7 +33,7 @@ from oic_ai.tools.planner.rules.target import rule_target, translate_for_target
 from oic_ai.tools.planner.rules.users import rule_users
 from oic_ai.tools.planner.state import Mode, PlanState, PlanTarget
 from oic_ai.tools.planner.summary import join_words, summarize, with_article
-from oic_ai.tools.planner.text import RequestText
+from oic_ai.tools.planner.text import UNREADABLE, RequestText, unreadable_chunks
 from oic_ai.tools.retrieval.spelling import PackageNames
 
 # Requests are sentences; a longer text (a pasted file) is read up to here.
@@ -299,6 +299,8 @@ def plan_request(
         state.warn(password_warning)
     if too_long:
         state.not_applied.append(too_long)
+    for chunk in unreadable_chunks(state.text):
+        state.not_applied.append(f"'{chunk}' — {UNREADABLE}")
     if not facts.readable:
         state.warn(f"the base template could not be read ({facts.error}); planned without it")
     for rule, owner in _RULES:

@@ -113,6 +113,9 @@ class RequestText:
         self.work = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
         self.owner = ""
         self.claims: list[tuple[int, int, str]] = []
+        # a run of text holding control characters is read by no rule (unreadable_chunks)
+        for start, end in unreadable_spans(self.work):
+            self.consume(start, end, owner="rejected")
 
     def consume(self, start: int, end: int, owner: str | None = None) -> None:
         """Blank ``start:end`` so later rules skip it, and note who read it.
@@ -172,6 +175,42 @@ def _list_ends(work: str) -> list[Token]:
         if _BULLET_LINE.match(this_line) and not _BULLET_LINE.match(rest):
             ends.append(Token("sep", ".", match.start(), match.end()))
     return ends
+
+
+# control characters (C0 and C1 but tab, newline and the read-marker \x1f) and invisible
+# format characters (bidi overrides, zero-width ones): escapes and tricks, never typed text
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1e\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+UNREADABLE = (
+    "holds characters that are not text (terminal escapes or invisible controls), so "
+    "nothing in it was read; type it again without them"
+)
+
+
+def unreadable_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` holds control characters.
+
+    Each run of non-space text around one, and from a bidi override or isolate to the end
+    of its line (it reorders everything after it).
+    """
+    spans = [m.span() for m in re.finditer(r"\S+", text) if CONTROL.search(m.group())]
+    for bidi in re.finditer(r"[\u202a-\u202e\u2066-\u2069]", text):
+        start = text.rfind(" ", 0, bidi.start()) + 1
+        end = text.find("\n", bidi.start())
+        spans.append((start, len(text) if end < 0 else end))
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def unreadable_chunks(text: RequestText) -> list[str]:
+    """The parts of the request that hold control characters (:func:`unreadable_spans`)."""
+    return [text.original[s:e].strip() for s, e in unreadable_spans(text.original)]
 
 
 def tokenize(work: str) -> list[Token]:

@@ -81,3 +81,14 @@ def test_the_accounting_round_trips_and_never_reaches_a_model() -> None:
     result = plan("add htop, thanks")
     assert EditPlan.model_validate_json(result.model_dump_json()) == result
     assert "clauses" not in plan_schema()["properties"]
+
+
+def test_text_with_control_characters_is_read_by_no_rule_and_reported() -> None:
+    # a terminal escape or a bidi override is nobody's typing: nothing in it becomes a
+    # package, a size or context, and the answer says what was left unread
+    result = plan("add jq and \x1b]2;owned\x07 then \u202egrow the disk to 9GiB \x9b40m")
+    added = [n for op in result.operations if op.op == "add_packages" for n in op.packages]
+    assert added == ["jq"]
+    assert not any(op.op == "set_disk_size" for op in result.operations)
+    unread = [n for n in result.not_applied if "not text" in n]
+    assert len(unread) == 2 and any("owned" in n for n in unread)
