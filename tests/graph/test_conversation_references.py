@@ -135,6 +135,18 @@ def test_the_same_for_another_distribution_keeps_every_customisation(run: Run) -
     assert moved.not_applied == []
 
 
+def test_a_terse_same_for_without_the_article_is_a_retarget_too(run: Run) -> None:
+    # "same for X" with no "the": read as a new request, it started from X's plain base and
+    # dropped the packages and the hostname
+    run.turn("an ubuntu 24.04 raw image for x86_64 with rsync and strace, hostname relay-9")
+    moved = run.turn("same for debian")
+    assert moved.route["intent"] == "retarget" and moved.status in OK, moved.reasons
+    doc = _doc(moved.template)
+    assert doc["target"]["dist"] == "debian13"
+    assert {"rsync", "strace"} <= set(doc["systemConfig"]["packages"])
+    assert doc["systemConfig"]["hostname"] == "relay-9"
+
+
 def test_like_before_but_plans_only_the_change(run: Run) -> None:
     first = run.turn("a minimal debian 13 image with nginx")
     again = run.turn("like before, but add htop")

@@ -51,6 +51,8 @@ SAME = [
     ("the same setup on our x86_64 boxes please", {"arch": "x86_64"}, ""),
     ("the arm64 raw image of the same", {"arch": "aarch64", "image_type": "raw"}, ""),
     ("the same for trixie, with htop", {"dist": "debian13"}, "with htop"),
+    ("same for el10", {"dist": "el10"}, ""),
+    ("ok same on azure linux 3 pls", {"dist": "azl3"}, ""),
 ]
 
 
@@ -83,6 +85,7 @@ NOT_REFERENCES = [
     "remove cockpit-machines again and add virt-top",
     "a minimal debian 13 image with docker",
     "the rollback partition should be 2GiB",
+    "same for every user: shell /bin/zsh",
 ]
 
 
