@@ -13,13 +13,26 @@ from oic_ai.nodes.state import State, validation_of
 def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Describe the session's template in answer to the request; the draft stays as it is."""
     from oic_ai.tools.explain_template import describe_template
+    from oic_ai.tools.planner.rules.beyond import beyond_template
     from oic_ai.tools.validate_template import validate_text
 
     template = state.get("template") or ""
+    request = state.get("request", "")
     report = validate_text(template, source="template.yml")
+    answer = describe_template(template, request)
+    # "is it possible that this user logs in automatically?": a question about a wish no
+    # template can hold is answered no, and the wish is reported as not applied
+    impossible = [
+        f"'{' '.join(request[item.start : item.end].split())}' — {item.label.reason}"
+        for item in beyond_template(request)
+    ]
+    if impossible:
+        reasons = "; ".join(dict.fromkeys(entry.split(" — ", 1)[1] for entry in impossible))
+        answer = f"That cannot be done in a template: {reasons}."
     return {
-        "answer": describe_template(template, state.get("request", "")),
+        "answer": answer,
         "draft": template,
         "start_text": template,
         "validation": validation_of(report),
+        "not_applied": impossible,
     }

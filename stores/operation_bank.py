@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,12 +37,16 @@ class BankLabel:
         reason: Why it is not applied (``not_applied``), or what was missing when an
             ``operation`` could not be read.
         suggestion: A form the planner reads (``operation`` labels).
+        words: For a ``not_applied`` label: words that decide a clause on their own (an
+            SSID, a login banner, a BIOS setting), read before every other rule so no rule
+            turns such a clause into a change; None when only the examples decide.
     """
 
     name: str
     outcome: Outcome
     reason: str = ""
     suggestion: str = ""
+    words: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -81,8 +86,15 @@ def parse_bank(data: Mapping[str, Any]) -> BankData:
         texts = entry.get("examples")
         if not isinstance(texts, list) or not texts:
             raise ValueError(f"label {name!r} needs examples")
+        words = entry.get("words")
+        if words is not None and (outcome != "not_applied" or not isinstance(words, str)):
+            raise ValueError(f"label {name!r}: words are a pattern of a not_applied label")
         labels[str(name)] = BankLabel(
-            str(name), outcome, str(entry.get("reason") or ""), str(entry.get("try") or "")
+            str(name),
+            outcome,
+            str(entry.get("reason") or ""),
+            str(entry.get("try") or ""),
+            re.compile(words, re.IGNORECASE) if words else None,
         )
         examples += [(str(name), str(text)) for text in texts]
     threshold, margin = data.get("threshold"), data.get("margin")

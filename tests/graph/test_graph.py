@@ -111,6 +111,18 @@ def test_explain_answers_without_changing_the_template(run: Run) -> None:
     assert answer.turn == 2
 
 
+def test_a_question_about_a_wish_no_template_holds_is_answered_no(run: Run) -> None:
+    first = run.turn("a minimal debian 13 raw image")
+    asked = run.turn(
+        "is there a way for the operator to be logged in automatically at boot?",
+        session=first.session,
+    )
+    assert run.nodes == ["classify", "explain", "respond"]
+    assert "cannot be done" in asked.message and "automatic login" in asked.message
+    assert len(asked.not_applied) == 1 and "automatic login" in asked.not_applied[0]
+    assert run.agent.current_template(first.session) == first.template
+
+
 def test_adr_test_case_table_through_the_graph(run: Run) -> None:
     cloud = run.turn("cloud elxr raw image")
     assert cloud.base_template and cloud.base_template.startswith("elxr12")

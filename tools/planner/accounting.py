@@ -409,11 +409,15 @@ def _head_clause(state: PlanState, item: _Unread, unread: Sequence[_Unread], ind
     before = [u for u in unread[:index] if u.clause.sentence == item.clause.sentence]
     # only words that describe: an unknown name ("devboards", "samba") is never absorbed
     described = all(
-        state.text.raw(t.start, t.end).isupper()  # "POS", "NAS": an acronym describes
+        # "POS", "NAS", "VMs", "PCs": an acronym (or its plural) describes
+        re.fullmatch(r"[A-Z][A-Z0-9]+s?", state.text.raw(t.start, t.end)) is not None
         or all(is_english(p, compounds=True) for p in re.split(r"[-_/]", t.text) if p)
         for t in item.meaningful
     )
-    return bool(_HEAD_WORDS & set(head)) and described and all(not u.meaningful for u in before)
+    # the clause names the image ("image", "build"), or its target words chose the base
+    # ("prepare an Ubuntu 26.04 raw image for ...": the target read "raw image")
+    names_image = bool(_HEAD_WORDS & set(head)) or bool({"base", "target"} & set(item.owners))
+    return names_image and described and all(not u.meaningful for u in before)
 
 
 def _introduces_applied(item: _Unread, unread: Sequence[_Unread], index: int) -> bool:
@@ -428,7 +432,9 @@ def _introduces_applied(item: _Unread, unread: Sequence[_Unread], index: int) ->
 def _rejection(state: PlanState, text: str) -> str:
     for entry in state.not_applied:
         quoted, _, reason = entry.partition(" — ")
-        if quoted.strip("'[]()").lower() in text.lower():
+        quoted = quoted.strip("'[]()").lower()
+        # the entry quotes the clause, or a heading and its clause ("also wifi: ssid X")
+        if quoted in text.lower() or text.lower() in quoted.split(": "):
             return reason
     return "not applied"
 

@@ -17,6 +17,7 @@ from oic_ai.tools import edit_plan
 from oic_ai.tools.planner.accounting import account
 from oic_ai.tools.planner.redact import redact_passwords
 from oic_ai.tools.planner.rules.artifacts import artifact_words, rule_artifacts
+from oic_ai.tools.planner.rules.beyond import rule_beyond_template
 from oic_ai.tools.planner.rules.boot import rule_bootloader, rule_immutability
 from oic_ai.tools.planner.rules.capability_words import for_use_case
 from oic_ai.tools.planner.rules.console import rule_console
@@ -46,6 +47,7 @@ _MAX_REQUEST_CHARS = 2000
 _RULES: tuple[tuple[Callable[[PlanState], None], str], ...] = (
     (rule_take_back, "context"),
     (rule_framing, "context"),
+    (rule_beyond_template, "rejected"),
     (rule_repositories, "repository"),
     (rule_image_name, "image name"),
     (rule_hostname, "hostname"),

@@ -1,0 +1,89 @@
+"""Rule: wishes no template can hold are reported before any rule can read them.
+
+Some clauses name something an OS image template has no field for: a Wi-Fi network and its
+passphrase, a BIOS setting, a login banner, automatic login, enrolment in a management
+service, SSH server settings. Read by the other rules, their words turn into changes
+nobody asked for (a network name "OFFICE-5G" read as a 5 GiB disk, "banner" as a user
+name, "in the BIOS" as legacy boot). The operation bank's ``not_applied`` labels carry a
+``words`` pattern that decides such a clause on its own; this rule runs first and reports
+every clause that matches one, with the label's reason, so nothing of it reaches the
+template. A short heading ending with a colon just before such a clause ("also wifi:")
+belongs to it.
+
+:func:`beyond_template` gives the same reading to the question path (an "is it possible
+that ...?" about such a wish is answered that it cannot be done).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from oic_ai.stores.operation_bank import BankLabel, load_bank_data
+from oic_ai.tools.planner.clauses import Clause, split_clauses
+from oic_ai.tools.planner.state import PlanState
+
+# a heading ("also wifi:", "network:") has at most this many words
+_HEADING_WORDS = 3
+
+
+@dataclass(frozen=True)
+class Beyond:
+    """One clause (or heading and clause) no template can hold.
+
+    Attributes:
+        start: Where it starts in the text.
+        end: Where it ends.
+        label: The bank label that decided it (its ``reason`` says why and what to do).
+    """
+
+    start: int
+    end: int
+    label: BankLabel
+
+
+def _labels() -> list[BankLabel]:
+    return [label for label in load_bank_data().labels.values() if label.words is not None]
+
+
+def beyond_template(text: str, work: str | None = None) -> list[Beyond]:
+    """The clauses of ``text`` that ask for something no template field can hold.
+
+    Args:
+        text: The request (as written, or as the planner reads it).
+        work: The same text with spans other rules used blanked (same offsets); the
+            words are searched in it. ``text`` when None.
+    """
+    work = text if work is None else work
+    labels = _labels()
+    clauses = split_clauses(text)
+    found: list[Beyond] = []
+    for index, clause in enumerate(clauses):
+        piece = work[clause.start : clause.end]
+        label = next((lb for lb in labels if lb.words and lb.words.search(piece)), None)
+        if label is None:
+            continue
+        start = clause.start
+        heading = _heading(clauses, index)
+        if heading is not None and not (found and found[-1].end >= heading.start):
+            start = heading.start
+        found.append(Beyond(start, clause.end, label))
+    return found
+
+
+def _heading(clauses: list[Clause], index: int) -> Clause | None:
+    """The short colon-ended clause right before ``clauses[index]`` in its sentence."""
+    if index == 0:
+        return None
+    before = clauses[index - 1]
+    words = re.findall(r"[\w-]+", before.text)
+    if before.ends_with_colon and before.sentence == clauses[index].sentence:
+        return before if len(words) <= _HEADING_WORDS else None
+    return None
+
+
+def rule_beyond_template(state: PlanState) -> None:
+    """Report every clause no template can hold; no later rule reads its words."""
+    text = state.text
+    for item in beyond_template(text.original, text.work):
+        state.reject(item.start, item.end, item.label.reason)
