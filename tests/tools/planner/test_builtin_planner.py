@@ -165,6 +165,10 @@ CASES = [
     ("add python", DEBIAN, [add("python3", "python3-pip", "python3-venv")]),
     ("add docker-ce", ELXR, [add("docker.io")]),
     ("without vim", EL10, [remove("vim-minimal")]),
+    # a variant written exactly is kept where its family has it, mapped where it has not
+    ("install vim-enhanced and strace", EL10, [add("vim-enhanced", "strace")]),
+    ("install vim-enhanced", DEBIAN, [add("vim")]),
+    ("install vim-tiny", DEBIAN, [add("vim-tiny")]),
     ("remove the GUI", KIOSK, [remove("cage")]),
     ("drop fail2ban", WEB, [remove("fail2ban")]),
     ("remove docker and add podman", UBUNTU_EDGE, [remove("docker.io"), add("podman")]),
