@@ -200,9 +200,10 @@ def _undo_stack(state: State, kept: str, turn: int) -> list[Revision]:
     """
     stack = list(state.get("undo_stack") or [])
     before = state.get("template")
-    if record(state, "route").get("intent") == "undo":
-        if not stack:
-            return stack
+    route = record(state, "route")
+    if route.get("intent") == "undo":
+        if not stack or not dict(route.get("reference") or {}).get("undone"):
+            return stack  # nothing taken back ("undo the X" when the last turn did more)
         restored = stack.pop()["template"]
         if kept != restored:  # the rest of the request changed the restored template
             stack.append(Revision(turn=turn, request=state.get("request", ""), template=restored))

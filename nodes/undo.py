@@ -15,7 +15,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context
-from oic_ai.nodes.state import State, record
+from oic_ai.nodes.state import Revision, State, record
 
 UNDO_PROVIDER = "builtin (undo)"
 """The provider an undo turn reports when nothing is left for a planner."""
@@ -24,6 +24,35 @@ UNDO_PROVIDER = "builtin (undo)"
 def _quoted(request: str, limit: int = 60) -> str:
     text = " ".join(request.split())
     return f"'{text[: limit - 1]}…'" if len(text) > limit else f"'{text}'"
+
+
+def _named_part(marker: str, last: Revision, current: str) -> str:
+    """Why "undo the X" cannot take back the last turn ("" when it can).
+
+    An undo takes back a whole turn. When it names a part ("undo the quiet", "revert the
+    hostname"), the last turn must have changed that part and nothing else; otherwise the
+    template stays and the answer says what to ask instead (a partial undo would guess).
+    """
+    from oic_ai.tools.references import changed_words, undo_names
+
+    names = undo_names(marker)
+    if not names or last["template"] == current:
+        return ""
+    words = [w.lower() for w in changed_words(last["template"], current)]
+    named = [w for w in words if any(n in w for n in names)]
+    wanted = " ".join(names)
+    if not named:
+        return (
+            f"'{marker}' — the last change (turn {last['turn']}) did not touch {wanted}; "
+            f"ask for the change itself (for example 'remove {wanted}')"
+        )
+    if len(named) < len(words):
+        return (
+            f"'{marker}' — the last change (turn {last['turn']}) did more than {wanted}, and "
+            f"an undo takes back a whole turn; say 'undo' to take back all of it, or ask for "
+            f"the change itself (for example 'remove {wanted}')"
+        )
+    return ""
 
 
 def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -42,6 +71,9 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         }
     last = stack[-1]
     reference = dict(route.get("reference") or {})
+    partial = _named_part(str(reference.get("words") or ""), last, current)
+    if partial:
+        return {**update, "draft": current, "not_applied": [partial]}
     unchanged = last["template"] == current
     reference["undone"] = {
         "turn": last["turn"],

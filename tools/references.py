@@ -299,3 +299,51 @@ def remainder(request: str, spans: tuple[Span, ...] | list[Span]) -> str:
     text = text[pieces[0][0] : end]
     text = re.sub(r"^\s*(?:and|then|also|plus)\s+", "", text, flags=re.IGNORECASE)
     return text.strip(" ,;-–—")
+
+
+# the words of an undo marker that say "undo", not what is taken back
+_UNDO_WORDS = frozenset(
+    "undo revert take back roll put set turn go to the that this those these my it last "
+    "change changes edit edits step turn request requests one option options please".split()
+)
+
+
+_KIND_OF_CHANGE = frozenset(
+    "change changes edit edits step steps turn request version before previous how way was".split()
+)
+
+
+def undo_names(marker: str) -> list[str]:
+    """What an undo marker names of the last change: "undo the quiet" gives ``["quiet"]``.
+
+    Empty for "undo", "revert my last edit", "take that back": the whole last turn; empty
+    too when it names a kind of change ("undo the accounts edit", "put it back how it was
+    before that partition change"): those describe the last turn, they are not its words.
+    """
+    words = re.findall(r"[\w.=/-]+", marker.lower())
+    if _KIND_OF_CHANGE & set(words):
+        return []
+    return [w for w in words if w not in _UNDO_WORDS]
+
+
+def changed_words(before: str, after: str) -> list[str]:
+    """What differs between two template texts, word by word, each with its field.
+
+    Each changed word comes as ``field: word`` (the key of its line, if the line has one),
+    so "undo the quiet" finds ``cmdline: quiet`` and "undo the hostname" finds
+    ``hostname: pier-4``. "undo the X" may take back the last turn only when every changed
+    word names X.
+    """
+    import difflib
+    from collections import Counter
+
+    removed: Counter[str] = Counter()
+    added: Counter[str] = Counter()
+    for line in difflib.ndiff(before.splitlines(), after.splitlines()):
+        if line[:2] not in ("- ", "+ "):
+            continue
+        tokens = [t.strip("\"'[],") for t in line[2:].split() if t != "-"]
+        key = tokens[0] if tokens and tokens[0].endswith(":") else ""
+        found = [f"{key} {t}".strip() for t in (tokens[1:] if key else tokens) if t]
+        (removed if line.startswith("- ") else added).update(found or [key])
+    return sorted(((removed - added) + (added - removed)).elements())

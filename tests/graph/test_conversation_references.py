@@ -114,6 +114,31 @@ def test_undo_takes_back_a_turn_that_changed_nothing_not_an_earlier_one(run: Run
     assert "it had changed nothing" in undone.message
 
 
+def test_an_undo_that_names_the_last_change_takes_it_back(run: Run) -> None:
+    first = run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("add the kernel option nosmt")
+    before = run.template()
+    run.turn("and hostname pier-4")
+    named = run.turn("undo the hostname")
+    assert named.route["intent"] == "undo" and named.not_applied == []
+    assert run.template() == before
+    assert first.template != before
+
+
+def test_an_undo_that_names_only_part_of_the_last_change_changes_nothing(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("add the kernel option nosmt, and hostname pier-4")
+    kept = run.template()
+    part = run.turn("take back the nosmt please")
+    assert part.route["intent"] == "undo"
+    assert run.template() == kept
+    assert len(part.not_applied) == 1 and "did more than nosmt" in part.not_applied[0]
+    other = run.turn("revert the splash")
+    assert run.template() == kept and "did not touch splash" in other.not_applied[0]
+    whole = run.turn("undo")  # the refused undos took nothing off: this takes back turn 2
+    assert whole.not_applied == [] and "nosmt" not in str(run.template())
+
+
 def test_the_same_for_another_distribution_keeps_every_customisation(run: Run) -> None:
     run.turn("a minimal debian 13 image")
     run.turn("add htop and nginx")

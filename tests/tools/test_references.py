@@ -10,10 +10,12 @@ import pytest
 
 from oic_ai.stores.conversation_vocabulary import parse_conversation
 from oic_ai.tools.references import (
+    changed_words,
     find_reference,
     reference_spans,
     remainder,
     target_clause_spans,
+    undo_names,
 )
 
 UNDO = [
@@ -33,6 +35,9 @@ UNDO = [
     ("undo the hostname change and add htop", "add htop"),
     ("Undo that; the mirror is down this week.", "the mirror is down this week."),
     ("remove those packages again, go back to the previous version", ""),
+    ("undo the nosmt", ""),
+    ("take back the watchdog package please", ""),
+    ("revert the hostname, then add strace", "add strace"),
 ]
 
 
@@ -80,6 +85,7 @@ NOT_REFERENCES = [
     "keep the same hostname and add htop",
     "make /data the same size as /var/log",
     "revert the hostname to edge-01",
+    "revert the console to ttyS0 for now",
     "don't undo the disk change, add htop",
     "add htop too",
     "remove cockpit-machines again and add virt-top",
@@ -132,3 +138,20 @@ def test_an_undo_that_names_what_it_takes_back_leaves_nothing_for_the_planner() 
     asked = "roll back the last change, then add strace"
     again = find_reference(asked)
     assert again is not None and remainder(asked, again.spans) == "add strace"
+
+
+def test_an_undo_names_what_it_takes_back_and_the_change_says_what_it_touched() -> None:
+    assert undo_names("undo the nosmt") == ["nosmt"]
+    assert undo_names("take back the watchdog package") == ["watchdog", "package"]
+    assert undo_names("revert my last edit") == []
+    before = 'hostname: a-1\nkernel:\n  cmdline: "console=tty0 loglevel=4"\n'
+    after = 'hostname: a-1\nkernel:\n  cmdline: "console=tty0 loglevel=4 nosmt"\n'
+    assert changed_words(before, after) == ["cmdline: nosmt"]
+    renamed = after.replace("a-1", "b-2")
+    assert changed_words(after, renamed) == ["hostname: a-1", "hostname: b-2"]
+
+
+def test_an_undo_that_names_a_kind_of_change_takes_back_the_whole_turn() -> None:
+    # "the accounts edit" describes the last turn; its words need not be in the template
+    assert undo_names("undo the network edit") == []
+    assert undo_names("put it back how it was before that storage change") == []
