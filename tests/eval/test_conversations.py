@@ -1,6 +1,6 @@
-"""The development part of the labelled conversations, end to end with the builtin planner.
+"""The development parts of the labelled conversations, end to end with the builtin planner.
 
-Every conversation of ``tests/data/conversations/dev.yaml`` runs turn by turn in its own
+Every conversation of ``tests/data/conversations/dev.yaml`` and ``dev2.yaml`` runs turn by turn in its own
 session (:func:`tests.support.conversations.run_conversation`); the composer's own loader
 judges every template a turn returned as usable. The held-out part is never run here: it is
 measured by ``bench/conversations.py`` only.
@@ -20,6 +20,7 @@ from oic_ai.graph.agent import TemplateAgent
 from oic_ai.stores.settings import load_settings
 from tests.support.conversations import (
     DEV,
+    DEV2,
     TurnOutcome,
     composer_verdicts,
     known_packages,
@@ -28,20 +29,30 @@ from tests.support.conversations import (
 )
 from tests.support.upval import require_upval
 
-# The share of development turns that must be fully right (labels and composer verdict).
-FULLY_RIGHT_FLOOR = 0.98  # 0.14 before the clause reading of issue 21; 149/151 in round 2
+# The share of development turns that must be fully right (labels and composer verdict),
+# per part: dev.yaml and dev2.yaml (a second part by two more writers, tuned on in round 2).
+FULLY_RIGHT_FLOOR = {
+    "dev": 0.98,  # 0.14 before the clause reading of issue 21; 149/151 in round 2
+    "dev2": 0.93,  # 0.39 when it was written (before any change for it); 166/177 in round 2
+}
 # Packages made of ordinary words, and templates the composer rejects or cannot build.
-INVENTED_CEILING = 0  # 29 before the package rule of issue 21
-UNBUILDABLE_CEILING = 0  # 9 before buildable targets (issue 21)
+INVENTED_CEILING = 0  # 29 on dev before the package rule of issue 21
+UNBUILDABLE_CEILING = 0  # 9 on dev before buildable targets (issue 21)
+PARTS = {"dev": DEV, "dev2": DEV2}
+
+
+@pytest.fixture(scope="module", params=sorted(PARTS))
+def part(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
 
 
 @pytest.fixture(scope="module")
 def outcomes(
-    tmp_path_factory: pytest.TempPathFactory, indexed_data: Path
+    tmp_path_factory: pytest.TempPathFactory, indexed_data: Path, part: str
 ) -> Iterator[list[TurnOutcome]]:
-    data = tmp_path_factory.mktemp("conversations") / "data"
+    data = tmp_path_factory.mktemp(f"conversations-{part}") / "data"
     shutil.copytree(indexed_data / "chroma", data / "chroma")
-    conversations = load_conversations(DEV)
+    conversations = load_conversations(PARTS[part])
     known = known_packages()
     results: list[TurnOutcome] = []
     with TemplateAgent(load_settings(data_dir=data, env={}, provider="builtin")) as agent:
@@ -59,16 +70,18 @@ def _misses(outcomes: list[TurnOutcome]) -> str:
     )
 
 
-def test_the_development_part_is_large_and_multi_turn() -> None:
-    conversations = load_conversations(DEV)
+def test_the_development_parts_are_large_and_multi_turn(part: str) -> None:
+    conversations = load_conversations(PARTS[part])
     turns = [turn for c in conversations for turn in c["turns"]]
     assert len(turns) >= 150
     assert all(len(c["turns"]) >= 2 for c in conversations)
 
 
-def test_a_share_of_development_turns_is_fully_right(outcomes: list[TurnOutcome]) -> None:
+def test_a_share_of_development_turns_is_fully_right(
+    part: str, outcomes: list[TurnOutcome]
+) -> None:
     right = sum(o.right for o in outcomes)
-    assert right / len(outcomes) >= FULLY_RIGHT_FLOOR, _misses(outcomes)
+    assert right / len(outcomes) >= FULLY_RIGHT_FLOOR[part], _misses(outcomes)
 
 
 def test_no_more_invented_packages_than_the_ceiling(outcomes: list[TurnOutcome]) -> None:
