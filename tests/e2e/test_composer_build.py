@@ -90,8 +90,9 @@ def test_a_sentence_becomes_an_image_that_holds_what_was_asked(tmp_path: Path) -
     # The answer asks for the placeholder password to be replaced before building (build
     # refuses it): a crypt hash, as a user would paste from `openssl passwd -6`; the agent
     # wrote hash_algo beside it, without which the composer makes the hash the password.
+    # the password on stdin: a random one may start with "-", which openssl reads as an option
     crypt = subprocess.run(
-        ["openssl", "passwd", "-6", secrets.token_urlsafe(12)],
+        ["openssl", "passwd", "-6", "-stdin"], input=secrets.token_urlsafe(12) + "\n",
         capture_output=True, text=True, check=True,
     ).stdout.strip()  # fmt: skip
     assert '"<PASSWORD_HASH>"' in text and "hash_algo: sha512" in text

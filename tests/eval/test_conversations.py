@@ -1,9 +1,9 @@
 """The development parts of the labelled conversations, end to end with the builtin planner.
 
-Every conversation of ``tests/data/conversations/dev.yaml`` and ``dev2.yaml`` runs turn by turn in its own
-session (:func:`tests.support.conversations.run_conversation`); the composer's own loader
-judges every template a turn returned as usable. The held-out part is never run here: it is
-measured by ``bench/conversations.py`` only.
+Every conversation of ``tests/data/conversations/dev.yaml`` and ``dev2.yaml`` runs turn by
+turn in its own session (:func:`tests.support.conversations.run_conversation`); the
+composer's own loader judges every template a turn returned as usable. The held-out part is
+never run here: it is measured by ``bench/conversations.py`` only.
 
 The floors below are ratchets: raise them as understanding improves, never lower them.
 """
