@@ -8,6 +8,7 @@ large desktops at 1024 and 1400). The accessibility pass injects axe-core from
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,10 @@ def test_no_horizontal_scroll_and_send_in_reach_at_every_width(
 
 
 def test_keyboard_focus_tab_stops_and_confirmations(ui_server: UiServer, browser: Any) -> None:
+    from selenium.common.exceptions import (
+        ElementNotInteractableException,
+        StaleElementReferenceException,
+    )
     from selenium.webdriver.common.keys import Keys
 
     open_page(browser, ui_server.url)
@@ -136,29 +141,47 @@ def test_keyboard_focus_tab_stops_and_confirmations(ui_server: UiServer, browser
     ask(browser, CREATE)
     button(browser, "New session").click()
     ask(browser, "debian 13 minimal raw image for x86_64")
-    sessions = by_label(browser, "Sessions")
-    rows = within(sessions, "li[data-session]")
-    assert len(rows) >= 2
-    stops = browser.execute_script(
-        "return [...arguments[0].querySelectorAll('button, a, input, [tabindex]')]"
-        ".filter(e => e.tabIndex >= 0).length",
-        sessions,
+    wait_until(
+        browser,
+        lambda d: len(within(by_label(d, "Sessions"), "li[data-session]")) >= 2,
+        "both sessions listed",
     )
-    assert stops == len(rows), f"{stops} Tab stops for {len(rows)} session rows"
-    first = within(rows[0], "button.open")[0]
-    first.send_keys(Keys.ARROW_DOWN)
-    focused = browser.switch_to.active_element
-    assert focused == within(rows[1], "button.open")[0]
-    focused.send_keys(Keys.ARROW_RIGHT)
-    assert browser.switch_to.active_element == within(rows[1], "button.rename")[0]
-    browser.switch_to.active_element.send_keys(Keys.ARROW_UP)
-    assert browser.switch_to.active_element == first
+
+    def arrows_move_between_rows() -> None:
+        sessions = by_label(browser, "Sessions")
+        rows = within(sessions, "li[data-session]")
+        stops = browser.execute_script(
+            "return [...arguments[0].querySelectorAll('button, a, input, [tabindex]')]"
+            ".filter(e => e.tabIndex >= 0).length",
+            sessions,
+        )
+        assert stops == len(rows), f"{stops} Tab stops for {len(rows)} session rows"
+        first = within(rows[0], "button.open")[0]
+        first.send_keys(Keys.ARROW_DOWN)
+        focused = browser.switch_to.active_element
+        assert focused == within(rows[1], "button.open")[0]
+        focused.send_keys(Keys.ARROW_RIGHT)
+        assert browser.switch_to.active_element == within(rows[1], "button.rename")[0]
+        browser.switch_to.active_element.send_keys(Keys.ARROW_UP)
+        assert browser.switch_to.active_element == first
+
+    # the list is drawn again when a turn's session row arrives after the turn; a row found
+    # before that redraw is gone, so the walk starts over on the new rows
+    for attempt in range(5):
+        try:
+            arrows_move_between_rows()
+            break
+        except (StaleElementReferenceException, ElementNotInteractableException):
+            if attempt == 4:
+                raise
+            time.sleep(0.5)  # let the redraw finish, then walk the new rows
     # a visible focus ring of at least 3:1 on every kind of background
     by_label(browser, "Request").click()
     by_label(browser, "Request").send_keys(Keys.TAB)
     ring_owner = browser.switch_to.active_element
     assert ring_owner.get_attribute("aria-label") == "Send"
     rings = [browser.execute_script(CONTRAST_JS, ring_owner)]
+    rows = within(by_label(browser, "Sessions"), "li[data-session]")  # as drawn now
     within(rows[0], "button.open")[0].send_keys(Keys.ARROW_DOWN)  # a row, by keyboard
     rings.append(browser.execute_script(CONTRAST_JS, browser.switch_to.active_element))
     for ring in rings:
