@@ -11,6 +11,7 @@ template, and no console error; the server keeps both turns.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -37,11 +38,32 @@ class Balanced:
         self.url, self.root, self.replicas, self.token = url, root, replicas, token
 
     def only(self, name: str) -> None:
-        """Let only replica ``name`` (``r0``, ``r1``) take new requests (at once)."""
+        """Let only replica ``name`` (``r0``, ``r1``) take new requests.
+
+        As a rolling restart does it: ``name`` is enabled and waited for until the
+        balancer's health check has it up, and only then are the others taken out, so no
+        request meanwhile finds no replica (HAProxy's 503).
+        """
+        answer = haproxy_command(self.root, f"enable server replicas/{name}")
+        assert answer.strip() == "", answer
+        deadline = time.monotonic() + 60
+        while not self._up(name):
+            assert time.monotonic() < deadline, f"{name} never came up in the balancer"
+            time.sleep(0.2)
         for index in range(len(self.replicas)):
-            verb = "enable" if f"r{index}" == name else "disable"
-            answer = haproxy_command(self.root, f"{verb} server replicas/r{index}")
-            assert answer.strip() == "", answer
+            if f"r{index}" != name:
+                answer = haproxy_command(self.root, f"disable server replicas/r{index}")
+                assert answer.strip() == "", answer
+
+    def _up(self, name: str) -> bool:
+        """True when HAProxy's statistics show server ``name`` as UP."""
+        rows = haproxy_command(self.root, "show stat").splitlines()
+        header = rows[0].lstrip("# ").split(",") if rows else []
+        for row in rows[1:]:
+            fields = dict(zip(header, row.split(","), strict=False))
+            if fields.get("pxname") == "replicas" and fields.get("svname") == name:
+                return fields.get("status", "").startswith("UP")
+        return False
 
 
 @pytest.fixture(scope="module")
