@@ -20,10 +20,10 @@ import httpx
 import pytest
 
 from tests.support.cli import cli_env, oic_json
-from tests.support.cluster import haproxy, haproxy_command, redis_server, replica
+from tests.support.cluster import haproxy_command, two_replicas
 from tests.support.postgres import Cluster, postgres_cluster  # noqa: F401 (fixture)
 from tests.support.processes import stop
-from tests.support.servers import Server, chroma_run
+from tests.support.servers import Server
 
 from .driver import wait_until
 from .page import ask, session_id, template_text
@@ -74,16 +74,10 @@ def balanced(
     """Two replicas behind HAProxy, one user (alice)."""
     root = tmp_path_factory.mktemp("replicas-page")
     database_url = postgres_cluster.create_database()
-    (root / "chroma").mkdir()
-    with redis_server(root) as redis_url, chroma_run(root / "chroma") as chroma:
-        admin = cli_env(root / "admin", OIC_AI_DATABASE_URL=database_url)
-        token = oic_json("users", "add", "alice", env=admin)["token"]
-        with (
-            replica(root / "r0", database_url, redis_url, chroma.url) as r0,
-            replica(root / "r1", database_url, redis_url, chroma.url) as r1,
-            haproxy(root, [r0.url, r1.url]) as url,
-        ):
-            yield Balanced(url, root, [r0, r1], token)
+    admin = cli_env(root / "admin", OIC_AI_DATABASE_URL=database_url)
+    token = oic_json("users", "add", "alice", env=admin)["token"]
+    with two_replicas(root, database_url) as started:
+        yield Balanced(started.balancer, root, started.replicas, token)
 
 
 def test_the_page_creates_and_refines_while_the_replica_serving_it_changes(

@@ -32,10 +32,10 @@ import httpx
 import pytest
 
 from tests.support.cli import cli_env, oic_json
-from tests.support.cluster import haproxy, redis_server, replica
+from tests.support.cluster import two_replicas
 from tests.support.fake_chat_server import FakeChatServer
 from tests.support.postgres import Cluster, postgres_cluster  # noqa: F401 (fixture)
-from tests.support.servers import GRAPH_ID, Server, chroma_run, message
+from tests.support.servers import GRAPH_ID, Server, message
 
 pytestmark = pytest.mark.integration
 
@@ -74,12 +74,7 @@ def failover(
     """The cluster, its model answering every turn with :data:`PLAN`."""
     root = tmp_path_factory.mktemp("failover")
     database_url = postgres_cluster.create_database()
-    (root / "chroma").mkdir()
-    with (
-        FakeChatServer([PLAN]) as chat,
-        redis_server(root) as redis_url,
-        chroma_run(root / "chroma") as chroma,
-    ):
+    with FakeChatServer([PLAN]) as chat:
         model = {
             "OIC_AI_PROVIDER": "openai",
             "OPENAI_API_KEY": "sk-test-failover",
@@ -88,12 +83,8 @@ def failover(
         }
         admin = cli_env(root / "admin", OIC_AI_DATABASE_URL=database_url)
         token = oic_json("users", "add", "alice", env=admin)["token"]
-        with (
-            replica(root / "r0", database_url, redis_url, chroma.url, **model, **LEASES) as r0,
-            replica(root / "r1", database_url, redis_url, chroma.url, **model, **LEASES) as r1,
-            haproxy(root, [r0.url, r1.url]) as balancer,
-        ):
-            yield Failover([r0, r1], balancer, database_url, chat, token)
+        with two_replicas(root, database_url, env={**model, **LEASES}) as started:
+            yield Failover(started.replicas, started.balancer, database_url, chat, token)
 
 
 def _claimed_by(database_url: str, run_id: str) -> str | None:

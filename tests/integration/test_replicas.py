@@ -33,10 +33,10 @@ import pytest
 from oic_ai.web.api import api_routes
 from oic_ai.web.routes import BEHIND_TOKEN, OPEN, REFUSED, REFUSED_ON_REPLICAS, SERVED
 from tests.support.cli import cli_env, oic, oic_json
-from tests.support.cluster import haproxy, redis_server, replica
+from tests.support.cluster import two_replicas
 from tests.support.postgres import Cluster, postgres_cluster  # noqa: F401 (fixture)
 from tests.support.route_table import aegra_routes, concrete, rule_pairs, websocket_status
-from tests.support.servers import GRAPH_ID, Server, chroma_run, message
+from tests.support.servers import GRAPH_ID, Server, message
 
 pytestmark = pytest.mark.integration
 
@@ -78,21 +78,18 @@ def cluster(
 ) -> Iterator[Cluster2]:
     """PostgreSQL, Redis, Chroma, two replicas and HAProxy; users alice and bob."""
     root = tmp_path_factory.mktemp("replicas")
-    database_url = postgres_cluster.create_database()
-    (root / "chroma").mkdir()
-    with redis_server(root) as redis_url, chroma_run(root / "chroma") as chroma:
-        made = Cluster2([], "", database_url, redis_url, chroma.url, {})
+    made = Cluster2([], "", postgres_cluster.create_database(), "", "", {})
+
+    def add_users(redis_url: str, chroma_url: str) -> None:
+        made.redis_url, made.chroma_url = redis_url, chroma_url
         for user in ("alice", "bob"):
             added = oic_json("users", "add", user, env=made.env(root / "admin"))
             made.tokens[user] = added["token"]
-        with (
-            replica(root / "r0", database_url, redis_url, chroma.url) as r0,
-            replica(root / "r1", database_url, redis_url, chroma.url) as r1,
-            haproxy(root, [r0.url, r1.url]) as balancer,
-        ):
-            made.replicas = [r0, r1]
-            made.balancer = balancer
-            yield made
+
+    with two_replicas(root, made.database_url, before=add_users) as started:
+        made.replicas = started.replicas
+        made.balancer = started.balancer
+        yield made
 
 
 def _client(url: str, headers: dict[str, str]) -> Any:

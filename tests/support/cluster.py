@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.support.processes import free_port, http_ok, started
-from tests.support.servers import Server, oic_serve
+from tests.support.servers import Server, chroma_run, oic_serve
 from tests.support.system import require_program
 
 
@@ -116,3 +117,39 @@ def replica(
         OIC_AI_CHROMA_URL=chroma_url,
         **env,
     )
+
+
+@dataclass
+class Replicas:
+    """What :func:`two_replicas` started: the services' URLs, the replicas, the balancer."""
+
+    database_url: str
+    redis_url: str
+    chroma_url: str
+    replicas: list[Server]
+    balancer: str
+
+
+@contextmanager
+def two_replicas(
+    root: Path,
+    database_url: str,
+    *,
+    env: Mapping[str, str] | None = None,
+    before: Callable[[str, str], None] | None = None,
+) -> Iterator[Replicas]:
+    """Redis, one ``chroma run``, replicas ``r0`` and ``r1`` (with ``env``) and HAProxy.
+
+    ``before(redis_url, chroma_url)`` runs once the services are up and before the replicas
+    start (to add users, for example).
+    """
+    (root / "chroma").mkdir(exist_ok=True)
+    with redis_server(root) as redis_url, chroma_run(root / "chroma") as chroma:
+        if before is not None:
+            before(redis_url, chroma.url)
+        with (
+            replica(root / "r0", database_url, redis_url, chroma.url, **(env or {})) as r0,
+            replica(root / "r1", database_url, redis_url, chroma.url, **(env or {})) as r1,
+            haproxy(root, [r0.url, r1.url]) as balancer,
+        ):
+            yield Replicas(database_url, redis_url, chroma.url, [r0, r1], balancer)
