@@ -350,10 +350,16 @@ def template_failures(
 def _kept(expect: dict[str, Any], doc: dict[str, Any], seen: _Conversation) -> list[str]:
     """Earlier turns' customisations that this turn (which says it keeps them) lost."""
     latest: dict[str, Any] = {}
+    after: list[dict[str, Any]] = []  # the customisations in force after each turn
     for earlier in seen.expects:
+        if "same_as_turn" in earlier:
+            # an undo / revert turn brings back what was in force after the turn it names
+            index = int(earlier["same_as_turn"]) - 1
+            latest = dict(after[index]) if 0 <= index < len(after) else {}
         for key in _KEPT:
             if key in earlier:
                 latest[key] = earlier[key]
+        after.append(dict(latest))
     for key in expect:
         latest.pop(key, None)
     if _family(doc) != seen.family:
