@@ -43,15 +43,19 @@ def _hostname(state: PlanState, tokens: list[Token]) -> bool:
 
 
 def _disk_size(state: PlanState, tokens: list[Token]) -> bool:
-    """One size, when the plan sets no disk size yet ("the whole thing should be 20GB")."""
+    """One size, when the plan sets no other disk size ("the whole thing should be 20GB")."""
     from oic_ai.tools.planner.rules.disk import set_disk_size
 
     sizes = [(t, parse_token(t.text)) for t in tokens]
     sizes = [(t, s) for t, s in sizes if s is not None]
-    if len(sizes) != 1 or state.disk_size is not None or not state.facts.partitions:
+    if len(sizes) != 1 or not state.facts.partitions:
         return False
     token, size = sizes[0]
     assert size is not None
+    if state.disk_size is not None:
+        # the same size said twice in one request ("64 gig drives ... sized to 64 gig")
+        planned = parse_token(state.disk_size)
+        return planned is not None and planned.bytes == size.bytes
     set_disk_size(state, (token.start, token.end), size.bytes, size.text)
     return state.disk_size is not None
 

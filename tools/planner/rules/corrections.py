@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from oic_ai.tools.planner.clauses import split_clauses
+from oic_ai.tools.planner.clauses import Clause, split_clauses
 from oic_ai.tools.planner.state import PlanState
 
 _TAKE_BACK = re.compile(
@@ -19,7 +19,7 @@ _TAKE_BACK = re.compile(
 
 
 def rule_take_back(state: PlanState) -> None:
-    """Drop the clause a later "no wait" takes back."""
+    """Drop the clause a later "no wait" takes back, and an option the user declines."""
     text = state.text
     clauses = split_clauses(text.original)
     for match in text.matches(_TAKE_BACK):
@@ -41,6 +41,24 @@ def rule_take_back(state: PlanState) -> None:
         text.consume(taken.start, taken.end, "context")
         text.consume(*match.span(), "context")
         state.notes.append(f"'{taken.text}' was taken back ('{text.raw(*match.span())}')")
+    _declined(state, clauses)
+
+
+# a bare answer a user gives to their own question ("swap? no.", "gui? nope, not needed")
+_DECLINING = frozenset("no nope nah not none needed necessary required thanks skip it".split())
+_NEGATIVE = frozenset("no nope nah not none skip".split())
+
+
+def _declined(state: PlanState, clauses: list[Clause]) -> None:
+    """Drop "swap?" answered "no." by the clause after it: an option the user declines."""
+    text = state.text
+    for asked, answer in zip(clauses, clauses[1:], strict=False):
+        if not text.original[asked.end : answer.start].lstrip().startswith("?"):
+            continue
+        words = set(re.findall(r"[a-z']+", answer.text.lower()))
+        if words and words <= _DECLINING and words & _NEGATIVE:
+            text.consume(asked.start, answer.end, "context")
+            state.notes.append(f"'{asked.text}' was declined ('{answer.text}')")
 
 
 # How people wrap a request: "I was wondering if you could add htop", "would it be possible

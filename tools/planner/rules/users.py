@@ -94,7 +94,10 @@ _SUDO_ON = re.compile(
     r"|\b(?:give|grant)\s+(?:\S+\s+)?(?:full\s+)?(?:sudo|admin|root)\b"
     r"(?:\s+(?:rights|access|privileges|permissions|powers))?)"
 )
-_NO_GROUPS = re.compile(r"\b(?:in\s+)?no\s+(?:extra\s+|additional\s+|other\s+)?groups?\b")
+_NO_GROUPS = re.compile(
+    r"\b(?:in\s+)?no\s+(?:(?:extra|additional|other|special|supplementary|secondary|particular)"
+    r"\s+)?groups?\b"
+)
 _GROUP_LIST = re.compile(
     rf"\b(?:(?:in|to|into|of|only)\s+(?:the\s+)?(?P<g1>{_GROUPS})\s+groups?\b"
     rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\b\s*[:=]?\s*"
@@ -267,8 +270,13 @@ def _next_names(state: PlanState, user: _User, limit: int) -> tuple[list[str], i
             or any(p.match(work, at) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST, _SHELL))
             or _BRIEF.match(work, found.end())
         )
-        if said or (user.listed and not _KNOWN_THING.search(work, found.start(), found.end())):
+        if said:
             return names, found.start(), found.end()
+        if user.listed:
+            if _KNOWN_THING.search(work, user.end, found.start()):
+                return None  # "users: a, b, hostname x, add git and jq": the list ended
+            if not _KNOWN_THING.search(work, found.start(), found.end()):
+                return names, found.start(), found.end()
     return None
 
 

@@ -1,0 +1,67 @@
+"""Values said twice, plain adjectives, declined options and the end of a list of users.
+
+The wordings here were written for these tests, not taken from the labelled conversations.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
+
+UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+
+
+def plan(request: str) -> EditPlan:
+    return plan_request(request, UBUNTU, mode="refine")
+
+
+def ops(result: EditPlan, kind: str) -> list[dict[str, Any]]:
+    return [o.model_dump(exclude_defaults=True) for o in result.operations if o.op == kind]
+
+
+def test_the_same_disk_size_said_twice_is_one_change_and_no_miss() -> None:
+    result = plan("the target boards carry 20 gig of flash. size it to precisely 20 gig")
+    assert [o["size"] for o in ops(result, "set_disk_size")] == ["20GiB"]
+    assert result.not_applied == []
+
+
+def test_two_different_disk_sizes_are_not_both_taken() -> None:
+    result = plan("the target boards carry 20 gig of flash. size it to precisely 30 gig")
+    assert len(ops(result, "set_disk_size")) <= 1
+    assert result.not_applied  # the second size is reported, never silently dropped
+
+
+def test_a_plain_adjective_before_what_was_read_asks_for_nothing_more() -> None:
+    result = plan("could you make it a normal installer iso instead")
+    assert ops(result, "set_target")[0]["image_type"] == "iso"
+    assert result.not_applied == []
+
+
+def test_no_supplementary_groups_belongs_to_the_user() -> None:
+    result = plan("create an account viewer without sudo and in no supplementary groups")
+    users = ops(result, "add_user")
+    assert [u["name"] for u in users] == ["viewer"]
+    assert "groups" not in users[0] and "sudo" not in users[0]
+    assert result.not_applied == []
+
+
+def test_an_option_the_user_asks_about_and_declines_is_context() -> None:
+    result = plan("gui? nope. add htop")
+    assert ops(result, "add_packages")[0]["packages"] == ["htop"]
+    assert result.not_applied == []
+    assert ("gui", "context") in [(c.text, c.outcome) for c in result.clauses]
+
+
+def test_an_option_asked_about_without_an_answer_is_not_declined() -> None:
+    result = plan("timezone? set it to Europe/Oslo")
+    assert result.not_applied  # a wish the template cannot hold is still reported
+
+
+def test_a_list_of_users_ends_where_another_change_starts() -> None:
+    result = plan("accounts: ops (sudo), viewer no sudo, hostname rig-4, install curl and jq")
+    assert sorted(u["name"] for u in ops(result, "add_user")) == ["ops", "viewer"]
+    assert ops(result, "add_packages")[0]["packages"] == ["curl", "jq"]
+    assert result.not_applied == []
