@@ -1,8 +1,8 @@
 """Understanding on labelled conversations: the development part and the held-out part.
 
-Runs every conversation of ``tests/data/conversations/dev.yaml``, ``dev2.yaml`` and
-``bench/heldout/conversations.yaml`` turn by turn through the graph with the builtin
-planner (the bundled library, the local embedder, a fresh data folder), checks each turn
+Runs every conversation of ``tests/data/conversations/dev.yaml``, ``dev2.yaml``,
+``dev3.yaml`` and ``bench/heldout/conversations.yaml`` turn by turn through the graph with the
+builtin planner (the bundled library, the local embedder, a fresh data folder), checks each turn
 against its label (``tests/support/conversations.py``), and asks the composer's own loader
 (``upval``, ``make upval``) about every template a turn returned as usable. Prints, per part:
 turns, the share fully right, invented packages, templates the composer rejects or cannot
@@ -11,7 +11,8 @@ build, the most frequent kinds of miss, and turn times.
 The held-out part is for measuring only: never change the planner because of one of its
 turns. Its misses are listed only with ``--details heldout``.
 
-Usage: python bench/conversations.py [--part dev|dev2|heldout|all] [--details dev|dev2|heldout|none]
+Usage: python bench/conversations.py [--part dev|dev2|dev3|heldout|all]
+                                     [--details dev|dev2|dev3|heldout|none]
                                      [--provider builtin]
 """
 
@@ -32,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from tests.support.conversations import (  # noqa: E402
     DEV,
     DEV2,
+    DEV3,
     HELDOUT,
     TurnOutcome,
     composer_verdicts,
@@ -102,11 +104,17 @@ def report(label: str, outcomes: list[TurnOutcome], details: bool) -> None:
 def main() -> None:
     """Run the parts asked for and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["dev", "dev2", "heldout", "all"], default="all")
-    parser.add_argument("--details", choices=["dev", "dev2", "heldout", "none"], default="dev")
+    names = ["dev", "dev2", "dev3", "heldout"]
+    parser.add_argument("--part", choices=[*names, "all"], default="all")
+    parser.add_argument("--details", choices=[*names, "none"], default="dev")
     parser.add_argument("--provider", default="builtin")
     args = parser.parse_args()
-    parts = {"dev": [("dev", DEV)], "dev2": [("dev2", DEV2)], "heldout": [("held-out", HELDOUT)]}
+    parts = {
+        "dev": [("dev", DEV)],
+        "dev2": [("dev2", DEV2)],
+        "dev3": [("dev3", DEV3)],
+        "heldout": [("held-out", HELDOUT)],
+    }
     chosen = [p for ps in parts.values() for p in ps] if args.part == "all" else parts[args.part]
     for label, path in chosen:
         started = time.perf_counter()

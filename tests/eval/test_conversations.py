@@ -1,7 +1,7 @@
 """The development parts of the labelled conversations, end to end with the builtin planner.
 
-Every conversation of ``tests/data/conversations/dev.yaml`` and ``dev2.yaml`` runs turn by
-turn in its own session (:func:`tests.support.conversations.run_conversation`); the
+Every conversation of ``tests/data/conversations/dev.yaml``, ``dev2.yaml`` and ``dev3.yaml``
+runs turn by turn in its own session (:func:`tests.support.conversations.run_conversation`); the
 composer's own loader judges every template a turn returned as usable. The held-out part is
 never run here: it is measured by ``bench/conversations.py`` only.
 
@@ -21,6 +21,7 @@ from oic_ai.stores.settings import load_settings
 from tests.support.conversations import (
     DEV,
     DEV2,
+    DEV3,
     TurnOutcome,
     composer_verdicts,
     known_packages,
@@ -30,15 +31,18 @@ from tests.support.conversations import (
 from tests.support.upval import require_upval
 
 # The share of development turns that must be fully right (labels and composer verdict),
-# per part: dev.yaml and dev2.yaml (a second part by two more writers, tuned on in round 2).
+# per part: dev.yaml, dev2.yaml (two more writers, tuned on in round 2) and dev3.yaml (three
+# more writers, tuned on in round 3).
 FULLY_RIGHT_FLOOR = {
-    "dev": 0.98,  # 0.14 before the clause reading of issue 21; 149/151 in round 2
-    "dev2": 0.93,  # 0.39 when it was written (before any change for it); 166/177 in round 2
+    "dev": 0.99,  # 0.14 before the clause reading of issue 21; 150/151 in round 3
+    "dev2": 0.96,  # 0.39 when it was written (before any change for it); 171/177 in round 3
+    "dev3": 0.63,  # 188/297 when it was written (before any change for it)
 }
 # Packages made of ordinary words, and templates the composer rejects or cannot build.
-INVENTED_CEILING = 0  # 29 on dev before the package rule of issue 21
+# per part; 29 on dev before the package rule of issue 21, 8 on dev3 when it was written
+INVENTED_CEILING = {"dev": 0, "dev2": 0, "dev3": 8}
 UNBUILDABLE_CEILING = 0  # 9 on dev before buildable targets (issue 21)
-PARTS = {"dev": DEV, "dev2": DEV2}
+PARTS = {"dev": DEV, "dev2": DEV2, "dev3": DEV3}
 
 
 @pytest.fixture(scope="module", params=sorted(PARTS))
@@ -84,9 +88,9 @@ def test_a_share_of_development_turns_is_fully_right(
     assert right / len(outcomes) >= FULLY_RIGHT_FLOOR[part], _misses(outcomes)
 
 
-def test_no_more_invented_packages_than_the_ceiling(outcomes: list[TurnOutcome]) -> None:
+def test_no_more_invented_packages_than_the_ceiling(part: str, outcomes: list[TurnOutcome]) -> None:
     invented = [(o.conversation, o.turn, name) for o in outcomes for name in o.invented]
-    assert len(invented) <= INVENTED_CEILING, invented
+    assert len(invented) <= INVENTED_CEILING[part], invented
 
 
 def test_no_more_unbuildable_templates_than_the_ceiling(outcomes: list[TurnOutcome]) -> None:
