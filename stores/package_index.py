@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any
@@ -108,6 +108,10 @@ class SourceInfo:
     spec: Mapping[str, Any] = field(default_factory=dict)
 
 
+# SourceRow fields kept out of its JSON: internal keys and the fetch spec
+_UNSHOWN = frozenset({"id", "repo_key", "spec"})
+
+
 @dataclass(frozen=True)
 class SourceRow:
     """One imported source as stored, with its fetch state."""
@@ -130,22 +134,8 @@ class SourceRow:
     spec: Mapping[str, Any]
 
     def to_json(self) -> dict[str, Any]:
-        """Return a JSON-serialisable description."""
-        return {
-            "os": self.os,
-            "dist": self.dist,
-            "arch": self.arch,
-            "scope": self.scope,
-            "kind": self.kind,
-            "repo": self.repo,
-            "location": self.location,
-            "url": self.url,
-            "etag": self.etag,
-            "last_modified": self.last_modified,
-            "fetched_at": self.fetched_at,
-            "imported_at": self.imported_at,
-            "packages": self.packages,
-        }
+        """Every field in order but the row id, the repo key and the fetch spec."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _UNSHOWN}
 
 
 @dataclass(frozen=True)

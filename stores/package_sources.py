@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
@@ -92,22 +92,10 @@ class SyncResult:
         return self.status != "failed"
 
     def to_json(self) -> dict[str, Any]:
-        """Return a JSON-serialisable description."""
-        return {
-            "os": self.os,
-            "dist": self.dist,
-            "arch": self.arch,
-            "repo": self.repo,
-            "location": self.location,
-            "status": self.status,
-            "packages": self.packages,
-            "message": self.message,
-            "seconds": round(self.seconds, 3),
-            "retryable": self.retryable,
-            "verified": self.verified,
-            "warning": self.warning,
-            "refused": self.refused,
-        }
+        """Every field but ``fix``, in order, the seconds to the millisecond."""
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "fix"}
+        out["seconds"] = round(self.seconds, 3)
+        return out
 
 
 def _when(timestamp: float) -> str:

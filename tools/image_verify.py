@@ -15,7 +15,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from oic_ai.stores.disk_image import ImagePartition
@@ -70,14 +70,7 @@ class Check:
 
     def to_json(self) -> dict[str, Any]:
         """``{"what", "expected", "found", "ok"}``, plus ``kind`` and ``known`` (or null)."""
-        return {
-            "what": self.what,
-            "expected": self.expected,
-            "found": self.found,
-            "ok": self.ok,
-            "kind": self.kind,
-            "known": self.known,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ Candidates come from three places, in this order of trust:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Required, TypedDict, Unpack
 
 from oic_ai.stores.capability_catalog import CapabilityCatalog, load_catalog
@@ -40,13 +40,8 @@ class Suggestion:
     verified: bool
 
     def to_json(self) -> dict[str, Any]:
-        """Return a JSON-serialisable description."""
-        return {
-            "name": self.name,
-            "reason": self.reason,
-            "score": round(self.score, 1),
-            "verified": self.verified,
-        }
+        """Return a JSON-serialisable description (the score to one decimal)."""
+        return {**asdict(self), "score": round(self.score, 1)}
 
 
 def _has(view: IndexView | None, name: str) -> bool:
