@@ -9,10 +9,21 @@ from langgraph.runtime import Runtime
 from oic_ai.nodes.context import Context, review_enabled, run_settings
 from oic_ai.nodes.state import State, record
 
+AfterClassify = Literal[
+    "retrieve", "generate", "explain", "apply_edit", "undo", "retarget", "respond"
+]
+# the classifier's intent -> the next node; any other intent (create) goes to retrieval
+_AFTER_CLASSIFY: dict[str, AfterClassify] = {
+    "unsupported": "respond",
+    "undo": "undo",
+    "retarget": "retarget",
+    "explain": "explain",
+    "edit": "apply_edit",
+    "refine": "generate",
+}
 
-def route_after_classify(
-    state: State,
-) -> Literal["retrieve", "generate", "explain", "apply_edit", "undo", "retarget", "respond"]:
+
+def route_after_classify(state: State) -> AfterClassify:
     """Create goes through retrieval; refinement skips it; questions go to ``explain``.
 
     A turn that brings its own template (``edit``) skips planning: ``apply_edit``. "Undo"
@@ -20,20 +31,7 @@ def route_after_classify(
     combination the composer cannot build goes straight to ``respond``: no template is
     made and the session's template is left as it was.
     """
-    intent = record(state, "route").get("intent")
-    if intent == "unsupported":
-        return "respond"
-    if intent == "undo":
-        return "undo"
-    if intent == "retarget":
-        return "retarget"
-    if intent == "explain":
-        return "explain"
-    if intent == "edit":
-        return "apply_edit"
-    if intent == "refine":
-        return "generate"
-    return "retrieve"
+    return _AFTER_CLASSIFY.get(str(record(state, "route").get("intent")), "retrieve")
 
 
 def route_after_recall(state: State) -> Literal["generate", "validate"]:

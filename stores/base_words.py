@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from oic_ai.stores.data_files import load_mapping
+
 BASE_CHOICE_PATH = Path(__file__).parent / "data" / "base_choice.yaml"
 
 
@@ -59,10 +61,4 @@ def parse_base_words(data: Mapping[str, object]) -> BaseWords:
 @lru_cache(maxsize=1)
 def load_base_words() -> BaseWords:
     """Load (once) the shipped base-choice words."""
-    import yaml  # deferred: importing this module stays free
-
-    with BASE_CHOICE_PATH.open(encoding="utf-8") as handle:
-        data = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
-    if not isinstance(data, Mapping):
-        raise ValueError(f"{BASE_CHOICE_PATH} must hold a mapping")
-    return parse_base_words(data)
+    return parse_base_words(load_mapping(BASE_CHOICE_PATH))

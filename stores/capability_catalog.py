@@ -19,8 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import yaml
-
+from oic_ai.stores.data_files import load_mapping
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.targets import load_targets, string_list
 from oic_ai.stores.vocabulary import RegistryView
@@ -369,10 +368,4 @@ def load_catalog(path: Path | None = None) -> CapabilityCatalog:
     Args:
         path: Another catalog file, for tests; ``None`` means the shipped one.
     """
-    with (path or CATALOG_PATH).open(encoding="utf-8") as handle:
-        data = yaml.load(
-            handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        )  # libyaml: fast
-    if not isinstance(data, Mapping):
-        raise ValueError(f"{path or CATALOG_PATH} must hold a mapping")
-    return parse_catalog(data)
+    return parse_catalog(load_mapping(path or CATALOG_PATH))

@@ -15,6 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from oic_ai.stores.data_files import load_mapping
+
 CONVERSATION_PATH = Path(__file__).parent / "data" / "conversation.yaml"
 
 
@@ -100,11 +102,4 @@ def load_conversation(path: Path | None = None) -> ConversationVocabulary:
     Args:
         path: Another file, for tests; ``None`` means the shipped one.
     """
-    import yaml  # deferred: importing this module must stay free
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    with (path or CONVERSATION_PATH).open(encoding="utf-8") as handle:
-        data = yaml.load(handle, Loader=loader)  # noqa: S506 - a safe loader
-    if not isinstance(data, Mapping):
-        raise ValueError(f"{path or CONVERSATION_PATH} must hold a mapping")
-    return parse_conversation(data)
+    return parse_conversation(load_mapping(path or CONVERSATION_PATH))

@@ -19,6 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from oic_ai.stores.data_files import load_mapping
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 BANK_FILE = DATA_DIR / "operation_bank.yaml"
 VECTORS_FILE = DATA_DIR / "operation-bank.npz"
@@ -106,13 +108,7 @@ def parse_bank(data: Mapping[str, Any]) -> BankData:
 @lru_cache(maxsize=2)
 def load_bank_data(path: Path = BANK_FILE) -> BankData:
     """Load (once) the shipped bank."""
-    import yaml
-
-    with path.open(encoding="utf-8") as handle:
-        data = yaml.load(handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    if not isinstance(data, Mapping):
-        raise ValueError(f"{path} must hold a mapping")
-    return parse_bank(data)
+    return parse_bank(load_mapping(path))
 
 
 def load_vectors(digest: str, path: Path = VECTORS_FILE) -> Any | None:

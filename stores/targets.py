@@ -25,6 +25,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from oic_ai.stores.data_files import load_mapping
+
 TARGETS_PATH = Path(__file__).parent / "data" / "targets.yaml"
 
 
@@ -616,11 +618,4 @@ def load_targets(path: Path | None = None) -> TargetRegistry:
     Args:
         path: Another targets file, for tests; ``None`` means the shipped one.
     """
-    import yaml  # deferred: importing the registry must stay free
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    with (path or TARGETS_PATH).open(encoding="utf-8") as handle:
-        data = yaml.load(handle, Loader=loader)  # noqa: S506 - a safe loader
-    if not isinstance(data, Mapping):
-        raise ValueError(f"{path or TARGETS_PATH} must hold a mapping")
-    return parse_targets(data)
+    return parse_targets(load_mapping(path or TARGETS_PATH))

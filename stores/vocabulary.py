@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator, Mapping
 from fnmatch import fnmatchcase
 from typing import TYPE_CHECKING, TypeVar
 
+from oic_ai.stores.data_files import load_mapping
+
 if TYPE_CHECKING:
     from oic_ai.stores.targets import TargetRegistry
 
@@ -371,14 +373,7 @@ def load_language() -> Language:
     if not _LANGUAGE:
         from pathlib import Path
 
-        import yaml
-
-        path = Path(__file__).parent / "data" / "language.yaml"
-        with path.open(encoding="utf-8") as handle:
-            data = yaml.load(
-                handle, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-            )  # libyaml: fast
-        if not isinstance(data, Mapping):
-            raise ValueError(f"{path} must hold a mapping")
-        _LANGUAGE.append(parse_language(data))
+        _LANGUAGE.append(
+            parse_language(load_mapping(Path(__file__).parent / "data" / "language.yaml"))
+        )
     return _LANGUAGE[0]

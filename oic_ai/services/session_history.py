@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from oic_ai.services.session_migration import put_checkpoint
 from oic_ai.services.sessions import find_session
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.session_store import LIST_HINT, SessionIndex, SessionSummary, template_name
@@ -314,18 +315,7 @@ def copy_line(saver: Any, source: str, checkpoint_id: str, target: str) -> int:
         metadata = dict(item.metadata or {})
         if "thread_id" in metadata:
             metadata["thread_id"] = target
-        parent = _checkpoint_id(item.parent_config)
-        stored = saver.put(
-            _config(target, parent),
-            item.checkpoint,
-            metadata,
-            dict(item.checkpoint.get("channel_versions", {})),
-        )
-        by_task: dict[str, list[tuple[str, Any]]] = {}
-        for task_id, channel, value in item.pending_writes or []:
-            by_task.setdefault(task_id, []).append((channel, value))
-        for task_id, writes in by_task.items():
-            saver.put_writes(stored, writes, task_id)
+        put_checkpoint(saver, _config(target, _checkpoint_id(item.parent_config)), item, metadata)
     return len(chain)
 
 

@@ -102,19 +102,28 @@ def copy_thread(source: Any, target: Any, thread_id: str) -> tuple[int, int]:
         parent = (item.parent_config or {}).get("configurable", {}).get("checkpoint_id")
         if parent:
             configurable["checkpoint_id"] = parent
-        stored = target.put(
-            {"configurable": configurable},
-            item.checkpoint,
-            dict(item.metadata or {}),
-            dict(item.checkpoint.get("channel_versions", {})),
-        )
-        by_task: dict[str, list[tuple[str, Any]]] = {}
-        for task_id, channel, value in item.pending_writes or []:
-            by_task.setdefault(task_id, []).append((channel, value))
-        for task_id, task_writes in by_task.items():
-            target.put_writes(stored, task_writes, task_id)
-            writes += len(task_writes)
+        writes += put_checkpoint(target, {"configurable": configurable}, item, item.metadata)
     return len(items), writes
+
+
+def put_checkpoint(saver: Any, config: Any, item: Any, metadata: Any) -> int:
+    """Put the checkpoint tuple ``item`` into ``saver`` at ``config``, then its writes.
+
+    Uses only the checkpointer's public ``put``/``put_writes``, so it works for any saver.
+    The pending writes go in grouped by task; returns how many there were.
+    """
+    stored = saver.put(
+        config,
+        item.checkpoint,
+        dict(metadata or {}),
+        dict(item.checkpoint.get("channel_versions", {})),
+    )
+    by_task: dict[str, list[tuple[str, Any]]] = {}
+    for task_id, channel, value in item.pending_writes or []:
+        by_task.setdefault(task_id, []).append((channel, value))
+    for task_id, task_writes in by_task.items():
+        saver.put_writes(stored, task_writes, task_id)
+    return len(item.pending_writes or [])
 
 
 def migrate_sessions(settings: Settings, target_url: str) -> MigrationReport:
