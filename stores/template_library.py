@@ -10,6 +10,7 @@ from pathlib import Path
 
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.template_model import Template, parse_template
+from oic_ai.stores.template_output import file_kind
 from oic_ai.stores.yaml_document import YamlSyntaxError
 
 MAX_TEMPLATE_BYTES = 1024 * 1024
@@ -64,19 +65,6 @@ class UnreadableFileError(ValueError):
         super().__init__(reason)
         self.reason = reason
         self.code = code
-
-
-_KINDS = (
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISDIR, "a folder"),
-)
-
-
-def _kind(mode: int) -> str:
-    return next((name for test, name in _KINDS if test(mode)), "an unknown kind of file")
 
 
 def read_file_bytes(path: str | Path, *, limit: int = MAX_TEMPLATE_BYTES) -> bytes:
@@ -168,7 +156,7 @@ def read_user_text(
 
 def _check_regular(info: os.stat_result, limit: int) -> None:
     if not stat.S_ISREG(info.st_mode):
-        raise UnreadableFileError(f"{_kind(info.st_mode)}, not a regular file", "not-a-file")
+        raise UnreadableFileError(f"{file_kind(info.st_mode)}, not a regular file", "not-a-file")
     if info.st_size > limit:
         raise UnreadableFileError(
             f"too large ({info.st_size} bytes; the limit is {limit})", "too-large"

@@ -105,14 +105,14 @@ _KINDS = (
     (stat.S_ISDIR, "a folder"),
     (stat.S_ISCHR, "a character device"),
     (stat.S_ISBLK, "a block device"),
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
     (stat.S_ISSOCK, "a socket"),
 )
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
     """What a file of ``mode`` is, in words, for anything that is not a regular file."""
-    return next((word for test, word in _KINDS if test(mode)), "not a regular file")
+    return next((word for test, word in _KINDS if test(mode)), "an unknown kind of file")
 
 
 def check_target(path: Path, *, force: bool = False) -> int | None:
@@ -144,14 +144,14 @@ def check_target(path: Path, *, force: bool = False) -> int | None:
             info = None
         if info is not None and not stat.S_ISREG(info.st_mode):
             raise UserInputError(
-                f"{path} is a link to {_kind(info.st_mode)}, not to a regular file",
+                f"{path} is a link to {file_kind(info.st_mode)}, not to a regular file",
                 fix="give the path of a regular file",
             )
     elif stat.S_ISDIR(info.st_mode):
         raise UserInputError(f"{path} is a folder", fix="give a file name")
     elif not stat.S_ISREG(info.st_mode):
         raise UserInputError(
-            f"{path} is {_kind(info.st_mode)}, not a regular file",
+            f"{path} is {file_kind(info.st_mode)}, not a regular file",
             fix="give the path of a regular file",
         )
     if not force:
