@@ -154,15 +154,15 @@ def _kept(previous: SourceRow | None) -> str:
 def sync_repo(
     index: PackageIndex,
     repo: RemoteRepo,
+    target: tuple[str, str, str],
     *,
-    os: str,
-    dist: str,
-    arch: str,
     fetcher: Fetcher,
     insecure: bool = False,
     accept_change: bool = False,
 ) -> list[SyncResult]:
     """Fetch, verify and store every index file of one repository for a target.
+
+    ``target`` is ``(os, dist, arch)``.
 
     The repository's signed metadata (``InRelease``/``Release`` or ``repomd.xml``) is
     fetched and verified once; each index file is then checked against it before it is
@@ -172,6 +172,7 @@ def sync_repo(
     Raises:
         UserInputError: verification is on and gpgv is not installed.
     """
+    os, dist, arch = target
     policy = replace(repo.trust(insecure), accept_change=accept_change)
     if policy.signature:
         find_gpgv()  # a setup problem: one line before anything is fetched
@@ -470,9 +471,7 @@ def refresh_recorded(
             sync_repo(
                 index,
                 repo,
-                os=row.os,
-                dist=row.dist,
-                arch=row.arch,
+                (row.os, row.dist, row.arch),
                 fetcher=fetcher,
                 insecure=insecure,
                 accept_change=accept_change,
@@ -635,9 +634,7 @@ def sync_template_repos(
             sync_repo(
                 index,
                 repo,
-                os=os,
-                dist=dist,
-                arch=arch,
+                (os, dist, arch),
                 fetcher=fetcher,
                 insecure=insecure,
                 accept_change=accept_change,

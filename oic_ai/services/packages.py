@@ -157,9 +157,7 @@ def _sync(index: PackageIndex, request: SyncRequest, fetcher: Fetcher) -> list[S
                     sync_repo(
                         index,
                         repo,
-                        os=pick.os,
-                        dist=pick.dist,
-                        arch=pick.arch,
+                        (pick.os, pick.dist, pick.arch),
                         fetcher=fetcher,
                         insecure=insecure,
                         accept_change=request.accept_change,

@@ -39,6 +39,7 @@ from tests.support.loopback import LoopbackHandler, LoopbackServer, serve_folder
 
 pytestmark = pytest.mark.integration
 
+ELXR = ("wind-river-elxr", "elxr12", "x86_64")  # (os, dist, arch) for the tests that call sync_repo
 EXTRA_STANZA = "Package: brand-new-tool\nVersion: 1.0-1\nArchitecture: amd64\n"
 FIXED_DATE = email.utils.formatdate(1_700_000_000, usegmt=True)
 
@@ -190,9 +191,8 @@ def test_last_modified_alone_also_gives_304(
     write_deb_mirror(repo_server.root / "elxr", components={"main": deb_packages()})
     index = PackageIndex.for_data_dir(data_dir)
     repo = RemoteRepo("deb", "aria", f"{repo_server.url}/elxr", "aria", ("main",), gpg_check=False)
-    target = {"os": "wind-river-elxr", "dist": "elxr12", "arch": "x86_64"}
-    (first,) = sync_repo(index, repo, **target, fetcher=Fetcher())
-    (second,) = sync_repo(index, repo, **target, fetcher=Fetcher())
+    (first,) = sync_repo(index, repo, ELXR, fetcher=Fetcher())
+    (second,) = sync_repo(index, repo, ELXR, fetcher=Fetcher())
     assert (first.status, second.status) == ("updated", "unchanged")
     assert second.packages == 21
     last = repo_server.requests("Packages.xz")[-1][1]
@@ -206,9 +206,7 @@ def test_compression_fallback_xz_then_gz_then_plain(
     write_deb_mirror(repo_server.root / "elxr", components={"main": deb_packages()}, kind="gz")
     index = PackageIndex.for_data_dir(data_dir)
     repo = RemoteRepo("deb", "aria", f"{repo_server.url}/elxr", "aria", ("main",), gpg_check=False)
-    (result,) = sync_repo(
-        index, repo, os="wind-river-elxr", dist="elxr12", arch="x86_64", fetcher=Fetcher()
-    )
+    (result,) = sync_repo(index, repo, ELXR, fetcher=Fetcher())
     assert (result.status, result.packages) == ("updated", 21)
     asked = [path.rsplit("/", 1)[1] for path, _ in repo_server.log]
     assert asked == ["Packages.xz", "Packages.gz"]
@@ -242,9 +240,7 @@ def test_server_errors_are_retried_with_backoff(repo_server: RepoServer, data_di
     fetcher = Fetcher(retries=3, backoff=0.01, sleep=delays.append)
     index = PackageIndex.for_data_dir(data_dir)
     repo = RemoteRepo("deb", "aria", f"{repo_server.url}/elxr", "aria", ("main",), gpg_check=False)
-    (result,) = sync_repo(
-        index, repo, os="wind-river-elxr", dist="elxr12", arch="x86_64", fetcher=fetcher
-    )
+    (result,) = sync_repo(index, repo, ELXR, fetcher=fetcher)
     assert (result.status, result.packages) == ("updated", 21)
     assert delays == [0.01, 0.02]  # doubling backoff between three attempts
     assert len(repo_server.requests("Packages.xz")) == 3
