@@ -215,14 +215,19 @@ def _retry_instruction(parsed: ParsedPlan) -> str:
     return text + ' Answer again with only the JSON edit plan, each operation starting with "op".'
 
 
-class PlanOptions(TypedDict, total=False):
+class FixOptions(TypedDict, total=False):
+    """The optional keyword arguments :func:`fix_plan` passes on to :func:`plan_turn`."""
+
+    method: str | StructuredOutput
+    num_ctx: int | None
+    max_operations: int
+
+
+class PlanOptions(FixOptions, total=False):
     """The optional keyword arguments :func:`plan_with_model` passes on to :func:`plan_turn`."""
 
     history: Sequence[str]
     errors: Sequence[str]
-    method: str | StructuredOutput
-    num_ctx: int | None
-    max_operations: int
 
 
 def plan_with_model(
@@ -237,14 +242,7 @@ def plan_with_model(
 
 
 def fix_plan(
-    model: Any,
-    request: str,
-    draft: str,
-    problems: Sequence[str],
-    *,
-    method: str | StructuredOutput = "json_schema",
-    num_ctx: int | None = None,
-    max_operations: int = MAX_OPERATIONS,
+    model: Any, request: str, draft: str, problems: Sequence[str], **options: Unpack[FixOptions]
 ) -> EditPlan:
     """The fix loop in plan mode: a plan that repairs ``problems``, never a new YAML.
 
@@ -254,24 +252,14 @@ def fix_plan(
         draft: The draft to repair.
         problems: The validator's findings and missing packages with suggestions, one line
             each.
-        method: As for :func:`plan_turn`.
-        num_ctx: As for :func:`plan_turn`.
-        max_operations: As for :func:`plan_turn`.
+        **options: ``method``, ``num_ctx`` and ``max_operations``, as for :func:`plan_turn`.
 
     Raises:
         PlanError: the model gave no usable plan, also after one retry.
     """
     history = [request] if request else []
     return plan_turn(
-        model,
-        FIX_REQUEST,
-        draft,
-        history=history,
-        errors=problems,
-        method=method,
-        num_ctx=num_ctx,
-        fix=True,
-        max_operations=max_operations,
+        model, FIX_REQUEST, draft, history=history, errors=problems, fix=True, **options
     ).plan
 
 
