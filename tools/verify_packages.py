@@ -426,26 +426,19 @@ def verify_template_packages(
     """
     os, dist, arch = template_target(template_data)
     arch = normalize_arch(arch) if arch else ""
+
+    def unchecked(reason: str, fix: str) -> PackageReport:
+        return PackageReport(False, reason, fix, path=path, os=os, dist=dist, arch=arch)
+
     if not dist or not arch:
-        return PackageReport(
-            checked=False,
-            reason="the template has no target.dist or target.arch",
-            fix="set target.os, target.dist and target.arch",
-            path=path,
-            os=os,
-            dist=dist,
-            arch=arch,
+        return unchecked(
+            "the template has no target.dist or target.arch",
+            "set target.os, target.dist and target.arch",
         )
     targets = load_targets()
     if dist not in targets.dists and os not in targets.oses:
-        return PackageReport(
-            checked=False,
-            reason=f"unknown target {os or '?'}/{dist}",
-            fix=f"use one of the dists {', '.join(targets.dists)}",
-            path=path,
-            os=os,
-            dist=dist,
-            arch=arch,
+        return unchecked(
+            f"unknown target {os or '?'}/{dist}", f"use one of the dists {', '.join(targets.dists)}"
         )
     if index is None:
         from oic_ai.stores.settings import Settings
