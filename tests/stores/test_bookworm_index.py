@@ -17,6 +17,7 @@ from oic_ai.stores.package_formats import parse_deb_packages
 from oic_ai.stores.package_index import IndexView, PackageIndex, SourceInfo, repo_key
 from oic_ai.stores.vocabulary import OS_DISTS
 from oic_ai.tools.verify_packages import verify_template_packages
+from tests.support.package_index import ELXR12, add_source
 
 MIN_PACKAGES = 50_000
 
@@ -31,13 +32,8 @@ def bookworm(tmp_path_factory: pytest.TempPathFactory) -> PackageIndex:
     if dump.count(b"\nPackage: ") < MIN_PACKAGES:
         pytest.skip("apt-cache dumpavail lists too few packages (apt lists not downloaded)")
     index = PackageIndex(tmp_path_factory.mktemp("bookworm") / "packages.sqlite")
-    index.replace_source(
-        os="wind-river-elxr",
-        dist="elxr12",
-        arch="x86_64",
-        source=SourceInfo("deb", "bookworm (apt-cache dumpavail)", repo_key("apt"), "apt"),
-        records=parse_deb_packages(dump, "apt-cache dumpavail"),
-    )
+    apt = SourceInfo("deb", "bookworm (apt-cache dumpavail)", repo_key("apt"), "apt")
+    add_source(index, ELXR12, apt, parse_deb_packages(dump, "apt-cache dumpavail"))
     yield index
     index.close()
 

@@ -24,6 +24,7 @@ from oic_ai.tools.verify_packages import (
     verify_template_packages,
 )
 from tests.stores.package_repos import deb_packages, rpm_primary
+from tests.support.package_index import ELXR12, add_source
 
 ELXR = {"os": "wind-river-elxr", "dist": "elxr12", "arch": "x86_64", "imageType": "raw"}
 AZL = {"os": "azure-linux", "dist": "azl3", "arch": "x86_64", "imageType": "raw"}
@@ -41,33 +42,19 @@ def template(target: dict[str, str], *packages: str, **extra: Any) -> dict[str, 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> PackageIndex:
     idx = PackageIndex(tmp_path_factory.mktemp("pkgdb") / "packages.sqlite")
-    idx.replace_source(
-        os="wind-river-elxr",
-        dist="elxr12",
-        arch="x86_64",
-        source=SourceInfo("deb", "aria main", repo_key("file:aria", "aria"), "aria-main"),
-        records=parse_deb_packages(deb_packages()),
+    aria = SourceInfo("deb", "aria main", repo_key("file:aria", "aria"), "aria-main")
+    add_source(idx, ELXR12, aria, parse_deb_packages(deb_packages()))
+    docker = SourceInfo(
+        "deb", "docker stable", repo_key(DOCKER_REPO, "bookworm"), "docker", scope="extra"
     )
-    idx.replace_source(
-        os="wind-river-elxr",
-        dist="elxr12",
-        arch="x86_64",
-        source=SourceInfo(
-            "deb", "docker stable", repo_key(DOCKER_REPO, "bookworm"), "docker", scope="extra"
-        ),
-        records=parse_deb_packages(
-            b"Package: docker-ce\nVersion: 5:27.1.1-1\nArchitecture: amd64\n\n"
-            b"Package: docker-ce-cli\nVersion: 5:27.1.1-1\nArchitecture: amd64\n\n"
-            b"Package: containerd.io\nVersion: 1.7.19-1\nArchitecture: amd64\n"
-        ),
+    docker_packages = (
+        b"Package: docker-ce\nVersion: 5:27.1.1-1\nArchitecture: amd64\n\n"
+        b"Package: docker-ce-cli\nVersion: 5:27.1.1-1\nArchitecture: amd64\n\n"
+        b"Package: containerd.io\nVersion: 1.7.19-1\nArchitecture: amd64\n"
     )
-    idx.replace_source(
-        os="azure-linux",
-        dist="azl3",
-        arch="x86_64",
-        source=SourceInfo("rpm", "azl3 base", repo_key("file:azl3"), "azl3-base"),
-        records=parse_rpm_primary(rpm_primary()),
-    )
+    add_source(idx, ELXR12, docker, parse_deb_packages(docker_packages))
+    azl3 = SourceInfo("rpm", "azl3 base", repo_key("file:azl3"), "azl3-base")
+    add_source(idx, ("azure-linux", "azl3", "x86_64"), azl3, parse_rpm_primary(rpm_primary()))
     yield idx
     idx.close()
 

@@ -10,6 +10,7 @@ import pytest
 from oic_ai.stores.package_formats import parse_deb_packages, parse_rpm_primary
 from oic_ai.stores.package_index import PackageIndex, SourceInfo, repo_key
 from oic_ai.tools.verify_packages import FOUND, MISSING, check_name
+from tests.support.package_index import ELXR12, add_source
 
 DEB = (
     b"Package: tool\nVersion: 1.20-1\nArchitecture: amd64\n\n"
@@ -27,20 +28,10 @@ RPM = b"""<?xml version="1.0"?>
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PackageIndex]:
     idx = PackageIndex(Path(tmp_path_factory.mktemp("pins")) / "packages.sqlite")
-    idx.replace_source(
-        os="wind-river-elxr",
-        dist="elxr12",
-        arch="x86_64",
-        source=SourceInfo("deb", "main", repo_key("file:deb"), "deb"),
-        records=parse_deb_packages(DEB),
-    )
-    idx.replace_source(
-        os="edge-microvisor-toolkit",
-        dist="emt3",
-        arch="x86_64",
-        source=SourceInfo("rpm", "base", repo_key("file:rpm"), "rpm"),
-        records=parse_rpm_primary(RPM),
-    )
+    deb = SourceInfo("deb", "main", repo_key("file:deb"), "deb")
+    add_source(idx, ELXR12, deb, parse_deb_packages(DEB))
+    rpm = SourceInfo("rpm", "base", repo_key("file:rpm"), "rpm")
+    add_source(idx, ("edge-microvisor-toolkit", "emt3", "x86_64"), rpm, parse_rpm_primary(RPM))
     yield idx
     idx.close()
 

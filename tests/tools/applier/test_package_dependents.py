@@ -15,6 +15,7 @@ from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.package_dependencies import PackageNeeds
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
+from tests.support.package_index import UBUNTU24, add_source
 
 WEB = OUR_TEMPLATES / "ubuntu24-x86_64-web-server-raw.yml"
 
@@ -134,15 +135,8 @@ def test_removing_something_nothing_needs_changes_only_that_line() -> None:
 def _ubuntu_index(path: Path) -> PackageIndex:
     """An index at ``path`` holding ``PACKAGES`` as ubuntu24/x86_64's noble main."""
     idx = PackageIndex(path)
-    idx.replace_source(
-        os="ubuntu",
-        dist="ubuntu24",
-        arch="x86_64",
-        source=SourceInfo(
-            kind="deb", repo="noble main", repo_key=repo_key("x"), location="x", scope="base"
-        ),
-        records=parse_deb_packages(PACKAGES.encode()),
-    )
+    noble = SourceInfo(kind="deb", repo="noble main", repo_key=repo_key("x"), location="x")
+    add_source(idx, UBUNTU24, noble, parse_deb_packages(PACKAGES.encode()))
     return idx
 
 

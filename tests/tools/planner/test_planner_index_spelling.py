@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from oic_ai.stores.package_formats import PackageRecord
-from oic_ai.stores.package_index import PackageIndex, SourceInfo, repo_key
+from oic_ai.stores.package_index import PackageIndex
 from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.text import reading_notices
 from oic_ai.tools.retrieval.spelling import index_package_names
 from tests.conftest import OUR_TEMPLATES
+from tests.support.package_index import UBUNTU24, add_packages
 
 UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text()
 
@@ -21,15 +21,7 @@ UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text()
 def data_dir(tmp_path: Path) -> Iterator[Path]:
     """A data folder whose synced index has a package called 'contaner', and 'mdadm'."""
     index = PackageIndex.for_data_dir(tmp_path)
-    index.replace_source(
-        os="ubuntu",
-        dist="ubuntu24",
-        arch="x86_64",
-        source=SourceInfo(
-            kind="deb", repo="fixture", repo_key=repo_key("fixture"), location="fixture"
-        ),
-        records=[PackageRecord(n, "1.0-1", "amd64", ()) for n in ("contaner", "mdadm", "bash")],
-    )
+    add_packages(index, UBUNTU24, "contaner", "mdadm", "bash")
     index.close()
     yield tmp_path
 

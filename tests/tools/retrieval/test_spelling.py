@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from oic_ai.stores.package_formats import PackageRecord
-from oic_ai.stores.package_index import PackageIndex, SourceInfo, repo_key
+from oic_ai.stores.package_index import PackageIndex
 from oic_ai.stores.vocabulary import load_language, parse_language
 from oic_ai.tools.retrieval.spelling import (
     IndexPackageNames,
@@ -18,6 +17,7 @@ from oic_ai.tools.retrieval.spelling import (
     read_request,
 )
 from tests.conftest import PROJECT
+from tests.support.package_index import UBUNTU24, add_packages
 
 HELD_OUT = PROJECT / "tests" / "data" / "understanding-paraphrases.yaml"
 
@@ -96,15 +96,7 @@ def test_two_equally_close_readings_keep_the_word() -> None:
 
 def test_the_synced_index_keeps_its_packages_and_offers_its_names(tmp_path: Path) -> None:
     index = PackageIndex(tmp_path / "packages.sqlite")
-    index.replace_source(
-        os="ubuntu",
-        dist="ubuntu24",
-        arch="x86_64",
-        source=SourceInfo(
-            kind="deb", repo="fixture", repo_key=repo_key("fixture"), location="fixture"
-        ),
-        records=[PackageRecord(n, "1.0-1", "amd64", ()) for n in ("contaner", "mdadm", "bash")],
-    )
+    add_packages(index, UBUNTU24, "contaner", "mdadm", "bash")
     try:
         with_index = SpellingVocabulary.build(packages=IndexPackageNames(index))
         # a real package of the index is never read as another word
