@@ -39,15 +39,7 @@ def _runtime(**context: Any) -> Runtime[Context]:
         ("an azure linux 3 minimal image", TEMPLATE, "create"),
         ("ubuntu 24.04 is fine, add htop", TEMPLATE, "refine"),
         ("with docker", TEMPLATE, "refine"),
-    ],
-)
-def test_route_request(request_text: str, template: str | None, intent: str) -> None:
-    assert route_request(request_text, template)["intent"] == intent
-
-
-@pytest.mark.parametrize(
-    ("request_text", "template", "intent"),
-    [
+        # references to the session's template, and what the composer builds
         ("undo that", TEMPLATE, "undo"),
         ("please put it back the way it was", TEMPLATE, "undo"),
         ("the same for Debian 13", TEMPLATE, "retarget"),
@@ -70,9 +62,7 @@ def test_route_request(request_text: str, template: str | None, intent: str) -> 
         ("add our mirror with suite bookworm, component main", TEMPLATE, "refine"),
     ],
 )
-def test_references_and_what_the_composer_builds_route_the_turn(
-    request_text: str, template: str | None, intent: str
-) -> None:
+def test_route_request(request_text: str, template: str | None, intent: str) -> None:
     assert route_request(request_text, template)["intent"] == intent
 
 
