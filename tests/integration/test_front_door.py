@@ -27,7 +27,7 @@ from oic_ai.web.api import api_routes
 from oic_ai.web.routes import BEHIND_TOKEN, OPEN, REFUSED, SERVED, Rule
 from tests.conftest import PROJECT
 from tests.support.cli import oic_json
-from tests.support.route_table import concrete, mounted_routes, rule_pairs, websocket_status
+from tests.support.route_table import closed_as_listed, mounted_routes, route_status, rule_pairs
 from tests.support.servers import GRAPH_ID, Server, langgraph_dev, oic_serve
 
 pytestmark = pytest.mark.integration
@@ -102,22 +102,8 @@ def test_with_users_every_route_needs_a_token_or_is_open_or_refused(
     server, _ = guarded
     wrong: list[tuple[str, str, int]] = []
     for method, template in mounted_routes(server_config()):
-        path = concrete(template)
-        if method == "WEBSOCKET":
-            status = websocket_status(server.url, path)
-            if status == 101:
-                wrong.append((method, template, status))
-            continue
-        body = {} if method in ("POST", "PUT", "PATCH") else None
-        answer = httpx.request(method, server.url + path, json=body, timeout=60)
-        status = answer.status_code
-        if (method, template) in OPEN_PAIRS:
-            ok = status in (200, 307)
-        elif (method, template) in REFUSED_PAIRS:
-            ok = status == 404
-        else:
-            ok = status == 401
-        if not ok:
+        status = route_status(server.url, method, template)
+        if not closed_as_listed((method, template), status, OPEN_PAIRS, REFUSED_PAIRS):
             wrong.append((method, template, status))
     assert not wrong
 

@@ -19,6 +19,8 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
+import httpx
+
 from tests.support.cli import cli_env
 
 _WALKER = r"""
@@ -109,6 +111,38 @@ def concrete(template: str) -> str:
         return "index.html" if ":path" in match.group() else str(uuid.uuid4())
 
     return re.sub(r"\{[^}]+\}", fill, template)
+
+
+def route_status(url: str, method: str, template: str) -> int:
+    """What ``url`` answers ``method`` on a concrete path of ``template``, without a token.
+
+    A WebSocket route is tried with a raw handshake; POST, PUT and PATCH send ``{}``.
+    """
+    path = concrete(template)
+    if method == "WEBSOCKET":
+        return websocket_status(url, path)
+    body = {} if method in ("POST", "PUT", "PATCH") else None
+    return httpx.request(method, url + path, json=body, timeout=60).status_code
+
+
+def closed_as_listed(
+    route: tuple[str, str],
+    status: int,
+    opened: set[tuple[str, str]],
+    refused: set[tuple[str, str]],
+) -> bool:
+    """Whether ``status`` is right for ``route`` on a server with users, asked without a token.
+
+    An open route answers (200, or 307 to its slash), a refused one is 404, any other
+    needs the token (401); a WebSocket handshake must never be accepted (101).
+    """
+    if route[0] == "WEBSOCKET":
+        return status != 101
+    if route in opened:
+        return status in (200, 307)
+    if route in refused:
+        return status == 404
+    return status == 401
 
 
 def websocket_status(url: str, path: str) -> int:
