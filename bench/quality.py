@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -27,14 +29,32 @@ def upstream_rank(results: list, weights=(0.70, 0.20, 0.10), minimum: float = 0.
     return [path for score, path in sorted(scored, reverse=True) if score >= minimum]
 
 
-def measure(templates: Path, queries_file: Path, data: Path) -> dict[str, dict[str, float]]:
+def libraries(
+    ours: tuple[str, Path], upstream: tuple[str, Path]
+) -> Iterator[tuple[str, Any, list[Any]]]:
+    """``(label, search, labelled queries)`` for our library, then upstream's where it is.
+
+    ``ours`` and ``upstream`` are each a label and a query file; each search indexes its
+    library into a fresh folder.
+    """
     from oic_ai.stores.settings import load_settings
-    from oic_ai.tools.retrieval.evaluation import evaluate, load_queries
+    from oic_ai.tools.retrieval.evaluation import load_queries
     from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
 
-    search = TemplateSearch.open(load_settings(data_dir=data, templates_dir=templates, env={}))
-    search.refresh()
-    queries = load_queries(queries_file)
+    sets = [(*ours, ROOT / "image-templates")]
+    if UPSTREAM.is_dir():
+        sets.append((*upstream, UPSTREAM))
+    for label, queries, templates in sets:
+        with tempfile.TemporaryDirectory() as tmp:
+            settings = load_settings(data_dir=Path(tmp), templates_dir=templates, env={})
+            search = TemplateSearch.open(settings)
+            search.refresh()
+            yield label, search, load_queries(queries)
+
+
+def measure(search: Any, queries: list[Any]) -> dict[str, dict[str, float]]:
+    from oic_ai.tools.retrieval.evaluation import evaluate
+
     ours, theirs = [], []
     empty = 0
     for query in queries:
@@ -61,18 +81,18 @@ def measure(templates: Path, queries_file: Path, data: Path) -> dict[str, dict[s
 
 
 def main() -> None:
-    sets = [("our library", ROOT / "image-templates", ROOT / "tests/eval/retrieval.yaml")]
-    if UPSTREAM.is_dir():
-        sets.append(("upstream library", UPSTREAM, ROOT / "tests/eval/retrieval-upstream.yaml"))
+    eval_dir = ROOT / "tests" / "eval"
     print("| library | scoring | queries | hit@1 | hit@3 | MRR | empty answers |")
     print("|---|---|---|---|---|---|---|")
-    for label, templates, queries in sets:
-        with tempfile.TemporaryDirectory() as tmp:
-            for scoring, row in measure(templates, queries, Path(tmp)).items():
-                print(
-                    f"| {label} | {scoring} | {row['n']} | {row['hit_at_1']:.3f} | "
-                    f"{row['hit_at_3']:.3f} | {row['mrr']:.3f} | {row['empty']} |"
-                )
+    for label, search, labelled in libraries(
+        ("our library", eval_dir / "retrieval.yaml"),
+        ("upstream library", eval_dir / "retrieval-upstream.yaml"),
+    ):
+        for scoring, row in measure(search, labelled).items():
+            print(
+                f"| {label} | {scoring} | {row['n']} | {row['hit_at_1']:.3f} | "
+                f"{row['hit_at_3']:.3f} | {row['mrr']:.3f} | {row['empty']} |"
+            )
 
 
 if __name__ == "__main__":

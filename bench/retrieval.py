@@ -15,7 +15,6 @@ import json
 import os
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -23,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import ROOT, peak_rss_mib, percentile
+from _common import ROOT, cli_median_ms, peak_rss_mib, percentile
 
 QUERIES = [
     "a minimal Ubuntu 24.04 edge image for arm64 with docker and node monitoring",
@@ -149,24 +148,11 @@ def in_process(
 
 
 def fresh_process(templates: Path, data: Path, runs: int = 7) -> float:
+    """Median seconds of a search as a fresh ``oic-ai`` process, its index already warm."""
     env = {**os.environ, "OIC_AI_DATA_DIR": str(data)}
-    command = [
-        sys.executable,
-        "-m",
-        "oic_ai",
-        "search",
-        "--templates-dir",
-        str(templates),
-        "--json",
-        QUERIES[0],
-    ]
-    subprocess.run(command, check=True, capture_output=True, env=env, cwd=ROOT)  # warm index
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True, env=env, cwd=ROOT)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    args = ["search", "--templates-dir", str(templates), "--json", QUERIES[0]]
+    cli_median_ms(args, env, runs=1)  # warm index
+    return cli_median_ms(args, env, runs) / 1000
 
 
 def synthesise(source: Path, target: Path, count: int) -> None:

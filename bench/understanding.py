@@ -17,25 +17,20 @@ from __future__ import annotations
 
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-from quality import UPSTREAM, upstream_rank
+from quality import libraries, upstream_rank
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 DATA = ROOT / "tests" / "data"
 
 
-def measure(templates: Path, queries_file: Path, data: Path) -> list[tuple[str, str, dict]]:
-    from oic_ai.stores.settings import load_settings
-    from oic_ai.tools.retrieval.evaluation import evaluate, load_queries
-    from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
+def measure(search: Any, queries: list[Any]) -> list[tuple[str, str, dict]]:
+    from oic_ai.tools.retrieval.evaluation import evaluate
 
-    search = TemplateSearch.open(load_settings(data_dir=data, templates_dir=templates, env={}))
-    search.refresh()
-    queries = load_queries(queries_file)
     ours, theirs = [], []
     for query in queries:
         response = search.search(query.q)
@@ -72,18 +67,17 @@ def reading_times(rounds: int = 20) -> tuple[float, float]:
 
 
 def main() -> None:
-    sets = [("ours", ROOT / "image-templates", DATA / "understanding-retrieval.yaml")]
-    if UPSTREAM.is_dir():
-        sets.append(("upstream", UPSTREAM, DATA / "understanding-retrieval-upstream.yaml"))
     print("| library | scoring | kind | n | hit@1 | hit@3 | MRR |")
     print("|---|---|---|---|---|---|---|")
-    for label, templates, queries in sets:
-        with tempfile.TemporaryDirectory() as tmp:
-            for scoring, kind, row in measure(templates, queries, Path(tmp)):
-                print(
-                    f"| {label} | {scoring} | {kind} | {row['n']} | {row['hit_at_1']:.3f} | "
-                    f"{row['hit_at_3']:.3f} | {row['mrr']:.3f} |"
-                )
+    for label, search, labelled in libraries(
+        ("ours", DATA / "understanding-retrieval.yaml"),
+        ("upstream", DATA / "understanding-retrieval-upstream.yaml"),
+    ):
+        for scoring, kind, row in measure(search, labelled):
+            print(
+                f"| {label} | {scoring} | {kind} | {row['n']} | {row['hit_at_1']:.3f} | "
+                f"{row['hit_at_3']:.3f} | {row['mrr']:.3f} |"
+            )
     median, p95 = reading_times()
     print()
     print(f"reading a request (spelling + paraphrases), p50 / p95: {median:.3f} / {p95:.3f} ms")
