@@ -51,14 +51,17 @@ def button(driver: Any, text: str, scope: Any = None) -> Any:
     raise AssertionError(f"no visible button {text!r}")
 
 
+def wait_ready(driver: Any, what: str = "the page to start") -> None:
+    """Wait until the page has started (listed the sessions); ``what`` names it on a timeout."""
+    wait_until(
+        driver, lambda d: d.execute_script("return document.body.dataset.ready === 'true'"), what
+    )
+
+
 def open_page(driver: Any, url: str) -> None:
     """Load the page and wait until it has listed the sessions."""
     driver.get(url)
-    wait_until(
-        driver,
-        lambda d: d.execute_script("return document.body.dataset.ready === 'true'"),
-        "the page to start",
-    )
+    wait_ready(driver)
 
 
 def idle(driver: Any) -> bool:
@@ -121,6 +124,18 @@ def alert(driver: Any) -> str:
 
     box = driver.find_element(By.CSS_SELECTOR, '[role="alert"]')
     return str(box.text) if box.is_displayed() else ""
+
+
+def send_while_down(driver: Any, text: str) -> tuple[Any, str]:
+    """Type ``text`` and Send after the page's server has stopped.
+
+    Returns the Request box and the error message the page then shows.
+    """
+    driver.allowed_console.extend(["ERR_CONNECTION_REFUSED", "Failed to fetch"])
+    box = by_label(driver, "Request")
+    box.send_keys(text)
+    by_label(driver, "Send").click()
+    return box, wait_until(driver, alert, "the error message")
 
 
 def editor_text(driver: Any) -> str:

@@ -21,8 +21,8 @@ from tests.support.disk_images import built_image
 
 from .conftest import UiServer, add_user, ui_server_at
 from .driver import wait_until
-from .page import ask, by_label
-from .test_token import answer_token
+from .page import ask, by_label, open_page
+from .test_token import open_with_token
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +44,7 @@ def test_build_streams_the_stages_then_shows_the_verify_table(
     builder: tuple[UiServer, str], browser: Any
 ) -> None:
     ui, token = builder
-    browser.allowed_console.append("401")  # the refusals that make the page ask
-    browser.get(ui.url)
-    answer_token(browser, token)
+    open_with_token(browser, ui.url, token)
     wait_until(browser, lambda d: by_label(d, "Build").is_displayed(), "the Build button")
     ask(browser, "a minimal debian 13 raw image with hostname build-01")
     by_label(browser, "Build").click()
@@ -67,10 +65,5 @@ def test_build_streams_the_stages_then_shows_the_verify_table(
 
 def test_without_a_composer_the_page_has_no_build_action(browser: Any, tmp_path: Path) -> None:
     with ui_server_at(tmp_path) as ui:
-        browser.get(ui.url)
-        wait_until(
-            browser,
-            lambda d: d.execute_script("return document.body.dataset.ready === 'true'"),
-            "the page",
-        )
+        open_page(browser, ui.url)
         assert not by_label(browser, "Build").is_displayed()

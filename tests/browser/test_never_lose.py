@@ -11,13 +11,13 @@ import pytest
 from .conftest import UiServer, ui_server_at
 from .driver import wait_until
 from .page import (
-    alert,
     ask,
     button,
     by_label,
     editor_text,
     findings,
     open_page,
+    send_while_down,
     session_id,
     set_editor,
     shot,
@@ -48,11 +48,7 @@ def test_a_failed_send_keeps_the_text_and_offers_retry(
         open_page(browser, ui.url)
         ask(browser, CREATE)
     # the server is stopped now
-    browser.allowed_console.extend(["ERR_CONNECTION_REFUSED", "Failed to fetch"])
-    box = by_label(browser, "Request")
-    box.send_keys("add vim and curl")
-    by_label(browser, "Send").click()
-    message = wait_until(browser, alert, "the error message")
+    box, message = send_while_down(browser, "add vim and curl")
     assert message.startswith("Lost the connection to the server"), message
     assert box.get_attribute("value") == "add vim and curl"  # nothing typed is lost
     conversation = browser.find_element("id", "conversation")

@@ -25,9 +25,8 @@ from tests.support.postgres import Cluster, postgres_cluster  # noqa: F401 (fixt
 from tests.support.processes import stop
 from tests.support.servers import Server
 
-from .driver import wait_until
 from .page import ask, session_id, template_text
-from .test_token import answer_token
+from .test_token import open_with_token
 
 
 class Balanced:
@@ -85,14 +84,7 @@ def test_the_page_creates_and_refines_while_the_replica_serving_it_changes(
 ) -> None:
     r0, _ = balanced.replicas
     balanced.only("r0")
-    browser.allowed_console.append("401")  # the refusal that makes the page ask for a token
-    browser.get(balanced.url + "/ui/")
-    answer_token(browser, balanced.token)
-    wait_until(
-        browser,
-        lambda d: d.execute_script("return document.body.dataset.ready === 'true'"),
-        "the page to start with the token",
-    )
+    open_with_token(browser, balanced.url + "/ui/", balanced.token)
     first = ask(browser, "a minimal ubuntu 24.04 edge image for arm64 with docker")
     assert first in ("valid", "valid_with_warnings"), first
     assert "docker" in template_text(browser)

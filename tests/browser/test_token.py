@@ -13,7 +13,7 @@ from tests.support.cli import oic
 
 from .conftest import UiServer, add_user, ui_server_at
 from .driver import wait_until
-from .page import ask, template_text
+from .page import ask, template_text, wait_ready
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +42,14 @@ def answer_token(driver: Any, token: str) -> None:
     driver.find_element(By.ID, "dialog-ok").click()
 
 
+def open_with_token(driver: Any, url: str, token: str) -> None:
+    """Load the page of a server with users, give ``token`` when it asks, wait until it starts."""
+    driver.allowed_console.append("401")  # the refusals that make the page ask
+    driver.get(url)
+    answer_token(driver, token)
+    wait_ready(driver, "the page to start with the token")
+
+
 def test_the_page_asks_for_a_token_and_keeps_it_for_the_tab(
     guarded: tuple[UiServer, str], browser: Any
 ) -> None:
@@ -50,11 +58,7 @@ def test_the_page_asks_for_a_token_and_keeps_it_for_the_tab(
     browser.get(ui.url)
     answer_token(browser, "not-a-token")
     answer_token(browser, token)  # a wrong token is refused and asked for again
-    wait_until(
-        browser,
-        lambda d: d.execute_script("return document.body.dataset.ready === 'true'"),
-        "the page to start with the token",
-    )
+    wait_ready(browser, "the page to start with the token")
     assert ask(browser, "a minimal ubuntu 24.04 image for x86_64") in (
         "valid",
         "valid_with_warnings",
@@ -73,11 +77,7 @@ def test_the_page_asks_for_a_token_and_keeps_it_for_the_tab(
     browser.switch_to.new_window("tab")
     browser.get(ui.url)
     answer_token(browser, token)
-    wait_until(
-        browser,
-        lambda d: d.execute_script("return document.body.dataset.ready === 'true'"),
-        "the second tab to start",
-    )
+    wait_ready(browser, "the second tab to start")
 
 
 def test_without_a_token_the_api_refuses(guarded: tuple[UiServer, str], tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from .page import (
     editor_text,
     findings,
     open_page,
+    send_while_down,
     session_id,
     set_editor,
     shot,
@@ -369,11 +370,7 @@ def test_a_lost_connection_is_one_message_and_keeps_the_template(
         ask(browser, CREATE)
         good = template_text(browser)
     # the server is stopped now (by its process group)
-    browser.allowed_console.extend(["ERR_CONNECTION_REFUSED", "Failed to fetch"])
-    box = by_label(browser, "Request")
-    box.send_keys("add vim")
-    by_label(browser, "Send").click()
-    message = wait_until(browser, alert, "the error message")
+    _, message = send_while_down(browser, "add vim")
     assert message.startswith("Lost the connection to the server"), message
     assert len(message.splitlines()) == 1
     assert template_text(browser) == good
