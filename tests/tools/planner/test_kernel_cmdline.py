@@ -11,7 +11,8 @@ from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
 
-UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # cmdline: console=tty0 console=ttyS0,115200 loglevel=4
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+UBUNTU_CMDLINE = ["console=tty0", "console=ttyS0,115200", "loglevel=4"]  # its kernel cmdline
 
 
 def _text(name: str = UBUNTU) -> str:
@@ -50,12 +51,8 @@ def test_an_option_with_a_comma_is_one_token(request_text: str, expected: list[s
 
 
 def test_adding_isolcpus_with_a_comma_lands_whole_in_the_template() -> None:
-    assert _cmdline_after("add isolcpus=2,3 to the kernel command line", _text()) == [
-        "console=tty0",
-        "console=ttyS0,115200",
-        "loglevel=4",
-        "isolcpus=2,3",
-    ]
+    after = _cmdline_after("add isolcpus=2,3 to the kernel command line", _text())
+    assert after == [*UBUNTU_CMDLINE, "isolcpus=2,3"]
 
 
 def _with_isolcpus() -> str:
@@ -66,30 +63,20 @@ def _with_isolcpus() -> str:
 
 
 @pytest.mark.parametrize(
-    "request_text",
+    ("request_text", "after"),
     [
-        "set isolcpus=4-7",
-        "set isolcpus=4-7 on the kernel command line",
-        "change isolcpus to 4-7 on the kernel command line",
+        # an option with the same key replaces the old one
+        ("set isolcpus=4-7", [*UBUNTU_CMDLINE, "isolcpus=4-7"]),
+        ("set isolcpus=4-7 on the kernel command line", [*UBUNTU_CMDLINE, "isolcpus=4-7"]),
+        ("change isolcpus to 4-7 on the kernel command line", [*UBUNTU_CMDLINE, "isolcpus=4-7"]),
+        # an option is removed by its key or whole
+        ("remove isolcpus from the kernel command line", UBUNTU_CMDLINE),
+        ("remove isolcpus=2,3 from the kernel command line", UBUNTU_CMDLINE),
+        ("drop isolcpus from the kernel cmdline", UBUNTU_CMDLINE),
     ],
 )
-def test_an_option_with_the_same_key_replaces_the_old_one(request_text: str) -> None:
-    after = _cmdline_after(request_text, _with_isolcpus())
-    assert [arg for arg in after if arg.startswith("isolcpus")] == ["isolcpus=4-7"]
-    assert "console=ttyS0,115200" in after
-
-
-@pytest.mark.parametrize(
-    "request_text",
-    [
-        "remove isolcpus from the kernel command line",
-        "remove isolcpus=2,3 from the kernel command line",
-        "drop isolcpus from the kernel cmdline",
-    ],
-)
-def test_an_option_is_removed_by_its_key_or_whole(request_text: str) -> None:
-    after = _cmdline_after(request_text, _with_isolcpus())
-    assert after == ["console=tty0", "console=ttyS0,115200", "loglevel=4"]
+def test_isolcpus_is_replaced_or_removed_by_its_key(request_text: str, after: list[str]) -> None:
+    assert _cmdline_after(request_text, _with_isolcpus()) == after
 
 
 def test_removing_an_absent_option_says_so_and_changes_nothing() -> None:
