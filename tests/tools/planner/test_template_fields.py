@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import yaml
 
 from oic_ai.tools.applier.apply import apply_plan
@@ -323,9 +324,16 @@ def test_a_decimal_comma_and_a_relative_change_by_a_share() -> None:
     assert disk(doc)["size"] == "15GiB"
 
 
-def test_a_host_field_label_names_the_host() -> None:
-    doc, missed = run("host: kiosk-api")
-    assert doc["systemConfig"]["hostname"] == "kiosk-api"
+@pytest.mark.parametrize(
+    ("request_text", "hostname"),
+    [
+        ("host: kiosk-api", "kiosk-api"),  # a host field label names the host
+        ("change the host name from kiosk to plc-7", "plc-7"),  # a change takes the new name
+    ],
+)
+def test_the_hostname_from_a_field_label_or_a_change(request_text: str, hostname: str) -> None:
+    doc, missed = run(request_text)
+    assert doc["systemConfig"]["hostname"] == hostname
     assert missed == []
 
 
@@ -403,12 +411,6 @@ def test_a_kernel_flag_is_never_a_package_and_pass_to_the_kernel() -> None:
     doc, missed = run("boot with nomodeset", "also pass audit=1 to the kernel")
     assert {"nomodeset", "audit=1"} <= set(cmdline(doc))
     assert "nomodeset" not in packages(doc)
-    assert missed == []
-
-
-def test_a_hostname_changed_from_one_name_to_another_takes_the_new_one() -> None:
-    doc, missed = run("change the host name from kiosk to plc-7")
-    assert doc["systemConfig"]["hostname"] == "plc-7"
     assert missed == []
 
 
