@@ -125,3 +125,8 @@ def test_an_option_the_user_only_observes_is_not_added_back() -> None:
     text = _text(extra="audit=0")
     args = _cmdline_after("I see audit=0 on the kernel command line; take audit=0 out", text)
     assert "audit=0" not in args
+
+
+def test_a_number_before_a_key_that_is_no_count_sets_nothing() -> None:
+    plan = plan_request("add 2 audit rules", _text(), mode="refine")
+    assert not [op for op in plan.operations if op.op == "set_kernel"]

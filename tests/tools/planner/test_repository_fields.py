@@ -101,3 +101,8 @@ def test_add_it_after_a_described_repository_is_part_of_it() -> None:
     assert not_applied == []
     added = [op for op in ops if op["op"] == "add_repository"]
     assert added[0]["component"] == "non-free"
+
+
+def test_a_field_word_in_a_sentence_about_other_things_changes_no_repository() -> None:
+    ops, _ = _ops("remove unneeded components like cups", with_repository=True)
+    assert not [op for op in ops if op["op"] == "set"]

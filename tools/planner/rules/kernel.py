@@ -314,8 +314,13 @@ def rule_bare_kernel_args(state: PlanState) -> None:
 
 # a flag joined to an option just read ("add quiet and splash", "loglevel=3, quiet"), or a
 # value for an option key given as a count ("hugepages, 1024 of them", "1024 hugepages")
-_JOINED_AFTER = re.compile(r"\x1f\s*(?:,|and|&|\+|plus)\s*(?P<flag>[a-z]+)\b(?![=.-])")
+_JOINED_AFTER = re.compile(
+    r"\x1f\s*(?:,|and|&|\+|plus)\s*(?P<flag>[a-z]+)\b(?![=.-])"
+    r"(?=\s*(?:$|[,;.!?)\x1f]|(?:and|to|on|in|too|as\s+well|please)\b))"
+)
 _JOINED_BEFORE = re.compile(r"(?<![\w=.-])(?P<flag>[a-z]+)\s*(?:,|and|&|\+|plus)\s*\x1f")
+# keys whose value is a count ("512 hugepages"); "2 audit rules" is no audit=2
+_COUNT_KEYS = frozenset(("hugepages", "maxcpus", "nr_cpus"))
 _COUNTED = re.compile(
     r"(?<![\w=.-])(?P<key>[a-z_][a-z0-9_.]*)\s*,?\s*(?P<value>\d{1,6})\s+of\s+them\b"
     r"|(?<![\w=.-])(?P<value2>\d{1,6})\s+(?P<key2>[a-z_][a-z0-9_.]*)\b(?![=.-])"
@@ -331,7 +336,7 @@ def _counted(state: PlanState) -> None:
     text = state.text
     for match in text.matches(_COUNTED):
         key = match.group("key") or match.group("key2")
-        if key not in _VALUE_KEYS:
+        if key not in _COUNT_KEYS:
             continue
         text.consume(*match.span())
         _add_cmdline_args(state, [f"{key}={match.group('value') or match.group('value2')}"])

@@ -76,8 +76,10 @@ _CORRECTED = re.compile(
 _OLD_VALUE = re.compile(r"\s*,?\s*\(?\s*(?:not|instead\s+of|rather\s+than|was)\s+-?\d{1,5}\b\s*\)?")
 # a field of a repository, said without naming the repository
 _FIELD_WORD = re.compile(
-    r"\b(?:prio(?:rity)?\s*(?:of\s+|=\s*|:\s*|to\s+)?-?\d|suite|codename|components?|"
-    r"(?:signing\s+|gpg\s+|repo\s+)?key(?:\s+url)?\s+(?:is|was|at|should)\b)"
+    r"\bprio(?:rity)?\s*(?:of\s+|=\s*|:\s*|to\s+)?-?\d"
+    r"|\b(?:suite|codename|component)\s*(?:[:=]\s*|(?:should\s+be|to|is|now)\s+)?"
+    r"[a-z0-9][a-z0-9._-]*(?:\s+(?:please|pls|instead|now|too))?\s*(?:$|[,;.!?\x1f])"
+    r"|(?<!ssh\s)\b(?:signing\s+|gpg\s+|repo\s+)?key(?:\s+url)?\s+(?:is|was|at|should)\b"
 )
 # "same key": the key of the repository before; "no priority": none is set
 _SAME_KEY = re.compile(r"\b(?:the\s+)?same\s+(?:signing\s+|gpg\s+)?key\b")
