@@ -41,7 +41,8 @@ _QUESTION = re.compile(
     r"^\s*(?:what|which|how|why|does|is|are|show|list|summari[sz]e|explain|describe|"
     r"tell me|do\s+(?:we|you|i|they|it|these|those)\b|can\s+(?:it|this)\b(?!.*\binstead\b)|"
     r"(?:can|could|would)\s+(?:you\s+(?:please\s+)?(?:tell|show|list|explain|describe|"
-    r"summari[sz]e)|i\s+see)\b)",
+    r"summari[sz]e)|i\s+see)\b|(?:paste|print|display|dump)\s+(?:me\s+|us\s+)?"
+    r"(?:the|its|our|your|current|whole|full)\b)",
     re.IGNORECASE,
 )
 _NEW = re.compile(

@@ -210,3 +210,18 @@ def test_context_resolves_its_settings_once(monkeypatch: pytest.MonkeyPatch) -> 
     carried = Context.from_settings(pinned, review=True)
     assert carried.settings() is pinned and carried.review is True
     assert carried.provider == "builtin" and "sk-test-not-shown" not in repr(carried)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "intent"),
+    [
+        ("print the package list as it is now", "explain"),
+        ("display the current partitions", "explain"),
+        ("paste us the whole template", "explain"),
+        ("print support for the label printer, add cups", "refine"),
+    ],
+)
+def test_asking_to_paste_or_print_what_is_there_is_a_question(
+    request_text: str, intent: str
+) -> None:
+    assert route_request(request_text, TEMPLATE)["intent"] == intent

@@ -15,6 +15,7 @@ from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_model import template_from_text
 from oic_ai.tools import edit_plan
 from oic_ai.tools.planner.accounting import account
+from oic_ai.tools.planner.pasted import read_pasted
 from oic_ai.tools.planner.redact import redact_passwords
 from oic_ai.tools.planner.rules.artifacts import artifact_words, rule_artifacts
 from oic_ai.tools.planner.rules.beyond import rule_beyond_template
@@ -276,6 +277,7 @@ def plan_request(
         a password in the request is dropped and a warning says so.
     """
     redacted, password_warning = redact_passwords(request)
+    redacted, pasted = read_pasted(redacted)  # "users:\n - name: ops" as "add a user ops"
     if len(redacted) > _MAX_REQUEST_CHARS:
         cut = redacted.rfind(" ", 0, _MAX_REQUEST_CHARS)
         redacted = redacted[: cut if cut > 0 else _MAX_REQUEST_CHARS]
@@ -299,6 +301,7 @@ def plan_request(
     )
     if password_warning:
         state.warn(password_warning)
+    state.notes.extend(pasted)
     if too_long:
         state.not_applied.append(too_long)
     for chunk in unreadable_chunks(state.text):

@@ -48,9 +48,11 @@ _FRACTION = (
 )
 _WORD_UNITS = "|".join(sorted((name for name in _UNITS if len(name) > 1), key=len, reverse=True))
 _LETTER_UNITS = "|".join(name for name in _UNITS if len(name) == 1)
-# "16G" only when the letter sticks to the digits; "a 2 m cable" is not a size
+# "16G" only when the letter sticks to the digits; "a 2 m cable" is not a size. A value
+# inside a ``key=value`` option ("cma=256M", "hugepagesz=1G") is the
+# option's own text, never rewritten.
 SIZE_PHRASE = re.compile(
-    r"(?<![\w.+/-])(?:"
+    r"(?<![\w.+/=-])(?:"
     rf"(?P<digits>\d{{1,3}}(?:,\d{{3}})+(?![\d,])|\d{{1,7}}(?:[.,]\d{{1,3}})?)"
     r"(?:\s*(?P<and_half>and\s+a\s+half))?"
     r"(?:\s+(?P<more>more|extra|additional)(?=\s))?"

@@ -107,6 +107,14 @@ def _span_patterns() -> _SpanPatterns:
     )
 
 
+# a release named as a repository's field is no target: "codename noble", "suite: trixie",
+# "https://example.com/debian bookworm main", "https://example.com/apt, noble, main"
+_REPOSITORY_FIELD = re.compile(
+    r"(?:\b(?:suite|codename|code\s+name|distribution)\s*[:=]?\s*(?:is\s+)?"
+    r"|(?:https?|file)://[^\s,;]+\s*,?\s*)$"
+)
+
+
 def detect_target_spans(text: str) -> list[TargetMention]:
     r"""Find every place ``text`` names a target, phrase by phrase, with offsets.
 
@@ -141,6 +149,8 @@ def detect_target_spans(text: str) -> list[TargetMention]:
                 source = (
                     kind != "unsupported"
                     and patterns.from_before.search(work, 0, match.start()) is not None
+                ) or (
+                    kind == "dist" and _REPOSITORY_FIELD.search(work, 0, match.start()) is not None
                 )
                 mentions.append(TargetMention(kind, value, *match.span(), source=source))
                 blank(*match.span())

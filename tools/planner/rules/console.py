@@ -78,9 +78,23 @@ def rule_console(state: PlanState) -> None:
         if ask is None:
             continue
         for clause in group:
-            text.consume(clause.start, clause.end)
+            _consume_but_options(state, clause)
         _apply(state, ask)
     _remove_consoles(state)
+
+
+# another option in a console clause ("ip=dhcp rd.neednet=1 console=ttyS1,115200"):
+# the kernel rule's to read
+_OTHER_OPTION = re.compile(r"(?<![^\s,;\x1f])(?!console=)[a-z_][a-z0-9_.-]*=[^\s;\x1f]+", re.I)
+
+
+def _consume_but_options(state: PlanState, clause: Clause) -> None:
+    """Mark ``clause`` read, except the ``key=value`` options other than ``console=``."""
+    start = clause.start
+    for match in _OTHER_OPTION.finditer(state.text.work, clause.start, clause.end):
+        state.text.consume(start, match.start())
+        start = match.end()
+    state.text.consume(start, clause.end)
 
 
 # "disable the tty0 console", "remove the VGA console", "only keep the serial console"

@@ -90,6 +90,11 @@ _CMDLINE_ON = re.compile(
     rf"(?:\b(?:put|have|want|need|use)\s+)?(?:\bthe\s+)?(?P<args>{_ARG})\s+(?:on|in|to)\s+"
     rf"(?:the\s+)?{_CMDLINE_WORDS}"
 )
+# what the user sees there, not what they ask for: "I notice selinux=0 on the cmdline"
+_OBSERVED = re.compile(
+    r"\b(?:notice[sd]?|see|saw|seen|spotted|found|there(?:'s|\s+is)|why\s+is|what\s+is)\s+"
+    r"(?:the\s+|a\s+|an\s+)?$"
+)
 # "make sure ip=dhcp is on the kernel command line"
 _CMDLINE_STATED = re.compile(
     r"(?:\b(?:make\s+sure|ensure|check\s+that)\s+)?"
@@ -101,6 +106,21 @@ _KEY_CHANGE = re.compile(
     rf"\b(?:set|change|make|switch|update|move)\s+(?:the\s+)?(?P<key>{_KEY})"
     r"(?:\s+(?:option|argument|parameter|value))?\s+to\s+(?:(?:cores?|cpus?)\s+)?"
     r"(?P<value>[^\s,;\x1f]+?)(?=$|[\s,;\x1f]|\.(?:\s|$))"
+)
+# "isolcpus and nohz_full should be 4-15 now", "set isolcpus, nohz_full to 4-15": one new
+# value for several keys the command line has
+_KEYS_BECOME = re.compile(
+    rf"(?:\b(?:set|change|make|switch|update|move)\s+(?:the\s+)?)?"
+    rf"(?P<keys>{_KEY}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_KEY})+)"
+    r"(?:\s+(?:options|arguments|parameters|values))?\s+"
+    r"(?:(?:should|must|need\s+to|needs\s+to|have\s+to)\s+(?:now\s+)?be|to|=|become)\s+"
+    r"(?:now\s+)?(?P<value>[^\s,;\x1f]+?)(?=$|[\s,;\x1f]|\.(?:\s|$))"
+)
+# "leave rcu_nocbs alone", "keep loglevel as it is": an option that stays
+_KEY_KEEP = re.compile(
+    rf"\b(?:leave|keep|don'?t\s+touch|do\s+not\s+touch)\s+(?:the\s+)?(?P<key>{_KEY})(?![\w.=-])"
+    r"(?:\s+(?:option|argument|parameter|setting))?"
+    r"(?:\s+(?:alone|as\s+(?:it\s+)?is|unchanged|untouched|where\s+it\s+is))?"
 )
 _QUIET = re.compile(r"\b(?:quiet|silent)(?:\s+boot)?\b|\bboot\s+(?:quietly|silently)\b")
 # A whole word on its own: never part of a URL ("?a=b"), a bracket ("[trusted=yes]") or a
@@ -114,9 +134,12 @@ _BARE_ARG = re.compile(
 
 # "remove the loglevel option", "take loglevel off the kernel command line", "get rid of
 # console=tty0", "the cmdline should not have loglevel": an option the command line has
+# "scratch the isolcpus thing", "remove the hugepages stuff": every option of that family
 _KEY_REMOVE = re.compile(
-    rf"\b(?:(?:remove|drop|delete|strip|disable|lose)|get\s+rid\s+of|take)\s+(?:the\s+)?"
-    rf"(?P<arg>{_KEY}(?:={_VALUE})?)(?:\s+(?:option|argument|parameter|flag|setting|entry|one|value))?"
+    rf"\b(?:(?:remove|drop|delete|strip|disable|lose|scratch|kill|ditch|forget)|get\s+rid\s+of"
+    rf"|take)\s+(?:the\s+|all\s+(?:the\s+)?|those\s+|that\s+)?"
+    rf"(?P<arg>{_KEY}(?:={_VALUE})?)(?:\s+(?:option|argument|parameter|flag|setting|entry|one|value"
+    rf"|(?P<family>stuff|things?|bits?|settings|options|params|parameters|arguments|business)))?"
     rf"(?:\s+(?:off|out)(?:\s+of)?)?(?:\s+(?:from|off|of)\s+(?:the\s+)?{_CMDLINE_WORDS})?"
     rf"|\b{_CMDLINE_WORDS}\s+(?:should|must)\s+not\s+(?:have|contain|include)\s+"
     rf"(?P<arg2>{_KEY}(?:={_VALUE})?)"
@@ -140,10 +163,11 @@ def rule_kernel(state: PlanState) -> None:
     for match in text.matches(_KEY_REMOVE):
         arg = text.raw(*match.span("arg" if match.group("arg") else "arg2")).rstrip(".")
         keys = {_arg_key(a) for a in state.current_cmdline.split()}
-        if _arg_key(arg) not in keys:
+        family = _family(keys, arg) if match.group("family") and "=" not in arg else []
+        if _arg_key(arg) not in keys and not family:
             continue  # not an option the command line has: another rule's (a package)
         text.consume(*match.span())
-        _remove_cmdline_args(state, [arg])
+        _remove_cmdline_args(state, family or [arg])
     for match in text.matches(_CMDLINE_SET):
         value = text.raw(*match.span("value")).strip().strip("\"'")
         text.consume(*match.span())
@@ -165,6 +189,9 @@ def rule_kernel(state: PlanState) -> None:
             _add_cmdline_args(state, args)
     for match in text.matches(_CMDLINE_ON):
         args = _option_words(_split_args(text.raw(*match.span("args"))))
+        if _OBSERVED.search(text.work, max(0, match.start() - 30), match.start()):
+            text.consume(*match.span(), "context")  # "I notice selinux=0 on the cmdline"
+            continue
         if args and ("=" in args[0] or args[0].lower() in _FLAGS):
             text.consume(*match.span())
             _add_cmdline_args(state, args)
@@ -187,7 +214,19 @@ def rule_kernel(state: PlanState) -> None:
             continue
         text.consume(*match.span())
         _add_cmdline_args(state, [f"{key}={value}"])
+    _counted(state)
     _key_values(state)
+    keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
+    for match in text.matches(_KEYS_BECOME):
+        named = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", match.group("keys"))
+        if not named or not all(k in keys and k != "console" for k in named):
+            continue
+        value = text.raw(*match.span("value")).rstrip(".")
+        text.consume(*match.span())
+        _add_cmdline_args(state, [f"{key}={value}" for key in named])
+    for match in text.matches(_KEY_KEEP):
+        if match.group("key") in keys:
+            text.consume(*match.span(), "context")
     for match in text.matches(_QUIET):
         text.consume(*match.span())
         if _NEGATED_QUIET.search(text.work, max(0, match.start() - 20), match.start()):
@@ -205,6 +244,19 @@ def rule_kernel(state: PlanState) -> None:
             state.notes.append(f"the kernel is already {version}")
         else:
             state.kernel_version = version
+
+
+def _family(keys: Iterable[str], word: str) -> list[str]:
+    """The option keys ``word`` names as a family: "hugepages" names ``hugepagesz`` too.
+
+    A key is in the family when the word (without a plural "s") is part of it; a word
+    shorter than four letters names no family.
+    """
+    stem = word.lower()
+    stem = stem[:-1] if stem.endswith("s") and len(stem) > 4 else stem
+    if len(stem) < 4:
+        return []
+    return sorted(key for key in keys if stem in key.lower())
 
 
 def _key_values(state: PlanState) -> None:
@@ -253,10 +305,53 @@ def rule_bare_kernel_args(state: PlanState) -> None:
         arg = state.text.raw(*match.span("arg")).rstrip(".")
         state.text.consume(*match.span())
         _add_cmdline_args(state, [arg])
+    _joined_flags(state)
     for match in state.text.matches(_BARE_FLAG):
         lead = _FLAG_LEAD.search(state.text.work, max(0, match.start() - 12), match.start())
         state.text.consume(lead.start() if lead else match.start(), match.end())
         _add_cmdline_args(state, [match.group("flag")])
+
+
+# a flag joined to an option just read ("add quiet and splash", "loglevel=3, quiet"), or a
+# value for an option key given as a count ("hugepages, 1024 of them", "1024 hugepages")
+_JOINED_AFTER = re.compile(
+    r"\x1f\s*(?:,|and|&|\+|plus)\s*(?P<flag>[a-z]+)\b(?![=.-])"
+    r"(?=\s*(?:$|[,;.!?)\x1f]|(?:and|to|on|in|too|as\s+well|please)\b))"
+)
+_JOINED_BEFORE = re.compile(r"(?<![\w=.-])(?P<flag>[a-z]+)\s*(?:,|and|&|\+|plus)\s*\x1f")
+# keys whose value is a count ("512 hugepages"); "2 audit rules" is no audit=2
+_COUNT_KEYS = frozenset(("hugepages", "maxcpus", "nr_cpus"))
+_COUNTED = re.compile(
+    r"(?<![\w=.-])(?P<key>[a-z_][a-z0-9_.]*)\s*,?\s*(?P<value>\d{1,6})\s+of\s+them\b"
+    r"|(?<![\w=.-])(?P<value2>\d{1,6})\s+(?P<key2>[a-z_][a-z0-9_.]*)\b(?![=.-])"
+)
+
+
+def _kernel_claimed(state: PlanState, at: int) -> bool:
+    return any(s <= at < e and o == "kernel" for s, e, o in state.text.claims)
+
+
+def _counted(state: PlanState) -> None:
+    """A count of a key that takes one: "512 hugepages", "hugepages, 512 of them"."""
+    text = state.text
+    for match in text.matches(_COUNTED):
+        key = match.group("key") or match.group("key2")
+        if key not in _COUNT_KEYS:
+            continue
+        text.consume(*match.span())
+        _add_cmdline_args(state, [f"{key}={match.group('value') or match.group('value2')}"])
+
+
+def _joined_flags(state: PlanState) -> None:
+    """Flags and counted values said next to options the kernel rule read."""
+    text = state.text
+    for pattern in (_JOINED_AFTER, _JOINED_BEFORE):
+        for match in text.matches(pattern):
+            flag = match.group("flag")
+            blank = match.start() if pattern is _JOINED_AFTER else match.end() - 1
+            if flag in _FLAGS and _kernel_claimed(state, blank):
+                text.consume(*match.span("flag"))
+                _add_cmdline_args(state, [flag])
 
 
 # kernel flags that are nothing else: never a package, never an English word

@@ -113,9 +113,38 @@ _DATA_WORDS = frozenset(("data", "storage", "extra", "separate", "dedicated", "a
 _SYSTEM = frozenset("/ /boot /boot/efi /efi /tmp /var /var/log /var/tmp /usr /home /opt".split())
 
 
+# where a new partition should sit: "between / and /var", "after /boot", "right before /var"
+_PLACEMENT = re.compile(
+    rf"\b(?:(?:right|just|directly)\s+)?(?:between\s+(?:the\s+)?(?P<first>{MOUNT})(?:\s+partition)?"
+    rf"\s+and\s+(?:the\s+)?(?P<second>{MOUNT})|(?:after|before)\s+(?:the\s+)?(?P<one>{MOUNT}))"
+    r"(?:\s+(?:partition|one|ones|partitions))?(?=$|[\s,;.!?)\x1f])"
+)
+_PARTITION_WORD = re.compile(r"\bpartition\b|\bswap\b")
+
+
+def _placements(state: PlanState) -> None:
+    """Read where a new partition should sit, so its mount points are not read as others.
+
+    The plan cannot order partitions: a new one is carved from the end of the disk
+    (before a partition that takes the rest), and a warning says so.
+    """
+    text = state.text
+    for match in text.matches(_PLACEMENT):
+        before = text.work[max(0, match.start() - 60) : match.start()]
+        if not _PARTITION_WORD.search(before):
+            continue
+        text.consume(*match.span())
+        state.warn(
+            f"'{text.raw(*match.span())}': a plan cannot choose where a partition sits; a "
+            "new one is carved from the end of the disk (before a partition that takes the "
+            "rest of it)"
+        )
+
+
 def rule_partitions(state: PlanState) -> None:
     """Remove, resize and add partitions, in that order."""
     text = state.text
+    _placements(state)
     for match in text.matches(_PARTITION_REMOVE):
         ref = (
             match.group("mount")
@@ -234,6 +263,8 @@ def add_partition(
     does, that is reported: a size for either one would be made up.
     """
     taker = next((p for p in state.facts.partitions if p.start_bytes and not p.end_bytes), None)
+    if taker is not None and _sized_too(state, taker):
+        taker = None  # "/ 20GiB, /var the rest": the layout gives the old taker a size
     if rest and size is None and taker is not None and taker.mount_point != mount:
         name = taker.mount_point or taker.ref
         reason = (
@@ -272,6 +303,24 @@ def add_partition(
 
 
 _DEFAULT_PARTITION_SIZE = 2 * 1024**3
+
+
+def _sized_too(state: PlanState, part: Partition) -> bool:
+    """True when this plan gives ``part`` a size: resized already, or sized in the request.
+
+    A layout said as a list ("/ 20GiB ext4, /var xfs taking the rest") sizes the partition
+    that took the rest of the disk, so another one may take it now.
+    """
+    names = {part.ref, part.id, part.mount_point} - {None, ""}
+    if any(isinstance(op, ResizePartition) and op.partition in names for op in state.partition_ops):
+        return True
+    if not part.mount_point:
+        return False
+    sized = re.compile(
+        rf"(?<![\w./-]){re.escape(part.mount_point)}(?![\w./-])\s*(?:partition\s+|fs\s+)?"
+        rf"(?:(?:is|at|of|gets|=|:)\s*)?(?:{FS}\s+)?{SIZE}"
+    )
+    return sized.search(state.text.work) is not None
 
 
 def _has_free_tail(state: PlanState) -> bool:

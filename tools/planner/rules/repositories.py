@@ -27,14 +27,16 @@ _CUE = re.compile(
     r"\b(?:(?:add|use|with|include|configure|set\s+up)\s+)?(?:(?:the|a|an|our|their|its|his|her|"
     r"my|your|this|that)\s+)?(?:(?:own|local|internal|private|vendor'?s?|upstream|official|"
     r"custom|extra|additional|docker'?s?|company)\s+)*(?:(?:apt|yum|dnf|rpm|deb|package|"
-    r"software|debian|ubuntu)\s+)?(?:repo|repos|repository|repositories|mirror|source|sources)\b"
+    r"software|debian|ubuntu)\s+)?(?:repo|repos|repository|repositories|mirror|source|sources|"
+    r"ppa|ppas)\b"
     r"(?:\s*:)?"
     # a sources.list line: "deb https://... noble main"
     r"|\bdeb(?:-src)?(?=\s+(?:\[[^\]]*\]\s*)?(?:https?|file)://)"
 )
 # after a repository URL, the words of a sources.list line: the suite, then components
+# "URL bookworm main", "URL, bookworm, stable": separated by spaces or commas
 _POSITIONAL = re.compile(
-    r"\s+(?P<suite>[a-z][a-z0-9.-]*)(?P<components>(?:\s+(?!(?:with|and|key|signed|signing|gpg|"
+    r"(?:\s*,\s*|\s+)(?P<suite>[a-z][a-z0-9.-]*)(?P<components>(?:(?:\s*,\s*|\s+)(?!(?:with|and|key|signed|signing|gpg|"
     r"priority|prio|suite|component|components|codename|for|from|to|at|on|in|please|too|also|"
     r"then)\b)[a-z][a-z0-9-]*)*)(?=\s*(?:$|[,;.)\x1f]|\s+(?:with|and|key|signed|signing|gpg|priority)\b))"
 )
@@ -44,6 +46,10 @@ _KEY = re.compile(
     r"signature)(?:\s+(?:url|file|is|at|from|=|:))*\s*[:=]?\s*"
     rf"(?P<key>{_URL}|{_PATH})"
     rf"|\bsigned\s+(?:with|by)\s+(?:the\s+key\s+(?:at\s+)?)?(?P<key2>{_URL}|{_PATH})"
+    # "the key url is wrong. it's URL": a corrected key
+    r"|\bkey(?:\s+url)?\s+(?:is|was)\s+(?:wrong|outdated|old|stale|broken|bad)[\s,.;:!-]*"
+    r"(?:(?:the\s+right\s+one\s+is|it\s+should\s+be|should\s+be|it'?s|it\s+is|use|now)\s*:?\s*)"
+    rf"(?P<key3>{_URL}|{_PATH})"
 )
 # the template's repository has no name field: the name people give it is its codename
 _SUITE = re.compile(
@@ -52,9 +58,10 @@ _SUITE = re.compile(
     r"(?P<value>[a-z0-9][a-z0-9._/-]*)"
 )
 _COMPONENT = re.compile(
-    r"\b(?:components?|section|area)\s*[:=]?\s*(?:(?:to|is|as)\s+)?(?P<value>[a-z0-9][a-z0-9._-]*"
-    r"(?:(?:\s*,\s*|\s+and\s+|\s+)(?!(?:and|key|signing|signed|suite|codename|with|url)\b)"
-    r"[a-z0-9][a-z0-9._-]*)*)"
+    r"\b(?:components?|section|area)\s*[:=]?\s*(?:(?:to|is|as)\s+)?"
+    r"(?P<value>[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?"
+    r"(?:(?:\s*,\s*|\s+and\s+|\s+)(?!(?:and|key|signing|signed|suite|codename|with|url|please|pls|too|also|thanks)\b)"
+    r"[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?)*)"
 )
 _PRIORITY = re.compile(
     r"\b(?:pin\s+)?prio(?:rity)?\s*(?:of\s+|=\s*|:\s*|to\s+)?(?P<value>-?\d{1,5})\b"
@@ -64,6 +71,15 @@ _PRIORITY = re.compile(
 _CORRECTED = re.compile(
     r"[^\d\x1f]{0,40}?\b(?:no|actually|rather|sorry|i\s+mean|make\s+(?:it|that))\s*[,:]?\s*"
     r"(?P<value>-?\d{1,5})(?![\w.])"
+)
+# "prio 50 (not 10)", "priority 50 instead of 10": the old value
+_OLD_VALUE = re.compile(r"\s*,?\s*\(?\s*(?:not|instead\s+of|rather\s+than|was)\s+-?\d{1,5}\b\s*\)?")
+# a field of a repository, said without naming the repository
+_FIELD_WORD = re.compile(
+    r"\bprio(?:rity)?\s*(?:of\s+|=\s*|:\s*|to\s+)?-?\d"
+    r"|\b(?:suite|codename|component)\s*(?:[:=]\s*|(?:should\s+be|to|is|now)\s+)?"
+    r"[a-z0-9][a-z0-9._-]*(?:\s+(?:please|pls|instead|now|too))?\s*(?:$|[,;.!?\x1f])"
+    r"|(?<!ssh\s)\b(?:signing\s+|gpg\s+|repo\s+)?key(?:\s+url)?\s+(?:is|was|at|should)\b"
 )
 # "same key": the key of the repository before; "no priority": none is set
 _SAME_KEY = re.compile(r"\b(?:the\s+)?same\s+(?:signing\s+|gpg\s+)?key\b")
@@ -94,12 +110,16 @@ class _Repo:
 def rule_repositories(state: PlanState) -> None:
     """Add the repositories the request names, each field as written."""
     text = state.text
-    fields_of_its = state.facts.repositories and _ITS_FIELD.search(text.work)
+    fields_of_its = state.facts.repositories and (
+        _ITS_FIELD.search(text.work) or _FIELD_WORD.search(text.work)
+    )
     if not _CUE.search(text.work) and not _URL_FIELD.search(text.work) and not fields_of_its:
         return
     for match in text.matches(_OPTIONS):
         state.reject(*match.span(), _OPTIONS_REASON)
     sentences = _sentences(state)
+    if _no_repository_url(state):
+        _amend(state, 0, len(text.work))  # fields across sentences: "key is wrong. it's URL"
     for start, end in sentences:
         _amend(state, start, end)
     repos = [r for r in (_read(state, start, end) for start, end in sentences) if r.url]
@@ -109,6 +129,9 @@ def rule_repositories(state: PlanState) -> None:
         found = [_read(state, 0, len(text.work))]  # one repository: its fields anywhere
     for repo in found:
         _plan(state, repo)
+    if any(repo.url for repo in found):
+        for match in text.matches(_ADD_IT):
+            text.consume(*match.span())  # "... signing key at URL. Please add it."
 
 
 def _sentences(state: PlanState) -> list[tuple[int, int]]:
@@ -124,12 +147,16 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
     repo = _Repo()
     # in a request about repositories, a sentence with a bare URL gives another one
     cued = _CUE.search(state.text.original.lower()) and _BARE_URL.search(work, start, end)
-    named = _CUE.search(work, start, end) or _ITS_FIELD.search(work, start, end)
+    named = (
+        _CUE.search(work, start, end)
+        or _ITS_FIELD.search(work, start, end)
+        or (state.facts.repositories and _FIELD_WORD.search(work, start, end))
+    )
     if not named and not _URL_FIELD.search(work, start, end) and not cued:
         return repo
     keys = set()
     for match in _KEY.finditer(work, start, end):
-        group = "key" if match.group("key") else "key2"
+        group = next(g for g in ("key", "key2", "key3") if match.group(g))
         repo.pkey = repo.pkey or _raw(state, match.span(group))
         keys.add(match.span(group))
         repo.spans.append(match.span())
@@ -157,9 +184,13 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
 
         suite = positional.group("suite")
         codenames = {d.codename for d in load_targets().dists.values() if d.codename}
-        if not is_english(suite) or suite in _KNOWN_SUITE_WORDS | codenames:
+        known = suite in _KNOWN_SUITE_WORDS | codenames or _release_name(suite)
+        # after a comma a word is a suite only when it is one by name ("URL, htop" is not)
+        listed = work[positional.start() : positional.start("suite")].strip() == ","
+        if known or (not listed and not is_english(suite)):
             repo.codename = _raw(state, positional.span("suite"))
-            components = positional.group("components").split()
+            components = re.split(r"[\s,]+", positional.group("components").strip(" ,"))
+            components = [c for c in components if c]
             if components and not _COMPONENT.search(work, start, end):
                 repo.component = " ".join(components)
             repo.spans.append(positional.span())
@@ -179,6 +210,8 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         if corrected is not None:
             repo.priority = int(corrected.group("value"))
             repo.spans.append((priority.end(), corrected.end()))
+        elif old := _OLD_VALUE.match(work, priority.end()):
+            repo.spans.append(old.span())  # "prio 50 not 10": the value it replaces
     for pattern in (_SAME_KEY, _NO_PRIORITY):
         for match in pattern.finditer(work, start, end):
             repo.spans.append(match.span())
@@ -190,12 +223,27 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
     return repo
 
 
+# "please add it", "use that one": the repository the request just described
+_ADD_IT = re.compile(
+    r"\b(?:(?:please|pls|kindly)\s+)?(?:add|use|include|configure|enable|set\s+up)\s+"
+    r"(?:it|that|this|them|those)(?:\s+one)?(?:\s+(?:too|as\s+well|please|pls))?\b(?!\s+\w)"
+)
 # "its suite should be ...": a repository field, when the template lists repositories
 _ITS_FIELD = re.compile(r"\bits\s+(?:suite|codename|components?|priority|prio|signing\s+key)\b")
 # "also add a second one, URL ...": another repository, in a request about them
 _ANOTHER = re.compile(
     r"\b(?:(?:also\s+)?add\s+)?(?:another|a\s+(?:second|third|further)|one\s+more)(?:\s+one)?\b"
 )
+
+
+def _release_name(word: str) -> bool:
+    """True when the target registry knows ``word`` as a release ("bookworm", "jammy")."""
+    from oic_ai.tools.retrieval.target_mentions import detect_target_spans
+
+    return any(
+        m.kind in ("dist", "unsupported") and (m.start, m.end) == (0, len(word))
+        for m in detect_target_spans(word)
+    )
 
 
 # suites that are English words too ("stable", "testing") still name a suite after a URL
@@ -219,7 +267,9 @@ def _amend(state: PlanState, start: int, end: int) -> None:
     URL changes the repository added or listed last; each field is set as given.
     """
     work = state.text.work
-    if not _REFERENCE.search(work, start, end) or _BARE_URL.search(work, start, end):
+    if not (_REFERENCE.search(work, start, end) or _no_repository_url(state)):
+        return
+    if _BARE_URL.search(work, start, end) and not _no_repository_url(state):
         return
     previous = _previous(state)
     repo = _read(state, start, end)
@@ -243,6 +293,17 @@ def _amend(state: PlanState, start: int, end: int) -> None:
         state.repository_values.append(
             SetValue(path=f"packageRepositories[url={url}].{name}", value=value)
         )
+
+
+def _no_repository_url(state: PlanState) -> bool:
+    """True when every URL in the request is a signing key's: no repository is named.
+
+    Fields said then ("prio 50 not 10", "the key url is wrong, it's URL") are for the
+    repository the template lists (or this plan added) last.
+    """
+    work = state.text.work
+    keys = [m.span(g) for m in _KEY.finditer(work) for g in ("key", "key2", "key3") if m.group(g)]
+    return all(m.span("url") in keys for m in _BARE_URL.finditer(work))
 
 
 def _raw(state: PlanState, span: tuple[int, int]) -> str:

@@ -280,13 +280,27 @@ def _retract(state: PlanState, mount: str) -> None:
     state.notes[:] = [n for n in state.notes if not n.startswith(f"{mount} already")]
 
 
+# a size of memory, not of a disk: "4GiB of RAM", "RAM: 8GiB", "1GiB hugepages"
+_MEMORY_AFTER = re.compile(r"\s*(?:of\s+)?(?:ram|memory|mem|huge\s*pages?|pages?)\b")
+_MEMORY_BEFORE = re.compile(
+    r"\b(?:ram|memory)\s*(?:is\s+|of\s+|:\s*|=\s*)?(?:only\s+|just\s+|about\s+)?$"
+)
+
+
 def rule_bare_sizes(state: PlanState) -> None:
-    """A size no rule read is the disk's, unless it repeats one its sentence used."""
+    """A size no rule read is the disk's, unless it repeats one its sentence used.
+
+    A size of memory ("only 4GiB of RAM", "1GiB hugepages") is context: never a disk size.
+    """
     text = state.text
     clauses = split_clauses(text.original)
     left = [m for m in text.matches(_SIZE)]
     for match in left:
         span = match.span("size")
+        memory = _MEMORY_AFTER.match(text.work, span[1])
+        if memory or _MEMORY_BEFORE.search(text.work, max(0, span[0] - 24), span[0]):
+            text.consume(span[0], memory.end() if memory else span[1], "context")
+            continue
         size = request_size(state, span)
         sentence = next((c.sentence for c in clauses if c.start <= span[0] < c.end), -1)
         same_sentence = [

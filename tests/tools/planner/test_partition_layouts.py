@@ -1,0 +1,51 @@
+"""A layout said as a list, where the last partition takes the rest and the old taker gets
+a size; a place asked for a new partition ("between / and /home") is read, not misread."""
+
+from __future__ import annotations
+
+import yaml
+
+from oic_ai.tools.applier import apply_plan
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # ESP, then / taking the rest of the disk
+
+
+def _layout(said: str, text: str) -> tuple[list[dict[str, object]], list[str], list[str]]:
+    plan = plan_request(said, text, mode="refine")
+    applied = apply_plan(text, plan)
+    parts = yaml.safe_load(applied.text)["disk"]["partitions"]
+    return parts, plan.not_applied, plan.warnings
+
+
+def _base() -> str:
+    return (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+
+
+def test_the_last_of_a_list_takes_the_rest_when_root_gets_a_size() -> None:
+    said = "64GB disk: / 30GiB ext4, /home btrfs with the rest of the disk"
+    parts, not_applied, _ = _layout(said, _base())
+    assert not_applied == []
+    by_mount = {p["mountPoint"]: p for p in parts}
+    assert by_mount["/home"]["end"] == "0" and by_mount["/home"]["fsType"] == "btrfs"
+    assert by_mount["/"]["end"] != "0"
+
+
+def test_without_a_size_for_root_another_rest_taker_is_reported() -> None:
+    _, not_applied, _ = _layout("/home btrfs with the rest of the disk", _base())
+    assert any("takes the rest" in item for item in not_applied)
+
+
+def test_a_place_between_partitions_is_read_and_warned_about() -> None:
+    said = "64GB disk, / 30GiB, /home with the rest of the disk"
+    first, _, _ = _layout(said, _base())
+    text = apply_plan(_base(), plan_request(said, _base(), mode="refine")).text
+    parts, not_applied, warnings = _layout(
+        "add a 2GiB /scratch partition between / and /home", text
+    )
+    assert not_applied == []
+    assert any("cannot choose where a partition sits" in w for w in warnings)
+    root = next(p for p in parts if p["mountPoint"] == "/")
+    assert root["end"] == next(p for p in first if p["mountPoint"] == "/")["end"]
+    assert len(parts) == len(first) + 1

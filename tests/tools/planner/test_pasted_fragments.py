@@ -1,0 +1,57 @@
+"""Pasted template fragments are applied as what they say."""
+
+from __future__ import annotations
+
+from oic_ai.tools.planner import plan_request
+from oic_ai.tools.planner.pasted import read_pasted
+from tests.conftest import OUR_TEMPLATES
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+
+
+def _plan(said: str) -> tuple[list[dict[str, object]], list[str]]:
+    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    plan = plan_request(said, text, mode="refine")
+    ops = [{"op": op.op, **op.model_dump(exclude_defaults=True)} for op in plan.operations]
+    return ops, plan.not_applied
+
+
+def test_a_users_list_adds_each_user_with_its_fields() -> None:
+    said = (
+        "users:\n  - name: builder\n    groups: [docker, video]\n"
+        "  - name: guest\n    sudo: false\n    shell: /bin/sh\n"
+    )
+    ops, not_applied = _plan(said)
+    assert not_applied == []
+    users = {op["name"]: op for op in ops if op["op"] == "add_user"}
+    assert users["builder"]["groups"] == ["docker", "video"]
+    assert users["guest"]["shell"] == "/bin/sh" and not users["guest"].get("sudo")
+
+
+def test_a_kernel_fragment_after_words_sets_its_options() -> None:
+    ops, not_applied = _plan("could you put this in:\nkernel:\n  cmdline: nomodeset audit=1\n")
+    assert not_applied == []
+    kernel = next(op for op in ops if op["op"] == "set_kernel")
+    assert kernel["append_cmdline"] == ["nomodeset", "audit=1"]
+
+
+def test_system_config_keys_are_read_inside_it() -> None:
+    ops, not_applied = _plan("systemConfig:\n  hostname: bench-3\n  packages: [htop, jq]\n")
+    assert not_applied == []
+    assert {"op": "set_hostname", "hostname": "bench-3"} in ops
+    assert {"op": "add_packages", "packages": ["htop", "jq"]} in ops
+
+
+def test_what_is_no_template_fragment_stays_as_written() -> None:
+    for said in (
+        "add htop: it helps",
+        "notes:\n  - call Bob\n",
+        "users:\n  - just me\n",
+        "kernel: [unclosed\n  x",
+    ):
+        assert read_pasted(said) == (said, [])
+
+
+def test_a_fragment_with_a_key_nobody_reads_is_left_for_the_report() -> None:
+    said = "systemConfig:\n  hostname: a1\n  timezone: UTC\n"
+    assert read_pasted(said)[0] == said

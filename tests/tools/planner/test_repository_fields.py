@@ -1,0 +1,108 @@
+"""Repository fields wherever people put them: listed after the URL with commas, in a
+later sentence for the repository already there, and "add it" after a description."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from oic_ai.tools.planner import plan_request
+from oic_ai.tools.retrieval.target_mentions import detect_target_spans
+from tests.conftest import OUR_TEMPLATES
+
+DEBIAN = "debian13-x86_64-minimal-raw.yml"
+LISTED = "https://apt.corp.example.com/debian"
+
+
+def _text(with_repository: bool = False) -> str:
+    text = (OUR_TEMPLATES / DEBIAN).read_text(encoding="utf-8")
+    if not with_repository:
+        return text
+    data = yaml.safe_load(text)
+    data["packageRepositories"] = [
+        {
+            "codename": "trixie",
+            "url": LISTED,
+            "component": "main",
+            "pkey": "https://apt.corp.example.com/old.gpg",
+            "priority": 100,
+        }
+    ]
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+def _ops(said: str, with_repository: bool = False) -> tuple[list[dict[str, object]], list[str]]:
+    plan = plan_request(said, _text(with_repository), mode="refine")
+    ops = [{"op": op.op, **op.model_dump(exclude_defaults=True)} for op in plan.operations]
+    return ops, plan.not_applied
+
+
+@pytest.mark.parametrize(
+    ("said", "codename", "component"),
+    [
+        (
+            "our mirror: https://m.example.org/debian, trixie, main contrib",
+            "trixie",
+            "main contrib",
+        ),
+        ("use the ppa https://ppa.example.net/x/ubuntu, jammy, main", "jammy", "main"),
+        (
+            "add the repo https://r.example.org/apt, stable, main, key https://r.example.org/k",
+            "stable",
+            "main",
+        ),
+    ],
+)
+def test_fields_listed_after_the_url_with_commas(said: str, codename: str, component: str) -> None:
+    ops, not_applied = _ops(said)
+    added = [op for op in ops if op["op"] == "add_repository"]
+    assert len(added) == 1 and not_applied == []
+    assert (added[0]["codename"], added[0]["component"]) == (codename, component)
+
+
+def test_a_word_after_a_comma_is_a_suite_only_when_it_is_one() -> None:
+    ops, _ = _ops("add the repo https://r.example.org/apt, vainfo")
+    added = [op for op in ops if op["op"] == "add_repository"]
+    assert added and added[0].get("codename") is None
+
+
+def test_a_release_named_as_a_repository_field_is_no_target() -> None:
+    for said in ("codename jammy", "suite: bookworm", "https://r.example.org/apt bullseye main"):
+        assert all(m.source for m in detect_target_spans(said) if m.kind == "dist")
+    assert not detect_target_spans("make it ubuntu noble")[0].source
+
+
+@pytest.mark.parametrize(
+    ("said", "field", "value"),
+    [
+        ("priority 700 (not 100)", "priority", 700),
+        ("component contrib please", "component", "contrib"),
+        (
+            "the signing key is stale. use https://apt.corp.example.com/new.asc",
+            "pkey",
+            "https://apt.corp.example.com/new.asc",
+        ),
+    ],
+)
+def test_a_field_alone_changes_the_listed_repository(said: str, field: str, value: object) -> None:
+    ops, not_applied = _ops(said, with_repository=True)
+    assert not_applied == []
+    assert ops == [
+        {"op": "set", "path": f"packageRepositories[url={LISTED}].{field}", "value": value}
+    ]
+
+
+def test_add_it_after_a_described_repository_is_part_of_it() -> None:
+    said = (
+        "There is a vendor repo at https://v.example.com/deb, suite trixie, "
+        "component non-free. Use it, thanks"
+    )
+    ops, not_applied = _ops(said)
+    assert not_applied == []
+    added = [op for op in ops if op["op"] == "add_repository"]
+    assert added[0]["component"] == "non-free"
+
+
+def test_a_field_word_in_a_sentence_about_other_things_changes_no_repository() -> None:
+    ops, _ = _ops("remove unneeded components like cups", with_repository=True)
+    assert not [op for op in ops if op["op"] == "set"]
