@@ -26,6 +26,7 @@ PROJECT = Path(__file__).resolve().parents[2]
 DEV = PROJECT / "tests" / "data" / "conversations" / "dev.yaml"
 DEV2 = PROJECT / "tests" / "data" / "conversations" / "dev2.yaml"
 DEV3 = PROJECT / "tests" / "data" / "conversations" / "dev3.yaml"
+DEV4 = PROJECT / "tests" / "data" / "conversations" / "dev4.yaml"
 HELDOUT = PROJECT / "bench" / "heldout" / "conversations.yaml"
 OUR_TEMPLATES = PROJECT / "image-templates"
 REFERENCE_TEMPLATES = (
@@ -408,7 +409,7 @@ class KnownPackages:
 
 def known_packages() -> KnownPackages:
     """The names a labelled turn may add: every part's labels, the library and the reference."""
-    parts = (DEV, DEV2, DEV3, HELDOUT)
+    parts = (DEV, DEV2, DEV3, DEV4, HELDOUT)
     labelled = [c for path in parts if path.is_file() for c in load_conversations(path)]
     return KnownPackages(labelled, [OUR_TEMPLATES, REFERENCE_TEMPLATES])
 
