@@ -56,6 +56,8 @@ def planner_vocabulary(packages: PackageNames | None = None) -> SpellingVocabula
 
 # ("non-free" is Debian's archive component, not "without non")
 _FREE_OF = re.compile(r"(?<![\w.+-])(?![Nn]on-free\b)([A-Za-z0-9][\w.+]*)-free\b")
+# the shorthand people type for "with" and "without" ("a user w/ sudo", "w/o docker")
+_WITH_SHORT = re.compile(r"(?<![\w/])([Ww])/([Oo](?![\w/])|(?=\s))")
 # the planner reads a request up to 2,000 characters (builtin.py); notices follow it
 _READ_CHARS = 2000
 
@@ -105,6 +107,7 @@ class RequestText:
             reading = read_for_planner(text, packages)
             # "docker-free" is "without docker"
             text = _FREE_OF.sub(r"without \1", reading.rewritten)
+            text = _WITH_SHORT.sub(lambda m: m.group(1) + ("ithout" if m.group(2) else "ith"), text)
             self.corrections = reading.corrections
             # "half a gig", "16 gig", "thirty-two GiB": one canonical token each
             text, _ = read_sizes(text)
