@@ -287,7 +287,7 @@ def _only_subject(state: PlanState, item: _Unread) -> bool:
 
 
 def _is_package(state: PlanState, word: str) -> bool:
-    from oic_ai.tools.planner.rules.packages import _known
+    from oic_ai.tools.planner.rules.package_names import known as _known
 
     return word not in FILLER and _known(state, word)
 

@@ -122,6 +122,13 @@ _STATING = frozenset(
         "agreed agrees expects expected plans planned"
     ).split()
 )
+# determiners that open a definite subject, and the plural present verbs that state what
+# such a subject does ("the cameras use", "our techs run")
+_DEFINITE = frozenset("the our their his her its these those".split())
+_PRESENT_STATING = frozenset(
+    "use run own handle manage cover live sit come go work rely depend publish talk "
+    "connect terminate ship".split()
+)
 # words that open a purpose or a reason ("for the techs", "so that", "per Jonathan")
 _PURPOSE = frozenset("for to because since as per via from by with regarding re".split())
 # nouns of what a template holds, and of what people ask for that it cannot hold
@@ -230,6 +237,10 @@ def read_clause(
     if wish:
         return Reading("asks", f"wish {wish!r}")
     stated = next((w for w in head if w in _STATING), "")
+    if not stated and head[0] in _DEFINITE and len(head) > 2:
+        # "the rescue flows use scp", "our runners handle it": a definite subject and
+        # a verb of what is (not the first word after the determiner: that is the noun)
+        stated = next((w for w in head[2:] if w in _PRESENT_STATING), "")
     if head[0] in _SUBJECTS or stated:
         return Reading("context", f"statement ({stated or head[0]!r})")
     if head[0] in _PURPOSE and not _VALUE.match(" ".join(head[1:2])):

@@ -290,7 +290,12 @@ _SUBJECT_VERBS = frozenset("needs requires wants uses runs has ships".split())
 _PROPOSING = frozenset("we you i let's".split())
 # verbs that say what is, after a subject ("we use vim here"), unlike "we need vim"
 _HAVING = frozenset("use uses using run runs running has have having ship ships".split())
-_SUBJECTS = frozenset("we i they you it he she".split())  # not "that": "an image that runs docker"
+# (not "that": "an image that runs docker")
+_SUBJECTS = frozenset(
+    "we i they you it he she nobody noone everyone everybody someone somebody".split()
+)
+# a noun phrase with one of these at its head can be a subject: "the rescue flows use scp"
+_DEFINITE = frozenset("the our their my his her its these those".split())
 # modals that make a statement unless they ask ("can you add", "could we have")
 _MODALS = frozenset("can could would should might may must".split())
 _ASKED = frozenset("you we i it this that".split())
@@ -387,7 +392,9 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
         ):
             statement = True
         subject = before in _SUBJECTS or (before in NEGATORS and before_that in _SUBJECTS)
-        said = verb is not None and word in _HAVING and subject
+        # "the lab boxes run X": a definite noun phrase before the verb is its subject
+        definite = len(current) >= 2 and current[0].text in _DEFINITE
+        said = verb is not None and word in _HAVING and (subject or definite)
         if said:
             word = "said"  # "they run ROS 2", "we don't use snaps": only what is known counts
         if statement and verb is not None and token.kind == "word":

@@ -19,8 +19,17 @@ from oic_ai.tools.planner.rules.capability_words import (
 from oic_ai.tools.planner.rules.capability_words import (
     names_capability as _names_capability,
 )
-from oic_ai.tools.planner.rules.capability_words import (
-    real_names,
+from oic_ai.tools.planner.rules.package_names import (
+    ambiguous_in_list as _ambiguous_in_list,
+)
+from oic_ai.tools.planner.rules.package_names import (
+    known as _known,
+)
+from oic_ai.tools.planner.rules.package_names import (
+    listed_ambiguous as _listed_ambiguous,
+)
+from oic_ai.tools.planner.rules.package_names import (
+    real as _real,
 )
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.text import Item, Token, split_items, tokenize
@@ -50,11 +59,17 @@ def rule_packages(state: PlanState) -> None:
     questions = _questions(state)
     head: Item | None = None  # the item a parenthesis may name ("the SCAP tooling (a, b)")
     head_took = False
-    for item in split_items(tokenize(state.text.work)):
+    items = list(split_items(tokenize(state.text.work)))
+    for index, item in enumerate(items):
         if any(start <= item.span[0] < end for start, end in questions):
             continue  # "what does the live environment install?" asks, it adds nothing
         if any(start <= item.span[0] < end for start, end in keeps):
             _keep(state, item)
+            continue
+        if _ambiguous_in_list(state, items, index, previous_took):
+            _apply_names(state, item, item.words[0], [state.text.raw(*item.span)])
+            previous_took = took_any = True
+            head, head_took = item, True
             continue
         if item.mode == "aside" and item.aside_by == ":":
             state.text.consume(*item.span, "context")  # "Required packages:" heads the list
@@ -90,6 +105,8 @@ def rule_packages(state: PlanState) -> None:
 
 
 _DETERMINERS = frozenset("the a an our some their its your my this that these those".split())
+
+
 
 
 def _trim(item: Item) -> Item | None:
@@ -151,7 +168,8 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
     them known, and no capability phrase may span them ("node monitoring"). A
     description heading a name is read as that name ("the usual prerequisites socat").
     """
-    content = [t for t in item.tokens if t.text not in FILLER]
+    listed = _listed_ambiguous(state, item)
+    content = [t for t in item.tokens if t.text not in FILLER or t in listed]
     if len(content) < 2 or len(content) > _MAX_ITEM_WORDS:
         return [item]
     item_words = words(" ".join(item.words))
@@ -166,10 +184,10 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
     verb = item.verb or ","
     # at least one name is known: two unknown words side by side are a phrase, not a list;
     # "codename internal-extras" is a field and its value
-    fields = any(t.text in NOT_PACKAGES for t in content)
+    fields = any(t.text in NOT_PACKAGES and t not in listed for t in content)
     if (
         not fields
-        and all(_candidate(state, item, t) for t in content)
+        and all(t in listed or _candidate(state, item, t) for t in content)
         and any(_known(state, state.text.raw(t.start, t.end)) for t in content)
     ):
         return [Item(item.mode, [t], verb, item.aside_by) for t in content]
@@ -194,10 +212,14 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
     if _described_removal(state, trimmed):
         return
     pieces = _pieces(state, trimmed)
+    listed = _listed_ambiguous(state, trimmed) if len(pieces) > 1 else []
     took = 0
     for piece in pieces:
         before = len(state.text.claims)
-        _resolve_item(state, piece)
+        if len(piece.tokens) == 1 and piece.tokens[0] in listed:
+            _apply_names(state, piece, piece.words[0], [piece.words[0]])
+        else:
+            _resolve_item(state, piece)
         took += len(state.text.claims) > before
     if took == len(pieces) and (len(pieces) > 1 or pieces[0].span != item.span):
         state.text.consume(*item.span)  # the adverbs and the description go with it
@@ -421,6 +443,8 @@ _HOST_LIKE = re.compile(
     r"|^[a-z0-9-]+\.(?:com|net|org|local|lan|internal|example|invalid|test|localdomain|corp"
     r"|home|edu|gov)$"
 )
+# Words after which an unknown word is a verb: "to" and the subject pronouns.
+_BEFORE_A_VERB = frozenset("to it he she they we i who which that nobody everyone".split())
 # The verbs that mark what follows as a package even when nothing knows the name.
 _STRONG_VERBS = frozenset({"install", "installing", "installed"})
 
@@ -446,8 +470,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "ntp1.corp.example.net", "example.com": a host, not a package
     words = item.words
     before = words[: words.index(token)] if token in words else words
-    if before and before[-1] == "to":
-        return False  # "wants us to consolidate": a verb, not a thing
+    if before and before[-1] in _BEFORE_A_VERB:
+        return False  # "wants us to consolidate", "make sure it boots": a verb, not a thing
     quoted = f"`{written}`" in state.text.original
     if item.verb in _STRONG_VERBS or quoted or any(w in ("package", "packages") for w in before):
         return True
@@ -471,18 +495,6 @@ def _shaped(state: PlanState, written: str) -> bool:
     return any(c.isupper() for c in written[1:])
 
 
-def _real(state: PlanState, name: str) -> bool:
-    family = family_of(state.target.os, state.target.dist)
-    return bool(family) and name in real_names(family)
-
-
-def _known(state: PlanState, name: str) -> bool:
-    """True when the synced index, the catalog or the library knows ``name``."""
-    if state.packages is not None and state.packages.is_package(name):
-        return True
-    if name in state.facts.packages or name in state.facts.kernel.packages:
-        return True  # the template's own
-    return name in state.known_names()
 
 
 _MAX_ITEM_WORDS = 8

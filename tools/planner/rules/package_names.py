@@ -1,0 +1,97 @@
+"""Which words are package names, by what knows them and by their role in the sentence.
+
+A name the index, the catalog or the library knows is a package; an ordinary word that
+is also a package name ("make", "parted") is one only where the sentence uses it as one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from oic_ai.tools.planner.rules.capability_words import real_names
+from oic_ai.tools.planner.state import PlanState, family_of
+from oic_ai.tools.planner.text import Item, Token
+from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES
+
+
+def real(state: PlanState, name: str) -> bool:
+    """True when the catalog or the library installs ``name`` on the target's family."""
+    family = family_of(state.target.os, state.target.dist)
+    return bool(family) and name in real_names(family)
+
+
+def known(state: PlanState, name: str) -> bool:
+    """True when the synced index, the catalog or the library knows ``name``."""
+    if state.packages is not None and state.packages.is_package(name):
+        return True
+    if name in state.facts.packages or name in state.facts.kernel.packages:
+        return True  # the template's own
+    return name in state.known_names()
+
+
+def _ambiguous(state: PlanState, token: Token) -> bool:
+    """A word that is both an ordinary word and a package of the family ("make", "parted")."""
+    word = token.text
+    if len(word) < 3 or (word not in FILLER and word not in NOT_PACKAGES):
+        return False
+    written = state.text.raw(token.start, token.end)
+    return written == word and (real(state, word) or known(state, word))
+
+
+def listed_ambiguous(state: PlanState, item: Item) -> list[Token]:
+    """The ambiguous words of a run of names without commas ("gcc make git").
+
+    Each must stand between two known names, or after one at the run's end.
+    """
+    tokens = item.tokens
+    found = []
+    for k, token in enumerate(tokens):
+        if not _ambiguous(state, token) or k == 0:
+            continue
+        before = tokens[k - 1]
+        after = tokens[k + 1] if k + 1 < len(tokens) else None
+        if _named(state, before) and (after is None or _named(state, after)):
+            found.append(token)
+    return found
+
+
+def _named(state: PlanState, token: Token) -> bool:
+    return token.text not in FILLER and known(state, state.text.raw(token.start, token.end))
+
+
+def _single_name(state: PlanState, item: Item | None) -> bool:
+    """True for an item that is one package name the index, catalog or library knows."""
+    if item is None or len(item.tokens) != 1 or item.mode == "aside":
+        return False
+    return _named(state, item.tokens[0])
+
+
+def ambiguous_in_list(state: PlanState, items: Sequence[Item], index: int, took: bool) -> bool:
+    """An ambiguous word is a package where its role in the sentence is a package's.
+
+    "make" and "parted" are verbs and package names. As an item of a list whose item
+    before it was a package ("git, gcc, make and jq") or whose next item is a known
+    package, or as the whole object of an add or remove verb ("drop make."), the word
+    is the package; anywhere else ("make the disk bigger") it is the word.
+    """
+    item = items[index]
+    if len(item.tokens) != 1 or item.mode not in ("add", "remove", "none"):
+        return False
+    if not _ambiguous(state, item.tokens[0]):
+        return False
+    following = items[index + 1] if index + 1 < len(items) else None
+    between = state.text.work[item.span[1] : following.span[0]] if following else ""
+    listed_next = following is not None and "." not in between and _single_name(state, following)
+    if took or listed_next:
+        return bool(item.verb) or item.mode != "none"
+    # the whole object of its verb: the sentence ends (or a new one starts) right after it
+    rest = state.text.work[item.span[1] :]
+    whole = re.match(r"\s*(?:$|[.;!?\n]|\.\.\.|,\s*(?:no|not|but|wait|then)\b)", rest)
+    return item.mode in ("add", "remove") and item.verb in _OBJECT_VERBS and whole is not None
+
+
+# verbs whose object is what they add or remove ("drop make", "install parted")
+_OBJECT_VERBS = frozenset(
+    "add install remove drop delete uninstall purge include exclude omit skip".split()
+)
