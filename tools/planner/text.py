@@ -294,6 +294,8 @@ _HAVING = frozenset("use uses using run runs running has have having ship ships"
 _SUBJECTS = frozenset(
     "we i they you it he she nobody noone everyone everybody someone somebody".split()
 )
+_INTENDING = frozenset("we'll i'll".split())
+_NOUN_BEFORE = frozenset("the a an our their my this that".split())
 # a noun phrase with one of these at its head can be a subject: "the rescue flows use scp"
 _DEFINITE = frozenset("the our their my his her its these those".split())
 # modals that make a statement unless they ask ("can you add", "could we have")
@@ -386,12 +388,26 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
         following = tokens[index + 1].text if index + 1 < len(tokens) else ""
         if token.kind == "word" and word in _NEW_CLAUSE:
             statement = False
-        if token.kind == "word" and (
+        # "we will use X", "we'll run X": the user's own plan names what the image has
+        intends = (word == "will" and before in _PROPOSING or word in _INTENDING) and (
+            following in _HAVING
+        )
+        if token.kind == "word" and not intends and (
             word in _STATEMENT_WORDS
-            or (word in _MODALS and following not in _ASKED and before not in _PROPOSING)
+            or (
+                word in _MODALS
+                and following not in _ASKED
+                and before not in _PROPOSING
+                and before not in _NOUN_BEFORE  # "the can bus": a noun, not a modal
+            )
         ):
             statement = True
-        subject = before in _SUBJECTS or (before in NEGATORS and before_that in _SUBJECTS)
+        subject = (
+            before in _SUBJECTS
+            or (before in NEGATORS and before_that in _SUBJECTS)
+            or before in _INTENDING
+            or (before == "will" and before_that in _PROPOSING)
+        )
         # "the lab boxes run X": a definite noun phrase before the verb is its subject
         definite = len(current) >= 2 and current[0].text in _DEFINITE
         said = verb is not None and word in _HAVING and (subject or definite)

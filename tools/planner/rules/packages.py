@@ -232,7 +232,7 @@ def _described_removal(state: PlanState, item: Item) -> bool:
     package of the template (prometheus-node-exporter); anything else is not read here.
     """
     content = [w for w in item.words if w not in FILLER]
-    if item.mode != "remove" or item.words[0] != "the" or len(content) != 1:
+    if item.mode != "remove" or "the" not in item.words[:2] or len(content) != 1:
         return False
     word = content[0]
     if word in _PART_WORDS or _known(state, word) or _find_capabilities(state.catalog, word):
@@ -240,9 +240,33 @@ def _described_removal(state: PlanState, item: Item) -> bool:
     installed = (*state.facts.packages, *state.facts.kernel.packages)
     matches = [n for n in installed if len(n.split("-")) > 1 and n.split("-")[-1] == word]
     if len(matches) != 1:
+        matches = _installed_by_capability_word(state, word)
+    if not matches:
         return False
     _remove(state, item, matches, word)
     return True
+
+
+def _installed_by_capability_word(state: PlanState, word: str) -> list[str]:
+    """The template's packages of the one capability a word of its phrases names.
+
+    "drop the broker": "broker" is a word of the mqtt capability's phrases ("message
+    broker"), and mosquitto is installed. Several capabilities, or none installed: [].
+    """
+    target = state.target
+    if not target.known:
+        return []
+    installed = {*state.facts.packages, *state.facts.kernel.packages}
+    found: list[list[str]] = []
+    for capability in state.catalog.capabilities.values():
+        phrases = (capability.name, *capability.synonyms)
+        if not any(word in words(p) and len(words(p)) > 1 for p in phrases):
+            continue
+        listed = capability.packages_for(target.os, target.dist, target.arch)
+        present = [n for n in listed if n in installed]
+        if present and present not in found:
+            found.append(present)
+    return found[0] if len(found) == 1 else []
 
 
 def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
@@ -364,7 +388,8 @@ _HEAD_NOUNS = frozenset(
 _SOFTWARE_NOUNS = _HEAD_NOUNS | frozenset(
     (
         "tooling suite stack components dependencies prerequisites libraries library drivers "
-        "driver agents agent software bundle runtime toolkit toolchain"
+        "driver agents agent software bundle runtime toolkit toolchain broker userspace "
+        "user-space server"
     ).split()
 )
 
@@ -559,7 +584,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         leftover = [
             w for w, done in zip(item_words, covered, strict=True) if not done and w not in FILLER
         ]
-        if not leftover or all(w in RETRIEVAL_WORDS for w in leftover):
+        if not leftover or all(_qualifies(capabilities, w) for w in leftover):
             _apply_capabilities(state, item, capabilities)
             return
         if not is_name:
@@ -615,6 +640,24 @@ def _resolve_item(state: PlanState, item: Item) -> None:
                 "names a use case, not packages; ask for capabilities such as "
                 + ", ".join(suggestions),
             )
+
+
+def _qualifies(capabilities: Sequence[Capability], word: str) -> bool:
+    """Whether ``word`` only qualifies the capabilities an item names.
+
+    "the OpenCL runtime", "an mqtt broker", "the intel opencl runtime": a word for a
+    kind of software, a word of the same capability's own phrases, or a word that
+    chose the base.
+    """
+    if word in RETRIEVAL_WORDS or word in _SOFTWARE_NOUNS:
+        return True
+    if word.removesuffix("s") in _SOFTWARE_NOUNS:
+        return True
+    return any(
+        word in words(phrase) or word.removesuffix("s") in words(phrase)
+        for capability in capabilities
+        for phrase in (capability.name, *capability.synonyms)
+    )
 
 
 def _apply_names(state: PlanState, item: Item, asked: str, names: list[str]) -> None:
