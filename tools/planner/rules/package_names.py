@@ -87,7 +87,7 @@ def ambiguous_in_list(state: PlanState, items: Sequence[Item], index: int, took:
         return bool(item.verb) or item.mode != "none"
     # the whole object of its verb: the sentence ends (or a new one starts) right after it
     rest = state.text.work[item.span[1] :]
-    whole = re.match(r"\s*(?:$|[.;!?\n]|\.\.\.|,\s*(?:no|not|but|wait|then)\b)", rest)
+    whole = re.match(r"\s*(?:$|[.;!?\n,])", rest)
     return item.mode in ("add", "remove") and item.verb in _OBJECT_VERBS and whole is not None
 
 
