@@ -73,3 +73,18 @@ def test_what_a_subject_does_is_no_package(request_text: str) -> None:
     result = plan(request_text)
     assert added(result) == ["jq"], result.operations
     assert not any("qzviewer" in entry for entry in result.not_applied), result.not_applied
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        # two names side by side, one holding a capability's phrase inside it
+        ("add curl intel-gpu-tools", ["curl", "intel-gpu-tools"]),
+        # after a change of mind, "just"/"only" names the whole list, commas or not
+        ("add vim and nano, actually only vim curl", ["vim", "curl"]),
+    ],
+)
+def test_names_side_by_side(request_text: str, wanted: list[str]) -> None:
+    result = plan(request_text, "ubuntu24-x86_64-minimal-raw.yml")
+    assert added(result) == wanted, (result.operations, result.not_applied)
+    assert not result.not_applied

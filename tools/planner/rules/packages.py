@@ -173,11 +173,15 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
     if len(content) < 2 or len(content) > _MAX_ITEM_WORDS:
         return [item]
     item_words = words(" ".join(item.words))
+    # which token each word comes from: a phrase inside one name ("intel-gpu-tools") is
+    # that name, not a phrase across the list
+    owner = [k for k, t in enumerate(item.tokens) for _ in words(t.text)]
     for capability in _find_capabilities(state.catalog, " ".join(item.words)):
         for phrase in (capability.name, *capability.synonyms):
             phrase_words = words(phrase)
             if len(phrase_words) >= 2 and any(
                 item_words[k : k + len(phrase_words)] == phrase_words
+                and len(set(owner[k : k + len(phrase_words)])) > 1
                 for k in range(len(item_words))
             ):
                 return [item]  # "node monitoring", "docker compose": one capability
@@ -318,7 +322,7 @@ _CHANGE_OF_MIND = re.compile(
     r"hmm+\s*,?\s*no|on\s+second\s+thought)\b"
 )
 _JUST = (
-    r"\b(?:just|only)\s+(?:(?:add|install|use|keep)\s+)?(?P<names>{names})"
+    r"\b(?:just|only)\s+(?:(?:add|install|use|keep)\s+)?(?P<names>{names}(?:\s+{names})*)"
     r"(?=\s*(?:$|[.!;]|\x1f|\s+for\b))"
 )
 
@@ -339,7 +343,7 @@ def _final_intent(state: PlanState) -> None:
     if final is None:
         return
     start, end = final.span("names")
-    names = [n for n in re.split(r"\s*(?:,|\band\b|&)\s*", original[start:end]) if n]
+    names = [n for n in re.split(r"\s*(?:,|\band\b|&)\s*|\s+", original[start:end]) if n]
     if not names or not all(
         n in state.add or n in state.facts.packages or _known(state, n) for n in names
     ):
