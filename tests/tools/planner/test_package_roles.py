@@ -88,3 +88,13 @@ def test_names_side_by_side(request_text: str, wanted: list[str]) -> None:
     result = plan(request_text, "ubuntu24-x86_64-minimal-raw.yml")
     assert added(result) == wanted, (result.operations, result.not_applied)
     assert not result.not_applied
+
+
+def test_removing_a_package_the_template_has_removes_only_it() -> None:
+    from oic_ai.tools.applier import apply_plan
+
+    base = (OUR_TEMPLATES / EL10).read_text(encoding="utf-8")
+    text = apply_plan(base, plan("add gcc, make and git")).text
+    result = plan_request("drop gcc", text, mode="refine")
+    removed = [n for op in result.operations if op.op == "remove_packages" for n in op.packages]  # type: ignore[union-attr]
+    assert removed == ["gcc"], result.operations

@@ -89,3 +89,13 @@ def test_rm_removes_a_user_the_template_has() -> None:
         op.op == "delete" and "kiosk" in op.path for op in result.operations
     ), result.operations
     assert not result.not_applied
+
+
+def test_a_user_called_x_is_no_repository_codename() -> None:
+    result = plan(
+        "add a login called ops-bot with sudo. Also add our repo at "
+        "https://deb.example.com/tools with the key https://deb.example.com/key.asc"
+    )
+    assert "ops-bot" in users(result), result.operations
+    repos = [op for op in result.operations if op.op == "add_repository"]
+    assert repos and all(getattr(r, "codename", None) != "ops-bot" for r in repos), repos

@@ -564,7 +564,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         if may_be_package(state, item, token, written):
             if item.mode == "remove" and target.known:
                 # "no need for mosquitto" takes its companions (mosquitto-clients) too
-                names = [written, *state.catalog.aliases(token, target.os, target.dist)]
+                names = [written, *_removal_aliases(state, written, token)]
                 for capability in capabilities:
                     listed = capability.packages_for(target.os, target.dist, target.arch)
                     names += [n for n in listed if n.startswith(f"{token}-") and n not in names]
@@ -646,6 +646,18 @@ def _resolve_item(state: PlanState, item: Item) -> None:
             )
 
 
+def _removal_aliases(state: PlanState, written: str, token: str) -> tuple[str, ...]:
+    """The other names a removal of ``written`` takes: none when the template has it.
+
+    "remove gcc" on a template with gcc removes gcc, not make (an alias group's other
+    real name); "remove docker-ce" on a template with docker.io removes docker.io.
+    """
+    if written in state.facts.packages or written in state.facts.kernel.packages:
+        return ()
+    target = state.target
+    return state.catalog.aliases(token, target.os, target.dist)
+
+
 def _qualifies(capabilities: Sequence[Capability], word: str) -> bool:
     """Whether ``word`` only qualifies the capabilities an item names.
 
@@ -676,7 +688,7 @@ def _apply_names(state: PlanState, item: Item, asked: str, names: list[str]) -> 
     if item.mode == "remove":
         candidates = {asked, *names}
         if state.target.known:
-            candidates |= set(state.catalog.aliases(asked, state.target.os, state.target.dist))
+            candidates |= set(_removal_aliases(state, asked, asked))
         _remove(state, item, sorted(candidates), asked)
     else:
         _add(state, item, names, asked)
