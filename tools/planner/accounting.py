@@ -95,8 +95,38 @@ def account(state: PlanState) -> list[ClauseOutcome]:
     matches = _bank_matches(unread)
     outcomes: list[ClauseOutcome] = []
     for index, item in enumerate(unread):
+        if _appositive_of_context(state, item, unread, index, outcomes):
+            # "our gateway app (gwctl) is deployed later": the name in parentheses names
+            # what the remark before it is about, and asks no more than that remark
+            outcomes.append(ClauseOutcome(text=item.clause.text, outcome="context"))
+            continue
         outcomes.append(_outcome(state, item, matches.get(index), unread, index))
     return outcomes
+
+
+def _appositive_of_context(
+    state: PlanState,
+    item: _Unread,
+    unread: Sequence[_Unread],
+    index: int,
+    outcomes: Sequence[ClauseOutcome],
+) -> bool:
+    """True for a name in parentheses right after a clause that asked for nothing."""
+    clause = item.clause
+    if not clause.parenthetical or index == 0 or item.owners or not outcomes:
+        return False
+    before = unread[index - 1]
+    if before.clause.sentence != clause.sentence or outcomes[-1].outcome != "context":
+        return False
+    if before.owners or not before.meaningful:
+        return False  # the clause before must be a remark of its own, not something read
+    between = state.text.original[before.clause.end : clause.start]
+    if between.strip() not in ("", "("):
+        return False
+    words = [t.text for t in item.meaningful]
+    return 0 < len(words) <= 3 and not any(
+        re.search(r"[/=:]", w) or w.isdigit() for w in words
+    )
 
 
 def _applied_anywhere(unread: Sequence[_Unread]) -> set[str]:

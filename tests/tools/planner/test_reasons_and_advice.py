@@ -57,3 +57,34 @@ def test_a_request_with_a_reason_reports_nothing() -> None:
     ops = {op.op: op for op in result.operations}
     assert "less" in ops["remove_packages"].packages  # type: ignore[attr-defined]
     assert "jq" in ops["add_packages"].packages  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "our badge reader (qzreader) is plugged in over usb",
+        "The label printer (zq-420) sits next to it, add jq",
+    ],
+)
+def test_a_name_in_parentheses_after_a_remark_is_part_of_the_remark(request_text: str) -> None:
+    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = plan_request(request_text, text, mode="refine")
+    assert not result.not_applied, result.not_applied
+    added = [n for op in result.operations if op.op == "add_packages" for n in op.packages]  # type: ignore[union-attr]
+    assert "qzreader" not in added and "zq-420" not in added
+
+
+def test_a_name_in_parentheses_after_a_request_is_still_read() -> None:
+    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = plan_request("install our backup agent (qzbak)", text, mode="refine")
+    added = [n for op in result.operations if op.op == "add_packages" for n in op.packages]  # type: ignore[union-attr]
+    assert added == ["qzbak"]
+
+
+def test_skip_that_takes_back_the_list_before_just() -> None:
+    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    request = "add vim, jq and nano. no jq, skip that. just vim nano"
+    result = plan_request(request, text, mode="refine")
+    added = [n for op in result.operations if op.op == "add_packages" for n in op.packages]  # type: ignore[union-attr]
+    assert added == ["vim", "nano"], result.operations
+    assert not result.not_applied, result.not_applied

@@ -319,7 +319,7 @@ def _keep(state: PlanState, item: Item) -> None:
 
 _CHANGE_OF_MIND = re.compile(
     r"\b(?:no\s*,?\s*wait|wait\s*,?\s*no|oh\s*,?\s*wait|actually|scratch\s+that|"
-    r"hmm+\s*,?\s*no|on\s+second\s+thought)\b"
+    r"hmm+\s*,?\s*no|on\s+second\s+thought|(?:skip|forget|scrap|drop)\s+that|never\s*mind)\b"
 )
 _JUST = (
     r"\b(?:just|only)\s+(?:(?:add|install|use|keep)\s+)?(?P<names>{names}(?:\s+{names})*)"
