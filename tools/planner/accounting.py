@@ -104,6 +104,9 @@ def account(state: PlanState) -> list[ClauseOutcome]:
     return outcomes
 
 
+_REMARKS = frozenset({"context", "base"})
+
+
 def _appositive_of_context(
     state: PlanState,
     item: _Unread,
@@ -116,10 +119,10 @@ def _appositive_of_context(
     if not clause.parenthetical or index == 0 or item.owners or not outcomes:
         return False
     before = unread[index - 1]
-    if before.clause.sentence != clause.sentence or outcomes[-1].outcome != "context":
+    if before.clause.sentence != clause.sentence or outcomes[-1].outcome not in _REMARKS:
         return False
-    if before.owners or not before.meaningful:
-        return False  # the clause before must be a remark of its own, not something read
+    if any(o not in _NOT_OPERATIONS for o in before.owners):
+        return False  # the clause before must be a remark of its own, not a change read
     between = state.text.original[before.clause.end : clause.start]
     if between.strip() not in ("", "("):
         return False

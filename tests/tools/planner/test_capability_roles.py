@@ -69,3 +69,20 @@ def test_drop_the_word_of_an_installed_capability_removes_it() -> None:
 def test_drop_a_word_no_installed_capability_has_removes_nothing() -> None:
     result = plan("drop the broker")  # nothing of the mqtt capability is installed
     assert not changed(result, "remove_packages")
+
+
+def test_a_pick_among_kinds_replaces_the_broad_phrase() -> None:
+    result = plan("with a web browser for the lobby screen; chromium is what the team knows")
+    assert changed(result, "add_packages") == ["chromium"], result.operations
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_pick_keeps_what_was_named_and_ignores_unknown_names() -> None:
+    result = plan("add firefox and chromium, chromium is what we use")
+    assert set(changed(result, "add_packages")) == {"firefox-esr", "chromium"}
+    assert not changed(plan("qzviewer is what they use, nothing else"), "add_packages")
+
+
+def test_another_dists_spelling_maps_to_this_dists() -> None:
+    # firefox is Ubuntu's name; Debian 13 ships the browser as firefox-esr
+    assert changed(plan("add firefox"), "add_packages") == ["firefox-esr"]

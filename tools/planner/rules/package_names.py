@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from oic_ai.tools.planner.rules.capability_words import real_names
 from oic_ai.tools.planner.state import PlanState, family_of
@@ -16,9 +17,45 @@ from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES
 
 
 def real(state: PlanState, name: str) -> bool:
-    """True when the catalog or the library installs ``name`` on the target's family."""
+    """True when the catalog or the library installs ``name`` on the target's family.
+
+    Not when a capability has ``name`` as a synonym and spells it otherwise on the
+    target's dist ("firefox" on Debian 13 is firefox-esr), unless the dist's own library
+    templates install it.
+    """
     family = family_of(state.target.os, state.target.dist)
-    return bool(family) and name in real_names(family)
+    if not family or name not in real_names(family):
+        return False
+    target = state.target
+    if not target.known or name in _dist_library_names(target.dist):
+        return True
+    for capability in state.catalog.capabilities.values():
+        if name not in capability.synonyms:
+            continue
+        listed = capability.packages_for(target.os, target.dist, target.arch)
+        keys = [k.split("/", 1)[0] for k, v in capability.package_table.items() if name in v]
+        if listed and name not in listed and not ({family, target.dist} & set(keys)):
+            return False  # only another dist's spelling ("firefox" is Ubuntu's)
+    return True
+
+
+@lru_cache(maxsize=16)
+def _dist_library_names(dist: str) -> frozenset[str]:
+    """The package names the bundled library's templates of ``dist`` install."""
+    from oic_ai.stores.template_library import bundled_templates_dir, iter_template_files
+    from oic_ai.stores.template_model import template_from_text
+
+    names: set[str] = set()
+    root = bundled_templates_dir()
+    for path in iter_template_files(root) if root.is_dir() else ():
+        try:
+            facts = template_from_text(path.read_text(encoding="utf-8"))
+        except OSError:
+            continue
+        if facts.target.dist == dist:
+            names.update(facts.packages)
+            names.update(facts.kernel.packages)
+    return frozenset(names)
 
 
 def known(state: PlanState, name: str) -> bool:

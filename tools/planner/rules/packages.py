@@ -53,6 +53,7 @@ def rule_packages(state: PlanState) -> None:
     """
     _replacements(state)
     _said_of(state)
+    picks = _picked(state)
     keeps = _keeps(state)
     previous_took = False
     took_any = False
@@ -101,6 +102,7 @@ def rule_packages(state: PlanState) -> None:
             head, head_took = item, previous_took
         else:
             previous_took = False
+    _prefer_picks(state, picks)
     _final_intent(state)
 
 
@@ -429,6 +431,59 @@ _SAID_OF = re.compile(
     r"|(?P<bare>installed|included)(?=\s*(?:$|[\n.;]))"
     r")\b"
 )
+
+
+# "chromium is what the team used", "xfce is what they are used to": the pick among kinds
+_PICKED = re.compile(rf"\b(?P<name>{_NAME})\s+(?:is|are|was|were)\s+what\b")
+
+
+def _picked(state: PlanState) -> list[Capability]:
+    """A known name someone picked ("chromium is what the team used"): the one to add.
+
+    Returns the capabilities picked, for :func:`_prefer_picks`.
+    """
+    tokens = tokenize(state.text.work)
+    picks: list[Capability] = []
+    for match in state.text.matches(_PICKED):
+        start, end = match.span("name")
+        part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+        if not part:
+            continue
+        token = part[0].text
+        claims = len(state.text.claims)
+        _resolve_item(state, Item("add", part, "said"))
+        if len(state.text.claims) == claims:
+            continue
+        state.text.consume(*match.span(), "context")
+        picked = state.catalog.capabilities.get(token) or next(
+            iter(_find_capabilities(state.catalog, token)), None
+        )
+        if picked is not None:
+            picks.append(picked)
+    return picks
+
+
+def _prefer_picks(state: PlanState, picks: Sequence[Capability]) -> None:
+    """A pick replaces what a broader phrase added for the same kind of capability.
+
+    "a browser ... chromium is what the team used": the browser phrase gave firefox,
+    the pick says chromium, so firefox is not added.
+    """
+    target = state.target
+    if not target.known:
+        return
+    for picked in picks:
+        mine = set(picked.packages_for(target.os, target.dist, target.arch))
+        for other in state.catalog.capabilities.values():
+            if other.name == picked.name or other.group != picked.group:
+                continue
+            listed = set(other.packages_for(target.os, target.dist, target.arch)) - mine
+            said = {w for _, label in state.features for w in label.split()}
+            said -= mine | {w for p in (picked.name, *picked.synonyms) for w in words(p)}
+            # "add firefox and chromium": a name said outright stays
+            named = any(w in listed or _known(state, w) for w in said)
+            if listed and listed <= set(state.add) and not named:
+                state.add[:] = [n for n in state.add if n not in listed]
 
 
 def _said_of(state: PlanState) -> None:
