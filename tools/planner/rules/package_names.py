@@ -10,10 +10,11 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from oic_ai.stores.capability_catalog import Capability, words
 from oic_ai.tools.planner.rules.capability_words import real_names
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.text import Item, Token
-from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES
+from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES, RETRIEVAL_WORDS
 
 
 def real(state: PlanState, name: str) -> bool:
@@ -132,3 +133,94 @@ def ambiguous_in_list(state: PlanState, items: Sequence[Item], index: int, took:
 _OBJECT_VERBS = frozenset(
     "add install remove drop delete uninstall purge include exclude omit skip".split()
 )
+
+
+# generic nouns after a package name: "the cockpit-podman plugin", "the nvme-cli tool"
+HEAD_NOUNS = frozenset(
+    "plugin plugins package packages tool tools utility utilities module modules extension "
+    "extensions addon add-on client daemon service cli".split()
+)
+# Nouns for kinds of software: a description with one of them can head unknown names
+# ("the SCAP tooling (openscap-scanner and scap-security-guide)").
+SOFTWARE_NOUNS = HEAD_NOUNS | frozenset(
+    (
+        "tooling suite stack components dependencies prerequisites libraries library drivers "
+        "driver agents agent software bundle runtime toolkit toolchain broker userspace "
+        "user-space server"
+    ).split()
+)
+
+
+def installed_by_capability_word(state: PlanState, word: str) -> list[str]:
+    """The template's packages of the one capability a word of its phrases names.
+
+    "drop the broker": "broker" is a word of the mqtt capability's phrases ("message
+    broker"), and mosquitto is installed. Several capabilities, or none installed: [].
+    """
+    target = state.target
+    if not target.known:
+        return []
+    installed = {*state.facts.packages, *state.facts.kernel.packages}
+    found: list[list[str]] = []
+    for capability in state.catalog.capabilities.values():
+        phrases = (capability.name, *capability.synonyms)
+        if not any(word in words(p) and len(words(p)) > 1 for p in phrases):
+            continue
+        listed = capability.packages_for(target.os, target.dist, target.arch)
+        present = [n for n in listed if n in installed]
+        if present and present not in found:
+            found.append(present)
+    return found[0] if len(found) == 1 else []
+
+
+def removal_aliases(state: PlanState, written: str, token: str) -> tuple[str, ...]:
+    """The other names a removal of ``written`` takes: none when the template has it.
+
+    "remove gcc" on a template with gcc removes gcc, not make (an alias group's other
+    real name); "remove docker-ce" on a template with docker.io removes docker.io.
+    """
+    if written in state.facts.packages or written in state.facts.kernel.packages:
+        return ()
+    target = state.target
+    return state.catalog.aliases(token, target.os, target.dist)
+
+
+def qualifies(capabilities: Sequence[Capability], word: str) -> bool:
+    """Whether ``word`` only qualifies the capabilities an item names.
+
+    "the OpenCL runtime", "an mqtt broker", "the intel opencl runtime": a word for a
+    kind of software, a word of the same capability's own phrases, or a word that
+    chose the base.
+    """
+    if word in RETRIEVAL_WORDS or word in SOFTWARE_NOUNS:
+        return True
+    if word.removesuffix("s") in SOFTWARE_NOUNS:
+        return True
+    return any(
+        word in words(phrase) or word.removesuffix("s") in words(phrase)
+        for capability in capabilities
+        for phrase in (capability.name, *capability.synonyms)
+    )
+
+
+def prefer_picks(state: PlanState, picks: Sequence[Capability]) -> None:
+    """A pick replaces what a broader phrase added for the same kind of capability.
+
+    "a browser ... chromium is what the team used": the browser phrase gave firefox,
+    the pick says chromium, so firefox is not added.
+    """
+    target = state.target
+    if not target.known:
+        return
+    for picked in picks:
+        mine = set(picked.packages_for(target.os, target.dist, target.arch))
+        for other in state.catalog.capabilities.values():
+            if other.name == picked.name or other.group != picked.group:
+                continue
+            listed = set(other.packages_for(target.os, target.dist, target.arch)) - mine
+            said = {w for _, label in state.features for w in label.split()}
+            said -= mine | {w for p in (picked.name, *picked.synonyms) for w in words(p)}
+            # "add firefox and chromium": a name said outright stays
+            named = any(w in listed or known(state, w) for w in said)
+            if listed and listed <= set(state.add) and not named:
+                state.add[:] = [n for n in state.add if n not in listed]

@@ -20,6 +20,14 @@ from oic_ai.tools.planner.rules.capability_words import (
     names_capability as _names_capability,
 )
 from oic_ai.tools.planner.rules.package_names import (
+    HEAD_NOUNS,
+    SOFTWARE_NOUNS,
+    installed_by_capability_word,
+    prefer_picks,
+    qualifies,
+    removal_aliases,
+)
+from oic_ai.tools.planner.rules.package_names import (
     ambiguous_in_list as _ambiguous_in_list,
 )
 from oic_ai.tools.planner.rules.package_names import (
@@ -102,7 +110,7 @@ def rule_packages(state: PlanState) -> None:
             head, head_took = item, previous_took
         else:
             previous_took = False
-    _prefer_picks(state, picks)
+    prefer_picks(state, picks)
     _final_intent(state)
 
 
@@ -130,7 +138,7 @@ def _trim(item: Item) -> Item | None:
 
 
 def _names_software(tokens: Sequence[Token]) -> bool:
-    return any(t.text in _SOFTWARE_NOUNS or t.text.rstrip("s") in _SOFTWARE_NOUNS for t in tokens)
+    return any(t.text in SOFTWARE_NOUNS or t.text.rstrip("s") in SOFTWARE_NOUNS for t in tokens)
 
 
 def _in_path(state: PlanState, token: Token) -> bool:
@@ -144,7 +152,7 @@ def _candidate(state: PlanState, item: Item, token: Token) -> bool:
     written = state.text.raw(token.start, token.end)
     if (
         _in_path(state, token)
-        or word in _HEAD_NOUNS
+        or word in HEAD_NOUNS
         or (
             not PACKAGE_TOKEN.match(word)
             or word in NOT_PACKAGES
@@ -246,33 +254,11 @@ def _described_removal(state: PlanState, item: Item) -> bool:
     installed = (*state.facts.packages, *state.facts.kernel.packages)
     matches = [n for n in installed if len(n.split("-")) > 1 and n.split("-")[-1] == word]
     if len(matches) != 1:
-        matches = _installed_by_capability_word(state, word)
+        matches = installed_by_capability_word(state, word)
     if not matches:
         return False
     _remove(state, item, matches, word)
     return True
-
-
-def _installed_by_capability_word(state: PlanState, word: str) -> list[str]:
-    """The template's packages of the one capability a word of its phrases names.
-
-    "drop the broker": "broker" is a word of the mqtt capability's phrases ("message
-    broker"), and mosquitto is installed. Several capabilities, or none installed: [].
-    """
-    target = state.target
-    if not target.known:
-        return []
-    installed = {*state.facts.packages, *state.facts.kernel.packages}
-    found: list[list[str]] = []
-    for capability in state.catalog.capabilities.values():
-        phrases = (capability.name, *capability.synonyms)
-        if not any(word in words(p) and len(words(p)) > 1 for p in phrases):
-            continue
-        listed = capability.packages_for(target.os, target.dist, target.arch)
-        present = [n for n in listed if n in installed]
-        if present and present not in found:
-            found.append(present)
-    return found[0] if len(found) == 1 else []
 
 
 def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
@@ -384,27 +370,11 @@ _PRONOUNS = frozenset("it them that this those these one ones".split())
 _POINTING_VERBS = frozenset(
     "add install remove drop delete uninstall purge skip exclude include".split()
 )
-# generic nouns after a package name: "the cockpit-podman plugin", "the nvme-cli tool"
-_HEAD_NOUNS = frozenset(
-    "plugin plugins package packages tool tools utility utilities module modules extension "
-    "extensions addon add-on client daemon service cli".split()
-)
-# Nouns for kinds of software: a description with one of them can head unknown names
-# ("the SCAP tooling (openscap-scanner and scap-security-guide)").
-_SOFTWARE_NOUNS = _HEAD_NOUNS | frozenset(
-    (
-        "tooling suite stack components dependencies prerequisites libraries library drivers "
-        "driver agents agent software bundle runtime toolkit toolchain broker userspace "
-        "user-space server"
-    ).split()
-)
-
-
 # Last parts of package names that say what kind of part it is, not what it is.
 _PART_WORDS = (
     RETRIEVAL_WORDS
     | NOT_PACKAGES
-    | _HEAD_NOUNS
+    | HEAD_NOUNS
     | frozenset("server common core data bin dev doc docs libs lib utils full minimal".split())
 )
 
@@ -461,29 +431,6 @@ def _picked(state: PlanState) -> list[Capability]:
         if picked is not None:
             picks.append(picked)
     return picks
-
-
-def _prefer_picks(state: PlanState, picks: Sequence[Capability]) -> None:
-    """A pick replaces what a broader phrase added for the same kind of capability.
-
-    "a browser ... chromium is what the team used": the browser phrase gave firefox,
-    the pick says chromium, so firefox is not added.
-    """
-    target = state.target
-    if not target.known:
-        return
-    for picked in picks:
-        mine = set(picked.packages_for(target.os, target.dist, target.arch))
-        for other in state.catalog.capabilities.values():
-            if other.name == picked.name or other.group != picked.group:
-                continue
-            listed = set(other.packages_for(target.os, target.dist, target.arch)) - mine
-            said = {w for _, label in state.features for w in label.split()}
-            said -= mine | {w for p in (picked.name, *picked.synonyms) for w in words(p)}
-            # "add firefox and chromium": a name said outright stays
-            named = any(w in listed or _known(state, w) for w in said)
-            if listed and listed <= set(state.add) and not named:
-                state.add[:] = [n for n in state.add if n not in listed]
 
 
 def _said_of(state: PlanState) -> None:
@@ -587,7 +534,7 @@ _MAX_ITEM_WORDS = 8
 def _resolve_item(state: PlanState, item: Item) -> None:
     """Read one list item ("docker", "node monitoring", "htop") as packages to add or remove."""
     content = [w for w in item.words if w not in FILLER]
-    if len(content) == 2 and content[1] in _HEAD_NOUNS and PACKAGE_TOKEN.match(content[0]):
+    if len(content) == 2 and content[1] in HEAD_NOUNS and PACKAGE_TOKEN.match(content[0]):
         content = content[:1]  # "the cockpit-podman plugin" names cockpit-podman
     text = " ".join(item.words)
     target = state.target
@@ -619,7 +566,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         if may_be_package(state, item, token, written):
             if item.mode == "remove" and target.known:
                 # "no need for mosquitto" takes its companions (mosquitto-clients) too
-                names = [written, *_removal_aliases(state, written, token)]
+                names = [written, *removal_aliases(state, written, token)]
                 for capability in capabilities:
                     listed = capability.packages_for(target.os, target.dist, target.arch)
                     names += [n for n in listed if n.startswith(f"{token}-") and n not in names]
@@ -643,7 +590,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         leftover = [
             w for w, done in zip(item_words, covered, strict=True) if not done and w not in FILLER
         ]
-        if not leftover or all(_qualifies(capabilities, w) for w in leftover):
+        if not leftover or all(qualifies(capabilities, w) for w in leftover):
             _apply_capabilities(state, item, capabilities)
             return
         if not is_name:
@@ -701,36 +648,6 @@ def _resolve_item(state: PlanState, item: Item) -> None:
             )
 
 
-def _removal_aliases(state: PlanState, written: str, token: str) -> tuple[str, ...]:
-    """The other names a removal of ``written`` takes: none when the template has it.
-
-    "remove gcc" on a template with gcc removes gcc, not make (an alias group's other
-    real name); "remove docker-ce" on a template with docker.io removes docker.io.
-    """
-    if written in state.facts.packages or written in state.facts.kernel.packages:
-        return ()
-    target = state.target
-    return state.catalog.aliases(token, target.os, target.dist)
-
-
-def _qualifies(capabilities: Sequence[Capability], word: str) -> bool:
-    """Whether ``word`` only qualifies the capabilities an item names.
-
-    "the OpenCL runtime", "an mqtt broker", "the intel opencl runtime": a word for a
-    kind of software, a word of the same capability's own phrases, or a word that
-    chose the base.
-    """
-    if word in RETRIEVAL_WORDS or word in _SOFTWARE_NOUNS:
-        return True
-    if word.removesuffix("s") in _SOFTWARE_NOUNS:
-        return True
-    return any(
-        word in words(phrase) or word.removesuffix("s") in words(phrase)
-        for capability in capabilities
-        for phrase in (capability.name, *capability.synonyms)
-    )
-
-
 def _apply_names(state: PlanState, item: Item, asked: str, names: list[str]) -> None:
     """Add or remove packages named in the request (``names`` may be the target's spelling)."""
     if not state.target.known and item.mode != "remove":
@@ -743,7 +660,7 @@ def _apply_names(state: PlanState, item: Item, asked: str, names: list[str]) -> 
     if item.mode == "remove":
         candidates = {asked, *names}
         if state.target.known:
-            candidates |= set(_removal_aliases(state, asked, asked))
+            candidates |= set(removal_aliases(state, asked, asked))
         _remove(state, item, sorted(candidates), asked)
     else:
         _add(state, item, names, asked)
