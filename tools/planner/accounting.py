@@ -282,6 +282,11 @@ def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: i
     reading = read_clause(
         clause.text, is_package=known, bullet=is_bullet_line(original, clause.start)
     )
+    if reading.why.startswith(("unknown word", "names no change")) and _continues_purpose(
+        unread, index
+    ):
+        # "add strace for the network and syscall tests": the second half of the purpose
+        return Reading("purpose", "continues the purpose before it")
     if reading.why == "names no change" and index > 0 and _continues_list(state, unread, index):
         return Reading("asks", "an item of the list before it")
     if reading.why == "names no change" and any(
@@ -323,6 +328,23 @@ def _is_package(state: PlanState, word: str) -> bool:
     from oic_ai.tools.planner.rules.package_names import known as _known
 
     return word not in FILLER and _known(state, word)
+
+
+_PURPOSE_TAIL = re.compile(r"\b(?:for|to)\s+(?:the\s+|our\s+|a\s+|an\s+)?[\w-]+$")
+
+
+def _continues_purpose(unread: Sequence[_Unread], index: int) -> bool:
+    """True for "and syscall tests" after "... for the network": one purpose, two halves."""
+    if index == 0:
+        return False
+    item, before = unread[index].clause, unread[index - 1].clause
+    first = item.text.split(maxsplit=1)[0].lower() if item.text else ""
+    return (
+        item.sentence == before.sentence
+        and first in ("and", "or")
+        and len(item.text.split()) <= 4
+        and _PURPOSE_TAIL.search(before.text.rstrip(" ,")) is not None
+    )
 
 
 def _continues_list(state: PlanState, unread: Sequence[_Unread], index: int) -> bool:

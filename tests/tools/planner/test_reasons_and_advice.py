@@ -88,3 +88,9 @@ def test_skip_that_takes_back_the_list_before_just() -> None:
     added = [n for op in result.operations if op.op == "add_packages" for n in op.packages]  # type: ignore[union-attr]
     assert added == ["vim", "nano"], result.operations
     assert not result.not_applied, result.not_applied
+
+
+def test_the_second_half_of_a_purpose_asks_nothing() -> None:
+    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = plan_request("add jq and curl for the parsers and ebpf probes", text, mode="refine")
+    assert not result.not_applied, result.not_applied
