@@ -95,8 +95,41 @@ def account(state: PlanState) -> list[ClauseOutcome]:
     matches = _bank_matches(unread)
     outcomes: list[ClauseOutcome] = []
     for index, item in enumerate(unread):
+        if _appositive_of_context(state, item, unread, index, outcomes):
+            # "our gateway app (gwctl) is deployed later": the name in parentheses names
+            # what the remark before it is about, and asks no more than that remark
+            outcomes.append(ClauseOutcome(text=item.clause.text, outcome="context"))
+            continue
         outcomes.append(_outcome(state, item, matches.get(index), unread, index))
     return outcomes
+
+
+_REMARKS = frozenset({"context", "base"})
+
+
+def _appositive_of_context(
+    state: PlanState,
+    item: _Unread,
+    unread: Sequence[_Unread],
+    index: int,
+    outcomes: Sequence[ClauseOutcome],
+) -> bool:
+    """True for a name in parentheses right after a clause that asked for nothing."""
+    clause = item.clause
+    if not clause.parenthetical or index == 0 or item.owners or not outcomes:
+        return False
+    before = unread[index - 1]
+    if before.clause.sentence != clause.sentence or outcomes[-1].outcome not in _REMARKS:
+        return False
+    if any(o not in _NOT_OPERATIONS for o in before.owners):
+        return False  # the clause before must be a remark of its own, not a change read
+    between = state.text.original[before.clause.end : clause.start]
+    if between.strip() not in ("", "("):
+        return False
+    words = [t.text for t in item.meaningful]
+    return 0 < len(words) <= 3 and not any(
+        re.search(r"[/=:]", w) or w.isdigit() for w in words
+    )
 
 
 def _applied_anywhere(unread: Sequence[_Unread]) -> set[str]:
@@ -249,6 +282,11 @@ def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: i
     reading = read_clause(
         clause.text, is_package=known, bullet=is_bullet_line(original, clause.start)
     )
+    if reading.why.startswith(("unknown word", "names no change")) and _continues_purpose(
+        unread, index
+    ):
+        # "add strace for the network and syscall tests": the second half of the purpose
+        return Reading("purpose", "continues the purpose before it")
     if reading.why == "names no change" and index > 0 and _continues_list(state, unread, index):
         return Reading("asks", "an item of the list before it")
     if reading.why == "names no change" and any(
@@ -287,9 +325,26 @@ def _only_subject(state: PlanState, item: _Unread) -> bool:
 
 
 def _is_package(state: PlanState, word: str) -> bool:
-    from oic_ai.tools.planner.rules.packages import _known
+    from oic_ai.tools.planner.rules.package_names import known as _known
 
     return word not in FILLER and _known(state, word)
+
+
+_PURPOSE_TAIL = re.compile(r"\b(?:for|to)\s+(?:the\s+|our\s+|a\s+|an\s+)?[\w-]+$")
+
+
+def _continues_purpose(unread: Sequence[_Unread], index: int) -> bool:
+    """True for "and syscall tests" after "... for the network": one purpose, two halves."""
+    if index == 0:
+        return False
+    item, before = unread[index].clause, unread[index - 1].clause
+    first = item.text.split(maxsplit=1)[0].lower() if item.text else ""
+    return (
+        item.sentence == before.sentence
+        and first in ("and", "or")
+        and len(item.text.split()) <= 4
+        and _PURPOSE_TAIL.search(before.text.rstrip(" ,")) is not None
+    )
 
 
 def _continues_list(state: PlanState, unread: Sequence[_Unread], index: int) -> bool:

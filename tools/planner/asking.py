@@ -42,7 +42,11 @@ _LEAD = frozenset(
         "thanks thank thx ty cheers lol haha hey hi hello dear finally lastly first second "
         "third next additionally furthermore moreover besides meanwhile again instead maybe "
         "perhaps otherwise still really honestly basically kindly pls plz please "
-        "ah aha ahh argh ugh meh btw fyi rofl lmao np"
+        "ah aha ahh argh ugh meh btw fyi rofl lmao np "
+        # greetings and thanks people write in other languages
+        "hola ola olá opa oi bonjour salut coucou ciao hallo servus moin grüezi hej hei "
+        "tere ahoj czesc cześć merci gracias danke obrigado obrigada grazie tak dank bedankt "
+        "buongiorno bom dia buenos buenas guten tag"
     ).split()
 )
 # verbs that ask for a change when they head a clause (the imperative)
@@ -121,6 +125,29 @@ _STATING = frozenset(
         "insists insisted recommends recommended prefers preferred likes liked hates "
         "agreed agrees expects expected plans planned"
     ).split()
+)
+# verbs that report what someone else said, thought or forgot
+_REPORTING = frozenset(
+    "says said say tells told thinks thought forgot forgets mentioned mentions reckons "
+    "claims claimed insists insisted".split()
+)
+# verbs that ask the assistant to choose or explain rather than change
+_ADVICE = frozenset("pick choose decide recommend suggest explain tell advise".split())
+# what such a verb asks about when it asks for advice ("the right one", "why", "me")
+_ADVICE_OBJECTS = frozenset("right best why which whichever appropriate correct one me".split())
+
+
+def _names_something(text: str, words: list[str]) -> bool:
+    """True when a clause names a value or a field a template holds (or cannot hold)."""
+    return bool(_VALUE.search(text)) or any(w in FIELD_NOUNS for w in words)
+
+
+# determiners that open a definite subject, and the plural present verbs that state what
+# such a subject does ("the cameras use", "our techs run")
+_DEFINITE = frozenset("the our their his her its these those".split())
+_PRESENT_STATING = frozenset(
+    "use run own handle manage cover live sit come go work rely depend publish talk "
+    "connect terminate ship".split()
 )
 # words that open a purpose or a reason ("for the techs", "so that", "per Jonathan")
 _PURPOSE = frozenset("for to because since as per via from by with regarding re".split())
@@ -214,6 +241,11 @@ def read_clause(
     if not words or all(w.isdigit() or w in _LEAD for w in words):
         return Reading("context", "no words")
     head = _head(words)
+    verb = next((w for w in head[:3] if w not in ("could", "can", "would", "you")), "")
+    if verb in _ADVICE and _ADVICE_OBJECTS & set(words) and not _names_something(text, words):
+        # "pick the right one", "could you tell me why": asks the assistant to choose
+        # or explain, which the answer does; it names no change
+        return Reading("context", f"asks for advice ({verb!r})")
     if head[0] in IMPERATIVES and not (len(head) > 1 and head[1] in ("you", "we", "i")):
         return Reading("asks", f"imperative {head[0]!r}")
     if (
@@ -227,9 +259,18 @@ def read_clause(
         # "paint it blue", "rewire the console": a word followed by its object is a verb
         return Reading("asks", f"imperative {head[0]!r}")
     wish = _has_wish(words)
+    reported = next((w for w in head[1:3] if w in _REPORTING), "")
+    if wish and reported and head[0] not in IMPERATIVES and not _names_something(text, words):
+        # "IT says they need to see the logs", "I forgot the script needs it": someone's
+        # need reported as the reason for a change, which names no value or field
+        return Reading("context", f"reported ({reported!r})")
     if wish:
         return Reading("asks", f"wish {wish!r}")
     stated = next((w for w in head if w in _STATING), "")
+    if not stated and head[0] in _DEFINITE and len(head) > 2:
+        # "the rescue flows use scp", "our runners handle it": a definite subject and
+        # a verb of what is (not the first word after the determiner: that is the noun)
+        stated = next((w for w in head[2:] if w in _PRESENT_STATING), "")
     if head[0] in _SUBJECTS or stated:
         return Reading("context", f"statement ({stated or head[0]!r})")
     if head[0] in _PURPOSE and not _VALUE.match(" ".join(head[1:2])):
@@ -249,11 +290,27 @@ def read_clause(
             return Reading("asks", f"package {named!r}")
     if bullet:
         return Reading("asks", "list item")
+    if (
+        len(head) > 2
+        and head[1].endswith(("s", "ed"))
+        and not head[1].endswith("ss")
+        and head[0] not in _FUNCTION
+        and _inflected(head[1])
+    ):
+        # "TLS terminates at the LB", "security flagged it": a subject and its verb,
+        # naming no value, field or package, state a reason
+        return Reading("context", f"statement ({head[1]!r})")
     unknown = [w for w in re.findall(r"[A-Za-z][\w'-]*", text) if not _plain(w)]
     if unknown:
         # "bbbbbb qqq": not words, not names: nothing says it asks nothing
         return Reading("asks", f"unknown word {unknown[0]!r}")
     return Reading("context", "names no change")
+
+
+def _inflected(word: str) -> bool:
+    """True for an English verb form ending in -s or -ed ("terminates", "flagged")."""
+    stems = [word, word[:-1], word[:-2], word[:-3]]
+    return any(len(stem) > 2 and _english(stem) for stem in stems)
 
 
 def _english(word: str) -> bool:

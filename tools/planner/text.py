@@ -56,6 +56,8 @@ def planner_vocabulary(packages: PackageNames | None = None) -> SpellingVocabula
 
 # ("non-free" is Debian's archive component, not "without non")
 _FREE_OF = re.compile(r"(?<![\w.+-])(?![Nn]on-free\b)([A-Za-z0-9][\w.+]*)-free\b")
+# the shorthand people type for "with" and "without" ("a user w/ sudo", "w/o docker")
+_WITH_SHORT = re.compile(r"(?<![\w/])([Ww])/([Oo](?![\w/])|(?=\s))")
 # the planner reads a request up to 2,000 characters (builtin.py); notices follow it
 _READ_CHARS = 2000
 
@@ -105,6 +107,7 @@ class RequestText:
             reading = read_for_planner(text, packages)
             # "docker-free" is "without docker"
             text = _FREE_OF.sub(r"without \1", reading.rewritten)
+            text = _WITH_SHORT.sub(lambda m: m.group(1) + ("ithout" if m.group(2) else "ith"), text)
             self.corrections = reading.corrections
             # "half a gig", "16 gig", "thirty-two GiB": one canonical token each
             text, _ = read_sizes(text)
@@ -287,7 +290,14 @@ _SUBJECT_VERBS = frozenset("needs requires wants uses runs has ships".split())
 _PROPOSING = frozenset("we you i let's".split())
 # verbs that say what is, after a subject ("we use vim here"), unlike "we need vim"
 _HAVING = frozenset("use uses using run runs running has have having ship ships".split())
-_SUBJECTS = frozenset("we i they you it he she".split())  # not "that": "an image that runs docker"
+# (not "that": "an image that runs docker")
+_SUBJECTS = frozenset(
+    "we i they you it he she nobody noone everyone everybody someone somebody".split()
+)
+_INTENDING = frozenset("we'll i'll".split())
+_NOUN_BEFORE = frozenset("the a an our their my this that".split())
+# a noun phrase with one of these at its head can be a subject: "the rescue flows use scp"
+_DEFINITE = frozenset("the our their my his her its these those".split())
 # modals that make a statement unless they ask ("can you add", "could we have")
 _MODALS = frozenset("can could would should might may must".split())
 _ASKED = frozenset("you we i it this that".split())
@@ -378,13 +388,29 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
         following = tokens[index + 1].text if index + 1 < len(tokens) else ""
         if token.kind == "word" and word in _NEW_CLAUSE:
             statement = False
-        if token.kind == "word" and (
+        # "we will use X", "we'll run X": the user's own plan names what the image has
+        intends = (word == "will" and before in _PROPOSING or word in _INTENDING) and (
+            following in _HAVING
+        )
+        if token.kind == "word" and not intends and (
             word in _STATEMENT_WORDS
-            or (word in _MODALS and following not in _ASKED and before not in _PROPOSING)
+            or (
+                word in _MODALS
+                and following not in _ASKED
+                and before not in _PROPOSING
+                and before not in _NOUN_BEFORE  # "the can bus": a noun, not a modal
+            )
         ):
             statement = True
-        subject = before in _SUBJECTS or (before in NEGATORS and before_that in _SUBJECTS)
-        said = verb is not None and word in _HAVING and subject
+        subject = (
+            before in _SUBJECTS
+            or (before in NEGATORS and before_that in _SUBJECTS)
+            or before in _INTENDING
+            or (before == "will" and before_that in _PROPOSING)
+        )
+        # "the lab boxes run X": a definite noun phrase before the verb is its subject
+        definite = len(current) >= 2 and current[0].text in _DEFINITE
+        said = verb is not None and word in _HAVING and (subject or definite)
         if said:
             word = "said"  # "they run ROS 2", "we don't use snaps": only what is known counts
         if statement and verb is not None and token.kind == "word":

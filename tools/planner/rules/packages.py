@@ -19,8 +19,25 @@ from oic_ai.tools.planner.rules.capability_words import (
 from oic_ai.tools.planner.rules.capability_words import (
     names_capability as _names_capability,
 )
-from oic_ai.tools.planner.rules.capability_words import (
-    real_names,
+from oic_ai.tools.planner.rules.package_names import (
+    HEAD_NOUNS,
+    SOFTWARE_NOUNS,
+    installed_by_capability_word,
+    prefer_picks,
+    qualifies,
+    removal_aliases,
+)
+from oic_ai.tools.planner.rules.package_names import (
+    ambiguous_in_list as _ambiguous_in_list,
+)
+from oic_ai.tools.planner.rules.package_names import (
+    known as _known,
+)
+from oic_ai.tools.planner.rules.package_names import (
+    listed_ambiguous as _listed_ambiguous,
+)
+from oic_ai.tools.planner.rules.package_names import (
+    real as _real,
 )
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.text import Item, Token, split_items, tokenize
@@ -44,17 +61,24 @@ def rule_packages(state: PlanState) -> None:
     """
     _replacements(state)
     _said_of(state)
+    picks = _picked(state)
     keeps = _keeps(state)
     previous_took = False
     took_any = False
     questions = _questions(state)
     head: Item | None = None  # the item a parenthesis may name ("the SCAP tooling (a, b)")
     head_took = False
-    for item in split_items(tokenize(state.text.work)):
+    items = list(split_items(tokenize(state.text.work)))
+    for index, item in enumerate(items):
         if any(start <= item.span[0] < end for start, end in questions):
             continue  # "what does the live environment install?" asks, it adds nothing
         if any(start <= item.span[0] < end for start, end in keeps):
             _keep(state, item)
+            continue
+        if _ambiguous_in_list(state, items, index, previous_took):
+            _apply_names(state, item, item.words[0], [state.text.raw(*item.span)])
+            previous_took = took_any = True
+            head, head_took = item, True
             continue
         if item.mode == "aside" and item.aside_by == ":":
             state.text.consume(*item.span, "context")  # "Required packages:" heads the list
@@ -86,10 +110,13 @@ def rule_packages(state: PlanState) -> None:
             head, head_took = item, previous_took
         else:
             previous_took = False
+    prefer_picks(state, picks)
     _final_intent(state)
 
 
 _DETERMINERS = frozenset("the a an our some their its your my this that these those".split())
+
+
 
 
 def _trim(item: Item) -> Item | None:
@@ -111,7 +138,7 @@ def _trim(item: Item) -> Item | None:
 
 
 def _names_software(tokens: Sequence[Token]) -> bool:
-    return any(t.text in _SOFTWARE_NOUNS or t.text.rstrip("s") in _SOFTWARE_NOUNS for t in tokens)
+    return any(t.text in SOFTWARE_NOUNS or t.text.rstrip("s") in SOFTWARE_NOUNS for t in tokens)
 
 
 def _in_path(state: PlanState, token: Token) -> bool:
@@ -125,7 +152,7 @@ def _candidate(state: PlanState, item: Item, token: Token) -> bool:
     written = state.text.raw(token.start, token.end)
     if (
         _in_path(state, token)
-        or word in _HEAD_NOUNS
+        or word in HEAD_NOUNS
         or (
             not PACKAGE_TOKEN.match(word)
             or word in NOT_PACKAGES
@@ -151,25 +178,30 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
     them known, and no capability phrase may span them ("node monitoring"). A
     description heading a name is read as that name ("the usual prerequisites socat").
     """
-    content = [t for t in item.tokens if t.text not in FILLER]
+    listed = _listed_ambiguous(state, item)
+    content = [t for t in item.tokens if t.text not in FILLER or t in listed]
     if len(content) < 2 or len(content) > _MAX_ITEM_WORDS:
         return [item]
     item_words = words(" ".join(item.words))
+    # which token each word comes from: a phrase inside one name ("intel-gpu-tools") is
+    # that name, not a phrase across the list
+    owner = [k for k, t in enumerate(item.tokens) for _ in words(t.text)]
     for capability in _find_capabilities(state.catalog, " ".join(item.words)):
         for phrase in (capability.name, *capability.synonyms):
             phrase_words = words(phrase)
             if len(phrase_words) >= 2 and any(
                 item_words[k : k + len(phrase_words)] == phrase_words
+                and len(set(owner[k : k + len(phrase_words)])) > 1
                 for k in range(len(item_words))
             ):
                 return [item]  # "node monitoring", "docker compose": one capability
     verb = item.verb or ","
     # at least one name is known: two unknown words side by side are a phrase, not a list;
     # "codename internal-extras" is a field and its value
-    fields = any(t.text in NOT_PACKAGES for t in content)
+    fields = any(t.text in NOT_PACKAGES and t not in listed for t in content)
     if (
         not fields
-        and all(_candidate(state, item, t) for t in content)
+        and all(t in listed or _candidate(state, item, t) for t in content)
         and any(_known(state, state.text.raw(t.start, t.end)) for t in content)
     ):
         return [Item(item.mode, [t], verb, item.aside_by) for t in content]
@@ -194,10 +226,14 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
     if _described_removal(state, trimmed):
         return
     pieces = _pieces(state, trimmed)
+    listed = _listed_ambiguous(state, trimmed) if len(pieces) > 1 else []
     took = 0
     for piece in pieces:
         before = len(state.text.claims)
-        _resolve_item(state, piece)
+        if len(piece.tokens) == 1 and piece.tokens[0] in listed:
+            _apply_names(state, piece, piece.words[0], [piece.words[0]])
+        else:
+            _resolve_item(state, piece)
         took += len(state.text.claims) > before
     if took == len(pieces) and (len(pieces) > 1 or pieces[0].span != item.span):
         state.text.consume(*item.span)  # the adverbs and the description go with it
@@ -210,7 +246,7 @@ def _described_removal(state: PlanState, item: Item) -> bool:
     package of the template (prometheus-node-exporter); anything else is not read here.
     """
     content = [w for w in item.words if w not in FILLER]
-    if item.mode != "remove" or item.words[0] != "the" or len(content) != 1:
+    if item.mode != "remove" or "the" not in item.words[:2] or len(content) != 1:
         return False
     word = content[0]
     if word in _PART_WORDS or _known(state, word) or _find_capabilities(state.catalog, word):
@@ -218,6 +254,8 @@ def _described_removal(state: PlanState, item: Item) -> bool:
     installed = (*state.facts.packages, *state.facts.kernel.packages)
     matches = [n for n in installed if len(n.split("-")) > 1 and n.split("-")[-1] == word]
     if len(matches) != 1:
+        matches = installed_by_capability_word(state, word)
+    if not matches:
         return False
     _remove(state, item, matches, word)
     return True
@@ -269,10 +307,10 @@ def _keep(state: PlanState, item: Item) -> None:
 
 _CHANGE_OF_MIND = re.compile(
     r"\b(?:no\s*,?\s*wait|wait\s*,?\s*no|oh\s*,?\s*wait|actually|scratch\s+that|"
-    r"hmm+\s*,?\s*no|on\s+second\s+thought)\b"
+    r"hmm+\s*,?\s*no|on\s+second\s+thought|(?:skip|forget|scrap|drop)\s+that|never\s*mind)\b"
 )
 _JUST = (
-    r"\b(?:just|only)\s+(?:(?:add|install|use|keep)\s+)?(?P<names>{names})"
+    r"\b(?:just|only)\s+(?:(?:add|install|use|keep)\s+)?(?P<names>{names}(?:\s+{names})*)"
     r"(?=\s*(?:$|[.!;]|\x1f|\s+for\b))"
 )
 
@@ -293,7 +331,7 @@ def _final_intent(state: PlanState) -> None:
     if final is None:
         return
     start, end = final.span("names")
-    names = [n for n in re.split(r"\s*(?:,|\band\b|&)\s*", original[start:end]) if n]
+    names = [n for n in re.split(r"\s*(?:,|\band\b|&)\s*|\s+", original[start:end]) if n]
     if not names or not all(
         n in state.add or n in state.facts.packages or _known(state, n) for n in names
     ):
@@ -332,26 +370,11 @@ _PRONOUNS = frozenset("it them that this those these one ones".split())
 _POINTING_VERBS = frozenset(
     "add install remove drop delete uninstall purge skip exclude include".split()
 )
-# generic nouns after a package name: "the cockpit-podman plugin", "the nvme-cli tool"
-_HEAD_NOUNS = frozenset(
-    "plugin plugins package packages tool tools utility utilities module modules extension "
-    "extensions addon add-on client daemon service cli".split()
-)
-# Nouns for kinds of software: a description with one of them can head unknown names
-# ("the SCAP tooling (openscap-scanner and scap-security-guide)").
-_SOFTWARE_NOUNS = _HEAD_NOUNS | frozenset(
-    (
-        "tooling suite stack components dependencies prerequisites libraries library drivers "
-        "driver agents agent software bundle runtime toolkit toolchain"
-    ).split()
-)
-
-
 # Last parts of package names that say what kind of part it is, not what it is.
 _PART_WORDS = (
     RETRIEVAL_WORDS
     | NOT_PACKAGES
-    | _HEAD_NOUNS
+    | HEAD_NOUNS
     | frozenset("server common core data bin dev doc docs libs lib utils full minimal".split())
 )
 
@@ -378,6 +401,36 @@ _SAID_OF = re.compile(
     r"|(?P<bare>installed|included)(?=\s*(?:$|[\n.;]))"
     r")\b"
 )
+
+
+# "chromium is what the team used", "xfce is what they are used to": the pick among kinds
+_PICKED = re.compile(rf"\b(?P<name>{_NAME})\s+(?:is|are|was|were)\s+what\b")
+
+
+def _picked(state: PlanState) -> list[Capability]:
+    """A known name someone picked ("chromium is what the team used"): the one to add.
+
+    Returns the capabilities picked, for :func:`_prefer_picks`.
+    """
+    tokens = tokenize(state.text.work)
+    picks: list[Capability] = []
+    for match in state.text.matches(_PICKED):
+        start, end = match.span("name")
+        part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+        if not part:
+            continue
+        token = part[0].text
+        claims = len(state.text.claims)
+        _resolve_item(state, Item("add", part, "said"))
+        if len(state.text.claims) == claims:
+            continue
+        state.text.consume(*match.span(), "context")
+        picked = state.catalog.capabilities.get(token) or next(
+            iter(_find_capabilities(state.catalog, token)), None
+        )
+        if picked is not None:
+            picks.append(picked)
+    return picks
 
 
 def _said_of(state: PlanState) -> None:
@@ -421,6 +474,8 @@ _HOST_LIKE = re.compile(
     r"|^[a-z0-9-]+\.(?:com|net|org|local|lan|internal|example|invalid|test|localdomain|corp"
     r"|home|edu|gov)$"
 )
+# Words after which an unknown word is a verb: "to" and the subject pronouns.
+_BEFORE_A_VERB = frozenset("to it he she they we i who which that nobody everyone".split())
 # The verbs that mark what follows as a package even when nothing knows the name.
 _STRONG_VERBS = frozenset({"install", "installing", "installed"})
 
@@ -446,8 +501,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "ntp1.corp.example.net", "example.com": a host, not a package
     words = item.words
     before = words[: words.index(token)] if token in words else words
-    if before and before[-1] == "to":
-        return False  # "wants us to consolidate": a verb, not a thing
+    if before and before[-1] in _BEFORE_A_VERB:
+        return False  # "wants us to consolidate", "make sure it boots": a verb, not a thing
     quoted = f"`{written}`" in state.text.original
     if item.verb in _STRONG_VERBS or quoted or any(w in ("package", "packages") for w in before):
         return True
@@ -471,18 +526,6 @@ def _shaped(state: PlanState, written: str) -> bool:
     return any(c.isupper() for c in written[1:])
 
 
-def _real(state: PlanState, name: str) -> bool:
-    family = family_of(state.target.os, state.target.dist)
-    return bool(family) and name in real_names(family)
-
-
-def _known(state: PlanState, name: str) -> bool:
-    """True when the synced index, the catalog or the library knows ``name``."""
-    if state.packages is not None and state.packages.is_package(name):
-        return True
-    if name in state.facts.packages or name in state.facts.kernel.packages:
-        return True  # the template's own
-    return name in state.known_names()
 
 
 _MAX_ITEM_WORDS = 8
@@ -491,7 +534,7 @@ _MAX_ITEM_WORDS = 8
 def _resolve_item(state: PlanState, item: Item) -> None:
     """Read one list item ("docker", "node monitoring", "htop") as packages to add or remove."""
     content = [w for w in item.words if w not in FILLER]
-    if len(content) == 2 and content[1] in _HEAD_NOUNS and PACKAGE_TOKEN.match(content[0]):
+    if len(content) == 2 and content[1] in HEAD_NOUNS and PACKAGE_TOKEN.match(content[0]):
         content = content[:1]  # "the cockpit-podman plugin" names cockpit-podman
     text = " ".join(item.words)
     target = state.target
@@ -523,7 +566,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         if may_be_package(state, item, token, written):
             if item.mode == "remove" and target.known:
                 # "no need for mosquitto" takes its companions (mosquitto-clients) too
-                names = [written, *state.catalog.aliases(token, target.os, target.dist)]
+                names = [written, *removal_aliases(state, written, token)]
                 for capability in capabilities:
                     listed = capability.packages_for(target.os, target.dist, target.arch)
                     names += [n for n in listed if n.startswith(f"{token}-") and n not in names]
@@ -547,7 +590,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         leftover = [
             w for w, done in zip(item_words, covered, strict=True) if not done and w not in FILLER
         ]
-        if not leftover or all(w in RETRIEVAL_WORDS for w in leftover):
+        if not leftover or all(qualifies(capabilities, w) for w in leftover):
             _apply_capabilities(state, item, capabilities)
             return
         if not is_name:
@@ -617,7 +660,7 @@ def _apply_names(state: PlanState, item: Item, asked: str, names: list[str]) -> 
     if item.mode == "remove":
         candidates = {asked, *names}
         if state.target.known:
-            candidates |= set(state.catalog.aliases(asked, state.target.os, state.target.dist))
+            candidates |= set(removal_aliases(state, asked, asked))
         _remove(state, item, sorted(candidates), asked)
     else:
         _add(state, item, names, asked)

@@ -195,7 +195,9 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
                 repo.component = " ".join(components)
             repo.spans.append(positional.span())
     for pattern, name in ((_SUITE, "codename"), (_COMPONENT, "component")):
-        found = pattern.search(work, start, end)
+        found = next(
+            (m for m in pattern.finditer(work, start, end) if not _names_other(work, m)), None
+        )
         if found is not None and getattr(repo, name) is None:
             value = _raw(state, found.span("value"))
             if name == "component":
@@ -247,6 +249,20 @@ def _release_name(word: str) -> bool:
 
 
 # suites that are English words too ("stable", "testing") still name a suite after a URL
+# "a user called svc-app", "the box named gw1": "called" names something else there
+_OTHER_NAMED = re.compile(
+    r"\b(?:users?|accounts?|logins?|admins?|hosts?|hostname|box|machine|device|image|"
+    r"partition|group)\s+$"
+)
+
+
+def _names_other(work: str, match: re.Match[str]) -> bool:
+    """True when a "called"/"named" match names a user, a host or another thing."""
+    if not re.match(r"(?:called|named)\b", match.group()):
+        return False
+    return _OTHER_NAMED.search(work, max(0, match.start() - 20), match.start()) is not None
+
+
 _KNOWN_SUITE_WORDS = frozenset(("stable", "testing", "unstable", "experimental", "sid", "edge"))
 _SAME = "\x00same"  # "same key": the key of the repository before, found when planned
 

@@ -20,16 +20,23 @@ from oic_ai.tools.edit_plan import AddUser, DeleteValue, SetValue
 from oic_ai.tools.planner.state import PlanState
 
 _ROLE = (
-    r"(?:users?|accounts?|logins?|sudoers?|admins?|administrators?"
+    r"(?:users?|accounts?|logins?|sudoers?|admins?|administrators?|{foreign}"
     r"|another(?=\s+(?:one\s+)?(?:called|named)\b))"
 )
+# the role word in other languages people mix in ("usuario kiosk", "compte opérateur")
+_FOREIGN_ROLES = (
+    "usuarios?|usuários?|utilisateurs?|benutzer|nutzer|utenti|utente|gebruikers?|"
+    "användare|brukere?|kontos?|konten|comptes?|cuentas?|contas?|uzytkownik|użytkownik"
+)
+_ROLE = _ROLE.format(foreign=_FOREIGN_ROLES)
 _ADMIN_WORDS = ("admin", "admins", "administrator", "administrators", "sudoer", "sudoers")
 _ROLE_MODIFIER = (
     r"(?:(?:a|an|one|new|normal|regular|standard|plain|ordinary|unprivileged|non-?admin|"
     r"non-?privileged|non-?sudo|non-?root|service|system|local|extra|second|admin|administrator|sudo|"
     r"privileged|root-capable)[\s-]+)"
 )
-_MENTION = re.compile(rf"\b(?P<mods>{_ROLE_MODIFIER}*)(?P<role>{_ROLE})\b")
+# a role word by itself, not part of a hyphenated name ("admin-it", "user-data")
+_MENTION = re.compile(rf"(?<![\w-])(?P<mods>{_ROLE_MODIFIER}*)(?P<role>{_ROLE})(?![\w-])")
 # words after a role noun that make it an attribute, not a user ("admin rights", "login shell")
 _NOT_AFTER_ROLE = re.compile(
     r"\s*(?:rights|access|privileges|permissions|powers|groups?|shell|password|name|names|"
@@ -44,7 +51,7 @@ _STOP = frozenset(
         "another new normal regular extra only just can should must will again instead as "
         "edit edits change changes setup bash zsh sh fish dash ksh tcsh both either each all "
         "neither none our your my his her some every there here what where when why how "
-        "which whose"
+        "which whose member members part"
     ).split()
 )
 # the whole next word, checked afterwards: "a user Bad!Name" is reported, not half-read
@@ -117,7 +124,7 @@ _NO_SHELL = re.compile(
     r"(?:shell|login)\b|\bcannot\s+log\s+in\b"
 )
 _REMOVE_USER = re.compile(
-    r"\b(?:remove|delete|drop|get\s+rid\s+of|scrap|scratch)\s+(?:the\s+)?"
+    r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch)\s+(?:the\s+)?"
     r"(?:(?:users?|accounts?|logins?)\s+)?" + _NAME
 )
 # more names after the first one removed: "remove the users alice and bob"
@@ -129,7 +136,7 @@ _WANTED_AFTER = re.compile(
     r"\s+(?:should|must|has\s+to|needs\s+to)\s+(?:also\s+)?(?:exist|be\s+there)\b"
 )
 _REMOVING_BEFORE = re.compile(
-    r"\b(?:remove|delete|drop|get\s+rid\s+of|scrap|scratch)\s+(?:the\s+)?$"
+    r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch)\s+(?:the\s+)?$"
 )
 _DEFINITE = re.compile(r"\b(?:the|that|this|those|these)\s+$")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
@@ -359,7 +366,8 @@ def _whole(work: str, word: re.Match[str]) -> bool:
 
 # "an ops user", "a deploy account": the name before the role word, after an adding verb
 _PRE_ROLE = re.compile(
-    r"\b(?:a|an|one)\s+(?P<name>[a-z_][a-z0-9_-]*)\s+(?:user|account|login)\b"
+    r"(?:\b(?P<article>a|an|one|the)\s+|(?:^|(?<=[\n,;:.!?(\x1f]))[ \t\x1f]*)"
+    r"(?P<name>[a-z_][a-z0-9_-]*)\s+(?:user|account|login)(?![\w-])"
     r"(?!\s*(?:,\s*)?(?:called|named|for)\b)"
 )
 _ADDING = re.compile(r"\b(?:add|create|make|need|needs|want|with|plus|give|set\s+up|include)\b")
@@ -367,7 +375,8 @@ _NOT_PRE_NAMES = _STOP | frozenset(
     (
         "service system local remote shared separate dedicated default generic technical "
         "personal test guest second unprivileged privileged non-admin root linux unix email "
-        "cloud github ssh vpn sudo admin administrator"
+        "cloud github ssh vpn sudo admin administrator same first last other existing "
+        "current old previous main primary single only any every each"
     ).split()
 )
 
@@ -383,7 +392,14 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     for match in _PRE_ROLE.finditer(work, start, end):
         name = match.group("name")
         attributed = _ATTRIBUTE_NEXT.match(work, match.end(), end)
-        if name in _NOT_PRE_NAMES or not (attributed or _ADDING.search(work, start, match.start())):
+        if name in _NOT_PRE_NAMES:
+            continue
+        if match.group("article") in ("a", "an", "one"):
+            if not (attributed or _ADDING.search(work, start, match.start())):
+                continue
+        elif not attributed:
+            # "jenkins user, no sudo", "the ci account needs to be in docker": the name
+            # before the role word, said of with a user's attributes
             continue
         found.append(_User([name], match.start(), match.end()))
     # "create svc-x with no sudo, in the groups a and b": a new name and user attributes
@@ -448,7 +464,9 @@ _ATTRIBUTE_NEXT = re.compile(
     r"\s*,?\s*(?:who\s+(?:is|has|gets)\s+|that\s+(?:is|has|gets)\s+)?(?:"
     r"(?:with|without|no|has|gets?)\s+(?:no\s+)?(?:passwordless\s+|full\s+)?(?:sudo|admin|root)\b"
     r"|(?:in|into|member\s+of)\s+(?:the\s+)?(?:groups?\b|[a-z_][\w-]*(?:\s*(?:,|and)\s*[a-z_][\w-]*)*\s+groups?\b)"
-    r"|(?:with\s+)?(?:login\s+)?shell\b)"
+    r"|(?:with\s+)?(?:login\s+)?shell\b"
+    r"|(?:(?:needs?|has|have|ought)\s+to\s+be|should\s+be|must\s+be|is|goes|belongs)\s+"
+    r"(?:in|into|a\s+member\s+of|part\s+of)\s+(?:the\s+)?[a-z_][\w-]*)"
 )
 _GIVE_SUDO = re.compile(r"\b(?:give|grant)\s+\S+\s+(?:full\s+)?(?:sudo|admin|root)\b")
 

@@ -1,0 +1,100 @@
+"""A word's role in the sentence decides whether it is a package (issue 21, round 3).
+
+The sentences were written for these tests. "make" and "parted" are ordinary words
+and package names: in a list of packages, or as the whole object of an add or remove
+verb, they are the package; elsewhere the word. What follows a subject ("it starts",
+"nobody runs X", "the techs use X") is a statement, never a package to add.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
+
+EL10 = "el10-x86_64-minimal-raw.yml"
+DEBIAN = "debian13-x86_64-minimal-raw.yml"
+
+
+def plan(request: str, template: str = EL10) -> EditPlan:
+    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
+    return plan_request(request, text, mode="refine")
+
+
+def added(result: EditPlan) -> list[str]:
+    return [
+        name
+        for op in result.operations
+        if op.op == "add_packages"
+        for name in op.packages  # type: ignore[union-attr]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "template", "wanted"),
+    [
+        ("install curl, make and jq", EL10, ["curl", "make", "jq"]),
+        ("bundle: gcc make rsync", EL10, ["gcc", "make", "rsync"]),
+        ("we want rsync, parted, and curl on it", DEBIAN, ["rsync", "parted", "curl"]),
+        ("add parted.", DEBIAN, ["parted"]),
+    ],
+)
+def test_an_ordinary_word_in_a_package_list_is_the_package(
+    request_text: str, template: str, wanted: list[str]
+) -> None:
+    result = plan(request_text, template)
+    assert added(result) == wanted, (result.operations, result.not_applied)
+    assert not result.not_applied
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "add jq and make the disk 12GiB",
+        "install jq, then make sure the rest stays",
+        "add jq, and parted disks are fine",
+    ],
+)
+def test_the_same_word_as_a_verb_is_no_package(request_text: str) -> None:
+    assert added(plan(request_text)) == ["jq"]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "install jq, then make sure it reboots",
+        "nobody runs qzviewer on these, add jq",
+        "add jq; the night shift runs plain qzviewer anyway",
+    ],
+)
+def test_what_a_subject_does_is_no_package(request_text: str) -> None:
+    result = plan(request_text)
+    assert added(result) == ["jq"], result.operations
+    assert not any("qzviewer" in entry for entry in result.not_applied), result.not_applied
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        # two names side by side, one holding a capability's phrase inside it
+        ("add curl intel-gpu-tools", ["curl", "intel-gpu-tools"]),
+        # after a change of mind, "just"/"only" names the whole list, commas or not
+        ("add vim and nano, actually only vim curl", ["vim", "curl"]),
+    ],
+)
+def test_names_side_by_side(request_text: str, wanted: list[str]) -> None:
+    result = plan(request_text, "ubuntu24-x86_64-minimal-raw.yml")
+    assert added(result) == wanted, (result.operations, result.not_applied)
+    assert not result.not_applied
+
+
+def test_removing_a_package_the_template_has_removes_only_it() -> None:
+    from oic_ai.tools.applier import apply_plan
+
+    base = (OUR_TEMPLATES / EL10).read_text(encoding="utf-8")
+    text = apply_plan(base, plan("add gcc, make and git")).text
+    result = plan_request("drop gcc", text, mode="refine")
+    removed = [n for op in result.operations if op.op == "remove_packages" for n in op.packages]  # type: ignore[union-attr]
+    assert removed == ["gcc"], result.operations

@@ -1,0 +1,96 @@
+"""Clauses that give a reason, greet or ask for advice ask for no change (issue 21, round 3).
+
+The sentences were written for these tests: greetings in other languages, someone
+else's need reported as the reason ("the auditor says they need ..."), a subject and
+its verb stating a fact ("Grafana polls it hourly"), and asking the assistant to
+choose ("pick whichever fits"). A clause that names a value or a field still asks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.tools.planner import plan_request
+from oic_ai.tools.planner.asking import read_clause
+from tests.conftest import OUR_TEMPLATES
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "hola",
+        "servus",
+        "grazie",
+        "the auditor says they need to read the journal later",
+        "Tomasz thinks they need it for the demo",
+        "Grafana polls it hourly",
+        "legal flagged the old one",
+        "could you pick whichever fits best",
+        "decide for me",
+    ],
+)
+def test_reasons_greetings_and_advice_ask_nothing(clause: str) -> None:
+    assert read_clause(clause).asking == "context", read_clause(clause)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "the auditor says they need a static ip of 10.0.0.5",  # a value
+        "Ines says we need the timezone set",  # a field
+        "choose ext4 for the root",  # an object, no advice asked
+        "firewall rules for ssh",
+    ],
+)
+def test_a_clause_naming_a_value_or_field_still_asks(clause: str) -> None:
+    assert read_clause(clause).asking == "asks", read_clause(clause)
+
+
+def test_a_request_with_a_reason_reports_nothing() -> None:
+    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = plan_request(
+        "ciao! drop less, legal flagged the pager. add jq, my colleague says she needs it",
+        text,
+        mode="refine",
+    )
+    assert not result.not_applied, result.not_applied
+    ops = {op.op: op for op in result.operations}
+    assert "less" in ops["remove_packages"].packages  # type: ignore[attr-defined]
+    assert "jq" in ops["add_packages"].packages  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "our badge reader (qzreader) is plugged in over usb",
+        "The label printer (zq-420) sits next to it, add jq",
+    ],
+)
+def test_a_name_in_parentheses_after_a_remark_is_part_of_the_remark(request_text: str) -> None:
+    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = plan_request(request_text, text, mode="refine")
+    assert not result.not_applied, result.not_applied
+    added = [n for op in result.operations if op.op == "add_packages" for n in op.packages]  # type: ignore[union-attr]
+    assert "qzreader" not in added and "zq-420" not in added
+
+
+def test_a_name_in_parentheses_after_a_request_is_still_read() -> None:
+    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = plan_request("install our backup agent (qzbak)", text, mode="refine")
+    added = [n for op in result.operations if op.op == "add_packages" for n in op.packages]  # type: ignore[union-attr]
+    assert added == ["qzbak"]
+
+
+def test_skip_that_takes_back_the_list_before_just() -> None:
+    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    request = "add vim, jq and nano. no jq, skip that. just vim nano"
+    result = plan_request(request, text, mode="refine")
+    added = [n for op in result.operations if op.op == "add_packages" for n in op.packages]  # type: ignore[union-attr]
+    assert added == ["vim", "nano"], result.operations
+    assert not result.not_applied, result.not_applied
+
+
+def test_the_second_half_of_a_purpose_asks_nothing() -> None:
+    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = plan_request("add jq and curl for the parsers and ebpf probes", text, mode="refine")
+    assert not result.not_applied, result.not_applied

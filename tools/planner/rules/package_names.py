@@ -1,0 +1,226 @@
+"""Which words are package names, by what knows them and by their role in the sentence.
+
+A name the index, the catalog or the library knows is a package; an ordinary word that
+is also a package name ("make", "parted") is one only where the sentence uses it as one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from oic_ai.stores.capability_catalog import Capability, words
+from oic_ai.tools.planner.rules.capability_words import real_names
+from oic_ai.tools.planner.state import PlanState, family_of
+from oic_ai.tools.planner.text import Item, Token
+from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES, RETRIEVAL_WORDS
+
+
+def real(state: PlanState, name: str) -> bool:
+    """True when the catalog or the library installs ``name`` on the target's family.
+
+    Not when a capability has ``name`` as a synonym and spells it otherwise on the
+    target's dist ("firefox" on Debian 13 is firefox-esr), unless the dist's own library
+    templates install it.
+    """
+    family = family_of(state.target.os, state.target.dist)
+    if not family or name not in real_names(family):
+        return False
+    target = state.target
+    if not target.known or name in _dist_library_names(target.dist):
+        return True
+    for capability in state.catalog.capabilities.values():
+        if name not in capability.synonyms:
+            continue
+        listed = capability.packages_for(target.os, target.dist, target.arch)
+        keys = [k.split("/", 1)[0] for k, v in capability.package_table.items() if name in v]
+        if listed and name not in listed and not ({family, target.dist} & set(keys)):
+            return False  # only another dist's spelling ("firefox" is Ubuntu's)
+    return True
+
+
+@lru_cache(maxsize=16)
+def _dist_library_names(dist: str) -> frozenset[str]:
+    """The package names the bundled library's templates of ``dist`` install."""
+    from oic_ai.stores.template_library import bundled_templates_dir, iter_template_files
+    from oic_ai.stores.template_model import template_from_text
+
+    names: set[str] = set()
+    root = bundled_templates_dir()
+    for path in iter_template_files(root) if root.is_dir() else ():
+        try:
+            facts = template_from_text(path.read_text(encoding="utf-8"))
+        except OSError:
+            continue
+        if facts.target.dist == dist:
+            names.update(facts.packages)
+            names.update(facts.kernel.packages)
+    return frozenset(names)
+
+
+def known(state: PlanState, name: str) -> bool:
+    """True when the synced index, the catalog or the library knows ``name``."""
+    if state.packages is not None and state.packages.is_package(name):
+        return True
+    if name in state.facts.packages or name in state.facts.kernel.packages:
+        return True  # the template's own
+    return name in state.known_names()
+
+
+def _ambiguous(state: PlanState, token: Token) -> bool:
+    """A word that is both an ordinary word and a package of the family ("make", "parted")."""
+    word = token.text
+    if len(word) < 3 or (word not in FILLER and word not in NOT_PACKAGES):
+        return False
+    written = state.text.raw(token.start, token.end)
+    return written == word and (real(state, word) or known(state, word))
+
+
+def listed_ambiguous(state: PlanState, item: Item) -> list[Token]:
+    """The ambiguous words of a run of names without commas ("gcc make git").
+
+    Each must stand between two known names, or after one at the run's end.
+    """
+    tokens = item.tokens
+    found = []
+    for k, token in enumerate(tokens):
+        if not _ambiguous(state, token) or k == 0:
+            continue
+        before = tokens[k - 1]
+        after = tokens[k + 1] if k + 1 < len(tokens) else None
+        if _named(state, before) and (after is None or _named(state, after)):
+            found.append(token)
+    return found
+
+
+def _named(state: PlanState, token: Token) -> bool:
+    return token.text not in FILLER and known(state, state.text.raw(token.start, token.end))
+
+
+def _single_name(state: PlanState, item: Item | None) -> bool:
+    """True for an item that is one package name the index, catalog or library knows."""
+    if item is None or len(item.tokens) != 1 or item.mode == "aside":
+        return False
+    return _named(state, item.tokens[0])
+
+
+def ambiguous_in_list(state: PlanState, items: Sequence[Item], index: int, took: bool) -> bool:
+    """An ambiguous word is a package where its role in the sentence is a package's.
+
+    "make" and "parted" are verbs and package names. As an item of a list whose item
+    before it was a package ("git, gcc, make and jq") or whose next item is a known
+    package, or as the whole object of an add or remove verb ("drop make."), the word
+    is the package; anywhere else ("make the disk bigger") it is the word.
+    """
+    item = items[index]
+    if len(item.tokens) != 1 or item.mode not in ("add", "remove", "none"):
+        return False
+    if not _ambiguous(state, item.tokens[0]):
+        return False
+    following = items[index + 1] if index + 1 < len(items) else None
+    between = state.text.work[item.span[1] : following.span[0]] if following else ""
+    listed_next = following is not None and "." not in between and _single_name(state, following)
+    if took or listed_next:
+        return bool(item.verb) or item.mode != "none"
+    # the whole object of its verb: the sentence ends (or a new one starts) right after it
+    rest = state.text.work[item.span[1] :]
+    whole = re.match(r"\s*(?:$|[.;!?\n,])", rest)
+    return item.mode in ("add", "remove") and item.verb in _OBJECT_VERBS and whole is not None
+
+
+# verbs whose object is what they add or remove ("drop make", "install parted")
+_OBJECT_VERBS = frozenset(
+    "add install remove drop delete uninstall purge include exclude omit skip".split()
+)
+
+
+# generic nouns after a package name: "the cockpit-podman plugin", "the nvme-cli tool"
+HEAD_NOUNS = frozenset(
+    "plugin plugins package packages tool tools utility utilities module modules extension "
+    "extensions addon add-on client daemon service cli".split()
+)
+# Nouns for kinds of software: a description with one of them can head unknown names
+# ("the SCAP tooling (openscap-scanner and scap-security-guide)").
+SOFTWARE_NOUNS = HEAD_NOUNS | frozenset(
+    (
+        "tooling suite stack components dependencies prerequisites libraries library drivers "
+        "driver agents agent software bundle runtime toolkit toolchain broker userspace "
+        "user-space server"
+    ).split()
+)
+
+
+def installed_by_capability_word(state: PlanState, word: str) -> list[str]:
+    """The template's packages of the one capability a word of its phrases names.
+
+    "drop the broker": "broker" is a word of the mqtt capability's phrases ("message
+    broker"), and mosquitto is installed. Several capabilities, or none installed: [].
+    """
+    target = state.target
+    if not target.known:
+        return []
+    installed = {*state.facts.packages, *state.facts.kernel.packages}
+    found: list[list[str]] = []
+    for capability in state.catalog.capabilities.values():
+        phrases = (capability.name, *capability.synonyms)
+        if not any(word in words(p) and len(words(p)) > 1 for p in phrases):
+            continue
+        listed = capability.packages_for(target.os, target.dist, target.arch)
+        present = [n for n in listed if n in installed]
+        if present and present not in found:
+            found.append(present)
+    return found[0] if len(found) == 1 else []
+
+
+def removal_aliases(state: PlanState, written: str, token: str) -> tuple[str, ...]:
+    """The other names a removal of ``written`` takes: none when the template has it.
+
+    "remove gcc" on a template with gcc removes gcc, not make (an alias group's other
+    real name); "remove docker-ce" on a template with docker.io removes docker.io.
+    """
+    if written in state.facts.packages or written in state.facts.kernel.packages:
+        return ()
+    target = state.target
+    return state.catalog.aliases(token, target.os, target.dist)
+
+
+def qualifies(capabilities: Sequence[Capability], word: str) -> bool:
+    """Whether ``word`` only qualifies the capabilities an item names.
+
+    "the OpenCL runtime", "an mqtt broker", "the intel opencl runtime": a word for a
+    kind of software, a word of the same capability's own phrases, or a word that
+    chose the base.
+    """
+    if word in RETRIEVAL_WORDS or word in SOFTWARE_NOUNS:
+        return True
+    if word.removesuffix("s") in SOFTWARE_NOUNS:
+        return True
+    return any(
+        word in words(phrase) or word.removesuffix("s") in words(phrase)
+        for capability in capabilities
+        for phrase in (capability.name, *capability.synonyms)
+    )
+
+
+def prefer_picks(state: PlanState, picks: Sequence[Capability]) -> None:
+    """A pick replaces what a broader phrase added for the same kind of capability.
+
+    "a browser ... chromium is what the team used": the browser phrase gave firefox,
+    the pick says chromium, so firefox is not added.
+    """
+    target = state.target
+    if not target.known:
+        return
+    for picked in picks:
+        mine = set(picked.packages_for(target.os, target.dist, target.arch))
+        for other in state.catalog.capabilities.values():
+            if other.name == picked.name or other.group != picked.group:
+                continue
+            listed = set(other.packages_for(target.os, target.dist, target.arch)) - mine
+            said = {w for _, label in state.features for w in label.split()}
+            said -= mine | {w for p in (picked.name, *picked.synonyms) for w in words(p)}
+            # "add firefox and chromium": a name said outright stays
+            named = any(w in listed or known(state, w) for w in said)
+            if listed and listed <= set(state.add) and not named:
+                state.add[:] = [n for n in state.add if n not in listed]
