@@ -29,6 +29,7 @@ from oic_ai.tools.retrieval.query_classifier import (
     is_modification,
     tokenize,
 )
+from oic_ai.tools.target_questions import asks_about_targets, wants_a_template
 from oic_ai.tools.target_support import (
     UnbuildableTarget,
     combination_words,
@@ -42,7 +43,7 @@ _QUESTION = re.compile(
     r"tell me|do\s+(?:we|you|i|they|it|these|those)\b|can\s+(?:it|this)\b(?!.*\binstead\b)|"
     r"(?:can|could|would)\s+(?:you\s+(?:please\s+)?(?:tell|show|list|explain|describe|"
     r"summari[sz]e)|i\s+see)\b|(?:paste|print|display|dump)\s+(?:me\s+|us\s+)?"
-    r"(?:the|its|our|your|current|whole|full)\b)",
+    r"(?:the|its|our|your|current|whole|full)\b)\b",  # a whole word: "iso installer" is no "is"
     re.IGNORECASE,
 )
 _NEW = re.compile(
@@ -58,6 +59,8 @@ _SET_ASIDE = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+# a question that proposes what to make ("what about the same ISO for x86_64 then?")
+_PROPOSAL = re.compile(r"\b(?:what|how)\s+about\b", re.IGNORECASE)
 
 # every per-turn field, reset so nothing of the previous turn leaks into this one
 TURN_RESET: dict[str, Any] = {
@@ -175,7 +178,7 @@ def _inherited(previous: Route | None, asked: dict[str, str]) -> dict[str, str]:
     x86_64. The arch and image type carry over only while the result stays buildable.
     """
     refusal: dict[str, Any] = dict((previous.get("unsupported") if previous else None) or {})
-    refused = refusal.get("target")
+    refused = refusal.get("target") or refusal.get("kept")
     if not isinstance(refused, dict):
         return {}
     targets = load_targets()
@@ -234,16 +237,27 @@ def route_request(
     """
     targets = detect_targets(tokenize(request), request)
     route = Route(intent="create", reason="", query_type="", targets=targets)
+    asked, _ = _asked_targets(request)
     if (system := find_unsupported(request)) is not None:
         route["targets"] = targets
-        return _refused(route, system)
-    asked, _ = _asked_targets(request)
+        refused = _refused(route, system)
+        kept = {k: v for k, v in asked.items() if k in ("dist", "os", "image_type")}
+        wanted = new_target({}, kept)
+        if "dist" in wanted and refused.get("unsupported"):
+            # "Debian 13 for armhf": the next turn ("arm64 then") keeps Debian 13
+            refused["unsupported"]["kept"] = {
+                "dist": wanted["dist"],
+                **({"imageType": wanted["imageType"]} if "image_type" in kept else {}),
+            }
+        return refused
     reference = find_reference(request)
     questions = questions_of(request)
     carried: dict[str, str] = {}
     current = target_of(current_template)
     intent: Intent
-    if not current_template:
+    if not current_template and _asks_what_is_built(request, questions.only_questions):
+        intent, reason = "explain", "a question about what the composer builds"
+    elif not current_template:
         intent, reason = "create", "no template in this session yet"
         carried = _inherited(previous, asked)
         if carried:
@@ -274,6 +288,10 @@ def route_request(
             reason = "the current image for " + ", ".join(f"{k} {v}" for k, v in changed.items())
     route["intent"], route["reason"] = intent, reason
     route["targets"] = targets
+    if intent == "explain" and not current_template and previous and previous.get("unsupported"):
+        # "which arches can you do?" after a refusal: the refusal still stands for the next
+        # turn ("arm64 then" keeps the refused request's dist)
+        route["unsupported"] = previous["unsupported"]
     if intent in ("refine", "retarget", "create"):
         base = current if intent != "create" else {}
         wanted = new_target(base, asked)
@@ -299,6 +317,22 @@ def route_request(
     query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
     route["query_type"] = query_type
     return route
+
+
+def _asks_what_is_built(request: str, only_questions: bool) -> bool:
+    """With no template yet: a question about the composer's targets, not a request.
+
+    "Which Debian releases can you build?" after a refusal, or "what's the difference
+    between a raw image and an ISO?" first: answered from the target registry, nothing made.
+    "Do you have a template for kiosks?" asks for a template and starts one, and "what
+    about the netboot image for x86_64 then?" proposes one.
+    """
+    return (
+        (only_questions or _is_question(request))
+        and asks_about_targets(request)
+        and not wants_a_template(request)
+        and not _PROPOSAL.search(request)
+    )
 
 
 def _names_other_os(dist: str, template: str) -> bool:

@@ -47,6 +47,9 @@ class Refusal(TypedDict):
     ``arch`` and ``imageType`` asked for."""
     options: NotRequired[list[str]]
     """For a combination without OS defaults: the nearest buildable ones, in words."""
+    kept: NotRequired[dict[str, str]]
+    """For a refused system or arch: the supported ``dist`` (and ``imageType``) the request
+    named as well ("Debian 13 for armhf"), which the next request keeps."""
 
 
 @_DOCUMENTED
@@ -90,7 +93,8 @@ class Route(TypedDict):
     targets: dict[str, str]
     """The targets the request names (dist, arch, image_type, ...)."""
     unsupported: NotRequired[Refusal]
-    """For an ``unsupported`` turn: what was asked for and the nearest alternative."""
+    """For an ``unsupported`` turn: what was asked for and the nearest alternative; on a
+    question that follows one with no template yet, the refusal it still stands for."""
     inherited: NotRequired[dict[str, str]]
     """For a ``create`` turn right after a refused combination: the targets it kept from
     the refused request (dist, arch, image_type)."""

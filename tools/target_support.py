@@ -8,7 +8,8 @@ Two kinds of request get status ``unsupported`` before any template is made:
   behind ("not windows", "instead of Windows Server", "migrate from Fedora"), when it
   describes what the image serves or runs ("alpine containers", "windows clients"), when
   it is a repository field or a lineage ("suite bookworm", "bookworm-based"), or when the
-  request also names a supported distribution;
+  request also names a supported distribution (a system only: an arch that no dist builds,
+  such as armhf or RISC-V, is refused whatever dist is named);
 - a supported dist on an arch and image type the composer has no OS defaults for (an ISO
   or network-boot image for aarch64): the facts are each dist's ``builds`` in the same
   file. :func:`unbuildable` names the nearest buildable combinations.
@@ -63,9 +64,14 @@ class UnsupportedRequest:
 
 
 @lru_cache(maxsize=1)
-def _patterns() -> tuple[tuple[re.Pattern[str], str, str], ...]:
+def _patterns() -> tuple[tuple[re.Pattern[str], str, str, str], ...]:
     return tuple(
-        (re.compile(rf"{WORD_START}(?:{entry.phrase}){WORD_END}"), entry.name, entry.nearest)
+        (
+            re.compile(rf"{WORD_START}(?:{entry.phrase}){WORD_END}"),
+            entry.name,
+            entry.nearest,
+            entry.kind,
+        )
         for entry in load_targets().unsupported
         if entry.name
     )
@@ -89,15 +95,15 @@ def find_unsupported(request: str) -> UnsupportedRequest | None:
         alternative; None when there is none or a supported distribution is named too.
     """
     work = "".join(c.lower() if len(c.lower()) == 1 else c for c in request)
-    for pattern, system, nearest in _patterns():
+    for pattern, system, nearest, kind in _patterns():
         for match in pattern.finditer(work):
             before = work[max(0, match.start() - 60) : match.start()]
             if _LEFT_BEHIND.search(before) or _SERVED.match(work, match.end()):
                 continue
             if _REPOSITORY_FIELD.search(before) or _LINEAGE.match(work, match.end()):
                 continue
-            if _names_a_supported_dist(request):
-                return None
+            if kind == "system" and _names_a_supported_dist(request):
+                return None  # "Debian 13 like our Fedora boxes"; an arch has no such way out
             named = " ".join(request[match.start() : match.end()].split())
             suggestion = None
             if nearest:

@@ -87,6 +87,25 @@ def test_a_supported_distribution_named_as_well_wins() -> None:
     assert find_unsupported("an ubuntu 24.04 image like our fedora one") is None
 
 
+@pytest.mark.parametrize(
+    ("request_text", "named"),
+    [
+        ("an Ubuntu 24.04 raw image for our armhf panels", "armhf"),
+        ("Azure Linux 3 on the old armv6 sensors", "armv6"),
+        ("debian 13 for the riscv64 dev kits", "riscv64"),
+        ("move the el10 build over to RISC-V please", "RISC-V"),
+        ("EMT 3 for a 32-bit x86 thin client (i686)", "32-bit x86"),
+        ("ubuntu 26.04 on ppc64le", "ppc64le"),
+    ],
+)
+def test_an_arch_no_dist_builds_is_refused_even_beside_a_supported_dist(
+    request_text: str, named: str
+) -> None:
+    found = find_unsupported(request_text)
+    assert found is not None and found.named == named
+    assert found.nearest is None and found.suggestion is None
+
+
 def test_the_supported_line_names_every_configured_distribution() -> None:
     line = supported_targets_line()
     targets = load_targets()
