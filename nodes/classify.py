@@ -21,7 +21,7 @@ from oic_ai.nodes.state import Intent, ReferenceRecord, Refusal, Route, State, r
 from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import OS_DISTS
 from oic_ai.tools.questions import questions_of
-from oic_ai.tools.references import Reference, find_reference, remainder
+from oic_ai.tools.references import Reference, find_reference, keep_rest_spans, remainder
 from oic_ai.tools.retrieval.query_classifier import (
     TargetMention,
     detect_target_spans,
@@ -29,7 +29,11 @@ from oic_ai.tools.retrieval.query_classifier import (
     is_modification,
     tokenize,
 )
-from oic_ai.tools.target_questions import asks_about_targets, wants_a_template
+from oic_ai.tools.target_questions import (
+    asks_about_targets,
+    unsupported_named,
+    wants_a_template,
+)
 from oic_ai.tools.target_support import (
     UnbuildableTarget,
     combination_words,
@@ -208,14 +212,16 @@ def _reference_record(
     spans = list(reference.spans) if reference else []
     if create and reference is not None:
         spans = list(reference.marker_words())  # the planner reads the targets itself
+    spans += keep_rest_spans(request)  # "keep everything else": nothing for the planner
     if retarget:
         # the target names and the clauses that only ask for them are handled here
         from oic_ai.tools.references import target_clause_spans
 
         spans += target_clause_spans(request)
+    kept = [request[begin:end] for begin, end in keep_rest_spans(request)]
     return ReferenceRecord(
         kind=reference.kind if reference else "same",
-        words=reference.marker if reference else "",
+        words=reference.marker if reference else " ".join(kept),
         remainder=remainder(request, spans),
         target=target,
     )
@@ -241,6 +247,8 @@ def route_request(
     if (system := find_unsupported(request)) is not None:
         route["targets"] = targets
         refused = _refused(route, system)
+        if refused.get("unsupported"):
+            refused["unsupported"]["rest"] = _without_refused(request)
         kept = {k: v for k, v in asked.items() if k in ("dist", "os", "image_type")}
         wanted = new_target({}, kept)
         if "dist" in wanted and refused.get("unsupported"):
@@ -264,6 +272,15 @@ def route_request(
             targets = {**targets, **carried}
             reason += "; kept the refused request's " + ", ".join(sorted(carried))
             asked = {**carried, **asked}
+        refusal: dict[str, Any] = dict((previous.get("unsupported") if previous else None) or {})
+        rest = str(refusal.get("rest") or "")
+        if rest and keep_rest_spans(request):
+            # "ok 24.04, everything else as I said": the refused request's other parts too
+            route["carried_request"] = f"{rest}. {remainder(request, keep_rest_spans(request))}"
+            rest_asked, _ = _asked_targets(rest)
+            asked = {**rest_asked, **asked}
+            targets = {**detect_targets(tokenize(rest), rest), **targets}
+            reason += "; with the refused request's other parts"
     elif reference is not None and reference.kind == "undo":
         intent, reason = "undo", f"takes back the last change ({reference.marker})"
     elif reference is None and (_is_question(request) or questions.only_questions):
@@ -300,7 +317,7 @@ def route_request(
         named = {"arch", "image_type"} & set(asked) if intent == "create" else asked
         if found is not None and named:
             return _refused(route, found)
-        if intent == "retarget" or reference is not None:
+        if intent == "retarget" or reference is not None or keep_rest_spans(request):
             route["reference"] = _reference_record(
                 request,
                 reference,
@@ -310,6 +327,13 @@ def route_request(
             )
         if intent == "create" and carried:
             route["inherited"] = carried
+        if intent == "create" and route.get("carried_request"):
+            route["reference"] = ReferenceRecord(
+                kind="same",
+                words=" ".join(request[b:e] for b, e in keep_rest_spans(request)),
+                remainder=route["carried_request"],
+                target={},
+            )
     elif intent == "undo":
         route["reference"] = _reference_record(request, reference, current, retarget=False)
     if intent in ("refine", "retarget") and questions.questions:
@@ -317,6 +341,15 @@ def route_request(
     query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
     route["query_type"] = query_type
     return route
+
+
+def _without_refused(request: str) -> str:
+    """``request`` without the systems and arches the composer does not build."""
+    rest = request
+    for named, _, _ in unsupported_named(request):
+        rest = re.sub(re.escape(named), " ", rest, flags=re.IGNORECASE)
+    rest = re.sub(r"\(\s*\)", " ", rest)  # "(jammy)" once "jammy" is gone
+    return " ".join(rest.split()).strip(" ,;.")
 
 
 def _asks_what_is_built(request: str, only_questions: bool) -> bool:

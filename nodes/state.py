@@ -47,6 +47,9 @@ class Refusal(TypedDict):
     ``arch`` and ``imageType`` asked for."""
     options: NotRequired[list[str]]
     """For a combination without OS defaults: the nearest buildable ones, in words."""
+    rest: NotRequired[str]
+    """The refused request without what was refused ("x86_64 raw with nginx, hostname
+    web-1"): a next request that says "everything else as I said" asks for it again."""
     kept: NotRequired[dict[str, str]]
     """For a refused system or arch: the supported ``dist`` (and ``imageType``) the request
     named as well ("Debian 13 for armhf"), which the next request keeps."""
@@ -95,6 +98,9 @@ class Route(TypedDict):
     unsupported: NotRequired[Refusal]
     """For an ``unsupported`` turn: what was asked for and the nearest alternative; on a
     question that follows one with no template yet, the refusal it still stands for."""
+    carried_request: NotRequired[str]
+    """For a ``create`` turn after a refusal that says "everything else as I said": the
+    refused request's other parts and this request, read as one (retrieval and planning)."""
     inherited: NotRequired[dict[str, str]]
     """For a ``create`` turn right after a refused combination: the targets it kept from
     the refused request (dist, arch, image_type)."""

@@ -45,6 +45,8 @@ class ConversationVocabulary:
         same: The phrases that ask for the same image again.
         back_only: The subset of ``same`` that refers back without naming a target.
         also: "too", "as well": a clause naming a target and ending so refers back.
+        keep_rest: Phrases that say everything not asked for stays as it is ("keep
+            everything else", "same everything"): they ask for no change of their own.
         filler: Words that carry no request inside a reference clause.
     """
 
@@ -55,6 +57,7 @@ class ConversationVocabulary:
     back_only: re.Pattern[str]
     also: re.Pattern[str]
     filler: frozenset[str]
+    keep_rest: re.Pattern[str] = re.compile(r"(?!)")
 
 
 def _bounded(pattern: str) -> re.Pattern[str]:
@@ -92,6 +95,7 @@ def parse_conversation(data: Mapping[str, Any]) -> ConversationVocabulary:
         back_only=_bounded(str(same.get("back_only") or r"(?!)")),
         also=re.compile(str(same.get("also") or r"(?!)")),
         filler=frozenset(str(word).lower() for word in filler),
+        keep_rest=_bounded("|".join(str(p) for p in data.get("keep_rest") or []) or r"(?!)"),
     )
 
 

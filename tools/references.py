@@ -258,6 +258,15 @@ def target_clause_spans(request: str) -> tuple[Span, ...]:
     return tuple(sorted(set(spans)))
 
 
+def keep_rest_spans(request: str) -> tuple[Span, ...]:
+    """The offsets of words that say everything else stays ("keep everything else").
+
+    They ask for no change of their own: every turn keeps what it does not change.
+    """
+    lowered = request.lower()
+    return tuple(m.span() for m in load_conversation().keep_rest.finditer(lowered))
+
+
 def reference_spans(request: str) -> tuple[Span, ...]:
     """The offsets of the words a reference to the conversation accounts for (may be empty).
 

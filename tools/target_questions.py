@@ -40,7 +40,7 @@ _WANTS_TEMPLATE = re.compile(
 )
 
 
-def _unsupported_named(question: str) -> list[tuple[str, str, str]]:
+def unsupported_named(question: str) -> list[tuple[str, str, str]]:
     """The systems and arches the composer does not build that ``question`` names.
 
     Returns:
@@ -65,7 +65,7 @@ def asks_about_targets(question: str, current: dict[str, str] | None = None) -> 
         current: The session template's target (``dist``, ``arch``, ``imageType``), if
             any: a question that names only the template's own target asks about it.
     """
-    if _CAPABILITY.search(question) or _unsupported_named(question):
+    if _CAPABILITY.search(question) or unsupported_named(question):
         return True
     if not current and _TARGET_NOUNS.search(question):
         return True
@@ -145,7 +145,7 @@ def target_answer(question: str) -> str:
             "One template has one imageType; a raw disk image can be written in several "
             "formats at once (disk.artifacts: raw, qcow2, vhd, vhdx)."
         )
-    for named, system, nearest in _unsupported_named(question):
+    for named, system, nearest in unsupported_named(question):
         line = f"{named}: os-image-composer cannot build it ({system})"
         if nearest:
             line += f"; the nearest it builds is {targets.title(nearest)} ({nearest})"

@@ -129,3 +129,18 @@ def test_a_question_after_a_refusal_keeps_the_refused_target_for_the_next_turn(
     assert not agent.current_template(refused.session)
     made = agent.generate("fine, arm64 then", session=refused.session)
     assert "dist: debian13" in made.template and "arch: aarch64" in made.template
+
+
+def test_everything_else_as_said_after_a_refusal_carries_the_refused_requests_parts(
+    agent: Any,
+) -> None:
+    refused = agent.generate("an alpine 3.20 raw image with nginx, hostname gate-4")
+    assert refused.status == "unsupported"
+    session = refused.session
+    made = agent.generate("ok, debian 13 then, the rest as I said", session=session)
+    assert "dist: debian13" in made.template
+    assert "- nginx" in made.template and "hostname: gate-4" in made.template
+    assert not made.not_applied
+    moved = agent.generate("make it arm64, keep everything else", session=session)
+    assert "arch: aarch64" in moved.template and "hostname: gate-4" in moved.template
+    assert not moved.not_applied
