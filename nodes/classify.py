@@ -21,7 +21,14 @@ from oic_ai.nodes.state import Intent, ReferenceRecord, Refusal, Route, State, r
 from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import OS_DISTS
 from oic_ai.tools.questions import questions_of
-from oic_ai.tools.references import Reference, find_reference, keep_rest_spans, remainder
+from oic_ai.tools.references import (
+    BackTo,
+    Reference,
+    find_back_to,
+    find_reference,
+    keep_rest_spans,
+    remainder,
+)
 from oic_ai.tools.retrieval.query_classifier import (
     TargetMention,
     detect_target_spans,
@@ -38,6 +45,7 @@ from oic_ai.tools.target_support import (
     UnbuildableTarget,
     combination_words,
     find_unsupported,
+    target_matches,
     target_of,
     unbuildable,
 )
@@ -228,7 +236,10 @@ def _reference_record(
 
 
 def route_request(
-    request: str, current_template: str | None, previous: Route | None = None
+    request: str,
+    current_template: str | None,
+    previous: Route | None = None,
+    history: list[str] | None = None,
 ) -> Route:
     """Classify one request given the session's template and the previous turn's route.
 
@@ -236,6 +247,8 @@ def route_request(
         request: The user's words this turn.
         current_template: The session's template, if any.
         previous: The previous turn's route (a refused combination lends its targets).
+        history: The session's earlier templates, oldest first (``undo_stack``): "go back
+            to debian" goes back to the latest one with that target.
 
     Returns:
         The route record: intent, reason, query type, the targets named and, for a
@@ -281,6 +294,8 @@ def route_request(
             asked = {**rest_asked, **asked}
             targets = {**detect_targets(tokenize(rest), rest), **targets}
             reason += "; with the refused request's other parts"
+    elif (back := _back_to(request, current_template, history or [])) is not None:
+        intent, reason = "undo", f"goes back to an earlier template ({back.marker})"
     elif reference is not None and reference.kind == "undo":
         intent, reason = "undo", f"takes back the last change ({reference.marker})"
     elif reference is None and (_is_question(request) or questions.only_questions):
@@ -334,6 +349,14 @@ def route_request(
                 remainder=route["carried_request"],
                 target={},
             )
+    elif intent == "undo" and back is not None:
+        route["reference"] = ReferenceRecord(
+            kind="undo",
+            words=back.marker,
+            remainder=remainder(request, [*back.spans, *keep_rest_spans(request)]),
+            target=current,
+        )
+        route["reference"]["back_to"] = back.target
     elif intent == "undo":
         route["reference"] = _reference_record(request, reference, current, retarget=False)
     if intent in ("refine", "retarget") and questions.questions:
@@ -341,6 +364,19 @@ def route_request(
     query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
     route["query_type"] = query_type
     return route
+
+
+def _back_to(request: str, current: str, history: list[str]) -> BackTo | None:
+    """The "go back to debian" of a request when an earlier template was Debian, else None."""
+    back = find_back_to(request)
+    if back is None:
+        return None
+    now = target_of(current)
+    if target_matches(now, back.target):
+        return None  # already there: an ordinary request
+    if any(target_matches(target_of(earlier), back.target) for earlier in history):
+        return back
+    return None
 
 
 def _without_refused(request: str) -> str:
@@ -386,5 +422,11 @@ def classify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         route = edit_route(state.get("template_origin"))
     else:
         previous = record(state, "route") or None
-        route = route_request(request, state.get("template"), previous)  # type: ignore[arg-type]
+        history = [revision["template"] for revision in state.get("undo_stack") or []]
+        route = route_request(
+            request,
+            state.get("template"),
+            previous,  # type: ignore[arg-type]
+            history,
+        )
     return {**TURN_RESET, "request": request, "route": route}

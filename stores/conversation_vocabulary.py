@@ -42,6 +42,8 @@ class ConversationVocabulary:
         undo_negated: Words right before an undo phrase that cancel it ("don't").
         undo_echo: A clause that repeats what the undone change did ("drop that user
             again"): part of the undo.
+        back_to: Words right before a target that ask for the session's earlier template
+            with that target ("go back to debian").
         same: The phrases that ask for the same image again.
         back_only: The subset of ``same`` that refers back without naming a target.
         also: "too", "as well": a clause naming a target and ending so refers back.
@@ -58,6 +60,7 @@ class ConversationVocabulary:
     also: re.Pattern[str]
     filler: frozenset[str]
     keep_rest: re.Pattern[str] = re.compile(r"(?!)")
+    back_to: re.Pattern[str] = re.compile(r"(?!)")
 
 
 def _bounded(pattern: str) -> re.Pattern[str]:
@@ -95,6 +98,7 @@ def parse_conversation(data: Mapping[str, Any]) -> ConversationVocabulary:
         back_only=_bounded(str(same.get("back_only") or r"(?!)")),
         also=re.compile(str(same.get("also") or r"(?!)")),
         filler=frozenset(str(word).lower() for word in filler),
+        back_to=_bounded(str(undo.get("back_to") or r"(?!)")),
         keep_rest=_bounded("|".join(str(p) for p in data.get("keep_rest") or []) or r"(?!)"),
     )
 

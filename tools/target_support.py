@@ -243,3 +243,22 @@ def unbuildable_target_of(text: str | None) -> UnbuildableTarget | None:
     arch = load_targets().canonical_arch(target.get("arch") or load_targets().default_arch)
     image_type = target.get("imageType") or load_targets().default_image_type
     return unbuildable(dist, arch, image_type)
+
+
+def target_matches(target: Mapping[str, str], wanted: Mapping[str, str]) -> bool:
+    """True when a template's ``target`` has every field of ``wanted``.
+
+    Arch spellings and the default arch and image type count.
+    """
+    targets = load_targets()
+    for field, value in wanted.items():
+        if field == "arch":
+            have = targets.canonical_arch(target.get("arch") or targets.default_arch)
+            if have != targets.canonical_arch(value):
+                return False
+        elif field == "imageType":
+            if (target.get("imageType") or targets.default_image_type) != value:
+                return False
+        elif target.get(field) != value:
+            return False
+    return True
