@@ -45,6 +45,7 @@ from oic_ai.tools.target_support import (
     UnbuildableTarget,
     combination_words,
     find_unsupported,
+    set_aside,
     target_matches,
     target_of,
     unbuildable,
@@ -65,11 +66,6 @@ _NEW = re.compile(
 )
 # the current image, elsewhere: "Debian instead", "rather on arm64"
 _INSTEAD = re.compile(r"\b(?:instead|rather)\b", re.IGNORECASE)
-# a target mention that is set aside, not asked for: "forget arm", "not the ISO"
-_SET_ASIDE = re.compile(
-    r"(?:\bforget|\bnot|\bno|never\s+mind|\bskip|\bdrop|\bwithout)\s+(?:the\s+|an?\s+)?$",
-    re.IGNORECASE,
-)
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 # a question that proposes what to make ("what about the same ISO for x86_64 then?")
 _PROPOSAL = re.compile(r"\b(?:what|how)\s+about\b", re.IGNORECASE)
@@ -110,7 +106,7 @@ def _asked_targets(request: str) -> tuple[dict[str, str], list[TargetMention]]:
         for m in detect_target_spans(request)
         if m.kind in ("dist", "os", "arch", "image_type")
         and not m.source
-        and not _SET_ASIDE.search(request[max(0, m.start - 20) : m.start])
+        and not set_aside(request, m.start)
     ]
     asked: dict[str, str] = {}
     for mention in sorted(mentions, key=lambda m: m.start):

@@ -46,6 +46,20 @@ _SERVED = re.compile(
 )
 
 
+# words right before a target mention that set it aside: "forget arm", "not the ISO",
+# "skip the iso", "never mind the installer"
+_SET_ASIDE = re.compile(
+    r"(?:\bforget(?:\s+about)?|\bnot|\bno|never\s+mind|\bskip|\bdrop|\bwithout|\bditch)"
+    r"\s+(?:the\s+|an?\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def set_aside(text: str, start: int) -> bool:
+    """True when the target mention at ``start`` is set aside, not asked for ("forget arm")."""
+    return _SET_ASIDE.search(text[max(0, start - 24) : start]) is not None
+
+
 @dataclass(frozen=True)
 class UnsupportedRequest:
     """A request for a system the composer has no configuration for.
