@@ -26,6 +26,7 @@ from oic_ai.tools.references import (
     Reference,
     find_back_to,
     find_reference,
+    find_restores,
     keep_rest_spans,
     remainder,
 )
@@ -232,6 +233,68 @@ def _reference_record(
 
 
 def route_request(
+    request: str,
+    current_template: str | None,
+    previous: Route | None = None,
+    history: list[str] | None = None,
+) -> Route:
+    """Classify one request; "put back the X you removed" is read as adding what X was.
+
+    See :func:`_route` for the arguments. A restore that names what earlier templates had
+    and the current one lacks ("the ssh server" -> openssh-server) is planned as "add
+    openssh-server"; one that names nothing removed is left to the planner as written.
+    """
+    rewritten = _restored(request, current_template, history or [])
+    route = _route(rewritten, current_template, previous, history)
+    if rewritten != request and route["intent"] in ("refine", "retarget"):
+        if "reference" not in route:
+            route["reference"] = ReferenceRecord(
+                kind="same",
+                words="",
+                remainder=remainder(rewritten, keep_rest_spans(rewritten)),
+                target=target_of(current_template),
+            )
+        route["reason"] += "; adds back what an earlier turn removed"
+    return route
+
+
+def _restored(request: str, current: str | None, history: list[str]) -> str:
+    """``request`` with each "put back X" that names removed packages as "add NAMES"."""
+    if not current or not history:
+        return request
+    restores = find_restores(request)
+    if not restores:
+        return request
+    from oic_ai.stores.capability_catalog import load_catalog
+    from oic_ai.stores.template_model import template_from_text
+
+    now = template_from_text(current)
+    have = set(now.packages)
+    removed = list(
+        dict.fromkeys(
+            name
+            for earlier in reversed(history)
+            for name in template_from_text(earlier).packages
+            if name not in have
+        )
+    )
+    target = now.target
+    out, start = [], 0
+    for restore in restores:
+        words = set(re.findall(r"[\w.+-]+", restore.object.lower()))
+        names = [name for name in removed if name in words]
+        if not names and target.os and target.dist:
+            for capability in load_catalog().find(restore.object):
+                provided = capability.packages_for(target.os, target.dist, target.arch or "")
+                names += [name for name in removed if name in provided and name not in names]
+        if not names:
+            continue
+        out.append(request[start : restore.span[0]] + "add " + ", ".join(names))
+        start = restore.span[1]
+    return "".join(out) + request[start:] if out else request
+
+
+def _route(
     request: str,
     current_template: str | None,
     previous: Route | None = None,

@@ -348,6 +348,52 @@ def _said_of(request: str, mentions: list[TargetMention]) -> list[Span]:
     return found
 
 
+@dataclass(frozen=True)
+class Restore:
+    """A request for something an earlier turn removed ("put back the ssh server").
+
+    Attributes:
+        object: What is asked back, as written ("the SSH server").
+        span: Offsets of the whole phrase, the relative clause that points back included.
+    """
+
+    object: str
+    span: Span
+
+
+def find_restores(request: str) -> list[Restore]:
+    """Every "put back X" / "bring X back" / "re-add X" in ``request``, in order."""
+    vocabulary = load_conversation()
+    work = _lowered(request)
+    found: list[Restore] = []
+    for match in vocabulary.restore_around.finditer(work):
+        end = _removed_end(work, match.end(), vocabulary)
+        found.append(
+            Restore(request[match.start("object") : match.end("object")], (match.start(), end))
+        )
+    for match in vocabulary.restore_before.finditer(work):
+        if any(r.span[0] <= match.start() < r.span[1] for r in found):
+            continue
+        stop = re.compile(r"[,.;:!?()]|\s(?:and|then|but|because|since|so)\s").search(
+            work, match.end()
+        )
+        clause_end = stop.start() if stop else len(work)
+        removed = vocabulary.restore_removed.search(work, match.end(), clause_end)
+        object_end = removed.start() if removed else clause_end
+        text = request[match.end() : object_end].strip()
+        if text:
+            end = removed.end() if removed else object_end
+            found.append(Restore(text, (match.start(), end)))
+    return sorted(found, key=lambda r: r.span)
+
+
+def _removed_end(work: str, start: int, vocabulary: ConversationVocabulary) -> int:
+    removed = vocabulary.restore_removed.match(
+        work, start + (1 if work[start : start + 1] == " " else 0)
+    )
+    return removed.end() if removed else start
+
+
 def keep_rest_spans(request: str) -> tuple[Span, ...]:
     """The offsets of words that say everything else stays ("keep everything else").
 

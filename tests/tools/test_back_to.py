@@ -64,3 +64,33 @@ def test_back_to_the_target_the_template_has_is_an_ordinary_request(agent: Any) 
     first = agent.generate("debian 13 raw image, hostname mill-1")
     again = agent.generate("back to debian and add htop", session=first.session)
     assert "- htop" in again.template and "hostname: mill-1" in again.template
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted", "phrase"),
+    [
+        ("reinstate the firewall we took out earlier", "the firewall", 0),
+        ("could you add back chrony, please", "chrony", 0),
+        ("get vim back and bump the disk", "vim", 0),
+        ("fine, re-install the docker engine that I removed", "the docker engine", 0),
+    ],
+)
+def test_a_restore_names_what_it_asks_back(text: str, wanted: str, phrase: int) -> None:
+    from oic_ai.tools.references import find_restores
+
+    found = find_restores(text)
+    assert found[phrase].object == wanted
+
+
+def test_putting_back_what_an_earlier_turn_removed_adds_those_packages(agent: Any) -> None:
+    first = agent.generate("debian 13 raw image with chrony, nftables and htop", session=None)
+    session = first.session
+    agent.generate("remove nftables and htop", session=session)
+    agent.generate("hostname dune-4", session=session)
+    back = agent.generate(
+        "please reinstate the firewall you dropped two messages ago, leave all else as is",
+        session=session,
+    )
+    assert "- nftables" in back.template and "- htop" not in back.template
+    assert "hostname: dune-4" in back.template
+    assert not back.not_applied, back.not_applied
