@@ -52,3 +52,24 @@ def test_img_beside_another_image_type_is_the_word_image(request_text: str) -> N
 def test_img_alone_is_the_network_boot_image() -> None:
     plan = plan_request("make it an img for pxe", UBUNTU, mode="refine")
     assert any(t.get("image_type") == "img" for t in targets(plan))
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "the hostname should come from the asset tag on each unit",
+        "hostname must be derived from the MAC",
+        "hostnames should be unique per box",
+    ],
+)
+def test_a_rule_for_deriving_hostnames_is_reported_not_taken_as_a_name(request_text: str) -> None:
+    plan = plan_request(request_text, UBUNTU, mode="refine")
+    assert not [op for op in plan.operations if op.op == "set_hostname"]
+    assert plan.not_applied
+
+
+def test_a_hostname_after_should_be_is_still_a_name() -> None:
+    plan = plan_request("the hostname should be yard-7", UBUNTU, mode="refine")
+    assert [op.model_dump()["hostname"] for op in plan.operations if op.op == "set_hostname"] == [
+        "yard-7"
+    ]
