@@ -112,3 +112,19 @@ def test_the_supported_line_names_every_configured_distribution() -> None:
     for dist in targets.dists:
         assert targets.title(dist) in line and f"({dist})" in line
     assert "x86_64" in line and "aarch64" in line
+
+
+@pytest.mark.parametrize(
+    ("text", "source"),
+    [
+        ("please begin from debian 13 with ssh", False),
+        ("we'd like it built from azl3", False),
+        ("switch this from ubuntu 24.04 to emt3", True),
+        ("upgrade it from ubuntu 24.04 to 26.04", True),
+    ],
+)
+def test_from_after_a_building_verb_names_the_base_not_the_source(text: str, source: bool) -> None:
+    from oic_ai.tools.retrieval.query_classifier import detect_target_spans
+
+    first = next(m for m in detect_target_spans(text) if m.kind == "dist")
+    assert first.source is source
