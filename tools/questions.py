@@ -35,8 +35,7 @@ _QUESTION_WORDS = frozenset(
 _AUXILIARIES = frozenset("does do is are was were has have did isn't doesn't aren't".split())
 # verbs that ask to be told ("confirm which release", "remind me of the hostname")
 _TELL = frozenset(
-    "confirm tell remind show list summarise summarize describe explain check recap paste print "
-    "dump display".split()
+    "confirm tell remind show list summarise summarize describe explain check recap".split()
 )
 _MODALS = frozenset("can could would will".split())
 # words that say nothing should change ("don't change anything", "leave it as it is")

@@ -35,8 +35,6 @@ UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding=
         "Could you tell me which repositories it uses?",
         "One question, and leave it as it is: is there an ssh server in it?",
         "Which accounts exist, and do they have admin rights?",
-        "paste the kernel command line here as it is now",
-        "print me the partitions",
     ],
 )
 def test_a_request_that_only_asks_is_a_question(request_text: str) -> None:
