@@ -21,7 +21,15 @@ from oic_ai.nodes.state import Intent, ReferenceRecord, Refusal, Route, State, r
 from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import OS_DISTS
 from oic_ai.tools.questions import questions_of
-from oic_ai.tools.references import Reference, find_reference, remainder
+from oic_ai.tools.references import (
+    BackTo,
+    Reference,
+    find_back_to,
+    find_reference,
+    find_restores,
+    keep_rest_spans,
+    remainder,
+)
 from oic_ai.tools.retrieval.query_classifier import (
     TargetMention,
     detect_target_spans,
@@ -29,10 +37,17 @@ from oic_ai.tools.retrieval.query_classifier import (
     is_modification,
     tokenize,
 )
+from oic_ai.tools.target_questions import (
+    asks_about_targets,
+    unsupported_named,
+    wants_a_template,
+)
 from oic_ai.tools.target_support import (
     UnbuildableTarget,
     combination_words,
     find_unsupported,
+    set_aside,
+    target_matches,
     target_of,
     unbuildable,
 )
@@ -42,7 +57,7 @@ _QUESTION = re.compile(
     r"tell me|do\s+(?:we|you|i|they|it|these|those)\b|can\s+(?:it|this)\b(?!.*\binstead\b)|"
     r"(?:can|could|would)\s+(?:you\s+(?:please\s+)?(?:tell|show|list|explain|describe|"
     r"summari[sz]e)|i\s+see)\b|(?:paste|print|display|dump)\s+(?:me\s+|us\s+)?"
-    r"(?:the|its|our|your|current|whole|full)\b)",
+    r"(?:the|its|our|your|current|whole|full)\b)\b",  # a whole word: "iso installer" is no "is"
     re.IGNORECASE,
 )
 _NEW = re.compile(
@@ -52,12 +67,9 @@ _NEW = re.compile(
 )
 # the current image, elsewhere: "Debian instead", "rather on arm64"
 _INSTEAD = re.compile(r"\b(?:instead|rather)\b", re.IGNORECASE)
-# a target mention that is set aside, not asked for: "forget arm", "not the ISO"
-_SET_ASIDE = re.compile(
-    r"(?:\bforget|\bnot|\bno|never\s+mind|\bskip|\bdrop|\bwithout)\s+(?:the\s+|an?\s+)?$",
-    re.IGNORECASE,
-)
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+# a question that proposes what to make ("what about the same ISO for x86_64 then?")
+_PROPOSAL = re.compile(r"\b(?:what|how)\s+about\b", re.IGNORECASE)
 
 # every per-turn field, reset so nothing of the previous turn leaks into this one
 TURN_RESET: dict[str, Any] = {
@@ -95,7 +107,7 @@ def _asked_targets(request: str) -> tuple[dict[str, str], list[TargetMention]]:
         for m in detect_target_spans(request)
         if m.kind in ("dist", "os", "arch", "image_type")
         and not m.source
-        and not _SET_ASIDE.search(request[max(0, m.start - 20) : m.start])
+        and not set_aside(request, m.start)
     ]
     asked: dict[str, str] = {}
     for mention in sorted(mentions, key=lambda m: m.start):
@@ -175,7 +187,7 @@ def _inherited(previous: Route | None, asked: dict[str, str]) -> dict[str, str]:
     x86_64. The arch and image type carry over only while the result stays buildable.
     """
     refusal: dict[str, Any] = dict((previous.get("unsupported") if previous else None) or {})
-    refused = refusal.get("target")
+    refused = refusal.get("target") or refusal.get("kept")
     if not isinstance(refused, dict):
         return {}
     targets = load_targets()
@@ -205,21 +217,88 @@ def _reference_record(
     spans = list(reference.spans) if reference else []
     if create and reference is not None:
         spans = list(reference.marker_words())  # the planner reads the targets itself
+    spans += keep_rest_spans(request)  # "keep everything else": nothing for the planner
     if retarget:
         # the target names and the clauses that only ask for them are handled here
         from oic_ai.tools.references import target_clause_spans
 
         spans += target_clause_spans(request)
+    kept = [request[begin:end] for begin, end in keep_rest_spans(request)]
     return ReferenceRecord(
         kind=reference.kind if reference else "same",
-        words=reference.marker if reference else "",
+        words=reference.marker if reference else " ".join(kept),
         remainder=remainder(request, spans),
         target=target,
     )
 
 
 def route_request(
-    request: str, current_template: str | None, previous: Route | None = None
+    request: str,
+    current_template: str | None,
+    previous: Route | None = None,
+    history: list[str] | None = None,
+) -> Route:
+    """Classify one request; "put back the X you removed" is read as adding what X was.
+
+    See :func:`_route` for the arguments. A restore that names what earlier templates had
+    and the current one lacks ("the ssh server" -> openssh-server) is planned as "add
+    openssh-server"; one that names nothing removed is left to the planner as written.
+    """
+    rewritten = _restored(request, current_template, history or [])
+    route = _route(rewritten, current_template, previous, history)
+    if rewritten != request and route["intent"] in ("refine", "retarget"):
+        if "reference" not in route:
+            route["reference"] = ReferenceRecord(
+                kind="same",
+                words="",
+                remainder=remainder(rewritten, keep_rest_spans(rewritten)),
+                target=target_of(current_template),
+            )
+        route["reason"] += "; adds back what an earlier turn removed"
+    return route
+
+
+def _restored(request: str, current: str | None, history: list[str]) -> str:
+    """``request`` with each "put back X" that names removed packages as "add NAMES"."""
+    if not current or not history:
+        return request
+    restores = find_restores(request)
+    if not restores:
+        return request
+    from oic_ai.stores.capability_catalog import load_catalog
+    from oic_ai.stores.template_model import template_from_text
+
+    now = template_from_text(current)
+    have = set(now.packages)
+    removed = list(
+        dict.fromkeys(
+            name
+            for earlier in reversed(history)
+            for name in template_from_text(earlier).packages
+            if name not in have
+        )
+    )
+    target = now.target
+    out, start = [], 0
+    for restore in restores:
+        words = set(re.findall(r"[\w.+-]+", restore.object.lower()))
+        names = [name for name in removed if name in words]
+        if not names and target.os and target.dist:
+            for capability in load_catalog().find(restore.object):
+                provided = capability.packages_for(target.os, target.dist, target.arch or "")
+                names += [name for name in removed if name in provided and name not in names]
+        if not names:
+            continue
+        out.append(request[start : restore.span[0]] + "add " + ", ".join(names))
+        start = restore.span[1]
+    return "".join(out) + request[start:] if out else request
+
+
+def _route(
+    request: str,
+    current_template: str | None,
+    previous: Route | None = None,
+    history: list[str] | None = None,
 ) -> Route:
     """Classify one request given the session's template and the previous turn's route.
 
@@ -227,6 +306,8 @@ def route_request(
         request: The user's words this turn.
         current_template: The session's template, if any.
         previous: The previous turn's route (a refused combination lends its targets).
+        history: The session's earlier templates, oldest first (``undo_stack``): "go back
+            to debian" goes back to the latest one with that target.
 
     Returns:
         The route record: intent, reason, query type, the targets named and, for a
@@ -234,22 +315,46 @@ def route_request(
     """
     targets = detect_targets(tokenize(request), request)
     route = Route(intent="create", reason="", query_type="", targets=targets)
+    asked, _ = _asked_targets(request)
     if (system := find_unsupported(request)) is not None:
         route["targets"] = targets
-        return _refused(route, system)
-    asked, _ = _asked_targets(request)
+        refused = _refused(route, system)
+        if refused.get("unsupported"):
+            refused["unsupported"]["rest"] = _without_refused(request)
+        kept = {k: v for k, v in asked.items() if k in ("dist", "os", "image_type")}
+        wanted = new_target({}, kept)
+        if "dist" in wanted and refused.get("unsupported"):
+            # "Debian 13 for armhf": the next turn ("arm64 then") keeps Debian 13
+            refused["unsupported"]["kept"] = {
+                "dist": wanted["dist"],
+                **({"imageType": wanted["imageType"]} if "image_type" in kept else {}),
+            }
+        return refused
     reference = find_reference(request)
     questions = questions_of(request)
     carried: dict[str, str] = {}
     current = target_of(current_template)
     intent: Intent
-    if not current_template:
+    if not current_template and _asks_what_is_built(request, questions.only_questions):
+        intent, reason = "explain", "a question about what the composer builds"
+    elif not current_template:
         intent, reason = "create", "no template in this session yet"
         carried = _inherited(previous, asked)
         if carried:
             targets = {**targets, **carried}
             reason += "; kept the refused request's " + ", ".join(sorted(carried))
             asked = {**carried, **asked}
+        refusal: dict[str, Any] = dict((previous.get("unsupported") if previous else None) or {})
+        rest = str(refusal.get("rest") or "")
+        if rest and keep_rest_spans(request):
+            # "ok 24.04, everything else as I said": the refused request's other parts too
+            route["carried_request"] = f"{rest}. {remainder(request, keep_rest_spans(request))}"
+            rest_asked, _ = _asked_targets(rest)
+            asked = {**rest_asked, **asked}
+            targets = {**detect_targets(tokenize(rest), rest), **targets}
+            reason += "; with the refused request's other parts"
+    elif (back := _back_to(request, current_template, history or [])) is not None:
+        intent, reason = "undo", f"goes back to an earlier template ({back.marker})"
     elif reference is not None and reference.kind == "undo":
         intent, reason = "undo", f"takes back the last change ({reference.marker})"
     elif reference is None and (_is_question(request) or questions.only_questions):
@@ -274,6 +379,10 @@ def route_request(
             reason = "the current image for " + ", ".join(f"{k} {v}" for k, v in changed.items())
     route["intent"], route["reason"] = intent, reason
     route["targets"] = targets
+    if intent == "explain" and not current_template and previous and previous.get("unsupported"):
+        # "which arches can you do?" after a refusal: the refusal still stands for the next
+        # turn ("arm64 then" keeps the refused request's dist)
+        route["unsupported"] = previous["unsupported"]
     if intent in ("refine", "retarget", "create"):
         base = current if intent != "create" else {}
         wanted = new_target(base, asked)
@@ -282,7 +391,7 @@ def route_request(
         named = {"arch", "image_type"} & set(asked) if intent == "create" else asked
         if found is not None and named:
             return _refused(route, found)
-        if intent == "retarget" or reference is not None:
+        if intent == "retarget" or reference is not None or keep_rest_spans(request):
             route["reference"] = _reference_record(
                 request,
                 reference,
@@ -292,6 +401,21 @@ def route_request(
             )
         if intent == "create" and carried:
             route["inherited"] = carried
+        if intent == "create" and route.get("carried_request"):
+            route["reference"] = ReferenceRecord(
+                kind="same",
+                words=" ".join(request[b:e] for b, e in keep_rest_spans(request)),
+                remainder=route["carried_request"],
+                target={},
+            )
+    elif intent == "undo" and back is not None:
+        route["reference"] = ReferenceRecord(
+            kind="undo",
+            words=back.marker,
+            remainder=remainder(request, [*back.spans, *keep_rest_spans(request)]),
+            target=current,
+        )
+        route["reference"]["back_to"] = back.target
     elif intent == "undo":
         route["reference"] = _reference_record(request, reference, current, retarget=False)
     if intent in ("refine", "retarget") and questions.questions:
@@ -299,6 +423,44 @@ def route_request(
     query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
     route["query_type"] = query_type
     return route
+
+
+def _back_to(request: str, current: str, history: list[str]) -> BackTo | None:
+    """The "go back to debian" of a request when an earlier template was Debian, else None."""
+    back = find_back_to(request)
+    if back is None:
+        return None
+    now = target_of(current)
+    if target_matches(now, back.target):
+        return None  # already there: an ordinary request
+    if any(target_matches(target_of(earlier), back.target) for earlier in history):
+        return back
+    return None
+
+
+def _without_refused(request: str) -> str:
+    """``request`` without the systems and arches the composer does not build."""
+    rest = request
+    for named, _, _ in unsupported_named(request):
+        rest = re.sub(re.escape(named), " ", rest, flags=re.IGNORECASE)
+    rest = re.sub(r"\(\s*\)", " ", rest)  # "(jammy)" once "jammy" is gone
+    return " ".join(rest.split()).strip(" ,;.")
+
+
+def _asks_what_is_built(request: str, only_questions: bool) -> bool:
+    """With no template yet: a question about the composer's targets, not a request.
+
+    "Which Debian releases can you build?" after a refusal, or "what's the difference
+    between a raw image and an ISO?" first: answered from the target registry, nothing made.
+    "Do you have a template for kiosks?" asks for a template and starts one, and "what
+    about the netboot image for x86_64 then?" proposes one.
+    """
+    return (
+        (only_questions or _is_question(request))
+        and asks_about_targets(request)
+        and not wants_a_template(request)
+        and not _PROPOSAL.search(request)
+    )
 
 
 def _names_other_os(dist: str, template: str) -> bool:
@@ -319,5 +481,11 @@ def classify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         route = edit_route(state.get("template_origin"))
     else:
         previous = record(state, "route") or None
-        route = route_request(request, state.get("template"), previous)  # type: ignore[arg-type]
+        history = [revision["template"] for revision in state.get("undo_stack") or []]
+        route = route_request(
+            request,
+            state.get("template"),
+            previous,  # type: ignore[arg-type]
+            history,
+        )
     return {**TURN_RESET, "request": request, "route": route}

@@ -12,14 +12,29 @@ from oic_ai.nodes.state import State, validation_of
 
 def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Describe the session's template in answer to the request; the draft stays as it is."""
-    from oic_ai.tools.explain_template import describe_template
+    from oic_ai.tools.explain_template import describe_template, topics_of
     from oic_ai.tools.planner.rules.beyond import beyond_template
+    from oic_ai.tools.target_questions import asks_about_targets, target_answer
+    from oic_ai.tools.target_support import target_of
     from oic_ai.tools.validate_template import validate_text
 
     template = state.get("template") or ""
     request = state.get("request", "")
+    if not template:
+        # "which Debian releases can you build?" before any template: the registry answers
+        return {"answer": target_answer(request), "draft": None, "not_applied": []}
     report = validate_text(template, source="template.yml")
-    answer = describe_template(template, request)
+    if asks_about_targets(request, target_of(template)):
+        # "does Azure Linux have an ARM build?": what the composer builds, and where the
+        # template stands
+        named = [topic for topic in topics_of(request) if topic != "target"]
+        answer = (
+            target_answer(request)
+            + "\n"
+            + describe_template(template, request if named else "target")
+        )
+    else:
+        answer = describe_template(template, request)
     # "is it possible that this user logs in automatically?": a question about a wish no
     # template can hold is answered no, and the wish is reported as not applied
     impossible = [

@@ -202,8 +202,12 @@ def _undo_stack(state: State, kept: str, turn: int) -> list[Revision]:
     before = state.get("template")
     route = record(state, "route")
     if route.get("intent") == "undo":
-        if not stack or not dict(route.get("reference") or {}).get("undone"):
+        undone = dict(dict(route.get("reference") or {}).get("undone") or {})
+        if not stack or not undone:
             return stack  # nothing taken back ("undo the X" when the last turn did more)
+        # "go back to debian" takes back every turn since the Debian template
+        for _ in range(max(1, int(undone.get("depth") or 1)) - 1):
+            stack.pop()
         restored = stack.pop()["template"]
         if kept != restored:  # the rest of the request changed the restored template
             stack.append(Revision(turn=turn, request=state.get("request", ""), template=restored))

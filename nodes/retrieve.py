@@ -85,7 +85,8 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     settings = run_settings(runtime)
     route = record(state, "route")
     targets = dict(route.get("targets", {}))
-    request = state.get("request", "")
+    # after a refusal, "everything else as I said" searches with the refused request's parts
+    request = route.get("carried_request") or state.get("request", "")
     arch, arch_notice = _wanted_arch(targets, state.get("template"))
     search = open_search(settings)
     response = None

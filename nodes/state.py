@@ -47,6 +47,12 @@ class Refusal(TypedDict):
     ``arch`` and ``imageType`` asked for."""
     options: NotRequired[list[str]]
     """For a combination without OS defaults: the nearest buildable ones, in words."""
+    rest: NotRequired[str]
+    """The refused request without what was refused ("x86_64 raw with nginx, hostname
+    web-1"): a next request that says "everything else as I said" asks for it again."""
+    kept: NotRequired[dict[str, str]]
+    """For a refused system or arch: the supported ``dist`` (and ``imageType``) the request
+    named as well ("Debian 13 for armhf"), which the next request keeps."""
 
 
 @_DOCUMENTED
@@ -73,6 +79,9 @@ class ReferenceRecord(TypedDict):
     """The rest of the request, for the planner ("" when nothing is left)."""
     target: dict[str, str]
     """For a ``retarget`` turn: the whole new target (os, dist, arch, imageType)."""
+    back_to: NotRequired[dict[str, str]]
+    """For an ``undo`` that names an earlier target ("go back to debian"): that target's
+    fields; the latest earlier template that had them becomes the current one."""
 
 
 @_DOCUMENTED
@@ -90,7 +99,11 @@ class Route(TypedDict):
     targets: dict[str, str]
     """The targets the request names (dist, arch, image_type, ...)."""
     unsupported: NotRequired[Refusal]
-    """For an ``unsupported`` turn: what was asked for and the nearest alternative."""
+    """For an ``unsupported`` turn: what was asked for and the nearest alternative; on a
+    question that follows one with no template yet, the refusal it still stands for."""
+    carried_request: NotRequired[str]
+    """For a ``create`` turn after a refusal that says "everything else as I said": the
+    refused request's other parts and this request, read as one (retrieval and planning)."""
     inherited: NotRequired[dict[str, str]]
     """For a ``create`` turn right after a refused combination: the targets it kept from
     the refused request (dist, arch, image_type)."""

@@ -55,6 +55,18 @@ def _named_part(marker: str, last: Revision, current: str) -> str:
     return ""
 
 
+def _depth(stack: list[Revision], back_to: dict[str, str]) -> int:
+    """How many turns to take back: 1, or down to the latest template with ``back_to``."""
+    if not back_to:
+        return 1
+    from oic_ai.tools.target_support import target_matches, target_of
+
+    for depth, revision in enumerate(reversed(stack), start=1):
+        if target_matches(target_of(revision["template"]), back_to):
+            return depth
+    return 1
+
+
 def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Put the last earlier template in the draft, and say which turn it takes back."""
     current = state.get("template") or ""
@@ -69,9 +81,12 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
                 "undo — nothing to take back: no earlier turn of this session changed the template"
             ],
         }
-    last = stack[-1]
     reference = dict(route.get("reference") or {})
-    partial = _named_part(str(reference.get("words") or ""), last, current)
+    depth = _depth(stack, dict(reference.get("back_to") or {}))
+    last = stack[-depth]
+    # "go back to debian" names where to, not a part of the last change
+    words = "" if reference.get("back_to") else str(reference.get("words") or "")
+    partial = _named_part(words, last, current)
     if partial:
         return {**update, "draft": current, "not_applied": [partial]}
     unchanged = last["template"] == current
@@ -79,6 +94,7 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "turn": last["turn"],
         "request": last["request"],
         "unchanged": unchanged,
+        "depth": depth,
     }
     what = "it had changed nothing" if unchanged else "the template is the one from before it"
     return {

@@ -42,9 +42,19 @@ class ConversationVocabulary:
         undo_negated: Words right before an undo phrase that cancel it ("don't").
         undo_echo: A clause that repeats what the undone change did ("drop that user
             again"): part of the undo.
+        back_to: Words right before a target that ask for the session's earlier template
+            with that target ("go back to debian").
+        restore_before: A verb that asks for something removed earlier, before its object
+            ("put back the ssh server").
+        restore_around: The same verb around its object ("bring htop back"), with a
+            named group ``object``.
+        restore_removed: A relative clause after the object that points at the earlier
+            turn ("you removed a couple of messages ago").
         same: The phrases that ask for the same image again.
         back_only: The subset of ``same`` that refers back without naming a target.
         also: "too", "as well": a clause naming a target and ending so refers back.
+        keep_rest: Phrases that say everything not asked for stays as it is ("keep
+            everything else", "same everything"): they ask for no change of their own.
         filler: Words that carry no request inside a reference clause.
     """
 
@@ -55,6 +65,11 @@ class ConversationVocabulary:
     back_only: re.Pattern[str]
     also: re.Pattern[str]
     filler: frozenset[str]
+    keep_rest: re.Pattern[str] = re.compile(r"(?!)")
+    back_to: re.Pattern[str] = re.compile(r"(?!)")
+    restore_before: re.Pattern[str] = re.compile(r"(?!)")
+    restore_around: re.Pattern[str] = re.compile(r"(?!)")
+    restore_removed: re.Pattern[str] = re.compile(r"(?!)")
 
 
 def _bounded(pattern: str) -> re.Pattern[str]:
@@ -71,6 +86,9 @@ def parse_conversation(data: Mapping[str, Any]) -> ConversationVocabulary:
     same = data.get("same")
     if not isinstance(undo, Mapping) or not isinstance(same, Mapping):
         raise ValueError("conversation.yaml needs `undo` and `same` sections")
+    restore = data.get("restore") or {}
+    if not isinstance(restore, Mapping):
+        raise ValueError("conversation.yaml `restore` must be a mapping")
     object_words = str(undo.get("object") or "")
     phrases = []
     for entry in undo.get("phrases") or []:
@@ -92,6 +110,11 @@ def parse_conversation(data: Mapping[str, Any]) -> ConversationVocabulary:
         back_only=_bounded(str(same.get("back_only") or r"(?!)")),
         also=re.compile(str(same.get("also") or r"(?!)")),
         filler=frozenset(str(word).lower() for word in filler),
+        back_to=_bounded(str(undo.get("back_to") or r"(?!)")),
+        restore_before=_bounded(str(restore.get("before") or r"(?!)")),
+        restore_around=_bounded(str(restore.get("around") or r"(?!)")),
+        restore_removed=_bounded(str(restore.get("removed") or r"(?!)")),
+        keep_rest=_bounded("|".join(str(p) for p in data.get("keep_rest") or []) or r"(?!)"),
     )
 
 

@@ -65,7 +65,6 @@ _RETRY_FOR_SECONDS = 60.0
 _T = TypeVar("_T")
 
 
-
 def create_table(timestamp: str) -> str:
     """The index table, in either backend: ``timestamp`` is the SQL type of the times."""
     return f"""CREATE TABLE IF NOT EXISTS {TABLE} (

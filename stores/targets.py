@@ -143,6 +143,7 @@ class ImageType:
         words: Single words that name it in a request.
         phrase: A regular expression for longer ways a request names it.
         name_word: The word a new image name uses for it ("" for none).
+        about: What it is, in one line, for an answer ("" for none).
     """
 
     name: str
@@ -151,6 +152,7 @@ class ImageType:
     words: tuple[str, ...]
     phrase: str
     name_word: str = ""
+    about: str = ""
 
 
 @dataclass(frozen=True)
@@ -163,12 +165,15 @@ class UnsupportedTarget:
         name: What a refusal calls it ("Windows", "Ubuntu 22.04 or older"): a request for
             it is refused. Empty for a word the planner reports without refusing.
         nearest: The dist offered instead of a refused system ("" for none).
+        kind: ``system`` (an OS: a supported dist named beside it wins) or ``arch`` (an
+            arch no dist builds: refused whatever dist is named).
     """
 
     phrase: str
     supported: str
     name: str = ""
     nearest: str = ""
+    kind: str = "system"
 
 
 @dataclass(frozen=True)
@@ -536,6 +541,7 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
             words=string_list(raw.get("words"), f"image_types.{name}.words"),
             phrase=str(raw.get("phrase", "")),
             name_word=str(raw.get("name_word", "")),
+            about=str(raw.get("about", "")),
         )
         for name, raw in _map(data.get("image_types"), "image_types").items()
     }
@@ -559,6 +565,7 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
             str(entry.get("supported") or every_dist),
             name=str(entry.get("name") or ""),
             nearest=str(entry.get("nearest") or ""),
+            kind=str(entry.get("kind") or "system"),
         )
         for entry in request.get("unsupported") or []
     )
@@ -569,6 +576,8 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         if name not in families:
             raise ValueError(f"request.family_phrases.{name}: unknown family")
     for entry in unsupported:
+        if entry.kind not in ("system", "arch"):
+            raise ValueError(f"request.unsupported {entry.name}: unknown kind {entry.kind!r}")
         if entry.nearest and entry.nearest not in dists:
             raise ValueError(f"request.unsupported {entry.name}: unknown dist {entry.nearest!r}")
     return TargetRegistry(

@@ -40,6 +40,11 @@ _HAS_QUESTION = re.compile(
 )
 
 
+def topics_of(question: str) -> list[str]:
+    """The parts of a template ``question`` names ("packages", "disk", ...), maybe none."""
+    return [name for name, pattern in _TOPICS if pattern.search(question.lower())]
+
+
 def describe_template(template_text: str, question: str) -> str:
     """Answer a question about a template in plain language, without changing it.
 

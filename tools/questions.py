@@ -40,12 +40,20 @@ _TELL = frozenset(
 _MODALS = frozenset("can could would will".split())
 # words that say nothing should change ("don't change anything", "leave it as it is")
 _NO_CHANGE = re.compile(
-    r"\b(?:(?:do\s*n[o']?t|never|without)\s+(?:change|touch|modify|edit|add|remove)"
+    r"\b(?:(?:do\s*n[o']?t|never|without)\s+(?:change|touch|modify|edit|add|remove|switch)"
     r"|before\s+(?:you\s+|we\s+)?(?:chang|go|do|touch|mak)\w*"
     r"|no\s+changes?|leave\s+it\s+(?:as\s+it\s+is|alone)|just\s+(?:tell|answer|confirm)"
-    r"|a\s+question)\b",
+    r"|a\s+question"
+    # a hypothetical ("just asking", "only curious", "we're not switching")
+    r"|(?:just|only|merely)\s+(?:asking|curious|wondering)|(?:i'?m|i\s+am)\s+curious"
+    r"|(?:not|n't)\s+(?:\w+\s+)?(?:switching|moving|changing)"
+    # staying put ("keep Ubuntu for now", "stay on x86 for the moment")
+    r"|(?:keep|stay\s+on|stick\s+with)\s+[^,;.?!]*\bfor\s+(?:now|the\s+moment))\b",
     re.IGNORECASE,
 )
+# words that make a modal question about something other than the template: "would a
+# smaller base be ...?", "can one template give ...?" (not "can you ...", "can it ...")
+_GENERIC_SUBJECT = frozenset("one a an any each every single".split())
 # nouns a question may consist of alone: "packages?", "hostname and disk?"
 _TOPIC_NOUNS = FIELD_NOUNS | frozenset(
     "release target distro distribution version kernel layout storage software name".split()
@@ -98,10 +106,26 @@ def is_question_part(text: str, *, asked: bool) -> bool:
         return False
     if first in _QUESTION_WORDS or first in _AUXILIARIES:
         return True
+    if first in _MODALS and len(words) > 2 and _about_another_subject(text, words[1]):
+        return True  # "would Debian be smaller?", "can one template give both?"
+    if first not in IMPERATIVES and any(w in ("support", "supports") for w in words[1:4]):
+        return True  # "azl3 support arm?", "does it support UEFI?"
     # "packages?", "hostname and disk size?": only nouns of what a template holds
     nouns = [w for w in words if w not in ("and", "or", "the", "a", "its", "any", "now")]
     return 0 < len(nouns) <= 4 and all(
         w.rstrip("s") in _TOPIC_NOUNS or w in _TOPIC_NOUNS for w in nouns
+    )
+
+
+def _about_another_subject(text: str, subject: str) -> bool:
+    """True when a modal's subject is a target or a generic one, not you or the template."""
+    if subject in _GENERIC_SUBJECT:
+        return True
+    from oic_ai.tools.retrieval.query_classifier import detect_target_spans
+
+    start = text.lower().find(subject)
+    return any(
+        m.start == start and m.kind in ("dist", "os", "family") for m in detect_target_spans(text)
     )
 
 

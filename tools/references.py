@@ -258,6 +258,151 @@ def target_clause_spans(request: str) -> tuple[Span, ...]:
     return tuple(sorted(set(spans)))
 
 
+@dataclass(frozen=True)
+class BackTo:
+    """A request for the session's earlier template with a named target ("back to debian").
+
+    Attributes:
+        target: The target named, as template fields (``dist``, ``os``, ``arch``,
+            ``imageType``).
+        marker: The words as written ("go back to debian").
+        spans: Offsets the reference accounts for (the words and every clause made only
+            of them and filler).
+    """
+
+    target: dict[str, str]
+    marker: str
+    spans: tuple[Span, ...]
+
+
+_FIELD = {"dist": "dist", "os": "os", "arch": "arch", "image_type": "imageType"}
+
+
+def find_back_to(request: str) -> BackTo | None:
+    """The earlier target ``request`` asks to go back to, or None.
+
+    "go back to debian pls" names ``dist: debian13``; "no, back to the ISO" names
+    ``imageType: iso``. A target counts only right after the words (an article between).
+    """
+    vocabulary = load_conversation()
+    work = _lowered(request)
+    mentions = sorted(_mentions(request), key=lambda m: m.start)
+    for match in vocabulary.back_to.finditer(work):
+        after = re.compile(r"\s+(?:the\s+|our\s+|my\s+)?").match(work, match.end())
+        start = after.end() if after else match.end()
+        named = [m for m in mentions if m.start == start]
+        if not named:
+            os = _os_word(work, start)  # "back to ubuntu" beside a dist named later
+            if os is not None:
+                return BackTo(
+                    target={"os": os[0]},
+                    marker=request[match.start() : os[1]],
+                    spans=(
+                        *_covered(request, (match.start(), os[1]), [], vocabulary),
+                        *_said_of(request, mentions),
+                    ),
+                )
+            continue
+        mention = named[0]
+        target = {_FIELD[mention.kind]: mention.value}
+        # "back to the x86 ISO": a second target right after the first belongs too
+        for other in mentions:
+            if 0 <= other.start - mention.end <= 1 and other.kind != mention.kind:
+                target[_FIELD[other.kind]] = other.value
+                mention = other
+        marker = (match.start(), mention.end)
+        return BackTo(
+            target=target,
+            marker=request[marker[0] : marker[1]],
+            spans=(*_covered(request, marker, [], vocabulary), *_said_of(request, mentions)),
+        )
+    return None
+
+
+def _os_word(work: str, start: int) -> tuple[str, int] | None:
+    """The os a bare word at ``start`` names ("ubuntu", "azurelinux") and where it ends."""
+    from oic_ai.stores.targets import load_targets
+
+    word = re.compile(r"[\w-]+").match(work, start)
+    if word is None:
+        return None
+    targets = load_targets()
+    os = targets.os_words.get(word.group()) or targets.os_for_spelling(word.group())
+    return (os, word.end()) if os else None
+
+
+def _said_of(request: str, mentions: list[TargetMention]) -> list[Span]:
+    """Clauses that only say something about a target ("elxr not approved by security").
+
+    Beside "go back to debian" such a statement explains why the other target is left;
+    it asks for nothing, so the planner must not read its target as a new one.
+    """
+    from oic_ai.tools.planner.asking import read_clause
+
+    found = []
+    for clause in _pieces(request, _CLAUSE_END):
+        if not any(_inside(m.span, clause) for m in mentions):
+            continue
+        if read_clause(request[clause[0] : clause[1]].strip()).asking == "context":
+            found.append(clause)
+    return found
+
+
+@dataclass(frozen=True)
+class Restore:
+    """A request for something an earlier turn removed ("put back the ssh server").
+
+    Attributes:
+        object: What is asked back, as written ("the SSH server").
+        span: Offsets of the whole phrase, the relative clause that points back included.
+    """
+
+    object: str
+    span: Span
+
+
+def find_restores(request: str) -> list[Restore]:
+    """Every "put back X" / "bring X back" / "re-add X" in ``request``, in order."""
+    vocabulary = load_conversation()
+    work = _lowered(request)
+    found: list[Restore] = []
+    for match in vocabulary.restore_around.finditer(work):
+        end = _removed_end(work, match.end(), vocabulary)
+        found.append(
+            Restore(request[match.start("object") : match.end("object")], (match.start(), end))
+        )
+    for match in vocabulary.restore_before.finditer(work):
+        if any(r.span[0] <= match.start() < r.span[1] for r in found):
+            continue
+        stop = re.compile(r"[,.;:!?()]|\s(?:and|then|but|because|since|so)\s").search(
+            work, match.end()
+        )
+        clause_end = stop.start() if stop else len(work)
+        removed = vocabulary.restore_removed.search(work, match.end(), clause_end)
+        object_end = removed.start() if removed else clause_end
+        text = request[match.end() : object_end].strip()
+        if text:
+            end = removed.end() if removed else object_end
+            found.append(Restore(text, (match.start(), end)))
+    return sorted(found, key=lambda r: r.span)
+
+
+def _removed_end(work: str, start: int, vocabulary: ConversationVocabulary) -> int:
+    removed = vocabulary.restore_removed.match(
+        work, start + (1 if work[start : start + 1] == " " else 0)
+    )
+    return removed.end() if removed else start
+
+
+def keep_rest_spans(request: str) -> tuple[Span, ...]:
+    """The offsets of words that say everything else stays ("keep everything else").
+
+    They ask for no change of their own: every turn keeps what it does not change.
+    """
+    lowered = request.lower()
+    return tuple(m.span() for m in load_conversation().keep_rest.finditer(lowered))
+
+
 def reference_spans(request: str) -> tuple[Span, ...]:
     """The offsets of the words a reference to the conversation accounts for (may be empty).
 

@@ -8,7 +8,8 @@ Two kinds of request get status ``unsupported`` before any template is made:
   behind ("not windows", "instead of Windows Server", "migrate from Fedora"), when it
   describes what the image serves or runs ("alpine containers", "windows clients"), when
   it is a repository field or a lineage ("suite bookworm", "bookworm-based"), or when the
-  request also names a supported distribution;
+  request also names a supported distribution (a system only: an arch that no dist builds,
+  such as armhf or RISC-V, is refused whatever dist is named);
 - a supported dist on an arch and image type the composer has no OS defaults for (an ISO
   or network-boot image for aarch64): the facts are each dist's ``builds`` in the same
   file. :func:`unbuildable` names the nearest buildable combinations.
@@ -45,6 +46,20 @@ _SERVED = re.compile(
 )
 
 
+# words right before a target mention that set it aside: "forget arm", "not the ISO",
+# "skip the iso", "never mind the installer"
+_SET_ASIDE = re.compile(
+    r"(?:\bforget(?:\s+about)?|\bnot|\bno|never\s+mind|\bskip|\bdrop|\bwithout|\bditch)"
+    r"\s+(?:the\s+|an?\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def set_aside(text: str, start: int) -> bool:
+    """True when the target mention at ``start`` is set aside, not asked for ("forget arm")."""
+    return _SET_ASIDE.search(text[max(0, start - 24) : start]) is not None
+
+
 @dataclass(frozen=True)
 class UnsupportedRequest:
     """A request for a system the composer has no configuration for.
@@ -63,9 +78,14 @@ class UnsupportedRequest:
 
 
 @lru_cache(maxsize=1)
-def _patterns() -> tuple[tuple[re.Pattern[str], str, str], ...]:
+def _patterns() -> tuple[tuple[re.Pattern[str], str, str, str], ...]:
     return tuple(
-        (re.compile(rf"{WORD_START}(?:{entry.phrase}){WORD_END}"), entry.name, entry.nearest)
+        (
+            re.compile(rf"{WORD_START}(?:{entry.phrase}){WORD_END}"),
+            entry.name,
+            entry.nearest,
+            entry.kind,
+        )
         for entry in load_targets().unsupported
         if entry.name
     )
@@ -89,15 +109,15 @@ def find_unsupported(request: str) -> UnsupportedRequest | None:
         alternative; None when there is none or a supported distribution is named too.
     """
     work = "".join(c.lower() if len(c.lower()) == 1 else c for c in request)
-    for pattern, system, nearest in _patterns():
+    for pattern, system, nearest, kind in _patterns():
         for match in pattern.finditer(work):
             before = work[max(0, match.start() - 60) : match.start()]
             if _LEFT_BEHIND.search(before) or _SERVED.match(work, match.end()):
                 continue
             if _REPOSITORY_FIELD.search(before) or _LINEAGE.match(work, match.end()):
                 continue
-            if _names_a_supported_dist(request):
-                return None
+            if kind == "system" and _names_a_supported_dist(request):
+                return None  # "Debian 13 like our Fedora boxes"; an arch has no such way out
             named = " ".join(request[match.start() : match.end()].split())
             suggestion = None
             if nearest:
@@ -237,3 +257,22 @@ def unbuildable_target_of(text: str | None) -> UnbuildableTarget | None:
     arch = load_targets().canonical_arch(target.get("arch") or load_targets().default_arch)
     image_type = target.get("imageType") or load_targets().default_image_type
     return unbuildable(dist, arch, image_type)
+
+
+def target_matches(target: Mapping[str, str], wanted: Mapping[str, str]) -> bool:
+    """True when a template's ``target`` has every field of ``wanted``.
+
+    Arch spellings and the default arch and image type count.
+    """
+    targets = load_targets()
+    for field, value in wanted.items():
+        if field == "arch":
+            have = targets.canonical_arch(target.get("arch") or targets.default_arch)
+            if have != targets.canonical_arch(value):
+                return False
+        elif field == "imageType":
+            if (target.get("imageType") or targets.default_image_type) != value:
+                return False
+        elif target.get(field) != value:
+            return False
+    return True

@@ -155,3 +155,29 @@ def test_an_undo_that_names_a_kind_of_change_takes_back_the_whole_turn() -> None
     # "the accounts edit" describes the last turn; its words need not be in the template
     assert undo_names("undo the network edit") == []
     assert undo_names("put it back how it was before that storage change") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "rest"),
+    [
+        ("add strace, and leave all the rest as it was", "add strace,"),
+        ("Move it to arm64. Everything else should stay the same.", "Move it to arm64."),
+        ("hostname db-2; the rest unchanged", "hostname db-2;"),
+        ("retain all else I added, just bump the disk to 30 gig", "just bump the disk to 30 gig"),
+        ("otherwise as before, but with tcpdump", "but with tcpdump"),
+        ("debian 13 then, same for everything else", "debian 13 then,"),
+    ],
+)
+def test_words_that_keep_everything_else_leave_only_the_change(text: str, rest: str) -> None:
+    from oic_ai.tools.references import keep_rest_spans
+
+    spans = keep_rest_spans(text)
+    assert spans, text
+    assert remainder(text, spans).strip(" ,;.") == rest.strip(" ,;.")
+
+
+@pytest.mark.parametrize("text", ["keep nginx", "leave the hostname alone", "the rest of the disk"])
+def test_keeping_one_named_thing_is_no_keep_everything_else(text: str) -> None:
+    from oic_ai.tools.references import keep_rest_spans
+
+    assert keep_rest_spans(text) == ()

@@ -87,9 +87,44 @@ def test_a_supported_distribution_named_as_well_wins() -> None:
     assert find_unsupported("an ubuntu 24.04 image like our fedora one") is None
 
 
+@pytest.mark.parametrize(
+    ("request_text", "named"),
+    [
+        ("an Ubuntu 24.04 raw image for our armhf panels", "armhf"),
+        ("Azure Linux 3 on the old armv6 sensors", "armv6"),
+        ("debian 13 for the riscv64 dev kits", "riscv64"),
+        ("move the el10 build over to RISC-V please", "RISC-V"),
+        ("EMT 3 for a 32-bit x86 thin client (i686)", "32-bit x86"),
+        ("ubuntu 26.04 on ppc64le", "ppc64le"),
+    ],
+)
+def test_an_arch_no_dist_builds_is_refused_even_beside_a_supported_dist(
+    request_text: str, named: str
+) -> None:
+    found = find_unsupported(request_text)
+    assert found is not None and found.named == named
+    assert found.nearest is None and found.suggestion is None
+
+
 def test_the_supported_line_names_every_configured_distribution() -> None:
     line = supported_targets_line()
     targets = load_targets()
     for dist in targets.dists:
         assert targets.title(dist) in line and f"({dist})" in line
     assert "x86_64" in line and "aarch64" in line
+
+
+@pytest.mark.parametrize(
+    ("text", "source"),
+    [
+        ("please begin from debian 13 with ssh", False),
+        ("we'd like it built from azl3", False),
+        ("switch this from ubuntu 24.04 to emt3", True),
+        ("upgrade it from ubuntu 24.04 to 26.04", True),
+    ],
+)
+def test_from_after_a_building_verb_names_the_base_not_the_source(text: str, source: bool) -> None:
+    from oic_ai.tools.retrieval.query_classifier import detect_target_spans
+
+    first = next(m for m in detect_target_spans(text) if m.kind == "dist")
+    assert first.source is source

@@ -20,6 +20,10 @@ _HOSTNAME = re.compile(
     r"|(?:its|their|the\s+(?:machine|box|host|device)'?s?)\s+(?:host\s*)?name\s+(?:should|will|must)\s+be"
     rf"|(?:(?:the\s+)?{_MACHINE}e?s?\s+)?(?:will\s+|should\s+)?(?:come|comes|boot|boots)\s+up\s+as)"
     r"(?:\s*[:=]\s*|\s+)"
+    # "the hostname should come from the serial number": a way to derive a name per
+    # device, which a template cannot hold, not a name
+    + r"(?!(?:from|should|would|could|must|will|be|come|comes|derived|based|depends?|"
+    r"generated|set|unique|different|per|each|every|same)\b)"
     + QUOTED_NAME
     + CLAUSE_END
     # "make the hostname match the site code": a verb, not a name

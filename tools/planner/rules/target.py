@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.retrieval.query_classifier import detect_target_spans
+from oic_ai.tools.target_support import set_aside
 
 
 def rule_target(state: PlanState) -> None:
@@ -28,14 +29,18 @@ def rule_target(state: PlanState) -> None:
             )
             continue
         text.consume(*mention.span)
-        if mention.source:
-            continue  # "from ubuntu to debian": the source
+        if mention.source or set_aside(text.original, mention.start):
+            continue  # "from ubuntu to debian": the source; "forget arm": set aside
         if mention.kind == "os":
             os_mentions.append((mention.start, mention.end, mention.value))
         else:
             mentions.setdefault(mention.kind, []).append(
                 (mention.start, mention.end, mention.value)
             )
+    kinds = mentions.get("image_type", [])
+    if len({value for _, _, value in kinds}) > 1:
+        # "a raw img": beside another image type, the word "img" is only short for image
+        mentions["image_type"] = [m for m in kinds if text.original[m[0] : m[1]].lower() != "img"]
     chosen: dict[str, tuple[int, str]] = {}
     for kind in ("dist", "arch", "image_type"):
         found = mentions.get(kind, [])

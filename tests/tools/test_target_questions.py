@@ -1,0 +1,146 @@
+"""Questions about what the composer builds (issue 21, round 3).
+
+"Can Debian do arm64?", "which eLxr releases are there?", "what is a netboot image?":
+such a question leaves the template (or the empty session) as it is and is answered from
+the target registry. A change asked as a question ("could you make it arm64?") is still a
+change. The sentences are written for these tests, not copied from the labelled sets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oic_ai.graph.agent import TemplateAgent
+from oic_ai.nodes.classify import route_request
+from oic_ai.stores.settings import load_settings
+from oic_ai.stores.targets import load_targets
+from oic_ai.tools.questions import questions_of
+from oic_ai.tools.target_questions import asks_about_targets, target_answer
+from tests.conftest import OUR_TEMPLATES
+
+UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "does emt3 support arm64 boards?",
+        "elxr12 support aarch64?",
+        "would eLxr be lighter than this? only wondering, we stay put",
+        "could one image be both a netboot image and an ISO?",
+        "will azure linux be faster to boot? just asking, keep Ubuntu for now",
+        "Which Azure Linux versions are available?",
+    ],
+)
+def test_a_question_about_what_is_built_leaves_the_template(request_text: str) -> None:
+    assert questions_of(request_text).only_questions, request_text
+    assert route_request(request_text, UBUNTU)["intent"] == "explain"
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "could you move it to arm64? the new boards are here",
+        "can it be a netboot image instead?",
+        "would you make it Debian 13?",
+        "switch to emt3 please",
+    ],
+)
+def test_a_change_asked_as_a_question_is_still_a_change(request_text: str) -> None:
+    assert route_request(request_text, UBUNTU)["intent"] not in ("explain", "unsupported")
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "which releases of eLxr are there?",
+        "hi! what's an ISO installer compared to a raw disk image?",
+        "what architectures does azl3 come in?",
+        "is emt3 supported on arm64?",
+    ],
+)
+def test_with_no_template_a_question_about_targets_makes_nothing(request_text: str) -> None:
+    assert route_request(request_text, None)["intent"] == "explain"
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "do you have a template for a point-of-sale terminal?",
+        "what about the same installer for x86_64 then, with htop?",
+        "an iso installer of debian 13 for the service laptops",
+        "is there an image for digital signage on ubuntu?",
+    ],
+)
+def test_with_no_template_a_request_or_a_proposal_still_creates(request_text: str) -> None:
+    assert route_request(request_text, None)["intent"] == "create"
+
+
+def test_the_answer_names_each_release_and_what_it_builds() -> None:
+    targets = load_targets()
+    answer = target_answer("which Ubuntu releases can you build?")
+    for dist in targets.oses["ubuntu"].dists:
+        assert targets.title(dist) in answer
+    assert "Debian" not in answer
+    assert "aarch64" in answer  # every line says what each release builds
+
+
+def test_the_answer_about_an_arch_lists_only_the_dists_that_build_it() -> None:
+    answer = target_answer("what can you do on arm64?")
+    assert "aarch64" in answer
+    assert all(targets_line.count("(") >= 1 for targets_line in answer.splitlines()[1:])
+
+
+def test_the_answer_about_image_types_says_what_each_one_is() -> None:
+    answer = target_answer("netboot or installer, what's the difference?")
+    assert "network-boot image" in answer and "ISO installer" in answer
+    assert "imageType img" in answer and "imageType iso" in answer
+    assert "one imageType" in answer  # two kinds in one template: no, one each
+
+
+def test_the_answer_about_a_system_not_built_names_the_nearest() -> None:
+    answer = target_answer("and alma linux 8, can you do that?")
+    assert "cannot build" in answer and "el10" in answer
+
+
+def test_a_question_about_the_templates_own_target_is_no_target_question() -> None:
+    own = {"os": "ubuntu", "dist": "ubuntu24", "arch": "x86_64", "imageType": "raw"}
+    assert not asks_about_targets("which release is it on, ubuntu 24.04?", own)
+    assert asks_about_targets("is there an arm64 flavour of it?", own)
+
+
+@pytest.fixture
+def agent(agent_data_dir: Path) -> Any:
+    agent = TemplateAgent(load_settings(data_dir=agent_data_dir, env={}, provider="builtin"))
+    yield agent
+    agent.close()
+
+
+def test_a_question_after_a_refusal_keeps_the_refused_target_for_the_next_turn(
+    agent: Any,
+) -> None:
+    refused = agent.generate("Debian 13 for our riscv64 dev kits, raw, with htop")
+    assert refused.status == "unsupported"
+    asked = agent.generate("ok. which architectures can debian do?", session=refused.session)
+    assert asked.status != "unsupported" and "aarch64" in asked.message
+    assert not agent.current_template(refused.session)
+    made = agent.generate("fine, arm64 then", session=refused.session)
+    assert "dist: debian13" in made.template and "arch: aarch64" in made.template
+
+
+def test_everything_else_as_said_after_a_refusal_carries_the_refused_requests_parts(
+    agent: Any,
+) -> None:
+    refused = agent.generate("an alpine 3.20 raw image with nginx, hostname gate-4")
+    assert refused.status == "unsupported"
+    session = refused.session
+    made = agent.generate("ok, debian 13 then, the rest as I said", session=session)
+    assert "dist: debian13" in made.template
+    assert "- nginx" in made.template and "hostname: gate-4" in made.template
+    assert not made.not_applied
+    moved = agent.generate("make it arm64, keep everything else", session=session)
+    assert "arch: aarch64" in moved.template and "hostname: gate-4" in moved.template
+    assert not moved.not_applied
