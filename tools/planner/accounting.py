@@ -282,8 +282,10 @@ def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: i
     reading = read_clause(
         clause.text, is_package=known, bullet=is_bullet_line(original, clause.start)
     )
-    if reading.why.startswith(("unknown word", "names no change")) and _continues_purpose(
-        unread, index
+    if (
+        reading.why.startswith(("unknown word", "names no change"))
+        and _continues_purpose(unread, index)
+        and _has_words(item)  # "for arm64 and bbbbbb bbbbbb" continues nothing
     ):
         # "add strace for the network and syscall tests": the second half of the purpose
         return Reading("purpose", "continues the purpose before it")
