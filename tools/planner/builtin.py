@@ -15,7 +15,8 @@ from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_model import template_from_text
 from oic_ai.tools import edit_plan
 from oic_ai.tools.planner.accounting import account
-from oic_ai.tools.planner.pasted import read_pasted
+from oic_ai.tools.planner.configs import read_configs
+from oic_ai.tools.planner.pasted import read_pasted_all
 from oic_ai.tools.planner.redact import redact_passwords
 from oic_ai.tools.planner.rules.artifacts import artifact_words, rule_artifacts
 from oic_ai.tools.planner.rules.beyond import rule_beyond_template
@@ -277,7 +278,8 @@ def plan_request(
         a password in the request is dropped and a warning says so.
     """
     redacted, password_warning = redact_passwords(request)
-    redacted, pasted = read_pasted(redacted)  # "users:\n - name: ops" as "add a user ops"
+    redacted, pasted, skipped = read_pasted_all(redacted)  # "users:\n - name: ops"
+    redacted, configs, unmapped = read_configs(redacted)  # "%packages", "apt-get install -y"
     if len(redacted) > _MAX_REQUEST_CHARS:
         cut = redacted.rfind(" ", 0, _MAX_REQUEST_CHARS)
         redacted = redacted[: cut if cut > 0 else _MAX_REQUEST_CHARS]
@@ -301,7 +303,8 @@ def plan_request(
     )
     if password_warning:
         state.warn(password_warning)
-    state.notes.extend(pasted)
+    state.notes.extend(pasted + configs)
+    state.not_applied.extend(skipped + unmapped)
     if too_long:
         state.not_applied.append(too_long)
     for chunk in unreadable_chunks(state.text):

@@ -53,11 +53,12 @@ def _users(value: Any) -> list[str]:
     said = []
     for user in value if isinstance(value, list) else []:
         if not isinstance(user, dict) or not isinstance(user.get("name"), str):
-            continue
+            continue  # cloud-init's "- default" is its stock user, no name of ours
         words = [f"add a user {user['name']}"]
-        if user.get("sudo") is True:
+        sudo = user.get("sudo")
+        if sudo is True or (isinstance(sudo, str) and "ALL" in sudo):  # "ALL=(ALL) NOPASSWD:ALL"
             words.append("with sudo")
-        elif user.get("sudo") is False:
+        elif sudo is False:
             words.append("without sudo")
         groups = _words(user.get("groups"))
         if groups:
@@ -93,21 +94,50 @@ _FIELDS: dict[str, Callable[[Any], list[str]]] = {
 }
 
 
-def _render(data: dict[str, Any]) -> list[str] | None:
-    """The plain request for a parsed fragment, or None when a key is not understood."""
-    inner = data.get("systemConfig")
-    if isinstance(inner, dict):
-        data = {**{k: v for k, v in data.items() if k != "systemConfig"}, **inner}
+# cloud-init user-data and Ubuntu autoinstall keys no template field holds: reported once
+_NO_FIELD = frozenset(
+    "timezone locale keyboard ntp runcmd bootcmd write_files package_update package_upgrade "
+    "package_reboot_if_required ssh_authorized_keys ssh_pwauth chpasswd apt snap mounts "
+    "disk_setup fs_setup growpart network storage late-commands early-commands ssh "
+    "ca_certs power_state final_message manage_etc_hosts fqdn".split()
+)
+
+
+def _identity(value: Any) -> list[str]:
+    if not isinstance(value, dict):
+        return []
+    said = _hostname(value.get("hostname"))
+    if isinstance(value.get("username"), str):
+        said.append(f"add a user {value['username']}")
+    return said
+
+
+def _render(data: dict[str, Any], skipped: list[str]) -> list[str] | None:
+    """The plain request for a parsed fragment, or None when a key is not understood.
+
+    Keys of cloud-init or autoinstall that no template field holds go to ``skipped``.
+    """
+    for wrapper in ("systemConfig", "autoinstall"):
+        inner = data.get(wrapper)
+        if isinstance(inner, dict):
+            data = {**{k: v for k, v in data.items() if k != wrapper}, **inner}
     said: list[str] = []
     for key, value in data.items():
-        reader = _FIELDS.get(str(key))
+        if str(key) in _NO_FIELD:
+            skipped.append(str(key))
+            continue
+        reader = _FIELDS.get(str(key)) or (_identity if key == "identity" else None)
         if reader is None:
             return None
         found = reader(value)
         if not found:
             return None
         said += found
-    return said or None
+    return said if said or skipped else None
+
+
+_WRAPPERS = ("systemConfig", "autoinstall", "identity")
+_BACKTICKED = re.compile(r"`(?P<yaml>[A-Za-z_][\w-]*:\s[^`\n]+)`")
 
 
 def _runs(lines: list[str]) -> list[tuple[int, int]]:
@@ -116,7 +146,7 @@ def _runs(lines: list[str]) -> list[tuple[int, int]]:
     index = 0
     while index < len(lines):
         top = _TOP.match(lines[index])
-        if top is None or top.group("key") not in (*_FIELDS, "systemConfig"):
+        if top is None or top.group("key") not in (*_FIELDS, *_NO_FIELD, *_WRAPPERS):
             index += 1
             continue
         end = index + 1
@@ -135,22 +165,64 @@ def read_pasted(text: str) -> tuple[str, list[str]]:
         The rewritten text, and one notice per fragment ("read the pasted 'users:' as
         'add a user deploy with sudo in the groups adm'").
     """
-    if "\n" not in text or ":" not in text:
-        return text, []
+    rewritten, notices, _ = read_pasted_all(text)
+    return rewritten, notices
+
+
+def _inline(text: str, skipped: list[str]) -> str:
+    """```runcmd: [a, b]``` or ```hostname: x``` said inside a sentence."""
+
+    def one(match: re.Match[str]) -> str:
+        try:
+            data = yaml.safe_load(match.group("yaml"))
+        except yaml.YAMLError:
+            return match.group(0)
+        if not isinstance(data, dict):
+            return match.group(0)
+        mine: list[str] = []
+        said = _render(data, mine)
+        if said is None:
+            return match.group(0)
+        skipped.extend(mine)
+        return "; ".join(said) if said else "that"
+
+    return _BACKTICKED.sub(one, text)
+
+
+def read_pasted_all(text: str) -> tuple[str, list[str], list[str]]:
+    """:func:`read_pasted`, and the pasted keys no template field holds, as one report."""
+    skipped: list[str] = []
+    if ":" not in text:
+        return text, [], []
+    text = _inline(text, skipped)
     lines = text.split("\n")
     notices: list[str] = []
-    for first, end in reversed(_runs(lines)):
+    for first, end in reversed(_runs(lines) if len(lines) > 1 else []):
         try:
             data = yaml.safe_load("\n".join(lines[first:end]))
         except yaml.YAMLError:
             continue
         if not isinstance(data, dict):
             continue
-        said = _render(data)
+        mine: list[str] = []
+        said = _render(data, mine)
         if said is None:
             continue
-        sentence = ". ".join(said) + "."
+        skipped[:0] = mine
+        sentence = "; ".join(said) + ";" if said else ""
         key = _TOP.match(lines[first])
-        notices.append(f"read the pasted '{key.group('key') if key else ''}:' as '{sentence}'")
-        lines[first:end] = [sentence]
-    return "\n".join(lines), list(reversed(notices))
+        if said:
+            notices.append(f"read the pasted '{key.group('key') if key else ''}:' as '{sentence}'")
+        lines[first:end] = [sentence] if said else []
+    if skipped:
+        lines = [line for line in lines if line.strip() != "#cloud-config"]
+    unmapped = (
+        [
+            f"from the pasted configuration: {', '.join(dict.fromkeys(skipped))} — no template "
+            "field holds this; set it up after install (a first-boot script or your "
+            "configuration management)"
+        ]
+        if skipped
+        else []
+    )
+    return "\n".join(lines), list(reversed(notices)), unmapped

@@ -53,5 +53,25 @@ def test_what_is_no_template_fragment_stays_as_written() -> None:
 
 
 def test_a_fragment_with_a_key_nobody_reads_is_left_for_the_report() -> None:
-    said = "systemConfig:\n  hostname: a1\n  timezone: UTC\n"
+    said = "systemConfig:\n  hostname: a1\n  colour: blue\n"
     assert read_pasted(said)[0] == said
+
+
+def test_user_data_keys_no_template_holds_are_reported_once_by_key() -> None:
+    said = (
+        "#cloud-config\nhostname: tiny-3\nruncmd:\n  - [sh, -c, echo hi]\n"
+        "timezone: Asia/Tokyo\nusers:\n  - default\n  - name: ann\n"
+        "    sudo: ALL=(ALL) NOPASSWD:ALL\n"
+    )
+    ops, not_applied = _plan(said)
+    assert {"op": "set_hostname", "hostname": "tiny-3"} in ops
+    users = [op for op in ops if op["op"] == "add_user"]
+    assert [u["name"] for u in users] == ["ann"] and users[0]["sudo"] is True
+    assert len(not_applied) == 1
+    assert "runcmd, timezone" in not_applied[0] and "Asia/Tokyo" not in not_applied[0]
+
+
+def test_a_backticked_user_data_key_is_reported_not_installed() -> None:
+    ops, not_applied = _plan("the old setup also had `bootcmd: [modprobe foo]`, keep that")
+    assert not any(op["op"] == "add_packages" for op in ops)
+    assert any("bootcmd" in item for item in not_applied)

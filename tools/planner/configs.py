@@ -1,0 +1,540 @@
+"""Configs and command lines pasted from other image tooling, read as what they say.
+
+People moving to templates paste what they had: a kickstart, a preseed, a Dockerfile, an
+mkosi.conf, a Yocto local.conf, shell lines (``apt-get install -y ...``, ``useradd ...``,
+``debootstrap --include=...``), package listings (``dpkg -l``, ``rpm -qa``), Packer HCL.
+:func:`read_configs` finds each such line (or `backticked` span), writes what a template
+field holds as the plain request the rules read ("add the packages chrony, git", "add a
+user ops in the groups wheel", "kernel cmdline: audit=1"), and collects what no template
+field holds (timezone, keyboard, firewall, ...) so the planner reports it once per
+format, by key — never clause by clause, and never with its value (a ``rootpw`` line
+would show a password).
+
+Flags, versions, architectures, paths and command names are never read as packages:
+each format says where its package names are.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+# a package name as the package managers write it (a listing's or a command's argument)
+_PACKAGE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]*$")
+_ARCHES = {
+    "amd64": "x86_64", "x86_64": "x86_64", "x86-64": "x86_64",
+    "arm64": "aarch64", "aarch64": "aarch64",
+}  # fmt: skip
+
+
+@dataclass
+class Found:
+    """What the pasted lines of one request say, format by format."""
+
+    said: list[str] = field(default_factory=list)  # plain requests for the rules
+    unmapped: dict[str, list[str]] = field(default_factory=dict)  # format -> keys
+    formats: list[str] = field(default_factory=list)
+
+    def skip(self, fmt: str, key: str) -> None:
+        """Remember a key of ``fmt`` no template field holds."""
+        keys = self.unmapped.setdefault(fmt, [])
+        if key not in keys:
+            keys.append(key)
+
+    def saw(self, fmt: str) -> None:
+        """Remember that ``fmt`` was pasted."""
+        if fmt not in self.formats:
+            self.formats.append(fmt)
+
+
+# words that end a command said in a sentence ("apt install htop please")
+_PROSE = frozenset("please pls and too also then thanks the a an for on in to".split())
+
+
+def _names(words: list[str]) -> list[str]:
+    """The package names among a command's arguments: no flags, no versions, no ``$VAR``."""
+    names: list[str] = []
+    for word in words:
+        if word.lower().strip(",.;!") in _PROSE:
+            break
+        name = re.split(r"[=<>:]", word, maxsplit=1)[0].rstrip(",;")
+        if word.startswith(("-", "$", "@")) or not name or not _PACKAGE.match(name):
+            continue
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def _packages(names: list[str]) -> list[str]:
+    return [f"add the packages {', '.join(names)}"] if names else []
+
+
+def _user(name: str, groups: list[str], shell: str | None, sudo: bool | None = None) -> str:
+    words = [f"add a user {name}"]
+    if sudo is True:
+        words.append("with sudo")
+    if shell:
+        words.append(f"with shell {shell}")
+    if groups:
+        words.append(f"in the groups {', '.join(groups)}")
+    return " ".join(words)
+
+
+def _split(line: str) -> list[str]:
+    try:
+        return shlex.split(line, comments=False)
+    except ValueError:
+        return line.split()
+
+
+def _option(words: list[str], *names: str) -> str | None:
+    """The value of a ``--name=value`` / ``--name value`` / ``-n value`` option."""
+    for index, word in enumerate(words):
+        for name in names:
+            if word.startswith(f"{name}=") and name.startswith("--"):
+                return word.split("=", 1)[1]
+            if word == name and index + 1 < len(words):
+                return words[index + 1]
+    return None
+
+
+# --- shell lines -------------------------------------------------------------------------
+
+_INSTALLERS = frozenset("apt-get apt aptitude dnf yum tdnf microdnf zypper".split())
+# a word's options that take a value, so the value is no argument
+_SUBCOMMANDS = frozenset(
+    "install reinstall remove purge erase update upgrade clean makecache autoremove".split()
+)
+_USERADD_VALUED = frozenset("-s -G -g -c -d -u -k -e -f -K -p -b".split())
+
+
+def _useradd(words: list[str], found: Found) -> bool:
+    rest: list[str] = []
+    skip = False
+    for word in words[1:]:
+        if skip:
+            skip = False
+        elif word in _USERADD_VALUED or word.startswith("--") and "=" not in word and word in (
+            "--shell", "--groups", "--gid", "--comment", "--home-dir", "--uid", "--password"
+        ):
+            skip = True
+        elif not word.startswith("-"):
+            rest.append(word)
+    if len(rest) != 1 or not re.match(r"^[a-z_][a-z0-9_-]*\$?$", rest[0]):
+        return False
+    groups = _option(words, "-G", "--groups")
+    found.said.append(
+        _user(
+            rest[-1],
+            [g for g in (groups or "").split(",") if g],
+            _option(words, "-s", "--shell"),
+        )
+    )
+    return True
+
+
+def _command(line: str, found: Found) -> bool:
+    """Read one shell command; False when it is no command this module knows."""
+    words = _split(line)
+    while words and words[0] in ("sudo", "RUN", "$", "#"):
+        words = words[1:]
+    if not words:
+        return False
+    command = words[0]
+    if command in _INSTALLERS:
+        verbs = [w for w in words[1:] if not w.startswith("-")]
+        if not verbs or verbs[0] not in _SUBCOMMANDS:
+            return False
+        if verbs[0] in ("install", "reinstall"):
+            found.said += _packages(_names(verbs[1:]))
+        elif verbs[0] in ("remove", "purge", "erase"):
+            names = _names(verbs[1:])
+            if names:
+                found.said.append(f"remove the packages {', '.join(names)}")
+        return True  # update, upgrade, clean: nothing a template holds asks for them
+    if command in ("useradd", "adduser"):
+        return _useradd(words, found)
+    if command == "usermod":
+        groups = _option(words, "-G", "-aG", "--groups")
+        name = words[-1] if len(words) > 2 else ""
+        if groups and re.match(r"^[a-z_][a-z0-9_-]*$", name):
+            found.said.append(f"add the user {name} to the groups {', '.join(groups.split(','))}")
+        return True
+    if command == "debootstrap" and any(w.startswith("--") for w in words):
+        include = _option(words, "--include")
+        found.said += _packages(_names((include or "").split(",")))
+        return True  # the old suite, directory and mirror are the old build's, not asked
+    if words[:2] == ["hostnamectl", "set-hostname"] and len(words) == 3:
+        found.said.append(f"hostname {words[2]}")
+        return True
+    if command == "echo":
+        match = re.match(r"^\s*(?:sudo\s+)?echo\s+(\S+)\s*>\s*\S*/etc/hostname\s*$", line)
+        if match:
+            found.said.append(f"hostname {match.group(1)}")
+            return True
+        return False
+    if len(words) > 1 and words[1] in _REPORTED.get(command, ()):
+        found.skip("shell", f"{command} {words[1]}")
+        return True
+    return False
+
+
+# commands that change the system in ways no template field holds, by their subcommands
+_REPORTED = {
+    "systemctl": ("enable", "disable", "mask", "unmask", "set-default"),
+    "ufw": ("allow", "deny", "enable", "default", "limit"),
+    "timedatectl": ("set-timezone", "set-ntp"),
+    "localectl": ("set-locale", "set-keymap", "set-x11-keymap"),
+    "pip": ("install",),
+    "pip3": ("install",),
+}
+
+
+def _shell(line: str, found: Found) -> bool:
+    parts = [p for p in re.split(r"\s*(?:&&|\|\||;)\s*", line.strip()) if p]
+    known = [_command(part, found) for part in parts]
+    if any(known):
+        found.saw("shell")
+    return any(known)
+
+
+# --- kickstart ----------------------------------------------------------------------------
+
+_KS_COMMANDS = frozenset(
+    "lang timezone keyboard bootloader part partition user rootpw network firewall selinux "
+    "services autopart clearpart zerombr reboot poweroff text graphical url repo firstboot "
+    "skipx logvol volgroup raid authselect sshkey eula install cdrom".split()
+)
+_KS_NEEDS_OPTIONS = frozenset("user part partition network repo url install".split())
+_FS = {"efi": "vfat", "vfat": "vfat", "xfs": "xfs", "ext4": "ext4", "ext3": "ext3",
+       "ext2": "ext2", "btrfs": "btrfs"}  # fmt: skip
+
+
+def _kickstart(line: str, found: Found) -> bool:
+    words = _split(line)
+    if not words or words[0] not in _KS_COMMANDS:
+        return False
+    if not any(w.startswith("--") for w in words) and (
+        words[0] in _KS_NEEDS_OPTIONS or len(words) > 4
+    ):
+        return False  # "user cashier, no sudo" is a sentence
+    command = words[0]
+    found.saw("kickstart")
+    if command == "bootloader" and _option(words, "--append"):
+        found.said.append(f"kernel cmdline: {_option(words, '--append')}")
+    elif command == "user" and _option(words, "--name"):
+        groups = [g for g in (_option(words, "--groups") or "").split(",") if g]
+        found.said.append(_user(str(_option(words, "--name")), groups, _option(words, "--shell")))
+    elif command in ("part", "partition") and len(words) > 1 and words[1].startswith("/"):
+        fs = _FS.get((_option(words, "--fstype") or "").lower())
+        size = _option(words, "--size")
+        if "--grow" in words or not size:
+            rest = f"the {words[1]} partition takes the rest"
+            found.said.append(rest + (f", {fs}" if fs else ""))
+        else:
+            found.said.append(
+                f"a {words[1]} partition of {size}MiB" + (f", {fs}" if fs else "")
+            )
+    elif command == "network" and _option(words, "--hostname"):
+        found.said.append(f"hostname {_option(words, '--hostname')}")
+        if len(words) > 2:
+            found.skip("kickstart", "network")
+    else:
+        found.skip("kickstart", command)
+    return True
+
+
+# --- preseed ------------------------------------------------------------------------------
+
+_PRESEED = re.compile(
+    r"^\s*d-i\s+(?P<key>\S+)\s+(?:string|select|boolean|password|multiselect|note)\s*(?P<value>.*)$"
+)
+_PRESEED_READERS: dict[str, Callable[[str], list[str]]] = {
+    "pkgsel/include": lambda v: _packages(_names(re.split(r"[\s,]+", v))),
+    "passwd/username": lambda v: [f"add a user {v.split()[0]}"] if v.split() else [],
+    "netcfg/get_hostname": lambda v: [f"hostname {v.split()[0]}"] if v.split() else [],
+    "netcfg/hostname": lambda v: [f"hostname {v.split()[0]}"] if v.split() else [],
+    "debian-installer/add-kernel-opts": lambda v: [f"kernel cmdline: {v}"] if v.strip() else [],
+}
+
+
+def _preseed(line: str, found: Found) -> bool:
+    match = _PRESEED.match(line)
+    if match is None:
+        return False
+    found.saw("preseed")
+    reader = _PRESEED_READERS.get(match.group("key"))
+    said = reader(match.group("value").strip()) if reader else []
+    if said:
+        found.said += said
+    elif not match.group("key").startswith(("passwd/user-password", "passwd/root-password")):
+        found.skip("preseed", match.group("key"))
+    else:
+        found.skip("preseed", "passwords")
+    return True
+
+
+# --- mkosi ini ----------------------------------------------------------------------------
+
+_MKOSI_KEYS = (
+    "Distribution Release Architecture Format Packages KernelCommandLine Hostname "
+    "Bootable BuildPackages RootPassword Autologin ImageId ImageVersion Output WithDocs "
+    "CleanPackageMetadata RemoveFiles ExtraTrees SkeletonTrees Locale Keymap Timezone "
+    "Ssh SplitArtifacts"
+).split()
+_MKOSI = re.compile(rf"\b(?P<key>{'|'.join(_MKOSI_KEYS)})=")
+_MKOSI_FORMATS = {"disk": "raw image", "uki": "", "esp": "", "cpio": "", "tar": "", "directory": ""}
+
+
+def _mkosi_values(line: str) -> list[tuple[str, str]]:
+    """``Key=value`` pairs on one line; several may share it, separated by ``, ``."""
+    found = list(_MKOSI.finditer(line))
+    pairs = []
+    for index, match in enumerate(found):
+        end = found[index + 1].start() if index + 1 < len(found) else len(line)
+        value = line[match.end() : end].strip().rstrip(",;").strip()
+        pairs.append((match.group("key"), value))
+    return pairs
+
+
+def _mkosi(line: str, found: Found) -> bool:
+    stripped = line.strip()
+    if not _MKOSI.match(stripped):
+        return False
+    found.saw("mkosi")
+    target: list[str] = []
+    for key, value in _mkosi_values(stripped):
+        value = re.sub(r"\s*\([^)]*\)", "", value).strip()  # "resolute (26.04)"
+        if key in ("Distribution", "Release") and value:
+            target.append(value)
+        elif key == "Architecture" and value in _ARCHES:
+            target.append(_ARCHES[value])
+        elif key == "Format" and _MKOSI_FORMATS.get(value):
+            target.append(_MKOSI_FORMATS[value])
+        elif key == "Packages":
+            found.said += _packages(_names(re.split(r"[\s,]+", value)))
+        elif key == "KernelCommandLine" and value:
+            found.said.append(f"kernel cmdline: {value}")
+        elif key == "Hostname" and value:
+            found.said.append(f"hostname {value}")
+        else:
+            found.skip("mkosi", key)
+    if target:
+        found.said.append(" ".join(target))
+    return True
+
+
+def _ini_section(line: str, found: Found) -> bool:
+    """An ini ``[Section]`` header says nothing a template holds."""
+    return bool(re.match(r"^\s*\[[A-Z][A-Za-z]*\]\s*$", line))
+
+
+# --- Yocto local.conf ---------------------------------------------------------------------
+
+_BITBAKE = re.compile(
+    r"^\s*(?P<var>[A-Z][A-Z0-9_]+)(?:[:_](?:append|prepend|remove)(?::\S+)?)?\s*"
+    r"(?:\+=|\?\?=|\?=|\.=|=\+|=)\s*\"(?P<value>[^\"]*)\"?\s*$"
+)
+_BITBAKE_INLINE = re.compile(r"(?<=\s)[A-Z][A-Z0-9_]{3,}(?:[:_]append)?\s*(?:\+=|=)\s*\"[^\"\n]*\"")
+_MACHINES = {"qemux86-64": "x86_64", "genericx86-64": "x86_64", "intel-corei7-64": "x86_64",
+             "qemuarm64": "aarch64", "genericarm64": "aarch64"}  # fmt: skip
+
+
+def _bitbake(line: str, found: Found) -> bool:
+    match = _BITBAKE.match(line)
+    if match is None:
+        return False
+    var, value = match.group("var"), match.group("value")
+    found.saw("local.conf")
+    words = value.split()
+    if var in ("IMAGE_INSTALL", "CORE_IMAGE_EXTRA_INSTALL"):
+        found.said += _packages(_names(words))
+    elif var in ("IMAGE_FEATURES", "EXTRA_IMAGE_FEATURES") and "read-only-rootfs" in words:
+        found.said.append("read-only root")
+        for word in words:
+            if word != "read-only-rootfs":
+                found.skip("local.conf", f"{var} {word}")
+    elif var == "IMAGE_FSTYPES" and any(w.startswith(("wic", "hddimg", "ext4")) for w in words):
+        found.said.append("raw image")
+    elif var == "EXTRA_USERS_PARAMS":
+        for command in value.split(";"):
+            if command.strip():
+                _command(command.strip(), found)
+    elif var == "MACHINE" and value in _MACHINES:
+        found.said.append(_MACHINES[value])
+    else:
+        found.skip("local.conf", var)
+    return True
+
+
+# --- Dockerfile ---------------------------------------------------------------------------
+
+_DOCKER = re.compile(
+    r"^\s*(?P<op>FROM|RUN|USER|ENV|EXPOSE|COPY|ADD|WORKDIR|CMD|ENTRYPOINT|VOLUME|LABEL|ARG|"
+    r"HEALTHCHECK|SHELL|STOPSIGNAL)\s+(?P<rest>\S.*)$"
+)
+_BASE_IMAGES = frozenset("ubuntu debian fedora almalinux rockylinux azurelinux".split())
+
+
+def _dockerfile(line: str, found: Found) -> bool:
+    match = _DOCKER.match(line)
+    if match is None:
+        return False
+    op, rest = match.group("op"), match.group("rest").strip()
+    found.saw("Dockerfile")
+    if op == "FROM":
+        image = rest.split()[0].rsplit("/", 1)[-1]
+        name, _, tag = image.partition(":")
+        if name in _BASE_IMAGES:
+            found.said.append(f"{name} {tag.split('-')[0]}".strip())
+    elif op == "RUN":
+        _shell(rest, found)
+    elif op == "USER" and re.match(r"^[a-z_][a-z0-9_-]*$", rest) and rest != "root":
+        found.said.append(f"add a user {rest}")
+    else:
+        found.skip("Dockerfile", op)
+    return True
+
+
+# --- package listings ---------------------------------------------------------------------
+
+_DPKG = re.compile(
+    r"^\s*(?:ii|hi|rc|iU|iF)\s+(?P<name>[a-z0-9][a-z0-9.+-]+)(?::[a-z0-9]+)?\s+(?:\d+:)?\d\S*\s+"
+    r"(?:amd64|arm64|all|i386|armhf|armel|riscv64|ppc64el|s390x)\b"
+)
+_NEVRA = re.compile(
+    r"^\s*(?P<name>[A-Za-z0-9][\w.+-]*?)-(?:\d+:)?\d[\w.+~^]*-[\w.+~^]+"
+    r"\.(?:x86_64|aarch64|noarch|i686|armv7hl|ppc64le|s390x)\s*$"
+)
+_LISTING_COMMAND = re.compile(r"^\s*(?:\$\s*)?(?:dpkg\s+-l|rpm\s+-qa|dpkg-query|apt\s+list)\b")
+
+
+def _listing(line: str, found: Found) -> bool:
+    if _LISTING_COMMAND.match(line):
+        return True
+    match = _DPKG.match(line) or _NEVRA.match(line)
+    if match is None:
+        return False
+    found.saw("package listing")
+    found.said += _packages([match.group("name")])
+    return True
+
+
+# --- Packer HCL ---------------------------------------------------------------------------
+
+_HCL = re.compile(r"^\s*(?P<key>[a-z][a-z0-9_]*)\s*=\s*(?P<value>\S.*)$")
+_PACKER_KEYS = frozenset(
+    "disk_size memory cpus generation iso_url iso_checksum boot_command boot_wait "
+    "ssh_username ssh_password communicator vm_name headless switch_name output_directory "
+    "shutdown_command enable_secure_boot".split()
+)
+
+
+def _packer(line: str, found: Found) -> bool:
+    match = _HCL.match(line)
+    if match is None or match.group("key") not in _PACKER_KEYS:
+        return False
+    found.saw("Packer")
+    value = match.group("value").strip().strip('"')
+    if match.group("key") == "disk_size" and value.isdigit():
+        found.said.append(f"disk size {value}MiB")  # Packer's disk_size counts in MB of 1024 KiB
+    else:
+        found.skip("Packer", match.group("key"))
+    return True
+
+
+# --- reading a request --------------------------------------------------------------------
+
+# tried in order on each line; kickstart and Dockerfile lines only where the text has one
+_READERS: tuple[Callable[[str, Found], bool], ...] = (
+    _preseed, _listing, _bitbake, _mkosi, _packer, _shell,
+)  # fmt: skip
+_DOCKERFILE_HINT = re.compile(r"^\s*FROM\s+[\w./-]+(?::[\w.-]+)?\s*$", re.M)
+_KICKSTART_HINT = re.compile(r"%packages|\bks\.cfg\b|\bkickstart\b|\bks\b", re.IGNORECASE)
+_KS_PACKAGES = re.compile(r"^\s*%packages\b[^\n]*\n(?P<body>.*?)^\s*%end\s*$", re.M | re.S)
+_BACKTICKS = re.compile(r"`([^`\n]{3,})`")
+
+
+def _kickstart_packages(text: str, found: Found) -> str:
+    def block(match: re.Match[str]) -> str:
+        found.saw("kickstart")
+        names, removed, groups = [], [], []
+        for raw in match.group("body").split("\n"):
+            word = raw.strip()
+            if word.startswith("@"):
+                groups.append(word)
+            elif word.startswith("-") and _PACKAGE.match(word[1:]):
+                removed.append(word[1:])
+            elif word and _PACKAGE.match(word):
+                names.append(word)
+        said = _packages(names)
+        if removed:
+            said.append(f"remove the packages {', '.join(removed)}")
+        for group in groups:
+            found.skip("kickstart", f"package group {group}")
+        found.said += said
+        return "".join(f"{s};\n" for s in said)
+
+    return _KS_PACKAGES.sub(block, text)
+
+
+def _read_line(
+    line: str, found: Found, readers: tuple[Callable[[str, Found], bool], ...]
+) -> list[str] | None:
+    """The plain requests one line says, or None when it is no pasted config line."""
+    mark = len(found.said)
+    for reader in readers:
+        if reader(line, found):
+            return found.said[mark:]
+        del found.said[mark:]
+    return None
+
+
+def read_configs(text: str) -> tuple[str, list[str], list[str]]:
+    """Rewrite each pasted config line or command in ``text`` as a plain request.
+
+    Returns:
+        The rewritten text; one notice per format read ("read the pasted kickstart");
+        one not-applied item per format naming the keys no template field holds.
+    """
+    found = Found()
+    readers = _READERS
+    if _DOCKERFILE_HINT.search(text):
+        readers = (_dockerfile, *readers)
+    if _KICKSTART_HINT.search(text):
+        readers = (_kickstart, *readers)
+        text = _kickstart_packages(text, found)
+
+    def inline(match: re.Match[str]) -> str:
+        said = _read_line(match.group(1), found, readers)
+        if said is None:
+            return match.group(0)
+        return "; ".join(said) + ";" if said else ""
+
+    def bitbake(match: re.Match[str]) -> str:
+        said = _read_line(match.group(0), found, (_bitbake,))
+        return "; ".join(said) + ";" if said else ""
+
+    text = _BITBAKE_INLINE.sub(bitbake, text)
+    lines = []
+    for line in text.split("\n"):
+        said = _read_line(line, found, readers) if line.strip() else None
+        if said is None:
+            lines.append(_BACKTICKS.sub(inline, line))
+        elif said:
+            lines.append("; ".join(said) + ";")
+    if found.formats:
+        lines = [line for line in lines if not _ini_section(line, found)]
+    rewritten = "\n".join(lines)
+    if not found.formats:
+        return text, [], []
+    notices = [f"read the pasted {fmt} as what a template holds" for fmt in found.formats]
+    unmapped = [
+        f"from the pasted {fmt}: {', '.join(keys)} — no template field holds "
+        f"{'this' if len(keys) == 1 else 'these'}; set it up after install (a first-boot "
+        "script or your configuration management)"
+        for fmt, keys in found.unmapped.items()
+    ]
+    return rewritten, notices, unmapped
