@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from oic_ai.tools.planner.languages import translate
 from oic_ai.tools.planner.sizes import read_sizes
 from oic_ai.tools.planner.words import (
     ADD_PAIRS,
@@ -34,7 +35,8 @@ _TOKEN = re.compile(
     r"(?P<gap>\x1f+)|(?P<sign>(?:^|(?<=[\s,;(]))\+(?=[ \t]*[a-z0-9])"
     r"|(?:^|(?<=\n))[ \t]*[-*\u2022](?=[ \t]*[a-z0-9/]))"
     r"|(?P<sep>[,;&\[\]()]|[.!?](?![a-z0-9])|:(?=\s)|(?<=\s)[-–—]+(?=\s))|"
-    r"(?P<word>[a-z0-9][a-z0-9._+:/=~'-]*[a-z0-9+]|[a-z0-9])"
+    # a word of any alphabet ("usuário", "çıkar" stay whole: no fragment is a package)
+    r"(?P<word>[^\W_](?:[\w.+:/=~'-]*(?:[^\W_]|\+))?)"
 )
 
 
@@ -77,7 +79,7 @@ def reading_notices(request: str, packages: PackageNames | None = None) -> list[
     from oic_ai.tools.planner.redact import redact_passwords
 
     redacted, _ = redact_passwords(request)
-    reading = read_for_planner(redacted[:_READ_CHARS], packages)
+    reading = read_for_planner(translate(redacted[:_READ_CHARS]), packages)
     return [*reading.notices, *read_sizes(reading.rewritten)[1]]
 
 
@@ -104,6 +106,8 @@ class RequestText:
         self.written = text
         self.corrections: tuple[Correction, ...] = ()
         if understand:
+            # "usuario ops sin sudo" is read as "user ops without sudo"
+            text = translate(text)
             reading = read_for_planner(text, packages)
             # "docker-free" is "without docker"
             text = _FREE_OF.sub(r"without \1", reading.rewritten)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from oic_ai.stores.vocabulary import NOT_PACKAGE_WORDS
+from oic_ai.tools.planner.languages import foreign_words
 
 SIZE = r"(?<![\d.])\d{1,7}(?:\.\d{1,3})?\s*(?:tib|tb|t|gib|gb|g|mib|mb|m|kib|kb|k)(?![a-z0-9])"
 FS = r"ext4|ext3|ext2|xfs|btrfs|fat32|fat16|vfat|f2fs"
@@ -67,7 +68,7 @@ NAMING_VERBS = frozenset("create creates creating call calls called name names r
 ADVERBS = frozenset(
     (
         "back too again later also anyway afterwards soon first today tomorrow now then "
-        "either instead though anymore please pls thanks thx"
+        "either instead though anymore please pls plz thanks thx ty"
     ).split()
 )
 # Verbs that keep what is there: a later "keep X" takes back an earlier removal of X.
@@ -123,10 +124,13 @@ NOT_PACKAGES = (
             "things thing features feature performance speed stability security secure "
             "reliability tools tool utilities utils extras apps app software latest updates "
             "update it storage networking network logs partition disk user users kernel boot "
-            "hostname size swap lvm codename suite component components priority prio pkey gpg url"
+            "hostname size swap lvm codename suite component components priority prio pkey gpg url "
+            "locale locales keyboard timezone"
         ).split()
     )
     | frozenset(NOT_PACKAGE_WORDS)
     | frozenset(FS.split("|"))
+    # other languages' function words, greetings and everyday words ("e", "fica", "und")
+    | foreign_words()
 )
 PACKAGE_TOKEN = re.compile(r"^[a-z0-9][a-z0-9+_.:~-]*$")

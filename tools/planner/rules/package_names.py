@@ -224,3 +224,68 @@ def prefer_picks(state: PlanState, picks: Sequence[Capability]) -> None:
             named = any(w in listed or known(state, w) for w in said)
             if listed and listed <= set(state.add) and not named:
                 state.add[:] = [n for n in state.add if n not in listed]
+
+
+# Verbs that say what something has or does, not what to add: "the NUC has a 32G nvme but
+# leave headroom", "the lab runs foo": an unknown word after one of them is not asked for.
+_STATING_VERBS = frozenset(
+    "has have had having contains containing run runs running use uses using carry carries "
+    "offer offers provide provides providing".split()
+)
+# what a wish is said of: "the image had tcpdump", "it should have jq", "one that runs X"
+_IMAGE_SUBJECTS = (
+    r"(?:image|images|template|build|system|os|it|one|that|which|we|i|you|they|ours?|"
+    r"appliance|vm)"
+)
+
+
+def _said_of_the_image(state: PlanState, verb: str) -> bool:
+    """Whether a stating verb is said of the image (a wish), not of other hardware."""
+    pattern = (
+        rf"\b{_IMAGE_SUBJECTS}\s+(?:(?:would|should|must|will|could|can|to|also|just)\s+)*"
+        rf"(?:also\s+)?{re.escape(verb)}\b"
+    )
+    return re.search(pattern, state.text.original.lower()) is not None
+
+
+# Nouns after a name that make it the name of something else: "our cuda mirror", "the
+# acme repo", "the dialout group", "the kiosk user", "the gw1 host".
+_NAMED_THING = frozenset(
+    "mirror mirrors repo repos repository repositories feed channel ppa group groups user "
+    "users account accounts login host hostname machine box node partition volume disk "
+    "key keys team project site".split()
+)
+# Groups accounts join; a name the package rule does not know is a group here, not a package.
+SYSTEM_GROUPS = frozenset(
+    "wheel sudo adm dialout plugdev video render audio input netdev lp tty kvm libvirt "
+    "users systemd-journal gpio i2c spi uucp lock floppy cdrom tape disk staff games".split()
+)
+
+
+def plays_another_role(state: PlanState, item: Item, token: str) -> bool:
+    """Whether an unknown name plays another role in its sentence than a package.
+
+    A group accounts join ("dialout"), the name of a repository, group or host said
+    with its noun ("our cuda mirror"), a word after a verb that states what something
+    has ("has ... headroom"), and, in a message written in another language, any
+    unknown word not named outright by an add or remove verb (there an unknown word is
+    as likely a word of that language as a package name; "install X" still marks one).
+    """
+    from oic_ai.tools.planner.languages import detect
+
+    if token in SYSTEM_GROUPS:
+        return True
+    named = rf"(?<![\w.-]){re.escape(token)}\s+(?:{'|'.join(_NAMED_THING)})(?![\w-])"
+    if re.search(named, state.text.original.lower()):
+        return True
+    if item.verb in _STATING_VERBS and not _said_of_the_image(state, item.verb):
+        return True
+    return item.verb not in _EXPLICIT_VERBS and bool(detect(state.text.written))
+
+
+# verbs that name what they act on outright ("añade X" is read "add X"): enough to mark an
+# unknown name as a package in a message of another language, where "need X" or "with X"
+# is not ("necesito imagen para la tienda")
+_EXPLICIT_VERBS = frozenset(
+    "add adds adding include including remove removes removing drop delete uninstall purge".split()
+)

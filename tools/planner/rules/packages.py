@@ -23,6 +23,7 @@ from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
     SOFTWARE_NOUNS,
     installed_by_capability_word,
+    plays_another_role,
     prefer_picks,
     qualifies,
     removal_aliases,
@@ -508,6 +509,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return True
     if item.mode == "remove" and item.verb in NEGATORS | {"no", "without"}:
         return False  # "be careful not to duplicate": a negation names no unknown package
+    if plays_another_role(state, item, token):
+        return False  # a group, a named repository, a statement, another language
     # "add vlc": a lower-case word that is no English word; "FreeIPA", "a ton" are not
     return bool(item.verb) and written == written.lower() and not is_common(token)
 

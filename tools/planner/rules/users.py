@@ -138,6 +138,7 @@ _WANTED_AFTER = re.compile(
 _REMOVING_BEFORE = re.compile(
     r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch)\s+(?:the\s+)?$"
 )
+_NAMING_AFTER = re.compile(r"\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:called|named)\s")
 _DEFINITE = re.compile(r"\b(?:the|that|this|those|these)\s+$")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
 
@@ -218,7 +219,10 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
             continue
         definite = _DEFINITE.search(text.work, max(0, mention.start() - 8), mention.start())
         wanted = _WANTED_AFTER.match(text.work, name_end)
-        if definite and not _ADDING.search(text.work, start, mention.start()) and not wanted:
+        # "the user called kiosk": a name given now is a user asked for, not one referred to
+        naming = _NAMING_AFTER.match(text.work, after)
+        adding = _ADDING.search(text.work, start, mention.start())
+        if definite and not adding and not wanted and not naming:
             # "the accounts edit", "that user": only a user the template has
             names = [n for n in names if n in {u.name for u in state.facts.users}]
         mods = mention.group("mods")

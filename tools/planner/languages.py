@@ -1,0 +1,112 @@
+"""Other languages' everyday words, read as the English words the planner's rules know.
+
+People write in their own language or mix it with English: "usuario ops sin sudo",
+"Benutzer ops mit sudo", "tira o gstreamer", "dysk 32 GB". The tables in
+``stores/data/languages.yaml`` map each language's function words, greetings, yes/no and
+the few nouns and verbs the rules are built on ("user", "disk", "remove", "also") one to
+one. A language's table is used for a message only when the message holds enough of its
+words that are not also English words; greetings no English sentence uses are read in any
+message. Every word of every table is also never a package name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from oic_ai.stores.data_files import load_mapping
+
+_DATA = Path(__file__).resolve().parents[2] / "stores" / "data" / "languages.yaml"
+# a word of any alphabet: letters, digits and inner apostrophes ("s'il")
+_WORD = re.compile(r"[^\W_](?:[\w']*[^\W_])?")
+
+
+@dataclass(frozen=True)
+class Languages:
+    """The tables: per language, its words and phrases with their English reading."""
+
+    tables: dict[str, dict[str, str]]
+    anywhere: dict[str, str]
+    english: frozenset[str]
+    min_hits: int
+
+    def words(self) -> frozenset[str]:
+        """Every single word of every table (never a package name)."""
+        found: set[str] = set()
+        for table in (*self.tables.values(), self.anywhere):
+            for key in table:
+                found.update(key.split())
+        return frozenset(found)
+
+
+@lru_cache(maxsize=1)
+def load_languages(path: Path = _DATA) -> Languages:
+    """Load (once) the language tables."""
+    data = load_mapping(path)
+    tables = {
+        str(code): {str(k).lower(): str(v) for k, v in (entry.get("words") or {}).items()}
+        for code, entry in (data.get("languages") or {}).items()
+    }
+    anywhere = {str(k).lower(): str(v) for k, v in (data.get("anywhere") or {}).items()}
+    english = frozenset(str(w).lower() for w in data.get("english") or ())
+    return Languages(tables, anywhere, english, int(data.get("min_hits", 2)))
+
+
+def foreign_words() -> frozenset[str]:
+    """The words of the tables that are no English word: never a package name."""
+    tables = load_languages()
+    return tables.words() - tables.english
+
+
+def detect(text: str) -> list[str]:
+    """The languages whose tables ``text`` uses, most words first.
+
+    A language counts when at least ``min_hits`` different words of its table, none of
+    them also an English word, appear in ``text``.
+    """
+    tables = load_languages()
+    lowered = text.lower()
+    # whole words only: "com" of "example.com" or "de" of a path is no word of a language
+    tokens = {w.strip(".,;:!?()[]\"'`") for w in lowered.split()}
+    tokens = {w for w in tokens if _WORD.fullmatch(w)}
+    scores = []
+    for code, table in tables.tables.items():
+        hits = set()
+        for key in table:
+            parts = key.split()
+            if any(p in tables.english for p in parts) and len(parts) == 1:
+                continue
+            if len(parts) == 1 and key in tokens:
+                hits.add(key)
+            elif len(parts) > 1 and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", lowered):
+                hits.add(key)
+        if len(hits) >= tables.min_hits:
+            scores.append((len(hits), code))
+    return [code for _, code in sorted(scores, key=lambda s: -s[0])]
+
+
+def translate(text: str) -> str:
+    """``text`` with the detected languages' words read as English.
+
+    Only whole words that stand alone are read: a word inside a path, a URL, an option
+    (``key=value``), a hyphenated or dotted name, or quotes stays as written.
+    """
+    tables = load_languages()
+    table: dict[str, str] = {}
+    for code in reversed(detect(text)):  # the language with most words wins a clash
+        table.update(tables.tables[code])
+    table = {**tables.anywhere, **table}
+    if not table:
+        return text
+    keys = sorted(table, key=lambda k: (-len(k.split()), -len(k)))
+    alternatives = "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in keys)
+    pattern = re.compile(
+        rf"(?<![\w./=:@$'`\"-])(?:{alternatives})(?![\w/=@'`\"-]|\.\w)", re.IGNORECASE
+    )
+
+    def english(match: re.Match[str]) -> str:
+        return table[" ".join(match.group().lower().split())]
+
+    return pattern.sub(english, text)
