@@ -274,6 +274,29 @@ def carve_from_end(spans: Sequence[Span], disk_size: int | None, size: int | Non
     return Carve(start, fixed_end, {}, insert_at)
 
 
+def disk_size_for_new(spans: Sequence[Span], size: int | None) -> int | None:
+    """The smallest whole-GiB disk size on which a new partition of ``size`` fits.
+
+    It is carved as :func:`carve_from_end` carves it. None when no disk size would do
+    (the layout is inconsistent, or a rest-of-disk partition already ends the disk and
+    the new one has no size).
+    """
+    if not spans:
+        return None
+    try:
+        _check_consistent(spans)
+    except LayoutError:
+        return None
+    last = spans[-1]
+    if last.end is None:
+        if size is None:
+            return None
+        end = aligned_start(last.start, size) + size
+        return round_up(end + _min_keep(last), GIB)
+    start = aligned_start(last.end, size)
+    return round_up(start + (MIN_REST if size is None else size), GIB)
+
+
 def resize(
     spans: Sequence[Span], disk_size: int | None, index: int, size: int
 ) -> dict[int, tuple[int, int | None]]:

@@ -214,8 +214,11 @@ def add_partition(ed: Editor, op: AddPartition) -> None:
             and (point.rstrip("/") or "/") == normal
         ):
             raise Skip(f"{mount} is already the mount point of partitions[{index}]")
-    with _layout_errors():
-        carve = layout.carve_from_end(_spans(ed), _disk_size(ed), size)
+    spans = _spans(ed)
+    try:
+        carve = layout.carve_from_end(spans, _disk_size(ed), size)
+    except layout.LayoutError as exc:
+        carve = _grow_to_fit(ed, spans, size, mount, exc)
     moved = _write_spans(ed, carve.changes)
     part = CommentedMap()
     part["id"] = scalar(ident)
@@ -236,6 +239,37 @@ def add_partition(ed: Editor, op: AddPartition) -> None:
     if moved:
         line += "; " + "; ".join(moved)
     ed.applied.append(line)
+
+
+def _grow_to_fit(
+    ed: Editor, spans: list[layout.Span], size: int | None, mount: str, exc: Exception
+) -> layout.Carve:
+    """Grow the disk so a new partition that does not fit does; say so as an assumption.
+
+    A partition asked for is what the user wants; a disk size it does not fit in is
+    usually the template's default, so the disk grows to the smallest whole size that
+    holds it (in the disk size's own units: GB stays GB) rather than the edit being
+    refused. Without a disk size, or when no size would do, the refusal stands.
+    """
+    disk = ed.doc.get("disk")
+    old_size = _disk_size(ed)
+    need = layout.disk_size_for_new(spans, size)
+    if not isinstance(disk, CommentedMap) or old_size is None or need is None:
+        raise Skip(str(exc)) from None
+    old_text = str(disk.get("size")).strip()
+    if old_text.upper().endswith(("GB", "TB")) and not old_text.upper().endswith("IB"):
+        text = f"{-(-need // 10**9)}GB"  # a decimal disk size stays decimal
+    else:
+        text = f"{need // layout.GIB}GiB"
+    with _layout_errors():
+        carve = layout.carve_from_end(spans, parse_size(text), size)
+    ed.set_key(disk, "size", text, "disk")
+    ed.applied.append(f"disk size {old_text} -> {text}")
+    ed.warnings.append(
+        f"assumed: the disk grows from {old_text} to {text} so the new {mount} partition "
+        f"fits (it does not on {old_text}); ask for another disk size if you want one"
+    )
+    return carve
 
 
 def resize_partition(ed: Editor, op: ResizePartition) -> None:
