@@ -26,6 +26,7 @@ from oic_ai.tools.planner.asking import Reading, is_bullet_line, read_clause
 from oic_ai.tools.planner.bank import BankMatch, load_bank
 from oic_ai.tools.planner.clauses import Clause, split_clauses
 from oic_ai.tools.planner.fillers import fill
+from oic_ai.tools.planner.languages import foreign_remark
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Token, tokenize
 from oic_ai.tools.planner.words import ADD_VERBS, FILLER, REMOVE_VERBS, RETRIEVAL_WORDS
@@ -163,6 +164,11 @@ def _bank_matches(unread: Sequence[_Unread]) -> dict[int, BankMatch]:
     return dict(zip(wanted, found, strict=True))
 
 
+def _names(state: PlanState) -> frozenset[str]:
+    """The package names the planner knows for this request."""
+    return frozenset(state.known_names())
+
+
 def _words(item: _Unread) -> str:
     return " ".join(t.text for t in item.tokens)
 
@@ -251,6 +257,8 @@ def _outcome(
         if asking.asking == "purpose" and state.mode == "create":
             return ClauseOutcome(text=text, outcome="base", reason=_base(state))
         return ClauseOutcome(text=text, outcome="context")
+    if not operations and foreign_remark(state.text.written, _words(item).split(), _names(state)):
+        return ClauseOutcome(text=text, outcome="context")  # a remark in another language
     reason = NO_RULE
     if label is not None and label.outcome == "not_applied":
         reason = label.reason

@@ -64,7 +64,8 @@ def detect(text: str) -> list[str]:
     """The languages whose tables ``text`` uses, most words first.
 
     A language counts when at least ``min_hits`` different words of its table, none of
-    them also an English word, appear in ``text``.
+    them also an English word, appear in ``text``; a word spelt with letters English
+    does not use counts twice.
     """
     tables = load_languages()
     lowered = text.lower()
@@ -82,8 +83,10 @@ def detect(text: str) -> list[str]:
                 hits.add(key)
             elif len(parts) > 1 and re.search(rf"(?<!\w){re.escape(key)}(?!\w)", lowered):
                 hits.add(key)
-        if len(hits) >= tables.min_hits:
-            scores.append((len(hits), code))
+        # a word spelt with letters English does not use ("perdón", "dzięki") counts twice
+        weight = sum(1 if key.isascii() else 2 for key in hits)
+        if weight >= tables.min_hits:
+            scores.append((weight, code))
     return [code for _, code in sorted(scores, key=lambda s: -s[0])]
 
 
@@ -110,3 +113,38 @@ def translate(text: str) -> str:
         return table[" ".join(match.group().lower().split())]
 
     return pattern.sub(english, text)
+
+
+# words that name something a rule changes: a clause holding one is never a mere remark
+_OPERATION_WORDS = frozenset(
+    "user users account disk group groups package packages add remove install include "
+    "kernel partition partitions hostname repo repository sudo shell size".split()
+)
+
+
+def foreign_remark(message: str, words: list[str], known: frozenset[str]) -> bool:
+    """Whether a clause no rule read is a remark in another language.
+
+    "que no salgan los mensajes en la pantalla", "bizde henüz sertifikalı değil": in a
+    message written in another language, a clause whose words are mostly that language's
+    words the tables do not map (besides the English words they were read as), and that
+    names no package, size, path, option or operation, explains; it does not ask. More
+    of its words must be foreign than English, so an English clause is still reported.
+    """
+    from oic_ai.tools.planner.lexicon import is_english
+
+    if not words or not detect(message):
+        return False
+    tables = load_languages()
+    english = {w for t in tables.tables.values() for v in t.values() for w in v.lower().split()}
+    foreign = plain = 0
+    for word in words:
+        if word in _OPERATION_WORDS or word in known or re.search(r"[\d/=@:.]", word):
+            return False
+        if word in english or word in tables.english:
+            continue
+        if is_english(word):
+            plain += 1  # an English word ("local") or a loanword ("nova")
+        else:
+            foreign += 1
+    return foreign > plain

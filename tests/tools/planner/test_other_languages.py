@@ -156,3 +156,57 @@ def test_a_word_of_any_alphabet_is_one_token() -> None:
         words = [t.text for t in tokenize(text.work) if t.kind == "word"]
     assert "çıkar" in words or "remove" in words
     assert "kar" not in words and "rio" not in words
+
+
+def test_every_entry_of_the_tables_is_text() -> None:
+    # YAML reads a bare no, on or y as a boolean: every key and value must stay a word
+    import yaml
+
+    from oic_ai.tools.planner.languages import _DATA
+
+    data = yaml.safe_load(_DATA.read_text(encoding="utf-8"))
+    tables = [entry["words"] for entry in data["languages"].values()] + [data["anywhere"]]
+    for table in tables:
+        assert all(isinstance(k, str) and isinstance(v, str) for k, v in table.items())
+    assert all(isinstance(w, str) for w in data["english"])
+
+
+@pytest.mark.parametrize(
+    ("request_text", "name", "fields"),
+    [
+        ("user name kim, sudo yes, groups video and dialout, please", "kim", {"sudo": True}),
+        ("user name: joe, with sudo", "joe", {"sudo": True}),
+    ],
+)
+def test_a_user_given_by_user_name(request_text: str, name: str, fields: dict[str, Any]) -> None:
+    result = plan(request_text)
+    found = users(result)
+    assert list(found) == [name], (found, result.not_applied)
+    for key, value in fields.items():
+        assert found[name].get(key) == value
+    assert "please" not in found[name].get("groups", [])
+    assert not result.not_applied
+
+
+def test_the_user_name_said_of_is_no_user() -> None:
+    assert not users(plan("the user name is wrong"))
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "añade htop. la tienda nueva abre en marzo",
+        "coloca htop e tmux, a loja nova abre em março, obrigado",
+        "füge htop hinzu. die Halle wird erst nächste Woche fertig",
+    ],
+)
+def test_a_remark_in_another_language_is_context_not_a_miss(request_text: str) -> None:
+    result = plan(request_text)
+    assert "htop" in added(result), result.not_applied
+    assert not result.not_applied, result.not_applied
+    assert any(c.outcome == "context" for c in result.clauses)
+
+
+def test_an_english_clause_in_a_message_in_another_language_is_still_reported() -> None:
+    result = plan("añade htop por favor. also make the fans spin slower at night")
+    assert any("fans spin slower" in line for line in result.not_applied), result.not_applied

@@ -39,7 +39,9 @@ _ROLE_MODIFIER = (
 _MENTION = re.compile(rf"(?<![\w-])(?P<mods>{_ROLE_MODIFIER}*)(?P<role>{_ROLE})(?![\w-])")
 # words after a role noun that make it an attribute, not a user ("admin rights", "login shell")
 _NOT_AFTER_ROLE = re.compile(
-    r"\s*(?:rights|access|privileges|permissions|powers|groups?|shell|password|name|names|"
+    r"\s*(?:rights|access|privileges|permissions|powers|groups?|shell|password|names|"
+    # "user name robot," names the user; "the user name is wrong" does not
+    r"name(?!\s*[:=]?\s*[\"'`]?[a-z_][a-z0-9_-]*[\"'`]?\s*(?:$|[,;.\x1f]))|"
     r"data|space|namespaces?|management|session|id|ids|interface|ui|mode)\b"
 )
 _STOP = frozenset(
@@ -56,7 +58,9 @@ _STOP = frozenset(
 )
 # the whole next word, checked afterwards: "a user Bad!Name" is reported, not half-read
 _NAME = r"[\"'`]?(?P<name>[^\s,;:\"'`\x1f()]+?)[\"'`]?(?=$|[\s,;:)\x1f]|[.!?](?:\s|$))"
-_NAMED = re.compile(r"\s*,?\s*(?:(?:called|named|with\s+the\s+name|by\s+the\s+name)\s+)" + _NAME)
+_NAMED = re.compile(
+    r"\s*,?\s*(?:(?:called|named|with\s+the\s+name|by\s+the\s+name)\s+|name\s*[:=]?\s*)" + _NAME
+)
 # "a user ops", or set off by commas: "an admin, labadmin, in the sudo group"
 _DIRECT = re.compile(
     r"\s+"
@@ -71,7 +75,7 @@ _FOR = re.compile(r"\s+for\s+" + _NAME)
 _MORE_NAMES = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME)
 _GROUP = (
     r"(?!(?:add|install|remove|with|set|make|then|and|shell|group|groups|as|the|no|without|"
-    r"sudo\s+rights)\b)[a-z_][a-z0-9_-]*"
+    r"please|pls|plz|thanks|thx|too|also|only|sudo\s+rights)\b)[a-z_][a-z0-9_-]*"
 )
 _GROUPS = rf"{_GROUP}(?:\s*(?:,|\band\b|&|\+)\s*{_GROUP})*"
 # groups people name without the word "group" ("a user builder in wheel")
