@@ -210,3 +210,19 @@ def test_a_remark_in_another_language_is_context_not_a_miss(request_text: str) -
 def test_an_english_clause_in_a_message_in_another_language_is_still_reported() -> None:
     result = plan("añade htop por favor. also make the fans spin slower at night")
     assert any("fans spin slower" in line for line in result.not_applied), result.not_applied
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "the old script ran `apt-get install -y htop tmux`",
+        "install --no-install-recommends htop please",
+        "install htop, our Containerfile starts FROM debian:trixie",
+    ],
+)
+def test_flags_letters_and_target_names_are_never_packages(request_text: str) -> None:
+    for mode in ("create", "refine"):
+        text = (OUR_TEMPLATES / DEBIAN).read_text(encoding="utf-8")
+        result = plan_request(request_text, text, mode=mode)
+        found = set(added(result))
+        assert found <= {"htop", "tmux"}, (mode, found)

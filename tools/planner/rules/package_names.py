@@ -289,3 +289,23 @@ def plays_another_role(state: PlanState, item: Item, token: str) -> bool:
 _EXPLICIT_VERBS = frozenset(
     "add adds adding include including remove removes removing drop delete uninstall purge".split()
 )
+
+
+def never_a_name(state: PlanState, token: str, written: str) -> bool:
+    """Whether an unknown word can never be a package, however it is marked.
+
+    A single letter ("-y" of "install -y"), a command-line flag ("--no-install-recommends"),
+    and the name of an operating system, release or architecture ("FROM ubuntu:24.04",
+    "install on trixie") are never package names unless something knows them as one.
+    """
+    from oic_ai.stores.targets import load_targets
+
+    if len(token) < 2:
+        return True
+    flag = rf"(?<![\w.-])--?{re.escape(written)}(?![\w.+-])"
+    if re.search(flag, state.text.original):
+        return True
+    registry = load_targets()
+    if registry.os_for_spelling(token) is not None:
+        return True
+    return any(token in registry.request_words(kind) for kind in ("dist", "arch"))

@@ -23,6 +23,7 @@ from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
     SOFTWARE_NOUNS,
     installed_by_capability_word,
+    never_a_name,
     plays_another_role,
     prefer_picks,
     qualifies,
@@ -181,6 +182,10 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
     """
     listed = _listed_ambiguous(state, item)
     content = [t for t in item.tokens if t.text not in FILLER or t in listed]
+    # "install -y git jq": a flag or a target's name between the names is no name
+    content = [
+        t for t in content if _known(state, t.text) or not never_a_name(state, t.text, t.text)
+    ]
     if len(content) < 2 or len(content) > _MAX_ITEM_WORDS:
         return [item]
     item_words = words(" ".join(item.words))
@@ -498,6 +503,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "they run acme-thing": a statement names only what is known
     if not PACKAGE_TOKEN.match(written.lower()) or not _shaped(state, written):
         return False
+    if never_a_name(state, token, written):
+        return False  # "-y", "--quiet", "ubuntu", "trixie": a flag or a target's name
     if _HOST_LIKE.match(written.lower()):
         return False  # "ntp1.corp.example.net", "example.com": a host, not a package
     words = item.words
