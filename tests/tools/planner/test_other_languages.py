@@ -214,15 +214,10 @@ def test_an_english_clause_in_a_message_in_another_language_is_still_reported() 
 
 @pytest.mark.parametrize(
     "request_text",
-    [
-        "the old script ran `apt-get install -y htop tmux`",
-        "install --no-install-recommends htop please",
-        "install htop, our Containerfile starts FROM debian:trixie",
-    ],
+    ["please install the q package", "install the package w and htop", "install ubuntu and htop"],
 )
-def test_flags_letters_and_target_names_are_never_packages(request_text: str) -> None:
+def test_single_letters_and_target_names_are_never_packages(request_text: str) -> None:
     for mode in ("create", "refine"):
         text = (OUR_TEMPLATES / DEBIAN).read_text(encoding="utf-8")
         result = plan_request(request_text, text, mode=mode)
-        found = set(added(result))
-        assert found <= {"htop", "tmux"}, (mode, found)
+        assert set(added(result)) <= {"htop"}, (mode, added(result))
