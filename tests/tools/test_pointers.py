@@ -1,0 +1,75 @@
+"""Pointers to template items by place or history ("the second user", "the partition we added").
+
+The sentences are written for these tests, not copied from the labelled conversations.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from oic_ai.graph.agent import TemplateAgent
+from oic_ai.stores.settings import load_settings
+from oic_ai.tools.pointers import resolve_pointers
+from tests.conftest import OUR_TEMPLATES
+
+DEBIAN = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+
+
+def _with(users: list[str], mounts: tuple[str, ...] = ()) -> str:
+    doc: dict[str, Any] = yaml.safe_load(DEBIAN)
+    doc["systemConfig"]["users"] = [{"name": name} for name in users]
+    for mount in mounts:
+        doc["disk"]["partitions"].append({"id": mount.strip("/"), "mountPoint": mount})
+    return yaml.safe_dump(doc, sort_keys=False)
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        ("the 2nd account gets fish as its shell", "the user dana gets fish as its shell"),
+        ("drop the first user", "drop the user carl"),
+        ("first login should be in plugdev", "the user carl should be in plugdev"),
+        ("the last user needs sudo after all", "the user dana needs sudo after all"),
+        # no such user, or a new one: as written
+        ("the third user gets sudo", "the third user gets sudo"),
+        ("add a second user erin", "add a second user erin"),
+        ("one more second user? no", "one more second user? no"),
+    ],
+)
+def test_a_user_named_by_its_place_is_the_template_user_at_that_place(
+    said: str, meant: str
+) -> None:
+    assert resolve_pointers(said, _with(["carl", "dana"])) == meant
+
+
+def test_the_partition_the_session_added_is_the_one_the_first_template_lacked() -> None:
+    first = _with([], ("/srv/www",))
+    now = _with([], ("/srv/www", "/var/cache/build"))
+    assert (
+        resolve_pointers("grow the new partition to 30GiB", now, first)
+        == "grow the /var/cache/build partition to 30GiB"
+    )
+    assert resolve_pointers("the partition you added should be xfs", now, first) == (
+        "the /var/cache/build partition should be xfs"
+    )
+    # nothing added in the session: as written
+    assert resolve_pointers("the new partition", first, first) == "the new partition"
+
+
+def test_a_turn_that_points_at_the_second_user_changes_that_user(agent_data_dir: Path) -> None:
+    agent = TemplateAgent(load_settings(data_dir=agent_data_dir, env={}, provider="builtin"))
+    try:
+        first = agent.generate(
+            "a minimal debian 13 raw image for x86_64, user carl with sudo and user dana"
+        )
+        turn = agent.generate("the second user should get zsh", session=first.session)
+        users = yaml.safe_load(turn.template or "")["systemConfig"]["users"]
+        shells = {u["name"]: u.get("shell") for u in users}
+        assert shells["dana"] == "/bin/zsh" and shells["carl"] != "/bin/zsh"
+        assert turn.not_applied == []
+    finally:
+        agent.close()
