@@ -300,3 +300,13 @@ def test_a_model_plans_only_what_a_reference_leaves(agent_data_dir: Path) -> Non
     doc = _doc(moved.template)
     assert doc["target"]["dist"] == "azl3" and "htop" in doc["systemConfig"]["packages"]
     assert doc["systemConfig"]["hostname"] == "lab-1"  # carried over by the retarget
+
+
+def test_same_packages_after_a_refusal_carries_the_refused_request(run: Run) -> None:
+    refused = run.turn("an Ubuntu 20.04 raw image for x86_64 with htop and tmux")
+    assert refused.status == "unsupported"
+    then = run.turn("ok, 24.04 then, with the same packages")
+    assert then.status in OK and then.not_applied == []
+    assert {"htop", "tmux"} <= set(_packages(then.template))
+    kept = run.turn("same users, same disk, and add jq")  # parts kept as they are
+    assert kept.not_applied == [] and "jq" in _packages(kept.template)

@@ -203,3 +203,22 @@ def test_a_changed_word_touches_an_aspect_by_its_field_or_its_option_key() -> No
     assert touches(["cmdline: console=ttys1,57600"], ("console=",))
     assert not touches(["cmdline: quiet"], ("console=",))
     assert not touches(["packages: htop"], ("url", "codename"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "same package list",
+        "with the same users",
+        "same kernel options as before",
+        "los mismos paquetes",
+        "aynı paketler ile",
+        "te same pakiety",
+        "dieselben Pakete",
+    ],
+)
+def test_the_same_part_is_kept_as_it_is(text: str) -> None:
+    from oic_ai.tools.references import keep_rest_spans
+
+    spans = keep_rest_spans(f"ok, {text}, thanks")
+    assert [f"ok, {text}, thanks"[a:b].lstrip() for a, b in spans] == [text]
