@@ -90,3 +90,47 @@ def resolve_pointers(request: str, current: str | None, first: str | None = None
         if added:
             text = _ADDED_PARTITION.sub(f"the {added[-1]} partition", text)
     return text
+
+
+# "hostname kiosk-01. no wait, make it lobby-kiosk", "add htop, actually no, make that
+# btop", "disk 16GB - sorry, I mean 24GB": the value after the change of mind takes the
+# place of the last value of the clause before it
+_CORRECTED = re.compile(
+    r"(?P<taken>[^.;,!?\n]*[\w./:])\s*(?:[.;,!]|\s[-–—])*\s+"
+    r"(?:no\s*,?\s*wait|wait\s*,?\s*no|actually\s*,?\s*no|no\s*,?\s*actually|sorry|oops|"
+    r"or\s+rather|rather)\s*[,:-]?\s*"
+    r"(?:(?:make|call|change)\s+(?:it|that)(?:\s+to)?|i\s+mean(?:t)?|use|it\s+should\s+be)\s+"
+    r"(?P<value>[\w][\w./:-]*)(?=\s*(?:[.;,!?]|$|\s(?:and|then|please|pls|instead)\b))",
+    re.IGNORECASE,
+)
+
+
+# words that end a clause without being its value ("a user ops with sudo")
+_NOT_VALUES = frozenset(
+    "sudo root raw iso img qcow2 vhdx too please pls it that this x86_64 aarch64 arm64".split()
+)
+
+
+def resolve_corrections(request: str) -> str:
+    """``request`` with each change of mind folded into the clause it corrects.
+
+    "hostname kiosk-01. no wait, make it lobby-kiosk" reads as "hostname lobby-kiosk": the
+    corrected clause's last word (its value) is replaced by the one said after "no wait",
+    "actually no", "sorry, I mean". A correction with nothing before it is left as it is
+    (it refers to the earlier turn).
+    """
+
+    def fold(match: re.Match[str]) -> str:
+        taken = match.group("taken")
+        last = re.search(r"[\w./:-]+$", taken)
+        value = match.group("value")
+        if (
+            last is None
+            or len(taken.split()) > 5
+            or last.group().lower() in _NOT_VALUES
+            or last.group()[0].isdigit() != value[0].isdigit()
+        ):
+            return match.group()  # not the same kind of value: left to the take-back rule
+        return taken[: last.start()] + value
+
+    return _CORRECTED.sub(fold, request)

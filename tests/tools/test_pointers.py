@@ -13,7 +13,7 @@ import yaml
 
 from oic_ai.graph.agent import TemplateAgent
 from oic_ai.stores.settings import load_settings
-from oic_ai.tools.pointers import resolve_pointers
+from oic_ai.tools.pointers import resolve_corrections, resolve_pointers
 from tests.conftest import OUR_TEMPLATES
 
 DEBIAN = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
@@ -70,6 +70,38 @@ def test_a_turn_that_points_at_the_second_user_changes_that_user(agent_data_dir:
         users = yaml.safe_load(turn.template or "")["systemConfig"]["users"]
         shells = {u["name"]: u.get("shell") for u in users}
         assert shells["dana"] == "/bin/zsh" and shells["carl"] != "/bin/zsh"
+        assert turn.not_applied == []
+    finally:
+        agent.close()
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        ("hostname gate-7. no wait, make it gate-9", "hostname gate-9"),
+        ("install nano, actually no, make that micro please", "install micro please"),
+        ("set the disk to 12GiB - sorry, I mean 14GiB", "set the disk to 14GiB"),
+        # another kind of value, a withdrawal, or nothing before: left to the take-back rule
+        (
+            "a user ops with sudo, no wait, call it admin",
+            "a user ops with sudo, no wait, call it admin",
+        ),
+        ("disk 10GiB, no wait, make it nano", "disk 10GiB, no wait, make it nano"),
+        ("add gimp, no wait, no desktop apps", "add gimp, no wait, no desktop apps"),
+        ("no wait, make it gate-9", "no wait, make it gate-9"),
+    ],
+)
+def test_a_change_of_mind_gives_the_corrected_clause_its_new_value(said: str, meant: str) -> None:
+    assert resolve_corrections(said) == meant
+
+
+def test_a_turn_with_a_change_of_mind_applies_only_the_new_value(agent_data_dir: Path) -> None:
+    agent = TemplateAgent(load_settings(data_dir=agent_data_dir, env={}, provider="builtin"))
+    try:
+        first = agent.generate("a minimal debian 13 raw image for x86_64")
+        turn = agent.generate("add nano. actually no, make that btop", session=first.session)
+        packages = yaml.safe_load(turn.template or "")["systemConfig"]["packages"]
+        assert "btop" in packages and "nano" not in packages
         assert turn.not_applied == []
     finally:
         agent.close()
