@@ -141,3 +141,16 @@ def test_questions_beside_dashes_versions_and_other_languages_change_nothing(
 )
 def test_a_change_beside_such_a_question_is_still_a_change(request_text: str) -> None:
     assert questions_of(request_text).changes
+
+
+def test_each_question_of_a_request_is_answered_on_its_own(agent: Any) -> None:
+    first = agent.generate("a minimal ubuntu 24.04 raw image with tmux")
+    session = first.session
+    before = agent.current_template(session)
+    asked = agent.generate(
+        "hm, is strace in this image already? just checking, no changes", session=session
+    )
+    assert agent.current_template(session) == before
+    assert asked.message.startswith("No:") and "strace" in asked.message.split("\n")[0]
+    there = agent.generate("and is tmux in the template yet?", session=session)
+    assert there.message.startswith("Yes:") and "tmux" in there.message.split("\n")[0]
