@@ -68,7 +68,7 @@ _NO_CHANGE_ELSEWHERE = re.compile(
 # the subject and verb of a modal question about what the template will do: "will this
 # boot on arm?", "would it fit on 8 GB?", "can it run headless?"
 _ABOUT_IT = frozenset("this it that these those".split())
-_WHAT_IT_DOES = frozenset("boot run work fit be start handle build install need".split())
+_WHAT_IT_DOES = frozenset("boot run work fit start handle cope".split())
 # words that make a modal question about something other than the template: "would a
 # smaller base be ...?", "can one template give ...?" (not "can you ...", "can it ...")
 _GENERIC_SUBJECT = frozenset("one a an any each every single".split())
