@@ -34,7 +34,12 @@ def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             + describe_template(template, request if named else "target")
         )
     else:
-        answer = describe_template(template, request)
+        # each question of the request on its own ("is X in the image already? just
+        # checking, don't change anything" asks about X, not for a summary)
+        from oic_ai.tools.questions import questions_of
+
+        asked = questions_of(request).questions or (request,)
+        answer = "\n".join(dict.fromkeys(describe_template(template, q) for q in asked))
     # "is it possible that this user logs in automatically?": a question about a wish no
     # template can hold is answered no, and the wish is reported as not applied
     impossible = [

@@ -110,6 +110,12 @@ def make_generate(backend: ChatBackend) -> Any:
             start = (state.get("template") if refine else state.get("base_text")) or ""
         mode: Literal["create", "refine"] = "refine" if refine else "create"
         request = str(reference["remainder"]) if reference else state.get("request", "")
+        from oic_ai.tools.pointers import resolve_corrections, resolve_pointers
+
+        request = resolve_corrections(request)
+        if refine:
+            stack = state.get("undo_stack") or []
+            request = resolve_pointers(request, start, stack[0]["template"] if stack else start)
         earlier: dict[str, Any] = {}
         if recalled:
             earlier = {

@@ -26,33 +26,60 @@ def _quoted(request: str, limit: int = 60) -> str:
     return f"'{text[: limit - 1]}…'" if len(text) > limit else f"'{text}'"
 
 
-def _named_part(marker: str, last: Revision, current: str) -> str:
-    """Why "undo the X" cannot take back the last turn ("" when it can).
+def _after(stack: list[Revision], depth: int, current: str) -> str:
+    """The template turn ``stack[-depth]`` left (the next one's start, or the current one)."""
+    return current if depth == 1 else stack[-depth + 1]["template"]
 
-    An undo takes back a whole turn. When it names a part ("undo the quiet", "revert the
-    hostname"), the last turn must have changed that part and nothing else; otherwise the
-    template stays and the answer says what to ask instead (a partial undo would guess).
+
+def _named_part(marker: str, stack: list[Revision], current: str) -> tuple[int, str]:
+    """How many turns "undo the X" takes back, or why it cannot (``(1, "")`` when unnamed).
+
+    An undo takes back whole turns. When it names a part ("undo the quiet", "revert the
+    hostname", "undo the repo", "go back to before the partition change"), it takes back
+    the latest turn that changed that part, reaching over later turns that changed
+    nothing (a question, a wish no template holds); a later turn that changed something
+    else stops it (taking that back too would lose it). Words naming an aspect ("the
+    repo") need the turn to have touched it; other words ("the quiet") need every word
+    the turn changed to be theirs (a partial undo would guess). Otherwise the template
+    stays and the answer says what to ask instead.
     """
-    from oic_ai.tools.references import changed_words, undo_names
+    from oic_ai.tools.references import changed_words, touches, undo_aspects, undo_names
 
-    names = undo_names(marker)
-    if not names or last["template"] == current:
-        return ""
-    words = [w.lower() for w in changed_words(last["template"], current)]
-    named = [w for w in words if any(n in w for n in names)]
-    wanted = " ".join(names)
-    if not named:
-        return (
-            f"'{marker}' — the last change (turn {last['turn']}) did not touch {wanted}; "
-            f"ask for the change itself (for example 'remove {wanted}')"
-        )
-    if len(named) < len(words):
-        return (
-            f"'{marker}' — the last change (turn {last['turn']}) did more than {wanted}, and "
-            f"an undo takes back a whole turn; say 'undo' to take back all of it, or ask for "
-            f"the change itself (for example 'remove {wanted}')"
-        )
-    return ""
+    aspects = undo_aspects(marker)
+    names = [] if aspects else undo_names(marker)
+    if not aspects and not names:
+        return 1, ""
+    wanted = " ".join(names) or marker
+    last = stack[-1]
+    for depth in range(1, len(stack) + 1):
+        before = stack[-depth]["template"]
+        words = [w.lower() for w in changed_words(before, _after(stack, depth, current))]
+        if not words:
+            continue  # this turn changed nothing: look further back
+        if aspects:
+            if any(touches(words, keys) for keys in aspects):
+                return depth, ""
+            break
+        named = [w for w in words if any(n in w for n in names)]
+        if not named:
+            break
+        if len(named) < len(words):
+            turn = stack[-depth]["turn"]
+            return 0, (
+                f"'{marker}' — that change (turn {turn}) did more than {wanted}, and "
+                f"an undo takes back a whole turn; say 'undo' to take back all of it, or ask "
+                f"for the change itself (for example 'remove {wanted}')"
+            )
+        return depth, ""
+    if last["template"] == current and not any(
+        changed_words(r["template"], _after(stack, i, current))
+        for i, r in enumerate(reversed(stack), start=1)
+    ):
+        return 1, ""  # nothing in the session changed anything: "it had changed nothing"
+    return 0, (
+        f"'{marker}' — the last change (turn {last['turn']}) did not touch {wanted}; "
+        f"ask for the change itself (for example 'remove {wanted}')"
+    )
 
 
 def _depth(stack: list[Revision], back_to: dict[str, str]) -> int:
@@ -83,12 +110,12 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         }
     reference = dict(route.get("reference") or {})
     depth = _depth(stack, dict(reference.get("back_to") or {}))
+    if not reference.get("back_to"):
+        # "go back to debian" names where to, not a part of the last change
+        depth, partial = _named_part(str(reference.get("words") or ""), stack, current)
+        if partial:
+            return {**update, "draft": current, "not_applied": [partial]}
     last = stack[-depth]
-    # "go back to debian" names where to, not a part of the last change
-    words = "" if reference.get("back_to") else str(reference.get("words") or "")
-    partial = _named_part(words, last, current)
-    if partial:
-        return {**update, "draft": current, "not_applied": [partial]}
     unchanged = last["template"] == current
     reference["undone"] = {
         "turn": last["turn"],

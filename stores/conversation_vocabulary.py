@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -27,10 +27,13 @@ class UndoPhrase:
     Attributes:
         pattern: The compiled phrase (lower-case text, word boundaries).
         alone: The phrase counts only when its clause ends right after it.
+        names: Its words may name a part of the change ("undo the quiet"); False for
+            phrases whose words are all the verb ("go back to before", "cofnij").
     """
 
     pattern: re.Pattern[str]
     alone: bool
+    names: bool = True
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,9 @@ class ConversationVocabulary:
         keep_rest: Phrases that say everything not asked for stays as it is ("keep
             everything else", "same everything"): they ask for no change of their own.
         filler: Words that carry no request inside a reference clause.
+        aspects: What an undo may name of a change ("the repo", "the partition change",
+            "te partycje"), each word with the template keys a change to it touches.
+        object_filler: Words inside an undo's object that name nothing ("te", "die").
     """
 
     undo: tuple[UndoPhrase, ...]
@@ -70,6 +76,8 @@ class ConversationVocabulary:
     restore_before: re.Pattern[str] = re.compile(r"(?!)")
     restore_around: re.Pattern[str] = re.compile(r"(?!)")
     restore_removed: re.Pattern[str] = re.compile(r"(?!)")
+    aspects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    object_filler: frozenset[str] = frozenset()
 
 
 def _bounded(pattern: str) -> re.Pattern[str]:
@@ -95,7 +103,9 @@ def parse_conversation(data: Mapping[str, Any]) -> ConversationVocabulary:
         if not isinstance(entry, Mapping) or not entry.get("pattern"):
             raise ValueError("every undo phrase needs a pattern")
         text = str(entry["pattern"]).replace("{object}", object_words)
-        phrases.append(UndoPhrase(_bounded(text), bool(entry.get("alone"))))
+        phrases.append(
+            UndoPhrase(_bounded(text), bool(entry.get("alone")), entry.get("names") is not False)
+        )
     filler = data.get("filler") or []
     if not isinstance(filler, list) or not all(isinstance(word, str) for word in filler):
         raise ValueError(
@@ -115,7 +125,23 @@ def parse_conversation(data: Mapping[str, Any]) -> ConversationVocabulary:
         restore_around=_bounded(str(restore.get("around") or r"(?!)")),
         restore_removed=_bounded(str(restore.get("removed") or r"(?!)")),
         keep_rest=_bounded("|".join(str(p) for p in data.get("keep_rest") or []) or r"(?!)"),
+        aspects=_aspects(undo.get("aspects") or {}),
+        object_filler=frozenset(str(w).lower() for w in undo.get("object_filler") or []),
     )
+
+
+def _aspects(data: Any) -> dict[str, tuple[str, ...]]:
+    """Each aspect word with the template keys it names (``{keys: [...], words: [...]}``)."""
+    if not isinstance(data, Mapping):
+        raise ValueError("conversation.yaml `undo.aspects` must be a mapping")
+    found: dict[str, tuple[str, ...]] = {}
+    for name, entry in data.items():
+        if not isinstance(entry, Mapping) or not entry.get("keys"):
+            raise ValueError(f"undo aspect {name!r} needs `keys`")
+        keys = tuple(str(k) for k in entry["keys"])
+        for word in [name, *(entry.get("words") or [])]:
+            found[str(word).lower()] = keys
+    return found
 
 
 @lru_cache(maxsize=2)

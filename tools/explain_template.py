@@ -27,7 +27,9 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("boot", re.compile(r"\b(?:boot(?:loader)?|grub|systemd-boot|efi|bios|secure\s*boot|immutab)")),
     (
         "target",
-        re.compile(r"\b(?:target|distro|distribution|arch(?:itecture)?|os|version|release|type)s?\b"),
+        re.compile(
+            r"\b(?:target|distro|distribution|arch(?:itecture)?|os|version|release|type)s?\b"
+        ),
     ),
     ("hostname", re.compile(r"\b(?:host\s*name|host)\b")),
     ("repositories", re.compile(r"\b(?:repo(?:sitor(?:y|ies))?s?|sources?)\b")),
@@ -36,7 +38,9 @@ _SUMMARY_WORDS = re.compile(r"\b(?:summar|overview|describe|explain|what\s+is\s+
 _HAS_QUESTION = re.compile(
     r"\b(?:does|do|is|are|has)\b.*?\b(?:have|has|include|includes|contain|installed|there|got)"
     r"\b\s+(?P<what>.+?)\s*\??$"
-    r"|^\s*(?:is|are)\s+(?P<subject>.+?)\s+(?:installed|included|there|present|in\s+it)\s*\??\s*$"
+    r"|^\s*(?:is|are)\s+(?P<subject>.+?)\s+(?:already\s+)?(?:installed|included|there|present"
+    r"|in\s+(?:it|there|(?:the|this|that|our|my)\s+(?:image|template|build|package\s+list)))"
+    r"(?:\s+(?:already|yet|now|too))?\s*\??\s*$"
 )
 
 

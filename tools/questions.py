@@ -19,8 +19,10 @@ from dataclasses import dataclass
 
 from oic_ai.tools.planner.asking import FIELD_NOUNS, IMPERATIVES, read_clause, words_of
 
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|\n|$)")
-_PART = re.compile(r",\s+|;\s+|:\s+|\s+(?:and|but|also)\s+(?=\w)", re.IGNORECASE)
+# a sentence ends at . ! ? or a line end; a dot right before a letter or digit is inside a
+# word ("26.04", "example.com", "ks.cfg"), not an end
+_SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\w))+(?:[.!?]+|\n|$)")
+_PART = re.compile(r",\s+|;\s+|:\s+|\s+[—–-]\s+|\s+(?:and|but|also)\s+(?=\w)", re.IGNORECASE)
 _CONNECTOR = re.compile(r"^(?:(?:and|but|also|so|then)\s+)+", re.IGNORECASE)
 _LEAD = frozenset(
     (
@@ -51,6 +53,22 @@ _NO_CHANGE = re.compile(
     r"|(?:keep|stay\s+on|stick\s+with)\s+[^,;.?!]*\bfor\s+(?:now|the\s+moment))\b",
     re.IGNORECASE,
 )
+# the same in other languages (de, es, pt, fr, it, pl, tr, nl): "nur erklären, bitte nichts
+# ändern", "solo pregunto", "só pergunta", "tylko pytam", "sadece soru"
+_NO_CHANGE_ELSEWHERE = re.compile(
+    r"(?<!\w)(?:nur\s+(?:eine\s+)?(?:frage|erklären|erklaeren|neugierig)|nichts\s+ändern"
+    r"|(?:solo|sólo|só|so|apenas)\s+(?:pregunt\w*|pergunt\w*|curiosidad|curiosidade|una\s+pregunta"
+    r"|uma\s+pergunta|una\s+domanda|chiedo|per\s+curiosità)"
+    r"|no\s+(?:cambies|cambiar)\s+nada|não\s+(?:mude|mudar|altere)\s+nada"
+    r"|juste\s+(?:une\s+question|pour\s+savoir)|ne\s+change\s+rien"
+    r"|tylko\s+pyta\w*|nic\s+nie\s+zmieniaj|(?:sadece|yalnızca)\s+(?:soru\w*|merak\w*)"
+    r"|hiçbir\s+şey\s+değiştirme|alleen\s+(?:een\s+)?vraag|niets\s+veranderen)(?!\w)",
+    re.IGNORECASE,
+)
+# the subject and verb of a modal question about what the template will do: "will this
+# boot on arm?", "would it fit on 8 GB?", "can it run headless?"
+_ABOUT_IT = frozenset("this it that these those".split())
+_WHAT_IT_DOES = frozenset("boot run work fit start handle cope".split())
 # words that make a modal question about something other than the template: "would a
 # smaller base be ...?", "can one template give ...?" (not "can you ...", "can it ...")
 _GENERIC_SUBJECT = frozenset("one a an any each every single".split())
@@ -108,6 +126,8 @@ def is_question_part(text: str, *, asked: bool) -> bool:
         return True
     if first in _MODALS and len(words) > 2 and _about_another_subject(text, words[1]):
         return True  # "would Debian be smaller?", "can one template give both?"
+    if first in _MODALS and len(words) > 2 and words[1] in _ABOUT_IT:
+        return words[2] in _WHAT_IT_DOES  # "will this boot on arm?" ("can it have X?" asks)
     if first not in IMPERATIVES and any(w in ("support", "supports") for w in words[1:4]):
         return True  # "azl3 support arm?", "does it support UEFI?"
     # "packages?", "hostname and disk size?": only nouns of what a template holds
@@ -133,6 +153,9 @@ def questions_of(request: str) -> Questions:
     """The question parts of ``request`` and whether it also asks for a change."""
     questions: list[str] = []
     changes = False
+    # "...? just asking": every question-marked sentence of the request is a question,
+    # whatever language it opens in
+    hold = _NO_CHANGE_ELSEWHERE.search(request) is not None
     for match in _SENTENCE.finditer(request):
         sentence = match.group().strip()
         if not sentence:
@@ -141,6 +164,8 @@ def questions_of(request: str) -> Questions:
         body = sentence.rstrip("?.! \n")
         parts = [p.strip() for p in _PART.split(body) if p and p.strip()]
         found = [p for p in parts if is_question_part(p, asked=asked)]
+        if asked and hold and not found:
+            found = parts[:1]
         if found:
             questions.append(_CONNECTOR.sub("", body[body.find(found[0]) :]))
             # what comes before the question in its sentence may ask for a change ("add
@@ -155,7 +180,7 @@ def questions_of(request: str) -> Questions:
 
 def _asks_change(part: str) -> bool:
     """True when ``part`` asks for a change ("keep it raw" counts; small talk does not)."""
-    if _NO_CHANGE.search(part):
+    if _NO_CHANGE.search(part) or _NO_CHANGE_ELSEWHERE.search(part):
         return False
     words = _head(words_of(part))
     if words and words[0] in ("don't", "dont", "do") and any(w in IMPERATIVES for w in words[1:3]):

@@ -130,6 +130,20 @@ def _undo_marker(work: str, vocabulary: ConversationVocabulary) -> Span | None:
     return min(found, key=lambda span: (span[0], -span[1])) if found else None
 
 
+def _other_undo_phrases(
+    work: str, marker: Span, vocabulary: ConversationVocabulary
+) -> list[Span]:
+    """Undo phrases besides the first one ("cofnij te partycje, zostaw jak było"): the same undo."""
+    found = []
+    for phrase in vocabulary.undo:
+        for match in phrase.pattern.finditer(work):
+            if match.start() >= marker[1] and not (
+                phrase.alone and not _ALONE_AFTER.match(work, match.end())
+            ):
+                found.append(match.span())
+    return found
+
+
 def _same_marker(
     text: str, work: str, mentions: list[TargetMention], vocabulary: ConversationVocabulary
 ) -> tuple[Span, bool] | None:
@@ -217,6 +231,7 @@ def find_reference(request: str) -> Reference | None:
     undo = _undo_marker(work, vocabulary)
     if undo is not None:
         echoes = [m.span() for m in vocabulary.undo_echo.finditer(work)]
+        echoes += _other_undo_phrases(work, undo, vocabulary)
         echoes += _apposition(request, undo)
         return Reference(
             kind="undo",
@@ -465,10 +480,47 @@ def undo_names(marker: str) -> list[str]:
     too when it names a kind of change ("undo the accounts edit", "put it back how it was
     before that partition change"): those describe the last turn, they are not its words.
     """
-    words = re.findall(r"[\w.=/-]+", marker.lower())
+    lowered = marker.lower().strip()
+    vocabulary = load_conversation()
+    if any(not p.names and p.pattern.fullmatch(lowered) for p in vocabulary.undo):
+        return []
+    words = re.findall(r"[\w.=/-]+", lowered)
     if _KIND_OF_CHANGE & set(words):
         return []
-    return [w for w in words if w not in _UNDO_WORDS]
+    return [w for w in words if w not in _UNDO_WORDS and w not in vocabulary.object_filler]
+
+
+def undo_aspects(marker: str) -> list[tuple[str, ...]]:
+    """The aspects of a change an undo names, each as the template keys it touches.
+
+    "undo the repo" and "go back to before the partition/disk change" name the repository
+    keys, and the partition and disk keys; "cofnij te partycje" the partition keys too.
+    Empty when the marker names no aspect ("undo", "undo the quiet").
+    """
+    aspects = load_conversation().aspects
+    found: list[tuple[str, ...]] = []
+    for word in re.findall(r"[\w=-]+", marker.lower()):
+        keys = aspects.get(word) or aspects.get(word.rstrip("s"))
+        if keys and keys not in found:
+            found.append(keys)
+    return found
+
+
+def touches(words: list[str], keys: tuple[str, ...]) -> bool:
+    """True when a changed word (``field: word`` from :func:`changed_words`) is one of ``keys``.
+
+    A key ending in ``=`` (``console=``) matches a word that starts with it; any other key
+    matches the field of the changed line.
+    """
+    for word in words:
+        name, _, value = word.partition(": ")
+        for key in keys:
+            if key.endswith("="):
+                if value.startswith(key) or name.startswith(key):
+                    return True
+            elif name.rstrip(":") == key:
+                return True
+    return False
 
 
 def changed_words(before: str, after: str) -> list[str]:

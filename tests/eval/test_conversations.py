@@ -1,7 +1,7 @@
 """The development parts of the labelled conversations, end to end with the builtin planner.
 
-Every conversation of ``tests/data/conversations/dev.yaml``, ``dev2.yaml`` and ``dev3.yaml``
-runs turn by turn in its own session (:func:`tests.support.conversations.run_conversation`); the
+Every conversation of ``tests/data/conversations/dev.yaml`` to ``dev4.yaml`` runs turn by turn
+in its own session (:func:`tests.support.conversations.run_conversation`); the
 composer's own loader judges every template a turn returned as usable. The held-out part is
 never run here: it is measured by ``bench/conversations.py`` only.
 

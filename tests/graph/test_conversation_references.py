@@ -139,6 +139,50 @@ def test_an_undo_that_names_only_part_of_the_last_change_changes_nothing(run: Ru
     assert whole.not_applied == [] and "nosmt" not in str(run.template())
 
 
+def test_an_undo_naming_an_aspect_reaches_over_turns_that_changed_nothing(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64 with curl")
+    before = run.template()
+    added = run.turn(
+        "add the apt repository https://mirror.example.com/tools, codename stable, "
+        "component main, key https://mirror.example.com/tools.asc"
+    )
+    assert added.template != before
+    run.turn("set the timezone to Europe/Oslo")  # no template field: changes nothing
+    run.turn("which packages does it install?")  # a question: no turn to take back
+    undone = run.turn("undo the repository, our proxy mirrors it now")
+    assert undone.route["intent"] == "undo" and undone.not_applied == []
+    assert run.template() == before
+    assert "took back turn 2" in " ".join(undone.changes)
+
+
+def test_an_undo_naming_an_aspect_stops_at_a_later_change_of_something_else(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("add the kernel option console=ttyS1,57600")
+    kept = run.template()
+    run.turn("add htop")
+    kept = run.template()
+    refused = run.turn("undo the console change")
+    assert run.template() == kept
+    assert len(refused.not_applied) == 1 and "did not touch" in refused.not_applied[0]
+
+
+def test_go_back_to_before_a_kind_of_change_and_other_languages_undo_it(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64, disk 24GiB")
+    before = run.template()
+    run.turn("a separate /srv partition of 6GiB, ext4")
+    assert run.template() != before
+    back = run.turn("go back to before the partition change, the default layout is fine")
+    assert back.route["intent"] == "undo" and back.not_applied == []
+    assert run.template() == before
+    run.turn("a separate /srv partition of 6GiB, ext4")
+    polish = run.turn("nie, cofnij tę partycję, zostaw jak było")
+    assert polish.route["intent"] == "undo" and polish.not_applied == []
+    assert run.template() == before
+    run.turn("add htop")
+    spanish = run.turn("deshaz eso por favor")
+    assert spanish.route["intent"] == "undo" and run.template() == before
+
+
 def test_the_same_for_another_distribution_keeps_every_customisation(run: Run) -> None:
     run.turn("a minimal debian 13 image")
     run.turn("add htop and nginx")
@@ -256,3 +300,13 @@ def test_a_model_plans_only_what_a_reference_leaves(agent_data_dir: Path) -> Non
     doc = _doc(moved.template)
     assert doc["target"]["dist"] == "azl3" and "htop" in doc["systemConfig"]["packages"]
     assert doc["systemConfig"]["hostname"] == "lab-1"  # carried over by the retarget
+
+
+def test_same_packages_after_a_refusal_carries_the_refused_request(run: Run) -> None:
+    refused = run.turn("an Ubuntu 20.04 raw image for x86_64 with htop and tmux")
+    assert refused.status == "unsupported"
+    then = run.turn("ok, 24.04 then, with the same packages")
+    assert then.status in OK and then.not_applied == []
+    assert {"htop", "tmux"} <= set(_packages(then.template))
+    kept = run.turn("same users, same disk, and add jq")  # parts kept as they are
+    assert kept.not_applied == [] and "jq" in _packages(kept.template)

@@ -104,3 +104,53 @@ def test_a_question_turn_keeps_the_template_and_a_mixed_turn_changes_it(agent: A
     after = agent.current_template(session)
     assert after != before and "tmux" in after
     assert "tmux" in mixed.message.split("Changes:", 1)[1]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        # a version number's dot ends no sentence
+        "morning! one thing first — do you support ubuntu 26.04 on arm?",
+        # a question after a dash, behind a statement
+        "the old appliance had its web UI on 8443 - is there anything to set for that?",
+        # a modal question about what the image will do
+        "would it boot on an older atom board?",
+        # other languages, with words that say only a question is asked
+        "quanto espaço sobra para o /var? só pergunta",
+        "ile pakietów ma teraz obraz? tylko pytam, nic nie zmieniaj",
+        "¿cuánto ocupa la imagen? solo pregunto",
+        "wie groß ist das Abbild? nur eine Frage",
+    ],
+)
+def test_questions_beside_dashes_versions_and_other_languages_change_nothing(
+    request_text: str,
+) -> None:
+    found = questions_of(request_text)
+    assert found.only_questions, found
+    route = route_request(request_text, UBUNTU)
+    assert route["intent"] == "explain", route
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "can it have htop as well, please",
+        "add htop - would it fit on 4GiB?",
+        "install jq. solo pregunto si cabe",
+    ],
+)
+def test_a_change_beside_such_a_question_is_still_a_change(request_text: str) -> None:
+    assert questions_of(request_text).changes
+
+
+def test_each_question_of_a_request_is_answered_on_its_own(agent: Any) -> None:
+    first = agent.generate("a minimal ubuntu 24.04 raw image with tmux")
+    session = first.session
+    before = agent.current_template(session)
+    asked = agent.generate(
+        "hm, is strace in this image already? just checking, no changes", session=session
+    )
+    assert agent.current_template(session) == before
+    assert asked.message.startswith("No:") and "strace" in asked.message.split("\n")[0]
+    there = agent.generate("and is tmux in the template yet?", session=session)
+    assert there.message.startswith("Yes:") and "tmux" in there.message.split("\n")[0]

@@ -15,6 +15,8 @@ from oic_ai.tools.references import (
     reference_spans,
     remainder,
     target_clause_spans,
+    touches,
+    undo_aspects,
     undo_names,
 )
 
@@ -181,3 +183,42 @@ def test_keeping_one_named_thing_is_no_keep_everything_else(text: str) -> None:
     from oic_ai.tools.references import keep_rest_spans
 
     assert keep_rest_spans(text) == ()
+
+
+def test_an_undo_may_name_an_aspect_of_a_change_in_several_languages() -> None:
+    repo = undo_aspects("undo the repo")
+    assert repo and "codename" in repo[0]
+    both = undo_aspects("go back to before the partition/disk change")
+    assert len(both) == 2 and "mountPoint" in both[0] and "size" in both[1]
+    assert undo_aspects("cofnij tę partycję") == undo_aspects("undo the partitions")
+    assert undo_aspects("undo the quiet") == []
+    # a verb-only phrase names nothing; articles of other languages are no names
+    assert undo_names("go back to before") == []
+    assert undo_names("kommando zurück") == []
+    assert undo_names("revert the nosmt") == ["nosmt"]
+
+
+def test_a_changed_word_touches_an_aspect_by_its_field_or_its_option_key() -> None:
+    assert touches(["codename: trixie"], ("url", "codename"))
+    assert touches(["cmdline: console=ttys1,57600"], ("console=",))
+    assert not touches(["cmdline: quiet"], ("console=",))
+    assert not touches(["packages: htop"], ("url", "codename"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "same package list",
+        "with the same users",
+        "same kernel options as before",
+        "los mismos paquetes",
+        "aynı paketler ile",
+        "te same pakiety",
+        "dieselben Pakete",
+    ],
+)
+def test_the_same_part_is_kept_as_it_is(text: str) -> None:
+    from oic_ai.tools.references import keep_rest_spans
+
+    spans = keep_rest_spans(f"ok, {text}, thanks")
+    assert [f"ok, {text}, thanks"[a:b].lstrip() for a, b in spans] == [text]

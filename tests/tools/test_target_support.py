@@ -128,3 +128,25 @@ def test_from_after_a_building_verb_names_the_base_not_the_source(text: str, sou
 
     first = next(m for m in detect_target_spans(text) if m.kind == "dist")
     assert first.source is source
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "could we stay on CBL-Mariner 2.0 for the gateways?",
+        "a cbl-mariner 1.0 image",
+        "pin it to cm2",
+    ],
+)
+def test_an_older_azure_linux_named_by_its_old_name_is_refused(text: str) -> None:
+    from oic_ai.tools.target_support import find_unsupported
+
+    found = find_unsupported(text)
+    assert found is not None and found.nearest == "azl3"
+
+
+def test_the_old_name_beside_azure_linux_3_is_where_the_user_comes_from() -> None:
+    from oic_ai.tools.target_support import find_unsupported
+
+    assert find_unsupported("moving our CBL-Mariner 2.0 hosts to Azure Linux 3") is None
+    assert find_unsupported("a cbl-mariner 3 image") is None

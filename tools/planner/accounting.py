@@ -349,12 +349,21 @@ def _continues_purpose(unread: Sequence[_Unread], index: int) -> bool:
         return False
     item, before = unread[index].clause, unread[index - 1].clause
     first = item.text.split(maxsplit=1)[0].lower() if item.text else ""
+    tail = _PURPOSE_TAIL.search(before.text.rstrip(" ,"))
     return (
         item.sentence == before.sentence
         and first in ("and", "or")
         and len(item.text.split()) <= 4
-        and _PURPOSE_TAIL.search(before.text.rstrip(" ,")) is not None
+        and tail is not None
+        and not _names_target(tail.group())
     )
+
+
+def _names_target(text: str) -> bool:
+    """True for "for arm64", "for debian": a target, not a purpose a clause may continue."""
+    from oic_ai.tools.retrieval.query_classifier import detect_target_spans
+
+    return any(m.kind in ("dist", "os", "arch", "image_type") for m in detect_target_spans(text))
 
 
 def _continues_list(state: PlanState, unread: Sequence[_Unread], index: int) -> bool:

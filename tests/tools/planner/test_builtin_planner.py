@@ -762,3 +762,9 @@ def test_explain_template_is_an_agent_tool_over_describe_template() -> None:
     text = text_of(UBUNTU)
     answer = explain_template.invoke({"template": text, "question": "which kernel?"})
     assert answer == describe_template(text, "which kernel?")
+
+
+def test_a_clause_after_a_target_is_no_second_half_of_a_purpose() -> None:
+    # "for arm64 and qwxz vbnm": a target ends the clause before, not a purpose
+    result = plan("for arm64 and qwxz vbnm")
+    assert any("qwxz vbnm" in item for item in result.not_applied), result.not_applied

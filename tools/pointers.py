@@ -1,0 +1,136 @@
+"""Words that point at an item of the current template by its place or its history.
+
+"The second user should get zsh", "get rid of the second account", "the last user needs
+sudo", "the partition we added — make it xfs": the item is named by where it stands in the
+template (its users in order) or by the session's history (the partition a turn added),
+not by its name. :func:`resolve_pointers` puts the name in their place ("the user bob",
+"the /srv/cap partition"), so every rule that reads a named item reads these too. A
+pointer with nothing to point at (a third user in a template with two) stays as written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+_ORDINALS = {
+    "first": 1,
+    "1st": 1,
+    "second": 2,
+    "2nd": 2,
+    "third": 3,
+    "3rd": 3,
+    "fourth": 4,
+    "4th": 4,
+    "fifth": 5,
+    "5th": 5,
+    "last": -1,
+}
+# not after "a", "an", "another", "one more": "add a second user carol" adds one
+_USER = re.compile(
+    r"(?<![\w-])(?<!\ba\s)(?<!\ban\s)(?<!another\s)(?<!more\s)"
+    r"(?:the\s+|that\s+)?(?P<place>" + "|".join(_ORDINALS) + r")\s+"
+    r"(?:user|account|login)(?:\s+account)?(?![\w-])",
+    re.IGNORECASE,
+)
+# "the partition we added", "the new partition", "the partition you just made"
+_ADDED_PARTITION = re.compile(
+    r"(?<![\w-])(?:the|that)\s+(?:(?:new|added|extra|newly\s+added)\s+partition"
+    r"|partition\s+(?:that\s+)?(?:we|you|i)\s+(?:just\s+)?(?:added|made|created))(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _doc(text: str | None) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(text or "")
+    except yaml.YAMLError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _users(doc: dict[str, Any]) -> list[str]:
+    system = doc.get("systemConfig") or {}
+    users = system.get("users") if isinstance(system, dict) else None
+    return [str(u["name"]) for u in users or [] if isinstance(u, dict) and u.get("name")]
+
+
+def _mounts(doc: dict[str, Any]) -> list[str]:
+    disk = doc.get("disk") or {}
+    parts = disk.get("partitions") if isinstance(disk, dict) else None
+    return [
+        str(p["mountPoint"]) for p in parts or [] if isinstance(p, dict) and p.get("mountPoint")
+    ]
+
+
+def resolve_pointers(request: str, current: str | None, first: str | None = None) -> str:
+    """``request`` with its pointers to template items replaced by the items' names.
+
+    Args:
+        request: The words left for the planner.
+        current: The template the turn changes.
+        first: The session's first template: a partition the current one has and this one
+            lacks was added in the session ("the partition we added").
+    """
+    doc = _doc(current)
+    users = _users(doc)
+
+    def user(match: re.Match[str]) -> str:
+        place = _ORDINALS[match.group("place").lower()]
+        if not users or place > len(users):
+            return match.group()
+        return f"the user {users[place - 1 if place > 0 else -1]}"
+
+    text = _USER.sub(user, request)
+    if first is not None:
+        before = set(_mounts(_doc(first)))
+        added = [m for m in _mounts(doc) if m not in before]
+        if added:
+            text = _ADDED_PARTITION.sub(f"the {added[-1]} partition", text)
+    return text
+
+
+# "hostname kiosk-01. no wait, make it lobby-kiosk", "add htop, actually no, make that
+# btop", "disk 16GB - sorry, I mean 24GB": the value after the change of mind takes the
+# place of the last value of the clause before it
+_CORRECTED = re.compile(
+    r"(?P<taken>[^.;,!?\n]*[\w./:])\s*(?:[.;,!]|\s[-–—])*\s+"
+    r"(?:no\s*,?\s*wait|wait\s*,?\s*no|actually\s*,?\s*no|no\s*,?\s*actually|sorry|oops|"
+    r"or\s+rather|rather)\s*[,:-]?\s*"
+    r"(?:(?:make|call|change)\s+(?:it|that)(?:\s+to)?|i\s+mean(?:t)?|use|it\s+should\s+be)\s+"
+    r"(?P<value>[\w][\w./:-]*)(?=\s*(?:[.;,!?]|$|\s(?:and|then|please|pls|instead)\b))",
+    re.IGNORECASE,
+)
+
+
+# words that end a clause without being its value ("a user ops with sudo")
+_NOT_VALUES = frozenset(
+    "sudo root raw iso img qcow2 vhdx too please pls it that this x86_64 aarch64 arm64".split()
+)
+
+
+def resolve_corrections(request: str) -> str:
+    """``request`` with each change of mind folded into the clause it corrects.
+
+    "hostname kiosk-01. no wait, make it lobby-kiosk" reads as "hostname lobby-kiosk": the
+    corrected clause's last word (its value) is replaced by the one said after "no wait",
+    "actually no", "sorry, I mean". A correction with nothing before it is left as it is
+    (it refers to the earlier turn).
+    """
+
+    def fold(match: re.Match[str]) -> str:
+        taken = match.group("taken")
+        last = re.search(r"[\w./:-]+$", taken)
+        value = match.group("value")
+        if (
+            last is None
+            or len(taken.split()) > 5
+            or last.group().lower() in _NOT_VALUES
+            or last.group()[0].isdigit() != value[0].isdigit()
+        ):
+            return match.group()  # not the same kind of value: left to the take-back rule
+        return taken[: last.start()] + value
+
+    return _CORRECTED.sub(fold, request)
