@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import yaml
+from oic_ai.tools.rebase import parse
 
 _ORDINALS = {
     "first": 1,
@@ -43,12 +43,6 @@ _ADDED_PARTITION = re.compile(
 )
 
 
-def _doc(text: str | None) -> dict[str, Any]:
-    try:
-        data = yaml.safe_load(text or "")
-    except yaml.YAMLError:
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def _users(doc: dict[str, Any]) -> list[str]:
@@ -74,7 +68,7 @@ def resolve_pointers(request: str, current: str | None, first: str | None = None
         first: The session's first template: a partition the current one has and this one
             lacks was added in the session ("the partition we added").
     """
-    doc = _doc(current)
+    doc = parse(current)
     users = _users(doc)
 
     def user(match: re.Match[str]) -> str:
@@ -85,7 +79,7 @@ def resolve_pointers(request: str, current: str | None, first: str | None = None
 
     text = _USER.sub(user, request)
     if first is not None:
-        before = set(_mounts(_doc(first)))
+        before = set(_mounts(parse(first)))
         added = [m for m in _mounts(doc) if m not in before]
         if added:
             text = _ADDED_PARTITION.sub(f"the {added[-1]} partition", text)

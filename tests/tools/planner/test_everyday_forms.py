@@ -250,7 +250,8 @@ def test_a_question_about_repositories_names_each_signing_key() -> None:
 
     text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
     added = apply_plan(
-        text, plan("add repo https://r.example.com/apt suite noble, key https://r.example.com/k.asc")
+        text,
+        plan("add repo https://r.example.com/apt suite noble, key https://r.example.com/k.asc"),
     ).text
     answer = describe_template(added, "which repositories are there, and which key do they use?")
     assert "https://r.example.com/apt" in answer and "https://r.example.com/k.asc" in answer

@@ -18,29 +18,13 @@ from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.languages import detect, foreign_words, translate
 from oic_ai.tools.planner.text import RequestText
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import added, plan_on, removed, users
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
 
 
 def plan(request: str, template: str = DEBIAN) -> EditPlan:
-    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
-    return plan_request(request, text, mode="refine")
-
-
-def users(result: EditPlan) -> dict[str, dict[str, Any]]:
-    return {
-        op.name: op.model_dump(exclude_defaults=True)
-        for op in result.operations
-        if op.op == "add_user"
-    }
-
-
-def added(result: EditPlan) -> list[str]:
-    return [n for op in result.operations if op.op == "add_packages" for n in op.packages]
-
-
-def removed(result: EditPlan) -> list[str]:
-    return [n for op in result.operations if op.op == "remove_packages" for n in op.packages]
+    return plan_on(template, request)
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ import pytest
 from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import added, removed
 
 UBUNTU = OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml"
 CONTAINER_HOST = OUR_TEMPLATES / "azl3-x86_64-container-host-raw.yml"  # node exporter
@@ -28,14 +29,6 @@ def _with_tools() -> str:
 def plan(request: str, template: str | None = None) -> EditPlan:
     text = template if template is not None else UBUNTU.read_text(encoding="utf-8")
     return plan_request(request, text, mode="refine")
-
-
-def added(result: EditPlan) -> list[str]:
-    return [p for op in result.operations if op.op == "add_packages" for p in op.packages]
-
-
-def removed(result: EditPlan) -> list[str]:
-    return [p for op in result.operations if op.op == "remove_packages" for p in op.packages]
 
 
 @pytest.mark.parametrize(

@@ -13,23 +13,14 @@ import pytest
 from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import added, plan_on
 
 EL10 = "el10-x86_64-minimal-raw.yml"
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
 
 
 def plan(request: str, template: str = EL10) -> EditPlan:
-    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
-    return plan_request(request, text, mode="refine")
-
-
-def added(result: EditPlan) -> list[str]:
-    return [
-        name
-        for op in result.operations
-        if op.op == "add_packages"
-        for name in op.packages  # type: ignore[union-attr]
-    ]
+    return plan_on(template, request)
 
 
 @pytest.mark.parametrize(

@@ -16,21 +16,13 @@ from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.text import RequestText
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import plan_on, users
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
 
 def plan(request: str, template: str = UBUNTU) -> EditPlan:
-    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
-    return plan_request(request, text, mode="refine")
-
-
-def users(result: EditPlan) -> dict[str, dict[str, Any]]:
-    return {
-        op.name: op.model_dump(exclude_defaults=True)
-        for op in result.operations
-        if op.op == "add_user"
-    }
+    return plan_on(template, request)
 
 
 @pytest.mark.parametrize(
@@ -85,9 +77,9 @@ def test_rm_removes_a_user_the_template_has() -> None:
     assert "kiosk" in users(first)
     changed = apply_plan(text, first).text
     result = plan_request("rm the kiosk user", changed, mode="refine")
-    assert any(
-        op.op == "delete" and "kiosk" in op.path for op in result.operations
-    ), result.operations
+    assert any(op.op == "delete" and "kiosk" in op.path for op in result.operations), (
+        result.operations
+    )
     assert not result.not_applied
 
 

@@ -1,0 +1,34 @@
+"""What the planner tests read from a plan: one copy for every planner test module."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
+
+
+def plan_on(template: str, request: str) -> EditPlan:
+    """Plan ``request`` against the library template named ``template`` (refine mode)."""
+    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
+    return plan_request(request, text, mode="refine")
+
+
+def users(result: EditPlan) -> dict[str, dict[str, Any]]:
+    """The users the plan adds, by name, with the fields it sets."""
+    return {
+        op.name: op.model_dump(exclude_defaults=True)
+        for op in result.operations
+        if op.op == "add_user"
+    }
+
+
+def added(result: EditPlan) -> list[str]:
+    """The packages the plan adds, in order."""
+    return [n for op in result.operations if op.op == "add_packages" for n in op.packages]
+
+
+def removed(result: EditPlan) -> list[str]:
+    """The packages the plan removes, in order."""
+    return [n for op in result.operations if op.op == "remove_packages" for n in op.packages]
