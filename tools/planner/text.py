@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -337,13 +338,15 @@ _NEW_CLAUSE = frozenset("so because since although though whereas please".split(
 _PLACE_WORDS = frozenset("on in at from into onto via inside".split())
 
 
-def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
+def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator[Item]:
     """Split the words into list items, each under the add or remove verb before it.
 
     A sentence end forgets the verb; what follows "for", "in", "on" ... after a named
     thing, and statements, are ``aside``. A sign ("+ htop", "- jq") is a verb; a
     colon's list takes its role from the words before the colon ("packages:" adds,
     "users:" names no package); a verb inside parentheses governs its own items.
+    ``breaks`` are where lines end: an item never runs on into the next line ("docker and
+    git" then "2) Tom wants htop"), and a line that ended on an item forgets its verb.
     """
     mode: Literal["add", "remove", "none"] = "none"
     verb_word = ""
@@ -487,6 +490,22 @@ def split_items(tokens: Sequence[Token]) -> Iterator[Item]:
                 if outside:
                     paren_verb = True
             continue
+        if current and token.kind == "word" and _crosses(breaks, current[-1].end, token.start):
+            yield item()
+            current = []
+            mode, verb_word = list_mode or ("none", "")
+            statement, listed, aside = False, False, ""
         current.append(token)
     if current:
         yield item()
+
+
+def line_breaks(work: str) -> list[int]:
+    """Where the lines of ``work`` end (for :func:`split_items`)."""
+    return [m.start() for m in re.finditer(r"\n", work)]
+
+
+def _crosses(breaks: Sequence[int], start: int, end: int) -> bool:
+    """True when a line ends between ``start`` and ``end``."""
+    at = bisect.bisect_left(breaks, start)
+    return at < len(breaks) and breaks[at] < end

@@ -65,3 +65,17 @@ def test_a_list_of_users_ends_where_another_change_starts() -> None:
     assert sorted(u["name"] for u in ops(result, "add_user")) == ["ops", "viewer"]
     assert ops(result, "add_packages")[0]["packages"] == ["curl", "jq"]
     assert result.not_applied == []
+
+
+def test_a_list_item_ends_at_the_end_of_its_line() -> None:
+    # a numbered list of wishes, one per line: the last name of a line is never joined to
+    # the first word of the next ("jq" then "Priya wants ...", "curl" then "2) ...")
+    result = plan("1) Priya wants tmux and jq\n2) Omar wants curl\n3) add a user omar")
+    assert ops(result, "add_packages")[0]["packages"] == ["tmux", "jq", "curl"]
+    assert [u["name"] for u in ops(result, "add_user")] == ["omar"]
+    assert result.not_applied == []
+
+
+def test_a_verb_at_the_end_of_a_line_still_governs_the_next() -> None:
+    result = plan("please install\nstrace and lsof")
+    assert ops(result, "add_packages")[0]["packages"] == ["strace", "lsof"]

@@ -42,7 +42,7 @@ from oic_ai.tools.planner.rules.package_names import (
     real as _real,
 )
 from oic_ai.tools.planner.state import PlanState, family_of
-from oic_ai.tools.planner.text import Item, Token, split_items, tokenize
+from oic_ai.tools.planner.text import Item, Token, line_breaks, split_items, tokenize
 from oic_ai.tools.planner.words import (
     ADVERB_PAIRS,
     ADVERBS,
@@ -70,7 +70,7 @@ def rule_packages(state: PlanState) -> None:
     questions = _questions(state)
     head: Item | None = None  # the item a parenthesis may name ("the SCAP tooling (a, b)")
     head_took = False
-    items = list(split_items(tokenize(state.text.work)))
+    items = list(split_items(tokenize(state.text.work), line_breaks(state.text.work)))
     for index, item in enumerate(items):
         if any(start <= item.span[0] < end for start, end in questions):
             continue  # "what does the live environment install?" asks, it adds nothing
