@@ -89,7 +89,12 @@ def account(state: PlanState) -> list[ClauseOutcome]:
             for start, end, owner in state.text.claims
             if start < clause.end and end > clause.start
         ]
-        if not owners and not meaningful and any(t.text in _VERBS for t in inside[:-1]):
+        if (
+            not owners
+            and not meaningful
+            and any(t.text in _VERBS for t in inside[:-1])
+            and not _points_back(state, clause, inside)
+        ):
             # "remove all packages": a verb whose object no rule took asks for something
             meaningful = list(inside)
         unread.append(_Unread(clause, inside, meaningful, list(dict.fromkeys(owners))))
@@ -130,6 +135,26 @@ def _appositive_of_context(
     words = [t.text for t in item.meaningful]
     return 0 < len(words) <= 3 and not any(
         re.search(r"[/=:]", w) or w.isdigit() for w in words
+    )
+
+
+# "add that one", "add those pls", "add it": the object is what the request named before
+_POINTING = frozenset("it that this those these them one ones too also as well pls please".split())
+
+
+def _points_back(state: PlanState, clause: Clause, inside: Sequence[Token]) -> bool:
+    """True for "add it" when an earlier part of the same request was read as a change."""
+    verbs = [i for i, t in enumerate(inside) if t.text in _VERBS]
+    objects = [t.text for t in inside[verbs[-1] + 1 :]] if verbs else []
+    return (
+        bool(objects)
+        and inside[verbs[-1]].text in ADD_VERBS  # "remove it" after "add htop" still asks
+        and set(objects) <= _POINTING
+        and bool({"it", "that", "this", "those", "these", "them"} & set(objects))
+        and any(
+            end <= clause.start and owner not in _NOT_OPERATIONS
+            for _, end, owner in state.text.claims
+        )
     )
 
 

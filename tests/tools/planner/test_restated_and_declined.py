@@ -79,3 +79,14 @@ def test_a_list_item_ends_at_the_end_of_its_line() -> None:
 def test_a_verb_at_the_end_of_a_line_still_governs_the_next() -> None:
     result = plan("please install\nstrace and lsof")
     assert ops(result, "add_packages")[0]["packages"] == ["strace", "lsof"]
+
+
+def test_add_it_points_back_to_what_the_request_named() -> None:
+    result = plan("the old image had a 3 GiB /srv partition, xfs. please add that")
+    assert [o["mount_point"] for o in ops(result, "add_partition")] == ["/srv"]
+    assert result.not_applied == []
+
+
+def test_add_it_with_nothing_named_before_is_still_reported() -> None:
+    result = plan("it is what we always had. add that one")
+    assert result.not_applied
