@@ -59,6 +59,8 @@ SLOW = (
     "reliability/test_fetch_limits.py",
     # generate and sessions runs against servers that echo the key
     "reliability/test_secret_echo.py",
+    # every labelled conversation turn by turn through the graph (four parts, ~900 turns)
+    "eval/test_conversations.py",
     # long property-based fuzzing
     "reliability/test_applier_fuzz.py",
     "reliability/test_parser_validator_fuzz.py",
