@@ -32,3 +32,14 @@ def added(result: EditPlan) -> list[str]:
 def removed(result: EditPlan) -> list[str]:
     """The packages the plan removes, in order."""
     return [n for op in result.operations if op.op == "remove_packages" for n in op.packages]
+
+
+def assert_user(
+    result: EditPlan, name: str, fields: dict[str, Any], said: str
+) -> dict[str, dict[str, Any]]:
+    """Assert the plan adds user ``name`` with ``fields``; return every user it adds."""
+    found = users(result)
+    assert name in found, (said, found, result.not_applied)
+    for key, value in fields.items():
+        assert found[name].get(key) == value, (said, found[name])
+    return found

@@ -18,7 +18,7 @@ from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.languages import detect, foreign_words, translate
 from oic_ai.tools.planner.text import RequestText
 from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import added, plan_on, removed, users
+from tests.tools.planner.helpers import added, assert_user, plan_on, removed, users
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
 
@@ -75,10 +75,7 @@ def test_a_user_asked_for_in_another_language(
     request_text: str, name: str, fields: dict[str, Any]
 ) -> None:
     result = plan(request_text)
-    found = users(result)
-    assert name in found, (request_text, found, result.not_applied)
-    for key, value in fields.items():
-        assert found[name].get(key) == value, (request_text, found[name])
+    assert_user(result, name, fields, request_text)
     assert not added(result), added(result)
 
 

@@ -16,7 +16,7 @@ from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.text import RequestText
 from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import plan_on, users
+from tests.tools.planner.helpers import assert_user, plan_on, users
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
@@ -44,10 +44,7 @@ def test_a_users_name_around_its_role_word(
     request_text: str, name: str, fields: dict[str, Any]
 ) -> None:
     result = plan(request_text)
-    found = users(result)
-    assert name in found, (request_text, found, result.not_applied)
-    for key, value in fields.items():
-        assert found[name].get(key) == value, (request_text, found[name])
+    found = assert_user(result, name, fields, request_text)
     assert list(found) == [name]  # "member", "account" or "group" is no second user
     assert not result.not_applied, result.not_applied
 
