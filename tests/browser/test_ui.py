@@ -309,8 +309,16 @@ def test_fork_and_resume(ui_server: UiServer, browser: Any) -> None:
     ask(browser, "add curl")
     assert "- curl" in template_text(browser) and "- vim" not in template_text(browser)
     # resume the original from the list: three turns, its own template
-    entry = within(sessions, f'li[data-session="{original}"] button.open')[0]
-    entry.click()
+    # the list is redrawn after the turn: find the row again if it was replaced under us
+    row = f'li[data-session="{original}"] button.open'
+
+    def open_original(driver: Any) -> bool:
+        found = within(by_label(driver, "Sessions"), row)
+        if found:
+            found[0].click()
+        return bool(found)
+
+    wait_until(browser, open_original, "the original in the list")
     wait_until(browser, lambda d: session_id(d) == original, "the resumed session")
     wait_until(browser, lambda d: "fork-me" in template_text(d), "the original template")
     assert "- curl" not in template_text(browser)
