@@ -89,10 +89,11 @@ lock: install
 
 # The bundled library's vectors shipped in stores/data/ (a fresh install embeds only what
 # differs) and the operation bank's; rebuild after changing image-templates/ or
-# stores/data/operation_bank.yaml (a test says when they are stale).
+# stores/data/operation_bank.yaml or capabilities.yaml (a test says when they are stale).
 vectors: install
 	@$(BIN)/python scripts/build_library_vectors.py
 	@$(BIN)/python scripts/build_operation_bank.py
+	@$(BIN)/python scripts/build_capability_vectors.py
 
 bench: install
 	@$(BIN)/python bench/run_all.py

@@ -519,11 +519,29 @@ def _head_clause(state: PlanState, item: _Unread, unread: Sequence[_Unread], ind
     return names_image and described and all(not u.meaningful for u in before)
 
 
+# "add something", "a tool": a placeholder whose clause says no more than that
+_PLACEHOLDERS = frozenset(
+    "something anything stuff tool tools package packages agent daemon utility program "
+    "software app a an some any".split()
+)
+_PLACEHOLDER_HEADS = frozenset("something anything stuff tool agent package".split())
+
+
 def _introduces_applied(item: _Unread, unread: Sequence[_Unread], index: int) -> bool:
-    """True for "lock it down:" when the clauses after the colon were applied."""
-    if not item.clause.ends_with_colon:
-        return False
+    """True for "lock it down:" when the clauses after the colon were applied.
+
+    Also for "add something" when the next clause of its sentence, which says what that
+    something is for ("so we can sync the clock"), was read as packages.
+    """
     after = [u for u in unread[index + 1 :] if u.clause.sentence == item.clause.sentence]
+    if not item.clause.ends_with_colon:
+        words = [t.text for t in item.meaningful]
+        return (
+            bool(_PLACEHOLDER_HEADS & set(words))
+            and set(words) <= _PLACEHOLDERS | _VERBS
+            and bool(after)
+            and any("packages" in u.owners for u in after[:2])
+        )
     # "make the console quieter: add quiet, drop ..." : what follows says how
     return any(any(o not in _NOT_OPERATIONS for o in u.owners) for u in after)
 

@@ -19,6 +19,7 @@ from oic_ai.tools.planner.rules.capability_words import (
 from oic_ai.tools.planner.rules.capability_words import (
     names_capability as _names_capability,
 )
+from oic_ai.tools.planner.rules.described import rule_described
 from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
     SOFTWARE_NOUNS,
@@ -62,6 +63,7 @@ def rule_packages(state: PlanState) -> None:
     environment") is context; "drop it" after a named package refers back to it.
     """
     _replacements(state)
+    rule_described(state)
     _said_of(state)
     picks = _picked(state)
     keeps = _keeps(state)

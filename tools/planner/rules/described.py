@@ -1,0 +1,157 @@
+"""Rule: a package asked for by what it should do ("something to export node metrics").
+
+People often do not know a package's name and say what it is for instead: "plus something
+to monitor the node for prometheus", "a tool that lets us sync the clock", "something for
+disk health (SMART)". Such a phrase is a placeholder ("something", "a tool", "an agent")
+followed by what it should do. The description is read against the capability catalog:
+
+1. a capability phrase in it ("prometheus", "mqtt") names the capability;
+2. otherwise the description is compared, as a MiniLM sentence embedding, with each
+   capability's name, synonyms and note; the nearest one is taken when it is close
+   (:data:`SURE`) and clearly nearer than the next (:data:`MARGIN`), and the answer says
+   which capability it read;
+3. otherwise the phrase is reported, with the nearest capabilities as suggestions: a
+   package is never guessed from a vague description.
+
+Packages come only from the catalog, for the template's target.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from oic_ai.stores.capability_catalog import Capability, CapabilityCatalog
+from oic_ai.stores.capability_vectors import capability_texts, digest, load_vectors
+from oic_ai.tools.planner.rules.capability_words import find_capabilities
+from oic_ai.tools.planner.state import PlanState
+
+# cosine similarity a description must reach, and how far it must beat the next capability;
+# a less similar one is taken only when nothing else comes near (FAIR, FAR)
+SURE = 0.45
+MARGIN = 0.08
+FAIR = 0.35
+FAR = 0.2
+# below this, no capability is near enough to be worth suggesting
+_SUGGEST = 0.25
+# a capability the description names must still be at least this near to it
+_NAMED = 0.35
+
+_PLACEHOLDER = re.compile(
+    r"\b(?:(?:some|any)thing|stuff"
+    r"|(?:a|an|some|any)\s+(?:(?:small|simple|lightweight|good|decent)\s+)?"
+    r"(?:tool|package|agent|daemon|utility|program|service|software|app)s?)"
+    r"\s+(?:(?:that|which)(?:\s+(?:can|will|lets?\s+us|allows?\s+us\s+to))?"
+    r"|so\s+(?:that\s+)?(?:[\w'-]+\s+){1,3}?(?:can|could|will)|to|for)\s+"
+    r"(?P<what>[^,.;:\n()]+?)"
+    r"(?:\s*\((?P<aside>[^()\n]{1,40})\))?"
+    r"(?=\s*(?:[,.;:\n]|\(|$|\s+(?:and|plus|also|but)\s+(?!that\b)))"
+)
+# words that open a description but say nothing of what the package does
+_OPENING = re.compile(
+    r"^(?:(?:we|i|us|you)\s+(?:can\s+|could\s+)?|can\s+|to\s+|helps?\s+(?:us\s+)?"
+    r"|lets?\s+us\s+|allows?\s+us\s+(?:to\s+)?)+"
+)
+
+
+def rule_described(state: PlanState) -> None:
+    """Add the capability each "something to X" phrase describes, or report the phrase."""
+    if not state.target.known:
+        return
+    for match in state.text.matches(_PLACEHOLDER):
+        what = _OPENING.sub("", match.group("what").strip())
+        if not what:
+            continue
+        described = " ".join(filter(None, (what, match.group("aside"))))
+        capability, nearest = pick(state.catalog, described)
+        start, end = match.start(), match.end()
+        if capability is None:
+            state.reject(start, end, _advice(nearest))
+            continue
+        target = state.target
+        packages = capability.packages_for(target.os, target.dist, target.arch)
+        if not packages:
+            state.reject(
+                start, end, f"{capability.name} has no packages on {target.dist}: {capability.note}"
+            )
+            continue
+        state.text.consume(start, end)
+        installed = {*state.facts.packages, *state.facts.kernel.packages}
+        for name in packages:
+            if name in installed:
+                state.present.append(name)
+            elif name not in state.add:
+                state.add.append(name)
+        state.features.append((start, capability.name))
+        state.warn(
+            f"read '{' '.join(state.text.raw(start, end).split())}' as {capability.name} "
+            f"({', '.join(packages)}); name the package if you meant another"
+        )
+
+
+def pick(
+    catalog: CapabilityCatalog, described: str
+) -> tuple[Capability | None, list[tuple[float, Capability]]]:
+    """The capability ``described`` asks for (None when unsure) and the nearest ones."""
+    named = find_capabilities(catalog, described)
+    scored = _scores(catalog, described)
+    if not scored:
+        return (named[0] if len(named) == 1 else None), []
+    if named:
+        # a capability phrase counts when the whole description is also near it:
+        # "view the desktop remotely" names the desktop, but does not ask for one
+        best = scored[0][0]
+        floor = max(_NAMED, min(SURE, best) - MARGIN)
+        near = [(s, c) for s, c in scored if c in named and s >= floor]
+        if len(near) == 1:
+            return near[0][1], scored
+        if near:
+            scored = near
+    best, second = scored[0][0], (scored[1][0] if len(scored) > 1 else -1.0)
+    if (best >= SURE and best - second >= MARGIN) or (best >= FAIR and best - second >= FAR):
+        return scored[0][1], scored
+    return None, scored
+
+
+def _advice(nearest: list[tuple[float, Capability]]) -> str:
+    close = [c.name for s, c in nearest[:3] if s >= _SUGGEST]
+    if not close:
+        return (
+            "says what a package should do, but no capability the catalog knows does that; "
+            "name the package"
+        )
+    return (
+        "says what a package should do, not which one; name it, or ask for one of these "
+        "capabilities: " + ", ".join(close)
+    )
+
+
+def _scores(catalog: CapabilityCatalog, described: str) -> list[tuple[float, Capability]]:
+    """Every capability with its similarity to ``described``, nearest first ([] without the model)."""
+    table = _vectors(catalog)
+    if table is None:
+        return []
+    embed, names, vectors = table
+    query = embed([described])[0]
+    scores = (vectors @ query).tolist()
+    ranked = sorted(zip(scores, names, strict=True), key=lambda pair: -pair[0])
+    return [(float(s), catalog.capabilities[n]) for s, n in ranked]
+
+
+@lru_cache(maxsize=2)
+def _vectors(catalog: CapabilityCatalog) -> tuple[Any, tuple[str, ...], Any] | None:
+    """The embedder, the capability names and one unit vector per capability."""
+    from oic_ai.stores.embeddings.minilm import shared_embedder
+    from oic_ai.stores.embeddings.weights import verification_cache
+    from oic_ai.stores.errors import UserInputError
+
+    names, texts = capability_texts(catalog)
+    try:
+        embedder = shared_embedder(verification_cache())
+        vectors = load_vectors(digest(embedder.model_id, texts))
+        if vectors is None:  # the catalog changed since `make vectors`: embed it now
+            vectors = embedder.embed_array(list(texts))
+    except UserInputError:
+        return None  # the model is not installed: descriptions are reported, not guessed
+    return (lambda texts: embedder.embed_array(list(texts))), names, vectors
