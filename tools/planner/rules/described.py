@@ -128,7 +128,10 @@ def _advice(nearest: list[tuple[float, Capability]]) -> str:
 
 
 def _scores(catalog: CapabilityCatalog, described: str) -> list[tuple[float, Capability]]:
-    """Every capability with its similarity to ``described``, nearest first ([] without the model)."""
+    """Every capability with its similarity to ``described``, nearest first.
+
+    Empty without the model.
+    """
     table = _vectors(catalog)
     if table is None:
         return []
