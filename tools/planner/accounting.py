@@ -146,9 +146,12 @@ def _points_back(state: PlanState, clause: Clause, inside: Sequence[Token]) -> b
     """True for "add it" when an earlier part of the same request was read as a change."""
     verbs = [i for i, t in enumerate(inside) if t.text in _VERBS]
     objects = [t.text for t in inside[verbs[-1] + 1 :]] if verbs else []
+    verb = inside[verbs[-1]].text if verbs else ""
+    # "remove it" after "add htop" still asks; after "mosquitto not needed" it points back
+    same_way = verb in ADD_VERBS or (verb in REMOVE_VERBS and bool(state.remove or state.absent))
     return (
         bool(objects)
-        and inside[verbs[-1]].text in ADD_VERBS  # "remove it" after "add htop" still asks
+        and same_way
         and set(objects) <= _POINTING
         and bool({"it", "that", "this", "those", "these", "them"} & set(objects))
         and any(
@@ -315,6 +318,10 @@ def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: i
     reading = read_clause(
         clause.text, is_package=known, bullet=is_bullet_line(original, clause.start)
     )
+    if reading.why.startswith(("package", "unknown word")) and _only_changed_names(state, item):
+        # "put vim and tmux on it, techs live in tmux": the name was read in this request
+        # already; said again, it tells why
+        return Reading("context", "names only packages this request changed")
     if (
         reading.why.startswith(("unknown word", "names no change"))
         and _continues_purpose(unread, index)
@@ -322,13 +329,26 @@ def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: i
     ):
         # "add strace for the network and syscall tests": the second half of the purpose
         return Reading("purpose", "continues the purpose before it")
-    if reading.why == "names no change" and index > 0 and _continues_list(state, unread, index):
+    if (
+        reading.why == "names no change"
+        and index > 0
+        and _names_a_thing(state, item)
+        and _continues_list(state, unread, index)
+    ):
         return Reading("asks", "an item of the list before it")
     if reading.why == "names no change" and any(
         t.text.removesuffix("s") in RETRIEVAL_WORDS for t in item.meaningful
     ):
         # refine mode: "a small headless edge server" describes another image
         return Reading("asks", "describes an image")
+    if (
+        reading.why.startswith("unknown word")
+        and clause.parenthetical
+        and not {t.text for t in item.tokens[:1]} & (_VERBS | _CONNECTORS | {"with"})
+    ):
+        # "(UEFI, cortex-a53)", "(PXE -> kernel + initrd, root on tmpfs)": an aside that
+        # describes the machine or the old setup; an asked-for name would come with a verb
+        return Reading("context", "an aside that describes")
     if reading.why.startswith("field") and (clause.ends_with_colon or clause.parenthetical):
         # "Kernel command line:", "Required packages:" head what follows; "(same as the
         # hostname)" is an aside: neither asks by itself
@@ -389,6 +409,38 @@ def _names_target(text: str) -> bool:
     from oic_ai.tools.retrieval.query_classifier import detect_target_spans
 
     return any(m.kind in ("dist", "os", "arch", "image_type") for m in detect_target_spans(text))
+
+
+def _only_changed_names(state: PlanState, item: _Unread) -> bool:
+    """True when every package name in the clause is one this request added or removed."""
+    from oic_ai.tools.planner.lexicon import is_english
+
+    changed = {*state.add, *state.remove, *state.present, *state.absent}
+    named = [
+        t.text
+        for t in item.meaningful
+        if t.text in changed or _is_package(state, t.text) or not is_english(t.text)
+    ]
+    return bool(named) and all(name in changed for name in named)
+
+
+def _names_a_thing(state: PlanState, item: _Unread) -> bool:
+    """True when a clause could be an item of a list: a name, not only ordinary words.
+
+    "and the Fluke tool" names something; "not needed", "rest stays", "belt and braces" do
+    not, so they are no items of the list before them.
+    """
+    from oic_ai.tools.planner.lexicon import english_words, is_english
+
+    if not english_words():
+        return True  # no lexicon without the model: keep reading it as an item
+    for token in item.meaningful:
+        raw = state.text.raw(token.start, token.end)
+        if _is_package(state, token.text) or (raw[:1].isupper() and token.start > 0):
+            return True
+        if not all(is_english(p, compounds=True) for p in re.split(r"[-_]", token.text) if p):
+            return True
+    return False
 
 
 def _continues_list(state: PlanState, unread: Sequence[_Unread], index: int) -> bool:

@@ -41,7 +41,7 @@ _LEAD = frozenset(
         "anyways right fine sure yes yeah yep great cool alright good perfect wait oops sorry "
         "thanks thank thx ty cheers lol haha hey hi hello dear finally lastly first second "
         "third next additionally furthermore moreover besides meanwhile again instead maybe "
-        "perhaps otherwise still really honestly basically kindly pls plz please "
+        "perhaps otherwise still really honestly basically kindly pls plz please only "
         "ah aha ahh argh ugh meh btw fyi rofl lmao np "
         # greetings and thanks people write in other languages
         "hola ola olá opa oi bonjour salut coucou ciao hallo servus moin grüezi hej hei "
@@ -106,7 +106,7 @@ _WISH_PAIRS = (
 _SUBJECTS = frozenset(
     (
         "i we he she they it its it's i'm we're they're he's she's we've i've they've we'll "
-        "i'll they'll he'll she'll nobody noone everyone everybody someone somebody nothing "
+        "i'll they'll he'll she'll it'll that'll there'll you'll you're you've nobody noone everyone everybody someone somebody nothing "
         "everything there there's here's that's this these those who which"
     ).split()
 )
@@ -180,6 +180,8 @@ _VALUE = re.compile(
     re.IGNORECASE,
 )
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)])\s+")
+# a pipe between two commands: a command line shown, not a request
+_SHELL = re.compile(r"\S\s+\|\s+[a-z]")
 
 
 @dataclass(frozen=True)
@@ -273,6 +275,12 @@ def read_clause(
         stated = next((w for w in head[2:] if w in _PRESENT_STATING), "")
     if head[0] in _SUBJECTS or stated:
         return Reading("context", f"statement ({stated or head[0]!r})")
+    if _SHELL.search(text) and not _VALUE.search(text):
+        # "dpkg -l | grep ^ii": a command shown to say where a list came from
+        return Reading("context", "a command line shown")
+    if len(head) > 1 and head[0].endswith("ing") and head[1] in ("from", "off", "over"):
+        # "coming from mkosi", "moving off CentOS": where the user comes from
+        return Reading("context", f"background ({head[0]!r})")
     if head[0] in _PURPOSE and not _VALUE.match(" ".join(head[1:2])):
         return Reading("purpose", f"purpose {head[0]!r}")
     value = _VALUE.search(text)

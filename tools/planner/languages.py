@@ -122,6 +122,10 @@ _OPERATION_WORDS = frozenset(
 )
 
 
+# letters of Latin-script languages that English does not use ("küçük", "kullanıyor", "ł")
+_NOT_ENGLISH_LETTERS = re.compile(r"[^\x00-\x7f]")
+
+
 def foreign_remark(message: str, words: list[str], known: frozenset[str]) -> bool:
     """Whether a clause no rule read is a remark in another language.
 
@@ -133,8 +137,10 @@ def foreign_remark(message: str, words: list[str], known: frozenset[str]) -> boo
     """
     from oic_ai.tools.planner.lexicon import is_english
 
-    if not words or not detect(message):
+    if not words:
         return False
+    if not detect(message) and not any(_NOT_ENGLISH_LETTERS.search(w) for w in words):
+        return False  # neither a language of the tables nor letters English never uses
     tables = load_languages()
     english = {w for t in tables.tables.values() for v in t.values() for w in v.lower().split()}
     foreign = plain = 0

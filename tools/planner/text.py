@@ -280,7 +280,7 @@ class Item:
 # After a thing is named, these start what it is for or where, not another thing
 # ("chrony for time", "cryptsetup in the live environment", "docker on it").
 _ASIDE_WORDS = frozenset(
-    "for in on from inside via at because since so if unless when whenever while".split()
+    "for in on from inside via at as because since so if unless when whenever while".split()
 )
 # A word that makes an item a statement, not a list of things ("our boxes are offline").
 _STATEMENT_WORDS = frozenset(

@@ -377,9 +377,33 @@ def find_paraphrases(text: str) -> list[tuple[int, int, str]]:
             continue
         if _NAME_PART.match(text, tokens[last][2]) or _NAME_START.search(text, 0, tokens[first][1]):
             continue  # "graviton-07", "web-01": part of a name, not a paraphrase
+        if _said_of_another(tokens, first):
+            continue  # "the broker runs in a container": what something else does
         taken[first : last + 1] = [True] * (last + 1 - first)
         found.append((tokens[first][1], tokens[last][2], means))
     return _merged(text.lower(), sorted(found), language.gap_words)
+
+
+# what the image itself is called in a request: its own verbs ask for a capability
+_THE_IMAGE = frozenset(
+    "it image images box boxes machine machines device devices system systems os host hosts "
+    "node nodes server servers vm vms template gateway gateways appliance appliances".split()
+)
+_DETERMINERS = frozenset("the our their its this that".split())
+
+
+def _said_of_another(tokens: list[tuple[str, int, int]], first: int) -> bool:
+    """True when a paraphrase opens with a verb whose subject is something else.
+
+    "the broker runs in a container" says where the broker runs; "it runs containers" and
+    "the boxes run containers" ask the image to. The verb is in the third person ("runs")
+    and follows a determiner and a noun that does not name the image.
+    """
+    verb = tokens[first][0]
+    if first < 2 or not verb.endswith("s") or verb.endswith("ss"):
+        return False
+    noun, determiner = tokens[first - 1][0], tokens[first - 2][0]
+    return determiner in _DETERMINERS and noun not in _THE_IMAGE
 
 
 # a phrase glued to a numbered part is a name (a hostname "graviton-07", "edge-web-2")

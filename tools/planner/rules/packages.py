@@ -397,10 +397,12 @@ _REPLACE = re.compile(
 
 
 _NAMES = rf"(?:{_NAME})(?:\s*(?:,|\band\b|&)\s*(?:{_NAME}))*"
-# what is said of packages after their names: "nginx isn't needed", "curl is included"
+# what is said of packages after their names: "nginx isn't needed", "mosquitto not needed",
+# "curl is included"
 _SAID_OF = re.compile(
     rf"\b(?P<names>{_NAMES})\s+(?:"
-    r"(?P<off>(?:is|are)\s+not|isn't|aren't|(?:is|are)\s+no\s+longer|(?:is|are)n't\s+really)"
+    r"(?P<off>(?:(?:is|are)\s+)?not|isn't|aren't|(?:(?:is|are)\s+)?no\s+longer"
+    r"|(?:is|are)n't\s+really)"
     r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
     r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped))"
     r"|goes|(?:has|have)\s+to\s+go)"

@@ -1,0 +1,62 @@
+"""Clauses that explain rather than ask end as context, and what they explain stays right.
+
+Each case pairs a change with a remark of a kind people write around their requests: a
+sentence in a language the tables do not know, a statement about what something else does,
+a command line shown as evidence, where the user comes from, an aside describing the
+machine, a name the request already changed said again. The wordings are our own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tools.planner.helpers import added, plan_on, removed
+
+BASE = "debian13-x86_64-minimal-raw.yml"
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "add htop, az ügyfél nem látja a képernyőt",  # Hungarian: no table for it
+        "add htop, it'll help the night shift",
+        "add htop. dpkg -l | grep htop showed nothing on the old box",
+        "coming from kiwi-ng: add htop",
+        "set the hostname to gw-7 and add htop (rk3588 board, emmc boot)",
+        "add htop and strace, the support desk lives in htop",
+        "add htop, only as a debugging aid",
+        "add htop, rest as it was",
+    ],
+)
+def test_a_remark_is_context_and_the_change_is_made(request_text: str) -> None:
+    result = plan_on(BASE, request_text)
+    assert "htop" in added(result), result.operations
+    assert not result.not_applied, result.not_applied
+    assert all(c.outcome != "not_applied" for c in result.clauses)
+
+
+def test_what_something_else_does_adds_nothing() -> None:
+    # "runs in a container" would mean docker if the image were its subject
+    result = plan_on(BASE, "add htop; the broker runs in a container now")
+    assert added(result) == ["htop"]
+    asked = plan_on(BASE, "the boxes run containers")
+    assert added(asked) == ["docker.io"]
+
+
+def test_a_package_said_not_to_be_needed_is_removed_not_added() -> None:
+    result = plan_on(BASE, "openssh-server not needed after all")
+    assert removed(result) == ["openssh-server"]
+    assert added(result) == []
+
+
+def test_remove_it_after_a_removal_points_back() -> None:
+    result = plan_on(BASE, "openssh-server is not needed on these, remove it")
+    assert removed(result) == ["openssh-server"]
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_request_in_an_unknown_language_still_reports_what_it_asks() -> None:
+    # the letters say "not English", but a value or a rule's word still asks
+    result = plan_on(BASE, "add htop, az időzóna legyen Europe/Budapest")
+    assert "htop" in added(result)
+    assert result.not_applied, result.clauses
