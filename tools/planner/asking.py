@@ -106,7 +106,8 @@ _WISH_PAIRS = (
 _SUBJECTS = frozenset(
     (
         "i we he she they it its it's i'm we're they're he's she's we've i've they've we'll "
-        "i'll they'll he'll she'll it'll that'll there'll you'll you're you've nobody noone everyone everybody someone somebody nothing "
+        "i'll they'll he'll she'll it'll that'll there'll you'll you're you've "
+        "nobody noone everyone everybody someone somebody nothing "
         "everything there there's here's that's this these those who which"
     ).split()
 )
