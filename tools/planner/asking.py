@@ -170,7 +170,8 @@ FIELD_NOUNS = frozenset(
     ).split()
 )
 _TWO_WORD_FIELDS = frozenset({("secure", "boot"), ("time", "zone"), ("command", "line")})
-_WORD = re.compile(r"[a-z0-9][a-z0-9._+'/:=-]*[a-z0-9+]|[a-z0-9]|'d")
+# a word: letters of any alphabet ("içinde" is one word, not "i" and "inde") and digits
+_WORD = re.compile(r"[^\W_](?:[^\W_]|[._+'/:=-])*(?:[^\W_]|\+)|[^\W_]|'d")
 _VALUE = re.compile(
     r"(?:https?|file)://\S+"  # a URL
     r"|(?<![\w/])/[\w.-]+(?:/[\w.-]*)*"  # a path

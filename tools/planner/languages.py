@@ -122,6 +122,8 @@ _OPERATION_WORDS = frozenset(
 )
 
 
+# a lower-case name joined by hyphens ("nfs-common", "wireguard-tools"): a package's shape
+_PACKAGE_SHAPED = re.compile(r"[a-z][a-z0-9+]*(?:-[a-z0-9+]+)+")
 # letters of Latin-script languages that English does not use ("küçük", "kullanıyor", "ł")
 _NOT_ENGLISH_LETTERS = re.compile(r"[^\x00-\x7f]")
 
@@ -147,6 +149,8 @@ def foreign_remark(message: str, words: list[str], known: frozenset[str]) -> boo
     for word in words:
         if word in _OPERATION_WORDS or word in known or re.search(r"[\d/=@:.]", word):
             return False
+        if _PACKAGE_SHAPED.fullmatch(word):
+            return False  # "nfs-common": a package's shape, not a word of any language
         if word in english or word in tables.english:
             continue
         if is_english(word):

@@ -11,6 +11,7 @@ of packages first.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 COMMON_RANK = 22000
@@ -65,9 +66,16 @@ def is_english(word: str, *, compounds: bool = False) -> bool:
     if _known_form(lowered, known):
         return True
     return compounds and any(
-        _known_form(lowered[:cut], known) and _known_form(lowered[cut:], known)
+        _known_form(lowered[:cut], known)
+        and _known_form(lowered[cut:], known)
+        # "bbcbbc" is no compound: a word said twice, or a part without a vowel (an acronym)
+        and lowered[:cut] != lowered[cut:]
+        and all(_VOWEL.search(part) for part in (lowered[:cut], lowered[cut:]))
         for cut in range(3, len(lowered) - 2)
     )
+
+
+_VOWEL = re.compile(r"[aeiouy]")
 
 
 def _known_form(word: str, known: frozenset[str]) -> bool:

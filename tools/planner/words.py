@@ -28,7 +28,7 @@ ADD_VERBS = frozenset(
         "wants need needs require requires put puts ship ships shipping bundle containing "
         "contains has have "
         "having had use using run runs running provide provides providing includes offer offers "
-        "bring brings carry carries"
+        "bring brings carry carries also"
     ).split()
 )
 REMOVE_VERBS = frozenset(

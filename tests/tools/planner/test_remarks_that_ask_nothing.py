@@ -60,3 +60,10 @@ def test_a_request_in_an_unknown_language_still_reports_what_it_asks() -> None:
     result = plan_on(BASE, "add htop, az időzóna legyen Europe/Budapest")
     assert "htop" in added(result)
     assert result.not_applied, result.clauses
+
+
+def test_also_adds_a_package_but_joins_a_remark_without_asking() -> None:
+    assert "nfs-common" in added(plan_on(BASE, "also nfs-common"))
+    remark = plan_on(BASE, "also the robot has a depth camera by USB. please add usbutils")
+    assert added(remark) == ["usbutils"]
+    assert not remark.not_applied, remark.not_applied

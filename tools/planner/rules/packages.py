@@ -654,7 +654,8 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         return  # not a package ("Firefox", "a ton"): the accounting reports or keeps it
     if content and all(w in RETRIEVAL_WORDS or w in NOT_PACKAGES for w in content):
         suggestions = [c.name for c in state.catalog.for_use_case(text)][:4]
-        if suggestions and item.mode == "add":
+        # "also the robot has a camera": "also" joins a remark, it asks for no use case
+        if suggestions and item.mode == "add" and item.verb != "also":
             state.reject(
                 *item.span,
                 "names a use case, not packages; ask for capabilities such as "
