@@ -8,14 +8,11 @@ change. The sentences are written for these tests, not copied from the labelled 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from oic_ai.graph.agent import TemplateAgent
 from oic_ai.nodes.classify import route_request
-from oic_ai.stores.settings import load_settings
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.questions import questions_of
 from oic_ai.tools.target_questions import asks_about_targets, target_answer
@@ -105,13 +102,6 @@ def test_a_question_about_the_templates_own_target_is_no_target_question() -> No
     own = {"os": "ubuntu", "dist": "ubuntu24", "arch": "x86_64", "imageType": "raw"}
     assert not asks_about_targets("which release is it on, ubuntu 24.04?", own)
     assert asks_about_targets("is there an arm64 flavour of it?", own)
-
-
-@pytest.fixture
-def agent(agent_data_dir: Path) -> Any:
-    agent = TemplateAgent(load_settings(data_dir=agent_data_dir, env={}, provider="builtin"))
-    yield agent
-    agent.close()
 
 
 def test_a_question_after_a_refusal_keeps_the_refused_target_for_the_next_turn(
