@@ -540,15 +540,18 @@ class IndexView:
         rule = self._filters.get(source_id)
         return rule is None or rule.allows(name)
 
-    def exact(self, name: str) -> list[PackageHit]:
-        """Return every package named exactly ``name``."""
+    def _named(self, columns: str, table: str, name: str) -> list[tuple[Any, ...]]:
+        """``columns`` of ``table``'s rows for ``name`` in the view's sources."""
         if not self._ids:
             return []
-        rows = self.index._query(
-            "SELECT name, version, arch, source_id FROM packages"
-            f" WHERE name = ? AND source_id IN ({self._marks})",
+        return self.index._query(
+            f"SELECT {columns} FROM {table} WHERE name = ? AND source_id IN ({self._marks})",
             (name, *self._ids),
         )
+
+    def exact(self, name: str) -> list[PackageHit]:
+        """Return every package named exactly ``name``."""
+        rows = self._named("name, version, arch, source_id", "packages", name)
         return [
             PackageHit(row[0], row[1], row[2], self._repos[row[3]], row[3])
             for row in rows
@@ -574,13 +577,7 @@ class IndexView:
 
     def providers(self, name: str) -> list[str]:
         """Return the packages that provide the virtual name ``name``, sorted."""
-        if not self._ids:
-            return []
-        rows = self.index._query(
-            f"SELECT DISTINCT provider, source_id FROM provides"
-            f" WHERE name = ? AND source_id IN ({self._marks})",
-            (name, *self._ids),
-        )
+        rows = self._named("DISTINCT provider, source_id", "provides", name)
         return sorted({row[0] for row in rows if self._allowed(row[1], row[0])})
 
     @property
@@ -595,13 +592,7 @@ class IndexView:
 
     def depends(self, name: str) -> list[tuple[str, ...]]:
         """What package ``name`` needs: one tuple of alternatives per relation."""
-        if not self._ids:
-            return []
-        rows = self.index._query(
-            f"SELECT DISTINCT needs, source_id FROM depends"
-            f" WHERE name = ? AND source_id IN ({self._marks})",
-            (name, *self._ids),
-        )
+        rows = self._named("DISTINCT needs, source_id", "depends", name)
         groups: list[tuple[str, ...]] = []
         for needs, source_id in rows:
             group = tuple(needs.split("|"))

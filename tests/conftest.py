@@ -13,10 +13,14 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.support.env import TEST_XDG, private_names
+
+if TYPE_CHECKING:
+    from oic_ai.graph.agent import TemplateAgent
 
 # Shared fixtures any test may ask for by name: the signing keys of real signed package
 # repositories (``signer``, ``stranger``) and the throwaway PostgreSQL cluster
@@ -221,3 +225,17 @@ def copy_index(indexed_data: Path, data: Path) -> Path:
 def agent_data_dir(indexed_data: Path, tmp_path: Path) -> Path:
     """A fresh data folder with the library already indexed (sessions start empty)."""
     return copy_index(indexed_data, tmp_path / "data")
+
+
+@pytest.fixture
+def agent(agent_data_dir: Path) -> Iterator[TemplateAgent]:
+    """The agent on the built-in planner over a fresh :func:`agent_data_dir`; closed after.
+
+    A module that needs another agent defines its own ``agent`` fixture.
+    """
+    from oic_ai.graph.agent import TemplateAgent
+    from oic_ai.stores.settings import load_settings
+
+    settings = load_settings(data_dir=agent_data_dir, env={}, provider="builtin")
+    with TemplateAgent(settings) as running:
+        yield running

@@ -121,6 +121,17 @@ def add_verbosity(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_session_choice(parser: argparse.ArgumentParser, session: str, latest: str) -> Any:
+    """``--session ID`` or ``--continue`` (the latest session), not both; returns the group.
+
+    ``session`` and ``latest`` are the two options' help texts.
+    """
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--session", metavar="ID", help=session)
+    which.add_argument("--continue", dest="continue_", action="store_true", help=latest)
+    return which
+
+
 def _agent_commands(commands: Any) -> None:
     """``generate`` and ``chat``."""
     agent_flags = argparse.ArgumentParser(add_help=False)
@@ -136,13 +147,10 @@ def _agent_commands(commands: Any) -> None:
         help="write or refine a template from a request",
     )
     generate.add_argument("request", help="what you want, in words")
-    which = generate.add_mutually_exclusive_group()
-    which.add_argument("--session", metavar="ID", help="continue this session")
-    which.add_argument(
-        "--continue",
-        dest="continue_",
-        action="store_true",
-        help="continue the latest session (within the session timeout)",
+    which = add_session_choice(
+        generate,
+        "continue this session",
+        "continue the latest session (within the session timeout)",
     )
     which.add_argument("--new", action="store_true", help="start a new session (the default)")
     generate.add_argument(
@@ -222,13 +230,8 @@ def _build_commands(commands: Any) -> None:
         "and compare it with the template. Needs root and loop devices.",
     )
     build.add_argument("template", nargs="?", metavar="TEMPLATE", help="a template file")
-    which = build.add_mutually_exclusive_group()
-    which.add_argument("--session", metavar="ID", help="build this session's template")
-    which.add_argument(
-        "--continue",
-        dest="continue_",
-        action="store_true",
-        help="build the latest session's template",
+    add_session_choice(
+        build, "build this session's template", "build the latest session's template"
     )
     build.add_argument(
         "--composer", metavar="PATH", help="the composer to run (default: ai.composer.path, PATH)"

@@ -25,6 +25,7 @@ from tests.support.servers import Server, loopback_server
 from tests.support.system import require_program
 
 from .driver import chrome, console_errors
+from .page import CREATE, ask, open_page, template_text
 
 
 @dataclass
@@ -114,6 +115,18 @@ def ui_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UiServer]:
     """One ``oic-ai serve`` per test module (tests use their own sessions)."""
     with ui_server_at(tmp_path_factory.mktemp("serve")) as ui:
         yield ui
+
+
+@pytest.fixture
+def stopped_server(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The page after one turn (:data:`CREATE`) on a server that has stopped since.
+
+    Returns the template the page showed when its server stopped.
+    """
+    with ui_server_at(tmp_path_factory.mktemp("stopped")) as ui:
+        open_page(browser, ui.url)
+        ask(browser, CREATE)
+        return template_text(browser)
 
 
 @pytest.fixture(scope="session")

@@ -13,6 +13,7 @@ from typing import Any
 from .driver import wait_until
 
 FINAL = ("valid", "valid_with_warnings", "invalid")
+CREATE = "minimal ubuntu 24.04 raw image for x86_64 with htop"  # the usual first request
 
 
 def by_label(driver: Any, label: str) -> Any:

@@ -8,9 +8,8 @@ from typing import Any
 
 from .conftest import UiServer
 from .driver import wait_until
-from .page import ask, button, by_label, findings, open_page, shot, tab, within
+from .page import CREATE, ask, button, by_label, findings, open_page, shot, tab, within
 
-CREATE = "minimal ubuntu 24.04 raw image for x86_64 with htop"
 NOT_APPLIED = "add vim and make it minimal"
 
 

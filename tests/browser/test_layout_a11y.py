@@ -17,9 +17,8 @@ import pytest
 
 from .conftest import UiServer
 from .driver import wait_until
-from .page import ask, button, by_label, open_page, shot, tab, turns, within
+from .page import CREATE, ask, button, by_label, open_page, shot, tab, turns, within
 
-CREATE = "minimal ubuntu 24.04 raw image for x86_64 with htop"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 WIDTHS = (390, 768, 1024, 1400)
 

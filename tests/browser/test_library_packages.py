@@ -16,9 +16,7 @@ import pytest
 
 from .conftest import UiServer, ui_server_at
 from .driver import wait_until
-from .page import ask, button, by_label, open_page, shot, tab, turns, within
-
-CREATE = "minimal ubuntu 24.04 raw image for x86_64 with htop"
+from .page import CREATE, ask, button, by_label, open_page, shot, tab, turns, within
 
 
 @pytest.fixture(scope="module")

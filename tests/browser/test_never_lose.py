@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from .conftest import UiServer, ui_server_at
+from .conftest import UiServer
 from .driver import wait_until
 from .page import (
+    CREATE,
     ask,
     button,
     by_label,
@@ -30,8 +29,6 @@ from .page import (
     within,
 )
 
-CREATE = "minimal ubuntu 24.04 raw image for x86_64 with htop"
-
 
 def dialog_focus(driver: Any) -> str:
     """The id of the focused element once the page's dialog is open."""
@@ -41,13 +38,7 @@ def dialog_focus(driver: Any) -> str:
     return str(driver.execute_script("return document.activeElement.id"))
 
 
-def test_a_failed_send_keeps_the_text_and_offers_retry(
-    browser: Any, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    with ui_server_at(tmp_path_factory.mktemp("stopped")) as ui:
-        open_page(browser, ui.url)
-        ask(browser, CREATE)
-    # the server is stopped now
+def test_a_failed_send_keeps_the_text_and_offers_retry(browser: Any, stopped_server: str) -> None:
     box, message = send_while_down(browser, "add vim and curl")
     assert message.startswith("Lost the connection to the server"), message
     assert box.get_attribute("value") == "add vim and curl"  # nothing typed is lost

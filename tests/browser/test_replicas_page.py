@@ -19,9 +19,13 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.cli import cli_env, oic_json
-from tests.support.cluster import haproxy_command, two_replicas
-from tests.support.postgres import Cluster, postgres_cluster  # noqa: F401 (fixture)
+from tests.support.cluster import (  # noqa: F401 (fixture)
+    ClusterDatabase,
+    cluster_database,
+    haproxy_command,
+    two_replicas,
+)
+from tests.support.postgres import postgres_cluster  # noqa: F401 (fixture)
 from tests.support.processes import stop
 from tests.support.servers import Server
 
@@ -67,15 +71,11 @@ class Balanced:
 
 @pytest.fixture(scope="module")
 def balanced(
-    postgres_cluster: Cluster,  # noqa: F811 (fixture)
-    tmp_path_factory: pytest.TempPathFactory,
+    cluster_database: ClusterDatabase,  # noqa: F811 (fixture)
 ) -> Iterator[Balanced]:
     """Two replicas behind HAProxy, one user (alice)."""
-    root = tmp_path_factory.mktemp("replicas-page")
-    database_url = postgres_cluster.create_database()
-    admin = cli_env(root / "admin", OIC_AI_DATABASE_URL=database_url)
-    token = oic_json("users", "add", "alice", env=admin)["token"]
-    with two_replicas(root, database_url) as started:
+    root, token = cluster_database.root, cluster_database.add_user("alice")
+    with two_replicas(root, cluster_database.url) as started:
         yield Balanced(started.balancer, root, started.replicas, token)
 
 

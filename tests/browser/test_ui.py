@@ -19,6 +19,7 @@ from tests.conftest import OUR_TEMPLATES
 from .conftest import UiServer, ui_server_at
 from .driver import wait_until
 from .page import (
+    CREATE,
     alert,
     ask,
     button,
@@ -39,8 +40,6 @@ from .page import (
     wait_turn,
     within,
 )
-
-CREATE = "minimal ubuntu 24.04 raw image for x86_64 with htop"
 
 
 def line_of(text: str, needle: str) -> int:
@@ -371,17 +370,12 @@ def test_rename_and_delete_a_session(ui_server: UiServer, browser: Any) -> None:
 
 
 def test_a_lost_connection_is_one_message_and_keeps_the_template(
-    browser: Any, tmp_path_factory: pytest.TempPathFactory
+    browser: Any, stopped_server: str
 ) -> None:
-    with ui_server_at(tmp_path_factory.mktemp("lost")) as ui:
-        open_page(browser, ui.url)
-        ask(browser, CREATE)
-        good = template_text(browser)
-    # the server is stopped now (by its process group)
     _, message = send_while_down(browser, "add vim")
     assert message.startswith("Lost the connection to the server"), message
     assert len(message.splitlines()) == 1
-    assert template_text(browser) == good
+    assert template_text(browser) == stopped_server
     assert by_label(browser, "Send").is_enabled()
     shot(browser, "lost-connection")
 

@@ -8,24 +8,16 @@ based") starts from that family.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import yaml
 
 from oic_ai.graph.agent import TemplateAgent, TurnResult
-from oic_ai.stores.settings import load_settings
 from oic_ai.stores.targets import load_targets
 from tests.support.upval import judge, require_upval
 
 ASSUMED_X86 = "assumed x86_64: no architecture was named"
-
-
-@pytest.fixture
-def agent(agent_data_dir: Path) -> Iterator[TemplateAgent]:
-    with TemplateAgent(load_settings(data_dir=agent_data_dir, env={}, provider="builtin")) as a:
-        yield a
 
 
 def _target(result: TurnResult) -> dict[str, str]:

@@ -6,7 +6,6 @@ the draft, and validate, fix, verify_packages and respond treat it like any resu
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +18,6 @@ from oic_ai.nodes.classify import classify
 from oic_ai.nodes.context import Context
 from oic_ai.nodes.respond import OWN_EDIT_HINT
 from oic_ai.stores.session_store import SessionStore, sessions_db_path
-from oic_ai.stores.settings import load_settings
 from oic_ai.stores.template_library import TemplateNotFoundError
 from tests.conftest import FIXTURES, OUR_TEMPLATES
 
@@ -50,13 +48,6 @@ def test_the_graph_draws_the_edit_path() -> None:
     schema = graph.get_input_jsonschema()["properties"]
     assert {"messages", "template_edit", "template_origin"} <= set(schema)
     assert "Apply" in schema["template_edit"]["description"]
-
-
-@pytest.fixture
-def agent(agent_data_dir: Path) -> Any:
-    settings = load_settings(data_dir=agent_data_dir, provider="builtin", env={})
-    with TemplateAgent(settings) as running:
-        yield running
 
 
 def _steps() -> tuple[list[str], Any]:

@@ -31,10 +31,13 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.cli import cli_env, oic_json
-from tests.support.cluster import two_replicas
+from tests.support.cluster import (  # noqa: F401 (fixture)
+    ClusterDatabase,
+    cluster_database,
+    two_replicas,
+)
 from tests.support.fake_chat_server import FakeChatServer
-from tests.support.postgres import Cluster, postgres_cluster  # noqa: F401 (fixture)
+from tests.support.postgres import postgres_cluster  # noqa: F401 (fixture)
 from tests.support.servers import GRAPH_ID, Server, message
 
 pytestmark = pytest.mark.integration
@@ -68,12 +71,10 @@ class Failover:
 
 @pytest.fixture(scope="module")
 def failover(
-    postgres_cluster: Cluster,  # noqa: F811 (fixture)
-    tmp_path_factory: pytest.TempPathFactory,
+    cluster_database: ClusterDatabase,  # noqa: F811 (fixture)
 ) -> Iterator[Failover]:
     """The cluster, its model answering every turn with :data:`PLAN`."""
-    root = tmp_path_factory.mktemp("failover")
-    database_url = postgres_cluster.create_database()
+    root, database_url = cluster_database.root, cluster_database.url
     with FakeChatServer([PLAN]) as chat:
         model = {
             "OIC_AI_PROVIDER": "openai",
@@ -81,8 +82,7 @@ def failover(
             "OPENAI_BASE_URL": chat.openai_url,
             "OIC_AI_SESSION_WAIT": "60",
         }
-        admin = cli_env(root / "admin", OIC_AI_DATABASE_URL=database_url)
-        token = oic_json("users", "add", "alice", env=admin)["token"]
+        token = cluster_database.add_user("alice")
         with two_replicas(root, database_url, env={**model, **LEASES}) as started:
             yield Failover(started.replicas, started.balancer, database_url, chat, token)
 

@@ -32,9 +32,13 @@ import pytest
 
 from oic_ai.web.api import api_routes
 from oic_ai.web.routes import BEHIND_TOKEN, OPEN, REFUSED, REFUSED_ON_REPLICAS, SERVED
-from tests.support.cli import cli_env, oic, oic_json
-from tests.support.cluster import two_replicas
-from tests.support.postgres import Cluster, postgres_cluster  # noqa: F401 (fixture)
+from tests.support.cli import cli_env, oic
+from tests.support.cluster import (  # noqa: F401 (fixture)
+    ClusterDatabase,
+    cluster_database,
+    two_replicas,
+)
+from tests.support.postgres import postgres_cluster  # noqa: F401 (fixture)
 from tests.support.route_table import aegra_routes, closed_as_listed, route_status, rule_pairs
 from tests.support.servers import GRAPH_ID, Server, message
 
@@ -73,23 +77,19 @@ class Cluster2:
 
 @pytest.fixture(scope="module")
 def cluster(
-    postgres_cluster: Cluster,  # noqa: F811 (fixture)
-    tmp_path_factory: pytest.TempPathFactory,
+    cluster_database: ClusterDatabase,  # noqa: F811 (fixture)
 ) -> Iterator[Cluster2]:
     """PostgreSQL, Redis, Chroma, two replicas and HAProxy; users alice and bob."""
-    root = tmp_path_factory.mktemp("replicas")
-    made = Cluster2([], "", postgres_cluster.create_database(), "", "", {})
-
-    def add_users(redis_url: str, chroma_url: str) -> None:
-        made.redis_url, made.chroma_url = redis_url, chroma_url
-        for user in ("alice", "bob"):
-            added = oic_json("users", "add", user, env=made.env(root / "admin"))
-            made.tokens[user] = added["token"]
-
-    with two_replicas(root, made.database_url, before=add_users) as started:
-        made.replicas = started.replicas
-        made.balancer = started.balancer
-        yield made
+    tokens = {user: cluster_database.add_user(user) for user in ("alice", "bob")}
+    with two_replicas(cluster_database.root, cluster_database.url) as started:
+        yield Cluster2(
+            started.replicas,
+            started.balancer,
+            started.database_url,
+            started.redis_url,
+            started.chroma_url,
+            tokens,
+        )
 
 
 def _client(url: str, headers: dict[str, str]) -> Any:

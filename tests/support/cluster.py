@@ -4,22 +4,50 @@
 foreground, and stop them by PID (process group) when the ``with`` block ends; without
 the program the test skips with one line (a failure under ``CI=true``). ``replica``
 starts one ``oic-ai serve`` with ``OIC_AI_DATABASE_URL`` and ``OIC_AI_REDIS_URL``.
+The ``cluster_database`` fixture gives a test module its own database on the shared
+PostgreSQL cluster and a folder, and adds users to it through the CLI.
 """
 
 from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from tests.support.cli import cli_env, oic_json
+from tests.support.postgres import Cluster
 from tests.support.processes import free_port, http_ok, started
 from tests.support.servers import Server, chroma_run, oic_serve
 from tests.support.system import require_program
+
+
+@dataclass(frozen=True)
+class ClusterDatabase:
+    """One test module's own database on the shared PostgreSQL cluster, and its folder."""
+
+    root: Path
+    url: str
+
+    def add_user(self, name: str) -> str:
+        """Add user ``name`` with ``oic-ai users add`` (a CLI in ``root/admin``); its token."""
+        admin = cli_env(self.root / "admin", OIC_AI_DATABASE_URL=self.url)
+        return str(oic_json("users", "add", name, env=admin)["token"])
+
+
+@pytest.fixture(scope="module")
+def cluster_database(
+    postgres_cluster: Cluster,
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> ClusterDatabase:
+    """A fresh database for the module, with a folder named after the module."""
+    folder = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])
+    return ClusterDatabase(folder, postgres_cluster.create_database())
 
 
 @contextmanager
@@ -136,17 +164,10 @@ def two_replicas(
     database_url: str,
     *,
     env: Mapping[str, str] | None = None,
-    before: Callable[[str, str], None] | None = None,
 ) -> Iterator[Replicas]:
-    """Redis, one ``chroma run``, replicas ``r0`` and ``r1`` (with ``env``) and HAProxy.
-
-    ``before(redis_url, chroma_url)`` runs once the services are up and before the replicas
-    start (to add users, for example).
-    """
+    """Redis, one ``chroma run``, replicas ``r0`` and ``r1`` (with ``env``) and HAProxy."""
     (root / "chroma").mkdir(exist_ok=True)
     with redis_server(root) as redis_url, chroma_run(root / "chroma") as chroma:
-        if before is not None:
-            before(redis_url, chroma.url)
         with (
             replica(root / "r0", database_url, redis_url, chroma.url, **(env or {})) as r0,
             replica(root / "r1", database_url, redis_url, chroma.url, **(env or {})) as r1,

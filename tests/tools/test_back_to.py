@@ -7,13 +7,10 @@ part of it, not a new target. The sentences are written for these tests.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from oic_ai.graph.agent import TemplateAgent
-from oic_ai.stores.settings import load_settings
 from oic_ai.tools.references import find_back_to, remainder
 
 
@@ -37,13 +34,6 @@ def test_back_to_names_the_earlier_target(text: str, target: dict[str, str], res
 )
 def test_back_to_without_a_target_is_no_reference(text: str) -> None:
     assert find_back_to(text) is None
-
-
-@pytest.fixture
-def agent(agent_data_dir: Path) -> Any:
-    agent = TemplateAgent(load_settings(data_dir=agent_data_dir, env={}, provider="builtin"))
-    yield agent
-    agent.close()
 
 
 def test_going_back_to_an_earlier_target_restores_that_template(agent: Any) -> None:

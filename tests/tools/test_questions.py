@@ -8,14 +8,11 @@ tests, not copied from the labelled conversations.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from oic_ai.graph.agent import TemplateAgent
 from oic_ai.nodes.classify import route_request
-from oic_ai.stores.settings import load_settings
 from oic_ai.tools.explain_template import describe_template
 from oic_ai.tools.questions import questions_of
 from tests.conftest import OUR_TEMPLATES
@@ -84,13 +81,6 @@ def test_answers_name_the_values_asked_about() -> None:
         "which users exist, and does either of them have sudo?",
     )
     assert "ana" in users and "bo" in users and "package list" not in users
-
-
-@pytest.fixture
-def agent(agent_data_dir: Path) -> Any:
-    agent = TemplateAgent(load_settings(data_dir=agent_data_dir, env={}, provider="builtin"))
-    yield agent
-    agent.close()
 
 
 def test_a_question_turn_keeps_the_template_and_a_mixed_turn_changes_it(agent: Any) -> None:

@@ -8,14 +8,11 @@ change. The sentences are written for these tests, not copied from the labelled 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from oic_ai.graph.agent import TemplateAgent
 from oic_ai.nodes.classify import route_request
-from oic_ai.stores.settings import load_settings
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.questions import questions_of
 from oic_ai.tools.target_questions import asks_about_targets, target_answer
@@ -54,29 +51,24 @@ def test_a_change_asked_as_a_question_is_still_a_change(request_text: str) -> No
 
 
 @pytest.mark.parametrize(
-    "request_text",
+    ("request_text", "intent"),
     [
-        "which releases of eLxr are there?",
-        "hi! what's an ISO installer compared to a raw disk image?",
-        "what architectures does azl3 come in?",
-        "is emt3 supported on arm64?",
+        # a question about targets makes nothing
+        ("which releases of eLxr are there?", "explain"),
+        ("hi! what's an ISO installer compared to a raw disk image?", "explain"),
+        ("what architectures does azl3 come in?", "explain"),
+        ("is emt3 supported on arm64?", "explain"),
+        # a request or a proposal still creates
+        ("do you have a template for a point-of-sale terminal?", "create"),
+        ("what about the same installer for x86_64 then, with htop?", "create"),
+        ("an iso installer of debian 13 for the service laptops", "create"),
+        ("is there an image for digital signage on ubuntu?", "create"),
     ],
 )
-def test_with_no_template_a_question_about_targets_makes_nothing(request_text: str) -> None:
-    assert route_request(request_text, None)["intent"] == "explain"
-
-
-@pytest.mark.parametrize(
-    "request_text",
-    [
-        "do you have a template for a point-of-sale terminal?",
-        "what about the same installer for x86_64 then, with htop?",
-        "an iso installer of debian 13 for the service laptops",
-        "is there an image for digital signage on ubuntu?",
-    ],
-)
-def test_with_no_template_a_request_or_a_proposal_still_creates(request_text: str) -> None:
-    assert route_request(request_text, None)["intent"] == "create"
+def test_with_no_template_only_a_question_about_targets_makes_nothing(
+    request_text: str, intent: str
+) -> None:
+    assert route_request(request_text, None)["intent"] == intent
 
 
 def test_the_answer_names_each_release_and_what_it_builds() -> None:
@@ -110,13 +102,6 @@ def test_a_question_about_the_templates_own_target_is_no_target_question() -> No
     own = {"os": "ubuntu", "dist": "ubuntu24", "arch": "x86_64", "imageType": "raw"}
     assert not asks_about_targets("which release is it on, ubuntu 24.04?", own)
     assert asks_about_targets("is there an arm64 flavour of it?", own)
-
-
-@pytest.fixture
-def agent(agent_data_dir: Path) -> Any:
-    agent = TemplateAgent(load_settings(data_dir=agent_data_dir, env={}, provider="builtin"))
-    yield agent
-    agent.close()
 
 
 def test_a_question_after_a_refusal_keeps_the_refused_target_for_the_next_turn(
