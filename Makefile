@@ -87,13 +87,12 @@ lock: install
 	@mv $(LOCK).new $(LOCK); echo "wrote $(LOCK) ($$(grep -vc '^#' $(LOCK)) pins)"
 	@touch $(STAMP)
 
-# The bundled library's vectors shipped in stores/data/ (a fresh install embeds only what
-# differs) and the operation bank's; rebuild after changing image-templates/ or
-# stores/data/operation_bank.yaml or capabilities.yaml (a test says when they are stale).
+# The vectors shipped in stores/data/: the bundled library's (a fresh install embeds only
+# what differs), the operation bank's and the capability catalog's; rebuild after changing
+# image-templates/, stores/data/operation_bank.yaml or capabilities.yaml (tests say when).
 vectors: install
 	@$(BIN)/python scripts/build_library_vectors.py
 	@$(BIN)/python scripts/build_operation_bank.py
-	@$(BIN)/python scripts/build_capability_vectors.py
 
 bench: install
 	@$(BIN)/python bench/run_all.py

@@ -1,50 +1,61 @@
-"""Write the operation bank's vectors into stores/data/ (``make vectors``).
+"""Write the planner's vectors into stores/data/ (``make vectors``).
 
-Embeds every example of ``stores/data/operation_bank.yaml`` (after the planner's
-stand-ins, exactly as :mod:`oic_ai.tools.planner.bank` would) with the bundled MiniLM and
-writes ``stores/data/operation-bank.npz``: the float32 vectors and the digest of the
-examples they were made from. ``--check`` exits 1 when the file is stale.
+Embeds with the bundled MiniLM, exactly as the planner compares them:
+
+* every example of ``stores/data/operation_bank.yaml`` (after the planner's stand-ins, as
+  :mod:`oic_ai.tools.planner.bank` does) into ``operation-bank.npz``;
+* every capability of ``stores/data/capabilities.yaml`` in words (name, synonyms, note:
+  :func:`oic_ai.stores.capability_vectors.capability_text`) into ``capability-vectors.npz``.
+
+Each file holds the float32 vectors and the digest of what they were made from.
+``--check`` exits 1 when a file is stale.
 
 Usage: python scripts/build_operation_bank.py [--check]
 """
 
 from __future__ import annotations
 
-import io
 import sys
+from pathlib import Path
 
 from vector_script import check_only, write_atomically
 
-from oic_ai.stores.operation_bank import (  # after vector_script: it sets the path
-    VECTORS_FILE,
-    load_bank_data,
-    load_vectors,
-)
+from oic_ai.stores import capability_vectors  # after vector_script: it sets the path
+from oic_ai.stores.capability_catalog import load_catalog
+from oic_ai.stores.operation_bank import VECTORS_FILE, load_bank_data
+from oic_ai.stores.shipped_vectors import load_shipped, shipped_bytes, texts_digest
 
 
 def main() -> int:
-    """Rebuild or check the bank's vectors; the exit status."""
-    check = check_only(__doc__, "the file is stale")
+    """Rebuild or check both vector files; the exit status."""
+    check = check_only(__doc__, "a file is stale")
     from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
     from oic_ai.tools.planner.bank import stand_ins
 
     embedder = MiniLMEmbedder()
-    data = load_bank_data()
-    digest = data.digest(embedder.model_id)
-    if check:
-        if load_vectors(digest) is None:
-            print("operation bank vectors are stale; run: make vectors", file=sys.stderr)
-            return 1
-        print("operation bank vectors are up to date")
-        return 0
-    import numpy as np
-
-    vectors = embedder.embed_array([stand_ins(text) for _, text in data.examples])
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, vectors=vectors.astype(np.float32), digest=np.array(digest))
-    write_atomically(VECTORS_FILE, buffer.getvalue())
-    print(f"wrote {len(vectors)} example vectors ({embedder.model_id}) to {VECTORS_FILE}")
-    return 0
+    bank = load_bank_data()
+    _, capabilities = capability_vectors.capability_texts(load_catalog())
+    files: list[tuple[Path, str, list[str]]] = [
+        (VECTORS_FILE, bank.digest(embedder.model_id), [stand_ins(t) for _, t in bank.examples]),
+        (
+            capability_vectors.VECTORS_FILE,
+            texts_digest(embedder.model_id, capabilities),
+            list(capabilities),
+        ),
+    ]
+    stale = 0
+    for path, digest, texts in files:
+        if load_shipped(path, digest) is not None:
+            print(f"{path.name} is up to date")
+            continue
+        if check:
+            print(f"{path.name} is stale; run: make vectors", file=sys.stderr)
+            stale += 1
+            continue
+        vectors = embedder.embed_array(texts)
+        write_atomically(path, shipped_bytes(vectors, digest))
+        print(f"wrote {len(vectors)} vectors ({embedder.model_id}) to {path}")
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

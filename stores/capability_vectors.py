@@ -2,19 +2,18 @@
 
 A request that says what a package should do ("something to export node metrics") is read
 against each capability's name, synonyms and note (:mod:`oic_ai.tools.planner.rules.described`).
-Those texts are embedded once, by ``scripts/build_capability_vectors.py`` (``make vectors``),
-into ``stores/data/capability-vectors.npz`` together with the digest of the texts and the
-model they were made from; a stale file is ignored and the texts are embedded at run time.
+Those texts are embedded once, by ``scripts/build_operation_bank.py`` (``make vectors``),
+into ``stores/data/capability-vectors.npz`` (:mod:`oic_ai.stores.shipped_vectors`); a stale
+file is ignored and the texts are embedded at run time.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
 from oic_ai.stores.capability_catalog import Capability, CapabilityCatalog
+from oic_ai.stores.shipped_vectors import load_shipped, texts_digest
 
 VECTORS_FILE = Path(__file__).resolve().parent / "data" / "capability-vectors.npz"
 
@@ -31,20 +30,6 @@ def capability_texts(catalog: CapabilityCatalog) -> tuple[tuple[str, ...], tuple
     return names, tuple(capability_text(catalog.capabilities[n]) for n in names)
 
 
-def digest(model_id: str, texts: tuple[str, ...]) -> str:
-    """SHA-256 of the texts and the model: what shipped vectors were made from."""
-    payload = json.dumps([model_id, list(texts)], ensure_ascii=False)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
-
-
-def load_vectors(wanted: str, path: Path = VECTORS_FILE) -> Any | None:
-    """The shipped vectors (float32, one row per capability) if made from ``wanted``."""
-    import numpy as np
-
-    try:
-        with np.load(path, allow_pickle=False) as shipped:
-            if str(shipped["digest"]) != wanted:
-                return None
-            return np.asarray(shipped["vectors"], dtype=np.float32)
-    except (OSError, KeyError, ValueError):
-        return None
+def load_vectors(texts: tuple[str, ...], model_id: str) -> Any | None:
+    """The shipped vectors for these capability texts and model, or None when stale."""
+    return load_shipped(VECTORS_FILE, texts_digest(model_id, texts))

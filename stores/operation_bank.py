@@ -10,8 +10,6 @@ checks they match the examples. The builtin planner matches clauses against it
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from oic_ai.stores.data_files import load_mapping
+from oic_ai.stores.shipped_vectors import load_shipped, texts_digest
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 BANK_FILE = DATA_DIR / "operation_bank.yaml"
@@ -62,8 +61,7 @@ class BankData:
 
     def digest(self, model_id: str) -> str:
         """SHA-256 of the examples and the model: what the shipped vectors were made from."""
-        payload = json.dumps([model_id, list(self.examples)], ensure_ascii=False)
-        return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+        return texts_digest(model_id, self.examples)
 
 
 def parse_bank(data: Mapping[str, Any]) -> BankData:
@@ -113,12 +111,4 @@ def load_bank_data(path: Path = BANK_FILE) -> BankData:
 
 def load_vectors(digest: str, path: Path = VECTORS_FILE) -> Any | None:
     """The shipped vectors (a float32 array, one row per example) if made from ``digest``."""
-    import numpy as np
-
-    try:
-        with np.load(path, allow_pickle=False) as shipped:
-            if str(shipped["digest"]) != digest:
-                return None
-            return np.asarray(shipped["vectors"], dtype=np.float32)
-    except (OSError, KeyError, ValueError):
-        return None
+    return load_shipped(path, digest)

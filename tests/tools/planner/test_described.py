@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.stores.capability_catalog import load_catalog
-from oic_ai.stores.capability_vectors import capability_texts, digest, load_vectors
+from oic_ai.stores.capability_vectors import capability_texts, load_vectors
 from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
 from tests.tools.planner.helpers import added, plan_on
 
@@ -64,6 +64,6 @@ def test_several_near_capabilities_are_offered_not_picked() -> None:
 
 def test_the_shipped_capability_vectors_match_the_catalog() -> None:
     _, texts = capability_texts(load_catalog())
-    assert load_vectors(digest(MiniLMEmbedder.model_id, texts)) is not None, (
-        "stale: run python scripts/build_capability_vectors.py (make vectors)"
+    assert load_vectors(texts, MiniLMEmbedder.model_id) is not None, (
+        "stale: run python scripts/build_operation_bank.py (make vectors)"
     )

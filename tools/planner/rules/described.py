@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from oic_ai.stores.capability_catalog import Capability, CapabilityCatalog
-from oic_ai.stores.capability_vectors import capability_texts, digest, load_vectors
+from oic_ai.stores.capability_vectors import capability_texts, load_vectors
 from oic_ai.tools.planner.rules.capability_words import find_capabilities
 from oic_ai.tools.planner.state import PlanState
 
@@ -152,7 +152,7 @@ def _vectors(catalog: CapabilityCatalog) -> tuple[Any, tuple[str, ...], Any] | N
     names, texts = capability_texts(catalog)
     try:
         embedder = shared_embedder(verification_cache())
-        vectors = load_vectors(digest(embedder.model_id, texts))
+        vectors = load_vectors(texts, embedder.model_id)
         if vectors is None:  # the catalog changed since `make vectors`: embed it now
             vectors = embedder.embed_array(list(texts))
     except UserInputError:
