@@ -89,3 +89,34 @@ def test_removing_a_package_the_template_has_removes_only_it() -> None:
     result = plan_request("drop gcc", text, mode="refine")
     removed = [n for op in result.operations if op.op == "remove_packages" for n in op.packages]  # type: ignore[union-attr]
     assert removed == ["gcc"], result.operations
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        ("packages: curl, zip, tree, unzip, dialog", ["curl", "zip", "tree", "unzip", "dialog"]),
+        ("install zip and tree", ["zip", "tree"]),
+        ("add tmux and screen", ["tmux", "screen"]),
+    ],
+)
+def test_everyday_tools_named_like_words_are_packages_in_a_list(
+    request_text: str, wanted: list[str]
+) -> None:
+    # tree, screen, zip, less exist in every family; a package list names them
+    assert added(plan_on(DEBIAN, request_text)) == wanted
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["make the disk 20GiB", "the screen shows boot text, add quiet", "first time here, add jq"],
+)
+def test_the_same_words_in_a_sentence_are_no_packages(request_text: str) -> None:
+    assert not {"make", "screen", "time", "file"} & set(added(plan_on(DEBIAN, request_text)))
+
+
+@pytest.mark.parametrize("verb", ["forget", "ditch", "scrap"])
+def test_forget_ditch_and_scrap_remove(verb: str) -> None:
+    result = plan_on("ubuntu24-aarch64-edge-container-raw.yml", f"actually {verb} docker")
+    assert "docker.io" in [
+        n for op in result.operations if op.op == "remove_packages" for n in op.packages
+    ]

@@ -487,7 +487,7 @@ _HOST_LIKE = re.compile(
 # Words after which an unknown word is a verb: "to" and the subject pronouns.
 _BEFORE_A_VERB = frozenset("to it he she they we i who which that nobody everyone".split())
 # The verbs that mark what follows as a package even when nothing knows the name.
-_STRONG_VERBS = frozenset({"install", "installing", "installed"})
+_STRONG_VERBS = frozenset({"install", "installing", "installed", "packages", "package"})
 
 
 def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bool:
