@@ -124,14 +124,54 @@ def set_disk_size(ed: Editor, op: SetDiskSize) -> None:
         return
     if not isinstance(disk, CommentedMap):
         raise Skip("disk is not a mapping")
-    parts = partitions(ed)
-    if parts is not None:
-        with _layout_errors():
-            layout.check_disk_size(layout.read_spans(parts), size)
     if parse_size(disk.get("size")) == size:
         raise Skip(f"the disk is already {disk.get('size')}")
+    parts = partitions(ed)
+    shrunk: list[str] = []
+    moved: list[str] = []
+    if parts is not None:
+        spans = _spans(ed)
+        with _layout_errors():
+            changes = layout.shrink_to_fit(spans, _disk_size(ed), size)
+        shrunk = _shrunk(spans, changes, _disk_size(ed), size)
+        moved = _write_spans(ed, changes)
     old = ed.set_key(disk, "size", text, "disk")
-    ed.applied.append(f"disk size {show(old) if old is not None else 'unset'} -> {text}")
+    line = f"disk size {show(old) if old is not None else 'unset'} -> {text}"
+    if shrunk:
+        line += "; " + "; ".join(moved)
+        ed.warnings.append(
+            f"assumed: on the smaller {text} disk "
+            + " and ".join(shrunk)
+            + " (the other partitions keep their sizes); ask for partition sizes if you "
+            "want others"
+        )
+    ed.applied.append(line)
+
+
+def _shrunk(
+    spans: list[layout.Span],
+    changes: dict[int, tuple[int, int | None]],
+    old_size: int | None,
+    disk_size: int,
+) -> list[str]:
+    """Say how each partition that shrinks changes ("... rootfs shrinks from 12GiB to 4725MiB")."""
+    said: list[str] = []
+    for span in spans:
+        if span.index not in changes:
+            continue
+        start, end = changes[span.index]
+        old_end = span.end if span.end is not None else old_size
+        if old_end is None:
+            continue
+        before = old_end - span.start
+        after = (end if end is not None else disk_size) - start
+        if after < before:
+            what = "the root filesystem" if span.is_root else "partition"
+            said.append(
+                f"{what} {span.label} shrinks from {format_size(before)} to "
+                f"{format_size(after)}"
+            )
+    return said
 
 
 def create_disk(ed: Editor, size_text: str) -> None:

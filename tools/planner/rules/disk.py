@@ -118,10 +118,6 @@ def set_disk_size(state: PlanState, span: tuple[int, int], size: int, text: str)
     if size == state.facts.disk_size_bytes:
         state.notes.append(f"the disk is already {text}")
         return
+    # a disk smaller than the layout: the applier shrinks the root and the rest-of-disk
+    # partition to fit (and says so), or refuses naming the smallest disk that would do
     state.disk_size = text
-    fixed_end = max((p.end_bytes for p in state.facts.partitions if p.end_bytes), default=0)
-    if fixed_end and size < fixed_end:
-        state.warn(
-            f"the new disk size {text} is smaller than the fixed partitions "
-            f"(they end at {format_size(fixed_end)}); shrink or remove partitions too"
-        )
