@@ -237,9 +237,7 @@ def shrink_to_fit(
     for span in spans:
         old_end = span.end if span.end is not None else old_disk_size
         sizes[span.index] = (
-            max(old_end - span.start, _min_keep(span))
-            if old_end is not None
-            else _min_keep(span)
+            max(old_end - span.start, _min_keep(span)) if old_end is not None else _min_keep(span)
         )
     # what does not shrink: the space before the first partition, gaps and other partitions
     rigid = spans[0].start

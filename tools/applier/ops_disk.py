@@ -168,8 +168,7 @@ def _shrunk(
         if after < before:
             what = "the root filesystem" if span.is_root else "partition"
             said.append(
-                f"{what} {span.label} shrinks from {format_size(before)} to "
-                f"{format_size(after)}"
+                f"{what} {span.label} shrinks from {format_size(before)} to {format_size(after)}"
             )
     return said
 
