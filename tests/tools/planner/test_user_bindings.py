@@ -90,3 +90,18 @@ def test_it_means_the_one_user_of_the_template_and_nothing_when_there_are_two() 
     assert not result.not_applied, result.not_applied
     two = _then("add users ops and dev", "fine, mark it as sudo then")
     assert not _sets(two)
+
+
+def test_a_pasted_preseed_user_survives_password_redaction() -> None:
+    pasted = (
+        "our old installer answers:\n"
+        "d-i passwd/username string clerk\n"
+        "d-i passwd/user-password password Tr0ub4dor\n"
+        "d-i pkgsel/include string htop\n"
+        "make a debian 13 template like that"
+    )
+    base = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = plan_request(pasted, base, mode="refine")
+    assert "clerk" in users(result), (result.operations, result.not_applied)
+    assert "Tr0ub4dor" not in result.model_dump_json()
+    assert not any("user-password" in n and "no rule" in n for n in result.not_applied)
