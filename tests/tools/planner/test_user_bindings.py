@@ -105,3 +105,12 @@ def test_a_pasted_preseed_user_survives_password_redaction() -> None:
     assert "clerk" in users(result), (result.operations, result.not_applied)
     assert "Tr0ub4dor" not in result.model_dump_json()
     assert not any("user-password" in n and "no rule" in n for n in result.not_applied)
+
+
+def test_a_quoted_group_and_forgetting_a_user_by_name_before_its_role_word() -> None:
+    first = "users `web` and `batch`, both with zsh"
+    grouped = _then(first, "the user batch should be in a `spool` group as well")
+    assert _sets(grouped) == {"systemConfig.users[name=batch].groups": ["spool"]}
+    forgotten = _then(first, "forget the batch account altogether")
+    assert [op.path for op in forgotten.operations] == ["systemConfig.users[name=batch]"]
+    assert not users(forgotten), users(forgotten)  # "account altogether" is no new user

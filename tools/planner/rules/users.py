@@ -77,6 +77,8 @@ _GROUP = (
     r"(?!(?:add|install|remove|with|set|make|then|and|shell|group|groups|as|the|no|without|"
     r"please|pls|plz|thanks|thx|too|also|only|sudo\s+rights)\b)[a-z_][a-z0-9_-]*"
 )
+# a group name may be quoted: "in a `pcap` group"
+_GROUP = rf"[`'\"]?(?:{_GROUP})[`'\"]?"
 _GROUPS = rf"{_GROUP}(?:\s*(?:,|\band\b|&|\+)\s*{_GROUP})*"
 # groups people name without the word "group" ("a user builder in wheel")
 _KNOWN_GROUPS = (
@@ -113,7 +115,7 @@ _NO_GROUPS = re.compile(
     r"\s+)?groups?\b"
 )
 _GROUP_LIST = re.compile(
-    rf"\b(?:(?:in|to|into|of|only|needs?|gets?|has|have|wants?|joins?)\s+(?:the\s+)?"
+    rf"\b(?:(?:in|to|into|of|only|needs?|gets?|has|have|wants?|joins?)\s+(?:the\s+|an?\s+)?"
     rf"(?P<g1>{_GROUPS})\s+groups?\b"
     rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\b\s*[:=]?\s*"
     rf"(?P<g2>{_GROUPS})|member\s+of\s+(?:the\s+)?(?P<g3>{_GROUPS})"
@@ -132,8 +134,8 @@ _NO_SHELL = re.compile(
     r"(?:shell|login)\b|\bcannot\s+log\s+in\b"
 )
 _REMOVE_USER = re.compile(
-    r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch)\s+(?:the\s+)?"
-    r"(?:(?:users?|accounts?|logins?)\s+)?" + _NAME
+    r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch|forget(?:\s+about)?|ditch)\s+(?:the\s+)?"
+    r"(?:(?:users?|accounts?|logins?)\s+)?" + _NAME + r"(?:\s+(?:user|account|login)(?![\w-]))?"
 )
 # more names after the first one removed: "remove the users alice and bob"
 _MORE_REMOVED = re.compile(
@@ -144,7 +146,7 @@ _WANTED_AFTER = re.compile(
     r"\s+(?:should|must|has\s+to|needs\s+to)\s+(?:also\s+)?(?:exist|be\s+there)\b"
 )
 _REMOVING_BEFORE = re.compile(
-    r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch)\s+(?:the\s+)?$"
+    r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch|forget(?:\s+about)?|ditch)\s+(?:the\s+)?$"
 )
 _NAMING_AFTER = re.compile(r"\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:called|named)\s")
 _DEFINITE = re.compile(r"\b(?:the|that|this|those|these)\s+$")
@@ -239,6 +241,14 @@ def _about_the_only_user(state: PlanState, start: int, end: int) -> list[_User]:
     return [user]
 
 
+def _known_before(state: PlanState) -> re.Pattern[str]:
+    """A user the template has, named right before a role word ("the probe user")."""
+    names = sorted({u.name for u in state.facts.users}, key=len, reverse=True)
+    if not names:
+        return re.compile(r"(?!)")
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, names)) + r")[`'\"]?\s+$")
+
+
 def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
     text = state.text
     users: list[_User] = _named_first(state, start, end)
@@ -251,6 +261,11 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         if _NOT_AFTER_ROLE.match(text.work, after) and role != "another":
             continue
         names, name_end = _names(text.work, after, end, role)
+        lower = text.original.lower()
+        if names and _known_before(state).search(
+            lower, max(start, mention.start() - 40), mention.start()
+        ):
+            continue  # "the probe user entirely": a user the template has, named before
         removing = _REMOVING_BEFORE.search(
             text.work, max(start, mention.start() - 20), mention.start()
         )
@@ -632,7 +647,9 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
         take(match)
     for match in list(_GROUP_LIST.finditer(text.work, start, end)):
         listed = next(g for g in match.group("g1", "g2", "g3", "g4") if g)
-        user.groups += [g for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
+        user.groups += [
+            g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g
+        ]
         take(match)
     for match in list(_NO_SHELL.finditer(text.work, start, end)):
         user.shell = "/usr/sbin/nologin"  # "without a shell": no login shell
