@@ -120,3 +120,15 @@ def test_the_composer_loads_every_shrunk_layout(tmp_path: Path) -> None:
         files[-1].write_text(result.text, encoding="utf-8")
     verdicts = judge(upval, files)
     assert all(v.buildable for v in verdicts.values()), verdicts
+
+
+def test_a_partition_resized_past_the_disk_grows_the_disk_by_what_it_gains() -> None:
+    plan = ep.EditPlan(
+        summary="grow www", operations=[ep.ResizePartition(partition="/var/www", size="7GiB")]
+    )
+    result = apply_plan(WEB.read_text(), plan)  # 12GiB disk, www 3GiB, logs on the rest
+    assert not result.not_applied, result.not_applied
+    assert yaml.safe_load(result.text)["disk"]["size"] == "16GiB"  # 12GiB + 4GiB gained
+    parts = {p["id"]: p for p in _parts(result)}
+    assert _bytes(parts["www"]["end"]) - _bytes(parts["www"]["start"]) == 7 * 1024**3
+    assert parts["logs"]["end"] == "0" and any("assumed" in w for w in result.warnings)
