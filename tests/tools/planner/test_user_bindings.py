@@ -114,3 +114,11 @@ def test_a_quoted_group_and_forgetting_a_user_by_name_before_its_role_word() -> 
     forgotten = _then(first, "forget the batch account altogether")
     assert [op.path for op in forgotten.operations] == ["systemConfig.users[name=batch]"]
     assert not users(forgotten), users(forgotten)  # "account altogether" is no new user
+
+
+def test_a_quoted_role_word_is_a_name_and_a_name_said_again_takes_what_follows() -> None:
+    found = _found("add a 'kiosk' user without sudo and an 'admin' user with sudo")
+    assert found["admin"].get("sudo") is True and not found["kiosk"].get("sudo"), found
+    found = _found("accounts for sam and eli, both zsh, sam in wheel")
+    assert found["sam"].get("shell") == found["eli"].get("shell") == "/bin/zsh", found
+    assert found["sam"].get("groups") == ["wheel"] and not found["eli"].get("groups")

@@ -292,6 +292,7 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         listed = role.endswith("s") or text.work[after:name_end].lstrip().startswith(":")
         users.append(_User(names, mention.start(), name_end, sudo, listed=listed))
         taken.append((mention.start(), name_end))
+    users += _named_again(state, users, start, end)
     users.sort(key=lambda u: u.start)
     # "both", "each of them": what follows is said of every user named before it
     marks = [m for m in _DISTRIBUTIVE.finditer(text.work, start, end)]
@@ -318,6 +319,32 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
     for user in done:
         _eat_glue(state, user, start)
     return done
+
+
+def _named_again(state: PlanState, users: list[_User], start: int, end: int) -> list[_User]:
+    """A user named again later in the sentence, with attributes: "..., sam in wheel".
+
+    What follows the second mention is said of that user alone, not of the list it was
+    named in first ("accounts for sam and eli, both zsh, sam in wheel").
+    """
+    work = state.text.work
+    found: list[_User] = []
+    for user in list(users):
+        for name in user.names:
+            for again in re.finditer(
+                rf"(?:[,;:(]\s*|\b(?:and|but|only|just)\s+)(?P<n>{re.escape(name)})(?![\w-])",
+                work[: end],
+            ):
+                at = again.start("n")
+                if at < user.end or any(u.start <= at < u.end for u in users + found):
+                    continue
+                gap = re.match(r"[\s\x1f]*", work[again.end() :])
+                after = again.end() + (gap.end() if gap else 0)
+                if _ATTRIBUTE_NEXT.match(work, again.end(), end) or any(
+                    p.match(work, after) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST, _SHELL)
+                ):
+                    found.append(_User([name], at, again.end()))
+    return found
 
 
 _DISTRIBUTIVE = re.compile(
@@ -481,7 +508,7 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     for match in _PRE_ROLE.finditer(work, start, end):
         name = match.group("name")
         attributed = _ATTRIBUTE_NEXT.match(work, match.end(), end)
-        if name in _NOT_PRE_NAMES:
+        if name in _NOT_PRE_NAMES and not match.group("quote"):
             continue
         if match.group("mods") and not match.group("quote"):
             after, _ = _names(work, match.end(), end, "user")
