@@ -3,6 +3,7 @@ a size; a place asked for a new partition ("between / and /home") is read, not m
 
 from __future__ import annotations
 
+import pytest
 import yaml
 
 from oic_ai.tools.applier import apply_plan
@@ -65,3 +66,15 @@ def test_a_nested_mount_point_is_one_partition_and_growing_it_grows_the_disk() -
     jobs = next(p for p in parts if p["mountPoint"] == "/var/spool/jobs")
     assert jobs["fsType"] == "btrfs"
     assert any("the disk grows" in w for w in applied.warnings), applied.warnings
+
+
+@pytest.mark.parametrize(
+    ("said", "size"),
+    [("bump it up to 24 gigabytes, the new drive is 24GB", "24GB"), ("ok then, enlarge it to 20GiB", "20GiB")],
+)
+def test_a_verb_on_it_with_a_size_sets_the_disk(said: str, size: str) -> None:
+    plan = plan_request(said, _base(), mode="refine")
+    assert [(op.op, getattr(op, "size", None)) for op in plan.operations] == [
+        ("set_disk_size", size)
+    ], plan.operations
+    assert not plan.not_applied, plan.not_applied

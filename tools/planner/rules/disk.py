@@ -39,7 +39,8 @@ _DISK_SIZE = re.compile(
     r"(?:\s+(?:(?P<more>bigger|larger|more)|(?P<less>smaller|less)))?"
     rf"|\b(?:(?:a|an|with)\s+)?(?P<size2>{SIZE})\s+(?:of\s+)?(?:total\s+)?(?:disk|drive)"
     r"(?:\s+(?:size|image))?\b"
-    rf"|\b(?:make|set)\s+it\s+(?P<size3>{SIZE})"
+    rf"|\b(?:make|set|bump|grow|resize|increase|raise|change|shrink|reduce|enlarge|expand|extend)"
+    rf"\s+it\s+(?:(?:up|down)\s+)?(?:to\s+)?(?P<size3>{SIZE})"
 )
 _PARTITION_BEFORE = re.compile(r"\bpartition\s*[,:;]?\s*(?:-+\s*)?(?:please\s+|just\s+)?$")
 # what may follow a disk size and belongs to it: "in total", "(not 35)", "not 1.5",
