@@ -70,7 +70,10 @@ def test_a_nested_mount_point_is_one_partition_and_growing_it_grows_the_disk() -
 
 @pytest.mark.parametrize(
     ("said", "size"),
-    [("bump it up to 24 gigabytes, the new drive is 24GB", "24GB"), ("ok then, enlarge it to 20GiB", "20GiB")],
+    [
+        ("bump it up to 24 gigabytes, the new drive is 24GB", "24GB"),
+        ("ok then, enlarge it to 20GiB", "20GiB"),
+    ],
 )
 def test_a_verb_on_it_with_a_size_sets_the_disk(said: str, size: str) -> None:
     plan = plan_request(said, _base(), mode="refine")
