@@ -192,6 +192,111 @@ def check_disk_size(spans: Sequence[Span], disk_size: int) -> None:
             )
 
 
+def _flexible(span: Span, last: Span) -> bool:
+    """Whether a smaller disk may shrink ``span`` (root, or the last rest-of-disk one).
+
+    An ESP, /boot or swap never shrinks.
+    """
+    if span.fixed_size:
+        return False
+    return span.is_root or (span is last and span.end is None)
+
+
+def shrink_to_fit(
+    spans: Sequence[Span], old_disk_size: int | None, disk_size: int
+) -> dict[int, tuple[int, int | None]]:
+    """Fit the layout on a smaller disk by shrinking its flexible partitions.
+
+    The flexible partitions are the root filesystem and the partition that takes the
+    rest of the disk. They shrink in proportion to their current sizes (each keeps at
+    least its minimum: 1GiB for the root); every other partition keeps its size and
+    moves down behind them, gaps are kept. The last partition, when flexible, ends
+    with the disk (``end: "0"``).
+
+    Returns:
+        New ``(start, end)`` per list index for the partitions that change; empty when
+        the layout already fits.
+
+    Raises:
+        LayoutError: no partition may shrink, or the others do not fit even with the
+            flexible ones at their minimum (the message names the smallest disk size).
+    """
+    _check_consistent(spans)
+    try:
+        check_disk_size(spans, disk_size)
+        return {}
+    except LayoutError as exc:
+        refusal = exc
+    if not spans:
+        return {}
+    last = spans[-1]
+    flexible = [s for s in spans if _flexible(s, last)]
+    if not flexible:
+        raise refusal
+    sizes: dict[int, int] = {}
+    for span in spans:
+        old_end = span.end if span.end is not None else old_disk_size
+        sizes[span.index] = (
+            max(old_end - span.start, _min_keep(span)) if old_end is not None else _min_keep(span)
+        )
+    # what does not shrink: the space before the first partition, gaps and other partitions
+    rigid = spans[0].start
+    for before, after in zip(spans, spans[1:], strict=False):
+        rigid += max(after.start - (before.end or after.start), 0)
+    rigid += sum(sizes[s.index] for s in spans if s not in flexible)
+    room = disk_size - rigid
+    minimum = sum(_min_keep(s) for s in flexible)
+    if room < minimum:
+        need = round_up(rigid + minimum, GIB)
+        names = ", ".join(s.label for s in flexible)
+        raise LayoutError(
+            f"the other partitions need {format_size(rigid)} and {names} at least "
+            f"{format_size(minimum)}, so the disk must be at least {format_size(need)}; "
+            "shrink or remove a partition first, or choose a larger disk"
+        ) from None
+    new = _share(flexible, sizes, room)
+    changes: dict[int, tuple[int, int | None]] = {}
+    cursor: int | None = None
+    for span in spans:
+        start = span.start if cursor is None else cursor + _gap_before(spans, span)
+        size = new.get(span.index, sizes[span.index])
+        end: int | None = start + size
+        if span is last and (span in flexible or disk_size - start - size < MIB):
+            end = None
+        if (start, end) != (span.start, span.end):
+            changes[span.index] = (start, end)
+        cursor = start + size
+    return changes
+
+
+def _gap_before(spans: Sequence[Span], span: Span) -> int:
+    position = list(spans).index(span)
+    if position == 0:
+        return 0
+    before = spans[position - 1]
+    return max(span.start - (before.end or span.start), 0)
+
+
+def _share(flexible: Sequence[Span], sizes: Mapping[int, int], room: int) -> dict[int, int]:
+    """Split ``room`` among the flexible partitions in proportion, each at its minimum."""
+    new: dict[int, int] = {}
+    left = list(flexible)
+    while left:
+        total = sum(sizes[s.index] for s in left)
+        space = room - sum(new.values())
+        small = [s for s in left if space * sizes[s.index] // total < _min_keep(s)]
+        if not small:
+            break
+        for span in small:
+            new[span.index] = _min_keep(span)
+            left.remove(span)
+    total = sum(sizes[s.index] for s in left)
+    space = room - sum(new.values())
+    for span in left:
+        new[span.index] = space * sizes[span.index] // total // MIB * MIB
+    return new
+
+
 @dataclass(frozen=True)
 class Carve:
     """Where a new partition goes, and what moves to make room.

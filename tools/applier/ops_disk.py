@@ -6,6 +6,7 @@ from the end of the disk and keep exactly the size asked for.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -124,14 +125,53 @@ def set_disk_size(ed: Editor, op: SetDiskSize) -> None:
         return
     if not isinstance(disk, CommentedMap):
         raise Skip("disk is not a mapping")
-    parts = partitions(ed)
-    if parts is not None:
-        with _layout_errors():
-            layout.check_disk_size(layout.read_spans(parts), size)
     if parse_size(disk.get("size")) == size:
         raise Skip(f"the disk is already {disk.get('size')}")
+    parts = partitions(ed)
+    shrunk: list[str] = []
+    moved: list[str] = []
+    if parts is not None:
+        spans = _spans(ed)
+        with _layout_errors():
+            changes = layout.shrink_to_fit(spans, _disk_size(ed), size)
+        shrunk = _shrunk(spans, changes, _disk_size(ed), size)
+        moved = _write_spans(ed, changes)
     old = ed.set_key(disk, "size", text, "disk")
-    ed.applied.append(f"disk size {show(old) if old is not None else 'unset'} -> {text}")
+    line = f"disk size {show(old) if old is not None else 'unset'} -> {text}"
+    if shrunk:
+        line += "; " + "; ".join(moved)
+        ed.warnings.append(
+            f"assumed: on the smaller {text} disk "
+            + " and ".join(shrunk)
+            + " (the other partitions keep their sizes); ask for partition sizes if you "
+            "want others"
+        )
+    ed.applied.append(line)
+
+
+def _shrunk(
+    spans: list[layout.Span],
+    changes: dict[int, tuple[int, int | None]],
+    old_size: int | None,
+    disk_size: int,
+) -> list[str]:
+    """Say how each partition that shrinks changes ("... rootfs shrinks from 12GiB to 4725MiB")."""
+    said: list[str] = []
+    for span in spans:
+        if span.index not in changes:
+            continue
+        start, end = changes[span.index]
+        old_end = span.end if span.end is not None else old_size
+        if old_end is None:
+            continue
+        before = old_end - span.start
+        after = (end if end is not None else disk_size) - start
+        if after < before:
+            what = "the root filesystem" if span.is_root else "partition"
+            said.append(
+                f"{what} {span.label} shrinks from {format_size(before)} to {format_size(after)}"
+            )
+    return said
 
 
 def create_disk(ed: Editor, size_text: str) -> None:
@@ -251,25 +291,39 @@ def _grow_to_fit(
     holds it (in the disk size's own units: GB stays GB) rather than the edit being
     refused. Without a disk size, or when no size would do, the refusal stands.
     """
-    disk = ed.doc.get("disk")
-    old_size = _disk_size(ed)
     need = layout.disk_size_for_new(spans, size)
-    if not isinstance(disk, CommentedMap) or old_size is None or need is None:
+    text = _grown_size(ed, need, exc)
+    with _layout_errors():
+        carve = layout.carve_from_end(spans, parse_size(text), size)
+    _grow_disk(ed, text, f"the new {mount} partition")
+    return carve
+
+
+def _grown_size(ed: Editor, need: int | None, exc: Exception) -> str:
+    """The disk size to grow to for ``need`` bytes, in the disk size's own units.
+
+    Raises:
+        Skip: with ``exc``'s reason when the disk has no size or no size would do.
+    """
+    disk = ed.doc.get("disk")
+    if not isinstance(disk, CommentedMap) or _disk_size(ed) is None or need is None:
         raise Skip(str(exc)) from None
     old_text = str(disk.get("size")).strip()
     if old_text.upper().endswith(("GB", "TB")) and not old_text.upper().endswith("IB"):
-        text = f"{-(-need // 10**9)}GB"  # a decimal disk size stays decimal
-    else:
-        text = f"{need // layout.GIB}GiB"
-    with _layout_errors():
-        carve = layout.carve_from_end(spans, parse_size(text), size)
+        return f"{-(-need // 10**9)}GB"  # a decimal disk size stays decimal
+    return f"{layout.round_up(need, layout.GIB) // layout.GIB}GiB"
+
+
+def _grow_disk(ed: Editor, text: str, what: str) -> None:
+    """Set the grown disk size ``text`` and say so as an assumption."""
+    disk = ed.doc["disk"]
+    old_text = str(disk.get("size")).strip()
     ed.set_key(disk, "size", text, "disk")
     ed.applied.append(f"disk size {old_text} -> {text}")
     ed.warnings.append(
-        f"assumed: the disk grows from {old_text} to {text} so the new {mount} partition "
-        f"fits (it does not on {old_text}); ask for another disk size if you want one"
+        f"assumed: the disk grows from {old_text} to {text} so {what} fits (it does not on "
+        f"{old_text}); ask for another disk size if you want one"
     )
-    return carve
 
 
 def resize_partition(ed: Editor, op: ResizePartition) -> None:
@@ -279,13 +333,39 @@ def resize_partition(ed: Editor, op: ResizePartition) -> None:
     if not size:
         raise Skip(f"{op.size!r} is not a size")
     spans = _spans(ed)
-    with _layout_errors():
-        changes = layout.resize(spans, _disk_size(ed), index, layout.whole_size(size))
+    wanted = layout.whole_size(size)
+    try:
+        changes = layout.resize(spans, _disk_size(ed), index, wanted)
+    except layout.LayoutError as exc:
+        # a partition asked to grow past the disk: the disk grows to hold it, as for a new one
+        try:
+            grown = layout.resize(spans, None, index, wanted)
+        except layout.LayoutError:
+            raise Skip(str(exc)) from None
+        moved = [replace_span(s, grown) for s in spans]
+        # grown by what the partition gains, so the others keep their room
+        target = next(s for s in spans if s.index == index)
+        gain = wanted - ((target.end or 0) - target.start) if target.end is not None else 0
+        need = max(layout.required_disk_size(moved), (_disk_size(ed) or 0) + gain)
+        text = _grown_size(ed, need, exc)
+        with _layout_errors():
+            changes = layout.resize(spans, parse_size(text), index, wanted)
+        _grow_disk(
+            ed, text, f"partition {layout.partition_label(part, index)} at {op.size.strip()}"
+        )
     if not changes:
         raise Skip("it already has that size")
     notes = _write_spans(ed, changes)
     label = layout.partition_label(part, index)
     ed.applied.append(f"resized partition {label} to {op.size.strip()}: " + "; ".join(notes))
+
+
+def replace_span(span: layout.Span, changes: dict[int, tuple[int, int | None]]) -> layout.Span:
+    """``span`` with its new start and end from ``changes``, if it has any."""
+    if span.index not in changes:
+        return span
+    start, end = changes[span.index]
+    return dataclasses.replace(span, start=start, end=end)
 
 
 def remove_partition(ed: Editor, op: RemovePartition) -> None:

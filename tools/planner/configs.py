@@ -249,7 +249,9 @@ def _kickstart(line: str, found: Found) -> bool:
 # --- preseed ------------------------------------------------------------------------------
 
 _PRESEED = re.compile(
-    r"^\s*d-i\s+(?P<key>\S+)\s+(?:string|select|boolean|password|multiselect|note)\s*(?P<value>.*)$"
+    r"^\s*d-i\s+(?P<key>\S+)\s+(?:(?:string|select|boolean|password|multiselect|note)\b|"
+    # a password line whose type and value were cut before reading (see ..redact)
+    r"(?=\s*$))\s*(?P<value>.*)$"
 )
 _PRESEED_READERS: dict[str, Callable[[str], list[str]]] = {
     "pkgsel/include": lambda v: _packages(_names(re.split(r"[\s,]+", v))),

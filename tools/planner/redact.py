@@ -8,7 +8,8 @@ import re
 # "password: 'a b c'", "with the root password is x", "hunter2 as the password".
 _SECRET_WORD = (
     r"(?:root\s+|user\s+|login\s+|initial\s+|default\s+|admin\s+)?"
-    r"(?:password|passwd|passphrase|pass\s*word|pwd|pw)"
+    # not inside a path or a config key ("passwd/username", "/etc/passwd", "user-password")
+    r"(?<![/-])(?:password|passwd|passphrase|pass\s*word|pwd|pw)(?![/-])"
 )
 # a quoted value counts only when the quote closes at a word boundary, else the whole run
 _SECRET_VALUE = r"(?:(?:\"[^\"]*\"|'[^']*'|`[^`]*`)(?=[\s,;.!?]|$)|\S+)"

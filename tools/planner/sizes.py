@@ -174,7 +174,32 @@ def read_sizes(text: str) -> tuple[str, list[str]]:
         if compact != size.text.lower():
             notices.append(f"read '{written}' as {size.text}")
     parts.append(text[last:])
-    return "".join(parts), notices
+    rewritten, corrected = _corrected_sizes("".join(parts))
+    return rewritten, notices + corrected
+
+
+# "a 1 GiB /opt partition ... no wait, make that 1.5 GiB": the later size replaces the
+# size said last before it, in the same line, and the correction itself asks nothing more
+_TOKEN = r"(?<![\w.])\d+(?:\.\d+)?(?:TiB|TB|GiB|GB|MiB|MB|KiB|KB|T|G|M|K)(?![\w])"
+_CORRECTED = re.compile(
+    rf"(?P<old>{_TOKEN})(?P<between>(?:(?!{_TOKEN})[^\n])*?)(?P<gap>[\s,;.]*)(?P<take>\b(?:no\s*,?\s*wait|wait\s*,?\s*no|"
+    r"sorry|oops|correction|actually|i\s+mean)\s*[,:]?\s*(?:,\s*)?(?:make|change)\s+(?:that|it)\s+"
+    rf"(?:to\s+|into\s+)?)(?P<new>{_TOKEN})(?P<end>\s*(?:instead|then)?)(?=$|[\s,;.!?)])",
+    re.IGNORECASE,
+)
+
+
+def _corrected_sizes(text: str) -> tuple[str, list[str]]:
+    notices: list[str] = []
+
+    def fix(match: re.Match[str]) -> str:
+        between = match.group("between")
+        said = f"{match.group('take')}{match.group('new')}".strip()
+        notices.append(f"read '{said}' as correcting {match.group('old')} to {match.group('new')}")
+        stop = "." if "." in match.group("gap") else ""
+        return f"{match.group('new')}{between}{stop}"
+
+    return _CORRECTED.sub(fix, text), notices
 
 
 def parse_token(token: str) -> Size | None:

@@ -3,6 +3,7 @@ a size; a place asked for a new partition ("between / and /home") is read, not m
 
 from __future__ import annotations
 
+import pytest
 import yaml
 
 from oic_ai.tools.applier import apply_plan
@@ -49,3 +50,34 @@ def test_a_place_between_partitions_is_read_and_warned_about() -> None:
     root = next(p for p in parts if p["mountPoint"] == "/")
     assert root["end"] == next(p for p in first if p["mountPoint"] == "/")["end"]
     assert len(parts) == len(first) + 1
+
+
+def test_a_nested_mount_point_is_one_partition_and_growing_it_grows_the_disk() -> None:
+    first = apply_plan(
+        _base(), plan_request("a 4 GiB /var/spool/jobs partition, ext4", _base(), mode="refine")
+    )
+    said = "make the /var/spool/jobs partition btrfs and 16 GiB"
+    plan = plan_request(said, first.text, mode="refine")
+    # "/jobs partition" inside "/var/spool/jobs" is no new partition
+    assert [op.op for op in plan.operations if op.op == "add_partition"] == [], plan.operations
+    applied = apply_plan(first.text, plan)
+    assert not plan.not_applied and not applied.not_applied, applied.not_applied
+    parts = yaml.safe_load(applied.text)["disk"]["partitions"]
+    jobs = next(p for p in parts if p["mountPoint"] == "/var/spool/jobs")
+    assert jobs["fsType"] == "btrfs"
+    assert any("the disk grows" in w for w in applied.warnings), applied.warnings
+
+
+@pytest.mark.parametrize(
+    ("said", "size"),
+    [
+        ("bump it up to 24 gigabytes, the new drive is 24GB", "24GB"),
+        ("ok then, enlarge it to 20GiB", "20GiB"),
+    ],
+)
+def test_a_verb_on_it_with_a_size_sets_the_disk(said: str, size: str) -> None:
+    plan = plan_request(said, _base(), mode="refine")
+    assert [(op.op, getattr(op, "size", None)) for op in plan.operations] == [
+        ("set_disk_size", size)
+    ], plan.operations
+    assert not plan.not_applied, plan.not_applied

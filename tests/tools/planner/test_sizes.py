@@ -64,3 +64,30 @@ def test_informal_sizes_say_how_they_were_read() -> None:
 def test_property_every_written_size_keeps_its_bytes(number: int, unit: str, space: str) -> None:
     text, _ = read_sizes(f"disk {number}{space}{unit}")
     assert parse_size(text.removeprefix("disk ")) == parse_size(f"{number}{unit}")
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        # the later size replaces the size said last before it; the correction is gone
+        ("a 2 GiB /srv partition, ext4. no wait, make that 3 GiB", "a 3GiB /srv partition, ext4."),
+        ("swap of 1GiB and a 20GB disk, oops make it 24GB", "swap of 1GiB and a 24GB disk"),
+    ],
+)
+def test_a_corrected_size_replaces_the_size_said_before_it(said: str, read: str) -> None:
+    text, notices = read_sizes(said)
+    assert text == read
+    assert any("as correcting" in n for n in notices), notices
+
+
+def test_a_corrected_size_reaches_the_partition_not_the_disk() -> None:
+    from oic_ai.tools.planner import plan_request
+    from tests.conftest import OUR_TEMPLATES
+
+    base = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    plan = plan_request(
+        "add a 2 GiB /srv partition, ext4. no wait make that 3 GiB", base, mode="refine"
+    )
+    assert [(op.op, getattr(op, "size", None)) for op in plan.operations] == [
+        ("add_partition", "3GiB")
+    ], plan.operations

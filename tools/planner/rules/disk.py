@@ -39,7 +39,8 @@ _DISK_SIZE = re.compile(
     r"(?:\s+(?:(?P<more>bigger|larger|more)|(?P<less>smaller|less)))?"
     rf"|\b(?:(?:a|an|with)\s+)?(?P<size2>{SIZE})\s+(?:of\s+)?(?:total\s+)?(?:disk|drive)"
     r"(?:\s+(?:size|image))?\b"
-    rf"|\b(?:make|set)\s+it\s+(?P<size3>{SIZE})"
+    rf"|\b(?:make|set|bump|grow|resize|increase|raise|change|shrink|reduce|enlarge|expand|extend)"
+    rf"\s+it\s+(?:(?:up|down)\s+)?(?:to\s+)?(?P<size3>{SIZE})"
 )
 _PARTITION_BEFORE = re.compile(r"\bpartition\s*[,:;]?\s*(?:-+\s*)?(?:please\s+|just\s+)?$")
 # what may follow a disk size and belongs to it: "in total", "(not 35)", "not 1.5",
@@ -118,10 +119,6 @@ def set_disk_size(state: PlanState, span: tuple[int, int], size: int, text: str)
     if size == state.facts.disk_size_bytes:
         state.notes.append(f"the disk is already {text}")
         return
+    # a disk smaller than the layout: the applier shrinks the root and the rest-of-disk
+    # partition to fit (and says so), or refuses naming the smallest disk that would do
     state.disk_size = text
-    fixed_end = max((p.end_bytes for p in state.facts.partitions if p.end_bytes), default=0)
-    if fixed_end and size < fixed_end:
-        state.warn(
-            f"the new disk size {text} is smaller than the fixed partitions "
-            f"(they end at {format_size(fixed_end)}); shrink or remove partitions too"
-        )

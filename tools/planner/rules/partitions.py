@@ -17,7 +17,7 @@ _PARTITION_ADD = re.compile(
     r"(?:(?:a|an|one)\s+)?(?:(?:separate|new|dedicated|extra|additional|own|second)\s+)*"
     rf"(?:(?P<size1>{SIZE})\s+)?(?:(?:separate|new|dedicated|extra|additional|own|second)\s+)*"
     rf"(?:(?P<fs1>{FS})\s+)?"
-    rf"(?:(?P<mount1>{MOUNT})\s+(?:(?P<fs2>{FS})\s+)?partition\b"
+    rf"(?:(?<![\w./~-])(?P<mount1>{MOUNT})\s+(?:(?P<fs2>{FS})\s+)?partition\b"
     # "a 20GB data partition mounted at /data", "a data partition (/data)": a word names it
     rf"|(?:(?!partition\b)[a-z][a-z0-9_-]*\s+)?partition\s+(?:for|at|on|mounted\s+(?:at|on))\s+"
     rf"(?P<mount2>{MOUNT}){CLAUSE_END}"

@@ -77,6 +77,8 @@ _GROUP = (
     r"(?!(?:add|install|remove|with|set|make|then|and|shell|group|groups|as|the|no|without|"
     r"please|pls|plz|thanks|thx|too|also|only|sudo\s+rights)\b)[a-z_][a-z0-9_-]*"
 )
+# a group name may be quoted: "in a `pcap` group"
+_GROUP = rf"[`'\"]?(?:{_GROUP})[`'\"]?"
 _GROUPS = rf"{_GROUP}(?:\s*(?:,|\band\b|&|\+)\s*{_GROUP})*"
 # groups people name without the word "group" ("a user builder in wheel")
 _KNOWN_GROUPS = (
@@ -89,6 +91,8 @@ _SUDO_OFF = re.compile(
     r"privileged)(?:\s+(?:rights|access|privileges|permissions|powers))?"
     r"|(?:normal|regular|standard|plain|ordinary|unprivileged|non-?privileged)(?=\s+(?:users?|accounts?|logins?)\b)"
     r"|\bsudo\s*[:=]?\s*(?:no|false|off|none)\b(?!-)"
+    r"|\b(?:cannot|can\s*not|can't|may\s+not|must\s+not|never|not\s+(?:be\s+)?(?:able|allowed)\s+to)"
+    r"\s+(?:(?:be\s+)?(?:able|allowed)\s+to\s+)?(?:use\s+|run\s+|get\s+|have\s+)?sudo\b"
     r"|\b(?:take|took)\s+(?:the\s+|his\s+|her\s+|their\s+)?(?:sudo|admin|root)"
     r"(?:\s+(?:rights|access|privileges|permissions))?\s+away\b)"
 )
@@ -96,11 +100,12 @@ _SUDO_ON = re.compile(
     r"(?:\b(?:with|has|having|gets?|and)\s+)?(?:\b(?:full\s+)?(?:sudo|root|admin|administrator)"
     r"\s+(?:rights|access|privileges|permissions|powers)\b"
     r"|\bwith\s+(?:passwordless\s+|password-less\s+|full\s+|root\s+)?sudo\b|\bsudoer\b"
-    r"|\bas\s+(?:an?\s+)?(?:admin|administrator|sudoer)\b"
+    r"|\bas\s+(?:an?\s+)?(?:admin|administrator|sudoer|sudo)\b"
     r"|(?<=\()\s*sudo\s*(?=[),])|(?<=,)\s*sudo\s*(?=,|$|\x1f)"
     r"|\bsudo\s*[:=]?\s*(?:yes|true|on)\b(?!-)"
     r"|\b(?:should|must|will|shall|to|may)\s+(?:also\s+)?(?:have|get)\s+(?:passwordless\s+|full\s+)?sudo\b"
     r"|\bcan\s+(?:use\s+)?sudo\b"
+    r"|\b(?:gets?|has|have|having|needs?)\s+(?:passwordless\s+|full\s+)?sudo\b(?!\s*[:=-])"
     r"|\b(?:make|made)\s+\S+\s+(?:an?\s+)?(?:admin|administrator|sudoer)\b"
     r"|\b(?:give|grant)\s+(?:\S+\s+)?(?:full\s+)?(?:sudo|admin|root)\b"
     r"(?:\s+(?:rights|access|privileges|permissions|powers))?)"
@@ -110,7 +115,8 @@ _NO_GROUPS = re.compile(
     r"\s+)?groups?\b"
 )
 _GROUP_LIST = re.compile(
-    rf"\b(?:(?:in|to|into|of|only)\s+(?:the\s+)?(?P<g1>{_GROUPS})\s+groups?\b"
+    rf"\b(?:(?:in|to|into|of|only|needs?|gets?|has|have|wants?|joins?)\s+(?:the\s+|an?\s+)?"
+    rf"(?P<g1>{_GROUPS})\s+groups?\b"
     rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\b\s*[:=]?\s*"
     rf"(?P<g2>{_GROUPS})|member\s+of\s+(?:the\s+)?(?P<g3>{_GROUPS})"
     rf"|in\s+(?:the\s+)?(?P<g4>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)"
@@ -128,8 +134,8 @@ _NO_SHELL = re.compile(
     r"(?:shell|login)\b|\bcannot\s+log\s+in\b"
 )
 _REMOVE_USER = re.compile(
-    r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch)\s+(?:the\s+)?"
-    r"(?:(?:users?|accounts?|logins?)\s+)?" + _NAME
+    r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch|forget(?:\s+about)?|ditch)\s+(?:the\s+)?"
+    r"(?:(?:users?|accounts?|logins?)\s+)?" + _NAME + r"(?:\s+(?:user|account|login)(?![\w-]))?"
 )
 # more names after the first one removed: "remove the users alice and bob"
 _MORE_REMOVED = re.compile(
@@ -140,7 +146,7 @@ _WANTED_AFTER = re.compile(
     r"\s+(?:should|must|has\s+to|needs\s+to)\s+(?:also\s+)?(?:exist|be\s+there)\b"
 )
 _REMOVING_BEFORE = re.compile(
-    r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch)\s+(?:the\s+)?$"
+    r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch|forget(?:\s+about)?|ditch)\s+(?:the\s+)?$"
 )
 _NAMING_AFTER = re.compile(r"\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:called|named)\s")
 _DEFINITE = re.compile(r"\b(?:the|that|this|those|these)\s+$")
@@ -171,6 +177,8 @@ def rule_users(state: PlanState) -> None:
         users = _read_sentence(state, start, end)
         if not users and last is not None:
             users = _more_about(state, last, start, end)
+        if not users and last is None:
+            users = _about_the_only_user(state, start, end)
         for user in users:
             _finish(state, user)
         last = users[-1] if users else last
@@ -181,7 +189,7 @@ def rule_users(state: PlanState) -> None:
 _OWN_ATTRIBUTE = re.compile(r"\b(?:(?:login\s+)?shell\b|sudo\b|admin\s+rights\b|groups?\b)")
 _PRONOUN_OR_THE = re.compile(
     r"[\s\x1f]*(?:(?:and|also|plus|then)\s+)*(?:the|his|her|their|its|he|she|they|this\s+user|"
-    r"that\s+user)\b"
+    r"that\s+user|(?:put|add|make|set|move|give)\s+(?:it|him|her|them))\b"
 )
 
 
@@ -192,7 +200,9 @@ def _more_about(state: PlanState, last: _User, start: int, end: int) -> list[_Us
     names the attribute ("shell", "sudo", "group").
     """
     work = state.text.work
-    if not _PRONOUN_OR_THE.match(work, start, end) or not _OWN_ATTRIBUTE.search(work, start, end):
+    if not _PRONOUN_OR_THE.match(work, start, end) or not (
+        _OWN_ATTRIBUTE.search(work, start, end) or _GROUP_LIST.search(work, start, end)
+    ):
         return []
     user = _User(list(last.names), start, start, listed=last.listed)
     _attributes(state, user, start, end)
@@ -200,6 +210,43 @@ def _more_about(state: PlanState, last: _User, start: int, end: int) -> list[_Us
         return []
     _eat_glue(state, user, start)
     return [user]
+
+
+_PRONOUN_REF = re.compile(
+    r"\b(?:it|him|her|them|(?:this|that|the)\s+(?:user|account|login))\b(?![\w-])"
+)
+
+
+def _about_the_only_user(state: PlanState, start: int, end: int) -> list[_User]:
+    """Attributes for "it" / "the user" when the template has exactly one user.
+
+    "ok just flag it as sudo", "give the account zsh": the sentence names no user but
+    points at one with a pronoun and says a user attribute; with one user in the
+    template there is only one it can mean.
+    """
+    work = state.text.work
+    people = [u for u in state.facts.users if u.name != "root"]
+    pointer = _PRONOUN_REF.search(work, start, end)
+    if len(people) != 1 or pointer is None:
+        return []
+    if not any(p.search(work, start, end) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST, _SHELL)):
+        return []
+    # the pointer and the verb right before it ("flag it", "mark the account")
+    verb = re.search(r"\b[a-z]+\s+$", work[start : pointer.start()])
+    user = _User([people[0].name], start + verb.start() if verb else pointer.start(), pointer.end())
+    _attributes(state, user, start, end)
+    if len(user.read) < 2:
+        return []
+    _eat_glue(state, user, start)
+    return [user]
+
+
+def _known_before(state: PlanState) -> re.Pattern[str]:
+    """A user the template has, named right before a role word ("the probe user")."""
+    names = sorted({u.name for u in state.facts.users}, key=len, reverse=True)
+    if not names:
+        return re.compile(r"(?!)")
+    return re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, names)) + r")[`'\"]?\s+$")
 
 
 def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
@@ -214,6 +261,11 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         if _NOT_AFTER_ROLE.match(text.work, after) and role != "another":
             continue
         names, name_end = _names(text.work, after, end, role)
+        lower = text.original.lower()
+        if names and _known_before(state).search(
+            lower, max(start, mention.start() - 40), mention.start()
+        ):
+            continue  # "the probe user entirely": a user the template has, named before
         removing = _REMOVING_BEFORE.search(
             text.work, max(start, mention.start() - 20), mention.start()
         )
@@ -240,14 +292,65 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         listed = role.endswith("s") or text.work[after:name_end].lstrip().startswith(":")
         users.append(_User(names, mention.start(), name_end, sudo, listed=listed))
         taken.append((mention.start(), name_end))
+    users += _named_again(state, users, start, end)
     users.sort(key=lambda u: u.start)
+    # "both", "each of them": what follows is said of every user named before it
+    marks = [m for m in _DISTRIBUTIVE.finditer(text.work, start, end)]
+    if users:
+        marks = [m for m in marks if m.start() > users[0].end]
+    starts = sorted([u.start for u in users] + [m.start() for m in marks])
+
+    def limit_after(at: int) -> int:
+        return next((s for s in starts if s > at), end)
+
     done: list[_User] = []
-    for index, user in enumerate(users):
-        limit = users[index + 1].start if index + 1 < len(users) else end
-        done += _with_attributes(state, user, limit)
+    for user in users:
+        done += _with_attributes(state, user, limit_after(user.start))
+    for mark in marks:
+        names = list(dict.fromkeys(n for u in done if u.start < mark.start() for n in u.names))
+        if len(names) < 2:
+            continue
+        every = _User(names, mark.start(), mark.end(), listed=True)
+        found = _with_attributes(state, every, limit_after(mark.start()))
+        if len(found[0].read) < 2:
+            continue  # "both" with nothing said after it
+        done += found
+    done.sort(key=lambda u: u.start)
     for user in done:
         _eat_glue(state, user, start)
     return done
+
+
+def _named_again(state: PlanState, users: list[_User], start: int, end: int) -> list[_User]:
+    """A user named again later in the sentence, with attributes: "..., sam in wheel".
+
+    What follows the second mention is said of that user alone, not of the list it was
+    named in first ("accounts for sam and eli, both zsh, sam in wheel").
+    """
+    work = state.text.work
+    found: list[_User] = []
+    for user in list(users):
+        for name in user.names:
+            for again in re.finditer(
+                rf"(?:[,;:(]\s*|\b(?:and|but|only|just)\s+)(?P<n>{re.escape(name)})(?![\w-])",
+                work[: end],
+            ):
+                at = again.start("n")
+                if at < user.end or any(u.start <= at < u.end for u in users + found):
+                    continue
+                gap = re.match(r"[\s\x1f]*", work[again.end() :])
+                after = again.end() + (gap.end() if gap else 0)
+                if _ATTRIBUTE_NEXT.match(work, again.end(), end) or any(
+                    p.match(work, after) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST, _SHELL)
+                ):
+                    found.append(_User([name], at, again.end()))
+    return found
+
+
+_DISTRIBUTIVE = re.compile(
+    r"\b(?:both(?:\s+of\s+them)?|each(?:\s+of\s+them|\s+one)?|all\s+of\s+them|"
+    r"all\s+(?:two|three|four|five|\d)|every(?:one|\s+one\s+of\s+them)|(?:they|them)\s+(?:both|all))\b"
+)
 
 
 # "alice with sudo and bob without": other names after the first one's attributes
@@ -275,8 +378,9 @@ def _next_names(state: PlanState, user: _User, limit: int) -> tuple[list[str], i
         if (
             any(n in _STOP or n in _GLUE or not valid.match(n) for n in names)
             or names[0] in user.names
+            or _GROUP_WORD_NEXT.match(work, found.end())
         ):
-            continue
+            continue  # "in libvirt and kvm groups": groups, not users
         window = work[found.end() : limit]
         gap = re.match(r"[\s\x1f]*", window)
         at = found.end() + (gap.end() if gap else 0)
@@ -295,6 +399,7 @@ def _next_names(state: PlanState, user: _User, limit: int) -> tuple[list[str], i
     return None
 
 
+_GROUP_WORD_NEXT = re.compile(r"\s*groups?\b")
 # a brief attribute right after a listed name: "tech1 (sudo)", "ops - no sudo"
 _BRIEF = re.compile(r"\s*(?:\(|-\s+|:\s*)\s*(?:no\s+)?(?:sudo|admin)\b")
 # words after which a list is not a list of users any more ("..., hostname x")
@@ -374,8 +479,11 @@ def _whole(work: str, word: re.Match[str]) -> bool:
 
 # "an ops user", "a deploy account": the name before the role word, after an adding verb
 _PRE_ROLE = re.compile(
-    r"(?:\b(?P<article>a|an|one|the)\s+|(?:^|(?<=[\n,;:.!?(\x1f]))[ \t\x1f]*)"
-    r"(?P<name>[a-z_][a-z0-9_-]*)\s+(?:user|account|login)(?![\w-])"
+    r"(?:\b(?P<article>a|an|one|the)\s+|(?:^|(?<=[\n,;:.!?(\x1f])|(?<=[\n,;:.!?(\x1f][ \t]))"
+    r"[ \t\x1f]*)"
+    r"(?P<quote>[\"'`]?)(?P<name>[a-z_][a-z0-9_-]*)(?P=quote)\s+"
+    r"(?P<mods>(?:(?:admin|administrator|sudo|privileged|normal|regular|standard|"
+    r"unprivileged|service|system|local)\s+)?)(?:user|account|login)(?![\w-])"
     r"(?!\s*(?:,\s*)?(?:called|named|for)\b)"
 )
 _ADDING = re.compile(r"\b(?:add|create|make|need|needs|want|with|plus|give|set\s+up|include)\b")
@@ -400,16 +508,22 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     for match in _PRE_ROLE.finditer(work, start, end):
         name = match.group("name")
         attributed = _ATTRIBUTE_NEXT.match(work, match.end(), end)
-        if name in _NOT_PRE_NAMES:
+        if name in _NOT_PRE_NAMES and not match.group("quote"):
             continue
+        if match.group("mods") and not match.group("quote"):
+            after, _ = _names(work, match.end(), end, "user")
+            if after:
+                continue  # "a lab admin account labadmin": the name after the role word
         if match.group("article") in ("a", "an", "one"):
             if not (attributed or _ADDING.search(work, start, match.start())):
                 continue
-        elif not attributed:
+        elif not attributed and not match.group("quote"):
             # "jenkins user, no sudo", "the ci account needs to be in docker": the name
             # before the role word, said of with a user's attributes
             continue
-        found.append(_User([name], match.start(), match.end()))
+        user = _User([name], match.start(), match.end())
+        user.sudo = _role_sudo("user", match.group("mods"))
+        found.append(user)
     # "create svc-x with no sudo, in the groups a and b": a new name and user attributes
     for match in _CREATE_NAME.finditer(work, start, end):
         name = match.group("name")
@@ -504,7 +618,12 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
     groups = found.groupdict() if found else {}
     first = groups.get("name") or groups.get("name2") or groups.get("name3")
     # "called admin", "users: admin, ...": a role word said as the name is the name
-    explicit = found is not None and (found.re is _NAMED or bool(groups.get("name3")))
+    explicit = found is not None and (
+        found.re is _NAMED
+        or bool(groups.get("name3"))
+        # "user admin with sudo": a role word as the name, said of with attributes
+        or (found.re is _DIRECT and bool(_ATTRIBUTE_NEXT.match(work, found.end(), limit)))
+    )
     stop = _STOP - _ROLE_NAMES if explicit else _STOP
     if found is None or first is None or first in stop:
         return [], at
@@ -555,7 +674,9 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
         take(match)
     for match in list(_GROUP_LIST.finditer(text.work, start, end)):
         listed = next(g for g in match.group("g1", "g2", "g3", "g4") if g)
-        user.groups += [g for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
+        user.groups += [
+            g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g
+        ]
         take(match)
     for match in list(_NO_SHELL.finditer(text.work, start, end)):
         user.shell = "/usr/sbin/nologin"  # "without a shell": no login shell
@@ -622,11 +743,15 @@ def _plan_user(
         return
     path = f"systemConfig.users[name={name}]"
     changed = False
-    merged = list(dict.fromkeys([*existing.groups, *groups]))
+    # groups an earlier sentence of this request already set start from there
+    earlier = [v for v in state.values if isinstance(v, SetValue) and v.path == f"{path}.groups"]
+    current = list(earlier[-1].value) if earlier else list(existing.groups)
+    merged = list(dict.fromkeys([*current, *groups]))
     if sudo is False:
         # no sudo: not in the groups that give it either
         merged = [g for g in merged if g not in _SUDO_GROUPS or g in groups]
-    if merged != list(existing.groups):
+    if merged != current:
+        state.values[:] = [v for v in state.values if v not in earlier]
         state.values.append(SetValue(path=f"{path}.groups", value=merged))
         changed = True
     if sudo is not None and sudo != existing.sudo:
