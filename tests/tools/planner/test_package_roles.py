@@ -120,3 +120,10 @@ def test_forget_ditch_and_scrap_remove(verb: str) -> None:
     assert "docker.io" in [
         n for op in result.operations if op.op == "remove_packages" for n in op.packages
     ]
+
+
+@pytest.mark.parametrize("people", ["admins", "techs", "operators", "devs"])
+def test_the_people_who_want_a_package_are_neither_users_nor_packages(people: str) -> None:
+    result = plan_on(DEBIAN, f"add vim, the {people} want qzxtool too")
+    assert added(result) == ["vim", "qzxtool"]
+    assert not [op for op in result.operations if op.op == "add_user"], result.operations

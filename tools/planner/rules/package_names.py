@@ -291,6 +291,16 @@ _EXPLICIT_VERBS = frozenset(
 )
 
 
+# nouns for people and their accounts: the subject of a wish, never a package
+_PEOPLE = frozenset(
+    (
+        "user users admin admins administrator administrators account accounts login logins "
+        "sudoer sudoers operator operators dev devs developer developers team teams people "
+        "staff tech techs technician technicians engineer engineers colleague colleagues"
+    ).split()
+)
+
+
 def never_a_name(state: PlanState, token: str, written: str) -> bool:
     """Whether an unknown word can never be a package, however it is marked.
 
@@ -300,8 +310,8 @@ def never_a_name(state: PlanState, token: str, written: str) -> bool:
     """
     from oic_ai.stores.targets import load_targets
 
-    if len(token) < 2:
-        return True
+    if len(token) < 2 or token in _PEOPLE:
+        return True  # "-y"; "the admins want X": people are never packages
     flag = rf"(?<![\w.-])--?{re.escape(written)}(?![\w.+-])"
     if re.search(flag, state.text.original):
         return True

@@ -53,7 +53,8 @@ _STOP = frozenset(
         "another new normal regular extra only just can should must will again instead as "
         "edit edits change changes setup bash zsh sh fish dash ksh tcsh both either each all "
         "neither none our your my his her some every there here what where when why how "
-        "which whose member members part"
+        "which whose member members part want wants use uses prefer prefers like likes say "
+        "says said ask asks asked think thinks told tell tells"
     ).split()
 )
 # the whole next word, checked afterwards: "a user Bad!Name" is reported, not half-read
