@@ -421,7 +421,19 @@ def _only_changed_names(state: PlanState, item: _Unread) -> bool:
         for t in item.meaningful
         if t.text in changed or _is_package(state, t.text) or not is_english(t.text)
     ]
-    return bool(named) and all(name in changed for name in named)
+    return bool(named) and all(name in changed or _changed_as(state, name) for name in named)
+
+
+def _changed_as(state: PlanState, word: str) -> bool:
+    """True when ``word`` names a capability whose packages this request changed."""
+    target = state.target
+    if not target.known:
+        return False
+    changed = {*state.add, *state.remove, *state.present, *state.absent}
+    return any(
+        set(c.packages_for(target.os, target.dist, target.arch)) & changed
+        for c in state.catalog.find(word)
+    )
 
 
 def _names_a_thing(state: PlanState, item: _Unread) -> bool:

@@ -161,7 +161,9 @@ class Token:
     end: int
 
 
-_BULLET_LINE = re.compile(r"(?m)^[ \t]*[-*\u2022][ \t]*[a-z0-9/]")
+# a bulleted line: also one whose text an earlier rule used (blanked with \x1f) and a
+# checklist item ("- [ ] ...")
+_BULLET_LINE = re.compile(r"(?m)^[ \t]*[-*\u2022][ \t]*[a-z0-9/\[\x1f]")
 
 
 def _bullet_list(work: str) -> bool:

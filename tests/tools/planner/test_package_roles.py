@@ -127,3 +127,19 @@ def test_the_people_who_want_a_package_are_neither_users_nor_packages(people: st
     result = plan_on(DEBIAN, f"add vim, the {people} want qzxtool too")
     assert added(result) == ["vim", "qzxtool"]
     assert not [op for op in result.operations if op.op == "add_user"], result.operations
+
+
+def test_removing_a_capability_removes_any_spelling_of_it_the_template_has() -> None:
+    # docker-ce came from the user's own repository; "forget docker" still takes it out
+    text = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    text = text.replace("    - openssh-server\n", "    - openssh-server\n    - docker-ce\n", 1)
+    result = plan_request("actually forget docker, use podman instead", text, mode="refine")
+    removed = [n for op in result.operations if op.op == "remove_packages" for n in op.packages]
+    assert removed == ["docker-ce"]
+    assert "podman" in added(result)
+
+
+def test_audit_logging_is_the_audit_daemon_not_log_rotation() -> None:
+    result = plan_on(DEBIAN, "- audit logging (auditd)\n- hostname cart-01")
+    assert added(result) == ["auditd"]
+    assert not result.not_applied, result.not_applied

@@ -121,8 +121,6 @@ def rule_packages(state: PlanState) -> None:
 _DETERMINERS = frozenset("the a an our some their its your my this that these those".split())
 
 
-
-
 def _trim(item: Item) -> Item | None:
     """``item`` without the adverbs at its ends ("nano back", "chrony after all").
 
@@ -540,8 +538,6 @@ def _shaped(state: PlanState, written: str) -> bool:
     return any(c.isupper() for c in written[1:])
 
 
-
-
 _MAX_ITEM_WORDS = 8
 
 
@@ -708,6 +704,10 @@ def _apply_capabilities(state: PlanState, item: Item, capabilities: Sequence[Cap
         candidates = set(names)
         for name in names:
             candidates |= set(state.catalog.aliases(name, target.os, target.dist))
+            # "forget docker" also removes docker-ce from the user's own repository
+            candidates |= {
+                n for g in state.catalog.alias_groups if name in g.names for n in g.names
+            }
         present = _present_names(state, candidates)
         if not present:
             groups = {c.group for c in capabilities}
