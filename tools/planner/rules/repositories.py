@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from oic_ai.stores.targets import load_targets
+from oic_ai.stores.template_model import Repository
 from oic_ai.tools.edit_plan import AddRepository, SetValue
 from oic_ai.tools.planner.clauses import split_clauses
 from oic_ai.tools.planner.state import PlanState
@@ -113,7 +114,12 @@ def rule_repositories(state: PlanState) -> None:
     fields_of_its = state.facts.repositories and (
         _ITS_FIELD.search(text.work) or _FIELD_WORD.search(text.work)
     )
-    if not _CUE.search(text.work) and not _URL_FIELD.search(text.work) and not fields_of_its:
+    if (
+        not _CUE.search(text.work)
+        and not _URL_FIELD.search(text.work)
+        and not fields_of_its
+        and not _keyed_url(text.work, 0, len(text.work))
+    ):
         return
     for match in text.matches(_OPTIONS):
         state.reject(*match.span(), _OPTIONS_REASON)
@@ -152,7 +158,12 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         or _ITS_FIELD.search(work, start, end)
         or (state.facts.repositories and _FIELD_WORD.search(work, start, end))
     )
-    if not named and not _URL_FIELD.search(work, start, end) and not cued:
+    if (
+        not named
+        and not _URL_FIELD.search(work, start, end)
+        and not cued
+        and not _keyed_url(work, start, end)
+    ):
         return repo
     keys = set()
     for match in _KEY.finditer(work, start, end):
@@ -195,15 +206,21 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
                 repo.component = " ".join(components)
             repo.spans.append(positional.span())
     for pattern, name in ((_SUITE, "codename"), (_COMPONENT, "component")):
-        found = next(
-            (m for m in pattern.finditer(work, start, end) if not _names_other(work, m)), None
+        candidates = [m for m in pattern.finditer(work, start, end) if not _names_other(work, m)]
+        # a field said by its own word ("suite aria") wins over a name ("the repo called x")
+        found = min(
+            candidates,
+            key=lambda m: (m.group().startswith(("called", "named")), m.start()),
+            default=None,
         )
         if found is not None and getattr(repo, name) is None:
+            span = (found.start(), found.end())
             value = _raw(state, found.span("value"))
             if name == "component":
-                value = " ".join(re.split(r"\s*,\s*|\s+and\s+|\s+", value))
+                words, last = _components(state, found)
+                value, span = " ".join(words), (found.start(), last)
             setattr(repo, name, value)
-            repo.spans.append(found.span())
+            repo.spans.append(span)
     priority = _PRIORITY.search(work, start, end)
     if priority is not None:
         repo.priority = int(priority.group("value") or priority.group("value2"))
@@ -223,6 +240,36 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         for match in pattern.finditer(work, start, end):
             repo.spans.append(match.span())
     return repo
+
+
+# archive components that are English words too
+_KNOWN_COMPONENTS = frozenset(
+    "main contrib non-free non-free-firmware restricted universe multiverse stable "
+    "updates security testing extras client".split()
+)
+_COMPONENT_WORD = re.compile(r"[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?")
+
+
+def _components(state: PlanState, match: re.Match[str]) -> tuple[list[str], int]:
+    """The components a component field lists, and where the last one ends.
+
+    The first word is a component; each further one is when it is a known component or
+    no English word: "component main, we install it later" lists ``main`` only, while
+    "components main contrib non-free" lists three.
+    """
+    from oic_ai.tools.planner.lexicon import is_english
+
+    words: list[str] = []
+    end = match.start("value")
+    work = state.text.work
+    for word in _COMPONENT_WORD.finditer(work, match.start("value"), match.end("value")):
+        if word.group() == "and":
+            continue
+        if words and word.group() not in _KNOWN_COMPONENTS and is_english(word.group()):
+            break
+        words.append(state.text.raw(*word.span()))
+        end = word.end()
+    return words, end
 
 
 # "please add it", "use that one": the repository the request just described
@@ -248,19 +295,19 @@ def _release_name(word: str) -> bool:
     )
 
 
-# suites that are English words too ("stable", "testing") still name a suite after a URL
-# "a user called svc-app", "the box named gw1": "called" names something else there
-_OTHER_NAMED = re.compile(
-    r"\b(?:users?|accounts?|logins?|admins?|hosts?|hostname|box|machine|device|image|"
-    r"partition|group)\s+$"
+# "the repo called corp-extras", "a mirror named m1": "called" names a repository only
+# after a word for one; "a .deb called linectl", "a user called svc-app" name other things
+_REPO_NAMED = re.compile(
+    r"\b(?:repo|repos|repository|repositories|mirror|source|ppa|one|feed|channel)"
+    r"(?:\s+(?:is|was))?\s+$"
 )
 
 
 def _names_other(work: str, match: re.Match[str]) -> bool:
-    """True when a "called"/"named" match names a user, a host or another thing."""
+    """True when a "called"/"named" match names a user, a package or another thing."""
     if not re.match(r"(?:called|named)\b", match.group()):
         return False
-    return _OTHER_NAMED.search(work, max(0, match.start() - 20), match.start()) is not None
+    return _REPO_NAMED.search(work, max(0, match.start() - 24), match.start()) is None
 
 
 _KNOWN_SUITE_WORDS = frozenset(("stable", "testing", "unstable", "experimental", "sid", "edge"))
@@ -311,6 +358,23 @@ def _amend(state: PlanState, start: int, end: int) -> None:
         )
 
 
+def _keyed_url(work: str, start: int, end: int) -> bool:
+    """True when ``start:end`` gives a signing key's URL and another URL beside it.
+
+    "htop from EPEL (URL , key URL)": a URL said with a signing key is a repository's,
+    whatever the repository is called.
+    """
+    keys = [
+        m.span(g)
+        for m in _KEY.finditer(work, start, end)
+        for g in ("key", "key2", "key3")
+        if m.group(g)
+    ]
+    if not keys:
+        return False
+    return any(m.span("url") not in keys for m in _BARE_URL.finditer(work, start, end))
+
+
 def _no_repository_url(state: PlanState) -> bool:
     """True when every URL in the request is a signing key's: no repository is named.
 
@@ -334,8 +398,9 @@ def _plan(state: PlanState, repo: _Repo) -> None:
     if repo.pkey == _SAME:
         previous = _previous(state)
         repo.pkey = previous[1] or None if previous else None
-    if repo.url in state.facts.repository_locations:
-        state.notes.append(f"repository {repo.url} is already listed")
+    listed = next((r for r in state.facts.repositories if r.url == repo.url), None)
+    if listed is not None:
+        _update_listed(state, repo, listed)
         return
     state.repositories.append(
         AddRepository(
@@ -348,3 +413,33 @@ def _plan(state: PlanState, repo: _Repo) -> None:
         state.repository_values.append(
             SetValue(path=f"packageRepositories[url={repo.url}].priority", value=repo.priority)
         )
+
+
+def _update_listed(state: PlanState, repo: _Repo, listed: Repository) -> None:
+    """A repository the template lists, given again: the fields said differently are set.
+
+    "add the repo URL, codename noble, component client" for a listed URL whose component
+    is ``unified`` sets the component to ``client``: the user's fields are kept as given.
+    """
+    given = {
+        "codename": repo.codename,
+        "component": repo.component,
+        "pkey": repo.pkey,
+        "priority": repo.priority,
+    }
+    changed = {
+        name: value
+        for name, value in given.items()
+        if value is not None and value != getattr(listed, name)
+    }
+    if not changed:
+        state.notes.append(f"repository {repo.url} is already listed")
+        return
+    for name, value in changed.items():
+        state.repository_values.append(
+            SetValue(path=f"packageRepositories[url={repo.url}].{name}", value=value)
+        )
+    state.notes.append(
+        f"repository {repo.url} was already listed: set its "
+        + ", ".join(f"{name} to {value}" for name, value in changed.items())
+    )
