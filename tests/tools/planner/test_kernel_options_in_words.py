@@ -118,3 +118,15 @@ def test_words_after_a_verb_on_the_kernel_line_are_no_options() -> None:
     cmdline, _ = _after("cmdline: add rcu_nocbs=1-3 for the rt cores")
     assert "rcu_nocbs=1-3" in cmdline
     assert not {"add", "for", "the", "rt", "cores"} & set(cmdline), cmdline
+
+
+def test_a_console_the_architecture_change_moves_is_no_change_of_its_own() -> None:
+    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    said = "switch it to aarch64; the serial console is ttyAMA0 at 115200"
+    plan = plan_request(said, text, mode="refine")
+    applied = apply_plan(text, plan)
+    cmdline = str(yaml.safe_load(applied.text)["systemConfig"]["kernel"]["cmdline"]).split()
+    assert [a for a in cmdline if a.startswith("console=ttyAMA0")] == ["console=ttyAMA0,115200"]
+    assert "console=ttyS0,115200" not in cmdline
+    # nothing the user asked for is reported as not applied
+    assert plan.not_applied == [] and applied.not_applied == [], applied.not_applied

@@ -294,3 +294,21 @@ def _set(
     suffix = "" if speed != _speed_of(speed) else options[len(_speed_of(options)) :]
     args[index] = f"console={device},{speed}{suffix}"
     state.cmdline = " ".join(args)
+
+
+def settle_arch_consoles(state: PlanState) -> None:
+    """Leave to the architecture change the console it makes itself.
+
+    "ARM64 board, serial console is ttyAMA0 115200" on an x86_64 base: the target change
+    already moves ``console=ttyS0`` to ``console=ttyAMA0``; a command line equal to that
+    is no change of its own (an operation that would change nothing is reported as not
+    applied).
+    """
+    arch = state.set_target.get("arch")
+    if state.cmdline is None or not arch or arch == state.facts.target.arch:
+        return
+    from oic_ai.stores.targets import load_targets
+
+    followed = load_targets().follow_consoles(state.facts.kernel.cmdline, arch)
+    if " ".join(state.cmdline.split()) == " ".join(followed.split()):
+        state.cmdline = None
