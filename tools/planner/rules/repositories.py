@@ -20,6 +20,7 @@ from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_model import Repository
 from oic_ai.tools.edit_plan import AddRepository, SetValue
 from oic_ai.tools.planner.clauses import split_clauses
+from oic_ai.tools.planner.rules.repository_refs import named_repository, rule_repository_removal
 from oic_ai.tools.planner.state import PlanState
 
 _URL = r"(?:https?|file)://(?:\[[0-9a-f:.]+\])?[^\s\[\]\x1f,;'\"`()]*[^\s\[\]\x1f,;'\"`().!?:]"
@@ -47,6 +48,10 @@ _KEY = re.compile(
     r"signature)(?:\s+(?:url|file|is|at|from|=|:))*\s*[:=]?\s*"
     rf"(?P<key>{_URL}|{_PATH})"
     rf"|\bsigned\s+(?:with|by)\s+(?:the\s+key\s+(?:at\s+)?)?(?P<key2>{_URL}|{_PATH})"
+    # "set the key of the dlstreamer repo to URL"
+    r"|\bkey\s+(?:url\s+)?(?:of|for)\s+(?:the\s+|that\s+|this\s+|our\s+)?(?:[\w.+-]+\s+){0,3}?"
+    r"(?:repo|repository|mirror|ppa|source)\s+(?:to|=|:|is|should\s+be|becomes?)\s*"
+    rf"(?P<key4>{_URL}|{_PATH})"
     # "the key url is wrong. it's URL": a corrected key
     r"|\bkey(?:\s+url)?\s+(?:is|was)\s+(?:wrong|outdated|old|stale|broken|bad)[\s,.;:!-]*"
     r"(?:(?:the\s+right\s+one\s+is|it\s+should\s+be|should\s+be|it'?s|it\s+is|use|now)\s*:?\s*)"
@@ -88,7 +93,8 @@ _NO_PRIORITY = re.compile(r"\b(?:no|without(?:\s+a)?)\s+(?:pin\s+)?prio(?:rity)?
 # a field of a repository the template has: "that mirror's priority", "its component"
 _REFERENCE = re.compile(
     r"\b(?:(?:change|set|bump|raise|lower|make|update|switch|give)\s+)?"
-    r"(?:(?:that|the|this|our)\s+(?:repo|repository|mirror|source)(?:'s)?|its)\b"
+    r"(?:(?:that|the|this|our)\s+(?P<words>(?:(?!(?:and|or|to|of|for)\b)[\w.+-]+\s+){0,3}?)"
+    r"(?:repo|repository|mirror|source)(?:'s)?|its)\b"
 )
 _BARE_URL = re.compile(rf"(?<![\w/])(?P<url>{_URL})")
 _OPTIONS = re.compile(r"\[[^\]\x1f]*=[^\]\x1f]*\]")
@@ -111,6 +117,7 @@ class _Repo:
 def rule_repositories(state: PlanState) -> None:
     """Add the repositories the request names, each field as written."""
     text = state.text
+    rule_repository_removal(state)
     fields_of_its = state.facts.repositories and (
         _ITS_FIELD.search(text.work) or _FIELD_WORD.search(text.work)
     )
@@ -167,7 +174,7 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         return repo
     keys = set()
     for match in _KEY.finditer(work, start, end):
-        group = next(g for g in ("key", "key2", "key3") if match.group(g))
+        group = next(g for g in ("key", "key2", "key3", "key4") if match.group(g))
         repo.pkey = repo.pkey or _raw(state, match.span(group))
         keys.add(match.span(group))
         repo.spans.append(match.span())
@@ -326,8 +333,9 @@ def _previous(state: PlanState) -> tuple[str, str] | None:
 def _amend(state: PlanState, start: int, end: int) -> None:
     """Fields for a repository the template has: "change that mirror's priority to 50".
 
-    A sentence that points at a repository ("that repo", "its") and gives fields but no
-    URL changes the repository added or listed last; each field is set as given.
+    A sentence that points at a repository ("that repo", "its", "the openvino repo") and
+    gives fields but no URL changes the repository its words name, else the one added or
+    listed last; each field is set as given.
     """
     work = state.text.work
     if not (_REFERENCE.search(work, start, end) or _no_repository_url(state)):
@@ -345,7 +353,9 @@ def _amend(state: PlanState, start: int, end: int) -> None:
     given = {k: v for k, v in fields.items() if v is not None}
     if previous is None or not given:
         return
-    url = previous[0]
+    # "the intel gpu repo's component": the listed repository those words name, else the last
+    said = " ".join(m.group("words") or "" for m in _REFERENCE.finditer(work, start, end))
+    url = named_repository(state, said) or previous[0]
     for span in [*repo.spans, *(m.span() for m in _REFERENCE.finditer(work, start, end))]:
         state.text.consume(*span)
     planned = next((r for r in state.repositories if r.url == url), None)
@@ -367,7 +377,7 @@ def _keyed_url(work: str, start: int, end: int) -> bool:
     keys = [
         m.span(g)
         for m in _KEY.finditer(work, start, end)
-        for g in ("key", "key2", "key3")
+        for g in ("key", "key2", "key3", "key4")
         if m.group(g)
     ]
     if not keys:
@@ -382,7 +392,12 @@ def _no_repository_url(state: PlanState) -> bool:
     repository the template lists (or this plan added) last.
     """
     work = state.text.work
-    keys = [m.span(g) for m in _KEY.finditer(work) for g in ("key", "key2", "key3") if m.group(g)]
+    keys = [
+        m.span(g)
+        for m in _KEY.finditer(work)
+        for g in ("key", "key2", "key3", "key4")
+        if m.group(g)
+    ]
     return all(m.span("url") in keys for m in _BARE_URL.finditer(work))
 
 
