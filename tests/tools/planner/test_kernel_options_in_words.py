@@ -130,3 +130,18 @@ def test_a_console_the_architecture_change_moves_is_no_change_of_its_own() -> No
     assert "console=ttyS0,115200" not in cmdline
     # nothing the user asked for is reported as not applied
     assert plan.not_applied == [] and applied.not_applied == [], applied.not_applied
+
+
+@pytest.mark.parametrize(
+    ("said", "gone"),
+    [
+        ("take out console=tty0", "console=tty0"),
+        ("kernel params: add 'nosmt', remove 'loglevel=4'", "loglevel=4"),
+        ("no more loglevel on the cmdline", "loglevel=4"),
+    ],
+)
+def test_an_option_removed_in_other_words(said: str, gone: str) -> None:
+    cmdline, not_applied = _after(said)
+    assert gone not in cmdline, (cmdline, not_applied)
+    # "on the cmdline" says where, it is no value
+    assert not any(a.endswith("=on") for a in cmdline), cmdline

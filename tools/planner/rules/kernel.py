@@ -61,7 +61,8 @@ _CMDLINE_INLINE = re.compile(
 _KEY_VALUE_WORDS = re.compile(
     r"(?:\b(?:the\s+)?(?:kernel|boot)\s+(?:option|param|parameter|arg|argument)\s+)?"
     r"(?<![\w.=-])(?P<key>[a-z_][a-z0-9_.]*)\s+(?:(?:to|of|at|should\s+be|=)\s*)?"
-    r"(?P<value>\d{1,6}|off|on)(?=$|[\s,;.\x1f)])(?!\s*(?:gb|gib|mb|mib|tb|%|baud))"
+    r"(?P<value>\d{1,6}|off|on(?!\s+(?:the|a|an|this|that|its|our|my|kernel|cmdline|boot)\b))"
+    r"(?=$|[\s,;.\x1f)])(?!\s*(?:gb|gib|mb|mib|tb|%|baud))"
 )
 # keys known to take a value, besides the ones the command line already has
 _VALUE_KEYS = frozenset(
@@ -139,8 +140,8 @@ _BARE_ARG = re.compile(
 # "scratch the isolcpus thing", "remove the hugepages stuff": every option of that family
 _KEY_REMOVE = re.compile(
     rf"\b(?:(?:remove|drop|delete|strip|disable|lose|scratch|kill|ditch|forget)|get\s+rid\s+of"
-    rf"|take)\s+(?:the\s+|all\s+(?:the\s+)?|those\s+|that\s+)?"
-    rf"(?P<arg>{_KEY}(?:={_VALUE})?)(?:\s+(?:option|argument|parameter|flag|setting|entry|one|value"
+    rf"|take(?:\s+(?:out|off))?|no\s+more|no\s+longer)\s+(?:the\s+|all\s+(?:the\s+)?|those\s+|that\s+)?"
+    rf"['\"`]?(?P<arg>{_KEY}(?:=[^\s,;'\"`]+(?:,(?!{_KEY}=)[^\s,;'\"`]+)*)?)['\"`]?(?:\s+(?:option|argument|parameter|flag|setting|entry|one|value"
     rf"|(?P<family>stuff|things?|bits?|settings|options|params|parameters|arguments|business)))?"
     rf"(?:\s+(?:off|out)(?:\s+of)?)?(?:\s+(?:from|off|of)\s+(?:the\s+)?{_CMDLINE_WORDS})?"
     rf"|\b{_CMDLINE_WORDS}\s+(?:should|must)\s+not\s+(?:have|contain|include)\s+"
