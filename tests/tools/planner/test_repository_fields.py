@@ -181,3 +181,16 @@ def test_a_listed_repository_given_again_gets_the_fields_said() -> None:
     assert ops == [
         {"op": "set", "path": f"packageRepositories[url={LISTED}].component", "value": "non-free"}
     ]
+
+
+def test_the_package_a_repository_request_names_as_one_is_added() -> None:
+    said = (
+        "the agent ships as an rpm named zorbo-agent on https://z.example.org/rpms "
+        "(key https://z.example.org/key). add the repo and install the package"
+    )
+    plan = plan_request(said, _text(), mode="refine")
+    packages = [n for op in plan.operations if op.op == "add_packages" for n in op.packages]
+    assert packages == ["zorbo-agent"], (plan.operations, plan.not_applied)
+    repos = [op for op in plan.operations if op.op == "add_repository"]
+    assert len(repos) == 1 and repos[0].url == "https://z.example.org/rpms"
+    assert plan.not_applied == []

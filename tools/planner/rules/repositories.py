@@ -145,6 +145,7 @@ def rule_repositories(state: PlanState) -> None:
     if any(repo.url for repo in found):
         for match in text.matches(_ADD_IT):
             text.consume(*match.span())  # "... signing key at URL. Please add it."
+        _package_from_it(state)
 
 
 def _sentences(state: PlanState) -> list[tuple[int, int]]:
@@ -277,6 +278,39 @@ def _components(state: PlanState, match: re.Match[str]) -> tuple[list[str], int]
         words.append(state.text.raw(*word.span()))
         end = word.end()
     return words, end
+
+
+# "a .deb called linectl-runtime", "an rpm named acme-agent": a package the user names as one
+_PACKAGE_CALLED = re.compile(
+    r"\b(?:a|an|the|our|their)\s+(?:\.?deb|\.?rpm|package)\s+(?:called|named)\s+"
+    r"(?P<name>[a-z0-9][a-z0-9.+-]*[a-z0-9+])"
+)
+# "add the repo and the package", "then install the package": that package, from it
+_THE_PACKAGE = re.compile(
+    r"\b(?:(?:add|install|include|pull\s+in)\s+(?:the|that)|and\s+(?:the|that))\s+"
+    r"(?:package|\.?deb|\.?rpm)\b(?!\s+(?:called|named|list|\w+=))"
+)
+
+
+def _package_from_it(state: PlanState) -> None:
+    """The package a request that adds a repository names as one, and asks for.
+
+    "our runtime is a .deb called linectl-runtime we host at URL ... add the repo and
+    the package": the user marks the name as a package, and asks for it.
+    """
+    text = state.text
+    named = [m for m in _PACKAGE_CALLED.finditer(text.work)]
+    wanted = text.matches(_THE_PACKAGE)
+    if len(named) != 1 or not wanted:
+        return
+    name = text.raw(*named[0].span("name"))
+    if name != name.lower():
+        return  # a product name, not a package's
+    text.consume(*named[0].span("name"), "packages")
+    for match in wanted:
+        text.consume(*match.span(), "packages")
+    if name not in state.add and name not in state.facts.packages:
+        state.add.append(name)
 
 
 # "please add it", "use that one": the repository the request just described
