@@ -141,6 +141,18 @@ def _added(said: str, with_repository: bool = False) -> dict[str, object]:
             "mirror https://a.example.org/y, codename trixie, components main contrib non-free",
             {"component": "main contrib non-free"},
         ),
+        # suite and component in parentheses after the URL
+        (
+            "use the vendor's repo https://v.example.org/deb (forky, extras) with key "
+            "https://v.example.org/k.asc",
+            {"codename": "forky", "component": "extras", "pkey": "https://v.example.org/k.asc"},
+        ),
+        # a pasted field list, one field a line, the key as "pkey"
+        (
+            "- url: https://p.example.org/apt\n  codename: forky\n  component: main\n"
+            "  pkey: https://p.example.org/k.asc",
+            {"codename": "forky", "component": "main", "pkey": "https://p.example.org/k.asc"},
+        ),
     ],
 )
 def test_repository_fields_in_any_order(said: str, fields: dict[str, object]) -> None:

@@ -38,14 +38,14 @@ _CUE = re.compile(
 # after a repository URL, the words of a sources.list line: the suite, then components
 # "URL bookworm main", "URL, bookworm, stable": separated by spaces or commas
 _POSITIONAL = re.compile(
-    r"(?:\s*,\s*|\s+)(?P<suite>[a-z][a-z0-9.-]*)(?P<components>(?:(?:\s*,\s*|\s+)(?!(?:with|and|key|signed|signing|gpg|"
+    r"(?:\s*,\s*|\s+)\(?(?P<suite>[a-z][a-z0-9.-]*)(?P<components>(?:(?:\s*,\s*|\s+)(?!(?:with|and|key|signed|signing|gpg|"
     r"priority|prio|suite|component|components|codename|for|from|to|at|on|in|please|too|also|"
     r"then)\b)[a-z][a-z0-9-]*)*)(?=\s*(?:$|[,;.)\x1f]|\s+(?:with|and|key|signed|signing|gpg|priority)\b))"
 )
 _URL_FIELD = re.compile(rf"\b(?:url|uri|address|at|from)\s*[:=]?\s*(?P<url>{_URL})")
 _KEY = re.compile(
     r"\b(?:(?:signing|gpg|pgp|public|archive|repo|repository|release)\s+)?(?:key(?:ring)?|"
-    r"signature)(?:\s+(?:url|file|is|at|from|=|:))*\s*[:=]?\s*"
+    r"signature|pkey|gpgkey|signed-by)(?:\s+(?:url|file|is|at|from|=|:))*\s*[:=]?\s*"
     rf"(?P<key>{_URL}|{_PATH})"
     rf"|\bsigned\s+(?:with|by)\s+(?:the\s+key\s+(?:at\s+)?)?(?P<key2>{_URL}|{_PATH})"
     # "set the key of the dlstreamer repo to URL"
@@ -66,7 +66,8 @@ _SUITE = re.compile(
 _COMPONENT = re.compile(
     r"\b(?:components?|section|area)\s*[:=]?\s*(?:(?:to|is|as)\s+)?"
     r"(?P<value>[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?"
-    r"(?:(?:\s*,\s*|\s+and\s+|\s+)(?!(?:and|key|signing|signed|suite|codename|with|url|please|pls|too|also|thanks)\b)"
+    r"(?:(?:\s*,\s*|\s+and\s+|\s+)(?!(?:and|key|signing|signed|suite|codename|with|url|please|pls|too|also|thanks"
+    r"|pkey|gpgkey|priority|uri)\b)"
     r"[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?)*)"
 )
 _PRIORITY = re.compile(
@@ -273,6 +274,8 @@ def _components(state: PlanState, match: re.Match[str]) -> tuple[list[str], int]
     for word in _COMPONENT_WORD.finditer(work, match.start("value"), match.end("value")):
         if word.group() == "and":
             continue
+        if words and "\n" in work[end : word.start()]:
+            break  # a pasted field list: the next line is another field
         if words and word.group() not in _KNOWN_COMPONENTS and is_english(word.group()):
             break
         words.append(state.text.raw(*word.span()))
