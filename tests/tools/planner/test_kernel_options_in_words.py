@@ -145,3 +145,28 @@ def test_an_option_removed_in_other_words(said: str, gone: str) -> None:
     assert gone not in cmdline, (cmdline, not_applied)
     # "on the cmdline" says where, it is no value
     assert not any(a.endswith("=on") for a in cmdline), cmdline
+
+
+@pytest.mark.parametrize(
+    ("said", "wanted"),
+    [
+        ("switch off the audit subsystem (audit=0) and add htop", ["audit=0"]),
+        ("keep the old eth0 names (net.ifnames=0)", ["net.ifnames=0"]),
+    ],
+)
+def test_an_option_in_parentheses_with_its_description(said: str, wanted: list[str]) -> None:
+    cmdline, not_applied = _after(said)
+    assert set(wanted) <= set(cmdline), cmdline
+    assert not_applied == [], not_applied  # the description is the option's
+
+
+def test_a_description_that_names_something_else_is_not_swallowed() -> None:
+    plan = plan_request("install btop (panic=5)", _text(), mode="refine")
+    packages = [n for op in plan.operations if op.op == "add_packages" for n in op.packages]
+    assert packages == ["btop"]
+
+
+def test_a_pasted_grub_default_line_is_the_kernel_command_line() -> None:
+    cmdline, not_applied = _after('GRUB_CMDLINE_LINUX_DEFAULT="quiet splash apparmor=0"')
+    assert {"quiet", "splash", "apparmor=0"} <= set(cmdline), (cmdline, not_applied)
+    assert not_applied == []

@@ -133,6 +133,11 @@ _BARE_ARG = re.compile(
     r"(?:,(?![a-z_][a-z0-9_.-]*=)[^\s,;\x1f\[\](){}<>\"'`]+)*))"
     r"(?=$|[\s,;\x1f'\"`])"
 )
+# options alone in parentheses: "disable the spectre mitigations (mitigations=off)"
+_PAREN_ARGS = re.compile(
+    r"\(\s*(?P<args>[a-z_][a-z0-9_.-]*=[^\s,;()\x1f]+(?:[\s,]+[a-z_][a-z0-9_.-]*=[^\s,;()\x1f]+)*)"
+    r"\s*\)"
+)
 
 
 # "remove the loglevel option", "take loglevel off the kernel command line", "get rid of
@@ -320,6 +325,11 @@ def rule_bare_kernel_args(state: PlanState) -> None:
 
     So are the flags no package or English word is named like ("boot with nomodeset").
     """
+    for match in state.text.matches(_PAREN_ARGS):
+        args = _split_args(state.text.raw(*match.span("args")))
+        if _described(state, match.start(), [_arg_key(a) for a in args]):
+            state.text.consume(*match.span())
+            add_cmdline_args(state, args)
     for match in state.text.matches(_BARE_ARG):
         arg = state.text.raw(*match.span("arg")).rstrip(".")
         state.text.consume(*match.span())
@@ -329,6 +339,30 @@ def rule_bare_kernel_args(state: PlanState) -> None:
         lead = _FLAG_LEAD.search(state.text.work, max(0, match.start() - 12), match.start())
         state.text.consume(lead.start() if lead else match.start(), match.end())
         add_cmdline_args(state, [match.group("flag")])
+
+
+def _described(state: PlanState, opening: int, keys: list[str]) -> bool:
+    """Whether options in parentheses at ``opening`` are the kernel's (reading their words).
+
+    "disable the spectre mitigations (mitigations=off)": the clause just before the
+    parenthesis names a part of the option's key, so it describes the option and is read
+    with it. A clause that names something else ("add htop (loglevel=3)") leaves the
+    parenthesis to be reported: it may be a note on the package.
+    """
+    from oic_ai.tools.planner.clauses import split_clauses
+
+    text = state.text
+    before = [c for c in split_clauses(text.original) if c.end <= opening]
+    if not before or text.work[before[-1].end : opening].strip():
+        return False
+    clause = before[-1]
+    said = re.findall(r"[a-z0-9_]+", text.work[clause.start : clause.end])
+    words = {w for w in said if len(w) >= 4}
+    parts = {p for key in keys for p in re.split(r"[._]", key.lower()) if len(p) >= 4}
+    if not any(w.rstrip("s") in p or p in w for w in words for p in parts):
+        return False
+    text.consume(clause.start, clause.end, "context")
+    return True
 
 
 # a flag joined to an option just read ("add quiet and splash", "loglevel=3, quiet"), or a
