@@ -170,3 +170,16 @@ def test_a_pasted_grub_default_line_is_the_kernel_command_line() -> None:
     cmdline, not_applied = _after('GRUB_CMDLINE_LINUX_DEFAULT="quiet splash apparmor=0"')
     assert {"quiet", "splash", "apparmor=0"} <= set(cmdline), (cmdline, not_applied)
     assert not_applied == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "put rcu_nocbs=1-3 on the kernel line for realtime work",
+        "nohz_full=1-3 for realtime, thanks",
+    ],
+)
+def test_what_an_option_is_for_asks_for_nothing_more(said: str) -> None:
+    plan = plan_request(said, _text(), mode="refine")
+    assert [op.op for op in plan.operations] == ["set_kernel"], plan.operations
+    assert plan.not_applied == []

@@ -236,6 +236,7 @@ def rule_kernel(state: PlanState) -> None:
             continue
         text.consume(*match.span())
         add_cmdline_args(state, [f"{key}={value}"])
+    _purposes(state)
     _hugepages(state)
     _count_change(state)
     _counted(state)
@@ -335,6 +336,7 @@ def rule_bare_kernel_args(state: PlanState) -> None:
         state.text.consume(*match.span())
         add_cmdline_args(state, [arg])
     _joined_flags(state)
+    _purposes(state)
     for match in state.text.matches(_BARE_FLAG):
         lead = _FLAG_LEAD.search(state.text.work, max(0, match.start() - 12), match.start())
         state.text.consume(lead.start() if lead else match.start(), match.end())
@@ -444,6 +446,20 @@ def _count_change(state: PlanState) -> None:
             continue
         text.consume(*match.span())
         add_cmdline_args(state, [f"{named[0]}={match.group('value')}"])
+
+
+# "add isolcpus=2,3 to the kernel line for realtime": what the option is for
+_PURPOSE = re.compile(r"\x1f[ \t]*(?P<purpose>(?:for|so\s+that)\s+[^,;.!?:\x1f\n]+)")
+
+
+def _purposes(state: PlanState) -> None:
+    """A purpose said right after kernel options describes them; it asks for nothing more.
+
+    "isolcpus=2,3 ... for realtime" is no request for a realtime kernel.
+    """
+    for match in state.text.matches(_PURPOSE):
+        if _kernel_claimed(state, match.start()):
+            state.text.consume(*match.span("purpose"), "context")
 
 
 def _kernel_claimed(state: PlanState, at: int) -> bool:
