@@ -345,6 +345,19 @@ class TargetRegistry:
         """Return arch -> serial console prefix, for the arches that have one."""
         return {name: arch.console for name, arch in self.arches.items() if arch.console}
 
+    def follow_consoles(self, cmdline: str, arch: str) -> str:
+        """Return ``cmdline`` with every arch's default serial console as ``arch``'s.
+
+        Device 0 is each arch's default serial console (``console=ttyS0`` becomes
+        ``console=ttyAMA0`` for aarch64); another device is the user's own and stays.
+        """
+        consoles = self.consoles()
+        console = consoles.get(arch)
+        others = "|".join(t for a, t in consoles.items() if a != arch)
+        if not console or not others:
+            return cmdline
+        return re.sub(rf"(?<=console=)(?:{others})(?=0(?![0-9]))", console, cmdline)
+
     # --- root partitions ----------------------------------------------------------------
 
     def root_type(self, arch: str) -> str:

@@ -91,14 +91,10 @@ def _follow_arch(ed: Editor, old: str | None, new: str) -> None:
     kernel = system.get("kernel") if isinstance(system, CommentedMap) else None
     cmdline = kernel.get("cmdline") if isinstance(kernel, CommentedMap) else None
     if isinstance(kernel, CommentedMap) and isinstance(cmdline, str):
-        consoles = targets.consoles()
-        console = consoles[new]
-        others = "|".join(t for a, t in consoles.items() if a != new)
-        # device 0 is each arch's default serial console; another device is the user's own
-        updated = re.sub(rf"(?<=console=)(?:{others})(?=0(?![0-9]))", console, cmdline)
+        updated = targets.follow_consoles(cmdline, new)
         if updated != cmdline:
             kernel["cmdline"] = updated
-            notes.append(f"kernel cmdline consoles -> {console}")
+            notes.append(f"kernel cmdline consoles -> {targets.consoles()[new]}")
     old_arch = targets.arches.get(old or "")
     words = old_arch.name_words if old_arch else ()
     for section_key in ("image", "disk", "systemConfig"):

@@ -22,7 +22,7 @@ from oic_ai.tools.planner.rules.artifacts import artifact_words, rule_artifacts
 from oic_ai.tools.planner.rules.beyond import rule_beyond_template
 from oic_ai.tools.planner.rules.boot import rule_bootloader, rule_immutability
 from oic_ai.tools.planner.rules.capability_words import for_use_case
-from oic_ai.tools.planner.rules.console import rule_console
+from oic_ai.tools.planner.rules.console import rule_console, settle_arch_consoles
 from oic_ai.tools.planner.rules.corrections import rule_framing, rule_take_back
 from oic_ai.tools.planner.rules.disk import rule_disk_size
 from oic_ai.tools.planner.rules.hostname import rule_hostname
@@ -317,6 +317,7 @@ def plan_request(
     _check_disk_layout(state)
     if state.target.known:
         translate_for_target(state)
+    settle_arch_consoles(state)
     state.text.owner = "packages"
     rule_packages(state)
     clauses = account(state)

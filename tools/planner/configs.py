@@ -349,6 +349,11 @@ def _bitbake(line: str, found: Found) -> bool:
     if match is None:
         return False
     var, value = match.group("var"), match.group("value")
+    if var in ("GRUB_CMDLINE_LINUX", "GRUB_CMDLINE_LINUX_DEFAULT"):
+        found.saw("/etc/default/grub")  # the same shape as a local.conf line
+        if value.strip():
+            found.said.append(f"kernel cmdline: {value.strip()}")
+        return True
     found.saw("local.conf")
     words = value.split()
     if var in ("IMAGE_INSTALL", "CORE_IMAGE_EXTRA_INSTALL"):

@@ -106,3 +106,103 @@ def test_add_it_after_a_described_repository_is_part_of_it() -> None:
 def test_a_field_word_in_a_sentence_about_other_things_changes_no_repository() -> None:
     ops, _ = _ops("remove unneeded components like cups", with_repository=True)
     assert not [op for op in ops if op["op"] == "set"]
+
+
+def _added(said: str, with_repository: bool = False) -> dict[str, object]:
+    ops, not_applied = _ops(said, with_repository)
+    repos = [op for op in ops if op["op"] == "add_repository"]
+    assert len(repos) == 1, (ops, not_applied)
+    return repos[0]
+
+
+@pytest.mark.parametrize(
+    ("said", "fields"),
+    [
+        # the fields in another order than a sources.list line, each with its word
+        (
+            "key https://k.example.org/pub.asc, component extras, and the mirror "
+            "https://m.example.org/deb with suite forky",
+            {"codename": "forky", "component": "extras", "pkey": "https://k.example.org/pub.asc"},
+        ),
+        # a thing "called" something else is no repository name: the suite is said
+        (
+            "we ship a tool called zorbo-agent from https://z.example.org/apt, suite lts, "
+            "component main",
+            {"codename": "lts", "component": "main"},
+        ),
+        # a remark after the component is no second component
+        (
+            "our apt repo https://a.example.org/x codename trixie component main, we keep "
+            "the rest in git",
+            {"codename": "trixie", "component": "main"},
+        ),
+        # several components, some of them English words too
+        (
+            "mirror https://a.example.org/y, codename trixie, components main contrib non-free",
+            {"component": "main contrib non-free"},
+        ),
+        # suite and component in parentheses after the URL
+        (
+            "use the vendor's repo https://v.example.org/deb (forky, extras) with key "
+            "https://v.example.org/k.asc",
+            {"codename": "forky", "component": "extras", "pkey": "https://v.example.org/k.asc"},
+        ),
+        # a pasted field list, one field a line, the key as "pkey"
+        (
+            "- url: https://p.example.org/apt\n  codename: forky\n  component: main\n"
+            "  pkey: https://p.example.org/k.asc",
+            {"codename": "forky", "component": "main", "pkey": "https://p.example.org/k.asc"},
+        ),
+    ],
+)
+def test_repository_fields_in_any_order(said: str, fields: dict[str, object]) -> None:
+    repo = _added(said)
+    for name, value in fields.items():
+        assert repo.get(name) == value, (said, repo)
+
+
+def test_a_url_given_with_a_key_is_a_repository_whatever_it_is_called() -> None:
+    said = "fetch btop out of ACME-EXTRAS (https://x.example.org/el/10/ , key https://x.example.org/KEY)"
+    repo = _added(said)
+    # the trailing slash is kept exactly as given
+    assert repo["url"] == "https://x.example.org/el/10/"
+    assert repo["pkey"] == "https://x.example.org/KEY"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Bitte noch unser Repo: https://r.example.de/rpms, Schlüssel unter https://r.example.de/k",
+        "y el repositorio https://r.example.de/rpms con la clave https://r.example.de/k, gracias",
+        "e o repositório https://r.example.de/rpms com a chave https://r.example.de/k, obrigado",
+    ],
+)
+def test_a_signing_key_said_in_another_language(said: str) -> None:
+    repo = _added(said)
+    assert (repo["url"], repo.get("pkey")) == (
+        "https://r.example.de/rpms",
+        "https://r.example.de/k",
+    )
+
+
+def test_a_listed_repository_given_again_gets_the_fields_said() -> None:
+    said = f"add the repo {LISTED}, codename trixie, component non-free, key https://apt.corp.example.com/old.gpg"
+    ops, not_applied = _ops(said, with_repository=True)
+    assert not_applied == []
+    # only the field said differently is set; the repository is not listed twice
+    assert ops == [
+        {"op": "set", "path": f"packageRepositories[url={LISTED}].component", "value": "non-free"}
+    ]
+
+
+def test_the_package_a_repository_request_names_as_one_is_added() -> None:
+    said = (
+        "the agent ships as an rpm named zorbo-agent on https://z.example.org/rpms "
+        "(key https://z.example.org/key). add the repo and install the package"
+    )
+    plan = plan_request(said, _text(), mode="refine")
+    packages = [n for op in plan.operations if op.op == "add_packages" for n in op.packages]
+    assert packages == ["zorbo-agent"], (plan.operations, plan.not_applied)
+    repos = [op for op in plan.operations if op.op == "add_repository"]
+    assert len(repos) == 1 and repos[0].url == "https://z.example.org/rpms"
+    assert plan.not_applied == []

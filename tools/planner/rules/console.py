@@ -57,16 +57,44 @@ class _Ask:
     same_speed: bool = False
 
 
+# options whose value is a device: "earlyprintk on ttyS0", "kgdboc at ttyS1, 115200"
+_DEVICE_OPTION = re.compile(
+    r"\b(?P<key>earlyprintk|kgdboc)\s+(?:(?:on|at|to|via|over|=)\s+)?(?:the\s+)?"
+    r"(?P<device>tty(?:S|AMA|USB|PS)\d+|hvc\d+)\b"
+    r"(?:\s*(?:,|at)\s*(?P<speed>\d{3,7})\b(?:\s*(?:baud|bps))?)?",
+    re.I,
+)
+
+
+def _device_options(state: PlanState) -> None:
+    """Options that take a device, said in words.
+
+    "earlyprintk on ttyS0" is ``earlyprintk=ttyS0``, not a second console.
+    """
+    from oic_ai.tools.planner.rules.kernel import add_cmdline_args
+
+    for match in state.text.matches(_DEVICE_OPTION):
+        key = match.group("key").lower()
+        value = state.text.raw(*match.span("device"))
+        speed = match.group("speed")
+        if speed and int(speed) in _BAUDS:
+            value += f",{speed}"
+        state.text.consume(*match.span())
+        add_cmdline_args(state, [f"{key}={value}"])
+
+
 def rule_console(state: PlanState) -> None:
     """Set, move or add serial consoles on the kernel command line."""
     text = state.text
+    _device_options(state)
     groups: list[list[Clause]] = []
     last_sentence = -1
     for clause in split_clauses(text.original):
         piece = text.work[clause.start : clause.end]
+        written = _unread(state, clause.start, clause.end)
         follows = bool(groups) and clause.sentence == last_sentence
         short = follows and _SHORT_SOURCE.search(piece)
-        if not _is_console(clause.text, piece) and not (follows and _speed_only(piece) or short):
+        if not _is_console(written, piece) and not (follows and _speed_only(piece) or short):
             continue
         if groups and clause.sentence == last_sentence:
             groups[-1].append(clause)
@@ -153,10 +181,19 @@ def _speeds(work: str) -> list[re.Match[str]]:
     ]
 
 
+def _unread(state: PlanState, start: int, end: int) -> str:
+    """The original text of ``start:end`` in its case, with what a rule read blanked."""
+    work = state.text.work
+    return "".join(
+        state.text.BLANK if work[i] == state.text.BLANK else state.text.original[i]
+        for i in range(start, end)
+    )
+
+
 def _read(state: PlanState, group: list[Clause]) -> _Ask | None:
     ask = _Ask()
     for clause in group:
-        written = state.text.original[clause.start : clause.end]
+        written = _unread(state, clause.start, clause.end)
         work = state.text.work[clause.start : clause.end]
         explicit = _EXPLICIT.search(written)
         for match in _DEVICE.finditer(written):
@@ -257,3 +294,21 @@ def _set(
     suffix = "" if speed != _speed_of(speed) else options[len(_speed_of(options)) :]
     args[index] = f"console={device},{speed}{suffix}"
     state.cmdline = " ".join(args)
+
+
+def settle_arch_consoles(state: PlanState) -> None:
+    """Leave to the architecture change the console it makes itself.
+
+    "ARM64 board, serial console is ttyAMA0 115200" on an x86_64 base: the target change
+    already moves ``console=ttyS0`` to ``console=ttyAMA0``; a command line equal to that
+    is no change of its own (an operation that would change nothing is reported as not
+    applied).
+    """
+    arch = state.set_target.get("arch")
+    if state.cmdline is None or not arch or arch == state.facts.target.arch:
+        return
+    from oic_ai.stores.targets import load_targets
+
+    followed = load_targets().follow_consoles(state.facts.kernel.cmdline, arch)
+    if " ".join(state.cmdline.split()) == " ".join(followed.split()):
+        state.cmdline = None

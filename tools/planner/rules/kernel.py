@@ -18,7 +18,7 @@ _NOT_KERNEL_BEFORE = re.compile(
 )
 _CMDLINE_WORDS = (
     r"(?:(?:kernel(?:'s)?\s+)?(?:cmdline|command[\s-]?line|boot\s+(?:args|arguments|parameters|"
-    r"params|options)|bootargs)|kernel\s+(?:args|arguments|parameters|params|options))"
+    r"params|options)|bootargs)|kernel\s+(?:args|arguments|parameters|params|options|line))"
 )
 _KEY = r"[a-z0-9_.-]+"
 # An option is one token: a comma inside its value ("isolcpus=2,3", "console=ttyS0,115200")
@@ -52,7 +52,8 @@ _CMDLINE_KEY_SET = re.compile(
     rf"\s+to\s+(?P<value>{_VALUE})\s+(?:on|in)\s+(?:the\s+)?{_CMDLINE_WORDS}"
 )
 _CMDLINE_INLINE = re.compile(
-    rf"\b{_CMDLINE_WORDS}\s*(?:\+=|:|\+)\s*(?P<args>{_ARGS})"
+    rf"\b{_CMDLINE_WORDS}\s*(?:\+=|:|\+)\s*(?:(?:add|append|include|put|plus|with)\s+)?"
+    rf"(?P<args>{_ARGS})"
     rf"|\b(?:kernel|boot)\s+(?:params?|parameters?|options?|args?|arguments?|flags?)\s+"
     rf"(?P<args2>{_KEY}={_VALUE}(?:(?:\s*,\s*|\s+(?:and\s+)?){_KEY}={_VALUE})*)"
 )
@@ -60,7 +61,8 @@ _CMDLINE_INLINE = re.compile(
 _KEY_VALUE_WORDS = re.compile(
     r"(?:\b(?:the\s+)?(?:kernel|boot)\s+(?:option|param|parameter|arg|argument)\s+)?"
     r"(?<![\w.=-])(?P<key>[a-z_][a-z0-9_.]*)\s+(?:(?:to|of|at|should\s+be|=)\s*)?"
-    r"(?P<value>\d{1,6}|off|on)(?=$|[\s,;.\x1f)])(?!\s*(?:gb|gib|mb|mib|tb|%|baud))"
+    r"(?P<value>\d{1,6}|off|on(?!\s+(?:the|a|an|this|that|its|our|my|kernel|cmdline|boot)\b))"
+    r"(?=$|[\s,;.\x1f)])(?!\s*(?:gb|gib|mb|mib|tb|%|baud))"
 )
 # keys known to take a value, besides the ones the command line already has
 _VALUE_KEYS = frozenset(
@@ -125,10 +127,16 @@ _KEY_KEEP = re.compile(
 _QUIET = re.compile(r"\b(?:quiet|silent)(?:\s+boot)?\b|\bboot\s+(?:quietly|silently)\b")
 # A whole word on its own: never part of a URL ("?a=b"), a bracket ("[trusted=yes]") or a
 # longer word, which the leftovers then report instead.
+# A quote around it is no part of it: "add 'ip=dhcp' and `rd.neednet=1`".
 _BARE_ARG = re.compile(
-    r"(?<![^\s,;\x1f])(?P<arg>(?>[a-z_][a-z0-9_.-]*=[^\s,;\x1f\[\](){}<>\"'`]+"
+    r"(?<![^\s,;\x1f'\"`])(?P<arg>(?>[a-z_][a-z0-9_.-]*=[^\s,;\x1f\[\](){}<>\"'`]+"
     r"(?:,(?![a-z_][a-z0-9_.-]*=)[^\s,;\x1f\[\](){}<>\"'`]+)*))"
-    r"(?=$|[\s,;\x1f])"
+    r"(?=$|[\s,;\x1f'\"`])"
+)
+# options alone in parentheses: "disable the spectre mitigations (mitigations=off)"
+_PAREN_ARGS = re.compile(
+    r"\(\s*(?P<args>[a-z_][a-z0-9_.-]*=[^\s,;()\x1f]+(?:[\s,]+[a-z_][a-z0-9_.-]*=[^\s,;()\x1f]+)*)"
+    r"\s*\)"
 )
 
 
@@ -137,8 +145,8 @@ _BARE_ARG = re.compile(
 # "scratch the isolcpus thing", "remove the hugepages stuff": every option of that family
 _KEY_REMOVE = re.compile(
     rf"\b(?:(?:remove|drop|delete|strip|disable|lose|scratch|kill|ditch|forget)|get\s+rid\s+of"
-    rf"|take)\s+(?:the\s+|all\s+(?:the\s+)?|those\s+|that\s+)?"
-    rf"(?P<arg>{_KEY}(?:={_VALUE})?)(?:\s+(?:option|argument|parameter|flag|setting|entry|one|value"
+    rf"|take(?:\s+(?:out|off))?|no\s+more|no\s+longer)\s+(?:the\s+|all\s+(?:the\s+)?|those\s+|that\s+)?"
+    rf"['\"`]?(?P<arg>{_KEY}(?:=[^\s,;'\"`]+(?:,(?!{_KEY}=)[^\s,;'\"`]+)*)?)['\"`]?(?:\s+(?:option|argument|parameter|flag|setting|entry|one|value"
     rf"|(?P<family>stuff|things?|bits?|settings|options|params|parameters|arguments|business)))?"
     rf"(?:\s+(?:off|out)(?:\s+of)?)?(?:\s+(?:from|off|of)\s+(?:the\s+)?{_CMDLINE_WORDS})?"
     rf"|\b{_CMDLINE_WORDS}\s+(?:should|must)\s+not\s+(?:have|contain|include)\s+"
@@ -159,12 +167,15 @@ def rule_kernel(state: PlanState) -> None:
         old, new = text.raw(*match.span("old")), text.raw(*match.span("new")).rstrip(".")
         text.consume(*match.span())
         _remove_cmdline_args(state, [old])
-        _add_cmdline_args(state, [new])
+        add_cmdline_args(state, [new])
     for match in text.matches(_KEY_REMOVE):
         arg = text.raw(*match.span("arg" if match.group("arg") else "arg2")).rstrip(".")
         keys = {_arg_key(a) for a in state.current_cmdline.split()}
         family = _family(keys, arg) if match.group("family") and "=" not in arg else []
         if _arg_key(arg) not in keys and not family:
+            if "=" in arg:  # "remove loglevel=7": an option, just not there; never added
+                text.consume(*match.span())
+                state.notes.append(f"{arg} is not on the kernel command line")
             continue  # not an option the command line has: another rule's (a package)
         text.consume(*match.span())
         _remove_cmdline_args(state, family or [arg])
@@ -180,13 +191,24 @@ def rule_kernel(state: PlanState) -> None:
     for match in text.matches(_CMDLINE_KEY_SET):
         key, value = (text.raw(*match.span(group)) for group in ("key", "value"))
         text.consume(*match.span())
-        _add_cmdline_args(state, [f"{key}={value}"])
+        add_cmdline_args(state, [f"{key}={value}"])
     for pattern in (_CMDLINE_ADD, _CMDLINE_PASS, _CMDLINE_INLINE, _CMDLINE_STATED):
         for match in text.matches(pattern):
             group = "args" if match.group("args") else "args2"
             args = _split_args(text.raw(*match.span(group)))
+            if pattern in (_CMDLINE_ADD, _CMDLINE_PASS) and _option_words(args) != args:
+                continue  # "set up 512 hugepages on the kernel line": words, not options
+            if pattern is _CMDLINE_INLINE and _option_words(args) != args:
+                # "cmdline: isolcpus=2-3 for the rt cores": the options, not the words after
+                args = _option_words(args)
+                if not args:
+                    continue
+                last = text.work.find(args[-1].lower(), match.start(group))
+                text.consume(match.start(), last + len(args[-1]))
+                add_cmdline_args(state, args)
+                continue
             text.consume(*match.span())
-            _add_cmdline_args(state, args)
+            add_cmdline_args(state, args)
     for match in text.matches(_CMDLINE_ON):
         args = _option_words(_split_args(text.raw(*match.span("args"))))
         if _OBSERVED.search(text.work, max(0, match.start() - 30), match.start()):
@@ -194,26 +216,29 @@ def rule_kernel(state: PlanState) -> None:
             continue
         if args and ("=" in args[0] or args[0].lower() in _FLAGS):
             text.consume(*match.span())
-            _add_cmdline_args(state, args)
+            add_cmdline_args(state, args)
     for match in text.matches(_CMDLINE_AFTER):
         args = _option_words(_split_args(text.raw(*match.span("args"))))
         if args:
             text.consume(*match.span())
-            _add_cmdline_args(state, args)
+            add_cmdline_args(state, args)
     for match in text.matches(_CMDLINE_NAMED):
         args = _option_words(_split_args(text.raw(*match.span("args"))))
         if not args or (not match.group("kernel") and not all("=" in a for a in args)):
             continue  # "add the options" without a key=value is not surely the kernel's
         last = text.work.find(args[-1].lower(), match.start("args"))
         text.consume(match.start(), last + len(args[-1]) if last >= 0 else match.end())
-        _add_cmdline_args(state, args)
+        add_cmdline_args(state, args)
     for match in text.matches(_KEY_CHANGE):
         key, value = match.group("key"), text.raw(*match.span("value")).rstrip(".")
         keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
         if key not in keys or key == "console":
             continue
         text.consume(*match.span())
-        _add_cmdline_args(state, [f"{key}={value}"])
+        add_cmdline_args(state, [f"{key}={value}"])
+    _purposes(state)
+    _hugepages(state)
+    _count_change(state)
     _counted(state)
     _key_values(state)
     keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
@@ -223,7 +248,7 @@ def rule_kernel(state: PlanState) -> None:
             continue
         value = text.raw(*match.span("value")).rstrip(".")
         text.consume(*match.span())
-        _add_cmdline_args(state, [f"{key}={value}" for key in named])
+        add_cmdline_args(state, [f"{key}={value}" for key in named])
     for match in text.matches(_KEY_KEEP):
         if match.group("key") in keys:
             text.consume(*match.span(), "context")
@@ -232,7 +257,7 @@ def rule_kernel(state: PlanState) -> None:
         if _NEGATED_QUIET.search(text.work, max(0, match.start() - 20), match.start()):
             _remove_cmdline_args(state, ["quiet"])  # "no quiet boot"
             continue
-        _add_cmdline_args(state, ["quiet"])
+        add_cmdline_args(state, ["quiet"])
     for match in text.matches(_KERNEL_VERSION):
         if _NOT_KERNEL_BEFORE.search(text.work, 0, match.start()):
             continue
@@ -269,13 +294,13 @@ def _key_values(state: PlanState) -> None:
         if key not in valued and key not in _VALUE_KEYS:
             continue
         text.consume(*match.span())
-        _add_cmdline_args(state, [f"{key}={match.group('value')}"])
+        add_cmdline_args(state, [f"{key}={match.group('value')}"])
     for match in text.matches(_IT_VALUE):
         key = _named_key(state, valued, match.start())
         if key is None:
             continue
         text.consume(*match.span())
-        _add_cmdline_args(state, [f"{key}={text.raw(*match.span('value')).rstrip('.')}"])
+        add_cmdline_args(state, [f"{key}={text.raw(*match.span('value')).rstrip('.')}"])
 
 
 def _named_key(state: PlanState, keys: set[str], before: int) -> str | None:
@@ -301,30 +326,140 @@ def rule_bare_kernel_args(state: PlanState) -> None:
 
     So are the flags no package or English word is named like ("boot with nomodeset").
     """
+    for match in state.text.matches(_PAREN_ARGS):
+        args = _split_args(state.text.raw(*match.span("args")))
+        if _described(state, match.start(), [_arg_key(a) for a in args]):
+            state.text.consume(*match.span())
+            add_cmdline_args(state, args)
     for match in state.text.matches(_BARE_ARG):
         arg = state.text.raw(*match.span("arg")).rstrip(".")
         state.text.consume(*match.span())
-        _add_cmdline_args(state, [arg])
+        add_cmdline_args(state, [arg])
     _joined_flags(state)
+    _purposes(state)
     for match in state.text.matches(_BARE_FLAG):
         lead = _FLAG_LEAD.search(state.text.work, max(0, match.start() - 12), match.start())
         state.text.consume(lead.start() if lead else match.start(), match.end())
-        _add_cmdline_args(state, [match.group("flag")])
+        add_cmdline_args(state, [match.group("flag")])
+
+
+def _described(state: PlanState, opening: int, keys: list[str]) -> bool:
+    """Whether options in parentheses at ``opening`` are the kernel's (reading their words).
+
+    "disable the spectre mitigations (mitigations=off)": the clause just before the
+    parenthesis names a part of the option's key, so it describes the option and is read
+    with it. A clause that names something else ("add htop (loglevel=3)") leaves the
+    parenthesis to be reported: it may be a note on the package.
+    """
+    from oic_ai.tools.planner.clauses import split_clauses
+
+    text = state.text
+    before = [c for c in split_clauses(text.original) if c.end <= opening]
+    if not before or text.work[before[-1].end : opening].strip():
+        return False
+    clause = before[-1]
+    said = re.findall(r"[a-z0-9_]+", text.work[clause.start : clause.end])
+    words = {w for w in said if len(w) >= 4}
+    parts = {p for key in keys for p in re.split(r"[._]", key.lower()) if len(p) >= 4}
+    if not any(w.rstrip("s") in p or p in w for w in words for p in parts):
+        return False
+    text.consume(clause.start, clause.end, "context")
+    return True
 
 
 # a flag joined to an option just read ("add quiet and splash", "loglevel=3, quiet"), or a
 # value for an option key given as a count ("hugepages, 1024 of them", "1024 hugepages")
 _JOINED_AFTER = re.compile(
-    r"\x1f\s*(?:,|and|&|\+|plus)\s*(?P<flag>[a-z]+)\b(?![=.-])"
+    r"\x1f\s*(?:(?:,|and|&|\+|plus)\s*)?(?P<flag>[a-z]+)\b(?![=.-])"
     r"(?=\s*(?:$|[,;.!?)\x1f]|(?:and|to|on|in|too|as\s+well|please)\b))"
 )
-_JOINED_BEFORE = re.compile(r"(?<![\w=.-])(?P<flag>[a-z]+)\s*(?:,|and|&|\+|plus)\s*\x1f")
+_JOINED_BEFORE = re.compile(r"(?<![\w=.-])(?P<flag>[a-z]+)\s*(?:(?:,|and|&|\+|plus)\s*)?\x1f")
 # keys whose value is a count ("512 hugepages"); "2 audit rules" is no audit=2
 _COUNT_KEYS = frozenset(("hugepages", "maxcpus", "nr_cpus"))
 _COUNTED = re.compile(
     r"(?<![\w=.-])(?P<key>[a-z_][a-z0-9_.]*)\s*,?\s*(?P<value>\d{1,6})\s+of\s+them\b"
     r"|(?<![\w=.-])(?P<value2>\d{1,6})\s+(?P<key2>[a-z_][a-z0-9_.]*)\b(?![=.-])"
 )
+
+
+_HUGE = r"huge\s*-?\s*pages?"
+_PAGE_SIZE = r"(?P<n{0}>\d{{1,4}})\s*(?P<unit{0}>[gmk])(?:i?b)?\b"
+# "hugepages of 1G size", "1 GB huge pages", "hugepage size 2M": the size of a huge page
+_HUGE_SIZE = re.compile(
+    rf"\b{_HUGE}\s+(?:(?:of|at|with)\s+(?:a\s+)?(?:size\s+(?:of\s+)?)?|sized?\s+"
+    rf"|size\s*(?:of\s+|=\s*|:\s*|to\s+)?)(?:{_PAGE_SIZE.format(1)})(?:\s+(?:size|each|pages?))?"
+    rf"|(?<![\w.=-]){_PAGE_SIZE.format(2)}\s*(?:-\s*)?(?:sized?\s+)?{_HUGE}\b"
+)
+# "..., 16 pages", "16 of them", "count 16": how many, said in the sentence about them
+_HUGE_COUNT = re.compile(
+    r"(?<![\w.=-])(?P<count>\d{1,7})\s+(?:of\s+them|pages?)\b"
+    r"|\b(?:count|number)\s*(?:of\s+)?(?:[:=]\s*|to\s+|is\s+)?(?P<count2>\d{1,7})\b"
+)
+
+
+def _hugepages(state: PlanState) -> None:
+    """Huge pages said in words: a page size and a count.
+
+    "hugepages of 1G size, 16 pages" is ``hugepagesz=1G hugepages=16``. The size is a
+    page's, never the disk's.
+    """
+    from oic_ai.tools.planner.clauses import split_clauses
+
+    text = state.text
+    sentences: dict[int, tuple[int, int]] = {}
+    for clause in split_clauses(text.original):
+        start, end = sentences.get(clause.sentence, (clause.start, clause.end))
+        sentences[clause.sentence] = (min(start, clause.start), max(end, clause.end))
+    for start, end in sentences.values():
+        size = _HUGE_SIZE.search(text.work, start, end)
+        if size is None:
+            continue
+        unit = (size.group("unit1") or size.group("unit2")).upper()
+        number = size.group("n1") or size.group("n2")
+        text.consume(*size.span())
+        args = [f"hugepagesz={number}{unit}"]
+        count = _HUGE_COUNT.search(text.work, start, end)
+        if count is not None:
+            text.consume(*count.span())
+            args.append(f"hugepages={count.group('count') or count.group('count2')}")
+        add_cmdline_args(state, args)
+
+
+# "lower the hugepage count to 4", "set the number of hugepages to 4": a new count for a
+# counted option the command line has
+_COUNT_CHANGE = re.compile(
+    r"\b(?:set|change|make|lower|raise|reduce|increase|bump|drop|cut|decrease|bring|take)"
+    r"\s+(?:the\s+)?(?:(?:number|count)\s+of\s+)?(?P<word>huge\s*pages?|[a-z_][a-z0-9_.]*)"
+    r"(?:\s+(?:count|number))?\s+(?:(?:down|up|back)\s+)?to\s+(?P<value>\d{1,7})\b(?![.,]?\d)"
+    r"(?!\s*(?:gb|gib|mb|mib|tb|%))"
+)
+
+
+def _count_change(state: PlanState) -> None:
+    """A new value for a counted option, named by its word ("hugepage count" is hugepages)."""
+    text = state.text
+    keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
+    for match in text.matches(_COUNT_CHANGE):
+        word = re.sub(r"\s+", "", match.group("word"))
+        named = [k for k in keys if k in _COUNT_KEYS and k in (word, word + "s")]
+        if len(named) != 1:
+            continue
+        text.consume(*match.span())
+        add_cmdline_args(state, [f"{named[0]}={match.group('value')}"])
+
+
+# "add isolcpus=2,3 to the kernel line for realtime": what the option is for
+_PURPOSE = re.compile(r"\x1f[ \t]*(?P<purpose>(?:for|so\s+that)\s+[^,;.!?:\x1f\n]+)")
+
+
+def _purposes(state: PlanState) -> None:
+    """A purpose said right after kernel options describes them; it asks for nothing more.
+
+    "isolcpus=2,3 ... for realtime" is no request for a realtime kernel.
+    """
+    for match in state.text.matches(_PURPOSE):
+        if _kernel_claimed(state, match.start()):
+            state.text.consume(*match.span("purpose"), "context")
 
 
 def _kernel_claimed(state: PlanState, at: int) -> bool:
@@ -339,7 +474,7 @@ def _counted(state: PlanState) -> None:
         if key not in _COUNT_KEYS:
             continue
         text.consume(*match.span())
-        _add_cmdline_args(state, [f"{key}={match.group('value') or match.group('value2')}"])
+        add_cmdline_args(state, [f"{key}={match.group('value') or match.group('value2')}"])
 
 
 def _joined_flags(state: PlanState) -> None:
@@ -351,7 +486,7 @@ def _joined_flags(state: PlanState) -> None:
             blank = match.start() if pattern is _JOINED_AFTER else match.end() - 1
             if flag in _FLAGS and _kernel_claimed(state, blank):
                 text.consume(*match.span("flag"))
-                _add_cmdline_args(state, [flag])
+                add_cmdline_args(state, [flag])
 
 
 # kernel flags that are nothing else: never a package, never an English word
@@ -397,7 +532,7 @@ def _arg_key(arg: str) -> str:
     return arg.split("=", 1)[0]
 
 
-def _add_cmdline_args(state: PlanState, args: Iterable[str]) -> None:
+def add_cmdline_args(state: PlanState, args: Iterable[str]) -> None:
     """Append arguments; the applier replaces an argument with the same key (loglevel=)."""
     current = state.current_cmdline.split()
     for arg in args:

@@ -17,8 +17,10 @@ import re
 from dataclasses import dataclass, field
 
 from oic_ai.stores.targets import load_targets
+from oic_ai.stores.template_model import Repository
 from oic_ai.tools.edit_plan import AddRepository, SetValue
 from oic_ai.tools.planner.clauses import split_clauses
+from oic_ai.tools.planner.rules.repository_refs import named_repository, rule_repository_removal
 from oic_ai.tools.planner.state import PlanState
 
 _URL = r"(?:https?|file)://(?:\[[0-9a-f:.]+\])?[^\s\[\]\x1f,;'\"`()]*[^\s\[\]\x1f,;'\"`().!?:]"
@@ -36,16 +38,20 @@ _CUE = re.compile(
 # after a repository URL, the words of a sources.list line: the suite, then components
 # "URL bookworm main", "URL, bookworm, stable": separated by spaces or commas
 _POSITIONAL = re.compile(
-    r"(?:\s*,\s*|\s+)(?P<suite>[a-z][a-z0-9.-]*)(?P<components>(?:(?:\s*,\s*|\s+)(?!(?:with|and|key|signed|signing|gpg|"
+    r"(?:\s*,\s*|\s+)\(?(?P<suite>[a-z][a-z0-9.-]*)(?P<components>(?:(?:\s*,\s*|\s+)(?!(?:with|and|key|signed|signing|gpg|"
     r"priority|prio|suite|component|components|codename|for|from|to|at|on|in|please|too|also|"
     r"then)\b)[a-z][a-z0-9-]*)*)(?=\s*(?:$|[,;.)\x1f]|\s+(?:with|and|key|signed|signing|gpg|priority)\b))"
 )
 _URL_FIELD = re.compile(rf"\b(?:url|uri|address|at|from)\s*[:=]?\s*(?P<url>{_URL})")
 _KEY = re.compile(
     r"\b(?:(?:signing|gpg|pgp|public|archive|repo|repository|release)\s+)?(?:key(?:ring)?|"
-    r"signature)(?:\s+(?:url|file|is|at|from|=|:))*\s*[:=]?\s*"
+    r"signature|pkey|gpgkey|signed-by)(?:\s+(?:url|file|is|at|from|=|:))*\s*[:=]?\s*"
     rf"(?P<key>{_URL}|{_PATH})"
     rf"|\bsigned\s+(?:with|by)\s+(?:the\s+key\s+(?:at\s+)?)?(?P<key2>{_URL}|{_PATH})"
+    # "set the key of the dlstreamer repo to URL"
+    r"|\bkey\s+(?:url\s+)?(?:of|for)\s+(?:the\s+|that\s+|this\s+|our\s+)?(?:[\w.+-]+\s+){0,3}?"
+    r"(?:repo|repository|mirror|ppa|source)\s+(?:to|=|:|is|should\s+be|becomes?)\s*"
+    rf"(?P<key4>{_URL}|{_PATH})"
     # "the key url is wrong. it's URL": a corrected key
     r"|\bkey(?:\s+url)?\s+(?:is|was)\s+(?:wrong|outdated|old|stale|broken|bad)[\s,.;:!-]*"
     r"(?:(?:the\s+right\s+one\s+is|it\s+should\s+be|should\s+be|it'?s|it\s+is|use|now)\s*:?\s*)"
@@ -60,7 +66,8 @@ _SUITE = re.compile(
 _COMPONENT = re.compile(
     r"\b(?:components?|section|area)\s*[:=]?\s*(?:(?:to|is|as)\s+)?"
     r"(?P<value>[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?"
-    r"(?:(?:\s*,\s*|\s+and\s+|\s+)(?!(?:and|key|signing|signed|suite|codename|with|url|please|pls|too|also|thanks)\b)"
+    r"(?:(?:\s*,\s*|\s+and\s+|\s+)(?!(?:and|key|signing|signed|suite|codename|with|url|please|pls|too|also|thanks"
+    r"|pkey|gpgkey|priority|uri)\b)"
     r"[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?)*)"
 )
 _PRIORITY = re.compile(
@@ -87,7 +94,8 @@ _NO_PRIORITY = re.compile(r"\b(?:no|without(?:\s+a)?)\s+(?:pin\s+)?prio(?:rity)?
 # a field of a repository the template has: "that mirror's priority", "its component"
 _REFERENCE = re.compile(
     r"\b(?:(?:change|set|bump|raise|lower|make|update|switch|give)\s+)?"
-    r"(?:(?:that|the|this|our)\s+(?:repo|repository|mirror|source)(?:'s)?|its)\b"
+    r"(?:(?:that|the|this|our)\s+(?P<words>(?:(?!(?:and|or|to|of|for)\b)[\w.+-]+\s+){0,3}?)"
+    r"(?:repo|repository|mirror|source)(?:'s)?|its)\b"
 )
 _BARE_URL = re.compile(rf"(?<![\w/])(?P<url>{_URL})")
 _OPTIONS = re.compile(r"\[[^\]\x1f]*=[^\]\x1f]*\]")
@@ -110,10 +118,16 @@ class _Repo:
 def rule_repositories(state: PlanState) -> None:
     """Add the repositories the request names, each field as written."""
     text = state.text
+    rule_repository_removal(state)
     fields_of_its = state.facts.repositories and (
         _ITS_FIELD.search(text.work) or _FIELD_WORD.search(text.work)
     )
-    if not _CUE.search(text.work) and not _URL_FIELD.search(text.work) and not fields_of_its:
+    if (
+        not _CUE.search(text.work)
+        and not _URL_FIELD.search(text.work)
+        and not fields_of_its
+        and not _keyed_url(text.work, 0, len(text.work))
+    ):
         return
     for match in text.matches(_OPTIONS):
         state.reject(*match.span(), _OPTIONS_REASON)
@@ -132,6 +146,7 @@ def rule_repositories(state: PlanState) -> None:
     if any(repo.url for repo in found):
         for match in text.matches(_ADD_IT):
             text.consume(*match.span())  # "... signing key at URL. Please add it."
+        _package_from_it(state)
 
 
 def _sentences(state: PlanState) -> list[tuple[int, int]]:
@@ -152,11 +167,16 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         or _ITS_FIELD.search(work, start, end)
         or (state.facts.repositories and _FIELD_WORD.search(work, start, end))
     )
-    if not named and not _URL_FIELD.search(work, start, end) and not cued:
+    if (
+        not named
+        and not _URL_FIELD.search(work, start, end)
+        and not cued
+        and not _keyed_url(work, start, end)
+    ):
         return repo
     keys = set()
     for match in _KEY.finditer(work, start, end):
-        group = next(g for g in ("key", "key2", "key3") if match.group(g))
+        group = next(g for g in ("key", "key2", "key3", "key4") if match.group(g))
         repo.pkey = repo.pkey or _raw(state, match.span(group))
         keys.add(match.span(group))
         repo.spans.append(match.span())
@@ -195,15 +215,21 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
                 repo.component = " ".join(components)
             repo.spans.append(positional.span())
     for pattern, name in ((_SUITE, "codename"), (_COMPONENT, "component")):
-        found = next(
-            (m for m in pattern.finditer(work, start, end) if not _names_other(work, m)), None
+        candidates = [m for m in pattern.finditer(work, start, end) if not _names_other(work, m)]
+        # a field said by its own word ("suite aria") wins over a name ("the repo called x")
+        found = min(
+            candidates,
+            key=lambda m: (m.group().startswith(("called", "named")), m.start()),
+            default=None,
         )
         if found is not None and getattr(repo, name) is None:
+            span = (found.start(), found.end())
             value = _raw(state, found.span("value"))
             if name == "component":
-                value = " ".join(re.split(r"\s*,\s*|\s+and\s+|\s+", value))
+                words, last = _components(state, found)
+                value, span = " ".join(words), (found.start(), last)
             setattr(repo, name, value)
-            repo.spans.append(found.span())
+            repo.spans.append(span)
     priority = _PRIORITY.search(work, start, end)
     if priority is not None:
         repo.priority = int(priority.group("value") or priority.group("value2"))
@@ -223,6 +249,71 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         for match in pattern.finditer(work, start, end):
             repo.spans.append(match.span())
     return repo
+
+
+# archive components that are English words too
+_KNOWN_COMPONENTS = frozenset(
+    "main contrib non-free non-free-firmware restricted universe multiverse stable "
+    "updates security testing extras client".split()
+)
+_COMPONENT_WORD = re.compile(r"[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?")
+
+
+def _components(state: PlanState, match: re.Match[str]) -> tuple[list[str], int]:
+    """The components a component field lists, and where the last one ends.
+
+    The first word is a component; each further one is when it is a known component or
+    no English word: "component main, we install it later" lists ``main`` only, while
+    "components main contrib non-free" lists three.
+    """
+    from oic_ai.tools.planner.lexicon import is_english
+
+    words: list[str] = []
+    end = match.start("value")
+    work = state.text.work
+    for word in _COMPONENT_WORD.finditer(work, match.start("value"), match.end("value")):
+        if word.group() == "and":
+            continue
+        if words and "\n" in work[end : word.start()]:
+            break  # a pasted field list: the next line is another field
+        if words and word.group() not in _KNOWN_COMPONENTS and is_english(word.group()):
+            break
+        words.append(state.text.raw(*word.span()))
+        end = word.end()
+    return words, end
+
+
+# "a .deb called linectl-runtime", "an rpm named acme-agent": a package the user names as one
+_PACKAGE_CALLED = re.compile(
+    r"\b(?:a|an|the|our|their)\s+(?:\.?deb|\.?rpm|package)\s+(?:called|named)\s+"
+    r"(?P<name>[a-z0-9][a-z0-9.+-]*[a-z0-9+])"
+)
+# "add the repo and the package", "then install the package": that package, from it
+_THE_PACKAGE = re.compile(
+    r"\b(?:(?:add|install|include|pull\s+in)\s+(?:the|that)|and\s+(?:the|that))\s+"
+    r"(?:package|\.?deb|\.?rpm)\b(?!\s+(?:called|named|list|\w+=))"
+)
+
+
+def _package_from_it(state: PlanState) -> None:
+    """The package a request that adds a repository names as one, and asks for.
+
+    "our runtime is a .deb called linectl-runtime we host at URL ... add the repo and
+    the package": the user marks the name as a package, and asks for it.
+    """
+    text = state.text
+    named = [m for m in _PACKAGE_CALLED.finditer(text.work)]
+    wanted = text.matches(_THE_PACKAGE)
+    if len(named) != 1 or not wanted:
+        return
+    name = text.raw(*named[0].span("name"))
+    if name != name.lower():
+        return  # a product name, not a package's
+    text.consume(*named[0].span("name"), "packages")
+    for match in wanted:
+        text.consume(*match.span(), "packages")
+    if name not in state.add and name not in state.facts.packages:
+        state.add.append(name)
 
 
 # "please add it", "use that one": the repository the request just described
@@ -248,19 +339,19 @@ def _release_name(word: str) -> bool:
     )
 
 
-# suites that are English words too ("stable", "testing") still name a suite after a URL
-# "a user called svc-app", "the box named gw1": "called" names something else there
-_OTHER_NAMED = re.compile(
-    r"\b(?:users?|accounts?|logins?|admins?|hosts?|hostname|box|machine|device|image|"
-    r"partition|group)\s+$"
+# "the repo called corp-extras", "a mirror named m1": "called" names a repository only
+# after a word for one; "a .deb called linectl", "a user called svc-app" name other things
+_REPO_NAMED = re.compile(
+    r"\b(?:repo|repos|repository|repositories|mirror|source|ppa|one|feed|channel)"
+    r"(?:\s+(?:is|was))?\s+$"
 )
 
 
 def _names_other(work: str, match: re.Match[str]) -> bool:
-    """True when a "called"/"named" match names a user, a host or another thing."""
+    """True when a "called"/"named" match names a user, a package or another thing."""
     if not re.match(r"(?:called|named)\b", match.group()):
         return False
-    return _OTHER_NAMED.search(work, max(0, match.start() - 20), match.start()) is not None
+    return _REPO_NAMED.search(work, max(0, match.start() - 24), match.start()) is None
 
 
 _KNOWN_SUITE_WORDS = frozenset(("stable", "testing", "unstable", "experimental", "sid", "edge"))
@@ -279,8 +370,9 @@ def _previous(state: PlanState) -> tuple[str, str] | None:
 def _amend(state: PlanState, start: int, end: int) -> None:
     """Fields for a repository the template has: "change that mirror's priority to 50".
 
-    A sentence that points at a repository ("that repo", "its") and gives fields but no
-    URL changes the repository added or listed last; each field is set as given.
+    A sentence that points at a repository ("that repo", "its", "the openvino repo") and
+    gives fields but no URL changes the repository its words name, else the one added or
+    listed last; each field is set as given.
     """
     work = state.text.work
     if not (_REFERENCE.search(work, start, end) or _no_repository_url(state)):
@@ -298,7 +390,9 @@ def _amend(state: PlanState, start: int, end: int) -> None:
     given = {k: v for k, v in fields.items() if v is not None}
     if previous is None or not given:
         return
-    url = previous[0]
+    # "the intel gpu repo's component": the listed repository those words name, else the last
+    said = " ".join(m.group("words") or "" for m in _REFERENCE.finditer(work, start, end))
+    url = named_repository(state, said) or previous[0]
     for span in [*repo.spans, *(m.span() for m in _REFERENCE.finditer(work, start, end))]:
         state.text.consume(*span)
     planned = next((r for r in state.repositories if r.url == url), None)
@@ -311,6 +405,23 @@ def _amend(state: PlanState, start: int, end: int) -> None:
         )
 
 
+def _keyed_url(work: str, start: int, end: int) -> bool:
+    """True when ``start:end`` gives a signing key's URL and another URL beside it.
+
+    "htop from EPEL (URL , key URL)": a URL said with a signing key is a repository's,
+    whatever the repository is called.
+    """
+    keys = [
+        m.span(g)
+        for m in _KEY.finditer(work, start, end)
+        for g in ("key", "key2", "key3", "key4")
+        if m.group(g)
+    ]
+    if not keys:
+        return False
+    return any(m.span("url") not in keys for m in _BARE_URL.finditer(work, start, end))
+
+
 def _no_repository_url(state: PlanState) -> bool:
     """True when every URL in the request is a signing key's: no repository is named.
 
@@ -318,7 +429,12 @@ def _no_repository_url(state: PlanState) -> bool:
     repository the template lists (or this plan added) last.
     """
     work = state.text.work
-    keys = [m.span(g) for m in _KEY.finditer(work) for g in ("key", "key2", "key3") if m.group(g)]
+    keys = [
+        m.span(g)
+        for m in _KEY.finditer(work)
+        for g in ("key", "key2", "key3", "key4")
+        if m.group(g)
+    ]
     return all(m.span("url") in keys for m in _BARE_URL.finditer(work))
 
 
@@ -334,8 +450,9 @@ def _plan(state: PlanState, repo: _Repo) -> None:
     if repo.pkey == _SAME:
         previous = _previous(state)
         repo.pkey = previous[1] or None if previous else None
-    if repo.url in state.facts.repository_locations:
-        state.notes.append(f"repository {repo.url} is already listed")
+    listed = next((r for r in state.facts.repositories if r.url == repo.url), None)
+    if listed is not None:
+        _update_listed(state, repo, listed)
         return
     state.repositories.append(
         AddRepository(
@@ -348,3 +465,33 @@ def _plan(state: PlanState, repo: _Repo) -> None:
         state.repository_values.append(
             SetValue(path=f"packageRepositories[url={repo.url}].priority", value=repo.priority)
         )
+
+
+def _update_listed(state: PlanState, repo: _Repo, listed: Repository) -> None:
+    """A repository the template lists, given again: the fields said differently are set.
+
+    "add the repo URL, codename noble, component client" for a listed URL whose component
+    is ``unified`` sets the component to ``client``: the user's fields are kept as given.
+    """
+    given = {
+        "codename": repo.codename,
+        "component": repo.component,
+        "pkey": repo.pkey,
+        "priority": repo.priority,
+    }
+    changed = {
+        name: value
+        for name, value in given.items()
+        if value is not None and value != getattr(listed, name)
+    }
+    if not changed:
+        state.notes.append(f"repository {repo.url} is already listed")
+        return
+    for name, value in changed.items():
+        state.repository_values.append(
+            SetValue(path=f"packageRepositories[url={repo.url}].{name}", value=value)
+        )
+    state.notes.append(
+        f"repository {repo.url} was already listed: set its "
+        + ", ".join(f"{name} to {value}" for name, value in changed.items())
+    )

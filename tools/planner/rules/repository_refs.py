@@ -1,0 +1,97 @@
+"""Repositories the template lists, named by the user: "the openvino repo", "drop that mirror".
+
+People name a listed repository by a word of its address ("the intel gpu repo" for
+``https://repositories.intel.com/gpu/ubuntu``), by its codename, by its URL, or, when the
+template lists only one, as "the repo". The repository meant is the one whose URL and
+codename hold most of the words the clause says before the repository word; a tie names
+none (the answer then lists them). A removal ("drop the openvino repo", "remove the
+repository URL") deletes that entry: it is never a package removal.
+"""
+
+from __future__ import annotations
+
+import re
+
+from oic_ai.tools.edit_plan import DeleteValue
+from oic_ai.tools.planner.state import PlanState
+
+_URL = r"(?:https?|file)://[^\s\[\]\x1f,;'\"`()]*[^\s\[\]\x1f,;'\"`().!?:]"
+_NOUN = (
+    r"(?:apt\s+|yum\s+|dnf\s+|rpm\s+|deb\s+|package\s+|software\s+)?"
+    r"(?:repo|repository|mirror|ppa|source)"
+)
+# "drop the openvino repo", "remove the repository URL", "get rid of that mirror"
+_REMOVE = re.compile(
+    r"\b(?:remove|drop|delete|disable|ditch|lose|scrap|forget|get\s+rid\s+of|take\s+out"
+    r"|(?:don'?t|do\s+not|no\s+longer)\s+(?:need|want|use))\s+"
+    r"(?:the\s+|that\s+|this\s+|our\s+|their\s+)?(?P<words>(?:(?!(?:and|or|from|to)\b)[\w.+-]+\s+){0,3}?)"
+    rf"{_NOUN}s?\b(?!\s+(?:code|files?|tree|tarball|rpm|package))(?:\s+(?:at\s+|for\s+)?(?P<url>{_URL}))?"
+    rf"|\b(?:remove|drop|delete|get\s+rid\s+of)\s+(?P<bare>{_URL})"
+)
+# "..., remove it": the same removal, said again after the repository was named
+_IT = re.compile(
+    r"[\s,;.!-]*(?:so\s+|just\s+|please\s+)?(?:remove|drop|delete|ditch)\s+(?:it|that|them)\b"
+)
+# words that say nothing of which repository it is
+_GENERIC = frozenset(
+    "the a an our their that this its extra external third party vendor vendor's upstream "
+    "official custom additional old new other apt yum dnf rpm deb package software https http "
+    "www com org net io repo repos repository mirror source".split()
+)
+
+
+def _words_of(url: str, codename: str) -> set[str]:
+    return {w for w in re.split(r"[^a-z0-9]+", f"{url} {codename}".lower()) if len(w) >= 3}
+
+
+def listed_repositories(state: PlanState) -> list[tuple[str, str]]:
+    """``(url, codename)`` of every repository the template lists or this plan adds."""
+    found = [(r.url, r.codename) for r in state.facts.repositories if r.url]
+    found += [(r.url, r.codename or "") for r in state.repositories]
+    return found
+
+
+def named_repository(state: PlanState, said: str) -> str | None:
+    """The URL of the listed repository ``said`` names by its words, if exactly one."""
+    words = {w for w in re.findall(r"[a-z0-9][a-z0-9.+-]*", said.lower()) if w not in _GENERIC}
+    words = {p for w in words for p in re.split(r"[.+-]", w) if len(p) >= 3} | words
+    if not words:
+        return None
+    scored = [
+        (len(words & _words_of(url, codename)), url) for url, codename in listed_repositories(state)
+    ]
+    best = max((score for score, _ in scored), default=0)
+    winners = [url for score, url in scored if score == best]
+    return winners[0] if best > 0 and len(winners) == 1 else None
+
+
+def rule_repository_removal(state: PlanState) -> None:
+    """Delete the listed repositories the request removes."""
+    text = state.text
+    for match in text.matches(_REMOVE):
+        listed = listed_repositories(state)
+        url = match.group("url") or match.group("bare")
+        if match.group("bare") and url not in {u for u, _ in listed}:
+            continue  # "remove URL" for no listed repository: another rule's
+        if url:
+            url = text.raw(*match.span("url" if match.group("url") else "bare")).rstrip(".,;:")
+            wanted = url if url in {u for u, _ in listed} else None
+        elif match.group("words").strip():
+            wanted = named_repository(state, match.group("words"))
+        else:
+            wanted = listed[0][0] if len(listed) == 1 else None
+        text.consume(*match.span())
+        for it in _IT.finditer(text.work, match.end(), min(len(text.work), match.end() + 40)):
+            text.consume(*it.span())
+        if wanted is None:
+            shown = ", ".join(u for u, _ in listed) or "none"
+            state.not_applied.append(
+                f"'{text.raw(*match.span()).strip()}' — no single listed repository matches; "
+                f"the template lists: {shown}. Name it by its URL"
+            )
+            continue
+        planned = [r for r in state.repositories if r.url == wanted]
+        if planned:
+            state.repositories.remove(planned[0])
+            continue
+        state.values.append(DeleteValue(path=f"packageRepositories[url={wanted}]"))
