@@ -143,3 +143,23 @@ def test_audit_logging_is_the_audit_daemon_not_log_rotation() -> None:
     result = plan_on(DEBIAN, "- audit logging (auditd)\n- hostname cart-01")
     assert added(result) == ["auditd"]
     assert not result.not_applied, result.not_applied
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        ("we also need screen", ["screen"]),
+        ("put screen on it", ["screen"]),
+        ("i want screen and tmux", ["screen", "tmux"]),
+        ("we need make, please", ["make"]),
+    ],
+)
+def test_a_word_that_is_the_whole_object_of_a_wish_is_the_package(
+    request_text: str, wanted: list[str]
+) -> None:
+    assert added(plan_on(DEBIAN, request_text)) == wanted
+
+
+def test_the_word_in_a_sentence_is_still_a_word() -> None:
+    assert added(plan_on(DEBIAN, "we want less noise on the console")) == []
+    assert added(plan_on(DEBIAN, "we need make the disk 20GiB")) == []

@@ -120,19 +120,41 @@ def ambiguous_in_list(state: PlanState, items: Sequence[Item], index: int, took:
         return False
     following = items[index + 1] if index + 1 < len(items) else None
     between = state.text.work[item.span[1] : following.span[0]] if following else ""
-    listed_next = following is not None and "." not in between and _single_name(state, following)
+    listed_next = (
+        following is not None
+        and "." not in between
+        and (_single_name(state, following) or _package_shaped(state, following))
+    )
     if took or listed_next:
         return bool(item.verb) or item.mode != "none"
-    # the whole object of its verb: the sentence ends (or a new one starts) right after it
+    # the whole object of its verb: the sentence ends (or a new one starts) right after it,
+    # or only a polite word or "too" follows ("we also need screen too, please")
     rest = state.text.work[item.span[1] :]
-    whole = re.match(r"\s*(?:$|[.;!?\n,])", rest)
+    whole = _WHOLE_OBJECT.match(rest)
     return item.mode in ("add", "remove") and item.verb in _OBJECT_VERBS and whole is not None
 
 
-# verbs whose object is what they add or remove ("drop make", "install parted")
+# verbs whose object is what they add or remove ("drop make", "install parted", "we need
+# screen", "put screen on it")
 _OBJECT_VERBS = frozenset(
-    "add install remove drop delete uninstall purge include exclude omit skip".split()
+    "add install remove drop delete uninstall purge include exclude omit skip need needs "
+    "want wants put with plus also".split()
 )
+_WHOLE_OBJECT = re.compile(
+    r"\s*(?:(?:too|as\s+well|also|please|pls|plz|on\s+it|on\s+there|thanks)\b[\s,]*)*"
+    r"(?:$|[.;!?\n,])"
+)
+
+
+def _package_shaped(state: PlanState, item: Item) -> bool:
+    """True for one lower-case name that is no English word ("tmux"): a package's shape."""
+    from oic_ai.tools.planner.lexicon import is_english
+
+    if len(item.tokens) != 1 or item.mode == "aside":
+        return False
+    token = item.tokens[0]
+    written = state.text.raw(token.start, token.end)
+    return written == token.text and token.text.isalnum() and not is_english(token.text)
 
 
 # generic nouns after a package name: "the cockpit-podman plugin", "the nvme-cli tool"
