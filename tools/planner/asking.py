@@ -250,6 +250,13 @@ def read_clause(
         # "pick the right one", "could you tell me why": asks the assistant to choose
         # or explain, which the answer does; it names no change
         return Reading("context", f"asks for advice ({verb!r})")
+    if words[0] == "so" and _MODALS & set(words[1:5]) and not ({"you", "i"} & set(words[1:3])):
+        # "so cage can grab the seat", "so that the techs can log in": what a change is for
+        return Reading("purpose", "so ... can")
+    if _whole_image(words):
+        # "give me the equivalent", "please draft it", "can I get one": the image itself,
+        # which the request (or the template so far) already is
+        return Reading("context", "asks for the image as a whole")
     if head[0] in IMPERATIVES and not (len(head) > 1 and head[1] in ("you", "we", "i")):
         return Reading("asks", f"imperative {head[0]!r}")
     if (
@@ -268,6 +275,10 @@ def read_clause(
         # "IT says they need to see the logs", "I forgot the script needs it": someone's
         # need reported as the reason for a change, which names no value or field
         return Reading("context", f"reported ({reported!r})")
+    if wish and _wish_to_do(words, wish) and not _names_something(text, words):
+        # "our KVM lab wants to consume it", "we want to test it first": what someone
+        # means to do with the image, not a change to it
+        return Reading("context", f"a wish to do ({wish!r})")
     if wish:
         return Reading("asks", f"wish {wish!r}")
     stated = next((w for w in head if w in _STATING), "")
@@ -315,6 +326,31 @@ def read_clause(
         # "bbbbbb qqq": not words, not names: nothing says it asks nothing
         return Reading("asks", f"unknown word {unknown[0]!r}")
     return Reading("context", "names no change")
+
+
+_MODALS = frozenset("can could will would may might".split())
+# verbs that ask for the image itself, and the words that name it
+_MAKING = frozenset("give draft get build make produce create generate prepare write".split())
+_THE_IMAGE = frozenset(
+    "me us it one that this the a an equivalent same template image version thing draft "
+    "please pls can could would you i we".split()
+)
+
+
+def _whole_image(words: list[str]) -> bool:
+    """True for "give me the equivalent", "please draft it": the image, nothing in it."""
+    rest = [w for w in words if w not in _LEAD]
+    return bool(_MAKING & set(rest)) and all(w in _MAKING or w in _THE_IMAGE for w in rest)
+
+
+def _wish_to_do(words: list[str], wish: str) -> bool:
+    """True when a wish's object is "to" and a verb that changes nothing in an image."""
+    last = wish.split()[-1]
+    if last not in words:
+        return False
+    at = words.index(last)
+    after = words[at + 1 : at + 3]
+    return len(after) == 2 and after[0] == "to" and after[1] not in IMPERATIVES
 
 
 def _inflected(word: str) -> bool:

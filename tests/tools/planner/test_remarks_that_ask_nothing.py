@@ -67,3 +67,22 @@ def test_also_adds_a_package_but_joins_a_remark_without_asking() -> None:
     remark = plan_on(BASE, "also the robot has a depth camera by USB. please add usbutils")
     assert added(remark) == ["usbutils"]
     assert not remark.not_applied, remark.not_applied
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "add htop so the night shift can watch the load",  # what a change is for
+        "add htop; the QA lab wants to try it first",  # a wish to do, not to change
+        "add htop, then give me the equivalent",  # the image as a whole
+    ],
+)
+def test_purposes_plans_and_whole_image_requests_are_context(request_text: str) -> None:
+    result = plan_on(BASE, request_text)
+    assert "htop" in added(result)
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_wish_to_change_something_still_asks() -> None:
+    result = plan_on(BASE, "add htop; the QA lab wants to set the timezone to UTC")
+    assert result.not_applied  # a timezone is no template field: reported, not dropped
