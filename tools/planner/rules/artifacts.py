@@ -77,6 +77,14 @@ def rule_artifacts(state: PlanState) -> None:
             elif re.search(r"\b(?:and|or|plus)\b|,", window) and not listed:
                 found.append((match, Artifact(type="raw")))
         found.sort(key=lambda item: item[0].start())
+    removed = _removed(text.work, found)
+    dropped = {a.type for _, a in removed}
+    found = [item for item in found if item not in removed]
+    if removed and state.facts.artifact_specs and not found:
+        _remove_artifacts(state, removed)
+        return
+    for match, _ in removed:
+        text.consume(*match.span())  # dropped while others are named: the list below
     if found:
         start = min(m.start() for m, _ in found)
         before = text.work[max(0, start - 40) : start]
@@ -88,7 +96,7 @@ def rule_artifacts(state: PlanState) -> None:
             adding = False
             text.consume(*setting.span())
         if adding and state.facts.artifact_specs:
-            current = _current(state)
+            current = [a for a in _current(state) if a.type not in dropped]
             artifacts = current + [a for a in artifacts if a not in current]
         for match, _ in found:
             text.consume(*match.span())
@@ -112,6 +120,54 @@ def rule_artifacts(state: PlanState) -> None:
         last = compressions[-1]
         value = _COMPRESSIONS[last.group("c1") or last.group("c2")]
     _set_artifacts(state, [Artifact(type=a.type, compression=value) for a in _current(state)])
+
+
+# "drop the vhdx output", "no vmdk", "we don't need the qcow2 anymore": an artifact to remove
+_REMOVING = re.compile(
+    r"\b(?:drop|remove|delete|no|without|skip|lose|ditch|forget|scrap|stop\s+(?:making|building)"
+    r"|(?:drop|remove|delete)\s+both"
+    r"|get\s+rid\s+of|don'?t\s+(?:need|want)|no\s+longer\s+need)"
+    r"(?:\s+(?:the|a|an|that|those|this))?\s*$"
+)
+
+
+def _removed(
+    work: str, found: Sequence[tuple[re.Match[str], Artifact]]
+) -> list[tuple[re.Match[str], Artifact]]:
+    """The artifacts a removal verb names: "drop the vhdx", "no qcow2 or vmdk"."""
+    removed: list[tuple[re.Match[str], Artifact]] = []
+    for index, (match, artifact) in enumerate(found):
+        if _REMOVING.search(work, max(0, match.start() - 40), match.start()):
+            removed.append((match, artifact))
+            continue
+        # "remove both the qcow2 and the vhdx": the next item of the same list
+        if removed and removed[-1][0] is found[index - 1][0]:
+            between = work[found[index - 1][0].end() : match.start()]
+            if _LIST_JOIN.fullmatch(between):
+                removed.append((match, artifact))
+    return removed
+
+
+_LIST_JOIN = re.compile(r"\s*(?:,|\band\b|\bor\b|&)\s*(?:(?:the|a|an)\s+)?")
+
+
+def _remove_artifacts(state: PlanState, removed: Sequence[tuple[re.Match[str], Artifact]]) -> None:
+    """Take the named formats out of the artifacts; at least one must stay."""
+    names = {a.type for _, a in removed}
+    current = _current(state)
+    spans = [m.span() for m, _ in removed]
+    kept = [a for a in current if a.type not in names]
+    for span in spans:
+        state.text.consume(*span)
+    state.absent += [f"{n} output" for n in sorted(names - {a.type for a in current})]
+    if not kept:
+        state.not_applied.append(
+            f"'{state.text.raw(*spans[0]).strip()}' — the image needs at least one disk "
+            "artifact; say which format to build instead"
+        )
+        return
+    if len(kept) < len(current):
+        _set_artifacts(state, kept)
 
 
 _LIST_NEIGHBOUR = re.compile(r"(?:,|\band\b|\bor\b|&)\s*$|^\s*(?:,|\band\b|&)")
