@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from oic_ai.stores.operation_bank import BankLabel
 from oic_ai.tools.edit_plan import ClauseOutcome, ClauseOutcomeKind
-from oic_ai.tools.planner.asking import Reading, is_bullet_line, read_clause
+from oic_ai.tools.planner.asking import IMPERATIVES, Reading, is_bullet_line, read_clause
 from oic_ai.tools.planner.bank import BankMatch, load_bank
 from oic_ai.tools.planner.clauses import Clause, split_clauses
 from oic_ai.tools.planner.fillers import fill
@@ -308,6 +308,12 @@ def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: i
         # a clause something was read from: only its unread words can ask for more
         # ("stay on x86" with x86 read, "raw disk image for the sd cards")
         rest = [t for t in item.meaningful if t.text not in _LEAD_WORDS]
+        purpose = _purpose_tail(state, item)
+        if purpose is not None:
+            # "emit a qcow2 for the KVM runners": who the change is for asks nothing more
+            rest = [t for t in rest if t.start < purpose]
+            if len(rest) == 1 and rest[0].text in IMPERATIVES:
+                rest = []  # the verb of the change that was read ("emit")
         said = " ".join(state.text.raw(t.start, t.end) for t in rest)
         reading = read_clause(said, is_package=known)
         if reading.why.startswith(("value", "package")) or (
@@ -358,6 +364,22 @@ def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: i
         # is context
         return Reading("context", "the subject of a request that was read")
     return reading
+
+
+_PURPOSE_START = re.compile(r"\s*(?:for|so|to|because|since)\b")
+
+
+def _purpose_tail(state: PlanState, item: _Unread) -> int | None:
+    """Where a purpose starts after what the clause applied ("... for the KVM runners")."""
+    ends = [e for s, e, o in state.text.claims if item.clause.start <= s < item.clause.end]
+    if not ends:
+        return None
+    last = max(ends)
+    tail = state.text.original[last : item.clause.end]
+    found = _PURPOSE_START.match(tail)
+    if found is None or re.search(r"[\d/=]", tail):
+        return None
+    return last + found.start()
 
 
 _LEAD_WORDS = frozenset("and then also plus so but or just now ok okay oh well please".split())

@@ -86,3 +86,9 @@ def test_purposes_plans_and_whole_image_requests_are_context(request_text: str) 
 def test_a_wish_to_change_something_still_asks() -> None:
     result = plan_on(BASE, "add htop; the QA lab wants to set the timezone to UTC")
     assert result.not_applied  # a timezone is no template field: reported, not dropped
+
+
+def test_who_a_change_is_for_asks_nothing_more() -> None:
+    result = plan_on("ubuntu24-x86_64-minimal-raw.yml", "also emit a qcow2 for the KVM runners")
+    assert not result.not_applied, result.not_applied
+    assert [a.type for op in result.operations for a in getattr(op, "artifacts", [])][-1] == "qcow2"
