@@ -120,7 +120,12 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
         lines.append(f"Started from {state.get('base_template')}{score}.")
     elif intent == "undo":
         undone = dict(dict(route.get("reference") or {}).get("undone") or {})
-        if undone:
+        if undone.get("partial"):
+            lines.append(
+                f"Undid part of turn {undone.get('turn')} ('{undone.get('request')}'): "
+                f"{undone['partial']}; the rest stays."
+            )
+        elif undone:
             what = (
                 "it had changed nothing, so the template stays as it was"
                 if undone.get("unchanged")
@@ -201,8 +206,9 @@ def _undo_stack(state: State, kept: str, turn: int) -> list[Revision]:
     stack = list(state.get("undo_stack") or [])
     before = state.get("template")
     route = record(state, "route")
-    if route.get("intent") == "undo":
-        undone = dict(dict(route.get("reference") or {}).get("undone") or {})
+    undone = dict(dict(route.get("reference") or {}).get("undone") or {})
+    if route.get("intent") == "undo" and not undone.get("partial"):
+        # a part taken back ("undo the hugepages bit") is a change of its own: it stacks
         if not stack or not undone:
             return stack  # nothing taken back ("undo the X" when the last turn did more)
         # "go back to debian" takes back every turn since the Debian template

@@ -10,12 +10,14 @@ they are never what an undo takes back; a turn that asked for one and changed no
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context
 from oic_ai.nodes.state import Revision, State, record
+from oic_ai.tools.partial_undo import TakenBack
 
 UNDO_PROVIDER = "builtin (undo)"
 """The provider an undo turn reports when nothing is left for a planner."""
@@ -31,54 +33,59 @@ def _after(stack: list[Revision], depth: int, current: str) -> str:
     return current if depth == 1 else stack[-depth + 1]["template"]
 
 
-def _named_part(marker: str, stack: list[Revision], current: str) -> tuple[int, str]:
-    """How many turns "undo the X" takes back, or why it cannot (``(1, "")`` when unnamed).
+@dataclass
+class _Choice:
+    """What "undo the X" takes back: whole turns (``depth``), or a part of one (``taken``)."""
 
-    An undo takes back whole turns. When it names a part ("undo the quiet", "revert the
-    hostname", "undo the repo", "go back to before the partition change"), it takes back
-    the latest turn that changed that part, reaching over later turns that changed
-    nothing (a question, a wish no template holds); a later turn that changed something
-    else stops it (taking that back too would lose it). Words naming an aspect ("the
-    repo") need the turn to have touched it; other words ("the quiet") need every word
-    the turn changed to be theirs (a partial undo would guess). Otherwise the template
-    stays and the answer says what to ask instead.
+    depth: int = 1
+    refusal: str = ""
+    taken: TakenBack | None = None
+
+
+def _named_part(marker: str, stack: list[Revision], current: str) -> _Choice:
+    """What "undo the X" takes back, or why it cannot (whole last turn when nothing is named).
+
+    When the undo names a part ("undo the quiet", "revert the hostname", "undo the repo",
+    "undo the hugepages bit", "go back to before the partition change"), the latest turn
+    that changed that part is found, reaching over later turns (a question, a wish no
+    template holds, a change of something else). When that turn changed nothing but the
+    part and nothing changed after it, the whole turn is taken back (the template from
+    before it comes back exactly); otherwise only the part is taken back, on the current
+    template (:mod:`oic_ai.tools.partial_undo`), and everything else stays. When no turn
+    changed the part, the template stays and the answer says what to ask instead.
     """
-    from oic_ai.tools.references import changed_words, touches, undo_aspects, undo_names
+    from oic_ai.tools.partial_undo import Part, only_part, take_back
+    from oic_ai.tools.references import describes_a_change, undo_aspects, undo_names
 
     aspects = undo_aspects(marker)
     names = [] if aspects else undo_names(marker)
     if not aspects and not names:
-        return 1, ""
+        return _Choice()
+    part = Part(names=tuple(names), aspects=tuple(aspects))
     wanted = " ".join(names) or marker
-    last = stack[-1]
+    latest = True  # no later turn changed anything
     for depth in range(1, len(stack) + 1):
         before = stack[-depth]["template"]
-        words = [w.lower() for w in changed_words(before, _after(stack, depth, current))]
-        if not words:
+        after = _after(stack, depth, current)
+        if before == after:
             continue  # this turn changed nothing: look further back
-        if aspects:
-            if any(touches(words, keys) for keys in aspects):
-                return depth, ""
-            break
-        named = [w for w in words if any(n in w for n in names)]
-        if not named:
-            break
-        if len(named) < len(words):
-            turn = stack[-depth]["turn"]
-            return 0, (
-                f"'{marker}' — that change (turn {turn}) did more than {wanted}, and "
-                f"an undo takes back a whole turn; say 'undo' to take back all of it, or ask "
-                f"for the change itself (for example 'remove {wanted}')"
-            )
-        return depth, ""
-    if last["template"] == current and not any(
-        changed_words(r["template"], _after(stack, i, current))
-        for i, r in enumerate(reversed(stack), start=1)
-    ):
-        return 1, ""  # nothing in the session changed anything: "it had changed nothing"
-    return 0, (
-        f"'{marker}' — the last change (turn {last['turn']}) did not touch {wanted}; "
-        f"ask for the change itself (for example 'remove {wanted}')"
+        taken = take_back(before, after, current, part)
+        if not taken.operations:
+            latest = False
+            continue
+        if latest and only_part(before, after, part):
+            return _Choice(depth=depth)
+        return _Choice(depth=depth, taken=taken)
+    if latest or (names and describes_a_change(marker)):
+        # nothing in the session changed anything ("it had changed nothing"), or the
+        # words describe the last change in words of their own ("that storage change")
+        return _Choice()
+    return _Choice(
+        depth=0,
+        refusal=(
+            f"'{marker}' — no change of this session touched {wanted}; ask for the change "
+            f"itself (for example 'remove {wanted}')"
+        ),
     )
 
 
@@ -112,9 +119,12 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     depth = _depth(stack, dict(reference.get("back_to") or {}))
     if not reference.get("back_to"):
         # "go back to debian" names where to, not a part of the last change
-        depth, partial = _named_part(str(reference.get("words") or ""), stack, current)
-        if partial:
-            return {**update, "draft": current, "not_applied": [partial]}
+        choice = _named_part(str(reference.get("words") or ""), stack, current)
+        if choice.refusal:
+            return {**update, "draft": current, "not_applied": [choice.refusal]}
+        depth = choice.depth
+        if choice.taken is not None:
+            return _partial(update, route, reference, stack[-depth], current, choice.taken)
     last = stack[-depth]
     unchanged = last["template"] == current
     reference["undone"] = {
@@ -128,5 +138,34 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         **update,
         "draft": last["template"],
         "changes": [f"undo: took back turn {last['turn']} ({_quoted(last['request'])}); {what}"],
+        "route": {**route, "reference": reference},
+    }
+
+
+def _partial(
+    update: dict[str, Any],
+    route: dict[str, Any],
+    reference: dict[str, Any],
+    turn: Revision,
+    current: str,
+    taken: TakenBack,
+) -> dict[str, Any]:
+    """The current template with one part of an earlier turn taken back (a change of its own)."""
+    from oic_ai.tools.partial_undo import apply_taken_back
+
+    what = "; ".join(taken.lines)
+    reference["undone"] = {
+        "turn": turn["turn"],
+        "request": turn["request"],
+        "unchanged": False,
+        "depth": 0,
+        "partial": what,
+    }
+    return {
+        **update,
+        "draft": apply_taken_back(current, taken),
+        "changes": [
+            f"undo: took back part of turn {turn['turn']} ({_quoted(turn['request'])}): {what}"
+        ],
         "route": {**route, "reference": reference},
     }

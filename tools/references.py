@@ -474,20 +474,31 @@ _KIND_OF_CHANGE = frozenset(
 
 
 def undo_names(marker: str) -> list[str]:
-    """What an undo marker names of the last change: "undo the quiet" gives ``["quiet"]``.
+    """What an undo marker names of a change: "undo the quiet" gives ``["quiet"]``.
 
-    Empty for "undo", "revert my last edit", "take that back": the whole last turn; empty
-    too when it names a kind of change ("undo the accounts edit", "put it back how it was
-    before that partition change"): those describe the last turn, they are not its words.
+    Empty for "undo", "revert my last edit", "take that back": the whole last turn. Words
+    that name a kind of change ("edit", "change", "step") are no names: "undo the
+    loglevel change" gives ``["loglevel"]`` (see :func:`describes_a_change`).
     """
     lowered = marker.lower().strip()
     vocabulary = load_conversation()
     if any(not p.names and p.pattern.fullmatch(lowered) for p in vocabulary.undo):
         return []
     words = re.findall(r"[\w.=/-]+", lowered)
-    if _KIND_OF_CHANGE & set(words):
-        return []
-    return [w for w in words if w not in _UNDO_WORDS and w not in vocabulary.object_filler]
+    return [
+        w
+        for w in words
+        if w not in _UNDO_WORDS and w not in vocabulary.object_filler and w not in _KIND_OF_CHANGE
+    ]
+
+
+def describes_a_change(marker: str) -> bool:
+    """True when an undo marker names a kind of change ("undo the network edit").
+
+    Such words describe the last turn: when no change of the session has them ("that
+    storage change" for a turn that set partitions), the undo takes back the last turn.
+    """
+    return bool(_KIND_OF_CHANGE & set(re.findall(r"[\w.=/-]+", marker.lower())))
 
 
 def undo_aspects(marker: str) -> list[tuple[str, ...]]:

@@ -153,10 +153,14 @@ def test_an_undo_names_what_it_takes_back_and_the_change_says_what_it_touched() 
     assert changed_words(after, renamed) == ["hostname: a-1", "hostname: b-2"]
 
 
-def test_an_undo_that_names_a_kind_of_change_takes_back_the_whole_turn() -> None:
-    # "the accounts edit" describes the last turn; its words need not be in the template
-    assert undo_names("undo the network edit") == []
-    assert undo_names("put it back how it was before that storage change") == []
+def test_an_undo_that_names_a_kind_of_change_describes_a_turn() -> None:
+    # "the network edit" describes a turn by what it changed; "edit" itself names nothing
+    from oic_ai.tools.references import describes_a_change
+
+    assert undo_names("undo the network edit") == ["network"]
+    assert undo_names("put it back how it was before that storage change") == ["storage"]
+    assert describes_a_change("undo the network edit")
+    assert not describes_a_change("undo the nosmt")
 
 
 @pytest.mark.parametrize(

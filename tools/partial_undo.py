@@ -1,0 +1,246 @@
+"""Take back one part of an earlier turn: "undo the hugepages bit", "undo the console change".
+
+A turn's change is the difference between the template before it and the template after
+it. An undo that names a part of it (a kernel option by its key, the console, packages, a
+partition or the disk, a user, a repository, the hostname) takes back only the pieces of
+that difference the words name, on the *current* template, so whatever the turn or later
+turns did besides stays:
+
+- kernel options and packages are sets of words: the ones the turn added and the part
+  names are removed, the ones it removed are put back (a replaced ``loglevel=7`` gets its
+  ``loglevel=4`` back);
+- users and repositories are lists of named entries: each entry the turn added or
+  changed and the part names is put back as it was before the turn (or dropped when it
+  was new);
+- the hostname, the disk size and the partition layout are single values: they get the
+  value from before the turn.
+
+:func:`take_back` gives the plan operations (or none when the turn did not touch the
+part); :func:`only_part` says whether the turn changed nothing else, so the undo can take
+back the whole turn and restore the exact template from before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from oic_ai.tools.edit_plan import DeleteValue, EditPlan, SetKernel, SetValue
+from oic_ai.tools.rebase import parse, section
+
+Aspect = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Part:
+    """What an undo names of a change.
+
+    Attributes:
+        names: Words that name pieces of the change ("hugepages", "htop", "bob").
+        aspects: Aspects named, each as the template keys a change to it touches
+            (:func:`oic_ai.tools.references.undo_aspects`).
+    """
+
+    names: tuple[str, ...] = ()
+    aspects: tuple[Aspect, ...] = ()
+
+    def has(self, *keys: str) -> bool:
+        """True when an aspect named touches one of ``keys``."""
+        return any(key in aspect for aspect in self.aspects for key in keys)
+
+    def named(self, *words: str) -> bool:
+        """True when a name of the part is inside one of ``words`` (lower-cased)."""
+        return any(name and name in word.lower() for name in self.names for word in words)
+
+
+@dataclass
+class TakenBack:
+    """The operations that take the part back, and what they do in words."""
+
+    operations: list[Any] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+def _option_key(token: str) -> str:
+    return token.split("=", 1)[0].lower()
+
+
+def _tokens(doc: Mapping[str, Any]) -> list[str]:
+    return str(section(doc, "systemConfig", "kernel").get("cmdline") or "").split()
+
+
+def _words_back(
+    before: Sequence[str],
+    after: Sequence[str],
+    current: Sequence[str],
+    chosen: Callable[[str], bool],
+) -> tuple[list[str], list[str], list[str]]:
+    """``current`` with the chosen words the turn added removed and those it removed back."""
+    added = [w for w in after if w not in before and chosen(w)]
+    removed = [w for w in before if w not in after and chosen(w)]
+    result = [w for w in current if w not in added]
+    result += [w for w in removed if w not in result]
+    return result, added, removed
+
+
+def _kernel(
+    part: Part, before: dict[str, Any], after: dict[str, Any], now: dict[str, Any], out: TakenBack
+) -> None:
+    every = part.has("cmdline")
+    console = part.has("console=")
+
+    def chosen(token: str) -> bool:
+        key = _option_key(token)
+        return every or (console and key == "console") or part.named(key)
+
+    tokens, added, removed = _words_back(_tokens(before), _tokens(after), _tokens(now), chosen)
+    if added or removed:
+        out.operations.append(SetKernel(cmdline=" ".join(tokens)))
+        if added:
+            out.lines.append("removed kernel option " + " ".join(added))
+        if removed:
+            out.lines.append("put back kernel option " + " ".join(removed))
+
+
+def _packages_of(doc: Mapping[str, Any]) -> list[str]:
+    return [str(p) for p in section(doc, "systemConfig").get("packages") or [] if p]
+
+
+def _packages(
+    part: Part, before: dict[str, Any], after: dict[str, Any], now: dict[str, Any], out: TakenBack
+) -> None:
+    every = part.has("packages")
+    packages, added, removed = _words_back(
+        _packages_of(before),
+        _packages_of(after),
+        _packages_of(now),
+        lambda name: every or part.named(name),
+    )
+    if added or removed:
+        out.operations.append(SetValue(path="systemConfig.packages", value=packages))
+        if added:
+            out.lines.append("removed packages " + ", ".join(added))
+        if removed:
+            out.lines.append("put back packages " + ", ".join(removed))
+
+
+def _entries(value: Any, key: str) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for entry in value or []:
+        if isinstance(entry, Mapping) and entry.get(key):
+            found[str(entry[key])] = dict(entry)
+    return found
+
+
+def _named_list(
+    part: Part,
+    path: tuple[str, str],
+    key: str,
+    aspect: str,
+    what: str,
+    docs: tuple[dict[str, Any], dict[str, Any], dict[str, Any]],
+    out: TakenBack,
+) -> None:
+    """Put back the entries (users by name, repositories by URL) the turn changed."""
+    owner, name = path
+    values = [(section(doc, owner) if owner else doc).get(name) for doc in docs]
+    before, after, _ = (_entries(v, key) for v in values)
+    changed = [k for k in {**before, **after} if before.get(k) != after.get(k)]
+    chosen = [
+        k
+        for k in changed
+        if part.has(aspect)
+        or part.named(k, *(str(v) for v in (after.get(k) or before.get(k) or {}).values()))
+    ]
+    if not chosen:
+        return
+    result = [
+        e for e in values[2] or [] if not (isinstance(e, Mapping) and str(e.get(key)) in chosen)
+    ]
+    result += [before[k] for k in chosen if k in before]
+    full = f"{owner}.{name}" if owner else name
+    out.operations.append(SetValue(path=full, value=result) if result else DeleteValue(path=full))
+    dropped = [k for k in chosen if k not in before]
+    restored = [k for k in chosen if k in before]
+    if dropped:
+        out.lines.append(f"removed {what} " + ", ".join(dropped))
+    if restored:
+        out.lines.append(f"put back {what} " + ", ".join(restored) + " as before")
+
+
+def _value(
+    part: Part,
+    path: tuple[str, str],
+    aspects: tuple[str, ...],
+    what: str,
+    docs: tuple[dict[str, Any], dict[str, Any], dict[str, Any]],
+    out: TakenBack,
+) -> None:
+    """Give a single value (hostname, disk size, partitions) its value from before the turn."""
+    owner, name = path
+    before, after, _ = ((section(doc, owner) if owner else doc).get(name) for doc in docs)
+    if before == after:
+        return
+    if not part.has(*aspects) and not part.named(*(str(v) for v in (before, after) if v)):
+        return
+    full = f"{owner}.{name}" if owner else name
+    out.operations.append(
+        SetValue(path=full, value=before) if before is not None else DeleteValue(path=full)
+    )
+    out.lines.append(f"put back the {what} from before")
+
+
+def take_back(before_text: str, after_text: str, current_text: str, part: Part) -> TakenBack:
+    """The operations that take back ``part`` of the turn from ``before_text`` to ``after_text``.
+
+    Args:
+        before_text: The template before the turn.
+        after_text: The template the turn left.
+        current_text: The session's current template (the operations apply to it).
+        part: What the undo names.
+
+    Returns:
+        The operations (none when the turn did not touch the part) and what they do.
+    """
+    docs = (parse(before_text), parse(after_text), parse(current_text))
+    out = TakenBack()
+    _kernel(part, *docs, out)
+    _packages(part, *docs, out)
+    _named_list(part, ("systemConfig", "users"), "name", "users", "user", docs, out)
+    _named_list(
+        part, ("", "packageRepositories"), "url", "packageRepositories", "repository", docs, out
+    )
+    _value(part, ("systemConfig", "hostname"), ("hostname",), "hostname", docs, out)
+    disk = ("size", "partitions", "mountPoint")
+    _value(part, ("disk", "partitions"), disk, "partition layout", docs, out)
+    _value(part, ("disk", "size"), disk, "disk size", docs, out)
+    return out
+
+
+def _without_cosmetics(doc: dict[str, Any]) -> dict[str, Any]:
+    doc = dict(doc)
+    doc.pop("metadata", None)
+    if isinstance(doc.get("image"), Mapping):
+        doc["image"] = {k: v for k, v in doc["image"].items() if k != "name"}
+    return doc
+
+
+def apply_taken_back(text: str, taken: TakenBack) -> str:
+    """``text`` with ``taken``'s operations applied."""
+    from oic_ai.tools.applier import apply_plan
+
+    return apply_plan(text, EditPlan(summary="undo part", operations=taken.operations)).text
+
+
+def only_part(before_text: str, after_text: str, part: Part) -> bool:
+    """True when taking ``part`` back from the turn's result gives the template before it.
+
+    The image name and the description are left out of the comparison: a turn's change
+    renames the image after what it added, which is no part of what the user asked.
+    """
+    taken = take_back(before_text, after_text, after_text, part)
+    if not taken.operations:
+        return False
+    undone = parse(apply_taken_back(after_text, taken))
+    return _without_cosmetics(undone) == _without_cosmetics(parse(before_text))
