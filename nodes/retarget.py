@@ -13,7 +13,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context, run_settings
-from oic_ai.nodes.state import State, record
+from oic_ai.nodes.messages import earlier_requests
+from oic_ai.nodes.state import UNDO_DEPTH, State, record
 
 RETARGET_PROVIDER = "builtin (retarget)"
 """The provider a re-target turn reports when nothing is left for a planner."""
@@ -29,7 +30,10 @@ def retarget(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     route = record(state, "route")
     target = dict(dict(route.get("reference") or {}).get("target") or {})
     library = settings.templates_dir or bundled_templates_dir()
-    result = retarget_template(current, target, library, session_base=state.get("base_text"))
+    asked = earlier_requests(state.get("messages", []), UNDO_DEPTH)
+    result = retarget_template(
+        current, target, library, session_base=state.get("base_text"), asked=asked
+    )
     update: dict[str, Any] = {
         "draft": result.text,
         "start_text": current,

@@ -13,7 +13,7 @@ packages and a repository of another package family are not carried over, and sa
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -189,9 +189,11 @@ class _Replay:
         new: Mapping[str, str],
         session_base: dict[str, Any],
         catalog: CapabilityCatalog,
+        asked: Sequence[str] = (),
     ) -> None:
         self.current, self.platform, self.new_base = current, platform, new_base
         self.old, self.new, self.session_base, self.catalog = old, new, session_base, catalog
+        self.asked = asked
         self.operations: list[Any] = []
         self.not_carried: list[str] = []
         self.renamed: list[str] = []
@@ -202,6 +204,15 @@ class _Replay:
         from_platform = section(self.platform, *path[:-1]).get(path[-1])
         from_base = section(self.session_base, *path[:-1]).get(path[-1])
         return value is not None and value != from_platform and value != from_base
+
+    def _asked(self, word: str) -> bool:
+        """True when a request of the session named ``word`` as written ("add ip=dhcp").
+
+        What the user asked for is theirs even when the old base happened to have it too:
+        it is carried over like any customisation.
+        """
+        found = re.compile(rf"(?<![\w.=/+-]){re.escape(word)}(?![\w=/+-]|\.\w)", re.IGNORECASE)
+        return any(found.search(request) for request in self.asked)
 
     def _removed(self, platform: set[Any], current: set[Any], base: set[Any]) -> set[Any]:
         """What the user took out: in the platform and the session's base, not in the template.
@@ -215,7 +226,7 @@ class _Replay:
         present = set(packages_of(self.new_base))
         add: list[str] = []
         for name in current:
-            if name in platform:
+            if name in platform and (name in present or not self._asked(name)):
                 continue
             mapped = map_package(self.catalog, name, self.old, self.new)
             if mapped is None:  # nothing maps it: the user's name is kept, and said to be so
@@ -265,7 +276,7 @@ class _Replay:
         )
         result = [t for t in result if _option_key(t) not in removed]
         for token in current:
-            if token in platform:
+            if token in platform and (token in result or not self._asked(token)):
                 continue
             device = token.split("=", 1)[1].split(",", 1)[0] if token.startswith("console=") else ""
             if device and not load_targets().has_serial_device(self.new["arch"], device):
@@ -416,6 +427,7 @@ def rebase(
     new_platform: Platform,
     session_base: str | None,
     catalog: CapabilityCatalog,
+    asked: Sequence[str] = (),
 ) -> Retargeted:
     """Carry ``text``'s customisations from the ``old`` target onto ``new_platform``.
 
@@ -427,6 +439,9 @@ def rebase(
         new_platform: The platform of the new target, the new base.
         session_base: The text the session started from, if known.
         catalog: The capability catalog (package names across families).
+        asked: The user's requests of the session: a package or kernel option of the
+            current template named in one is carried over even when the old platform had
+            it too.
     """
     from oic_ai.tools.applier import apply_plan
 
@@ -440,6 +455,7 @@ def rebase(
         new,
         base,
         catalog,
+        asked,
     )
     replay.packages()
     replay.kernel()

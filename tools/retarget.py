@@ -20,7 +20,7 @@ like any turn's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -213,6 +213,7 @@ def retarget_template(
     library: Path,
     *,
     session_base: str | None = None,
+    asked: Sequence[str] = (),
 ) -> Retargeted:
     """The template ``text`` re-targeted to ``target``, keeping its customisations.
 
@@ -223,6 +224,8 @@ def retarget_template(
             only when the dist changes).
         session_base: The text the session started from, if known: a value still equal
             to it (a base's own hostname) counts as the base's, not as a customisation.
+        asked: The user's earlier requests of the session: a package or kernel option
+            they name is carried over even when the old base had it as well.
 
     Returns:
         The re-targeted text with its changes and what was not carried over.
@@ -246,4 +249,5 @@ def retarget_template(
         new_platform=new_platform,
         session_base=session_base,
         catalog=load_catalog(),
+        asked=asked,
     )

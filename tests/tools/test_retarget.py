@@ -224,3 +224,22 @@ def test_a_hostname_the_agent_named_after_the_image_follows_the_image(library: P
     mine = _customised(name, SetHostname(hostname="cam-07"))
     result = retarget_template(mine, _target("ubuntu", "ubuntu26"), library, session_base=start)
     assert _system(result.text)["hostname"] == "cam-07"
+
+
+def test_what_the_user_asked_is_carried_even_when_the_old_base_had_it(library: Path) -> None:
+    # the netboot base already boots with ip=dhcp and ships ethtool; the user asked for
+    # both anyway, so they are the user's and follow the image to the new dist
+    text = _customised(
+        "ubuntu24-x86_64-netboot-initrd.yml",
+        SetKernel(append_cmdline=["ip=dhcp", "rd.neednet=1"]),
+    )
+    new = _target("debian", "debian13", kind="img")
+    asked = ["boot it with ip=dhcp and rd.neednet=1, and I need ethtool in there"]
+    kept = retarget_template(text, new, library, asked=asked)
+    system = _system(kept.text)
+    assert {"ip=dhcp", "rd.neednet=1"} <= set(system["kernel"]["cmdline"].split())
+    assert "ethtool" in system["packages"]
+    # what nobody asked for stays the old base's own
+    plain = _system(retarget_template(text, new, library).text)
+    assert "ip=dhcp" not in plain["kernel"]["cmdline"].split()
+    assert "ethtool" not in plain["packages"] and "nvme-cli" not in system["packages"]
