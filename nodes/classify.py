@@ -320,7 +320,12 @@ def _route(
         route["targets"] = targets
         refused = _refused(route, system)
         if refused.get("unsupported"):
-            refused["unsupported"]["rest"] = _without_refused(request)
+            rest = _without_refused(request)
+            said = find_reference(rest)
+            if said is not None and said.kind == "same":
+                # "can I get a Rocky 9 equivalent": the reference words ask for nothing
+                rest = remainder(rest, said.marker_words()) or rest
+            refused["unsupported"]["rest"] = rest
         kept = {k: v for k, v in asked.items() if k in ("dist", "os", "image_type")}
         wanted = new_target({}, kept)
         if "dist" in wanted and refused.get("unsupported"):

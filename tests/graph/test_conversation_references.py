@@ -350,3 +350,28 @@ def test_same_packages_after_a_refusal_carries_the_refused_request(run: Run) -> 
     assert {"htop", "tmux"} <= set(_packages(then.template))
     kept = run.turn("same users, same disk, and add jq")  # parts kept as they are
     assert kept.not_applied == [] and "jq" in _packages(kept.template)
+
+
+def test_the_equivalent_of_what_was_pasted_and_the_same_account_are_accounted(run: Run) -> None:
+    made = run.turn(
+        "provisioning used: apt-get install -y htop jq. we are moving to debian 13 raw "
+        "for x86_64. give me the equivalent"
+    )
+    assert made.status in OK and made.not_applied == []
+    assert {"htop", "jq"} <= set(_packages(made.template))
+    user = run.turn(
+        'the old one had EXTRA_USERS_PARAMS = "useradd -G video ops;" — I want the same user here'
+    )
+    assert user.not_applied == []
+    (ops,) = _doc(user.template)["systemConfig"]["users"]
+    assert ops["name"] == "ops" and ops["groups"] == ["video"]
+
+
+def test_an_equivalent_asked_of_a_refused_release_carries_only_the_request(run: Run) -> None:
+    refused = run.turn(
+        "we ran Ubuntu 20.04 with htop and tmux. can I get a Ubuntu 20.04 equivalent?"
+    )
+    assert refused.status == "unsupported"
+    then = run.turn("ok 24.04 then, same package list")
+    assert then.status in OK and then.not_applied == []
+    assert {"htop", "tmux"} <= set(_packages(then.template))

@@ -215,6 +215,8 @@ def test_a_changed_word_touches_an_aspect_by_its_field_or_its_option_key() -> No
         "same package list",
         "with the same users",
         "same kernel options as before",
+        "the same account",
+        "same repo",
         "los mismos paquetes",
         "aynı paketler ile",
         "te same pakiety",
@@ -226,3 +228,29 @@ def test_the_same_part_is_kept_as_it_is(text: str) -> None:
 
     spans = keep_rest_spans(f"ok, {text}, thanks")
     assert [f"ok, {text}, thanks"[a:b].lstrip() for a, b in spans] == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "marker"),
+    [
+        ("here is our old preseed. build me the equivalent", "build me the equivalent"),
+        (
+            "could we have an Azure Linux equivalent, arm64?",
+            "could we have an Azure Linux equivalent",
+        ),
+        ("that's the old setup; I need the equivalent on el10", "I need the equivalent"),
+    ],
+)
+def test_asking_for_an_equivalent_refers_back_without_a_change_of_its_own(
+    text: str, marker: str
+) -> None:
+    found = find_reference(text)
+    assert found is not None and found.kind == "same" and found.back_only
+    assert found.marker.lower() == marker.lower()
+
+
+@pytest.mark.parametrize(
+    "text", ["what is the equivalent of htop on azl3?", "is there an equivalent package for nano"]
+)
+def test_a_question_about_an_equivalent_is_no_reference(text: str) -> None:
+    assert find_reference(text) is None
