@@ -224,12 +224,15 @@ def _reference_record(
 
         spans += target_clause_spans(request)
     kept = [request[begin:end] for begin, end in keep_rest_spans(request)]
-    return ReferenceRecord(
+    record = ReferenceRecord(
         kind=reference.kind if reference else "same",
         words=reference.marker if reference else " ".join(kept),
         remainder=remainder(request, spans),
         target=target,
     )
+    if reference is not None and reference.topic:
+        record["topic"] = reference.topic
+    return record
 
 
 def route_request(

@@ -79,6 +79,9 @@ class ReferenceRecord(TypedDict):
     """The rest of the request, for the planner ("" when nothing is left)."""
     target: dict[str, str]
     """For a ``retarget`` turn: the whole new target (os, dist, arch, imageType)."""
+    topic: NotRequired[str]
+    """For an ``undo``: what a clause right before it names ("and the loglevel, put it back
+    how it was" gives "loglevel"): the part taken back."""
     back_to: NotRequired[dict[str, str]]
     """For an ``undo`` that names an earlier target ("go back to debian"): that target's
     fields; the latest earlier template that had them becomes the current one."""

@@ -42,7 +42,7 @@ class _Choice:
     taken: TakenBack | None = None
 
 
-def _named_part(marker: str, stack: list[Revision], current: str) -> _Choice:
+def _named_part(marker: str, stack: list[Revision], current: str, topic: str = "") -> _Choice:
     """What "undo the X" takes back, or why it cannot (whole last turn when nothing is named).
 
     When the undo names a part ("undo the quiet", "revert the hostname", "undo the repo",
@@ -57,10 +57,12 @@ def _named_part(marker: str, stack: list[Revision], current: str) -> _Choice:
     from oic_ai.tools.partial_undo import Part, only_part, take_back
     from oic_ai.tools.references import describes_a_change, undo_aspects, undo_names
 
-    aspects = undo_aspects(marker)
-    names = [] if aspects else undo_names(marker)
+    said = f"undo the {topic}" if topic else marker  # "and the loglevel, put it back"
+    aspects = undo_aspects(said)
+    names = [] if aspects else undo_names(said)
     if not aspects and not names:
         return _Choice()
+    marker = f"{topic}, {marker}" if topic else marker
     part = Part(names=tuple(names), aspects=tuple(aspects))
     wanted = " ".join(names) or marker
     latest = True  # no later turn changed anything
@@ -119,7 +121,8 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     depth = _depth(stack, dict(reference.get("back_to") or {}))
     if not reference.get("back_to"):
         # "go back to debian" names where to, not a part of the last change
-        choice = _named_part(str(reference.get("words") or ""), stack, current)
+        words = str(reference.get("words") or "")
+        choice = _named_part(words, stack, current, str(reference.get("topic") or ""))
         if choice.refusal:
             return {**update, "draft": current, "not_applied": [choice.refusal]}
         depth = choice.depth

@@ -51,6 +51,9 @@ class Reference:
         target_spans: Offsets of those target names.
         back_only: True for "like before" ("same as last time"): it refers back without
             naming a target.
+        marker_span: Offsets of the marker.
+        topic: For an undo, what a clause right before it names as what is taken back
+            ("and the loglevel, put it back how it was" gives "loglevel"); "" when none.
     """
 
     kind: ReferenceKind
@@ -60,6 +63,7 @@ class Reference:
     target_spans: tuple[Span, ...] = ()
     back_only: bool = False
     marker_span: Span = (0, 0)
+    topic: str = ""
 
     def marker_words(self) -> tuple[Span, ...]:
         """The marker's offsets without the target names inside it.
@@ -130,9 +134,7 @@ def _undo_marker(work: str, vocabulary: ConversationVocabulary) -> Span | None:
     return min(found, key=lambda span: (span[0], -span[1])) if found else None
 
 
-def _other_undo_phrases(
-    work: str, marker: Span, vocabulary: ConversationVocabulary
-) -> list[Span]:
+def _other_undo_phrases(work: str, marker: Span, vocabulary: ConversationVocabulary) -> list[Span]:
     """Undo phrases besides the first one ("cofnij te partycje, zostaw jak było"): the same undo."""
     found = []
     for phrase in vocabulary.undo:
@@ -210,6 +212,40 @@ def _apposition(request: str, marker: Span) -> list[Span]:
     return [(marker[1], stop)]
 
 
+_LEAD = re.compile(
+    r"^(?:(?:ah|oh|hmm|ok|okay|and|also|as\s+for|e|y|und|i|et|ve|en|também|tambien|también)\b[\s,]*)+",
+    re.IGNORECASE,
+)
+
+
+def _topic(
+    request: str, marker: Span, vocabulary: ConversationVocabulary
+) -> tuple[Span, str] | None:
+    """The clause right before an undo that only names what it takes back, and its words.
+
+    "ah, and the loglevel, put it back how it was": a clause of at most two words (after
+    the conjunctions and articles) in the same sentence, ending where the undo starts.
+    """
+    sentence = (0, len(request))
+    for piece in _pieces(request, _SENTENCE_END):
+        if piece[0] <= marker[0] < piece[1]:
+            sentence = piece
+    clauses = [c for c in _pieces(request, _CLAUSE_END) if sentence[0] <= c[0] < c[1] <= marker[0]]
+    if not clauses or request[clauses[-1][1] : marker[0]].strip() not in (",", ":", "-", "–", "—"):
+        return None
+    begin, end = clauses[-1]
+    text = request[begin:end].strip()
+    lead = _LEAD.match(text)
+    text = text[lead.end() :] if lead else text
+    words = _WORD.findall(text)
+    if not lead and (not words or words[0].lower() not in vocabulary.object_filler):
+        return None  # "add htop, then undo": a clause of its own, not what is taken back
+    words = [w for w in words if w.lower() not in vocabulary.object_filler]
+    if not words or len(words) > 2:
+        return None
+    return (begin, end), " ".join(words)
+
+
 def find_reference(request: str) -> Reference | None:
     """The reference to the conversation in ``request``, or None.
 
@@ -233,6 +269,9 @@ def find_reference(request: str) -> Reference | None:
         echoes = [m.span() for m in vocabulary.undo_echo.finditer(work)]
         echoes += _other_undo_phrases(work, undo, vocabulary)
         echoes += _apposition(request, undo)
+        topic = _topic(request, undo, vocabulary)
+        if topic is not None:
+            echoes.append(topic[0])
         return Reference(
             kind="undo",
             marker=request[undo[0] : undo[1]],
@@ -240,6 +279,7 @@ def find_reference(request: str) -> Reference | None:
             targets=targets,
             target_spans=target_spans,
             marker_span=undo,
+            topic=topic[1] if topic else "",
         )
     same = _same_marker(request, work, mentions, vocabulary)
     if same is None:

@@ -375,3 +375,14 @@ def test_an_equivalent_asked_of_a_refused_release_carries_only_the_request(run: 
     then = run.turn("ok 24.04 then, same package list")
     assert then.status in OK and then.not_applied == []
     assert {"htop", "tmux"} <= set(_packages(then.template))
+
+
+def test_what_a_clause_before_an_undo_names_is_the_part_taken_back(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("add the kernel options nosmt and mitigations=off")
+    run.turn("add jq")
+    back = run.turn("hmm, and the nosmt, put it back how it was")
+    assert back.route["intent"] == "undo" and back.not_applied == []
+    tokens = _cmdline(run.template())
+    assert "nosmt" not in tokens and "mitigations=off" in tokens
+    assert "jq" in _packages(run.template())

@@ -254,3 +254,20 @@ def test_asking_for_an_equivalent_refers_back_without_a_change_of_its_own(
 )
 def test_a_question_about_an_equivalent_is_no_reference(text: str) -> None:
     assert find_reference(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "topic"),
+    [
+        ("ok, and the hostname, put it back how it was", "hostname"),
+        ("oh, e o loglevel, volta como estava antes", "loglevel"),
+        ("add htop, then undo", ""),
+        ("undo the splash", ""),
+    ],
+)
+def test_a_clause_right_before_an_undo_names_what_it_takes_back(text: str, topic: str) -> None:
+    found = find_reference(text)
+    assert found is not None and found.kind == "undo"
+    assert found.topic == topic
+    if topic:
+        assert topic not in remainder(text, found.spans)
