@@ -349,7 +349,12 @@ class _Replay:
         ):
             self.operations.append(SetDiskSize(size=str(size)))
         artifacts = disk.get("artifacts")
-        if self._customised(artifacts, "disk", "artifacts"):
+        asked = isinstance(artifacts, list) and any(
+            isinstance(a, Mapping) and self._asked(str(a.get("type"))) for a in artifacts
+        )  # "qcow2 output" on a base that had qcow2 already
+        if self._customised(artifacts, "disk", "artifacts") or (
+            asked and artifacts != new_disk.get("artifacts")
+        ):
             self.operations.append(SetValue(path="disk.artifacts", value=artifacts))
         platform = {p.get("mountPoint"): p for p in _partitions(self.platform)}
         present = {p.get("mountPoint"): p for p in _partitions(self.new_base)}

@@ -243,3 +243,14 @@ def test_what_the_user_asked_is_carried_even_when_the_old_base_had_it(library: P
     plain = _system(retarget_template(text, new, library).text)
     assert "ip=dhcp" not in plain["kernel"]["cmdline"].split()
     assert "ethtool" not in plain["packages"] and "nvme-cli" not in system["packages"]
+
+
+def test_an_output_format_the_user_asked_for_follows_the_image(library: Path) -> None:
+    text = (library / "ubuntu24-x86_64-cloud-vm-qcow2.yml").read_text(encoding="utf-8")
+    base = text
+    new = _target("ubuntu", "ubuntu26")
+    asked = ["a VM image for our cloud, I want qcow2 files out of it"]
+    kept = retarget_template(text, new, library, session_base=base, asked=asked)
+    assert [a["type"] for a in _doc(kept.text)["disk"]["artifacts"]] == ["qcow2"]
+    plain = retarget_template(text, new, library, session_base=base)
+    assert "qcow2" not in [a["type"] for a in _doc(plain.text)["disk"]["artifacts"]]
