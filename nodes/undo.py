@@ -42,6 +42,21 @@ class _Choice:
     taken: TakenBack | None = None
 
 
+def _split_names(names: list[str]) -> list[str]:
+    """Names split at "/" ("disk/exporter"), and at "-" around an aspect word ("ci-user")."""
+    from oic_ai.tools.references import undo_aspects
+
+    found: list[str] = []
+    for name in names:
+        for piece in (p for p in name.split("/") if p):
+            parts = [p for p in piece.split("-") if p]
+            if len(parts) > 1 and any(undo_aspects(p) for p in parts):
+                found += parts
+            else:
+                found.append(piece)
+    return found
+
+
 def _named_part(marker: str, stack: list[Revision], current: str, topic: str = "") -> _Choice:
     """What "undo the X" takes back, or why it cannot (whole last turn when nothing is named).
 
@@ -59,7 +74,8 @@ def _named_part(marker: str, stack: list[Revision], current: str, topic: str = "
 
     said = f"undo the {topic}" if topic else marker  # "and the loglevel, put it back"
     aspects = undo_aspects(said)
-    names = [] if aspects else undo_names(said)
+    # "the disk/exporter/ci-user change": aspects (disk, user) and names (exporter, ci)
+    names = [n for n in _split_names(undo_names(said)) if not undo_aspects(n)]
     if not aspects and not names:
         return _Choice()
     marker = f"{topic}, {marker}" if topic else marker

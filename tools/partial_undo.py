@@ -22,6 +22,7 @@ back the whole turn and restore the exact template from before it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,8 +51,17 @@ class Part:
         return any(key in aspect for aspect in self.aspects for key in keys)
 
     def named(self, *words: str) -> bool:
-        """True when a name of the part is inside one of ``words`` (lower-cased)."""
-        return any(name and name in word.lower() for name in self.names for word in words)
+        """True when a name of the part is a whole word of one of ``words``.
+
+        Separators bound it: "exporter" is in prometheus-node-exporter and "hugepages" in
+        hugepages=512; "ci" is not in pciutils.
+        """
+        return any(
+            re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", word.lower())
+            for name in self.names
+            if name
+            for word in words
+        )
 
 
 @dataclass
@@ -80,7 +90,12 @@ def _words_back(
     added = [w for w in after if w not in before and chosen(w)]
     removed = [w for w in before if w not in after and chosen(w)]
     result = [w for w in current if w not in added]
-    result += [w for w in removed if w not in result]
+    for word in removed:  # back where it was: after the word it followed before the turn
+        if word in result:
+            continue
+        earlier = before[: before.index(word)]
+        at = max((result.index(w) + 1 for w in earlier if w in result), default=0)
+        result.insert(at, word)
     return result, added, removed
 
 
@@ -219,10 +234,15 @@ def take_back(before_text: str, after_text: str, current_text: str, part: Part) 
 
 
 def _without_cosmetics(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` without the image name and description, its package list in name order."""
     doc = dict(doc)
     doc.pop("metadata", None)
     if isinstance(doc.get("image"), Mapping):
         doc["image"] = {k: v for k, v in doc["image"].items() if k != "name"}
+    system = section(doc, "systemConfig")
+    if isinstance(system.get("packages"), list):
+        system["packages"] = sorted(str(p) for p in system["packages"])
+        doc["systemConfig"] = system
     return doc
 
 

@@ -386,3 +386,21 @@ def test_what_a_clause_before_an_undo_names_is_the_part_taken_back(run: Run) -> 
     tokens = _cmdline(run.template())
     assert "nosmt" not in tokens and "mitigations=off" in tokens
     assert "jq" in _packages(run.template())
+
+
+def test_an_undo_naming_every_part_of_a_turn_restores_it_exactly(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64, disk 10GiB")
+    run.turn("add htop and tmux")
+    before = run.template()
+    run.turn("grow the disk to 16GiB, remove tmux and add an account named qa")
+    undone = run.turn("undo the disk/tmux/qa-account change please")
+    assert undone.not_applied == [] and "took back turn 3" in " ".join(undone.changes)
+    assert run.template() == before
+
+
+def test_a_name_in_an_undo_matches_whole_words_of_what_changed() -> None:
+    from oic_ai.tools.partial_undo import Part
+
+    part = Part(names=("ci", "exporter", "hugepages"))
+    assert part.named("prometheus-node-exporter") and part.named("hugepages=512")
+    assert part.named("ci") and not part.named("pciutils") and not part.named("hugepagesz=1g")
