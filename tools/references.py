@@ -240,7 +240,11 @@ def _topic(
     words = _WORD.findall(text)
     if not lead and (not words or words[0].lower() not in vocabulary.object_filler):
         return None  # "add htop, then undo": a clause of its own, not what is taken back
-    words = [w for w in words if w.lower() not in vocabulary.object_filler]
+    words = [
+        w
+        for w in words
+        if w.lower() not in vocabulary.object_filler and w.lower() not in vocabulary.filler
+    ]  # "hmm no, undo that": no topic
     if not words or len(words) > 2:
         return None
     return (begin, end), " ".join(words)

@@ -262,6 +262,7 @@ def test_a_question_about_an_equivalent_is_no_reference(text: str) -> None:
         ("ok, and the hostname, put it back how it was", "hostname"),
         ("oh, e o loglevel, volta como estava antes", "loglevel"),
         ("add htop, then undo", ""),
+        ("oh no, sorry, roll that back", ""),
         ("undo the splash", ""),
     ],
 )
