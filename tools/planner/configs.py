@@ -192,6 +192,13 @@ _REPORTED = {
 }
 
 
+# a user command inside a sentence, up to a dash, a semicolon, a sentence end or the line's end
+_COMMAND_INLINE = re.compile(
+    r"(?<![\w`/-])(?:useradd|adduser|usermod)\s+(?=\S*[-a-z])[^\n;`—]*?(?=\s+[—–-]{1,2}\s|[;`—]|\.\s|\.?$)",
+    re.M,
+)
+
+
 def _shell(line: str, found: Found) -> bool:
     parts = [p for p in re.split(r"\s*(?:&&|\|\||;)\s*", line.strip()) if p]
     known = [_command(part, found) for part in parts]
@@ -287,6 +294,11 @@ _MKOSI_KEYS = (
     "Ssh SplitArtifacts"
 ).split()
 _MKOSI = re.compile(rf"\b(?P<key>{'|'.join(_MKOSI_KEYS)})=")
+# two or more mkosi keys in a row, from the first to the line's end
+_MKOSI_INLINE = re.compile(
+    rf"(?<![\w=])(?:{'|'.join(_MKOSI_KEYS)})=[^\n]*?(?:,[ \t]*|[ \t]+)"
+    rf"(?:{'|'.join(_MKOSI_KEYS)})=[^\n]*"
+)
 _MKOSI_FORMATS = {"disk": "raw image", "uki": "", "esp": "", "cpio": "", "tar": "", "directory": ""}
 
 
@@ -524,7 +536,19 @@ def read_configs(text: str) -> tuple[str, list[str], list[str]]:
         said = _read_line(match.group(0), found, (_bitbake,))
         return "; ".join(said) + ";" if said else ""
 
+    def mkosi(match: re.Match[str]) -> str:
+        said = _read_line(match.group(0), found, (_mkosi,))
+        return "; ".join(said) + ";" if said else ""
+
+    def command(match: re.Match[str]) -> str:
+        said = _read_line(match.group(0), found, (_shell,))
+        return match.group(0) if said is None else ("; ".join(said) + ";" if said else "")
+
     text = _BITBAKE_INLINE.sub(bitbake, text)
+    # "Porting an mkosi config: Distribution=ubuntu, Release=resolute, Packages=a,b" and
+    # "the old image ran useradd -G video kiosk — same user here": pasted inside a sentence
+    text = _MKOSI_INLINE.sub(mkosi, text)
+    text = _COMMAND_INLINE.sub(command, text)
     lines = []
     for line in text.split("\n"):
         said = _read_line(line, found, readers) if line.strip() else None

@@ -103,3 +103,26 @@ def test_sentences_that_only_start_like_commands_are_left_alone() -> None:
         "useradd was slow for us\nadd jq",
     ):
         assert read_configs(said) == (said, [], [])
+
+
+def test_mkosi_keys_inside_a_sentence_are_the_config_not_kernel_options() -> None:
+    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = plan_request(
+        "porting our mkosi setup: Distribution=debian, Release=trixie, Format=disk, "
+        "Packages=strace,jq",
+        text,
+        mode="refine",
+    )
+    assert not [op for op in result.operations if op.op == "set_kernel"], result.operations
+    packages = [n for op in result.operations if op.op == "add_packages" for n in op.packages]
+    assert packages == ["strace", "jq"]
+
+
+def test_a_useradd_inside_a_sentence_is_the_user_not_a_capability() -> None:
+    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = plan_request(
+        "the old image ran useradd -G plugdev,video kiosk — same user here", text, mode="refine"
+    )
+    users = [op for op in result.operations if op.op == "add_user"]
+    assert [(u.name, u.groups) for u in users] == [("kiosk", ["plugdev", "video"])]
+    assert not [op for op in result.operations if op.op == "add_packages"]  # no "video kiosk"
