@@ -139,6 +139,14 @@ _CONTEXT_AFTER = re.compile(
 )
 
 
+# Words right after a system's name that make it the name of a program for it, not the
+# system: "the Azure Linux agent (walinuxagent)", "Ubuntu Pro client", "debian tools".
+_PRODUCT_AFTER = re.compile(
+    r"[\s-]+(?:guest[\s-]+)?(?:agents?|tools|utilities|sdk|cli|client|extensions?|daemon|"
+    r"plugin|provider)\b"
+)
+
+
 def is_context(lowered: str, start: int, end: int) -> bool:
     """True when the mention at ``start:end`` is what the user has or had, not asks for.
 
@@ -148,9 +156,19 @@ def is_context(lowered: str, start: int, end: int) -> bool:
         end: Offset just past it.
     """
     before = lowered[max(0, start - 40) : start]
-    return _CONTEXT_BEFORE.search(before) is not None or (
-        _CONTEXT_AFTER.match(lowered, end) is not None
+    return (
+        _CONTEXT_BEFORE.search(before) is not None
+        or _CONTEXT_AFTER.match(lowered, end) is not None
     )
+
+
+def names_a_program(lowered: str, end: int) -> bool:
+    """True when the system named just before ``end`` names a program for it.
+
+    "the Azure Linux agent (walinuxagent)" asks for the agent, not for Azure Linux: such a
+    name is no target mention at all, its words are left to the package reader.
+    """
+    return _PRODUCT_AFTER.match(lowered, end) is not None
 
 
 # a release named as a repository's field is no target: "codename noble", "suite: trixie",
@@ -192,6 +210,13 @@ def detect_target_spans(text: str) -> list[TargetMention]:
     def find(kind: TargetKind, table: tuple[tuple[re.Pattern[str], str], ...]) -> None:
         for pattern, value in table:
             for match in list(pattern.finditer(work)):
+                if (
+                    kind in ("dist", "os", "unsupported")
+                    and pattern not in patterns.hardware
+                    and names_a_program(lowered, match.end())
+                ):
+                    blank(*match.span())  # "the Azure Linux agent": a program, no target
+                    continue
                 source = (
                     patterns.from_before.search(work, 0, match.start()) is not None
                     # an arch is the hardware the image is for, whatever it ran before
