@@ -118,6 +118,12 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
         sources = state.get("sources", [])
         score = f" (score {sources[0]['score']:.2f})" if sources else ""
         lines.append(f"Started from {state.get('base_template')}{score}.")
+        from oic_ai.tools.target_questions import image_type_choice
+        from oic_ai.tools.target_support import target_of
+
+        chosen = target_of(state.get("draft") or state.get("template")).get("imageType")
+        if (why := image_type_choice(state.get("request", ""), chosen)) is not None:
+            lines.append(why)  # "which image type is that, and why?" beside the request
     elif intent == "undo":
         undone = dict(dict(route.get("reference") or {}).get("undone") or {})
         if undone.get("partial"):

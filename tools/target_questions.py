@@ -39,6 +39,18 @@ _WANTS_TEMPLATE = re.compile(
     re.IGNORECASE,
 )
 
+# a sentence that asks for an image to be made ("I was asked to build a netboot image for
+# PXE boxes with eLxr 12."): with a question beside it ("which image type is that?"), the
+# request is still a request, and the question is answered with the template
+_BUILD_ASK = re.compile(
+    r"\b(?:build|make|create|produce|generate|draft|need|want|would\s+like|looking\s+for)\b"
+    r"(?!\s+to\s+(?:know|understand|learn|ask|check|see|find|figure|hear))"
+    r"(?:\s+[\w'-]+){0,3}?\s+(?:a|an|the|one|some)\s+(?:[\w.-]+\s+){0,4}?"
+    r"(?:image|template|iso|installer|build)s?\b",
+    re.IGNORECASE,
+)
+_SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
+
 
 def unsupported_named(question: str) -> list[tuple[str, str, str]]:
     """The systems and arches the composer does not build that ``question`` names.
@@ -79,8 +91,23 @@ def asks_about_targets(question: str, current: dict[str, str] | None = None) -> 
 
 
 def wants_a_template(question: str) -> bool:
-    """True when ``question`` asks for a template ("do you have an image for kiosks?")."""
-    return _WANTS_TEMPLATE.search(question) is not None
+    """True when ``question`` asks for a template.
+
+    Either as a question ("do you have an image for kiosks?"), or beside one: a sentence
+    that is no question asks for an image of a target the composer builds ("I need to
+    build a netboot image with eLxr 12. Which image type is that?").
+    """
+    if _WANTS_TEMPLATE.search(question) is not None:
+        return True
+    for sentence in _SENTENCES.findall(question):
+        if sentence.rstrip().endswith("?") or not _BUILD_ASK.search(sentence):
+            continue
+        if any(
+            m.kind in ("dist", "os", "image_type") and not m.source
+            for m in detect_target_spans(sentence)
+        ):
+            return True
+    return False
 
 
 def _dists_asked(question: str) -> tuple[list[str], list[str], list[str]]:
@@ -164,3 +191,44 @@ def target_answer(question: str) -> str:
         if not any(arch in built for d in dists for built in targets.dists[d].builds.values()):
             lines.append(f"Nothing asked about builds for {arch}.")
     return "What os-image-composer builds:\n" + "\n".join(f"- {line}" for line in lines)
+
+
+_WHY = re.compile(r"\b(?:why|which|what)\b", re.IGNORECASE)
+
+
+def image_type_choice(request: str, image_type: str | None) -> str | None:
+    """Why a new template has its image type, when the request asks beside its request.
+
+    "Build a netboot image for PXE boxes with eLxr 12. Which image type is that, and
+    why?" gets the template and this line: the image type, the request's words that chose
+    it and what such an image is.
+
+    Args:
+        request: The user's words.
+        image_type: The new template's image type.
+
+    Returns:
+        The line, or None when the request asks no such question or names no image type.
+    """
+    from oic_ai.tools.questions import questions_of
+
+    asked = [
+        *questions_of(request).questions,
+        *(s for s in _SENTENCES.findall(request) if s.rstrip().endswith("?")),
+    ]
+    if not image_type or not any(_WHY.search(q) for q in asked):
+        return None
+    named = [
+        " ".join(request[m.start : m.end].split())
+        for m in sorted(detect_target_spans(request), key=lambda m: m.start)
+        if m.kind == "image_type" and m.value == image_type and not m.source
+    ]
+    if not named:
+        return None
+    targets = load_targets()
+    found = targets.image_types.get(image_type)
+    words = [f"'{w}'" for w in dict.fromkeys(named)]
+    quoted = ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+    about = f": it {found.about}" if found is not None and found.about else ""
+    title = targets.image_type_title(image_type, image_type)
+    return f"Image type: {title} ({image_type}), from {quoted} in the request{about}."

@@ -9,7 +9,9 @@ Two kinds of request get status ``unsupported`` before any template is made:
   describes what the image serves or runs ("alpine containers", "windows clients"), when
   it is a repository field or a lineage ("suite bookworm", "bookworm-based"), or when the
   request also names a supported distribution (a system only: an arch that no dist builds,
-  such as armhf or RISC-V, is refused whatever dist is named);
+  such as armhf or RISC-V, is refused whatever dist is named). A system named as what
+  the user has, had or moves off ("our current CBL-Mariner 2.0 hosts", "old CentOS boxes
+  had docker", "migrating off CentOS 7") is context, not a request for it;
 - a supported dist on an arch and image type the composer has no OS defaults for (an ISO
   or network-boot image for aarch64): the facts are each dist's ``builds`` in the same
   file. :func:`unbuildable` names the nearest buildable combinations.
@@ -25,6 +27,7 @@ from typing import Any
 
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.retrieval.query_classifier import WORD_END, WORD_START, detect_target_spans
+from oic_ai.tools.retrieval.target_mentions import is_context
 
 # words right before a mention that make it something to move away from, or not wanted
 _LEFT_BEHIND = re.compile(
@@ -116,6 +119,8 @@ def find_unsupported(request: str) -> UnsupportedRequest | None:
                 continue
             if _REPOSITORY_FIELD.search(before) or _LINEAGE.match(work, match.end()):
                 continue
+            if kind == "system" and is_context(work, match.start(), match.end()):
+                continue  # "our current CBL-Mariner 2.0 hosts", "old CentOS boxes had docker"
             if kind == "system" and _names_a_supported_dist(request):
                 return None  # "Debian 13 like our Fedora boxes"; an arch has no such way out
             named = " ".join(request[match.start() : match.end()].split())

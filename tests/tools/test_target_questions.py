@@ -63,6 +63,18 @@ def test_a_change_asked_as_a_question_is_still_a_change(request_text: str) -> No
         ("what about the same installer for x86_64 then, with htop?", "create"),
         ("an iso installer of debian 13 for the service laptops", "create"),
         ("is there an image for digital signage on ubuntu?", "create"),
+        # a request beside a question about it: build it, and answer
+        (
+            "my manager wants a PXE image of Azure Linux 3 for the lab racks. which image "
+            "type would that be?",
+            "create",
+        ),
+        ("we need an installer ISO of debian 13. what is the difference to a raw one?", "create"),
+        (
+            "I've been told to make a PXE boot image with eLxr 12. No idea what image type "
+            "that is. Could you choose one for me and explain?",
+            "create",
+        ),
     ],
 )
 def test_with_no_template_only_a_question_about_targets_makes_nothing(
@@ -129,3 +141,23 @@ def test_everything_else_as_said_after_a_refusal_carries_the_refused_requests_pa
     moved = agent.generate("make it arm64, keep everything else", session=session)
     assert "arch: aarch64" in moved.template and "hostname: gate-4" in moved.template
     assert not moved.not_applied
+
+
+def test_the_image_type_chosen_is_explained_when_the_request_asks_why() -> None:
+    from oic_ai.tools.target_questions import image_type_choice
+
+    request = "please build a pxe image with emt3 for the stateless nodes. why that type?"
+    line = image_type_choice(request, "img")
+    assert line is not None and "network-boot image (img)" in line and "'pxe'" in line
+    assert load_targets().image_types["img"].about in line
+    assert image_type_choice("please build a pxe image with emt3", "img") is None
+    assert image_type_choice("an emt3 image. why is the disk 4GiB?", "raw") is None
+
+
+def test_a_request_beside_its_question_gets_the_template_and_the_reason(agent: Any) -> None:
+    result = agent.generate(
+        "I have to build a network boot image of Ubuntu 24.04 for our diskless kiosks. "
+        "I am not sure which image type that is, can you choose and say why?"
+    )
+    assert result.template and "imageType: img" in result.template
+    assert "Image type: network-boot image (img)" in result.message

@@ -150,3 +150,45 @@ def test_the_old_name_beside_azure_linux_3_is_where_the_user_comes_from() -> Non
 
     assert find_unsupported("moving our CBL-Mariner 2.0 hosts to Azure Linux 3") is None
     assert find_unsupported("a cbl-mariner 3 image") is None
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "an el10 image for the render farm (the legacy Fedora nodes ran podman already)",
+        "our existing CentOS 7 servers run nginx; build the same on RHEL-compatible 10",
+        "we are migrating off CentOS, give me an el10 image",
+        "Debian 13 for the kiosks, the old Ubuntu 22.04 devices had chromium",
+        "the Fedora workstations had vim and git, I need those on ubuntu 24.04",
+    ],
+)
+def test_a_system_the_user_has_had_or_moves_off_is_context_not_a_request(
+    request_text: str,
+) -> None:
+    assert find_unsupported(request_text) is None
+
+
+def test_a_system_asked_for_is_still_refused_when_another_one_is_context() -> None:
+    found = find_unsupported("our current debian 13 boxes are fine, but now I need Fedora 41")
+    assert found is not None and found.named == "Fedora 41"
+
+
+def test_an_arch_stays_the_hardware_even_on_old_devices() -> None:
+    found = find_unsupported("Debian 13 for our legacy armhf devices")
+    assert found is not None and found.named == "armhf"
+
+
+def test_a_dist_named_by_its_title_is_a_target() -> None:
+    from oic_ai.tools.retrieval.query_classifier import detect_target_spans
+
+    for title, dist in (("rhel-compatible 10", "el10"), ("RHEL compatible 10", "el10")):
+        found = [m for m in detect_target_spans(f"a {title} image") if m.kind == "dist"]
+        assert [m.value for m in found] == [dist] and not found[0].source
+
+
+def test_a_context_mention_is_a_source_and_the_asked_one_is_not() -> None:
+    from oic_ai.tools.retrieval.query_classifier import detect_target_spans
+
+    text = "our current ubuntu 24.04 hosts have docker; I want debian 13 with podman"
+    dists = {m.value: m.source for m in detect_target_spans(text) if m.kind == "dist"}
+    assert dists == {"ubuntu24": True, "debian13": False}

@@ -411,6 +411,7 @@ class TemplateSearch:
                     evidence = purpose_evidence(item, plain, purpose, gap)
                     unasked = not evidence
                     penalty += UNASKED_PENALTY if unasked else 0.0
+            penalty += image_type_penalty(classification.targets, item.metadata)
             bonus = target_bonus(classification.targets, item.metadata, default_arch)
             score = w_sem * sem + w_kw * kw + w_pkg * pkg + bonus - penalty
             results.append(
@@ -463,6 +464,21 @@ OS_BONUS = 0.10
 FAMILY_BONUS = 0.10
 ARCH_BONUS = 0.05
 DEFAULT_ARCH_BONUS = 0.02
+
+
+# A template of another image type than the one the request names ("Ubuntu 24.04 raw")
+# ranks below those of it, whatever packages or words it shares with the request: the
+# image type is said outright, a package is only something to add.
+IMAGE_TYPE_PENALTY = 0.30
+
+
+def image_type_penalty(targets: Mapping[str, str], metadata: Mapping[str, Any]) -> float:
+    """The score a template loses for being another image type than the one named."""
+    named = targets.get("image_type")
+    if not named:
+        return 0.0
+    kind = metadata.get("image_type") or load_targets().default_image_type
+    return IMAGE_TYPE_PENALTY if kind != named else 0.0
 
 
 def target_bonus(

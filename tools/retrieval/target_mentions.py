@@ -70,6 +70,7 @@ class TargetMention:
 @dataclass(frozen=True)
 class _SpanPatterns:
     unsupported: tuple[tuple[re.Pattern[str], str], ...]
+    hardware: frozenset[re.Pattern[str]]
     families: tuple[tuple[re.Pattern[str], str], ...]
     kinds: tuple[tuple[TargetKind, tuple[tuple[re.Pattern[str], str], ...]], ...]
     os_words: tuple[tuple[re.Pattern[str], str], ...]
@@ -84,7 +85,9 @@ def _bounded(phrase: str) -> re.Pattern[str]:
 def _span_patterns() -> _SpanPatterns:
     targets = load_targets()
     phrases: dict[str, list[tuple[str, str]]] = {
-        "dist": [(dist.phrase, dist.id) for dist in targets.dists.values() if dist.phrase],
+        "dist": [(dist.phrase, dist.id) for dist in targets.dists.values() if dist.phrase]
+        # a dist's own title names it too ("RHEL-compatible 10", "Azure Linux 3")
+        + [(_title_phrase(dist.title), dist.id) for dist in targets.dists.values() if dist.title],
         "arch": [(arch.phrase, arch.name) for arch in targets.arches.values() if arch.phrase],
         "image_type": [
             (kind.phrase, kind.name) for kind in targets.image_types.values() if kind.phrase
@@ -98,13 +101,74 @@ def _span_patterns() -> _SpanPatterns:
         (kind, tuple((_bounded(phrase), value) for phrase, value in phrases[kind]))
         for kind in _TARGET_KINDS
     )
+    unsupported = tuple((_bounded(u.phrase), u.supported) for u in targets.unsupported)
     return _SpanPatterns(
-        unsupported=tuple((_bounded(u.phrase), u.supported) for u in targets.unsupported),
+        unsupported=unsupported,
+        hardware=frozenset(
+            p for (p, _), u in zip(unsupported, targets.unsupported) if u.kind == "arch"
+        ),
         families=tuple((_bounded(p), family) for family, p in targets.family_phrases.items()),
         kinds=kinds,
         os_words=tuple((_bounded(re.escape(w)), os) for w, os in targets.os_words.items()),
         from_before=re.compile(targets.from_before),
     )
+
+
+def _title_phrase(title: str) -> str:
+    """A pattern for a title as people write it: any case, spaces or hyphens between words."""
+    return r"[\s-]*".join(re.escape(part) for part in re.split(r"[\s-]+", title.lower()))
+
+
+# Words around a mention that make it context, not what the request asks for: the system
+# the user has today, had before, or moves off ("our current CBL-Mariner 2.0 hosts",
+# "old CentOS boxes had docker", "migrating off CentOS 7"). Only a target asked FOR is
+# built or refused; a context mention is a source, like one after "from".
+_CONTEXT_BEFORE = re.compile(
+    r"(?:\b(?:old|older|current|existing|legacy|previous|former|aging|ageing|outgoing|"
+    r"retired|today's|present-day)\s+"
+    r"|\b(?:off|off\s+of|away\s+from|still\s+(?:on|running)|currently\s+(?:on|running))\s+"
+    r"(?:(?:the|our|those|these|all)\s+)?)$"
+)
+_FLEET = (
+    r"(?:boxes|box|hosts?|machines?|servers?|nodes?|fleet|systems?|workstations?|devices?|"
+    r"vms?|installs?|installations?|deployments?|builds?|images?)"
+)
+_CONTEXT_AFTER = re.compile(
+    rf"[\s-]+(?:{_FLEET}\s+)?(?:had|ran|used|were|was|shipped|came\s+with)\b"
+    rf"|[\s-]+{_FLEET}\s+(?:have|has|show|shows|run|runs|use|uses|today)\b"
+)
+
+
+# Words right after a system's name that make it the name of a program for it, not the
+# system: "the Azure Linux agent (walinuxagent)", "Ubuntu Pro client", "debian tools".
+_PRODUCT_AFTER = re.compile(
+    r"[\s-]+(?:guest[\s-]+)?(?:agents?|tools|utilities|sdk|cli|client|extensions?|daemon|"
+    r"plugin|provider)\b"
+)
+
+
+def is_context(lowered: str, start: int, end: int) -> bool:
+    """True when the mention at ``start:end`` is what the user has or had, not asks for.
+
+    Args:
+        lowered: The request in lower case.
+        start: Offset of the mention.
+        end: Offset just past it.
+    """
+    before = lowered[max(0, start - 40) : start]
+    return (
+        _CONTEXT_BEFORE.search(before) is not None
+        or _CONTEXT_AFTER.match(lowered, end) is not None
+    )
+
+
+def names_a_program(lowered: str, end: int) -> bool:
+    """True when the system named just before ``end`` names a program for it.
+
+    "the Azure Linux agent (walinuxagent)" asks for the agent, not for Azure Linux: such a
+    name is no target mention at all, its words are left to the package reader.
+    """
+    return _PRODUCT_AFTER.match(lowered, end) is not None
 
 
 # a release named as a repository's field is no target: "codename noble", "suite: trixie",
@@ -146,9 +210,21 @@ def detect_target_spans(text: str) -> list[TargetMention]:
     def find(kind: TargetKind, table: tuple[tuple[re.Pattern[str], str], ...]) -> None:
         for pattern, value in table:
             for match in list(pattern.finditer(work)):
+                if (
+                    kind in ("dist", "os", "unsupported")
+                    and pattern not in patterns.hardware
+                    and names_a_program(lowered, match.end())
+                ):
+                    blank(*match.span())  # "the Azure Linux agent": a program, no target
+                    continue
                 source = (
-                    kind != "unsupported"
-                    and patterns.from_before.search(work, 0, match.start()) is not None
+                    patterns.from_before.search(work, 0, match.start()) is not None
+                    # an arch is the hardware the image is for, whatever it ran before
+                    or (
+                        kind != "arch"
+                        and pattern not in patterns.hardware
+                        and is_context(lowered, *match.span())
+                    )
                 ) or (
                     kind == "dist" and _REPOSITORY_FIELD.search(work, 0, match.start()) is not None
                 )

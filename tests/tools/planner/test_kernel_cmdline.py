@@ -88,3 +88,15 @@ def test_removing_an_absent_option_says_so_and_changes_nothing() -> None:
 def test_removing_a_console_option_with_a_comma_keeps_the_others() -> None:
     after = _cmdline_after("remove console=ttyS0,115200 from the kernel command line", _text())
     assert after == ["console=tty0", "loglevel=4"]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "the panel vendor wants 'nomodeset splash' on the kernel command line",
+        'our QA lead would like "splash nomodeset" in the cmdline.',
+    ],
+)
+def test_quoted_flags_said_where_they_go_are_all_added(request_text: str) -> None:
+    after = _cmdline_after(request_text, _text())
+    assert "nomodeset" in after and "splash" in after, after

@@ -17,7 +17,7 @@ from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
 from oic_ai.stores.settings import Settings
 from oic_ai.stores.template_index import TemplateIndex, library_key
 from oic_ai.tools.retrieval.evaluation import evaluate, load_queries
-from oic_ai.tools.retrieval.hybrid_search import TemplateSearch, target_bonus
+from oic_ai.tools.retrieval.hybrid_search import TemplateSearch, image_type_penalty, target_bonus
 from tests.conftest import PROJECT, REFERENCE_TEMPLATES
 
 DATA = PROJECT / "tests" / "data"
@@ -145,3 +145,25 @@ def test_the_cli_says_what_it_read(indexed_data: Path, tmp_path: Path) -> None:
     shown = oic("search", "a debina web server with nginxx", env=cli_env(data))
     assert shown.returncode == 0, shown.stderr
     assert "read 'debina' as 'debian'" in shown.stdout
+
+
+def test_the_image_type_named_outranks_a_package_only_another_type_has(
+    library_search: TemplateSearch,
+) -> None:
+    # the netboot template of this dist has ethtool; the request says raw outright
+    response = library_search.search(
+        "an ubuntu 24.04 raw image for a motion controller, with ethtool and htop",
+        filters={"dist": "ubuntu24"},
+    )
+    top = response.results[0]
+    assert (top.metadata.get("image_type") or "raw") == "raw", top.template
+    netboot = library_search.search(
+        "an ubuntu 24.04 netboot image with ethtool", filters={"dist": "ubuntu24"}
+    )
+    assert netboot.results[0].metadata.get("image_type") == "img", netboot.results[0].template
+
+
+def test_another_image_type_than_the_one_named_costs_score() -> None:
+    assert image_type_penalty({"image_type": "raw"}, {"image_type": "img"}) > 0
+    assert image_type_penalty({"image_type": "raw"}, {}) == 0.0  # a template's default
+    assert image_type_penalty({}, {"image_type": "iso"}) == 0.0

@@ -88,8 +88,10 @@ _CMDLINE_AFTER = re.compile(
     r"(?:kernel|boot|cmdline)\s+(?:options?|arguments?|args?|parameters?|params?|flags?)\b"
 )
 # "nomodeset on the kernel command line": one option, said where it goes
+# "'quiet splash' on the kernel command line": quoted, several
 _CMDLINE_ON = re.compile(
-    rf"(?:\b(?:put|have|want|need|use)\s+)?(?:\bthe\s+)?(?P<args>{_ARG})\s+(?:on|in|to)\s+"
+    rf"(?:\b(?:put|have|want|need|use)\s+)?(?:\bthe\s+)?(?P<args>\"[^\"]*\"|'[^']*'|{_ARG})\s+"
+    r"(?:on|in|to)\s+"
     rf"(?:the\s+)?{_CMDLINE_WORDS}"
 )
 # what the user sees there, not what they ask for: "I notice selinux=0 on the cmdline"

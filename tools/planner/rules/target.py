@@ -21,6 +21,9 @@ def rule_target(state: PlanState) -> None:
     mentions: dict[str, list[tuple[int, int, str]]] = {}
     os_mentions: list[tuple[int, int, str]] = []
     for mention in detect_target_spans(text.work):
+        if mention.kind == "unsupported" and mention.source:
+            text.consume(*mention.span)  # what the user has or moves off: context
+            continue
         if mention.kind == "unsupported":
             state.reject(
                 mention.start,
