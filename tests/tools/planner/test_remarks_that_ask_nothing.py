@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
 from tests.tools.planner.helpers import added, plan_on, removed
 
 BASE = "debian13-x86_64-minimal-raw.yml"
@@ -92,3 +94,13 @@ def test_who_a_change_is_for_asks_nothing_more() -> None:
     result = plan_on("ubuntu24-x86_64-minimal-raw.yml", "also emit a qcow2 for the KVM runners")
     assert not result.not_applied, result.not_applied
     assert [a.type for op in result.operations for a in getattr(op, "artifacts", [])][-1] == "qcow2"
+
+
+def test_a_use_case_word_in_a_new_request_chose_the_base_and_asks_no_packages() -> None:
+    text = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    created = plan_request(
+        "ubuntu 24.04 raw, with jq, for an industrial board", text, mode="create"
+    )
+    assert not created.not_applied, created.not_applied
+    refined = plan_request("add industrial stuff", text, mode="refine")
+    assert any("use case" in n for n in refined.not_applied)

@@ -650,6 +650,12 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         return  # not a package ("Firefox", "a ton"): the accounting reports or keeps it
     if content and all(w in RETRIEVAL_WORDS or w in NOT_PACKAGES for w in content):
         suggestions = [c.name for c in state.catalog.for_use_case(text)][:4]
+        if suggestions and item.mode == "add" and state.mode == "create":
+            # "ubuntu raw, with ethtool, on an industrial board": what the image is for,
+            # which chose the base; the capabilities it suggests are not asked for
+            state.use_case_words += [(t.start, t.text) for t in item.tokens]
+            state.text.consume(*item.span, "base")
+            return
         # "also the robot has a camera": "also" joins a remark, it asks for no use case
         if suggestions and item.mode == "add" and item.verb != "also":
             state.reject(
