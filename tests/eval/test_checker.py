@@ -39,3 +39,15 @@ def test_without_an_undo_every_earlier_customisation_counts() -> None:
     seen = _seen({"hostname": "gw-1"}, {"disk_size": "64GiB"})
     lost = _kept({"keeps": True}, _doc("gw-1", "8GiB"), seen)
     assert len(lost) == 1 and lost[0].startswith("lost: disk size")
+
+
+def test_a_user_or_package_a_later_turn_took_away_is_not_required_again() -> None:
+    seen = _seen(
+        {"hostname": "gw-1", "users": [{"name": "deploy"}], "present": ["htop", "jq"]},
+        {"users_absent": ["deploy"], "absent": ["jq"]},
+    )
+    doc = _doc("gw-1", None)
+    doc["systemConfig"]["packages"] = ["htop"]
+    assert _kept({"keeps": True}, doc, seen) == []
+    doc["systemConfig"]["packages"] = []
+    assert _kept({"keeps": True}, doc, seen) == ["lost: package htop missing"]

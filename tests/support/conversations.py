@@ -361,6 +361,13 @@ def _kept(expect: dict[str, Any], doc: dict[str, Any], seen: _Conversation) -> l
         for key in _KEPT:
             if key in earlier:
                 latest[key] = earlier[key]
+        # a user or package a later turn took away is no customisation to keep
+        gone_users = set(earlier.get("users_absent") or [])
+        if gone_users and "users" in latest:
+            latest["users"] = [u for u in latest["users"] if str(u.get("name")) not in gone_users]
+        gone = set(earlier.get("absent") or [])
+        if gone and "present" in latest:
+            latest["present"] = [p for p in latest["present"] if p not in gone]
         after.append(dict(latest))
     for key in expect:
         latest.pop(key, None)
