@@ -163,3 +163,12 @@ def test_a_word_that_is_the_whole_object_of_a_wish_is_the_package(
 def test_the_word_in_a_sentence_is_still_a_word() -> None:
     assert added(plan_on(DEBIAN, "we want less noise on the console")) == []
     assert added(plan_on(DEBIAN, "we need make the disk 20GiB")) == []
+
+
+def test_a_capability_said_not_to_be_needed_is_removed() -> None:
+    cloud = "ubuntu24-x86_64-cloud-vm-qcow2.yml"
+    result = plan_on(cloud, "The qemu guest agent isn't needed.")
+    assert "qemu-guest-agent" in [
+        n for op in result.operations if op.op == "remove_packages" for n in op.packages
+    ]
+    assert plan_on(cloud, "the broker isn't needed").operations == []  # names no capability

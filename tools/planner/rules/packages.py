@@ -441,9 +441,25 @@ def _picked(state: PlanState) -> list[Capability]:
     return picks
 
 
+# "the qemu guest agent isn't needed": a definite phrase of a few words, then "not needed"
+_PHRASE_NOT_NEEDED = re.compile(
+    rf"\bthe\s+(?P<names>(?:{_NAME})(?:\s+(?:{_NAME})){{0,3}})\s+"
+    r"(?:(?:is|are)\s+not|isn't|aren't|(?:is|are)\s+no\s+longer)\s+"
+    r"(?:needed|required|necessary|wanted|used)\b"
+)
+
+
 def _said_of(state: PlanState) -> None:
     """Packages named first, then what is said of them ("nginx isn't needed anymore")."""
     tokens = tokenize(state.text.work)
+    for match in state.text.matches(_PHRASE_NOT_NEEDED):
+        start, end = match.span("names")
+        part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+        before = len(state.text.claims)
+        if part and _find_capabilities(state.catalog, " ".join(t.text for t in part)):
+            _resolve_item(state, Item("remove", part, "said"))
+        if len(state.text.claims) > before:
+            state.text.consume(*match.span())
     for match in state.text.matches(_SAID_OF):
         start, end = match.span("names")
         part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
