@@ -133,9 +133,7 @@ def _appositive_of_context(
     if between.strip() not in ("", "("):
         return False
     words = [t.text for t in item.meaningful]
-    return 0 < len(words) <= 3 and not any(
-        re.search(r"[/=:]", w) or w.isdigit() for w in words
-    )
+    return 0 < len(words) <= 3 and not any(re.search(r"[/=:]", w) or w.isdigit() for w in words)
 
 
 # "add that one", "add those pls", "add it": the object is what the request named before
@@ -443,15 +441,16 @@ def _only_changed_names(state: PlanState, item: _Unread) -> bool:
         for t in item.meaningful
         if t.text in changed or _is_package(state, t.text) or not is_english(t.text)
     ]
-    return bool(named) and all(name in changed or _changed_as(state, name) for name in named)
+    return bool(named) and all(
+        name in changed or _changed_as(state, name, changed) for name in named
+    )
 
 
-def _changed_as(state: PlanState, word: str) -> bool:
-    """True when ``word`` names a capability whose packages this request changed."""
+def _changed_as(state: PlanState, word: str, changed: set[str]) -> bool:
+    """True when ``word`` names a capability whose packages are among ``changed``."""
     target = state.target
     if not target.known:
         return False
-    changed = {*state.add, *state.remove, *state.present, *state.absent}
     return any(
         set(c.packages_for(target.os, target.dist, target.arch)) & changed
         for c in state.catalog.find(word)

@@ -13,12 +13,14 @@ followed by what it should do. The description is read against the capability ca
 3. otherwise the phrase is reported, with the nearest capabilities as suggestions: a
    package is never guessed from a vague description.
 
-Packages come only from the catalog, for the template's target.
+The package rule (:mod:`.packages`) adds the capability's packages for the template's
+target, as it does for a capability named outright.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -55,39 +57,36 @@ _OPENING = re.compile(
 )
 
 
-def rule_described(state: PlanState) -> None:
-    """Add the capability each "something to X" phrase describes, or report the phrase."""
+@dataclass(frozen=True)
+class Described:
+    """One "something to X" phrase and what it was read as.
+
+    Attributes:
+        start: Where the phrase starts in the request.
+        end: Where it ends.
+        capability: The capability it describes, or None when unsure.
+        advice: What to say when it is None (the nearest capabilities, if any).
+    """
+
+    start: int
+    end: int
+    capability: Capability | None
+    advice: str
+
+
+def read_described(state: PlanState) -> list[Described]:
+    """Each "something to X" phrase of the request with the capability it describes."""
     if not state.target.known:
-        return
+        return []
+    found: list[Described] = []
     for match in state.text.matches(_PLACEHOLDER):
         what = _OPENING.sub("", match.group("what").strip())
         if not what:
             continue
         described = " ".join(filter(None, (what, match.group("aside"))))
         capability, nearest = pick(state.catalog, described)
-        start, end = match.start(), match.end()
-        if capability is None:
-            state.reject(start, end, _advice(nearest))
-            continue
-        target = state.target
-        packages = capability.packages_for(target.os, target.dist, target.arch)
-        if not packages:
-            state.reject(
-                start, end, f"{capability.name} has no packages on {target.dist}: {capability.note}"
-            )
-            continue
-        state.text.consume(start, end)
-        installed = {*state.facts.packages, *state.facts.kernel.packages}
-        for name in packages:
-            if name in installed:
-                state.present.append(name)
-            elif name not in state.add:
-                state.add.append(name)
-        state.features.append((start, capability.name))
-        state.warn(
-            f"read '{' '.join(state.text.raw(start, end).split())}' as {capability.name} "
-            f"({', '.join(packages)}); name the package if you meant another"
-        )
+        found.append(Described(match.start(), match.end(), capability, _advice(nearest)))
+    return found
 
 
 def pick(

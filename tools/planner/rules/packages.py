@@ -19,7 +19,7 @@ from oic_ai.tools.planner.rules.capability_words import (
 from oic_ai.tools.planner.rules.capability_words import (
     names_capability as _names_capability,
 )
-from oic_ai.tools.planner.rules.described import rule_described
+from oic_ai.tools.planner.rules.described import read_described
 from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
     SOFTWARE_NOUNS,
@@ -63,7 +63,7 @@ def rule_packages(state: PlanState) -> None:
     environment") is context; "drop it" after a named package refers back to it.
     """
     _replacements(state)
-    rule_described(state)
+    _described(state)
     _said_of(state)
     picks = _picked(state)
     keeps = _keeps(state)
@@ -395,13 +395,17 @@ _REPLACE = re.compile(
 
 
 _NAMES = rf"(?:{_NAME})(?:\s*(?:,|\band\b|&)\s*(?:{_NAME}))*"
+# "isn't needed", "not needed", "is no longer wanted": said of a package that is to go
+_NOT_NEEDED = (
+    r"(?:(?:(?:is|are)\s+)?not|isn't|aren't|(?:(?:is|are)\s+)?no\s+longer"
+    r"|(?:is|are)n't\s+really)"
+    r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
+)
 # what is said of packages after their names: "nginx isn't needed", "mosquitto not needed",
 # "curl is included"
 _SAID_OF = re.compile(
     rf"\b(?P<names>{_NAMES})\s+(?:"
-    r"(?P<off>(?:(?:is|are)\s+)?not|isn't|aren't|(?:(?:is|are)\s+)?no\s+longer"
-    r"|(?:is|are)n't\s+really)"
-    r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
+    rf"(?P<off>{_NOT_NEEDED})"
     r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped))"
     r"|goes|(?:has|have)\s+to\s+go)"
     r"|(?P<on>(?:is|are|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be|have\s+to\s+be)"
@@ -443,10 +447,32 @@ def _picked(state: PlanState) -> list[Capability]:
 
 # "the qemu guest agent isn't needed": a definite phrase of a few words, then "not needed"
 _PHRASE_NOT_NEEDED = re.compile(
-    rf"\bthe\s+(?P<names>(?:{_NAME})(?:\s+(?:{_NAME})){{0,3}})\s+"
-    r"(?:(?:is|are)\s+not|isn't|aren't|(?:is|are)\s+no\s+longer)\s+"
-    r"(?:needed|required|necessary|wanted|used)\b"
+    rf"\bthe\s+(?P<names>(?:{_NAME})(?:\s+(?:{_NAME})){{0,3}})\s+{_NOT_NEEDED}\b"
 )
+
+
+def _described(state: PlanState) -> None:
+    """Add the capability each "something to X" phrase describes, or report the phrase."""
+    tokens = tokenize(state.text.work)
+    target = state.target
+    for found in read_described(state):
+        start, end, capability = found.start, found.end, found.capability
+        if capability is None:
+            state.reject(start, end, found.advice)
+            continue
+        packages = capability.packages_for(target.os, target.dist, target.arch)
+        if not packages:
+            state.reject(
+                start, end, f"{capability.name} has no packages on {target.dist}: {capability.note}"
+            )
+            continue
+        part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+        _add(state, Item("add", part, "described"), packages, capability.name)
+        state.text.consume(start, end)  # with its aside: "(SMART)"
+        state.warn(
+            f"read '{' '.join(state.text.raw(start, end).split())}' as {capability.name} "
+            f"({', '.join(packages)}); name the package if you meant another"
+        )
 
 
 def _said_of(state: PlanState) -> None:
