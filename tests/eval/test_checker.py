@@ -51,3 +51,15 @@ def test_a_user_or_package_a_later_turn_took_away_is_not_required_again() -> Non
     assert _kept({"keeps": True}, doc, seen) == []
     doc["systemConfig"]["packages"] = []
     assert _kept({"keeps": True}, doc, seen) == ["lost: package htop missing"]
+
+
+def test_what_this_turn_takes_away_is_not_required_by_keeps() -> None:
+    seen = _seen({"hostname": "gw-1", "users": [{"name": "deploy"}], "present": ["htop", "jq"]})
+    doc = _doc("gw-1", None)
+    doc["systemConfig"]["packages"] = ["htop"]
+    expect = {"keeps": True, "absent": ["jq"], "users_absent": ["deploy"]}
+    assert _kept(expect, doc, seen) == []
+    assert _kept({"keeps": True}, doc, seen) == [
+        "lost: package jq missing",
+        "lost: user deploy missing",
+    ]

@@ -27,6 +27,7 @@ DEV = PROJECT / "tests" / "data" / "conversations" / "dev.yaml"
 DEV2 = PROJECT / "tests" / "data" / "conversations" / "dev2.yaml"
 DEV3 = PROJECT / "tests" / "data" / "conversations" / "dev3.yaml"
 DEV4 = PROJECT / "tests" / "data" / "conversations" / "dev4.yaml"
+DEV5 = PROJECT / "tests" / "data" / "conversations" / "dev5.yaml"
 HELDOUT = PROJECT / "bench" / "heldout" / "conversations.yaml"
 OUR_TEMPLATES = PROJECT / "image-templates"
 REFERENCE_TEMPLATES = (
@@ -371,6 +372,13 @@ def _kept(expect: dict[str, Any], doc: dict[str, Any], seen: _Conversation) -> l
         after.append(dict(latest))
     for key in expect:
         latest.pop(key, None)
+    # what this turn takes away is no customisation to keep either
+    gone = set(expect.get("absent") or [])
+    if gone and "present" in latest:
+        latest["present"] = [p for p in latest["present"] if p not in gone]
+    gone_users = set(expect.get("users_absent") or [])
+    if gone_users and "users" in latest:
+        latest["users"] = [u for u in latest["users"] if str(u.get("name")) not in gone_users]
     if _family(doc) != seen.family:
         # package names and repositories differ between families: the label of the new
         # turn says which ones it expects
@@ -416,7 +424,7 @@ class KnownPackages:
 
 def known_packages() -> KnownPackages:
     """The names a labelled turn may add: every part's labels, the library and the reference."""
-    parts = (DEV, DEV2, DEV3, DEV4, HELDOUT)
+    parts = (DEV, DEV2, DEV3, DEV4, DEV5, HELDOUT)
     labelled = [c for path in parts if path.is_file() for c in load_conversations(path)]
     return KnownPackages(labelled, [OUR_TEMPLATES, REFERENCE_TEMPLATES])
 
