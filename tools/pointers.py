@@ -41,8 +41,12 @@ _ADDED_PARTITION = re.compile(
     r"|partition\s+(?:that\s+)?(?:we|you|i)\s+(?:just\s+)?(?:added|made|created))(?![\w-])",
     re.IGNORECASE,
 )
-
-
+# "swap that to ext4", "make it xfs": a file system for the one partition the session added
+_IT_TO_FS = re.compile(
+    r"(?<![\w-])(?:make|swap|change|switch|turn|set|convert|format)\s+(?:it|that|this)\s+"
+    r"(?:(?:over\s+)?(?:to|into|as)\s+)?(?=(?:ext[234]|xfs|btrfs|vfat|fat32)\b)",
+    re.IGNORECASE,
+)
 
 
 def _users(doc: dict[str, Any]) -> list[str]:
@@ -83,6 +87,8 @@ def resolve_pointers(request: str, current: str | None, first: str | None = None
         added = [m for m in _mounts(doc) if m not in before]
         if added:
             text = _ADDED_PARTITION.sub(f"the {added[-1]} partition", text)
+            if len(added) == 1:
+                text = _IT_TO_FS.sub(f"make the {added[0]} partition ", text)
     return text
 
 

@@ -61,6 +61,13 @@ def planner_vocabulary(packages: PackageNames | None = None) -> SpellingVocabula
 _FREE_OF = re.compile(r"(?<![\w.+-])(?![Nn]on-free\b)([A-Za-z0-9][\w.+]*)-free\b")
 # the shorthand people type for "with" and "without" ("a user w/ sudo", "w/o docker")
 _WITH_SHORT = re.compile(r"(?<![\w/])([Ww])/([Oo](?![\w/])|(?=\s))")
+# a two-part verb around its object: "take it out", "rip cups out", "leave the GUI out"
+_SPLIT_OUT = re.compile(
+    r"\b(?:take|takes|taking|rip|pull|throw|kick|yank|cut|leave|strip|chuck)\s+"
+    r"((?:the\s+|that\s+|those\s+)?[\w.+-]+(?:\s*(?:,|and)\s*[\w.+-]+){0,3})\s+out\b"
+    r"(?!\s+(?:of\s+)?(?:the\s+)?(?:box|there|loud))(\s+of\b)?",
+    re.IGNORECASE,
+)
 # the planner reads a request up to 2,000 characters (builtin.py); notices follow it
 _READ_CHARS = 2000
 
@@ -113,6 +120,7 @@ class RequestText:
             # "docker-free" is "without docker"
             text = _FREE_OF.sub(r"without \1", reading.rewritten)
             text = _WITH_SHORT.sub(lambda m: m.group(1) + ("ithout" if m.group(2) else "ith"), text)
+            text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
             self.corrections = reading.corrections
             # "half a gig", "16 gig", "thirty-two GiB": one canonical token each
             text, _ = read_sizes(text)

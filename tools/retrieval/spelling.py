@@ -447,7 +447,8 @@ def _glue_start(text: str, start: int) -> int:
 _CLAUSE = re.compile(r"[,;.!?]|\bbut\b|\band\b|\bwith\b")
 _NEGATOR = re.compile(
     r"\b(?:without|no|not|never|except|minus|sans|exclude|excluding|drop|skip|omit|"
-    r"don'?t|doesn'?t|free\s+of|other\s+than|leave\s+out)\b"
+    r"don'?t|doesn'?t|won'?t|wouldn'?t|shouldn'?t|mustn'?t|can'?t|cannot|isn'?t|aren'?t|"
+    r"free\s+of|other\s+than|leave\s+out)\b"
 )
 
 
@@ -474,7 +475,9 @@ def read_request(text: str, vocabulary: SpellingVocabulary | None = None) -> Rea
         # its own list item for the planner: "an image that serves web pages" is read as
         # "an image; web server;", the linking words ("that") go with the phrase
         start = _glue_start(corrected, start)
-        rewritten = f"{rewritten[:start].rstrip()}; {means}; {rewritten[end:].lstrip()}"
+        # "these hosts won't run containers": the rules read the negation with the phrase
+        said = f"without {means}" if _negated_before(corrected, start) else means
+        rewritten = f"{rewritten[:start].rstrip()}; {said}; {rewritten[end:].lstrip()}"
     for start, end, means in spans:
         paraphrased.append(Correction(corrected[start:end], means, "paraphrase"))
         # a paraphrase the request rules out is appended as ruled out, so search neither

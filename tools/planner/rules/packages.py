@@ -103,7 +103,14 @@ def rule_packages(state: PlanState) -> None:
             if item.aside_by != "(":
                 head = None
             continue  # "our boxes are offline": the accounting reads it
-        if item.verb in _POINTING_VERBS and set(item.words) <= _PRONOUNS and took_any:
+        if item.mode == "remove" and set(item.words) <= _PRONOUNS and _named_before(state, item):
+            continue  # "xterm is an X11 thing. remove it": the one package the request named
+        if (
+            item.verb in _POINTING_VERBS
+            and set(item.words) <= _PRONOUNS
+            and took_any
+            and (item.mode != "remove" or state.remove or state.absent)
+        ):
             state.text.consume(*item.span)  # "we don't need podman, drop it"
             continue
         if any(w not in FILLER for w in item.words):
@@ -770,6 +777,24 @@ def _apply_capabilities(state: PlanState, item: Item, capabilities: Sequence[Cap
 
 # notes worth repeating: the packages come from elsewhere or stand in for what was asked
 _NOTE_MATTERS = re.compile(r"repositor|EPEL|upstream|Ubuntu Pro|Podman|releases")
+
+
+_PLURAL = frozenset("them those these ones".split())
+
+
+def _named_before(state: PlanState, item: Item) -> bool:
+    """Remove what "it" points back to: the template's packages named earlier in the request.
+
+    "it" needs exactly one such package; "them" takes each of them. Nothing else named
+    (or two names for "it") leaves the clause to be reported.
+    """
+    words = {t.text for t in tokenize(state.text.written.lower()[: item.span[0]])}
+    named = _present_names(state, words)
+    plural = bool(_PLURAL & set(item.words))
+    if not named or (len(named) > 1 and not plural):
+        return False
+    _remove(state, item, named, named[0])
+    return True
 
 
 def _present_names(state: PlanState, candidates: Iterable[str]) -> list[str]:
