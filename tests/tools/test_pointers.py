@@ -60,6 +60,22 @@ def test_the_partition_the_session_added_is_the_one_the_first_template_lacked() 
     assert resolve_pointers("the new partition", first, first) == "the new partition"
 
 
+def test_it_with_a_file_system_is_the_one_partition_the_session_added() -> None:
+    first = _with([])
+    now = _with([], ("/srv/media",))
+    assert resolve_pointers("change it over to btrfs, please", now, first) == (
+        "make the /srv/media partition btrfs, please"
+    )
+    assert resolve_pointers("format that as vfat", now, first) == (
+        "make the /srv/media partition vfat"
+    )
+    # no file system named, two partitions added, or none: as written
+    assert resolve_pointers("make it bigger", now, first) == "make it bigger"
+    two = _with([], ("/srv/media", "/var/spool"))
+    assert resolve_pointers("make it xfs", two, first) == "make it xfs"
+    assert resolve_pointers("make it xfs", first, first) == "make it xfs"
+
+
 def test_a_turn_that_points_at_the_second_user_changes_that_user(agent_data_dir: Path) -> None:
     agent = TemplateAgent(load_settings(data_dir=agent_data_dir, env={}, provider="builtin"))
     try:
