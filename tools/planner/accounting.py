@@ -319,6 +319,10 @@ def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: i
         ):
             return reading
         return Reading("context", "only the rest of a clause that was read")
+    if _reason_before_so(item, unread, index):
+        # "security wants the serial console to work, so the command line needs ...":
+        # the change after "so" was read; what comes before it says why
+        return Reading("context", "the reason for the change after it")
     reading = read_clause(
         clause.text, is_package=known, bullet=is_bullet_line(original, clause.start)
     )
@@ -362,6 +366,21 @@ def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: i
         # is context
         return Reading("context", "the subject of a request that was read")
     return reading
+
+
+def _reason_before_so(item: _Unread, unread: Sequence[_Unread], index: int) -> bool:
+    """True for a clause without values right before "so <a change that was read>"."""
+    if index + 1 >= len(unread) or re.search(r"[\d/=]", item.clause.text):
+        return False
+    after = unread[index + 1]
+    words = after.clause.text.lower().split()
+    return (
+        after.clause.sentence == item.clause.sentence
+        and bool(words)
+        and words[0] == "so"
+        and words[1:2] != ["that"]
+        and any(o not in _NOT_OPERATIONS for o in after.owners)
+    )
 
 
 _PURPOSE_START = re.compile(r"\s*(?:for|so|to|because|since)\b")

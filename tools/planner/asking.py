@@ -43,6 +43,8 @@ _LEAD = frozenset(
         "third next additionally furthermore moreover besides meanwhile again instead maybe "
         "perhaps otherwise still really honestly basically kindly pls plz please only "
         "ah aha ahh argh ugh meh btw fyi rofl lmao np "
+        # chat shorthand for a remark or a change of mind ("nvm", "tbh", "iirc")
+        "nvm nevermind tbh tbf imo imho afaik iirc idk ngl fwiw rn tho "
         # greetings and thanks people write in other languages
         "hola ola olá opa oi bonjour salut coucou ciao hallo servus moin grüezi hej hei "
         "tere ahoj czesc cześć merci gracias danke obrigado obrigada grazie tak dank bedankt "
@@ -73,7 +75,8 @@ _FUNCTION = frozenset(
         "a an the of in on at for to from by with as per via about into onto over under "
         "what which who whom whose where when why how if unless whether than then not no "
         "all any each every some both either neither more most less much many few one two "
-        "three first next last same other another such own"
+        "three first next last same other another such own "
+        "because since although though whereas while once until"
     ).split()
 )
 # a wish or an obligation, wherever it stands ("the disk should be ...", "we need ...")
@@ -108,7 +111,8 @@ _SUBJECTS = frozenset(
         "i we he she they it its it's i'm we're they're he's she's we've i've they've we'll "
         "i'll they'll he'll she'll it'll that'll there'll you'll you're you've "
         "nobody noone everyone everybody someone somebody nothing "
-        "everything there there's here's that's this these those who which"
+        "everything there there's here's that's this these those who which "
+        "nobody's everyone's everybody's someone's somebody's nothing's everything's"
     ).split()
 )
 # auxiliaries and reporting or stative verbs: a clause with one states something
@@ -124,7 +128,7 @@ _STATING = frozenset(
         "changed chaired signed remembers remember forgot happens happened sounds looks "
         "seems seemed takes took wrote writes sent sends reported reports "
         "insists insisted recommends recommended prefers preferred likes liked hates "
-        "agreed agrees expects expected plans planned"
+        "agreed agrees expects expected plans planned turns turned gonna"
     ).split()
 )
 # verbs that report what someone else said, thought or forgot
@@ -148,10 +152,12 @@ def _names_something(text: str, words: list[str]) -> bool:
 _DEFINITE = frozenset("the our their his her its these those".split())
 _PRESENT_STATING = frozenset(
     "use run own handle manage cover live sit come go work rely depend publish talk "
-    "connect terminate ship".split()
+    "connect terminate ship prefer like hate love know".split()
 )
 # words that open a purpose or a reason ("for the techs", "so that", "per Jonathan")
-_PURPOSE = frozenset("for to because since as per via from by with regarding re".split())
+_PURPOSE = frozenset(
+    "for to because since as per via from by with regarding re although though whereas".split()
+)
 # nouns of what a template holds, and of what people ask for that it cannot hold
 FIELD_NOUNS = frozenset(
     (
@@ -279,13 +285,31 @@ def read_clause(
         # "our KVM lab wants to consume it", "we want to test it first": what someone
         # means to do with the image, not a change to it
         return Reading("context", f"a wish to do ({wish!r})")
+    named = _names_something(text, words) or (
+        is_package is not None and any(is_package(w) for w in words)
+    )
+    if wish and head[0] in _SUBJECTS and _relative_wish(words, wish) and not named:
+        # "we've got runners that need an identical image": the wish is the relative
+        # clause's, which describes a noun of a statement
+        return Reading("context", f"statement (a relative clause's {wish!r})")
     if wish:
         return Reading("asks", f"wish {wish!r}")
+    kept = next((w for w in head[1:] if w in _STAYING), "")
+    if kept and not _VALUE.search(text):
+        # "the rest of the options stay", "that one remains": what stays as it is
+        return Reading("context", f"says what stays ({kept!r})")
     stated = next((w for w in head if w in _STATING), "")
     if not stated and head[0] in _DEFINITE and len(head) > 2:
         # "the rescue flows use scp", "our runners handle it": a definite subject and
         # a verb of what is (not the first word after the determiner: that is the noun)
         stated = next((w for w in head[2:] if w in _PRESENT_STATING), "")
+        if not stated and not named:
+            # "the QA team switched to nightly builds": a past verb after the noun
+            stated = next((w for w in head[2:4] if _past(w)), "")
+    if not stated and head[0] in PEOPLE and len(head) > 1:
+        # "people use screen from the jump host", "techs prefer vim": people and a verb
+        verb = head[1]
+        stated = verb if verb in _PRESENT_STATING | _STATING or _past(verb) else ""
     if head[0] in _SUBJECTS or stated:
         return Reading("context", f"statement ({stated or head[0]!r})")
     if _SHELL.search(text) and not _VALUE.search(text):
@@ -306,9 +330,9 @@ def read_clause(
     if field:
         return Reading("asks", f"field {field!r}")
     if is_package is not None:
-        named = next((w for w in words if is_package(w)), "")
-        if named:
-            return Reading("asks", f"package {named!r}")
+        package = next((w for w in words if is_package(w)), "")
+        if package:
+            return Reading("asks", f"package {package!r}")
     if bullet:
         return Reading("asks", "list item")
     if (
@@ -329,6 +353,33 @@ def read_clause(
 
 
 _MODALS = frozenset("can could will would may might".split())
+# verbs that say something stays as it is
+_STAYING = frozenset("stay stays remain remains".split())
+# nouns for people: a clause they head states what they do ("operators log in over ssh")
+PEOPLE = frozenset(
+    (
+        "people folks users admins administrators operators devs developers engineers techs "
+        "technicians staff customers colleagues teammates"
+    ).split()
+)
+_RELATIVE = frozenset("that which who whose".split())
+
+
+def _relative_wish(words: list[str], wish: str) -> bool:
+    """True when the first wish word follows a relative pronoun ("runners that need")."""
+    first = wish.split()[0]
+    at = words.index(first) if first in words else -1
+    return at > 0 and any(w in _RELATIVE for w in words[:at])
+
+
+def _past(word: str) -> bool:
+    """True for an English past form ("standardised", "moved"), never an imperative."""
+    return (
+        word.endswith("ed")
+        and word not in IMPERATIVES
+        and len(word) > 4
+        and _inflected(word)
+    )
 # verbs that ask for the image itself, and the words that name it
 _MAKING = frozenset("give draft get build make produce create generate prepare write".split())
 _THE_IMAGE = frozenset(
@@ -368,6 +419,8 @@ def _english(word: str) -> bool:
 def _plain(word: str) -> bool:
     """An English word, a name written with a capital ("Ingrid"), or small talk ("thx")."""
     lowered = word.lower()
+    if re.search(r"[a-z0-9]-(?:style|like|ish|grade|class|ready|friendly|flavou?red)$", lowered):
+        return True  # "vRAN-style", "NUC-class": a description made from a name
     return (
         word[0].isupper()
         or lowered in _LEAD

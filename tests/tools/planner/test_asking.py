@@ -106,3 +106,46 @@ def test_a_header_with_a_field_noun_is_context_when_its_list_was_read() -> None:
 def test_the_rest_of_a_clause_that_was_read_is_context() -> None:
     result = plan("raw disk image for the lab's sd cards, with htop")
     assert result.not_applied == []
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "nvm",  # chat shorthand
+        "tbh idk",
+        "because the vendor only certifies that kernel",  # a reason, not an imperative
+        "since our uplink is metered",
+        "although the old boxes never had it",
+        "somebody's bound to complain",  # a subject's contraction
+        "turns out the lab never used it",
+        "we've got two racks of boards that need the identical build",  # relative clause
+        "the remaining settings stay",  # what stays as it is
+        "our procurement team approved the budget",  # a definite subject, a past verb
+        "operators prefer nano over vim",  # people and their verb
+        "NUC-class",  # a description made from a name
+    ],
+)
+def test_more_clauses_that_ask_for_nothing(clause: str) -> None:
+    assert read_clause(clause).asking != "asks", read_clause(clause)
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "we need a login that can sudo",  # the wish comes before the relative clause
+        "the disk must stay at 16 GiB",  # a wish, and a value
+        "operators need sudo",
+        "the account named ops gets sudo",  # a field noun, not a past statement
+    ],
+)
+def test_clauses_like_them_that_still_ask(clause: str) -> None:
+    assert read_clause(clause).asking == "asks", read_clause(clause)
+
+
+def test_a_reason_before_so_and_a_change_is_context() -> None:
+    result = plan("The NOC wants dashboards to work, so the image needs prometheus-node-exporter")
+    assert result.not_applied == []
+    kinds = {c.text: c.outcome for c in result.clauses}
+    assert kinds["The NOC wants dashboards to work"] == "context"
+    # no change after "so": the wish is still reported
+    assert plan("The NOC wants dashboards to work").not_applied
