@@ -244,6 +244,8 @@ def _outcome(
     if label is not None and label.outcome in ("context", "use") and not words:
         label = None  # "bbbbbb wmxbgm": no word of it is a word, so it is not a remark
     family = _FAMILY.get(label.name, "?") if label is not None else "?"
+    if family == "?":
+        family = _field_family(item)
     if family in operations or (
         words
         and family in _applied_anywhere(unread)
@@ -366,6 +368,29 @@ def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: i
         # is context
         return Reading("context", "the subject of a request that was read")
     return reading
+
+
+# the field nouns that name what one operation family changes
+_FIELD_FAMILY = {
+    **dict.fromkeys("console consoles serial tty cmdline kernel".split(), "kernel"),
+    **dict.fromkeys("hostname hostnames fqdn".split(), "hostname"),
+    **dict.fromkeys("partition partitions filesystem filesystems mountpoint".split(), "partition"),
+    **dict.fromkeys("repo repos repository repositories mirror mirrors".split(), "repository"),
+    **dict.fromkeys("user users account accounts login logins".split(), "user"),
+}
+
+
+def _field_family(item: _Unread) -> str:
+    """The one operation family every field noun of the clause names ("?" for none or two).
+
+    "please don't duplicate the console entry" talks about the console change the request
+    made; "the account needs a password" names a field (password) no change covers.
+    """
+    from oic_ai.tools.planner.asking import FIELD_NOUNS
+
+    fields = [t.text for t in item.meaningful if t.text in FIELD_NOUNS]
+    families = {_FIELD_FAMILY.get(f, "?") for f in fields}
+    return families.pop() if len(families) == 1 else "?"
 
 
 def _reason_before_so(item: _Unread, unread: Sequence[_Unread], index: int) -> bool:

@@ -78,6 +78,12 @@ def is_english(word: str, *, compounds: bool = False) -> bool:
 _VOWEL = re.compile(r"[aeiouy]")
 
 
+# the endings of a verb's forms: "expires" is a form of a word whose "expired" is known
+_SIBLINGS = ("ed", "d", "s", "es", "ing")
+# British spellings of endings the vocabulary spells the American way ("standardised")
+_BRITISH = ((re.compile(r"is(e|ed|es|ing|ation|ations)$"), r"iz\1"), (re.compile(r"our$"), "or"))
+
+
 def _known_form(word: str, known: frozenset[str]) -> bool:
     if word in known:
         return True
@@ -88,4 +94,14 @@ def _known_form(word: str, known: frozenset[str]) -> bool:
         if ending == "d" and not stem.endswith("e"):
             continue  # "used" is use + d; "snapd", "sshd" are daemons, not inflections
         return True
+    for ending in ("es", "s", "ing", "ed"):
+        stem = word[: -len(ending)]
+        if word.endswith(ending) and len(stem) >= 4 and _VOWEL.search(stem):
+            # "expires", "expiring": another form of the same verb is a known word
+            if any(stem + other in known for other in _SIBLINGS if other != ending):
+                return True
+    for pattern, american in _BRITISH:
+        spelt = pattern.sub(american, word)
+        if spelt != word and _known_form(spelt, known):
+            return True
     return False

@@ -92,3 +92,14 @@ def test_text_with_control_characters_is_read_by_no_rule_and_reported() -> None:
     assert not any(op.op == "set_disk_size" for op in result.operations)
     unread = [n for n in result.not_applied if "not text" in n]
     assert len(unread) == 2 and any("owned" in n for n in unread)
+
+
+def test_a_clause_about_the_field_the_request_changed_is_applied() -> None:
+    result = plan(
+        "I want the serial console on ttyS1 at 57600. Please don't add the console entry "
+        "twice if it's already there"
+    )
+    assert result.not_applied == []
+    # a field no change of the request covers is still reported
+    result = plan("add a user ops with sudo, and the account should be locked after 3 failures")
+    assert result.not_applied

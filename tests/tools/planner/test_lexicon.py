@@ -20,3 +20,21 @@ def test_a_word_said_twice_an_acronym_pair_or_a_foreign_word_is_no_compound(word
 
 def test_without_compounds_only_known_forms_count() -> None:
     assert not is_english("fanless")
+
+
+@pytest.mark.parametrize("word", ["expires", "expiring", "rotates", "standardised", "colour"])
+def test_other_forms_and_british_spellings_of_known_words_are_english(word: str) -> None:
+    # the vocabulary has "expired", "rotated", "standardized", "color", not these forms
+    assert is_english(word)
+
+
+@pytest.mark.parametrize("word", ["nftables", "hostapd", "dnsmasq", "snapd", "linuxptp"])
+def test_package_names_are_still_no_english_words(word: str) -> None:
+    assert not is_english(word)
+
+
+def test_a_verb_form_after_need_is_no_package() -> None:
+    from tests.tools.planner.helpers import added, plan_on
+
+    result = plan_on("ubuntu24-x86_64-minimal-raw.yml", "the account needs a password that expires")
+    assert added(result) == []
