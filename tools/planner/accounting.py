@@ -269,6 +269,12 @@ def _outcome(
         owner = fill(state, label.name, item.tokens)
         if owner is not None:
             return ClauseOutcome(text=text, outcome="applied", operations=[owner])
+    if not operations and label is None:
+        # "the hostname in the old config was kiosk-$SITE, just use kiosk-04": the field
+        # was named in the clause before, the value comes in this one
+        owner = _fill_from_before(state, item, unread, index)
+        if owner is not None:
+            return ClauseOutcome(text=text, outcome="applied", operations=[owner])
     if _introduces_applied(item, unread, index):
         return ClauseOutcome(text=text, outcome="context")
     if _head_clause(state, item, unread, index):
@@ -391,6 +397,25 @@ def _field_family(item: _Unread) -> str:
     fields = [t.text for t in item.meaningful if t.text in FIELD_NOUNS]
     families = {_FIELD_FAMILY.get(f, "?") for f in fields}
     return families.pop() if len(families) == 1 else "?"
+
+
+# the field nouns whose value a following clause may give, with the bank label filling it
+_FILLED_FIELDS = {"hostname": "hostname", "hostnames": "hostname", "fqdn": "hostname"}
+
+
+def _fill_from_before(
+    state: PlanState, item: _Unread, unread: Sequence[_Unread], index: int
+) -> str | None:
+    """Fill the field the clause before named (same sentence, nothing read for it)."""
+    if index == 0:
+        return None
+    before = unread[index - 1]
+    if before.clause.sentence != item.clause.sentence:
+        return None
+    labels = {_FILLED_FIELDS[t.text] for t in before.tokens if t.text in _FILLED_FIELDS}
+    if len(labels) != 1 or any(o not in _NOT_OPERATIONS for o in before.owners):
+        return None
+    return fill(state, labels.pop(), item.tokens)
 
 
 def _reason_before_so(item: _Unread, unread: Sequence[_Unread], index: int) -> bool:

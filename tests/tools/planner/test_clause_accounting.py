@@ -7,6 +7,8 @@ with the reason and a suggestion. The wordings here are not the bank's examples.
 
 from __future__ import annotations
 
+import pytest
+
 from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.clauses import split_clauses
@@ -103,3 +105,26 @@ def test_a_clause_about_the_field_the_request_changed_is_applied() -> None:
     # a field no change of the request covers is still reported
     result = plan("add a user ops with sudo, and the account should be locked after 3 failures")
     assert result.not_applied
+
+
+def test_a_value_after_a_clause_that_named_the_hostname_sets_it() -> None:
+    result = plan("the hostname in the old image was edge-$ROW, just use edge-r12 from now on")
+    assert [op.model_dump(exclude_defaults=True) for op in result.operations] == [
+        {"hostname": "edge-r12"}
+    ]
+    assert result.not_applied == []
+
+
+@pytest.mark.parametrize(
+    "said", ["the hostname was wrong last time", "the hostname looks odd", "hostname stays"]
+)
+def test_a_verb_after_hostname_is_no_hostname(said: str) -> None:
+    assert not [op for op in plan(said).operations if op.op == "set_hostname"]
+
+
+@pytest.mark.parametrize(
+    ("said", "name"), [("hostname: was-01", "was-01"), ("hostname is gw1", "gw1")]
+)
+def test_a_hostname_that_starts_like_such_a_verb_is_still_one(said: str, name: str) -> None:
+    ops = [op.model_dump(exclude_defaults=True) for op in plan(said).operations]
+    assert ops == [{"hostname": name}]

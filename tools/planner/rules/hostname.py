@@ -23,7 +23,10 @@ _HOSTNAME = re.compile(
     # "the hostname should come from the serial number": a way to derive a name per
     # device, which a template cannot hold, not a name
     + r"(?!(?:from|should|would|could|must|will|be|come|comes|derived|based|depends?|"
-    r"generated|set|unique|different|per|each|every|same)\b)"
+    r"generated|set|unique|different|per|each|every|same|"
+    # "the hostname was wrong", "the hostname looks odd": a verb of a statement, not a name
+    r"was|were|is|are|isn't|wasn't|has|had|have|does|did|doesn't|didn't|looks|seems|"
+    r"stays|remains|can|cannot|can't|may|might|needs|gets|got)(?![\w-]))"
     + QUOTED_NAME
     + CLAUSE_END
     # "make the hostname match the site code": a verb, not a name
