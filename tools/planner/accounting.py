@@ -588,9 +588,14 @@ def _subject_of_applied(state: PlanState, item: _Unread) -> bool:
     if not claims or not item.meaningful:
         return False
     first = claims[0][0]
-    return all(t.end <= first for t in item.meaningful) and bool(
-        _PREDICATES.match(state.text.original, first)
-    )
+    if not all(t.end <= first for t in item.meaningful):
+        return False
+    between = state.text.original[max(t.end for t in item.meaningful) : first]
+    # "mkosi had a separate /var partition": the old tool that had what was read
+    return bool(_PREDICATES.match(state.text.original, first) or _HAD.fullmatch(between))
+
+
+_HAD = re.compile(r"\s*(?:had|has|have|used|ran|shipped|was|were)\s*")
 
 
 def _remark_label(match: BankMatch) -> BankLabel:

@@ -329,6 +329,11 @@ def read_clause(
         field = " ".join(next((p for p in pairs if p in _TWO_WORD_FIELDS), ()))
     if field:
         return Reading("asks", f"field {field!r}")
+    if len(head) > 2 and head[0] not in _FUNCTION and _past(head[1]) and not (
+        is_package is not None and is_package(head[0])
+    ):
+        # "security flagged it in the audit": someone did something, whatever it names
+        return Reading("context", f"statement ({head[1]!r})")
     if is_package is not None:
         package = next((w for w in words if is_package(w)), "")
         if package:

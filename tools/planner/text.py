@@ -300,7 +300,9 @@ _STATEMENT_WORDS = frozenset(
     ).split()
 )
 # verbs whose item before them is their subject, not a thing to add
-_SUBJECT_VERBS = frozenset("needs requires wants uses runs has ships".split())
+_SUBJECT_VERBS = frozenset("needs requires wants uses used runs ran has had ships shipped".split())
+# subjects that say nobody does what follows ("nobody runs rviz there"): a statement
+_NOBODY = frozenset("nobody noone".split())
 # "we can do without nano", "you could drop nano": a modal after them proposes a change
 _PROPOSING = frozenset("we you i let's".split())
 # verbs that say what is, after a subject ("we use vim here"), unlike "we need vim"
@@ -428,6 +430,8 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
         # "the lab boxes run X": a definite noun phrase before the verb is its subject
         definite = len(current) >= 2 and current[0].text in _DEFINITE
         said = verb is not None and word in _HAVING and (subject or definite)
+        if said and before in _NOBODY:
+            statement = True  # "nobody runs rviz on the robots": what is not used, no wish
         if said:
             word = "said"  # "they run ROS 2", "we don't use snaps": only what is known counts
         if statement and verb is not None and token.kind == "word":

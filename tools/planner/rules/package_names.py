@@ -65,7 +65,20 @@ def known(state: PlanState, name: str) -> bool:
         return True
     if name in state.facts.packages or name in state.facts.kernel.packages:
         return True  # the template's own
-    return name in state.known_names()
+    if name in state.known_names():
+        return True
+    if state.target.known and family_of(state.target.os, state.target.dist) == "deb":
+        from oic_ai.stores.debian_names import debian_names
+
+        # "memtester": a Debian tool, though no template has it; written as the name is
+        # spelt ("PackageKit" is a product name, not the package packagekit)
+        return name in debian_names() and _written_as_is(state, name)
+    return False
+
+
+def _written_as_is(state: PlanState, name: str) -> bool:
+    pattern = rf"(?<![\w.+-]){re.escape(name)}(?![\w+-]|\.\w)"
+    return re.search(pattern, state.text.original) is not None
 
 
 def _ambiguous(state: PlanState, token: Token) -> bool:

@@ -212,8 +212,11 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
     # at least one name is known: two unknown words side by side are a phrase, not a list;
     # "codename internal-extras" is a field and its value
     fields = any(t.text in NOT_PACKAGES and t not in listed for t in content)
+    # "the usual kubelet prerequisites socat": a description heads the name, no list
+    described = any(t.text in SOFTWARE_NOUNS for t in content[:-1])
     if (
         not fields
+        and not described
         and all(t in listed or _candidate(state, item, t) for t in content)
         and any(_known(state, state.text.raw(t.start, t.end)) for t in content)
     ):
