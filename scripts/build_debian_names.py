@@ -4,6 +4,7 @@ Reads a Debian ``Packages`` index (the one apt keeps under /var/lib/apt/lists, p
 lz4-compressed) and keeps the names of packages people put into images: the sections of
 tools, services, interpreters, editors, desktops and Python 3 modules, without libraries,
 development headers, debug symbols, documentation and language-ecosystem packages, and
+without Debian's ROS 1 packages (ros-*: people asking for "ros-base" mean ROS 2's), and
 without names that are ordinary English words ("file", "time", "cage"): those stay
 packages only where the catalog or the library knows them, or the user marks them.
 
@@ -35,7 +36,9 @@ SECTIONS = frozenset(
 )
 _SKIP_PREFIX = re.compile(
     r"^(?:lib|golang-|node-|r-cran-|ruby-|php-|fonts-|texlive|haskell-|ocaml-|task-|"
-    r"linux-(?:headers|image|source|doc|support|kbuild))"
+    r"linux-(?:headers|image|source|doc|support|kbuild)|"
+    # Debian's ros-* are ROS 1; "ros-base" asked on a ROS 2 image means the OSRF package
+    r"ros-)"
 )
 _SKIP_SUFFIX = re.compile(r"-(?:dev|dbg|dbgsym|doc|docs|data|l10n|examples|tests?)$")
 

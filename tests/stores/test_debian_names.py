@@ -51,6 +51,7 @@ def test_the_script_keeps_tools_and_drops_libraries_headers_and_words() -> None:
             ("file", "utils"),
             ("ri-li", "games"),
             ("zerofree", "contrib/admin"),
+            ("ros-base", "misc"),
         ]
     )
     assert _script().names_of(index) == ["memtester", "python3-serial", "zerofree"]
