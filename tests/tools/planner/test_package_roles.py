@@ -172,3 +172,17 @@ def test_a_capability_said_not_to_be_needed_is_removed() -> None:
         n for op in result.operations if op.op == "remove_packages" for n in op.packages
     ]
     assert plan_on(cloud, "the broker isn't needed").operations == []  # names no capability
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["can it also auto-register as a build agent?", "could it also self-enroll in our MDM?"],
+)
+def test_an_english_compound_said_weakly_is_no_package(request_text: str) -> None:
+    result = plan(request_text, DEBIAN)
+    assert added(result) == []
+    assert result.not_applied  # reported, not guessed
+
+
+def test_an_english_compound_the_user_installs_is_a_package() -> None:
+    assert added(plan("install auto-rotate", DEBIAN)) == ["auto-rotate"]

@@ -572,6 +572,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "be careful not to duplicate": a negation names no unknown package
     if plays_another_role(state, item, token):
         return False  # a group, a named repository, a statement, another language
+    if "-" in token and all(is_english(part) for part in token.split("-") if part):
+        return False  # "also auto-register", "with read-only root": English, said weakly
     # "add vlc": a lower-case word that is no English word; "FreeIPA", "a ton" are not
     return bool(item.verb) and written == written.lower() and not is_common(token)
 
