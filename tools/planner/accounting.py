@@ -334,6 +334,12 @@ def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: i
     reading = read_clause(
         clause.text, is_package=known, bullet=is_bullet_line(original, clause.start)
     )
+    if reading.why.startswith(("wish", "unknown word", "package")) and _names_read_values(
+        state, item
+    ):
+        # "nouveau has to stay out of the way; modprobe.blacklist=nouveau is fine": the
+        # names it says are inside a value the request applied, which it explains
+        return Reading("context", "names only what a value the request applied holds")
     if reading.why.startswith(("package", "unknown word")) and _only_changed_names(state, item):
         # "put vim and tmux on it, techs live in tmux": the name was read in this request
         # already; said again, it tells why
@@ -498,6 +504,26 @@ def _names_target(text: str) -> bool:
     from oic_ai.tools.retrieval.query_classifier import detect_target_spans
 
     return any(m.kind in ("dist", "os", "arch", "image_type") for m in detect_target_spans(text))
+
+
+def _names_read_values(state: PlanState, item: _Unread) -> bool:
+    """True when every name of the clause (no common word) is inside a value that was read.
+
+    Only values (``key=value`` options, paths, URLs) count, and the clause names no value
+    of its own.
+    """
+    from oic_ai.tools.planner.lexicon import is_common
+
+    if re.search(r"[\d/=]", item.clause.text):
+        return False
+    names = [t.text for t in item.meaningful if not is_common(t.text)]
+    values = [
+        state.text.original[s:e].lower()
+        for s, e, o in state.text.claims
+        if o not in _NOT_OPERATIONS and not (item.clause.start <= s < item.clause.end)
+    ]
+    pieces = {p for v in values if re.search(r"[=/]", v) for p in re.split(r"[\s=/,.:]+", v)}
+    return bool(names) and all(n in pieces for n in names)
 
 
 def _only_changed_names(state: PlanState, item: _Unread) -> bool:

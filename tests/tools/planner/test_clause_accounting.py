@@ -128,3 +128,10 @@ def test_a_verb_after_hostname_is_no_hostname(said: str) -> None:
 def test_a_hostname_that_starts_like_such_a_verb_is_still_one(said: str, name: str) -> None:
     ops = [op.model_dump(exclude_defaults=True) for op in plan(said).operations]
     assert ops == [{"hostname": name}]
+
+
+def test_a_clause_naming_only_what_an_applied_value_holds_explains_it() -> None:
+    result = plan("radeon must stay out of the way; modprobe.blacklist=radeon on the cmdline is ok")
+    assert result.not_applied == []
+    # another name than the value's is still a request of its own
+    assert plan("add modprobe.blacklist=radeon, and radeon must leave the initramfs").not_applied
