@@ -157,8 +157,7 @@ def is_context(lowered: str, start: int, end: int) -> bool:
     """
     before = lowered[max(0, start - 40) : start]
     return (
-        _CONTEXT_BEFORE.search(before) is not None
-        or _CONTEXT_AFTER.match(lowered, end) is not None
+        _CONTEXT_BEFORE.search(before) is not None or _CONTEXT_AFTER.match(lowered, end) is not None
     )
 
 
@@ -174,7 +173,8 @@ def names_a_program(lowered: str, end: int) -> bool:
 # a release named as a repository's field is no target: "codename noble", "suite: trixie",
 # "https://example.com/debian bookworm main", "https://example.com/apt, noble, main"
 _REPOSITORY_FIELD = re.compile(
-    r"(?:\b(?:suite|codename|code\s+name|distribution)\s*[:=]?\s*(?:is\s+)?"
+    r"(?:\b(?:suite|codename|code\s+name|distribution)(?:\s+(?:there|here|then|now|for\s+it))?"
+    r"\s*[:=]?\s*(?:(?:is|should\s+be|becomes?|to|will\s+be)\s+)?(?:(?:now|then)\s+)?"
     r"|(?:https?|file)://[^\s,;]+\s*,?\s*)$"
 )
 

@@ -70,10 +70,12 @@ _STATE_BEFORE = (
 )
 # "isolate cores 4-15 (instead of 2-15)": the CPUs taken from the scheduler
 _ISOLATE = re.compile(
-    r"\bisolat(?:e|ed|ing)\s+(?:the\s+)?(?:cores?|cpus?|cpu\s+cores?)\s+" + _CPUS
+    r"\bisolat(?:e|ed|ing)\s+(?:the\s+)?(?:cores?|cpus?|cpu\s+cores?)\s+"
+    + _CPUS
     + r"(?:\s+(?:instead\s+of|rather\s+than|not|in\s+place\s+of)\s+(?:cores?\s+|cpus?\s+)?"
     r"\d{1,4}(?:\s*-\s*\d{1,4})?)?"
-    r"|\b(?:cores?|cpus?)\s+" + _CPUS.replace("value", "value2")
+    r"|\b(?:cores?|cpus?)\s+"
+    + _CPUS.replace("value", "value2")
     + r"\s+(?:isolated|should\s+be\s+isolated|to\s+be\s+isolated)\b"
 )
 # "(same range for nohz_full and rcu_nocbs)", "the same value for nohz_full"
@@ -167,9 +169,7 @@ def _sentences(state: PlanState) -> list[tuple[int, int, bool]]:
 def _read_described(state: PlanState, described: _Described, start: int, end: int) -> None:
     text = state.text
     off, on = described.off, described.on
-    after = re.compile(
-        rf"\b(?:{described.words})\b" + _STATE_AFTER.format(off=_OFF, on=_ON)
-    )
+    after = re.compile(rf"\b(?:{described.words})\b" + _STATE_AFTER.format(off=_OFF, on=_ON))
     before = re.compile(_STATE_BEFORE + rf"(?:{described.words})\b")
     for pattern in (after, before):
         for match in list(pattern.finditer(text.work, start, end)):
@@ -205,6 +205,7 @@ def _where_only(state: PlanState) -> None:
             for c in split_clauses(text.original)
             if c.sentence == clause.sentence and c.end <= clause.start
         ]
-        if any(s < clause.start and any(c.start <= s < c.end for c in same_sentence)
-               for s, _ in kernel):
+        if any(
+            s < clause.start and any(c.start <= s < c.end for c in same_sentence) for s, _ in kernel
+        ):
             text.consume(clause.start, clause.end, "context")
