@@ -121,3 +121,44 @@ def test_where_the_options_go_is_no_request_of_its_own() -> None:
     )
     assert {"nosmt", "transparent_hugepage=never"} <= set(cmdline), cmdline
     assert not_applied == [], not_applied
+
+
+def test_the_same_range_is_the_one_said_last_not_the_one_read_last() -> None:
+    # the count is read by another rule after the isolated cores: the words' order decides
+    cmdline, not_applied = _after(
+        "bump hugepages to 32 and isolate cpus 3-9, same range for rcu_nocbs",
+        extra="hugepages=8 isolcpus=2-9 rcu_nocbs=2-9",
+    )
+    assert {"hugepages=32", "isolcpus=3-9", "rcu_nocbs=3-9"} <= set(cmdline), cmdline
+    assert not_applied == [], not_applied
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["we want a verbose boot on these", "boot messages visible please", "make it boot noisily"],
+)
+def test_a_verbose_boot_takes_quiet_and_splash_away(said: str) -> None:
+    cmdline, not_applied = _after(said, template=KIOSK)
+    assert "quiet" not in cmdline and "splash" not in cmdline, cmdline
+    assert not_applied == [], not_applied
+
+
+def test_a_verbose_boot_that_is_already_verbose_changes_nothing() -> None:
+    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    plan = plan_request("need the noisy boot while we debug", text, mode="refine")
+    assert not [op for op in plan.operations if op.op == "set_kernel"], plan.operations
+    assert plan.not_applied == [], plan.not_applied
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "drop panic=10, the rest of my options stay",
+        "drop panic=10; the others are fine as they are",
+        "remove panic=10 and the remaining options remain",
+    ],
+)
+def test_the_rest_staying_asks_nothing_more(said: str) -> None:
+    cmdline, not_applied = _after(said, extra="panic=10 nosmt")
+    assert "panic=10" not in cmdline and "nosmt" in cmdline, cmdline
+    assert not_applied == [], not_applied

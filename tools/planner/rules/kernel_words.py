@@ -101,6 +101,27 @@ _WHERE_ONLY = re.compile(
 )
 
 
+# "need the noisy boot for debugging", "verbose boot please": the opposite of a quiet boot
+_VERBOSE_BOOT = re.compile(
+    r"\b(?:noisy|verbose|chatty|loud|talkative)\s+boot(?:s|ing)?\b"
+    r"|\bboot(?:s|ing)?\s+(?:noisily|verbosely|loudly)\b"
+    r"|\b(?:see|show|showing|visible|print|printing)\s+(?:all\s+)?(?:the\s+)?boot\s+"
+    r"(?:messages|logs?|output)\b|\bboot\s+(?:messages|logs?|output)\s+(?:visible|shown|on\s+screen)\b"
+)
+
+
+def _verbose_boot(state: PlanState) -> None:
+    """A verbose boot takes ``quiet`` (and the ``splash`` that hides the messages) away."""
+    text = state.text
+    for match in text.matches(_VERBOSE_BOOT):
+        text.consume(*match.span())
+        present = [a for a in ("quiet", "splash") if a in state.current_cmdline.split()]
+        if not present:
+            state.notes.append("the boot is already verbose: no quiet on the kernel command line")
+            continue
+        _remove_cmdline_args(state, present)
+
+
 def rule_kernel_described(state: PlanState) -> None:
     """Options said by what they do; options the request only observes or asks about.
 
@@ -108,6 +129,7 @@ def rule_kernel_described(state: PlanState) -> None:
     and an observed "quiet" is not read as a request for it.
     """
     _observed(state)
+    _verbose_boot(state)
     text = state.text
     keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
     for clause_start, clause_end, sentence_names_cmdline in _sentences(state):
@@ -140,9 +162,22 @@ def _observed(state: PlanState) -> None:
         _remove_cmdline_args(state, observed)
 
 
+# "rest of the args stay", "the other options are fine as they are": nothing else changes
+_REST_STAYS = re.compile(
+    r"\b(?:the\s+)?(?:rest|others?|remaining\s+(?:ones|options|args|params))"
+    r"(?:\s+of\s+(?:\w{1,4}\s+)?(?:args|arguments|options|params|parameters|flags|cmdline|"
+    r"command\s+line|kernel\s+(?:args|options|params)))?\s+"
+    r"(?:(?:can|should|must|will)\s+)?(?:stays?|remains?|unchanged|untouched|as\s+(?:is|they\s+are)"
+    r"|(?:is|are|be)\s+(?:fine|ok|okay|good|unchanged|untouched|as\s+(?:is|they\s+are)))\b"
+)
+
+
 def rule_kernel_words(state: PlanState) -> None:
     """A value shared with other options ("same range for X"), and "where" clauses."""
     text = state.text
+    if any(owner == "kernel" for _, _, owner in text.claims):
+        for match in text.matches(_REST_STAYS):
+            text.consume(*match.span(), "context")
     for match in text.matches(_SAME_FOR):
         last = _last_value(state, match.start())
         if last is None:
@@ -184,12 +219,21 @@ def _read_described(state: PlanState, described: _Described, start: int, end: in
 
 
 def _last_value(state: PlanState, before: int) -> str | None:
-    """The value of the option this request set last, before ``before``."""
-    valued = [a for a in state.append_cmdline if "=" in a and _arg_key(a) != "console"]
-    if not valued:
-        return None
-    claims = [s for s, _, owner in state.text.claims if owner == "kernel" and s < before]
-    return valued[-1].split("=", 1)[1] if claims else None
+    """The value of the option this request set, said last before ``before``.
+
+    "Change hugepages to 16, and isolate cores 4-15 (same range for ...)" gives ``4-15``:
+    the value whose words come last, whatever order the rules read them in.
+    """
+    said = state.text.original.lower()
+    best: tuple[int, str] | None = None
+    for arg in state.append_cmdline:
+        if "=" not in arg or _arg_key(arg) == "console":
+            continue
+        value = arg.split("=", 1)[1]
+        where = said.rfind(value.lower(), 0, before)
+        if where >= 0 and (best is None or where > best[0]):
+            best = (where, value)
+    return best[1] if best else None
 
 
 def _where_only(state: PlanState) -> None:
