@@ -162,3 +162,20 @@ def test_the_rest_staying_asks_nothing_more(said: str) -> None:
     cmdline, not_applied = _after(said, extra="panic=10 nosmt")
     assert "panic=10" not in cmdline and "nosmt" in cmdline, cmdline
     assert not_applied == [], not_applied
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "for the boot line the auditors want pti=on, init_on_free=1 and no_hash_pointers",
+        "we need pti=on and no_hash_pointers as well",
+    ],
+)
+def test_a_snake_case_word_beside_kernel_options_is_a_flag_not_a_package(said: str) -> None:
+    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    plan = plan_request(said, text, mode="refine")
+    packages = [n for op in plan.operations if op.op == "add_packages" for n in op.packages]
+    assert "no_hash_pointers" not in packages, plan.operations
+    cmdline, not_applied = _after(said)
+    assert {"pti=on", "no_hash_pointers"} <= set(cmdline), (cmdline, not_applied)
+    assert not_applied == [], not_applied

@@ -402,10 +402,12 @@ def _described(state: PlanState, opening: int, keys: list[str]) -> bool:
 # a flag joined to an option just read ("add quiet and splash", "loglevel=3, quiet"), or a
 # value for an option key given as a count ("hugepages, 1024 of them", "1024 hugepages")
 _JOINED_AFTER = re.compile(
-    r"\x1f\s*(?:(?:,|and|&|\+|plus)\s*)?(?P<flag>[a-z]+)\b(?![=.-])"
+    r"\x1f\s*(?:(?:,|and|&|\+|plus)\s*)?(?P<flag>[a-z][a-z0-9_]*)\b(?![=.-])"
     r"(?=\s*(?:$|[,;.!?)\x1f]|(?:and|to|on|in|too|as\s+well|please)\b))"
 )
-_JOINED_BEFORE = re.compile(r"(?<![\w=.-])(?P<flag>[a-z]+)\s*(?:(?:,|and|&|\+|plus)\s*)?\x1f")
+_JOINED_BEFORE = re.compile(
+    r"(?<![\w=.-])(?P<flag>[a-z][a-z0-9_]*)\s*(?:(?:,|and|&|\+|plus)\s*)?\x1f"
+)
 # keys whose value is a count ("512 hugepages"); "2 audit rules" is no audit=2
 _COUNT_KEYS = frozenset(("hugepages", "maxcpus", "nr_cpus"))
 _COUNTED = re.compile(
@@ -517,9 +519,20 @@ def _joined_flags(state: PlanState) -> None:
         for match in text.matches(pattern):
             flag = match.group("flag")
             blank = match.start() if pattern is _JOINED_AFTER else match.end() - 1
-            if flag in _FLAGS and _kernel_claimed(state, blank):
+            if _is_flag(state, flag) and _kernel_claimed(state, blank):
                 text.consume(*match.span("flag"))
                 add_cmdline_args(state, [flag])
+
+
+def _is_flag(state: PlanState, word: str) -> bool:
+    """A known flag, or a snake_case word no package is named like ("slab_nomerge").
+
+    Debian package names never hold "_"; one the catalog or the library knows stays a
+    package.
+    """
+    if word in _FLAGS:
+        return True
+    return "_" in word.strip("_") and word not in state.known_names()
 
 
 # kernel flags that are nothing else: never a package, never an English word
