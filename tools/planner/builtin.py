@@ -28,6 +28,7 @@ from oic_ai.tools.planner.rules.disk import rule_disk_size
 from oic_ai.tools.planner.rules.hostname import rule_hostname
 from oic_ai.tools.planner.rules.image import rule_image_name, rule_image_version
 from oic_ai.tools.planner.rules.kernel import rule_bare_kernel_args, rule_kernel
+from oic_ai.tools.planner.rules.kernel_words import rule_kernel_described, rule_kernel_words
 from oic_ai.tools.planner.rules.packages import rule_packages
 from oic_ai.tools.planner.rules.partitions import rule_partitions
 from oic_ai.tools.planner.rules.repositories import rule_repositories
@@ -55,7 +56,9 @@ _RULES: tuple[tuple[Callable[[PlanState], None], str], ...] = (
     (rule_hostname, "hostname"),
     (rule_users, "user"),
     (rule_console, "kernel"),
+    (rule_kernel_described, "kernel"),
     (rule_kernel, "kernel"),
+    (rule_kernel_words, "kernel"),
     (rule_image_version, "image version"),
     (rule_disk_size, "disk size"),
     (rule_partitions, "partition"),

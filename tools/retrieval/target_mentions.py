@@ -126,7 +126,9 @@ def _title_phrase(title: str) -> str:
 _CONTEXT_BEFORE = re.compile(
     r"(?:\b(?:old|older|current|existing|legacy|previous|former|aging|ageing|outgoing|"
     r"retired|today's|present-day)\s+"
-    r"|\b(?:off|off\s+of|away\s+from|still\s+(?:on|running)|currently\s+(?:on|running))\s+"
+    r"|\b(?:off|off\s+of|away\s+from|still\s+(?:on|running)|currently\s+(?:on|running)"
+    # a clause that says what goes on meanwhile or why: "while 26.04 bakes in staging"
+    r"|while|whilst|until|till|because|since)\s+"
     r"(?:(?:the|our|those|these|all)\s+)?)$"
 )
 _FLEET = (
@@ -157,8 +159,7 @@ def is_context(lowered: str, start: int, end: int) -> bool:
     """
     before = lowered[max(0, start - 40) : start]
     return (
-        _CONTEXT_BEFORE.search(before) is not None
-        or _CONTEXT_AFTER.match(lowered, end) is not None
+        _CONTEXT_BEFORE.search(before) is not None or _CONTEXT_AFTER.match(lowered, end) is not None
     )
 
 
@@ -174,7 +175,8 @@ def names_a_program(lowered: str, end: int) -> bool:
 # a release named as a repository's field is no target: "codename noble", "suite: trixie",
 # "https://example.com/debian bookworm main", "https://example.com/apt, noble, main"
 _REPOSITORY_FIELD = re.compile(
-    r"(?:\b(?:suite|codename|code\s+name|distribution)\s*[:=]?\s*(?:is\s+)?"
+    r"(?:\b(?:suite|codename|code\s+name|distribution)(?:\s+(?:there|here|then|now|for\s+it))?"
+    r"\s*[:=]?\s*(?:(?:is|should\s+be|becomes?|to|will\s+be)\s+)?(?:(?:now|then)\s+)?"
     r"|(?:https?|file)://[^\s,;]+\s*,?\s*)$"
 )
 
@@ -236,10 +238,28 @@ def detect_target_spans(text: str) -> list[TargetMention]:
     for kind, table in patterns.kinds:
         find(kind, table)
     find("os", patterns.os_words)
+    mentions = _img_after_a_type(mentions, lowered)
     mentions = _mark_negated(mentions, lowered)
     if any(m.kind == "dist" and not m.source for m in mentions):
         mentions = [m for m in mentions if m.kind != "os" or m.negated]
     return mentions
+
+
+def _img_after_a_type(mentions: list[TargetMention], lowered: str) -> list[TargetMention]:
+    """After another image type, "img" only says "image": "raw img", "a raw disk img".
+
+    It is then a mention of that type, not of network-boot images.
+    """
+    types = sorted((m for m in mentions if m.kind == "image_type"), key=lambda m: m.start)
+    values: dict[int, str] = {}
+    for before, mention in zip(types, types[1:], strict=False):
+        if (
+            lowered[mention.start : mention.end] == "img"
+            and before.value != mention.value
+            and not lowered[before.end : mention.start].strip(" -")
+        ):
+            values[id(mention)] = before.value
+    return [replace(m, value=values[id(m)]) if id(m) in values else m for m in mentions]
 
 
 def _mark_negated(mentions: list[TargetMention], lowered: str) -> list[TargetMention]:

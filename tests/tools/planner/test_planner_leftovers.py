@@ -47,12 +47,13 @@ def test_the_unused_clause_is_reported_beside_the_used_one(mode: str) -> None:
 
 @MODES
 def test_repository_options_are_not_read_as_kernel_arguments(mode: str) -> None:
+    # [trusted=yes] is the template's own way to trust a repository without a key
     result = plan("add repository http://example.invalid/ubuntu [trusted=yes]", mode)
     assert ops(result, "add_repository") == [
-        {"op": "add_repository", "url": "http://example.invalid/ubuntu"}
+        {"op": "add_repository", "url": "http://example.invalid/ubuntu", "pkey": "[trusted=yes]"}
     ]
     assert not ops(result, "set_kernel")
-    assert len(result.not_applied) == 1 and "[trusted=yes]" in result.not_applied[0]
+    assert result.not_applied == []
 
 
 def test_options_before_the_url_are_reported_too() -> None:

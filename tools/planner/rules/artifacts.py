@@ -33,6 +33,8 @@ _NO_COMPRESSION = re.compile(
     r"|\bdon'?t\s+compress\b"
 )
 _ARTIFACT_ADD = re.compile(r"\b(?:also|add|additional|extra|plus|as\s+well|too|another)\b")
+# "and qcow2 for the kvm folks": a sentence that opens with "and" adds to what there is
+_CONTINUES = re.compile(r"(?:^|[.;!?]\s+)(?:and|&|\+)\s+(?:(?:a|an|the)\s+)?$")
 # "as well as the raw", "next to the raw": the artifacts there are stay
 _BESIDE = r"as\s+well\s+as|along\s+with|together\s+with|in\s+addition\s+to|besides|next\s+to"
 _BESIDE_CURRENT = re.compile(rf"\b(?:{_BESIDE})\s+(?:the\s+)?(?:current\s+|existing\s+)?$")
@@ -74,7 +76,7 @@ def rule_artifacts(state: PlanState) -> None:
                 text.consume(beside.start(), match.end())  # the raw there is stays
                 beside_current = True
                 found.append((match, _current_raw(state)))
-            elif re.search(r"\b(?:and|or|plus)\b|,", window) and not listed:
+            elif re.search(r"\b(?:and|or|plus)\b|[,+&]", window) and not listed:
                 found.append((match, Artifact(type="raw")))
         found.sort(key=lambda item: item[0].start())
     removed = _removed(text.work, found)
@@ -92,6 +94,7 @@ def rule_artifacts(state: PlanState) -> None:
         after = " ".join(m.group() for m, _ in found)
         setting = _SETTING.search(text.work, max(0, start - 60), start)
         adding = bool(_ARTIFACT_ADD.search(before) or _ADDED_AFTER.search(after)) or beside_current
+        adding = adding or bool(_CONTINUES.search(text.work, 0, start))
         if setting is not None:
             adding = False
             text.consume(*setting.span())

@@ -126,10 +126,15 @@ def _consume_but_options(state: PlanState, clause: Clause) -> None:
 
 
 # "disable the tty0 console", "remove the VGA console", "only keep the serial console"
+# "kill the serial console", "get rid of tty0": a device named alone is its console
+_DROP_VERB = (
+    r"\b(?:remove|drop|delete|disable|get\s+rid\s+of|turn\s+off|switch\s+off|lose|no|without"
+    r"|kill|ditch|scratch|take\s+out|rip\s+out|strip|nuke)\s+(?:the\s+|that\s+|those\s+)?"
+)
 _DROP = re.compile(
-    r"\b(?:remove|drop|delete|disable|get\s+rid\s+of|turn\s+off|lose|no|without)\s+(?:the\s+)?"
-    r"(?:(?P<device>tty\d+|tty[a-z]+\d+|hvc\d+)|(?P<virtual>vga|virtual|screen|graphical|"
-    r"framebuffer|display|monitor|local|text)|(?P<serial>serial))\s+console\b"
+    rf"{_DROP_VERB}(?:(?P<device>tty\d+|tty[a-z]+\d+|hvc\d+)|(?P<virtual>vga|virtual|screen|"
+    r"graphical|framebuffer|display|monitor|local|text)|(?P<serial>serial))\s+consoles?\b"
+    rf"|{_DROP_VERB}(?P<device2>tty\d+|tty[a-z]+\d+|hvc\d+)\b(?![=,])"
     r"|\bonly\s+(?:keep\s+)?(?:the\s+)?(?P<only>serial)\s+console\b",
     re.I,
 )
@@ -139,8 +144,8 @@ def _remove_consoles(state: PlanState) -> None:
     for match in state.text.matches(_DROP):
         args = state.current_cmdline.split()
         consoles = _consoles(args)
-        if match.group("device"):
-            wanted = {match.group("device").lower()}
+        if match.group("device") or match.group("device2"):
+            wanted = {(match.group("device") or match.group("device2")).lower()}
             gone = [i for i, d, _ in consoles if d.lower() in wanted]
         elif match.group("virtual") or match.group("only"):
             gone = [i for i, d, _ in consoles if _VIRTUAL.match(d)]

@@ -10,7 +10,16 @@ from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME
 _IMAGE_NAME = re.compile(
     r"\b(?:(?:call|name|rename|title)\s+(?:the\s+|this\s+|my\s+)?(?:image|template|it)"
     r"(?:\s+(?:to|as))?|image\s+name(?:\s+(?:to|is|as|should\s+be))?\s*[:=]?"
-    r"|(?:rename|renamed)\s+(?:to|as))\s+" + QUOTED_NAME + CLAUSE_END
+    r"|(?:rename|renamed)\s+(?:to|as)"
+    # "the image itself named X", "want the image to be called X", "the image's name is X"
+    # (a bare "the image named X is broken" only describes it: a wish or a modal is needed)
+    r"|\b(?:the|this|our)\s+image\s+itself\s+(?:(?:should|must|shall|will)\s+be\s+|to\s+be\s+)?"
+    r"(?:named|called)"
+    r"|\b(?:(?:want|wants|need|needs|like|prefer)\s+)(?:the|this|our)\s+image\s+(?:to\s+be\s+)?"
+    r"(?:named|called)"
+    r"|\b(?:the|this|our)\s+image\s+(?:should|must|shall|will)\s+be\s+(?:named|called)"
+    r"|\b(?:the|this|our)\s+image'?s\s+(?:own\s+)?name(?:\s+(?:is|to|as|should\s+be))?\s*[:=]?)"
+    r"\s+" + QUOTED_NAME + CLAUSE_END
 )
 
 

@@ -69,6 +69,8 @@ _VALUE_KEYS = frozenset(
     "loglevel panic nmi_watchdog mitigations audit selinux apparmor enforcing "
     "consoleblank maxcpus nr_cpus hugepages transparent_hugepage ipv6.disable".split()
 )
+# keys that take 0 or 1, never "on"/"off"
+_BOOLEAN_KEYS = frozenset("selinux apparmor audit enforcing".split())
 # "... guc is wrong, set it to 2": a value for the option the request just named
 _IT_VALUE = re.compile(
     r"\b(?:set|change|make|put|switch)\s+it\s+(?:to\s+|=\s*|at\s+)?(?P<value>[^\s,;\x1f]+?)"
@@ -146,7 +148,8 @@ _PAREN_ARGS = re.compile(
 # console=tty0", "the cmdline should not have loglevel": an option the command line has
 # "scratch the isolcpus thing", "remove the hugepages stuff": every option of that family
 _KEY_REMOVE = re.compile(
-    rf"\b(?:(?:remove|drop|delete|strip|disable|lose|scratch|kill|ditch|forget)|get\s+rid\s+of"
+    rf"\b(?:(?:remove|drop|delete|strip|disable|lose|scratch|kill|ditch|forget|rip|pull)"
+    rf"(?:\s+out)?|get\s+rid\s+of"
     rf"|take(?:\s+(?:out|off))?|no\s+more|no\s+longer)\s+(?:the\s+|all\s+(?:the\s+)?|those\s+|that\s+)?"
     rf"['\"`]?(?P<arg>{_KEY}(?:=[^\s,;'\"`]+(?:,(?!{_KEY}=)[^\s,;'\"`]+)*)?)['\"`]?(?:\s+(?:option|argument|parameter|flag|setting|entry|one|value"
     rf"|(?P<family>stuff|things?|bits?|settings|options|params|parameters|arguments|business)))?"
@@ -180,7 +183,7 @@ def rule_kernel(state: PlanState) -> None:
                 state.notes.append(f"{arg} is not on the kernel command line")
             continue  # not an option the command line has: another rule's (a package)
         text.consume(*match.span())
-        _remove_cmdline_args(state, family or [arg])
+        _remove_cmdline_args(state, family or [arg, *_more_removed(state, match.end(), keys)])
     for match in text.matches(_CMDLINE_SET):
         value = text.raw(*match.span("value")).strip().strip("\"'")
         text.consume(*match.span())
@@ -273,6 +276,30 @@ def rule_kernel(state: PlanState) -> None:
             state.kernel_version = version
 
 
+# "take out intel_iommu=on and iommu=pt": the next option in a list after a removal
+_NEXT_ARG = re.compile(
+    rf"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|plus|as\s+well\s+as)\s+)(?:the\s+)?"
+    rf"['\"`]?(?P<arg>{_KEY}(?:={_VALUE})?)['\"`]?(?![\w=.-])"
+)
+
+
+def _more_removed(state: PlanState, at: int, keys: set[str]) -> list[str]:
+    """The options listed after the first one a removal names, while the line has them.
+
+    A word the command line has no option for ends the list: "drop loglevel and htop"
+    leaves htop to the package rule.
+    """
+    text, more = state.text, []
+    while (match := _NEXT_ARG.match(text.work, at)) is not None:
+        arg = text.raw(*match.span("arg")).rstrip(".")
+        if _arg_key(arg) not in keys:
+            break
+        more.append(arg)
+        text.consume(match.start("arg"), match.end())
+        at = match.end()
+    return more
+
+
 def _family(keys: Iterable[str], word: str) -> list[str]:
     """The option keys ``word`` names as a family: "hugepages" names ``hugepagesz`` too.
 
@@ -296,7 +323,10 @@ def _key_values(state: PlanState) -> None:
         if key not in valued and key not in _VALUE_KEYS:
             continue
         text.consume(*match.span())
-        add_cmdline_args(state, [f"{key}={match.group('value')}"])
+        value = match.group("value")
+        if key in _BOOLEAN_KEYS:  # "selinux off" is selinux=0: these take 0 or 1
+            value = {"off": "0", "on": "1"}.get(value, value)
+        add_cmdline_args(state, [f"{key}={value}"])
     for match in text.matches(_IT_VALUE):
         key = _named_key(state, valued, match.start())
         if key is None:
@@ -372,15 +402,18 @@ def _described(state: PlanState, opening: int, keys: list[str]) -> bool:
 # a flag joined to an option just read ("add quiet and splash", "loglevel=3, quiet"), or a
 # value for an option key given as a count ("hugepages, 1024 of them", "1024 hugepages")
 _JOINED_AFTER = re.compile(
-    r"\x1f\s*(?:(?:,|and|&|\+|plus)\s*)?(?P<flag>[a-z]+)\b(?![=.-])"
+    r"\x1f\s*(?:(?:,|and|&|\+|plus)\s*)?(?P<flag>[a-z][a-z0-9_]*)\b(?![=.-])"
     r"(?=\s*(?:$|[,;.!?)\x1f]|(?:and|to|on|in|too|as\s+well|please)\b))"
 )
-_JOINED_BEFORE = re.compile(r"(?<![\w=.-])(?P<flag>[a-z]+)\s*(?:(?:,|and|&|\+|plus)\s*)?\x1f")
+_JOINED_BEFORE = re.compile(
+    r"(?<![\w=.-])(?P<flag>[a-z][a-z0-9_]*)\s*(?:(?:,|and|&|\+|plus)\s*)?\x1f"
+)
 # keys whose value is a count ("512 hugepages"); "2 audit rules" is no audit=2
 _COUNT_KEYS = frozenset(("hugepages", "maxcpus", "nr_cpus"))
 _COUNTED = re.compile(
     r"(?<![\w=.-])(?P<key>[a-z_][a-z0-9_.]*)\s*,?\s*(?P<value>\d{1,6})\s+of\s+them\b"
-    r"|(?<![\w=.-])(?P<value2>\d{1,6})\s+(?P<key2>[a-z_][a-z0-9_.]*)\b(?![=.-])"
+    r"|(?<![\w=.-])(?P<value2>\d{1,6})\s+(?:(?:static|persistent|pre-?allocated|reserved)\s+)?"
+    r"(?P<key2>[a-z_][a-z0-9_.]*)\b(?![=.-])"
 )
 
 
@@ -486,15 +519,26 @@ def _joined_flags(state: PlanState) -> None:
         for match in text.matches(pattern):
             flag = match.group("flag")
             blank = match.start() if pattern is _JOINED_AFTER else match.end() - 1
-            if flag in _FLAGS and _kernel_claimed(state, blank):
+            if _is_flag(state, flag) and _kernel_claimed(state, blank):
                 text.consume(*match.span("flag"))
                 add_cmdline_args(state, [flag])
+
+
+def _is_flag(state: PlanState, word: str) -> bool:
+    """A known flag, or a snake_case word no package is named like ("slab_nomerge").
+
+    Debian package names never hold "_"; one the catalog or the library knows stays a
+    package.
+    """
+    if word in _FLAGS:
+        return True
+    return "_" in word.strip("_") and word not in state.known_names()
 
 
 # kernel flags that are nothing else: never a package, never an English word
 _BARE_FLAG = re.compile(
     r"(?<![\w=.-])(?P<flag>nomodeset|noapic|nolapic|nosmp|noacpi|nosplash|earlyprintk|"
-    r"ignore_loglevel|nokaslr|nopti|noibrs)(?![\w=.-])"
+    r"ignore_loglevel|nokaslr|nopti|noibrs|nosmt|nosmap|nosmep)(?![\w=.-])"
 )
 _FLAG_LEAD = re.compile(r"\bboot(?:s|ing)?\s+(?:it\s+)?with\s+$")
 
@@ -502,7 +546,7 @@ _FLAG_LEAD = re.compile(r"\bboot(?:s|ing)?\s+(?:it\s+)?with\s+$")
 # flags the kernel takes without a value (others are read only with a key=value)
 _FLAGS = frozenset(
     "quiet splash nomodeset ro rw single debug noapic nolapic nosmp noacpi nosplash "
-    "earlyprintk ignore_loglevel nokaslr nopti noibrs".split()
+    "earlyprintk ignore_loglevel nokaslr nopti noibrs nosmt nosmap nosmep".split()
 )
 
 

@@ -38,14 +38,14 @@ _CUE = re.compile(
 # after a repository URL, the words of a sources.list line: the suite, then components
 # "URL bookworm main", "URL, bookworm, stable": separated by spaces or commas
 _POSITIONAL = re.compile(
-    r"(?:\s*,\s*|\s+)\(?(?P<suite>[a-z][a-z0-9.-]*)(?P<components>(?:(?:\s*,\s*|\s+)(?!(?:with|and|key|signed|signing|gpg|"
+    r"(?:\s*,\s*|\s+)\(?(?P<suite>[a-z][a-z0-9.-]*)(?P<components>(?:(?:\s*[,/]\s*|\s+)(?!(?:with|and|key|signed|signing|gpg|"
     r"priority|prio|suite|component|components|codename|for|from|to|at|on|in|please|too|also|"
     r"then)\b)[a-z][a-z0-9-]*)*)(?=\s*(?:$|[,;.)\x1f]|\s+(?:with|and|key|signed|signing|gpg|priority)\b))"
 )
 _URL_FIELD = re.compile(rf"\b(?:url|uri|address|at|from)\s*[:=]?\s*(?P<url>{_URL})")
 _KEY = re.compile(
     r"\b(?:(?:signing|gpg|pgp|public|archive|repo|repository|release)\s+)?(?:key(?:ring)?|"
-    r"signature|pkey|gpgkey|signed-by)(?:\s+(?:url|file|is|at|from|=|:))*\s*[:=]?\s*"
+    r"signature|pkey|gpgkey|signed-by)(?:\s+(?:url|file(?!://)|is|at|from|=|:))*\s*[:=]?\s*"
     rf"(?P<key>{_URL}|{_PATH})"
     rf"|\bsigned\s+(?:with|by)\s+(?:the\s+key\s+(?:at\s+)?)?(?P<key2>{_URL}|{_PATH})"
     # "set the key of the dlstreamer repo to URL"
@@ -60,16 +60,37 @@ _KEY = re.compile(
 # the template's repository has no name field: the name people give it is its codename
 _SUITE = re.compile(
     r"\b(?:suite|codename|code\s+name|distribution|dist|release|call(?:ed)?\s+it|name(?:d)?\s+it"
-    r"|(?<=\s)(?:called|named))\b\s*[:=]?\s*(?:(?:should\s+be|must\s+be|is|to)\s+)?"
+    r"|(?<=\s)(?:called|named))\b(?:\s+(?:there|here|then|now|for\s+it))?\s*[:=]?\s*"
+    r"(?:(?:should\s+be|must\s+be|is|to|becomes?|will\s+be)\s+)?(?:(?:now|then)\s+)?"
     r"(?P<value>[a-z0-9][a-z0-9._/-]*)"
+    # "noble instead of trixie", "noble (not trixie)": the value it replaces
+    r"(?:\s*,?\s*\(?\s*(?:instead\s+of|rather\s+than|not|in\s+place\s+of)\s+[a-z0-9][a-z0-9._/-]*"
+    r"\s*\)?)?"
 )
 _COMPONENT = re.compile(
-    r"\b(?:components?|section|area)\s*[:=]?\s*(?:(?:to|is|as)\s+)?"
+    r"\b(?:components?|comps?|section|area)\s*[:=]?\s*(?:(?:to|is|as)\s+)?"
+    # quoted, several words: components "main contrib non-free"
+    r"(?:[\"'`](?P<quoted>[a-z0-9][a-z0-9._ ,-]*[a-z0-9_-])[\"'`]|"
     r"(?P<value>[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?"
     r"(?:(?:\s*,\s*|\s+and\s+|\s+)(?!(?:and|key|signing|signed|suite|codename|with|url|please|pls|too|also|thanks"
     r"|pkey|gpgkey|priority|uri)\b)"
-    r"[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?)*)"
+    r"[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?)*))"
 )
+# "no key, just trust it", "unsigned, mark it trusted", "[trusted=yes]": a repository the
+# user trusts without a signing key; the template says so with ``pkey: "[trusted=yes]"``
+_TRUST = re.compile(
+    r"\b(?:(?:just|simply|please)\s+)?(?:trust(?:ed)?\s+(?:it|that|this|them|the\s+(?:repo|"
+    r"repository|mirror|source))(?:\s+(?:anyway|as\s+is))?|mark(?:ed)?\s+(?:it\s+)?(?:as\s+)?"
+    r"trusted|(?:it'?s|it\s+is|as)\s+(?:a\s+)?trusted(?:\s+(?:repo|repository|mirror|source))?"
+    r"|trusted\s*=\s*yes\b)"
+    r"|\[\s*trusted\s*=\s*yes\s*\]"
+)
+# "no key", "without a signing key", "unsigned": no key is given (none is invented)
+_NO_KEY = re.compile(
+    r"\b(?:no|without(?:\s+an?y?)?)\s+(?:signing\s+|gpg\s+|pgp\s+|repo\s+)?(?:key|signature)s?\b"
+    r"(?!\s*(?:url|file)?\s*[:=]?\s*(?:https?|file)://)|\bunsigned\b"
+)
+_TRUSTED_YES = "[trusted=yes]"  # as stores.package_trust says it (not imported: start-up)
 _PRIORITY = re.compile(
     r"\b(?:pin\s+)?prio(?:rity)?\s*(?:of\s+|=\s*|:\s*|to\s+)?(?P<value>-?\d{1,5})\b"
     r"|\b(?:set\s+)?(?:its|the)\s+prio(?:rity)?\s+to\s+(?P<value2>-?\d{1,5})\b"
@@ -84,8 +105,11 @@ _OLD_VALUE = re.compile(r"\s*,?\s*\(?\s*(?:not|instead\s+of|rather\s+than|was)\s
 # a field of a repository, said without naming the repository
 _FIELD_WORD = re.compile(
     r"\bprio(?:rity)?\s*(?:of\s+|=\s*|:\s*|to\s+)?-?\d"
-    r"|\b(?:suite|codename|component)\s*(?:[:=]\s*|(?:should\s+be|to|is|now)\s+)?"
-    r"[a-z0-9][a-z0-9._-]*(?:\s+(?:please|pls|instead|now|too))?\s*(?:$|[,;.!?\x1f])"
+    r"|\b(?:suite|codename|component)(?:\s+(?:there|here|then|now|for\s+it))?"
+    r"\s*(?:[:=]\s*|(?:should\s+be|to|is|now|becomes?|will\s+be)\s+)?"
+    r"[a-z0-9][a-z0-9._-]*(?:\s+(?:please|pls|instead|now|too))?"
+    r"(?:\s*,?\s*\(?\s*(?:instead\s+of|rather\s+than|not)\s+[a-z0-9][a-z0-9._-]*\s*\)?)?"
+    r"\s*(?:$|[,;.!?\x1f])"
     r"|(?<!ssh\s)\b(?:signing\s+|gpg\s+|repo\s+)?key(?:\s+url)?\s+(?:is|was|at|should)\b"
 )
 # "same key": the key of the repository before; "no priority": none is set
@@ -130,7 +154,8 @@ def rule_repositories(state: PlanState) -> None:
     ):
         return
     for match in text.matches(_OPTIONS):
-        state.reject(*match.span(), _OPTIONS_REASON)
+        if not _TRUST.fullmatch(match.group()):
+            state.reject(*match.span(), _OPTIONS_REASON)
     sentences = _sentences(state)
     if _no_repository_url(state):
         _amend(state, 0, len(text.work))  # fields across sentences: "key is wrong. it's URL"
@@ -209,7 +234,7 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         listed = work[positional.start() : positional.start("suite")].strip() == ","
         if known or (not listed and not is_english(suite)):
             repo.codename = _raw(state, positional.span("suite"))
-            components = re.split(r"[\s,]+", positional.group("components").strip(" ,"))
+            components = re.split(r"[\s,/]+", positional.group("components").strip(" ,/"))
             components = [c for c in components if c]
             if components and not _COMPONENT.search(work, start, end):
                 repo.component = " ".join(components)
@@ -225,7 +250,9 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         if found is not None and getattr(repo, name) is None:
             span = (found.start(), found.end())
             value = _raw(state, found.span("value"))
-            if name == "component":
+            if name == "component" and found.group("quoted"):
+                value = " ".join(re.split(r"[\s,]+", _raw(state, found.span("quoted"))))
+            elif name == "component":
                 words, last = _components(state, found)
                 value, span = " ".join(words), (found.start(), last)
             setattr(repo, name, value)
@@ -240,6 +267,13 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
             repo.spans.append((priority.end(), corrected.end()))
         elif old := _OLD_VALUE.match(work, priority.end()):
             repo.spans.append(old.span())  # "prio 50 not 10": the value it replaces
+    trusted = [m for m in _TRUST.finditer(work, start, end)]
+    if trusted and repo.pkey is None:
+        repo.pkey = _TRUSTED_YES
+        repo.spans.extend(m.span() for m in trusted)
+        repo.spans.extend(m.span() for m in _NO_KEY.finditer(work, start, end))
+    elif repo.pkey is None:
+        repo.spans.extend(m.span() for m in _NO_KEY.finditer(work, start, end))
     for pattern in (_SAME_KEY, _NO_PRIORITY):
         for match in pattern.finditer(work, start, end):
             repo.spans.append(match.span())
@@ -392,6 +426,8 @@ def _amend(state: PlanState, start: int, end: int) -> None:
         return
     # "the intel gpu repo's component": the listed repository those words name, else the last
     said = " ".join(m.group("words") or "" for m in _REFERENCE.finditer(work, start, end))
+    # "the HashiCorp suite is noble": the words before a field name the repository too
+    said += " " + " ".join(m.group("words") for m in _NAMED_FIELD.finditer(work, start, end))
     url = named_repository(state, said) or previous[0]
     for span in [*repo.spans, *(m.span() for m in _REFERENCE.finditer(work, start, end))]:
         state.text.consume(*span)
@@ -403,6 +439,12 @@ def _amend(state: PlanState, start: int, end: int) -> None:
         state.repository_values.append(
             SetValue(path=f"packageRepositories[url={url}].{name}", value=value)
         )
+
+
+_NAMED_FIELD = re.compile(
+    r"\b(?:the|that|this|our|their)\s+(?P<words>(?:(?!(?:and|or|to|of|for)\b)[\w.+-]+\s+){1,3}?)"
+    r"(?:suite|codename|components?|signing\s+key|key|priority)\b"
+)
 
 
 def _keyed_url(work: str, start: int, end: int) -> bool:

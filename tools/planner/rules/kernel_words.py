@@ -1,0 +1,255 @@
+"""Rules: kernel options said in words, and options the user only talks about.
+
+- Options described by what they do: "transparent hugepages disabled" is
+  ``transparent_hugepage=never``, "isolate cores 4-15" is ``isolcpus=4-15``, "SELinux off on
+  the kernel command line" is ``selinux=0``. One table (:data:`_DESCRIBED`) says which words
+  name which option and which states give which value; an option whose words are also a
+  system setting (SELinux, AppArmor, IPv6) is read only when the sentence names the kernel
+  command line, or the line has that option already.
+- "same range for nohz_full and rcu_nocbs": the value the request just gave another
+  option, for the options named.
+- Options the user observes or asks about ("I think the command line has quiet and splash
+  on it?") are no request to add them; "get rid of both" right after removes them (or says
+  they are not there).
+- "..., both on the kernel command line": where the options just read go; it asks nothing
+  more.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from oic_ai.tools.planner.clauses import split_clauses
+from oic_ai.tools.planner.rules.kernel import (
+    _ARGS,
+    _CMDLINE_WORDS,
+    _KEY,
+    _arg_key,
+    _option_words,
+    _remove_cmdline_args,
+    _split_args,
+    add_cmdline_args,
+)
+from oic_ai.tools.planner.state import PlanState
+
+_CPUS = r"(?P<value>\d{1,4}(?:\s*-\s*\d{1,4})?(?:\s*,\s*\d{1,4}(?:\s*-\s*\d{1,4})?)*)"
+_OFF = r"disabled?|off|never|no|turned\s+off|switched\s+off|gone"
+_ON = r"enabled?|on|always|turned\s+on|switched\s+on"
+
+
+@dataclass(frozen=True)
+class _Described:
+    """An option named by words: its key, the words, and the value each state gives."""
+
+    key: str
+    words: str  # the option's name in words (a regex)
+    off: str | None  # the value "disabled" gives, when the option has states
+    on: str | None  # the value "enabled" gives
+    system: bool  # the words also name a system setting: read only next to the cmdline
+
+
+_DESCRIBED = (
+    _Described(
+        "transparent_hugepage", r"transparent\s+huge\s*-?\s*pages?|thp", "never", "always", False
+    ),
+    _Described("selinux", r"selinux", "0", "1", True),
+    _Described("apparmor", r"apparmor", "0", "1", True),
+    _Described("audit", r"(?:kernel\s+)?audit(?:ing)?(?:\s+subsystem)?", "0", "1", True),
+    _Described("ipv6.disable", r"ipv6", "1", "0", True),
+    _Described("nmi_watchdog", r"(?:the\s+)?nmi\s+watchdog", "0", "1", False),
+    _Described("mitigations", r"(?:cpu\s+|spectre\s+)?mitigations", "off", "auto", False),
+)
+_STATE_AFTER = (
+    r"\s+(?:(?:to\s+be|should\s+be|must\s+be|needs?\s+to\s+be|be|is|are|set\s+to|turned|"
+    r"switched|=)\s*)?(?:(?P<off>{off})|(?P<on>{on}))\b"
+)
+_STATE_BEFORE = (
+    r"\b(?:(?P<off2>disable|turn\s+off|switch\s+off|no|without)|(?P<on2>enable|turn\s+on|"
+    r"switch\s+on))\s+(?:the\s+)?"
+)
+# "isolate cores 4-15 (instead of 2-15)": the CPUs taken from the scheduler
+_ISOLATE = re.compile(
+    r"\bisolat(?:e|ed|ing)\s+(?:the\s+)?(?:cores?|cpus?|cpu\s+cores?)\s+"
+    + _CPUS
+    + r"(?:\s+(?:instead\s+of|rather\s+than|not|in\s+place\s+of)\s+(?:cores?\s+|cpus?\s+)?"
+    r"\d{1,4}(?:\s*-\s*\d{1,4})?)?"
+    r"|\b(?:cores?|cpus?)\s+"
+    + _CPUS.replace("value", "value2")
+    + r"\s+(?:isolated|should\s+be\s+isolated|to\s+be\s+isolated)\b"
+)
+# "(same range for nohz_full and rcu_nocbs)", "the same value for nohz_full"
+_SAME_FOR = re.compile(
+    r"\b(?:the\s+)?same\s+(?:range|value|cores|cpus|list|setting|mask)\s+(?:for|on|in)\s+"
+    rf"(?P<keys>{_KEY}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_KEY})*)"
+)
+# "the command line has quiet and splash on it?", "I see loglevel=4 and quiet in the cmdline"
+_OBSERVED = re.compile(
+    rf"\b{_CMDLINE_WORDS}\s+(?:already\s+|still\s+|now\s+)?(?:has|have|contains?|includes?|"
+    rf"carries|shows?)\s+(?P<args>{_ARGS})(?:\s+(?:on|in)\s+(?:it|there))?"
+)
+# "get rid of both", "drop them", "remove those two"
+_PRONOUN_REMOVE = re.compile(
+    r"\b(?:remove|drop|delete|strip|lose|kill|ditch|scratch|get\s+rid\s+of|take\s+(?:out|off)"
+    r"|turn\s+off)\s+(?:both(?:\s+of\s+them)?|them(?:\s+both|\s+all)?|all\s+of\s+them|"
+    r"(?:those|these)(?:\s+two|\s+options|\s+flags)?)\b"
+)
+# "..., both on the kernel command line": where what was just read goes
+_WHERE_ONLY = re.compile(
+    r"^[\s,;\x1f]*(?:(?:and\s+)?(?:both|all\s+(?:of\s+)?(?:them|these|three)|each)\s+)?"
+    rf"(?:on|in|to|into)\s+(?:the\s+)?{_CMDLINE_WORDS}[\s.!]*$"
+)
+
+
+# "need the noisy boot for debugging", "verbose boot please": the opposite of a quiet boot
+_VERBOSE_BOOT = re.compile(
+    r"\b(?:noisy|verbose|chatty|loud|talkative)\s+boot(?:s|ing)?\b"
+    r"|\bboot(?:s|ing)?\s+(?:noisily|verbosely|loudly)\b"
+    r"|\b(?:see|show|showing|visible|print|printing)\s+(?:all\s+)?(?:the\s+)?boot\s+"
+    r"(?:messages|logs?|output)\b|\bboot\s+(?:messages|logs?|output)\s+(?:visible|shown|on\s+screen)\b"
+)
+
+
+def _verbose_boot(state: PlanState) -> None:
+    """A verbose boot takes ``quiet`` (and the ``splash`` that hides the messages) away."""
+    text = state.text
+    for match in text.matches(_VERBOSE_BOOT):
+        text.consume(*match.span())
+        present = [a for a in ("quiet", "splash") if a in state.current_cmdline.split()]
+        if not present:
+            state.notes.append("the boot is already verbose: no quiet on the kernel command line")
+            continue
+        _remove_cmdline_args(state, present)
+
+
+def rule_kernel_described(state: PlanState) -> None:
+    """Options said by what they do; options the request only observes or asks about.
+
+    Runs before the kernel rule, so "SELinux off" is ``selinux=0``, never ``selinux=off``,
+    and an observed "quiet" is not read as a request for it.
+    """
+    _observed(state)
+    _verbose_boot(state)
+    text = state.text
+    keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
+    for clause_start, clause_end, sentence_names_cmdline in _sentences(state):
+        for described in _DESCRIBED:
+            if described.system and not (sentence_names_cmdline or described.key in keys):
+                continue
+            _read_described(state, described, clause_start, clause_end)
+        for match in _ISOLATE.finditer(text.work, clause_start, clause_end):
+            value = re.sub(r"\s+", "", match.group("value") or match.group("value2"))
+            text.consume(*match.span())
+            add_cmdline_args(state, [f"isolcpus={value}"])
+
+
+def _observed(state: PlanState) -> None:
+    """Options the request observes; "get rid of both" right after removes them."""
+    text = state.text
+    observed: list[str] = []
+    for match in text.matches(_OBSERVED):
+        args = _option_words(_split_args(text.raw(*match.span("args"))))
+        if not args:
+            continue
+        last = text.work.find(args[-1].lower(), match.start("args"))
+        end = match.end() if len(args) == len(_split_args(match.group("args"))) else last
+        text.consume(match.start(), max(end, last + len(args[-1])), "context")
+        observed.extend(args)
+    if not observed:
+        return
+    for match in text.matches(_PRONOUN_REMOVE):
+        text.consume(*match.span())
+        _remove_cmdline_args(state, observed)
+
+
+# "rest of the args stay", "the other options are fine as they are": nothing else changes
+_REST_STAYS = re.compile(
+    r"\b(?:the\s+)?(?:rest|others?|remaining\s+(?:ones|options|args|params))"
+    r"(?:\s+of\s+(?:\w{1,4}\s+)?(?:args|arguments|options|params|parameters|flags|cmdline|"
+    r"command\s+line|kernel\s+(?:args|options|params)))?\s+"
+    r"(?:(?:can|should|must|will)\s+)?(?:stays?|remains?|unchanged|untouched|as\s+(?:is|they\s+are)"
+    r"|(?:is|are|be)\s+(?:fine|ok|okay|good|unchanged|untouched|as\s+(?:is|they\s+are)))\b"
+)
+
+
+def rule_kernel_words(state: PlanState) -> None:
+    """A value shared with other options ("same range for X"), and "where" clauses."""
+    text = state.text
+    if any(owner == "kernel" for _, _, owner in text.claims):
+        for match in text.matches(_REST_STAYS):
+            text.consume(*match.span(), "context")
+    for match in text.matches(_SAME_FOR):
+        last = _last_value(state, match.start())
+        if last is None:
+            continue
+        named = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", match.group("keys"))
+        text.consume(*match.span())
+        add_cmdline_args(state, [f"{key}={last}" for key in named])
+    _where_only(state)
+
+
+def _sentences(state: PlanState) -> list[tuple[int, int, bool]]:
+    """``(start, end, names the command line)`` of each sentence of the request."""
+    spans: dict[int, tuple[int, int]] = {}
+    for clause in split_clauses(state.text.original):
+        start, end = spans.get(clause.sentence, (clause.start, clause.end))
+        spans[clause.sentence] = (min(start, clause.start), max(end, clause.end))
+    cmdline = re.compile(rf"\b{_CMDLINE_WORDS}|\bkernel\b")
+    return [
+        (start, end, bool(cmdline.search(state.text.original.lower(), start, end)))
+        for start, end in spans.values()
+    ]
+
+
+def _read_described(state: PlanState, described: _Described, start: int, end: int) -> None:
+    text = state.text
+    off, on = described.off, described.on
+    after = re.compile(rf"\b(?:{described.words})\b" + _STATE_AFTER.format(off=_OFF, on=_ON))
+    before = re.compile(_STATE_BEFORE + rf"(?:{described.words})\b")
+    for pattern in (after, before):
+        for match in list(pattern.finditer(text.work, start, end)):
+            if text.BLANK in text.work[match.start() : match.end()]:
+                continue
+            turned_off = bool(match.groupdict().get("off") or match.groupdict().get("off2"))
+            value = off if turned_off else on
+            if value is None:
+                continue
+            text.consume(*match.span())
+            add_cmdline_args(state, [f"{described.key}={value}"])
+
+
+def _last_value(state: PlanState, before: int) -> str | None:
+    """The value of the option this request set, said last before ``before``.
+
+    "Change hugepages to 16, and isolate cores 4-15 (same range for ...)" gives ``4-15``:
+    the value whose words come last, whatever order the rules read them in.
+    """
+    said = state.text.original.lower()
+    best: tuple[int, str] | None = None
+    for arg in state.append_cmdline:
+        if "=" not in arg or _arg_key(arg) == "console":
+            continue
+        value = arg.split("=", 1)[1]
+        where = said.rfind(value.lower(), 0, before)
+        if where >= 0 and (best is None or where > best[0]):
+            best = (where, value)
+    return best[1] if best else None
+
+
+def _where_only(state: PlanState) -> None:
+    """A clause that only says where options go, in a sentence that gave options."""
+    text = state.text
+    kernel = [(s, e) for s, e, owner in text.claims if owner == "kernel"]
+    for clause in split_clauses(text.original):
+        piece = text.work[clause.start : clause.end]
+        if not _WHERE_ONLY.match(piece) or not piece.replace(text.BLANK, "").strip():
+            continue
+        same_sentence = [
+            c
+            for c in split_clauses(text.original)
+            if c.sentence == clause.sentence and c.end <= clause.start
+        ]
+        if any(
+            s < clause.start and any(c.start <= s < c.end for c in same_sentence) for s, _ in kernel
+        ):
+            text.consume(clause.start, clause.end, "context")
