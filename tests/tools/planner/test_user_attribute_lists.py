@@ -1,0 +1,91 @@
+"""A user said as a list of attributes after its role word (issue 21, round 7).
+
+The sentences were written for these tests. They check the forms a user comes in when
+people list its attributes: the name by its label ("username X", "login name: X"), the
+speaker's own account ("and me: X, sudo"), a clause that is only the name and its role
+word ("printer user pls"), a system group named without the word "group" ("in www-data"),
+and that a role word or a shell after a group list is no group.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import added, assert_user, plan_on, users
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+
+
+def plan(request: str) -> EditPlan:
+    return plan_on(UBUNTU, request)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "name", "fields"),
+    [
+        # the name given by its label, after the role word
+        (
+            "A support account: username helpdesk, in the adm group, login shell /bin/sh.",
+            "helpdesk",
+            {"groups": ["adm"], "shell": "/bin/sh"},
+        ),
+        ("add a login, login name: tester, with sudo", "tester", {"sudo": True}),
+        ("one more account, user name builder, member of wheel", "builder", {"sudo": True}),
+        # the speaker's own account
+        ("and me: rnovak, sudo, in groups adm and video", "rnovak", {"sudo": True}),
+        ("Me (jlee) with sudo please", "jlee", {"sudo": True}),
+        # a system group without the word "group"
+        ("a user webdev in www-data, no sudo", "webdev", {"groups": ["www-data"]}),
+        ("user scan in lpadmin and scanner", "scan", {"groups": ["lpadmin", "scanner"]}),
+    ],
+)
+def test_a_user_said_as_a_list_of_attributes(
+    request_text: str, name: str, fields: dict[str, Any]
+) -> None:
+    result = plan(request_text)
+    found = assert_user(result, name, fields, request_text)
+    assert list(found) == [name], found
+    assert not result.not_applied, result.not_applied
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["printer user pls", "An auditor login too.", "lab account please, and htop"],
+)
+def test_a_clause_of_only_a_name_and_its_role_word_asks_for_the_user(request_text: str) -> None:
+    result = plan(request_text)
+    found = users(result)
+    assert len(found) == 1, (request_text, found)
+    name = next(iter(found))
+    assert name in ("printer", "auditor", "lab"), found
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_politeness_word_is_never_a_user_name() -> None:
+    found = users(plan("a user pls, called kiosk2"))
+    assert list(found) == ["kiosk2"], found
+
+
+def test_a_role_word_or_a_shell_after_a_group_list_is_no_group() -> None:
+    found = users(plan("account ops2, member of wheel, login shell /bin/bash"))
+    assert found["ops2"]["groups"] == ["wheel"], found
+    found = users(plan("user ana, in groups adm and video, zsh as the login shell"))
+    assert found["ana"]["groups"] == ["adm", "video"], found
+    assert found["ana"]["shell"] == "/bin/zsh", found
+
+
+def test_a_login_shell_the_image_lacks_is_installed_when_the_package_is_known() -> None:
+    base = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    said = "a user ana with zsh as the login shell"
+    result = plan_request(said, base, mode="refine", known=frozenset({"zsh"}))
+    assert users(result)["ana"]["shell"] == "/bin/zsh"
+    assert added(result) == ["zsh"]
+    # never invented: a shell no index, catalog or library knows is not added
+    result = plan_request(said, base, mode="refine", known=frozenset())
+    assert users(result)["ana"]["shell"] == "/bin/zsh"
+    assert added(result) == []
