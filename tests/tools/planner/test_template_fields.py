@@ -385,6 +385,34 @@ def test_secure_boot_key_paths_given_by_the_user_are_kept() -> None:
     assert doc.get("packageRepositories") is None
 
 
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        # the paths in the next sentence, labelled by their file type
+        "Turn on secure boot. key /pki/sb/db.key, crt /pki/sb/db.crt, cer /pki/sb/db.cer",
+        # the paths before "secure boot", and a sentence between
+        "Our signing files are /pki/sb/db.key, /pki/sb/db.crt and /pki/sb/db.cer. "
+        "Please enable Secure Boot with them.",
+    ],
+)
+def test_secure_boot_key_paths_anywhere_in_the_request(request_text: str) -> None:
+    doc, missed = run(request_text, template="emt3-x86_64-minimal-raw.yml")
+    immutability = doc["systemConfig"]["immutability"]
+    assert immutability["secureBootDBKey"] == "/pki/sb/db.key", immutability
+    assert immutability["secureBootDBCrt"] == "/pki/sb/db.crt"
+    assert immutability["secureBootDBCer"] == "/pki/sb/db.cer"
+    assert missed == [], missed
+
+
+def test_dropping_the_sb_keys_turns_secure_boot_off_and_keeps_immutability() -> None:
+    template = "emt3-x86_64-immutable-secureboot-raw.yml"
+    doc, missed = run("remove the SB keys, the PKI moved", template=template)
+    immutability = doc["systemConfig"]["immutability"]
+    assert immutability["enabled"] is True
+    assert "secureBootDBKey" not in immutability, immutability
+    assert not any("SB keys" in m for m in missed), missed
+
+
 def test_a_sources_list_line_gives_the_suite_and_components_in_order() -> None:
     doc, missed = run(
         "deb https://pkgs.example.com/deb noble main universe with signing key "

@@ -61,7 +61,11 @@ _IMMUTABLE = re.compile(
     r"|(?:the\s+)?(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|os)\s+"
     r"(?:(?:is\s+|be\s+|stays?\s+)?)read[- ]only)\b"
 )
-_SECURE_BOOT = re.compile(r"\b(?:uefi\s+)?secure[- ]?boot\b")
+# "sb" is secure boot only next to its keys: "drop the sb keys", "the SB certs"
+_SECURE_BOOT = re.compile(
+    r"\b(?:uefi\s+)?secure[- ]?boot\b"
+    r"|\bsb\b(?=\s+(?:db\s+)?(?:keys?|certs?|certificates?|signing)\b)"
+)
 # "secure boot off", "secure boot should be off", "immutability must stay disabled"
 _NEGATED_AFTER = re.compile(
     r"\s+(?:(?:should|must|will|shall|has\s+to|have\s+to|needs?\s+to|can)\s+)?"
@@ -110,7 +114,7 @@ def rule_immutability(state: PlanState) -> None:
         previous = (match.end(), negated)
         if kind == "secure boot":
             if not negated:
-                _key_paths(state, match.end())
+                _key_paths(state)
             state.secure_boot = not negated
             if state.secure_boot == state.facts.secure_boot:
                 state.notes.append(f"secure boot is already {'off' if negated else 'on'}")
@@ -132,8 +136,9 @@ def rule_immutability(state: PlanState) -> None:
 # "certificate /opt/keys/db.crt", "DER certificate /opt/keys/db.cer", or just the paths
 _KEY_PATH = re.compile(
     r"(?:\b(?:(?:the|its|our|a|an)\s+)?(?:(?:der|pem|db|signing|private|public)\s+)*"
-    r"(?:keys?|cert(?:ificate)?s?)\s*(?:(?:at|in|is|are|:|=)\s*)?)?"
-    r"(?P<path>/[\w./-]*\.(?P<ext>key|crt|cer|der|pem))(?![\w/])"
+    # the label may be the file type itself: "crt /keys/db.crt, cer /keys/db.cer"
+    r"(?:keys?|cert(?:ificate)?s?|crt|cer|der|pem)\s*(?:(?:at|in|is|are|:|=)\s*)?)?"
+    r"(?<![\w/:])(?P<path>/[\w./-]*\.(?P<ext>key|crt|cer|der|pem))(?![\w/])"
 )
 _KEY_FIELDS = {
     "key": "secureBootDBKey",
@@ -149,14 +154,15 @@ _KEY_WORDS = re.compile(
 )
 
 
-def _key_paths(state: PlanState, after: int) -> None:
-    """Set the secure boot key paths the sentence after "secure boot" gives, as given.
+def _key_paths(state: PlanState) -> None:
+    """Set the secure boot key paths the request gives with "secure boot", as given.
 
     Each path goes to the field its file type names (.key, .crt or .pem, .cer or .der);
     a field given twice is reported, never guessed.
     """
     text = state.text
-    end = _sentence_end(text.work, after)
+    # the paths may stand in another sentence ("Secure boot too. The keys are at ...")
+    after, end = 0, len(text.work)
     found: dict[str, tuple[str, tuple[int, int]]] = {}
     for match in list(_KEY_PATH.finditer(text.work, after, end)):
         field = _KEY_FIELDS[match.group("ext")]
@@ -172,7 +178,3 @@ def _key_paths(state: PlanState, after: int) -> None:
         text.consume(*span)
         state.values.append(SetValue(path=f"systemConfig.immutability.{field}", value=path))
 
-
-def _sentence_end(work: str, start: int) -> int:
-    found = re.compile(r"[.!?](?:\s|$)|\n\s*\d+[.)]\s").search(work, start)
-    return found.start() if found else len(work)
