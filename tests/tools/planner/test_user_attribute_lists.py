@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.edit_plan import DeleteValue, EditPlan, SetValue
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
 from tests.tools.planner.helpers import added, assert_user, plan_on, users
@@ -89,3 +89,33 @@ def test_a_login_shell_the_image_lacks_is_installed_when_the_package_is_known() 
     result = plan_request(said, base, mode="refine", known=frozenset())
     assert users(result)["ana"]["shell"] == "/bin/zsh"
     assert added(result) == []
+
+
+def _with_user(first: str, request: str) -> EditPlan:
+    """Plan ``request`` on the template that ``first`` made."""
+    from oic_ai.tools.applier import apply_plan
+
+    base = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    text = apply_plan(base, plan_request(first, base, mode="refine")).text
+    return plan_request(request, text, mode="refine")
+
+
+@pytest.mark.parametrize(
+    ("request_text", "groups", "sudo"),
+    [
+        ("take builder out of the video group, the GPU box is gone", ["sudo", "dialout"], None),
+        ("please remove builder from the dialout and video groups", ["sudo"], None),
+        ("drop builder from the sudo group", ["video", "dialout"], False),
+    ],
+)
+def test_leaving_a_group_keeps_the_user(
+    request_text: str, groups: list[str], sudo: bool | None
+) -> None:
+    result = _with_user(
+        "add a user builder with sudo in the sudo, video and dialout groups", request_text
+    )
+    values = {op.path: op.value for op in result.operations if isinstance(op, SetValue)}
+    assert not any(isinstance(op, DeleteValue) for op in result.operations), result.operations
+    assert values.get("systemConfig.users[name=builder].groups") == groups, values
+    assert values.get("systemConfig.users[name=builder].sudo") == sudo, values
+    assert not result.not_applied, result.not_applied

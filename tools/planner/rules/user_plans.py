@@ -43,6 +43,22 @@ def install_shell(state: PlanState, shell: str, names: list[str]) -> None:
 _SUDO_GROUPS = frozenset(("sudo", "wheel", "admin"))
 
 
+def leave_groups(state: PlanState, name: str, groups: list[str]) -> None:
+    """Take user ``name`` (one the template has) out of ``groups``; it keeps the others.
+
+    Leaving the group that gives sudo (sudo, wheel, admin) takes sudo away too.
+    """
+    existing = next(u for u in state.facts.users if u.name == name)
+    path = f"systemConfig.users[name={name}]"
+    kept = [g for g in existing.groups if g not in groups]
+    if kept == list(existing.groups):
+        state.notes.append(f"user {name} is not in {', '.join(groups)}")
+        return
+    state.values.append(SetValue(path=f"{path}.groups", value=kept))
+    if existing.sudo and _SUDO_GROUPS & set(groups) and not _SUDO_GROUPS & set(kept):
+        state.values.append(SetValue(path=f"{path}.sudo", value=False))
+
+
 def plan_user(
     state: PlanState, name: str, groups: list[str], sudo: bool | None, shell: str | None
 ) -> None:

@@ -17,7 +17,12 @@ from dataclasses import dataclass, field
 
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.edit_plan import DeleteValue
-from oic_ai.tools.planner.rules.user_plans import a_package, install_shell, plan_user
+from oic_ai.tools.planner.rules.user_plans import (
+    a_package,
+    install_shell,
+    leave_groups,
+    plan_user,
+)
 from oic_ai.tools.planner.state import PlanState
 
 _ROLE = (
@@ -727,11 +732,26 @@ def _finish(state: PlanState, user: _User) -> None:
         install_shell(state, user.shell, user.names)
 
 
+# "remove bob from the docker group", "take runner out of the docker and video groups":
+# the user stays, the groups go
+_OUT_OF_GROUPS = re.compile(
+    rf"\s+(?:from|out\s+of)\s+(?:the\s+|its\s+|his\s+|her\s+|their\s+)?"
+    rf"(?:(?P<g1>{_GROUPS})\s+groups?\b|groups?\s+(?P<g2>{_GROUPS}))"
+)
+
+
 def _remove_users(state: PlanState) -> None:
     existing = {u.name for u in state.facts.users}
     for match in state.text.matches(_REMOVE_USER):
         name = match.group("name")
         if name not in existing:
+            continue
+        if out := _OUT_OF_GROUPS.match(state.text.work, match.end()):
+            state.text.consume(match.start(), out.end())
+            listed = out.group("g1") or out.group("g2") or ""
+            groups = [g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
+            leave_groups(state, name, groups)
+            state.user_names.append(name)
             continue
         state.text.consume(*match.span())
         removed = [name]
