@@ -404,6 +404,23 @@ def test_secure_boot_key_paths_anywhere_in_the_request(request_text: str) -> Non
     assert missed == [], missed
 
 
+def test_key_files_named_without_their_folder_are_in_the_folder_said_before() -> None:
+    doc, missed = run(
+        "secure boot please; keys in /srv/pki/db.key, then db.crt and db.cer",
+        template="emt3-x86_64-minimal-raw.yml",
+    )
+    immutability = doc["systemConfig"]["immutability"]
+    assert immutability["secureBootDBCrt"] == "/srv/pki/db.crt", immutability
+    assert immutability["secureBootDBCer"] == "/srv/pki/db.cer"
+    assert missed == [], missed
+    # with no folder said at all, a bare file name is not placed anywhere
+    doc, _ = run(
+        "secure boot with db.key, db.crt and db.cer", template="emt3-x86_64-minimal-raw.yml"
+    )
+    key = doc["systemConfig"]["immutability"].get("secureBootDBKey", "")
+    assert not key.startswith("/"), key  # the applier's placeholder, no folder made up
+
+
 def test_dropping_the_sb_keys_turns_secure_boot_off_and_keeps_immutability() -> None:
     template = "emt3-x86_64-immutable-secureboot-raw.yml"
     doc, missed = run("remove the SB keys, the PKI moved", template=template)

@@ -170,6 +170,7 @@ def _key_paths(state: PlanState) -> None:
             state.reject(*match.span(), f"{field} is given twice; give one path for it")
             continue
         found[field] = (text.raw(*match.span("path")), match.span())
+    _in_the_same_folder(state, found)
     if not found:
         return
     for match in list(_KEY_WORDS.finditer(text.work, after, end)):
@@ -178,3 +179,21 @@ def _key_paths(state: PlanState) -> None:
         text.consume(*span)
         state.values.append(SetValue(path=f"systemConfig.immutability.{field}", value=path))
 
+
+# a key file named without its folder after one named with it: "/opt/keys/db.key, db.crt
+# and db.cer" (the folder is said once)
+_BARE_KEY = re.compile(
+    r"(?<![\w/.:-])(?P<name>[\w-]+(?:\.[\w-]+)*\.(?P<ext>key|crt|cer|der|pem))(?![\w/])"
+)
+
+
+def _in_the_same_folder(state: PlanState, found: dict[str, tuple[str, tuple[int, int]]]) -> None:
+    """Key files named without a folder, after a path: in that path's folder."""
+    text = state.text
+    for match in list(_BARE_KEY.finditer(text.work)):
+        field = _KEY_FIELDS[match.group("ext")]
+        before = [(path, span) for path, span in found.values() if span[1] <= match.start()]
+        if not before or field in found:
+            continue
+        folder = max(before, key=lambda item: item[1][1])[0].rsplit("/", 1)[0]
+        found[field] = (f"{folder}/{text.raw(*match.span('name'))}", match.span())
