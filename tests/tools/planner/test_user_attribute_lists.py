@@ -54,6 +54,52 @@ def test_a_user_said_as_a_list_of_attributes(
 
 
 @pytest.mark.parametrize(
+    ("request_text", "name", "fields"),
+    [
+        # "key: value" fields, even split by semicolons
+        (
+            "User: qa-bot; groups: plugdev, video; sudo: no; shell: /bin/sh",
+            "qa-bot",
+            {"groups": ["plugdev", "video"], "shell": "/bin/sh"},
+        ),
+        ("login name: kiosk3, sudo: yes, groups: audio", "kiosk3", {"sudo": True}),
+        # the name given later in the clause: by its label, between dashes, in parentheses
+        (
+            "an account for the testers: name qa, groups adm, shell /bin/sh",
+            "qa",
+            {"groups": ["adm"], "shell": "/bin/sh"},
+        ),
+        ("a login for myself — mira — with sudo", "mira", {"sudo": True}),
+        ("and an account for me (tk) in wheel", "tk", {"groups": ["wheel"], "sudo": True}),
+        ("me as well: olaf, with sudo", "olaf", {"sudo": True}),
+        ("please create a login for me, sanna, with sudo", "sanna", {"sudo": True}),
+        # "called" after a word that asks; a group set off by commas
+        ("service account please, named svc-x, video group", "svc-x", {"groups": ["video"]}),
+    ],
+)
+def test_a_user_given_as_fields_or_named_later(
+    request_text: str, name: str, fields: dict[str, Any]
+) -> None:
+    result = plan(request_text)
+    found = assert_user(result, name, fields, request_text)
+    assert list(found) == [name], found
+    assert not result.not_applied, result.not_applied
+
+
+def test_add_a_name_with_brief_user_attributes_adds_users_not_packages() -> None:
+    result = plan("add ana (sudo, zsh) and ben (no sudo)")
+    found = users(result)
+    assert set(found) == {"ana", "ben"}, found
+    assert found["ana"].get("sudo") is True and not found["ben"].get("sudo")
+    assert "ana" not in added(result) and "ben" not in added(result)
+
+
+def test_a_word_before_shell_ends_a_group_list() -> None:
+    found = users(plan("user eve, in groups sudo and video, default shell zsh"))
+    assert found["eve"]["groups"] == ["sudo", "video"], found
+
+
+@pytest.mark.parametrize(
     "request_text",
     ["printer user pls", "An auditor login too.", "lab account please, and htop"],
 )

@@ -27,9 +27,11 @@ from oic_ai.tools.planner.state import PlanState
 
 _ROLE = (
     r"(?:users?|accounts?|logins?|sudoers?|admins?|administrators?|{foreign}"
+    # a field label that names the user: "username: deploy, sudo: yes"
+    r"|(?:user|login)-?names?(?=\s*[:=])"
     r"|another(?=\s+(?:one\s+)?(?:called|named)\b)"
     # the speaker's own account, named right after: "and me: jdoe, sudo", "me (jdoe)"
-    r"|(?:me|myself)(?=\s*[:(]\s*[a-z_]))"
+    r"|(?:me|myself)(?:\s+(?:too|as\s+well))?(?=\s*[:(]\s*[a-z_]))"
 )
 # the role word in other languages people mix in ("usuario kiosk", "compte opérateur")
 _FOREIGN_ROLES = (
@@ -62,7 +64,8 @@ _STOP = frozenset(
         "edit edits change changes setup bash zsh sh fish dash ksh tcsh both either each all "
         "neither none our your my his her some every there here what where when why how "
         "which whose member members part want wants use uses prefer prefers like likes say "
-        "says said ask asks asked think thinks told tell tells pls plz please thx thanks ty"
+        "says said ask asks asked think thinks told tell tells pls plz please thx thanks ty "
+        "me myself us ourselves him himself herself themselves"
     ).split()
 )
 # the whole next word, checked afterwards: "a user Bad!Name" is reported, not half-read
@@ -87,6 +90,8 @@ _DIRECT = re.compile(
 # a word that only asks, right after the role word: "a user pls, called kiosk"
 _ASKING = re.compile(r"\s+(?:pls|plz|please)\b,?")
 _FOR = re.compile(r"\s+for\s+" + _NAME)
+# "an account for me, priya, with sudo": the speaker's own name set off after "me"
+_FOR_ME = re.compile(r"\s+for\s+(?:me|myself)\s*(?:,|:|\s[—–-]+)\s*" + _NAME)
 _MORE_NAMES = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME)
 _GROUP = (
     r"(?!(?:add|install|remove|with|set|make|then|and|shell|group|groups|as|the|no|without|"
@@ -96,7 +101,8 @@ _GROUP = (
 _SHELLS = r"bash|zsh|sh|fish|dash|ksh|tcsh"
 # a shell is no group ("in groups adm and video, zsh as the login shell")
 _GROUP = _GROUP.replace("{shells}", _SHELLS)
-_GROUP = rf"[`'\"]?(?:{_GROUP})[`'\"]?"
+# a word before "shell" is no group ("in groups sudo and docker, default shell zsh")
+_GROUP = rf"[`'\"]?(?:{_GROUP})(?![\w-])(?!\s+(?:login\s+)?shell\b)[`'\"]?"
 _GROUPS = rf"{_GROUP}(?:\s*(?:,|\band\b|&|\+)\s*{_GROUP})*"
 # groups people name without the word "group" ("a user builder in wheel"): the system
 # groups of the families (Debian's base-passwd and the RPM distributions' setup package,
@@ -144,7 +150,9 @@ _GROUP_LIST = re.compile(
     rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\b\s*[:=]?\s*"
     rf"(?P<g2>{_GROUPS})|member\s+of\s+(?:the\s+)?(?P<g3>{_GROUPS})"
     rf"|in\s+(?:the\s+)?(?P<g4>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)"
-    r"(?![\w-]))"
+    r"(?![\w-])"
+    # set off by commas: "..., wheel group, ..."
+    rf"|(?:(?<=[,(])|(?<=[,(]\s))(?P<g5>{_GROUPS})\s+groups?\b)"
 )
 _SHELL = re.compile(
     rf"(?:\b(?:with|using)\s+)?(?:(?:the|a)\s+)?(?:\b(?:login\s+)?shell\s*[:=]?\s*"
@@ -211,8 +219,10 @@ def rule_users(state: PlanState) -> None:
 # shell /bin/bash.", "He gets no sudo."): only attributes named by their own word
 _OWN_ATTRIBUTE = re.compile(r"\b(?:(?:login\s+)?shell\b|sudo\b|admin\s+rights\b|groups?\b)")
 _PRONOUN_OR_THE = re.compile(
-    r"[\s\x1f]*(?:(?:and|also|plus|then)\s+)*(?:the|his|her|their|its|he|she|they|this\s+user|"
+    r"[\s\x1f]*(?:(?:and|also|plus|then)\s+)*(?:(?:the|his|her|their|its|he|she|they|this\s+user|"
     r"that\s+user|(?:put|add|make|set|move|give)\s+(?:it|him|her|them))\b"
+    # or a field of a "key: value" list: "User: ci; groups: docker; sudo: no"
+    r"|(?:groups?|sudo|(?:login\s+)?shell)\s*[:=])"
 )
 
 
@@ -313,7 +323,8 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
                 text.consume(mention.start(), mention.end())
             continue
         listed = role.endswith("s") or (
-            role not in ("me", "myself") and text.work[after:name_end].lstrip().startswith(":")
+            not role.startswith(("me", "myself"))
+            and text.work[after:name_end].lstrip().startswith(":")
         )
         users.append(_User(names, mention.start(), name_end, sudo, listed=listed))
         taken.append((mention.start(), name_end))
@@ -542,7 +553,10 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
             after, _ = _names(work, match.end(), end, "user")
             if after:
                 continue  # "a lab admin account labadmin": the name after the role word
-        if not match.group("quote") and _NAMED.match(work, match.end(), end):
+        asking = _ASKING.match(work, match.end(), end)
+        if not match.group("quote") and _NAMED.match(
+            work, asking.end() if asking else match.end(), end
+        ):
             continue  # "a support account: username helpdesk": the name is given after it
         if match.group("article") in ("a", "an", "one"):
             asked = _ONLY_ASKED.match(work, match.end(), end)
@@ -561,7 +575,12 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     for match in _CREATE_NAME.finditer(work, start, end):
         name = match.group("name")
         taken = any(u.start <= match.start("name") < u.end for u in found)
-        if taken or name in _STOP or not _ATTRIBUTE_NEXT.match(work, match.end(), end):
+        # after "add" only a user's own brief attributes ("add ops (sudo)"): "add htop with
+        # sudo" adds two packages
+        said = match.group("brief") is not None or (
+            not match.group().startswith("add") and _ATTRIBUTE_NEXT.match(work, match.end(), end)
+        )
+        if taken or name in _STOP or not said:
             continue
         if a_package(state, name):
             continue  # "add docker with ...": a package
@@ -616,7 +635,9 @@ _SUBJECT_NAME = re.compile(
     r"[\s\x1f]*(?P<name>[a-z_][a-z0-9_-]*)\s+(?=(?:gets|has|goes|is|should|must|needs)\b)"
 )
 _CLAUSE_END = re.compile(r"[,;.!?](?:\s|$)|\x1f")
-_CREATE_NAME = re.compile(r"\b(?:create|set\s+up)\s+(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])")
+_CREATE_NAME = re.compile(
+    r"\b(?:create|set\s+up|add)\s+(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])(?P<brief>(?=\s*\(\s*(?:no\s+)?sudo\b))?"
+)
 
 
 # a user attribute right after a name ("..., with no sudo", " in the docker group")
@@ -637,7 +658,7 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
         at = asking.end()
     found = _NAMED.match(work, at, limit)
     if found is None:
-        found = _FOR.match(work, at, limit)
+        found = _FOR_ME.match(work, at, limit) or _FOR.match(work, at, limit)
         if found is not None and found.group("name") in _STOP:
             found = _NAMED_LATER.search(work, at, limit)
     if found is None and role != "another":
@@ -665,7 +686,10 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
 # role words that are also common account names
 _ROLE_NAMES = frozenset(("admin", "administrator"))
 # "an account for the field techs, call it ftech", "a user for our technicians: tech"
-_NAMED_LATER = re.compile(r"[^;.\x1f]*?(?:\b(?:called|named|call\s+it|name\s+it)\s+|:\s*)" + _NAME)
+_NAMED_LATER = re.compile(
+    r"[^;.\x1f]*?(?:\b(?:called|named|call\s+it|name\s+it)\s+"
+    r"|:\s*(?:(?:(?:user|login|account)[\s-]?)?name\s*[:=]?\s*)?|\s[—–]\s*|\(\s*)" + _NAME
+)
 
 
 def _role_sudo(role: str, mods: str) -> bool | None:
@@ -700,7 +724,7 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
         user.no_groups = True
         take(match)
     for match in list(_GROUP_LIST.finditer(text.work, start, end)):
-        listed = next(g for g in match.group("g1", "g2", "g3", "g4") if g)
+        listed = next(g for g in match.group("g1", "g2", "g3", "g4", "g5") if g)
         user.groups += [g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
         take(match)
     for match in list(_NO_SHELL.finditer(text.work, start, end)):
