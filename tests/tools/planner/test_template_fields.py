@@ -413,16 +413,27 @@ def test_key_files_named_without_their_folder_are_in_the_folder_said_before() ->
     assert immutability["secureBootDBCrt"] == "/srv/pki/db.crt", immutability
     assert immutability["secureBootDBCer"] == "/srv/pki/db.cer"
     assert missed == [], missed
-    # with no folder said at all, a bare file name is not placed anywhere
-    doc, _ = run(
+    # a folder said by itself
+    doc, missed = run(
+        "secure boot on; the files live in /srv/sb: db.key, db.crt, db.cer",
+        template="emt3-x86_64-minimal-raw.yml",
+    )
+    assert doc["systemConfig"]["immutability"]["secureBootDBKey"] == "/srv/sb/db.key"
+    assert missed == [], missed
+    # with no folder said at all, a bare file name is reported, never placed or a package
+    doc, missed = run(
         "secure boot with db.key, db.crt and db.cer", template="emt3-x86_64-minimal-raw.yml"
     )
     key = doc["systemConfig"]["immutability"].get("secureBootDBKey", "")
     assert not key.startswith("/"), key  # the applier's placeholder, no folder made up
+    assert any("full path" in m for m in missed), missed
+    assert not any(p.startswith("db.") for p in doc["systemConfig"]["packages"])
 
 
 def test_dropping_the_sb_keys_turns_secure_boot_off_and_keeps_immutability() -> None:
     template = "emt3-x86_64-immutable-secureboot-raw.yml"
+    doc, _ = run("no more SB keys please", template=template)
+    assert "secureBootDBKey" not in doc["systemConfig"]["immutability"]
     doc, missed = run("remove the SB keys, the PKI moved", template=template)
     immutability = doc["systemConfig"]["immutability"]
     assert immutability["enabled"] is True

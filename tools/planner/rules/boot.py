@@ -19,7 +19,7 @@ _BOOTLOADER = re.compile(
 )
 _NEGATED_BEFORE = re.compile(
     r"(?:\b(?:without|no|not|disable|disabling|turn\s+off|switch\s+off|remove|drop|"
-    r"non)\s+(?:the\s+|a\s+|any\s+)?)$"
+    r"non)\s+(?:more\s+|longer\s+)?(?:the\s+|a\s+|any\s+)?)$"
 )
 
 
@@ -187,13 +187,31 @@ _BARE_KEY = re.compile(
 )
 
 
+# a folder said for the key files: "key files in /keys: db.key, db.crt"
+_FOLDER = re.compile(r"(?<![\w/:.-])(?P<folder>/[\w.-]+(?:/[\w.-]+)*)/?(?=$|[\s:,;)])")
+
+
 def _in_the_same_folder(state: PlanState, found: dict[str, tuple[str, tuple[int, int]]]) -> None:
-    """Key files named without a folder, after a path: in that path's folder."""
+    """Key files named without a folder: in the folder said before them.
+
+    The folder is the one of the key path, or the folder path, nearest before the name.
+    A name with no folder before it is reported: a path is never made up.
+    """
     text = state.text
+    folders = [
+        (m.group("folder"), m.end())
+        for m in _FOLDER.finditer(text.work)
+        if not _KEY_PATH.fullmatch(m.group("folder"))
+    ]
+    folders += [(path.rsplit("/", 1)[0], span[1]) for path, span in found.values()]
     for match in list(_BARE_KEY.finditer(text.work)):
         field = _KEY_FIELDS[match.group("ext")]
-        before = [(path, span) for path, span in found.values() if span[1] <= match.start()]
-        if not before or field in found:
+        before = [(folder, at) for folder, at in folders if at <= match.start()]
+        name = text.raw(*match.span("name"))
+        if field in found:
             continue
-        folder = max(before, key=lambda item: item[1][1])[0].rsplit("/", 1)[0]
-        found[field] = (f"{folder}/{text.raw(*match.span('name'))}", match.span())
+        if not before:
+            state.reject(*match.span(), f"{name}: give the key file's full path (/path/{name})")
+            continue
+        folder = max(before, key=lambda item: item[1])[0]
+        found[field] = (f"{folder}/{name}", match.span())
