@@ -95,6 +95,8 @@ def test_a_verb_on_it_with_a_size_sets_the_disk(said: str, size: str) -> None:
         ),
         ("I'd like a separate partition, /srv, 5GiB", "/srv", 5, "ext4"),
         ("add a dedicated partition: /opt/app, 6GiB, xfs", "/opt/app", 6, "xfs"),
+        # what it is for, then where it goes
+        ("a separate partition for the logs, /var/log, 3 GiB", "/var/log", 3, "ext4"),
     ],
 )
 def test_a_partition_asked_for_before_its_mount_point(

@@ -127,7 +127,9 @@ def _planned_before(state: PlanState, clause: Clause) -> _Ask | None:
 # partition: /var/log, 4GiB", "a separate partition for it, /srv, xfs"
 _ANNOUNCED = re.compile(
     r"\b(?:own|separate|dedicated|extra|additional|new)\s+(?:data\s+)?partition\b"
-    r"(?:\s+(?:for\s+(?:it|them|that|this)|too|as\s+well|please|pls))?[\s\x1f]*[:,]?[\s\x1f]*$"
+    # what it is for may follow: "a separate partition for logs, /var/log, 3GiB"
+    r"(?:\s+for\s+(?:the\s+|our\s+|its\s+|their\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*)?)?"
+    r"(?:\s+(?:too|as\s+well|please|pls))?[\s\x1f]*[:,]?[\s\x1f]*$"
 )
 
 
