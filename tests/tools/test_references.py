@@ -305,3 +305,32 @@ def test_the_same_machine_by_any_of_its_names_is_a_retarget(
     found = find_reference(text)
     assert found is not None and found.kind == "same", text
     assert found.targets == target
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "rest"),
+    [
+        # the current image moved somewhere: a verb of moving with it / the image as object
+        ("could you port it to Debian 13?", {"dist": "debian13"}, ""),
+        ("migrate the template onto el10 and add htop", {"dist": "el10"}, "add htop"),
+        ("carry everything over to Azure Linux 3", {"dist": "azl3"}, ""),
+        # "a <target> version" of the image
+        ("and an el10 version?", {"dist": "el10"}, ""),
+        ("a trixie variant of it as well", {"dist": "debian13"}, ""),
+    ],
+)
+def test_moving_the_image_to_a_target_is_a_retarget(
+    text: str, target: dict[str, str], rest: str
+) -> None:
+    found = find_reference(text)
+    assert found is not None and found.kind == "same", text
+    assert found.targets == target
+    assert remainder(text, found.spans) == rest
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["move the disk to 20GiB", "port 8080 to 80 in the firewall", "we need a newer kernel version"],
+)
+def test_moving_something_else_is_no_retarget(text: str) -> None:
+    assert find_reference(text) is None, text
