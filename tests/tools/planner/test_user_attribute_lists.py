@@ -152,6 +152,7 @@ def _with_user(first: str, request: str) -> EditPlan:
         ("take builder out of the video group, the GPU box is gone", ["sudo", "dialout"], None),
         ("please remove builder from the dialout and video groups", ["sudo"], None),
         ("drop builder from the sudo group", ["video", "dialout"], False),
+        ("remove builder from video and dialout", ["sudo"], None),
     ],
 )
 def test_leaving_a_group_keeps_the_user(

@@ -760,7 +760,9 @@ def _finish(state: PlanState, user: _User) -> None:
 # the user stays, the groups go
 _OUT_OF_GROUPS = re.compile(
     rf"\s+(?:from|out\s+of)\s+(?:the\s+|its\s+|his\s+|her\s+|their\s+)?"
-    rf"(?:(?P<g1>{_GROUPS})\s+groups?\b|groups?\s+(?P<g2>{_GROUPS}))"
+    rf"(?:(?P<g1>{_GROUPS})\s+groups?\b|groups?\s+(?P<g2>{_GROUPS})"
+    # a system group by its name alone: "remove bob from wheel"
+    rf"|(?P<g3>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)(?![\w-]))"
 )
 
 
@@ -772,7 +774,7 @@ def _remove_users(state: PlanState) -> None:
             continue
         if out := _OUT_OF_GROUPS.match(state.text.work, match.end()):
             state.text.consume(match.start(), out.end())
-            listed = out.group("g1") or out.group("g2") or ""
+            listed = out.group("g1") or out.group("g2") or out.group("g3") or ""
             groups = [g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
             leave_groups(state, name, groups)
             state.user_names.append(name)
