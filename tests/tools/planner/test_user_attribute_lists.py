@@ -86,6 +86,21 @@ def test_a_user_given_as_fields_or_named_later(
     assert not result.not_applied, result.not_applied
 
 
+@pytest.mark.parametrize(
+    ("request_text", "names"),
+    [
+        ("the lab needs three accounts, kim, lou and max, each with sudo", ["kim", "lou", "max"]),
+        ("one account per operator: op1, op2 and op3", ["op1", "op2", "op3"]),
+    ],
+)
+def test_several_users_after_a_counted_or_distributed_role_word(
+    request_text: str, names: list[str]
+) -> None:
+    result = plan(request_text)
+    assert sorted(users(result)) == names, users(result)
+    assert not result.not_applied, result.not_applied
+
+
 def test_add_a_name_with_brief_user_attributes_adds_users_not_packages() -> None:
     result = plan("add ana (sudo, zsh) and ben (no sudo)")
     found = users(result)

@@ -65,7 +65,7 @@ _STOP = frozenset(
         "neither none our your my his her some every there here what where when why how "
         "which whose member members part want wants use uses prefer prefers like likes say "
         "says said ask asks asked think thinks told tell tells pls plz please thx thanks ty "
-        "me myself us ourselves him himself herself themselves"
+        "me myself us ourselves him himself herself themselves per each every"
     ).split()
 )
 # the whole next word, checked afterwards: "a user Bad!Name" is reported, not half-read
@@ -81,7 +81,7 @@ _DIRECT = re.compile(
     + _NAME
     + r"|\s*,\s*"
     + _NAME.replace("name>", "name2>")
-    + r"(?=\s*,)"
+    + r"(?=\s*(?:,|\band\b|&))"
     + r"|\s*:\s*"
     + _NAME.replace("name>", "name3>")
     # "the operator account (ops1)", "me (jlee)"
@@ -663,6 +663,9 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
             found = _NAMED_LATER.search(work, at, limit)
     if found is None and role != "another":
         found = _DIRECT.match(work, at, limit)
+        if found is not None and (found.group("name") or "") in _STOP:
+            # "one login per technician: tech1, tech2": the names after a colon later on
+            found = _COLON_LATER.match(work, at, limit) or found
     groups = found.groupdict() if found else {}
     first = groups.get("name") or groups.get("name2") or groups.get("name3") or groups.get("name4")
     # "called admin", "users: admin, ...": a role word said as the name is the name
@@ -676,13 +679,19 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
     if found is None or first is None or first in stop:
         return [], at
     names, end = [first], found.end()
-    if role.endswith("s") or _FOR.match(work, at, limit) or groups.get("name3"):
+    if (
+        role.endswith("s")
+        or _FOR.match(work, at, limit)
+        or groups.get("name3")
+        or found.re is _COLON_LATER
+    ):
         while (more := _MORE_NAMES.match(work, end, limit)) and more.group("name") not in stop:
             names.append(more.group("name"))
             end = more.end()
     return names, end
 
 
+_COLON_LATER = re.compile(r"[^;.:\x1f]*?:\s*" + _NAME)
 # role words that are also common account names
 _ROLE_NAMES = frozenset(("admin", "administrator"))
 # "an account for the field techs, call it ftech", "a user for our technicians: tech"
