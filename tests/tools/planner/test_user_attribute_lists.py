@@ -116,7 +116,7 @@ def test_a_word_before_shell_ends_a_group_list() -> None:
 
 @pytest.mark.parametrize(
     "request_text",
-    ["printer user pls", "An auditor login too.", "lab account please, and htop"],
+    ["printer user pls", "Auditor login too.", "lab account please, and htop"],
 )
 def test_a_clause_of_only_a_name_and_its_role_word_asks_for_the_user(request_text: str) -> None:
     result = plan(request_text)
@@ -125,6 +125,11 @@ def test_a_clause_of_only_a_name_and_its_role_word_asks_for_the_user(request_tex
     name = next(iter(found))
     assert name in ("printer", "auditor", "lab"), found
     assert not result.not_applied, result.not_applied
+
+
+@pytest.mark.parametrize("request_text", ["a human user too", "Non-root user pls"])
+def test_a_word_that_describes_the_user_is_no_name(request_text: str) -> None:
+    assert users(plan(request_text)) == {}
 
 
 def test_a_politeness_word_is_never_a_user_name() -> None:

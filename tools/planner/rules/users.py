@@ -531,7 +531,8 @@ _NOT_PRE_NAMES = _STOP | frozenset(
         "service system local remote shared separate dedicated default generic technical "
         "personal test guest second unprivileged privileged non-admin root linux unix email "
         "cloud github ssh vpn sudo admin administrator same first last other existing "
-        "current old previous main primary single only any every each more further"
+        "current old previous main primary single only any every each more further "
+        "non-root nonroot non-sudo human real dedicated individual named"
     ).split()
 )
 
@@ -559,8 +560,8 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
         ):
             continue  # "a support account: username helpdesk": the name is given after it
         if match.group("article") in ("a", "an", "one"):
-            asked = _ONLY_ASKED.match(work, match.end(), end)
-            if not (attributed or asked or _ADDING.search(work, start, match.start())):
+            # "a human user too": after an article, the word describes the user
+            if not (attributed or _ADDING.search(work, start, match.start())):
                 continue
         elif not attributed and not match.group("quote"):
             # "jenkins user, no sudo", "the ci account needs to be in docker": the name
