@@ -27,7 +27,14 @@ from typing import Any
 
 from oic_ai.stores.capability_catalog import CapabilityCatalog, load_catalog
 from oic_ai.stores.targets import load_targets
-from oic_ai.tools.edit_plan import AddPackages, EditPlan, RemovePackages, SetKernel, SetTarget
+from oic_ai.tools.edit_plan import (
+    AddPackages,
+    EditPlan,
+    RemovePackages,
+    SetHostname,
+    SetKernel,
+    SetTarget,
+)
 from oic_ai.tools.rebase import (
     Platform,
     Retargeted,
@@ -140,8 +147,29 @@ def platform_template(root: Path, target: Mapping[str, str]) -> Platform | None:
             arch=target["arch"] if best.arch != target["arch"] else None,  # type: ignore[arg-type]
             image_type=target["imageType"] if best.image_type != target["imageType"] else None,  # type: ignore[arg-type]
         )
-        text = apply_plan(text, EditPlan(summary="platform", operations=[op])).text
+        operations: list[Any] = [op]
+        hostname = _hostname_for_arch(text, best.arch, target["arch"])
+        if hostname is not None:
+            operations.append(SetHostname(hostname=hostname))
+        text = apply_plan(text, EditPlan(summary="platform", operations=operations)).text
     return Platform(name=best.path.name, text=text)
+
+
+def _hostname_for_arch(text: str, old: str, new: str) -> str | None:
+    """The platform's own hostname with its arch word swapped ("ubuntu-arm64" on x86_64).
+
+    Only the library template's hostname: a user's hostname is carried over as given.
+    """
+    import re
+
+    hostname = section(parse(text), "systemConfig").get("hostname")
+    arches = load_targets().arches
+    if not isinstance(hostname, str) or old not in arches or new not in arches:
+        return None
+    swapped = hostname
+    for before, after in zip(arches[old].name_words, arches[new].name_words, strict=True):
+        swapped = re.sub(rf"(?<![A-Za-z0-9]){re.escape(before)}(?![A-Za-z0-9])", after, swapped)
+    return swapped if swapped != hostname else None
 
 
 def _package_renames(

@@ -272,3 +272,65 @@ def test_a_clause_right_before_an_undo_names_what_it_takes_back(text: str, topic
     assert found.topic == topic
     if topic:
         assert topic not in remainder(text, found.spans)
+
+
+@pytest.mark.parametrize(
+    ("text", "marker"),
+    [
+        # the sentence ends the named part: what follows is a reason, not part of the undo
+        ("Revert the swap change. Our monitoring flagged it.", "Revert the swap change"),
+        ("undo the console bit. nobody reads it anyway", "undo the console bit"),
+        # a dot inside a word stays in it
+        ("revert the hugepages=1.5 change", "revert the hugepages=1.5 change"),
+    ],
+)
+def test_an_undo_naming_its_part_ends_with_its_sentence(text: str, marker: str) -> None:
+    found = find_reference(text)
+    assert found is not None and found.kind == "undo", text
+    assert found.marker == marker
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("could we get the same appliance for Debian 13?", {"dist": "debian13"}),
+        ("the same box but on arm64", {"arch": "aarch64"}),
+        ("same vm on Azure Linux 3 please", {"dist": "azl3"}),
+        ("I need the identical server for el10", {"dist": "el10"}),
+    ],
+)
+def test_the_same_machine_by_any_of_its_names_is_a_retarget(
+    text: str, target: dict[str, str]
+) -> None:
+    found = find_reference(text)
+    assert found is not None and found.kind == "same", text
+    assert found.targets == target
+
+
+@pytest.mark.parametrize(
+    ("text", "target", "rest"),
+    [
+        # the current image moved somewhere: a verb of moving with it / the image as object
+        ("could you port it to Debian 13?", {"dist": "debian13"}, ""),
+        ("migrate the template onto el10 and add htop", {"dist": "el10"}, "add htop"),
+        ("carry everything over to Azure Linux 3", {"dist": "azl3"}, ""),
+        # "a <target> version" of the image
+        ("and an el10 version?", {"dist": "el10"}, ""),
+        ("a trixie variant of it as well", {"dist": "debian13"}, ""),
+    ],
+)
+def test_moving_the_image_to_a_target_is_a_retarget(
+    text: str, target: dict[str, str], rest: str
+) -> None:
+    found = find_reference(text)
+    assert found is not None and found.kind == "same", text
+    assert found.targets == target
+    assert remainder(text, found.spans) == rest
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["move the disk to 20GiB", "port 8080 to 80 in the firewall", "we need a newer kernel version"],
+)
+def test_moving_something_else_is_no_retarget(text: str) -> None:
+    assert find_reference(text) is None, text

@@ -71,6 +71,21 @@ def test_the_platform_of_a_target_is_its_most_basic_template(library: Path) -> N
     assert netboot is not None and netboot.name == "azl3-x86_64-netboot-initrd.yml"
 
 
+def test_a_platform_set_to_another_arch_does_not_keep_its_arch_in_the_hostname(
+    library: Path,
+) -> None:
+    # the fewest-packages Ubuntu 24.04 raw template is the arm64 one, named for it
+    platform = platform_template(library, _target("ubuntu", "ubuntu24", "x86_64"))
+    assert platform is not None
+    doc = _doc(platform.text)
+    assert doc["target"]["arch"] == "x86_64"
+    assert "arm64" not in doc["systemConfig"]["hostname"], doc["systemConfig"]["hostname"]
+    # a user's own hostname is carried over as given, arch word and all
+    text = _customised("debian13-x86_64-minimal-raw.yml", SetHostname(hostname="cam-arm64-1"))
+    moved = retarget_template(text, _target("ubuntu", "ubuntu24", "x86_64"), library)
+    assert _system(moved.text)["hostname"] == "cam-arm64-1"
+
+
 @pytest.mark.parametrize(
     ("name", "old", "new", "expected"),
     [

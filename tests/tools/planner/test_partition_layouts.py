@@ -81,3 +81,32 @@ def test_a_verb_on_it_with_a_size_sets_the_disk(said: str, size: str) -> None:
         ("set_disk_size", size)
     ], plan.operations
     assert not plan.not_applied, plan.not_applied
+
+
+@pytest.mark.parametrize(
+    ("said", "mount", "size", "fs"),
+    [
+        # a partition asked for first, its mount point and attributes in the clauses after
+        (
+            "The logs get their own partition: /var/log, btrfs, 3GiB. Disk 24GiB.",
+            "/var/log",
+            3,
+            "btrfs",
+        ),
+        ("I'd like a separate partition, /srv, 5GiB", "/srv", 5, "ext4"),
+        ("add a dedicated partition: /opt/app, 6GiB, xfs", "/opt/app", 6, "xfs"),
+        # what it is for, then where it goes
+        ("a separate partition for the logs, /var/log, 3 GiB", "/var/log", 3, "ext4"),
+    ],
+)
+def test_a_partition_asked_for_before_its_mount_point(
+    said: str, mount: str, size: int, fs: str
+) -> None:
+    parts, not_applied, _ = _layout(said, _base())
+    assert not_applied == [], not_applied
+    found = {p["mountPoint"]: p for p in parts}
+    assert mount in found, parts
+    part = found[mount]
+    start, end = (int(str(part[k]).removesuffix("MiB")) for k in ("start", "end"))
+    assert end - start == size * 1024, part
+    assert part["fsType"] == fs

@@ -385,6 +385,62 @@ def test_secure_boot_key_paths_given_by_the_user_are_kept() -> None:
     assert doc.get("packageRepositories") is None
 
 
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        # the paths in the next sentence, labelled by their file type
+        "Turn on secure boot. key /pki/sb/db.key, crt /pki/sb/db.crt, cer /pki/sb/db.cer",
+        # the paths before "secure boot", and a sentence between
+        "Our signing files are /pki/sb/db.key, /pki/sb/db.crt and /pki/sb/db.cer. "
+        "Please enable Secure Boot with them.",
+    ],
+)
+def test_secure_boot_key_paths_anywhere_in_the_request(request_text: str) -> None:
+    doc, missed = run(request_text, template="emt3-x86_64-minimal-raw.yml")
+    immutability = doc["systemConfig"]["immutability"]
+    assert immutability["secureBootDBKey"] == "/pki/sb/db.key", immutability
+    assert immutability["secureBootDBCrt"] == "/pki/sb/db.crt"
+    assert immutability["secureBootDBCer"] == "/pki/sb/db.cer"
+    assert missed == [], missed
+
+
+def test_key_files_named_without_their_folder_are_in_the_folder_said_before() -> None:
+    doc, missed = run(
+        "secure boot please; keys in /srv/pki/db.key, then db.crt and db.cer",
+        template="emt3-x86_64-minimal-raw.yml",
+    )
+    immutability = doc["systemConfig"]["immutability"]
+    assert immutability["secureBootDBCrt"] == "/srv/pki/db.crt", immutability
+    assert immutability["secureBootDBCer"] == "/srv/pki/db.cer"
+    assert missed == [], missed
+    # a folder said by itself
+    doc, missed = run(
+        "secure boot on; the files live in /srv/sb: db.key, db.crt, db.cer",
+        template="emt3-x86_64-minimal-raw.yml",
+    )
+    assert doc["systemConfig"]["immutability"]["secureBootDBKey"] == "/srv/sb/db.key"
+    assert missed == [], missed
+    # with no folder said at all, a bare file name is reported, never placed or a package
+    doc, missed = run(
+        "secure boot with db.key, db.crt and db.cer", template="emt3-x86_64-minimal-raw.yml"
+    )
+    key = doc["systemConfig"]["immutability"].get("secureBootDBKey", "")
+    assert not key.startswith("/"), key  # the applier's placeholder, no folder made up
+    assert any("full path" in m for m in missed), missed
+    assert not any(p.startswith("db.") for p in doc["systemConfig"]["packages"])
+
+
+def test_dropping_the_sb_keys_turns_secure_boot_off_and_keeps_immutability() -> None:
+    template = "emt3-x86_64-immutable-secureboot-raw.yml"
+    doc, _ = run("no more SB keys please", template=template)
+    assert "secureBootDBKey" not in doc["systemConfig"]["immutability"]
+    doc, missed = run("remove the SB keys, the PKI moved", template=template)
+    immutability = doc["systemConfig"]["immutability"]
+    assert immutability["enabled"] is True
+    assert "secureBootDBKey" not in immutability, immutability
+    assert not any("SB keys" in m for m in missed), missed
+
+
 def test_a_sources_list_line_gives_the_suite_and_components_in_order() -> None:
     doc, missed = run(
         "deb https://pkgs.example.com/deb noble main universe with signing key "

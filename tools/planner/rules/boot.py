@@ -19,7 +19,7 @@ _BOOTLOADER = re.compile(
 )
 _NEGATED_BEFORE = re.compile(
     r"(?:\b(?:without|no|not|disable|disabling|turn\s+off|switch\s+off|remove|drop|"
-    r"non)\s+(?:the\s+|a\s+|any\s+)?)$"
+    r"non)\s+(?:more\s+|longer\s+)?(?:the\s+|a\s+|any\s+)?)$"
 )
 
 
@@ -61,7 +61,11 @@ _IMMUTABLE = re.compile(
     r"|(?:the\s+)?(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|os)\s+"
     r"(?:(?:is\s+|be\s+|stays?\s+)?)read[- ]only)\b"
 )
-_SECURE_BOOT = re.compile(r"\b(?:uefi\s+)?secure[- ]?boot\b")
+# "sb" is secure boot only next to its keys: "drop the sb keys", "the SB certs"
+_SECURE_BOOT = re.compile(
+    r"\b(?:uefi\s+)?secure[- ]?boot\b"
+    r"|\bsb\b(?=\s+(?:db\s+)?(?:keys?|certs?|certificates?|signing)\b)"
+)
 # "secure boot off", "secure boot should be off", "immutability must stay disabled"
 _NEGATED_AFTER = re.compile(
     r"\s+(?:(?:should|must|will|shall|has\s+to|have\s+to|needs?\s+to|can)\s+)?"
@@ -110,7 +114,7 @@ def rule_immutability(state: PlanState) -> None:
         previous = (match.end(), negated)
         if kind == "secure boot":
             if not negated:
-                _key_paths(state, match.end())
+                _key_paths(state)
             state.secure_boot = not negated
             if state.secure_boot == state.facts.secure_boot:
                 state.notes.append(f"secure boot is already {'off' if negated else 'on'}")
@@ -132,8 +136,9 @@ def rule_immutability(state: PlanState) -> None:
 # "certificate /opt/keys/db.crt", "DER certificate /opt/keys/db.cer", or just the paths
 _KEY_PATH = re.compile(
     r"(?:\b(?:(?:the|its|our|a|an)\s+)?(?:(?:der|pem|db|signing|private|public)\s+)*"
-    r"(?:keys?|cert(?:ificate)?s?)\s*(?:(?:at|in|is|are|:|=)\s*)?)?"
-    r"(?P<path>/[\w./-]*\.(?P<ext>key|crt|cer|der|pem))(?![\w/])"
+    # the label may be the file type itself: "crt /keys/db.crt, cer /keys/db.cer"
+    r"(?:keys?|cert(?:ificate)?s?|crt|cer|der|pem)\s*(?:(?:at|in|is|are|:|=)\s*)?)?"
+    r"(?<![\w/:])(?P<path>/[\w./-]*\.(?P<ext>key|crt|cer|der|pem))(?![\w/])"
 )
 _KEY_FIELDS = {
     "key": "secureBootDBKey",
@@ -149,14 +154,15 @@ _KEY_WORDS = re.compile(
 )
 
 
-def _key_paths(state: PlanState, after: int) -> None:
-    """Set the secure boot key paths the sentence after "secure boot" gives, as given.
+def _key_paths(state: PlanState) -> None:
+    """Set the secure boot key paths the request gives with "secure boot", as given.
 
     Each path goes to the field its file type names (.key, .crt or .pem, .cer or .der);
     a field given twice is reported, never guessed.
     """
     text = state.text
-    end = _sentence_end(text.work, after)
+    # the paths may stand in another sentence ("Secure boot too. The keys are at ...")
+    after, end = 0, len(text.work)
     found: dict[str, tuple[str, tuple[int, int]]] = {}
     for match in list(_KEY_PATH.finditer(text.work, after, end)):
         field = _KEY_FIELDS[match.group("ext")]
@@ -164,6 +170,7 @@ def _key_paths(state: PlanState, after: int) -> None:
             state.reject(*match.span(), f"{field} is given twice; give one path for it")
             continue
         found[field] = (text.raw(*match.span("path")), match.span())
+    _in_the_same_folder(state, found)
     if not found:
         return
     for match in list(_KEY_WORDS.finditer(text.work, after, end)):
@@ -173,6 +180,38 @@ def _key_paths(state: PlanState, after: int) -> None:
         state.values.append(SetValue(path=f"systemConfig.immutability.{field}", value=path))
 
 
-def _sentence_end(work: str, start: int) -> int:
-    found = re.compile(r"[.!?](?:\s|$)|\n\s*\d+[.)]\s").search(work, start)
-    return found.start() if found else len(work)
+# a key file named without its folder after one named with it: "/opt/keys/db.key, db.crt
+# and db.cer" (the folder is said once)
+_BARE_KEY = re.compile(
+    r"(?<![\w/.:-])(?P<name>[\w-]+(?:\.[\w-]+)*\.(?P<ext>key|crt|cer|der|pem))(?![\w/])"
+)
+
+
+# a folder said for the key files: "key files in /keys: db.key, db.crt"
+_FOLDER = re.compile(r"(?<![\w/:.-])(?P<folder>/[\w.-]+(?:/[\w.-]+)*)/?(?=$|[\s:,;)])")
+
+
+def _in_the_same_folder(state: PlanState, found: dict[str, tuple[str, tuple[int, int]]]) -> None:
+    """Key files named without a folder: in the folder said before them.
+
+    The folder is the one of the key path, or the folder path, nearest before the name.
+    A name with no folder before it is reported: a path is never made up.
+    """
+    text = state.text
+    folders = [
+        (m.group("folder"), m.end())
+        for m in _FOLDER.finditer(text.work)
+        if not _KEY_PATH.fullmatch(m.group("folder"))
+    ]
+    folders += [(path.rsplit("/", 1)[0], span[1]) for path, span in found.values()]
+    for match in list(_BARE_KEY.finditer(text.work)):
+        field = _KEY_FIELDS[match.group("ext")]
+        before = [(folder, at) for folder, at in folders if at <= match.start()]
+        name = text.raw(*match.span("name"))
+        if field in found:
+            continue
+        if not before:
+            state.reject(*match.span(), f"{name}: give the key file's full path (/path/{name})")
+            continue
+        folder = max(before, key=lambda item: item[1])[0]
+        found[field] = (f"{folder}/{name}", match.span())

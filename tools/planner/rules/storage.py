@@ -72,11 +72,16 @@ def rule_storage_clauses(state: PlanState) -> None:
     text = state.text
     current: _Ask | None = None
     sentence = -1
+    announced: int | None = None  # where a clause that asked for a partition without
+    # its mount point starts ("Data goes on its own partition: /srv, xfs")
     for clause in split_clauses(text.original):
         work = text.work[clause.start : clause.end]
         if clause.sentence != sentence:
-            current, sentence = None, clause.sentence
-        ask = _read(state, clause, work)
+            current, sentence, announced = None, clause.sentence, None
+        ask = _read(state, clause, work, announced is not None)
+        if ask is not None and ask.mount is not None and announced is not None:
+            ask.start = announced  # the clause that asked for it is read with it
+        announced = clause.start if ask is None and _ANNOUNCED.search(work) else None
         if ask is None:
             continue
         if ask.mount is None and current is None:
@@ -118,7 +123,18 @@ def _planned_before(state: PlanState, clause: Clause) -> _Ask | None:
     return _Ask(mount=last.mount_point, size=size, fs=last.fs_type, start=claims[-1][0])
 
 
-def _read(state: PlanState, clause: Clause, work: str) -> _Ask | None:
+# a partition asked for whose mount point comes in the next clause: "Logs get their own
+# partition: /var/log, 4GiB", "a separate partition for it, /srv, xfs"
+_ANNOUNCED = re.compile(
+    r"\b(?:own|separate|dedicated|extra|additional|new)\s+(?:data\s+)?partition\b"
+    # what it is for may follow: "a separate partition for logs, /var/log, 3GiB"
+    r"(?:\s+for\s+(?:the\s+|our\s+|its\s+|their\s+)?[a-z][\w-]*(?:\s+[a-z][\w-]*)?)?"
+    r"(?:\s+(?:too|as\s+well|please|pls))?[\s\x1f]*[:,]?[\s\x1f]*$"
+)
+
+
+def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) -> _Ask | None:
+    """The storage slots of one clause; ``announced``: the clause before asked for a partition."""
     ask = _Ask(start=clause.start, end=clause.end)
     mount = next(
         (m for m in _MOUNT.finditer(work) if not _NOT_MOUNTS.match(m.group("mount"))), None
@@ -132,7 +148,7 @@ def _read(state: PlanState, clause: Clause, work: str) -> _Ask | None:
         and not storage
         and (clause.ends_with_colon or bool(_CHANGING.search(work)))
     )
-    if mount is not None and not storage and not pending:
+    if mount is not None and not storage and not pending and not _only_mount(work, announced):
         mount = None  # a path alone ("/usr/sbin/nologin" was a shell) is not storage
     ask.pending = pending
     if mount is not None:
@@ -168,6 +184,11 @@ def _read(state: PlanState, clause: Clause, work: str) -> _Ask | None:
     if ask.mount is None and (ask.size is None) == (ask.fs is None) and len(work.split()) > 3:
         return None  # not an attribute clause
     return ask
+
+
+def _only_mount(work: str, announced: bool) -> bool:
+    """True when the clause is only a mount point, right after one that asked for a partition."""
+    return announced and bool(re.fullmatch(rf"[\s\x1f]*(?:{MOUNT})[\s\x1f.]*", work))
 
 
 def _plan(state: PlanState, ask: _Ask, again: bool = False) -> None:

@@ -16,12 +16,22 @@ import re
 from dataclasses import dataclass, field
 
 from oic_ai.stores.targets import load_targets
-from oic_ai.tools.edit_plan import AddUser, DeleteValue, SetValue
+from oic_ai.tools.edit_plan import DeleteValue
+from oic_ai.tools.planner.rules.user_plans import (
+    a_package,
+    install_shell,
+    leave_groups,
+    plan_user,
+)
 from oic_ai.tools.planner.state import PlanState
 
 _ROLE = (
     r"(?:users?|accounts?|logins?|sudoers?|admins?|administrators?|{foreign}"
-    r"|another(?=\s+(?:one\s+)?(?:called|named)\b))"
+    # a field label that names the user: "username: deploy, sudo: yes"
+    r"|(?:user|login)-?names?(?=\s*[:=])"
+    r"|another(?=\s+(?:one\s+)?(?:called|named)\b)"
+    # the speaker's own account, named right after: "and me: jdoe, sudo", "me (jdoe)"
+    r"|(?:me|myself)(?:\s+(?:too|as\s+well))?(?=\s*[:(]\s*[a-z_]))"
 )
 # the role word in other languages people mix in ("usuario kiosk", "compte opérateur")
 _FOREIGN_ROLES = (
@@ -54,13 +64,16 @@ _STOP = frozenset(
         "edit edits change changes setup bash zsh sh fish dash ksh tcsh both either each all "
         "neither none our your my his her some every there here what where when why how "
         "which whose member members part want wants use uses prefer prefers like likes say "
-        "says said ask asks asked think thinks told tell tells"
+        "says said ask asks asked think thinks told tell tells pls plz please thx thanks ty "
+        "me myself us ourselves him himself herself themselves per each every"
     ).split()
 )
 # the whole next word, checked afterwards: "a user Bad!Name" is reported, not half-read
 _NAME = r"[\"'`]?(?P<name>[^\s,;:\"'`\x1f()]+?)[\"'`]?(?=$|[\s,;:)\x1f]|[.!?](?:\s|$))"
 _NAMED = re.compile(
-    r"\s*,?\s*(?:(?:called|named|with\s+the\s+name|by\s+the\s+name)\s+|name\s*[:=]?\s*)" + _NAME
+    r"\s*[,:]?\s*(?:(?:called|named|with\s+the\s+name|by\s+the\s+name)\s+"
+    # the name by its label: "name: ops", "username azureops", "login name: ops"
+    r"|(?:(?:user|login|account)[\s-]?)?name\s*[:=]?\s*)" + _NAME
 )
 # "a user ops", or set off by commas: "an admin, labadmin, in the sudo group"
 _DIRECT = re.compile(
@@ -68,23 +81,39 @@ _DIRECT = re.compile(
     + _NAME
     + r"|\s*,\s*"
     + _NAME.replace("name>", "name2>")
-    + r"(?=\s*,)"
+    + r"(?=\s*(?:,|\band\b|&))"
     + r"|\s*:\s*"
     + _NAME.replace("name>", "name3>")
+    # "the operator account (ops1)", "me (jlee)"
+    + r"|\s*\(\s*(?P<name4>[a-z_][a-z0-9_-]*)\s*\)"
 )
+# a word that only asks, right after the role word: "a user pls, called kiosk"
+_ASKING = re.compile(r"\s+(?:pls|plz|please)\b,?")
 _FOR = re.compile(r"\s+for\s+" + _NAME)
+# "an account for me, priya, with sudo": the speaker's own name set off after "me"
+_FOR_ME = re.compile(r"\s+for\s+(?:me|myself)\s*(?:,|:|\s[—–-]+)\s*" + _NAME)
 _MORE_NAMES = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME)
 _GROUP = (
     r"(?!(?:add|install|remove|with|set|make|then|and|shell|group|groups|as|the|no|without|"
-    r"please|pls|plz|thanks|thx|too|also|only|sudo\s+rights)\b)[a-z_][a-z0-9_-]*"
+    r"please|pls|plz|thanks|thx|too|also|only|sudo\s+rights|login|user|account|{shells})\b)[a-z_][a-z0-9_-]*"
 )
 # a group name may be quoted: "in a `pcap` group"
-_GROUP = rf"[`'\"]?(?:{_GROUP})[`'\"]?"
+_SHELLS = r"bash|zsh|sh|fish|dash|ksh|tcsh"
+# a shell is no group ("in groups adm and video, zsh as the login shell")
+_GROUP = _GROUP.replace("{shells}", _SHELLS)
+# a word before "shell" is no group ("in groups sudo and docker, default shell zsh")
+_GROUP = rf"[`'\"]?(?:{_GROUP})(?![\w-])(?!\s+(?:login\s+)?shell\b)[`'\"]?"
 _GROUPS = rf"{_GROUP}(?:\s*(?:,|\band\b|&|\+)\s*{_GROUP})*"
-# groups people name without the word "group" ("a user builder in wheel")
+# groups people name without the word "group" ("a user builder in wheel"): the system
+# groups of the families (Debian's base-passwd and the RPM distributions' setup package,
+# systemd's and the usual device and service groups), leaving out those that are also
+# ordinary words ("mail", "list", "staff", "backup")
 _KNOWN_GROUPS = (
     "wheel|sudo|adm|docker|video|render|audio|dialout|plugdev|disk|kvm|libvirt|input|"
-    "netdev|lp|tty|users|systemd-journal|podman|lxd|gpio|i2c|spi"
+    "netdev|lp|tty|users|systemd-journal|podman|lxd|gpio|i2c|spi|www-data|cdrom|floppy|"
+    "tape|dip|kmem|shadow|utmp|sasl|nogroup|lpadmin|sambashare|bluetooth|scanner|tss|"
+    "uucp|libvirt-qemu|qemu|nginx|apache|systemd-network|systemd-resolve|ssl-cert|"
+    "adbusers|fuse|wireshark|pcap"
 )
 _SUDO_OFF = re.compile(
     r"\b(?:(?:no|without|not\s+(?:(?:have|get|need|be)\s+)?(?:an?\s+)?|non-?|revoke|"
@@ -121,14 +150,15 @@ _GROUP_LIST = re.compile(
     rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\b\s*[:=]?\s*"
     rf"(?P<g2>{_GROUPS})|member\s+of\s+(?:the\s+)?(?P<g3>{_GROUPS})"
     rf"|in\s+(?:the\s+)?(?P<g4>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)"
-    r"(?![\w-]))"
+    r"(?![\w-])"
+    # set off by commas: "..., wheel group, ..."
+    rf"|(?:(?<=[,(])|(?<=[,(]\s))(?P<g5>{_GROUPS})\s+groups?\b)"
 )
-_SHELLS = r"bash|zsh|sh|fish|dash|ksh|tcsh"
 _SHELL = re.compile(
     rf"(?:\b(?:with|using)\s+)?(?:(?:the|a)\s+)?(?:\b(?:login\s+)?shell\s*[:=]?\s*"
     rf"(?:set\s+to\s+|of\s+|(?:is|should\s+be|must\s+be|will\s+be)\s+)?(?P<s1>/[a-z0-9/_-]+|{_SHELLS})\b"
     rf"|(?P<s2>/(?:usr/)?s?bin/[a-z0-9_-]+)(?:\s+(?:as\s+(?:the\s+)?)?(?:login\s+)?shell)?"
-    rf"|\b(?P<s3>{_SHELLS})(?:\s+(?:as\s+(?:the\s+)?)?(?:login\s+)?shell)?(?=\s*(?:$|[,;)\x1f]|\.(?:\s|$))))"
+    rf"|\b(?P<s3>{_SHELLS})(?:\s+(?:as\s+(?:the\s+)?)?(?:login\s+)?shell)?(?=\s*(?:$|[,;()\x1f]|\.(?:\s|$))))"
 )
 _NO_SHELL = re.compile(
     r"\b(?:(?:with\s+)?no|without(?:\s+an?)?|non-?interactive|nologin)\s+(?:(?:login|interactive)\s+)?"
@@ -189,8 +219,10 @@ def rule_users(state: PlanState) -> None:
 # shell /bin/bash.", "He gets no sudo."): only attributes named by their own word
 _OWN_ATTRIBUTE = re.compile(r"\b(?:(?:login\s+)?shell\b|sudo\b|admin\s+rights\b|groups?\b)")
 _PRONOUN_OR_THE = re.compile(
-    r"[\s\x1f]*(?:(?:and|also|plus|then)\s+)*(?:the|his|her|their|its|he|she|they|this\s+user|"
+    r"[\s\x1f]*(?:(?:and|also|plus|then)\s+)*(?:(?:the|his|her|their|its|he|she|they|this\s+user|"
     r"that\s+user|(?:put|add|make|set|move|give)\s+(?:it|him|her|them))\b"
+    # or a field of a "key: value" list: "User: ci; groups: docker; sudo: no"
+    r"|(?:groups?|sudo|(?:login\s+)?shell)\s*[:=])"
 )
 
 
@@ -290,7 +322,10 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
                 users[-1].sudo = sudo if sudo is not None else users[-1].sudo
                 text.consume(mention.start(), mention.end())
             continue
-        listed = role.endswith("s") or text.work[after:name_end].lstrip().startswith(":")
+        listed = role.endswith("s") or (
+            not role.startswith(("me", "myself"))
+            and text.work[after:name_end].lstrip().startswith(":")
+        )
         users.append(_User(names, mention.start(), name_end, sudo, listed=listed))
         taken.append((mention.start(), name_end))
     users += _named_again(state, users, start, end)
@@ -334,7 +369,7 @@ def _named_again(state: PlanState, users: list[_User], start: int, end: int) -> 
         for name in user.names:
             for again in re.finditer(
                 rf"(?:[,;:(]\s*|\b(?:and|but|only|just)\s+)(?P<n>{re.escape(name)})(?![\w-])",
-                work[: end],
+                work[:end],
             ):
                 at = again.start("n")
                 if at < user.end or any(u.start <= at < u.end for u in users + found):
@@ -373,7 +408,10 @@ def _next_names(state: PlanState, user: _User, limit: int) -> tuple[list[str], i
     """
     work = state.text.work
     valid = load_targets().pattern("user_name")
+    group_lists = [m.span() for m in _GROUP_LIST.finditer(work, user.end, limit)]
     for found in _NEXT_NAMES.finditer(work, user.end, limit):
+        if any(s <= found.start("first") < e for s, e in group_lists):
+            continue  # "in groups adm and video": a group, not a user
         names = [found.group("first")]
         names += [n for n in re.split(r"\s*(?:,|\band\b|&)\s*", found.group("more")) if n]
         if (
@@ -493,7 +531,8 @@ _NOT_PRE_NAMES = _STOP | frozenset(
         "service system local remote shared separate dedicated default generic technical "
         "personal test guest second unprivileged privileged non-admin root linux unix email "
         "cloud github ssh vpn sudo admin administrator same first last other existing "
-        "current old previous main primary single only any every each"
+        "current old previous main primary single only any every each more further "
+        "non-root nonroot non-sudo human real dedicated individual named"
     ).split()
 )
 
@@ -515,13 +554,21 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
             after, _ = _names(work, match.end(), end, "user")
             if after:
                 continue  # "a lab admin account labadmin": the name after the role word
+        asking = _ASKING.match(work, match.end(), end)
+        if not match.group("quote") and _NAMED.match(
+            work, asking.end() if asking else match.end(), end
+        ):
+            continue  # "a support account: username helpdesk": the name is given after it
         if match.group("article") in ("a", "an", "one"):
+            # "a human user too": after an article, the word describes the user
             if not (attributed or _ADDING.search(work, start, match.start())):
                 continue
         elif not attributed and not match.group("quote"):
             # "jenkins user, no sudo", "the ci account needs to be in docker": the name
-            # before the role word, said of with a user's attributes
-            continue
+            # before the role word, said of with a user's attributes; or a clause that is
+            # only the name and its role word ("kiosk user pls", "an ops login too")
+            if match.group("article") or not _ONLY_ASKED.match(work, match.end(), end):
+                continue
         user = _User([name], match.start(), match.end())
         user.sudo = _role_sudo("user", match.group("mods"))
         found.append(user)
@@ -529,9 +576,14 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     for match in _CREATE_NAME.finditer(work, start, end):
         name = match.group("name")
         taken = any(u.start <= match.start("name") < u.end for u in found)
-        if taken or name in _STOP or not _ATTRIBUTE_NEXT.match(work, match.end(), end):
+        # after "add" only a user's own brief attributes ("add ops (sudo)"): "add htop with
+        # sudo" adds two packages
+        said = match.group("brief") is not None or (
+            not match.group().startswith("add") and _ATTRIBUTE_NEXT.match(work, match.end(), end)
+        )
+        if taken or name in _STOP or not said:
             continue
-        if _a_package(state, name):
+        if a_package(state, name):
             continue  # "add docker with ...": a package
         found.append(_User([name], match.start(), match.end()))
     # "auditor gets no admin rights": a name as the subject of a user attribute, in a
@@ -544,7 +596,7 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
             clause_end = min(
                 (m.start() for m in _CLAUSE_END.finditer(work, match.end(), end)), default=end
             )
-            if name in _STOP or name in _GLUE or _a_package(state, name):
+            if name in _STOP or name in _GLUE or a_package(state, name):
                 continue
             if any(
                 p.search(work, match.end(), clause_end) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST)
@@ -574,12 +626,19 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     return found
 
 
+# nothing after a user's role word to the end of its clause but a word that asks for it
+_ONLY_ASKED = re.compile(
+    r"[\s\x1f]*(?:(?:pls|plz|please|too|also|as\s+well|needed|required|thanks|thx)\b[\s\x1f]*)*"
+    r"(?:$|[,;.!?](?:\s|$))"
+)
 _ABOUT_USERS = re.compile(r"\b(?:users?|accounts?|logins?)\b")
 _SUBJECT_NAME = re.compile(
     r"[\s\x1f]*(?P<name>[a-z_][a-z0-9_-]*)\s+(?=(?:gets|has|goes|is|should|must|needs)\b)"
 )
 _CLAUSE_END = re.compile(r"[,;.!?](?:\s|$)|\x1f")
-_CREATE_NAME = re.compile(r"\b(?:create|set\s+up)\s+(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])")
+_CREATE_NAME = re.compile(
+    r"\b(?:create|set\s+up|add)\s+(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])(?P<brief>(?=\s*\(\s*(?:no\s+)?sudo\b))?"
+)
 
 
 # a user attribute right after a name ("..., with no sudo", " in the docker group")
@@ -594,30 +653,22 @@ _ATTRIBUTE_NEXT = re.compile(
 _GIVE_SUDO = re.compile(r"\b(?:give|grant)\s+\S+\s+(?:full\s+)?(?:sudo|admin|root)\b")
 
 
-def _a_package(state: PlanState, name: str) -> bool:
-    """True when ``name`` is a package the index, the catalog or the library knows."""
-    from oic_ai.tools.planner.rules.capability_words import real_names
-    from oic_ai.tools.planner.state import family_of
-
-    if state.packages is not None and state.packages.is_package(name):
-        return True
-    family = family_of(state.target.os, state.target.dist)
-    if name in state.known_names() or bool(family) and name in real_names(family):
-        return True
-    return any(name in (c.name, *c.synonyms) for c in state.catalog.capabilities.values())
-
-
 def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
     """The names after a role word ("called ops", ", labadmin", "for tester1 and tester2")."""
+    if asking := _ASKING.match(work, at, limit):
+        at = asking.end()
     found = _NAMED.match(work, at, limit)
     if found is None:
-        found = _FOR.match(work, at, limit)
+        found = _FOR_ME.match(work, at, limit) or _FOR.match(work, at, limit)
         if found is not None and found.group("name") in _STOP:
             found = _NAMED_LATER.search(work, at, limit)
     if found is None and role != "another":
         found = _DIRECT.match(work, at, limit)
+        if found is not None and (found.group("name") or "") in _STOP:
+            # "one login per technician: tech1, tech2": the names after a colon later on
+            found = _COLON_LATER.match(work, at, limit) or found
     groups = found.groupdict() if found else {}
-    first = groups.get("name") or groups.get("name2") or groups.get("name3")
+    first = groups.get("name") or groups.get("name2") or groups.get("name3") or groups.get("name4")
     # "called admin", "users: admin, ...": a role word said as the name is the name
     explicit = found is not None and (
         found.re is _NAMED
@@ -629,17 +680,26 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
     if found is None or first is None or first in stop:
         return [], at
     names, end = [first], found.end()
-    if role.endswith("s") or _FOR.match(work, at, limit) or groups.get("name3"):
+    if (
+        role.endswith("s")
+        or _FOR.match(work, at, limit)
+        or groups.get("name3")
+        or found.re is _COLON_LATER
+    ):
         while (more := _MORE_NAMES.match(work, end, limit)) and more.group("name") not in stop:
             names.append(more.group("name"))
             end = more.end()
     return names, end
 
 
+_COLON_LATER = re.compile(r"[^;.:\x1f]*?:\s*" + _NAME)
 # role words that are also common account names
 _ROLE_NAMES = frozenset(("admin", "administrator"))
 # "an account for the field techs, call it ftech", "a user for our technicians: tech"
-_NAMED_LATER = re.compile(r"[^;.\x1f]*?(?:\b(?:called|named|call\s+it|name\s+it)\s+|:\s*)" + _NAME)
+_NAMED_LATER = re.compile(
+    r"[^;.\x1f]*?(?:\b(?:called|named|call\s+it|name\s+it)\s+"
+    r"|:\s*(?:(?:(?:user|login|account)[\s-]?)?name\s*[:=]?\s*)?|\s[—–]\s*|\(\s*)" + _NAME
+)
 
 
 def _role_sudo(role: str, mods: str) -> bool | None:
@@ -674,10 +734,8 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
         user.no_groups = True
         take(match)
     for match in list(_GROUP_LIST.finditer(text.work, start, end)):
-        listed = next(g for g in match.group("g1", "g2", "g3", "g4") if g)
-        user.groups += [
-            g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g
-        ]
+        listed = next(g for g in match.group("g1", "g2", "g3", "g4", "g5") if g)
+        user.groups += [g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
         take(match)
     for match in list(_NO_SHELL.finditer(text.work, start, end)):
         user.shell = "/usr/sbin/nologin"  # "without a shell": no login shell
@@ -703,7 +761,19 @@ def _finish(state: PlanState, user: _User) -> None:
             )
             continue
         state.user_names.append(name)
-        _plan_user(state, name, groups, sudo, user.shell)
+        plan_user(state, name, groups, sudo, user.shell)
+    if user.shell:
+        install_shell(state, user.shell, user.names)
+
+
+# "remove bob from the docker group", "take runner out of the docker and video groups":
+# the user stays, the groups go
+_OUT_OF_GROUPS = re.compile(
+    rf"\s+(?:from|out\s+of)\s+(?:the\s+|its\s+|his\s+|her\s+|their\s+)?"
+    rf"(?:(?P<g1>{_GROUPS})\s+groups?\b|groups?\s+(?P<g2>{_GROUPS})"
+    # a system group by its name alone: "remove bob from wheel"
+    rf"|(?P<g3>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)(?![\w-]))"
+)
 
 
 def _remove_users(state: PlanState) -> None:
@@ -711,6 +781,13 @@ def _remove_users(state: PlanState) -> None:
     for match in state.text.matches(_REMOVE_USER):
         name = match.group("name")
         if name not in existing:
+            continue
+        if out := _OUT_OF_GROUPS.match(state.text.work, match.end()):
+            state.text.consume(match.start(), out.end())
+            listed = out.group("g1") or out.group("g2") or out.group("g3") or ""
+            groups = [g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
+            leave_groups(state, name, groups)
+            state.user_names.append(name)
             continue
         state.text.consume(*match.span())
         removed = [name]
@@ -724,42 +801,3 @@ def _remove_users(state: PlanState) -> None:
         for gone in removed:
             state.values.append(DeleteValue(path=f"systemConfig.users[name={gone}]"))
             state.user_names.append(gone)
-
-
-_SUDO_GROUPS = frozenset(("sudo", "wheel", "admin"))
-
-
-def _plan_user(
-    state: PlanState, name: str, groups: list[str], sudo: bool | None, shell: str | None
-) -> None:
-    existing = next((u for u in state.facts.users if u.name == name), None)
-    if existing is None:
-        planned = next((u for u in state.users if u.name == name), None)
-        if planned is not None:
-            planned.groups = list(dict.fromkeys([*planned.groups, *groups]))
-            planned.sudo = planned.sudo if sudo is None else sudo
-            planned.shell = shell or planned.shell
-            return
-        state.users.append(AddUser(name=name, groups=groups, sudo=bool(sudo), shell=shell))
-        return
-    path = f"systemConfig.users[name={name}]"
-    changed = False
-    # groups an earlier sentence of this request already set start from there
-    earlier = [v for v in state.values if isinstance(v, SetValue) and v.path == f"{path}.groups"]
-    current = list(earlier[-1].value) if earlier else list(existing.groups)
-    merged = list(dict.fromkeys([*current, *groups]))
-    if sudo is False:
-        # no sudo: not in the groups that give it either
-        merged = [g for g in merged if g not in _SUDO_GROUPS or g in groups]
-    if merged != current:
-        state.values[:] = [v for v in state.values if v not in earlier]
-        state.values.append(SetValue(path=f"{path}.groups", value=merged))
-        changed = True
-    if sudo is not None and sudo != existing.sudo:
-        state.values.append(SetValue(path=f"{path}.sudo", value=sudo))
-        changed = True
-    if shell and shell != existing.shell:
-        state.values.append(SetValue(path=f"{path}.shell", value=shell))
-        changed = True
-    if not changed:
-        state.notes.append(f"user {name} already exists as asked")
