@@ -192,3 +192,16 @@ def test_a_context_mention_is_a_source_and_the_asked_one_is_not() -> None:
     text = "our current ubuntu 24.04 hosts have docker; I want debian 13 with podman"
     dists = {m.value: m.source for m in detect_target_spans(text) if m.kind == "dist"}
     assert dists == {"ubuntu24": True, "debian13": False}
+
+
+def test_the_system_the_image_runs_on_is_context_in_the_planner() -> None:
+    from tests.tools.planner.helpers import plan_on
+
+    result = plan_on(
+        "debian13-x86_64-minimal-raw.yml",
+        "a Debian 13 guest for Hyper-V on our Windows Server 2019 hosts, as a vhdx",
+    )
+    assert result.not_applied == []
+    assert [op.op for op in result.operations] == ["set_artifacts"]
+    # asked for as the image itself, it is still refused
+    assert find_unsupported("build me Windows Server 2019 for the hypervisor hosts") is not None

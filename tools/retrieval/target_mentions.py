@@ -158,9 +158,15 @@ def is_context(lowered: str, start: int, end: int) -> bool:
         end: Offset just past it.
     """
     before = lowered[max(0, start - 40) : start]
+    if _ON_OUR.search(before) and _HOSTS_AFTER.match(lowered, end):
+        return True  # "a Hyper-V VM on our Windows Server 2022 hosts": where it runs
     return (
         _CONTEXT_BEFORE.search(before) is not None or _CONTEXT_AFTER.match(lowered, end) is not None
     )
+
+
+_ON_OUR = re.compile(r"\b(?:on|onto|across|in)\s+(?:our|the|their|those|these)\s+$")
+_HOSTS_AFTER = re.compile(rf"[\s-]+(?:[a-z][\w-]*\s+)?{_FLEET}\b")
 
 
 def names_a_program(lowered: str, end: int) -> bool:
