@@ -140,3 +140,31 @@ def test_what_is_said_of_a_name_after_it_removes_it(
     result = plan(request_text, _with_tools())
     assert removed(result) == gone
     assert not set(kept) & set(removed(result))
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        # a sentence of bare names after one that says what the box is: each name is asked
+        # for, the unknown ones too, because a known name (jq, gdb) sits in the list
+        ("it is a lab router. jq iftop nload", ["jq", "iftop", "nload"]),
+        ("for the bench testers\nstrace ltrace, gdb", ["strace", "ltrace", "gdb"]),
+    ],
+)
+def test_a_sentence_of_bare_names_lists_packages(request_text: str, wanted: list[str]) -> None:
+    result = plan(request_text)
+    assert added(result) == wanted, (added(result), result.not_applied)
+    assert result.not_applied == []
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "it is a lab router. quick boot matters",  # English words: no list of names
+        "it is a lab router. iftop nload",  # nothing known among them: no evidence of a list
+        "it is a lab router. jq Grafana",  # a capitalised product name is no Debian name
+    ],
+)
+def test_a_sentence_that_is_not_only_names_adds_no_unknown_word(request_text: str) -> None:
+    result = plan(request_text)
+    assert not {"quick", "boot", "iftop", "nload", "grafana", "Grafana"} & set(added(result))

@@ -42,6 +42,15 @@ from oic_ai.tools.planner.rules.package_names import (
 from oic_ai.tools.planner.rules.package_names import (
     real as _real,
 )
+from oic_ai.tools.planner.rules.package_sentences import NAME as _NAME
+from oic_ai.tools.planner.rules.package_sentences import NAMES as _NAMES
+from oic_ai.tools.planner.rules.package_sentences import (
+    final_intent,
+    in_path,
+    keep,
+    keeps,
+    name_sentences,
+)
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.text import Item, Token, line_breaks, split_items, tokenize
 from oic_ai.tools.planner.words import (
@@ -66,18 +75,19 @@ def rule_packages(state: PlanState) -> None:
     _described(state)
     _said_of(state)
     picks = _picked(state)
-    keeps = _keeps(state)
+    kept = keeps(state)
     previous_took = False
     took_any = False
     questions = _questions(state)
     head: Item | None = None  # the item a parenthesis may name ("the SCAP tooling (a, b)")
     head_took = False
     items = list(split_items(tokenize(state.text.work), line_breaks(state.text.work)))
+    items = name_sentences(state, items)
     for index, item in enumerate(items):
         if any(start <= item.span[0] < end for start, end in questions):
             continue  # "what does the live environment install?" asks, it adds nothing
-        if any(start <= item.span[0] < end for start, end in keeps):
-            _keep(state, item)
+        if any(start <= item.span[0] < end for start, end in kept):
+            keep(state, item)
             continue
         if _ambiguous_in_list(state, items, index, previous_took):
             _apply_names(state, item, item.words[0], [state.text.raw(*item.span)])
@@ -122,7 +132,7 @@ def rule_packages(state: PlanState) -> None:
         else:
             previous_took = False
     prefer_picks(state, picks)
-    _final_intent(state)
+    final_intent(state)
 
 
 _DETERMINERS = frozenset("the a an our some their its your my this that these those".split())
@@ -150,17 +160,12 @@ def _names_software(tokens: Sequence[Token]) -> bool:
     return any(t.text in SOFTWARE_NOUNS or t.text.rstrip("s") in SOFTWARE_NOUNS for t in tokens)
 
 
-def _in_path(state: PlanState, token: Token) -> bool:
-    """True when ``token`` is written as part of a path ("/srv", "/var/lib/docker")."""
-    return token.start > 0 and state.text.original[token.start - 1] == "/"
-
-
 def _candidate(state: PlanState, item: Item, token: Token) -> bool:
     """Whether one word of a several-word item is a package name by itself."""
     word = token.text
     written = state.text.raw(token.start, token.end)
     if (
-        _in_path(state, token)
+        in_path(state, token)
         or word in HEAD_NOUNS
         or (
             not PACKAGE_TOKEN.match(word)
@@ -218,7 +223,10 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
         not fields
         and not described
         and all(t in listed or _candidate(state, item, t) for t in content)
-        and any(_known(state, state.text.raw(t.start, t.end)) for t in content)
+        and (
+            item.verb == "listed"  # its sentence has a known name (_name_sentences)
+            or any(_known(state, state.text.raw(t.start, t.end)) for t in content)
+        )
     ):
         return [Item(item.mode, [t], verb, item.aside_by) for t in content]
     last = content[-1]
@@ -301,64 +309,6 @@ def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
     return True
 
 
-_KEEP = r"\b(?:keep|keeping|retain|preserve)\s+(?:the\s+)?(?P<names>{names})"
-
-
-def _keeps(state: PlanState) -> list[tuple[int, int]]:
-    """Spans of the names a request keeps ("oh wait, keep socat")."""
-    pattern = re.compile(_KEEP.format(names=_NAMES))
-    return [m.span("names") for m in state.text.matches(pattern)]
-
-
-def _keep(state: PlanState, item: Item) -> None:
-    """Keep a package: take back its removal earlier in the request, or note it stays."""
-    for token in item.tokens:
-        name = state.text.raw(token.start, token.end)
-        if name in state.remove:
-            state.remove.remove(name)
-            state.text.consume(token.start, token.end)
-        elif name in state.facts.packages or name in state.add:
-            state.text.consume(token.start, token.end, "context")
-
-
-_CHANGE_OF_MIND = re.compile(
-    r"\b(?:no\s*,?\s*wait|wait\s*,?\s*no|oh\s*,?\s*wait|actually|scratch\s+that|"
-    r"hmm+\s*,?\s*no|on\s+second\s+thought|(?:skip|forget|scrap|drop)\s+that|never\s*mind)\b"
-)
-_JUST = (
-    r"\b(?:just|only)\s+(?:(?:add|install|use|keep)\s+)?(?P<names>{names}(?:\s+{names})*)"
-    r"(?=\s*(?:$|[.!;]|\x1f|\s+for\b))"
-)
-
-
-def _final_intent(state: PlanState) -> None:
-    """After a change of mind, "just X" is the request's whole list of packages to add.
-
-    "add tmux and nginx, no wait not nginx, lighttpd... actually neither, just tmux"
-    adds tmux only; what was said between the change of mind and "just" is taken back.
-    """
-    original = state.text.original.lower()
-    marker = _CHANGE_OF_MIND.search(original)
-    if marker is None:
-        return
-    final = None
-    for match in re.compile(_JUST.format(names=_NAMES)).finditer(original, marker.end()):
-        final = match
-    if final is None:
-        return
-    start, end = final.span("names")
-    names = [n for n in re.split(r"\s*(?:,|\band\b|&)\s*|\s+", original[start:end]) if n]
-    if not names or not all(
-        n in state.add or n in state.facts.packages or _known(state, n) for n in names
-    ):
-        return
-    state.add[:] = [n for n in state.add if n in names]
-    missing = [n for n in names if n not in state.add and n not in state.facts.packages]
-    state.add += missing
-    state.text.consume(marker.start(), final.end(), "context")
-    state.notes.append(f"only the last intent was kept: {', '.join(names)}")
-
-
 _QUESTION_WORDS = frozenset(
     "what which how why where when who does do is are did whats what's".split()
 )
@@ -394,7 +344,6 @@ _PART_WORDS = (
     | frozenset("server common core data bin dev doc docs libs lib utils full minimal".split())
 )
 
-_NAME = r"[a-z0-9][a-z0-9+_.:~-]*[a-z0-9+]|[a-z0-9]"
 _REPLACE = re.compile(
     rf"\b(?:replace|swap|substitute)\s+(?:the\s+)?(?P<old>{_NAME})\s+(?:with|by|for)\s+"
     rf"(?:the\s+)?(?P<new>{_NAME})\b"
@@ -404,7 +353,6 @@ _REPLACE = re.compile(
 )
 
 
-_NAMES = rf"(?:{_NAME})(?:\s*(?:,|\band\b|&)\s*(?:{_NAME}))*"
 # "isn't needed", "not needed", "is no longer wanted": said of a package that is to go
 _NOT_NEEDED = (
     r"(?:(?:(?:is|are)\s+)?not|isn't|aren't|(?:(?:is|are)\s+)?no\s+longer"
@@ -617,7 +565,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     # is mapped; a capability's own name ("docker") means the capability.
     # package names keep the case they were written in (NetworkManager, PackageKit)
     written = next((state.text.raw(t.start, t.end) for t in item.tokens if t.text == token), "")
-    if is_name and any(t.text == token and _in_path(state, t) for t in item.tokens):
+    if is_name and any(t.text == token and in_path(state, t) for t in item.tokens):
         return  # "/srv": a path, not a package
     named_capability = token in state.catalog.capabilities  # "cloud-init", "docker"
     if (

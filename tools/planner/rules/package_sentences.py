@@ -1,0 +1,146 @@
+"""Sentences about packages as a whole: a sentence of bare names, "keep X", "just X".
+
+Split from :mod:`packages` (the package rule's item reading) to keep both short.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from oic_ai.stores.capability_catalog import words
+from oic_ai.tools.planner.lexicon import is_english
+from oic_ai.tools.planner.rules.capability_words import covered_words as _covered
+from oic_ai.tools.planner.rules.capability_words import find_capabilities as _find_capabilities
+from oic_ai.tools.planner.rules.package_names import known as _known
+from oic_ai.tools.planner.rules.package_names import never_a_name, qualifies
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.text import Item, Token
+from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES, PACKAGE_TOKEN, RETRIEVAL_WORDS
+
+NAME = r"[a-z0-9][a-z0-9+_.:~-]*[a-z0-9+]|[a-z0-9]"
+NAMES = rf"(?:{NAME})(?:\s*(?:,|\band\b|&)\s*(?:{NAME}))*"
+
+
+def in_path(state: PlanState, token: Token) -> bool:
+    """True when ``token`` is written as part of a path ("/srv", "/var/lib/docker")."""
+    return token.start > 0 and state.text.original[token.start - 1] == "/"
+
+
+# where a sentence ends: a stop, a colon or a semicolon before a space, or a line break
+_SENTENCE_END = re.compile(r"[.!?;:](?=\s|$)|\n")
+
+
+def name_sentences(state: PlanState, items: list[Item]) -> list[Item]:
+    """Mark the items of a verbless sentence that is nothing but names as added.
+
+    "deb13 raw for a gateway. nftables dnsmasq hostapd": the second sentence only lists
+    names, one of them known (nftables), so each name in it is asked for, even one nothing
+    knows. Every word must be a known name, a capability's phrase or a package-shaped
+    word that is no English word; a target's name, a field word or a verb ends the reading.
+    """
+    original = state.text.original
+    ends = [m.start() for m in _SENTENCE_END.finditer(original)] + [len(original)]
+    sentences: dict[int, list[int]] = {}
+    for index, item in enumerate(items):
+        sentence = next(k for k, end in enumerate(ends) if item.span[0] < end)
+        sentences.setdefault(sentence, []).append(index)
+    marked = list(items)
+    for indexes in sentences.values():
+        group = [items[k] for k in indexes]
+        if all(item.mode == "none" and item.verb in ("", ",") for item in group) and _only_names(
+            state, group
+        ):
+            for k in indexes:
+                marked[k] = Item("add", items[k].tokens, "listed", items[k].aside_by)
+    return marked
+
+
+def _only_names(state: PlanState, group: Sequence[Item]) -> bool:
+    """Whether a sentence's items are only names, at least two, one of them known."""
+    names = known_names = 0
+    for item in group:
+        content = [t for t in item.tokens if t.text not in FILLER]
+        text = " ".join(t.text for t in content)
+        capabilities = _find_capabilities(state.catalog, text) if len(content) > 1 else ()
+        if capabilities and all(
+            done or qualifies(capabilities, w)
+            for w, done in zip(words(text), _covered(capabilities, words(text)), strict=True)
+        ):
+            names, known_names = names + 1, known_names + 1  # "gstreamer cli tools"
+            continue
+        for token in content:
+            written = state.text.raw(token.start, token.end)
+            if _known(state, written) or token.text in state.catalog.capabilities:
+                known_names += 1
+            elif (
+                written != token.text
+                or not PACKAGE_TOKEN.match(token.text)
+                or token.text in NOT_PACKAGES
+                or token.text in RETRIEVAL_WORDS
+                or token.text.replace(".", "").isdigit()
+                or is_english(token.text)
+                or never_a_name(state, token.text, written)
+                or in_path(state, token)
+            ):
+                return False
+            names += 1
+    return names >= 2 and known_names >= 1
+
+
+_KEEP = r"\b(?:keep|keeping|retain|preserve)\s+(?:the\s+)?(?P<names>{names})"
+
+
+def keeps(state: PlanState) -> list[tuple[int, int]]:
+    """Spans of the names a request keeps ("oh wait, keep socat")."""
+    pattern = re.compile(_KEEP.format(names=NAMES))
+    return [m.span("names") for m in state.text.matches(pattern)]
+
+
+def keep(state: PlanState, item: Item) -> None:
+    """Keep a package: take back its removal earlier in the request, or note it stays."""
+    for token in item.tokens:
+        name = state.text.raw(token.start, token.end)
+        if name in state.remove:
+            state.remove.remove(name)
+            state.text.consume(token.start, token.end)
+        elif name in state.facts.packages or name in state.add:
+            state.text.consume(token.start, token.end, "context")
+
+
+_CHANGE_OF_MIND = re.compile(
+    r"\b(?:no\s*,?\s*wait|wait\s*,?\s*no|oh\s*,?\s*wait|actually|scratch\s+that|"
+    r"hmm+\s*,?\s*no|on\s+second\s+thought|(?:skip|forget|scrap|drop)\s+that|never\s*mind)\b"
+)
+_JUST = (
+    r"\b(?:just|only)\s+(?:(?:add|install|use|keep)\s+)?(?P<names>{names}(?:\s+{names})*)"
+    r"(?=\s*(?:$|[.!;]|\x1f|\s+for\b))"
+)
+
+
+def final_intent(state: PlanState) -> None:
+    """After a change of mind, "just X" is the request's whole list of packages to add.
+
+    "add tmux and nginx, no wait not nginx, lighttpd... actually neither, just tmux"
+    adds tmux only; what was said between the change of mind and "just" is taken back.
+    """
+    original = state.text.original.lower()
+    marker = _CHANGE_OF_MIND.search(original)
+    if marker is None:
+        return
+    final = None
+    for match in re.compile(_JUST.format(names=NAMES)).finditer(original, marker.end()):
+        final = match
+    if final is None:
+        return
+    start, end = final.span("names")
+    names = [n for n in re.split(r"\s*(?:,|\band\b|&)\s*|\s+", original[start:end]) if n]
+    if not names or not all(
+        n in state.add or n in state.facts.packages or _known(state, n) for n in names
+    ):
+        return
+    state.add[:] = [n for n in state.add if n in names]
+    missing = [n for n in names if n not in state.add and n not in state.facts.packages]
+    state.add += missing
+    state.text.consume(marker.start(), final.end(), "context")
+    state.notes.append(f"only the last intent was kept: {', '.join(names)}")
