@@ -168,3 +168,47 @@ def test_a_sentence_of_bare_names_lists_packages(request_text: str, wanted: list
 def test_a_sentence_that_is_not_only_names_adds_no_unknown_word(request_text: str) -> None:
     result = plan(request_text)
     assert not {"quick", "boot", "iftop", "nload", "grafana", "Grafana"} & set(added(result))
+
+
+def _with(*names: str) -> str:
+    """The Ubuntu minimal template with ``names`` installed too."""
+    text = UBUNTU.read_text(encoding="utf-8")
+    extra = "".join(f"    - {n}\n" for n in names)
+    return text.replace("    - systemd-timesyncd\n", "    - systemd-timesyncd\n" + extra)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        ("get rid of ninja please", ["ninja-build"]),  # the first part of one package
+        ("we can do without alertmanager", ["prometheus-alertmanager"]),  # the last part
+    ],
+)
+def test_a_short_name_removes_the_one_package_it_is_part_of(
+    request_text: str, wanted: list[str]
+) -> None:
+    template = _with("ninja-build", "prometheus-alertmanager", "prometheus-node-exporter")
+    result = plan(request_text, template)
+    assert removed(result) == wanted, (removed(result), result.not_applied)
+
+
+def test_a_short_name_shared_by_two_packages_removes_neither() -> None:
+    result = plan("get rid of ninja please", _with("ninja-build", "ninja-tools"))
+    assert removed(result) == []
+    assert result.not_applied
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        (
+            "Our vendor ships it from their own feed. The package there is simply acme-agent.",
+            ["acme-agent"],
+        ),
+        ("the package you want is called zorp-cli, thanks", ["zorp-cli"]),
+        ("The packages to install are foo-agent and foo-cli.", ["foo-agent", "foo-cli"]),
+    ],
+)
+def test_a_sentence_about_the_package_names_it(request_text: str, wanted: list[str]) -> None:
+    result = plan(request_text)
+    assert added(result) == wanted, (added(result), result.not_applied)

@@ -144,3 +144,71 @@ def final_intent(state: PlanState) -> None:
     state.add += missing
     state.text.consume(marker.start(), final.end(), "context")
     state.notes.append(f"only the last intent was kept: {', '.join(names)}")
+
+
+REPLACE = re.compile(
+    rf"\b(?:replace|swap|substitute)\s+(?:the\s+)?(?P<old>{NAME})\s+(?:with|by|for)\s+"
+    rf"(?:the\s+)?(?P<new>{NAME})\b"
+    rf"|\bswitch(?:ing)?\s+from\s+(?P<old2>{NAME})\s+to\s+(?P<new2>{NAME})\b"
+    rf"|\b(?:(?:with|use|using|add|install)\s+)?(?P<new3>{NAME})\s+(?:instead\s+of|rather\s+than|"
+    rf"in\s+place\s+of)\s+(?:the\s+)?(?P<old3>{NAME})\b"
+)
+
+
+# "isn't needed", "not needed", "is no longer wanted": said of a package that is to go
+NOT_NEEDED = (
+    r"(?:(?:(?:is|are)\s+)?not|isn't|aren't|(?:(?:is|are)\s+)?no\s+longer"
+    r"|(?:is|are)n't\s+really)"
+    r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
+)
+# what is said of packages after their names: "nginx isn't needed", "mosquitto not needed",
+# "curl is included"
+SAID_OF = re.compile(
+    rf"\b(?P<names>{NAMES})\s+(?:"
+    rf"(?P<off>{NOT_NEEDED})"
+    r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped))"
+    r"|goes|(?:has|have)\s+to\s+go)"
+    r"|(?P<on>(?:is|are|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be|have\s+to\s+be)"
+    r"\s+(?:included|installed|present|available|added|there|on\s+it|in\s+(?:it|the\s+image)))"
+    r"|(?P<bare>installed|included)(?=\s*(?:$|[\n.;]))"
+    r")\b"
+)
+
+
+# "the qemu guest agent isn't needed": a definite phrase of a few words, then "not needed"
+PHRASE_NOT_NEEDED = re.compile(
+    rf"\bthe\s+(?P<names>(?:{NAME})(?:\s+(?:{NAME})){{0,3}})\s+{NOT_NEEDED}\b"
+)
+
+
+# "the package there is just grafana", "the package name is foo-agent", "the packages you
+# want are a and b": a sentence whose subject is the package names what follows as one
+PACKAGE_IS = re.compile(
+    r"\b(?:the\s+)?packages?(?:\s+names?)?"
+    r"(?:\s+(?:there|here|from\s+(?:it|there)|in\s+(?:it|there)|for\s+(?:it|that|this)"
+    r"|(?:we|you|they|i)\s+(?:need|want)|to\s+(?:install|add)))?"
+    r"\s+(?:is|are)\s+(?:(?:just|only|simply|called|named)\s+)*"
+    rf"(?P<names>{NAMES})(?=\s*(?:$|[.!;,)\n]))"
+)
+
+
+_QUESTION_WORDS = frozenset(
+    "what which how why where when who does do is are did whats what's".split()
+)
+
+
+def questions(state: PlanState) -> list[tuple[int, int]]:
+    """The spans of the request's questions ("What does it install, package-wise?")."""
+    from oic_ai.tools.planner.clauses import split_clauses
+
+    spans: dict[int, tuple[int, int]] = {}
+    for clause in split_clauses(state.text.original):
+        start, end = spans.get(clause.sentence, (clause.start, clause.end))
+        spans[clause.sentence] = (min(start, clause.start), max(end, clause.end))
+    found = []
+    for start, end in spans.values():
+        sentence = state.text.original[start : end + 1].strip()
+        first = sentence.split(maxsplit=1)[0].lower().strip(",") if sentence else ""
+        if sentence.endswith("?") and first in _QUESTION_WORDS:
+            found.append((start, end))
+    return found

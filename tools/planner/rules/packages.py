@@ -43,13 +43,17 @@ from oic_ai.tools.planner.rules.package_names import (
     real as _real,
 )
 from oic_ai.tools.planner.rules.package_sentences import NAME as _NAME
-from oic_ai.tools.planner.rules.package_sentences import NAMES as _NAMES
 from oic_ai.tools.planner.rules.package_sentences import (
+    PACKAGE_IS,
+    PHRASE_NOT_NEEDED,
+    REPLACE,
+    SAID_OF,
     final_intent,
     in_path,
     keep,
     keeps,
     name_sentences,
+    questions,
 )
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.text import Item, Token, line_breaks, split_items, tokenize
@@ -78,13 +82,13 @@ def rule_packages(state: PlanState) -> None:
     kept = keeps(state)
     previous_took = False
     took_any = False
-    questions = _questions(state)
+    asked = questions(state)
     head: Item | None = None  # the item a parenthesis may name ("the SCAP tooling (a, b)")
     head_took = False
     items = list(split_items(tokenize(state.text.work), line_breaks(state.text.work)))
     items = name_sentences(state, items)
     for index, item in enumerate(items):
-        if any(start <= item.span[0] < end for start, end in questions):
+        if any(start <= item.span[0] < end for start, end in asked):
             continue  # "what does the live environment install?" asks, it adds nothing
         if any(start <= item.span[0] < end for start, end in kept):
             keep(state, item)
@@ -264,19 +268,29 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
 
 
 def _described_removal(state: PlanState, item: Item) -> bool:
-    """Remove the one template package a description names ("drop the exporter").
+    """Remove the one template package a description or short name names.
 
-    The description is "the" and one word that is the last part of exactly one
-    package of the template (prometheus-node-exporter); anything else is not read here.
+    "drop the exporter": "the" and one word that is the last part of exactly one package
+    of the template (prometheus-node-exporter). "lose ninja", "drop alertmanager": one
+    word nothing knows as a package that is the first or the last part of exactly one
+    (ninja-build, prometheus-alertmanager). Anything else is not read here.
     """
     content = [w for w in item.words if w not in FILLER]
-    if item.mode != "remove" or "the" not in item.words[:2] or len(content) != 1:
+    if item.mode != "remove" or len(content) != 1:
         return False
     word = content[0]
     if word in _PART_WORDS or _known(state, word) or _find_capabilities(state.catalog, word):
         return False  # "the server": a part many package names share, not a description
     installed = (*state.facts.packages, *state.facts.kernel.packages)
-    matches = [n for n in installed if len(n.split("-")) > 1 and n.split("-")[-1] == word]
+    described = "the" in item.words[:2]
+    matches = [
+        n
+        for n in installed
+        if len(n.split("-")) > 1
+        and (n.split("-")[-1] == word or (not described and n.split("-")[0] == word))
+    ]
+    if len(matches) != 1 and not described:
+        return False
     if len(matches) != 1:
         matches = installed_by_capability_word(state, word)
     if not matches:
@@ -309,28 +323,6 @@ def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
     return True
 
 
-_QUESTION_WORDS = frozenset(
-    "what which how why where when who does do is are did whats what's".split()
-)
-
-
-def _questions(state: PlanState) -> list[tuple[int, int]]:
-    """The spans of the request's questions ("What does it install, package-wise?")."""
-    from oic_ai.tools.planner.clauses import split_clauses
-
-    spans: dict[int, tuple[int, int]] = {}
-    for clause in split_clauses(state.text.original):
-        start, end = spans.get(clause.sentence, (clause.start, clause.end))
-        spans[clause.sentence] = (min(start, clause.start), max(end, clause.end))
-    found = []
-    for start, end in spans.values():
-        sentence = state.text.original[start : end + 1].strip()
-        first = sentence.split(maxsplit=1)[0].lower().strip(",") if sentence else ""
-        if sentence.endswith("?") and first in _QUESTION_WORDS:
-            found.append((start, end))
-    return found
-
-
 _DESCRIBING = frozenset("for in on from inside via at if unless when".split())
 _PRONOUNS = frozenset("it them that this those these one ones".split())
 _POINTING_VERBS = frozenset(
@@ -343,35 +335,6 @@ _PART_WORDS = (
     | HEAD_NOUNS
     | frozenset("server common core data bin dev doc docs libs lib utils full minimal".split())
 )
-
-_REPLACE = re.compile(
-    rf"\b(?:replace|swap|substitute)\s+(?:the\s+)?(?P<old>{_NAME})\s+(?:with|by|for)\s+"
-    rf"(?:the\s+)?(?P<new>{_NAME})\b"
-    rf"|\bswitch(?:ing)?\s+from\s+(?P<old2>{_NAME})\s+to\s+(?P<new2>{_NAME})\b"
-    rf"|\b(?:(?:with|use|using|add|install)\s+)?(?P<new3>{_NAME})\s+(?:instead\s+of|rather\s+than|"
-    rf"in\s+place\s+of)\s+(?:the\s+)?(?P<old3>{_NAME})\b"
-)
-
-
-# "isn't needed", "not needed", "is no longer wanted": said of a package that is to go
-_NOT_NEEDED = (
-    r"(?:(?:(?:is|are)\s+)?not|isn't|aren't|(?:(?:is|are)\s+)?no\s+longer"
-    r"|(?:is|are)n't\s+really)"
-    r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
-)
-# what is said of packages after their names: "nginx isn't needed", "mosquitto not needed",
-# "curl is included"
-_SAID_OF = re.compile(
-    rf"\b(?P<names>{_NAMES})\s+(?:"
-    rf"(?P<off>{_NOT_NEEDED})"
-    r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped))"
-    r"|goes|(?:has|have)\s+to\s+go)"
-    r"|(?P<on>(?:is|are|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be|have\s+to\s+be)"
-    r"\s+(?:included|installed|present|available|added|there|on\s+it|in\s+(?:it|the\s+image)))"
-    r"|(?P<bare>installed|included)(?=\s*(?:$|[\n.;]))"
-    r")\b"
-)
-
 
 # "chromium is what the team used", "xfce is what they are used to": the pick among kinds
 _PICKED = re.compile(rf"\b(?P<name>{_NAME})\s+(?:is|are|was|were)\s+what\b")
@@ -403,12 +366,6 @@ def _picked(state: PlanState) -> list[Capability]:
     return picks
 
 
-# "the qemu guest agent isn't needed": a definite phrase of a few words, then "not needed"
-_PHRASE_NOT_NEEDED = re.compile(
-    rf"\bthe\s+(?P<names>(?:{_NAME})(?:\s+(?:{_NAME})){{0,3}})\s+{_NOT_NEEDED}\b"
-)
-
-
 def _described(state: PlanState) -> None:
     """Add the capability each "something to X" phrase describes, or report the phrase."""
     tokens = tokenize(state.text.work)
@@ -436,7 +393,16 @@ def _described(state: PlanState) -> None:
 def _said_of(state: PlanState) -> None:
     """Packages named first, then what is said of them ("nginx isn't needed anymore")."""
     tokens = tokenize(state.text.work)
-    for match in state.text.matches(_PHRASE_NOT_NEEDED):
+    for match in state.text.matches(PACKAGE_IS):
+        start, end = match.span("names")
+        part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+        before = len(state.text.claims)
+        for item in split_items(part):
+            if any(w not in FILLER for w in item.words):
+                _resolve_item(state, Item("add", item.tokens, "package"))
+        if len(state.text.claims) > before:
+            state.text.consume(*match.span())
+    for match in state.text.matches(PHRASE_NOT_NEEDED):
         start, end = match.span("names")
         part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
         before = len(state.text.claims)
@@ -444,7 +410,7 @@ def _said_of(state: PlanState) -> None:
             _resolve_item(state, Item("remove", part, "said"))
         if len(state.text.claims) > before:
             state.text.consume(*match.span())
-    for match in state.text.matches(_SAID_OF):
+    for match in state.text.matches(SAID_OF):
         start, end = match.span("names")
         part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
         on = match.group("on") or match.group("bare")
@@ -464,7 +430,7 @@ def _said_of(state: PlanState) -> None:
 def _replacements(state: PlanState) -> None:
     """Replace one package with another ("podman instead of docker"): remove one, add one."""
     tokens = tokenize(state.text.work)
-    for match in state.text.matches(_REPLACE):
+    for match in state.text.matches(REPLACE):
         old = next(g for g in ("old", "old2", "old3") if match.group(g))
         new = next(g for g in ("new", "new2", "new3") if match.group(g))
         pairs: tuple[tuple[str, Literal["remove", "add"]], ...] = ((old, "remove"), (new, "add"))
