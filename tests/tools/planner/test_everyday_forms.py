@@ -119,7 +119,7 @@ def test_a_named_package_of_the_target_family_stays_as_named() -> None:
     "request_text",
     [
         "add the package vendor-agent",  # strongly marked: the package X
-        "install `my_tool`",  # backticks
+        "install `my-tool`",  # backticks (an underscore is no Debian name: Policy 5.6.1)
         "add vlc and gimp",  # lower case, no ordinary word: a package
         "debian trixie, arm64, mosquitto and wireguard-tools",  # a list of things asked for
     ],

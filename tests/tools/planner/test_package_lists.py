@@ -212,3 +212,27 @@ def test_a_short_name_shared_by_two_packages_removes_neither() -> None:
 def test_a_sentence_about_the_package_names_it(request_text: str, wanted: list[str]) -> None:
     result = plan(request_text)
     assert added(result) == wanted, (added(result), result.not_applied)
+
+
+def test_a_negation_after_the_names_removes_them_and_adds_nothing() -> None:
+    # the verb is elided: "must not be [installed]", said after what must be installed
+    result = plan(
+        "Policy: iotop and nload must be installed, wget and curl mustn't be.", _with_tools()
+    )
+    assert added(result) == ["iotop", "nload"], (added(result), result.not_applied)
+    assert removed(result) == ["curl", "wget"] or removed(result) == ["wget", "curl"]
+    result = plan("rlogin-server and finger-daemon should never be installed")
+    assert added(result) == [], added(result)
+    assert result.not_applied == []
+
+
+def test_preinstalled_after_a_comma_list_marks_every_name() -> None:
+    result = plan("a build box with jq, gdb, strace and ltrace preinstalled.")
+    assert added(result) == ["jq", "gdb", "strace", "ltrace"], (added(result), result.not_applied)
+
+
+def test_a_word_with_an_underscore_is_no_debian_package() -> None:
+    # kernel flags are written with underscores; Debian package names never have one
+    result = plan("add jq and nosmt_force please")
+    assert added(result) == ["jq"], added(result)
+    assert any("nosmt_force" in n for n in result.not_applied)

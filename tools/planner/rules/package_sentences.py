@@ -162,15 +162,19 @@ NOT_NEEDED = (
     r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
 )
 # what is said of packages after their names: "nginx isn't needed", "mosquitto not needed",
-# "curl is included"
+# "curl is included", "jq and git preinstalled", "telnet must not be"
 SAID_OF = re.compile(
     rf"\b(?P<names>{NAMES})\s+(?:"
     rf"(?P<off>{NOT_NEEDED})"
     r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped))"
     r"|goes|(?:has|have)\s+to\s+go)"
+    # "telnet and rsh-client must not be (installed)": the verb of the sentence before
+    r"|(?P<banned>(?:(?:must|should|may|shall|can)(?:\s+not|n't|\s+never)|mustn't|shouldn't)"
+    r"\s+be(?:\s+(?:installed|included|present|there|added|on\s+it|in\s+(?:it|the\s+image)))?"
+    r"(?=\s*(?:$|[\n.;,!)])))"
     r"|(?P<on>(?:is|are|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be|have\s+to\s+be)"
     r"\s+(?:included|installed|present|available|added|there|on\s+it|in\s+(?:it|the\s+image)))"
-    r"|(?P<bare>installed|included)(?=\s*(?:$|[\n.;]))"
+    r"|(?P<bare>installed|included|preinstalled|pre-installed)(?=\s*(?:$|[\n.;]))"
     r")\b"
 )
 

@@ -412,12 +412,18 @@ def _said_of(state: PlanState) -> None:
             state.text.consume(*match.span())
     for match in state.text.matches(SAID_OF):
         start, end = match.span("names")
-        part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+        part = [t for t in tokens if t.kind in ("word", "sep") and start <= t.start < end]
         on = match.group("on") or match.group("bare")
         mode: Literal["remove", "add"] = "add" if on else "remove"
-        # "iotop installed" marks a name as strongly as "install iotop" does; an English
-        # word before it does not ("nothing else installed")
-        bare = match.group("bare") and not is_english(match.group("names").split()[-1])
+        # "iotop installed", "nload must be installed" mark a name as strongly as "install
+        # iotop" does, and "telnet must not be" as "remove telnet"; an English word does not
+        # ("nothing else installed")
+        marked = (
+            match.group("bare")
+            or match.group("banned")
+            or re.search(r"install|add|includ", match.group("on") or "")
+        )
+        bare = marked and not is_english(match.group("names").split()[-1])
         verb = "installed" if bare else "said"
         before = len(state.text.claims)
         for item in split_items(part):
@@ -492,6 +498,9 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     return bool(item.verb) and written == written.lower() and not is_common(token)
 
 
+_DEBIAN_NAME = re.compile(r"^[a-z0-9][a-z0-9+.-]+$", re.IGNORECASE)
+
+
 def _shaped(state: PlanState, written: str) -> bool:
     """Whether ``written`` looks like a package name of the target's family.
 
@@ -499,9 +508,12 @@ def _shaped(state: PlanState, written: str) -> bool:
     PackageKit), but a capitalised or upper-case word is a product name ("Firefox",
     "GNOME") in either family.
     """
+    family = family_of(state.target.os, state.target.dist)
+    if family != "rpm" and not _DEBIAN_NAME.match(written):
+        return False  # "slab_nomerge": Debian names have no underscore (Policy 5.6.1)
     if written == written.lower():
         return True
-    if family_of(state.target.os, state.target.dist) != "rpm" or written.isupper():
+    if family != "rpm" or written.isupper():
         return False
     return any(c.isupper() for c in written[1:])
 
