@@ -236,3 +236,42 @@ def test_a_word_with_an_underscore_is_no_debian_package() -> None:
     result = plan("add jq and nosmt_force please")
     assert added(result) == ["jq"], added(result)
     assert any("nosmt_force" in n for n in result.not_applied)
+
+
+def test_swapping_a_family_out_removes_each_of_its_packages() -> None:
+    template = _with("moby-engine", "moby-cli", "jq")
+    result = plan("swap moby out for podman, we went rootless", template)
+    assert sorted(removed(result)) == ["moby-cli", "moby-engine"], result.not_applied
+    assert added(result) == ["podman"]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "remove curl and wget, but wget stays",  # said after the name
+        "drop curl and wget. oh wait, wget can stay",
+    ],
+)
+def test_a_name_said_to_stay_is_kept(request_text: str) -> None:
+    result = plan(request_text, _with_tools())
+    assert removed(result) == ["curl"], (removed(result), result.not_applied)
+    assert result.not_applied == []
+
+
+def test_keeping_a_family_name_keeps_its_packages() -> None:
+    template = _with("moby-engine", "moby-cli")
+    result = plan("drop moby-engine and moby-cli... actually keep moby", template)
+    assert removed(result) == [], (removed(result), result.not_applied)
+    assert result.not_applied == []
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "ubu24, jq gdb strace",  # a release's short name heads the list
+        "jq gdb, for hyper-v",  # a purpose after the names: no sentence of names only
+    ],
+)
+def test_a_list_sentence_takes_no_release_or_purpose_as_a_name(request_text: str) -> None:
+    result = plan(request_text)
+    assert not {"ubu24", "hyper-v"} & set(added(result)), added(result)

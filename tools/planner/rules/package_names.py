@@ -208,6 +208,22 @@ def installed_by_capability_word(state: PlanState, word: str) -> list[str]:
     return found[0] if len(found) == 1 else []
 
 
+def family_names(state: PlanState, word: str) -> list[str]:
+    """The template's (and the request's) packages a short family name stands for.
+
+    "moby" stands for moby-engine and moby-cli: the installed names that start with
+    "moby-", and the catalog's other names for it present on the target. A word that is
+    a package itself, or that starts no installed name, stands for nothing here.
+    """
+    installed = [*state.facts.packages, *state.facts.kernel.packages, *state.add]
+    found = [n for n in installed if n == word or n.startswith(f"{word}-")]
+    target = state.target
+    if target.known:
+        aliases = state.catalog.aliases(word, target.os, target.dist, target.arch)
+        found += [n for n in aliases if n in installed and n not in found]
+    return found
+
+
 def removal_aliases(state: PlanState, written: str, token: str) -> tuple[str, ...]:
     """The other names a removal of ``written`` takes: none when the template has it.
 
@@ -353,4 +369,21 @@ def never_a_name(state: PlanState, token: str, written: str) -> bool:
     registry = load_targets()
     if registry.os_for_spelling(token) is not None:
         return True
-    return any(token in registry.request_words(kind) for kind in ("dist", "arch"))
+    if any(token in registry.request_words(kind) for kind in ("dist", "arch")):
+        return True
+    return _short_dist(token, registry.request_words("dist"))
+
+
+def _short_dist(token: str, dist_words: Sequence[str] | dict[str, str]) -> bool:
+    """Whether ``token`` shortens a release's name ("deb13" for debian13, "ubu24")."""
+    short = _LETTERS_DIGITS.match(token)
+    if short is None or len(short.group(1)) < 2:
+        return False
+    for word in dist_words:
+        full = _LETTERS_DIGITS.match(word)
+        if full and full.group(2) == short.group(2) and full.group(1).startswith(short.group(1)):
+            return True
+    return False
+
+
+_LETTERS_DIGITS = re.compile(r"^([a-z]+)(\d+)$")

@@ -12,8 +12,8 @@ from oic_ai.stores.capability_catalog import words
 from oic_ai.tools.planner.lexicon import is_english
 from oic_ai.tools.planner.rules.capability_words import covered_words as _covered
 from oic_ai.tools.planner.rules.capability_words import find_capabilities as _find_capabilities
+from oic_ai.tools.planner.rules.package_names import family_names, never_a_name, qualifies
 from oic_ai.tools.planner.rules.package_names import known as _known
-from oic_ai.tools.planner.rules.package_names import never_a_name, qualifies
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token
 from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES, PACKAGE_TOKEN, RETRIEVAL_WORDS
@@ -48,18 +48,33 @@ def name_sentences(state: PlanState, items: list[Item]) -> list[Item]:
     marked = list(items)
     for indexes in sentences.values():
         group = [items[k] for k in indexes]
-        if all(item.mode == "none" and item.verb in ("", ",") for item in group) and _only_names(
-            state, group
-        ):
-            for k in indexes:
+        if not all(item.mode == "none" and item.verb in ("", ",") for item in group):
+            continue
+        naming = _only_names(state, group)
+        for k, names in zip(indexes, naming or [], strict=False):
+            if names:
                 marked[k] = Item("add", items[k].tokens, "listed", items[k].aside_by)
     return marked
 
 
-def _only_names(state: PlanState, group: Sequence[Item]) -> bool:
-    """Whether a sentence's items are only names, at least two, one of them known."""
+# words that link a phrase to something else: a sentence with one lists no names
+_LINKING = frozenset(
+    "for in on from inside via at as to by if unless when because since so".split()
+)
+
+
+def _only_names(state: PlanState, group: Sequence[Item]) -> list[bool] | None:
+    """Which of a sentence's items name packages, when its items are only names.
+
+    None unless there are at least two names, one of them known. A target's word, a
+    base word or a number ("deb13 x86 raw, nginx certbot") is neither a name nor an end
+    to the list: its item is left as it is.
+    """
     names = known_names = 0
+    naming = []
     for item in group:
+        if any(t.text in _LINKING for t in item.tokens):
+            return None  # "for hyper-v", "on the nuc": what it is for or where, no name
         content = [t for t in item.tokens if t.text not in FILLER]
         text = " ".join(t.text for t in content)
         capabilities = _find_capabilities(state.catalog, text) if len(content) > 1 else ()
@@ -68,44 +83,65 @@ def _only_names(state: PlanState, group: Sequence[Item]) -> bool:
             for w, done in zip(words(text), _covered(capabilities, words(text)), strict=True)
         ):
             names, known_names = names + 1, known_names + 1  # "gstreamer cli tools"
+            naming.append(True)
             continue
+        before = names
         for token in content:
             written = state.text.raw(token.start, token.end)
             if _known(state, written) or token.text in state.catalog.capabilities:
                 known_names += 1
             elif (
+                token.text in RETRIEVAL_WORDS
+                or token.text.replace(".", "").isdigit()
+                or never_a_name(state, token.text, written)
+            ):
+                continue  # "x86", "raw", "13", "deb13": the target, said beside the list
+            elif (
                 written != token.text
                 or not PACKAGE_TOKEN.match(token.text)
                 or token.text in NOT_PACKAGES
-                or token.text in RETRIEVAL_WORDS
-                or token.text.replace(".", "").isdigit()
                 or is_english(token.text)
-                or never_a_name(state, token.text, written)
                 or in_path(state, token)
             ):
-                return False
+                return None
             names += 1
-    return names >= 2 and known_names >= 1
+        naming.append(
+            names > before or any(_known(state, state.text.raw(t.start, t.end)) for t in content)
+        )
+    return naming if names >= 2 and known_names >= 1 else None
 
 
-_KEEP = r"\b(?:keep|keeping|retain|preserve)\s+(?:the\s+)?(?P<names>{names})"
+_KEEP = (
+    r"\b(?:keep|keeping|retain|preserve)\s+(?:the\s+)?(?P<names>{names})"
+    # said after the names: "ipmitool stays", "moby can stay", "nano remains"
+    r"|\b(?P<names2>{names})\s+(?:(?:can|should|will|must)\s+)?(?:stays?|remains?|is\s+staying)\b"
+)
 
 
-def keeps(state: PlanState) -> list[tuple[int, int]]:
-    """Spans of the names a request keeps ("oh wait, keep socat")."""
+def keeps(state: PlanState) -> list[tuple[int, int, tuple[int, int]]]:
+    """Spans of the names a request keeps ("oh wait, keep socat", "ipmitool stays").
+
+    Each is (start, end, the whole phrase's span).
+    """
     pattern = re.compile(_KEEP.format(names=NAMES))
-    return [m.span("names") for m in state.text.matches(pattern)]
+    found = []
+    for m in state.text.matches(pattern):
+        start, end = m.span("names") if m.group("names") else m.span("names2")
+        found.append((start, end, m.span()))
+    return found
 
 
 def keep(state: PlanState, item: Item) -> None:
     """Keep a package: take back its removal earlier in the request, or note it stays."""
     for token in item.tokens:
-        name = state.text.raw(token.start, token.end)
-        if name in state.remove:
-            state.remove.remove(name)
-            state.text.consume(token.start, token.end)
-        elif name in state.facts.packages or name in state.add:
-            state.text.consume(token.start, token.end, "context")
+        written = state.text.raw(token.start, token.end)
+        # "keep moby": a family's short name keeps each of its packages (moby-engine, moby-cli)
+        for name in family_names(state, written) or [written]:
+            if name in state.remove:
+                state.remove.remove(name)
+                state.text.consume(token.start, token.end)
+            elif name in state.facts.packages or name in state.add:
+                state.text.consume(token.start, token.end, "context")
 
 
 _CHANGE_OF_MIND = re.compile(
@@ -147,7 +183,8 @@ def final_intent(state: PlanState) -> None:
 
 
 REPLACE = re.compile(
-    rf"\b(?:replace|swap|substitute)\s+(?:the\s+)?(?P<old>{NAME})\s+(?:with|by|for)\s+"
+    rf"\b(?:replace|swap|substitute|trade|exchange)\s+(?:the\s+)?(?P<old>{NAME})"
+    rf"(?:\s+(?:out|over))?\s+(?:with|by|for)\s+"
     rf"(?:the\s+)?(?P<new>{NAME})\b"
     rf"|\bswitch(?:ing)?\s+from\s+(?P<old2>{NAME})\s+to\s+(?P<new2>{NAME})\b"
     rf"|\b(?:(?:with|use|using|add|install)\s+)?(?P<new3>{NAME})\s+(?:instead\s+of|rather\s+than|"

@@ -23,6 +23,7 @@ from oic_ai.tools.planner.rules.described import read_described
 from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
     SOFTWARE_NOUNS,
+    family_names,
     installed_by_capability_word,
     never_a_name,
     plays_another_role,
@@ -90,8 +91,16 @@ def rule_packages(state: PlanState) -> None:
     for index, item in enumerate(items):
         if any(start <= item.span[0] < end for start, end in asked):
             continue  # "what does the live environment install?" asks, it adds nothing
-        if any(start <= item.span[0] < end for start, end in kept):
+        if any(start <= item.span[0] < end for start, end, _ in kept):
             keep(state, item)
+            continue
+        said = [k for k in kept if any(k[0] <= t.start < k[1] for t in item.tokens)]
+        if said:  # "..., so ipmitool stays": what is said of it goes with it
+            for start, end, whole in said:
+                before = len(state.text.claims)
+                keep(state, Item("none", [t for t in item.tokens if start <= t.start < end]))
+                if len(state.text.claims) > before:
+                    state.text.consume(*whole, "context")
             continue
         if _ambiguous_in_list(state, items, index, previous_took):
             _apply_names(state, item, item.words[0], [state.text.raw(*item.span)])
@@ -658,6 +667,8 @@ def _apply_names(state: PlanState, item: Item, asked: str, names: list[str]) -> 
         candidates = {asked, *names}
         if state.target.known:
             candidates |= set(removal_aliases(state, asked, asked))
+        if asked not in (*state.facts.packages, *state.facts.kernel.packages):
+            candidates |= set(family_names(state, asked))  # "moby": moby-engine, moby-cli
         _remove(state, item, sorted(candidates), asked)
     else:
         _add(state, item, names, asked)
