@@ -275,3 +275,24 @@ def test_keeping_a_family_name_keeps_its_packages() -> None:
 def test_a_list_sentence_takes_no_release_or_purpose_as_a_name(request_text: str) -> None:
     result = plan(request_text)
     assert not {"ubu24", "hyper-v"} & set(added(result)), added(result)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        ("also an ids, suricata", ["suricata"]),  # a description, then the name it means
+        ("need an ubuntu 24.04 img for our agv, with jq", ["jq"]),  # what it is for
+        ("we need it on an x86_64 sbc, plus gdb", ["gdb"]),  # hardware after an arch word
+        ("add a dvr and jq", ["jq"]),  # an article before a word: a kind of thing
+    ],
+)
+def test_a_kind_of_thing_or_its_hardware_is_no_package(
+    request_text: str, wanted: list[str]
+) -> None:
+    result = plan(request_text)
+    assert added(result) == wanted, (added(result), result.not_applied)
+
+
+def test_a_description_spelled_out_by_the_name_after_it_is_context() -> None:
+    result = plan("also an ids, suricata")
+    assert result.not_applied == []

@@ -141,6 +141,9 @@ def rule_packages(state: PlanState) -> None:
             _resolve_whole(state, item)
             previous_took = len(state.text.claims) > before
             took_any = took_any or previous_took
+            if head is not None and previous_took and not head_took:
+                if _spelled_out(state, head, item):
+                    state.text.consume(*head.span, "context")  # "a vpn, wireguard"
             head, head_took = item, previous_took
         else:
             previous_took = False
@@ -149,6 +152,19 @@ def rule_packages(state: PlanState) -> None:
 
 
 _DETERMINERS = frozenset("the a an our some their its your my this that these those".split())
+
+
+def _spelled_out(state: PlanState, head: Item, item: Item) -> bool:
+    """Whether ``item`` is the name right after the description ``head`` ("a vpn, wireguard").
+
+    The description is an indefinite article and a word or two that took nothing; the
+    name follows it after a comma alone.
+    """
+    if head.mode not in ("add", "none") or head.words[0] not in ("a", "an"):
+        return False
+    if len(head.words) > 3 or len(item.tokens) != 1:
+        return False
+    return state.text.original[head.span[1] : item.span[0]].strip() == ","
 
 
 def _trim(item: Item) -> Item | None:
@@ -494,6 +510,10 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     before = words[: words.index(token)] if token in words else words
     if before and before[-1] in _BEFORE_A_VERB:
         return False  # "wants us to consolidate", "make sure it boots": a verb, not a thing
+    if before and (before[-1] in ("a", "an") or "for" in before):
+        return False  # "a vpn": a kind of thing; "for our amr": what it is for, no name
+    if _after_target_word(state, item, token):
+        return False  # "x86 nuc", "arm64 board": the hardware the target runs on
     quoted = f"`{written}`" in state.text.original
     if item.verb in _STRONG_VERBS or quoted or any(w in ("package", "packages") for w in before):
         return True
@@ -508,6 +528,20 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
 
 
 _DEBIAN_NAME = re.compile(r"^[a-z0-9][a-z0-9+.-]+$", re.IGNORECASE)
+
+
+def _after_target_word(state: PlanState, item: Item, token: str) -> bool:
+    """Whether the word written right before ``token`` names an architecture or release."""
+    from oic_ai.stores.targets import load_targets
+
+    found = next((t for t in item.tokens if t.text == token), None)
+    if found is None:
+        return False
+    before = state.text.original[: found.start].lower().split()
+    if not before:
+        return False
+    registry = load_targets()
+    return any(before[-1] in registry.request_words(kind) for kind in ("arch", "dist"))
 
 
 def _shaped(state: PlanState, written: str) -> bool:
