@@ -296,3 +296,26 @@ def test_a_kind_of_thing_or_its_hardware_is_no_package(
 def test_a_description_spelled_out_by_the_name_after_it_is_context() -> None:
     result = plan("also an ids, suricata")
     assert result.not_applied == []
+
+
+DEBIAN = OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "wanted"),
+    [
+        # a companion named by its role after the package it belongs to
+        ("cockpit plus the machines plugin", ["cockpit", "cockpit-machines"]),
+        # what follows "so" is only a known name: the consequence asks for it
+        ("it's a tiny router so nftables", ["nftables"]),
+        # a phrase said to be the whole of what is needed
+        ("a recovery initrd. nfs client and busybox are all it really needs", None),
+    ],
+)
+def test_names_read_from_their_place_in_the_sentence(
+    request_text: str, wanted: list[str] | None
+) -> None:
+    result = plan(request_text, DEBIAN.read_text(encoding="utf-8"))
+    expected = wanted if wanted is not None else ["nfs-common", "busybox"]
+    assert added(result) == expected, (added(result), result.not_applied)
+    assert result.not_applied == []

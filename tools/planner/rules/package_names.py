@@ -11,10 +11,17 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from oic_ai.stores.capability_catalog import Capability, words
+from oic_ai.tools.planner.lexicon import is_common, is_english
 from oic_ai.tools.planner.rules.capability_words import real_names
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.text import Item, Token
-from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES, RETRIEVAL_WORDS
+from oic_ai.tools.planner.words import (
+    FILLER,
+    NEGATORS,
+    NOT_PACKAGES,
+    PACKAGE_TOKEN,
+    RETRIEVAL_WORDS,
+)
 
 
 def real(state: PlanState, name: str) -> bool:
@@ -387,3 +394,91 @@ def _short_dist(token: str, dist_words: Sequence[str] | dict[str, str]) -> bool:
 
 
 _LETTERS_DIGITS = re.compile(r"^([a-z]+)(\d+)$")
+
+
+# A host or domain name: two dots or more, or one before a top-level domain word.
+_HOST_LIKE = re.compile(
+    r"^(?:[a-z0-9-]+\.){2,}[a-z][a-z0-9-]*$"
+    r"|^[a-z0-9-]+\.(?:com|net|org|local|lan|internal|example|invalid|test|localdomain|corp"
+    r"|home|edu|gov)$"
+)
+# Words after which an unknown word is a verb: "to" and the subject pronouns.
+_BEFORE_A_VERB = frozenset("to it he she they we i who which that nobody everyone".split())
+# The verbs that mark what follows as a package even when nothing knows the name.
+_STRONG_VERBS = frozenset({"install", "installing", "installed", "packages", "package"})
+
+
+def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bool:
+    """The package rule: is ``written`` (read as ``token``) a package in this item?
+
+    A name is a package when the synced index, the catalog or the library knows it; or
+    when the request marks it as one and it has a package name's shape for the family
+    (lower case): strongly ("install X", "the package X", `X`) or, for a word that is no
+    ordinary English word, by "add", "with" or "need". Anything else (a product name
+    written with capitals, "a ton", "the options") is left for the accounting to report.
+    """
+    if token in state.user_names or token == state.hostname:
+        return False  # an account or host name this request used ("ops needs an account")
+    if known(state, written):
+        return True
+    if item.verb == "said":
+        return False  # "they run acme-thing": a statement names only what is known
+    if not PACKAGE_TOKEN.match(written.lower()) or not _shaped(state, written):
+        return False
+    if never_a_name(state, token, written):
+        return False  # "-y", "--quiet", "ubuntu", "trixie": a flag or a target's name
+    if _HOST_LIKE.match(written.lower()):
+        return False  # "ntp1.corp.example.net", "example.com": a host, not a package
+    words = item.words
+    before = words[: words.index(token)] if token in words else words
+    if before and before[-1] in _BEFORE_A_VERB:
+        return False  # "wants us to consolidate", "make sure it boots": a verb, not a thing
+    if before and (before[-1] in ("a", "an") or "for" in before):
+        return False  # "a vpn": a kind of thing; "for our amr": what it is for, no name
+    if _after_target_word(state, item, token):
+        return False  # "x86 nuc", "arm64 board": the hardware the target runs on
+    quoted = f"`{written}`" in state.text.original
+    if item.verb in _STRONG_VERBS or quoted or any(w in ("package", "packages") for w in before):
+        return True
+    if item.mode == "remove" and item.verb in NEGATORS | {"no", "without"}:
+        return False  # "be careful not to duplicate": a negation names no unknown package
+    if plays_another_role(state, item, token):
+        return False  # a group, a named repository, a statement, another language
+    if "-" in token and all(is_english(part) for part in token.split("-") if part):
+        return False  # "also auto-register", "with read-only root": English, said weakly
+    # "add vlc": a lower-case word that is no English word; "FreeIPA", "a ton" are not
+    return bool(item.verb) and written == written.lower() and not is_common(token)
+
+
+_DEBIAN_NAME = re.compile(r"^[a-z0-9][a-z0-9+.-]+$", re.IGNORECASE)
+
+
+def _after_target_word(state: PlanState, item: Item, token: str) -> bool:
+    """Whether the word written right before ``token`` names an architecture or release."""
+    from oic_ai.stores.targets import load_targets
+
+    found = next((t for t in item.tokens if t.text == token), None)
+    if found is None:
+        return False
+    before = state.text.original[: found.start].lower().split()
+    if not before:
+        return False
+    registry = load_targets()
+    return any(before[-1] in registry.request_words(kind) for kind in ("arch", "dist"))
+
+
+def _shaped(state: PlanState, written: str) -> bool:
+    """Whether ``written`` looks like a package name of the target's family.
+
+    Debian names are lower case. RPM names may have inner capitals (NetworkManager,
+    PackageKit), but a capitalised or upper-case word is a product name ("Firefox",
+    "GNOME") in either family.
+    """
+    family = family_of(state.target.os, state.target.dist)
+    if family != "rpm" and not _DEBIAN_NAME.match(written):
+        return False  # "slab_nomerge": Debian names have no underscore (Policy 5.6.1)
+    if written == written.lower():
+        return True
+    if family != "rpm" or written.isupper():
+        return False
+    return any(c.isupper() for c in written[1:])

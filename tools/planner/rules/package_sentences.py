@@ -253,3 +253,12 @@ def questions(state: PlanState) -> list[tuple[int, int]]:
         if sentence.endswith("?") and first in _QUESTION_WORDS:
             found.append((start, end))
     return found
+
+
+# "busybox + nfs client is all it needs", "jq is all we want": a phrase said to be the
+# whole of what is needed names what to add
+ALL_IT_NEEDS = re.compile(
+    rf"\b(?P<names>(?:{NAME})(?:\s+(?:{NAME})){{0,3}})\s+(?:is|are)\s+(?:really\s+)?all\s+"
+    r"(?:it|we|they|this|that|you|i|the\s+image|the\s+box)\s+(?:really\s+)?"
+    r"(?:needs?|wants?|requires?|uses?)\b"
+)

@@ -9,7 +9,7 @@ from typing import Literal
 
 from oic_ai.stores.capability_catalog import Capability, words
 from oic_ai.stores.vocabulary import CAPABILITY_SYNONYMS, PACKAGE_CAPABILITIES
-from oic_ai.tools.planner.lexicon import is_common, is_english
+from oic_ai.tools.planner.lexicon import is_english
 from oic_ai.tools.planner.rules.capability_words import (
     covered_words as _covered,
 )
@@ -25,8 +25,8 @@ from oic_ai.tools.planner.rules.package_names import (
     SOFTWARE_NOUNS,
     family_names,
     installed_by_capability_word,
+    may_be_package,
     never_a_name,
-    plays_another_role,
     prefer_picks,
     qualifies,
     removal_aliases,
@@ -43,8 +43,8 @@ from oic_ai.tools.planner.rules.package_names import (
 from oic_ai.tools.planner.rules.package_names import (
     real as _real,
 )
-from oic_ai.tools.planner.rules.package_sentences import NAME as _NAME
 from oic_ai.tools.planner.rules.package_sentences import (
+    ALL_IT_NEEDS,
     PACKAGE_IS,
     PHRASE_NOT_NEEDED,
     REPLACE,
@@ -56,13 +56,13 @@ from oic_ai.tools.planner.rules.package_sentences import (
     name_sentences,
     questions,
 )
-from oic_ai.tools.planner.state import PlanState, family_of
+from oic_ai.tools.planner.rules.package_sentences import NAME as _NAME
+from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token, line_breaks, split_items, tokenize
 from oic_ai.tools.planner.words import (
     ADVERB_PAIRS,
     ADVERBS,
     FILLER,
-    NEGATORS,
     NOT_PACKAGES,
     PACKAGE_TOKEN,
     RETRIEVAL_WORDS,
@@ -110,6 +110,9 @@ def rule_packages(state: PlanState) -> None:
         if item.mode == "aside" and item.aside_by == ":":
             state.text.consume(*item.span, "context")  # "Required packages:" heads the list
             continue
+        if item.mode == "aside" and item.aside_by == "so" and _only_known(state, item):
+            # "it's a gateway so mosquitto": what follows "so" is nothing but a known name
+            item = Item("add", item.tokens, "so")
         if item.mode == "aside":
             if (
                 item.aside_by == "("
@@ -138,6 +141,9 @@ def rule_packages(state: PlanState) -> None:
             continue
         if any(w not in FILLER for w in item.words):
             before = len(state.text.claims)
+            if head is not None and head_took and _companion(state, head, item):
+                previous_took = took_any = True
+                continue
             _resolve_whole(state, item)
             previous_took = len(state.text.claims) > before
             took_any = took_any or previous_took
@@ -152,6 +158,34 @@ def rule_packages(state: PlanState) -> None:
 
 
 _DETERMINERS = frozenset("the a an our some their its your my this that these those".split())
+
+
+def _only_known(state: PlanState, item: Item) -> bool:
+    """Whether every word of ``item`` (but filler) is a name the index, catalog or library knows."""
+    content = [t for t in item.tokens if t.text not in FILLER]
+    return bool(content) and all(_known(state, state.text.raw(t.start, t.end)) for t in content)
+
+
+def _companion(state: PlanState, head: Item, item: Item) -> bool:
+    """Add or remove a named package's companion described by its role ("the cli clients").
+
+    ``head`` is one package name just read (mosquitto); ``item`` is "the" and a few
+    words, one of which ends a known name that starts with the head's name
+    (mosquitto-clients). Nothing else is read here.
+    """
+    content = [w for w in item.words if w not in FILLER]
+    if item.words[0] != "the" or not content or len(content) > 3 or len(head.tokens) != 1:
+        return False
+    owner = state.text.raw(*head.span)
+    if not _known(state, owner):
+        return False
+    for word in reversed(content):
+        for suffix in dict.fromkeys((word, word.removesuffix("s"), f"{word}s")):
+            name = f"{owner}-{suffix}"
+            if _known(state, name):
+                _apply_names(state, item, name, [name])
+                return True
+    return False
 
 
 def _spelled_out(state: PlanState, head: Item, item: Item) -> bool:
@@ -418,6 +452,15 @@ def _described(state: PlanState) -> None:
 def _said_of(state: PlanState) -> None:
     """Packages named first, then what is said of them ("nginx isn't needed anymore")."""
     tokens = tokenize(state.text.work)
+    for match in state.text.matches(ALL_IT_NEEDS):
+        start, end = match.span("names")
+        part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+        text = " ".join(t.text for t in part)
+        before = len(state.text.claims)
+        if part and (_find_capabilities(state.catalog, text) or _known(state, text)):
+            _resolve_item(state, Item("add", part, "said"))
+        if len(state.text.claims) > before:
+            state.text.consume(*match.span())
     for match in state.text.matches(PACKAGE_IS):
         start, end = match.span("names")
         part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
@@ -471,94 +514,6 @@ def _replacements(state: PlanState) -> None:
             if part:
                 _resolve_item(state, Item(mode, part, "replace"))
         state.text.consume(*match.span())
-
-
-# A host or domain name: two dots or more, or one before a top-level domain word.
-_HOST_LIKE = re.compile(
-    r"^(?:[a-z0-9-]+\.){2,}[a-z][a-z0-9-]*$"
-    r"|^[a-z0-9-]+\.(?:com|net|org|local|lan|internal|example|invalid|test|localdomain|corp"
-    r"|home|edu|gov)$"
-)
-# Words after which an unknown word is a verb: "to" and the subject pronouns.
-_BEFORE_A_VERB = frozenset("to it he she they we i who which that nobody everyone".split())
-# The verbs that mark what follows as a package even when nothing knows the name.
-_STRONG_VERBS = frozenset({"install", "installing", "installed", "packages", "package"})
-
-
-def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bool:
-    """The package rule: is ``written`` (read as ``token``) a package in this item?
-
-    A name is a package when the synced index, the catalog or the library knows it; or
-    when the request marks it as one and it has a package name's shape for the family
-    (lower case): strongly ("install X", "the package X", `X`) or, for a word that is no
-    ordinary English word, by "add", "with" or "need". Anything else (a product name
-    written with capitals, "a ton", "the options") is left for the accounting to report.
-    """
-    if token in state.user_names or token == state.hostname:
-        return False  # an account or host name this request used ("ops needs an account")
-    if _known(state, written):
-        return True
-    if item.verb == "said":
-        return False  # "they run acme-thing": a statement names only what is known
-    if not PACKAGE_TOKEN.match(written.lower()) or not _shaped(state, written):
-        return False
-    if never_a_name(state, token, written):
-        return False  # "-y", "--quiet", "ubuntu", "trixie": a flag or a target's name
-    if _HOST_LIKE.match(written.lower()):
-        return False  # "ntp1.corp.example.net", "example.com": a host, not a package
-    words = item.words
-    before = words[: words.index(token)] if token in words else words
-    if before and before[-1] in _BEFORE_A_VERB:
-        return False  # "wants us to consolidate", "make sure it boots": a verb, not a thing
-    if before and (before[-1] in ("a", "an") or "for" in before):
-        return False  # "a vpn": a kind of thing; "for our amr": what it is for, no name
-    if _after_target_word(state, item, token):
-        return False  # "x86 nuc", "arm64 board": the hardware the target runs on
-    quoted = f"`{written}`" in state.text.original
-    if item.verb in _STRONG_VERBS or quoted or any(w in ("package", "packages") for w in before):
-        return True
-    if item.mode == "remove" and item.verb in NEGATORS | {"no", "without"}:
-        return False  # "be careful not to duplicate": a negation names no unknown package
-    if plays_another_role(state, item, token):
-        return False  # a group, a named repository, a statement, another language
-    if "-" in token and all(is_english(part) for part in token.split("-") if part):
-        return False  # "also auto-register", "with read-only root": English, said weakly
-    # "add vlc": a lower-case word that is no English word; "FreeIPA", "a ton" are not
-    return bool(item.verb) and written == written.lower() and not is_common(token)
-
-
-_DEBIAN_NAME = re.compile(r"^[a-z0-9][a-z0-9+.-]+$", re.IGNORECASE)
-
-
-def _after_target_word(state: PlanState, item: Item, token: str) -> bool:
-    """Whether the word written right before ``token`` names an architecture or release."""
-    from oic_ai.stores.targets import load_targets
-
-    found = next((t for t in item.tokens if t.text == token), None)
-    if found is None:
-        return False
-    before = state.text.original[: found.start].lower().split()
-    if not before:
-        return False
-    registry = load_targets()
-    return any(before[-1] in registry.request_words(kind) for kind in ("arch", "dist"))
-
-
-def _shaped(state: PlanState, written: str) -> bool:
-    """Whether ``written`` looks like a package name of the target's family.
-
-    Debian names are lower case. RPM names may have inner capitals (NetworkManager,
-    PackageKit), but a capitalised or upper-case word is a product name ("Firefox",
-    "GNOME") in either family.
-    """
-    family = family_of(state.target.os, state.target.dist)
-    if family != "rpm" and not _DEBIAN_NAME.match(written):
-        return False  # "slab_nomerge": Debian names have no underscore (Policy 5.6.1)
-    if written == written.lower():
-        return True
-    if family != "rpm" or written.isupper():
-        return False
-    return any(c.isupper() for c in written[1:])
 
 
 _MAX_ITEM_WORDS = 8
