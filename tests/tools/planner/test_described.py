@@ -23,6 +23,9 @@ BASE = "debian13-x86_64-minimal-raw.yml"
         ("add something so the operators can print shipping labels", "cups"),
         ("plus an agent to export host metrics to prometheus", "prometheus-node-exporter"),
         ("install something so we can keep the system clock in sync", "chrony"),
+        # "whatever" and what it lets happen, said right after it
+        ("and whatever lets our scripts open the rs485 serial port from python", "python3-serial"),
+        ("whatever allows us to read the disks' SMART data", "smartmontools"),
     ],
 )
 def test_a_described_package_is_read_as_the_capability_it_describes(

@@ -41,10 +41,12 @@ _SUGGEST = 0.25
 _NAMED = 0.35
 
 _PLACEHOLDER = re.compile(
-    r"\b(?:(?:some|any)thing|stuff"
+    r"\b(?:(?:some|any)thing|stuff|whatever(?=\s+(?:lets?|allows?|makes?|helps?)\b)"
     r"|(?:a|an|some|any)\s+(?:(?:small|simple|lightweight|good|decent)\s+)?"
     r"(?:tool|package|agent|daemon|utility|program|service|software|app)s?)"
     r"\s+(?:(?:that|which)(?:\s+(?:can|will|lets?\s+us|allows?\s+us\s+to))?"
+    # "whatever lets python talk to serial ports": what it lets, said right after it
+    r"|(?:lets?|allows?|makes?|helps?)(?=\s+\w+\s+\w)"
     r"|so\s+(?:that\s+)?(?:[\w'-]+\s+){1,3}?(?:can|could|will)|to|for)\s+"
     r"(?P<what>[^,.;:\n()]+?)"
     r"(?:\s*\((?P<aside>[^()\n]{1,40})\))?"
