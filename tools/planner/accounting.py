@@ -425,18 +425,23 @@ def _fill_from_before(
 
 
 def _reason_before_so(item: _Unread, unread: Sequence[_Unread], index: int) -> bool:
-    """True for a clause without values right before "so <a change that was read>"."""
+    """True for a clause without values right before "so <a change that was read>".
+
+    Or before any change that was read, when the clause is a statement ("the layer cache
+    eats everything, bump the disk to 100 gig").
+    """
+    from oic_ai.tools.planner.asking import states
+
     if index + 1 >= len(unread) or re.search(r"[\d/=]", item.clause.text):
         return False
     after = unread[index + 1]
     words = after.clause.text.lower().split()
-    return (
-        after.clause.sentence == item.clause.sentence
-        and bool(words)
-        and words[0] == "so"
-        and words[1:2] != ["that"]
-        and any(o not in _NOT_OPERATIONS for o in after.owners)
+    changed = after.clause.sentence == item.clause.sentence and any(
+        o not in _NOT_OPERATIONS for o in after.owners
     )
+    if changed and not item.owners and states(item.clause.text):
+        return True
+    return changed and bool(words) and words[0] == "so" and words[1:2] != ["that"]
 
 
 _PURPOSE_START = re.compile(r"\s*(?:for|so|to|because|since)\b")

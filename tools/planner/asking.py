@@ -128,7 +128,9 @@ _STATING = frozenset(
         "changed chaired signed remembers remember forgot happens happened sounds looks "
         "seems seemed takes took wrote writes sent sends reported reports "
         "insists insisted recommends recommended prefers preferred likes liked hates "
-        "agreed agrees expects expected plans planned turns turned gonna"
+        "agreed agrees expects expected plans planned turns turned gonna "
+        # negations typed without the apostrophe ("lab boards dont have keys")
+        "dont doesnt didnt isnt arent wasnt werent wont cant hasnt havent already"
     ).split()
 )
 # verbs that report what someone else said, thought or forgot
@@ -294,6 +296,9 @@ def read_clause(
         return Reading("context", f"statement (a relative clause's {wish!r})")
     if wish:
         return Reading("asks", f"wish {wish!r}")
+    if _DEFERRED & set(words) and head[0] not in IMPERATIVES:
+        # "pkgs from it come later", "gps pps for time later": nothing asked now
+        return Reading("context", "deferred")
     kept = next((w for w in head[1:] if w in _STAYING), "")
     if kept and not _VALUE.search(text):
         # "the rest of the options stay", "that one remains": what stays as it is
@@ -323,6 +328,14 @@ def read_clause(
     value = _VALUE.search(text)
     if value:
         return Reading("asks", f"value {value.group()!r}")
+    if (
+        len(head) > 2
+        and head[0] not in _FUNCTION | FIELD_NOUNS
+        and _past(head[1])
+        and not (is_package is not None and is_package(head[0]))
+    ):
+        # "Finance pushed back on the disk", "security flagged it": what someone did
+        return Reading("context", f"statement ({head[1]!r})")
     field = next((w for w in words if w in FIELD_NOUNS), "")
     if not field:
         pairs = zip(words, words[1:], strict=False)
@@ -360,6 +373,8 @@ def read_clause(
 _MODALS = frozenset("can could will would may might".split())
 # verbs that say something stays as it is
 _STAYING = frozenset("stay stays remain remains".split())
+# words that put what a clause says off to later
+_DEFERRED = frozenset("later afterwards eventually".split())
 # nouns for people: a clause they head states what they do ("operators log in over ssh")
 PEOPLE = frozenset(
     (
@@ -368,6 +383,30 @@ PEOPLE = frozenset(
     ).split()
 )
 _RELATIVE = frozenset("that which who whose".split())
+
+
+def states(text: str) -> str:
+    """The verb of a statement ("the layer cache eats everything"), or "" when it asks.
+
+    A word after the clause's first word that is an English verb form in -s or -ed, with no
+    imperative at the head, no wish, no value and no field noun anywhere.
+    """
+    words = words_of(text)
+    head = _head(words)
+    if not head or head[0] in IMPERATIVES or _has_wish(words) or _VALUE.search(text):
+        return ""
+    if FIELD_NOUNS & set(words):
+        return ""  # "ops gets sudo": a field said with a verb still asks
+    for word in head[1:5]:
+        if (
+            word.endswith(("s", "ed"))
+            and not word.endswith("ss")
+            and word not in FIELD_NOUNS
+            and word not in _FUNCTION
+            and (_past(word) or (word.endswith("s") and _english(word[:-1]) and len(word) > 3))
+        ):
+            return word
+    return ""
 
 
 def _relative_wish(words: list[str], wish: str) -> bool:

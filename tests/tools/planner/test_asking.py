@@ -149,3 +149,23 @@ def test_a_reason_before_so_and_a_change_is_context() -> None:
     assert kinds["The NOC wants dashboards to work"] == "context"
     # no change after "so": the wish is still reported
     assert plan("The NOC wants dashboards to work").not_applied
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "extra pkgs from it land later",  # put off to later
+        "lidar support afterwards",
+        "the test rigs dont have keys enrolled",  # a negation typed without its apostrophe
+        "the camera already streams over rtsp",  # what already is
+        "Procurement pushed back on the disk",  # what someone did (a past verb)
+    ],
+)
+def test_deferred_and_stated_clauses_ask_for_nothing(clause: str) -> None:
+    assert read_clause(clause).asking != "asks", read_clause(clause)
+
+
+def test_a_statement_before_a_change_is_its_reason_but_a_field_still_asks() -> None:
+    result = plan("the nginx access log swallows everything, bump the disk to 90 gig")
+    assert result.not_applied == []
+    assert plan("ops gets sudo, add htop").not_applied  # a field with a verb: a request
