@@ -706,7 +706,40 @@ def _head_clause(state: PlanState, item: _Unread, unread: Sequence[_Unread], ind
     # the clause names the image ("image", "build"), or its target words chose the base
     # ("prepare an Ubuntu 26.04 raw image for ...": the target read "raw image")
     names_image = bool(_HEAD_WORDS & set(head)) or bool({"base", "target"} & set(item.owners))
+    if not names_image and index == 0 and not item.owners and _machine_phrase(state, item):
+        return True  # "Jump host for the vSphere estate.": what the machine is, as a title
     return names_image and described and all(not u.meaningful for u in before)
+
+
+def _machine_phrase(state: PlanState, item: _Unread) -> bool:
+    """True for a request's opening noun phrase that says what the machine is.
+
+    No verb, wish or value in it, and its words are English, names written with capitals
+    ("vSphere", "Cobalt"), acronyms or names with digits ("k8s"); it ends its sentence or
+    its line. An unknown lower-case word ("foobarctl for the boxes") is never absorbed.
+    """
+    from oic_ai.tools.planner.asking import read_clause
+    from oic_ai.tools.planner.lexicon import is_english
+
+    reading = read_clause(item.clause.text)
+    if not reading.why.startswith(("unknown word", "names no change")):
+        return False
+    end = state.text.original[item.clause.end : item.clause.end + 3]
+    if not re.search(r"[.:]\s*$", item.clause.text) and not re.match(r"\s*(?:[.:(\n]|$)", end):
+        return False
+    for token in item.meaningful:
+        written = state.text.raw(token.start, token.end)
+        parts = [p for p in re.split(r"[-_/]", written) if p]
+        if not all(
+            is_english(p.lower(), compounds=True)
+            or p[0].isupper()
+            or any(c.isupper() for c in p)
+            or (any(c.isdigit() for c in p) and any(c.isalpha() for c in p))
+            or p.isdigit()
+            for p in parts
+        ):
+            return False
+    return True
 
 
 # "add something", "a tool": a placeholder whose clause says no more than that

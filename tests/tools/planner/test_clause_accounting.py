@@ -135,3 +135,23 @@ def test_a_clause_naming_only_what_an_applied_value_holds_explains_it() -> None:
     assert result.not_applied == []
     # another name than the value's is still a request of its own
     assert plan("add modprobe.blacklist=radeon, and radeon must leave the initramfs").not_applied
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Bastion box for the OpenShift estate. el10 raw, x86_64",
+        "Self-hosted k3s edge nodes on Ampere Altra (arm64) hardware. el10, aarch64, raw",
+    ],
+)
+def test_an_opening_title_that_says_what_the_machine_is_chose_the_base(request_text: str) -> None:
+    el10 = (OUR_TEMPLATES / "el10-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = plan_request(request_text, el10, mode="create")
+    assert result.not_applied == []
+    assert result.clauses[0].outcome == "base"
+
+
+def test_an_unknown_lower_case_name_in_an_opening_title_is_still_reported() -> None:
+    el10 = (OUR_TEMPLATES / "el10-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = plan_request("zorblatt for the OpenShift estate. el10 raw", el10, mode="create")
+    assert result.not_applied
