@@ -69,3 +69,15 @@ def test_the_shipped_capability_vectors_match_the_catalog() -> None:
     assert load_vectors(texts, MiniLMEmbedder.model_id) is not None, (
         "stale: run python scripts/build_operation_bank.py (make vectors)"
     )
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "the agent ships separately, so don't install anything for it",
+        "no need to add something for that",
+    ],
+)
+def test_a_negated_placeholder_asks_for_nothing(request_text: str) -> None:
+    result = plan_on("ubuntu24-x86_64-minimal-raw.yml", request_text)
+    assert result.operations == [] and result.not_applied == []

@@ -52,6 +52,8 @@ _PLACEHOLDER = re.compile(
     r"(?:\s*\((?P<aside>[^()\n]{1,40})\))?"
     r"(?=\s*(?:[,.;:\n]|\(|$|\s+(?:and|plus|also|but)\s+(?!that\b)))"
 )
+# a negation in the clause before the placeholder: nothing is asked for
+_NEGATED = re.compile(r"\b(?:don'?t|do\s+not|no\s+need\s+to|never|nor|not)\b[^,.;:\n]*$")
 # words that open a description but say nothing of what the package does
 _OPENING = re.compile(
     r"^(?:(?:we|i|us|you)\s+(?:can\s+|could\s+)?|can\s+|to\s+|helps?\s+(?:us\s+)?"
@@ -82,6 +84,11 @@ def read_described(state: PlanState) -> list[Described]:
         return []
     found: list[Described] = []
     for match in state.text.matches(_PLACEHOLDER):
+        before = state.text.work[max(0, match.start() - 40) : match.start()]
+        if _NEGATED.search(before):
+            # "don't install anything for it", "no need to add something for that"
+            state.text.consume(*match.span(), "context")
+            continue
         what = _OPENING.sub("", match.group("what").strip())
         if not what:
             continue
