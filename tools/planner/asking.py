@@ -445,7 +445,13 @@ def _wish_to_do(words: list[str], wish: str) -> bool:
         return False
     at = words.index(last)
     after = words[at + 1 : at + 3]
-    return len(after) == 2 and after[0] == "to" and after[1] not in IMPERATIVES
+    # "need to be enrolled", "has to have X": a passive or possessive wish on the image
+    return (
+        len(after) == 2
+        and after[0] == "to"
+        and after[1] not in IMPERATIVES
+        and after[1] not in ("be", "have", "get")
+    )
 
 
 def _inflected(word: str) -> bool:

@@ -87,3 +87,16 @@ def test_a_create_head_clause_whose_target_words_chose_the_base_is_the_base() ->
     )
     assert result.not_applied == []
     assert result.clauses[0].outcome == "base"
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "no secure boot yet, the test boards dont have keys enrolled",
+        "the kiosks already join the domain through our imaging server",
+    ],
+)
+def test_a_statement_about_such_a_thing_is_context_not_a_report(request_text: str) -> None:
+    emt = (OUR_TEMPLATES / "emt3-x86_64-immutable-secureboot-raw.yml").read_text(encoding="utf-8")
+    result = plan_request(request_text, emt, mode="refine")
+    assert not [n for n in result.not_applied if "enrol" in n or "domain" in n]

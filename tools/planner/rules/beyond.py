@@ -7,7 +7,7 @@ nobody asked for (a network name "OFFICE-5G" read as a 5 GiB disk, "banner" as a
 name, "in the BIOS" as legacy boot). The operation bank's ``not_applied`` labels carry a
 ``words`` pattern that decides such a clause on its own; this rule runs first and reports
 every clause that matches one, with the label's reason, so nothing of it reaches the
-template. A short heading ending with a colon just before such a clause ("also wifi:")
+template; one that states (asks nothing, :mod:`..asking`) is context, read by no rule either. A short heading ending with a colon just before such a clause ("also wifi:")
 belongs to it.
 
 :func:`beyond_template` gives the same reading to the question path (an "is it possible
@@ -84,6 +84,12 @@ def _heading(clauses: list[Clause], index: int) -> Clause | None:
 
 def rule_beyond_template(state: PlanState) -> None:
     """Report every clause no template can hold; no later rule reads its words."""
+    from oic_ai.tools.planner.asking import read_clause
+
     text = state.text
     for item in beyond_template(text.original, text.work):
+        if read_clause(text.original[item.start : item.end]).asking != "asks":
+            # "the lab boards dont have keys enrolled": a statement, no wish; no rule reads it
+            text.consume(item.start, item.end, "context")
+            continue
         state.reject(item.start, item.end, item.label.reason)
