@@ -754,10 +754,26 @@ _OUT_OF_GROUPS = re.compile(
 )
 
 
+_POSSESSIVES = frozenset(("her", "his", "their", "its"))
+_ROLE_AFTER = re.compile(r"\s+(?:user|account|login)(?![\w-])")
+
+
 def _remove_users(state: PlanState) -> None:
     existing = {u.name for u in state.facts.users}
     for match in state.text.matches(_REMOVE_USER):
         name = match.group("name")
+        if name in _POSSESSIVES and _ROLE_AFTER.match(state.text.work, match.end("name")):
+            # "ops2 left the team. Remove her account": the one user of the template the
+            # request named before the pronoun
+            named = [
+                n
+                for n in existing
+                if re.search(
+                    rf"(?<![\w-]){re.escape(n)}(?![\w-])",
+                    state.text.original.lower()[: match.start()],
+                )
+            ]
+            name = named[0] if len(named) == 1 else name
         if name not in existing:
             continue
         if out := _OUT_OF_GROUPS.match(state.text.work, match.end()):
