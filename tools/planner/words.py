@@ -42,7 +42,22 @@ SEPARATOR_WORDS = frozenset({"and", "or", "nor", "then", "but", "also"})
 NEGATORS = frozenset({"not", "don't", "dont", "never", "shouldn't", "mustn't", "nothing"})
 # Two-word negations: the first word removes what follows when the second follows it
 # ("leave out docker", "other than vim", "free of snap", "do without cups").
-REMOVE_PAIRS = frozenset({("leave", "out"), ("other", "than"), ("free", "of"), ("do", "without")})
+# Phrasal verbs of taking out count too ("rip out gcc", "pull out ninja", "cut out vim").
+REMOVE_PAIRS = frozenset(
+    {
+        ("leave", "out"),
+        ("other", "than"),
+        ("free", "of"),
+        ("do", "without"),
+        ("rip", "out"),
+        ("take", "out"),
+        ("pull", "out"),
+        ("cut", "out"),
+        ("strip", "out"),
+        ("yank", "out"),
+        ("throw", "out"),
+    }
+)
 # Two-word verbs that add what follows ("switch to docker-ce", "go with podman").
 ADD_PAIRS = frozenset(
     {
@@ -72,7 +87,8 @@ ADVERBS = frozenset(
     ).split()
 )
 # Verbs that keep what is there: a later "keep X" takes back an earlier removal of X.
-KEEP_VERBS = frozenset("keep keeping retain preserve".split())
+# "leave kubelet" keeps it ("leave out" is a removal, read as a pair first).
+KEEP_VERBS = frozenset("keep keeping retain preserve leave".split())
 # Two-word adverbs ("after all", "any more", "as well", "at all", "for now").
 ADVERB_PAIRS = frozenset(
     {("after", "all"), ("any", "more"), ("as", "well"), ("at", "all"), ("for", "now")}

@@ -186,3 +186,49 @@ def test_leaving_a_group_keeps_the_user(
     assert values.get("systemConfig.users[name=builder].groups") == groups, values
     assert values.get("systemConfig.users[name=builder].sudo") == sudo, values
     assert not result.not_applied, result.not_applied
+
+
+@pytest.mark.parametrize(
+    ("request_text", "name", "fields"),
+    [
+        # system groups after the word "groups", separated by spaces only
+        (
+            "a user kiosk, groups audio video plugdev",
+            "kiosk",
+            {"groups": ["audio", "video", "plugdev"]},
+        ),
+        # system groups alone, set off by commas
+        (
+            "user tess, fish as shell, gpio + i2c",
+            "tess",
+            {"groups": ["gpio", "i2c"], "shell": "/bin/fish"},
+        ),
+        # the short role word "acct"
+        ("a service acct svcmon in the adm group", "svcmon", {"groups": ["adm"]}),
+        ("one admin acct, named rhea", "rhea", {"sudo": True}),
+        # sudo's state said after the word
+        ("Account qa-lead, sudo enabled.", "qa-lead", {"sudo": True}),
+        # (a False sudo is left out of the plan)
+        ("a user intern with sudo disabled", "intern", {"sudo": None}),
+        # "add NAME:" and the user's attributes after the colon
+        (
+            "Add rescuer: groups adm and disk, shell /bin/bash",
+            "rescuer",
+            {"groups": ["adm", "disk"], "shell": "/bin/bash"},
+        ),
+    ],
+)
+def test_user_attributes_in_short_forms(
+    request_text: str, name: str, fields: dict[str, Any]
+) -> None:
+    result = plan(request_text)
+    found = assert_user(result, name, fields, request_text)
+    assert list(found) == [name], found
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_package_listed_after_a_user_is_no_group() -> None:
+    result = plan("add a user ops with sudo, nginx, htop")
+    found = assert_user(result, "ops", {"sudo": True}, "nginx")
+    assert "groups" not in found["ops"], found
+    assert added(result) == ["nginx", "htop"]

@@ -88,3 +88,17 @@ def test_a_user_called_x_is_no_repository_codename() -> None:
     assert "ops-bot" in users(result), result.operations
     repos = [op for op in result.operations if op.op == "add_repository"]
     assert repos and all(getattr(r, "codename", None) != "ops-bot" for r in repos), repos
+
+
+def test_her_account_is_the_user_the_request_named_before() -> None:
+    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    first = plan_request("add users mara and tobi", text, mode="refine")
+    changed = apply_plan(text, first).text
+    result = plan_request("mara left the lab. Please delete her login.", changed, mode="refine")
+    deleted = [op.path for op in result.operations if op.op == "delete"]
+    assert deleted == ["systemConfig.users[name=mara]"], result.operations
+    assert not result.not_applied
+    # with no user named before it, the pronoun names nobody: reported, nothing removed
+    alone = plan_request("delete his account", changed, mode="refine")
+    assert not [op for op in alone.operations if op.op == "delete"], alone.operations
+    assert alone.not_applied

@@ -23,10 +23,13 @@ from oic_ai.tools.planner.rules.user_plans import (
     leave_groups,
     plan_user,
 )
+from oic_ai.tools.planner.rules.user_words import KNOWN_GROUPS as _KNOWN_GROUPS
+from oic_ai.tools.planner.rules.user_words import SUDO_OFF as _SUDO_OFF
+from oic_ai.tools.planner.rules.user_words import SUDO_ON as _SUDO_ON
 from oic_ai.tools.planner.state import PlanState
 
 _ROLE = (
-    r"(?:users?|accounts?|logins?|sudoers?|admins?|administrators?|{foreign}"
+    r"(?:users?|accounts?|accts?|logins?|sudoers?|admins?|administrators?|{foreign}"
     # a field label that names the user: "username: deploy, sudo: yes"
     r"|(?:user|login)-?names?(?=\s*[:=])"
     r"|another(?=\s+(?:one\s+)?(?:called|named)\b)"
@@ -59,7 +62,8 @@ _STOP = frozenset(
         "a an the and or with without in into to for of on at as is are be called named name "
         "who which that has have having gets get needs need no not non sudo admin "
         "administrator root rights access group groups shell password login account accounts "
-        "user users but plus also then please too it its their them this these those one "
+        "user users acct accts but plus also then please too it its their them this these "
+        "those one "
         "another new normal regular extra only just can should must will again instead as "
         "edit edits change changes setup bash zsh sh fish dash ksh tcsh both either each all "
         "neither none our your my his her some every there here what where when why how "
@@ -104,42 +108,6 @@ _GROUP = _GROUP.replace("{shells}", _SHELLS)
 # a word before "shell" is no group ("in groups sudo and docker, default shell zsh")
 _GROUP = rf"[`'\"]?(?:{_GROUP})(?![\w-])(?!\s+(?:login\s+)?shell\b)[`'\"]?"
 _GROUPS = rf"{_GROUP}(?:\s*(?:,|\band\b|&|\+)\s*{_GROUP})*"
-# groups people name without the word "group" ("a user builder in wheel"): the system
-# groups of the families (Debian's base-passwd and the RPM distributions' setup package,
-# systemd's and the usual device and service groups), leaving out those that are also
-# ordinary words ("mail", "list", "staff", "backup")
-_KNOWN_GROUPS = (
-    "wheel|sudo|adm|docker|video|render|audio|dialout|plugdev|disk|kvm|libvirt|input|"
-    "netdev|lp|tty|users|systemd-journal|podman|lxd|gpio|i2c|spi|www-data|cdrom|floppy|"
-    "tape|dip|kmem|shadow|utmp|sasl|nogroup|lpadmin|sambashare|bluetooth|scanner|tss|"
-    "uucp|libvirt-qemu|qemu|nginx|apache|systemd-network|systemd-resolve|ssl-cert|"
-    "adbusers|fuse|wireshark|pcap"
-)
-_SUDO_OFF = re.compile(
-    r"\b(?:(?:no|without|not\s+(?:(?:have|get|need|be)\s+)?(?:an?\s+)?|non-?|revoke|"
-    r"take\s+away|remove)\s*(?:full\s+)?(?:sudo|admin|administrator|root|"
-    r"privileged)(?:\s+(?:rights|access|privileges|permissions|powers))?"
-    r"|(?:normal|regular|standard|plain|ordinary|unprivileged|non-?privileged)(?=\s+(?:users?|accounts?|logins?)\b)"
-    r"|\bsudo\s*[:=]?\s*(?:no|false|off|none)\b(?!-)"
-    r"|\b(?:cannot|can\s*not|can't|may\s+not|must\s+not|never|not\s+(?:be\s+)?(?:able|allowed)\s+to)"
-    r"\s+(?:(?:be\s+)?(?:able|allowed)\s+to\s+)?(?:use\s+|run\s+|get\s+|have\s+)?sudo\b"
-    r"|\b(?:take|took)\s+(?:the\s+|his\s+|her\s+|their\s+)?(?:sudo|admin|root)"
-    r"(?:\s+(?:rights|access|privileges|permissions))?\s+away\b)"
-)
-_SUDO_ON = re.compile(
-    r"(?:\b(?:with|has|having|gets?|and)\s+)?(?:\b(?:full\s+)?(?:sudo|root|admin|administrator)"
-    r"\s+(?:rights|access|privileges|permissions|powers)\b"
-    r"|\bwith\s+(?:passwordless\s+|password-less\s+|full\s+|root\s+)?sudo\b|\bsudoer\b"
-    r"|\bas\s+(?:an?\s+)?(?:admin|administrator|sudoer|sudo)\b"
-    r"|(?<=\()\s*sudo\s*(?=[),])|(?<=,)\s*sudo\s*(?=,|$|\x1f)"
-    r"|\bsudo\s*[:=]?\s*(?:yes|true|on)\b(?!-)"
-    r"|\b(?:should|must|will|shall|to|may)\s+(?:also\s+)?(?:have|get)\s+(?:passwordless\s+|full\s+)?sudo\b"
-    r"|\bcan\s+(?:use\s+)?sudo\b"
-    r"|\b(?:gets?|has|have|having|needs?)\s+(?:passwordless\s+|full\s+)?sudo\b(?!\s*[:=-])"
-    r"|\b(?:make|made)\s+\S+\s+(?:an?\s+)?(?:admin|administrator|sudoer)\b"
-    r"|\b(?:give|grant)\s+(?:\S+\s+)?(?:full\s+)?(?:sudo|admin|root)\b"
-    r"(?:\s+(?:rights|access|privileges|permissions|powers))?)"
-)
 _NO_GROUPS = re.compile(
     r"\b(?:in\s+)?no\s+(?:(?:extra|additional|other|special|supplementary|secondary|particular)"
     r"\s+)?groups?\b"
@@ -148,11 +116,18 @@ _GROUP_LIST = re.compile(
     rf"\b(?:(?:in|to|into|of|only|needs?|gets?|has|have|wants?|joins?)\s+(?:the\s+|an?\s+)?"
     rf"(?P<g1>{_GROUPS})\s+groups?\b"
     rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\b\s*[:=]?\s*"
-    rf"(?P<g2>{_GROUPS})|member\s+of\s+(?:the\s+)?(?P<g3>{_GROUPS})"
+    # after the word "groups", system groups may follow with spaces only ("groups video
+    # render input")
+    rf"(?P<g2>{_GROUPS}(?:\s+(?:{_KNOWN_GROUPS})(?![\w-]))*)|member\s+of\s+(?:the\s+)?(?P<g3>{_GROUPS})"
     rf"|in\s+(?:the\s+)?(?P<g4>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)"
     r"(?![\w-])"
     # set off by commas: "..., wheel group, ..."
-    rf"|(?:(?<=[,(])|(?<=[,(]\s))(?P<g5>{_GROUPS})\s+groups?\b)"
+    rf"|(?:(?<=[,(])|(?<=[,(]\s))(?P<g5>{_GROUPS})\s+groups?\b"
+    # system groups alone, set off by commas, to the end of the clause ("user kai, zsh,
+    # plugdev + dialout"); a lone "sudo" there is sudo rights, not a list
+    rf"|(?:(?<=[,(\x1f])|(?<=[,(\x1f]\s))(?!sudo[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$)))"
+    rf"(?P<g6>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)(?![\w-])"
+    r"(?=[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$))))"
 )
 _SHELL = re.compile(
     rf"(?:\b(?:with|using)\s+)?(?:(?:the|a)\s+)?(?:\b(?:login\s+)?shell\s*[:=]?\s*"
@@ -637,7 +612,7 @@ _SUBJECT_NAME = re.compile(
 )
 _CLAUSE_END = re.compile(r"[,;.!?](?:\s|$)|\x1f")
 _CREATE_NAME = re.compile(
-    r"\b(?:create|set\s+up|add)\s+(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])(?P<brief>(?=\s*\(\s*(?:no\s+)?sudo\b))?"
+    r"\b(?:create|set\s+up|add)\s+(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])(?P<brief>(?=\s*(?:\(|:)\s*(?:(?:no\s+)?sudo|groups?|(?:login\s+)?shell)\b))?"
 )
 
 
@@ -734,8 +709,11 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
         user.no_groups = True
         take(match)
     for match in list(_GROUP_LIST.finditer(text.work, start, end)):
-        listed = next(g for g in match.group("g1", "g2", "g3", "g4", "g5") if g)
-        user.groups += [g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
+        listed = next(g for g in match.group("g1", "g2", "g3", "g4", "g5", "g6") if g)
+        names = [g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*|\s+", listed) if g]
+        if match.group("g6") and any(a_package(state, n) for n in names):
+            continue  # "user ops, sudo, nginx": a package named after the user, not a group
+        user.groups += names
         take(match)
     for match in list(_NO_SHELL.finditer(text.work, start, end)):
         user.shell = "/usr/sbin/nologin"  # "without a shell": no login shell
@@ -776,10 +754,26 @@ _OUT_OF_GROUPS = re.compile(
 )
 
 
+_POSSESSIVES = frozenset(("her", "his", "their", "its"))
+_ROLE_AFTER = re.compile(r"\s+(?:user|account|login)(?![\w-])")
+
+
 def _remove_users(state: PlanState) -> None:
     existing = {u.name for u in state.facts.users}
     for match in state.text.matches(_REMOVE_USER):
         name = match.group("name")
+        if name in _POSSESSIVES and _ROLE_AFTER.match(state.text.work, match.end("name")):
+            # "ops2 left the team. Remove her account": the one user of the template the
+            # request named before the pronoun
+            named = [
+                n
+                for n in existing
+                if re.search(
+                    rf"(?<![\w-]){re.escape(n)}(?![\w-])",
+                    state.text.original.lower()[: match.start()],
+                )
+            ]
+            name = named[0] if len(named) == 1 else name
         if name not in existing:
             continue
         if out := _OUT_OF_GROUPS.match(state.text.work, match.end()):

@@ -1,0 +1,49 @@
+"""The words of a user's rights and groups, read by :mod:`oic_ai.tools.planner.rules.users`.
+
+Sudo said on ("with sudo", "sudo enabled", "as an admin") or off ("no sudo", "sudo
+disabled", "normal users"), and the system groups people name without the word "group".
+"""
+
+from __future__ import annotations
+
+import re
+
+# groups people name without the word "group" ("a user builder in wheel"): the system
+# groups of the families (Debian's base-passwd and the RPM distributions' setup package,
+# systemd's and the usual device and service groups), leaving out those that are also
+# ordinary words ("mail", "list", "staff", "backup")
+KNOWN_GROUPS = (
+    "wheel|sudo|adm|docker|video|render|audio|dialout|plugdev|disk|kvm|libvirt|input|"
+    "netdev|lp|tty|users|systemd-journal|podman|lxd|gpio|i2c|spi|www-data|cdrom|floppy|"
+    "tape|dip|kmem|shadow|utmp|sasl|nogroup|lpadmin|sambashare|bluetooth|scanner|tss|"
+    "uucp|libvirt-qemu|qemu|nginx|apache|systemd-network|systemd-resolve|ssl-cert|"
+    "adbusers|fuse|wireshark|pcap"
+)
+SUDO_OFF = re.compile(
+    r"\b(?:(?:no|without|not\s+(?:(?:have|get|need|be)\s+)?(?:an?\s+)?|non-?|revoke|"
+    r"take\s+away|remove)\s*(?:full\s+)?(?:sudo|admin|administrator|root|"
+    r"privileged)(?:\s+(?:rights|access|privileges|permissions|powers))?"
+    r"|(?:normal|regular|standard|plain|ordinary|unprivileged|non-?privileged)(?=\s+(?:users?|accounts?|logins?)\b)"
+    r"|\bsudo\s*[:=]?\s*(?:no|false|off|none)\b(?!-)"
+    # the state said after the word: "sudo disabled", "sudo not allowed"
+    r"|\bsudo\s+(?:access\s+)?(?:disabled|denied|not\s+(?:allowed|enabled|granted))\b"
+    r"|\b(?:cannot|can\s*not|can't|may\s+not|must\s+not|never|not\s+(?:be\s+)?(?:able|allowed)\s+to)"
+    r"\s+(?:(?:be\s+)?(?:able|allowed)\s+to\s+)?(?:use\s+|run\s+|get\s+|have\s+)?sudo\b"
+    r"|\b(?:take|took)\s+(?:the\s+|his\s+|her\s+|their\s+)?(?:sudo|admin|root)"
+    r"(?:\s+(?:rights|access|privileges|permissions))?\s+away\b)"
+)
+SUDO_ON = re.compile(
+    r"(?:\b(?:with|has|having|gets?|and)\s+)?(?:\b(?:full\s+)?(?:sudo|root|admin|administrator)"
+    r"\s+(?:rights|access|privileges|permissions|powers)\b"
+    r"|\bwith\s+(?:passwordless\s+|password-less\s+|full\s+|root\s+)?sudo\b|\bsudoer\b"
+    r"|\bas\s+(?:an?\s+)?(?:admin|administrator|sudoer|sudo)\b"
+    r"|(?<=\()\s*sudo\s*(?=[),])|(?<=,)\s*sudo\s*(?=,|$|\x1f)"
+    r"|\bsudo\s*[:=]?\s*(?:yes|true|on)\b(?!-)"
+    r"|\bsudo\s+(?:access\s+)?(?:enabled|allowed|granted)\b"
+    r"|\b(?:should|must|will|shall|to|may)\s+(?:also\s+)?(?:have|get)\s+(?:passwordless\s+|full\s+)?sudo\b"
+    r"|\bcan\s+(?:use\s+)?sudo\b"
+    r"|\b(?:gets?|has|have|having|needs?)\s+(?:passwordless\s+|full\s+)?sudo\b(?!\s*[:=-])"
+    r"|\b(?:make|made)\s+\S+\s+(?:an?\s+)?(?:admin|administrator|sudoer)\b"
+    r"|\b(?:give|grant)\s+(?:\S+\s+)?(?:full\s+)?(?:sudo|admin|root)\b"
+    r"(?:\s+(?:rights|access|privileges|permissions|powers))?)"
+)
