@@ -68,6 +68,11 @@ _SPLIT_OUT = re.compile(
     r"(?!\s+(?:of\s+)?(?:the\s+)?(?:box|there|loud))(\s+of\b)?",
     re.IGNORECASE,
 )
+# a name and "out" as a clause of its own: "parted out, gdisk is enough"
+_NAME_OUT = re.compile(
+    r"(?:^|(?<=[.;,!?]\s)|(?<=\n))([a-z][\w.+-]*[a-z0-9])\s+out(?=\s*(?:[,.;!]|$))",
+    re.MULTILINE,
+)
 # the planner reads a request up to 2,000 characters (builtin.py); notices follow it
 _READ_CHARS = 2000
 
@@ -121,6 +126,7 @@ class RequestText:
             text = _FREE_OF.sub(r"without \1", reading.rewritten)
             text = _WITH_SHORT.sub(lambda m: m.group(1) + ("ithout" if m.group(2) else "ith"), text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
+            text = _NAME_OUT.sub(r"remove \1", text)
             self.corrections = reading.corrections
             # "half a gig", "16 gig", "thirty-two GiB": one canonical token each
             text, _ = read_sizes(text)

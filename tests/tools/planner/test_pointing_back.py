@@ -76,3 +76,25 @@ def test_a_negated_paraphrase_adds_nothing(said: str) -> None:
 
 def test_a_paraphrase_without_negation_still_adds() -> None:
     assert added(plan_on(UBUNTU, "these machines will run containers")) != []
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("parted out, gdisk is enough", "remove parted, gdisk is enough"),
+        ("htop in, nano out", "htop in, remove nano"),
+        ("we are out", "we are out"),  # no name before "out" as a clause of its own
+    ],
+)
+def test_a_name_and_out_as_a_clause_reads_as_remove(said: str, read: str) -> None:
+    assert RequestText(said).original == read
+
+
+def test_two_known_names_joined_by_a_slash_are_two_names() -> None:
+    assert added(plan_on(UBUNTU, "add htop/tmux")) == ["htop", "tmux"]
+    assert removed(plan_on(UBUNTU, "drop openssh-server/systemd-resolved")) == [
+        "openssh-server",
+        "systemd-resolved",
+    ]
+    # a path is no list of names
+    assert added(plan_on(UBUNTU, "add /opt/tools")) == []

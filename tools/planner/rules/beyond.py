@@ -7,7 +7,8 @@ nobody asked for (a network name "OFFICE-5G" read as a 5 GiB disk, "banner" as a
 name, "in the BIOS" as legacy boot). The operation bank's ``not_applied`` labels carry a
 ``words`` pattern that decides such a clause on its own; this rule runs first and reports
 every clause that matches one, with the label's reason, so nothing of it reaches the
-template; one that states (asks nothing, :mod:`..asking`) is context, read by no rule either. A short heading ending with a colon just before such a clause ("also wifi:")
+template; one that only states (asks nothing, :mod:`..asking`) is context, read by no rule
+either. A short heading ending with a colon just before such a clause ("also wifi:")
 belongs to it.
 
 :func:`beyond_template` gives the same reading to the question path (an "is it possible

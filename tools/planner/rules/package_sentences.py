@@ -23,8 +23,15 @@ NAMES = rf"(?:{NAME})(?:\s*(?:,|\band\b|&)\s*(?:{NAME}))*"
 
 
 def in_path(state: PlanState, token: Token) -> bool:
-    """True when ``token`` is written as part of a path ("/srv", "/var/lib/docker")."""
-    return token.start > 0 and state.text.original[token.start - 1] == "/"
+    """True when ``token`` is written as part of a path ("/srv", "/var/lib/docker").
+
+    Two names joined by a slash ("kubelet/kubeadm") are no path.
+    """
+    text = state.text.original
+    if token.start == 0 or text[token.start - 1] != "/":
+        return False
+    chunk = text[: token.start].split()[-1] if text[: token.start].split() else ""
+    return chunk.startswith(("/", "~", ".")) or "://" in chunk or chunk.count("/") > 1
 
 
 # where a sentence ends: a stop, a colon or a semicolon before a space, or a line break

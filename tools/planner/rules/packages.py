@@ -86,7 +86,10 @@ def rule_packages(state: PlanState) -> None:
     asked = questions(state)
     head: Item | None = None  # the item a parenthesis may name ("the SCAP tooling (a, b)")
     head_took = False
-    items = list(split_items(tokenize(state.text.work), line_breaks(state.text.work)))
+    items = [
+        _split_slashed(state, item)
+        for item in split_items(tokenize(state.text.work), line_breaks(state.text.work))
+    ]
     items = name_sentences(state, items)
     for index, item in enumerate(items):
         if any(start <= item.span[0] < end for start, end in asked):
@@ -155,6 +158,29 @@ def rule_packages(state: PlanState) -> None:
             previous_took = False
     prefer_picks(state, picks)
     final_intent(state)
+
+
+def _split_slashed(state: PlanState, item: Item) -> Item:
+    """``item`` with "kubelet/kubeadm" read as two names when both are known ones."""
+    tokens: list[Token] = []
+    for token in item.tokens:
+        parts = token.text.split("/")
+        written = state.text.raw(token.start, token.end).split("/")
+        if (
+            token.kind != "word"
+            or len(parts) < 2
+            or not all(parts)
+            or not all(_known(state, w) for w in written)
+        ):
+            tokens.append(token)
+            continue
+        at = token.start
+        for part in parts:
+            tokens.append(Token("word", part, at, at + len(part)))
+            at += len(part) + 1
+    if len(tokens) == len(item.tokens):
+        return item
+    return Item(item.mode, tokens, item.verb, item.aside_by)
 
 
 _DETERMINERS = frozenset("the a an our some their its your my this that these those".split())
