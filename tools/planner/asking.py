@@ -32,6 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from oic_ai.tools.planner.words import PEOPLE
+
 Asking = Literal["asks", "context", "purpose"]
 
 # words before the head of a clause that carry nothing ("and also just add ...")
@@ -375,13 +377,6 @@ _MODALS = frozenset("can could will would may might".split())
 _STAYING = frozenset("stay stays remain remains".split())
 # words that put what a clause says off to later
 _DEFERRED = frozenset("later afterwards eventually".split())
-# nouns for people: a clause they head states what they do ("operators log in over ssh")
-PEOPLE = frozenset(
-    (
-        "people folks users admins administrators operators devs developers engineers techs "
-        "technicians staff customers colleagues teammates"
-    ).split()
-)
 _RELATIVE = frozenset("that which who whose".split())
 
 

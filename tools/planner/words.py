@@ -150,3 +150,11 @@ NOT_PACKAGES = (
     | foreign_words()
 )
 PACKAGE_TOKEN = re.compile(r"^[a-z0-9][a-z0-9+_.:~-]*$")
+# nouns for people: a clause they head states what they do ("operators log in over ssh",
+# "techs use the pos account")
+PEOPLE = frozenset(
+    (
+        "people folks users admins administrators operators devs developers engineers techs "
+        "technicians staff customers colleagues teammates"
+    ).split()
+)
