@@ -54,6 +54,8 @@ class ConversationVocabulary:
         restore_removed: A relative clause after the object that points at the earlier
             turn ("you removed a couple of messages ago").
         same: The phrases that ask for the same image again.
+        targeted: Phrases that ask for the same image again only when their sentence
+            names a target ("the same worker for aarch64").
         back_only: The subset of ``same`` that refers back without naming a target.
         also: "too", "as well": a clause naming a target and ending so refers back.
         keep_rest: Phrases that say everything not asked for stays as it is ("keep
@@ -78,6 +80,7 @@ class ConversationVocabulary:
     restore_removed: re.Pattern[str] = re.compile(r"(?!)")
     aspects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     object_filler: frozenset[str] = frozenset()
+    targeted: tuple[re.Pattern[str], ...] = ()
 
 
 def _bounded(pattern: str) -> re.Pattern[str]:
@@ -127,6 +130,7 @@ def parse_conversation(data: Mapping[str, Any]) -> ConversationVocabulary:
         keep_rest=_bounded("|".join(str(p) for p in data.get("keep_rest") or []) or r"(?!)"),
         aspects=_aspects(undo.get("aspects") or {}),
         object_filler=frozenset(str(w).lower() for w in undo.get("object_filler") or []),
+        targeted=tuple(_bounded(str(p)) for p in same.get("targeted") or []),
     )
 
 

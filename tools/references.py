@@ -163,6 +163,12 @@ def _same_marker(
             but = re.compile(r"\s*,?\s*but\s+\w").match(work, span[1]) is not None
             if names_target or but or work[span[0] : span[1]].rstrip().endswith("but"):
                 found.append((span, False))
+    for phrase in vocabulary.targeted:
+        for match in phrase.finditer(work):
+            span = match.span()
+            sentence = next((s for s in sentences if _inside(span, s)), (0, len(work)))
+            if any(_inside(m.span, sentence) and m.start >= span[0] for m in mentions):
+                found.append((span, False))
     if found:
         first = min(found, key=lambda item: item[0][0])
         start, end = first[0]

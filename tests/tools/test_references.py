@@ -60,6 +60,13 @@ SAME = [
     ("the same for trixie, with htop", {"dist": "debian13"}, "with htop"),
     ("same for el10", {"dist": "el10"}, ""),
     ("ok same on azure linux 3 pls", {"dist": "azl3"}, ""),
+    # "the same" before any noun phrase, with a target in the sentence
+    ("please create the same ci runner on el10", {"dist": "el10"}, ""),
+    ("now generate the same firewall appliance for aarch64", {"arch": "aarch64"}, ""),
+    ("let's bake the same kiosk for trixie", {"dist": "debian13"}, ""),
+    # the whole image made into a target
+    ("make the whole build Debian 13 now", {"dist": "debian13"}, ""),
+    ("ok, make everything azure linux 3 instead", {"dist": "azl3"}, ""),
 ]
 
 
@@ -94,6 +101,9 @@ NOT_REFERENCES = [
     "a minimal debian 13 image with docker",
     "the rollback partition should be 2GiB",
     "same for every user: shell /bin/zsh",
+    "give the same user a zsh shell",
+    "make everything under /srv owned by ops",
+    "use the same mirror as the debian one",
 ]
 
 
