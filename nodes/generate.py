@@ -110,6 +110,14 @@ def make_generate(backend: ChatBackend) -> Any:
             start = (state.get("template") if refine else state.get("base_text")) or ""
         mode: Literal["create", "refine"] = "refine" if refine else "create"
         request = str(reference["remainder"]) if reference else state.get("request", "")
+        # a question sentence beside a change is answered from the template after it
+        # (respond); the planner gets only the change ("keep it raw. What's in the package
+        # list now?" asks nothing of the package list). A question inside a sentence stays:
+        # its sentence may ask for a change ("add quiet and splash?")
+        for question in route.get("questions") or []:
+            at = request.find(question)
+            if at >= 0 and request[:at].rstrip()[-1:] in ("", ".", "!", "?", "\n"):
+                request = request[:at] + " " + request[at + len(question) :]
         from oic_ai.tools.pointers import resolve_corrections, resolve_pointers
 
         request = resolve_corrections(request)

@@ -39,8 +39,9 @@ _HAS_QUESTION = re.compile(
     r"\b(?:does|do|is|are|has)\b.*?\b(?:have|has|include|includes|contain|installed|there|got)"
     r"\b\s+(?P<what>.+?)\s*\??$"
     r"|^\s*(?:is|are)\s+(?P<subject>.+?)\s+(?:already\s+)?(?:installed|included|there|present"
-    r"|in\s+(?:it|there|(?:the|this|that|our|my)\s+(?:image|template|build|package\s+list)))"
-    r"(?:\s+(?:already|yet|now|too))?\s*\??\s*$"
+    r"|(?:in|(?:a\s+)?part\s+of)\s+(?:it|there|(?:the|this|that|our|my)\s+"
+    r"(?:image|template|build|package\s+list)))"
+    r"(?:\s+(?:already|yet|now|too))?(?:\s*,?\s*or\s+not)?\s*\??\s*$"
 )
 
 
@@ -124,6 +125,13 @@ def _answer_has(template: Template, what: str) -> str:
     subject = " ".join(what.strip(" ?.!").split())
     if found:
         return f"Yes: {subject} is covered by {', '.join(found)} in the package list."
+    # "is numpy in there?" with python3-numpy listed: a package whose name has the asked
+    # word as one of its parts, said as such (it may not be what was meant)
+    near = [name for name in installed if set(asked) & set(re.split(r"[-.+_:]", name))]
+    if near:
+        return (
+            f"No package is named {subject}, but the package list has {', '.join(near)}."
+        )
     return f"No: nothing in the package list provides {subject}."
 
 

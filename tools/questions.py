@@ -33,6 +33,8 @@ _LEAD = frozenset(
 _QUESTION_WORDS = frozenset(
     "what what's whats which who who's whom whose how why where when".split()
 )
+# a question word fused with "is", which opens only questions, with or without the mark
+_ASKING_CONTRACTIONS = frozenset("what's whats who's whos where's wheres how's hows".split())
 # an auxiliary that opens a yes/no question ("does it have sudo?", "is there an SSH server?")
 _AUXILIARIES = frozenset("does do is are was were has have did isn't doesn't aren't".split())
 # verbs that ask to be told ("confirm which release", "remind me of the hostname")
@@ -120,10 +122,14 @@ def is_question_part(text: str, *, asked: bool) -> bool:
         return bool(rest) and rest[0] in _TELL
     if first in _TELL or (first == "let" and "know" in words[:4]):
         return True  # "please confirm which release", "let me know the hostname"
+    if first in _ASKING_CONTRACTIONS:
+        return True  # "whats the hostname set to rn": a question without its mark
     if not asked:
         return False
     if first in _QUESTION_WORDS or first in _AUXILIARIES:
         return True
+    if first not in IMPERATIVES and any(w in _QUESTION_WORDS for w in words[-3:]):
+        return True  # "the cmdline looks like what now?": the question word kept in place
     if first in _MODALS and len(words) > 2 and _about_another_subject(text, words[1]):
         return True  # "would Debian be smaller?", "can one template give both?"
     if first in _MODALS and len(words) > 2 and words[1] in _ABOUT_IT:

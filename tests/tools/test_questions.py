@@ -144,3 +144,52 @@ def test_each_question_of_a_request_is_answered_on_its_own(agent: Any) -> None:
     assert asked.message.startswith("No:") and "strace" in asked.message.split("\n")[0]
     there = agent.generate("and is tmux in the template yet?", session=session)
     assert there.message.startswith("Yes:") and "tmux" in there.message.split("\n")[0]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        # the question word left in place at the end
+        "the kernel line reads how now?",
+        "so the partitions are which ones?",
+        # a question word fused with "is" asks even without its mark
+        "whats the disk size at the moment",
+        "who's got sudo on it rn",
+    ],
+)
+def test_questions_in_everyday_word_order_change_nothing(request_text: str) -> None:
+    assert questions_of(request_text).only_questions
+    assert route_request(request_text, UBUNTU)["intent"] == "explain"
+
+
+@pytest.mark.parametrize(
+    "request_text", ["make the disk whatever size you think", "add htop, which is nice"]
+)
+def test_a_question_word_inside_a_change_asks_nothing(request_text: str) -> None:
+    found = questions_of(request_text)
+    assert found.changes and not found.questions
+
+
+def test_is_x_part_of_it_and_a_package_that_holds_the_word_are_answered() -> None:
+    part = describe_template(UBUNTU, "is openssh-server part of this image or not?")
+    assert part.startswith("Yes:") and "openssh-server" in part
+    near = describe_template(UBUNTU, "is minimal in there?")
+    assert "ubuntu-minimal" in near and not near.startswith("Yes")
+    absent = describe_template(UBUNTU, "is strace part of the image?")
+    assert absent.startswith("No:")
+
+
+def test_a_question_beside_a_change_is_not_read_as_a_change(agent: Any) -> None:
+    first = agent.generate("a minimal ubuntu 24.04 raw image")
+    answer = agent.generate(
+        "add tmux. What's in the package list at this point?", session=first.session
+    )
+    assert "tmux" in agent.current_template(first.session)
+    assert answer.not_applied == []
+    assert "openssh-server" in answer.message.split("Changes:", 1)[-1]
+    # a change asked as a question keeps every item it names
+    changed = agent.generate(
+        "The console is noisy. Can you add quiet and splash?", session=first.session
+    )
+    cmdline = agent.current_template(first.session).split("cmdline:", 1)[1].split("\n", 1)[0]
+    assert "quiet" in cmdline and "splash" in cmdline, changed.message
