@@ -110,3 +110,45 @@ def test_a_partition_asked_for_before_its_mount_point(
     start, end = (int(str(part[k]).removesuffix("MiB")) for k in ("start", "end"))
     assert end - start == size * 1024, part
     assert part["fsType"] == fs
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # the root file system by its word, the rest of the disk without "the"
+        "120GB disk, root 40G ext4, rest of disk /var/lib/video btrfs",
+        # a list item that takes everything else
+        "120GB disk. Layout:\n- / 40 GiB\n- /var/lib/video = everything else, btrfs\n",
+    ],
+)
+def test_root_by_its_word_and_the_rest_said_loosely(said: str) -> None:
+    parts, not_applied, _ = _layout(said, _base())
+    assert not_applied == []
+    by_mount = {p["mountPoint"]: p for p in parts}
+    assert by_mount["/var/lib/video"]["end"] == "0"
+    assert by_mount["/var/lib/video"]["fsType"] == "btrfs"
+    assert by_mount["/"]["end"] != "0"
+
+
+def test_a_fixed_size_that_leaves_the_rest_free_asks_nothing_more() -> None:
+    first = apply_plan(
+        _base(),
+        plan_request("80GB disk, / 20 GiB, /opt/data with the rest, xfs", _base(), mode="refine"),
+    ).text
+    said = "/opt/data should be 30 GiB, not the rest of the disk. Keep the remaining space free."
+    parts, not_applied, _ = _layout(said, first)
+    assert not_applied == []
+    data = next(p for p in parts if p["mountPoint"] == "/opt/data")
+    assert data["end"] != "0" and data["fsType"] == "xfs"
+
+
+@pytest.mark.parametrize(
+    ("said", "removed"),
+    [("ok, ditch the /opt/data one", True), ("drop the backup job for /opt/data", False)],
+)
+def test_removing_a_mount_point_alone_removes_its_partition(said: str, removed: bool) -> None:
+    first = apply_plan(
+        _base(), plan_request("a 4 GiB /opt/data partition", _base(), mode="refine")
+    ).text
+    parts, _, _ = _layout(said, first)
+    assert any(p["mountPoint"] == "/opt/data" for p in parts) is not removed

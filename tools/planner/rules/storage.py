@@ -28,10 +28,30 @@ _MOUNT = re.compile(rf"(?<![\w.:/~-])(?P<mount>{MOUNT})(?=$|[\s,;.!?)\x1f])")
 _NAMED = re.compile(
     r"\b(?:the\s+)?(?P<word>[a-z][a-z0-9_-]*)\s+partition\b"
     r"|\b(?:the\s+)?(?P<fsword>root|boot|efi|home|data|log|var)\s+(?:file\s*system|fs|volume)\b"
+    # "root 30G ext4": the root file system named by its word, right before its size
+    rf"|(?<![\w/.-])(?P<root>root|rootfs)(?=\s+(?:=\s*|at\s+|of\s+)?{SIZE})"
 )
 _SIZE = re.compile(rf"(?<![\w.])(?P<size>{SIZE})")
 _FS = re.compile(rf"\b(?P<fs>{FS})\b(?:\s+(?:filesystem|file\s+system|fs))?")
-_REMOVE = re.compile(r"\b(?:remove|drop|delete|without|no|lose|skip|get\s+rid\s+of)\b")
+_REMOVE = re.compile(
+    r"\b(?:remove|drop|delete|without|no|lose|skip|get\s+rid\s+of|scratch|ditch|toss|nuke|axe"
+    r"|rip\s+out|take\s+out|do\s+away\s+with)\b"
+)
+# the words a clause that removes a mount point's partition may hold beside the verb
+_REMOVE_FILLER = frozenset(
+    "the that this one partition mount mountpoint volume fs filesystem too also please pls ok okay "
+    "and then as well separate dedicated extra own now again".split()
+)
+# beside a partition given a fixed size, a clause that says the rest of the disk stays
+# free ("leave the remaining space unallocated", "not the rest of the disk") asks for
+# nothing more: a fixed size already leaves it
+_REST_FREE = re.compile(
+    r"^[\s\x1f]*(?:(?:and|but|so)\s+)?(?:(?:leave|keep)\s+(?:the\s+)?(?:rest(?:\s+of\s+(?:the\s+)?disk)?"
+    r"|remainder|remaining\s+(?:space|disk(?:\s+space)?)|free\s+space|space\s+left)\s+"
+    r"(?:unallocated|unpartitioned|free|empty|unused|alone)"
+    r"|not\s+(?:the\s+)?(?:rest|remainder)(?:\s+of\s+(?:the\s+)?(?:disk|drive))?)"
+    r"(?:\s+(?:for\s+now|for\s+the\s+moment|please|pls))?[\s\x1f.!]*$"
+)
 _NOT_MOUNTS = re.compile(r"^/(?:dev|proc|sys|bin|sbin|usr/s?bin|etc)(?:/|$)")
 _SWAP = re.compile(r"\bswap(?:\s+(?:partition|space|area))?\b")
 _NOT_NAMES = frozenset("a an new separate own dedicated extra additional second its their".split())
@@ -45,7 +65,9 @@ _MORE = re.compile(rf"(?<![\w.]){SIZE}\s+(?:more|extra|additional|bigger|larger)
 _REST = re.compile(
     r"\b(?:(?:take|takes|taking|use|using|fill|get|gets|have|with)\s+(?:up\s+)?(?:all\s+(?:of\s+)?)?)?"
     r"(?:the\s+)?(?:rest|remainder|remaining\s+space)"
-    r"(?:\s+of\s+the\s+disk)?|\bfill\s+the\s+disk\b"
+    r"(?:\s+of\s+(?:the\s+)?(?:disk|drive))?|\bfill\s+the\s+disk\b"
+    # "/var/lib/mysql = everything else", "/srv gets whatever is left"
+    r"|(?:=|\b(?:gets?|takes?|is|with))\s*(?:all\s+of\s+)?(?:everything\s+else|what(?:ever)?\s+(?:is|'s)\s+left)"
 )
 _STORAGE_WORDS = re.compile(
     r"\b(?:partition|partitions|own|separate|dedicated|mount(?:ed)?|formatted|filesystem)\b"
@@ -100,6 +122,10 @@ def rule_storage_clauses(state: PlanState) -> None:
         current = ask
         if not ask.pending:
             _plan(state, ask)
+    if state.partition_ops:
+        for clause in split_clauses(text.original):
+            if _REST_FREE.match(text.work[clause.start : clause.end]):
+                text.consume(clause.start, clause.end)
 
 
 def _planned_before(state: PlanState, clause: Clause) -> _Ask | None:
@@ -140,9 +166,19 @@ def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) 
         (m for m in _MOUNT.finditer(work) if not _NOT_MOUNTS.match(m.group("mount"))), None
     )
     named = _NAMED.search(work)
-    storage = (
+    storage = bool(
         _SIZE.search(work) or _FS.search(work) or _STORAGE_WORDS.search(work) or _REST.search(work)
     )
+    if mount is not None and not storage and _REMOVE.search(work):
+        # "scratch the /var/log one": removing a mount point the disk has a partition for,
+        # in a clause of nothing else ("drop the logrotate config for /var/log" is not)
+        part = find_partition(state, mount.group("mount").rstrip("/") or "/")
+        rest = _REMOVE.sub(" ", work[: mount.start()] + " " + work[mount.end() :])
+        storage = (
+            part is not None
+            and part.mount_point != "/"
+            and set(re.findall(r"[a-z']+", rest)) <= _REMOVE_FILLER
+        )
     pending = (
         mount is not None
         and not storage
@@ -156,8 +192,10 @@ def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) 
     elif _SWAP.search(work) and _SIZE.search(work):
         ask.mount = "none"  # "a 2GiB swap partition", "4 gigs of swap"
         ask.fs = "linux-swap"
-    elif named is not None and (named.group("word") or named.group("fsword")) not in _NOT_NAMES:
-        word = named.group("word") or named.group("fsword")
+    elif named is not None and (
+        named.group("word") or named.group("fsword") or named.group("root")
+    ) not in _NOT_NAMES:
+        word = named.group("word") or named.group("fsword") or named.group("root")
         part = find_partition(state, word)
         if part is None:
             # "the data partition should be 10GiB" on a disk without one: say so, and
