@@ -104,6 +104,7 @@ NOT_REFERENCES = [
     "give the same user a zsh shell",
     "make everything under /srv owned by ops",
     "use the same mirror as the debian one",
+    "these hosts list these packages, I want the same set on el10",
 ]
 
 

@@ -73,3 +73,21 @@ def test_a_hostname_after_should_be_is_still_a_name() -> None:
     assert [op.model_dump()["hostname"] for op in plan.operations if op.op == "set_hostname"] == [
         "yard-7"
     ]
+
+
+DEBIAN = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["never mind buster, stay on trixie and add htop", "ok skip the bookworm plan. add htop"],
+)
+def test_a_release_the_composer_lacks_set_aside_is_not_refused(request_text: str) -> None:
+    plan = plan_request(request_text, DEBIAN, mode="refine")
+    assert not plan.not_applied, plan.not_applied
+    assert any(getattr(op, "op", "") == "add_packages" for op in plan.operations), plan
+
+
+def test_a_release_the_composer_lacks_is_still_refused_when_asked_for() -> None:
+    plan = plan_request("move it to bookworm and add htop", DEBIAN, mode="refine")
+    assert any("bookworm" in item for item in plan.not_applied)

@@ -21,8 +21,11 @@ def rule_target(state: PlanState) -> None:
     mentions: dict[str, list[tuple[int, int, str]]] = {}
     os_mentions: list[tuple[int, int, str]] = []
     for mention in detect_target_spans(text.work):
-        if mention.kind == "unsupported" and mention.source:
-            text.consume(*mention.span)  # what the user has or moves off: context
+        if mention.kind == "unsupported" and (
+            mention.source or set_aside(text.original, mention.start)
+        ):
+            # what the user has, moves off or sets aside ("forget bookworm"): context
+            text.consume(*mention.span)
             continue
         if mention.kind == "unsupported":
             state.reject(
