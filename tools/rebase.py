@@ -362,7 +362,17 @@ class _Replay:
         for part in _partitions(self.current):
             mount = part.get("mountPoint")
             kept.add(mount)
-            if _is_platform_partition(part) or not isinstance(mount, str):
+            if not isinstance(mount, str):
+                continue
+            if _is_platform_partition(part):
+                # the ESP and the root come from the new platform, with the size the user
+                # gave them ("/ 20 GiB"); a root that takes the rest stays so
+                fixed = _extent(part) if parse_size(part.get("end")) else None
+                own = platform.get(mount)
+                if fixed and mount in present and own is not None and _extent(own) != fixed:
+                    if _extent(present[mount]) != fixed:
+                        resize = ResizePartition(partition=mount, size=_size_text(fixed))
+                        self.operations.append(resize)
                 continue
             size_bytes = _extent(part, parse_size(size))
             size_text = _size_text(size_bytes) if size_bytes else None

@@ -269,3 +269,19 @@ def test_an_output_format_the_user_asked_for_follows_the_image(library: Path) ->
     assert [a["type"] for a in _doc(kept.text)["disk"]["artifacts"]] == ["qcow2"]
     plain = retarget_template(text, new, library, session_base=base)
     assert "qcow2" not in [a["type"] for a in _doc(plain.text)["disk"]["artifacts"]]
+
+
+def test_a_root_given_a_size_keeps_it_on_another_dist(library: Path) -> None:
+    from oic_ai.tools.planner import plan_request
+
+    start = (LIBRARY / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    said = "48GiB disk, / 12 GiB, /srv/db with the rest, xfs"
+    text = apply_plan(start, plan_request(said, start, mode="refine")).text
+    result = retarget_template(text, _target("debian", "debian13"), library, session_base=start)
+    parts = {p["mountPoint"]: p for p in _doc(result.text)["disk"]["partitions"]}
+    root = parts["/"]
+    assert root["end"] != "0"
+    assert int(str(root["end"]).removesuffix("MiB")) - int(
+        str(root["start"]).removesuffix("MiB")
+    ) == 12 * 1024
+    assert parts["/srv/db"]["end"] == "0" and parts["/srv/db"]["fsType"] == "xfs"
