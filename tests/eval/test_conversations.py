@@ -45,14 +45,15 @@ FULLY_RIGHT_FLOOR = {
     "dev5": 0.93,  # 128/198 when written (session 9, writers k and l); 141 (lead, session 9);
     # 160 with U2's kernel, repository, artifact and target work (round 7), 175 with U3's,
     # 186 with U1's package sentences
-    "dev6": 0.78,  # 128/200 when written (after round 7; the session-start code: 114/200);
+    "dev6": 0.79,  # 128/200 when written (after round 7; the session-start code: 114/200);
     # 139 with V1's user forms and phrasal removals (round 8) on main 1879b64; 148 with V2's
-    # references, questions and layouts alone (on main 9244135); 156 with both (main 3bae373)
+    # references, questions and layouts alone (on main 9244135); 156 with both (main 3bae373);
+    # 159 (lead: adverbs before a verb, interjections and key-file words are no names)
 }
 # Packages made of ordinary words, and templates the composer rejects or cannot build.
 # per part; 29 on dev before the package rule of issue 21, 8 on dev3, 18 on dev4 and 7 on dev5 when
 # they were written
-INVENTED_CEILING = {"dev": 0, "dev2": 0, "dev3": 1, "dev4": 1, "dev5": 0, "dev6": 3}
+INVENTED_CEILING = {"dev": 0, "dev2": 0, "dev3": 1, "dev4": 1, "dev5": 0, "dev6": 2}
 UNBUILDABLE_CEILING = 0  # 9 on dev before buildable targets (issue 21)
 PARTS = {"dev": DEV, "dev2": DEV2, "dev3": DEV3, "dev4": DEV4, "dev5": DEV5, "dev6": DEV6}
 

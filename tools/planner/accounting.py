@@ -247,7 +247,7 @@ def _outcome(
     if family == "?":
         family = _field_family(item)
     if family in operations or (
-        words
+        (words or _only_field_nouns(item))
         and family in _applied_anywhere(unread)
         and family != "packages"  # "add htop and remove all packages" is no reference
         and not re.search(r"[\d/=]", _words(item))
@@ -389,7 +389,15 @@ _FIELD_FAMILY = {
     **dict.fromkeys("partition partitions filesystem filesystems mountpoint".split(), "partition"),
     **dict.fromkeys("repo repos repository repositories mirror mirrors".split(), "repository"),
     **dict.fromkeys("user users account accounts login logins".split(), "user"),
+    **dict.fromkeys("cert certs certificate certificates crt cer".split(), "immutability"),
 }
+
+
+def _only_field_nouns(item: _Unread) -> bool:
+    """True when every unread word is a field noun ("cert" in a list of key files)."""
+    from oic_ai.tools.planner.asking import FIELD_NOUNS
+
+    return bool(item.meaningful) and all(t.text in FIELD_NOUNS for t in item.meaningful)
 
 
 def _field_family(item: _Unread) -> str:

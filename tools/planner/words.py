@@ -108,6 +108,7 @@ FILLER = (
             "around approximately that's it's there's here's what's units unit binary decimal "
             "anymore here there either produce output emit installed included present available "
             "normal regular ordinary usual plain "
+            "oh ah hmm hm um uh lol haha btw fyi nvm tbh "
             "e.g e.g. eg i.e i.e. ie etc etc. vs up they their he she his her "
             "gigabytes gigabyte gibibytes gibibyte megabytes megabyte mebibytes mebibyte "
             "terabytes terabyte tebibytes tebibyte gb gib mb mib tb tib kb kib"
@@ -141,7 +142,9 @@ NOT_PACKAGES = (
             "reliability tools tool utilities utils extras apps app software latest updates "
             "update it storage networking network logs partition disk user users kernel boot "
             "hostname size swap lvm codename suite component components priority prio pkey gpg url "
-            "locale locales keyboard timezone"
+            "locale locales keyboard timezone "
+            # key and certificate files ("DB key, cert and cer are at /keys/...")
+            "key keys cert certs certificate certificates crt cer pem der pfx"
         ).split()
     )
     | frozenset(NOT_PACKAGE_WORDS)

@@ -208,7 +208,10 @@ NOT_NEEDED = (
 # what is said of packages after their names: "nginx isn't needed", "mosquitto not needed",
 # "curl is included", "jq and git preinstalled", "telnet must not be"
 SAID_OF = re.compile(
-    rf"\b(?P<names>{NAMES})\s+(?:"
+    rf"\b(?P<names>{NAMES})"
+    # "zsh itself obviously needs to be installed": adverbs between the name and its verb
+    r"(?:\s+(?:itself|themselves|also|too|really|obviously|definitely|absolutely|still))*"
+    r"\s+(?:"
     rf"(?P<off>{NOT_NEEDED})"
     r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped))"
     r"|goes|(?:has|have)\s+to\s+go)"
