@@ -22,7 +22,14 @@ from dataclasses import dataclass
 
 from oic_ai.stores.operation_bank import BankLabel
 from oic_ai.tools.edit_plan import ClauseOutcome, ClauseOutcomeKind
-from oic_ai.tools.planner.asking import IMPERATIVES, Reading, is_bullet_line, read_clause
+from oic_ai.tools.planner.asking import (
+    FIELD_NOUNS,
+    IMPERATIVES,
+    Reading,
+    is_bullet_line,
+    read_clause,
+    states,
+)
 from oic_ai.tools.planner.bank import BankMatch, load_bank
 from oic_ai.tools.planner.clauses import Clause, split_clauses
 from oic_ai.tools.planner.fillers import fill
@@ -395,8 +402,6 @@ _FIELD_FAMILY = {
 
 def _only_field_nouns(item: _Unread) -> bool:
     """True when every unread word is a field noun ("cert" in a list of key files)."""
-    from oic_ai.tools.planner.asking import FIELD_NOUNS
-
     return bool(item.meaningful) and all(t.text in FIELD_NOUNS for t in item.meaningful)
 
 
@@ -406,8 +411,6 @@ def _field_family(item: _Unread) -> str:
     "please don't duplicate the console entry" talks about the console change the request
     made; "the account needs a password" names a field (password) no change covers.
     """
-    from oic_ai.tools.planner.asking import FIELD_NOUNS
-
     fields = [t.text for t in item.meaningful if t.text in FIELD_NOUNS]
     families = {_FIELD_FAMILY.get(f, "?") for f in fields}
     return families.pop() if len(families) == 1 else "?"
@@ -438,8 +441,6 @@ def _reason_before_so(item: _Unread, unread: Sequence[_Unread], index: int) -> b
     Or before any change that was read, when the clause is a statement ("the layer cache
     eats everything, bump the disk to 100 gig").
     """
-    from oic_ai.tools.planner.asking import states
-
     if index + 1 >= len(unread) or re.search(r"[\d/=]", item.clause.text):
         return False
     after = unread[index + 1]
@@ -726,7 +727,6 @@ def _machine_phrase(state: PlanState, item: _Unread) -> bool:
     ("vSphere", "Cobalt"), acronyms or names with digits ("k8s"); it ends its sentence or
     its line. An unknown lower-case word ("foobarctl for the boxes") is never absorbed.
     """
-    from oic_ai.tools.planner.asking import read_clause
     from oic_ai.tools.planner.lexicon import is_english
 
     reading = read_clause(item.clause.text)

@@ -43,3 +43,11 @@ def assert_user(
     for key, value in fields.items():
         assert found[name].get(key) == value, (said, found[name])
     return found
+
+
+def artifact_types(result: EditPlan) -> list[str] | None:
+    """The artifact types the plan sets, or None when it sets none."""
+    for op in result.operations:
+        if op.op == "set_artifacts":
+            return [a.type for a in op.artifacts]
+    return None

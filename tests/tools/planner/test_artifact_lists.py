@@ -8,6 +8,7 @@ import pytest
 
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import artifact_types
 
 QCOW2 = (OUR_TEMPLATES / "ubuntu24-x86_64-cloud-vm-qcow2.yml").read_text(encoding="utf-8")
 
@@ -15,10 +16,7 @@ QCOW2 = (OUR_TEMPLATES / "ubuntu24-x86_64-cloud-vm-qcow2.yml").read_text(encodin
 def _types(request: str) -> list[str] | None:
     result = plan_request(request, QCOW2, mode="refine")
     assert result.not_applied == [], result.not_applied
-    for op in result.operations:
-        if op.op == "set_artifacts":
-            return [a.type for a in op.artifacts]
-    return None
+    return artifact_types(result)
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import pytest
 
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import artifact_types
 
 TWO = (
     (OUR_TEMPLATES / "ubuntu24-x86_64-cloud-vm-qcow2.yml")
@@ -19,11 +20,7 @@ TWO = (
 
 
 def _types(request: str) -> list[str] | None:
-    result = plan_request(request, TWO, mode="refine")
-    for op in result.operations:
-        if op.op == "set_artifacts":
-            return [a.type for a in op.artifacts]
-    return None
+    return artifact_types(plan_request(request, TWO, mode="refine"))
 
 
 @pytest.mark.parametrize(

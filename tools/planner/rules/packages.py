@@ -745,7 +745,8 @@ def _named_before(state: PlanState, item: Item) -> bool:
     "it" needs exactly one such package; "them" takes each of them. Nothing else named
     (or two names for "it") leaves the clause to be reported.
     """
-    words = {t.text for t in tokenize(state.text.written.lower()[: item.span[0]])}
+    # the text as read (offsets of the item), not as written, and not blanked by rules
+    words = {t.text for t in tokenize(state.text.original[: item.span[0]].lower())}
     named = _present_names(state, words)
     plural = bool(_PLURAL & set(item.words))
     if not named or (len(named) > 1 and not plural):
