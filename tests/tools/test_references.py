@@ -40,6 +40,8 @@ UNDO = [
     ("undo the nosmt", ""),
     ("take back the watchdog package please", ""),
     ("revert the hostname, then add strace", "add strace"),
+    ("back out that change", ""),
+    ("please back out the last edit", ""),
 ]
 
 
@@ -91,6 +93,7 @@ def test_like_before_refers_back_and_leaves_the_change_to_the_planner() -> None:
 
 NOT_REFERENCES = [
     "move the console to ttyS1, same speed",
+    "take splash back out. quiet stays",
     "keep the same hostname and add htop",
     "make /data the same size as /var/log",
     "revert the hostname to edge-01",

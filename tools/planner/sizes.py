@@ -184,7 +184,7 @@ _TOKEN = r"(?<![\w.])\d+(?:\.\d+)?(?:TiB|TB|GiB|GB|MiB|MB|KiB|KB|T|G|M|K)(?![\w]
 _CORRECTED = re.compile(
     rf"(?P<old>{_TOKEN})(?P<between>(?:(?!{_TOKEN})[^\n])*?)(?P<gap>[\s,;.]*)(?P<take>\b(?:no\s*,?\s*wait|wait\s*,?\s*no|"
     r"sorry|oops|correction|actually|i\s+mean)\s*[,:]?\s*(?:,\s*)?(?:make|change)\s+(?:that|it)\s+"
-    rf"(?:to\s+|into\s+)?)(?P<new>{_TOKEN})(?P<end>\s*(?:instead|then)?)(?=$|[\s,;.!?)])",
+    rf"(?:to\s+|into\s+)?)(?P<new>{_TOKEN}|(?<![\w.])\d+(?:\.\d+)?(?![\w.]))(?P<end>\s*(?:instead|then)?)(?=$|[\s,;.!?)])",
     re.IGNORECASE,
 )
 
@@ -193,11 +193,13 @@ def _corrected_sizes(text: str) -> tuple[str, list[str]]:
     notices: list[str] = []
 
     def fix(match: re.Match[str]) -> str:
-        between = match.group("between")
-        said = f"{match.group('take')}{match.group('new')}".strip()
-        notices.append(f"read '{said}' as correcting {match.group('old')} to {match.group('new')}")
+        between, new = match.group("between"), match.group("new")
+        said = f"{match.group('take')}{new}".strip()
+        if new[-1].isdigit():  # "8 gig. no wait make it 12": the number keeps the unit
+            new += re.sub(r"^[\d.]+", "", match.group("old"))
+        notices.append(f"read '{said}' as correcting {match.group('old')} to {new}")
         stop = "." if "." in match.group("gap") else ""
-        return f"{match.group('new')}{between}{stop}"
+        return f"{new}{between}{stop}"
 
     return _CORRECTED.sub(fix, text), notices
 

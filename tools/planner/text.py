@@ -61,10 +61,11 @@ def planner_vocabulary(packages: PackageNames | None = None) -> SpellingVocabula
 _FREE_OF = re.compile(r"(?<![\w.+-])(?![Nn]on-free\b)([A-Za-z0-9][\w.+]*)-free\b")
 # the shorthand people type for "with" and "without" ("a user w/ sudo", "w/o docker")
 _WITH_SHORT = re.compile(r"(?<![\w/])([Ww])/([Oo](?![\w/])|(?=\s))")
-# a two-part verb around its object: "take it out", "rip cups out", "leave the GUI out"
+# a two-part verb around its object: "take it out", "rip cups out", "leave the GUI out",
+# "take splash back out"
 _SPLIT_OUT = re.compile(
     r"\b(?:take|takes|taking|rip|pull|throw|kick|yank|cut|leave|strip|chuck)\s+"
-    r"((?:the\s+|that\s+|those\s+)?[\w.+-]+(?:\s*(?:,|and)\s*[\w.+-]+){0,3})\s+out\b"
+    r"((?:the\s+|that\s+|those\s+)?[\w.+-]+(?:\s*(?:,|and)\s*[\w.+-]+){0,3})(?:\s+back)?\s+out\b"
     r"(?!\s+(?:of\s+)?(?:the\s+)?(?:box|there|loud))(\s+of\b)?",
     re.IGNORECASE,
 )

@@ -44,6 +44,8 @@ def changed(result: EditPlan, op_name: str) -> list[str]:
         ("the can bus utils as well", {"can-utils"}),
         ("add a jdk 21 for the builds", {"openjdk-21-jdk-headless"}),
         ("we will use chromium on the front desk", {"chromium"}),
+        ("wg too, tunnels back to HQ", {"wireguard-tools"}),
+        ("and a vpn for the field techs", {"wireguard-tools"}),
     ],
 )
 def test_a_capability_with_words_that_qualify_it(request_text: str, wanted: set[str]) -> None:

@@ -45,6 +45,7 @@ def test_it_with_two_named_packages_is_reported_not_guessed() -> None:
         ("rip cups and avahi out", "remove cups and avahi"),
         ("kick docker out of the image", "remove docker from the image"),
         ("leave the GUI out", "remove the GUI"),
+        ("take splash back out. quiet stays", "remove splash. quiet stays"),
         # other verbs with "out", and "out of the box", stay as written
         ("check it out", "check it out"),
         ("take the output out of the box", "take the output out of the box"),

@@ -72,6 +72,8 @@ def test_property_every_written_size_keeps_its_bytes(number: int, unit: str, spa
         # the later size replaces the size said last before it; the correction is gone
         ("a 2 GiB /srv partition, ext4. no wait, make that 3 GiB", "a 3GiB /srv partition, ext4."),
         ("swap of 1GiB and a 20GB disk, oops make it 24GB", "swap of 1GiB and a 24GB disk"),
+        # a bare number keeps the unit of the size it corrects
+        ("disk 8 gig. no wait make it 12", "disk 12GiB."),
     ],
 )
 def test_a_corrected_size_replaces_the_size_said_before_it(said: str, read: str) -> None:

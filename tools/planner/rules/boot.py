@@ -66,11 +66,12 @@ _SECURE_BOOT = re.compile(
     r"\b(?:uefi\s+)?secure[- ]?boot\b"
     r"|\bsb\b(?=\s+(?:db\s+)?(?:keys?|certs?|certificates?|signing)\b)"
 )
-# "secure boot off", "secure boot should be off", "immutability must stay disabled"
+# "secure boot off", "secure boot should be off", "immutability must stay disabled",
+# "switch secure boot back off"
 _NEGATED_AFTER = re.compile(
     r"\s+(?:(?:should|must|will|shall|has\s+to|have\s+to|needs?\s+to|can)\s+)?"
     r"(?:(?:be|is|are|stay|stays|remain|remains|get|gets)\s+)?(?:turned\s+|switched\s+)?"
-    r"(?:off|disabled|out)\b"
+    r"(?:back\s+)?(?:off|disabled|out)\b"
 )
 _ENABLE_WORDS = re.compile(
     r"\b(?:make\s+it|turn\s+on|switch\s+on|enable|with|add|use|turn|switch|keep)\s+"
