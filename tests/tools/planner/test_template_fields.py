@@ -368,7 +368,9 @@ def test_secure_boot_or_immutability_said_to_be_off_after_a_modal() -> None:
     assert immutability["enabled"] is True and "secureBootDBKey" not in immutability
     doc, _ = run("immutability must stay disabled", template=template)
     assert doc["systemConfig"]["immutability"]["enabled"] is False
-    doc, missed = run("switch secure boot back off but leave the rootfs immutable", template=template)
+    doc, missed = run(
+        "switch secure boot back off but leave the rootfs immutable", template=template
+    )
     immutability = doc["systemConfig"]["immutability"]
     assert immutability["enabled"] is True and "secureBootDBKey" not in immutability
     assert missed == []
