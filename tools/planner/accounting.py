@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from oic_ai.stores.operation_bank import BankLabel
 from oic_ai.tools.edit_plan import ClauseOutcome, ClauseOutcomeKind
@@ -33,6 +32,13 @@ from oic_ai.tools.planner.asking import (
 from oic_ai.tools.planner.bank import BankMatch, load_bank
 from oic_ai.tools.planner.clauses import Clause, split_clauses
 from oic_ai.tools.planner.fillers import fill
+from oic_ai.tools.planner.heads import (
+    NOT_OPERATIONS,
+    VERBS,
+    Unread,
+    head_clause,
+    introduces_applied,
+)
 from oic_ai.tools.planner.languages import foreign_remark
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Token, tokenize
@@ -43,7 +49,6 @@ NO_RULE = (
     "'hostname edge-01'"
 )
 REFERENCE = "refers to an earlier turn; the conversation handles it, not the planner"
-_VERBS = (ADD_VERBS | REMOVE_VERBS) - {"with", "no", "without", "plus"}
 # the operation family (a rule's owner name) each operation label of the bank belongs to
 _FAMILY = {
     "hostname": "hostname",
@@ -56,18 +61,8 @@ _FAMILY = {
     "repository": "repository",
     "packages": "packages",
 }
-# owners that are not operations of their own
-_NOT_OPERATIONS = frozenset({"rejected", "base", "context", ""})
 
 
-@dataclass
-class _Unread:
-    """One clause's words that no rule took."""
-
-    clause: Clause
-    tokens: list[Token]
-    meaningful: list[Token]
-    owners: list[str]
 
 
 def account(state: PlanState) -> list[ClauseOutcome]:
@@ -76,7 +71,7 @@ def account(state: PlanState) -> list[ClauseOutcome]:
     words = [t for t in tokenize(state.text.work) if t.kind == "word"]
     # a value the plan used, said again ("ops needs an admin account named ops")
     used = {*state.user_names, *(state.hostname or "").split()}
-    unread: list[_Unread] = []
+    unread: list[Unread] = []
     for clause in clauses:
         inside = [t for t in words if clause.start <= t.start < clause.end]
         meaningful = []
@@ -99,12 +94,12 @@ def account(state: PlanState) -> list[ClauseOutcome]:
         if (
             not owners
             and not meaningful
-            and any(t.text in _VERBS for t in inside[:-1])
+            and any(t.text in VERBS for t in inside[:-1])
             and not _points_back(state, clause, inside)
         ):
             # "remove all packages": a verb whose object no rule took asks for something
             meaningful = list(inside)
-        unread.append(_Unread(clause, inside, meaningful, list(dict.fromkeys(owners))))
+        unread.append(Unread(clause, inside, meaningful, list(dict.fromkeys(owners))))
     matches = _bank_matches(unread)
     outcomes: list[ClauseOutcome] = []
     for index, item in enumerate(unread):
@@ -122,8 +117,8 @@ _REMARKS = frozenset({"context", "base"})
 
 def _appositive_of_context(
     state: PlanState,
-    item: _Unread,
-    unread: Sequence[_Unread],
+    item: Unread,
+    unread: Sequence[Unread],
     index: int,
     outcomes: Sequence[ClauseOutcome],
 ) -> bool:
@@ -134,7 +129,7 @@ def _appositive_of_context(
     before = unread[index - 1]
     if before.clause.sentence != clause.sentence or outcomes[-1].outcome not in _REMARKS:
         return False
-    if any(o not in _NOT_OPERATIONS for o in before.owners):
+    if any(o not in NOT_OPERATIONS for o in before.owners):
         return False  # the clause before must be a remark of its own, not a change read
     between = state.text.original[before.clause.end : clause.start]
     if between.strip() not in ("", "("):
@@ -149,7 +144,7 @@ _POINTING = frozenset("it that this those these them one ones too also as well p
 
 def _points_back(state: PlanState, clause: Clause, inside: Sequence[Token]) -> bool:
     """True for "add it" when an earlier part of the same request was read as a change."""
-    verbs = [i for i, t in enumerate(inside) if t.text in _VERBS]
+    verbs = [i for i, t in enumerate(inside) if t.text in VERBS]
     objects = [t.text for t in inside[verbs[-1] + 1 :]] if verbs else []
     verb = inside[verbs[-1]].text if verbs else ""
     # "remove it" after "add htop" still asks; after "mosquitto not needed" it points back
@@ -160,14 +155,14 @@ def _points_back(state: PlanState, clause: Clause, inside: Sequence[Token]) -> b
         and set(objects) <= _POINTING
         and bool({"it", "that", "this", "those", "these", "them"} & set(objects))
         and any(
-            end <= clause.start and owner not in _NOT_OPERATIONS
+            end <= clause.start and owner not in NOT_OPERATIONS
             for _, end, owner in state.text.claims
         )
     )
 
 
-def _applied_anywhere(unread: Sequence[_Unread]) -> set[str]:
-    return {o for item in unread for o in item.owners if o not in _NOT_OPERATIONS}
+def _applied_anywhere(unread: Sequence[Unread]) -> set[str]:
+    return {o for item in unread for o in item.owners if o not in NOT_OPERATIONS}
 
 
 def _after_claim(state: PlanState, start: int) -> bool:
@@ -185,7 +180,7 @@ def _owner(state: PlanState, owner: str) -> str:
     return owner
 
 
-def _bank_matches(unread: Sequence[_Unread]) -> dict[int, BankMatch]:
+def _bank_matches(unread: Sequence[Unread]) -> dict[int, BankMatch]:
     """The bank's reading of each clause with meaningful words left, by clause index."""
     wanted = {i: _words(item) for i, item in enumerate(unread) if item.meaningful}
     if not wanted:
@@ -202,14 +197,14 @@ def _names(state: PlanState) -> frozenset[str]:
     return frozenset(state.known_names())
 
 
-def _words(item: _Unread) -> str:
+def _words(item: Unread) -> str:
     return " ".join(t.text for t in item.tokens)
 
 
 _CONNECTORS = frozenset("and then also plus but so or".split())
 
 
-def _quoted(state: PlanState, item: _Unread) -> str:
+def _quoted(state: PlanState, item: Unread) -> str:
     """The clause's unread words as written, without the joining word before them."""
     tokens = item.meaningful or item.tokens
     while len(tokens) > 1 and tokens[0].text in _CONNECTORS:
@@ -226,12 +221,12 @@ def _quoted(state: PlanState, item: _Unread) -> str:
 
 def _outcome(
     state: PlanState,
-    item: _Unread,
+    item: Unread,
     match: BankMatch | None,
-    unread: Sequence[_Unread],
+    unread: Sequence[Unread],
     index: int,
 ) -> ClauseOutcome:
-    operations = [o for o in item.owners if o not in _NOT_OPERATIONS]
+    operations = [o for o in item.owners if o not in NOT_OPERATIONS]
     text = item.clause.text
     if not item.meaningful:
         if operations:
@@ -282,9 +277,9 @@ def _outcome(
         owner = _fill_from_before(state, item, unread, index)
         if owner is not None:
             return ClauseOutcome(text=text, outcome="applied", operations=[owner])
-    if _introduces_applied(item, unread, index):
+    if introduces_applied(item, unread, index):
         return ClauseOutcome(text=text, outcome="context")
-    if _head_clause(state, item, unread, index):
+    if head_clause(state, item, unread, index):
         # "could you build me a debian image for a home NAS": the request's head clause
         # in create mode described the image, which chose the base
         if operations:
@@ -312,7 +307,7 @@ def _outcome(
     return ClauseOutcome(text=text, outcome=kind, operations=operations, reason=reason)
 
 
-def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: int) -> Reading:
+def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int) -> Reading:
     """Whether the clause's unread words ask for something (:mod:`.asking`)."""
     original = state.text.original
     clause = item.clause
@@ -373,7 +368,7 @@ def _asking(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: i
     if (
         reading.why.startswith("unknown word")
         and clause.parenthetical
-        and not {t.text for t in item.tokens[:1]} & (_VERBS | _CONNECTORS | {"with"})
+        and not {t.text for t in item.tokens[:1]} & (VERBS | _CONNECTORS | {"with"})
     ):
         # "(UEFI, cortex-a53)", "(PXE -> kernel + initrd, root on tmpfs)": an aside that
         # describes the machine or the old setup; an asked-for name would come with a verb
@@ -400,12 +395,12 @@ _FIELD_FAMILY = {
 }
 
 
-def _only_field_nouns(item: _Unread) -> bool:
+def _only_field_nouns(item: Unread) -> bool:
     """True when every unread word is a field noun ("cert" in a list of key files)."""
     return bool(item.meaningful) and all(t.text in FIELD_NOUNS for t in item.meaningful)
 
 
-def _field_family(item: _Unread) -> str:
+def _field_family(item: Unread) -> str:
     """The one operation family every field noun of the clause names ("?" for none or two).
 
     "please don't duplicate the console entry" talks about the console change the request
@@ -421,7 +416,7 @@ _FILLED_FIELDS = {"hostname": "hostname", "hostnames": "hostname", "fqdn": "host
 
 
 def _fill_from_before(
-    state: PlanState, item: _Unread, unread: Sequence[_Unread], index: int
+    state: PlanState, item: Unread, unread: Sequence[Unread], index: int
 ) -> str | None:
     """Fill the field the clause before named (same sentence, nothing read for it)."""
     if index == 0:
@@ -430,12 +425,12 @@ def _fill_from_before(
     if before.clause.sentence != item.clause.sentence:
         return None
     labels = {_FILLED_FIELDS[t.text] for t in before.tokens if t.text in _FILLED_FIELDS}
-    if len(labels) != 1 or any(o not in _NOT_OPERATIONS for o in before.owners):
+    if len(labels) != 1 or any(o not in NOT_OPERATIONS for o in before.owners):
         return None
     return fill(state, labels.pop(), item.tokens)
 
 
-def _reason_before_so(item: _Unread, unread: Sequence[_Unread], index: int) -> bool:
+def _reason_before_so(item: Unread, unread: Sequence[Unread], index: int) -> bool:
     """True for a clause without values right before "so <a change that was read>".
 
     Or before any change that was read, when the clause is a statement ("the layer cache
@@ -446,7 +441,7 @@ def _reason_before_so(item: _Unread, unread: Sequence[_Unread], index: int) -> b
     after = unread[index + 1]
     words = after.clause.text.lower().split()
     changed = after.clause.sentence == item.clause.sentence and any(
-        o not in _NOT_OPERATIONS for o in after.owners
+        o not in NOT_OPERATIONS for o in after.owners
     )
     if changed and not item.owners and states(item.clause.text):
         return True
@@ -456,7 +451,7 @@ def _reason_before_so(item: _Unread, unread: Sequence[_Unread], index: int) -> b
 _PURPOSE_START = re.compile(r"\s*(?:for|so|to|because|since)\b")
 
 
-def _purpose_tail(state: PlanState, item: _Unread) -> int | None:
+def _purpose_tail(state: PlanState, item: Unread) -> int | None:
     """Where a purpose starts after what the clause applied ("... for the KVM runners")."""
     ends = [e for s, e, o in state.text.claims if item.clause.start <= s < item.clause.end]
     if not ends:
@@ -472,7 +467,7 @@ def _purpose_tail(state: PlanState, item: _Unread) -> int | None:
 _LEAD_WORDS = frozenset("and then also plus so but or just now ok okay oh well please".split())
 
 
-def _only_subject(state: PlanState, item: _Unread) -> bool:
+def _only_subject(state: PlanState, item: Unread) -> bool:
     """True when every unread word stands before the clause's wish or imperative word."""
     tokens = [t for t in item.tokens if t.text not in _LEAD_WORDS]
     head = next(
@@ -497,7 +492,7 @@ def _is_package(state: PlanState, word: str) -> bool:
 _PURPOSE_TAIL = re.compile(r"\b(?:for|to)\s+(?:the\s+|our\s+|a\s+|an\s+)?[\w-]+$")
 
 
-def _continues_purpose(unread: Sequence[_Unread], index: int) -> bool:
+def _continues_purpose(unread: Sequence[Unread], index: int) -> bool:
     """True for "and syscall tests" after "... for the network": one purpose, two halves."""
     if index == 0:
         return False
@@ -520,7 +515,7 @@ def _names_target(text: str) -> bool:
     return any(m.kind in ("dist", "os", "arch", "image_type") for m in detect_target_spans(text))
 
 
-def _names_read_values(state: PlanState, item: _Unread) -> bool:
+def _names_read_values(state: PlanState, item: Unread) -> bool:
     """True when every name of the clause (no common word) is inside a value that was read.
 
     Only values (``key=value`` options, paths, URLs) count, and the clause names no value
@@ -534,13 +529,13 @@ def _names_read_values(state: PlanState, item: _Unread) -> bool:
     values = [
         state.text.original[s:e].lower()
         for s, e, o in state.text.claims
-        if o not in _NOT_OPERATIONS and not (item.clause.start <= s < item.clause.end)
+        if o not in NOT_OPERATIONS and not (item.clause.start <= s < item.clause.end)
     ]
     pieces = {p for v in values if re.search(r"[=/]", v) for p in re.split(r"[\s=/,.:]+", v)}
     return bool(names) and all(n in pieces for n in names)
 
 
-def _only_changed_names(state: PlanState, item: _Unread) -> bool:
+def _only_changed_names(state: PlanState, item: Unread) -> bool:
     """True when every package name in the clause is one this request added or removed."""
     from oic_ai.tools.planner.lexicon import is_english
 
@@ -566,7 +561,7 @@ def _changed_as(state: PlanState, word: str, changed: set[str]) -> bool:
     )
 
 
-def _names_a_thing(state: PlanState, item: _Unread) -> bool:
+def _names_a_thing(state: PlanState, item: Unread) -> bool:
     """True when a clause could be an item of a list: a name, not only ordinary words.
 
     "and the Fluke tool" names something; "not needed", "rest stays", "belt and braces" do
@@ -585,7 +580,7 @@ def _names_a_thing(state: PlanState, item: _Unread) -> bool:
     return False
 
 
-def _continues_list(state: PlanState, unread: Sequence[_Unread], index: int) -> bool:
+def _continues_list(state: PlanState, unread: Sequence[Unread], index: int) -> bool:
     """True for "and the Fluke tool" after "put ethtool, lm-sensors": an item of its list."""
     item = unread[index].clause
     while index > 0:
@@ -620,7 +615,7 @@ _ASKING = frozenset("should must need needs want wants please".split())
 _PREDICATES = re.compile(r"\s*(?:needs?|requires?|wants?|uses?|runs?|gets?|must|should)\b")
 
 
-def _subject_of_applied(state: PlanState, item: _Unread) -> bool:
+def _subject_of_applied(state: PlanState, item: Unread) -> bool:
     """True when the unread words are the subject of what the clause applied."""
     claims = sorted(
         (s, e) for s, e, o in state.text.claims if item.clause.start <= s < item.clause.end
@@ -646,7 +641,7 @@ def _remark_label(match: BankMatch) -> BankLabel:
     return BankLabel("use" if use else "context", "use" if use else "context")
 
 
-def _has_words(item: _Unread) -> bool:
+def _has_words(item: Unread) -> bool:
     """True when some meaningful unread word is an ordinary English word."""
     from oic_ai.tools.planner.lexicon import english_words, is_english
 
@@ -667,7 +662,7 @@ _FUNCTION_WORDS = frozenset(
 )
 
 
-def _remark(item: _Unread, match: BankMatch) -> bool:
+def _remark(item: Unread, match: BankMatch) -> bool:
     """A statement about the world the bank leans towards reading as context.
 
     "the devices are deployed without network access": it starts with its subject, asks
@@ -692,89 +687,6 @@ def _remark(item: _Unread, match: BankMatch) -> bool:
 
 _REMARK_FLOOR = 0.33
 _STATED_FLOOR = 0.25
-
-
-_HEAD_WORDS = frozenset("image images template build create make generate draft".split())
-
-
-def _head_clause(state: PlanState, item: _Unread, unread: Sequence[_Unread], index: int) -> bool:
-    """True for create mode's first clause naming the image ("a debian image for X")."""
-    if state.mode != "create" or item.clause.sentence != unread[0].clause.sentence:
-        return False
-    from oic_ai.tools.planner.lexicon import is_english
-
-    head = [t.text for t in item.tokens]
-    before = [u for u in unread[:index] if u.clause.sentence == item.clause.sentence]
-    # only words that describe: an unknown name ("devboards", "samba") is never absorbed
-    described = all(
-        # "POS", "NAS", "VMs", "PCs": an acronym (or its plural) describes
-        re.fullmatch(r"[A-Z][A-Z0-9]+s?", state.text.raw(t.start, t.end)) is not None
-        or all(is_english(p, compounds=True) for p in re.split(r"[-_/]", t.text) if p)
-        for t in item.meaningful
-    )
-    # the clause names the image ("image", "build"), or its target words chose the base
-    # ("prepare an Ubuntu 26.04 raw image for ...": the target read "raw image")
-    names_image = bool(_HEAD_WORDS & set(head)) or bool({"base", "target"} & set(item.owners))
-    if not names_image and index == 0 and not item.owners and _machine_phrase(state, item):
-        return True  # "Jump host for the vSphere estate.": what the machine is, as a title
-    return names_image and described and all(not u.meaningful for u in before)
-
-
-def _machine_phrase(state: PlanState, item: _Unread) -> bool:
-    """True for a request's opening noun phrase that says what the machine is.
-
-    No verb, wish or value in it, and its words are English, names written with capitals
-    ("vSphere", "Cobalt"), acronyms or names with digits ("k8s"); it ends its sentence or
-    its line. An unknown lower-case word ("foobarctl for the boxes") is never absorbed.
-    """
-    from oic_ai.tools.planner.lexicon import is_english
-
-    reading = read_clause(item.clause.text)
-    if not reading.why.startswith(("unknown word", "names no change")):
-        return False
-    end = state.text.original[item.clause.end : item.clause.end + 3]
-    if not re.search(r"[.:]\s*$", item.clause.text) and not re.match(r"\s*(?:[.:(\n]|$)", end):
-        return False
-    for token in item.meaningful:
-        written = state.text.raw(token.start, token.end)
-        parts = [p for p in re.split(r"[-_/]", written) if p]
-        if not all(
-            is_english(p.lower(), compounds=True)
-            or p[0].isupper()
-            or any(c.isupper() for c in p)
-            or (any(c.isdigit() for c in p) and any(c.isalpha() for c in p))
-            or p.isdigit()
-            for p in parts
-        ):
-            return False
-    return True
-
-
-# "add something", "a tool": a placeholder whose clause says no more than that
-_PLACEHOLDERS = frozenset(
-    "something anything stuff tool tools package packages agent daemon utility program "
-    "software app a an some any".split()
-)
-_PLACEHOLDER_HEADS = frozenset("something anything stuff tool agent package".split())
-
-
-def _introduces_applied(item: _Unread, unread: Sequence[_Unread], index: int) -> bool:
-    """True for "lock it down:" when the clauses after the colon were applied.
-
-    Also for "add something" when the next clause of its sentence, which says what that
-    something is for ("so we can sync the clock"), was read as packages.
-    """
-    after = [u for u in unread[index + 1 :] if u.clause.sentence == item.clause.sentence]
-    if not item.clause.ends_with_colon:
-        words = [t.text for t in item.meaningful]
-        return (
-            bool(_PLACEHOLDER_HEADS & set(words))
-            and set(words) <= _PLACEHOLDERS | _VERBS
-            and bool(after)
-            and any("packages" in u.owners for u in after[:2])
-        )
-    # "make the console quieter: add quiet, drop ..." : what follows says how
-    return any(any(o not in _NOT_OPERATIONS for o in u.owners) for u in after)
 
 
 def _rejection(state: PlanState, text: str) -> str:

@@ -1,0 +1,115 @@
+"""What a request's head and headers say: the clause that names the image, a title, a colon.
+
+Split from :mod:`.accounting`: a create request's first clause ("a debian image for a home
+NAS") chose the base; an opening noun phrase ("Jump host for the vSphere estate.") says what
+the machine is; "lock it down:" or "add something" introduce the clauses after them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from oic_ai.tools.planner.asking import read_clause
+from oic_ai.tools.planner.clauses import Clause
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.text import Token
+from oic_ai.tools.planner.words import ADD_VERBS, REMOVE_VERBS
+
+# owners that are not operations of their own
+NOT_OPERATIONS = frozenset({"rejected", "base", "context", ""})
+VERBS = (ADD_VERBS | REMOVE_VERBS) - {"with", "no", "without", "plus"}
+
+
+@dataclass
+class Unread:
+    """One clause's words that no rule took."""
+
+    clause: Clause
+    tokens: list[Token]
+    meaningful: list[Token]
+    owners: list[str]
+
+
+_HEAD_WORDS = frozenset("image images template build create make generate draft".split())
+
+
+def head_clause(state: PlanState, item: Unread, unread: Sequence[Unread], index: int) -> bool:
+    """True for create mode's first clause naming the image ("a debian image for X")."""
+    if state.mode != "create" or item.clause.sentence != unread[0].clause.sentence:
+        return False
+    from oic_ai.tools.planner.lexicon import is_english
+
+    head = [t.text for t in item.tokens]
+    before = [u for u in unread[:index] if u.clause.sentence == item.clause.sentence]
+    # only words that describe: an unknown name ("devboards", "samba") is never absorbed
+    described = all(
+        # "POS", "NAS", "VMs", "PCs": an acronym (or its plural) describes
+        re.fullmatch(r"[A-Z][A-Z0-9]+s?", state.text.raw(t.start, t.end)) is not None
+        or all(is_english(p, compounds=True) for p in re.split(r"[-_/]", t.text) if p)
+        for t in item.meaningful
+    )
+    # the clause names the image ("image", "build"), or its target words chose the base
+    # ("prepare an Ubuntu 26.04 raw image for ...": the target read "raw image")
+    names_image = bool(_HEAD_WORDS & set(head)) or bool({"base", "target"} & set(item.owners))
+    if not names_image and index == 0 and not item.owners and _machine_phrase(state, item):
+        return True  # "Jump host for the vSphere estate.": what the machine is, as a title
+    return names_image and described and all(not u.meaningful for u in before)
+
+
+def _machine_phrase(state: PlanState, item: Unread) -> bool:
+    """True for a request's opening noun phrase that says what the machine is.
+
+    No verb, wish or value in it, and its words are English, names written with capitals
+    ("vSphere", "Cobalt"), acronyms or names with digits ("k8s"); it ends its sentence or
+    its line. An unknown lower-case word ("foobarctl for the boxes") is never absorbed.
+    """
+    from oic_ai.tools.planner.lexicon import is_english
+
+    reading = read_clause(item.clause.text)
+    if not reading.why.startswith(("unknown word", "names no change")):
+        return False
+    end = state.text.original[item.clause.end : item.clause.end + 3]
+    if not re.search(r"[.:]\s*$", item.clause.text) and not re.match(r"\s*(?:[.:(\n]|$)", end):
+        return False
+    for token in item.meaningful:
+        written = state.text.raw(token.start, token.end)
+        parts = [p for p in re.split(r"[-_/]", written) if p]
+        if not all(
+            is_english(p.lower(), compounds=True)
+            or p[0].isupper()
+            or any(c.isupper() for c in p)
+            or (any(c.isdigit() for c in p) and any(c.isalpha() for c in p))
+            or p.isdigit()
+            for p in parts
+        ):
+            return False
+    return True
+
+
+# "add something", "a tool": a placeholder whose clause says no more than that
+_PLACEHOLDERS = frozenset(
+    "something anything stuff tool tools package packages agent daemon utility program "
+    "software app a an some any".split()
+)
+_PLACEHOLDER_HEADS = frozenset("something anything stuff tool agent package".split())
+
+
+def introduces_applied(item: Unread, unread: Sequence[Unread], index: int) -> bool:
+    """True for "lock it down:" when the clauses after the colon were applied.
+
+    Also for "add something" when the next clause of its sentence, which says what that
+    something is for ("so we can sync the clock"), was read as packages.
+    """
+    after = [u for u in unread[index + 1 :] if u.clause.sentence == item.clause.sentence]
+    if not item.clause.ends_with_colon:
+        words = [t.text for t in item.meaningful]
+        return (
+            bool(_PLACEHOLDER_HEADS & set(words))
+            and set(words) <= _PLACEHOLDERS | VERBS
+            and bool(after)
+            and any("packages" in u.owners for u in after[:2])
+        )
+    # "make the console quieter: add quiet, drop ..." : what follows says how
+    return any(any(o not in NOT_OPERATIONS for o in u.owners) for u in after)
