@@ -40,6 +40,7 @@ from oic_ai.tools.planner.heads import (
     introduces_applied,
 )
 from oic_ai.tools.planner.languages import foreign_remark
+from oic_ai.tools.planner.rules.beyond import INDIRECT_QUESTION
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Token, tokenize
 from oic_ai.tools.planner.words import ADD_VERBS, FILLER, REMOVE_VERBS, RETRIEVAL_WORDS
@@ -286,7 +287,14 @@ def _outcome(
             return ClauseOutcome(text=text, outcome="applied", operations=operations)
         return ClauseOutcome(text=text, outcome="base", reason=_base(state))
     asking = _asking(state, item, unread, index)
-    if asking.asking != "asks" and not (label is not None and label.outcome == "reference"):
+    relayed = (  # "Priya asked whether we can set the timezone": the answer is no
+        label is not None and label.outcome == "not_applied" and INDIRECT_QUESTION.search(text)
+    )
+    if (
+        asking.asking != "asks"
+        and not relayed
+        and not (label is not None and label.outcome == "reference")
+    ):
         # "my lead (Marguerite)", "he left", "for the field techs": it asks for nothing
         if operations:
             return ClauseOutcome(text=text, outcome="applied", operations=operations)

@@ -434,13 +434,19 @@ def _whole_image(words: list[str]) -> bool:
 
 
 def _wish_to_do(words: list[str], wish: str) -> bool:
-    """True when a wish's object is "to" and a verb that changes nothing in an image."""
+    """True when a wish's object is "to" and a verb that changes nothing in an image.
+
+    Also for a pronoun and a purpose ("I need it for the change ticket"): what the thing
+    named before is for.
+    """
     last = wish.split()[-1]
     if last not in words:
         return False
     at = words.index(last)
     after = words[at + 1 : at + 3]
     # "need to be enrolled", "has to have X": a passive or possessive wish on the image
+    if len(after) == 2 and after[0] in ("it", "this", "that", "them") and after[1] == "for":
+        return True  # "I need it for the change ticket": what the answer is for
     return (
         len(after) == 2
         and after[0] == "to"

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from oic_ai.tools.planner.asking import read_clause
 from oic_ai.tools.planner.clauses import Clause
+from oic_ai.tools.planner.rules.package_names import known
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Token
-from oic_ai.tools.planner.words import ADD_VERBS, REMOVE_VERBS
+from oic_ai.tools.planner.words import ADD_VERBS, REMOVE_VERBS, RETRIEVAL_WORDS
 
 # owners that are not operations of their own
 NOT_OPERATIONS = frozenset({"rejected", "base", "context", ""})
@@ -53,7 +54,8 @@ def head_clause(state: PlanState, item: Unread, unread: Sequence[Unread], index:
     # the clause names the image ("image", "build"), or its target words chose the base
     # ("prepare an Ubuntu 26.04 raw image for ...": the target read "raw image")
     names_image = bool(_HEAD_WORDS & set(head)) or bool({"base", "target"} & set(item.owners))
-    if not names_image and index == 0 and not item.owners and _machine_phrase(state, item):
+    first = all(not u.meaningful for u in before)  # "deb13 raw, telco edge box."
+    if not names_image and first and not item.owners and _machine_phrase(state, item):
         return True  # "Jump host for the vSphere estate.": what the machine is, as a title
     return names_image and described and all(not u.meaningful for u in before)
 
@@ -73,8 +75,16 @@ def _machine_phrase(state: PlanState, item: Unread) -> bool:
     end = state.text.original[item.clause.end : item.clause.end + 3]
     if not re.search(r"[.:]\s*$", item.clause.text) and not re.match(r"\s*(?:[.:(\n]|$)", end):
         return False
+    head = item.tokens[-1] if item.tokens else None
     for token in item.meaningful:
         written = state.text.raw(token.start, token.end)
+        if (
+            head is not None
+            and token.end <= head.start
+            and head.text.removesuffix("s") in RETRIEVAL_WORDS
+            and not known(state, token.text)
+        ):
+            continue  # "telco edge box": a word before the machine noun says what kind
         parts = [p for p in re.split(r"[-_/]", written) if p]
         if not all(
             is_english(p.lower(), compounds=True)

@@ -31,7 +31,12 @@ def _ranked() -> dict[str, int]:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (ImportError, ValueError, OSError):
         return {}
-    return {w: i for i, w in enumerate(lines) if w.isalpha() and w.islower() and len(w) > 1}
+    # single letters are no words, but for the two that are ("I need image for ...")
+    return {
+        w: i
+        for i, w in enumerate(lines)
+        if w.isalpha() and w.islower() and (len(w) > 1 or w in ("a", "i"))
+    }
 
 
 @lru_cache(maxsize=1)

@@ -123,6 +123,7 @@ def test_the_rest_of_a_clause_that_was_read_is_context() -> None:
         "our procurement team approved the budget",  # a definite subject, a past verb
         "operators prefer nano over vim",  # people and their verb
         "NUC-class",  # a description made from a name
+        "I need it for the audit binder",  # what the answer before it is for
     ],
 )
 def test_more_clauses_that_ask_for_nothing(clause: str) -> None:
@@ -136,6 +137,7 @@ def test_more_clauses_that_ask_for_nothing(clause: str) -> None:
         "the disk must stay at 16 GiB",  # a wish, and a value
         "operators need sudo",
         "the account named ops gets sudo",  # a field noun, not a past statement
+        "I need it removed",  # a pronoun and what to do with it
     ],
 )
 def test_clauses_like_them_that_still_ask(clause: str) -> None:

@@ -100,3 +100,37 @@ def test_a_statement_about_such_a_thing_is_context_not_a_report(request_text: st
     emt = (OUR_TEMPLATES / "emt3-x86_64-immutable-secureboot-raw.yml").read_text(encoding="utf-8")
     result = plan_request(request_text, emt, mode="refine")
     assert not [n for n in result.not_applied if "enrol" in n or "domain" in n]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "topic"),
+    [
+        ("Our manager asked whether we can pin the timezone to Asia/Tokyo.", "timezone"),
+        ("Tomasz wondered if you could put the guest wifi passphrase in the image", "network"),
+    ],
+)
+def test_a_question_relayed_in_a_statement_is_still_answered(request_text: str, topic: str) -> None:
+    # someone "asked whether we can" is a question the answer must take up: it cannot
+    result = plan(request_text)
+    assert result.operations == []
+    assert len(result.not_applied) == 1 and topic in result.not_applied[0]
+
+
+def test_a_relayed_statement_without_a_question_stays_context() -> None:
+    result = plan("Our manager said the timezone is handled by the provisioning team.")
+    assert result.operations == [] and result.not_applied == []
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Hello, I need image for industrial gateway, debian 13 on x86.",
+        "elxr12 amd64 raw, telco edge box.",
+    ],
+)
+def test_a_create_request_saying_what_the_machine_is_chose_the_base(request_text: str) -> None:
+    # "I need image for X" without its article; a word before the machine noun ("telco")
+    # says what kind of machine, it is no package
+    result = plan(request_text, mode="create")
+    assert result.not_applied == []
+    assert "base" in [c.outcome for c in result.clauses]

@@ -83,13 +83,23 @@ def _heading(clauses: list[Clause], index: int) -> Clause | None:
     return None
 
 
+# "Priya asked whether we can set the timezone": a question relayed in a statement is
+# still a question, and its answer is that the template cannot
+INDIRECT_QUESTION = re.compile(
+    r"\b(?:whether|if)\s+(?:we|you|it|they|one|the\s+[\w-]+)\s+(?:can|could|may|might)\b"
+    r"(?!\s*not\b|n['’]t|['’]t)",
+    re.IGNORECASE,
+)
+
+
 def rule_beyond_template(state: PlanState) -> None:
     """Report every clause no template can hold; no later rule reads its words."""
     from oic_ai.tools.planner.asking import read_clause
 
     text = state.text
     for item in beyond_template(text.original, text.work):
-        if read_clause(text.original[item.start : item.end]).asking != "asks":
+        said = text.original[item.start : item.end]
+        if read_clause(said).asking != "asks" and not INDIRECT_QUESTION.search(said):
             # "the lab boards dont have keys enrolled": a statement, no wish; no rule reads it
             text.consume(item.start, item.end, "context")
             continue
