@@ -279,6 +279,9 @@ def read_clause(
     ):
         # "paint it blue", "rewire the console": a word followed by its object is a verb
         return Reading("asks", f"imperative {head[0]!r}")
+    if "yet" in words and _NOT_YET & set(words[: words.index("yet")]):
+        # "please don't try to install it from the distro yet": put off, nothing now
+        return Reading("context", "deferred ('not ... yet')")
     wish = _has_wish(words)
     reported = next((w for w in head[1:3] if w in _REPORTING), "")
     if wish and reported and head[0] not in IMPERATIVES and not _names_something(text, words):
@@ -377,6 +380,7 @@ _MODALS = frozenset("can could will would may might".split())
 _STAYING = frozenset("stay stays remain remains".split())
 # words that put what a clause says off to later
 _DEFERRED = frozenset("later afterwards eventually".split())
+_NOT_YET = frozenset("not don't dont never no".split())
 _RELATIVE = frozenset("that which who whose".split())
 
 

@@ -161,6 +161,7 @@ def test_a_reason_before_so_and_a_change_is_context() -> None:
         "the test rigs dont have keys enrolled",  # a negation typed without its apostrophe
         "the camera already streams over rtsp",  # what already is
         "Procurement pushed back on the disk",  # what someone did (a past verb)
+        "please don't pull the vendor agent in yet",  # put off: "not ... yet"
     ],
 )
 def test_deferred_and_stated_clauses_ask_for_nothing(clause: str) -> None:
@@ -171,3 +172,13 @@ def test_a_statement_before_a_change_is_its_reason_but_a_field_still_asks() -> N
     result = plan("the nginx access log swallows everything, bump the disk to 90 gig")
     assert result.not_applied == []
     assert plan("ops gets sudo, add htop").not_applied  # a field with a verb: a request
+
+
+def test_a_header_before_a_numbered_list_is_context_when_its_items_were_read() -> None:
+    # its words lean towards a report ("compliance review"), but it only introduces
+    result = plan(
+        "Thanks! A couple of items from the security review:\n\n"
+        "1. Please add auditd.\n2. The hostname should be sec-01."
+    )
+    assert result.not_applied == []
+    assert result.clauses[0].outcome == "context"

@@ -99,7 +99,11 @@ def rule_beyond_template(state: PlanState) -> None:
     text = state.text
     for item in beyond_template(text.original, text.work):
         said = text.original[item.start : item.end]
-        if read_clause(said).asking != "asks" and not INDIRECT_QUESTION.search(said):
+        heads_a_list = re.match(r"\s*:\s*\S", text.original[item.end :]) is not None
+        if heads_a_list or (
+            read_clause(said).asking != "asks" and not INDIRECT_QUESTION.search(said)
+        ):
+            # "items from the security review:" heads the list after it, read on its own;
             # "the lab boards dont have keys enrolled": a statement, no wish; no rule reads it
             text.consume(item.start, item.end, "context")
             continue
