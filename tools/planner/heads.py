@@ -44,11 +44,13 @@ def head_clause(state: PlanState, item: Unread, unread: Sequence[Unread], index:
 
     head = [t.text for t in item.tokens]
     before = [u for u in unread[:index] if u.clause.sentence == item.clause.sentence]
-    # only words that describe: an unknown name ("devboards", "samba") is never absorbed
+    # only words that describe: an unknown name ("devboards", "samba") is never absorbed,
+    # but a kind word before the machine noun is ("k8s worker node image")
     described = all(
         # "POS", "NAS", "VMs", "PCs": an acronym (or its plural) describes
         re.fullmatch(r"[A-Z][A-Z0-9]+s?", state.text.raw(t.start, t.end)) is not None
         or all(is_english(p, compounds=True) for p in re.split(r"[-_/]", t.text) if p)
+        or _kind_word(state, item, t)
         for t in item.meaningful
     )
     # the clause names the image ("image", "build"), or its target words chose the base
@@ -57,15 +59,35 @@ def head_clause(state: PlanState, item: Unread, unread: Sequence[Unread], index:
     first = all(not u.meaningful for u in before)  # "deb13 raw, telco edge box."
     if not names_image and first and not item.owners and _machine_phrase(state, item):
         return True  # "Jump host for the vSphere estate.": what the machine is, as a title
-    return names_image and described and all(not u.meaningful for u in before)
+    return names_image and described and first
+
+
+def _kind_word(state: PlanState, item: Unread, token: Token) -> bool:
+    """True for a word before the clause's closing machine noun ("telco edge box").
+
+    The noun is a use-case word or "image"; the word before it says what kind of machine
+    it is, unless it is a package name something knows ("nginx edge box").
+    """
+    last = item.tokens[-1] if item.tokens else None
+    return (
+        last is not None
+        and token.end <= last.start
+        and (last.text.removesuffix("s") in RETRIEVAL_WORDS or last.text in ("image", "images"))
+        and (
+            re.fullmatch(r"[a-z]+[0-9]*[a-z]*", token.text) is not None
+            or any(c.isdigit() for c in token.text)
+        )
+        and not known(state, token.text)
+    )
 
 
 def _machine_phrase(state: PlanState, item: Unread) -> bool:
     """True for a request's opening noun phrase that says what the machine is.
 
     No verb, wish or value in it, and its words are English, names written with capitals
-    ("vSphere", "Cobalt"), acronyms or names with digits ("k8s"); it ends its sentence or
-    its line. An unknown lower-case word ("foobarctl for the boxes") is never absorbed.
+    ("vSphere", "Cobalt"), acronyms, names with digits ("k8s") or kind words before the
+    machine noun ("amr robot"); it ends its sentence or its line, or ends with the machine
+    noun. An unknown lower-case word ("foobarctl for the boxes") is never absorbed.
     """
     from oic_ai.tools.planner.lexicon import is_english
 
@@ -73,18 +95,14 @@ def _machine_phrase(state: PlanState, item: Unread) -> bool:
     if not reading.why.startswith(("unknown word", "names no change")):
         return False
     end = state.text.original[item.clause.end : item.clause.end + 3]
-    if not re.search(r"[.:]\s*$", item.clause.text) and not re.match(r"\s*(?:[.:(\n]|$)", end):
+    ends = re.search(r"[.:]\s*$", item.clause.text) or re.match(r"\s*(?:[.:(\n]|$)", end)
+    kinds = [t for t in item.meaningful if _kind_word(state, item, t)]
+    if not ends and not kinds:
         return False
-    head = item.tokens[-1] if item.tokens else None
     for token in item.meaningful:
+        if token in kinds:
+            continue
         written = state.text.raw(token.start, token.end)
-        if (
-            head is not None
-            and token.end <= head.start
-            and head.text.removesuffix("s") in RETRIEVAL_WORDS
-            and not known(state, token.text)
-        ):
-            continue  # "telco edge box": a word before the machine noun says what kind
         parts = [p for p in re.split(r"[-_/]", written) if p]
         if not all(
             is_english(p.lower(), compounds=True)

@@ -126,6 +126,8 @@ def test_a_relayed_statement_without_a_question_stays_context() -> None:
     [
         "Hello, I need image for industrial gateway, debian 13 on x86.",
         "elxr12 amd64 raw, telco edge box.",
+        "k8s worker node image. Debian 13 x86_64, qcow2 artifact.",
+        "amr robot, debian 13, add htop",
     ],
 )
 def test_a_create_request_saying_what_the_machine_is_chose_the_base(request_text: str) -> None:
@@ -134,3 +136,7 @@ def test_a_create_request_saying_what_the_machine_is_chose_the_base(request_text
     result = plan(request_text, mode="create")
     assert result.not_applied == []
     assert "base" in [c.outcome for c in result.clauses]
+
+
+def test_an_unknown_word_that_is_no_kind_of_machine_is_still_reported() -> None:
+    assert plan("foobarctl for the boxes, debian 13", mode="create").not_applied
