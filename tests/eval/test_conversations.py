@@ -26,6 +26,7 @@ from tests.support.conversations import (
     DEV5,
     DEV6,
     DEV7,
+    DEV8,
     TurnOutcome,
     composer_verdicts,
     known_packages,
@@ -51,11 +52,16 @@ FULLY_RIGHT_FLOOR = {
     # references, questions and layouts alone (on main 9244135); 156 with both (main 3bae373);
     # 159 (lead: adverbs before a verb, interjections and key-file words are no names)
     "dev7": 0.54,  # 108/199 when written (session 10, writers o and p; 7 invented)
+    # kept unseen in session 10 (writers q and r): 115/200 with the session-start code
+    "dev8": 0.57,
 }
 # Packages made of ordinary words, and templates the composer rejects or cannot build.
 # per part; 29 on dev before the package rule of issue 21, 8 on dev3, 18 on dev4 and 7 on dev5 when
 # they were written
-INVENTED_CEILING = {"dev": 0, "dev2": 0, "dev3": 1, "dev4": 1, "dev5": 0, "dev6": 2, "dev7": 7}
+INVENTED_CEILING = {
+    **{"dev": 0, "dev2": 0, "dev3": 1, "dev4": 1, "dev5": 0, "dev6": 2},
+    **{"dev7": 7, "dev8": 7},
+}
 UNBUILDABLE_CEILING = 0  # 9 on dev before buildable targets (issue 21)
 PARTS = {
     "dev": DEV,
@@ -65,6 +71,7 @@ PARTS = {
     "dev5": DEV5,
     "dev6": DEV6,
     "dev7": DEV7,
+    "dev8": DEV8,
 }
 
 

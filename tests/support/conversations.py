@@ -30,6 +30,7 @@ DEV4 = PROJECT / "tests" / "data" / "conversations" / "dev4.yaml"
 DEV5 = PROJECT / "tests" / "data" / "conversations" / "dev5.yaml"
 DEV6 = PROJECT / "tests" / "data" / "conversations" / "dev6.yaml"
 DEV7 = PROJECT / "tests" / "data" / "conversations" / "dev7.yaml"
+DEV8 = PROJECT / "tests" / "data" / "conversations" / "dev8.yaml"
 HELDOUT = PROJECT / "bench" / "heldout" / "conversations.yaml"
 OUR_TEMPLATES = PROJECT / "image-templates"
 REFERENCE_TEMPLATES = (
@@ -426,7 +427,7 @@ class KnownPackages:
 
 def known_packages() -> KnownPackages:
     """The names a labelled turn may add: every part's labels, the library and the reference."""
-    parts = (DEV, DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, HELDOUT)
+    parts = (DEV, DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, HELDOUT)
     labelled = [c for path in parts if path.is_file() for c in load_conversations(path)]
     return KnownPackages(labelled, [OUR_TEMPLATES, REFERENCE_TEMPLATES])
 
