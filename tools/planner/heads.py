@@ -142,5 +142,5 @@ def introduces_applied(item: Unread, unread: Sequence[Unread], index: int) -> bo
     # "make the console quieter: add quiet, drop ..." : what follows says how; a header
     # that ends its sentence ("items from the security review:" and a numbered list)
     # introduces the next clauses, whichever sentence they are in
-    after = unread[index + 1 : index + 5]
+    after = list(unread[index + 1 : index + 5])
     return any(any(o not in NOT_OPERATIONS for o in u.owners) for u in after)
