@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from fnmatch import fnmatchcase
+from collections.abc import Sequence
 from typing import Literal
 
 from oic_ai.stores.capability_catalog import Capability, words
@@ -20,10 +19,17 @@ from oic_ai.tools.planner.rules.capability_words import (
     names_capability as _names_capability,
 )
 from oic_ai.tools.planner.rules.described import read_described
+from oic_ai.tools.planner.rules.package_apply import (
+    add_packages,
+    apply_capabilities,
+    apply_names,
+    named_before,
+    remove_by_patterns,
+    remove_packages,
+)
 from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
     SOFTWARE_NOUNS,
-    family_names,
     installed_by_capability_word,
     may_be_package,
     never_a_name,
@@ -106,7 +112,7 @@ def rule_packages(state: PlanState) -> None:
                     state.text.consume(*whole, "context")
             continue
         if _ambiguous_in_list(state, items, index, previous_took):
-            _apply_names(state, item, item.words[0], [state.text.raw(*item.span)])
+            apply_names(state, item, item.words[0], [state.text.raw(*item.span)])
             previous_took = took_any = True
             head, head_took = item, True
             continue
@@ -132,7 +138,7 @@ def rule_packages(state: PlanState) -> None:
             if item.aside_by != "(":
                 head = None
             continue  # "our boxes are offline": the accounting reads it
-        if item.mode == "remove" and set(item.words) <= _PRONOUNS and _named_before(state, item):
+        if item.mode == "remove" and set(item.words) <= _PRONOUNS and named_before(state, item):
             continue  # "xterm is an X11 thing. remove it": the one package the request named
         if (
             item.verb in _POINTING_VERBS
@@ -209,7 +215,7 @@ def _companion(state: PlanState, head: Item, item: Item) -> bool:
         for suffix in dict.fromkeys((word, word.removesuffix("s"), f"{word}s")):
             name = f"{owner}-{suffix}"
             if _known(state, name):
-                _apply_names(state, item, name, [name])
+                apply_names(state, item, name, [name])
                 return True
     return False
 
@@ -344,7 +350,7 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
     for piece in pieces:
         before = len(state.text.claims)
         if len(piece.tokens) == 1 and piece.tokens[0] in listed:
-            _apply_names(state, piece, piece.words[0], [piece.words[0]])
+            apply_names(state, piece, piece.words[0], [piece.words[0]])
         else:
             _resolve_item(state, piece)
         took += len(state.text.claims) > before
@@ -380,7 +386,7 @@ def _described_removal(state: PlanState, item: Item) -> bool:
         matches = installed_by_capability_word(state, word)
     if not matches:
         return False
-    _remove(state, item, matches, word)
+    remove_packages(state, item, matches, word)
     return True
 
 
@@ -467,7 +473,7 @@ def _described(state: PlanState) -> None:
             )
             continue
         part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
-        _add(state, Item("add", part, "described"), packages, capability.name)
+        add_packages(state, Item("add", part, "described"), packages, capability.name)
         state.text.consume(start, end)  # with its aside: "(SMART)"
         state.warn(
             f"read '{' '.join(state.text.raw(start, end).split())}' as {capability.name} "
@@ -584,15 +590,15 @@ def _resolve_item(state: PlanState, item: Item) -> None:
                 for capability in capabilities:
                     listed = capability.packages_for(target.os, target.dist, target.arch)
                     names += [n for n in listed if n.startswith(f"{token}-") and n not in names]
-                _remove(state, item, names, written)
+                remove_packages(state, item, names, written)
                 return
-            _apply_names(state, item, written, [written])
+            apply_names(state, item, written, [written])
             return
     if is_name and target.known and token not in {c.name for c in capabilities}:
         aliases = state.catalog.aliases(token, target.os, target.dist, target.arch)
         if aliases:
             names = [written] if written in aliases else list(aliases)
-            _apply_names(state, item, written, names)
+            apply_names(state, item, written, names)
             return
     if capabilities and token and "/" in token and not token.startswith("/"):
         token, is_name = "", False  # "Moby/Docker": two names for one thing
@@ -605,7 +611,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
             w for w, done in zip(item_words, covered, strict=True) if not done and w not in FILLER
         ]
         if not leftover or all(qualifies(capabilities, w) for w in leftover):
-            _apply_capabilities(state, item, capabilities)
+            apply_capabilities(state, item, capabilities)
             return
         if not is_name:
             return  # part of it is unclear ("docker swarm magic"): report the whole item
@@ -619,7 +625,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     ):
         # "SSH and sudo only": a known name; "..., mosquitto and wireguard-tools": a name
         # listed among the things asked for
-        _apply_names(state, item, written, [written])
+        apply_names(state, item, written, [written])
         return
     if item.mode == "none":
         if state.mode == "create" and content and all(w in RETRIEVAL_WORDS for w in content):
@@ -637,7 +643,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         return
     if group is not None:
         if item.mode == "remove":
-            _remove_by_patterns(state, item, token, PACKAGE_CAPABILITIES.get(group, ()))
+            remove_by_patterns(state, item, token, PACKAGE_CAPABILITIES.get(group, ()))
             return
         options = [c.name for c in state.catalog.capabilities.values() if c.group == group]
         state.reject(
@@ -650,7 +656,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         # "OVMF" is the library's ovmf; "NetworkManager" keeps its case
         name = token if not _known(state, written) and _known(state, token) else written
         if may_be_package(state, item, token, name):
-            _apply_names(state, item, name, [name])
+            apply_names(state, item, name, [name])
         return  # not a package ("Firefox", "a ton"): the accounting reports or keeps it
     if content and all(w in RETRIEVAL_WORDS or w in NOT_PACKAGES for w in content):
         suggestions = [c.name for c in state.catalog.for_use_case(text)][:4]
@@ -667,133 +673,3 @@ def _resolve_item(state: PlanState, item: Item) -> None:
                 "names a use case, not packages; ask for capabilities such as "
                 + ", ".join(suggestions),
             )
-
-
-def _apply_names(state: PlanState, item: Item, asked: str, names: list[str]) -> None:
-    """Add or remove packages named in the request (``names`` may be the target's spelling)."""
-    if not state.target.known and item.mode != "remove":
-        state.reject(*item.span, "the template has no target distribution to name packages for")
-        return
-    if names != [asked]:
-        state.warn(
-            f"{asked!r} is packaged as {', '.join(names)} on {state.target.dist}; used that name"
-        )
-    if item.mode == "remove":
-        candidates = {asked, *names}
-        if state.target.known:
-            candidates |= set(removal_aliases(state, asked, asked))
-        if asked not in (*state.facts.packages, *state.facts.kernel.packages):
-            candidates |= set(family_names(state, asked))  # "moby": moby-engine, moby-cli
-        _remove(state, item, sorted(candidates), asked)
-    else:
-        _add(state, item, names, asked)
-
-
-def _apply_capabilities(state: PlanState, item: Item, capabilities: Sequence[Capability]) -> None:
-    """Add a capability's packages for the target, or remove whichever of them are there."""
-    target = state.target
-    if not target.known:
-        state.reject(*item.span, "the template has no target distribution to pick packages for")
-        return
-    names: list[str] = []
-    for capability in capabilities:
-        packages = capability.packages_for(target.os, target.dist, target.arch)
-        if not packages and item.mode != "remove":
-            state.reject(
-                *item.span,
-                f"{capability.name} has no packages on {target.dist}: {capability.note}",
-            )
-            return
-        names += [p for p in packages if p not in names]
-        unverified = set(packages) & capability.unverified_for(target.os, target.dist, target.arch)
-        # say so when the names could not be checked or stand in for what was asked (k3s)
-        stand_in = not any(capability.name.split("-")[0] in p for p in packages)
-        if (unverified or stand_in) and item.mode != "remove":
-            if _NOTE_MATTERS.search(capability.note):
-                state.warn(f"{capability.name} on {target.dist}: {capability.note}")
-    label = " ".join(w for w in item.words if w not in FILLER)
-    if item.mode == "remove":
-        candidates = set(names)
-        for name in names:
-            candidates |= set(state.catalog.aliases(name, target.os, target.dist))
-            # "forget docker" also removes docker-ce from the user's own repository
-            candidates |= {
-                n for g in state.catalog.alias_groups if name in g.names for n in g.names
-            }
-        present = _present_names(state, candidates)
-        if not present:
-            groups = {c.group for c in capabilities}
-            patterns = [p for g in groups for p in PACKAGE_CAPABILITIES.get(g, ())]
-            if patterns and not any(g == "container" for g in groups):
-                _remove_by_patterns(state, item, label, patterns)
-                return
-        _remove(state, item, sorted(candidates), label)
-        return
-    _add(state, item, names, label)
-
-
-# notes worth repeating: the packages come from elsewhere or stand in for what was asked
-_NOTE_MATTERS = re.compile(r"repositor|EPEL|upstream|Ubuntu Pro|Podman|releases")
-
-
-_PLURAL = frozenset("them those these ones".split())
-
-
-def _named_before(state: PlanState, item: Item) -> bool:
-    """Remove what "it" points back to: the template's packages named earlier in the request.
-
-    "it" needs exactly one such package; "them" takes each of them. Nothing else named
-    (or two names for "it") leaves the clause to be reported.
-    """
-    # the text as read (offsets of the item), not as written, and not blanked by rules
-    words = {t.text for t in tokenize(state.text.original[: item.span[0]].lower())}
-    named = _present_names(state, words)
-    plural = bool(_PLURAL & set(item.words))
-    if not named or (len(named) > 1 and not plural):
-        return False
-    _remove(state, item, named, named[0])
-    return True
-
-
-def _present_names(state: PlanState, candidates: Iterable[str]) -> list[str]:
-    wanted = set(candidates)
-    installed = (*state.facts.packages, *state.facts.kernel.packages, *state.add)
-    return [name for name in installed if name in wanted]
-
-
-def _remove_by_patterns(state: PlanState, item: Item, label: str, patterns: Iterable[str]) -> None:
-    pattern_list = list(patterns)
-    matched = [
-        name
-        for name in (*state.facts.packages, *state.facts.kernel.packages)
-        if any(fnmatchcase(name, p) for p in pattern_list)
-    ]
-    _remove(state, item, matched, label)
-
-
-def _remove(state: PlanState, item: Item, candidates: Sequence[str], label: str) -> None:
-    state.text.consume(*item.span)
-    present = _present_names(state, candidates)
-    if not present:
-        state.absent.append(label)
-        return
-    for name in present:
-        if name in state.add:
-            state.add.remove(name)
-        elif name not in state.remove:
-            state.remove.append(name)
-
-
-def _add(state: PlanState, item: Item, names: Sequence[str], label: str) -> None:
-    state.text.consume(*item.span)
-    installed = {*state.facts.packages, *state.facts.kernel.packages}
-    new = []
-    for name in names:
-        if name in installed and name not in state.remove:
-            state.present.append(name)
-        elif name in state.remove:
-            state.remove.remove(name)
-        elif name not in state.add:
-            new.append(name)
-    state.add += new
-    state.features.append((item.span[0], label))
