@@ -27,10 +27,19 @@ from oic_ai.tools.planner.rules.package_apply import (
     remove_by_patterns,
     remove_packages,
 )
+from oic_ai.tools.planner.rules.package_items import (
+    FENCE,
+    companion,
+    described_removal,
+    minus_signs,
+    only_known,
+    slip,
+    spelled_out,
+    split_slashed,
+)
 from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
     SOFTWARE_NOUNS,
-    installed_by_capability_word,
     may_be_package,
     never_a_name,
     prefer_picks,
@@ -51,6 +60,9 @@ from oic_ai.tools.planner.rules.package_names import (
 )
 from oic_ai.tools.planner.rules.package_sentences import (
     ALL_IT_NEEDS,
+    ENSURING,
+    MUST_HAVE,
+    NONE_THERE,
     PACKAGE_IS,
     PHRASE_NOT_NEEDED,
     REPLACE,
@@ -66,11 +78,13 @@ from oic_ai.tools.planner.rules.package_sentences import NAME as _NAME
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token, line_breaks, split_items, tokenize
 from oic_ai.tools.planner.words import (
+    ADD_VERBS,
     ADVERB_PAIRS,
     ADVERBS,
     FILLER,
     NOT_PACKAGES,
     PACKAGE_TOKEN,
+    REMOVE_VERBS,
     RETRIEVAL_WORDS,
 )
 
@@ -82,9 +96,12 @@ def rule_packages(state: PlanState) -> None:
     follows a package it describes ("chrony for time", "cryptsetup in the live
     environment") is context; "drop it" after a named package refers back to it.
     """
+    for fence in FENCE.finditer(state.text.original):
+        state.text.consume(*fence.span("lang"), "context")  # "```yaml": the block's format
     _replacements(state)
     _described(state)
     _said_of(state)
+    _replace_pointing(state)
     picks = _picked(state)
     kept = keeps(state)
     previous_took = False
@@ -92,9 +109,9 @@ def rule_packages(state: PlanState) -> None:
     asked = questions(state)
     head: Item | None = None  # the item a parenthesis may name ("the SCAP tooling (a, b)")
     head_took = False
+    tokens = minus_signs(state.text.work, tokenize(state.text.work))
     items = [
-        _split_slashed(state, item)
-        for item in split_items(tokenize(state.text.work), line_breaks(state.text.work))
+        split_slashed(state, item) for item in split_items(tokens, line_breaks(state.text.work))
     ]
     items = name_sentences(state, items)
     for index, item in enumerate(items):
@@ -119,7 +136,7 @@ def rule_packages(state: PlanState) -> None:
         if item.mode == "aside" and item.aside_by == ":":
             state.text.consume(*item.span, "context")  # "Required packages:" heads the list
             continue
-        if item.mode == "aside" and item.aside_by == "so" and _only_known(state, item):
+        if item.mode == "aside" and item.aside_by == "so" and only_known(state, item):
             # "it's a gateway so mosquitto": what follows "so" is nothing but a known name
             item = Item("add", item.tokens, "so")
         if item.mode == "aside":
@@ -138,26 +155,31 @@ def rule_packages(state: PlanState) -> None:
             if item.aside_by != "(":
                 head = None
             continue  # "our boxes are offline": the accounting reads it
-        if item.mode == "remove" and set(item.words) <= _PRONOUNS and named_before(state, item):
+        objects = set(item.words) - ADVERBS  # "remove it please"
+        pointing = bool(objects) and objects <= _PRONOUNS
+        if item.mode == "remove" and pointing and named_before(state, item):
             continue  # "xterm is an X11 thing. remove it": the one package the request named
         if (
             item.verb in _POINTING_VERBS
-            and set(item.words) <= _PRONOUNS
+            and pointing
             and took_any
             and (item.mode != "remove" or state.remove or state.absent)
         ):
             state.text.consume(*item.span)  # "we don't need podman, drop it"
             continue
+        if item.mode != "none" and item.words[0] in _WHERE and (state.add or state.remove):
+            state.text.consume(*item.span, "context")  # "(something to X) from the office"
+            continue
         if any(w not in FILLER for w in item.words):
             before = len(state.text.claims)
-            if head is not None and head_took and _companion(state, head, item):
+            if head is not None and head_took and companion(state, head, item):
                 previous_took = took_any = True
                 continue
             _resolve_whole(state, item)
             previous_took = len(state.text.claims) > before
             took_any = took_any or previous_took
             if head is not None and previous_took and not head_took:
-                if _spelled_out(state, head, item):
+                if spelled_out(state, head, item):
                     state.text.consume(*head.span, "context")  # "a vpn, wireguard"
             head, head_took = item, previous_took
         else:
@@ -166,71 +188,7 @@ def rule_packages(state: PlanState) -> None:
     final_intent(state)
 
 
-def _split_slashed(state: PlanState, item: Item) -> Item:
-    """``item`` with "kubelet/kubeadm" read as two names when both are known ones."""
-    tokens: list[Token] = []
-    for token in item.tokens:
-        parts = token.text.split("/")
-        written = state.text.raw(token.start, token.end).split("/")
-        if (
-            token.kind != "word"
-            or len(parts) < 2
-            or not all(parts)
-            or not all(_known(state, w) for w in written)
-        ):
-            tokens.append(token)
-            continue
-        at = token.start
-        for part in parts:
-            tokens.append(Token("word", part, at, at + len(part)))
-            at += len(part) + 1
-    if len(tokens) == len(item.tokens):
-        return item
-    return Item(item.mode, tokens, item.verb, item.aside_by)
-
-
 _DETERMINERS = frozenset("the a an our some their its your my this that these those".split())
-
-
-def _only_known(state: PlanState, item: Item) -> bool:
-    """Whether every word of ``item`` (but filler) is a name the index, catalog or library knows."""
-    content = [t for t in item.tokens if t.text not in FILLER]
-    return bool(content) and all(_known(state, state.text.raw(t.start, t.end)) for t in content)
-
-
-def _companion(state: PlanState, head: Item, item: Item) -> bool:
-    """Add or remove a named package's companion described by its role ("the cli clients").
-
-    ``head`` is one package name just read (mosquitto); ``item`` is "the" and a few
-    words, one of which ends a known name that starts with the head's name
-    (mosquitto-clients). Nothing else is read here.
-    """
-    content = [w for w in item.words if w not in FILLER]
-    if item.words[0] != "the" or not content or len(content) > 3 or len(head.tokens) != 1:
-        return False
-    owner = state.text.raw(*head.span)
-    if not _known(state, owner):
-        return False
-    for word in reversed(content):
-        for suffix in dict.fromkeys((word, word.removesuffix("s"), f"{word}s")):
-            name = f"{owner}-{suffix}"
-            if _known(state, name):
-                apply_names(state, item, name, [name])
-                return True
-    return False
-
-
-def _spelled_out(state: PlanState, head: Item, item: Item) -> bool:
-    """Whether ``item`` is the name right after the description ``head`` ("a vpn, wireguard").
-
-    The description is an indefinite article and a word or two that took nothing; the
-    name follows it after a comma alone.
-    """
-    if head.mode not in ("add", "none") or head.words[0] not in ("a", "an"):
-        return False
-    if len(head.words) > 3 or len(item.tokens) != 1:
-        return False
-    return state.text.original[head.span[1] : item.span[0]].strip() == ","
 
 
 def _trim(item: Item) -> Item | None:
@@ -239,6 +197,13 @@ def _trim(item: Item) -> Item | None:
     None when nothing but filler is left ("install it later": a pronoun and a time).
     """
     tokens = list(item.tokens)
+    # "add to it tcpdump and ethtool": where it goes, said between the verb and the names
+    while (
+        len(tokens) > 2
+        and tokens[0].text in ("to", "into", "onto")
+        and (tokens[1].text in _PRONOUNS)
+    ):
+        del tokens[:2]
     while tokens:
         if tokens[-1].text in ADVERBS:
             tokens.pop()
@@ -342,7 +307,7 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
         if item.verb and any(w in _PRONOUNS for w in item.words):
             state.text.consume(*item.span, "context")  # "our team installs it later"
         return
-    if _described_removal(state, trimmed):
+    if described_removal(state, trimmed):
         return
     pieces = _pieces(state, trimmed)
     listed = _listed_ambiguous(state, trimmed) if len(pieces) > 1 else []
@@ -356,38 +321,6 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
         took += len(state.text.claims) > before
     if took == len(pieces) and (len(pieces) > 1 or pieces[0].span != item.span):
         state.text.consume(*item.span)  # the adverbs and the description go with it
-
-
-def _described_removal(state: PlanState, item: Item) -> bool:
-    """Remove the one template package a description or short name names.
-
-    "drop the exporter": "the" and one word that is the last part of exactly one package
-    of the template (prometheus-node-exporter). "lose ninja", "drop alertmanager": one
-    word nothing knows as a package that is the first or the last part of exactly one
-    (ninja-build, prometheus-alertmanager). Anything else is not read here.
-    """
-    content = [w for w in item.words if w not in FILLER]
-    if item.mode != "remove" or len(content) != 1:
-        return False
-    word = content[0]
-    if word in _PART_WORDS or _known(state, word) or _find_capabilities(state.catalog, word):
-        return False  # "the server": a part many package names share, not a description
-    installed = (*state.facts.packages, *state.facts.kernel.packages)
-    described = "the" in item.words[:2]
-    matches = [
-        n
-        for n in installed
-        if len(n.split("-")) > 1
-        and (n.split("-")[-1] == word or (not described and n.split("-")[0] == word))
-    ]
-    if len(matches) != 1 and not described:
-        return False
-    if len(matches) != 1:
-        matches = installed_by_capability_word(state, word)
-    if not matches:
-        return False
-    remove_packages(state, item, matches, word)
-    return True
 
 
 def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
@@ -415,16 +348,11 @@ def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
 
 
 _DESCRIBING = frozenset("for in on from inside via at if unless when".split())
+# an item these start says where from, not what ("from the office", "via the vpn")
+_WHERE = frozenset("from via inside".split())
 _PRONOUNS = frozenset("it them that this those these one ones".split())
 _POINTING_VERBS = frozenset(
     "add install remove drop delete uninstall purge skip exclude include".split()
-)
-# Last parts of package names that say what kind of part it is, not what it is.
-_PART_WORDS = (
-    RETRIEVAL_WORDS
-    | NOT_PACKAGES
-    | HEAD_NOUNS
-    | frozenset("server common core data bin dev doc docs libs lib utils full minimal".split())
 )
 
 # "chromium is what the team used", "xfce is what they are used to": the pick among kinds
@@ -512,9 +440,18 @@ def _said_of(state: PlanState) -> None:
             state.text.consume(*match.span())
     for match in state.text.matches(SAID_OF):
         start, end = match.span("names")
-        part = [t for t in tokens if t.kind in ("word", "sep") and start <= t.start < end]
         on = match.group("on") or match.group("bare")
         mode: Literal["remove", "add"] = "add" if on else "remove"
+        # the verb right before the names, or their first word ("drop a, b is enough")
+        first = state.text.work[start:end].split(maxsplit=1)[0]
+        governed = first if first in _VERBS else None
+        if governed is None and (said := _VERB_BEFORE.search(state.text.work[:start])):
+            governed = said.group()
+        comma = state.text.work.rfind(",", start, end)
+        if governed and comma >= 0 and (governed in ADD_VERBS) != (mode == "add"):
+            # "drop ffmpeg, gst is enough": ffmpeg is the object of a verb of the other way
+            start = comma + 1
+        part = [t for t in tokens if t.kind in ("word", "sep") and start <= t.start < end]
         # "iotop installed", "nload must be installed" mark a name as strongly as "install
         # iotop" does, and "telnet must not be" as "remove telnet"; an English word does not
         # ("nothing else installed")
@@ -527,10 +464,78 @@ def _said_of(state: PlanState) -> None:
         verb = "installed" if bare else "said"
         before = len(state.text.claims)
         for item in split_items(part):
-            if any(w not in FILLER for w in item.words):
-                _resolve_item(state, Item(mode, item.tokens, verb))
+            if not any(w not in FILLER for w in item.words):
+                continue
+            took = len(state.text.claims)
+            _resolve_item(state, Item(mode, item.tokens, verb))
+            if match.group("fronted") and len(state.text.claims) == took:
+                _not_there(state, item)  # "nano out": nothing by that name to remove
         if len(state.text.claims) > before:
-            state.text.consume(*match.span())
+            state.text.consume(max(start, match.start()), match.end())
+    for pattern, mode, verb in ((MUST_HAVE, "add", "have"), (NONE_THERE, "remove", "no")):
+        for match in state.text.matches(pattern):
+            lead = state.text.original[: match.start()].lower()
+            if pattern is NONE_THERE and not ENSURING.search(lead):
+                continue  # "since there is no docker anymore": a reason, no request
+            start, end = match.span("names")
+            part = [t for t in tokens if t.kind in ("word", "sep") and start <= t.start < end]
+            before = len(state.text.claims)
+            items = list(split_items(part)) if mode == "add" else [Item(mode, part, verb)]
+            for item in items:
+                if any(w not in FILLER for w in item.words):
+                    _resolve_item(state, Item(mode, item.tokens, verb))
+            if len(state.text.claims) > before:
+                state.text.consume(*match.span())
+
+
+# an add or remove verb right before a name list said of ("drop ffmpeg, gst is enough")
+_VERBS = ADD_VERBS | REMOVE_VERBS
+_VERB_BEFORE = re.compile(rf"\b(?:{'|'.join(sorted(_VERBS))})(?=\s*$)")
+
+
+def _not_there(state: PlanState, item: Item) -> None:
+    """Note a package-shaped name said to go that the template does not have."""
+    content = [t for t in item.tokens if t.text not in FILLER]
+    if len(content) != 1:
+        return
+    written = state.text.raw(content[0].start, content[0].end)
+    if PACKAGE_TOKEN.match(written) and (_known(state, written) or not is_english(written)):
+        remove_packages(state, item, [], written)
+
+
+# "replace it please", "swap that": the old one points back, the new one is named elsewhere
+_REPLACE_POINTING = re.compile(
+    r"\b(?:replace|swap|substitute)\s+(?:it|that|this)\b(?!\s+(?:with|by|for|out)\b)"
+)
+
+
+def _replace_pointing(state: PlanState) -> None:
+    """Replace the one package the request takes out with the one other name it mentions.
+
+    "tmux is not needed, colleague uses screen. Replace it please": "it" is tmux, which
+    the request already removes; the new one is the only other known package name the
+    request says (screen). One of each, or the clause is left to be reported.
+    """
+    for match in state.text.matches(_REPLACE_POINTING):
+        old = [*state.remove, *state.absent]
+        if len(old) != 1:
+            continue
+        others = {
+            state.text.raw(t.start, t.end)
+            for t in tokenize(state.text.work)
+            if t.kind == "word"
+            and not (match.start() <= t.start < match.end())
+            and t.text not in FILLER
+            and _known(state, state.text.raw(t.start, t.end))
+            and state.text.raw(t.start, t.end) not in old
+        }
+        if len(others) != 1:
+            continue
+        new = others.pop()
+        part = [t for t in tokenize(state.text.work) if t.kind == "word" and t.text == new]
+        add_packages(state, Item("add", part[:1], "replace"), [new], new)
+        state.text.consume(*match.span())
+        state.warn(f"read 'replace it' as: {old[0]} out, {new} in")
 
 
 def _replacements(state: PlanState) -> None:
@@ -625,7 +630,8 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     ):
         # "SSH and sudo only": a known name; "..., mosquitto and wireguard-tools": a name
         # listed among the things asked for
-        apply_names(state, item, written, [written])
+        if not slip(state, item, written):
+            apply_names(state, item, written, [written])
         return
     if item.mode == "none":
         if state.mode == "create" and content and all(w in RETRIEVAL_WORDS for w in content):
@@ -656,7 +662,8 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         # "OVMF" is the library's ovmf; "NetworkManager" keeps its case
         name = token if not _known(state, written) and _known(state, token) else written
         if may_be_package(state, item, token, name):
-            apply_names(state, item, name, [name])
+            if not slip(state, item, name):
+                apply_names(state, item, name, [name])
         return  # not a package ("Firefox", "a ton"): the accounting reports or keeps it
     if content and all(w in RETRIEVAL_WORDS or w in NOT_PACKAGES for w in content):
         suggestions = [c.name for c in state.catalog.for_use_case(text)][:4]
