@@ -200,3 +200,15 @@ def test_the_language_of_a_pasted_block_is_no_package() -> None:
     result = plan_on(DEBIAN, "start from this:\n```yaml\nsystemConfig:\n  hostname: pos-9\n```")
     assert added(result) == []
     assert not any("yaml" in n for n in result.not_applied), result.not_applied
+
+
+def test_a_header_saying_where_the_packages_come_from_lists_them() -> None:
+    # the ROS template has a package repository of its own: its names need no index
+    result = plan_on(ROS, "packages from our repo: acme-fleet-agent, acme-maps")
+    assert added(result) == ["acme-fleet-agent", "acme-maps"], result.not_applied
+    assert added(plan_on(ROS, "pkgs from it: acme-fleet-agent")) == ["acme-fleet-agent"]
+
+
+def test_a_web_page_shown_on_a_screen_needs_a_browser() -> None:
+    result = plan_on(DEBIAN, "the computer in the lobby must show our web page fullscreen")
+    assert added(result) == ["firefox-esr"], (result.operations, result.not_applied)

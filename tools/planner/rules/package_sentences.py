@@ -281,6 +281,17 @@ PACKAGE_IS = re.compile(
 )
 
 
+# "pkgs from it: corp-agent", "packages from our repo: a, b": a header that says where the
+# packages come from, then the names after its colon
+PACKAGES_FROM = re.compile(
+    r"\b(?:packages?|pkgs?)\s+(?:from|in|out\s+of)\s+"
+    # ("repo" may already be read by the repository rule: \x1f)
+    r"(?:it|there|this\s+one|that\s+one|(?:the|our|that|this)\s+(?:repo(?:sitory)?|\x1f+))"
+    r"\s*:\s*"
+    rf"(?P<names>{NAMES})(?=\s*(?:$|[.!;,)\n]))"
+)
+
+
 _QUESTION_WORDS = frozenset(
     "what which how why where when who does do is are did whats what's".split()
 )

@@ -64,6 +64,7 @@ from oic_ai.tools.planner.rules.package_sentences import (
     MUST_HAVE,
     NONE_THERE,
     PACKAGE_IS,
+    PACKAGES_FROM,
     PHRASE_NOT_NEEDED,
     REPLACE,
     SAID_OF,
@@ -421,9 +422,9 @@ def _said_of(state: PlanState) -> None:
             _resolve_item(state, Item("add", part, "said"))
         if len(state.text.claims) > before:
             state.text.consume(*match.span())
-    for match in state.text.matches(PACKAGE_IS):
+    for match in [*state.text.matches(PACKAGE_IS), *state.text.matches(PACKAGES_FROM)]:
         start, end = match.span("names")
-        part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+        part = [t for t in tokens if t.kind in ("word", "sep") and start <= t.start < end]
         before = len(state.text.claims)
         for item in split_items(part):
             if any(w not in FILLER for w in item.words):
