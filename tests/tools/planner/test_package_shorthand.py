@@ -212,3 +212,13 @@ def test_a_header_saying_where_the_packages_come_from_lists_them() -> None:
 def test_a_web_page_shown_on_a_screen_needs_a_browser() -> None:
     result = plan_on(DEBIAN, "the computer in the lobby must show our web page fullscreen")
     assert added(result) == ["firefox-esr"], (result.operations, result.not_applied)
+
+
+def test_a_slip_is_read_when_the_request_spells_the_name_elsewhere() -> None:
+    result = plan_on(DEBIAN, "install mosquito, with mosquitto-clients for testing")
+    assert added(result) == ["mosquitto", "mosquitto-clients"], result.not_applied
+    assert any("read 'mosquito' as mosquitto" in w for w in result.warnings), result.warnings
+
+
+def test_a_number_range_is_no_package() -> None:
+    assert added(plan_on(DEBIAN, "the cpu list change to 2-3")) == []

@@ -185,13 +185,23 @@ _PART_WORDS = (
 
 
 def slip(state: PlanState, item: Item, name: str) -> bool:
-    """Report an unknown name one letter from a known one ("mosquito"); True when reported."""
+    """Read or report an unknown name one letter from a known one; True when handled.
+
+    "mosquito" is reported with "did you mean mosquitto?", never added in its place,
+    unless the request itself spells the known name as the start of another of its names
+    ("mosquito broker + mosquitto-clients"): then the slip is plain, the known name is
+    added and the answer says so.
+    """
     original = state.text.original.lower()
     if item.mode == "remove" or f"package {name}" in original or f"`{name}`" in original:
         return False  # "install the package acme-agnt", `acme-agnt`: marked as written
     meant = near_known(state, name)
     if meant is None:
         return False
+    if any(w.startswith(f"{meant}-") for w in re.findall(r"[a-z0-9][a-z0-9.+-]*", original)):
+        apply_names(state, item, meant, [meant])
+        state.warn(f"read {name!r} as {meant}, as the request spells it elsewhere")
+        return True
     state.reject(
         *item.span,
         f"no package the catalog, the library or a synced index knows is called {name!r}; "

@@ -425,6 +425,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # an account or host name this request used ("ops needs an account")
     if known(state, written):
         return True
+    if re.fullmatch(r"[\d.,:~+-]+", written):
+        return False  # "change to 2-3", "1.5": a number or a range, never a name
     if item.verb == "said":
         return False  # "they run acme-thing": a statement names only what is known
     if not PACKAGE_TOKEN.match(written.lower()) or not _shaped(state, written):
