@@ -222,3 +222,8 @@ def test_a_slip_is_read_when_the_request_spells_the_name_elsewhere() -> None:
 
 def test_a_number_range_is_no_package() -> None:
     assert added(plan_on(DEBIAN, "the cpu list change to 2-3")) == []
+
+
+def test_out_after_a_verb_and_its_object_is_no_removal() -> None:
+    result = plan_on(DEBIAN, "check systemd-resolved out, it may fit")
+    assert removed(result) == []

@@ -441,6 +441,8 @@ def _said_of(state: PlanState) -> None:
             state.text.consume(*match.span())
     for match in state.text.matches(SAID_OF):
         start, end = match.span("names")
+        if match.group("fronted") and not _clause_starts(state.text.work[:start]):
+            continue  # "check nginx out", "try htop out": a verb's object, no removal
         on = match.group("on") or match.group("bare")
         mode: Literal["remove", "add"] = "add" if on else "remove"
         # the verb right before the names, or their first word ("drop a, b is enough")
@@ -492,6 +494,18 @@ def _said_of(state: PlanState) -> None:
 # an add or remove verb right before a name list said of ("drop ffmpeg, gst is enough")
 _VERBS = ADD_VERBS | REMOVE_VERBS
 _VERB_BEFORE = re.compile(rf"\b(?:{'|'.join(sorted(_VERBS))})(?=\s*$)")
+
+
+# words after which a clause may start with its object ("ok, nano out", "and vim remove")
+_OPENERS = frozenset("and then also but so ok okay sorry oh ah now pls please plus".split())
+
+
+def _clause_starts(before: str) -> bool:
+    """Whether a clause starts right after ``before`` (the text up to a name)."""
+    stripped = before.rstrip()
+    if not stripped or stripped[-1] in ".,;:!?(\n\x1f":
+        return True
+    return stripped.split()[-1] in _OPENERS
 
 
 def _not_there(state: PlanState, item: Item) -> None:
