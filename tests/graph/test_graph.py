@@ -147,30 +147,30 @@ def test_adr_test_case_table_through_the_graph(run: Run) -> None:
 
 def test_a_good_llm_plan_is_applied(agent_data_dir: Path) -> None:
     plan = {
-        "summary": "add htop",
-        "operations": [{"op": "add_packages", "packages": ["htop"]}],
+        "summary": "add iftop",
+        "operations": [{"op": "add_packages", "packages": ["iftop"]}],
     }
     with Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])) as runner:
-        result = runner.turn(HEADLINE + ", and install htop")
-    # no index, and neither the catalog nor the library names htop: the request asks for
+        result = runner.turn(HEADLINE + ", and install iftop")
+    # no index, and neither the catalog nor the library names iftop: the request asks for
     # it as a package, so it is applied, but flagged
     assert result.provider == "chat-model" and result.status == "valid_with_warnings"
-    assert result.packages["unverified"] == ["htop"]
-    assert "htop" in yaml.safe_load(result.template or "")["systemConfig"]["packages"]
-    assert any("htop" in change for change in result.changes)
+    assert result.packages["unverified"] == ["iftop"]
+    assert "iftop" in yaml.safe_load(result.template or "")["systemConfig"]["packages"]
+    assert any("iftop" in change for change in result.changes)
 
 
 def test_a_package_the_model_invents_is_dropped_and_reported(agent_data_dir: Path) -> None:
-    # issue 21: the package rule holds for a model's plan too; before, htop was added
+    # issue 21: the package rule holds for a model's plan too; before, iftop was added
     plan = {
-        "summary": "add htop",
-        "operations": [{"op": "add_packages", "packages": ["htop", "docker.io"]}],
+        "summary": "add iftop",
+        "operations": [{"op": "add_packages", "packages": ["iftop", "docker.io"]}],
     }
     with Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])) as runner:
         result = runner.turn(HEADLINE)
     packages = yaml.safe_load(result.template or "")["systemConfig"]["packages"]
-    assert "htop" not in packages and "docker.io" in packages
-    assert any(e.startswith("'htop' — not added") for e in result.not_applied)
+    assert "iftop" not in packages and "docker.io" in packages
+    assert any(e.startswith("'iftop' — not added") for e in result.not_applied)
 
 
 def test_a_malformed_llm_plan_falls_back_to_builtin_with_a_notice(agent_data_dir: Path) -> None:

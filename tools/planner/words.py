@@ -28,14 +28,14 @@ ADD_VERBS = frozenset(
         "wants need needs require requires put puts ship ships shipping bundle containing "
         "contains has have "
         "having had use using run runs running provide provides providing includes offer offers "
-        "bring brings carry carries also"
+        "bring brings carry carries also pull"
     ).split()
 )
 REMOVE_VERBS = frozenset(
     (
         "remove removes removing drop drops dropping delete deletes without no exclude excludes "
         "excluding uninstall uninstalls disable disables minus sans skip strip lose except purge "
-        "rid omit omitting excluded lacking forget ditch scrap"
+        "rid omit omitting excluded lacking forget ditch scrap rm"
     ).split()
 )
 SEPARATOR_WORDS = frozenset({"and", "or", "nor", "then", "but", "also"})
@@ -141,10 +141,13 @@ NOT_PACKAGES = (
             "things thing features feature performance speed stability security secure "
             "reliability tools tool utilities utils extras apps app software latest updates "
             "update it storage networking network logs partition disk user users kernel boot "
-            "hostname size swap lvm codename suite component components priority prio pkey gpg url "
+            "hostname cmdline size swap lvm codename suite component components priority prio pkey "
+            "gpg url "
             "locale locales keyboard timezone "
             # key and certificate files ("DB key, cert and cer are at /keys/...")
-            "key keys cert certs certificate certificates crt cer pem der pfx"
+            "key keys cert certs certificate certificates crt cer pem der pfx "
+            # file formats: a pasted block's language ("```yaml"), never a package
+            "yaml yml json toml ini xml"
         ).split()
     )
     | frozenset(NOT_PACKAGE_WORDS)

@@ -13,9 +13,9 @@ from oic_ai.stores.chat_models import ChatBackendError
 from oic_ai.stores.settings import load_settings
 from tests.tools.llm.wire_fakes import WireServer
 
-PLAN = {"summary": "add htop", "operations": [{"op": "install", "packages": ["htop"]}]}
-# issue 21: the plans below add htop, so the request asks for it (a model may not invent it)
-REQUEST = "a minimal ubuntu 24.04 image for x86_64 with htop"
+PLAN = {"summary": "add iftop", "operations": [{"op": "install", "packages": ["iftop"]}]}
+# issue 21: the plans below add iftop, so the request asks for it (a model may not invent it)
+REQUEST = "a minimal ubuntu 24.04 image for x86_64 with iftop"
 
 
 def test_a_compatible_server_without_json_schema_still_plans_and_is_remembered(
@@ -28,11 +28,11 @@ def test_a_compatible_server_without_json_schema_still_plans_and_is_remembered(
         )  # fmt: skip
         with TemplateAgent(settings) as agent:
             first = agent.generate(REQUEST)
-            second = agent.generate("add htop", session=first.session)
-    # htop is in neither the catalog nor the library, and there is no index: unverified
+            second = agent.generate("add iftop", session=first.session)
+    # iftop is in neither the catalog nor the library, and there is no index: unverified
     assert first.provider == "openai" and first.status == "valid_with_warnings"
-    assert first.packages["unverified"] == ["htop"]
-    assert "htop" in yaml.safe_load(first.template or "")["systemConfig"]["packages"]
+    assert first.packages["unverified"] == ["iftop"]
+    assert "iftop" in yaml.safe_load(first.template or "")["systemConfig"]["packages"]
     kinds = [b["response_format"]["type"] for b in server.bodies]
     assert kinds[:2] == ["json_schema", "json_object"]  # one fallback, then remembered
     assert all(kind == "json_object" for kind in kinds[2:]) and second.provider == "openai"
@@ -51,9 +51,9 @@ def test_ollama_plans_through_format_with_num_ctx(agent_data_dir: Path) -> None:
         )
         with TemplateAgent(settings) as agent:
             result = agent.generate(REQUEST)
-    # htop is in neither the catalog nor the library, and there is no index: unverified
+    # iftop is in neither the catalog nor the library, and there is no index: unverified
     assert result.provider == "ollama" and result.status == "valid_with_warnings"
-    assert result.packages["unverified"] == ["htop"]
+    assert result.packages["unverified"] == ["iftop"]
     body = server.bodies[0]
     branches = body["format"]["properties"]["operations"]["items"]["anyOf"]
     assert all(branch["required"][0] == "op" for branch in branches)
@@ -91,9 +91,9 @@ def test_a_bad_operation_is_reported_not_applied_and_the_rest_is_used(
     agent_data_dir: Path,
 ) -> None:
     plan = {
-        "summary": "add htop and tune",
+        "summary": "add iftop and tune",
         "operations": [
-            {"op": "add_packages", "packages": ["htop"]},
+            {"op": "add_packages", "packages": ["iftop"]},
             {"op": "set_disk_size"},  # no size: invalid, reported
         ],
     }
@@ -105,6 +105,6 @@ def test_a_bad_operation_is_reported_not_applied_and_the_rest_is_used(
         with TemplateAgent(settings) as agent:
             result = agent.generate(REQUEST)
     assert result.provider == "ollama"
-    assert "htop" in yaml.safe_load(result.template or "")["systemConfig"]["packages"]
+    assert "iftop" in yaml.safe_load(result.template or "")["systemConfig"]["packages"]
     assert any("set_disk_size" in line for line in result.not_applied), result.not_applied
     assert server.bodies[0]["options"]["num_ctx"] == 4096

@@ -52,6 +52,27 @@ _PLACEHOLDER = re.compile(
     r"(?:\s*\((?P<aside>[^()\n]{1,40})\))?"
     r"(?=\s*(?:[,.;:\n]|\(|$|\s+(?:and|plus|also|but)\s+(?!that\b)))"
 )
+# "the computer behind it must show our web page", "a box that shares a folder with the
+# Windows PCs", "our shop PCs need to print receipts": a machine said to do something, as
+# people new to images describe what they need; read only when a capability is sure
+_MACHINES = "computer|machine|pc|box|board|device|server|gateway|workstation|laptop|terminal"
+_DOES = re.compile(
+    r"\b(?:(?:the|a|an|our|one|this|each|every|all)\s+(?:[\w-]+\s+){0,2}?)?"
+    rf"(?:{_MACHINES})(?:e?s)?"
+    r"(?:\s+(?:behind|in|at|on|of)\s+(?:it|(?:the|our)\s+[\w-]+|[\w-]+))?"
+    r"\s+(?:(?:that|which)\s+(?:(?:must|should|can|will)\s+)?"
+    r"|(?:must|should|needs?\s+to|has\s+to|have\s+to|is\s+to)\s+)"
+    r"(?!(?:not|never|only|be|is|are|have|has|get|carry|include|contain|come)\b)"
+    r"(?P<what>[^,.;:\n()]+?)"
+    r"(?:\s*\((?P<aside>[^()\n]{1,40})\))?"
+    r"(?=\s*(?:[,.;:\n]|\(|$|\s+(?:and|plus|also|but)\s+(?!that\b)))"
+)
+_AND_DOES = re.compile(
+    r"\s+and\s+(?!(?:not|never|only|be|is|are|have|has|get|it|we|i|they|you)\b)"
+    r"(?P<what>[^,.;:\n()]+?)"
+    r"(?:\s*\((?P<aside>[^()\n]{1,40})\))?"
+    r"(?=\s*(?:[,.;:\n]|\(|$|\s+(?:and|plus|also|but)\s+))"
+)
 # a negation in the clause before the placeholder: nothing is asked for
 _NEGATED = re.compile(r"\b(?:don'?t|do\s+not|no\s+need\s+to|never|nor|not)\b[^,.;:\n]*$")
 # words that open a description but say nothing of what the package does
@@ -89,12 +110,34 @@ def read_described(state: PlanState) -> list[Described]:
             # "don't install anything for it", "no need to add something for that"
             state.text.consume(*match.span(), "context")
             continue
-        what = _OPENING.sub("", match.group("what").strip())
+        what, end = match.group("what"), match.end()
+        quote = state.text.work[match.start() - 1 : match.start()] if match.start() else ""
+        if quote in ("'", '"') and f"{quote} " in f"{what} ":
+            # "'something to remote into the desktop' from the office": the quote ends it
+            what = what[: f"{what} ".index(f"{quote} ")]
+            end = match.start("what") + len(what)
+        what = _OPENING.sub("", what.strip())
         if not what:
             continue
         described = " ".join(filter(None, (what, match.group("aside"))))
         capability, nearest = pick(state.catalog, described)
-        found.append(Described(match.start(), match.end(), capability, _advice(nearest)))
+        found.append(Described(match.start(), end, capability, _advice(nearest)))
+    for match in state.text.matches(_DOES):
+        if any(f.start < match.end() and match.start() < f.end for f in found):
+            continue
+        before = state.text.work[max(0, match.start() - 40) : match.start()]
+        if _NEGATED.search(before):
+            continue
+        # "... must read sensors over serial and send the values by MQTT": each verb's
+        # phrase says one thing the machine does
+        phrases = [match]
+        while then := _AND_DOES.match(state.text.work, phrases[-1].end()):
+            phrases.append(then)
+        for phrase in phrases:
+            described = " ".join(filter(None, (phrase.group("what"), phrase.group("aside"))))
+            capability, _ = pick(state.catalog, described)
+            if capability is not None:  # unsure: it may say how the machine is used
+                found.append(Described(phrase.start("what"), phrase.end(), capability, ""))
     return found
 
 

@@ -243,6 +243,9 @@ def removal_aliases(state: PlanState, written: str, token: str) -> tuple[str, ..
     return state.catalog.aliases(token, target.os, target.dist)
 
 
+_VAGUE_NOUNS = frozenset("thing things stuff".split())
+
+
 def qualifies(capabilities: Sequence[Capability], word: str) -> bool:
     """Whether ``word`` only qualifies the capabilities an item names.
 
@@ -250,8 +253,8 @@ def qualifies(capabilities: Sequence[Capability], word: str) -> bool:
     kind of software, a word of the same capability's own phrases, or a word that
     chose the base.
     """
-    if word in RETRIEVAL_WORDS or word in SOFTWARE_NOUNS:
-        return True
+    if word in RETRIEVAL_WORDS or word in SOFTWARE_NOUNS or word in _VAGUE_NOUNS:
+        return True  # "forget the remote desktop thing": a vague noun heads the phrase
     if word.removesuffix("s") in SOFTWARE_NOUNS:
         return True
     return any(
@@ -405,6 +408,7 @@ _HOST_LIKE = re.compile(
 # Words after which an unknown word is a verb: "to" and the subject pronouns.
 _BEFORE_A_VERB = frozenset("to it he she they we i who which that nobody everyone".split())
 # The verbs that mark what follows as a package even when nothing knows the name.
+_BEFORE_A_STATE = frozenset("be been being become becomes stay stays remain remains".split())
 _STRONG_VERBS = frozenset({"install", "installing", "installed", "packages", "package"})
 
 
@@ -421,6 +425,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # an account or host name this request used ("ops needs an account")
     if known(state, written):
         return True
+    if re.fullmatch(r"[\d.,:~+-]+", written):
+        return False  # "change to 2-3", "1.5": a number or a range, never a name
     if item.verb == "said":
         return False  # "they run acme-thing": a statement names only what is known
     if not PACKAGE_TOKEN.match(written.lower()) or not _shaped(state, written):
@@ -433,6 +439,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     before = words[: words.index(token)] if token in words else words
     if before and before[-1] in _BEFORE_A_VERB:
         return False  # "wants us to consolidate", "make sure it boots": a verb, not a thing
+    if before and before[-1] in _BEFORE_A_STATE:
+        return False  # "want the image to be reproducible": what it is, not a thing in it
     if before and (before[-1] in ("a", "an") or "for" in before):
         return False  # "a vpn": a kind of thing; "for our amr": what it is for, no name
     if _after_target_word(state, item, token):
@@ -482,3 +490,24 @@ def _shaped(state: PlanState, written: str) -> bool:
     if family != "rpm" or written.isupper():
         return False
     return any(c.isupper() for c in written[1:])
+
+
+def near_known(state: PlanState, name: str) -> str | None:
+    """The one known package name ``name`` is a slip of the keyboard for, if any.
+
+    Only for a name nothing knows (not in the index, the catalog, the library or Debian's
+    list), of at least five letters, one edit (a letter missing, extra, wrong or two
+    swapped) from exactly one name the catalog or the library uses, starting with the same
+    letter: "mosquito" is mosquitto, "tcpdmp" tcpdump. A name from the user's own
+    repository is never second-guessed. The caller reports it ("did you mean ...?"); it
+    is never added in the name's place silently.
+    """
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    if len(name) < 5 or state.repositories or known(state, name):
+        return None
+    candidates = [n for n in state.known_names() if n[:1] == name[:1]]
+    found = process.extract(name, candidates, scorer=OSA.distance, score_cutoff=1, limit=3)
+    close = [n for n, _, _ in found if n != name and not n.startswith(f"{name}-")]
+    return close[0] if len(close) == 1 else None

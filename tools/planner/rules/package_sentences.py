@@ -12,6 +12,7 @@ from oic_ai.stores.capability_catalog import words
 from oic_ai.tools.planner.lexicon import is_english
 from oic_ai.tools.planner.rules.capability_words import covered_words as _covered
 from oic_ai.tools.planner.rules.capability_words import find_capabilities as _find_capabilities
+from oic_ai.tools.planner.rules.package_apply import add_packages
 from oic_ai.tools.planner.rules.package_names import family_names, never_a_name, qualifies
 from oic_ai.tools.planner.rules.package_names import known as _known
 from oic_ai.tools.planner.state import PlanState
@@ -149,6 +150,11 @@ def keep(state: PlanState, item: Item) -> None:
                 state.text.consume(token.start, token.end)
             elif name in state.facts.packages or name in state.add:
                 state.text.consume(token.start, token.end, "context")
+            elif state.target.known and _known(state, name) and name == written:
+                # "keep iperf3 after all" when an earlier turn took it out: keeping it
+                # means having it, so it goes back in, and the answer says so
+                add_packages(state, Item("add", [token], "keep"), [name], name)
+                state.warn(f"{name} is not in the template, so keeping it adds it")
 
 
 _CHANGE_OF_MIND = re.compile(
@@ -205,6 +211,11 @@ NOT_NEEDED = (
     r"|(?:is|are)n't\s+really)"
     r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
 )
+# "we don't need (it) anymore", "I no longer want": said after the names it is about
+_NOT_WANTED = (
+    r"(?:we|i|they|you)\s+(?:don'?t|do\s+not|no\s+longer|won'?t|will\s+not)\s+"
+    r"(?:need|want|use)(?:\s+(?:it|them))?(?:\s+(?:anymore|any\s+more|now|either))?"
+)
 # what is said of packages after their names: "nginx isn't needed", "mosquitto not needed",
 # "curl is included", "jq and git preinstalled", "telnet must not be"
 SAID_OF = re.compile(
@@ -220,10 +231,37 @@ SAID_OF = re.compile(
     r"\s+be(?:\s+(?:installed|included|present|there|added|on\s+it|in\s+(?:it|the\s+image)))?"
     r"(?=\s*(?:$|[\n.;,!)])))"
     r"|(?P<on>(?:is|are|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be|have\s+to\s+be)"
-    r"\s+(?:included|installed|present|available|added|there|on\s+it|in\s+(?:it|the\s+image)))"
+    r"\s+(?:included|installed|present|available|added|there|on\s+it|in\s+(?:it|the\s+image))"
+    # "systemd-timesyncd is enough for us", "busybox will do": the one that is wanted
+    r"|(?:is|are)\s+(?:enough|sufficient|good\s+enough)|will\s+do|suffices)"
     r"|(?P<bare>installed|included|preinstalled|pre-installed)(?=\s*(?:$|[\n.;]))"
+    # the object before its verb, as terse notes and second-language English put it:
+    # "chrony remove, timesyncd is enough", "nano out", "mosquitto we don't need anymore"
+    r"|(?P<fronted>(?:remove|drop|delete|uninstall|purge|out)(?:\s+(?:please|pls|too))?"
+    rf"|{_NOT_WANTED})(?=\s*(?:$|[\n.;,!]))"
     r")\b"
 )
+
+
+# "must have X and Y", "it should carry X", "the image has to include X": a modal and a
+# verb of having; a statement elsewhere ("it must boot"), here it asks for what follows
+MUST_HAVE = re.compile(
+    r"\b(?:must|should|shall|has\s+to|have\s+to|needs?\s+to|will\s+need\s+to)"
+    r"\s+(?:also\s+)?(?:have|carry|contain|include|ship(?:\s+with)?|come\s+with|bring)"
+    rf"\s+(?P<names>{NAMES})\b"
+)
+# "make sure there is no ssh server in the image", "ensure there are no compilers": what
+# must not be there
+NONE_THERE = re.compile(
+    r"\bthere(?:\s+is|\s+are|'s|'re)"
+    rf"\s+no\s+(?P<names>(?:{NAME})(?:\s+(?:{NAME})){{0,2}})"
+    r"(?=\s*(?:$|[\n.;,!)]|\s+(?:in|on|at\s+all|installed|left|anywhere)\b))"
+)
+
+
+# what must come right before NONE_THERE (in the text as written: an earlier rule may
+# have read "please make sure" as a polite opening)
+ENSURING = re.compile(r"\b(?:make\s+sure|ensure|be\s+sure|check)\s+(?:that\s+)?$")
 
 
 # "the qemu guest agent isn't needed": a definite phrase of a few words, then "not needed"
@@ -239,6 +277,17 @@ PACKAGE_IS = re.compile(
     r"(?:\s+(?:there|here|from\s+(?:it|there)|in\s+(?:it|there)|for\s+(?:it|that|this)"
     r"|(?:we|you|they|i)\s+(?:need|want)|to\s+(?:install|add)))?"
     r"\s+(?:is|are)\s+(?:(?:just|only|simply|called|named)\s+)*"
+    rf"(?P<names>{NAMES})(?=\s*(?:$|[.!;,)\n]))"
+)
+
+
+# "pkgs from it: corp-agent", "packages from our repo: a, b": a header that says where the
+# packages come from, then the names after its colon
+PACKAGES_FROM = re.compile(
+    r"\b(?:packages?|pkgs?)\s+(?:from|in|out\s+of)\s+"
+    # ("repo" may already be read by the repository rule: \x1f)
+    r"(?:it|there|this\s+one|that\s+one|(?:the|our|that|this)\s+(?:repo(?:sitory)?|\x1f+))"
+    r"\s*:\s*"
     rf"(?P<names>{NAMES})(?=\s*(?:$|[.!;,)\n]))"
 )
 

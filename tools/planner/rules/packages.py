@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from fnmatch import fnmatchcase
+from collections.abc import Sequence
 from typing import Literal
 
 from oic_ai.stores.capability_catalog import Capability, words
@@ -20,11 +19,27 @@ from oic_ai.tools.planner.rules.capability_words import (
     names_capability as _names_capability,
 )
 from oic_ai.tools.planner.rules.described import read_described
+from oic_ai.tools.planner.rules.package_apply import (
+    add_packages,
+    apply_capabilities,
+    apply_names,
+    named_before,
+    remove_by_patterns,
+    remove_packages,
+)
+from oic_ai.tools.planner.rules.package_items import (
+    FENCE,
+    companion,
+    described_removal,
+    minus_signs,
+    only_known,
+    slip,
+    spelled_out,
+    split_slashed,
+)
 from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
     SOFTWARE_NOUNS,
-    family_names,
-    installed_by_capability_word,
     may_be_package,
     never_a_name,
     prefer_picks,
@@ -45,7 +60,11 @@ from oic_ai.tools.planner.rules.package_names import (
 )
 from oic_ai.tools.planner.rules.package_sentences import (
     ALL_IT_NEEDS,
+    ENSURING,
+    MUST_HAVE,
+    NONE_THERE,
     PACKAGE_IS,
+    PACKAGES_FROM,
     PHRASE_NOT_NEEDED,
     REPLACE,
     SAID_OF,
@@ -60,11 +79,13 @@ from oic_ai.tools.planner.rules.package_sentences import NAME as _NAME
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token, line_breaks, split_items, tokenize
 from oic_ai.tools.planner.words import (
+    ADD_VERBS,
     ADVERB_PAIRS,
     ADVERBS,
     FILLER,
     NOT_PACKAGES,
     PACKAGE_TOKEN,
+    REMOVE_VERBS,
     RETRIEVAL_WORDS,
 )
 
@@ -76,9 +97,12 @@ def rule_packages(state: PlanState) -> None:
     follows a package it describes ("chrony for time", "cryptsetup in the live
     environment") is context; "drop it" after a named package refers back to it.
     """
+    for fence in FENCE.finditer(state.text.original):
+        state.text.consume(*fence.span("lang"), "context")  # "```yaml": the block's format
     _replacements(state)
     _described(state)
     _said_of(state)
+    _replace_pointing(state)
     picks = _picked(state)
     kept = keeps(state)
     previous_took = False
@@ -86,9 +110,9 @@ def rule_packages(state: PlanState) -> None:
     asked = questions(state)
     head: Item | None = None  # the item a parenthesis may name ("the SCAP tooling (a, b)")
     head_took = False
+    tokens = minus_signs(state.text.work, tokenize(state.text.work))
     items = [
-        _split_slashed(state, item)
-        for item in split_items(tokenize(state.text.work), line_breaks(state.text.work))
+        split_slashed(state, item) for item in split_items(tokens, line_breaks(state.text.work))
     ]
     items = name_sentences(state, items)
     for index, item in enumerate(items):
@@ -106,14 +130,14 @@ def rule_packages(state: PlanState) -> None:
                     state.text.consume(*whole, "context")
             continue
         if _ambiguous_in_list(state, items, index, previous_took):
-            _apply_names(state, item, item.words[0], [state.text.raw(*item.span)])
+            apply_names(state, item, item.words[0], [state.text.raw(*item.span)])
             previous_took = took_any = True
             head, head_took = item, True
             continue
         if item.mode == "aside" and item.aside_by == ":":
             state.text.consume(*item.span, "context")  # "Required packages:" heads the list
             continue
-        if item.mode == "aside" and item.aside_by == "so" and _only_known(state, item):
+        if item.mode == "aside" and item.aside_by == "so" and only_known(state, item):
             # "it's a gateway so mosquitto": what follows "so" is nothing but a known name
             item = Item("add", item.tokens, "so")
         if item.mode == "aside":
@@ -132,26 +156,31 @@ def rule_packages(state: PlanState) -> None:
             if item.aside_by != "(":
                 head = None
             continue  # "our boxes are offline": the accounting reads it
-        if item.mode == "remove" and set(item.words) <= _PRONOUNS and _named_before(state, item):
+        objects = set(item.words) - ADVERBS  # "remove it please"
+        pointing = bool(objects) and objects <= _PRONOUNS
+        if item.mode == "remove" and pointing and named_before(state, item):
             continue  # "xterm is an X11 thing. remove it": the one package the request named
         if (
             item.verb in _POINTING_VERBS
-            and set(item.words) <= _PRONOUNS
+            and pointing
             and took_any
             and (item.mode != "remove" or state.remove or state.absent)
         ):
             state.text.consume(*item.span)  # "we don't need podman, drop it"
             continue
+        if item.mode != "none" and item.words[0] in _WHERE and (state.add or state.remove):
+            state.text.consume(*item.span, "context")  # "(something to X) from the office"
+            continue
         if any(w not in FILLER for w in item.words):
             before = len(state.text.claims)
-            if head is not None and head_took and _companion(state, head, item):
+            if head is not None and head_took and companion(state, head, item):
                 previous_took = took_any = True
                 continue
             _resolve_whole(state, item)
             previous_took = len(state.text.claims) > before
             took_any = took_any or previous_took
             if head is not None and previous_took and not head_took:
-                if _spelled_out(state, head, item):
+                if spelled_out(state, head, item):
                     state.text.consume(*head.span, "context")  # "a vpn, wireguard"
             head, head_took = item, previous_took
         else:
@@ -160,71 +189,7 @@ def rule_packages(state: PlanState) -> None:
     final_intent(state)
 
 
-def _split_slashed(state: PlanState, item: Item) -> Item:
-    """``item`` with "kubelet/kubeadm" read as two names when both are known ones."""
-    tokens: list[Token] = []
-    for token in item.tokens:
-        parts = token.text.split("/")
-        written = state.text.raw(token.start, token.end).split("/")
-        if (
-            token.kind != "word"
-            or len(parts) < 2
-            or not all(parts)
-            or not all(_known(state, w) for w in written)
-        ):
-            tokens.append(token)
-            continue
-        at = token.start
-        for part in parts:
-            tokens.append(Token("word", part, at, at + len(part)))
-            at += len(part) + 1
-    if len(tokens) == len(item.tokens):
-        return item
-    return Item(item.mode, tokens, item.verb, item.aside_by)
-
-
 _DETERMINERS = frozenset("the a an our some their its your my this that these those".split())
-
-
-def _only_known(state: PlanState, item: Item) -> bool:
-    """Whether every word of ``item`` (but filler) is a name the index, catalog or library knows."""
-    content = [t for t in item.tokens if t.text not in FILLER]
-    return bool(content) and all(_known(state, state.text.raw(t.start, t.end)) for t in content)
-
-
-def _companion(state: PlanState, head: Item, item: Item) -> bool:
-    """Add or remove a named package's companion described by its role ("the cli clients").
-
-    ``head`` is one package name just read (mosquitto); ``item`` is "the" and a few
-    words, one of which ends a known name that starts with the head's name
-    (mosquitto-clients). Nothing else is read here.
-    """
-    content = [w for w in item.words if w not in FILLER]
-    if item.words[0] != "the" or not content or len(content) > 3 or len(head.tokens) != 1:
-        return False
-    owner = state.text.raw(*head.span)
-    if not _known(state, owner):
-        return False
-    for word in reversed(content):
-        for suffix in dict.fromkeys((word, word.removesuffix("s"), f"{word}s")):
-            name = f"{owner}-{suffix}"
-            if _known(state, name):
-                _apply_names(state, item, name, [name])
-                return True
-    return False
-
-
-def _spelled_out(state: PlanState, head: Item, item: Item) -> bool:
-    """Whether ``item`` is the name right after the description ``head`` ("a vpn, wireguard").
-
-    The description is an indefinite article and a word or two that took nothing; the
-    name follows it after a comma alone.
-    """
-    if head.mode not in ("add", "none") or head.words[0] not in ("a", "an"):
-        return False
-    if len(head.words) > 3 or len(item.tokens) != 1:
-        return False
-    return state.text.original[head.span[1] : item.span[0]].strip() == ","
 
 
 def _trim(item: Item) -> Item | None:
@@ -233,6 +198,13 @@ def _trim(item: Item) -> Item | None:
     None when nothing but filler is left ("install it later": a pronoun and a time).
     """
     tokens = list(item.tokens)
+    # "add to it tcpdump and ethtool": where it goes, said between the verb and the names
+    while (
+        len(tokens) > 2
+        and tokens[0].text in ("to", "into", "onto")
+        and (tokens[1].text in _PRONOUNS)
+    ):
+        del tokens[:2]
     while tokens:
         if tokens[-1].text in ADVERBS:
             tokens.pop()
@@ -336,7 +308,7 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
         if item.verb and any(w in _PRONOUNS for w in item.words):
             state.text.consume(*item.span, "context")  # "our team installs it later"
         return
-    if _described_removal(state, trimmed):
+    if described_removal(state, trimmed):
         return
     pieces = _pieces(state, trimmed)
     listed = _listed_ambiguous(state, trimmed) if len(pieces) > 1 else []
@@ -344,44 +316,12 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
     for piece in pieces:
         before = len(state.text.claims)
         if len(piece.tokens) == 1 and piece.tokens[0] in listed:
-            _apply_names(state, piece, piece.words[0], [piece.words[0]])
+            apply_names(state, piece, piece.words[0], [piece.words[0]])
         else:
             _resolve_item(state, piece)
         took += len(state.text.claims) > before
     if took == len(pieces) and (len(pieces) > 1 or pieces[0].span != item.span):
         state.text.consume(*item.span)  # the adverbs and the description go with it
-
-
-def _described_removal(state: PlanState, item: Item) -> bool:
-    """Remove the one template package a description or short name names.
-
-    "drop the exporter": "the" and one word that is the last part of exactly one package
-    of the template (prometheus-node-exporter). "lose ninja", "drop alertmanager": one
-    word nothing knows as a package that is the first or the last part of exactly one
-    (ninja-build, prometheus-alertmanager). Anything else is not read here.
-    """
-    content = [w for w in item.words if w not in FILLER]
-    if item.mode != "remove" or len(content) != 1:
-        return False
-    word = content[0]
-    if word in _PART_WORDS or _known(state, word) or _find_capabilities(state.catalog, word):
-        return False  # "the server": a part many package names share, not a description
-    installed = (*state.facts.packages, *state.facts.kernel.packages)
-    described = "the" in item.words[:2]
-    matches = [
-        n
-        for n in installed
-        if len(n.split("-")) > 1
-        and (n.split("-")[-1] == word or (not described and n.split("-")[0] == word))
-    ]
-    if len(matches) != 1 and not described:
-        return False
-    if len(matches) != 1:
-        matches = installed_by_capability_word(state, word)
-    if not matches:
-        return False
-    _remove(state, item, matches, word)
-    return True
 
 
 def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
@@ -409,16 +349,11 @@ def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
 
 
 _DESCRIBING = frozenset("for in on from inside via at if unless when".split())
+# an item these start says where from, not what ("from the office", "via the vpn")
+_WHERE = frozenset("from via inside".split())
 _PRONOUNS = frozenset("it them that this those these one ones".split())
 _POINTING_VERBS = frozenset(
     "add install remove drop delete uninstall purge skip exclude include".split()
-)
-# Last parts of package names that say what kind of part it is, not what it is.
-_PART_WORDS = (
-    RETRIEVAL_WORDS
-    | NOT_PACKAGES
-    | HEAD_NOUNS
-    | frozenset("server common core data bin dev doc docs libs lib utils full minimal".split())
 )
 
 # "chromium is what the team used", "xfce is what they are used to": the pick among kinds
@@ -467,7 +402,7 @@ def _described(state: PlanState) -> None:
             )
             continue
         part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
-        _add(state, Item("add", part, "described"), packages, capability.name)
+        add_packages(state, Item("add", part, "described"), packages, capability.name)
         state.text.consume(start, end)  # with its aside: "(SMART)"
         state.warn(
             f"read '{' '.join(state.text.raw(start, end).split())}' as {capability.name} "
@@ -487,9 +422,9 @@ def _said_of(state: PlanState) -> None:
             _resolve_item(state, Item("add", part, "said"))
         if len(state.text.claims) > before:
             state.text.consume(*match.span())
-    for match in state.text.matches(PACKAGE_IS):
+    for match in [*state.text.matches(PACKAGE_IS), *state.text.matches(PACKAGES_FROM)]:
         start, end = match.span("names")
-        part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+        part = [t for t in tokens if t.kind in ("word", "sep") and start <= t.start < end]
         before = len(state.text.claims)
         for item in split_items(part):
             if any(w not in FILLER for w in item.words):
@@ -506,9 +441,20 @@ def _said_of(state: PlanState) -> None:
             state.text.consume(*match.span())
     for match in state.text.matches(SAID_OF):
         start, end = match.span("names")
-        part = [t for t in tokens if t.kind in ("word", "sep") and start <= t.start < end]
+        if match.group("fronted") and not _clause_starts(state.text.work[:start]):
+            continue  # "check nginx out", "try htop out": a verb's object, no removal
         on = match.group("on") or match.group("bare")
         mode: Literal["remove", "add"] = "add" if on else "remove"
+        # the verb right before the names, or their first word ("drop a, b is enough")
+        first = state.text.work[start:end].split(maxsplit=1)[0]
+        governed = first if first in _VERBS else None
+        if governed is None and (said := _VERB_BEFORE.search(state.text.work[:start])):
+            governed = said.group()
+        comma = state.text.work.rfind(",", start, end)
+        if governed and comma >= 0 and (governed in ADD_VERBS) != (mode == "add"):
+            # "drop ffmpeg, gst is enough": ffmpeg is the object of a verb of the other way
+            start = comma + 1
+        part = [t for t in tokens if t.kind in ("word", "sep") and start <= t.start < end]
         # "iotop installed", "nload must be installed" mark a name as strongly as "install
         # iotop" does, and "telnet must not be" as "remove telnet"; an English word does not
         # ("nothing else installed")
@@ -521,10 +467,90 @@ def _said_of(state: PlanState) -> None:
         verb = "installed" if bare else "said"
         before = len(state.text.claims)
         for item in split_items(part):
-            if any(w not in FILLER for w in item.words):
-                _resolve_item(state, Item(mode, item.tokens, verb))
+            if not any(w not in FILLER for w in item.words):
+                continue
+            took = len(state.text.claims)
+            _resolve_item(state, Item(mode, item.tokens, verb))
+            if match.group("fronted") and len(state.text.claims) == took:
+                _not_there(state, item)  # "nano out": nothing by that name to remove
         if len(state.text.claims) > before:
-            state.text.consume(*match.span())
+            state.text.consume(max(start, match.start()), match.end())
+    for pattern, mode, verb in ((MUST_HAVE, "add", "have"), (NONE_THERE, "remove", "no")):
+        for match in state.text.matches(pattern):
+            lead = state.text.original[: match.start()].lower()
+            if pattern is NONE_THERE and not ENSURING.search(lead):
+                continue  # "since there is no docker anymore": a reason, no request
+            start, end = match.span("names")
+            part = [t for t in tokens if t.kind in ("word", "sep") and start <= t.start < end]
+            before = len(state.text.claims)
+            items = list(split_items(part)) if mode == "add" else [Item(mode, part, verb)]
+            for item in items:
+                if any(w not in FILLER for w in item.words):
+                    _resolve_item(state, Item(mode, item.tokens, verb))
+            if len(state.text.claims) > before:
+                state.text.consume(*match.span())
+
+
+# an add or remove verb right before a name list said of ("drop ffmpeg, gst is enough")
+_VERBS = ADD_VERBS | REMOVE_VERBS
+_VERB_BEFORE = re.compile(rf"\b(?:{'|'.join(sorted(_VERBS))})(?=\s*$)")
+
+
+# words after which a clause may start with its object ("ok, nano out", "and vim remove")
+_OPENERS = frozenset("and then also but so ok okay sorry oh ah now pls please plus".split())
+
+
+def _clause_starts(before: str) -> bool:
+    """Whether a clause starts right after ``before`` (the text up to a name)."""
+    stripped = before.rstrip()
+    if not stripped or stripped[-1] in ".,;:!?(\n\x1f":
+        return True
+    return stripped.split()[-1] in _OPENERS
+
+
+def _not_there(state: PlanState, item: Item) -> None:
+    """Note a package-shaped name said to go that the template does not have."""
+    content = [t for t in item.tokens if t.text not in FILLER]
+    if len(content) != 1:
+        return
+    written = state.text.raw(content[0].start, content[0].end)
+    if PACKAGE_TOKEN.match(written) and (_known(state, written) or not is_english(written)):
+        remove_packages(state, item, [], written)
+
+
+# "replace it please", "swap that": the old one points back, the new one is named elsewhere
+_REPLACE_POINTING = re.compile(
+    r"\b(?:replace|swap|substitute)\s+(?:it|that|this)\b(?!\s+(?:with|by|for|out)\b)"
+)
+
+
+def _replace_pointing(state: PlanState) -> None:
+    """Replace the one package the request takes out with the one other name it mentions.
+
+    "tmux is not needed, colleague uses screen. Replace it please": "it" is tmux, which
+    the request already removes; the new one is the only other known package name the
+    request says (screen). One of each, or the clause is left to be reported.
+    """
+    for match in state.text.matches(_REPLACE_POINTING):
+        old = [*state.remove, *state.absent]
+        if len(old) != 1:
+            continue
+        others = {
+            state.text.raw(t.start, t.end)
+            for t in tokenize(state.text.work)
+            if t.kind == "word"
+            and not (match.start() <= t.start < match.end())
+            and t.text not in FILLER
+            and _known(state, state.text.raw(t.start, t.end))
+            and state.text.raw(t.start, t.end) not in old
+        }
+        if len(others) != 1:
+            continue
+        new = others.pop()
+        part = [t for t in tokenize(state.text.work) if t.kind == "word" and t.text == new]
+        add_packages(state, Item("add", part[:1], "replace"), [new], new)
+        state.text.consume(*match.span())
+        state.warn(f"read 'replace it' as: {old[0]} out, {new} in")
 
 
 def _replacements(state: PlanState) -> None:
@@ -584,15 +610,15 @@ def _resolve_item(state: PlanState, item: Item) -> None:
                 for capability in capabilities:
                     listed = capability.packages_for(target.os, target.dist, target.arch)
                     names += [n for n in listed if n.startswith(f"{token}-") and n not in names]
-                _remove(state, item, names, written)
+                remove_packages(state, item, names, written)
                 return
-            _apply_names(state, item, written, [written])
+            apply_names(state, item, written, [written])
             return
     if is_name and target.known and token not in {c.name for c in capabilities}:
         aliases = state.catalog.aliases(token, target.os, target.dist, target.arch)
         if aliases:
             names = [written] if written in aliases else list(aliases)
-            _apply_names(state, item, written, names)
+            apply_names(state, item, written, names)
             return
     if capabilities and token and "/" in token and not token.startswith("/"):
         token, is_name = "", False  # "Moby/Docker": two names for one thing
@@ -605,7 +631,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
             w for w, done in zip(item_words, covered, strict=True) if not done and w not in FILLER
         ]
         if not leftover or all(qualifies(capabilities, w) for w in leftover):
-            _apply_capabilities(state, item, capabilities)
+            apply_capabilities(state, item, capabilities)
             return
         if not is_name:
             return  # part of it is unclear ("docker swarm magic"): report the whole item
@@ -619,7 +645,8 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     ):
         # "SSH and sudo only": a known name; "..., mosquitto and wireguard-tools": a name
         # listed among the things asked for
-        _apply_names(state, item, written, [written])
+        if not slip(state, item, written):
+            apply_names(state, item, written, [written])
         return
     if item.mode == "none":
         if state.mode == "create" and content and all(w in RETRIEVAL_WORDS for w in content):
@@ -637,7 +664,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         return
     if group is not None:
         if item.mode == "remove":
-            _remove_by_patterns(state, item, token, PACKAGE_CAPABILITIES.get(group, ()))
+            remove_by_patterns(state, item, token, PACKAGE_CAPABILITIES.get(group, ()))
             return
         options = [c.name for c in state.catalog.capabilities.values() if c.group == group]
         state.reject(
@@ -650,7 +677,8 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         # "OVMF" is the library's ovmf; "NetworkManager" keeps its case
         name = token if not _known(state, written) and _known(state, token) else written
         if may_be_package(state, item, token, name):
-            _apply_names(state, item, name, [name])
+            if not slip(state, item, name):
+                apply_names(state, item, name, [name])
         return  # not a package ("Firefox", "a ton"): the accounting reports or keeps it
     if content and all(w in RETRIEVAL_WORDS or w in NOT_PACKAGES for w in content):
         suggestions = [c.name for c in state.catalog.for_use_case(text)][:4]
@@ -667,133 +695,3 @@ def _resolve_item(state: PlanState, item: Item) -> None:
                 "names a use case, not packages; ask for capabilities such as "
                 + ", ".join(suggestions),
             )
-
-
-def _apply_names(state: PlanState, item: Item, asked: str, names: list[str]) -> None:
-    """Add or remove packages named in the request (``names`` may be the target's spelling)."""
-    if not state.target.known and item.mode != "remove":
-        state.reject(*item.span, "the template has no target distribution to name packages for")
-        return
-    if names != [asked]:
-        state.warn(
-            f"{asked!r} is packaged as {', '.join(names)} on {state.target.dist}; used that name"
-        )
-    if item.mode == "remove":
-        candidates = {asked, *names}
-        if state.target.known:
-            candidates |= set(removal_aliases(state, asked, asked))
-        if asked not in (*state.facts.packages, *state.facts.kernel.packages):
-            candidates |= set(family_names(state, asked))  # "moby": moby-engine, moby-cli
-        _remove(state, item, sorted(candidates), asked)
-    else:
-        _add(state, item, names, asked)
-
-
-def _apply_capabilities(state: PlanState, item: Item, capabilities: Sequence[Capability]) -> None:
-    """Add a capability's packages for the target, or remove whichever of them are there."""
-    target = state.target
-    if not target.known:
-        state.reject(*item.span, "the template has no target distribution to pick packages for")
-        return
-    names: list[str] = []
-    for capability in capabilities:
-        packages = capability.packages_for(target.os, target.dist, target.arch)
-        if not packages and item.mode != "remove":
-            state.reject(
-                *item.span,
-                f"{capability.name} has no packages on {target.dist}: {capability.note}",
-            )
-            return
-        names += [p for p in packages if p not in names]
-        unverified = set(packages) & capability.unverified_for(target.os, target.dist, target.arch)
-        # say so when the names could not be checked or stand in for what was asked (k3s)
-        stand_in = not any(capability.name.split("-")[0] in p for p in packages)
-        if (unverified or stand_in) and item.mode != "remove":
-            if _NOTE_MATTERS.search(capability.note):
-                state.warn(f"{capability.name} on {target.dist}: {capability.note}")
-    label = " ".join(w for w in item.words if w not in FILLER)
-    if item.mode == "remove":
-        candidates = set(names)
-        for name in names:
-            candidates |= set(state.catalog.aliases(name, target.os, target.dist))
-            # "forget docker" also removes docker-ce from the user's own repository
-            candidates |= {
-                n for g in state.catalog.alias_groups if name in g.names for n in g.names
-            }
-        present = _present_names(state, candidates)
-        if not present:
-            groups = {c.group for c in capabilities}
-            patterns = [p for g in groups for p in PACKAGE_CAPABILITIES.get(g, ())]
-            if patterns and not any(g == "container" for g in groups):
-                _remove_by_patterns(state, item, label, patterns)
-                return
-        _remove(state, item, sorted(candidates), label)
-        return
-    _add(state, item, names, label)
-
-
-# notes worth repeating: the packages come from elsewhere or stand in for what was asked
-_NOTE_MATTERS = re.compile(r"repositor|EPEL|upstream|Ubuntu Pro|Podman|releases")
-
-
-_PLURAL = frozenset("them those these ones".split())
-
-
-def _named_before(state: PlanState, item: Item) -> bool:
-    """Remove what "it" points back to: the template's packages named earlier in the request.
-
-    "it" needs exactly one such package; "them" takes each of them. Nothing else named
-    (or two names for "it") leaves the clause to be reported.
-    """
-    # the text as read (offsets of the item), not as written, and not blanked by rules
-    words = {t.text for t in tokenize(state.text.original[: item.span[0]].lower())}
-    named = _present_names(state, words)
-    plural = bool(_PLURAL & set(item.words))
-    if not named or (len(named) > 1 and not plural):
-        return False
-    _remove(state, item, named, named[0])
-    return True
-
-
-def _present_names(state: PlanState, candidates: Iterable[str]) -> list[str]:
-    wanted = set(candidates)
-    installed = (*state.facts.packages, *state.facts.kernel.packages, *state.add)
-    return [name for name in installed if name in wanted]
-
-
-def _remove_by_patterns(state: PlanState, item: Item, label: str, patterns: Iterable[str]) -> None:
-    pattern_list = list(patterns)
-    matched = [
-        name
-        for name in (*state.facts.packages, *state.facts.kernel.packages)
-        if any(fnmatchcase(name, p) for p in pattern_list)
-    ]
-    _remove(state, item, matched, label)
-
-
-def _remove(state: PlanState, item: Item, candidates: Sequence[str], label: str) -> None:
-    state.text.consume(*item.span)
-    present = _present_names(state, candidates)
-    if not present:
-        state.absent.append(label)
-        return
-    for name in present:
-        if name in state.add:
-            state.add.remove(name)
-        elif name not in state.remove:
-            state.remove.append(name)
-
-
-def _add(state: PlanState, item: Item, names: Sequence[str], label: str) -> None:
-    state.text.consume(*item.span)
-    installed = {*state.facts.packages, *state.facts.kernel.packages}
-    new = []
-    for name in names:
-        if name in installed and name not in state.remove:
-            state.present.append(name)
-        elif name in state.remove:
-            state.remove.remove(name)
-        elif name not in state.add:
-            new.append(name)
-    state.add += new
-    state.features.append((item.span[0], label))

@@ -1,0 +1,151 @@
+"""Apply what the package rule read: add or remove names and capabilities' packages.
+
+Split from :mod:`packages` (which reads the request's items) to keep both short.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from fnmatch import fnmatchcase
+
+from oic_ai.stores.capability_catalog import Capability
+from oic_ai.stores.vocabulary import PACKAGE_CAPABILITIES
+from oic_ai.tools.planner.rules.package_names import family_names, removal_aliases
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.text import Item, tokenize
+from oic_ai.tools.planner.words import FILLER
+
+
+def apply_names(state: PlanState, item: Item, asked: str, names: list[str]) -> None:
+    """Add or remove packages named in the request (``names`` may be the target's spelling)."""
+    if not state.target.known and item.mode != "remove":
+        state.reject(*item.span, "the template has no target distribution to name packages for")
+        return
+    if names != [asked]:
+        state.warn(
+            f"{asked!r} is packaged as {', '.join(names)} on {state.target.dist}; used that name"
+        )
+    if item.mode == "remove":
+        candidates = {asked, *names}
+        if state.target.known:
+            candidates |= set(removal_aliases(state, asked, asked))
+        if asked not in (*state.facts.packages, *state.facts.kernel.packages):
+            candidates |= set(family_names(state, asked))  # "moby": moby-engine, moby-cli
+        remove_packages(state, item, sorted(candidates), asked)
+    else:
+        add_packages(state, item, names, asked)
+
+
+def apply_capabilities(state: PlanState, item: Item, capabilities: Sequence[Capability]) -> None:
+    """Add a capability's packages for the target, or remove whichever of them are there."""
+    target = state.target
+    if not target.known:
+        state.reject(*item.span, "the template has no target distribution to pick packages for")
+        return
+    names: list[str] = []
+    for capability in capabilities:
+        packages = capability.packages_for(target.os, target.dist, target.arch)
+        if not packages and item.mode != "remove":
+            state.reject(
+                *item.span,
+                f"{capability.name} has no packages on {target.dist}: {capability.note}",
+            )
+            return
+        names += [p for p in packages if p not in names]
+        unverified = set(packages) & capability.unverified_for(target.os, target.dist, target.arch)
+        # say so when the names could not be checked or stand in for what was asked (k3s)
+        stand_in = not any(capability.name.split("-")[0] in p for p in packages)
+        if (unverified or stand_in) and item.mode != "remove":
+            if _NOTE_MATTERS.search(capability.note):
+                state.warn(f"{capability.name} on {target.dist}: {capability.note}")
+    label = " ".join(w for w in item.words if w not in FILLER)
+    if item.mode == "remove":
+        candidates = set(names)
+        for name in names:
+            candidates |= set(state.catalog.aliases(name, target.os, target.dist))
+            # "forget docker" also removes docker-ce from the user's own repository
+            candidates |= {
+                n for g in state.catalog.alias_groups if name in g.names for n in g.names
+            }
+        present = present_names(state, candidates)
+        if not present:
+            groups = {c.group for c in capabilities}
+            patterns = [p for g in groups for p in PACKAGE_CAPABILITIES.get(g, ())]
+            if patterns and not any(g == "container" for g in groups):
+                remove_by_patterns(state, item, label, patterns)
+                return
+        remove_packages(state, item, sorted(candidates), label)
+        return
+    add_packages(state, item, names, label)
+
+
+# notes worth repeating: the packages come from elsewhere or stand in for what was asked
+_NOTE_MATTERS = re.compile(r"repositor|EPEL|upstream|Ubuntu Pro|Podman|releases")
+
+
+_PLURAL = frozenset("them those these ones".split())
+
+
+def named_before(state: PlanState, item: Item) -> bool:
+    """Remove what "it" points back to: the template's packages named earlier in the request.
+
+    "it" needs exactly one such package; "them" takes each of them. Nothing else named
+    (or two names for "it") leaves the clause to be reported.
+    """
+    # the text as read (offsets of the item), not as written, and not blanked by rules
+    words = {t.text for t in tokenize(state.text.original[: item.span[0]].lower())}
+    named = present_names(state, words)
+    plural = bool(_PLURAL & set(item.words))
+    if not named or (len(named) > 1 and not plural):
+        return False
+    remove_packages(state, item, named, named[0])
+    return True
+
+
+def present_names(state: PlanState, candidates: Iterable[str]) -> list[str]:
+    """The ``candidates`` the template has or the request already adds, in that order."""
+    wanted = set(candidates)
+    installed = (*state.facts.packages, *state.facts.kernel.packages, *state.add)
+    return [name for name in installed if name in wanted]
+
+
+def remove_by_patterns(state: PlanState, item: Item, label: str, patterns: Iterable[str]) -> None:
+    """Remove the template's packages whose names match one of the glob ``patterns``."""
+    pattern_list = list(patterns)
+    matched = [
+        name
+        for name in (*state.facts.packages, *state.facts.kernel.packages)
+        if any(fnmatchcase(name, p) for p in pattern_list)
+    ]
+    remove_packages(state, item, matched, label)
+
+
+def remove_packages(state: PlanState, item: Item, candidates: Sequence[str], label: str) -> None:
+    """Remove whichever ``candidates`` are there; none there notes ``label`` as absent."""
+    state.text.consume(*item.span)
+    present = present_names(state, candidates)
+    if not present:
+        state.absent.append(label)
+        return
+    for name in present:
+        if name in state.add:
+            state.add.remove(name)
+        elif name not in state.remove:
+            state.remove.append(name)
+
+
+def add_packages(state: PlanState, item: Item, names: Sequence[str], label: str) -> None:
+    """Add ``names`` (asked for as ``label``); one being removed is kept instead."""
+    state.text.consume(*item.span)
+    installed = {*state.facts.packages, *state.facts.kernel.packages}
+    new = []
+    for name in names:
+        if name in installed and name not in state.remove:
+            state.present.append(name)
+        elif name in state.remove:
+            state.remove.remove(name)
+        elif name not in state.add:
+            new.append(name)
+    state.add += new
+    state.features.append((item.span[0], label))
