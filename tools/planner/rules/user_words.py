@@ -47,3 +47,16 @@ SUDO_ON = re.compile(
     r"|\b(?:give|grant)\s+(?:\S+\s+)?(?:full\s+)?(?:sudo|admin|root)\b"
     r"(?:\s+(?:rights|access|privileges|permissions|powers))?)"
 )
+# the whole next word, checked afterwards: "a user Bad!Name" is reported, not half-read
+NAME = r"[\"'`]?(?P<name>[^\s,;:\"'`\x1f()]+?)[\"'`]?(?=$|[\s,;:)\x1f]|[.!?](?:\s|$))"
+SHELLS = r"bash|zsh|sh|fish|dash|ksh|tcsh"
+_GROUP = (
+    r"(?!(?:add|install|remove|with|set|make|then|and|shell|group|groups|as|the|no|without|"
+    r"please|pls|plz|thanks|thx|too|also|only|sudo\s+rights|login|user|account|{shells})\b)[a-z_][a-z0-9_-]*"
+)
+# a shell is no group ("in groups adm and video, zsh as the login shell")
+_GROUP = _GROUP.replace("{shells}", SHELLS)
+# a group name may be quoted ("in a `pcap` group"); a word before "shell" is no group ("in
+# groups sudo and docker, default shell zsh")
+GROUP = rf"[`'\"]?(?:{_GROUP})(?![\w-])(?!\s+(?:login\s+)?shell\b)[`'\"]?"
+GROUPS = rf"{GROUP}(?:\s*(?:,|\band\b|&|\+)\s*{GROUP})*"

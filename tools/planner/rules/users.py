@@ -16,14 +16,12 @@ import re
 from dataclasses import dataclass, field
 
 from oic_ai.stores.targets import load_targets
-from oic_ai.tools.edit_plan import DeleteValue
-from oic_ai.tools.planner.rules.user_plans import (
-    a_package,
-    install_shell,
-    leave_groups,
-    plan_user,
-)
+from oic_ai.tools.planner.rules.user_plans import a_package, install_shell, plan_user
+from oic_ai.tools.planner.rules.user_removal import REMOVING, remove_users
+from oic_ai.tools.planner.rules.user_words import GROUPS as _GROUPS
 from oic_ai.tools.planner.rules.user_words import KNOWN_GROUPS as _KNOWN_GROUPS
+from oic_ai.tools.planner.rules.user_words import NAME as _NAME
+from oic_ai.tools.planner.rules.user_words import SHELLS as _SHELLS
 from oic_ai.tools.planner.rules.user_words import SUDO_OFF as _SUDO_OFF
 from oic_ai.tools.planner.rules.user_words import SUDO_ON as _SUDO_ON
 from oic_ai.tools.planner.state import PlanState
@@ -72,8 +70,6 @@ _STOP = frozenset(
         "me myself us ourselves him himself herself themselves per each every"
     ).split()
 )
-# the whole next word, checked afterwards: "a user Bad!Name" is reported, not half-read
-_NAME = r"[\"'`]?(?P<name>[^\s,;:\"'`\x1f()]+?)[\"'`]?(?=$|[\s,;:)\x1f]|[.!?](?:\s|$))"
 _NAMED = re.compile(
     r"\s*[,:]?\s*(?:(?:called|named|with\s+the\s+name|by\s+the\s+name)\s+"
     # the name by its label: "name: ops", "username azureops", "login name: ops"
@@ -97,17 +93,6 @@ _FOR = re.compile(r"\s+for\s+" + _NAME)
 # "an account for me, priya, with sudo": the speaker's own name set off after "me"
 _FOR_ME = re.compile(r"\s+for\s+(?:me|myself)\s*(?:,|:|\s[—–-]+)\s*" + _NAME)
 _MORE_NAMES = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME)
-_GROUP = (
-    r"(?!(?:add|install|remove|with|set|make|then|and|shell|group|groups|as|the|no|without|"
-    r"please|pls|plz|thanks|thx|too|also|only|sudo\s+rights|login|user|account|{shells})\b)[a-z_][a-z0-9_-]*"
-)
-# a group name may be quoted: "in a `pcap` group"
-_SHELLS = r"bash|zsh|sh|fish|dash|ksh|tcsh"
-# a shell is no group ("in groups adm and video, zsh as the login shell")
-_GROUP = _GROUP.replace("{shells}", _SHELLS)
-# a word before "shell" is no group ("in groups sudo and docker, default shell zsh")
-_GROUP = rf"[`'\"]?(?:{_GROUP})(?![\w-])(?!\s+(?:login\s+)?shell\b)[`'\"]?"
-_GROUPS = rf"{_GROUP}(?:\s*(?:,|\band\b|&|\+)\s*{_GROUP})*"
 _NO_GROUPS = re.compile(
     r"\b(?:in\s+)?no\s+(?:(?:extra|additional|other|special|supplementary|secondary|particular)"
     r"\s+)?groups?\b"
@@ -139,21 +124,11 @@ _NO_SHELL = re.compile(
     r"\b(?:(?:with\s+)?no|without(?:\s+an?)?|non-?interactive|nologin)\s+(?:(?:login|interactive)\s+)?"
     r"(?:shell|login)\b|\bcannot\s+log\s+in\b"
 )
-_REMOVE_USER = re.compile(
-    r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch|forget(?:\s+about)?|ditch)\s+(?:the\s+)?"
-    r"(?:(?:users?|accounts?|logins?)\s+)?" + _NAME + r"(?:\s+(?:user|account|login)(?![\w-]))?"
-)
-# more names after the first one removed: "remove the users alice and bob"
-_MORE_REMOVED = re.compile(
-    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])"
-)
 # "the user deploy should exist": a user asked for, though named with "the"
 _WANTED_AFTER = re.compile(
     r"\s+(?:should|must|has\s+to|needs\s+to)\s+(?:also\s+)?(?:exist|be\s+there)\b"
 )
-_REMOVING_BEFORE = re.compile(
-    r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch|forget(?:\s+about)?|ditch)\s+(?:the\s+)?$"
-)
+_REMOVING_BEFORE = re.compile(REMOVING + r"(?:the\s+)?$")
 _NAMING_AFTER = re.compile(r"\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:called|named)\s")
 _DEFINITE = re.compile(r"\b(?:the|that|this|those|these)\s+$")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
@@ -175,7 +150,7 @@ class _User:
 
 def rule_users(state: PlanState) -> None:
     """Add users (or change existing ones) with sudo, groups and shell; remove users."""
-    _remove_users(state)
+    remove_users(state)
     work = state.text.work
     sentences = [0, *(m.end() for m in _SENTENCE_END.finditer(work)), len(work)]
     last: _User | None = None
@@ -742,56 +717,3 @@ def _finish(state: PlanState, user: _User) -> None:
         plan_user(state, name, groups, sudo, user.shell)
     if user.shell:
         install_shell(state, user.shell, user.names)
-
-
-# "remove bob from the docker group", "take runner out of the docker and video groups":
-# the user stays, the groups go
-_OUT_OF_GROUPS = re.compile(
-    rf"\s+(?:from|out\s+of)\s+(?:the\s+|its\s+|his\s+|her\s+|their\s+)?"
-    rf"(?:(?P<g1>{_GROUPS})\s+groups?\b|groups?\s+(?P<g2>{_GROUPS})"
-    # a system group by its name alone: "remove bob from wheel"
-    rf"|(?P<g3>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)(?![\w-]))"
-)
-
-
-_POSSESSIVES = frozenset(("her", "his", "their", "its"))
-_ROLE_AFTER = re.compile(r"\s+(?:user|account|login)(?![\w-])")
-
-
-def _remove_users(state: PlanState) -> None:
-    existing = {u.name for u in state.facts.users}
-    for match in state.text.matches(_REMOVE_USER):
-        name = match.group("name")
-        if name in _POSSESSIVES and _ROLE_AFTER.match(state.text.work, match.end("name")):
-            # "ops2 left the team. Remove her account": the one user of the template the
-            # request named before the pronoun
-            named = [
-                n
-                for n in existing
-                if re.search(
-                    rf"(?<![\w-]){re.escape(n)}(?![\w-])",
-                    state.text.original.lower()[: match.start()],
-                )
-            ]
-            name = named[0] if len(named) == 1 else name
-        if name not in existing:
-            continue
-        if out := _OUT_OF_GROUPS.match(state.text.work, match.end()):
-            state.text.consume(match.start(), out.end())
-            listed = out.group("g1") or out.group("g2") or out.group("g3") or ""
-            groups = [g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
-            leave_groups(state, name, groups)
-            state.user_names.append(name)
-            continue
-        state.text.consume(*match.span())
-        removed = [name]
-        end = match.end()
-        while (more := _MORE_REMOVED.match(state.text.work, end)) and more.group(
-            "name"
-        ) in existing:
-            state.text.consume(*more.span())
-            removed.append(more.group("name"))
-            end = more.end()
-        for gone in removed:
-            state.values.append(DeleteValue(path=f"systemConfig.users[name={gone}]"))
-            state.user_names.append(gone)

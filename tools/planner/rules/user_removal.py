@@ -1,0 +1,79 @@
+"""Removing users, or taking a user out of groups: "remove tester2", "drop bob from wheel".
+
+Split from :mod:`oic_ai.tools.planner.rules.users` (which reads users asked for). Only a
+user the template has is removed; a pronoun ("remove him", "her account") stands for the
+user of the template the request named before it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from oic_ai.tools.edit_plan import DeleteValue
+from oic_ai.tools.planner.rules.user_plans import leave_groups
+from oic_ai.tools.planner.rules.user_words import GROUPS as _GROUPS
+from oic_ai.tools.planner.rules.user_words import KNOWN_GROUPS as _KNOWN_GROUPS
+from oic_ai.tools.planner.rules.user_words import NAME as _NAME
+from oic_ai.tools.planner.state import PlanState
+
+REMOVING = r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch|forget(?:\s+about)?|ditch)\s+"
+_REMOVE_USER = re.compile(
+    REMOVING
+    + r"(?:the\s+)?(?:(?:users?|accounts?|logins?)\s+)?"
+    + _NAME
+    + r"(?:\s+(?:user|account|login)(?![\w-]))?"
+)
+# more names after the first one removed: "remove the users alice and bob"
+_MORE_REMOVED = re.compile(
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])"
+)
+# "remove bob from the docker group", "take runner out of the docker and video groups":
+# the user stays, the groups go
+_OUT_OF_GROUPS = re.compile(
+    rf"\s+(?:from|out\s+of)\s+(?:the\s+|its\s+|his\s+|her\s+|their\s+)?"
+    rf"(?:(?P<g1>{_GROUPS})\s+groups?\b|groups?\s+(?P<g2>{_GROUPS})"
+    # a system group by its name alone: "remove bob from wheel"
+    rf"|(?P<g3>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)(?![\w-]))"
+)
+_POSSESSIVES = frozenset(("her", "his", "their", "its"))
+_ROLE_AFTER = re.compile(r"\s+(?:user|account|login)(?![\w-])")
+
+
+def remove_users(state: PlanState) -> None:
+    """Remove the users of the template the request names after a verb of removal."""
+    existing = {u.name for u in state.facts.users}
+    for match in state.text.matches(_REMOVE_USER):
+        name = match.group("name")
+        if name in _POSSESSIVES and _ROLE_AFTER.match(state.text.work, match.end("name")):
+            # "ops2 left the team. Remove her account": the one user of the template the
+            # request named before the pronoun
+            named = [
+                n
+                for n in existing
+                if re.search(
+                    rf"(?<![\w-]){re.escape(n)}(?![\w-])",
+                    state.text.original.lower()[: match.start()],
+                )
+            ]
+            name = named[0] if len(named) == 1 else name
+        if name not in existing:
+            continue
+        if out := _OUT_OF_GROUPS.match(state.text.work, match.end()):
+            state.text.consume(match.start(), out.end())
+            listed = out.group("g1") or out.group("g2") or out.group("g3") or ""
+            groups = [g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
+            leave_groups(state, name, groups)
+            state.user_names.append(name)
+            continue
+        state.text.consume(*match.span())
+        removed = [name]
+        end = match.end()
+        while (more := _MORE_REMOVED.match(state.text.work, end)) and more.group(
+            "name"
+        ) in existing:
+            state.text.consume(*more.span())
+            removed.append(more.group("name"))
+            end = more.end()
+        for gone in removed:
+            state.values.append(DeleteValue(path=f"systemConfig.users[name={gone}]"))
+            state.user_names.append(gone)
