@@ -36,6 +36,7 @@ _OUT_OF_GROUPS = re.compile(
     rf"|(?P<g3>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)(?![\w-]))"
 )
 _POSSESSIVES = frozenset(("her", "his", "their", "its"))
+_OBJECTS = frozenset(("him", "her", "them"))
 _ROLE_AFTER = re.compile(r"\s+(?:user|account|login)(?![\w-])")
 
 
@@ -44,17 +45,19 @@ def remove_users(state: PlanState) -> None:
     existing = {u.name for u in state.facts.users}
     for match in state.text.matches(_REMOVE_USER):
         name = match.group("name")
-        if name in _POSSESSIVES and _ROLE_AFTER.match(state.text.work, match.end("name")):
-            # "ops2 left the team. Remove her account": the one user of the template the
-            # request named before the pronoun
-            named = [
-                n
-                for n in existing
-                if re.search(
-                    rf"(?<![\w-]){re.escape(n)}(?![\w-])",
-                    state.text.original.lower()[: match.start()],
-                )
-            ]
+        pointed = (
+            name in _POSSESSIVES and _ROLE_AFTER.match(state.text.work, match.end("name"))
+        ) or name in _OBJECTS
+        if pointed:
+            # "ops2 left the team. Remove her account", "marek quit, delete him": the user
+            # of the template the request named before the pronoun ("them": every one)
+            before = state.text.original.lower()[: match.start()]
+            named = sorted(
+                n for n in existing if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", before)
+            )
+            if name == "them" and named:
+                _remove(state, match, named)
+                continue
             name = named[0] if len(named) == 1 else name
         if name not in existing:
             continue
@@ -65,7 +68,6 @@ def remove_users(state: PlanState) -> None:
             leave_groups(state, name, groups)
             state.user_names.append(name)
             continue
-        state.text.consume(*match.span())
         removed = [name]
         end = match.end()
         while (more := _MORE_REMOVED.match(state.text.work, end)) and more.group(
@@ -74,6 +76,11 @@ def remove_users(state: PlanState) -> None:
             state.text.consume(*more.span())
             removed.append(more.group("name"))
             end = more.end()
-        for gone in removed:
-            state.values.append(DeleteValue(path=f"systemConfig.users[name={gone}]"))
-            state.user_names.append(gone)
+        _remove(state, match, removed)
+
+
+def _remove(state: PlanState, match: re.Match[str], names: list[str]) -> None:
+    state.text.consume(*match.span())
+    for gone in names:
+        state.values.append(DeleteValue(path=f"systemConfig.users[name={gone}]"))
+        state.user_names.append(gone)

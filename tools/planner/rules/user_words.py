@@ -41,7 +41,7 @@ SUDO_ON = re.compile(
     r"|\bsudo\s*[:=]?\s*(?:yes|true|on)\b(?!-)"
     r"|\bsudo\s+(?:access\s+)?(?:enabled|allowed|granted)\b"
     r"|\b(?:should|must|will|shall|to|may)\s+(?:also\s+)?(?:have|get)\s+(?:passwordless\s+|full\s+)?sudo\b"
-    r"|\bcan\s+(?:use\s+)?sudo\b"
+    r"|\bcan\s+(?:use\s+|do\s+|run\s+)?sudo\b"
     r"|\b(?:gets?|has|have|having|needs?)\s+(?:passwordless\s+|full\s+)?sudo\b(?!\s*[:=-])"
     r"|\b(?:make|made)\s+\S+\s+(?:an?\s+)?(?:admin|administrator|sudoer)\b"
     r"|\b(?:give|grant)\s+(?:\S+\s+)?(?:full\s+)?(?:sudo|admin|root)\b"

@@ -31,6 +31,8 @@ _ROLE = (
     # a field label that names the user: "username: deploy, sudo: yes"
     r"|(?:user|login)-?names?(?=\s*[:=])"
     r"|another(?=\s+(?:one\s+)?(?:called|named)\b)"
+    # "one" standing for a user, after a user was mentioned: "plus one called itadmin"
+    r"|one(?=\s+(?:more\s+)?(?:called|named)\b)"
     # the speaker's own account, named right after: "and me: jdoe, sudo", "me (jdoe)"
     r"|(?:me|myself)(?:\s+(?:too|as\s+well))?(?=\s*[:(]\s*[a-z_]))"
 )
@@ -98,7 +100,8 @@ _NO_GROUPS = re.compile(
     r"\s+)?groups?\b"
 )
 _GROUP_LIST = re.compile(
-    rf"\b(?:(?:in|to|into|of|only|needs?|gets?|has|have|wants?|joins?)\s+(?:the\s+|an?\s+)?"
+    rf"\b(?:(?:in|to|into|of|only|needs?|gets?|has|have|wants?|joins?|keeps?|stays?\s+in)\s+"
+    rf"(?:the\s+|an?\s+|its\s+|his\s+|her\s+|their\s+)?"
     rf"(?P<g1>{_GROUPS})\s+groups?\b"
     rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\b\s*[:=]?\s*"
     # after the word "groups", system groups may follow with spaces only ("groups video
@@ -169,8 +172,10 @@ def rule_users(state: PlanState) -> None:
 # shell /bin/bash.", "He gets no sudo."): only attributes named by their own word
 _OWN_ATTRIBUTE = re.compile(r"\b(?:(?:login\s+)?shell\b|sudo\b|admin\s+rights\b|groups?\b)")
 _PRONOUN_OR_THE = re.compile(
-    r"[\s\x1f]*(?:(?:and|also|plus|then)\s+)*(?:(?:the|his|her|their|its|he|she|they|this\s+user|"
+    r"[\s\x1f]*(?:(?:and|also|plus|then|but)\s+)*(?:(?:the|his|her|their|its|he|she|they|this\s+user|"
     r"that\s+user|(?:put|add|make|set|move|give)\s+(?:it|him|her|them))\b"
+    # what the user keeps: "keep the docker group", "leave him in wheel"
+    r"|(?:keep|leave)\s+(?:(?:it|him|her|them)\s+in\s+|the\s+|his\s+|her\s+|their\s+)"
     # or a field of a "key: value" list: "User: ci; groups: docker; sudo: no"
     r"|(?:groups?|sudo|(?:login\s+)?shell)\s*[:=])"
 )
@@ -241,6 +246,13 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
             continue
         role = mention.group("role")
         after = mention.end()
+        if role == "one" and not _USER_BEFORE.search(text.original.lower(), 0, mention.start()):
+            continue  # "one called htop": "one" stands for a user only after a user
+        if _a_role_word_as_a_name(state, users, mention, end):
+            # "bob without sudo, and admin with sudo": an account named like its role
+            users.append(_User([role], mention.start(), mention.end(), listed=True))
+            taken.append(mention.span())
+            continue
         if _NOT_AFTER_ROLE.match(text.work, after) and role != "another":
             continue
         names, name_end = _names(text.work, after, end, role)
@@ -267,6 +279,10 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         mods = mention.group("mods")
         sudo = _role_sudo(role, mods)
         if not names:
+            if sudo and _NEGATED.search(
+                text.work, max(start, mention.start() - 12), mention.start()
+            ):
+                continue  # "not an admin": the attributes read the negation
             if users and (sudo is not None or re.search(r"\busers?\b", role)):
                 # "normal users", "an admin": attributes of the user before
                 users[-1].sudo = sudo if sudo is not None else users[-1].sudo
@@ -305,6 +321,29 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
     for user in done:
         _eat_glue(state, user, start)
     return done
+
+
+_NEGATED = re.compile(r"\b(?:not|no|never|without)\s+$")
+_USER_BEFORE = re.compile(r"(?<![\w-])(?:users?|accounts?|logins?)(?![\w-])")
+# a coordination right before a role word: "..., and admin with sudo"
+_COORDINATED = re.compile(r"(?:,|\band|\bplus|&)\s*(?:(?:and|plus)\s+)?$")
+
+
+def _a_role_word_as_a_name(
+    state: PlanState, users: list[_User], mention: re.Match[str], end: int
+) -> bool:
+    """True when a bare role word ("admin") names an account in a list of users.
+
+    "bediener without sudo, and admin with sudo in wheel": without an article, joined to
+    a user named before it and said of with attributes of its own, "admin" is the name.
+    """
+    work = state.text.work
+    role = mention.group("role")
+    if role not in _ROLE_NAMES or mention.group("mods") or not users:
+        return False
+    if not _COORDINATED.search(work, max(0, mention.start() - 12), mention.start()):
+        return False
+    return bool(_ATTRIBUTE_NEXT.match(work, mention.end(), end))
 
 
 def _named_again(state: PlanState, users: list[_User], start: int, end: int) -> list[_User]:

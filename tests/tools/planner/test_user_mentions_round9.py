@@ -1,0 +1,74 @@
+"""Users referred to by "one", by a role word used as the name, or by a pronoun (issue 21, round 9).
+
+The sentences were written for these tests. They check that "one called X" after a user
+names a second user, that "can do sudo" gives sudo, that a bare "admin" joined to a list
+of users with attributes of its own is an account named admin, that "remove him" removes
+the one user of the template the request named, and that "keep the X group" said after a
+user keeps that group and is read.
+"""
+
+from __future__ import annotations
+
+from oic_ai.tools.applier import apply_plan
+from oic_ai.tools.edit_plan import DeleteValue, EditPlan, SetValue
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import added, plan_on, users
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+
+
+def _then(first: str, request: str) -> EditPlan:
+    base = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    text = apply_plan(base, plan_request(first, base, mode="refine")).text
+    return plan_request(request, text, mode="refine")
+
+
+def test_one_called_after_a_user_is_a_second_user_who_can_do_sudo() -> None:
+    result = plan_on(
+        UBUNTU, "Make a user named kasse, not an admin. And one called chef who can do sudo."
+    )
+    found = users(result)
+    assert set(found) == {"kasse", "chef"}, (found, result.not_applied)
+    assert not found["kasse"].get("sudo")
+    assert found["chef"].get("sudo") is True
+    assert not result.not_applied, result.not_applied
+
+
+def test_one_called_without_a_user_before_is_no_user() -> None:
+    result = plan_on(UBUNTU, "add one called htop")
+    assert not users(result)
+    assert added(result) == ["htop"]
+
+
+def test_a_bare_admin_joined_to_a_user_is_an_account_named_admin() -> None:
+    result = plan_on(UBUNTU, "account clerk with no sudo, plus admin with sudo in the wheel group")
+    found = users(result)
+    assert set(found) == {"clerk", "admin"}, found
+    assert not found["clerk"].get("sudo")  # the role word gives no sudo to the user before
+    assert found["admin"].get("sudo") is True
+    assert found["admin"].get("groups") == ["wheel"]
+
+
+def test_remove_him_removes_the_user_named_before() -> None:
+    result = _then("users tom and ria, both with sudo", "tom moved to another site, delete him")
+    deleted = [op.path for op in result.operations if isinstance(op, DeleteValue)]
+    assert deleted == ["systemConfig.users[name=tom]"], (deleted, result.not_applied)
+    assert not result.not_applied, result.not_applied
+
+
+def test_remove_them_with_no_user_named_removes_nothing() -> None:
+    result = _then("users tom and ria, both with sudo", "the packages are wrong, remove them")
+    assert not [op for op in result.operations if isinstance(op, DeleteValue)]
+
+
+def test_keep_the_group_after_a_user_is_read_as_the_users_group() -> None:
+    result = _then(
+        "add docker.io and a user builder, groups docker, no sudo",
+        "builder needs sudo after all, the jobs install things. keep the docker group",
+    )
+    # "keep the docker" is no package to keep: the group belongs to the user
+    assert not result.not_applied, result.not_applied
+    changed = {op.path: op.value for op in result.operations if isinstance(op, SetValue)}
+    assert changed.get("systemConfig.users[name=builder].sudo") is True, changed
+    assert "docker" in changed.get("systemConfig.users[name=builder].groups", ["docker"])
