@@ -102,12 +102,14 @@ def rule_console(state: PlanState) -> None:
             groups.append([clause])
         last_sentence = clause.sentence
     for group in groups:
-        ask = _read(state, group)
-        if ask is None:
+        listed = _listed(state, group)
+        ask = _read(state, group) if not listed else None
+        if ask is None and not listed:
             continue
         for clause in group:
             _consume_but_options(state, clause)
-        _apply(state, ask)
+        for each in listed or ([ask] if ask else []):
+            _apply(state, each)
     _remove_consoles(state)
 
 
@@ -228,6 +230,19 @@ def _read(state: PlanState, group: list[Clause]) -> _Ask | None:
     return ask
 
 
+def _listed(state: PlanState, group: list[Clause]) -> list[_Ask]:
+    """One console each for several ``console=`` options written out in a group.
+
+    "console=ttyS0,115200 console=tty0": every one is on the line once, the virtual one
+    next to the serial one (a written-out list adds; it moves nothing).
+    """
+    written = "".join(_unread(state, c.start, c.end) + " " for c in group)
+    found = list(_EXPLICIT.finditer(written))
+    if len(found) < 2:
+        return []
+    return [_Ask(device=m.group("dev"), speed=m.group("speed"), adding=True) for m in found]
+
+
 def _consoles(args: list[str]) -> list[tuple[int, str, str]]:
     """``(index, device, options)`` of every ``console=`` argument."""
     found = []
@@ -256,7 +271,13 @@ def _apply(state: PlanState, ask: _Ask) -> None:
     replaced = None
     if ask.source and ask.source in by_device:
         replaced = by_device[ask.source]
-    elif device not in by_device and not ask.adding and len(serial) == 1 and not ask.source:
+    elif (
+        device not in by_device
+        and not ask.adding
+        and len(serial) == 1
+        and not ask.source
+        and not _VIRTUAL.match(device)  # "console=tty0" moves no serial console
+    ):
         replaced = (serial[0][0], serial[0][2])  # "the serial console should be ttyS1"
     if device in by_device and replaced is not None and by_device[device][0] != replaced[0]:
         del args[replaced[0]]  # the new device is there already: drop the old one
@@ -276,6 +297,10 @@ def _apply(state: PlanState, ask: _Ask) -> None:
             _set(state, args, index, device, ask.speed, options)
         else:
             state.notes.append(f"console={device} is already on the kernel command line")
+        return
+    if _VIRTUAL.match(device):
+        args.append(f"console={device}")  # a virtual terminal has no speed
+        state.cmdline = " ".join(args)
         return
     speed = ask.speed or DEFAULT_SPEED
     if not ask.speed:

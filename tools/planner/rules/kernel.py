@@ -403,7 +403,8 @@ def _described(state: PlanState, opening: int, keys: list[str]) -> bool:
 # value for an option key given as a count ("hugepages, 1024 of them", "1024 hugepages")
 _JOINED_AFTER = re.compile(
     r"\x1f\s*(?:(?:,|and|&|\+|plus)\s*)?(?P<flag>[a-z][a-z0-9_]*)\b(?![=.-])"
-    r"(?=\s*(?:$|[,;.!?)\x1f]|(?:and|to|on|in|too|as\s+well|please)\b))"
+    # or what it is for: "quiet and splash for a cleaner boot"
+    r"(?=\s*(?:$|[,;.!?)\x1f]|(?:and|to|on|in|too|as\s+well|please|for)\b))"
 )
 _JOINED_BEFORE = re.compile(
     r"(?<![\w=.-])(?P<flag>[a-z][a-z0-9_]*)\s*(?:(?:,|and|&|\+|plus)\s*)?\x1f"
@@ -518,7 +519,10 @@ def _joined_flags(state: PlanState) -> None:
     for pattern in (_JOINED_AFTER, _JOINED_BEFORE):
         for match in text.matches(pattern):
             flag = match.group("flag")
-            blank = match.start() if pattern is _JOINED_AFTER else match.end() - 1
+            # the blank right before the flag: "\s" takes in a run of blanks too, and the
+            # run may start in what another rule read ("I'd like quiet and splash")
+            after = text.work.rfind(text.BLANK, 0, match.start("flag"))
+            blank = after if pattern is _JOINED_AFTER else match.end() - 1
             if _is_flag(state, flag) and _kernel_claimed(state, blank):
                 text.consume(*match.span("flag"))
                 add_cmdline_args(state, [flag])

@@ -31,6 +31,7 @@ from oic_ai.tools.planner.rules.kernel import (
     _split_args,
     add_cmdline_args,
 )
+from oic_ai.tools.planner.rules.kernel_order import rule_kernel_order
 from oic_ai.tools.planner.state import PlanState
 
 _CPUS = r"(?P<value>\d{1,4}(?:\s*-\s*\d{1,4})?(?:\s*,\s*\d{1,4}(?:\s*-\s*\d{1,4})?)*)"
@@ -129,6 +130,7 @@ def rule_kernel_described(state: PlanState) -> None:
     and an observed "quiet" is not read as a request for it.
     """
     _observed(state)
+    rule_kernel_order(state)  # "hugepages remove", "the isolcpus change to 2-3"
     _verbose_boot(state)
     text = state.text
     keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}

@@ -1,0 +1,69 @@
+"""Rule: a kernel option named first, then what happens to it (object-before-verb order).
+
+People who learned English as a second language, and terse admins, often put the option
+first: "hugepages remove", "loglevel drop it", "hugepages make 32 instead of 16", "the
+isolcpus change to 2-3", "nohz_full should be 2-7", "only isolcpus keep". The option must be
+one the kernel command line has (a word the line has no option for is left to the other
+rules, a package perhaps); "console" is the console rule's. A value replaces the option's
+old one ("instead of 16", "not 8" name the old value and are read with it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from oic_ai.tools.planner.rules.kernel import (
+    _KEY,
+    _arg_key,
+    _family,
+    _remove_cmdline_args,
+    add_cmdline_args,
+)
+from oic_ai.tools.planner.state import PlanState
+
+_OPTION_WORD = r"(?:\s+(?:option|param|parameter|argument|arg|setting|value|flag))?"
+# the old value said with the new one: "32 instead of 16", "16 not 8", "16, not 8"
+_OLD = r"(?:\s*,?\s*(?:instead\s+of|rather\s+than|not)\s+(?P<old>[^\s,;\x1f]+?))?"
+_VALUE = r"(?P<value>[0-9][^\s,;\x1f]*?|on|off|force|never|always|madvise)"
+_END = r"(?=$|[\s,;\x1f]|\.(?:\s|$))"
+_KEY_FIRST = rf"(?:\b(?:the|that|this)\s+)?(?<![\w.=/-])(?P<key>{_KEY}){_OPTION_WORD}"
+# "hugepages remove", "loglevel drop it", "the quiet flag remove please"
+_REMOVED_AFTER = re.compile(
+    _KEY_FIRST + r"\s+(?:(?:please|pls)\s+)?(?:remove|delete|drop|take\s+out|away|out|gone)"
+    r"(?:\s+(?:it|that|this))?" + _END
+)
+# "hugepages make 32", "the isolcpus change to 2-3", "nohz_full should be 2-7 now"
+_CHANGED_AFTER = re.compile(
+    _KEY_FIRST + r"\s+(?:(?:please|pls)\s+)?(?:(?:change|set|make|switch|update|put)"
+    r"(?:\s+(?:it|that|this))?(?:\s+(?:to|=|at))?|(?:should|must|needs?\s+to)\s+(?:now\s+)?be"
+    r"|(?:to|becomes?|->|=>|→))\s+(?:now\s+)?" + _VALUE + _END + _OLD + _END
+)
+_LISTED_BEFORE = re.compile(rf"{_KEY}\s*(?:,\s*(?:and\s+)?|\s+and\s+)$")
+# "only isolcpus keep", "keep only isolcpus": what stays; it asks nothing more
+_ONLY_KEPT = re.compile(
+    rf"\bonly\s+(?:the\s+)?(?P<key>{_KEY}){_OPTION_WORD}\s+(?:keep|stays?|remains?)\b"
+    rf"|\bkeep\s+only\s+(?:the\s+)?(?P<key2>{_KEY})(?![\w.=-])"
+)
+
+
+def rule_kernel_order(state: PlanState) -> None:
+    """Options named before their verb: removed, given a new value, or kept."""
+    text = state.text
+    keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
+    keys.discard("console")
+    for match in text.matches(_REMOVED_AFTER):
+        key = match.group("key")
+        named = [key] if key in keys else _family(keys, key)
+        if not named:
+            continue
+        text.consume(*match.span())
+        _remove_cmdline_args(state, named)
+    for match in text.matches(_CHANGED_AFTER):
+        key = match.group("key")
+        if key not in keys or _LISTED_BEFORE.search(text.work, 0, match.start("key")):
+            continue  # "isolcpus, nohz_full should be 2-7": the keys' rule reads the list
+        text.consume(*match.span())
+        add_cmdline_args(state, [f"{key}={text.raw(*match.span('value')).rstrip('.')}"])
+    for match in text.matches(_ONLY_KEPT):
+        if (match.group("key") or match.group("key2")) in keys:
+            text.consume(*match.span(), "context")
