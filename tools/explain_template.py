@@ -20,7 +20,10 @@ from oic_ai.tools.planner.summary import with_article
 from oic_ai.tools.planner.words import FILLER
 
 _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("packages", re.compile(r"\b(?:packages?|installed|software|included|includes?|contain)")),
+    (
+        "packages",
+        re.compile(r"\b(?:packages?|pkgs?\b|installed|software|included|includes?|contain)"),
+    ),
     ("disk", re.compile(r"\b(?:disk|partitions?|layout|storage|size|mounts?|artifacts?|format)")),
     ("kernel", re.compile(r"\b(?:kernel|cmdline|command\s*line|boot\s+args)")),
     ("users", re.compile(r"\b(?:users?|accounts?|logins?|sudo)")),
@@ -29,6 +32,8 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "target",
         re.compile(
             r"\b(?:target|distro|distribution|arch(?:itecture)?|os|version|release|type)s?\b"
+            # the image's own name is on the target's line: "image name + hostname now?"
+            r"|\bimage\s*name\b|\bname\s+of\s+the\s+image\b"
         ),
     ),
     ("hostname", re.compile(r"\b(?:host\s*name|host)\b")),
@@ -129,9 +134,7 @@ def _answer_has(template: Template, what: str) -> str:
     # word as one of its parts, said as such (it may not be what was meant)
     near = [name for name in installed if set(asked) & set(re.split(r"[-.+_:]", name))]
     if near:
-        return (
-            f"No package is named {subject}, but the package list has {', '.join(near)}."
-        )
+        return f"No package is named {subject}, but the package list has {', '.join(near)}."
     return f"No: nothing in the package list provides {subject}."
 
 

@@ -42,6 +42,33 @@ _TELL = frozenset(
     "confirm tell remind show list summarise summarize describe explain check recap".split()
 )
 _MODALS = frozenset("can could would will".split())
+# a modal that asks for advice with its subject: "should it be on?", "shall we keep it?"
+_ADVICE = frozenset("should shall".split())
+_SUBJECTS = frozenset("it we i this that they these those there".split())
+# a statement said as a question (second-language or spoken word order): "disk is 4096 MiB
+# now?", "it is ok or too small?": a subject, then a form of "be"
+_COPULAS = frozenset("is are was were looks seems".split())
+# a question reported from someone else, with or without its mark: "the prof asked which
+# partitions ...", "our lead wants to know whether ...", "I wonder how large ..."
+_REPORTED = re.compile(
+    r"\b(?:asked|asks|asking|wonders?|wondered|wondering|(?:wants?|wanted|would\s+like|'d\s+like"
+    r"|like|needs?)\s+to\s+know|curious)\b[^.?!]*?\b(?:which|what|whether|how|who|where|when"
+    r"|why)\b",
+    re.IGNORECASE,
+)
+# a request that says outright it changes nothing: every question in it is only asked
+_HOLD = re.compile(
+    r"\b(?:no\s+changes?(?:\s+(?:please|pls|yet|for\s+now))?\s*(?:[:,;.!—–-]|$)"
+    r"|(?:do\s*n[o']?t|please\s+don'?t)\s+change\s+anything|change\s+nothing"
+    r"|(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:just|only)\s+asking)",
+    re.IGNORECASE,
+)
+# "I need it for the ticket", "we want that for the audit": the object points back to
+# the answer; it asks for no change
+_POINTED_OBJECT = re.compile(
+    r"^(?:i|we)\s+(?:\w+\s+)?(?:need|want|use|require)s?\s+(?:it|that|this|them|those)\b",
+    re.IGNORECASE,
+)
 # words that say nothing should change ("don't change anything", "leave it as it is")
 _NO_CHANGE = re.compile(
     r"\b(?:(?:do\s*n[o']?t|never|without)\s+(?:change|touch|modify|edit|add|remove|switch)"
@@ -76,7 +103,7 @@ _WHAT_IT_DOES = frozenset("boot run work fit start handle cope".split())
 _GENERIC_SUBJECT = frozenset("one a an any each every single".split())
 # nouns a question may consist of alone: "packages?", "hostname and disk?"
 _TOPIC_NOUNS = FIELD_NOUNS | frozenset(
-    "release target distro distribution version kernel layout storage software name".split()
+    "release target distro distribution version kernel layout storage software name image".split()
 )
 
 
@@ -124,8 +151,19 @@ def is_question_part(text: str, *, asked: bool) -> bool:
         return True  # "please confirm which release", "let me know the hostname"
     if first in _ASKING_CONTRACTIONS:
         return True  # "whats the hostname set to rn": a question without its mark
+    if _REPORTED.search(text):
+        return True  # "Prof. Lee asked which partitions the image will have"
     if not asked:
         return False
+    if first in _ADVICE and len(words) > 2 and words[1] in _SUBJECTS:
+        return True  # "should it be on for us?"
+    subject = words[1:] if first == "the" else words
+    if (
+        len(subject) > 2
+        and subject[1] in _COPULAS
+        and (subject[0] in _SUBJECTS or subject[0].rstrip("s") in _TOPIC_NOUNS)
+    ):
+        return True  # "disk is 4096 MiB now?", "it is ok for this or too small?"
     if first in _QUESTION_WORDS or first in _AUXILIARIES:
         return True
     if first not in IMPERATIVES and any(w in _QUESTION_WORDS for w in words[-3:]):
@@ -162,6 +200,8 @@ def questions_of(request: str) -> Questions:
     # "...? just asking": every question-marked sentence of the request is a question,
     # whatever language it opens in
     hold = _NO_CHANGE_ELSEWHERE.search(request) is not None
+    said_so = _HOLD.search(request) is not None  # "no changes please", "I'm just asking"
+    hold = hold or said_so
     for match in _SENTENCE.finditer(request):
         sentence = match.group().strip()
         if not sentence:
@@ -181,6 +221,8 @@ def questions_of(request: str) -> Questions:
             changes = changes or any(_asks_change(p) for p in before)
             continue
         changes = changes or any(_asks_change(p) for p in parts)
+    if said_so and questions:
+        changes = False  # "Quick question, no changes please: ... Can the tool do that?"
     return Questions(tuple(questions), changes)
 
 
@@ -188,6 +230,8 @@ def _asks_change(part: str) -> bool:
     """True when ``part`` asks for a change ("keep it raw" counts; small talk does not)."""
     if _NO_CHANGE.search(part) or _NO_CHANGE_ELSEWHERE.search(part):
         return False
+    if _POINTED_OBJECT.match(part.strip()):
+        return False  # "I need it for the change ticket"
     words = _head(words_of(part))
     if words and words[0] in ("don't", "dont", "do") and any(w in IMPERATIVES for w in words[1:3]):
         return False  # "don't add one if not": a change not asked for
