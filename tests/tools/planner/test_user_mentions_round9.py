@@ -72,3 +72,19 @@ def test_keep_the_group_after_a_user_is_read_as_the_users_group() -> None:
     changed = {op.path: op.value for op in result.operations if isinstance(op, SetValue)}
     assert changed.get("systemConfig.users[name=builder].sudo") is True, changed
     assert "docker" in changed.get("systemConfig.users[name=builder].groups", ["docker"])
+
+
+def test_a_user_described_first_and_named_last_gets_its_device_group() -> None:
+    result = plan_on(
+        UBUNTU,
+        "the account which reads the camera needs access to the webcam, the name is cam",
+    )
+    found = users(result)
+    assert list(found) == ["cam"], (found, result.not_applied)
+    assert found["cam"].get("groups") == ["video"]
+    assert not result.not_applied, result.not_applied
+
+
+def test_access_to_a_serial_device_is_the_dialout_group() -> None:
+    result = plan_on(UBUNTU, "a user called meter who is allowed to read from the RS485 adapter")
+    assert users(result)["meter"].get("groups") == ["dialout"], users(result)

@@ -60,3 +60,34 @@ _GROUP = _GROUP.replace("{shells}", SHELLS)
 # groups sudo and docker, default shell zsh")
 GROUP = rf"[`'\"]?(?:{_GROUP})(?![\w-])(?!\s+(?:login\s+)?shell\b)[`'\"]?"
 GROUPS = rf"{GROUP}(?:\s*(?:,|\band\b|&|\+)\s*{GROUP})*"
+
+# a user's access said by the device, not the group: "must be allowed to access the serial
+# port" is the dialout group, "needs to use the camera" the video group. The groups are the
+# ones the Debian and RPM families give those devices (udev rules of systemd).
+_DEVICE_GROUPS = (
+    (
+        r"serial\s+(?:ports?|devices?|lines?|adapters?|interfaces?)|uarts?|com\s*ports?"
+        r"|rs-?485|rs-?232|tty(?:s|usb|acm)\d*|modems?",
+        "dialout",
+    ),
+    (r"(?:web)?cams?|cameras?|video\s+devices?|v4l2?|frame\s*buffers?", "video"),
+    (r"gpus?|graphics\s+cards?|render\s+nodes?", "render"),
+    (r"printers?|parallel\s+ports?", "lp"),
+    (r"sound(?:\s+cards?)?|audio(?:\s+devices?)?|speakers?|microphones?", "audio"),
+    (r"gpio(?:\s+pins)?", "gpio"),
+    (r"i2c(?:\s+bus(?:es)?)?", "i2c"),
+    (r"spi(?:\s+bus(?:es)?)?", "spi"),
+)
+DEVICE_ACCESS = re.compile(
+    r"\b(?:access(?:\s+to)?|use|read(?:\s+from)?|write\s+to|talk\s+to|open|reach)\s+"
+    r"(?:the\s+|a\s+|an\s+|our\s+|its\s+|all\s+(?:the\s+)?)?"
+    r"(?:(?:usb|onboard|attached|connected)\s+)?"
+    r"(?:" + "|".join(f"(?P<g{i}>{words})" for i, (words, _) in enumerate(_DEVICE_GROUPS)) + r")"
+    r"(?![\w-])"
+)
+
+
+def device_group(match: re.Match[str]) -> str:
+    """The group of the device a :data:`DEVICE_ACCESS` match names."""
+    index = next(i for i in range(len(_DEVICE_GROUPS)) if match.group(f"g{i}"))
+    return _DEVICE_GROUPS[index][1]

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.rules.user_plans import a_package, install_shell, plan_user
 from oic_ai.tools.planner.rules.user_removal import REMOVING, remove_users
+from oic_ai.tools.planner.rules.user_words import DEVICE_ACCESS, device_group
 from oic_ai.tools.planner.rules.user_words import GROUPS as _GROUPS
 from oic_ai.tools.planner.rules.user_words import KNOWN_GROUPS as _KNOWN_GROUPS
 from oic_ai.tools.planner.rules.user_words import NAME as _NAME
@@ -132,6 +133,11 @@ _WANTED_AFTER = re.compile(
     r"\s+(?:should|must|has\s+to|needs\s+to)\s+(?:also\s+)?(?:exist|be\s+there)\b"
 )
 _REMOVING_BEFORE = re.compile(REMOVING + r"(?:the\s+)?$")
+_NAME_GIVEN = re.compile(
+    r"(?P<said>\b(?:(?:its|his|her|the|user)\s*)?name\s+(?:is|should\s+be|will\s+be|=|:)\s*"
+    + _NAME
+    + r")"
+)
 _NAMING_AFTER = re.compile(r"\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:called|named)\s")
 _DEFINITE = re.compile(r"\b(?:the|that|this|those|these)\s+$")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
@@ -256,6 +262,11 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         if _NOT_AFTER_ROLE.match(text.work, after) and role != "another":
             continue
         names, name_end = _names(text.work, after, end, role)
+        named_later = None
+        if not names and role in ("user", "account", "login"):
+            # "the user that runs our program ..., name is 'probe'": the name comes last
+            named_later = _NAME_GIVEN.search(text.work, after, end)
+            names = [named_later.group("name")] if named_later else []
         lower = text.original.lower()
         if names and _known_before(state).search(
             lower, max(start, mention.start() - 40), mention.start()
@@ -271,7 +282,7 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         definite = _DEFINITE.search(text.work, max(0, mention.start() - 8), mention.start())
         wanted = _WANTED_AFTER.match(text.work, name_end)
         # "the user called kiosk": a name given now is a user asked for, not one referred to
-        naming = _NAMING_AFTER.match(text.work, after)
+        naming = _NAMING_AFTER.match(text.work, after) or named_later
         adding = _ADDING.search(text.work, start, mention.start())
         if definite and not adding and not wanted and not naming:
             # "the accounts edit", "that user": only a user the template has
@@ -292,6 +303,9 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
             not role.startswith(("me", "myself"))
             and text.work[after:name_end].lstrip().startswith(":")
         )
+        if named_later is not None and names:
+            text.consume(*named_later.span("said"))  # its attributes lie before the name
+            name_end = after
         users.append(_User(names, mention.start(), name_end, sudo, listed=listed))
         taken.append((mention.start(), name_end))
     users += _named_again(state, users, start, end)
@@ -728,6 +742,9 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
         if match.group("g6") and any(a_package(state, n) for n in names):
             continue  # "user ops, sudo, nginx": a package named after the user, not a group
         user.groups += names
+        take(match)
+    for match in list(DEVICE_ACCESS.finditer(text.work, start, end)):
+        user.groups.append(device_group(match))  # "allowed to access the serial port"
         take(match)
     for match in list(_NO_SHELL.finditer(text.work, start, end)):
         user.shell = "/usr/sbin/nologin"  # "without a shell": no login shell
