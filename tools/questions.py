@@ -56,11 +56,16 @@ _REPORTED = re.compile(
     r"|why)\b",
     re.IGNORECASE,
 )
+# "asked whether the image can auto-lock the screen": a wish asked as a feasibility; the
+# planner reads it, and reports what no template holds
+_FEASIBLE = re.compile(r"(?<=whether)\s+(?:[\w']+\s+){0,3}?(?:can|could)\b", re.IGNORECASE)
 # a request that says outright it changes nothing: every question in it is only asked
 _HOLD = re.compile(
     r"\b(?:no\s+changes?(?:\s+(?:please|pls|yet|for\s+now))?\s*(?:[:,;.!—–-]|$)"
     r"|(?:do\s*n[o']?t|please\s+don'?t)\s+change\s+anything|change\s+nothing"
-    r"|(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:just|only)\s+asking)",
+    r"|(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:just|only)\s+asking)"
+    # "don't change anything if not": a condition, not a hold
+    r"(?!\s*(?:if|unless)\b)",
     re.IGNORECASE,
 )
 # "I need it for the ticket", "we want that for the audit": the object points back to
@@ -151,7 +156,8 @@ def is_question_part(text: str, *, asked: bool) -> bool:
         return True  # "please confirm which release", "let me know the hostname"
     if first in _ASKING_CONTRACTIONS:
         return True  # "whats the hostname set to rn": a question without its mark
-    if _REPORTED.search(text):
+    reported = _REPORTED.search(text)
+    if reported and not _FEASIBLE.match(text, reported.end()):
         return True  # "Prof. Lee asked which partitions the image will have"
     if not asked:
         return False

@@ -55,3 +55,16 @@ def test_shorthand_and_the_image_name_are_answered() -> None:
     assert "openssh-server" in describe_template(UBUNTU, "which pkgs are in there")
     answer = describe_template(UBUNTU, "image name + hostname now")
     assert "Target:" in answer and "Hostname" in answer, answer
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        # a wish asked as a feasibility goes to the planner, which reports what it cannot do
+        "Our boss asked whether the image could play a jingle at boot.",
+        # a condition is no hold: the question before it may still ask for something
+        "Will it blink the LEDs? Do not change anything if not.",
+    ],
+)
+def test_a_feasibility_or_a_condition_is_not_only_a_question(request_text: str) -> None:
+    assert not questions_of(request_text).only_questions, questions_of(request_text)
