@@ -88,3 +88,14 @@ def test_two_consoles_written_out_are_each_on_the_line_once() -> None:
 def test_a_virtual_console_alone_moves_no_serial_console() -> None:
     line = _cmdline_after("console=tty0 on the kernel command line too", _text(tty="tty1"))
     assert "console=ttyS0,115200" in line and "console=tty0" in line, line
+
+
+def test_an_option_removed_on_a_condition() -> None:
+    text = _text("quiet")
+    line = _cmdline_after(
+        "and if quiet is on the kernel line, take it out; boot logs help us", text
+    )
+    assert "quiet" not in line, line
+    # not there: nothing to remove, nothing added, nothing reported
+    line = _cmdline_after("in case splash is set, drop it", _text())
+    assert "splash" not in line and "loglevel=4" in line, line

@@ -88,3 +88,24 @@ def test_a_user_described_first_and_named_last_gets_its_device_group() -> None:
 def test_access_to_a_serial_device_is_the_dialout_group() -> None:
     result = plan_on(UBUNTU, "a user called meter who is allowed to read from the RS485 adapter")
     assert users(result)["meter"].get("groups") == ["dialout"], users(result)
+
+
+def test_quoted_names_set_off_with_attributes_are_users() -> None:
+    result = plan_on(
+        UBUNTU,
+        "We need a couple of logins. 'kasse': /bin/sh, in lp, no sudo. And 'backup-bot' with "
+        "/usr/sbin/nologin as its shell.",
+    )
+    found = users(result)
+    assert set(found) == {"kasse", "backup-bot"}, (found, result.not_applied)
+    assert found["kasse"].get("groups") == ["lp"] and found["kasse"].get("shell") == "/bin/sh"
+    assert found["backup-bot"].get("shell") == "/usr/sbin/nologin"
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_user_of_the_template_referred_to_by_its_role_word_asks_nothing() -> None:
+    result = _then("users: till (no sudo), boss (sudo)", "drop boss, the techs use the till acct")
+    deleted = [op.path for op in result.operations if isinstance(op, DeleteValue)]
+    assert deleted == ["systemConfig.users[name=boss]"], deleted
+    assert not added(result), added(result)  # "acct" is no package here
+    assert not result.not_applied, result.not_applied

@@ -46,11 +46,23 @@ _ONLY_KEPT = re.compile(
 )
 
 
+# "if quiet is in there take it out", "in case loglevel is set, drop it": removed when there
+_IF_THERE_REMOVE = re.compile(
+    rf"\b(?:if|in\s+case|when)\s+(?:the\s+)?(?P<key>{_KEY}){_OPTION_WORD}\s+(?:is|was)\s+"
+    r"(?:(?:in|on)\s+(?:there|it|the\s+(?:cmdline|command\s+line|kernel\s+line))|there|set|present)"
+    r"\s*,?\s*(?:then\s+)?(?:please\s+)?(?:take\s+(?:it|that)\s+out|(?:remove|drop|delete|strip"
+    r"|get\s+rid\s+of|lose|kill)\s+(?:it|that))\b"
+)
+
+
 def rule_kernel_order(state: PlanState) -> None:
     """Options named before their verb: removed, given a new value, or kept."""
     text = state.text
     keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
     keys.discard("console")
+    for match in text.matches(_IF_THERE_REMOVE):
+        text.consume(*match.span())
+        _remove_cmdline_args(state, [match.group("key")])  # a note when it is not there
     for match in text.matches(_REMOVED_AFTER):
         key = match.group("key")
         named = [key] if key in keys else _family(keys, key)

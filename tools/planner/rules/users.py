@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from oic_ai.stores.targets import load_targets
+from oic_ai.tools.planner.rules.user_glue import GLUE, eat_glue
 from oic_ai.tools.planner.rules.user_plans import a_package, install_shell, plan_user
 from oic_ai.tools.planner.rules.user_removal import REMOVING, remove_users
 from oic_ai.tools.planner.rules.user_words import DEVICE_ACCESS, device_group
@@ -118,11 +119,12 @@ _GROUP_LIST = re.compile(
     rf"(?P<g6>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)(?![\w-])"
     r"(?=[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$))))"
 )
+_ITS = r"(?:(?:the|its|his|her|their)\s+)?"
 _SHELL = re.compile(
     rf"(?:\b(?:with|using)\s+)?(?:(?:the|a)\s+)?(?:\b(?:login\s+)?shell\s*[:=]?\s*"
     rf"(?:set\s+to\s+|of\s+|(?:is|should\s+be|must\s+be|will\s+be)\s+)?(?P<s1>/[a-z0-9/_-]+|{_SHELLS})\b"
-    rf"|(?P<s2>/(?:usr/)?s?bin/[a-z0-9_-]+)(?:\s+(?:as\s+(?:the\s+)?)?(?:login\s+)?shell)?"
-    rf"|\b(?P<s3>{_SHELLS})(?:\s+(?:as\s+(?:the\s+)?)?(?:login\s+)?shell)?(?=\s*(?:$|[,;()\x1f]|\.(?:\s|$))))"
+    rf"|(?P<s2>/(?:usr/)?s?bin/[a-z0-9_-]+)(?:\s+(?:as\s+{_ITS})?(?:login\s+)?shell)?"
+    rf"|\b(?P<s3>{_SHELLS})(?:\s+(?:as\s+{_ITS})?(?:login\s+)?shell)?(?=\s*(?:$|[,;()\x1f]|\.(?:\s|$))))"
 )
 _NO_SHELL = re.compile(
     r"\b(?:(?:with\s+)?no|without(?:\s+an?)?|non-?interactive|nologin)\s+(?:(?:login|interactive)\s+)?"
@@ -202,7 +204,7 @@ def _more_about(state: PlanState, last: _User, start: int, end: int) -> list[_Us
     _attributes(state, user, start, end)
     if len(user.read) < 2:
         return []
-    _eat_glue(state, user, start)
+    eat_glue(state, user.start, user.read, start)
     return [user]
 
 
@@ -231,7 +233,7 @@ def _about_the_only_user(state: PlanState, start: int, end: int) -> list[_User]:
     _attributes(state, user, start, end)
     if len(user.read) < 2:
         return []
-    _eat_glue(state, user, start)
+    eat_glue(state, user.start, user.read, start)
     return [user]
 
 
@@ -268,10 +270,21 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
             named_later = _NAME_GIVEN.search(text.work, after, end)
             names = [named_later.group("name")] if named_later else []
         lower = text.original.lower()
-        if names and _known_before(state).search(
+        known = _known_before(state).search(
             lower, max(start, mention.start() - 40), mention.start()
-        ):
+        )
+        if known and names:
             continue  # "the probe user entirely": a user the template has, named before
+        if (
+            known
+            and not mention.group("mods")
+            and not _REMOVING_BEFORE.search(
+                text.work, max(start, known.start() - 20), known.start()
+            )
+        ):
+            # "techs use the pos acct": a user the template has, referred to; asks nothing
+            text.consume(known.start(), mention.end(), "context")
+            continue
         removing = _REMOVING_BEFORE.search(
             text.work, max(start, mention.start() - 20), mention.start()
         )
@@ -333,7 +346,7 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         done += found
     done.sort(key=lambda u: u.start)
     for user in done:
-        _eat_glue(state, user, start)
+        eat_glue(state, user.start, user.read, start)
     return done
 
 
@@ -418,7 +431,7 @@ def _next_names(state: PlanState, user: _User, limit: int) -> tuple[list[str], i
         names = [found.group("first")]
         names += [n for n in re.split(r"\s*(?:,|\band\b|&)\s*", found.group("more")) if n]
         if (
-            any(n in _STOP or n in _GLUE or not valid.match(n) for n in names)
+            any(n in _STOP or n in GLUE or not valid.match(n) for n in names)
             or names[0] in user.names
             or _GROUP_WORD_NEXT.match(work, found.end())
         ):
@@ -468,64 +481,13 @@ def _with_attributes(state: PlanState, user: _User, limit: int) -> list[_User]:
     return found
 
 
-# words that only join a user's name to its attributes ("jdoe gets sudo rights and goes in
-# the adm group", "he must not have sudo", "give it an ops user ... who is in ...")
-_GLUE = frozenset(
-    (
-        "and also too then plus please give it its create make add set up need needs want "
-        "wants we i you who which that is are be being gets get goes go has have having "
-        "should must will shall does do only as well at all his her their he she they them "
-        "yes with to into for also both either new one one's own just so exist exists the a an "
-        "there"
-    ).split()
-)
-_GLUE_WORD = re.compile(r"[a-z][a-z']*")
-_CLAUSE_START = re.compile(r"[,;:.!?(]\s|\n")
-
-
-def _eat_glue(state: PlanState, user: _User, sentence_start: int) -> None:
-    """Mark the joining words around a user's mention and attributes as read.
-
-    Only words in ``_GLUE`` go: the run of them just before the mention (back to the
-    clause's start), and the runs between two read parts that hold nothing else.
-    Anything else stays for the other rules (or is reported).
-    """
-    if not user.read:
-        return
-    work = state.text.work
-    starts = [m.end() for m in _CLAUSE_START.finditer(work, sentence_start, user.start)]
-    start = starts[-1] if starts else sentence_start
-    end = max(e for _, e in user.read)
-    words = [w for w in _GLUE_WORD.finditer(work, start, end) if _whole(work, w)]
-    before = [w for w in words if w.end() <= user.start]
-    for word in reversed(before):
-        if word.group() not in _GLUE:
-            break
-        state.text.consume(*word.span())
-    for segment in re.finditer(r"[^\x1f]+", work[user.start : end]):
-        inside = [
-            w
-            for w in words
-            if user.start + segment.start() <= w.start() < user.start + segment.end()
-        ]
-        if inside and all(w.group() in _GLUE for w in inside):
-            for glue in inside:
-                state.text.consume(*glue.span())
-
-
-def _whole(work: str, word: re.Match[str]) -> bool:
-    before = work[word.start() - 1] if word.start() > 0 else " "
-    after = work[word.end()] if word.end() < len(work) else " "
-    return not (before.isalnum() or after.isalnum() or after in "-_/." or before in "-_/.")
-
-
 # "an ops user", "a deploy account": the name before the role word, after an adding verb
 _PRE_ROLE = re.compile(
     r"(?:\b(?P<article>a|an|one|the)\s+|(?:^|(?<=[\n,;:.!?(\x1f])|(?<=[\n,;:.!?(\x1f][ \t]))"
     r"[ \t\x1f]*)"
     r"(?P<quote>[\"'`]?)(?P<name>[a-z_][a-z0-9_-]*)(?P=quote)\s+"
     r"(?P<mods>(?:(?:admin|administrator|sudo|privileged|normal|regular|standard|"
-    r"unprivileged|service|system|local)\s+)?)(?:user|account|login)(?![\w-])"
+    r"unprivileged|service|system|local)\s+)?)(?:user|account|acct|login)(?![\w-])"
     r"(?!\s*(?:,\s*)?(?:called|named|for)\b)"
 )
 _ADDING = re.compile(r"\b(?:add|create|make|need|needs|want|with|plus|give|set\s+up|include)\b")
@@ -589,6 +551,16 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
         if a_package(state, name):
             continue  # "add docker with ...": a package
         found.append(_User([name], match.start(), match.end()))
+    # "'noc': /bin/bash, in adm": a quoted name set off with its attributes, about users
+    if _ABOUT_USERS.search(state.text.original.lower()):
+        for match in _QUOTED_NAME.finditer(work, start, end):
+            gap = len(work[match.end() :]) - len(work[match.end() :].lstrip(" \t\n\x1f"))
+            taken = any(u.start <= match.start() < u.end for u in found)
+            if taken or not any(
+                p.match(work, match.end() + gap) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST, _SHELL)
+            ):
+                continue
+            found.append(_User([match.group("name")], match.start(), match.end()))
     # "auditor gets no admin rights": a name as the subject of a user attribute, in a
     # request about users
     if _ABOUT_USERS.search(state.text.original.lower()):
@@ -599,7 +571,7 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
             clause_end = min(
                 (m.start() for m in _CLAUSE_END.finditer(work, match.end(), end)), default=end
             )
-            if name in _STOP or name in _GLUE or a_package(state, name):
+            if name in _STOP or name in GLUE or a_package(state, name):
                 continue
             if any(
                 p.search(work, match.end(), clause_end) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST)
@@ -633,6 +605,9 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
 _ONLY_ASKED = re.compile(
     r"[\s\x1f]*(?:(?:pls|plz|please|too|also|as\s+well|needed|required|thanks|thx)\b[\s\x1f]*)*"
     r"(?:$|[,;.!?](?:\s|$))"
+)
+_QUOTED_NAME = re.compile(
+    r"(?:^|(?<=[\s\x1f(]))[\"'`](?P<name>[a-z_][a-z0-9_-]*)[\"'`](?:\s*:)?(?![\w-])"
 )
 _ABOUT_USERS = re.compile(r"\b(?:users?|accounts?|logins?)\b")
 _SUBJECT_NAME = re.compile(
