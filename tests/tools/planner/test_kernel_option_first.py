@@ -99,3 +99,23 @@ def test_an_option_removed_on_a_condition() -> None:
     # not there: nothing to remove, nothing added, nothing reported
     line = _cmdline_after("in case splash is set, drop it", _text())
     assert "splash" not in line and "loglevel=4" in line, line
+
+
+@pytest.mark.parametrize(
+    ("said", "new", "old"),
+    [
+        ("nohz_full 4-7 -> 5-7", "nohz_full=5-7", "nohz_full=4-7"),
+        ("loglevel from 4 to 6", "loglevel=6", "loglevel=4"),
+        ("hugepages: 48 please", "hugepages=48", "hugepages=32"),
+    ],
+)
+def test_an_option_with_its_old_value_then_the_new_one(said: str, new: str, old: str) -> None:
+    line = _cmdline_after(said, _text("hugepagesz=1G hugepages=32 nohz_full=4-7"))
+    assert new in line and old not in line, line
+
+
+def test_several_options_named_before_one_removal() -> None:
+    line = _cmdline_after("nohz_full and loglevel remove", _text("nohz_full=4-7"))
+    assert not any(a.startswith(("nohz_full", "loglevel")) for a in line), line
+    line = _cmdline_after("nohz_full remove please, also loglevel", _text("nohz_full=4-7"))
+    assert not any(a.startswith(("nohz_full", "loglevel")) for a in line), line

@@ -278,7 +278,7 @@ def rule_kernel(state: PlanState) -> None:
 
 # "take out intel_iommu=on and iommu=pt": the next option in a list after a removal
 _NEXT_ARG = re.compile(
-    rf"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|plus|as\s+well\s+as)\s+)(?:the\s+)?"
+    rf"(?:\s*,\s*(?:and\s+|or\s+|also\s+|plus\s+)?|\s+(?:and|or|&|plus|as\s+well\s+as)\s+)(?:the\s+)?"
     rf"['\"`]?(?P<arg>{_KEY}(?:={_VALUE})?)['\"`]?(?![\w=.-])"
 )
 

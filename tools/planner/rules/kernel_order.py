@@ -16,6 +16,7 @@ from oic_ai.tools.planner.rules.kernel import (
     _KEY,
     _arg_key,
     _family,
+    _more_removed,
     _remove_cmdline_args,
     add_cmdline_args,
 )
@@ -27,16 +28,34 @@ _OLD = r"(?:\s*,?\s*(?:instead\s+of|rather\s+than|not)\s+(?P<old>[^\s,;\x1f]+?))
 _VALUE = r"(?P<value>[0-9][^\s,;\x1f]*?|on|off|force|never|always|madvise)"
 _END = r"(?=$|[\s,;\x1f]|\.(?:\s|$))"
 _KEY_FIRST = rf"(?:\b(?:the|that|this)\s+)?(?<![\w.=/-])(?P<key>{_KEY}){_OPTION_WORD}"
-# "hugepages remove", "loglevel drop it", "the quiet flag remove please"
+# "hugepages remove", "loglevel drop it", "the quiet flag remove please", "isolcpus and
+# nohz_full remove"
 _REMOVED_AFTER = re.compile(
-    _KEY_FIRST + r"\s+(?:(?:please|pls)\s+)?(?:remove|delete|drop|take\s+out|away|out|gone)"
-    r"(?:\s+(?:it|that|this))?" + _END
+    rf"(?:\b(?:the|that|this|those)\s+)?(?<![\w.=/-])(?P<keys>{_KEY}(?:(?:\s*,\s*(?:and\s+)?"
+    rf"|\s+and\s+){_KEY})*){_OPTION_WORD}s?"
+    r"\s+(?:(?:please|pls)\s+)?(?:remove|delete|drop|take\s+out|away|out|gone)"
+    r"(?:\s+(?:it|that|this|them|both))?(?:\s+(?:please|pls))?" + _END
+)
+# "isolcpus 2-3 -> 1-3", "loglevel 4 to 7": the old value, then the new one
+_FROM_TO = re.compile(
+    rf"(?<![\w.=/-])(?P<key>{_KEY})\s+(?:from\s+)?(?P<old>[0-9][^\s,;\x1f]*?)\s*(?:->|=>|→|\bto\b)\s*"
+    + _VALUE
+    + _END
 )
 # "hugepages make 32", "the isolcpus change to 2-3", "nohz_full should be 2-7 now"
 _CHANGED_AFTER = re.compile(
     _KEY_FIRST + r"\s+(?:(?:please|pls)\s+)?(?:(?:change|set|make|switch|update|put)"
     r"(?:\s+(?:it|that|this))?(?:\s+(?:to|=|at))?|(?:should|must|needs?\s+to)\s+(?:now\s+)?be"
-    r"|(?:to|becomes?|->|=>|→))\s+(?:now\s+)?" + _VALUE + _END + _OLD + _END
+    r"|(?:to|becomes?|->|=>|→))\s+(?:now\s+)?"
+    + _VALUE
+    + _END
+    + _OLD
+    + _END
+    # "hugepages: 128" (a written-out key=value is the kernel rule's)
+    + rf"|(?<![\w.=/-])(?P<key2>{_KEY})\s*:\s*(?P<value2>[0-9][^\s,;\x1f]*?)"
+    + _END
+    + _OLD.replace("old>", "old2>")
+    + _END
 )
 _LISTED_BEFORE = re.compile(rf"{_KEY}\s*(?:,\s*(?:and\s+)?|\s+and\s+)$")
 # "only isolcpus keep", "keep only isolcpus": what stays; it asks nothing more
@@ -64,18 +83,30 @@ def rule_kernel_order(state: PlanState) -> None:
         text.consume(*match.span())
         _remove_cmdline_args(state, [match.group("key")])  # a note when it is not there
     for match in text.matches(_REMOVED_AFTER):
-        key = match.group("key")
-        named = [key] if key in keys else _family(keys, key)
+        said = re.split(r"(\s*,\s*(?:and\s+)?|\s+and\s+)", match.group("keys"))
+        # the options run back from the verb: "ok, loglevel drop" names loglevel; a word the
+        # line has no option for ends the run (a package, another rule's)
+        named: list[str] = []
+        start = match.end("keys")
+        for at in range(len(said) - 1, -1, -2):
+            options = [said[at]] if said[at] in keys else _family(keys, said[at])
+            if not options:
+                break
+            named = options + named
+            start = match.start("keys") + len("".join(said[:at]))
         if not named:
             continue
-        text.consume(*match.span())
-        _remove_cmdline_args(state, named)
-    for match in text.matches(_CHANGED_AFTER):
-        key = match.group("key")
-        if key not in keys or _LISTED_BEFORE.search(text.work, 0, match.start("key")):
-            continue  # "isolcpus, nohz_full should be 2-7": the keys' rule reads the list
-        text.consume(*match.span())
-        add_cmdline_args(state, [f"{key}={text.raw(*match.span('value')).rstrip('.')}"])
+        text.consume(start, match.end())
+        _remove_cmdline_args(state, [*named, *_more_removed(state, match.end(), keys)])
+    for pattern in (_CHANGED_AFTER, _FROM_TO):
+        for match in text.matches(pattern):
+            group = "key" if match.group("key") else "key2"
+            key = match.group(group)
+            if key not in keys or _LISTED_BEFORE.search(text.work, 0, match.start(group)):
+                continue  # "isolcpus, nohz_full should be 2-7": the keys' rule reads the list
+            value = match.group("value") or match.group("value2")
+            text.consume(*match.span())
+            add_cmdline_args(state, [f"{key}={value.rstrip('.')}"])
     for match in text.matches(_ONLY_KEPT):
         if (match.group("key") or match.group("key2")) in keys:
             text.consume(*match.span(), "context")
