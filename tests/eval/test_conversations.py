@@ -53,6 +53,7 @@ FULLY_RIGHT_FLOOR = {
     # 159 (lead: adverbs before a verb, interjections and key-file words are no names)
     "dev7": 0.73,  # 108/199 when written (session 10, writers o and p; 7 invented); 146 with
     # W1's package forms on lead's 6b83902 (0 invented)
+    # W2's users, kernel options named first and questions alone: 124 (round 9; 4 invented)
     # kept unseen in session 10 (writers q and r): 115/200 with the session-start code
     "dev8": 0.57,
 }
