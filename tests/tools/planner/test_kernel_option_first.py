@@ -119,3 +119,10 @@ def test_several_options_named_before_one_removal() -> None:
     assert not any(a.startswith(("nohz_full", "loglevel")) for a in line), line
     line = _cmdline_after("nohz_full remove please, also loglevel", _text("nohz_full=4-7"))
     assert not any(a.startswith(("nohz_full", "loglevel")) for a in line), line
+
+
+def test_a_from_to_pair_needs_the_value_the_line_has() -> None:
+    # "nohz_full 2 to 5" names a range, not a change from 2: nothing is changed silently
+    plan = plan_request("nohz_full 2 to 5", _text("nohz_full=4-7"), mode="refine")
+    applied = apply_plan(_text("nohz_full=4-7"), plan)
+    assert "nohz_full=5" not in applied.text

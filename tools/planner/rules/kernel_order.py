@@ -79,6 +79,9 @@ def rule_kernel_order(state: PlanState) -> None:
     text = state.text
     keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
     keys.discard("console")
+    values: dict[str, list[str]] = {}
+    for arg in [*state.current_cmdline.split(), *state.append_cmdline]:
+        values.setdefault(_arg_key(arg), []).append(arg.partition("=")[2])
     for match in text.matches(_IF_THERE_REMOVE):
         text.consume(*match.span())
         _remove_cmdline_args(state, [match.group("key")])  # a note when it is not there
@@ -104,6 +107,8 @@ def rule_kernel_order(state: PlanState) -> None:
             key = match.group(group)
             if key not in keys or _LISTED_BEFORE.search(text.work, 0, match.start(group)):
                 continue  # "isolcpus, nohz_full should be 2-7": the keys' rule reads the list
+            if pattern is _FROM_TO and match.group("old") not in values.get(key, ()):
+                continue  # "isolcpus 2 to 5" is a range unless 2 is the value it has
             value = match.group("value") or match.group("value2")
             text.consume(*match.span())
             add_cmdline_args(state, [f"{key}={value.rstrip('.')}"])
