@@ -29,6 +29,7 @@ from oic_ai.tools.references import (
     find_restores,
     keep_rest_spans,
     remainder,
+    target_clause_spans,
 )
 from oic_ai.tools.retrieval.query_classifier import (
     TargetMention,
@@ -165,7 +166,9 @@ def _refused(route: Route, found: Any) -> Route:
         what = combination_words(found.dist, found.arch, found.image_type, plural=True)
         route["reason"] = f"asks for {what}, which the composer has no OS defaults for"
         refusal = Refusal(named=what, system=what, nearest=None, suggestion=None)
+        os_name = load_targets().os_of(found.dist) if found.dist else None
         refusal["target"] = {
+            **({"os": os_name} if os_name else {}),
             **({"dist": found.dist} if found.dist else {}),
             "arch": found.arch,
             "imageType": found.image_type,
@@ -220,8 +223,6 @@ def _reference_record(
     spans += keep_rest_spans(request)  # "keep everything else": nothing for the planner
     if retarget:
         # the target names and the clauses that only ask for them are handled here
-        from oic_ai.tools.references import target_clause_spans
-
         spans += target_clause_spans(request)
     kept = [request[begin:end] for begin, end in keep_rest_spans(request)]
     record = ReferenceRecord(
@@ -354,7 +355,7 @@ def _route(
             asked = {**carried, **asked}
         refusal: dict[str, Any] = dict((previous.get("unsupported") if previous else None) or {})
         rest = str(refusal.get("rest") or "")
-        if rest and keep_rest_spans(request):
+        if rest and (keep_rest_spans(request) or _only_a_target(request)):
             # "ok 24.04, everything else as I said": the refused request's other parts too
             route["carried_request"] = f"{rest}. {remainder(request, keep_rest_spans(request))}"
             rest_asked, _ = _asked_targets(rest)
@@ -444,6 +445,38 @@ def _back_to(request: str, current: str, history: list[str]) -> BackTo | None:
     if any(target_matches(target_of(earlier), back.target) for earlier in history):
         return back
     return None
+
+
+def _only_a_target(request: str) -> bool:
+    """True when ``request`` names a target and asks nothing else ("then use 24.04").
+
+    After a refusal that answer picks what to build instead: the refused request's other
+    parts go with it. A clause that names the refused system again ("22.04 not
+    possible") only looks back at the refusal.
+    """
+    spans = list(target_clause_spans(request))
+    if not spans:
+        return False
+    lowered = request.lower()
+    looks_back = [lowered.find(named.lower()) for named, _, _ in unsupported_named(request)]
+    looks_back += [m.start() for m in _NOT_POSSIBLE.finditer(lowered)]
+    marks = [m.start() for m in _CLAUSE_MARK.finditer(lowered)]
+    for at in looks_back:
+        if at >= 0:
+            begin = max((m + 1 for m in marks if m < at), default=0)
+            spans.append((begin, min((m for m in marks if m >= at), default=len(request))))
+    return not remainder(request, spans)
+
+
+# where a clause ends: a comma or a sentence's end, not the dot inside "22.04"
+_CLAUSE_MARK = re.compile(r"[,;!?]|\.(?=\s|$)")
+
+
+# a clause that takes note of a refusal: "22.04 not possible", "ok, that one is unsupported"
+_NOT_POSSIBLE = re.compile(
+    r"\b(?:(?:is\s+|isn'?t\s+|not\s+)(?:possible|supported|available|an\s+option)"
+    r"|impossible|unsupported|(?:can'?t|cannot)\s+be\s+(?:built|done|made))\b"
+)
 
 
 def _without_refused(request: str) -> str:

@@ -43,8 +43,8 @@ class Refusal(TypedDict):
     suggestion: str | None
     """The request with the system swapped for ``nearest``."""
     target: NotRequired[dict[str, str]]
-    """For a combination without OS defaults: the ``dist`` (absent when none was named),
-    ``arch`` and ``imageType`` asked for."""
+    """For a combination without OS defaults: the ``os`` and ``dist`` (absent when none
+    was named), ``arch`` and ``imageType`` asked for."""
     options: NotRequired[list[str]]
     """For a combination without OS defaults: the nearest buildable ones, in words."""
     rest: NotRequired[str]

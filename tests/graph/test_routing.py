@@ -80,7 +80,7 @@ def test_a_refused_combination_lends_its_dist_to_the_next_request() -> None:
     refused = route_request("an emt netboot image for arm64", None)
     assert refused["intent"] == "unsupported"
     assert refused["unsupported"]["target"] == {
-        "dist": "emt3", "arch": "aarch64", "imageType": "img"
+        "os": "edge-microvisor-toolkit", "dist": "emt3", "arch": "aarch64", "imageType": "img"
     }  # fmt: skip
     after = route_request("fine, x86_64 then", None, refused)
     assert after["intent"] == "create"

@@ -202,6 +202,10 @@ def check_turn(
     if result.status not in statuses:
         failures.append(f"status {result.status} not in {statuses}: {result.reasons[:3]}")
     doc = _doc(result.template)
+    if result.status == "unsupported" and not doc:
+        # a refusal makes no template: its target is the one the refusal names
+        refused = (result.route.get("unsupported") or {}).get("target")
+        doc = {"target": dict(refused)} if isinstance(refused, dict) else {}
     failures += template_failures(expect, doc, seen)
     shown = result.template if result.status != "unsupported" else after
     if expect.get("unchanged") and (

@@ -10,6 +10,7 @@ or moves away from ("from ubuntu to debian") names a target, but not the one wan
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
@@ -93,6 +94,13 @@ def _span_patterns() -> _SpanPatterns:
             (kind.phrase, kind.name) for kind in targets.image_types.values() if kind.phrase
         ],
     }
+    # a release written short, the os's first letters glued to its version ("deb13",
+    # "u26.04", "ubu24"), after the longer phrases
+    phrases["dist"] += [
+        (pattern, dist.id)
+        for dist in targets.dists.values()
+        if (pattern := _shorthand_phrase(dist.os_release))
+    ]
     # Single words follow the phrases. Image type words are left to the phrases: the
     # extra words (qcow2, vhd) are disk formats, which an edit request means as artifacts.
     for kind in ("dist", "arch"):
@@ -112,6 +120,23 @@ def _span_patterns() -> _SpanPatterns:
         os_words=tuple((_bounded(re.escape(w)), os) for w, os in targets.os_words.items()),
         from_before=re.compile(targets.from_before),
     )
+
+
+def _shorthand_phrase(os_release: Mapping[str, str]) -> str:
+    """A pattern for a release written short: "deb13", "u26.04", "ubu 24", "deb-13".
+
+    The os-release ``ID`` may be cut to any of its first letters; a cut of one or two
+    letters is glued to the version ("u24", "d13"), a longer one may stand a space or a
+    hyphen apart ("deb 13"). The version is the ``VERSION_ID``, its ".04" optional.
+    """
+    name, version = os_release.get("id", ""), os_release.get("version_id", "")
+    if not name or not version:
+        return ""
+    major, _, minor = version.partition(".")
+    number = re.escape(major) + (rf"(?:\.{re.escape(minor)})?" if minor else "")
+    short = "|".join(re.escape(name[:n]) for n in range(1, min(3, len(name))))
+    longer = "|".join(re.escape(name[:n]) for n in range(len(name), 2, -1))
+    return rf"(?:{longer})[\s-]?{number}(?![\d.]\d)|(?:{short}){number}(?![\d.]\d)"
 
 
 def _title_phrase(title: str) -> str:
@@ -265,7 +290,33 @@ def _img_after_a_type(mentions: list[TargetMention], lowered: str) -> list[Targe
             and not lowered[before.end : mention.start].strip(" -")
         ):
             values[id(mention)] = before.value
+    # "cloud img amd64 -> qcow2": a disk format named in the same request makes "img" the
+    # word image too, unless a network-boot word ("pxe", "initrd") says otherwise
+    img = [m for m in types if lowered[m.start : m.end] == "img" and id(m) not in values]
+    netboot = [m for m in types if m.value == "img" and lowered[m.start : m.end] != "img"]
+    if img and not netboot:
+        spans = [m.span for m in mentions if m.kind != "image_type" or m in img]
+        other = image_type_beside_img(lowered, spans)
+        values.update({id(m): other for m in img if other})
     return [replace(m, value=values[id(m)]) if id(m) in values else m for m in mentions]
+
+
+def image_type_beside_img(text: str, spans: list[tuple[int, int]]) -> str | None:
+    """The image type another word of ``text`` names, outside ``spans``: "img" is then image.
+
+    "cloud img amd64 -> qcow2" names a disk format, so its "img" is the word image, not
+    a network-boot image. Network-boot words do not count.
+    """
+    words = {
+        word: kind
+        for word, kind in load_targets().request_words("image_type").items()
+        if kind != "img"
+    }
+    for match in re.finditer(r"[a-z0-9]+", text.lower()):
+        inside = any(s <= match.start() < e for s, e in spans)
+        if not inside and match.group() in words:
+            return words[match.group()]
+    return None
 
 
 def _mark_negated(mentions: list[TargetMention], lowered: str) -> list[TargetMention]:

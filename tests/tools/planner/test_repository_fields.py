@@ -147,6 +147,18 @@ def _added(said: str, with_repository: bool = False) -> dict[str, object]:
             "https://v.example.org/k.asc",
             {"codename": "forky", "component": "extras", "pkey": "https://v.example.org/k.asc"},
         ),
+        # "company" starts like "comp" (component) but is a word of its own
+        (
+            "set up the company mirror https://c.example.org/deb , codename forky, "
+            "component extras",
+            {"codename": "forky", "component": "extras"},
+        ),
+        # quoted field values
+        (
+            "the vendor repo is https://q.example.org/apt, suite 'lts', component \"main\", "
+            "signed with https://q.example.org/k.asc",
+            {"codename": "lts", "component": "main", "pkey": "https://q.example.org/k.asc"},
+        ),
         # a pasted field list, one field a line, the key as "pkey"
         (
             "- url: https://p.example.org/apt\n  codename: forky\n  component: main\n"

@@ -62,13 +62,14 @@ _SUITE = re.compile(
     r"\b(?:suite|codename|code\s+name|distribution|dist|release|call(?:ed)?\s+it|name(?:d)?\s+it"
     r"|(?<=\s)(?:called|named))\b(?:\s+(?:there|here|then|now|for\s+it))?\s*[:=]?\s*"
     r"(?:(?:should\s+be|must\s+be|is|to|becomes?|will\s+be)\s+)?(?:(?:now|then)\s+)?"
-    r"(?P<value>[a-z0-9][a-z0-9._/-]*)"
+    # quoted or not: suite "stable"
+    r"(?P<quote>[\"'`“‘])?(?P<value>[a-z0-9][a-z0-9._/-]*)(?(quote)[\"'`”’])"
     # "noble instead of trixie", "noble (not trixie)": the value it replaces
     r"(?:\s*,?\s*\(?\s*(?:instead\s+of|rather\s+than|not|in\s+place\s+of)\s+[a-z0-9][a-z0-9._/-]*"
     r"\s*\)?)?"
 )
 _COMPONENT = re.compile(
-    r"\b(?:components?|comps?|section|area)\s*[:=]?\s*(?:(?:to|is|as)\s+)?"
+    r"\b(?:components?|comps?|section|area)\b\s*[:=]?\s*(?:(?:to|is|as)\s+)?"
     # quoted, several words: components "main contrib non-free"
     r"(?:[\"'`](?P<quoted>[a-z0-9][a-z0-9._ ,-]*[a-z0-9_-])[\"'`]|"
     r"(?P<value>[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?"

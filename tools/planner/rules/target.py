@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.retrieval.query_classifier import detect_target_spans
+from oic_ai.tools.retrieval.target_mentions import image_type_beside_img
 from oic_ai.tools.target_support import set_aside
 
 
@@ -47,6 +48,12 @@ def rule_target(state: PlanState) -> None:
     if len({value for _, _, value in kinds}) > 1:
         # "a raw img": beside another image type, the word "img" is only short for image
         mentions["image_type"] = [m for m in kinds if text.original[m[0] : m[1]].lower() != "img"]
+    elif kinds and all(text.original[m[0] : m[1]].lower() == "img" for m in kinds):
+        # "cloud img -> qcow2": a disk format said elsewhere (perhaps read already as an
+        # artifact) makes "img" the word image; the base's image type stays
+        spans = [(start, end) for start, end, _ in kinds]
+        if image_type_beside_img(text.original, spans):
+            del mentions["image_type"]
     chosen: dict[str, tuple[int, str]] = {}
     for kind in ("dist", "arch", "image_type"):
         found = mentions.get(kind, [])
