@@ -40,6 +40,7 @@ class _Choice:
     depth: int = 1
     refusal: str = ""
     taken: TakenBack | None = None
+    counted: bool = False
 
 
 def _split_names(names: list[str]) -> list[str]:
@@ -70,8 +71,22 @@ def _named_part(marker: str, stack: list[Revision], current: str, topic: str = "
     changed the part, the template stays and the answer says what to ask instead.
     """
     from oic_ai.tools.partial_undo import Part, only_part, take_back
-    from oic_ai.tools.references import describes_a_change, undo_aspects, undo_names
+    from oic_ai.tools.references import (
+        describes_a_change,
+        undo_aspects,
+        undo_count,
+        undo_names,
+    )
 
+    if count := undo_count(marker):
+        # "revert the last two": that many turns, each one that asked for a change
+        if count > len(stack):
+            return _Choice(
+                depth=0,
+                refusal=f"'{marker}' — only {len(stack)} turn(s) of this session asked for a "
+                "change; say 'undo' to take back the last one",
+            )
+        return _Choice(depth=count, counted=True)
     said = f"undo the {topic}" if topic else marker  # "and the loglevel, put it back"
     aspects = undo_aspects(said)
     # "the disk/exporter/ci-user change": aspects (disk, user) and names (exporter, ci)
@@ -135,6 +150,7 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         }
     reference = dict(route.get("reference") or {})
     depth = _depth(stack, dict(reference.get("back_to") or {}))
+    counted = False  # "revert the last two": the turns are named by their count
     if not reference.get("back_to"):
         # "go back to debian" names where to, not a part of the last change
         words = str(reference.get("words") or "")
@@ -142,6 +158,7 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         if choice.refusal:
             return {**update, "draft": current, "not_applied": [choice.refusal]}
         depth = choice.depth
+        counted = choice.counted
         if choice.taken is not None:
             return _partial(update, route, reference, stack[-depth], current, choice.taken)
     last = stack[-depth]
@@ -153,10 +170,14 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "depth": depth,
     }
     what = "it had changed nothing" if unchanged else "the template is the one from before it"
+    line = f"undo: took back turn {last['turn']} ({_quoted(last['request'])}); {what}"
+    if counted and depth > 1:
+        turns = ", ".join(str(revision["turn"]) for revision in stack[-depth:])
+        line = f"undo: took back turns {turns}; the template is the one from before them"
     return {
         **update,
         "draft": last["template"],
-        "changes": [f"undo: took back turn {last['turn']} ({_quoted(last['request'])}); {what}"],
+        "changes": [line],
         "route": {**route, "reference": reference},
     }
 

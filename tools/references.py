@@ -513,13 +513,14 @@ def remainder(request: str, spans: tuple[Span, ...] | list[Span]) -> str:
 
 # the words of an undo marker that say "undo", not what is taken back
 _UNDO_WORDS = frozenset(
-    "undo revert take back roll put set turn go to the that this those these my it last "
+    "undo revert take back roll put set turn go to the that this those these my it last scratch "
     "change changes edit edits step turn request requests one option options please".split()
 )
 
 
 _KIND_OF_CHANGE = frozenset(
-    "change changes edit edits step steps turn request version before previous how way was".split()
+    "change changes edit edits step steps turn request version before previous how way was "
+    "thing things stuff bit bits business".split()
 )
 
 
@@ -540,6 +541,28 @@ def undo_names(marker: str) -> list[str]:
         for w in words
         if w not in _UNDO_WORDS and w not in vocabulary.object_filler and w not in _KIND_OF_CHANGE
     ]
+
+
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "couple": 2, "both": 2}
+_LAST_N = re.compile(
+    r"\b(?:last|previous|past)\s+(?:(?P<n>[2-9])|(?P<word>two|three|four|five)|"
+    r"couple(?:\s+of)?)(?:\s+(?:changes|edits|steps|turns|requests|ones|things))?\b"
+    r"|\b(?P<both>both)\s+(?:of\s+)?(?:the\s+)?(?:last\s+)?(?:changes|edits|steps|turns)\b"
+)
+
+
+def undo_count(marker: str) -> int:
+    """How many turns an undo marker takes back: "revert the last two" gives 2, else 0.
+
+    "undo the last three changes", "roll back the previous couple of edits", "undo both
+    changes": the count says how far back; what they changed is not named.
+    """
+    match = _LAST_N.search(marker.lower())
+    if match is None:
+        return 0
+    if match.group("n"):
+        return int(match.group("n"))
+    return _COUNTS[match.group("word") or ("both" if match.group("both") else "couple")]
 
 
 def describes_a_change(marker: str) -> bool:

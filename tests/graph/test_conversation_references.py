@@ -404,3 +404,33 @@ def test_a_name_in_an_undo_matches_whole_words_of_what_changed() -> None:
     part = Part(names=("ci", "exporter", "hugepages"))
     assert part.named("prometheus-node-exporter") and part.named("hugepages=512")
     assert part.named("ci") and not part.named("pciutils") and not part.named("hugepagesz=1g")
+
+
+def test_an_undo_of_the_last_n_changes_goes_back_that_many_turns(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("add htop")
+    before = run.template()
+    run.turn("add tmux")
+    run.turn("hostname bench-9")
+    back = run.turn("hmm, roll back the last 2 changes please")
+    assert back.route["intent"] == "undo" and back.not_applied == []
+    assert run.template() == before
+    assert "took back turns 3, 4" in " ".join(back.changes)
+
+
+def test_an_undo_of_more_changes_than_the_session_made_is_refused(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("add htop")
+    before = run.template()
+    back = run.turn("undo the last three edits")
+    assert back.not_applied and run.template() == before
+
+
+def test_scratch_the_x_stuff_and_before_the_y_thing_take_back_that_turn(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64, disk 10GiB")
+    run.turn("add htop")
+    before = run.template()
+    run.turn("disk 20GiB with a /srv partition of 8GiB")
+    back = run.turn("scratch the storage stuff, back to how it was before the /srv thing")
+    assert back.route["intent"] == "undo" and back.not_applied == [], back.not_applied
+    assert run.template() == before
