@@ -194,9 +194,9 @@ def _value(
 ) -> None:
     """Give a single value (hostname, disk size, partitions) its value from before the turn."""
     owner, name = path
-    before, after, _ = ((section(doc, owner) if owner else doc).get(name) for doc in docs)
-    if before == after:
-        return
+    before, after, current = ((section(doc, owner) if owner else doc).get(name) for doc in docs)
+    if before == after or current != after:
+        return  # unchanged by the turn, or set again by a later one: that value stays
     if not part.has(*aspects) and not part.named(*(str(v) for v in (before, after) if v)):
         return
     full = f"{owner}.{name}" if owner else name
@@ -229,7 +229,18 @@ def take_back(before_text: str, after_text: str, current_text: str, part: Part) 
     _value(part, ("systemConfig", "hostname"), ("hostname",), "hostname", docs, out)
     disk = ("size", "partitions", "mountPoint")
     _value(part, ("disk", "partitions"), disk, "partition layout", docs, out)
-    _value(part, ("disk", "size"), disk, "disk size", docs, out)
+    # the disk size goes with a partition change only when the turn changed partitions too
+    # (a disk grown to hold a new partition); "undo the partition" never takes back a turn
+    # that only set the disk size
+    layouts = [section(doc, "disk").get("partitions") for doc in docs[:2]]
+    _value(
+        part,
+        ("disk", "size"),
+        disk if layouts[0] != layouts[1] else ("size",),
+        "disk size",
+        docs,
+        out,
+    )
     return out
 
 

@@ -434,3 +434,14 @@ def test_scratch_the_x_stuff_and_before_the_y_thing_take_back_that_turn(run: Run
     back = run.turn("scratch the storage stuff, back to how it was before the /srv thing")
     assert back.route["intent"] == "undo" and back.not_applied == [], back.not_applied
     assert run.template() == before
+
+
+def test_undoing_a_partition_keeps_a_disk_size_a_later_turn_set(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("add a /srv/media partition of 40GiB")
+    run.turn("the whole disk is 96GiB")
+    back = run.turn("undo the /srv/media partition")
+    assert back.route["intent"] == "undo" and back.not_applied == []
+    disk = _doc(run.template())["disk"]
+    assert disk["size"] == "96GiB"
+    assert "/srv/media" not in [p.get("mountPoint") for p in disk["partitions"]]

@@ -141,10 +141,83 @@ def _placements(state: PlanState) -> None:
         )
 
 
+# "Partitions: /boot/efi 512MiB, / 20GiB, /var 40GiB xfs, rest for /home": a layout listed
+# under a header of its own is the whole layout
+_LAYOUT_HEADER = re.compile(
+    r"\b(?:partitions?|partitioning|(?:partition|disk)\s+layout|layout)\s*:"
+)
+# where such a list ends: a sentence's end or a blank line
+_LIST_END = re.compile(r"\.(?=\s|$)(?<!\d\.)|\n\s*\n")
+_LISTED_MOUNT = re.compile(rf"(?<![\w./~-])(?P<mount>{MOUNT}){CLAUSE_END}")
+# "/home we don't need", "/scratch is not needed any more": a partition said to be unneeded
+_NOT_NEEDED = re.compile(
+    rf"(?<![\w./~-])(?P<mount>{MOUNT})(?:\s+partition)?\s+(?:(?:we|i|they)\s+"
+    r"(?:don'?t|do\s+not|no\s+longer)\s+(?:really\s+)?need|(?:is\s+)?not\s+needed|isn'?t\s+"
+    r"needed|(?:is\s+)?no\s+longer\s+needed|can\s+go)\b(?:\s+(?:any\s*more|now))?"
+)
+
+
+def _listed_layout(state: PlanState) -> None:
+    """A layout listed under its own header replaces the template's partitions.
+
+    The partitions of the template the list does not name go, but never the ones the
+    system needs to boot (/, /boot, the ESP): "Partitions: / 20GiB, /var 40GiB, rest for
+    /home" on a template whose /var/lib/containers took the rest of the disk leaves no
+    /var/lib/containers. A list that does not name / is a list of partitions to add.
+    """
+    work = state.text.work
+    header = _LAYOUT_HEADER.search(work)
+    if header is None:
+        return
+    end_match = _LIST_END.search(work, header.end())
+    end = end_match.start() if end_match else len(work)
+    listed = {
+        m.group("mount").rstrip(".") or "/" for m in _LISTED_MOUNT.finditer(work, header.end(), end)
+    }
+    if "/" not in listed or len(listed) < 2:
+        return
+    for part in state.facts.partitions:
+        point = part.mount_point
+        if not point.startswith("/") or point in listed or point in _ESSENTIAL_MOUNTS:
+            continue
+        state.partition_ops.append(RemovePartition(partition=part.ref))
+        state.warn(f"the layout listed replaces the template's: partition {point} removed")
+
+
+def _inherits_rest(state: PlanState, part: Partition) -> bool:
+    """True when this plan removes the partition right after ``part``, which took the rest.
+
+    The removal hands the rest of the disk to ``part``; a size the request gives it, even
+    its present one, keeps it at that size.
+    """
+    after = [p for p in state.facts.partitions if (p.start_bytes or 0) > (part.start_bytes or 0)]
+    following = min(after, key=lambda p: p.start_bytes or 0, default=None)
+    return following is not None and not following.end_bytes and removed_in_plan(state, following)
+
+
+def removed_in_plan(state: PlanState, part: Partition) -> bool:
+    """True when this plan removes ``part``."""
+    names = {part.ref, part.id, part.mount_point} - {None, ""}
+    return any(
+        isinstance(op, RemovePartition) and op.partition in names for op in state.partition_ops
+    )
+
+
 def rule_partitions(state: PlanState) -> None:
     """Remove, resize and add partitions, in that order."""
     text = state.text
     _placements(state)
+    _listed_layout(state)
+    for match in text.matches(_NOT_NEEDED):
+        part = _find_partition(state, match.group("mount"))
+        if part is None or part.mount_point != (match.group("mount").rstrip("/") or "/"):
+            continue  # a path said to be unneeded, no partition of the template
+        if part.mount_point in _ESSENTIAL_MOUNTS:
+            state.reject(*match.span(), f"the {part.mount_point} partition is needed to boot")
+            continue
+        text.consume(*match.span())
+        if not removed_in_plan(state, part):
+            state.partition_ops.append(RemovePartition(partition=part.ref))
     for match in text.matches(_PARTITION_REMOVE):
         ref = (
             match.group("mount")
@@ -191,6 +264,52 @@ def rule_partitions(state: PlanState) -> None:
         _add_partition(state, match)
 
 
+# what names a partition in a sentence: "a big separate part of the disk", "its own volume"
+_PARTITION_NOUN = re.compile(
+    r"\b(?:partition|(?:(?:separate|own|dedicated|big|large|extra)\s+)*part\s+of\s+the\s+"
+    r"(?:disk|drive|ssd|storage)|(?:separate|own|dedicated)\s+(?:volume|area))\b"
+)
+_SENTENCE = re.compile(r"[^.!?\n]+(?:\.(?=\d)[^.!?\n]*)*")
+_SIZE_ANYWHERE = re.compile(rf"(?<![\w.]){SIZE}")
+_FS_ANYWHERE = re.compile(rf"\b(?:{FS}){CLAUSE_END}")
+
+
+def partition_sentences(state: PlanState) -> None:
+    """A sentence that names a partition, one new mount point and at most one size adds it.
+
+    "can we have a big separate part of the disk for them, like 200 GB, at /srv/share?":
+    the words between the noun, the size and the mount point are the user's own; the
+    sentence says which partition, where and how large (and its file system, if named).
+    Read after the other partition rules, on what they left.
+    """
+    text = state.text
+    for sentence in _SENTENCE.finditer(text.work):
+        start, end = sentence.span()
+        noun = _PARTITION_NOUN.search(text.work, start, end)
+        if noun is None:
+            continue
+        mounts = [
+            m
+            for m in _LISTED_MOUNT.finditer(text.work, start, end)
+            if not any(
+                p.mount_point == m.group("mount").rstrip(".") for p in state.facts.partitions
+            )
+        ]
+        sizes = list(_SIZE_ANYWHERE.finditer(text.work, start, end))
+        systems = list(_FS_ANYWHERE.finditer(text.work, start, end))
+        if len(mounts) != 1 or len(sizes) > 1 or len(systems) > 1:
+            continue
+        mount = mounts[0].group("mount").rstrip(".")
+        if mount == "/" or not mount.startswith("/"):
+            continue
+        size = request_size(state, sizes[0].span()) if sizes else None
+        spans = [noun.span(), mounts[0].span(), *(m.span() for m in (*sizes, *systems))]
+        span = (min(s for s, _ in spans), max(e for _, e in spans))
+        for begin, stop in spans:
+            text.consume(begin, stop)
+        add_partition(state, span, mount, size, systems[0].group() if systems else None)
+
+
 def _resize(state: PlanState, match: re.Match[str], part: Partition) -> None:
     asked = request_size(state, match.span("size"))
     size, text = asked.bytes, asked.text
@@ -214,7 +333,7 @@ def resize_partition(
     if size <= 0:
         state.reject(*span, "that would leave the partition with no space")
         return
-    if part.size_bytes(state.facts.disk_size_bytes) == size:
+    if part.size_bytes(state.facts.disk_size_bytes) == size and not _inherits_rest(state, part):
         state.notes.append(f"{part.ref} is already {text}")
         return
     state.partition_ops.append(ResizePartition(partition=part.ref, size=text))
@@ -262,7 +381,14 @@ def add_partition(
     ``rest``: it was asked to take the rest of the disk. When another partition already
     does, that is reported: a size for either one would be made up.
     """
-    taker = next((p for p in state.facts.partitions if p.start_bytes and not p.end_bytes), None)
+    taker = next(
+        (
+            p
+            for p in state.facts.partitions
+            if p.start_bytes and not p.end_bytes and not removed_in_plan(state, p)
+        ),
+        None,
+    )
     if taker is not None and _sized_too(state, taker):
         taker = None  # "/ 20GiB, /var the rest": the layout gives the old taker a size
     if rest and size is None and taker is not None and taker.mount_point != mount:
@@ -278,7 +404,10 @@ def add_partition(
         return
     existing = _find_partition(state, mount)
     if existing is not None and existing.mount_point == mount:
-        if size is not None and existing.size_bytes(state.facts.disk_size_bytes) != size.bytes:
+        if size is not None and (
+            existing.size_bytes(state.facts.disk_size_bytes) != size.bytes
+            or _inherits_rest(state, existing)
+        ):
             state.partition_ops.append(ResizePartition(partition=existing.ref, size=size.text))
             state.notes.append(f"{mount} already has a partition, so it is resized")
         else:
@@ -325,7 +454,11 @@ def _sized_too(state: PlanState, part: Partition) -> bool:
 
 def _has_free_tail(state: PlanState) -> bool:
     """True when the last partition ends before the disk does, leaving at least 1GiB."""
-    parts = [p for p in state.facts.partitions if p.start_bytes is not None]
+    parts = [
+        p
+        for p in state.facts.partitions
+        if p.start_bytes is not None and not removed_in_plan(state, p)
+    ]
     disk = parse_size(state.disk_size) if state.disk_size else state.facts.disk_size_bytes
     if not parts or disk is None:
         return False

@@ -90,7 +90,14 @@ class _Ask:
 
 
 def rule_storage_clauses(state: PlanState) -> None:
-    """Read the clauses that still name a mount point or a partition."""
+    """Read the clauses that still name a mount point or a partition, then the sentences."""
+    from oic_ai.tools.planner.rules.partitions import partition_sentences
+
+    _storage_clauses(state)
+    partition_sentences(state)
+
+
+def _storage_clauses(state: PlanState) -> None:
     text = state.text
     current: _Ask | None = None
     sentence = -1
@@ -192,9 +199,10 @@ def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) 
     elif _SWAP.search(work) and _SIZE.search(work):
         ask.mount = "none"  # "a 2GiB swap partition", "4 gigs of swap"
         ask.fs = "linux-swap"
-    elif named is not None and (
-        named.group("word") or named.group("fsword") or named.group("root")
-    ) not in _NOT_NAMES:
+    elif (
+        named is not None
+        and (named.group("word") or named.group("fsword") or named.group("root")) not in _NOT_NAMES
+    ):
         word = named.group("word") or named.group("fsword") or named.group("root")
         part = find_partition(state, word)
         if part is None:
@@ -287,9 +295,17 @@ def _take_the_rest(state: PlanState, part: Partition, span: tuple[int, int]) -> 
     if not part.end_bytes:
         state.notes.append(f"{part.ref} already takes the rest of the disk")
         return
-    last = max(state.facts.partitions, key=lambda p: p.start_bytes or 0)
+    from oic_ai.tools.planner.rules.partitions import removed_in_plan
+
+    kept = [p for p in state.facts.partitions if not removed_in_plan(state, p)]
+    last = max(kept or state.facts.partitions, key=lambda p: p.start_bytes or 0)
     if last.id != part.id:
         state.reject(*span, f"only the last partition can take the rest of the disk: {part.ref}")
+        return
+    if any(not p.end_bytes and p.start_bytes for p in state.facts.partitions if p not in kept):
+        # "/home we don't need, give the rest to /var": removing the partition that took
+        # the rest of the disk gives it to the one before
+        state.notes.append(f"{part.ref} takes the rest of the disk once the last one is gone")
         return
     state.values.append(SetValue(path=f"disk.partitions[id={part.id}].end", value="0"))
 
