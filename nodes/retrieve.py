@@ -104,8 +104,23 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             fix="point --templates-dir at a folder of templates",
         )
     notices = list(state.get("notices", []))
-    base = response.results[0]
     registry = load_targets()
+    plain = registry.default_image_type
+    if not targets.get("image_type") and response.results[0].metadata.get("image_type") not in (
+        None,
+        plain,
+    ):
+        # no image type named: a template means a raw disk image when it does not say, and
+        # so does a request ("an eLxr 12 image for our CI runners" is no installer ISO)
+        again = search.search(
+            request,
+            top_k=TOP_SOURCES,
+            filters={**used, "image_type": plain},
+            default_arch=arch,
+        )
+        if again.results:
+            response = again
+    base = response.results[0]
     wanted_os = targets.get("os") or (
         registry.os_of(targets["dist"]) if "dist" in targets else None
     )

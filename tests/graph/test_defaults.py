@@ -117,3 +117,11 @@ def test_every_desktop_environment_named_is_a_catalog_capability() -> None:
     assert desktops >= {"desktop", "xfce"}
     assert all(catalog.get(name).group == "desktop" for name in desktops)
     assert "kiosk" not in desktops  # a kiosk is one application, not a desktop
+
+
+def test_no_image_type_named_means_a_raw_disk_image(agent: TemplateAgent) -> None:
+    # the library's eLxr 12 installer ISO is the closest by words; no installer was asked for
+    result = agent.generate("an eLxr 12 box for our CI runners with git and curl")
+    assert _target(result)["imageType"] == "raw"
+    named = agent.generate("an eLxr 12 installer ISO for our CI runners with git")
+    assert _target(named)["imageType"] == "iso"
