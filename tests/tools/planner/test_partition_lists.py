@@ -63,3 +63,23 @@ def test_a_sentence_naming_a_part_of_the_disk_a_size_and_a_mount_point_adds_it()
     assert not_applied == []
     backup = parts["/srv/backup"]
     assert backup["end"] != "0"
+
+
+def _mib(value: object) -> float:
+    text = str(value)
+    number = float(text.rstrip("MiBGB"))
+    if text.endswith("GiB"):
+        return number * 1024
+    return number * 1000**2 / 1024**2 if text.endswith("MB") else number
+
+
+def test_the_rest_for_a_partition_that_is_not_last_sizes_it_to_what_is_left() -> None:
+    parts, disk, not_applied = _applied(
+        "/var/lib/collectd down to 2GiB please, and the rest is for root", MONITORING
+    )
+    assert not_applied == []
+    root, logs, metrics = parts["/"], parts["/var/log"], parts["/var/lib/collectd"]
+    assert _mib(metrics["end"]) - _mib(metrics["start"]) == 2048
+    assert _mib(logs["end"]) - _mib(logs["start"]) == 4096  # untouched, moved
+    assert _mib(root["end"]) > 4481 and _mib(metrics["end"]) <= _mib(disk["size"])
+    assert _mib(disk["size"]) - _mib(metrics["end"]) < 2

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from oic_ai.stores.disk_units import format_size
 from oic_ai.stores.template_model import Partition
 from oic_ai.tools.planner.clauses import Clause, split_clauses
 from oic_ai.tools.planner.rules.disk import request_size, set_disk_size
@@ -30,6 +31,11 @@ _NAMED = re.compile(
     r"|\b(?:the\s+)?(?P<fsword>root|boot|efi|home|data|log|var)\s+(?:file\s*system|fs|volume)\b"
     # "root 30G ext4": the root file system named by its word, right before its size
     rf"|(?<![\w/.-])(?P<root>root|rootfs)(?=\s+(?:=\s*|at\s+|of\s+)?{SIZE})"
+)
+# the root file system by its word alone, in a clause about the rest of the disk (the
+# groups of _NAMED that do not apply never match)
+_ROOT_WORD = re.compile(
+    r"(?<![\w/.-])(?P<root>root|rootfs)(?![\w/.-])|(?P<word>(?!))|(?P<fsword>(?!))"
 )
 _SIZE = re.compile(rf"(?<![\w.])(?P<size>{SIZE})")
 _FS = re.compile(rf"\b(?P<fs>{FS})\b(?:\s+(?:filesystem|file\s+system|fs))?")
@@ -173,6 +179,8 @@ def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) 
         (m for m in _MOUNT.finditer(work) if not _NOT_MOUNTS.match(m.group("mount"))), None
     )
     named = _NAMED.search(work)
+    if named is None and _REST.search(work):
+        named = _ROOT_WORD.search(work)  # "the rest is for root", "root gets the rest"
     storage = bool(
         _SIZE.search(work) or _FS.search(work) or _STORAGE_WORDS.search(work) or _REST.search(work)
     )
@@ -300,7 +308,10 @@ def _take_the_rest(state: PlanState, part: Partition, span: tuple[int, int]) -> 
     kept = [p for p in state.facts.partitions if not removed_in_plan(state, p)]
     last = max(kept or state.facts.partitions, key=lambda p: p.start_bytes or 0)
     if last.id != part.id:
-        state.reject(*span, f"only the last partition can take the rest of the disk: {part.ref}")
+        if not _fill_before(state, part, kept):
+            state.reject(
+                *span, f"only the last partition can take the rest of the disk: {part.ref}"
+            )
         return
     if any(not p.end_bytes and p.start_bytes for p in state.facts.partitions if p not in kept):
         # "/home we don't need, give the rest to /var": removing the partition that took
@@ -308,6 +319,45 @@ def _take_the_rest(state: PlanState, part: Partition, span: tuple[int, int]) -> 
         state.notes.append(f"{part.ref} takes the rest of the disk once the last one is gone")
         return
     state.values.append(SetValue(path=f"disk.partitions[id={part.id}].end", value="0"))
+
+
+def _fill_before(state: PlanState, part: Partition, kept: list[Partition]) -> bool:
+    """Size ``part`` so it fills what the partitions after it leave of the disk.
+
+    "add /data of 2 GB, rest is for root": every partition after the root has a size (its
+    own, or the one this plan gives it), so the root's size is what is left. False when a
+    partition after it has none, or the disk size is not known.
+    """
+    from oic_ai.stores.disk_units import parse_size
+    from oic_ai.tools.edit_plan import ResizePartition
+    from oic_ai.tools.partition_layout import MIB, MIN_ROOT
+
+    disk = parse_size(state.disk_size) if state.disk_size else state.facts.disk_size_bytes
+    if disk is None or part.start_bytes is None:
+        return False
+    after = [p for p in kept if (p.start_bytes or 0) > part.start_bytes]
+    planned = {
+        op.partition: parse_size(op.size)
+        for op in state.partition_ops
+        if isinstance(op, ResizePartition)
+    }
+    sizes = []
+    for later in after:
+        size = planned.get(later.ref) or later.size_bytes(None)
+        if not size:
+            return False
+        sizes.append(size)
+    # a whole MiB less, so a partition in decimal units after it still starts on a whole MB
+    room = (disk - part.start_bytes - sum(sizes) - MIB) // MIB * MIB
+    current = part.size_bytes(disk) or 0
+    if room < (MIN_ROOT if part.mount_point == "/" else MIB):
+        return False
+    op = ResizePartition(partition=part.ref, size=format_size(room))
+    resizes = [i for i, o in enumerate(state.partition_ops) if isinstance(o, ResizePartition)]
+    # shrinking first makes room for the later ones; growing waits until they have shrunk
+    at = resizes[0] if resizes and room < current else len(state.partition_ops)
+    state.partition_ops.insert(at, op)
+    return True
 
 
 def _plan_swap(state: PlanState, ask: _Ask, span: tuple[int, int]) -> None:
