@@ -83,3 +83,12 @@ def test_the_rest_for_a_partition_that_is_not_last_sizes_it_to_what_is_left() ->
     assert _mib(logs["end"]) - _mib(logs["start"]) == 4096  # untouched, moved
     assert _mib(root["end"]) > 4481 and _mib(metrics["end"]) <= _mib(disk["size"])
     assert _mib(disk["size"]) - _mib(metrics["end"]) < 2
+
+
+def test_a_disk_size_with_its_verb_after_the_object() -> None:
+    # beside a partition's size the disk's is read by its own words, not as a bare size
+    plan = plan_request(
+        "add a /srv partition 10GiB xfs, and whole disk make 40GiB", UBUNTU, mode="refine"
+    )
+    assert plan.not_applied == []
+    assert [op.size for op in plan.operations if op.op == "set_disk_size"] == ["40GiB"]
