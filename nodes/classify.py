@@ -355,7 +355,12 @@ def _route(
             asked = {**carried, **asked}
         refusal: dict[str, Any] = dict((previous.get("unsupported") if previous else None) or {})
         rest = str(refusal.get("rest") or "")
-        if rest and (keep_rest_spans(request) or _only_a_target(request)):
+        # a release refused for its nearest one ("22.04" for 24.04): an answer naming only
+        # the release to build asks for the rest again; after a refused arch the words
+        # around it were about the hardware ("rpi 3, 32 bit"), so only "everything else as
+        # I said" carries them
+        implicit = bool(refusal.get("nearest")) and _only_a_target(request)
+        if rest and (keep_rest_spans(request) or implicit):
             # "ok 24.04, everything else as I said": the refused request's other parts too
             route["carried_request"] = f"{rest}. {remainder(request, keep_rest_spans(request))}"
             rest_asked, _ = _asked_targets(rest)

@@ -110,3 +110,9 @@ def test_a_target_with_its_own_request_after_a_refusal_is_that_request_only() ->
     previous = _refused("ubuntu 22.04 for the till PCs with cups and htop")
     route = route_request("fine, 24.04 with just tmux", None, previous)
     assert "carried_request" not in route
+
+
+def test_a_bare_target_after_a_refused_arch_carries_nothing_by_itself() -> None:
+    previous = _refused("pi 2 board, 32-bit armhf, debian 13 for a door panel")
+    route = route_request("ok, arm64 then, debian 13", None, previous)
+    assert "carried_request" not in route
