@@ -51,10 +51,11 @@ FULLY_RIGHT_FLOOR = {
     # 139 with V1's user forms and phrasal removals (round 8) on main 1879b64; 148 with V2's
     # references, questions and layouts alone (on main 9244135); 156 with both (main 3bae373);
     # 159 (lead: adverbs before a verb, interjections and key-file words are no names)
-    "dev7": 0.81,  # 108/199 when written (session 10, writers o and p; 7 invented); 146 with
+    "dev7": 0.97,  # 108/199 when written (session 10, writers o and p; 7 invented); 146 with
     # W1's package forms on lead's 6b83902 (0 invented)
     # W2's users, kernel options named first and questions alone: 124 (round 9; 4 invented);
-    # 162 with both (W2 rebased on main 710bf8e, 0 invented)
+    # 162 with both (W2 rebased on main 710bf8e, 0 invented); 194 with W3's targets,
+    # re-targets, references and partitions on main 961adb5 (0 invented)
     # kept unseen in session 10 (writers q and r): 115/200 with the session-start code
     "dev8": 0.57,
 }
