@@ -288,6 +288,9 @@ def read_clause(
         # "IT says they need to see the logs", "I forgot the script needs it": someone's
         # need reported as the reason for a change, which names no value or field
         return Reading("context", f"reported ({reported!r})")
+    if wish and _fronted_purpose(words, wish, is_package) and not _names_something(text, words):
+        # "cpu 1 we need for the ethercat master": what the thing before "we" is for
+        return Reading("context", f"a fronted object and its purpose ({wish!r})")
     if wish and _wish_to_do(words, wish) and not _names_something(text, words):
         # "our KVM lab wants to consume it", "we want to test it first": what someone
         # means to do with the image, not a change to it
@@ -435,6 +438,27 @@ def _whole_image(words: list[str]) -> bool:
     """True for "give me the equivalent", "please draft it": the image, nothing in it."""
     rest = [w for w in words if w not in _LEAD]
     return bool(_MAKING & set(rest)) and all(w in _MAKING or w in _THE_IMAGE for w in rest)
+
+
+def _fronted_purpose(
+    words: list[str], wish: str, is_package: Callable[[str], bool] | None
+) -> bool:
+    """True for "<thing> we need for <purpose>": the object before its subject, no package.
+
+    "mosquitto we need for telemetry" still asks (a package is fronted).
+    """
+    last = wish.split()[-1]
+    if last not in words:
+        return False
+    at = words.index(last)
+    fronted = words[: at - 1]
+    return (
+        at >= 2
+        and words[at - 1] in ("we", "i", "they")
+        and words[at + 1 : at + 2] == ["for"]
+        and not FIELD_NOUNS & set(fronted)
+        and not (is_package is not None and any(is_package(w) for w in fronted))
+    )
 
 
 def _wish_to_do(words: list[str], wish: str) -> bool:

@@ -162,6 +162,7 @@ def test_a_reason_before_so_and_a_change_is_context() -> None:
         "the camera already streams over rtsp",  # what already is
         "Procurement pushed back on the disk",  # what someone did (a past verb)
         "please don't pull the vendor agent in yet",  # put off: "not ... yet"
+        "core 0 we need for the fieldbus master",  # a fronted object and its purpose
     ],
 )
 def test_deferred_and_stated_clauses_ask_for_nothing(clause: str) -> None:
@@ -182,3 +183,8 @@ def test_a_header_before_a_numbered_list_is_context_when_its_items_were_read() -
     )
     assert result.not_applied == []
     assert result.clauses[0].outcome == "context"
+
+
+def test_a_fronted_package_with_its_purpose_still_asks() -> None:
+    result = plan("mosquitto we need for the telemetry")
+    assert [n for op in result.operations for n in getattr(op, "packages", [])] == ["mosquitto"]
