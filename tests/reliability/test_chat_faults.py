@@ -20,7 +20,7 @@ from tests.support.fake_chat_server import FakeChatServer
 from tests.support.loopback import unused_url
 
 FAULTS = ["down", "slow", "429", "500", "garbage", "truncated"]
-PLAN = {"summary": "add htop", "operations": [{"op": "add_packages", "packages": ["htop"]}]}
+PLAN = {"summary": "add iftop", "operations": [{"op": "add_packages", "packages": ["iftop"]}]}
 REQUEST = "a minimal ubuntu 24.04 image for x86_64"
 
 
@@ -54,11 +54,11 @@ def test_a_healthy_backend_plans_the_turn(
 ) -> None:
     with TemplateAgent(_settings(agent_data_dir, server, backend, "none")) as agent:
         # a model's plan adds only what was asked for (issue 21's package rule holds for it)
-        result = agent.generate(f"{REQUEST} with htop")
-    # htop is in neither the catalog nor the library, and there is no index: unverified
+        result = agent.generate(f"{REQUEST} with iftop")
+    # iftop is in neither the catalog nor the library, and there is no index: unverified
     assert result.provider == backend and result.status == "valid_with_warnings"
-    assert result.packages["unverified"] == ["htop"]
-    assert "htop" in yaml.safe_load(result.template or "")["systemConfig"]["packages"]
+    assert result.packages["unverified"] == ["iftop"]
+    assert "iftop" in yaml.safe_load(result.template or "")["systemConfig"]["packages"]
     assert len(server.requests) == 1
     body = server.requests[0].body
     if backend == "openai":
@@ -82,7 +82,7 @@ def test_an_explicit_provider_fails_with_one_clear_line(
     _break(server, fault)
     with TemplateAgent(settings) as agent:
         with pytest.raises(ChatBackendError) as caught:
-            agent.generate("add htop", session=first.session)
+            agent.generate("add iftop", session=first.session)
         message = str(caught.value)
         assert "\n" not in message and "--provider builtin" in message
         assert backend in message
@@ -91,9 +91,9 @@ def test_an_explicit_provider_fails_with_one_clear_line(
         assert agent.sessions.get(first.session).turns == 1
     server.fail(None)
     with TemplateAgent(load_settings(data_dir=agent_data_dir, env={}, provider="builtin")) as ok:
-        healed = ok.generate("add htop", session=first.session)
-    assert healed.status == "valid_with_warnings" and healed.turn == 2  # htop: unverified
-    assert healed.packages["unverified"] == ["htop"]
+        healed = ok.generate("add iftop", session=first.session)
+    assert healed.status == "valid_with_warnings" and healed.turn == 2  # iftop: unverified
+    assert healed.packages["unverified"] == ["iftop"]
 
 
 @pytest.mark.parametrize("fault", FAULTS)
