@@ -164,3 +164,17 @@ PEOPLE = frozenset(
         "technicians staff customers colleagues teammates"
     ).split()
 )
+
+
+# "isn't needed", "not needed", "is no longer wanted": said of a package or a partition that
+# is to go
+NOT_NEEDED = (
+    r"(?:(?:(?:is|are)\s+)?not|isn't|aren't|(?:(?:is|are)\s+)?no\s+longer"
+    r"|(?:is|are)n't\s+really)"
+    r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
+)
+# "we don't need (it) anymore", "I no longer want": said after the names it is about
+NOT_WANTED = (
+    r"(?:we|i|they|you)\s+(?:don'?t|do\s+not|no\s+longer|won'?t|will\s+not)\s+(?:really\s+)?"
+    r"(?:need|want|use)(?:\s+(?:it|them))?(?:\s+(?:anymore|any\s+more|now|either))?"
+)

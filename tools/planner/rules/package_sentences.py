@@ -17,7 +17,14 @@ from oic_ai.tools.planner.rules.package_names import family_names, never_a_name,
 from oic_ai.tools.planner.rules.package_names import known as _known
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token
-from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES, PACKAGE_TOKEN, RETRIEVAL_WORDS
+from oic_ai.tools.planner.words import (
+    FILLER,
+    NOT_NEEDED,
+    NOT_PACKAGES,
+    NOT_WANTED,
+    PACKAGE_TOKEN,
+    RETRIEVAL_WORDS,
+)
 
 NAME = r"[a-z0-9][a-z0-9+_.:~-]*[a-z0-9+]|[a-z0-9]"
 NAMES = rf"(?:{NAME})(?:\s*(?:,|\band\b|&)\s*(?:{NAME}))*"
@@ -205,17 +212,6 @@ REPLACE = re.compile(
 )
 
 
-# "isn't needed", "not needed", "is no longer wanted": said of a package that is to go
-NOT_NEEDED = (
-    r"(?:(?:(?:is|are)\s+)?not|isn't|aren't|(?:(?:is|are)\s+)?no\s+longer"
-    r"|(?:is|are)n't\s+really)"
-    r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
-)
-# "we don't need (it) anymore", "I no longer want": said after the names it is about
-_NOT_WANTED = (
-    r"(?:we|i|they|you)\s+(?:don'?t|do\s+not|no\s+longer|won'?t|will\s+not)\s+"
-    r"(?:need|want|use)(?:\s+(?:it|them))?(?:\s+(?:anymore|any\s+more|now|either))?"
-)
 # what is said of packages after their names: "nginx isn't needed", "mosquitto not needed",
 # "curl is included", "jq and git preinstalled", "telnet must not be"
 SAID_OF = re.compile(
@@ -238,7 +234,7 @@ SAID_OF = re.compile(
     # the object before its verb, as terse notes and second-language English put it:
     # "chrony remove, timesyncd is enough", "nano out", "mosquitto we don't need anymore"
     r"|(?P<fronted>(?:remove|drop|delete|uninstall|purge|out)(?:\s+(?:please|pls|too))?"
-    rf"|{_NOT_WANTED})(?=\s*(?:$|[\n.;,!]))"
+    rf"|{NOT_WANTED})(?=\s*(?:$|[\n.;,!]))"
     r")\b"
 )
 

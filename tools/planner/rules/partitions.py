@@ -10,7 +10,7 @@ from oic_ai.tools.edit_plan import AddPartition, RemovePartition, ResizePartitio
 from oic_ai.tools.planner.rules.disk import request_size
 from oic_ai.tools.planner.sizes import Size
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import CLAUSE_END, FS, MOUNT, SIZE
+from oic_ai.tools.planner.words import CLAUSE_END, FS, MOUNT, NOT_NEEDED, NOT_WANTED, SIZE
 
 _PARTITION_ADD = re.compile(
     r"\b(?:(?:add|create|with|want|need|include|carve(?:\s+out)?|plus|make|give\s+me)\s+)?"
@@ -151,9 +151,7 @@ _LIST_END = re.compile(r"\.(?=\s|$)(?<!\d\.)|\n\s*\n")
 _LISTED_MOUNT = re.compile(rf"(?<![\w./~-])(?P<mount>{MOUNT}){CLAUSE_END}")
 # "/home we don't need", "/scratch is not needed any more": a partition said to be unneeded
 _NOT_NEEDED = re.compile(
-    rf"(?<![\w./~-])(?P<mount>{MOUNT})(?:\s+partition)?\s+(?:(?:we|i|they)\s+"
-    r"(?:don'?t|do\s+not|no\s+longer)\s+(?:really\s+)?need|(?:is\s+)?not\s+needed|isn'?t\s+"
-    r"needed|(?:is\s+)?no\s+longer\s+needed|can\s+go)\b(?:\s+(?:any\s*more|now))?"
+    rf"(?<![\w./~-])(?P<mount>{MOUNT})(?:\s+partition)?\s+(?:{NOT_WANTED}|{NOT_NEEDED}|can\s+go)\b"
 )
 
 
