@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import yaml
+
 from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
@@ -51,3 +53,21 @@ def artifact_types(result: EditPlan) -> list[str] | None:
         if op.op == "set_artifacts":
             return [a.type for a in op.artifacts]
     return None
+
+
+def repository_ops(
+    said: str, template: str, repository: dict[str, object] | None = None
+) -> tuple[list[dict[str, object]], list[str]]:
+    """Plan ``said`` on a library template, with ``repository`` listed in it when given.
+
+    Returns the plan's operations as dicts (their ``op`` and the fields they set) and its
+    ``not_applied`` list.
+    """
+    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
+    if repository is not None:
+        data = yaml.safe_load(text)
+        data["packageRepositories"] = [repository]
+        text = yaml.safe_dump(data, sort_keys=False)
+    plan = plan_request(said, text, mode="refine")
+    ops = [{"op": op.op, **op.model_dump(exclude_defaults=True)} for op in plan.operations]
+    return ops, plan.not_applied

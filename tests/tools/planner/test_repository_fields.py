@@ -4,37 +4,25 @@ later sentence for the repository already there, and "add it" after a descriptio
 from __future__ import annotations
 
 import pytest
-import yaml
 
-from oic_ai.tools.planner import plan_request
 from oic_ai.tools.retrieval.target_mentions import detect_target_spans
-from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import plan_on, repository_ops
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
 LISTED = "https://apt.corp.example.com/debian"
 
 
-def _text(with_repository: bool = False) -> str:
-    text = (OUR_TEMPLATES / DEBIAN).read_text(encoding="utf-8")
-    if not with_repository:
-        return text
-    data = yaml.safe_load(text)
-    data["packageRepositories"] = [
-        {
-            "codename": "trixie",
-            "url": LISTED,
-            "component": "main",
-            "pkey": "https://apt.corp.example.com/old.gpg",
-            "priority": 100,
-        }
-    ]
-    return yaml.safe_dump(data, sort_keys=False)
+LISTED_REPOSITORY: dict[str, object] = {
+    "codename": "trixie",
+    "url": LISTED,
+    "component": "main",
+    "pkey": "https://apt.corp.example.com/old.gpg",
+    "priority": 100,
+}
 
 
 def _ops(said: str, with_repository: bool = False) -> tuple[list[dict[str, object]], list[str]]:
-    plan = plan_request(said, _text(with_repository), mode="refine")
-    ops = [{"op": op.op, **op.model_dump(exclude_defaults=True)} for op in plan.operations]
-    return ops, plan.not_applied
+    return repository_ops(said, DEBIAN, LISTED_REPOSITORY if with_repository else None)
 
 
 @pytest.mark.parametrize(
@@ -212,7 +200,7 @@ def test_the_package_a_repository_request_names_as_one_is_added() -> None:
         "the agent ships as an rpm named zorbo-agent on https://z.example.org/rpms "
         "(key https://z.example.org/key). add the repo and install the package"
     )
-    plan = plan_request(said, _text(), mode="refine")
+    plan = plan_on(DEBIAN, said)
     packages = [n for op in plan.operations if op.op == "add_packages" for n in op.packages]
     assert packages == ["zorbo-agent"], (plan.operations, plan.not_applied)
     repos = [op for op in plan.operations if op.op == "add_repository"]

@@ -5,31 +5,24 @@ and a field changed for a listed repository with filler words ("the X suite ther
 from __future__ import annotations
 
 import pytest
-import yaml
 
-from oic_ai.tools.planner import plan_request
 from oic_ai.tools.references import target_clause_spans
-from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import repository_ops
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
 LISTED = "https://pkgs.acme.example/apt"
 
 
-def _text(with_repository: bool = False) -> str:
-    text = (OUR_TEMPLATES / DEBIAN).read_text(encoding="utf-8")
-    if not with_repository:
-        return text
-    data = yaml.safe_load(text)
-    data["packageRepositories"] = [
-        {"codename": "bookworm", "url": LISTED, "component": "main", "pkey": f"{LISTED}/k.asc"}
-    ]
-    return yaml.safe_dump(data, sort_keys=False)
+LISTED_REPOSITORY: dict[str, object] = {
+    "codename": "bookworm",
+    "url": LISTED,
+    "component": "main",
+    "pkey": f"{LISTED}/k.asc",
+}
 
 
 def _ops(said: str, with_repository: bool = False) -> tuple[list[dict[str, object]], list[str]]:
-    plan = plan_request(said, _text(with_repository), mode="refine")
-    ops = [{"op": op.op, **op.model_dump(exclude_defaults=True)} for op in plan.operations]
-    return ops, plan.not_applied
+    return repository_ops(said, DEBIAN, LISTED_REPOSITORY if with_repository else None)
 
 
 @pytest.mark.parametrize(
