@@ -1,6 +1,6 @@
 """Understanding on labelled conversations: the development part and the held-out part.
 
-Runs every conversation of ``tests/data/conversations/dev.yaml`` to ``dev8.yaml`` and
+Runs every conversation of ``tests/data/conversations/dev.yaml`` to ``dev9.yaml`` and
 ``bench/heldout/conversations.yaml`` turn by turn through the graph with the builtin planner
 (the bundled library, the local embedder, a fresh data folder), checks each turn against its
 label (``tests/support/conversations.py``), and asks the composer's own loader (``upval``,
@@ -11,9 +11,8 @@ most frequent kinds of miss, and turn times.
 The held-out part is for measuring only: never change the planner because of one of its
 turns. Its misses are listed only with ``--details heldout``.
 
-Usage: python bench/conversations.py [--part dev|dev2|dev3|dev4|dev5|dev6|dev7|dev8|heldout|all]
-                                     [--details dev|dev2|dev3|dev4|dev5|dev6|dev7|dev8|heldout|none]
-                                     [--provider builtin]
+Usage: python bench/conversations.py [--part PART|all] [--details PART|none] [--provider builtin]
+PART: dev, dev2 ... dev9 or heldout.
 """
 
 from __future__ import annotations
@@ -39,6 +38,7 @@ from tests.support.conversations import (  # noqa: E402
     DEV6,
     DEV7,
     DEV8,
+    DEV9,
     HELDOUT,
     TurnOutcome,
     composer_verdicts,
@@ -109,7 +109,7 @@ def report(label: str, outcomes: list[TurnOutcome], details: bool) -> None:
 def main() -> None:
     """Run the parts asked for and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    names = ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "heldout"]
+    names = ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "heldout"]
     parser.add_argument("--part", choices=[*names, "all"], default="all")
     parser.add_argument("--details", choices=[*names, "none"], default="dev")
     parser.add_argument("--provider", default="builtin")
@@ -123,6 +123,7 @@ def main() -> None:
         "dev6": [("dev6", DEV6)],
         "dev7": [("dev7", DEV7)],
         "dev8": [("dev8", DEV8)],
+        "dev9": [("dev9", DEV9)],
         "heldout": [("held-out", HELDOUT)],
     }
     chosen = [p for ps in parts.values() for p in ps] if args.part == "all" else parts[args.part]

@@ -31,6 +31,7 @@ DEV5 = PROJECT / "tests" / "data" / "conversations" / "dev5.yaml"
 DEV6 = PROJECT / "tests" / "data" / "conversations" / "dev6.yaml"
 DEV7 = PROJECT / "tests" / "data" / "conversations" / "dev7.yaml"
 DEV8 = PROJECT / "tests" / "data" / "conversations" / "dev8.yaml"
+DEV9 = PROJECT / "tests" / "data" / "conversations" / "dev9.yaml"
 HELDOUT = PROJECT / "bench" / "heldout" / "conversations.yaml"
 OUR_TEMPLATES = PROJECT / "image-templates"
 REFERENCE_TEMPLATES = (
@@ -431,7 +432,7 @@ class KnownPackages:
 
 def known_packages() -> KnownPackages:
     """The names a labelled turn may add: every part's labels, the library and the reference."""
-    parts = (DEV, DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, HELDOUT)
+    parts = (DEV, DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, DEV9, HELDOUT)
     labelled = [c for path in parts if path.is_file() for c in load_conversations(path)]
     return KnownPackages(labelled, [OUR_TEMPLATES, REFERENCE_TEMPLATES])
 
