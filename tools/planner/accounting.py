@@ -263,7 +263,11 @@ def _outcome(
             return ClauseOutcome(text=text, outcome="applied", operations=operations)
         if label.outcome == "use" and state.mode == "create":
             return ClauseOutcome(text=text, outcome="base", reason=_base(state))
-        return ClauseOutcome(text=text, outcome="context")
+        if not (label.outcome == "context" and _commands(state, item)):
+            return ClauseOutcome(text=text, outcome="context")
+        # "configure log rotation": the bank's context examples are statements, and a
+        # clause headed by a verb in the imperative states nothing; it asks
+        label = None
     if label is not None and label.outcome == "reference":
         state.notes.append(f"'{_quoted(state, item)}' {REFERENCE}")
         return ClauseOutcome(text=text, outcome="reference", reason=REFERENCE)
@@ -313,6 +317,21 @@ def _outcome(
         state.not_applied.append(entry)
     kind: ClauseOutcomeKind = "not_applied"
     return ClauseOutcome(text=text, outcome=kind, operations=operations, reason=reason)
+
+
+def _commands(state: PlanState, item: Unread) -> bool:
+    """True when the clause, none of it read, is headed by a verb in the imperative."""
+    if item.owners:
+        return False
+    known = lambda word: _is_package(state, word)  # noqa: E731
+    why = read_clause(item.clause.text, is_package=known).why
+    verb = why.split()[-1].strip("'\"") if why.startswith("imperative") else ""
+    return verb in IMPERATIVES and verb not in _KEEPING
+
+
+# imperatives that ask for no change ("keep it simple", "leave the rest as is", "start
+# from this")
+_KEEPING = frozenset("keep leave stay go stick retain use let do build start begin".split())
 
 
 def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int) -> Reading:

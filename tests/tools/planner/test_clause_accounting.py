@@ -155,3 +155,24 @@ def test_an_unknown_lower_case_name_in_an_opening_title_is_still_reported() -> N
     el10 = (OUR_TEMPLATES / "el10-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
     result = plan_request("zorblatt for the OpenShift estate. el10 raw", el10, mode="create")
     assert result.not_applied
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Configure journald to keep a month of logs", "Configure the logs to persist across reboots"],
+)
+def test_an_imperative_the_bank_finds_near_a_remark_is_still_reported(said: str) -> None:
+    # the bank's context examples are statements ("logs can live on ..."); a clause headed
+    # by a verb that asks for a change no template field holds is a miss, not a remark
+    result = plan(said)
+    assert result.operations == []
+    assert [o for _, o in outcomes(result)] == ["not_applied"]
+    assert result.not_applied and said.split()[0] in result.not_applied[0]
+
+
+@pytest.mark.parametrize(
+    "said", ["keep it simple", "leave the rest as is", "go with the defaults", "start from this"]
+)
+def test_an_imperative_that_asks_for_no_change_stays_context(said: str) -> None:
+    result = plan(said)
+    assert result.operations == [] and result.not_applied == []
