@@ -369,6 +369,10 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         # "nouveau has to stay out of the way; modprobe.blacklist=nouveau is fine": the
         # names it says are inside a value the request applied, which it explains
         return Reading("context", "names only what a value the request applied holds")
+    if reading.why.startswith("wish") and (state.remove or state.absent) and _refuses_a_kind(item):
+        # "remove cloud-init. we don't want anything pulling config from the network": a
+        # refusal of whatever does something, said after the request removed it, says why
+        return Reading("context", "why the request removed something")
     if reading.why.startswith(("package", "unknown word")) and _only_changed_names(state, item):
         # "put vim and tmux on it, techs live in tmux": the name was read in this request
         # already; said again, it tells why
@@ -409,6 +413,21 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         # is context
         return Reading("context", "the subject of a request that was read")
     return reading
+
+
+def _refuses_a_kind(item: Unread) -> bool:
+    """True for "we don't want anything ...", "no need for any ...": a kind, not a name."""
+    words = [t.text for t in item.tokens]
+    for index, word in enumerate(words[:-1]):
+        if word in ("want", "need", "needs", "wants") and index > 0:
+            before = words[max(0, index - 2) : index]
+            refused = bool({"not", "don't", "dont", "doesn't", "never"} & set(before))
+            if refused and words[index + 1] in _KINDS:
+                return True
+    return False
+
+
+_KINDS = frozenset("anything anyone anybody any something nothing".split())
 
 
 # the field nouns that name what one operation family changes

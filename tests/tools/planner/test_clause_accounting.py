@@ -176,3 +176,12 @@ def test_an_imperative_the_bank_finds_near_a_remark_is_still_reported(said: str)
 def test_an_imperative_that_asks_for_no_change_stays_context(said: str) -> None:
     result = plan(said)
     assert result.operations == [] and result.not_applied == []
+
+
+def test_refusing_anything_of_a_kind_after_a_removal_is_its_reason() -> None:
+    result = plan("drop avahi, we don't need anything announcing itself on the network")
+    assert result.not_applied == []
+    assert outcomes(result)[-1][1] == "context"
+    # said alone it asks for something no rule reads, and is reported
+    alone = plan("we don't want anything announcing itself on the network")
+    assert [o for _, o in outcomes(alone)] == ["not_applied"]
