@@ -33,6 +33,12 @@ _NEGATED_BEFORE = re.compile(
     r"anything\s+but|but\s+not)\s+(?:(?:the|a|an|any|plain|stock|vanilla|regular|upstream|"
     r"standard|pure|just)\s+)*$"
 )
+# "arm" as the limb of a machine ("the pick arm", "a six-axis robot arm"), not the arch
+_ROBOT_ARM = re.compile(
+    r"\b(?:robot|robotic|robots|pick|picking|pick-and-place|welding|gripper|mechanical|"
+    r"industrial|collaborative|cobot|manipulator|axis|servo|assembly|sorting|packing)"
+    r"(?:\s+robot)?\s+arms?$"
+)
 # What may stand between two ruled-out mentions of one list ("no debian or ubuntu").
 _LIST_JOIN = re.compile(r"\s*,?\s*(?:/|\bor\b|\bnor\b|\band\b)\s*(?:(?:the|a|an|plain)\s+)*$")
 
@@ -249,6 +255,9 @@ def detect_target_spans(text: str) -> list[TargetMention]:
                     and names_a_program(lowered, match.end())
                 ):
                     blank(*match.span())  # "the Azure Linux agent": a program, no target
+                    continue
+                if kind == "arch" and _ROBOT_ARM.search(work, 0, match.end()):
+                    blank(*match.span())  # "for the pick arm": a robot's arm, no arch
                     continue
                 source = (
                     patterns.from_before.search(work, 0, match.start()) is not None

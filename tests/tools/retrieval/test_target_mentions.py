@@ -112,3 +112,20 @@ def test_the_classification_carries_what_is_ruled_out() -> None:
         {"kind": "dist", "value": "debian13"},
         {"kind": "os", "value": "ubuntu"},
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "debian 13 for the welding robot arm controller, amd64",
+        "an ubuntu image for the packing arm in hall 3, x86_64",
+    ],
+)
+def test_a_machines_arm_is_no_architecture(text: str) -> None:
+    assert targets(text)["arch"] == "x86_64"
+    assert [m.kind for m in detect_target_spans(text)].count("arch") == 1
+
+
+def test_arm_on_its_own_still_names_the_architecture() -> None:
+    assert targets("the same image for arm please")["arch"] == "aarch64"
+    assert targets("a robot arm image on arm")["arch"] == "aarch64"
