@@ -316,8 +316,9 @@ def read_clause(
         # "the rescue flows use scp", "our runners handle it": a definite subject and
         # a verb of what is (not the first word after the determiner: that is the noun)
         stated = next((w for w in head[2:] if w in _PRESENT_STATING), "")
-        if not stated and not named:
-            # "the QA team switched to nightly builds": a past verb after the noun
+        if not stated and not _names_something(text, words):
+            # "the QA team switched to nightly builds", "the platform team standardised on
+            # podman": a past verb after the noun, whatever package it names
             stated = next((w for w in head[2:4] if _past(w)), "")
     if not stated and head[0] in PEOPLE and len(head) > 1:
         # "people use screen from the jump host", "techs prefer vim": people and a verb

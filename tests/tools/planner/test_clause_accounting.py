@@ -185,3 +185,9 @@ def test_refusing_anything_of_a_kind_after_a_removal_is_its_reason() -> None:
     # said alone it asks for something no rule reads, and is reported
     alone = plan("we don't want anything announcing itself on the network")
     assert [o for _, o in outcomes(alone)] == ["not_applied"]
+
+
+def test_a_past_statement_about_a_named_package_is_a_reason() -> None:
+    result = plan("drop chrony, the ops team replaced it with systemd-timesyncd years ago")
+    assert result.not_applied == []
+    assert outcomes(result)[-1][1] == "context"
