@@ -73,7 +73,7 @@ def test_load_is_cached_and_covers_every_capability_the_issue_lists(
 def test_every_capability_group_is_a_vocabulary_capability_or_a_new_one(
     catalog: CapabilityCatalog,
 ) -> None:
-    known = set(PACKAGE_CAPABILITIES) | {"development", "iot", "database"}
+    known = set(PACKAGE_CAPABILITIES) | {"development", "iot", "database", "storage"}
     assert {c.group for c in catalog.capabilities.values()} <= known
 
 

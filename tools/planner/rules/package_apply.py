@@ -11,6 +11,7 @@ from fnmatch import fnmatchcase
 
 from oic_ai.stores.capability_catalog import Capability
 from oic_ai.stores.vocabulary import PACKAGE_CAPABILITIES
+from oic_ai.tools.planner.rules.capability_words import find_capabilities
 from oic_ai.tools.planner.rules.package_names import family_names, removal_aliases
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, tokenize
@@ -37,8 +38,13 @@ def apply_names(state: PlanState, item: Item, asked: str, names: list[str]) -> N
         add_packages(state, item, names, asked)
 
 
-def apply_capabilities(state: PlanState, item: Item, capabilities: Sequence[Capability]) -> None:
-    """Add a capability's packages for the target, or remove whichever of them are there."""
+def apply_capabilities(
+    state: PlanState, item: Item, capabilities: Sequence[Capability], *, extra: bool = False
+) -> None:
+    """Add a capability's packages for the target, or remove whichever of them are there.
+
+    ``extra`` marks capabilities a paraphrase named beside the one it was read as.
+    """
     target = state.target
     if not target.known:
         state.reject(*item.span, "the template has no target distribution to pick packages for")
@@ -78,6 +84,28 @@ def apply_capabilities(state: PlanState, item: Item, capabilities: Sequence[Capa
         remove_packages(state, item, sorted(candidates), label)
         return
     add_packages(state, item, names, label)
+    if not extra:
+        _paraphrase_extras(state, item, capabilities)
+
+
+def _paraphrase_extras(state: PlanState, item: Item, applied: Sequence[Capability]) -> None:
+    """Add what a paraphrase said beside the capability it was read as.
+
+    "boot straight into a full-screen browser" is read as the kiosk capability (the
+    paraphrase table), but its own words also name a browser: each other capability
+    they name is added with it.
+    """
+    said = " ".join(w for w in item.words if w not in FILLER)
+    names = {c.name for c in applied}
+    for correction in state.text.corrections:
+        if correction.kind != "paraphrase" or correction.read_as.lower() != said:
+            continue
+        more = [
+            c for c in find_capabilities(state.catalog, correction.written) if c.name not in names
+        ]
+        if more:
+            apply_capabilities(state, item, more, extra=True)
+            names |= {c.name for c in more}
 
 
 # notes worth repeating: the packages come from elsewhere or stand in for what was asked

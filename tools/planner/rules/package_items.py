@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Literal
 
+from oic_ai.stores.capability_catalog import words
 from oic_ai.tools.planner.rules.capability_words import find_capabilities as _find_capabilities
 from oic_ai.tools.planner.rules.package_apply import apply_names, remove_packages
 from oic_ai.tools.planner.rules.package_names import (
@@ -209,3 +211,139 @@ def slip(state: PlanState, item: Item, name: str) -> bool:
         "comes from your own repository",
     )
     return True
+
+
+# words that join phrases, never half of a name: "a top" is no atop, "to do" no todo
+_FUNCTION_WORDS = frozenset(
+    (
+        "a an the some any our their its your my this that these those it them and or nor "
+        "but to for in on at by of off with without from into onto via as is are be no not "
+        "add install remove drop delete purge uninstall plus also then please pls "
+        # texting shorthand: "can u set it" is no canu
+        "u r n ur ya"
+    ).split()
+)
+
+
+def join_split_names(state: PlanState, tokens: list[Token]) -> list[Token]:
+    """``tokens`` with a package name split in two read as that name ("tcp dump", "h top").
+
+    Dictation and phone keyboards split names: "h top", "t mux", "can utils", "linux
+    ptp". Two neighbouring words, written with only a space between them, are one name
+    when their join (as one word, or with "-") is exactly one name the index, the
+    catalog, the library or Debian's list knows, and not both words are names by
+    themselves ("vim tmux" lists two). A capability phrase across the two words keeps
+    them as that phrase unless the join is one of its packages ("docker compose" stays
+    the compose capability); a phrase reaching past them ("open ssh server") keeps them
+    apart. The joined token spans both words; its text is the name.
+    """
+    joined: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        after = tokens[index + 1] if index + 1 < len(tokens) else None
+        name = _joined_name(state, tokens, index) if after is not None else None
+        if name is None or after is None:
+            joined.append(token)
+            index += 1
+            continue
+        joined.append(Token("word", name, token.start, after.end))
+        index += 2
+    return joined
+
+
+def _joined_name(state: PlanState, tokens: Sequence[Token], index: int) -> str | None:
+    first, second = tokens[index], tokens[index + 1]
+    if first.kind != "word" or second.kind != "word" or not state.target.known:
+        return None
+    if state.text.original[first.end : second.start] not in (" ", "  "):
+        return None
+    if first.text in _FUNCTION_WORDS or second.text in _FUNCTION_WORDS:
+        return None
+    if not all(PACKAGE_TOKEN.match(t.text) for t in (first, second)):
+        return None
+    written = [state.text.raw(t.start, t.end) for t in (first, second)]
+    if all(_known(state, w) for w in written):
+        return None  # "vim tmux": two names side by side
+    opening = not state.text.original[: first.start].strip() or re.search(
+        r"[.!?\n]\s*$", state.text.original[: first.start]
+    )
+    if written[1] != second.text or (written[0] != first.text and not opening):
+        return None  # "a Cinder volume": a product's name with a noun, not a split name
+    found = [
+        name
+        for name in dict.fromkeys((f"{first.text}{second.text}", f"{first.text}-{second.text}"))
+        if _known(state, name, as_written=False)
+    ]
+    if len(found) != 1:
+        return None
+    name = found[0]
+    if not _phrase_allows(state, tokens, index, name):
+        return None
+    return name
+
+
+def _phrase_allows(state: PlanState, tokens: Sequence[Token], index: int, name: str) -> bool:
+    """Whether no capability phrase keeps the two words at ``index`` apart."""
+    words_at = [t.text if t.kind == "word" else "" for t in tokens]
+    text = " ".join(w for w in words_at[max(0, index - 3) : index + 5] if w)
+    target = state.target
+    for capability in _find_capabilities(state.catalog, text):
+        for phrase in (capability.name, *capability.synonyms):
+            size = len(phrase_words := words(phrase))
+            if size < 2:
+                continue
+            for start in range(max(0, index - size + 1), index + 2):
+                found = words_at[start : start + size]
+                if [w.removesuffix("s") for w in found] != [
+                    p.removesuffix("s") for p in phrase_words
+                ]:
+                    continue
+                if (start, start + size) != (index, index + 2):
+                    return False  # "open ssh server": the phrase takes "ssh" with "server"
+                listed = capability.packages_for(target.os, target.dist, target.arch)
+                if name not in listed:
+                    return False  # "docker compose" is the compose capability
+    return True
+
+
+def read_joined(state: PlanState, items: list[Item], tokens: Sequence[Token]) -> list[Item]:
+    """Add or remove each joined name (:func:`join_split_names`); the items without them.
+
+    A joined name is read where its item adds or removes, or where it is all its item
+    says ("tcp dump." alone); elsewhere its words (from ``tokens``, the tokens before the
+    join) stay as written for the other readings.
+    """
+    kept: list[Item] = []
+    for item in items:
+        joined = [t for t in item.tokens if t.kind == "word" and " " in _written(state, t)]
+        content = [t for t in item.tokens if t.text not in FILLER]
+        alone = item.mode == "none" and content == joined and len(joined) == 1
+        if not joined:
+            kept.append(item)
+            continue
+        if item.mode in ("add", "remove") or alone:
+            mode: Literal["add", "remove"] = "remove" if item.mode == "remove" else "add"
+            for token in joined:
+                _apply_joined(state, Item(mode, [token], item.verb or "joined"), token)
+            rest = [t for t in item.tokens if t not in joined]
+        else:  # the words as written: "a Cinder volume" stays a phrase
+            rest = [u for t in item.tokens for u in tokens if t.start <= u.start < t.end]
+        if any(t.text not in FILLER for t in rest):
+            kept.append(Item(item.mode, rest, item.verb, item.aside_by))
+    return kept
+
+
+def _written(state: PlanState, token: Token) -> str:
+    return state.text.raw(token.start, token.end)
+
+
+def _apply_joined(state: PlanState, item: Item, token: Token) -> None:
+    """Add or remove the joined name ``token`` names, in the target's spelling."""
+    name = token.text
+    target = state.target
+    aliases = state.catalog.aliases(name, target.os, target.dist, target.arch)
+    names = [name] if item.mode == "remove" or not aliases or name in aliases else list(aliases)
+    apply_names(state, item, name, names)
+    written = " ".join(state.text.raw(token.start, token.end).split())
+    state.warn(f"read '{written}' as {name}")

@@ -66,8 +66,13 @@ def _dist_library_names(dist: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def known(state: PlanState, name: str) -> bool:
-    """True when the synced index, the catalog or the library knows ``name``."""
+def known(state: PlanState, name: str, *, as_written: bool = True) -> bool:
+    """True when the synced index, the catalog or the library knows ``name``.
+
+    On a Debian-family target, Debian's list of names counts too for a name written as it
+    is spelt; ``as_written=False`` drops that condition for a name the caller built from
+    what was written ("tcp dump" read as tcpdump).
+    """
     if state.packages is not None and state.packages.is_package(name):
         return True
     if name in state.facts.packages or name in state.facts.kernel.packages:
@@ -79,7 +84,7 @@ def known(state: PlanState, name: str) -> bool:
 
         # "memtester": a Debian tool, though no template has it; written as the name is
         # spelt ("PackageKit" is a product name, not the package packagekit)
-        return name in debian_names() and _written_as_is(state, name)
+        return name in debian_names() and (not as_written or _written_as_is(state, name))
     return False
 
 
@@ -362,6 +367,12 @@ _PEOPLE = frozenset(
 )
 
 
+# reflexive pronouns: "the app we install ourselves" says who, never what
+REFLEXIVE = frozenset(
+    "myself yourself yourselves himself herself itself ourselves themselves oneself".split()
+)
+
+
 def never_a_name(state: PlanState, token: str, written: str) -> bool:
     """Whether an unknown word can never be a package, however it is marked.
 
@@ -371,17 +382,38 @@ def never_a_name(state: PlanState, token: str, written: str) -> bool:
     """
     from oic_ai.stores.targets import load_targets
 
-    if len(token) < 2 or token in _PEOPLE:
-        return True  # "-y"; "the admins want X": people are never packages
+    if len(token) < 2 or token in _PEOPLE or token in REFLEXIVE:
+        return True  # "-y"; "the admins want X", "we install it ourselves": people
     flag = rf"(?<![\w.-])--?{re.escape(written)}(?![\w.+-])"
     if re.search(flag, state.text.original):
         return True
+    if token in _KERNEL_KEYS or token in _cmdline_keys(state.facts.kernel.cmdline):
+        return True  # "isolcpus / nohz_full should be 1-3": kernel options named bare
     registry = load_targets()
     if registry.os_for_spelling(token) is not None:
         return True
     if any(token in registry.request_words(kind) for kind in ("dist", "arch")):
         return True
     return _short_dist(token, registry.request_words("dist"))
+
+
+# kernel command-line keys people name without "=" (the kernel's parameter names, none of
+# them a package); the template's own command line adds its keys (_cmdline_keys)
+_KERNEL_KEYS = frozenset(
+    (
+        "isolcpus nohz_full nohz rcu_nocbs rcu_nocb_poll irqaffinity hugepages hugepagesz "
+        "default_hugepagesz transparent_hugepage nosmt mitigations loglevel intel_iommu "
+        "amd_iommu iommu nmi_watchdog nosoftlockup processor.max_cstate intel_idle.max_cstate "
+        "intel_pstate idle clocksource tsc skew_tick kthread_cpus slab_nomerge init_on_alloc "
+        "init_on_free page_alloc.shuffle randomize_kstack_offset vsyscall lockdown "
+        "consoleblank maxcpus nr_cpus panic"
+    ).split()
+)
+
+
+@lru_cache(maxsize=64)
+def _cmdline_keys(cmdline: str) -> frozenset[str]:
+    return frozenset(arg.split("=", 1)[0].lower() for arg in cmdline.split() if "=" in arg)
 
 
 def _short_dist(token: str, dist_words: Sequence[str] | dict[str, str]) -> bool:
@@ -437,6 +469,11 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "ntp1.corp.example.net", "example.com": a host, not a package
     words = item.words
     before = words[: words.index(token)] if token in words else words
+    found = next((t for t in item.tokens if t.text == token), None)
+    if found is not None and _OBJECT_AFTER.match(state.text.work, found.end):
+        return False  # "configure it to keep the logs": a verb and its object, no name
+    if found is not None and _ASSIGNED.match(state.text.work, found.end):
+        return False  # 'disk_size = "40G"': a pasted setting's field, not a name
     if before and before[-1] in _BEFORE_A_VERB:
         return False  # "wants us to consolidate", "make sure it boots": a verb, not a thing
     if before and before[-1] in _BEFORE_A_STATE:
@@ -456,6 +493,12 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "also auto-register", "with read-only root": English, said weakly
     # "add vlc": a lower-case word that is no English word; "FreeIPA", "a ton" are not
     return bool(item.verb) and written == written.lower() and not is_common(token)
+
+
+# an object pronoun right after a word: the word is a verb ("configure it", "tune them")
+_OBJECT_AFTER = re.compile(r"\s+(?:it|them)\b")
+# an assignment right after a word: the word is a setting's field ('disk_size = "40G"')
+_ASSIGNED = re.compile(r"[ \t]*\+?=(?!=)")
 
 
 _DEBIAN_NAME = re.compile(r"^[a-z0-9][a-z0-9+.-]+$", re.IGNORECASE)

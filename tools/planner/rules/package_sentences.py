@@ -46,6 +46,28 @@ def in_path(state: PlanState, token: Token) -> bool:
 _SENTENCE_END = re.compile(r"[.!?;:](?=\s|$)|\n")
 
 
+def from_repository(state: PlanState, item: Item) -> bool:
+    """Whether ``item`` may come from a repository the request adds: it keeps its spelling.
+
+    The repository (its URL, a word for one, or "from it") is said before the end of the
+    name's sentence: "add the repo ... Then install docker-ce", "switch to docker-ce from
+    it". "add moby for containers. Their runtime comes from their repo ...": the repository
+    comes after, for something else, and "moby" is the target's moby-engine.
+    """
+    if not state.repositories:
+        return False
+    original = state.text.original
+    end = next((m.start() for m in _STOP.finditer(original, item.span[1])), len(original))
+    said = original[:end].lower()
+    if re.search(r"\brepo(?:s|sitory|sitories)?\b|://|\bfrom\s+(?:it|there|that|them)\b", said):
+        return True
+    return any(r.url.lower() in said for r in state.repositories)
+
+
+# where a sentence ends for :func:`from_repository` (a colon heads a list in it)
+_STOP = re.compile(r"[.!?;](?=\s|$)|\n")
+
+
 def name_sentences(state: PlanState, items: list[Item]) -> list[Item]:
     """Mark the items of a verbless sentence that is nothing but names as added.
 
@@ -221,7 +243,10 @@ SAID_OF = re.compile(
     r"\s+(?:"
     rf"(?P<off>{NOT_NEEDED})"
     r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped))"
-    r"|goes|(?:has|have)\s+to\s+go)"
+    r"|goes|(?:has|have)\s+to\s+go"
+    # "postgres is overkill", "the agent is useless on-prem": judged not worth having
+    r"|(?:is|are|'s|seems|feels)\s+(?:(?:really|totally|just|probably|clearly|kind\s+of|a\s+bit|"
+    r"way)\s+)?(?:overkill|unnecessary|redundant|pointless|useless|superfluous|bloat))"
     # "telnet and rsh-client must not be (installed)": the verb of the sentence before
     r"|(?P<banned>(?:(?:must|should|may|shall|can)(?:\s+not|n't|\s+never)|mustn't|shouldn't)"
     r"\s+be(?:\s+(?:installed|included|present|there|added|on\s+it|in\s+(?:it|the\s+image)))?"

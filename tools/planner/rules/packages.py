@@ -27,12 +27,22 @@ from oic_ai.tools.planner.rules.package_apply import (
     remove_by_patterns,
     remove_packages,
 )
+from oic_ai.tools.planner.rules.package_conditions import (
+    capability_in_parentheses,
+    conditional_removals,
+    done_by_themselves,
+    joined_to_a_phrase,
+    stated_subject,
+    without_purpose,
+)
 from oic_ai.tools.planner.rules.package_items import (
     FENCE,
     companion,
     described_removal,
+    join_split_names,
     minus_signs,
     only_known,
+    read_joined,
     slip,
     spelled_out,
     split_slashed,
@@ -69,6 +79,7 @@ from oic_ai.tools.planner.rules.package_sentences import (
     REPLACE,
     SAID_OF,
     final_intent,
+    from_repository,
     in_path,
     keep,
     keeps,
@@ -100,6 +111,7 @@ def rule_packages(state: PlanState) -> None:
     for fence in FENCE.finditer(state.text.original):
         state.text.consume(*fence.span("lang"), "context")  # "```yaml": the block's format
     _replacements(state)
+    conditional_removals(state, _resolve_item)  # "if X is in there, remove it"
     _described(state)
     _said_of(state)
     _replace_pointing(state)
@@ -111,9 +123,9 @@ def rule_packages(state: PlanState) -> None:
     head: Item | None = None  # the item a parenthesis may name ("the SCAP tooling (a, b)")
     head_took = False
     tokens = minus_signs(state.text.work, tokenize(state.text.work))
-    items = [
-        split_slashed(state, item) for item in split_items(tokens, line_breaks(state.text.work))
-    ]
+    joined = join_split_names(state, tokens)  # "tcp dump", "h top": one name each
+    items = read_joined(state, list(split_items(joined, line_breaks(state.text.work))), tokens)
+    items = [split_slashed(state, item) for item in items]
     items = name_sentences(state, items)
     for index, item in enumerate(items):
         if any(start <= item.span[0] < end for start, end in asked):
@@ -144,7 +156,10 @@ def rule_packages(state: PlanState) -> None:
             if (
                 item.aside_by == "("
                 and head is not None
-                and _names_in_parentheses(state, head, item)
+                and (
+                    _names_in_parentheses(state, head, item)
+                    or (not head_took and capability_in_parentheses(state, head, item))
+                )
             ):
                 if not head_took:
                     state.text.consume(*head.span)  # the description the names spell out
@@ -171,6 +186,13 @@ def rule_packages(state: PlanState) -> None:
         if item.mode != "none" and item.words[0] in _WHERE and (state.add or state.remove):
             state.text.consume(*item.span, "context")  # "(something to X) from the office"
             continue
+        if (
+            done_by_themselves(state, items, index)
+            or stated_subject(state, item)
+            or joined_to_a_phrase(state, items, index, previous_took)
+        ):
+            previous_took = False
+            continue
         if any(w not in FILLER for w in item.words):
             before = len(state.text.claims)
             if head is not None and head_took and companion(state, head, item):
@@ -192,6 +214,11 @@ def rule_packages(state: PlanState) -> None:
 _DETERMINERS = frozenset("the a an our some their its your my this that these those".split())
 
 
+# words said after a change of mind's object: "drop tmux actually"
+_AFTERTHOUGHTS = frozenset("actually altogether entirely completely".split())
+_TAKING_OUT = REMOVE_VERBS | frozenset("scratch kill nuke ditch toss bin cut".split())
+
+
 def _trim(item: Item) -> Item | None:
     """``item`` without the adverbs at its ends ("nano back", "chrony after all").
 
@@ -205,8 +232,11 @@ def _trim(item: Item) -> Item | None:
         and (tokens[1].text in _PRONOUNS)
     ):
         del tokens[:2]
+    # "no, scratch engine x": a verb of taking out after the negation says it again
+    while item.mode == "remove" and len(tokens) > 1 and tokens[0].text in _TAKING_OUT:
+        del tokens[0]
     while tokens:
-        if tokens[-1].text in ADVERBS:
+        if tokens[-1].text in ADVERBS or tokens[-1].text in _AFTERTHOUGHTS:
             tokens.pop()
         elif len(tokens) >= 2 and (tokens[-2].text, tokens[-1].text) in ADVERB_PAIRS:
             del tokens[-2:]
@@ -310,6 +340,7 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
         return
     if described_removal(state, trimmed):
         return
+    trimmed = without_purpose(state, trimmed)  # "chrony to discipline the clock"
     pieces = _pieces(state, trimmed)
     listed = _listed_ambiguous(state, trimmed) if len(pieces) > 1 else []
     took = 0
@@ -599,7 +630,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     if (
         is_name
         and not named_capability
-        and (_real(state, written) or (state.repositories and item.mode != "remove"))
+        and (_real(state, written) or (item.mode != "remove" and from_repository(state, item)))
     ):
         # "nftables" on el10 is nftables, not the firewall capability's firewalld; a name
         # from the user's own repository stays as written ("docker-ce")

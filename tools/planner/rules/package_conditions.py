@@ -1,0 +1,167 @@
+"""Package sentences with a condition or a remark: "if X is in there, remove it".
+
+Split from :mod:`packages` (which walks the request's items) to keep both short.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from oic_ai.tools.planner.rules.capability_words import covered_words, find_capabilities
+from oic_ai.tools.planner.rules.package_apply import apply_capabilities
+from oic_ai.tools.planner.rules.package_items import only_known
+from oic_ai.tools.planner.rules.package_names import REFLEXIVE
+from oic_ai.tools.planner.rules.package_sentences import NAME
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.text import Item, Token, split_items, tokenize
+from oic_ai.tools.planner.words import FILLER
+
+# "if tcpdump, socat or reportbug are in there, remove them", "if qemu-kvm is in the package
+# list, take it out" (read as "remove it"): a removal of whichever of the names is there
+_IF_THERE = re.compile(
+    rf"\bif\s+(?:the\s+)?(?P<names>(?:{NAME})(?:\s*(?:,|\band\b|\bor\b|&)\s*(?:{NAME}))*)"
+    r"\s+(?:is|are|'s)\s+(?:still\s+|already\s+)?"
+    r"(?:in\s+(?:there|it|the\s+(?:image|template|package\s+list|packages?|list|build))"
+    r"|installed|included|present|there)"
+    r"\s*,?\s*(?:then\s+)?(?:please\s+)?"
+    r"(?:remove|drop|delete|purge|uninstall|get\s+rid\s+of)\s+(?:it|them|those|that)\b"
+    r"(?:\s+(?:please|too|as\s+well))?"
+)
+
+Resolve = Callable[[PlanState, Item], None]
+
+
+def conditional_removals(state: PlanState, resolve: Resolve) -> None:
+    """Remove the packages a condition on their presence names ("if X is in there, drop it").
+
+    Each name is removed when the template has it; one it does not have is noted as absent,
+    as "remove X" would note it. ``resolve`` reads one item (the package rule's reading).
+    """
+    for match in state.text.matches(_IF_THERE):
+        start, end = match.span("names")
+        tokens = [t for t in tokenize(state.text.work) if start <= t.start < end]
+        before = len(state.text.claims)
+        for item in split_items(_or_as_comma(tokens)):
+            if any(w not in FILLER for w in item.words):
+                resolve(state, Item("remove", item.tokens, "remove"))
+        if len(state.text.claims) > before:
+            state.text.consume(*match.span())
+
+
+def _or_as_comma(tokens: Sequence[Token]) -> list[Token]:
+    """``tokens`` with each "or" between names read as a comma."""
+    return [
+        Token("sep", ",", t.start, t.end) if t.kind == "word" and t.text == "or" else t
+        for t in tokens
+    ]
+
+
+def done_by_themselves(state: PlanState, items: Sequence[Item], index: int) -> bool:
+    """Read "(the app X) we install ourselves" as a remark: who installs it, not a package.
+
+    The item is a verb's reflexive pronoun alone; the item right before it, when it has
+    no verb, is the verb's object said first ("the charger app 'x' we install ourselves").
+    """
+    item = items[index]
+    if not item.verb or not all(w in REFLEXIVE or w in FILLER for w in item.words):
+        return False
+    if not any(w in REFLEXIVE for w in item.words):
+        return False
+    state.text.consume(*item.span, "context")
+    if index and items[index - 1].mode in ("none", "aside") and not items[index - 1].verb:
+        before = items[index - 1]
+        if "." not in state.text.work[before.span[1] : item.span[0]]:
+            state.text.consume(*before.span, "context")
+    return True
+
+
+# what may follow "to" after names without making it a purpose: where the names go
+_WHERE_TO = frozenset("the a an our their its your my this that these those it them".split())
+
+
+def without_purpose(state: PlanState, item: Item) -> Item:
+    """``item`` without the purpose said after its names ("chrony to discipline the clock").
+
+    An infinitive after known names says what they are for: the names are the item, the
+    purpose is context. "add tcpdump to it", "nginx to the image": where, kept whole.
+    """
+    words = item.words
+    if item.mode not in ("add", "remove") or "to" not in words[1:]:
+        return item
+    at = words.index("to", 1)
+    head = Item(item.mode, item.tokens[:at], item.verb, item.aside_by)
+    after = words[at + 1] if at + 1 < len(words) else ""
+    if not after or after in _WHERE_TO or not only_known(state, head):
+        return item
+    state.text.consume(item.tokens[at].start, item.span[1], "context")
+    return head
+
+
+def capability_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
+    """Read a description whose parenthesis names its capability ("printer support (CUPS)").
+
+    The description ("receipt printer support") holds a word the capability does not
+    cover ("receipt"), so alone it is unclear; the parenthesis right after it is nothing
+    but a phrase of a capability the description also names: that capability is meant.
+    """
+    between = state.text.original[head.span[1] : item.span[0]]
+    if head.mode not in ("add", "remove") or not between.strip().startswith("("):
+        return False
+    content = [w for w in item.words if w not in FILLER]
+    if not content or ")" in between:
+        return False
+    inner = find_capabilities(state.catalog, " ".join(content))
+    if not inner or not all(covered_words(inner, content)):
+        return False
+    named = {c.name for c in find_capabilities(state.catalog, " ".join(head.words))}
+    shared = [c for c in inner if c.name in named]
+    if not shared:
+        return False
+    apply_capabilities(state, head, shared)
+    state.text.consume(*item.span)
+    return True
+
+
+# a verb that states what its subject has or does: "mkosi also has Hostname=...", "our old
+# builder uses squashfs"
+_STATED = re.compile(
+    r"\s+(?:(?:also|still|just|already|only|even|currently|then)\s+)?"
+    r"(?:has|had|uses|used|does|did|says|said|supports|ships|shipped|sets|builds|built|makes"
+    r"|made|writes|wrote|produces|produced|creates|created|generates|generated|reads|calls"
+    r"|puts|lets|gives|gave)\b"
+)
+
+
+def stated_subject(state: PlanState, item: Item) -> bool:
+    """Whether ``item`` is the subject of a verb that states something of it (context).
+
+    "mkosi also has Hostname=ci-runner": mkosi is what is talked about, not asked for. Only
+    an item without a verb of its own; "add mkosi, it has ..." adds it.
+    """
+    if item.mode != "none" or item.verb not in ("", ","):
+        return False
+    if not _STATED.match(state.text.original.lower(), item.span[1]):
+        return False
+    state.text.consume(*item.span, "context")
+    return True
+
+
+def joined_to_a_phrase(state: PlanState, items: Sequence[Item], index: int, took: bool) -> bool:
+    """Whether a "+" item only continues the phrase before it: the "+" joins, asks nothing.
+
+    "we boot into a hand-rolled mkinitramfs + squashfs" says what is used now. The item
+    right before the "+" took nothing and is a phrase of several words without a verb of
+    its own; "htop + tmux", "+jq" still add.
+    """
+    item = items[index]
+    if item.verb != "+" or index == 0 or took:
+        return False
+    before = items[index - 1]
+    between = state.text.work[before.span[1] : item.span[0]]
+    if between.strip() != "+" or before.verb not in ("", ","):
+        return False
+    if len(before.words) < 2 or only_known(state, before):
+        return False  # "htop + tmux": names joined by the sign
+    state.text.consume(*item.span, "context")
+    return True
