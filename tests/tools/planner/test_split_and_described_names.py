@@ -175,3 +175,16 @@ def test_a_name_said_after_its_repository_keeps_its_spelling() -> None:
         "Then install moby from it"
     )
     assert "moby" in added(plan_on(AZURE, said))
+
+
+@pytest.mark.parametrize(
+    ("said", "plus"),
+    [
+        ("drop wireguard, we're moving to the corporate vpn client (openvpn)", ["openvpn"]),
+        ("we are switching over to chrony for the clock", ["chrony"]),
+        ("we moved to a bigger board last month, add htop", ["htop"]),
+    ],
+)
+def test_what_a_request_switches_to_is_added_when_known(said: str, plus: list[str]) -> None:
+    result = plan_on(DEBIAN, said)
+    assert added(result) == plus, (said, result.not_applied)

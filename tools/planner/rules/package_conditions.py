@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from oic_ai.tools.planner.lexicon import is_english
 from oic_ai.tools.planner.rules.capability_words import covered_words, find_capabilities
 from oic_ai.tools.planner.rules.package_apply import apply_capabilities
 from oic_ai.tools.planner.rules.package_items import only_known
@@ -165,3 +166,43 @@ def joined_to_a_phrase(state: PlanState, items: Sequence[Item], index: int, took
         return False  # "htop + tmux": names joined by the sign
     state.text.consume(*item.span, "context")
     return True
+
+
+# "we're switching to the vendor's ipsec stack (strongswan)", "moving over to chrony": what
+# is switched to is wanted; the name in parentheses when one follows the description
+_SWITCHING_TO = re.compile(
+    r"\b(?:switch(?:ing)?|mov(?:e|ing)|migrat(?:e|ing)|go(?:ing)?)\s+(?:over\s+|back\s+)?to\s+"
+    r"(?P<what>[^.;:,()\n\x1f]{1,60}?)\s*(?:\((?P<aside>[^()\n\x1f]{1,40})\))?"
+    r"(?=\s*(?:$|[.;,!\n]))"
+)
+
+
+# words after which the rest says what for or where ("chrony for time")
+_WHAT_FOR = frozenset("for on in at as because since from with".split())
+
+
+def switched_to(state: PlanState, resolve: Resolve) -> None:
+    """Add the known names a request says it switches to ("switching to X (strongswan)").
+
+    Only names the index, catalog or library knows are read (the parenthesis first, else
+    the words after "to"); a description ("a 4-core part") or a target's name asks nothing
+    here.
+    """
+    tokens = tokenize(state.text.work)
+    for match in state.text.matches(_SWITCHING_TO):
+        group = "aside" if match.group("aside") else "what"
+        start, end = match.span(group)
+        words = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+        cut = next((k for k, t in enumerate(words) if t.text in _WHAT_FOR), len(words))
+        content = [t for t in words[:cut] if t.text not in FILLER and t.text not in _WHERE_TO]
+        if not content or not only_known(state, Item("add", content)):
+            continue
+        if group == "what" and (len(content) > 1 or is_english(content[0].text)):
+            continue  # "switch to tmux and screen": a list the item reading takes as one
+        took = 0
+        for token in content:
+            before = len(state.text.claims)
+            resolve(state, Item("add", [token], "switch"))
+            took += len(state.text.claims) > before
+        if took == len(content):  # up to the names: "... and remove X" is its own
+            state.text.consume(match.start(), match.end() if group == "aside" else content[-1].end)

@@ -33,6 +33,7 @@ from oic_ai.tools.planner.rules.package_conditions import (
     done_by_themselves,
     joined_to_a_phrase,
     stated_subject,
+    switched_to,
     without_purpose,
 )
 from oic_ai.tools.planner.rules.package_items import (
@@ -112,6 +113,7 @@ def rule_packages(state: PlanState) -> None:
         state.text.consume(*fence.span("lang"), "context")  # "```yaml": the block's format
     _replacements(state)
     conditional_removals(state, _resolve_item)  # "if X is in there, remove it"
+    switched_to(state, _resolve_item)  # "we're switching to the ipsec stack (strongswan)"
     _described(state)
     _said_of(state)
     _replace_pointing(state)
