@@ -19,7 +19,7 @@ GLUE = frozenset(
         "wants we i you who which that is are be being gets get goes go has have having "
         "should must will shall does do only as well at all his her their he she they them "
         "yes with to into for also both either new one one's own just so exist exists the a an "
-        "there"
+        "there put place move"
     ).split()
 )
 _GLUE_WORD = re.compile(r"[a-z][a-z']*")

@@ -7,7 +7,7 @@ the image lacks is installed when its package is known.
 
 from __future__ import annotations
 
-from oic_ai.tools.edit_plan import AddUser, SetValue
+from oic_ai.tools.edit_plan import AddUser, DeleteValue, SetValue
 from oic_ai.tools.planner.state import PlanState
 
 
@@ -60,25 +60,42 @@ def leave_groups(state: PlanState, name: str, groups: list[str]) -> None:
 
 
 def plan_user(
-    state: PlanState, name: str, groups: list[str], sudo: bool | None, shell: str | None
+    state: PlanState,
+    name: str,
+    groups: list[str],
+    sudo: bool | None,
+    shell: str | None,
+    leave: list[str] | None = None,
 ) -> None:
-    """Plan user ``name``: add it, or change the groups, sudo and shell of the one there is."""
+    """Plan user ``name``: add it, or change the groups, sudo and shell of the one there is.
+
+    ``leave`` are groups the user must not be in ("but not in wheel"): they are taken
+    out, and leaving the group that gives sudo takes sudo away unless sudo was asked for.
+    """
+    leave = leave or []
+    groups = [g for g in groups if g not in leave]
+    if sudo is None and _SUDO_GROUPS & set(leave):
+        sudo = False
     existing = next((u for u in state.facts.users if u.name == name), None)
+    path = f"systemConfig.users[name={name}]"
+    if any(isinstance(v, DeleteValue) and v.path == path for v in state.values):
+        return  # "no sudo-capable 'service' account ... Remove it": removed, not changed
     if existing is None:
         planned = next((u for u in state.users if u.name == name), None)
         if planned is not None:
-            planned.groups = list(dict.fromkeys([*planned.groups, *groups]))
+            planned.groups = [
+                g for g in dict.fromkeys([*planned.groups, *groups]) if g not in leave
+            ]
             planned.sudo = planned.sudo if sudo is None else sudo
             planned.shell = shell or planned.shell
             return
         state.users.append(AddUser(name=name, groups=groups, sudo=bool(sudo), shell=shell))
         return
-    path = f"systemConfig.users[name={name}]"
     changed = False
     # groups an earlier sentence of this request already set start from there
     earlier = [v for v in state.values if isinstance(v, SetValue) and v.path == f"{path}.groups"]
     current = list(earlier[-1].value) if earlier else list(existing.groups)
-    merged = list(dict.fromkeys([*current, *groups]))
+    merged = [g for g in dict.fromkeys([*current, *groups]) if g not in leave]
     if sudo is False:
         # no sudo: not in the groups that give it either
         merged = [g for g in merged if g not in _SUDO_GROUPS or g in groups]

@@ -40,15 +40,32 @@ _OBJECTS = frozenset(("him", "her", "them"))
 _ROLE_AFTER = re.compile(r"\s+(?:user|account|login)(?![\w-])")
 
 
+# a user of the template kept as it is, said next to a removal: "Remove it. Keep ocpp."
+_KEEP_USER = re.compile(
+    r"\b(?:keep|leave|retain)\s+(?:the\s+)?(?:(?:users?|accounts?|logins?)\s+)?"
+    + _NAME
+    + r"(?:\s+(?:user|account|login))?(?:\s+(?:as\s+(?:it\s+is|is)|alone|though))?"
+    r"(?=[\s\x1f]*(?:$|[,;!?]|\.(?:\s|$)))"
+)
+
+
 def remove_users(state: PlanState) -> None:
-    """Remove the users of the template the request names after a verb of removal."""
+    """Remove the users of the template the request names after a verb of removal.
+
+    "Keep ocpp" for a user the template has asks for nothing: it is read as context.
+    """
     existing = {u.name for u in state.facts.users}
+    for kept in state.text.matches(_KEEP_USER):
+        if kept.group("name") in existing:
+            state.text.consume(*kept.span(), "context")
     for match in state.text.matches(_REMOVE_USER):
         name = match.group("name")
         pointed = (
             name in _POSSESSIVES and _ROLE_AFTER.match(state.text.work, match.end("name"))
         ) or name in _OBJECTS
-        if pointed:
+        if name == "it":
+            name = _the_user_just_named(state, match.start()) or name
+        elif pointed:
             # "ops2 left the team. Remove her account", "marek quit, delete him": the user
             # of the template the request named before the pronoun ("them": every one)
             before = state.text.original.lower()[: match.start()]
@@ -77,6 +94,32 @@ def remove_users(state: PlanState) -> None:
             removed.append(more.group("name"))
             end = more.end()
         _remove(state, match, removed)
+
+
+_SENTENCE_BREAK = re.compile(r"[.!?;](?:\s|$)|\n")
+
+
+def _the_user_just_named(state: PlanState, at: int) -> str | None:
+    """The user "it" stands for in "... the 'service' account. Remove it.", or None.
+
+    Only a user of the template named with its role word ("the 'service' account", "user
+    bob") in the same sentence as "it" or the one just before, and nothing else named
+    as a user there: "htop is useless, remove it" names no user and stays for packages.
+    """
+    lower = state.text.original.lower()
+    breaks = [m.end() for m in _SENTENCE_BREAK.finditer(lower, 0, at)]
+    since = breaks[-2] if len(breaks) > 1 else 0
+    window = lower[since:at]
+    named = {
+        u.name
+        for u in state.facts.users
+        if re.search(
+            rf"(?:\b(?:user|account|login)\s+[\"'`]?{re.escape(u.name)}[\"'`]?(?![\w-])"
+            rf"|(?<![\w-])[\"'`]?{re.escape(u.name)}[\"'`]?\s+(?:user|account|login)\b)",
+            window,
+        )
+    }
+    return named.pop() if len(named) == 1 else None
 
 
 def _remove(state: PlanState, match: re.Match[str], names: list[str]) -> None:

@@ -42,6 +42,8 @@ SUDO_ON = re.compile(
     r"|\bsudo\s+(?:access\s+)?(?:enabled|allowed|granted)\b"
     r"|\b(?:should|must|will|shall|to|may)\s+(?:also\s+)?(?:have|get)\s+(?:passwordless\s+|full\s+)?sudo\b"
     r"|\bcan\s+(?:use\s+|do\s+|run\s+)?sudo\b"
+    # "ops needs to be able to sudo" ("not be able to sudo" is read as off first)
+    r"|\b(?:be\s+)?(?:able|allowed)\s+to\s+(?:use\s+|do\s+|run\s+)?sudo\b"
     r"|\b(?:gets?|has|have|having|needs?)\s+(?:passwordless\s+|full\s+)?sudo\b(?!\s*[:=-])"
     r"|\b(?:make|made)\s+\S+\s+(?:an?\s+)?(?:admin|administrator|sudoer)\b"
     r"|\b(?:give|grant)\s+(?:\S+\s+)?(?:full\s+)?(?:sudo|admin|root)\b"
@@ -60,6 +62,14 @@ _GROUP = _GROUP.replace("{shells}", SHELLS)
 # groups sudo and docker, default shell zsh")
 GROUP = rf"[`'\"]?(?:{_GROUP})(?![\w-])(?!\s+(?:login\s+)?shell\b)[`'\"]?"
 GROUPS = rf"{GROUP}(?:\s*(?:,|\band\b|&|\+)\s*{GROUP})*"
+# groups a user must not be in: "but NOT in wheel", "should not be in the docker group",
+# "no longer a member of adm or sudo"
+NOT_IN_GROUPS = re.compile(
+    r"\b(?:not|never|no\s+longer|isn't|aren't|shouldn't|mustn't)\s+"
+    r"(?:(?:be|get|go|stay)\s+)?(?:in|into|a\s+member\s+of|part\s+of)\s+(?:the\s+|any\s+)?"
+    rf"(?:(?P<named>{GROUPS})\s+groups?\b|groups?\s+(?P<labelled>{GROUPS})"
+    rf"|(?P<known>(?:{KNOWN_GROUPS})(?:\s*(?:,|\band\b|\bor\b|&|\+)\s*(?:{KNOWN_GROUPS}))*)(?![\w-]))"
+)
 
 # a user's access said by the device, not the group: "must be allowed to access the serial
 # port" is the dialout group, "needs to use the camera" the video group. The groups are the
@@ -91,3 +101,18 @@ def device_group(match: re.Match[str]) -> str:
     """The group of the device a :data:`DEVICE_ACCESS` match names."""
     index = next(i for i in range(len(_DEVICE_GROUPS)) if match.group(f"g{i}"))
     return _DEVICE_GROUPS[index][1]
+
+
+# "operators log in as 'pilot'": the name people log in with is a user; up to three words
+# before it at the clause's start say who logs in
+LOGS_IN_AS = re.compile(
+    r"(?:^|(?<=[\n,;:.!?(\x1f])|(?<=[\n,;:.!?(\x1f][ \t]))[ \t\x1f]*"
+    r"(?:[a-z][a-z'-]*\s+){0,3}?(?:will\s+|should\s+|must\s+|can\s+|always\s+)?"
+    r"(?:log(?:s|ged)?[\s-]*(?:in|on)|sign(?:s|ed)?[\s-]*(?:in|on))\s+(?:as|with)\s+"
+    r"(?:(?:the|a|an)\s+)?(?:(?:user|account|login)\s+)?"
+    r"(?P<quote>[\"'`]?)(?P<name>[a-z_][a-z0-9_-]*)(?P=quote)(?![\w-])"
+    r"(?:\s+(?:user|account|login)(?![\w-]))?"
+)
+# one word between an article and a role word whose name is given after it: what the
+# account is for ("the kiosk account should be called patient"), not a package
+DESCRIBER = re.compile(r"\b(?:the|a|an|our|their|its)\s+(?P<word>[a-z][a-z0-9-]*)\s+$")

@@ -19,7 +19,13 @@ from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.rules.user_glue import GLUE, eat_glue
 from oic_ai.tools.planner.rules.user_plans import a_package, install_shell, plan_user
 from oic_ai.tools.planner.rules.user_removal import REMOVING, remove_users
-from oic_ai.tools.planner.rules.user_words import DEVICE_ACCESS, device_group
+from oic_ai.tools.planner.rules.user_words import (
+    DESCRIBER,
+    DEVICE_ACCESS,
+    LOGS_IN_AS,
+    NOT_IN_GROUPS,
+    device_group,
+)
 from oic_ai.tools.planner.rules.user_words import GROUPS as _GROUPS
 from oic_ai.tools.planner.rules.user_words import KNOWN_GROUPS as _KNOWN_GROUPS
 from oic_ai.tools.planner.rules.user_words import NAME as _NAME
@@ -75,7 +81,8 @@ _STOP = frozenset(
     ).split()
 )
 _NAMED = re.compile(
-    r"\s*[,:]?\s*(?:(?:called|named|with\s+the\s+name|by\s+the\s+name)\s+"
+    r"\s*[,:]?\s*(?:(?:(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+)?"
+    r"(?:called|named|with\s+the\s+name|by\s+the\s+name)\s+"
     # the name by its label: "name: ops", "username azureops", "login name: ops"
     r"|(?:(?:user|login|account)[\s-]?)?name\s*[:=]?\s*)" + _NAME
 )
@@ -102,7 +109,7 @@ _NO_GROUPS = re.compile(
     r"\s+)?groups?\b"
 )
 _GROUP_LIST = re.compile(
-    rf"\b(?:(?:in|to|into|of|only|needs?|gets?|has|have|wants?|joins?|keeps?|stays?\s+in)\s+"
+    rf"\b(?:(?:in|to|into|of|only|with|needs?|gets?|has|have|wants?|joins?|keeps?|stays?\s+in)\s+"
     rf"(?:the\s+|an?\s+|its\s+|his\s+|her\s+|their\s+)?"
     rf"(?P<g1>{_GROUPS})\s+groups?\b"
     rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\b\s*[:=]?\s*"
@@ -115,7 +122,7 @@ _GROUP_LIST = re.compile(
     rf"|(?:(?<=[,(])|(?<=[,(]\s))(?P<g5>{_GROUPS})\s+groups?\b"
     # system groups alone, set off by commas, to the end of the clause ("user kai, zsh,
     # plugdev + dialout"); a lone "sudo" there is sudo rights, not a list
-    rf"|(?:(?<=[,(\x1f])|(?<=[,(\x1f]\s))(?!sudo[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$)))"
+    rf"|(?:(?<=[,(\x1f])|(?<=[,(\x1f]\s))(?:(?:and|plus)\s+)?(?!sudo[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$)))"
     rf"(?P<g6>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)(?![\w-])"
     r"(?=[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$))))"
 )
@@ -152,6 +159,7 @@ class _User:
     end: int
     sudo: bool | None = None
     groups: list[str] = field(default_factory=list)
+    not_groups: list[str] = field(default_factory=list)  # "but not in wheel"
     no_groups: bool = False
     shell: str | None = None
     listed: bool = False  # named in a list of users ("users: a, b and c")
@@ -185,7 +193,11 @@ _PRONOUN_OR_THE = re.compile(
     # what the user keeps: "keep the docker group", "leave him in wheel"
     r"|(?:keep|leave)\s+(?:(?:it|him|her|them)\s+in\s+|the\s+|his\s+|her\s+|their\s+)"
     # or a field of a "key: value" list: "User: ci; groups: docker; sudo: no"
-    r"|(?:groups?|sudo|(?:login\s+)?shell)\s*[:=])"
+    r"|(?:groups?|sudo|(?:login\s+)?shell)\s*[:=]"
+    # a sentence without its subject, about the user named just before: "operators log
+    # in as pilot. must be in dialout. no admin rights"
+    r"|(?:must|should|needs?\s+to|has\s+to|will|shall)\s+(?:also\s+)?(?:be|have|get|go|join|stay)\b"
+    r"|(?=(?:no|without|with)\s+(?:sudo|admin|root)\b))"
 )
 
 
@@ -209,7 +221,7 @@ def _more_about(state: PlanState, last: _User, start: int, end: int) -> list[_Us
 
 
 _PRONOUN_REF = re.compile(
-    r"\b(?:it|him|her|them|(?:this|that|the)\s+(?:user|account|login))\b(?![\w-])"
+    r"\b(?:it|its|his|him|her|them|their|(?:this|that|the)\s+(?:user|account|login))\b(?![\w-])"
 )
 
 
@@ -319,8 +331,12 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         if named_later is not None and names:
             text.consume(*named_later.span("said"))  # its attributes lie before the name
             name_end = after
-        users.append(_User(names, mention.start(), name_end, sudo, listed=listed))
-        taken.append((mention.start(), name_end))
+        begins = mention.start()
+        describer = DESCRIBER.search(text.work, max(start, begins - 30), begins)
+        if naming and describer and not mods:
+            begins = describer.start("word")  # "the kiosk account should be called x"
+        users.append(_User(names, begins, name_end, sudo, listed=listed))
+        taken.append((begins, name_end))
     users += _named_again(state, users, start, end)
     users.sort(key=lambda u: u.start)
     # "both", "each of them": what follows is said of every user named before it
@@ -483,13 +499,20 @@ def _with_attributes(state: PlanState, user: _User, limit: int) -> list[_User]:
 
 # "an ops user", "a deploy account": the name before the role word, after an adding verb
 _PRE_ROLE = re.compile(
-    r"(?:\b(?P<article>a|an|one|the)\s+|(?:^|(?<=[\n,;:.!?(\x1f])|(?<=[\n,;:.!?(\x1f][ \t]))"
-    r"[ \t\x1f]*)"
+    r"(?:\b(?P<article>a|an|one|the)\s+"
+    # what kind of user, between the article and the name: "a separate 'svc' account"
+    r"(?:(?:separate|second|third|dedicated|new|local|extra|additional|own)\s+)?"
+    # or right after an adding verb: "add runner user with the docker group"
+    r"|\b(?P<verb>add|create|set\s+up)\s+"
+    r"|(?:^|(?<=[\n,;:.!?(\x1f])|(?<=[\n,;:.!?(\x1f][ \t]))[ \t\x1f]*)"
     r"(?P<quote>[\"'`]?)(?P<name>[a-z_][a-z0-9_-]*)(?P=quote)\s+"
     r"(?P<mods>(?:(?:admin|administrator|sudo|privileged|normal|regular|standard|"
     r"unprivileged|service|system|local)\s+)?)(?:user|account|acct|login)(?![\w-])"
-    r"(?!\s*(?:,\s*)?(?:called|named|for)\b)"
+    # "a user account called ops", "an account for bob": the name comes after; a quoted
+    # name before the role word is the name ("an 'ocpp' account for the app")
+    r"(?!\s*(?:,\s*)?(?:(?:is|should\s+be|will\s+be|must\s+be)\s+)?(?:called|named)\b)"
 )
+_FOR_NEXT = re.compile(r"\s*(?:,\s*)?for\b")
 _ADDING = re.compile(r"\b(?:add|create|make|need|needs|want|with|plus|give|set\s+up|include)\b")
 _NOT_PRE_NAMES = _STOP | frozenset(
     (
@@ -515,6 +538,10 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
         attributed = _ATTRIBUTE_NEXT.match(work, match.end(), end)
         if name in _NOT_PRE_NAMES and not match.group("quote"):
             continue
+        if not match.group("quote") and _FOR_NEXT.match(work, match.end()):
+            continue  # "a user account for bob": the name comes after the role word
+        if match.group("verb") and not match.group("quote") and a_package(state, name):
+            continue  # "add nginx user ...": a package's own user, not one to create
         if match.group("mods") and not match.group("quote"):
             after, _ = _names(work, match.end(), end, "user")
             if after:
@@ -528,7 +555,7 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
             # "a human user too": after an article, the word describes the user
             if not (attributed or _ADDING.search(work, start, match.start())):
                 continue
-        elif not attributed and not match.group("quote"):
+        elif not attributed and not match.group("quote") and not match.group("verb"):
             # "jenkins user, no sudo", "the ci account needs to be in docker": the name
             # before the role word, said of with a user's attributes; or a clause that is
             # only the name and its role word ("kiosk user pls", "an ops login too")
@@ -537,6 +564,15 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
         user = _User([name], match.start(), match.end())
         user.sudo = _role_sudo("user", match.group("mods"))
         found.append(user)
+    # "operators log in as 'pilot'": the name people log in with is a user; the words
+    # before it at the clause's start say who logs in
+    for match in LOGS_IN_AS.finditer(work, start, end):
+        name = match.group("name")
+        if name in _STOP or any(u.start <= match.start("name") < u.end for u in found):
+            continue
+        if a_package(state, name) and not match.group("quote"):
+            continue
+        found.append(_User([name], match.start(), match.end()))
     # "create svc-x with no sudo, in the groups a and b": a new name and user attributes
     for match in _CREATE_NAME.finditer(work, start, end):
         name = match.group("name")
@@ -711,6 +747,12 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
     for match in list(_NO_GROUPS.finditer(text.work, start, end)):
         user.no_groups = True
         take(match)
+    for match in list(NOT_IN_GROUPS.finditer(text.work, start, end)):
+        listed = match.group("named") or match.group("labelled") or match.group("known") or ""
+        user.not_groups += [
+            g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|\bor\b|&|\+)\s*", listed) if g
+        ]
+        take(match)
     for match in list(_GROUP_LIST.finditer(text.work, start, end)):
         listed = next(g for g in match.group("g1", "g2", "g3", "g4", "g5", "g6") if g)
         names = [g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*|\s+", listed) if g]
@@ -745,6 +787,6 @@ def _finish(state: PlanState, user: _User) -> None:
             )
             continue
         state.user_names.append(name)
-        plan_user(state, name, groups, sudo, user.shell)
+        plan_user(state, name, groups, sudo, user.shell, leave=user.not_groups)
     if user.shell:
         install_shell(state, user.shell, user.names)

@@ -1,0 +1,125 @@
+"""Users said the way field engineers and product managers say them (issue 21, round 10).
+
+The sentences were written for these tests. They check a name after an adding verb
+("set up builder account"), a kind word between the article and a quoted name ("a
+dedicated 'maint' account"), a name given with "should be called", a quoted name before
+"account for ...", groups a user must not be in ("but not in wheel"), "needs to be able
+to sudo", the name people "log in as" with the sentences after it that leave out their
+subject, "Remove it" for the user the sentence before named, "Keep X" for a user that
+stays, and "its shell" for the one user of the template.
+"""
+
+from __future__ import annotations
+
+from oic_ai.tools.applier import apply_plan
+from oic_ai.tools.edit_plan import DeleteValue, EditPlan, SetValue
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import added, plan_on, users
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+
+
+def _then(first: str, request: str) -> EditPlan:
+    base = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    text = apply_plan(base, plan_request(first, base, mode="refine")).text
+    return plan_request(request, text, mode="refine")
+
+
+def _set(result: EditPlan) -> dict[str, object]:
+    return {op.path: op.value for op in result.operations if isinstance(op, SetValue)}
+
+
+def test_a_name_right_after_an_adding_verb_is_a_user_with_its_group() -> None:
+    result = plan_on(UBUNTU, "set up builder account with the podman group, no sudo")
+    found = users(result)
+    assert set(found) == {"builder"}, (found, result.not_applied)
+    assert found["builder"].get("groups") == ["podman"]
+    assert not found["builder"].get("sudo")
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_kind_word_before_a_quoted_name_starts_a_second_user() -> None:
+    result = plan_on(
+        UBUNTU,
+        "Add a user 'front' without sudo and a dedicated 'maint' account that should have sudo",
+    )
+    found = users(result)
+    assert set(found) == {"front", "maint"}, (found, result.not_applied)
+    assert not found["front"].get("sudo")  # the second user's sudo is its own
+    assert found["maint"].get("sudo") is True
+
+
+def test_a_name_given_with_should_be_called_and_the_word_before_the_role() -> None:
+    result = plan_on(
+        UBUNTU,
+        "the lab account should be called 'student', no admin rights, and put it in the "
+        "plugdev group",
+    )
+    found = users(result)
+    assert set(found) == {"student"}, (found, result.not_applied)
+    assert found["student"].get("groups") == ["plugdev"]
+    assert not found["student"].get("sudo")
+    assert added(result) == []  # "lab" describes the account; it is no package
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_quoted_name_before_account_for_is_the_name() -> None:
+    result = plan_on(UBUNTU, "we also need a 'relay' account for the bridge daemon, no sudo")
+    assert set(users(result)) == {"relay"}, (users(result), result.not_applied)
+
+
+def test_not_in_a_group_takes_the_user_out_of_it_and_its_sudo() -> None:
+    result = _then(
+        "a user clerk in the wheel and adm groups",
+        "clerk should stay in adm but not in wheel",
+    )
+    changed = _set(result)
+    assert changed.get("systemConfig.users[name=clerk].groups") == ["adm"], changed
+    assert changed.get("systemConfig.users[name=clerk].sudo") is False, changed
+
+
+def test_not_in_a_group_for_a_new_user_keeps_it_out() -> None:
+    result = plan_on(UBUNTU, "user reader in the adm group, not in the sudo group")
+    found = users(result)
+    assert found["reader"].get("groups") == ["adm"], found
+    assert not found["reader"].get("sudo")
+
+
+def test_able_to_sudo_gives_sudo_and_not_able_takes_it() -> None:
+    given = _then("a user tech without sudo", "tech needs to be able to sudo now")
+    assert _set(given).get("systemConfig.users[name=tech].sudo") is True, given
+    taken = _then("a user tech with sudo", "tech must not be able to sudo")
+    assert _set(taken).get("systemConfig.users[name=tech].sudo") is False, taken
+
+
+def test_the_name_people_log_in_as_is_a_user_and_the_next_sentences_are_its() -> None:
+    result = plan_on(
+        UBUNTU, "the drivers log in as 'fleet'. must be in the dialout group, and plugdev. no sudo"
+    )
+    found = users(result)
+    assert set(found) == {"fleet"}, (found, result.not_applied)
+    assert found["fleet"].get("groups") == ["dialout", "plugdev"]
+    assert not found["fleet"].get("sudo")
+    assert not result.not_applied, result.not_applied
+
+
+def test_remove_it_removes_the_user_the_sentence_before_named() -> None:
+    result = _then(
+        "accounts 'kiosk' and 'tech', both without sudo",
+        "We can't ship a 'tech' account on the units. Remove it. Keep kiosk.",
+    )
+    deleted = [op.path for op in result.operations if isinstance(op, DeleteValue)]
+    assert deleted == ["systemConfig.users[name=tech]"], (deleted, result.not_applied)
+    assert not result.not_applied, result.not_applied
+
+
+def test_remove_it_after_a_package_removes_no_user() -> None:
+    result = _then("a user tech without sudo and add htop", "htop is not needed, remove it")
+    assert not [op for op in result.operations if isinstance(op, DeleteValue)]
+
+
+def test_its_shell_is_the_shell_of_the_one_user() -> None:
+    result = _then("user rover in the dialout group", "make its shell zsh")
+    assert _set(result).get("systemConfig.users[name=rover].shell") == "/bin/zsh", result
+    assert not result.not_applied, result.not_applied
