@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from oic_ai.tools.planner.rules.kernel_params import is_kernel_key
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import CLAUSE_END
 
@@ -21,6 +22,8 @@ _CMDLINE_WORDS = (
     r"params|options)|bootargs)|kernel\s+(?:args|arguments|parameters|params|options|line))"
 )
 _KEY = r"[a-z0-9_.-]+"
+# "should" and the short forms people type or dictate ("hugepages shd be 2048")
+SHOULD = r"(?:should|shd|shld|shud|must)"
 # An option is one token: a comma inside its value ("isolcpus=2,3", "console=ttyS0,115200")
 # continues it unless a new ``key=`` follows; atomic, so it never backtracks into two.
 _VALUE = rf"[^\s,;]+(?:,(?!{_KEY}=)[^\s,;]+)*"
@@ -117,9 +120,9 @@ _KEY_CHANGE = re.compile(
 # value for several keys the command line has
 _KEYS_BECOME = re.compile(
     rf"(?:\b(?:set|change|make|switch|update|move)\s+(?:the\s+)?)?"
-    rf"(?P<keys>{_KEY}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_KEY})+)"
+    rf"(?P<keys>{_KEY}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*|\s*&\s*){_KEY})+)"
     r"(?:\s+(?:options|arguments|parameters|values))?\s+"
-    r"(?:(?:should|must|need\s+to|needs\s+to|have\s+to)\s+(?:now\s+)?be|to|=|become)\s+"
+    rf"(?:(?:{SHOULD}|need\s+to|needs\s+to|have\s+to)\s+(?:now\s+)?be|to|=|become)\s+"
     r"(?:now\s+)?(?P<value>[^\s,;\x1f]+?)(?=$|[\s,;\x1f]|\.(?:\s|$))"
 )
 # "leave rcu_nocbs alone", "keep loglevel as it is": an option that stays
@@ -178,7 +181,8 @@ def rule_kernel(state: PlanState) -> None:
         keys = {_arg_key(a) for a in state.current_cmdline.split()}
         family = _family(keys, arg) if match.group("family") and "=" not in arg else []
         if _arg_key(arg) not in keys and not family:
-            if "=" in arg:  # "remove loglevel=7": an option, just not there; never added
+            # "remove loglevel=7", "remove i915.force_probe": an option, just not there
+            if "=" in arg or is_kernel_key(state, arg):
                 text.consume(*match.span())
                 state.notes.append(f"{arg} is not on the kernel command line")
             continue  # not an option the command line has: another rule's (a package)
@@ -248,11 +252,16 @@ def rule_kernel(state: PlanState) -> None:
     _key_values(state)
     keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
     for match in text.matches(_KEYS_BECOME):
-        named = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", match.group("keys"))
-        if not named or not all(k in keys and k != "console" for k in named):
+        named = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*|\s*&\s*", match.group("keys"))
+        # "remove rsync. and isolcpus / nohz_full should be 1-3": the list of options
+        # starts after the words the line has no option for
+        while named and named[0] not in keys:
+            named.pop(0)
+        if len(named) < 2 or not all(k in keys and k != "console" for k in named):
             continue
         value = text.raw(*match.span("value")).rstrip(".")
-        text.consume(*match.span())
+        first = text.work.find(named[0], match.start("keys"))
+        text.consume(first, match.end())
         add_cmdline_args(state, [f"{key}={value}" for key in named])
     for match in text.matches(_KEY_KEEP):
         if match.group("key") in keys:
@@ -425,6 +434,8 @@ _HUGE_SIZE = re.compile(
     rf"\b{_HUGE}\s+(?:(?:of|at|with)\s+(?:a\s+)?(?:size\s+(?:of\s+)?)?|sized?\s+"
     rf"|size\s*(?:of\s+|=\s*|:\s*|to\s+)?)(?:{_PAGE_SIZE.format(1)})(?:\s+(?:size|each|pages?))?"
     rf"|(?<![\w.=-]){_PAGE_SIZE.format(2)}\s*(?:-\s*)?(?:sized?\s+)?{_HUGE}\b"
+    # "hugepages: 1G pages, 16 of them", "huge pages - 2M ones"
+    rf"|\b{_HUGE}\s*(?::|-|—|–)\s*{_PAGE_SIZE.format(3)}\s*(?:pages?|ones|each|size)\b"
 )
 # "..., 16 pages", "16 of them", "count 16": how many, said in the sentence about them
 _HUGE_COUNT = re.compile(
@@ -450,8 +461,8 @@ def _hugepages(state: PlanState) -> None:
         size = _HUGE_SIZE.search(text.work, start, end)
         if size is None:
             continue
-        unit = (size.group("unit1") or size.group("unit2")).upper()
-        number = size.group("n1") or size.group("n2")
+        unit = (size.group("unit1") or size.group("unit2") or size.group("unit3")).upper()
+        number = size.group("n1") or size.group("n2") or size.group("n3")
         text.consume(*size.span())
         args = [f"hugepagesz={number}{unit}"]
         count = _HUGE_COUNT.search(text.work, start, end)

@@ -14,6 +14,7 @@ import re
 
 from oic_ai.tools.planner.rules.kernel import (
     _KEY,
+    SHOULD,
     _arg_key,
     _family,
     _more_removed,
@@ -45,7 +46,7 @@ _FROM_TO = re.compile(
 # "hugepages make 32", "the isolcpus change to 2-3", "nohz_full should be 2-7 now"
 _CHANGED_AFTER = re.compile(
     _KEY_FIRST + r"\s+(?:(?:please|pls)\s+)?(?:(?:change|set|make|switch|update|put)"
-    r"(?:\s+(?:it|that|this))?(?:\s+(?:to|=|at))?|(?:should|must|needs?\s+to)\s+(?:now\s+)?be"
+    r"(?:\s+(?:it|that|this))?(?:\s+(?:to|=|at))?|(?:" + SHOULD + r"|needs?\s+to)\s+(?:now\s+)?be"
     r"|(?:to|becomes?|->|=>|→))\s+(?:now\s+)?"
     + _VALUE
     + _END
@@ -57,7 +58,7 @@ _CHANGED_AFTER = re.compile(
     + _OLD.replace("old>", "old2>")
     + _END
 )
-_LISTED_BEFORE = re.compile(rf"{_KEY}\s*(?:,\s*(?:and\s+)?|\s+and\s+)$")
+_LISTED_BEFORE = re.compile(rf"{_KEY}\s*(?:,\s*(?:and\s+)?|\s+and\s+|/\s*|&\s*)$")
 # "only isolcpus keep", "keep only isolcpus": what stays; it asks nothing more
 _ONLY_KEPT = re.compile(
     rf"\bonly\s+(?:the\s+)?(?P<key>{_KEY}){_OPTION_WORD}\s+(?:keep|stays?|remains?)\b"

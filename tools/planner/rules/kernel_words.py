@@ -26,12 +26,19 @@ from oic_ai.tools.planner.rules.kernel import (
     _CMDLINE_WORDS,
     _KEY,
     _arg_key,
+    _hugepages,
     _option_words,
     _remove_cmdline_args,
     _split_args,
     add_cmdline_args,
 )
 from oic_ai.tools.planner.rules.kernel_order import rule_kernel_order
+from oic_ai.tools.planner.rules.kernel_params import (
+    CPU_LIST_KEYS,
+    CPUS,
+    SIZE_KEYS,
+    cpu_list_said,
+)
 from oic_ai.tools.planner.state import PlanState
 
 _CPUS = r"(?P<value>\d{1,4}(?:\s*-\s*\d{1,4})?(?:\s*,\s*\d{1,4}(?:\s*-\s*\d{1,4})?)*)"
@@ -130,7 +137,9 @@ def rule_kernel_described(state: PlanState) -> None:
     and an observed "quiet" is not read as a request for it.
     """
     _observed(state)
+    _hugepages(state)  # "hugepages: 1G pages" is a page size, never hugepages=1G
     rule_kernel_order(state)  # "hugepages remove", "the isolcpus change to 2-3"
+    _keys_without_equals(state)  # "isolcpus 2-7", "rcu_nocbs on the same cpus"
     _verbose_boot(state)
     text = state.text
     keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
@@ -143,6 +152,52 @@ def rule_kernel_described(state: PlanState) -> None:
             value = re.sub(r"\s+", "", match.group("value") or match.group("value2"))
             text.consume(*match.span())
             add_cmdline_args(state, [f"isolcpus={value}"])
+
+
+# the request text writes "256M" as "256mib"; the kernel takes "256M"
+_SIZE = r"\d{1,6}\s*[kmg](?:i?b)?"
+_KEY_ALTERNATIVES = "|".join(
+    re.escape(k) for k in sorted(CPU_LIST_KEYS | SIZE_KEYS, key=len, reverse=True)
+)
+# "isolcpus 2-7", "nohz_full on cores 2-7", "hugepagesz of 1G", "crashkernel: 256M"
+_KEY_WITHOUT_EQUALS = re.compile(
+    rf"(?<![\w.=/-])(?P<key>{_KEY_ALTERNATIVES})(?![\w.=-])\s*:?\s+"
+    r"(?:(?:on|for|to|at|of|with|=)\s+)?(?:(?:the\s+)?(?:cores?|cpus?|cpu\s+cores?)\s+)?"
+    rf"(?P<value>{CPUS}|{_SIZE})(?![\w.-])(?!\s*(?:gb|gib|mb|mib|tb|%))"
+)
+# "nohz_full and rcu_nocbs on the same cpus (as isolcpus)"
+_ON_THE_SAME = re.compile(
+    rf"(?<![\w.=/-])(?P<keys>{_KEY}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*){_KEY})*)\s+"
+    r"(?:on|for|with|to|at|use|using)\s+the\s+same\s+(?:cpus|cores|cpu\s+list|range|list|"
+    rf"value|mask|set)(?:\s+as\s+(?:the\s+)?(?P<as>{_KEY}))?\b"
+)
+
+
+def _keys_without_equals(state: PlanState) -> None:
+    """Read "isolcpus 2-7" as ``isolcpus=2-7``, and "X on the same cpus" as X=that list."""
+    text = state.text
+    for match in text.matches(_KEY_WITHOUT_EQUALS):
+        key, value = match.group("key"), match.group("value")
+        cpu_list = re.fullmatch(CPUS, value) is not None
+        if (key in CPU_LIST_KEYS) != cpu_list:
+            continue  # "isolcpus 2G" is no CPU list, "hugepagesz 2-3" no size
+        if key in SIZE_KEYS:  # the kernel writes sizes 1G, 256M
+            size = re.fullmatch(r"(\d+)\s*([kmg])(?:i?b)?", value)
+            value = f"{size.group(1)}{size.group(2).upper()}" if size else value
+        text.consume(*match.span())
+        add_cmdline_args(state, [f"{key}={value}"])
+    for match in text.matches(_ON_THE_SAME):
+        keys = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*", match.group("keys"))
+        if not all(k in CPU_LIST_KEYS for k in keys):
+            continue
+        value = cpu_list_said(state, match.group("as"))
+        if value is None:
+            state.notes.append(
+                f"{', '.join(keys)}: no one CPU list on the kernel command line to copy"
+            )
+            continue
+        text.consume(*match.span())
+        add_cmdline_args(state, [f"{key}={value}" for key in keys])
 
 
 def _observed(state: PlanState) -> None:

@@ -1,0 +1,86 @@
+"""Kernel parameters named without "=" (issue 21, round 10).
+
+The sentences were written for these tests. A key the kernel takes a CPU list or a size
+for, followed by such a value, is ``key=value`` ("isolcpus 4-11", "crashkernel 256M");
+"X and Y on the same cores" copies the CPU list the command line has; "shd be" is
+"should be"; "huge pages: 2M pages" is a page size; several keys joined by "/" take one
+new value; a key removed without its value ("drop i2c_hid.polling_mode") that the line
+does not have is noted, never read as a package.
+"""
+
+from __future__ import annotations
+
+from oic_ai.tools.applier import apply_plan
+from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import added, plan_on, removed
+
+DEBIAN = "debian13-x86_64-minimal-raw.yml"
+REALTIME = "emt3-x86_64-realtime-industrial-raw.yml"  # isolcpus=managed_irq,domain,2,3 ...
+
+
+def _appended(result: EditPlan) -> list[str]:
+    return [a for op in result.operations if op.op == "set_kernel" for a in op.append_cmdline]
+
+
+def _then(first: str, request: str, template: str = DEBIAN) -> EditPlan:
+    base = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
+    text = apply_plan(base, plan_request(first, base, mode="refine")).text
+    return plan_request(request, text, mode="refine")
+
+
+def test_a_cpu_list_key_and_its_value_without_equals() -> None:
+    result = plan_on(DEBIAN, "for the packet cores we need isolcpus 4-11 and nohz_full 4-11")
+    assert _appended(result) == ["isolcpus=4-11", "nohz_full=4-11"], result
+    assert added(result) == [] and not result.not_applied, result
+
+
+def test_a_size_key_and_its_value_without_equals() -> None:
+    result = plan_on(DEBIAN, "set crashkernel 256M so we get dumps")
+    assert _appended(result) == ["crashkernel=256M"], result
+    assert added(result) == [], result
+
+
+def test_a_value_of_the_wrong_kind_is_not_read() -> None:
+    result = plan_on(DEBIAN, "isolcpus 2G")
+    assert "isolcpus=2G" not in _appended(result), result
+
+
+def test_keys_on_the_same_cores_copy_the_cpu_list_of_the_line() -> None:
+    result = _then(
+        "add isolcpus=2-5 to the kernel command line",
+        "put rcu_nocbs and nohz_full on the same cores",
+    )
+    assert _appended(result) == ["rcu_nocbs=2-5", "nohz_full=2-5"], result
+    assert not result.not_applied, result.not_applied
+
+
+def test_the_same_cores_copy_only_the_cpus_of_a_list_with_flags() -> None:
+    # the base has isolcpus=managed_irq,domain,2,3: its flags are no CPUs
+    result = plan_on(REALTIME, "kthread_cpus on the same cpus as isolcpus")
+    assert _appended(result) == ["kthread_cpus=2,3"], result
+
+
+def test_shd_be_is_should_be_for_a_new_value() -> None:
+    result = _then("add hugepages=128 to the kernel command line", "hugepages shd be 64 not 128")
+    assert _appended(result) == ["hugepages=64"], result
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_page_size_after_a_colon_and_a_count_of_them() -> None:
+    result = plan_on(DEBIAN, "And huge pages: 2M pages, 256 of them.")
+    assert _appended(result) == ["hugepagesz=2M", "hugepages=256"], result
+    assert added(result) == [], result
+
+
+def test_keys_joined_by_a_slash_take_one_new_value_after_a_package_removal() -> None:
+    result = plan_on(REALTIME, "drop htop. and isolcpus / rcu_nocbs must be 1-2 from now on")
+    assert _appended(result) == ["isolcpus=1-2", "rcu_nocbs=1-2"], result
+    assert "isolcpus" not in added(result)
+
+
+def test_a_module_option_removed_without_value_is_no_package() -> None:
+    result = plan_on(DEBIAN, "Drop i2c_hid.polling_mode, the touch panel is gone.")
+    assert not result.not_applied, result.not_applied
+    assert removed(result) == [] and added(result) == [], result

@@ -1,0 +1,67 @@
+"""What the planner knows of kernel boot parameters: their keys, by the kind of value.
+
+The keys come from the kernel's own list of boot parameters
+(Documentation/admin-guide/kernel-parameters.txt), grouped by the kind of value they take:
+a CPU list ("2-7", "2,3", "0-3,8"), a size ("1G", "256M") or a count. The kernel rules
+read a key of this list followed by a value of its kind as ``key=value`` ("isolcpus 2-7",
+:mod:`oic_ai.tools.planner.rules.kernel_words`), and a key removed without its value
+("remove i915.force_probe") as an option, never a package.
+"""
+
+from __future__ import annotations
+
+import re
+
+from oic_ai.tools.planner.state import PlanState
+
+# keys whose value is a CPU list (kernel-parameters.txt, "cpu lists")
+CPU_LIST_KEYS = frozenset("isolcpus nohz_full rcu_nocbs irqaffinity kthread_cpus".split())
+# one CPU list as the kernel writes it: "2-7", "2,3", "0-3,8"
+CPUS = r"\d{1,4}(?:-\d{1,4})?(?:,\d{1,4}(?:-\d{1,4})?)*"
+# keys whose value is a size with a K, M or G suffix ("mem" is left out: "mem 16G" in a
+# machine's spec is its memory, never a limit on it)
+SIZE_KEYS = frozenset("hugepagesz default_hugepagesz crashkernel cma".split())
+# keys whose value is a number (besides those the kernel rule knows: loglevel, panic ...)
+COUNT_KEYS = frozenset(
+    "hugepages maxcpus nr_cpus loglevel panic consoleblank processor.max_cstate "
+    "intel_idle.max_cstate nmi_watchdog".split()
+)
+
+
+def cpu_list_said(state: PlanState, named: str | None) -> str | None:
+    """The CPU list "the same cpus" means: the named key's, or the one list there is.
+
+    The options this request adds come first, then the command line's. Several different
+    lists (and none named) mean nothing sure: None.
+    """
+    args = [*state.append_cmdline, *state.current_cmdline.split()]
+    values: list[str] = []
+    for arg in args:
+        key, _, value = arg.partition("=")
+        if key not in CPU_LIST_KEYS or not value:
+            continue
+        cpus = value.split(",")
+        # "isolcpus=managed_irq,domain,2,3": the flags before the list are no CPUs
+        cpus = [c for c in cpus if re.fullmatch(r"\d{1,4}(?:-\d{1,4})?", c)]
+        if not cpus:
+            continue
+        if named is not None and key == named:
+            return ",".join(cpus)
+        values.append(",".join(cpus))
+    if named is not None:
+        return None
+    distinct = list(dict.fromkeys(values))
+    return distinct[0] if len(distinct) == 1 else None
+
+
+def is_kernel_key(state: PlanState, word: str) -> bool:
+    """A word that can only be a kernel option's key: a known one, or one with "_".
+
+    Debian package names never hold "_" and module parameters are written
+    ``module.param`` ("i915.force_probe"); a name the catalog or the library knows stays
+    a package.
+    """
+    word = word.split("=", 1)[0]
+    if word in CPU_LIST_KEYS or word in SIZE_KEYS or word in COUNT_KEYS:
+        return True
+    return "_" in word.strip("_") and word not in state.known_names()
