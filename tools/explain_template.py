@@ -49,6 +49,8 @@ _HAS_QUESTION = re.compile(
     r"(?:\s+(?:already|yet|now|too))?(?:\s*,?\s*or\s+not)?\s*\??\s*$"
 )
 
+_WH_OPENING = re.compile(r"\s*(?:(?:and|so|ok|okay|also)\s+)*(?:how\s+many|how\s+much|which|who)\b")
+
 
 def topics_of(question: str) -> list[str]:
     """The parts of a template ``question`` names ("packages", "disk", ...), maybe none."""
@@ -71,7 +73,9 @@ def describe_template(template_text: str, question: str) -> str:
     if not template.readable:
         return f"The current template could not be read: {template.error}."
     asked = question.lower()
-    has = _HAS_QUESTION.search(asked)
+    # "how many partitions are there now?", "which users are there?": a question word
+    # opens a question about a topic, never "is X in the package list?"
+    has = None if _WH_OPENING.match(asked) else _HAS_QUESTION.search(asked)
     what = has.group("what") or has.group("subject") if has is not None else ""
     if has is not None and (
         any(pattern.search(what) for _, pattern in _TOPICS) or what.startswith("to ")
