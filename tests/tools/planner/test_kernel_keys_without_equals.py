@@ -84,3 +84,22 @@ def test_a_module_option_removed_without_value_is_no_package() -> None:
     result = plan_on(DEBIAN, "Drop i2c_hid.polling_mode, the touch panel is gone.")
     assert not result.not_applied, result.not_applied
     assert removed(result) == [] and added(result) == [], result
+
+
+def test_to_the_same_after_a_list_set_in_the_same_sentence() -> None:
+    result = plan_on(DEBIAN, "set isolcpus to 6-9 and rcu_nocbs to the same")
+    assert _appended(result) == ["isolcpus=6-9", "rcu_nocbs=6-9"], result
+
+
+def test_same_as_a_named_key_and_those_cores() -> None:
+    named = _then("add isolcpus=1-3 to the kernel command line", "nohz_full same as isolcpus")
+    assert _appended(named) == ["nohz_full=1-3"], named
+    pointed = _then(
+        "add isolcpus=1-3 to the kernel command line", "irqaffinity also on those cores"
+    )
+    assert _appended(pointed) == ["irqaffinity=1-3"], pointed
+
+
+def test_a_count_times_a_page_size() -> None:
+    result = plan_on(DEBIAN, "we want 8 x 1G hugepages for the dataplane")
+    assert _appended(result) == ["hugepagesz=1G", "hugepages=8"], result

@@ -123,3 +123,17 @@ def test_its_shell_is_the_shell_of_the_one_user() -> None:
     result = _then("user rover in the dialout group", "make its shell zsh")
     assert _set(result).get("systemConfig.users[name=rover].shell") == "/bin/zsh", result
     assert not result.not_applied, result.not_applied
+
+
+def test_a_quoted_name_said_to_be_the_account() -> None:
+    result = plan_on(UBUNTU, "the backup login should be 'vault', no sudo")
+    assert set(users(result)) == {"vault"}, (users(result), result.not_applied)
+    admin = plan_on(UBUNTU, "the admin account is 'boss', with sudo")
+    assert users(admin).get("boss", {}).get("sudo") is True, (users(admin), admin.not_applied)
+    assert added(admin) == []  # "with sudo" is the account's, not the sudo package
+
+
+def test_a_capability_word_after_an_adding_verb_with_user_attributes_is_a_user() -> None:
+    result = plan_on(UBUNTU, "please add kiosk user without sudo rights")
+    assert set(users(result)) == {"kiosk"}, (users(result), result.not_applied)
+    assert added(result) == []

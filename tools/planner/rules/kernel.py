@@ -440,6 +440,8 @@ _HUGE_SIZE = re.compile(
 # "..., 16 pages", "16 of them", "count 16": how many, said in the sentence about them
 _HUGE_COUNT = re.compile(
     r"(?<![\w.=-])(?P<count>\d{1,7})\s+(?:of\s+them|pages?)\b"
+    # "16 x 1G hugepages", "16× 1G pages"
+    r"|(?<![\w.=-])(?P<count3>\d{1,7})\s*(?:x|×|\*)(?=[\s\x1f])"
     r"|\b(?:count|number)\s*(?:of\s+)?(?:[:=]\s*|to\s+|is\s+)?(?P<count2>\d{1,7})\b"
 )
 
@@ -468,7 +470,8 @@ def _hugepages(state: PlanState) -> None:
         count = _HUGE_COUNT.search(text.work, start, end)
         if count is not None:
             text.consume(*count.span())
-            args.append(f"hugepages={count.group('count') or count.group('count2')}")
+            number = count.group("count") or count.group("count2") or count.group("count3")
+            args.append(f"hugepages={number}")
         add_cmdline_args(state, args)
 
 

@@ -139,7 +139,7 @@ def rule_kernel_described(state: PlanState) -> None:
     _observed(state)
     _hugepages(state)  # "hugepages: 1G pages" is a page size, never hugepages=1G
     rule_kernel_order(state)  # "hugepages remove", "the isolcpus change to 2-3"
-    _keys_without_equals(state)  # "isolcpus 2-7", "rcu_nocbs on the same cpus"
+    _keys_without_equals(state)  # "isolcpus 2-7", "crashkernel 256M"
     _verbose_boot(state)
     text = state.text
     keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
@@ -165,16 +165,19 @@ _KEY_WITHOUT_EQUALS = re.compile(
     r"(?:(?:on|for|to|at|of|with|=)\s+)?(?:(?:the\s+)?(?:cores?|cpus?|cpu\s+cores?)\s+)?"
     rf"(?P<value>{CPUS}|{_SIZE})(?![\w.-])(?!\s*(?:gb|gib|mb|mib|tb|%))"
 )
-# "nohz_full and rcu_nocbs on the same cpus (as isolcpus)"
+# "nohz_full and rcu_nocbs on the same cpus (as isolcpus)", "nohz_full to the same",
+# "rcu_nocbs same as isolcpus", "rcu_nocbs also on those cores"
+_CPU_NOUN = r"(?:cpus|cores|cpu\s+list|range|list|value|mask|set)"
 _ON_THE_SAME = re.compile(
     rf"(?<![\w.=/-])(?P<keys>{_KEY}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*){_KEY})*)\s+"
-    r"(?:on|for|with|to|at|use|using)\s+the\s+same\s+(?:cpus|cores|cpu\s+list|range|list|"
-    rf"value|mask|set)(?:\s+as\s+(?:the\s+)?(?P<as>{_KEY}))?\b"
+    r"(?:(?:also|too)\s+)?(?:(?:set\s+)?(?:on|for|with|to|at|use|using|as)\s+)?"
+    rf"(?:(?:the\s+)?same(?:\s+{_CPU_NOUN})?(?:\s+as\s+(?:the\s+)?(?P<as>{_KEY}))?"
+    rf"|(?:those|these)\s+{_CPU_NOUN})(?![\w-])"
 )
 
 
 def _keys_without_equals(state: PlanState) -> None:
-    """Read "isolcpus 2-7" as ``isolcpus=2-7``, and "X on the same cpus" as X=that list."""
+    """Read "isolcpus 2-7" as ``isolcpus=2-7``, "crashkernel 256M" as ``crashkernel=256M``."""
     text = state.text
     for match in text.matches(_KEY_WITHOUT_EQUALS):
         key, value = match.group("key"), match.group("value")
@@ -186,9 +189,21 @@ def _keys_without_equals(state: PlanState) -> None:
             value = f"{size.group(1)}{size.group(2).upper()}" if size else value
         text.consume(*match.span())
         add_cmdline_args(state, [f"{key}={value}"])
+
+
+def _on_the_same(state: PlanState) -> None:
+    """Read "X and Y on the same cpus" as X and Y with the CPU list already set.
+
+    Runs after the kernel rule, so a list set earlier in the same sentence ("set isolcpus
+    to 2-7 and nohz_full to the same") is there to copy.
+    """
+    text = state.text
     for match in text.matches(_ON_THE_SAME):
         keys = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*", match.group("keys"))
-        if not all(k in CPU_LIST_KEYS for k in keys):
+        # "set ... and nohz_full to the same": the keys start after the other words
+        while keys and keys[0] not in CPU_LIST_KEYS:
+            keys.pop(0)
+        if not keys or not all(k in CPU_LIST_KEYS for k in keys):
             continue
         value = cpu_list_said(state, match.group("as"))
         if value is None:
@@ -196,7 +211,7 @@ def _keys_without_equals(state: PlanState) -> None:
                 f"{', '.join(keys)}: no one CPU list on the kernel command line to copy"
             )
             continue
-        text.consume(*match.span())
+        text.consume(text.work.find(keys[0], match.start("keys")), match.end())
         add_cmdline_args(state, [f"{key}={value}" for key in keys])
 
 
@@ -235,6 +250,7 @@ def rule_kernel_words(state: PlanState) -> None:
     if any(owner == "kernel" for _, _, owner in text.claims):
         for match in text.matches(_REST_STAYS):
             text.consume(*match.span(), "context")
+    _on_the_same(state)  # "nohz_full and rcu_nocbs on the same cpus"
     for match in text.matches(_SAME_FOR):
         last = _last_value(state, match.start())
         if last is None:

@@ -116,3 +116,13 @@ LOGS_IN_AS = re.compile(
 # one word between an article and a role word whose name is given after it: what the
 # account is for ("the kiosk account should be called patient"), not a package
 DESCRIBER = re.compile(r"\b(?:the|a|an|our|their|its)\s+(?P<word>[a-z][a-z0-9-]*)\s+$")
+# a user attribute right after a name ("..., with no sudo", " in the docker group")
+ATTRIBUTE_NEXT = re.compile(
+    r"\s*,?\s*(?:who\s+(?:is|has|gets)\s+|that\s+(?:is|has|gets)\s+)?(?:"
+    r"(?:with|without|no|has|gets?)\s+(?:no\s+)?(?:passwordless\s+|full\s+)?(?:sudo|admin|root)\b"
+    r"|(?:in|into|member\s+of)\s+(?:the\s+)?(?:groups?\b|[a-z_][\w-]*(?:\s*(?:,|and)\s*[a-z_][\w-]*)*\s+groups?\b)"
+    r"|(?:with\s+)?(?:login\s+)?shell\b"
+    r"|(?:(?:needs?|has|have|ought)\s+to\s+be|should\s+be|must\s+be|is|goes|belongs)\s+"
+    r"(?:in|into|a\s+member\s+of|part\s+of)\s+(?:the\s+)?[a-z_][\w-]*)"
+)
+GIVE_SUDO = re.compile(r"\b(?:give|grant)\s+\S+\s+(?:full\s+)?(?:sudo|admin|root)\b")

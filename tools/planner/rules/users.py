@@ -20,8 +20,10 @@ from oic_ai.tools.planner.rules.user_glue import GLUE, eat_glue
 from oic_ai.tools.planner.rules.user_plans import a_package, install_shell, plan_user
 from oic_ai.tools.planner.rules.user_removal import REMOVING, remove_users
 from oic_ai.tools.planner.rules.user_words import (
+    ATTRIBUTE_NEXT,
     DESCRIBER,
     DEVICE_ACCESS,
+    GIVE_SUDO,
     LOGS_IN_AS,
     NOT_IN_GROUPS,
     device_group,
@@ -83,6 +85,8 @@ _STOP = frozenset(
 _NAMED = re.compile(
     r"\s*[,:]?\s*(?:(?:(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+)?"
     r"(?:called|named|with\s+the\s+name|by\s+the\s+name)\s+"
+    # "the support login should be 'helpdesk'": a quoted name said to be the account's
+    r"|(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+(?=[\"'`][a-z_])"
     # the name by its label: "name: ops", "username azureops", "login name: ops"
     r"|(?:(?:user|login|account)[\s-]?)?name\s*[:=]?\s*)" + _NAME
 )
@@ -147,7 +151,10 @@ _NAME_GIVEN = re.compile(
     + _NAME
     + r")"
 )
-_NAMING_AFTER = re.compile(r"\s+(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:called|named)\s")
+_NAMING_AFTER = re.compile(
+    r"\s+(?:(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:called|named)\s"
+    r"|(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+[\"'`][a-z_])"
+)
 _DEFINITE = re.compile(r"\b(?:the|that|this|those|these)\s+$")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
 
@@ -386,7 +393,7 @@ def _a_role_word_as_a_name(
         return False
     if not _COORDINATED.search(work, max(0, mention.start() - 12), mention.start()):
         return False
-    return bool(_ATTRIBUTE_NEXT.match(work, mention.end(), end))
+    return bool(ATTRIBUTE_NEXT.match(work, mention.end(), end))
 
 
 def _named_again(state: PlanState, users: list[_User], start: int, end: int) -> list[_User]:
@@ -408,7 +415,7 @@ def _named_again(state: PlanState, users: list[_User], start: int, end: int) -> 
                     continue
                 gap = re.match(r"[\s\x1f]*", work[again.end() :])
                 after = again.end() + (gap.end() if gap else 0)
-                if _ATTRIBUTE_NEXT.match(work, again.end(), end) or any(
+                if ATTRIBUTE_NEXT.match(work, again.end(), end) or any(
                     p.match(work, after) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST, _SHELL)
                 ):
                     found.append(_User([name], at, again.end()))
@@ -535,13 +542,14 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     found: list[_User] = []
     for match in _PRE_ROLE.finditer(work, start, end):
         name = match.group("name")
-        attributed = _ATTRIBUTE_NEXT.match(work, match.end(), end)
+        attributed = ATTRIBUTE_NEXT.match(work, match.end(), end)
         if name in _NOT_PRE_NAMES and not match.group("quote"):
             continue
         if not match.group("quote") and _FOR_NEXT.match(work, match.end()):
             continue  # "a user account for bob": the name comes after the role word
-        if match.group("verb") and not match.group("quote") and a_package(state, name):
-            continue  # "add nginx user ...": a package's own user, not one to create
+        if match.group("verb") and not (match.group("quote") or attributed):
+            if a_package(state, name):
+                continue  # "add nginx user": maybe a package's user; "... with no sudo" is one
         if match.group("mods") and not match.group("quote"):
             after, _ = _names(work, match.end(), end, "user")
             if after:
@@ -580,7 +588,7 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
         # after "add" only a user's own brief attributes ("add ops (sudo)"): "add htop with
         # sudo" adds two packages
         said = match.group("brief") is not None or (
-            not match.group().startswith("add") and _ATTRIBUTE_NEXT.match(work, match.end(), end)
+            not match.group().startswith("add") and ATTRIBUTE_NEXT.match(work, match.end(), end)
         )
         if taken or name in _STOP or not said:
             continue
@@ -625,7 +633,7 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
             if (
                 _SUDO_OFF.search(clause)
                 or _SUDO_ON.search(clause)
-                or _GIVE_SUDO.search(clause)
+                or GIVE_SUDO.search(clause)
                 or _GROUP_LIST.search(clause)
                 or _SHELL.search(clause)
             ):
@@ -655,18 +663,6 @@ _CREATE_NAME = re.compile(
 )
 
 
-# a user attribute right after a name ("..., with no sudo", " in the docker group")
-_ATTRIBUTE_NEXT = re.compile(
-    r"\s*,?\s*(?:who\s+(?:is|has|gets)\s+|that\s+(?:is|has|gets)\s+)?(?:"
-    r"(?:with|without|no|has|gets?)\s+(?:no\s+)?(?:passwordless\s+|full\s+)?(?:sudo|admin|root)\b"
-    r"|(?:in|into|member\s+of)\s+(?:the\s+)?(?:groups?\b|[a-z_][\w-]*(?:\s*(?:,|and)\s*[a-z_][\w-]*)*\s+groups?\b)"
-    r"|(?:with\s+)?(?:login\s+)?shell\b"
-    r"|(?:(?:needs?|has|have|ought)\s+to\s+be|should\s+be|must\s+be|is|goes|belongs)\s+"
-    r"(?:in|into|a\s+member\s+of|part\s+of)\s+(?:the\s+)?[a-z_][\w-]*)"
-)
-_GIVE_SUDO = re.compile(r"\b(?:give|grant)\s+\S+\s+(?:full\s+)?(?:sudo|admin|root)\b")
-
-
 def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
     """The names after a role word ("called ops", ", labadmin", "for tester1 and tester2")."""
     if asking := _ASKING.match(work, at, limit):
@@ -688,7 +684,7 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
         found.re is _NAMED
         or bool(groups.get("name3"))
         # "user admin with sudo": a role word as the name, said of with attributes
-        or (found.re is _DIRECT and bool(_ATTRIBUTE_NEXT.match(work, found.end(), limit)))
+        or (found.re is _DIRECT and bool(ATTRIBUTE_NEXT.match(work, found.end(), limit)))
     )
     stop = _STOP - _ROLE_NAMES if explicit else _STOP
     if found is None or first is None or first in stop:
