@@ -150,6 +150,8 @@ def _target(template: Template, brief: bool) -> str:
     target = template.target
     title = load_targets().title(target.dist) if target.dist else "an unknown distribution"
     kind = load_targets().image_type_title(target.image_type, target.image_type or "image")
+    if target.image_type and target.image_type != kind:
+        kind += f" ({target.image_type})"  # "iso or img?": the type as the template writes it
     name = f"{template.image.name} {template.image.version}".strip()
     return f"Target: {title} ({target.os}/{target.dist}), {target.arch}, {kind}" + (
         f"; image {name}" if name else ""
