@@ -103,3 +103,12 @@ def test_same_as_a_named_key_and_those_cores() -> None:
 def test_a_count_times_a_page_size() -> None:
     result = plan_on(DEBIAN, "we want 8 x 1G hugepages for the dataplane")
     assert _appended(result) == ["hugepagesz=1G", "hugepages=8"], result
+
+
+def test_a_cpu_range_said_with_to_or_through() -> None:
+    said = plan_on(DEBIAN, "isolcpus 3 to 6 please")
+    assert _appended(said) == ["isolcpus=3-6"], said
+    described = plan_on(DEBIAN, "isolate the cores 8 through 11")
+    assert _appended(described) == ["isolcpus=8-11"], described
+    through = plan_on(DEBIAN, "nohz_full on cpus 1 thru 3, 5")
+    assert _appended(through) == ["nohz_full=1-3,5"], through

@@ -137,3 +137,13 @@ def test_a_capability_word_after_an_adding_verb_with_user_attributes_is_a_user()
     result = plan_on(UBUNTU, "please add kiosk user without sudo rights")
     assert set(users(result)) == {"kiosk"}, (users(result), result.not_applied)
     assert added(result) == []
+
+
+def test_does_not_need_sudo_takes_sudo_and_give_name_sudo_gives_it() -> None:
+    taken = _then("a user mech with sudo", "mech doesnt need sudo anymore")
+    assert _set(taken).get("systemConfig.users[name=mech].sudo") is False, taken
+    given = _then("a user mech without sudo", "give mech sudo")
+    assert _set(given).get("systemConfig.users[name=mech].sudo") is True, given
+    assert added(given) == []  # the sudo of the user, not the sudo package
+    short = _then("a user mech without sudo", "mech shd have sudo too")
+    assert _set(short).get("systemConfig.users[name=mech].sudo") is True, short

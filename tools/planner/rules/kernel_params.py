@@ -18,6 +18,17 @@ from oic_ai.tools.planner.state import PlanState
 CPU_LIST_KEYS = frozenset("isolcpus nohz_full rcu_nocbs irqaffinity kthread_cpus".split())
 # one CPU list as the kernel writes it: "2-7", "2,3", "0-3,8"
 CPUS = r"\d{1,4}(?:-\d{1,4})?(?:,\d{1,4}(?:-\d{1,4})?)*"
+# a range as people say or dictate it: "2-7", "2 to 7", "2 through 7", "2 thru 7"
+_RANGE = r"\d{1,4}(?:\s*(?:-|–|\bto\b|\bthrough\b|\bthru\b|\buntil\b|\btill\b)\s*\d{1,4})?"
+CPUS_SAID = rf"{_RANGE}(?:\s*,\s*{_RANGE})*"
+
+
+def cpu_list(said: str) -> str:
+    """The CPU list ``said`` as the kernel writes it: "2 to 7, 9" is ``2-7,9``."""
+    said = re.sub(r"\s*(?:-|–|\bto\b|\bthrough\b|\bthru\b|\buntil\b|\btill\b)\s*", "-", said)
+    return re.sub(r"\s*,\s*", ",", said.strip())
+
+
 # keys whose value is a size with a K, M or G suffix ("mem" is left out: "mem 16G" in a
 # machine's spec is its memory, never a limit on it)
 SIZE_KEYS = frozenset("hugepagesz default_hugepagesz crashkernel cma".split())

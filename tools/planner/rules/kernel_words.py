@@ -35,13 +35,14 @@ from oic_ai.tools.planner.rules.kernel import (
 from oic_ai.tools.planner.rules.kernel_order import rule_kernel_order
 from oic_ai.tools.planner.rules.kernel_params import (
     CPU_LIST_KEYS,
-    CPUS,
+    CPUS_SAID,
     SIZE_KEYS,
+    cpu_list,
     cpu_list_said,
 )
 from oic_ai.tools.planner.state import PlanState
 
-_CPUS = r"(?P<value>\d{1,4}(?:\s*-\s*\d{1,4})?(?:\s*,\s*\d{1,4}(?:\s*-\s*\d{1,4})?)*)"
+_CPUS = rf"(?P<value>{CPUS_SAID})"
 _OFF = r"disabled?|off|never|no|turned\s+off|switched\s+off|gone"
 _ON = r"enabled?|on|always|turned\s+on|switched\s+on"
 
@@ -149,7 +150,7 @@ def rule_kernel_described(state: PlanState) -> None:
                 continue
             _read_described(state, described, clause_start, clause_end)
         for match in _ISOLATE.finditer(text.work, clause_start, clause_end):
-            value = re.sub(r"\s+", "", match.group("value") or match.group("value2"))
+            value = cpu_list(match.group("value") or match.group("value2"))
             text.consume(*match.span())
             add_cmdline_args(state, [f"isolcpus={value}"])
 
@@ -163,7 +164,7 @@ _KEY_ALTERNATIVES = "|".join(
 _KEY_WITHOUT_EQUALS = re.compile(
     rf"(?<![\w.=/-])(?P<key>{_KEY_ALTERNATIVES})(?![\w.=-])\s*:?\s+"
     r"(?:(?:on|for|to|at|of|with|=)\s+)?(?:(?:the\s+)?(?:cores?|cpus?|cpu\s+cores?)\s+)?"
-    rf"(?P<value>{CPUS}|{_SIZE})(?![\w.-])(?!\s*(?:gb|gib|mb|mib|tb|%))"
+    rf"(?P<value>{CPUS_SAID}|{_SIZE})(?![\w.-])(?!\s*(?:gb|gib|mb|mib|tb|%))"
 )
 # "nohz_full and rcu_nocbs on the same cpus (as isolcpus)", "nohz_full to the same",
 # "rcu_nocbs same as isolcpus", "rcu_nocbs also on those cores"
@@ -181,8 +182,10 @@ def _keys_without_equals(state: PlanState) -> None:
     text = state.text
     for match in text.matches(_KEY_WITHOUT_EQUALS):
         key, value = match.group("key"), match.group("value")
-        cpu_list = re.fullmatch(CPUS, value) is not None
-        if (key in CPU_LIST_KEYS) != cpu_list:
+        listed = re.fullmatch(CPUS_SAID, value) is not None
+        if listed:
+            value = cpu_list(value)  # "2 to 7" is 2-7
+        if (key in CPU_LIST_KEYS) != listed:
             continue  # "isolcpus 2G" is no CPU list, "hugepagesz 2-3" no size
         if key in SIZE_KEYS:  # the kernel writes sizes 1G, 256M
             size = re.fullmatch(r"(\d+)\s*([kmg])(?:i?b)?", value)

@@ -27,6 +27,10 @@ SUDO_OFF = re.compile(
     r"|\bsudo\s*[:=]?\s*(?:no|false|off|none)\b(?!-)"
     # the state said after the word: "sudo disabled", "sudo not allowed"
     r"|\bsudo\s+(?:access\s+)?(?:disabled|denied|not\s+(?:allowed|enabled|granted))\b"
+    # "tech doesnt need sudo", "ops won't get admin rights", "she does not require root"
+    r"|\b(?:doesn'?t|does\s+not|don'?t|do\s+not|won'?t|will\s+not|shouldn'?t|should\s+not|"
+    r"mustn'?t|needn'?t)\s+(?:need|get|have|require|want)\s+(?:any\s+)?(?:sudo|admin|root)"
+    r"(?:\s+(?:rights|access|privileges|permissions|powers))?\b"
     r"|\b(?:cannot|can\s*not|can't|may\s+not|must\s+not|never|not\s+(?:be\s+)?(?:able|allowed)\s+to)"
     r"\s+(?:(?:be\s+)?(?:able|allowed)\s+to\s+)?(?:use\s+|run\s+|get\s+|have\s+)?sudo\b"
     r"|\b(?:take|took)\s+(?:the\s+|his\s+|her\s+|their\s+)?(?:sudo|admin|root)"
@@ -40,7 +44,7 @@ SUDO_ON = re.compile(
     r"|(?<=\()\s*sudo\s*(?=[),])|(?<=,)\s*sudo\s*(?=,|$|\x1f)"
     r"|\bsudo\s*[:=]?\s*(?:yes|true|on)\b(?!-)"
     r"|\bsudo\s+(?:access\s+)?(?:enabled|allowed|granted)\b"
-    r"|\b(?:should|must|will|shall|to|may)\s+(?:also\s+)?(?:have|get)\s+(?:passwordless\s+|full\s+)?sudo\b"
+    r"|\b(?:should|shd|shld|must|will|shall|to|may)\s+(?:also\s+)?(?:have|get)\s+(?:passwordless\s+|full\s+)?sudo\b"
     r"|\bcan\s+(?:use\s+|do\s+|run\s+)?sudo\b"
     # "ops needs to be able to sudo" ("not be able to sudo" is read as off first)
     r"|\b(?:be\s+)?(?:able|allowed)\s+to\s+(?:use\s+|do\s+|run\s+)?sudo\b"
@@ -125,4 +129,33 @@ ATTRIBUTE_NEXT = re.compile(
     r"|(?:(?:needs?|has|have|ought)\s+to\s+be|should\s+be|must\s+be|is|goes|belongs)\s+"
     r"(?:in|into|a\s+member\s+of|part\s+of)\s+(?:the\s+)?[a-z_][\w-]*)"
 )
-GIVE_SUDO = re.compile(r"\b(?:give|grant)\s+\S+\s+(?:full\s+)?(?:sudo|admin|root)\b")
+GIVE_SUDO = re.compile(
+    r"\b(?:give|grant)\s+(?P<name>[^\s\x1f]+)\s+(?:full\s+)?(?:sudo|admin|root)\b"
+    r"(?:\s+(?:rights|access|privileges|permissions|powers))?"
+)
+# words that are never a user's name, read around the role words
+STOP_WORDS = frozenset(
+    (
+        "a an the and or with without in into to for of on at as is are be called named name "
+        "who which that has have having gets get needs need no not non sudo admin "
+        "administrator root rights access group groups shell password login account accounts "
+        "user users acct accts but plus also then please too it its their them this these "
+        "those one "
+        "another new normal regular extra only just can should must will again instead as "
+        "edit edits change changes setup bash zsh sh fish dash ksh tcsh both either each all "
+        "neither none our your my his her some every there here what where when why how "
+        "which whose member members part want wants use uses prefer prefers like likes say "
+        "says said ask asks asked think thinks told tell tells pls plz please thx thanks ty "
+        "me myself us ourselves him himself herself themselves per each every"
+    ).split()
+)
+# words before a role word that describe the account, never its name ("a service user")
+NOT_PRE_NAMES = STOP_WORDS | frozenset(
+    (
+        "service system local remote shared separate dedicated default generic technical "
+        "personal test guest second unprivileged privileged non-admin root linux unix email "
+        "cloud github ssh vpn sudo admin administrator same first last other existing "
+        "current old previous main primary single only any every each more further "
+        "non-root nonroot non-sudo human real dedicated individual named"
+    ).split()
+)

@@ -26,6 +26,8 @@ from oic_ai.tools.planner.rules.user_words import (
     GIVE_SUDO,
     LOGS_IN_AS,
     NOT_IN_GROUPS,
+    NOT_PRE_NAMES,
+    STOP_WORDS,
     device_group,
 )
 from oic_ai.tools.planner.rules.user_words import GROUPS as _GROUPS
@@ -66,21 +68,6 @@ _NOT_AFTER_ROLE = re.compile(
     # "user name robot," names the user; "the user name is wrong" does not
     r"name(?!\s*[:=]?\s*[\"'`]?[a-z_][a-z0-9_-]*[\"'`]?\s*(?:$|[,;.\x1f]))|"
     r"data|space|namespaces?|management|session|id|ids|interface|ui|mode)\b"
-)
-_STOP = frozenset(
-    (
-        "a an the and or with without in into to for of on at as is are be called named name "
-        "who which that has have having gets get needs need no not non sudo admin "
-        "administrator root rights access group groups shell password login account accounts "
-        "user users acct accts but plus also then please too it its their them this these "
-        "those one "
-        "another new normal regular extra only just can should must will again instead as "
-        "edit edits change changes setup bash zsh sh fish dash ksh tcsh both either each all "
-        "neither none our your my his her some every there here what where when why how "
-        "which whose member members part want wants use uses prefer prefers like likes say "
-        "says said ask asks asked think thinks told tell tells pls plz please thx thanks ty "
-        "me myself us ourselves him himself herself themselves per each every"
-    ).split()
 )
 _NAMED = re.compile(
     r"\s*[,:]?\s*(?:(?:(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+)?"
@@ -454,7 +441,7 @@ def _next_names(state: PlanState, user: _User, limit: int) -> tuple[list[str], i
         names = [found.group("first")]
         names += [n for n in re.split(r"\s*(?:,|\band\b|&)\s*", found.group("more")) if n]
         if (
-            any(n in _STOP or n in GLUE or not valid.match(n) for n in names)
+            any(n in STOP_WORDS or n in GLUE or not valid.match(n) for n in names)
             or names[0] in user.names
             or _GROUP_WORD_NEXT.match(work, found.end())
         ):
@@ -521,15 +508,6 @@ _PRE_ROLE = re.compile(
 )
 _FOR_NEXT = re.compile(r"\s*(?:,\s*)?for\b")
 _ADDING = re.compile(r"\b(?:add|create|make|need|needs|want|with|plus|give|set\s+up|include)\b")
-_NOT_PRE_NAMES = _STOP | frozenset(
-    (
-        "service system local remote shared separate dedicated default generic technical "
-        "personal test guest second unprivileged privileged non-admin root linux unix email "
-        "cloud github ssh vpn sudo admin administrator same first last other existing "
-        "current old previous main primary single only any every each more further "
-        "non-root nonroot non-sudo human real dedicated individual named"
-    ).split()
-)
 
 
 def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
@@ -543,7 +521,7 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     for match in _PRE_ROLE.finditer(work, start, end):
         name = match.group("name")
         attributed = ATTRIBUTE_NEXT.match(work, match.end(), end)
-        if name in _NOT_PRE_NAMES and not match.group("quote"):
+        if name in NOT_PRE_NAMES and not match.group("quote"):
             continue
         if not match.group("quote") and _FOR_NEXT.match(work, match.end()):
             continue  # "a user account for bob": the name comes after the role word
@@ -576,7 +554,7 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     # before it at the clause's start say who logs in
     for match in LOGS_IN_AS.finditer(work, start, end):
         name = match.group("name")
-        if name in _STOP or any(u.start <= match.start("name") < u.end for u in found):
+        if name in STOP_WORDS or any(u.start <= match.start("name") < u.end for u in found):
             continue
         if a_package(state, name) and not match.group("quote"):
             continue
@@ -590,7 +568,7 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
         said = match.group("brief") is not None or (
             not match.group().startswith("add") and ATTRIBUTE_NEXT.match(work, match.end(), end)
         )
-        if taken or name in _STOP or not said:
+        if taken or name in STOP_WORDS or not said:
             continue
         if a_package(state, name):
             continue  # "add docker with ...": a package
@@ -615,13 +593,18 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
             clause_end = min(
                 (m.start() for m in _CLAUSE_END.finditer(work, match.end(), end)), default=end
             )
-            if name in _STOP or name in GLUE or a_package(state, name):
+            if name in STOP_WORDS or name in GLUE or a_package(state, name):
                 continue
             if any(
                 p.search(work, match.end(), clause_end) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST)
             ):
                 found.append(_User([name], match.start("name"), match.end("name")))
     known = {u.name for u in state.facts.users} | {u.name for u in state.users}
+    # "give tech sudo": the name inside the words that give sudo
+    for match in GIVE_SUDO.finditer(work, start, end):
+        if match.group("name") in known:
+            user = _User([match.group("name")], match.start(), match.end(), sudo=True)
+            found.append(user)
     for name in sorted(known):
         for match in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", work[:end]):
             if match.start() < start or any(u.start <= match.start() < u.end for u in found):
@@ -670,11 +653,11 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
     found = _NAMED.match(work, at, limit)
     if found is None:
         found = _FOR_ME.match(work, at, limit) or _FOR.match(work, at, limit)
-        if found is not None and found.group("name") in _STOP:
+        if found is not None and found.group("name") in STOP_WORDS:
             found = _NAMED_LATER.search(work, at, limit)
     if found is None and role != "another":
         found = _DIRECT.match(work, at, limit)
-        if found is not None and (found.group("name") or "") in _STOP:
+        if found is not None and (found.group("name") or "") in STOP_WORDS:
             # "one login per technician: tech1, tech2": the names after a colon later on
             found = _COLON_LATER.match(work, at, limit) or found
     groups = found.groupdict() if found else {}
@@ -686,7 +669,7 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
         # "user admin with sudo": a role word as the name, said of with attributes
         or (found.re is _DIRECT and bool(ATTRIBUTE_NEXT.match(work, found.end(), limit)))
     )
-    stop = _STOP - _ROLE_NAMES if explicit else _STOP
+    stop = STOP_WORDS - _ROLE_NAMES if explicit else STOP_WORDS
     if found is None or first is None or first in stop:
         return [], at
     names, end = [first], found.end()
