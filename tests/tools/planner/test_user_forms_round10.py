@@ -147,3 +147,16 @@ def test_does_not_need_sudo_takes_sudo_and_give_name_sudo_gives_it() -> None:
     assert added(given) == []  # the sudo of the user, not the sudo package
     short = _then("a user mech without sudo", "mech shd have sudo too")
     assert _set(short).get("systemConfig.users[name=mech].sudo") is True, short
+
+
+def test_a_group_name_split_in_two_by_dictation_is_joined() -> None:
+    result = plan_on(UBUNTU, "user radio in the dial out group, and groups plug dev and www data")
+    found = users(result)
+    assert found.get("radio", {}).get("groups") == ["dialout", "plugdev", "www-data"], (
+        found,
+        result.not_applied,
+    )
+    removed_from = _then(
+        "user radio in dialout and plugdev", "take radio out of the plug dev group"
+    )
+    assert _set(removed_from).get("systemConfig.users[name=radio].groups") == ["dialout"]

@@ -14,6 +14,7 @@ from oic_ai.tools.planner.rules.user_plans import leave_groups
 from oic_ai.tools.planner.rules.user_words import GROUPS as _GROUPS
 from oic_ai.tools.planner.rules.user_words import KNOWN_GROUPS as _KNOWN_GROUPS
 from oic_ai.tools.planner.rules.user_words import NAME as _NAME
+from oic_ai.tools.planner.rules.user_words import join_spoken
 from oic_ai.tools.planner.state import PlanState
 
 REMOVING = r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch|forget(?:\s+about)?|ditch)\s+"
@@ -81,7 +82,11 @@ def remove_users(state: PlanState) -> None:
         if out := _OUT_OF_GROUPS.match(state.text.work, match.end()):
             state.text.consume(match.start(), out.end())
             listed = out.group("g1") or out.group("g2") or out.group("g3") or ""
-            groups = [g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", listed) if g]
+            groups = [
+                g.strip("`'\"")
+                for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*", join_spoken(listed))
+                if g
+            ]
             leave_groups(state, name, groups)
             state.user_names.append(name)
             continue

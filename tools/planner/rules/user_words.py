@@ -12,13 +12,49 @@ import re
 # groups of the families (Debian's base-passwd and the RPM distributions' setup package,
 # systemd's and the usual device and service groups), leaving out those that are also
 # ordinary words ("mail", "list", "staff", "backup")
-KNOWN_GROUPS = (
+_SYSTEM_GROUPS = (
     "wheel|sudo|adm|docker|video|render|audio|dialout|plugdev|disk|kvm|libvirt|input|"
     "netdev|lp|tty|users|systemd-journal|podman|lxd|gpio|i2c|spi|www-data|cdrom|floppy|"
     "tape|dip|kmem|shadow|utmp|sasl|nogroup|lpadmin|sambashare|bluetooth|scanner|tss|"
     "uucp|libvirt-qemu|qemu|nginx|apache|systemd-network|systemd-resolve|ssl-cert|"
     "adbusers|fuse|wireshark|pcap"
 )
+
+
+def _spoken_forms() -> dict[str, str]:
+    """Each system group as dictation splits it in two words, to the group's name.
+
+    "dial out" is dialout, "plug dev" plugdev, "www data" www-data: a space where the name
+    has "-" or "_", or between two parts of three letters or more (shorter parts, "in put",
+    "us ers", are ordinary words side by side).
+    """
+    forms: dict[str, str] = {}
+    for group in _SYSTEM_GROUPS.split("|"):
+        for at in range(3, len(group) - 2):
+            head, tail = group[:at].rstrip("-_"), group[at:].lstrip("-_")
+            if head.isalnum() and tail.isalnum() and len(head) >= 3 and len(tail) >= 3:
+                forms[f"{head} {tail}"] = group
+        for mark in "-_":
+            if mark in group:
+                forms[group.replace(mark, " ")] = group
+    return forms
+
+
+_SPOKEN = _spoken_forms()
+_SPOKEN_GROUP = re.compile(
+    r"(?<![\w-])(?:"
+    + "|".join(re.escape(f).replace(r"\ ", r"\s+") for f in _SPOKEN)
+    + r")(?![\w-])"
+)
+
+
+def join_spoken(listed: str) -> str:
+    """``listed`` with each group dictation split in two joined again ("dial out": dialout)."""
+    return _SPOKEN_GROUP.sub(lambda m: _SPOKEN[" ".join(m.group().split())], listed)
+
+
+# a known system group, or one said in two words: "dial out", "plug dev", "www data"
+KNOWN_GROUPS = "|".join(re.escape(f).replace(r"\ ", r"\s+") for f in _SPOKEN) + "|" + _SYSTEM_GROUPS
 SUDO_OFF = re.compile(
     r"\b(?:(?:no|without|not\s+(?:(?:have|get|need|be)\s+)?(?:an?\s+)?|non-?|revoke|"
     r"take\s+away|remove)\s*(?:full\s+)?(?:sudo|admin|administrator|root|"
@@ -64,7 +100,9 @@ _GROUP = (
 _GROUP = _GROUP.replace("{shells}", SHELLS)
 # a group name may be quoted ("in a `pcap` group"); a word before "shell" is no group ("in
 # groups sudo and docker, default shell zsh")
-GROUP = rf"[`'\"]?(?:{_GROUP})(?![\w-])(?!\s+(?:login\s+)?shell\b)[`'\"]?"
+GROUP = (
+    rf"[`'\"]?(?:(?:{KNOWN_GROUPS})(?![\w-])|{_GROUP})(?![\w-])(?!\s+(?:login\s+)?shell\b)[`'\"]?"
+)
 GROUPS = rf"{GROUP}(?:\s*(?:,|\band\b|&|\+)\s*{GROUP})*"
 # groups a user must not be in: "but NOT in wheel", "should not be in the docker group",
 # "no longer a member of adm or sudo"

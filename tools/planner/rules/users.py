@@ -29,6 +29,7 @@ from oic_ai.tools.planner.rules.user_words import (
     NOT_PRE_NAMES,
     STOP_WORDS,
     device_group,
+    join_spoken,
 )
 from oic_ai.tools.planner.rules.user_words import GROUPS as _GROUPS
 from oic_ai.tools.planner.rules.user_words import KNOWN_GROUPS as _KNOWN_GROUPS
@@ -729,12 +730,18 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
     for match in list(NOT_IN_GROUPS.finditer(text.work, start, end)):
         listed = match.group("named") or match.group("labelled") or match.group("known") or ""
         user.not_groups += [
-            g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|\bor\b|&|\+)\s*", listed) if g
+            g.strip("`'\"")
+            for g in re.split(r"\s*(?:,|\band\b|\bor\b|&|\+)\s*", join_spoken(listed))
+            if g
         ]
         take(match)
     for match in list(_GROUP_LIST.finditer(text.work, start, end)):
         listed = next(g for g in match.group("g1", "g2", "g3", "g4", "g5", "g6") if g)
-        names = [g.strip("`'\"") for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*|\s+", listed) if g]
+        names = [
+            g.strip("`'\"")
+            for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*|\s+", join_spoken(listed))
+            if g
+        ]
         if match.group("g6") and any(a_package(state, n) for n in names):
             continue  # "user ops, sudo, nginx": a package named after the user, not a group
         user.groups += names
