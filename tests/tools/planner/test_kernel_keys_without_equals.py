@@ -112,3 +112,12 @@ def test_a_cpu_range_said_with_to_or_through() -> None:
     assert _appended(described) == ["isolcpus=8-11"], described
     through = plan_on(DEBIAN, "nohz_full on cpus 1 thru 3, 5")
     assert _appended(through) == ["nohz_full=1-3,5"], through
+
+
+def test_a_key_said_with_a_space_for_its_underscore_and_huge_pages_in_two_words() -> None:
+    result = plan_on(DEBIAN, "for the rt box: nohz full 1-3, and 2048 huge pages")
+    assert _appended(result) == ["nohz_full=1-3", "hugepages=2048"], result
+    counted = plan_on(DEBIAN, "huge pages 512 please")
+    assert _appended(counted) == ["hugepages=512"], counted
+    same = _then("add isolcpus=1-3 to the kernel command line", "rcu nocbs on the same cpus")
+    assert _appended(same) == ["rcu_nocbs=1-3"], same

@@ -76,3 +76,22 @@ def is_kernel_key(state: PlanState, word: str) -> bool:
     if word in CPU_LIST_KEYS or word in SIZE_KEYS or word in COUNT_KEYS:
         return True
     return "_" in word.strip("_") and word not in state.known_names()
+
+
+def spoken_keys(keys: frozenset[str]) -> str:
+    """A regex of ``keys`` as people say or dictate them: "nohz full", "huge pages".
+
+    A "_" may be said as a space, and "hugepages" as "huge pages" or "huge-pages"; the
+    longest keys come first. :func:`key_said` gives the key back.
+    """
+    forms = []
+    for key in sorted(keys, key=len, reverse=True):
+        form = re.escape(key).replace("_", r"[\s_]")
+        forms.append(form.replace("hugepages", r"huge[\s-]?pages"))
+    return "|".join(forms)
+
+
+def key_said(said: str, keys: frozenset[str]) -> str | None:
+    """The key of ``keys`` that ``said`` names ("nohz full" is nohz_full), or None."""
+    flat = re.sub(r"[\s_-]+", "", said.lower())
+    return next((k for k in keys if k.replace("_", "") == flat), None)

@@ -39,6 +39,8 @@ from oic_ai.tools.planner.rules.kernel_params import (
     SIZE_KEYS,
     cpu_list,
     cpu_list_said,
+    key_said,
+    spoken_keys,
 )
 from oic_ai.tools.planner.state import PlanState
 
@@ -157,20 +159,25 @@ def rule_kernel_described(state: PlanState) -> None:
 
 # the request text writes "256M" as "256mib"; the kernel takes "256M"
 _SIZE = r"\d{1,6}\s*[kmg](?:i?b)?"
-_KEY_ALTERNATIVES = "|".join(
-    re.escape(k) for k in sorted(CPU_LIST_KEYS | SIZE_KEYS, key=len, reverse=True)
-)
-# "isolcpus 2-7", "nohz_full on cores 2-7", "hugepagesz of 1G", "crashkernel: 256M"
+# the keys read with a value and no "=", as people say them ("nohz full", "huge pages")
+_SAID_KEYS = CPU_LIST_KEYS | SIZE_KEYS | {"hugepages"}
+_KEY_ALTERNATIVES = spoken_keys(_SAID_KEYS)
+# "isolcpus 2-7", "nohz full on cores 2-7", "hugepagesz of 1G", "crashkernel: 256M",
+# "huge pages 1024"
 _KEY_WITHOUT_EQUALS = re.compile(
     rf"(?<![\w.=/-])(?P<key>{_KEY_ALTERNATIVES})(?![\w.=-])\s*:?\s+"
     r"(?:(?:on|for|to|at|of|with|=)\s+)?(?:(?:the\s+)?(?:cores?|cpus?|cpu\s+cores?)\s+)?"
     rf"(?P<value>{CPUS_SAID}|{_SIZE})(?![\w.-])(?!\s*(?:gb|gib|mb|mib|tb|%))"
+    # "1024 huge pages": a count before the key that takes one
+    r"|(?<![\w.=-])(?P<count>\d{1,7})\s+(?:(?:static|persistent|reserved)\s+)?"
+    r"(?P<counted>huge[\s-]?pages)\b(?![=.-])"
 )
 # "nohz_full and rcu_nocbs on the same cpus (as isolcpus)", "nohz_full to the same",
 # "rcu_nocbs same as isolcpus", "rcu_nocbs also on those cores"
 _CPU_NOUN = r"(?:cpus|cores|cpu\s+list|range|list|value|mask|set)"
+_A_KEY = rf"(?:{spoken_keys(CPU_LIST_KEYS)}|{_KEY})"
 _ON_THE_SAME = re.compile(
-    rf"(?<![\w.=/-])(?P<keys>{_KEY}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*){_KEY})*)\s+"
+    rf"(?<![\w.=/-])(?P<keys>{_A_KEY}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*){_A_KEY})*)\s+"
     r"(?:(?:also|too)\s+)?(?:(?:set\s+)?(?:on|for|with|to|at|use|using|as)\s+)?"
     rf"(?:(?:the\s+)?same(?:\s+{_CPU_NOUN})?(?:\s+as\s+(?:the\s+)?(?P<as>{_KEY}))?"
     rf"|(?:those|these)\s+{_CPU_NOUN})(?![\w-])"
@@ -181,7 +188,17 @@ def _keys_without_equals(state: PlanState) -> None:
     """Read "isolcpus 2-7" as ``isolcpus=2-7``, "crashkernel 256M" as ``crashkernel=256M``."""
     text = state.text
     for match in text.matches(_KEY_WITHOUT_EQUALS):
-        key, value = match.group("key"), match.group("value")
+        if match.group("count"):
+            text.consume(*match.span())
+            add_cmdline_args(state, [f"hugepages={match.group('count')}"])
+            continue
+        key, value = key_said(match.group("key"), _SAID_KEYS), match.group("value")
+        if key == "hugepages":
+            if not value.isdigit():
+                continue  # "huge pages 2M" is a page size, read before
+            text.consume(*match.span())
+            add_cmdline_args(state, [f"hugepages={value}"])
+            continue
         listed = re.fullmatch(CPUS_SAID, value) is not None
         if listed:
             value = cpu_list(value)  # "2 to 7" is 2-7
@@ -202,11 +219,12 @@ def _on_the_same(state: PlanState) -> None:
     """
     text = state.text
     for match in text.matches(_ON_THE_SAME):
-        keys = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*", match.group("keys"))
+        said = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*", match.group("keys"))
         # "set ... and nohz_full to the same": the keys start after the other words
-        while keys and keys[0] not in CPU_LIST_KEYS:
-            keys.pop(0)
-        if not keys or not all(k in CPU_LIST_KEYS for k in keys):
+        while said and key_said(said[0], CPU_LIST_KEYS) is None:
+            said.pop(0)
+        keys = [key_said(k, CPU_LIST_KEYS) or "" for k in said]
+        if not keys or not all(keys):
             continue
         value = cpu_list_said(state, match.group("as"))
         if value is None:
@@ -214,7 +232,7 @@ def _on_the_same(state: PlanState) -> None:
                 f"{', '.join(keys)}: no one CPU list on the kernel command line to copy"
             )
             continue
-        text.consume(text.work.find(keys[0], match.start("keys")), match.end())
+        text.consume(text.work.find(said[0], match.start("keys")), match.end())
         add_cmdline_args(state, [f"{key}={value}" for key in keys])
 
 
