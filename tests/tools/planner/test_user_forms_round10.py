@@ -160,3 +160,10 @@ def test_a_group_name_split_in_two_by_dictation_is_joined() -> None:
         "user radio in dialout and plugdev", "take radio out of the plug dev group"
     )
     assert _set(removed_from).get("systemConfig.users[name=radio].groups") == ["dialout"]
+
+
+def test_logging_in_with_a_thing_names_no_user() -> None:
+    result = plan_on(UBUNTU, "the night crew log in with keys")
+    assert not users(result), users(result)
+    named = plan_on(UBUNTU, "we sign in with the account relay2, in dialout")
+    assert users(named).get("relay2", {}).get("groups") == ["dialout"], users(named)

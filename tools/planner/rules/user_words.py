@@ -150,8 +150,10 @@ def device_group(match: re.Match[str]) -> str:
 LOGS_IN_AS = re.compile(
     r"(?:^|(?<=[\n,;:.!?(\x1f])|(?<=[\n,;:.!?(\x1f][ \t]))[ \t\x1f]*"
     r"(?:[a-z][a-z'-]*\s+){0,3}?(?:will\s+|should\s+|must\s+|can\s+|always\s+)?"
-    r"(?:log(?:s|ged)?[\s-]*(?:in|on)|sign(?:s|ed)?[\s-]*(?:in|on))\s+(?:as|with)\s+"
-    r"(?:(?:the|a|an)\s+)?(?:(?:user|account|login)\s+)?"
+    r"(?:log(?:s|ged)?[\s-]*(?:in|on)|sign(?:s|ed)?[\s-]*(?:in|on))\s+"
+    # "log in as pilot", "log in with the account pilot"; "log in with keys" names no user
+    r"(?:as\s+(?:(?:the|a|an)\s+)?(?:(?:user|account|login)\s+)?"
+    r"|with\s+(?:the\s+|a\s+)?(?:user|account|login)\s+)"
     r"(?P<quote>[\"'`]?)(?P<name>[a-z_][a-z0-9_-]*)(?P=quote)(?![\w-])"
     r"(?:\s+(?:user|account|login)(?![\w-]))?"
 )
