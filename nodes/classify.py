@@ -11,6 +11,7 @@ the conversation ("undo that", "the same for Debian", "like before but ...") are
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -344,7 +345,13 @@ def _route(
     carried: dict[str, str] = {}
     current = target_of(current_template)
     intent: Intent
-    if not current_template and _asks_what_is_built(request, questions.only_questions):
+    if not current_template and (
+        (
+            _asks_what_is_built(request, questions.only_questions)
+            and not _asks_for_it(reference, questions.questions)  # "... ? build me one"
+        )
+        or _asks_which_target(request)
+    ):
         intent, reason = "explain", "a question about what the composer builds"
     elif not current_template:
         intent, reason = "create", "no template in this session yet"
@@ -371,7 +378,11 @@ def _route(
         intent, reason = "undo", f"goes back to an earlier template ({back.marker})"
     elif reference is not None and reference.kind == "undo":
         intent, reason = "undo", f"takes back the last change ({reference.marker})"
-    elif reference is None and (_is_question(request) or questions.only_questions):
+    elif (
+        reference is None
+        and (_is_question(request) or questions.only_questions)
+        and not any(_antecedent(request, q) for q in questions.questions)
+    ):
         intent, reason = "explain", "a question about the current template"
     elif _NEW.search(request):
         intent, reason = "create", "asks for a new template"
@@ -383,6 +394,7 @@ def _route(
         elif (
             reference is None
             and "dist" in asked
+            and not keep_rest_spans(request)  # "el10 then, keep everything else"
             and not is_modification(request)
             and not _INSTEAD.search(request)
             and _names_other_os(asked["dist"], current_template)
@@ -433,7 +445,7 @@ def _route(
     elif intent == "undo":
         route["reference"] = _reference_record(request, reference, current, retarget=False)
     if intent in ("refine", "retarget") and questions.questions:
-        route["questions"] = list(questions.questions)
+        route["questions"] = [q for q in questions.questions if not _antecedent(request, q)]
     query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
     route["query_type"] = query_type
     return route
@@ -507,6 +519,61 @@ def _asks_what_is_built(request: str, only_questions: bool) -> bool:
         and not wants_a_template(request)
         and not _PROPOSAL.search(request)
     )
+
+
+# a sentence that acts on what the one before named: "Remove it.", "Please drop them too"
+_ACTS_ON_IT = re.compile(
+    r"[\s?!.]*(?:(?:ok|so|then|please|pls|just)[\s,]+)*[a-z]+(?:\s+(?:out|off|away))?\s+"
+    r"(?:it|them)\b",
+    re.IGNORECASE,
+)
+
+
+def _antecedent(request: str, question: str) -> bool:
+    """True when the sentence after ``question`` points back at it ("Why is X here? Remove it.").
+
+    The question then stays in the planner's text: it names what the pronoun stands for.
+    """
+    at = request.find(question)
+    return at >= 0 and _ACTS_ON_IT.match(request, at + len(question)) is not None
+
+
+def _asks_for_it(reference: Reference | None, questions: Sequence[str]) -> bool:
+    """A sentence outside the questions asks for what they describe ("build me one")."""
+    return (
+        reference is not None
+        and reference.kind == "same"
+        and reference.back_only
+        and not any(reference.marker in question for question in questions)
+    )
+
+
+def _asks_which_target(request: str) -> bool:
+    """With no template yet: requirements, then "which of your OSes does that best?".
+
+    The last sentence asks which target to pick and no sentence names one: nothing is made
+    until the user chooses (the answer lists what fits).
+    """
+    sentences = [s.strip() for s in _SENTENCE.findall(request) if s.strip()]
+    if not sentences or not sentences[-1].endswith("?"):
+        return False
+    last = sentences[-1]
+    return (
+        _QUESTION.match(last) is not None
+        and _TARGET_CHOICE.search(last) is not None
+        and not any(
+            m.kind in ("dist", "os", "family") and not m.source
+            for m in detect_target_spans(request)
+        )
+    )
+
+
+# "which of your OSes", "which distro", "what operating system ... best / recommend"
+_TARGET_CHOICE = re.compile(
+    r"\b(?:which|what)\s+(?:(?:of\s+(?:your|the)|one\s+of\s+(?:your|the))\s+)?"
+    r"(?:oses|os|distros?|distributions?|operating\s+systems?|targets?|platforms?)\b",
+    re.IGNORECASE,
+)
 
 
 def _names_other_os(dist: str, template: str) -> bool:

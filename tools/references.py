@@ -159,7 +159,12 @@ def _same_marker(
                 found.append((span, True))
                 continue
             sentence = next((s for s in sentences if _inside(span, s)), (0, len(work)))
-            names_target = any(_inside(m.span, sentence) for m in mentions)
+            names_target = any(_inside(m.span, sentence) for m in mentions) or (
+                # "Debian for the EU customer. Same spec.": a sentence of only the phrase
+                # after one that names the target
+                any(m.span[1] <= sentence[0] for m in mentions)
+                and _only_filler(text, sentence, [span], vocabulary)
+            )
             but = re.compile(r"\s*,?\s*but\s+\w").match(work, span[1]) is not None
             if names_target or but or work[span[0] : span[1]].rstrip().endswith("but"):
                 found.append((span, False))
@@ -495,8 +500,11 @@ def remainder(request: str, spans: tuple[Span, ...] | list[Span]) -> str:
             kept.append(request[start:begin])
         start = max(start, end)
     kept.append(request[start:])
-    text = " ".join(" ".join(kept).split())
-    text = re.sub(r"\s+([,;.!?)])", r"\1", text)
+    # spaces collapse, line breaks stay: a pasted config ("%packages" ... "%end") is read
+    # line by line after this
+    text = re.sub(r"[^\S\n]+", " ", " ".join(kept))
+    text = re.sub(r" ?\n[\s]*", "\n", text).strip()
+    text = re.sub(r"[^\S\n]+([,;.!?)])", r"\1", text)
     pieces = []
     for begin, end in _pieces(text, _CLAUSE_END):
         words = [w.group().lower().strip("'") for w in _WORD.finditer(text, begin, end)]

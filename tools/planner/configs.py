@@ -36,6 +36,7 @@ class Found:
     said: list[str] = field(default_factory=list)  # plain requests for the rules
     unmapped: dict[str, list[str]] = field(default_factory=dict)  # format -> keys
     formats: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # keys the built image already satisfies
 
     def skip(self, fmt: str, key: str) -> None:
         """Remember a key of ``fmt`` no template field holds."""
@@ -234,7 +235,8 @@ def _kickstart(line: str, found: Found) -> bool:
     elif command == "user" and _option(words, "--name"):
         groups = [g for g in (_option(words, "--groups") or "").split(",") if g]
         found.said.append(_user(str(_option(words, "--name")), groups, _option(words, "--shell")))
-    elif command in ("part", "partition") and len(words) > 1 and words[1].startswith("/"):
+    elif command in ("part", "partition", "logvol") and len(words) > 1 and words[1].startswith("/"):
+        # a logical volume's mount point and size are a partition's: the template has no LVM
         fs = _FS.get((_option(words, "--fstype") or "").lower())
         size = _option(words, "--size")
         if "--grow" in words or not size:
@@ -293,7 +295,10 @@ _MKOSI_KEYS = (
     "CleanPackageMetadata RemoveFiles ExtraTrees SkeletonTrees Locale Keymap Timezone "
     "Ssh SplitArtifacts"
 ).split()
-_MKOSI = re.compile(rf"\b(?P<key>{'|'.join(_MKOSI_KEYS)})=")
+_MKOSI = re.compile(rf"\b(?P<key>{'|'.join(_MKOSI_KEYS)})=(?=\S)")  # "Release= would be" is prose
+# one key in a sentence that names mkosi: "mkosi also has Hostname=ci-runner"
+_MKOSI_ONE = re.compile(rf"(?<![\w=])(?:{'|'.join(_MKOSI_KEYS)})=[^\s,;]*[^\s,;.]")
+_MKOSI_HINT = re.compile(r"\bmkosi\b", re.IGNORECASE)
 # two or more mkosi keys in a row, from the first to the line's end
 _MKOSI_INLINE = re.compile(
     rf"(?<![\w=])(?:{'|'.join(_MKOSI_KEYS)})=[^\n]*?(?:,[ \t]*|[ \t]+)"
@@ -333,6 +338,8 @@ def _mkosi(line: str, found: Found) -> bool:
             found.said.append(f"kernel cmdline: {value}")
         elif key == "Hostname" and value:
             found.said.append(f"hostname {value}")
+        elif key == "Bootable" and value.lower() in ("yes", "true", "1", "auto"):
+            found.notes.append("mkosi Bootable=yes: every image the composer builds boots")
         else:
             found.skip("mkosi", key)
     if target:
@@ -351,9 +358,31 @@ _BITBAKE = re.compile(
     r"^\s*(?P<var>[A-Z][A-Z0-9_]+)(?:[:_](?:append|prepend|remove)(?::\S+)?)?\s*"
     r"(?:\+=|\?\?=|\?=|\.=|=\+|=)\s*\"(?P<value>[^\"]*)\"?\s*$"
 )
-_BITBAKE_INLINE = re.compile(r"(?<=\s)[A-Z][A-Z0-9_]{3,}(?:[:_]append)?\s*(?:\+=|=)\s*\"[^\"\n]*\"")
+_BITBAKE_INLINE = re.compile(
+    r"(?:(?<=\s)|`)[A-Z][A-Z0-9_]{3,}(?:[:_]append)?\s*(?:\+=|=)\s*\"[^\"\n]*\"`?(?=\s|$|[,.;])"
+)
+# a variable named in prose with its value: "IMAGE_FEATURES had read-only-rootfs"
+_BITBAKE_SAID = re.compile(
+    r"(?<![\w`])(?P<var>(?:EXTRA_)?IMAGE_FEATURES|IMAGE_INSTALL|MACHINE)\s+(?:also\s+)?"
+    r"(?:had|has|have|includes?|included|contains?|contained|with|is|was)\s+"
+    r"(?P<value>[a-z0-9][\w.+-]*(?:(?:,\s*|\s+and\s+|\s+)[a-z0-9][\w.+-]*-[\w.+-]*)*)"
+)
+# Yocto image features a template says in its own fields or packages
+_IMAGE_FEATURES = {
+    "ssh-server-openssh": "add the packages openssh-server",
+    "ssh-server-dropbear": "add the packages dropbear",
+    "read-only-rootfs": "read-only root",
+}
 _MACHINES = {"qemux86-64": "x86_64", "genericx86-64": "x86_64", "intel-corei7-64": "x86_64",
              "qemuarm64": "aarch64", "genericarm64": "aarch64"}  # fmt: skip
+
+
+def _kib(count: int) -> str:
+    """``count`` KiB in the largest binary unit that holds it whole."""
+    for unit, size in (("GiB", 1024 * 1024), ("MiB", 1024)):
+        if count % size == 0:
+            return f"{count // size}{unit}"
+    return f"{count}KiB"
 
 
 def _bitbake(line: str, found: Found) -> bool:
@@ -370,11 +399,16 @@ def _bitbake(line: str, found: Found) -> bool:
     words = value.split()
     if var in ("IMAGE_INSTALL", "CORE_IMAGE_EXTRA_INSTALL"):
         found.said += _packages(_names(words))
-    elif var in ("IMAGE_FEATURES", "EXTRA_IMAGE_FEATURES") and "read-only-rootfs" in words:
-        found.said.append("read-only root")
+    elif var in ("IMAGE_FEATURES", "EXTRA_IMAGE_FEATURES"):
         for word in words:
-            if word != "read-only-rootfs":
+            if word in _IMAGE_FEATURES:
+                found.said.append(_IMAGE_FEATURES[word])
+            else:
                 found.skip("local.conf", f"{var} {word}")
+    elif var == "APPEND" and value.strip():  # the kernel command line of Yocto's boot classes
+        found.said.append(f"kernel cmdline: {value.strip()}")
+    elif var == "IMAGE_ROOTFS_SIZE" and value.strip().isdigit():
+        found.said.append(f"disk size {_kib(int(value.strip()))}")  # Yocto counts in KiB
     elif var == "IMAGE_FSTYPES" and any(w.startswith(("wic", "hddimg", "ext4")) for w in words):
         found.said.append("raw image")
     elif var == "EXTRA_USERS_PARAMS":
@@ -447,18 +481,34 @@ _HCL = re.compile(r"^\s*(?P<key>[a-z][a-z0-9_]*)\s*=\s*(?P<value>\S.*)$")
 _PACKER_KEYS = frozenset(
     "disk_size memory cpus generation iso_url iso_checksum boot_command boot_wait "
     "ssh_username ssh_password communicator vm_name headless switch_name output_directory "
-    "shutdown_command enable_secure_boot".split()
+    "shutdown_command enable_secure_boot format accelerator disk_interface net_device".split()
+)
+# the output formats of Packer's qemu builder, as the template's artifact words
+_PACKER_FORMATS = {"qcow2": "qcow2 image", "raw": "raw image"}
+_PACKER_HINT = re.compile(r"\bpacker\b", re.IGNORECASE)
+# in a sentence that names Packer: `disk_size = "40G"`, `source "qemu" "web"`
+_HCL_INLINE = re.compile(
+    rf"(?<![\w\"])(?:(?:{'|'.join(sorted(_PACKER_KEYS))})\s*=\s*\"[^\"\n]*\""
+    r"|source\s+\"[\w-]+\"(?:\s+\"[\w-]+\")?)"
 )
 
 
 def _packer(line: str, found: Found) -> bool:
     match = _HCL.match(line)
+    if re.match(r'^\s*source\s+"[\w-]+"', line):
+        found.saw("Packer")
+        return True  # the builder that ran the old build, nothing of the image
     if match is None or match.group("key") not in _PACKER_KEYS:
         return False
     found.saw("Packer")
     value = match.group("value").strip().strip('"')
-    if match.group("key") == "disk_size" and value.isdigit():
-        found.said.append(f"disk size {value}MiB")  # Packer's disk_size counts in MB of 1024 KiB
+    size = re.fullmatch(r"(\d+)\s*([KMGT])?i?B?", value, re.IGNORECASE)
+    if match.group("key") == "disk_size" and size:
+        # Packer's disk_size counts in MiB, or takes the qemu suffixes (binary units)
+        unit = (size.group(2) or "M").upper()
+        found.said.append(f"disk size {size.group(1)}{unit}iB")
+    elif match.group("key") == "format" and value in _PACKER_FORMATS:
+        found.said.append(_PACKER_FORMATS[value])
     else:
         found.skip("Packer", match.group("key"))
     return True
@@ -474,6 +524,12 @@ _DOCKERFILE_HINT = re.compile(r"^\s*FROM\s+[\w./-]+(?::[\w.-]+)?\s*$", re.M)
 _KICKSTART_HINT = re.compile(r"%packages|\bks\.cfg\b|\bkickstart\b|\bks\b", re.IGNORECASE)
 _KS_PACKAGES = re.compile(r"^\s*%packages\b[^\n]*\n(?P<body>.*?)^\s*%end\s*$", re.M | re.S)
 _BACKTICKS = re.compile(r"`([^`\n]{3,})`")
+# kickstart package groups that are the base system itself (every base template holds it)
+_BASE_GROUPS = frozenset("@core @base @minimal @^minimal @^minimal-environment".split())
+# a kickstart command with its options, without "ks" said: "`user --name=ops --groups=wheel`"
+_KICKSTART_LINE = re.compile(
+    rf"(?:^|`)\s*(?:{'|'.join(sorted(_KS_COMMANDS))})\s+(?:\S+\s+)*?--[a-z][\w-]*", re.M
+)
 
 
 def _kickstart_packages(text: str, found: Found) -> str:
@@ -492,11 +548,33 @@ def _kickstart_packages(text: str, found: Found) -> str:
         if removed:
             said.append(f"remove the packages {', '.join(removed)}")
         for group in groups:
-            found.skip("kickstart", f"package group {group}")
+            if group.lower() in _BASE_GROUPS:
+                found.notes.append(f"kickstart {group}: the base template already holds it")
+            else:
+                found.skip("kickstart", f"package group {group}")
         found.said += said
         return "".join(f"{s};\n" for s in said)
 
     return _KS_PACKAGES.sub(block, text)
+
+
+# the old tool named as the subject of what was read from it: "mkosi also has hostname x;"
+_SOURCE = re.compile(
+    r"\b(?:the\s+|our\s+)?(?:mkosi(?:\.conf)?|kickstart|ks(?:\.cfg)?|preseed|packer|yocto|"
+    r"local\.conf|dockerfile)\s+(?:also\s+)?(?:has|had|have|sets|set|uses|used|says|said|"
+    r"includes|included)\s+(?=[^.;\n]+;)",
+    re.IGNORECASE,
+)
+# a clause that only asks for what was pasted: a verb of carrying over, then a pronoun
+_APPLY_PASTED = re.compile(
+    r"(?:(?<=^)|(?<=[.;,!?]\s)|(?<=\band\s))\s*(?:(?:please|pls|so|then|just|also)\s+)?"
+    r"(?:map|port|translate|convert|carry|bring|put|keep|apply|use|include|copy|mirror|"
+    r"replicate|reproduce|take|make\s+the\s+\w+|set\s+the\s+\w+)\s+"
+    r"(?:that|those|them|it|this|these)(?:\s+(?:behaviou?r|setting|settings|lines?|bits?|parts?))?"
+    r"(?:\s+(?:in|over|across|too|as\s+well|please|pls|for\s+me|here|also))*\s*"
+    r"(?=[.;,!?]|$)",
+    re.IGNORECASE | re.M,
+)
 
 
 def _read_line(
@@ -522,7 +600,7 @@ def read_configs(text: str) -> tuple[str, list[str], list[str]]:
     readers = _READERS
     if _DOCKERFILE_HINT.search(text):
         readers = (_dockerfile, *readers)
-    if _KICKSTART_HINT.search(text):
+    if _KICKSTART_HINT.search(text) or _KICKSTART_LINE.search(text):
         readers = (_kickstart, *readers)
         text = _kickstart_packages(text, found)
 
@@ -533,12 +611,22 @@ def read_configs(text: str) -> tuple[str, list[str], list[str]]:
         return "; ".join(said) + ";" if said else ""
 
     def bitbake(match: re.Match[str]) -> str:
-        said = _read_line(match.group(0), found, (_bitbake,))
+        said = _read_line(match.group(0).strip("`"), found, (_bitbake,))
         return "; ".join(said) + ";" if said else ""
 
     def mkosi(match: re.Match[str]) -> str:
         said = _read_line(match.group(0), found, (_mkosi,))
         return "; ".join(said) + ";" if said else ""
+
+    def said_bitbake(match: re.Match[str]) -> str:
+        words = re.split(r",\s*|\s+and\s+|\s+", match.group("value"))
+        line = f'{match.group("var")} = "{" ".join(words)}"'
+        said = _read_line(line, found, (_bitbake,))
+        return "; ".join(said) + ";" if said else ""
+
+    def packer(match: re.Match[str]) -> str:
+        said = _read_line(match.group(0), found, (_packer,))
+        return match.group(0) if said is None else ("; ".join(said) + ";" if said else "")
 
     def command(match: re.Match[str]) -> str:
         said = _read_line(match.group(0), found, (_shell,))
@@ -548,6 +636,11 @@ def read_configs(text: str) -> tuple[str, list[str], list[str]]:
     # "Porting an mkosi config: Distribution=ubuntu, Release=resolute, Packages=a,b" and
     # "the old image ran useradd -G video kiosk — same user here": pasted inside a sentence
     text = _MKOSI_INLINE.sub(mkosi, text)
+    if _MKOSI_HINT.search(text):
+        text = _MKOSI_ONE.sub(mkosi, text)
+    text = _BITBAKE_SAID.sub(said_bitbake, text)
+    if _PACKER_HINT.search(text):
+        text = _HCL_INLINE.sub(packer, text)
     text = _COMMAND_INLINE.sub(command, text)
     lines = []
     for line in text.split("\n"):
@@ -558,10 +651,15 @@ def read_configs(text: str) -> tuple[str, list[str], list[str]]:
             lines.append("; ".join(said) + ";")
     if found.formats:
         lines = [line for line in lines if not _ini_section(line, found)]
+    if found.formats:
+        # "map that please", "keep that behaviour", "carry those over": the pasted lines
+        # themselves, asked for again; what they hold is read above
+        lines = [_SOURCE.sub("", _APPLY_PASTED.sub("", line)) for line in lines]
     rewritten = "\n".join(lines)
     if not found.formats:
         return text, [], []
     notices = [f"read the pasted {fmt} as what a template holds" for fmt in found.formats]
+    notices += found.notes
     unmapped = [
         f"from the pasted {fmt}: {', '.join(keys)} — no template field holds "
         f"{'this' if len(keys) == 1 else 'these'}; set it up after install (a first-boot "

@@ -103,6 +103,12 @@ _NO_FIELD = frozenset(
 )
 
 
+# cloud-init keys that ask, at first boot, for what the image build does anyway (kept in
+# the skipped keys with this mark, and noted instead of reported)
+_BUILT = "built:"
+_AT_BUILD = frozenset({"package_update", "package_upgrade"})
+
+
 def _identity(value: Any) -> list[str]:
     if not isinstance(value, dict):
         return []
@@ -123,6 +129,10 @@ def _render(data: dict[str, Any], skipped: list[str]) -> list[str] | None:
             data = {**{k: v for k, v in data.items() if k != wrapper}, **inner}
     said: list[str] = []
     for key, value in data.items():
+        if str(key) in _AT_BUILD and value is True:
+            # the build installs the repositories' current packages already
+            skipped.append(f"{_BUILT}{key}")
+            continue
         if str(key) in _NO_FIELD:
             skipped.append(str(key))
             continue
@@ -216,6 +226,13 @@ def read_pasted_all(text: str) -> tuple[str, list[str], list[str]]:
         lines[first:end] = [sentence] if said else []
     if skipped:
         lines = [line for line in lines if line.strip() != "#cloud-config"]
+    built = [key[len(_BUILT) :] for key in skipped if key.startswith(_BUILT)]
+    skipped = [key for key in skipped if not key.startswith(_BUILT)]
+    if built:
+        notices.append(
+            f"the pasted {', '.join(dict.fromkeys(built))}: the image is built from the "
+            "repositories' current packages"
+        )
     unmapped = (
         [
             f"from the pasted configuration: {', '.join(dict.fromkeys(skipped))} — no template "

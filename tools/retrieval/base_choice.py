@@ -126,6 +126,14 @@ def _before_additions(text: str) -> str:
     return text[: found.start()] if found else text
 
 
+# the base said outright: "start from a minimal raw image", "base it on a bare one"
+_START_PLAIN = re.compile(
+    r"\b(?:start(?:ing)?|begin(?:ning)?|base\s+(?:it|this|the\s+image)|build\s+(?:it|this))\s+"
+    r"(?:from|with|on)\s+(?:an?\s+|the\s+)?(?:[\w.-]+\s+){0,3}?"
+    r"(?:minimal|plain|bare|barebones|bare-bones|vanilla|stock)\b"
+)
+
+
 def read_purpose(
     text: str,
     *,
@@ -155,6 +163,11 @@ def read_purpose(
     words = _words(lowered)
     plain = _is_plain(words)
     part = _before_additions(lowered) if plain else lowered
+    started = _START_PLAIN.search(lowered)
+    if started is not None:
+        # "a kiosk image. Start from a minimal raw image": the base is said outright; the
+        # product's words elsewhere are what gets added to it, not a reason for another base
+        plain, part = True, started.group(0)
     part_words = _words(part)
     catalog = load_catalog()
     # a capability named, and the first one of a use case named ("a cloud image": cloud-init)

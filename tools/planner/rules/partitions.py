@@ -400,6 +400,22 @@ def add_partition(
         else:
             state.reject(*span, reason)
         return
+    planned = next(
+        (
+            op
+            for op in state.partition_ops
+            if isinstance(op, AddPartition) and op.mount_point == mount
+        ),
+        None,
+    )
+    if planned is not None and (
+        size is None or (planned.size is not None and parse_size(planned.size) == size.bytes)
+    ):
+        # said twice, as a pasted line and in words ("logvol /home --size=5120" and "a /home
+        # partition of 5 GiB"): one partition, the file system from whichever names one
+        if fs:
+            planned.fs_type = _FS_NAMES.get(fs, fs)
+        return
     existing = _find_partition(state, mount)
     if existing is not None and existing.mount_point == mount:
         if size is not None and (

@@ -29,6 +29,8 @@ _MOUNT = re.compile(rf"(?<![\w.:/~-])(?P<mount>{MOUNT})(?=$|[\s,;.!?)\x1f])")
 _NAMED = re.compile(
     r"\b(?:the\s+)?(?P<word>[a-z][a-z0-9_-]*)\s+partition\b"
     r"|\b(?:the\s+)?(?P<fsword>root|boot|efi|home|data|log|var)\s+(?:file\s*system|fs|volume)\b"
+    # "the root filesystem read-only": how it is mounted is immutability, not a partition
+    r"(?!\s+(?:(?:is|be|stays?|to\s+be)\s+)?(?:read[- ]only|read[- ]write|writable|immutable))"
     # "root 30G ext4": the root file system named by its word, right before its size
     rf"|(?<![\w/.-])(?P<root>root|rootfs)(?=\s+(?:=\s*|at\s+|of\s+)?{SIZE})"
 )
@@ -280,6 +282,10 @@ def _plan(state: PlanState, ask: _Ask, again: bool = False) -> None:
         from oic_ai.tools.edit_plan import RemovePartition
 
         state.partition_ops.append(RemovePartition(partition=part.ref))
+        return
+    if ask.remove and ask.size is None:
+        # "no separate /tmp after all" with none there: what is asked already holds
+        state.notes.append(f"the disk has no {ask.mount} partition")
         return
     if part is not None and part.mount_point == ask.mount and ask.size is not None:
         resize_partition(state, span, part, ask.size.bytes, ask.size.text)
