@@ -523,8 +523,10 @@ def _asks_what_is_built(request: str, only_questions: bool) -> bool:
 
 # a sentence that acts on what the one before named: "Remove it.", "Please drop them too"
 _ACTS_ON_IT = re.compile(
-    r"[\s?!.]*(?:(?:ok|so|then|please|pls|just)[\s,]+)*[a-z]+(?:\s+(?:out|off|away))?\s+"
-    r"(?:it|them)\b",
+    r"[\s?!.]*(?:(?:ok|so|then|please|pls|just)[\s,]+)*"
+    # an imperative verb: no auxiliary ("does it have ...?", "should it be on?")
+    r"(?!(?:do|does|did|is|are|was|were|can|could|should|would|will|shall|may|might|must|has|"
+    r"have|had)\b)[a-z]+(?:\s+(?:out|off|away))?\s+(?:it|them)\b[^?]*(?:[.!]|$)",
     re.IGNORECASE,
 )
 

@@ -83,6 +83,18 @@ def _user(name: str, groups: list[str], shell: str | None, sudo: bool | None = N
     return " ".join(words)
 
 
+def _cmdline(value: str) -> list[str]:
+    """Kernel options as requests: the consoles in a clause of their own.
+
+    A console clause sets the serial console; the flags beside it ("no_timer_check")
+    are appended in their own clause, so none is lost to the console's.
+    """
+    tokens = value.split()
+    consoles = [t for t in tokens if t.startswith("console=")]
+    rest = [t for t in tokens if not t.startswith("console=")]
+    return [f"kernel cmdline: {' '.join(part)}" for part in (consoles, rest) if part]
+
+
 def _split(line: str) -> list[str]:
     try:
         return shlex.split(line, comments=False)
@@ -231,7 +243,7 @@ def _kickstart(line: str, found: Found) -> bool:
     command = words[0]
     found.saw("kickstart")
     if command == "bootloader" and _option(words, "--append"):
-        found.said.append(f"kernel cmdline: {_option(words, '--append')}")
+        found.said += _cmdline(str(_option(words, "--append")))
     elif command == "user" and _option(words, "--name"):
         groups = [g for g in (_option(words, "--groups") or "").split(",") if g]
         found.said.append(_user(str(_option(words, "--name")), groups, _option(words, "--shell")))
@@ -267,7 +279,7 @@ _PRESEED_READERS: dict[str, Callable[[str], list[str]]] = {
     "passwd/username": lambda v: [f"add a user {v.split()[0]}"] if v.split() else [],
     "netcfg/get_hostname": lambda v: [f"hostname {v.split()[0]}"] if v.split() else [],
     "netcfg/hostname": lambda v: [f"hostname {v.split()[0]}"] if v.split() else [],
-    "debian-installer/add-kernel-opts": lambda v: [f"kernel cmdline: {v}"] if v.strip() else [],
+    "debian-installer/add-kernel-opts": lambda v: _cmdline(v),
 }
 
 
@@ -335,7 +347,7 @@ def _mkosi(line: str, found: Found) -> bool:
         elif key == "Packages":
             found.said += _packages(_names(re.split(r"[\s,]+", value)))
         elif key == "KernelCommandLine" and value:
-            found.said.append(f"kernel cmdline: {value}")
+            found.said += _cmdline(value)
         elif key == "Hostname" and value:
             found.said.append(f"hostname {value}")
         elif key == "Bootable" and value.lower() in ("yes", "true", "1", "auto"):
@@ -393,7 +405,7 @@ def _bitbake(line: str, found: Found) -> bool:
     if var in ("GRUB_CMDLINE_LINUX", "GRUB_CMDLINE_LINUX_DEFAULT"):
         found.saw("/etc/default/grub")  # the same shape as a local.conf line
         if value.strip():
-            found.said.append(f"kernel cmdline: {value.strip()}")
+            found.said += _cmdline(value)
         return True
     found.saw("local.conf")
     words = value.split()
@@ -406,7 +418,7 @@ def _bitbake(line: str, found: Found) -> bool:
             else:
                 found.skip("local.conf", f"{var} {word}")
     elif var == "APPEND" and value.strip():  # the kernel command line of Yocto's boot classes
-        found.said.append(f"kernel cmdline: {value.strip()}")
+        found.said += _cmdline(value)
     elif var == "IMAGE_ROOTFS_SIZE" and value.strip().isdigit():
         found.said.append(f"disk size {_kib(int(value.strip()))}")  # Yocto counts in KiB
     elif var == "IMAGE_FSTYPES" and any(w.startswith(("wic", "hddimg", "ext4")) for w in words):
@@ -608,7 +620,11 @@ def read_configs(text: str) -> tuple[str, list[str], list[str]]:
         said = _read_line(match.group(1), found, readers)
         if said is None:
             return match.group(0)
-        return "; ".join(said) + ";" if said else ""
+        # "our images are `debootstrap ...`": the command is what the copula says; the
+        # request read from it is a clause of its own (not "images are add ...")
+        before = match.string[: match.start()]
+        lead = "; " if re.search(r"\b(?:are|is|was|were|be)\s*$", before, re.I) else ""
+        return lead + "; ".join(said) + ";" if said else ""
 
     def bitbake(match: re.Match[str]) -> str:
         said = _read_line(match.group(0).strip("`"), found, (_bitbake,))

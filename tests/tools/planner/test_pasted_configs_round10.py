@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from oic_ai.nodes.classify import route_request
 from oic_ai.tools.planner import plan_request
-from oic_ai.tools.retrieval.base_choice import read_purpose
 from oic_ai.tools.planner.configs import read_configs
 from oic_ai.tools.planner.pasted import read_pasted_all
 from oic_ai.tools.references import remainder
+from oic_ai.tools.retrieval.base_choice import read_purpose
 from tests.conftest import OUR_TEMPLATES
 
 EL10 = (OUR_TEMPLATES / "el10-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
@@ -156,6 +156,12 @@ def test_a_question_that_names_what_the_next_sentence_acts_on_is_a_change() -> N
     route = route_request("Why is tcpdump on a kiosk? Drop it, nobody debugs there.", EL10)
     assert route["intent"] == "refine"
     assert not route.get("questions")
+    # a second question about it asks nothing either
+    for said in (
+        "What does the verity setting do? Would it slow the boot?",
+        "What if we went with Ubuntu? Does it have an arm build? Just asking.",
+    ):
+        assert route_request(said, EL10)["intent"] == "explain", said
 
 
 def test_start_from_a_minimal_image_is_the_base_even_beside_a_product_word() -> None:
@@ -165,3 +171,30 @@ def test_start_from_a_minimal_image_is_the_base_even_beside_a_product_word() -> 
         image_type="raw",
     )
     assert purpose.plain and purpose.capabilities == ()
+
+
+def test_a_pasted_kernel_line_keeps_its_flags_beside_a_console() -> None:
+    ops, _ = _plan('ks: `bootloader --append="console=ttyS1,57600 nowatchdog"`')
+    kernel = str(ops.get("set_kernel"))
+    assert "console=ttyS1,57600" in kernel and "nowatchdog" in kernel
+
+
+def test_a_sources_list_line_with_signed_by_and_the_key_said_beside_it() -> None:
+    ops, not_applied = _plan(
+        "the vendor repo is `deb [signed-by=/usr/share/keyrings/x.gpg] "
+        "https://pkgs.vendor.example/deb stable main`, key at https://pkgs.vendor.example/k.asc. "
+        "the package is vendor-tool, install it from there",
+        (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8"),
+    )
+    repo = ops["add_repository"]
+    assert (repo["codename"], repo["component"]) == ("stable", "main")
+    assert "vendor-tool" in ops["add_packages"]["packages"]  # type: ignore[operator]
+    assert not not_applied, not_applied
+
+
+def test_a_command_said_as_what_something_is_gives_all_its_packages() -> None:
+    ops, _ = _plan(
+        "the old boxes were `debootstrap --include=systemd-sysv,socat,lsof trixie /mnt`",
+        (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8"),
+    )
+    assert {"systemd-sysv", "socat", "lsof"} <= set(ops["add_packages"]["packages"])  # type: ignore[arg-type]

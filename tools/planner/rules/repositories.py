@@ -33,14 +33,15 @@ _CUE = re.compile(
     r"ppa|ppas)\b"
     r"(?:\s*:)?"
     # a sources.list line: "deb https://... noble main"
-    r"|\bdeb(?:-src)?(?=\s+(?:\[[^\]]*\]\s*)?(?:https?|file)://)"
+    # (its options may be read already: blanked)
+    r"|\bdeb(?:-src)?(?=\s+(?:[\[\x1f][^\]\x1f]*[\]\x1f]\s*)?(?:https?|file)://)"
 )
 # after a repository URL, the words of a sources.list line: the suite, then components
 # "URL bookworm main", "URL, bookworm, stable": separated by spaces or commas
 _POSITIONAL = re.compile(
     r"(?:\s*,\s*|\s+)\(?(?P<suite>[a-z][a-z0-9.-]*)(?P<components>(?:(?:\s*[,/]\s*|\s+)(?!(?:with|and|key|signed|signing|gpg|"
     r"priority|prio|suite|component|components|codename|for|from|to|at|on|in|please|too|also|"
-    r"then)\b)[a-z][a-z0-9-]*)*)(?=\s*(?:$|[,;.)\x1f]|\s+(?:with|and|key|signed|signing|gpg|priority)\b))"
+    r"then)\b)[a-z][a-z0-9-]*)*)(?=\s*(?:$|[,;.)`\x1f]|\s+(?:with|and|key|signed|signing|gpg|priority)\b))"
 )
 _URL_FIELD = re.compile(rf"\b(?:url|uri|address|at|from)\s*[:=]?\s*(?P<url>{_URL})")
 _KEY = re.compile(
@@ -124,6 +125,7 @@ _REFERENCE = re.compile(
 )
 _BARE_URL = re.compile(rf"(?<![\w/])(?P<url>{_URL})")
 _OPTIONS = re.compile(r"\[[^\]\x1f]*=[^\]\x1f]*\]")
+_SIGNED_BY_ONLY = re.compile(r"\[\s*signed-by=[^\]\s\x1f]*\s*\]")
 _OPTIONS_REASON = (
     "repository options are not applied; a template repository takes a url, codename, "
     "component and signing key ('key URL')"
@@ -155,7 +157,14 @@ def rule_repositories(state: PlanState) -> None:
     ):
         return
     for match in text.matches(_OPTIONS):
-        if not _TRUST.fullmatch(match.group()):
+        if _SIGNED_BY_ONLY.fullmatch(match.group()):
+            # "[signed-by=...]": the signing key's slot; its URL (here or said beside the
+            # line, "key is at URL") is the repository's key
+            text.consume(match.start(), match.start() + 1)
+            text.consume(match.end() - 1, match.end())
+            if not _KEY.search(match.group()):
+                text.consume(*match.span())
+        elif not _TRUST.fullmatch(match.group()):
             state.reject(*match.span(), _OPTIONS_REASON)
     sentences = _sentences(state)
     if _no_repository_url(state):
@@ -320,13 +329,15 @@ def _components(state: PlanState, match: re.Match[str]) -> tuple[list[str], int]
 
 # "a .deb called linectl-runtime", "an rpm named acme-agent": a package the user names as one
 _PACKAGE_CALLED = re.compile(
-    r"\b(?:a|an|the|our|their)\s+(?:\.?deb|\.?rpm|package)\s+(?:called|named)\s+"
+    r"\b(?:a|an|the|our|their)\s+(?:\.?deb|\.?rpm|package)\s+(?:called|named|is)\s+"
     r"(?P<name>[a-z0-9][a-z0-9.+-]*[a-z0-9+])"
 )
 # "add the repo and the package", "then install the package": that package, from it
 _THE_PACKAGE = re.compile(
     r"\b(?:(?:add|install|include|pull\s+in)\s+(?:the|that)|and\s+(?:the|that))\s+"
-    r"(?:package|\.?deb|\.?rpm)\b(?!\s+(?:called|named|list|\w+=))"
+    r"(?:package|\.?deb|\.?rpm)\b(?!\s+(?:called|named|list|is|\w+=))"
+    # "the package is gw-agent, install it from there"
+    r"|\b(?:install|add|pull|get)\s+it\s+from\s+(?:there|it|that\s+(?:one|repo|repository|mirror))"
 )
 
 
