@@ -384,6 +384,8 @@ def _route(
         and not any(_antecedent(request, q) for q in questions.questions)
     ):
         intent, reason = "explain", "a question about the current template"
+    elif _asks_about_its_target(request, questions.questions):
+        intent, reason = "explain", "a question about the target it names"
     elif _NEW.search(request):
         intent, reason = "create", "asks for a new template"
     else:
@@ -538,6 +540,26 @@ def _antecedent(request: str, question: str) -> bool:
     """
     at = request.find(question)
     return at >= 0 and _ACTS_ON_IT.match(request, at + len(question)) is not None
+
+
+def _asks_about_its_target(request: str, questions: Sequence[str]) -> bool:
+    """A statement naming a target, then a question about that target, asks nothing.
+
+    "Release= would be resolute for 26.04 — does the composer even do ubuntu 26?": the
+    release is named to ask whether it is built, not to switch to it. A statement that
+    asks for a change ("switch to 26.04 — ...?") or refers back stays a request.
+    """
+    if not questions:
+        return False
+    rest = request
+    for question in questions:
+        rest = rest.replace(question, " ")
+    said, _ = _asked_targets(rest)
+    if "dist" not in said or is_modification(rest) or keep_rest_spans(rest):
+        return False
+    if find_reference(rest) is not None:
+        return False
+    return any(_asked_targets(q)[0].get("dist") == said["dist"] for q in questions)
 
 
 def _asks_for_it(reference: Reference | None, questions: Sequence[str]) -> bool:

@@ -198,3 +198,12 @@ def test_a_command_said_as_what_something_is_gives_all_its_packages() -> None:
         (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8"),
     )
     assert {"systemd-sysv", "socat", "lsof"} <= set(ops["add_packages"]["packages"])  # type: ignore[arg-type]
+
+
+def test_a_release_named_then_asked_about_changes_nothing() -> None:
+    ubuntu = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    said = "our ImageVersion would be resolute, so 26.04 — does the composer even build ubuntu 26?"
+    assert route_request(said, ubuntu)["intent"] == "explain"
+    assert route_request("switch to 26.04. Does the composer do ubuntu 26 yet?", ubuntu)[
+        "intent"
+    ] == "retarget"
