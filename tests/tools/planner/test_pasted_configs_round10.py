@@ -207,3 +207,10 @@ def test_a_release_named_then_asked_about_changes_nothing() -> None:
     assert route_request("switch to 26.04. Does the composer do ubuntu 26 yet?", ubuntu)[
         "intent"
     ] == "retarget"
+
+
+def test_call_it_in_a_sentence_about_naming_the_devices_is_the_hostname() -> None:
+    ops, _ = _plan("The NOC names each gateway by site, so for the master image call it gw-000.")
+    assert ops["set_hostname"]["hostname"] == "gw-000" and "set_image_name" not in ops
+    ops, _ = _plan("call it gw-000")
+    assert "set_hostname" not in ops  # alone, "it" is the image

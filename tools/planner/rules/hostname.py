@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME
 
@@ -50,3 +51,27 @@ def rule_hostname(state: PlanState) -> None:
 
 def _invalid(name: str) -> str:
     return f"{name!r} is not a valid hostname (letters, digits and '-' in dot-separated labels)"
+
+
+# a sentence about how devices are named, then "call it X": "it" is the device, and X its
+# hostname ("Store IT names devices per store, but for the golden image just call it cam-0")
+_NAMED_LIKE_DEVICES = re.compile(
+    rf"\b(?:(?:names?|naming|calls?|labels?)\s+(?:the\s+|its\s+|their\s+|our\s+|all\s+|each\s+|every\s+)?"
+    rf"{_MACHINE}(?:e?s)?|(?:device|machine)\s*-?names?)\b"
+    r"(?P<gap>[^.;!?\x1f]{0,80}?)"
+    r"\b(?P<call>(?:call|name)\s+it\s+" + QUOTED_NAME + CLAUSE_END + ")"
+)
+
+
+def rule_hostname_of_named_devices(state: PlanState) -> None:
+    """Set the hostname from "call it X" in a sentence about naming the devices.
+
+    Runs before the image name's rule, which reads "call it X" everywhere else.
+    """
+    valid = load_targets().pattern("hostname")
+    for match in state.text.matches(_NAMED_LIKE_DEVICES):
+        value = match.group("value")
+        if not valid.match(value) or value == state.facts.hostname:
+            continue
+        state.text.consume(*match.span("call"), "hostname")
+        state.hostname = value

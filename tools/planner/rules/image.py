@@ -25,6 +25,9 @@ _IMAGE_NAME = re.compile(
 
 def rule_image_name(state: PlanState) -> None:
     """Name the image; a name the composer would refuse is reported."""
+    from oic_ai.tools.planner.rules.hostname import rule_hostname_of_named_devices
+
+    rule_hostname_of_named_devices(state)  # "names devices per store ... call it cam-0"
     name = state.new_value(
         _IMAGE_NAME,
         "image_name",
