@@ -10,6 +10,7 @@ they are never what an undo takes back; a turn that asked for one and changed no
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,6 +114,16 @@ def _named_part(marker: str, stack: list[Revision], current: str, topic: str = "
         # nothing in the session changed anything ("it had changed nothing"), or the
         # words describe the last change in words of their own ("that storage change")
         return _Choice()
+    if not names:
+        # "undo the user thing" with no user ever added: name the part, not the words
+        words = [w for w in re.findall(r"[\w=-]+", said.lower()) if undo_aspects(w)]
+        return _Choice(
+            depth=0,
+            refusal=(
+                f"'{marker}' — no change of this session touched the {' or '.join(words)}; "
+                "ask for the change itself"
+            ),
+        )
     return _Choice(
         depth=0,
         refusal=(

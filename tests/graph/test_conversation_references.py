@@ -445,3 +445,13 @@ def test_undoing_a_partition_keeps_a_disk_size_a_later_turn_set(run: Run) -> Non
     disk = _doc(run.template())["disk"]
     assert disk["size"] == "96GiB"
     assert "/srv/media" not in [p.get("mountPoint") for p in disk["partitions"]]
+
+
+def test_an_undo_of_a_part_no_turn_touched_names_the_part_not_the_undo_words(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("add jq")
+    kept = run.template()
+    answer = run.turn("undo the account stuff, our provisioning makes them")
+    assert run.template() == kept
+    assert "touched the account;" in answer.not_applied[0], answer.not_applied
+    assert "remove undo" not in answer.not_applied[0]
