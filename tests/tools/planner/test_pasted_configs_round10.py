@@ -192,6 +192,14 @@ def test_a_sources_list_line_with_signed_by_and_the_key_said_beside_it() -> None
     assert not not_applied, not_applied
 
 
+def test_a_signed_by_with_no_key_anywhere_is_reported() -> None:
+    _, not_applied = _plan(
+        "add `deb [signed-by=...] https://pkgs.vendor.example/deb stable main`",
+        (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8"),
+    )
+    assert len(not_applied) == 1 and "key" in not_applied[0] and "not given" in not_applied[0]
+
+
 def test_a_command_said_as_what_something_is_gives_all_its_packages() -> None:
     ops, _ = _plan(
         "the old boxes were `debootstrap --include=systemd-sysv,socat,lsof trixie /mnt`",

@@ -126,6 +126,7 @@ _REFERENCE = re.compile(
 _BARE_URL = re.compile(rf"(?<![\w/])(?P<url>{_URL})")
 _OPTIONS = re.compile(r"\[[^\]\x1f]*=[^\]\x1f]*\]")
 _SIGNED_BY_ONLY = re.compile(r"\[\s*signed-by=[^\]\s\x1f]*\s*\]")
+_NO_KEY_GIVEN = "the signing key's location is not given; say 'key URL' (or a path)"
 _OPTIONS_REASON = (
     "repository options are not applied; a template repository takes a url, codename, "
     "component and signing key ('key URL')"
@@ -160,6 +161,9 @@ def rule_repositories(state: PlanState) -> None:
         if _SIGNED_BY_ONLY.fullmatch(match.group()):
             # "[signed-by=...]": the signing key's slot; its URL (here or said beside the
             # line, "key is at URL") is the repository's key
+            if not _KEY.search(text.work):  # "[signed-by=...]" and no key anywhere
+                state.reject(*match.span(), _NO_KEY_GIVEN)
+                continue
             text.consume(match.start(), match.start() + 1)
             text.consume(match.end() - 1, match.end())
             if not _KEY.search(match.group()):
