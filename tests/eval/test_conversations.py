@@ -62,8 +62,9 @@ FULLY_RIGHT_FLOOR = {
     # session-start code, 117/200 after round 9; tuned on from session 11: 141 with W1's
     # split names, capabilities said by use, conditional removals (round 10, 0 invented);
     # 144 with them on main 3321cbc; 164 with W2's users, kernel keys without "=" and
-    # answers (round 10) rebased on main 8e46bf4 (0 invented)
-    "dev8": 0.82,
+    # answers (round 10) rebased on main 8e46bf4 (0 invented); 190 (0 invented) with W3's
+    # pasted configs, re-targets, references, repositories and base choice on main 5dcb1cc
+    "dev8": 0.95,
     # kept unseen in session 11 (writers s and t), never read turn by turn: 130/200 (4
     # invented) with the session-start code a8e92b1
     "dev9": 0.65,
