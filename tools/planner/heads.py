@@ -124,6 +124,10 @@ _PLACEHOLDERS = frozenset(
 _PLACEHOLDER_HEADS = frozenset("something anything stuff tool agent package".split())
 
 
+# prepositions a clause cannot end on unless its object follows
+_DANGLING = frozenset("into onto to with for on of from at by as".split())
+
+
 def introduces_applied(item: Unread, unread: Sequence[Unread], index: int) -> bool:
     """True for "lock it down:" when the clauses after the colon were applied.
 
@@ -131,6 +135,11 @@ def introduces_applied(item: Unread, unread: Sequence[Unread], index: int) -> bo
     something is for ("so we can sync the clock"), was read as packages.
     """
     after = [u for u in unread[index + 1 :] if u.clause.sentence == item.clause.sentence]
+    last = item.clause.text.split()[-1].lower() if item.clause.text.split() else ""
+    if last in _DANGLING and after and any(o not in NOT_OPERATIONS for o in after[0].owners):
+        # "should boot into" + "a fullscreen browser" (read as the kiosk): a clause that
+        # ends on a preposition has its object in the next one, which was applied
+        return True
     if not item.clause.ends_with_colon:
         words = [t.text for t in item.meaningful]
         return (

@@ -191,3 +191,16 @@ def test_a_past_statement_about_a_named_package_is_a_reason() -> None:
     result = plan("drop chrony, the ops team replaced it with systemd-timesyncd years ago")
     assert result.not_applied == []
     assert outcomes(result)[-1][1] == "context"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "it has to come up straight into a fullscreen browser",
+        "the unit must power on into a fullscreen browser, nothing else",
+    ],
+)
+def test_a_clause_ending_on_a_preposition_heads_the_applied_clause_after_it(said: str) -> None:
+    result = plan(said)
+    assert result.operations  # the browser (the kiosk) was read
+    assert result.not_applied == []
