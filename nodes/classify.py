@@ -21,6 +21,7 @@ from oic_ai.nodes.messages import last_request
 from oic_ai.nodes.state import Intent, ReferenceRecord, Refusal, Route, State, record
 from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import OS_DISTS
+from oic_ai.tools.proposals import accepts, offered_packages, proposal
 from oic_ai.tools.questions import questions_of
 from oic_ai.tools.references import (
     BackTo,
@@ -318,6 +319,15 @@ def _route(
         The route record: intent, reason, query type, the targets named and, for a
         reference to the conversation, what it refers to and what is left of the request.
     """
+    offered = str(previous.get("proposal") or "") if previous else ""
+    if offered and current_template and accepts(request):
+        # "yes do it" after "would chrony make sense here?": the offered change
+        route = _route(offered, current_template, None, history)
+        route["reason"] += f"; accepts the offer of the turn before ({offered!r})"
+        route["reference"] = ReferenceRecord(
+            kind="same", words=request, remainder=offered, target=target_of(current_template)
+        )
+        return route
     targets = detect_targets(tokenize(request), request)
     route = Route(intent="create", reason="", query_type="", targets=targets)
     asked, _ = _asked_targets(request)
@@ -448,9 +458,27 @@ def _route(
         route["reference"] = _reference_record(request, reference, current, retarget=False)
     if intent in ("refine", "retarget") and questions.questions:
         route["questions"] = [q for q in questions.questions if not _antecedent(request, q)]
+    if intent == "explain" and current_template:
+        offer = _offer(questions.questions or (request,), current_template)
+        if offer:
+            route["proposal"] = offer
     query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
     route["query_type"] = query_type
     return route
+
+
+def _offer(questions: Sequence[str], template: str) -> str:
+    """The change a question offers ("would chrony make sense?" -> "add chrony"), or ""."""
+    from oic_ai.tools.verify_packages import known_package_names
+
+    known = known_package_names()
+    names = [n for q in questions for n in offered_packages(q, known.__contains__)]
+    missing = [
+        n
+        for n in dict.fromkeys(names)
+        if not re.search(rf"^\s*-\s*['\"]?{re.escape(n)}['\"]?\s*$", template, re.MULTILINE)
+    ]
+    return proposal(missing) if missing else ""
 
 
 def _back_to(request: str, current: str, history: list[str]) -> BackTo | None:

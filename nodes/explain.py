@@ -7,7 +7,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context
-from oic_ai.nodes.state import State, validation_of
+from oic_ai.nodes.state import State, record, validation_of
 
 
 def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -49,6 +49,11 @@ def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if impossible:
         reasons = "; ".join(dict.fromkeys(entry.split(" — ", 1)[1] for entry in impossible))
         answer = f"That cannot be done in a template: {reasons}."
+    offered = str(record(state, "route").get("proposal") or "")
+    if offered and not impossible:
+        # "would chrony make sense here?": what it is for came above; a "yes" adds it
+        names = offered.removeprefix("add ")
+        answer += f"\n{names}: not in the template yet. Say 'yes' to add it ({offered})."
     return {
         "answer": answer,
         "draft": template,

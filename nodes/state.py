@@ -107,6 +107,9 @@ class Route(TypedDict):
     carried_request: NotRequired[str]
     """For a ``create`` turn after a refusal that says "everything else as I said": the
     refused request's other parts and this request, read as one (retrieval and planning)."""
+    proposal: NotRequired[str]
+    """For an ``explain`` turn whose question offers a package the template lacks ("would
+    chrony make sense here?"): the change a "yes" in the next turn asks for ("add chrony")."""
     inherited: NotRequired[dict[str, str]]
     """For a ``create`` turn right after a refused combination: the targets it kept from
     the refused request (dist, arch, image_type)."""

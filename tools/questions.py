@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from oic_ai.tools.planner.asking import FIELD_NOUNS, IMPERATIVES, read_clause, words_of
+from oic_ai.tools.proposals import ADVICE
 
 # a sentence ends at . ! ? or a line end; a dot right before a letter or digit is inside a
 # word ("26.04", "example.com", "ks.cfg"), not an end
@@ -161,6 +162,8 @@ def is_question_part(text: str, *, asked: bool) -> bool:
         return True  # "Prof. Lee asked which partitions the image will have"
     if not asked:
         return False
+    if ADVICE.search(text):
+        return True  # "would chrony make sense here?", "is it worth adding htop?"
     if first in _ADVICE and len(words) > 2 and words[1] in _SUBJECTS:
         return True  # "should it be on for us?"
     subject = words[1:] if first == "the" else words

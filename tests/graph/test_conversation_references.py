@@ -455,3 +455,26 @@ def test_an_undo_of_a_part_no_turn_touched_names_the_part_not_the_undo_words(run
     assert run.template() == kept
     assert "touched the account;" in answer.not_applied[0], answer.not_applied
     assert "remove undo" not in answer.not_applied[0]
+
+
+def test_a_question_that_offers_a_package_changes_nothing_and_yes_adds_it(run: Run) -> None:
+    run.turn("ubuntu 24.04 minimal raw image for x86_64")
+    before = run.template()
+    asked = run.turn("would fail2ban make sense on this box? it faces the internet")
+    assert asked.status in OK and run.template() == before
+    assert "explain" in run.nodes and asked.not_applied == []
+    assert "Say 'yes' to add it (add fail2ban)" in asked.message
+    accepted = run.turn("yes please")
+    assert accepted.status in OK
+    assert "fail2ban" in _packages(run.template())
+    assert "accepts the offer" in accepted.route["reason"]
+
+
+def test_a_reply_other_than_yes_drops_the_offer(run: Run) -> None:
+    run.turn("ubuntu 24.04 minimal raw image for x86_64")
+    run.turn("is it worth having tmux on it?")
+    run.turn("no, and make the disk 8GiB")
+    after = run.template()
+    run.turn("yes")
+    assert "tmux" not in _packages(run.template())
+    assert run.template() == after
