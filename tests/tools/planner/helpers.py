@@ -6,7 +6,8 @@ from typing import Any
 
 import yaml
 
-from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.applier import apply_plan
+from oic_ai.tools.edit_plan import EditPlan, SetValue
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
 
@@ -15,6 +16,30 @@ def plan_on(template: str, request: str) -> EditPlan:
     """Plan ``request`` against the library template named ``template`` (refine mode)."""
     text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
     return plan_request(request, text, mode="refine")
+
+
+def plan_after(template: str, first: str, request: str) -> EditPlan:
+    """Plan ``request`` on the library template ``template`` after ``first`` was applied."""
+    base = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
+    text = apply_plan(base, plan_request(first, base, mode="refine")).text
+    return plan_request(request, text, mode="refine")
+
+
+def set_values(result: EditPlan) -> dict[str, Any]:
+    """The values a plan sets, by path."""
+    return {op.path: op.value for op in result.operations if isinstance(op, SetValue)}
+
+
+def ops_by_key(
+    result: EditPlan, keyed: tuple[str, ...] = ("add_user",)
+) -> dict[str, dict[str, Any]]:
+    """A plan's operations by op; those in ``keyed`` by op and name (or mount point)."""
+    ops: dict[str, dict[str, Any]] = {}
+    for op in result.operations:
+        dumped = op.model_dump(exclude_defaults=True)
+        named = dumped.get("name") or dumped.get("mount_point")
+        ops[f"{op.op}:{named}" if op.op in keyed else op.op] = dumped
+    return ops
 
 
 def users(result: EditPlan) -> dict[str, dict[str, Any]]:

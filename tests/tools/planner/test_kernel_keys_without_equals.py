@@ -10,24 +10,18 @@ does not have is noted, never read as a package.
 
 from __future__ import annotations
 
-from oic_ai.tools.applier import apply_plan
+from functools import partial
+
 from oic_ai.tools.edit_plan import EditPlan
-from oic_ai.tools.planner import plan_request
-from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import added, plan_on, removed
+from tests.tools.planner.helpers import added, plan_after, plan_on, removed
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
+_then = partial(plan_after, DEBIAN)  # a request planned after a first one
 REALTIME = "emt3-x86_64-realtime-industrial-raw.yml"  # isolcpus=managed_irq,domain,2,3 ...
 
 
 def _appended(result: EditPlan) -> list[str]:
     return [a for op in result.operations if op.op == "set_kernel" for a in op.append_cmdline]
-
-
-def _then(first: str, request: str, template: str = DEBIAN) -> EditPlan:
-    base = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
-    text = apply_plan(base, plan_request(first, base, mode="refine")).text
-    return plan_request(request, text, mode="refine")
 
 
 def test_a_cpu_list_key_and_its_value_without_equals() -> None:

@@ -5,19 +5,14 @@ from __future__ import annotations
 from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.configs import read_configs
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import ops_by_key, plan_on
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
 
 def _plan(said: str) -> tuple[dict[str, dict[str, object]], list[str]]:
-    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
-    plan = plan_request(said, text, mode="refine")
-    ops: dict[str, dict[str, object]] = {}
-    for op in plan.operations:
-        dumped = op.model_dump(exclude_defaults=True)
-        key = op.op if op.op != "add_user" else f"add_user:{dumped['name']}"
-        ops[key] = dumped
-    return ops, plan.not_applied
+    plan = plan_on(UBUNTU, said)
+    return ops_by_key(plan), plan.not_applied
 
 
 def test_a_kickstart_gives_packages_options_users_and_reports_the_rest_once() -> None:

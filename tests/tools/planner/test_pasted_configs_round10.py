@@ -17,6 +17,7 @@ from oic_ai.tools.planner.pasted import read_pasted_all
 from oic_ai.tools.references import remainder
 from oic_ai.tools.retrieval.base_choice import read_purpose
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import ops_by_key
 
 EL10 = (OUR_TEMPLATES / "el10-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
 NETBOOT = (OUR_TEMPLATES / "elxr12-x86_64-netboot-initrd.yml").read_text(encoding="utf-8")
@@ -24,13 +25,7 @@ NETBOOT = (OUR_TEMPLATES / "elxr12-x86_64-netboot-initrd.yml").read_text(encodin
 
 def _plan(said: str, template: str = EL10) -> tuple[dict[str, dict[str, object]], list[str]]:
     plan = plan_request(said, template, mode="refine")
-    ops: dict[str, dict[str, object]] = {}
-    for op in plan.operations:
-        dumped = op.model_dump(exclude_defaults=True)
-        named = dumped.get("name") or dumped.get("mount_point")
-        key = f"{op.op}:{named}" if op.op in ("add_user", "add_partition") else op.op
-        ops[key] = dumped
-    return ops, plan.not_applied
+    return ops_by_key(plan, ("add_user", "add_partition")), plan.not_applied
 
 
 def test_kickstart_commands_with_options_are_read_without_the_word_kickstart() -> None:

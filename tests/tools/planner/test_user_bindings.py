@@ -8,31 +8,21 @@ the one user of the template when a sentence points at it ("it", "the account").
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from oic_ai.tools.applier import apply_plan
-from oic_ai.tools.edit_plan import EditPlan, SetValue
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import plan_on, users
+from tests.tools.planner.helpers import plan_after, plan_on, set_values, users
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+_then = partial(plan_after, UBUNTU)  # a request planned after a first one
 
 
 def _found(request: str) -> dict[str, dict[str, Any]]:
     result = plan_on(UBUNTU, request)
     assert not result.not_applied, (request, result.not_applied)
     return users(result)
-
-
-def _then(first: str, request: str) -> EditPlan:
-    base = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
-    text = apply_plan(base, plan_request(first, base, mode="refine")).text
-    return plan_request(request, text, mode="refine")
-
-
-def _sets(result: EditPlan) -> dict[str, Any]:
-    return {op.path: op.value for op in result.operations if isinstance(op, SetValue)}
 
 
 def test_each_user_keeps_its_own_rights_across_sentences() -> None:
@@ -75,21 +65,21 @@ def test_a_quoted_name_before_its_role_word() -> None:
 
 def test_a_user_the_template_has_takes_groups_and_loses_sudo() -> None:
     result = _then("add a user kiosk with sudo", "kiosk needs input + video groups, no sudo")
-    sets = _sets(result)
+    sets = set_values(result)
     assert sets["systemConfig.users[name=kiosk].groups"] == ["input", "video"], sets
     assert sets["systemConfig.users[name=kiosk].sudo"] is False
     refused = _then("add a user kiosk with sudo", "the kiosk account must not be able to sudo")
-    assert _sets(refused)["systemConfig.users[name=kiosk].sudo"] is False
+    assert set_values(refused)["systemConfig.users[name=kiosk].sudo"] is False
     later = _then("add a user kiosk with sudo", "kiosk user can't sudo. put it in the input group")
-    assert _sets(later)["systemConfig.users[name=kiosk].groups"] == ["input"]
+    assert set_values(later)["systemConfig.users[name=kiosk].groups"] == ["input"]
 
 
 def test_it_means_the_one_user_of_the_template_and_nothing_when_there_are_two() -> None:
     result = _then("add a user ops", "fine, mark it as sudo then")
-    assert _sets(result) == {"systemConfig.users[name=ops].sudo": True}
+    assert set_values(result) == {"systemConfig.users[name=ops].sudo": True}
     assert not result.not_applied, result.not_applied
     two = _then("add users ops and dev", "fine, mark it as sudo then")
-    assert not _sets(two)
+    assert not set_values(two)
 
 
 def test_a_pasted_preseed_user_survives_password_redaction() -> None:
@@ -110,7 +100,7 @@ def test_a_pasted_preseed_user_survives_password_redaction() -> None:
 def test_a_quoted_group_and_forgetting_a_user_by_name_before_its_role_word() -> None:
     first = "users `web` and `batch`, both with zsh"
     grouped = _then(first, "the user batch should be in a `spool` group as well")
-    assert _sets(grouped) == {"systemConfig.users[name=batch].groups": ["spool"]}
+    assert set_values(grouped) == {"systemConfig.users[name=batch].groups": ["spool"]}
     forgotten = _then(first, "forget the batch account altogether")
     assert [op.path for op in forgotten.operations] == ["systemConfig.users[name=batch]"]
     assert not users(forgotten), users(forgotten)  # "account altogether" is no new user

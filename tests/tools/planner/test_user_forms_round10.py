@@ -11,23 +11,13 @@ stays, and "its shell" for the one user of the template.
 
 from __future__ import annotations
 
-from oic_ai.tools.applier import apply_plan
-from oic_ai.tools.edit_plan import DeleteValue, EditPlan, SetValue
-from oic_ai.tools.planner import plan_request
-from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import added, plan_on, users
+from functools import partial
+
+from oic_ai.tools.edit_plan import DeleteValue
+from tests.tools.planner.helpers import added, plan_after, plan_on, set_values, users
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
-
-
-def _then(first: str, request: str) -> EditPlan:
-    base = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
-    text = apply_plan(base, plan_request(first, base, mode="refine")).text
-    return plan_request(request, text, mode="refine")
-
-
-def _set(result: EditPlan) -> dict[str, object]:
-    return {op.path: op.value for op in result.operations if isinstance(op, SetValue)}
+_then = partial(plan_after, UBUNTU)  # a request planned after a first one
 
 
 def test_a_name_right_after_an_adding_verb_is_a_user_with_its_group() -> None:
@@ -74,7 +64,7 @@ def test_not_in_a_group_takes_the_user_out_of_it_and_its_sudo() -> None:
         "a user clerk in the wheel and adm groups",
         "clerk should stay in adm but not in wheel",
     )
-    changed = _set(result)
+    changed = set_values(result)
     assert changed.get("systemConfig.users[name=clerk].groups") == ["adm"], changed
     assert changed.get("systemConfig.users[name=clerk].sudo") is False, changed
 
@@ -88,9 +78,9 @@ def test_not_in_a_group_for_a_new_user_keeps_it_out() -> None:
 
 def test_able_to_sudo_gives_sudo_and_not_able_takes_it() -> None:
     given = _then("a user tech without sudo", "tech needs to be able to sudo now")
-    assert _set(given).get("systemConfig.users[name=tech].sudo") is True, given
+    assert set_values(given).get("systemConfig.users[name=tech].sudo") is True, given
     taken = _then("a user tech with sudo", "tech must not be able to sudo")
-    assert _set(taken).get("systemConfig.users[name=tech].sudo") is False, taken
+    assert set_values(taken).get("systemConfig.users[name=tech].sudo") is False, taken
 
 
 def test_the_name_people_log_in_as_is_a_user_and_the_next_sentences_are_its() -> None:
@@ -121,7 +111,7 @@ def test_remove_it_after_a_package_removes_no_user() -> None:
 
 def test_its_shell_is_the_shell_of_the_one_user() -> None:
     result = _then("user rover in the dialout group", "make its shell zsh")
-    assert _set(result).get("systemConfig.users[name=rover].shell") == "/bin/zsh", result
+    assert set_values(result).get("systemConfig.users[name=rover].shell") == "/bin/zsh", result
     assert not result.not_applied, result.not_applied
 
 
@@ -141,12 +131,12 @@ def test_a_capability_word_after_an_adding_verb_with_user_attributes_is_a_user()
 
 def test_does_not_need_sudo_takes_sudo_and_give_name_sudo_gives_it() -> None:
     taken = _then("a user mech with sudo", "mech doesnt need sudo anymore")
-    assert _set(taken).get("systemConfig.users[name=mech].sudo") is False, taken
+    assert set_values(taken).get("systemConfig.users[name=mech].sudo") is False, taken
     given = _then("a user mech without sudo", "give mech sudo")
-    assert _set(given).get("systemConfig.users[name=mech].sudo") is True, given
+    assert set_values(given).get("systemConfig.users[name=mech].sudo") is True, given
     assert added(given) == []  # the sudo of the user, not the sudo package
     short = _then("a user mech without sudo", "mech shd have sudo too")
-    assert _set(short).get("systemConfig.users[name=mech].sudo") is True, short
+    assert set_values(short).get("systemConfig.users[name=mech].sudo") is True, short
 
 
 def test_a_group_name_split_in_two_by_dictation_is_joined() -> None:
@@ -159,7 +149,7 @@ def test_a_group_name_split_in_two_by_dictation_is_joined() -> None:
     removed_from = _then(
         "user radio in dialout and plugdev", "take radio out of the plug dev group"
     )
-    assert _set(removed_from).get("systemConfig.users[name=radio].groups") == ["dialout"]
+    assert set_values(removed_from).get("systemConfig.users[name=radio].groups") == ["dialout"]
 
 
 def test_logging_in_with_a_thing_names_no_user() -> None:

@@ -9,19 +9,13 @@ user keeps that group and is read.
 
 from __future__ import annotations
 
-from oic_ai.tools.applier import apply_plan
-from oic_ai.tools.edit_plan import DeleteValue, EditPlan, SetValue
-from oic_ai.tools.planner import plan_request
-from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import added, plan_on, users
+from functools import partial
+
+from oic_ai.tools.edit_plan import DeleteValue, SetValue
+from tests.tools.planner.helpers import added, plan_after, plan_on, users
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
-
-
-def _then(first: str, request: str) -> EditPlan:
-    base = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
-    text = apply_plan(base, plan_request(first, base, mode="refine")).text
-    return plan_request(request, text, mode="refine")
+_then = partial(plan_after, UBUNTU)  # a request planned after a first one
 
 
 def test_one_called_after_a_user_is_a_second_user_who_can_do_sudo() -> None:
