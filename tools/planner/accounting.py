@@ -307,6 +307,18 @@ def _outcome(
         return ClauseOutcome(text=text, outcome="context")
     if not operations and foreign_remark(state.text.written, _words(item).split(), _names(state)):
         return ClauseOutcome(text=text, outcome="context")  # a remark in another language
+    if (
+        label is None
+        and not operations
+        and asking.why.startswith("unknown word")
+        and _applied_anywhere(unread)
+        and _mostly_english(item)
+    ):
+        # "add linuxptp, the joints sync over ptp on eth0": no request form, no value,
+        # field or package, only a word nobody knows among English ones, beside a change
+        # the request made: it tells about the machine ("bbbbbb qqq" has no English word
+        # and is still reported)
+        return ClauseOutcome(text=text, outcome="context")
     reason = NO_RULE
     if label is not None and label.outcome == "not_applied":
         reason = label.reason
@@ -700,6 +712,16 @@ def _has_words(item: Unread) -> bool:
         for part in re.split(r"[-_]", t.text)
         if part
     )
+
+
+def _mostly_english(item: Unread) -> bool:
+    """True when most meaningful unread words are English words ("the joints sync over ptp")."""
+    from oic_ai.tools.planner.lexicon import english_words, is_english
+
+    words = [t.text for t in item.tokens if t.text not in _FUNCTION_WORDS]
+    if not english_words() or not words:
+        return False
+    return 2 * sum(is_english(w, compounds=True) for w in words) > len(words)
 
 
 # words that carry no meaning of their own: "the bbghhh" is no remark

@@ -204,3 +204,11 @@ def test_a_clause_ending_on_a_preposition_heads_the_applied_clause_after_it(said
     result = plan(said)
     assert result.operations  # the browser (the kiosk) was read
     assert result.not_applied == []
+
+
+def test_a_remark_with_one_unknown_word_beside_a_change_is_context() -> None:
+    result = plan("add i2c-tools, the sensors hang off a pca9548 mux")
+    assert result.operations and result.not_applied == []
+    # words that are not English at all are still reported, beside a change or not
+    assert plan("add htop, wibbly flonk").not_applied
+    assert plan("the sensors hang off a pca9548 mux").not_applied
