@@ -469,15 +469,13 @@ def _route(
 
 def _offer(questions: Sequence[str], template: str) -> str:
     """The change a question offers ("would chrony make sense?" -> "add chrony"), or ""."""
+    from oic_ai.stores.template_model import template_from_text
     from oic_ai.tools.verify_packages import known_package_names
 
     known = known_package_names()
+    has = set(template_from_text(template).all_packages)
     names = [n for q in questions for n in offered_packages(q, known.__contains__)]
-    missing = [
-        n
-        for n in dict.fromkeys(names)
-        if not re.search(rf"^\s*-\s*['\"]?{re.escape(n)}['\"]?\s*$", template, re.MULTILINE)
-    ]
+    missing = [n for n in dict.fromkeys(names) if n not in has]
     return proposal(missing) if missing else ""
 
 

@@ -428,7 +428,7 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
 
 
 def _refuses_a_kind(item: Unread) -> bool:
-    """True for "we don't want anything ...", "no need for any ...": a kind, not a name."""
+    """True for "we don't want anything ...", "doesn't need anyone ...": a kind, not a name."""
     words = [t.text for t in item.tokens]
     for index, word in enumerate(words[:-1]):
         if word in ("want", "need", "needs", "wants") and index > 0:
