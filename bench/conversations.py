@@ -1,6 +1,6 @@
 """Understanding on labelled conversations: the development part and the held-out part.
 
-Runs every conversation of ``tests/data/conversations/dev.yaml`` to ``dev9.yaml`` and
+Runs every conversation of ``tests/data/conversations/dev.yaml`` to ``dev10.yaml`` and
 ``bench/heldout/conversations.yaml`` turn by turn through the graph with the builtin planner
 (the bundled library, the local embedder, a fresh data folder), checks each turn against its
 label (``tests/support/conversations.py``), and asks the composer's own loader (``upval``,
@@ -12,7 +12,7 @@ The held-out part is for measuring only: never change the planner because of one
 turns. Its misses are listed only with ``--details heldout``.
 
 Usage: python bench/conversations.py [--part PART|all] [--details PART|none] [--provider builtin]
-PART: dev, dev2 ... dev9 or heldout.
+PART: dev, dev2 ... dev10 or heldout.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from tests.support.conversations import (  # noqa: E402
     DEV7,
     DEV8,
     DEV9,
+    DEV10,
     HELDOUT,
     TurnOutcome,
     composer_verdicts,
@@ -109,7 +110,7 @@ def report(label: str, outcomes: list[TurnOutcome], details: bool) -> None:
 def main() -> None:
     """Run the parts asked for and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    names = ["dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "heldout"]
+    names = ["dev", *(f"dev{n}" for n in range(2, 11)), "heldout"]
     parser.add_argument("--part", choices=[*names, "all"], default="all")
     parser.add_argument("--details", choices=[*names, "none"], default="dev")
     parser.add_argument("--provider", default="builtin")
@@ -124,6 +125,7 @@ def main() -> None:
         "dev7": [("dev7", DEV7)],
         "dev8": [("dev8", DEV8)],
         "dev9": [("dev9", DEV9)],
+        "dev10": [("dev10", DEV10)],
         "heldout": [("held-out", HELDOUT)],
     }
     chosen = [p for ps in parts.values() for p in ps] if args.part == "all" else parts[args.part]

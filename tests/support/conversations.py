@@ -32,6 +32,7 @@ DEV6 = PROJECT / "tests" / "data" / "conversations" / "dev6.yaml"
 DEV7 = PROJECT / "tests" / "data" / "conversations" / "dev7.yaml"
 DEV8 = PROJECT / "tests" / "data" / "conversations" / "dev8.yaml"
 DEV9 = PROJECT / "tests" / "data" / "conversations" / "dev9.yaml"
+DEV10 = PROJECT / "tests" / "data" / "conversations" / "dev10.yaml"
 HELDOUT = PROJECT / "bench" / "heldout" / "conversations.yaml"
 OUR_TEMPLATES = PROJECT / "image-templates"
 REFERENCE_TEMPLATES = (
