@@ -211,6 +211,7 @@ def questions_of(request: str) -> Questions:
     hold = _NO_CHANGE_ELSEWHERE.search(request) is not None
     said_so = _HOLD.search(request) is not None  # "no changes please", "I'm just asking"
     hold = hold or said_so
+    relayed = False  # a sentence of what someone else says is needed
     for match in _SENTENCE.finditer(request):
         sentence = match.group().strip()
         if not sentence:
@@ -229,10 +230,34 @@ def questions_of(request: str) -> Questions:
             before = parts[: parts.index(found[0])]
             changes = changes or any(_asks_change(p) for p in before)
             continue
+        if not questions and relays_a_need(body):
+            relayed = True
+            continue
         changes = changes or any(_asks_change(p) for p in parts)
+    if relayed and not questions:
+        changes = True  # "IT says the user has to be in dialout.": relayed, and no question
     if said_so and questions:
         changes = False  # "Quick question, no changes please: ... Can the tool do that?"
     return Questions(tuple(questions), changes)
+
+
+def relays_a_need(sentence: str) -> bool:
+    """True for a sentence that reports what someone else says is needed.
+
+    "A colleague says the robot's user has to be in 'dialout'": followed by a question
+    about it ("What does that group do?"), the question is what the user asks; the
+    relayed need is its background, not a change.
+    """
+    words = _head(words_of(sentence))
+    return (
+        len(words) > 2
+        and words[0] not in IMPERATIVES
+        and any(w in _RELAYING for w in words[1:3])
+        and read_clause(sentence).why.startswith("wish")
+    )
+
+
+_RELAYING = frozenset("says said tells told thinks reckons claims insists mentioned".split())
 
 
 def _asks_change(part: str) -> bool:

@@ -36,6 +36,7 @@ from oic_ai.tools.planner.heads import (
     NOT_OPERATIONS,
     VERBS,
     Unread,
+    checks_item,
     head_clause,
     introduces_applied,
 )
@@ -109,7 +110,7 @@ def account(state: PlanState) -> list[ClauseOutcome]:
             # what the remark before it is about, and asks no more than that remark
             outcomes.append(ClauseOutcome(text=item.clause.text, outcome="context"))
             continue
-        outcomes.append(_outcome(state, item, matches.get(index), unread, index))
+        outcomes.append(_outcome(state, item, matches.get(index), unread, index, outcomes))
     return outcomes
 
 
@@ -226,6 +227,7 @@ def _outcome(
     match: BankMatch | None,
     unread: Sequence[Unread],
     index: int,
+    before: Sequence[ClauseOutcome] = (),
 ) -> ClauseOutcome:
     operations = [o for o in item.owners if o not in NOT_OPERATIONS]
     text = item.clause.text
@@ -263,10 +265,11 @@ def _outcome(
             return ClauseOutcome(text=text, outcome="applied", operations=operations)
         if label.outcome == "use" and state.mode == "create":
             return ClauseOutcome(text=text, outcome="base", reason=_base(state))
-        if not (label.outcome == "context" and _commands(state, item)):
+        if not _commands(state, item):
             return ClauseOutcome(text=text, outcome="context")
-        # "configure log rotation": the bank's context examples are statements, and a
-        # clause headed by a verb in the imperative states nothing; it asks
+        # "configure log rotation", "make the VM have 4 vCPUs": the bank's context and use
+        # examples are statements, and a clause headed by a verb in the imperative states
+        # nothing; it asks
         label = None
     if label is not None and label.outcome == "reference":
         state.notes.append(f"'{_quoted(state, item)}' {REFERENCE}")
@@ -284,7 +287,8 @@ def _outcome(
             return ClauseOutcome(text=text, outcome="applied", operations=[owner])
     if introduces_applied(item, unread, index):
         return ClauseOutcome(text=text, outcome="context")
-    if head_clause(state, item, unread, index):
+    remarks = {i for i, o in enumerate(before) if o.outcome in _REMARKS}
+    if head_clause(state, item, unread, index, remarks):
         # "could you build me a debian image for a home NAS": the request's head clause
         # in create mode described the image, which chose the base
         if operations:
@@ -338,7 +342,11 @@ def _commands(state: PlanState, item: Unread) -> bool:
     known = lambda word: _is_package(state, word)  # noqa: E731
     why = read_clause(item.clause.text, is_package=known).why
     verb = why.split()[-1].strip("'\"") if why.startswith("imperative") else ""
-    return verb in IMPERATIVES and verb not in _KEEPING
+    if verb in IMPERATIVES:
+        return verb not in _KEEPING
+    # "text us once it's built": a word whose object is "me" or "us" is a verb, listed or not
+    words = [t.text for t in item.tokens]
+    return bool(verb) and verb in words[:-1] and words[words.index(verb) + 1] in ("me", "us")
 
 
 # imperatives that ask for no change ("keep it simple", "leave the rest as is", "start
@@ -372,9 +380,13 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         # "security wants the serial console to work, so the command line needs ...":
         # the change after "so" was read; what comes before it says why
         return Reading("context", "the reason for the change after it")
-    reading = read_clause(
-        clause.text, is_package=known, bullet=is_bullet_line(original, clause.start)
-    )
+    # a parenthesis on a list line is an aside of the item, not an item of its own
+    bullet = is_bullet_line(original, clause.start) and not clause.parenthetical
+    reading = read_clause(clause.text, is_package=known, bullet=bullet)
+    if not reading.why.startswith(("wish", "imperative")) and checks_item(original, clause.start):
+        # "Acceptance criteria: 1) boots on the test rig": how the image will be checked,
+        # not a change; an item that asks ("MUST include nfs-utils") is still read
+        return Reading("context", "a check under a header of checks")
     if reading.why.startswith(("wish", "unknown word", "package")) and _names_read_values(
         state, item
     ):
@@ -403,8 +415,10 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         and _continues_list(state, unread, index)
     ):
         return Reading("asks", "an item of the list before it")
-    if reading.why == "names no change" and any(
-        t.text.removesuffix("s") in RETRIEVAL_WORDS for t in item.meaningful
+    if (
+        reading.why == "names no change"
+        and not clause.parenthetical  # "(security finding SF-3)": an aside
+        and any(t.text.removesuffix("s") in RETRIEVAL_WORDS for t in item.meaningful)
     ):
         # refine mode: "a small headless edge server" describes another image
         return Reading("asks", "describes an image")

@@ -66,11 +66,20 @@ IMPERATIVES = frozenset(
         "mark flag swap tweak adjust edit fix correct reset ensure uninstall purge strip skip "
         "exclude omit go stay ditch nuke kill activate deactivate setup install configure "
         "send write copy generate compress deliver output export sync schedule disallow deny "
-        "permit require set-up rebuild retarget port base target"
+        "permit require set-up rebuild retarget port base target "
+        # verbs of what people ask a machine to do, which no template may hold ("email me
+        # when the build is done", "enforce password complexity"): rarely a noun at the
+        # head of a clause
+        "enforce email notify alert rotate mirror validate provision deploy expose bind "
+        "serve publish upload download fetch ping restrict isolate reserve dedicate "
+        "preinstall pre-install preload blacklist whitelist unblock autostart persist "
+        "wipe erase randomize randomise unlock unmask hide"
     ).split()
 )
 # what an imperative's object starts with
-_OBJECTS = frozenset("it the a an my our this that these those them its some all every".split())
+_OBJECTS = frozenset(
+    "it the a an my our this that these those them its some all every me us him".split()
+)
 # words that are never a verb at the head of a clause
 _FUNCTION = frozenset(
     (
@@ -78,7 +87,8 @@ _FUNCTION = frozenset(
         "what which who whom whose where when why how if unless whether than then not no "
         "all any each every some both either neither more most less much many few one two "
         "three first next last same other another such own "
-        "because since although though whereas while once until"
+        "because since although though whereas while once until "
+        "that after before during within without across through between around behind"
     ).split()
 )
 # a wish or an obligation, wherever it stands ("the disk should be ...", "we need ...")
@@ -263,6 +273,16 @@ def read_clause(
     if words[0] == "so" and _MODALS & set(words[1:5]) and not ({"you", "i"} & set(words[1:3])):
         # "so cage can grab the seat", "so that the techs can log in": what a change is for
         return Reading("purpose", "so ... can")
+    if (
+        words[0] == "so"
+        and len(words) > 2
+        and words[1] not in IMPERATIVES | _LEAD | {"you", "i", "we", "please", "pls"}
+        and not _has_wish(words)
+        and not _VALUE.search(text)
+    ):
+        # "so nodes boot without a local disk", "so the techs see the logs": a subject
+        # and what it then does; no request form after "so"
+        return Reading("purpose", "so ... (what follows from it)")
     if _whole_image(words):
         # "give me the equivalent", "please draft it", "can I get one": the image itself,
         # which the request (or the template so far) already is
@@ -275,6 +295,7 @@ def read_clause(
         and head[0] not in _FUNCTION
         and head[0].isalpha()
         and not head[0].endswith(("ed", "ing"))  # "reviewed it", "reading the": no imperative
+        and not _singular_present(head[0])  # "prints a label": what something does
         and _english(head[0])
     ):
         # "paint it blue", "rewire the console": a word followed by its object is a verb
@@ -320,6 +341,18 @@ def read_clause(
             # "the QA team switched to nightly builds", "the platform team standardised on
             # podman": a past verb after the noun, whatever package it names
             stated = next((w for w in head[2:4] if _past(w)), "")
+        at = next((i for i in (2, 3) if i < len(head) and _singular_present(head[i])), 0)
+        if (
+            not stated
+            and at
+            and not FIELD_NOUNS & set(head[1:at])
+            and not _VALUE.search(text)
+            and not (is_package is not None and any(is_package(w) for w in words))
+        ):
+            # "the robot talks to its controller over a USB serial adapter", "the label
+            # printer hangs off the serial port": a thing of the world and what it does,
+            # naming no value or package, describes the machine
+            stated = head[at]
     if not stated and head[0] in PEOPLE and len(head) > 1:
         # "people use screen from the jump host", "techs prefer vim": people and a verb
         verb = head[1]
@@ -481,6 +514,18 @@ def _wish_to_do(words: list[str], wish: str) -> bool:
         and after[0] == "to"
         and after[1] not in IMPERATIVES
         and after[1] not in ("be", "have", "get")
+    )
+
+
+def _singular_present(word: str) -> bool:
+    """True for a present verb after a singular subject ("talks", "sits", "goes")."""
+    stem = word.removesuffix("es") if word.endswith(("ches", "shes", "oes")) else word[:-1]
+    return (
+        word.endswith("s")
+        and not word.endswith(("ss", "us", "is"))
+        and stem not in IMPERATIVES | FIELD_NOUNS
+        and (stem in _PRESENT_STATING or _english(stem))
+        and len(stem) > 2
     )
 
 

@@ -8,7 +8,7 @@ the machine is; "lock it down:" or "add something" introduce the clauses after t
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from oic_ai.tools.planner.asking import read_clause
@@ -36,14 +36,31 @@ class Unread:
 _HEAD_WORDS = frozenset("image images template build create make generate draft".split())
 
 
-def head_clause(state: PlanState, item: Unread, unread: Sequence[Unread], index: int) -> bool:
-    """True for create mode's first clause naming the image ("a debian image for X")."""
-    if state.mode != "create" or item.clause.sentence != unread[0].clause.sentence:
-        return False
+def head_clause(
+    state: PlanState,
+    item: Unread,
+    unread: Sequence[Unread],
+    index: int,
+    remarks: Collection[int] = (),
+) -> bool:
+    """True for create mode's first clause naming the image ("a debian image for X").
+
+    ``remarks`` are the indexes of earlier clauses read as remarks: "I run a robotics lab
+    and we need an OS image for the robots' PC" names the image after one.
+    """
+    if state.mode != "create" or any(
+        u.clause.sentence != item.clause.sentence and i not in remarks
+        for i, u in enumerate(unread[:index])
+    ):
+        return False  # "hi! we need an image for ...": a greeting before it is a remark
     from oic_ai.tools.planner.lexicon import is_english
 
     head = [t.text for t in item.tokens]
-    before = [u for u in unread[:index] if u.clause.sentence == item.clause.sentence]
+    before = [
+        u
+        for i, u in enumerate(unread[:index])
+        if u.clause.sentence == item.clause.sentence and i not in remarks
+    ]
     # only words that describe: an unknown name ("devboards", "samba") is never absorbed,
     # but a kind word before the machine noun is ("k8s worker node image")
     described = all(
@@ -124,8 +141,9 @@ _PLACEHOLDERS = frozenset(
 _PLACEHOLDER_HEADS = frozenset("something anything stuff tool agent package".split())
 
 
-# prepositions a clause cannot end on unless its object follows
-_DANGLING = frozenset("into onto to with for on of from at by as".split())
+# prepositions, and the verb "be", a clause cannot end on unless what completes it
+# follows ("should boot into" + "the kiosk", "I need to be" + "able to log in")
+_DANGLING = frozenset("into onto to with for on of from at by as be able".split())
 
 
 def introduces_applied(item: Unread, unread: Sequence[Unread], index: int) -> bool:
@@ -153,3 +171,41 @@ def introduces_applied(item: Unread, unread: Sequence[Unread], index: int) -> bo
     # introduces the next clauses, whichever sentence they are in
     after = list(unread[index + 1 : index + 5])
     return any(any(o not in NOT_OPERATIONS for o in u.owners) for u in after)
+
+
+# a list item's marker, and the words of a header over checks rather than changes
+_ITEM = re.compile(r"\s*(?:[-*\u2022+]|\d{1,2}[.)]|[a-z][.)])\s+\S")
+_MARKER_ONLY = re.compile(r"\s*(?:[-*\u2022+]|\d{1,2}[.)]|[a-z][.)])?\s*")
+_CHECK_WORDS = frozenset(
+    "acceptance criteria ac test tests testing verification validation qa checks "
+    "dod done".split()
+)
+
+
+def checks_item(text: str, position: int) -> bool:
+    """True when ``position`` is on a list item under a header of checks.
+
+    "Acceptance criteria:" (or "### AC", "Test plan:") followed by list lines: each item
+    says how the image will be checked ("boots on the NUC13 test rig"). The header is the
+    nearest line above that is not an item.
+    """
+    start = text.rfind("\n", 0, position) + 1
+    end = text.find("\n", position)
+    line = text[start : len(text) if end < 0 else end]
+    if _checks_header(line):
+        # the header itself, when an item follows it
+        return end >= 0 and _ITEM.match(text[end + 1 :]) is not None
+    if start == 0 or not _MARKER_ONLY.fullmatch(text[start:position]):
+        return False
+    for above in reversed(text[: start - 1].split("\n")):
+        if not above.strip() or _ITEM.match(above):
+            continue
+        return _checks_header(above)
+    return False
+
+
+def _checks_header(line: str) -> bool:
+    header = line.strip()
+    if not (header.endswith(":") or header.startswith("#")):
+        return False
+    return bool(set(re.findall(r"[a-z]+", header.lower())) & _CHECK_WORDS)

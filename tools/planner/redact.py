@@ -10,6 +10,9 @@ _SECRET_WORD = (
     r"(?:root\s+|user\s+|login\s+|initial\s+|default\s+|admin\s+)?"
     # not inside a path or a config key ("passwd/username", "/etc/passwd", "user-password")
     r"(?<![/-])(?:password|passwd|passphrase|pass\s*word|pwd|pw)(?![/-])"
+    # "password complexity", "password policy": a rule about passwords names none
+    r"(?!\s+(?:complexity|policy|policies|length|expiry|expiration|aging|ageing|rules?|"
+    r"requirements?|strength|history|lockout|rotation|reuse|quality)\b)"
 )
 # a quoted value counts only when the quote closes at a word boundary, else the whole run
 _SECRET_VALUE = r"(?:(?:\"[^\"]*\"|'[^']*'|`[^`]*`)(?=[\s,;.!?]|$)|\S+)"
