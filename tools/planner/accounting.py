@@ -24,6 +24,7 @@ from oic_ai.tools.edit_plan import ClauseOutcome, ClauseOutcomeKind
 from oic_ai.tools.planner.asking import (
     FIELD_NOUNS,
     IMPERATIVES,
+    KEEPS,
     Reading,
     is_bullet_line,
     read_clause,
@@ -383,6 +384,9 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
     # a parenthesis on a list line is an aside of the item, not an item of its own
     bullet = is_bullet_line(original, clause.start) and not clause.parenthetical
     reading = read_clause(clause.text, is_package=known, bullet=bullet)
+    if reading.why.startswith(KEEPS) and _in_template(state, reading.why[len(KEEPS) :]):
+        # "drop the serial console, keep tty0 though": the value kept is the template's
+        return Reading("context", "keeps a value the template has")
     if not reading.why.startswith(("wish", "imperative")) and checks_item(original, clause.start):
         # "Acceptance criteria: 1) boots on the test rig": how the image will be checked,
         # not a change; an item that asks ("MUST include nfs-utils") is still read
@@ -439,6 +443,12 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         # is context
         return Reading("context", "the subject of a request that was read")
     return reading
+
+
+def _in_template(state: PlanState, quoted: str) -> bool:
+    """True when the value quoted in a reading stands in the base template."""
+    value = quoted.strip(" '\"")
+    return bool(value) and value.lower() in repr(state.facts).lower()
 
 
 def _refuses_a_kind(item: Unread) -> bool:

@@ -287,6 +287,14 @@ def read_clause(
         # "give me the equivalent", "please draft it", "can I get one": the image itself,
         # which the request (or the template so far) already is
         return Reading("context", "asks for the image as a whole")
+    if head[0] in _KEEP and not (_STATE_WORDS & set(head)):
+        # "keep the runner user as is", "leave nohz_full alone": what stays as it is
+        # ("leave out the docs", "keep ssh disabled" still ask); "keep tty0 though" keeps a
+        # value, which the planner checks against the template (KEEPS)
+        kept_value = _VALUE.search(text)
+        if kept_value:
+            return Reading("asks", f"{KEEPS} {kept_value.group()!r}")
+        return Reading("context", f"says what stays ({head[0]!r})")
     if head[0] in IMPERATIVES and not (len(head) > 1 and head[1] in ("you", "we", "i")):
         return Reading("asks", f"imperative {head[0]!r}")
     if (
@@ -415,6 +423,14 @@ def read_clause(
 _MODALS = frozenset("can could will would may might".split())
 # verbs that say something stays as it is
 _STAYING = frozenset("stay stays remain remains".split())
+# the start of a reading that keeps a value ("keep tty0"): the value follows it, quoted
+KEEPS = "keeps the value"
+# verbs that keep what is there, and the words after them that ask for a state instead
+_KEEP = frozenset("keep leave retain".split())
+_STATE_WORDS = frozenset(
+    "out off away disabled enabled on open closed running below under above without "
+    "smaller bigger larger shorter longer lower higher".split()
+)
 # words that put what a clause says off to later
 _DEFERRED = frozenset("later afterwards eventually".split())
 _NOT_YET = frozenset("not don't dont never no".split())

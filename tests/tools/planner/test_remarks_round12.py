@@ -130,3 +130,14 @@ def test_a_parenthesis_on_a_list_line_is_the_items_aside() -> None:
     result = plan_on(BASE, "Changes:\n- remove openssh-server (security finding SF-3)\n")
     assert "openssh-server" in removed(result)
     assert result.not_applied == [], result.not_applied
+
+
+def test_keeping_what_is_there_asks_for_no_change() -> None:
+    result = plan_on(BASE, "add htop, and leave the ops account as it is")
+    assert "htop" in added(result)
+    assert result.not_applied == [], result.not_applied
+    # the value kept is the template's own console
+    result = plan_on(BASE, "drop the serial console from the cmdline but keep tty0")
+    assert result.not_applied == [], result.not_applied
+    # "leave out" removes
+    assert plan_on(BASE, "leave out the frobnicator docs").not_applied
