@@ -345,8 +345,10 @@ def _commands(state: PlanState, item: Unread) -> bool:
     verb = why.split()[-1].strip("'\"") if why.startswith("imperative") else ""
     if verb in IMPERATIVES:
         return verb not in _KEEPING
-    # "text us once it's built": a word whose object is "me" or "us" is a verb, listed or not
     words = [t.text for t in item.tokens]
+    if len(words) > 2 and words[0] == "plus" and words[1] in ("a", "an", "some"):
+        return True  # "plus a cron job that reboots it nightly": one more thing asked for
+    # "text us once it's built": a word whose object is "me" or "us" is a verb, listed or not
     return bool(verb) and verb in words[:-1] and words[words.index(verb) + 1] in ("me", "us")
 
 

@@ -308,6 +308,14 @@ def read_clause(
     ):
         # "paint it blue", "rewire the console": a word followed by its object is a verb
         return Reading("asks", f"imperative {head[0]!r}")
+    if (
+        head[0] in _NOT_YET
+        and len(head) > 2
+        and head[1] in IMPERATIVES | {"touch", "mess"}
+        and _THE_REST & set(head[2:])
+    ):
+        # "please don't change anything else", "don't touch the rest": keeps the rest
+        return Reading("context", "keeps the rest as it is")
     if "yet" in words and _NOT_YET & set(words[: words.index("yet")]):
         # "please don't try to install it from the distro yet": put off, nothing now
         return Reading("context", "deferred ('not ... yet')")
@@ -434,6 +442,8 @@ _STATE_WORDS = frozenset(
 # words that put what a clause says off to later
 _DEFERRED = frozenset("later afterwards eventually".split())
 _NOT_YET = frozenset("not don't dont never no".split())
+# what a negated change leaves alone ("don't touch anything else")
+_THE_REST = frozenset("else rest other others otherwise".split())
 _RELATIVE = frozenset("that which who whose".split())
 
 

@@ -141,3 +141,16 @@ def test_keeping_what_is_there_asks_for_no_change() -> None:
     assert result.not_applied == [], result.not_applied
     # "leave out" removes
     assert plan_on(BASE, "leave out the frobnicator docs").not_applied
+
+
+def test_a_negated_change_of_the_rest_keeps_the_rest() -> None:
+    result = plan_on(BASE, "add htop, and please don't change anything else in it")
+    assert "htop" in added(result)
+    assert result.not_applied == [], result.not_applied
+    assert "vim" not in added(plan_on(BASE, "add htop, don't add vim"))
+
+
+def test_plus_a_thing_asks_for_it() -> None:
+    result = plan_on(BASE, "add htop, plus a cron job that restarts the kiosk every night")
+    assert "htop" in added(result)
+    assert _reported(result, "cron job"), result.not_applied
