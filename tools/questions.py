@@ -269,4 +269,6 @@ def _asks_change(part: str) -> bool:
     words = _head(words_of(part))
     if words and words[0] in ("don't", "dont", "do") and any(w in IMPERATIVES for w in words[1:3]):
         return False  # "don't add one if not": a change not asked for
+    if words and words[0] in ("keep", "leave", "retain"):
+        return True  # "ok, keep it raw. what packages are in it?": settles the template
     return read_clause(part).asking == "asks"
