@@ -38,6 +38,7 @@ from oic_ai.tools.planner.rules.users import rule_users
 from oic_ai.tools.planner.state import Mode, PlanState, PlanTarget
 from oic_ai.tools.planner.summary import join_words, summarize, with_article
 from oic_ai.tools.planner.text import UNREADABLE, RequestText, unreadable_chunks
+from oic_ai.tools.planner.vendor_repos import read_vendor_repositories
 from oic_ai.tools.retrieval.spelling import PackageNames
 
 # Requests are sentences; a longer text (a pasted file) is read up to here.
@@ -282,7 +283,11 @@ def plan_request(
     """
     redacted, password_warning = redact_passwords(request)
     redacted, pasted, skipped = read_pasted_all(redacted)  # "users:\n - name: ops"
+    # a vendor's "curl key | tee keyring; echo deb [signed-by=keyring] URL ..." steps
+    redacted, vendor, unread = read_vendor_repositories(redacted)
     redacted, configs, unmapped = read_configs(redacted)  # "%packages", "apt-get install -y"
+    configs = vendor + configs
+    unmapped = unread + unmapped
     if len(redacted) > _MAX_REQUEST_CHARS:
         cut = redacted.rfind(" ", 0, _MAX_REQUEST_CHARS)
         redacted = redacted[: cut if cut > 0 else _MAX_REQUEST_CHARS]
