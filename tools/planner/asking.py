@@ -437,7 +437,8 @@ KEEPS = "keeps the value"
 _KEEP = frozenset("keep leave retain".split())
 _STATE_WORDS = frozenset(
     "out off away disabled enabled on open closed running below under above without "
-    "smaller bigger larger shorter longer lower higher".split()
+    "smaller bigger larger shorter longer lower higher locked unlocked encrypted "
+    "read-only readonly immutable mutable signed patched updated hardened".split()
 )
 # words that put what a clause says off to later
 _DEFERRED = frozenset("later afterwards eventually".split())

@@ -154,3 +154,7 @@ def test_plus_a_thing_asks_for_it() -> None:
     result = plan_on(BASE, "add htop, plus a cron job that restarts the kiosk every night")
     assert "htop" in added(result)
     assert _reported(result, "cron job"), result.not_applied
+
+
+def test_keeping_a_state_asks_for_it() -> None:
+    assert plan_on(BASE, "add htop, and keep root locked").not_applied
