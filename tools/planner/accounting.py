@@ -448,9 +448,18 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
 
 
 def _in_template(state: PlanState, quoted: str) -> bool:
-    """True when the value quoted in a reading stands in the base template."""
-    value = quoted.strip(" '\"")
-    return bool(value) and value.lower() in repr(state.facts).lower()
+    """True when the value (or every word) quoted in a reading stands in the base template.
+
+    Nouns of the template's own fields ("user", "console") count as in it.
+    """
+    value = quoted.strip(" '\"").lower()
+    facts = repr(state.facts).lower()
+    if not value:
+        return False
+    return value in facts or all(
+        w in facts or w.removesuffix("s") in FIELD_NOUNS or w in FIELD_NOUNS
+        for w in value.split()
+    )
 
 
 def _refuses_a_kind(item: Unread) -> bool:

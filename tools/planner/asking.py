@@ -294,7 +294,12 @@ def read_clause(
         kept_value = _VALUE.search(text)
         if kept_value:
             return Reading("asks", f"{KEEPS} {kept_value.group()!r}")
-        return Reading("context", f"says what stays ({head[0]!r})")
+        if _WHOLE & set(head[1:]):
+            return Reading("context", f"says what stays ({head[0]!r})")
+        # "keep the runner user", "keep the logs for 90 days": a thing kept, which the
+        # planner checks against the template (only what it has can stay)
+        objects = [w for w in head[1:] if w not in _FUNCTION and w not in _LEAD]
+        return Reading("asks", f"{KEEPS} {' '.join(objects)!r}")
     if head[0] in IMPERATIVES and not (len(head) > 1 and head[1] in ("you", "we", "i")):
         return Reading("asks", f"imperative {head[0]!r}")
     if (
@@ -433,6 +438,8 @@ _MODALS = frozenset("can could will would may might".split())
 _STAYING = frozenset("stay stays remain remains".split())
 # the start of a reading that keeps a value ("keep tty0"): the value follows it, quoted
 KEEPS = "keeps the value"
+# what "keep" names when it keeps the whole or says so ("keep it as is", "keep the rest")
+_WHOLE = frozenset("it everything rest else alone though too as is this that them".split())
 # verbs that keep what is there, and the words after them that ask for a state instead
 _KEEP = frozenset("keep leave retain".split())
 _STATE_WORDS = frozenset(

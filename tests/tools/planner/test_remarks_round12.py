@@ -158,3 +158,8 @@ def test_plus_a_thing_asks_for_it() -> None:
 
 def test_keeping_a_state_asks_for_it() -> None:
     assert plan_on(BASE, "add htop, and keep root locked").not_applied
+
+
+def test_keeping_what_the_template_does_not_have_asks() -> None:
+    result = plan_on(BASE, "add htop, and keep the crash dumps for 90 days")
+    assert _reported(result, "keep the crash dumps"), result.not_applied
