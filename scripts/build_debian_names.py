@@ -2,7 +2,8 @@
 
 Reads a Debian ``Packages`` index (the one apt keeps under /var/lib/apt/lists, plain or
 lz4-compressed) and keeps the names of packages people put into images: the sections of
-tools, services, interpreters, editors, desktops and Python 3 modules, without libraries,
+tools, services, interpreters, editors, desktops and Python 3 modules, and the plugin sets
+and drivers Debian files under "libs" (GStreamer's plugins, Mesa's drivers), without libraries,
 development headers, debug symbols, documentation and language-ecosystem packages, and
 without Debian's ROS 1 packages (ros-*: people asking for "ros-base" mean ROS 2's), and
 without names that are ordinary English words ("file", "time", "cage"): those stay
@@ -40,6 +41,9 @@ _SKIP_PREFIX = re.compile(
     # Debian's ros-* are ROS 1; "ros-base" asked on a ROS 2 image means the OSRF package
     r"ros-)"
 )
+# plugin sets and drivers Debian files under "libs" but people install by name, like the
+# tools ("gstreamer1.0-plugins-ugly", "mesa-va-drivers"); other "libs" names are libraries
+_PLUGIN = re.compile(r"^gstreamer1\.0-|-(?:plugins?|drivers?)(?:-[a-z0-9]+)?$")
 _SKIP_SUFFIX = re.compile(r"-(?:dev|dbg|dbgsym|doc|docs|data|l10n|examples|tests?)$")
 
 
@@ -59,7 +63,10 @@ def names_of(index: str) -> list[str]:
         if name is None or section is None:
             continue
         package, where = name.group(1), section.group(1).split("/")[-1]
-        if where not in SECTIONS or _SKIP_PREFIX.match(package) or _SKIP_SUFFIX.search(package):
+        plugin = where == "libs" and _PLUGIN.search(package) is not None
+        if (where not in SECTIONS and not plugin) or _SKIP_PREFIX.match(package):
+            continue
+        if _SKIP_SUFFIX.search(package):
             continue
         if where == "python" and not package.startswith("python3-"):
             continue

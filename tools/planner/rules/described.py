@@ -42,9 +42,13 @@ _NAMED = 0.35
 
 _PLACEHOLDER = re.compile(
     r"\b(?:(?:some|any)thing|stuff|whatever(?=\s+(?:lets?|allows?|makes?|helps?)\b)"
+    # "whatever package gives me jstest", "the package that provides lsusb": a package by a
+    # tool it ships
+    r"|(?:whatever|whichever|the)\s+package(?=\s+(?:that\s+)?(?:gives|provides|ships|has)\b)"
     r"|(?:a|an|some|any)\s+(?:(?:small|simple|lightweight|good|decent)\s+)?"
     r"(?:tool|package|agent|daemon|utility|program|service|software|app)s?)"
-    r"\s+(?:(?:that|which)(?:\s+(?:can|will|lets?\s+us|allows?\s+us\s+to))?"
+    r"\s+(?:(?:that\s+)?(?:gives|provides|ships|has)(?:\s+(?:me|us|you))?"
+    r"|(?:that|which)(?:\s+(?:can|will|lets?\s+us|allows?\s+us\s+to))?"
     # "whatever lets python talk to serial ports": what it lets, said right after it
     r"|(?:lets?|allows?|makes?|helps?)(?=\s+\w+\s+\w)"
     r"|so\s+(?:that\s+)?(?:[\w'-]+\s+){1,3}?(?:can|could|will)|to|for)\s+"

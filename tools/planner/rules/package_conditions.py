@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from oic_ai.stores.capability_catalog import Capability
 from oic_ai.tools.planner.lexicon import is_english
 from oic_ai.tools.planner.rules.capability_words import covered_words, find_capabilities
 from oic_ai.tools.planner.rules.package_apply import apply_capabilities
@@ -105,9 +106,12 @@ def capability_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
     The description ("receipt printer support") holds a word the capability does not
     cover ("receipt"), so alone it is unclear; the parenthesis right after it is nothing
     but a phrase of a capability the description also names: that capability is meant.
+    A statement of what the machine does ("it drives the receipt printers (CUPS)") is
+    read the same way when it shares a word with what the catalog says of that one
+    capability.
     """
     between = state.text.original[head.span[1] : item.span[0]]
-    if head.mode not in ("add", "remove") or not between.strip().startswith("("):
+    if head.mode not in ("add", "remove", "none") or not between.strip().startswith("("):
         return False
     content = [w for w in item.words if w not in FILLER]
     if not content or ")" in between:
@@ -115,13 +119,31 @@ def capability_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
     inner = find_capabilities(state.catalog, " ".join(content))
     if not inner or not all(covered_words(inner, content)):
         return False
-    named = {c.name for c in find_capabilities(state.catalog, " ".join(head.words))}
-    shared = [c for c in inner if c.name in named]
-    if not shared:
+    if head.mode == "none":
+        # "it drives the receipt printers (CUPS)": what the machine does, and the software
+        # for it named in the parenthesis; the description shares a word with what the
+        # catalog says of that software (its note or its phrases)
+        shared = [c for c in inner if _describes(head, c)]
+        head = Item("add", head.tokens, "(")
+    else:
+        named = {c.name for c in find_capabilities(state.catalog, " ".join(head.words))}
+        shared = [c for c in inner if c.name in named]
+    if len(shared) != 1:
         return False
     apply_capabilities(state, head, shared)
     state.text.consume(*item.span)
     return True
+
+
+def _describes(head: Item, capability: Capability) -> bool:
+    """Whether a content word of ``head`` is a word of the capability's note or phrases."""
+    said = {
+        w.removesuffix("s")
+        for text in (capability.note, capability.name, *capability.synonyms)
+        for w in re.findall(r"[a-z][a-z0-9-]+", text.lower())
+    }
+    content = [w for w in head.words if w not in FILLER and len(w) > 3 and w.isalpha()]
+    return any(w.removesuffix("s") in said for w in content)
 
 
 # a verb that states what its subject has or does: "mkosi also has Hostname=...", "our old

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Literal
 
 from oic_ai.stores.capability_catalog import words
@@ -20,10 +21,30 @@ from oic_ai.tools.planner.rules.package_names import (
 from oic_ai.tools.planner.rules.package_names import known as _known
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token
-from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES, PACKAGE_TOKEN, RETRIEVAL_WORDS
+from oic_ai.tools.planner.words import (
+    FILLER,
+    NEGATORS,
+    NOT_PACKAGES,
+    PACKAGE_TOKEN,
+    RETRIEVAL_WORDS,
+)
 
 # the language named after a code fence's opening backticks ("```yaml")
 FENCE = re.compile(r"(?m)^[ \t]*```[ \t]*(?P<lang>[A-Za-z0-9_+-]+)[ \t]*$")
+
+# a YAML key at a line's start ("dist: ubuntu24", "kernel:", "- name: ops"), as a pasted
+# template writes it
+FIELD_KEY = re.compile(r"(?m)^[ \t]*(?:-[ \t]+)?(?P<key>[A-Za-z_][A-Za-z0-9_]*):(?=[ \t]|$)")
+
+
+@lru_cache(maxsize=1)
+def field_keys() -> frozenset[str]:
+    """The template's own field names but "packages" (which heads a list of names)."""
+    from oic_ai.tools.template_keys import KEY_ORDER
+
+    keys = {k.lower() for listed in KEY_ORDER.values() for k in listed}
+    keys |= {path.rsplit(".", 1)[-1].removesuffix("[]").lower() for path in KEY_ORDER if path}
+    return frozenset(keys - {"packages"})
 
 
 def minus_signs(work: str, tokens: list[Token]) -> list[Token]:
@@ -105,6 +126,133 @@ def companion(state: PlanState, head: Item, item: Item) -> bool:
                 apply_names(state, item, name, [name])
                 return True
     return False
+
+
+def suffix_sibling(state: PlanState, items: Sequence[Item], index: int) -> bool:
+    """Add or remove a sibling of the name before, written as its new last part.
+
+    "gstreamer1.0-plugins-bad and -ugly", "python3-serial, -usb": the item is one word
+    written right after a dash, the item before it under the same verb is one name with
+    dashes, and swapping that name's last part for the word gives a name the index, the
+    catalog, the library or Debian's list knows (gstreamer1.0-plugins-ugly). That name is
+    read; anything else is left to the other readings.
+    """
+    item = items[index]
+    if index == 0 or len(item.tokens) != 1 or item.mode not in ("add", "remove", "none"):
+        return False
+    token = item.tokens[0]
+    original = state.text.original
+    if (
+        token.start < 2
+        or original[token.start - 1] != "-"
+        or not original[token.start - 2].isspace()
+    ):
+        return False
+    previous = items[index - 1]
+    if previous.mode != item.mode or previous.verb != item.verb or len(previous.tokens) != 1:
+        return False
+    owner = state.text.raw(*previous.span)
+    if "-" not in owner.strip("-") or not _LIST_GLUE_AND.match(
+        original[previous.span[1] : token.start - 1]
+    ):
+        return False
+    name = f"{owner.rsplit('-', 1)[0]}-{state.text.raw(token.start, token.end)}"
+    if not _known(state, name, as_written=False):
+        return False
+    apply_names(
+        state,
+        Item(item.mode, [Token("word", name, token.start - 1, token.end)], item.verb),
+        name,
+        [name],
+    )
+    return True
+
+
+# what joins two items of one list: a comma, "and", "or", "&" or "+"
+_LIST_GLUE_AND = re.compile(r"^\s*(?:,|,?\s*(?:and|or|plus)|&|\+)\s*$")
+
+
+def purpose_of_a_reading(state: PlanState, items: Sequence[Item], index: int) -> int:
+    """How many items from ``index`` say what something another rule read is for.
+
+    "add a /data partition, 20 GiB, ext4, for logs and rosbags": the partition rule read
+    the partition; "for logs" and "rosbags" (joined by "and" or a comma, with no verb of
+    their own) say what it holds, not packages to install. The first item starts with
+    "for" right after text another rule read, with only commas between; 0 otherwise.
+    """
+    item = items[index]
+    if item.mode != "none" or item.verb or item.words[0] != "for":
+        return 0
+    before = state.text.work[: item.span[0]].rstrip(" \t,;")
+    if not before.endswith(state.text.BLANK):
+        return 0
+    count = 1
+    for following in items[index + 1 :]:
+        between = state.text.work[items[index + count - 1].span[1] : following.span[0]]
+        if following.mode != "none" or not _LIST_GLUE_AND.match(between):
+            break
+        count += 1
+    return count
+
+
+def negation_scope(items: Sequence[Item]) -> list[Item]:
+    """``items`` with a negation's reach ended where the sentence moves on.
+
+    "arm64 for the pis, or no not pis, theyre the rockchip boards, anyway aarch64, ssh
+    server, python3": "not" takes back "pis"; a clause of its own ("theyre the rockchip
+    boards") or a word that resumes ("anyway") ends what it negates, so the names after
+    it are listed, not removed. "no docker, podman or lxc" keeps its negation throughout.
+    """
+    marked: list[Item] = []
+    ended = ""
+    for item in items:
+        negated = item.mode == "remove" and item.verb in NEGATORS | {"no", "without"}
+        if not negated or item.verb != ended:
+            ended = ""
+        if negated and not ended and item.words[0] in _RESUMING | _CLAUSE_OPENERS:
+            ended = item.verb
+            if item.words[0] in _CLAUSE_OPENERS:
+                marked.append(item)
+                continue
+        if negated and ended:
+            tokens = list(item.tokens)
+            while tokens and tokens[0].text in _RESUMING:
+                del tokens[0]  # "anyway python3": the name after the word that resumes
+            if tokens:
+                marked.append(Item("none", tokens, ",", item.aside_by))
+            continue
+        marked.append(item)
+    return marked
+
+
+# words that resume after an aside ("..., anyway aarch64"), and the openings of a clause
+# of its own ("theyre the rockchip boards", "it's for the lab")
+_RESUMING = frozenset("anyway anyways anyhow regardless whatever".split())
+_CLAUSE_OPENERS = frozenset(
+    "theyre they're thats that's its it's we're were i'm im these those".split()
+)
+
+
+def instead_of_the_last(state: PlanState, items: Sequence[Item], index: int) -> Item:
+    """``items[index]`` as an addition when it names what replaces the removal before it.
+
+    "rm node exporter, collectd instead": the item inherits the removal verb of the list,
+    but "instead" after it says it is the replacement, so it is added. The item before it
+    must be under the same verb, with nothing but a comma between them ("remove a and b
+    instead" removes both).
+    """
+    item = items[index]
+    if item.mode != "remove" or index == 0 or not _REPLACING_END.search(" ".join(item.words)):
+        return item
+    previous = items[index - 1]
+    between = state.text.work[previous.span[1] : item.span[0]]
+    if previous.mode != "remove" or previous.verb != item.verb or not _LIST_GLUE.match(between):
+        return item
+    return Item("add", item.tokens, "instead", item.aside_by)
+
+
+_REPLACING_END = re.compile(r"\binstead$")
+_LIST_GLUE = re.compile(r"^\s*[,;]\s*$")
 
 
 def spelled_out(state: PlanState, head: Item, item: Item) -> bool:

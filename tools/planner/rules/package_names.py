@@ -328,11 +328,22 @@ SYSTEM_GROUPS = frozenset(
 )
 
 
+# someone's own software named right before a name, which is then its name in apposition:
+# "their own app, cityeye-analytics", "our in-house service (acme-sync)", "the customer's
+# tool: fooctl"
+_OWN_SOFTWARE = re.compile(
+    r"\b(?:our|their|my|your|his|her|[a-z]+'s)\s+(?:own\s+|in-house\s+|internal\s+|custom\s+)*"
+    r"(?:app|application|service|tool|software|product|binary|daemon|program|agent|code)s?"
+    r"\s*[,(:]?\s*$"
+)
+
+
 def plays_another_role(state: PlanState, item: Item, token: str) -> bool:
     """Whether an unknown name plays another role in its sentence than a package.
 
-    A group accounts join ("dialout"), the name of a repository, group or host said
-    with its noun ("our cuda mirror"), a word after a verb that states what something
+    A group accounts join ("dialout"), the name of someone's own software said right
+    after it ("their own app, cityeye-analytics"), the name of a repository, group or
+    host said with its noun ("our cuda mirror"), a word after a verb that states what something
     has ("has ... headroom"), and, in a message written in another language, any
     unknown word not named outright by an add or remove verb (there an unknown word is
     as likely a word of that language as a package name; "install X" still marks one).
@@ -341,6 +352,9 @@ def plays_another_role(state: PlanState, item: Item, token: str) -> bool:
 
     if token in SYSTEM_GROUPS:
         return True
+    found = next((t for t in item.tokens if t.text == token), None)
+    if found is not None and _OWN_SOFTWARE.search(state.text.original[: found.start].lower()):
+        return True  # "their own app, cityeye-analytics, ships as a container": its name
     named = rf"(?<![\w.-]){re.escape(token)}\s+(?:{'|'.join(_NAMED_THING)})(?![\w-])"
     if re.search(named, state.text.original.lower()):
         return True
@@ -472,6 +486,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     found = next((t for t in item.tokens if t.text == token), None)
     if found is not None and _OBJECT_AFTER.match(state.text.work, found.end):
         return False  # "configure it to keep the logs": a verb and its object, no name
+    if found is not None and _SUBJECT_OF.match(state.text.work, found.end):
+        return False  # "the codecs need them": the subject of a verb, not a thing asked for
     if found is not None and _ASSIGNED.match(state.text.work, found.end):
         return False  # 'disk_size = "40G"': a pasted setting's field, not a name
     if before and before[-1] in _BEFORE_A_VERB:
@@ -497,6 +513,12 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
 
 # an object pronoun right after a word: the word is a verb ("configure it", "tune them")
 _OBJECT_AFTER = re.compile(r"\s+(?:it|them)\b")
+# a verb of needing or using and an object pronoun right after a word: the word is the
+# verb's subject ("the codecs need them", "our app uses it"), never a thing to install
+_SUBJECT_OF = re.compile(
+    r"\s+(?:(?:also|really|just|still)\s+)?(?:need|needs|require|requires|want|wants|use|uses"
+    r"|depend\s+on|depends\s+on|rely\s+on|relies\s+on)\s+(?:it|them|those|these|that|this)\b"
+)
 # an assignment right after a word: the word is a setting's field ('disk_size = "40G"')
 _ASSIGNED = re.compile(r"[ \t]*\+?=(?!=)")
 

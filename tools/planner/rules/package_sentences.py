@@ -33,10 +33,13 @@ NAMES = rf"(?:{NAME})(?:\s*(?:,|\band\b|&)\s*(?:{NAME}))*"
 def in_path(state: PlanState, token: Token) -> bool:
     """True when ``token`` is written as part of a path ("/srv", "/var/lib/docker").
 
-    Two names joined by a slash ("kubelet/kubeadm") are no path.
+    Two names joined by a slash ("kubelet/kubeadm") and sed's shorthand ("s/nano/vim/")
+    are no path.
     """
     text = state.text.original
     if token.start == 0 or text[token.start - 1] != "/":
+        return False
+    if any(m.start() < token.start < m.end() for m in SUBSTITUTE.finditer(text.lower())):
         return False
     chunk = text[: token.start].split()[-1] if text[: token.start].split() else ""
     return chunk.startswith(("/", "~", ".")) or "://" in chunk or chunk.count("/") > 1
@@ -126,7 +129,7 @@ def _only_names(state: PlanState, group: Sequence[Item]) -> list[bool] | None:
         for token in content:
             written = state.text.raw(token.start, token.end)
             if _known(state, written) or token.text in state.catalog.capabilities:
-                known_names += 1
+                names, known_names = names + 1, known_names + 1
             elif (
                 token.text in RETRIEVAL_WORDS
                 or token.text.replace(".", "").isdigit()
@@ -234,6 +237,13 @@ REPLACE = re.compile(
 )
 
 
+# sed's substitution as a shorthand for a replacement: "s/nano/vim/", "s/htop/btop/g"; the
+# delimiter may be "/", "|" or "#" as in sed itself, and a trailing flag ("g") is allowed
+SUBSTITUTE = re.compile(
+    rf"(?<![\w/.-])s(?P<sep>[/|#])(?P<old>{NAME})(?P=sep)(?P<new>{NAME})(?:(?P=sep)g?)?"
+    r"(?![\w/-]|\.\w)"
+)
+
 # what is said of packages after their names: "nginx isn't needed", "mosquitto not needed",
 # "curl is included", "jq and git preinstalled", "telnet must not be"
 SAID_OF = re.compile(
@@ -268,8 +278,15 @@ SAID_OF = re.compile(
 # verb of having; a statement elsewhere ("it must boot"), here it asks for what follows
 MUST_HAVE = re.compile(
     r"\b(?:must|should|shall|has\s+to|have\s+to|needs?\s+to|will\s+need\s+to)"
-    r"\s+(?:also\s+)?(?:have|carry|contain|include|ship(?:\s+with)?|come\s+with|bring)"
-    rf"\s+(?P<names>{NAMES})\b"
+    r"\s+(?:also\s+)?(?P<verb>have|carry|contain|include|ship(?:\s+with)?|come\s+with|bring)"
+    rf"\s*:?\s+(?P<names>{NAMES})\b"
+)
+# the same negated, as tickets and user stories write it: "MUST NOT include openssh-server",
+# "it shouldn't ship with telnet", "must never contain: a, b"
+MUST_NOT_HAVE = re.compile(
+    r"\b(?:(?:must|should|shall|may|can)(?:\s+not|n't|\s+never)|mustn't|shouldn't)"
+    r"\s+(?P<verb>have|carry|contain|include|ship(?:\s+with)?|come\s+with|bring)"
+    rf"\s*:?\s+(?P<names>(?:{NAME})(?:\s*(?:,|\b(?:and|or|nor)\b|&)\s*(?:{NAME}))*)\b"
 )
 # "make sure there is no ssh server in the image", "ensure there are no compilers": what
 # must not be there

@@ -38,15 +38,21 @@ from oic_ai.tools.planner.rules.package_conditions import (
 )
 from oic_ai.tools.planner.rules.package_items import (
     FENCE,
+    FIELD_KEY,
     companion,
     described_removal,
+    field_keys,
+    instead_of_the_last,
     join_split_names,
     minus_signs,
+    negation_scope,
     only_known,
+    purpose_of_a_reading,
     read_joined,
     slip,
     spelled_out,
     split_slashed,
+    suffix_sibling,
 )
 from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
@@ -73,12 +79,14 @@ from oic_ai.tools.planner.rules.package_sentences import (
     ALL_IT_NEEDS,
     ENSURING,
     MUST_HAVE,
+    MUST_NOT_HAVE,
     NONE_THERE,
     PACKAGE_IS,
     PACKAGES_FROM,
     PHRASE_NOT_NEEDED,
     REPLACE,
     SAID_OF,
+    SUBSTITUTE,
     final_intent,
     from_repository,
     in_path,
@@ -111,6 +119,12 @@ def rule_packages(state: PlanState) -> None:
     """
     for fence in FENCE.finditer(state.text.original):
         state.text.consume(*fence.span("lang"), "context")  # "```yaml": the block's format
+    for key in FIELD_KEY.finditer(state.text.original):
+        end = state.text.original.find("\n", key.end())
+        rest = state.text.work[key.end() : None if end < 0 else end]
+        if key.group("key").lower() in field_keys() and not rest.strip(" \t" + state.text.BLANK):
+            # "dist: ubuntu24" once the target is read, "kernel:" heading its keys: a field
+            state.text.consume(*key.span("key"), "context")
     _replacements(state)
     conditional_removals(state, _resolve_item)  # "if X is in there, remove it"
     switched_to(state, _resolve_item)  # "we're switching to the ipsec stack (strongswan)"
@@ -128,8 +142,14 @@ def rule_packages(state: PlanState) -> None:
     joined = join_split_names(state, tokens)  # "tcp dump", "h top": one name each
     items = read_joined(state, list(split_items(joined, line_breaks(state.text.work))), tokens)
     items = [split_slashed(state, item) for item in items]
-    items = name_sentences(state, items)
+    items = name_sentences(state, negation_scope(items))
+    purposes = 0
     for index, item in enumerate(items):
+        item = instead_of_the_last(state, items, index)  # "rm X, Y instead": Y is added
+        purposes = max(purposes - 1, purpose_of_a_reading(state, items, index))
+        if purposes:  # "a /data partition, for logs and rosbags": what it holds
+            state.text.consume(*item.span, "context")
+            continue
         if any(start <= item.span[0] < end for start, end in asked):
             continue  # "what does the live environment install?" asks, it adds nothing
         if any(start <= item.span[0] < end for start, end, _ in kept):
@@ -142,6 +162,9 @@ def rule_packages(state: PlanState) -> None:
                 keep(state, Item("none", [t for t in item.tokens if start <= t.start < end]))
                 if len(state.text.claims) > before:
                     state.text.consume(*whole, "context")
+            continue
+        if suffix_sibling(state, items, index):  # "gstreamer1.0-plugins-bad and -ugly"
+            previous_took = took_any = True
             continue
         if _ambiguous_in_list(state, items, index, previous_took):
             apply_names(state, item, item.words[0], [state.text.raw(*item.span)])
@@ -185,6 +208,14 @@ def rule_packages(state: PlanState) -> None:
         ):
             state.text.consume(*item.span)  # "we don't need podman, drop it"
             continue
+        if (
+            item.verb in ("with", "using")
+            and len(item.words) == 2
+            and item.words[0] in _DEMONSTRATIVES
+            and item.words[1].removesuffix("s") in SOFTWARE_NOUNS
+        ):
+            state.text.consume(*item.span, "context")  # "built with this tool": the one used
+            continue
         if item.mode != "none" and item.words[0] in _WHERE and (state.add or state.remove):
             state.text.consume(*item.span, "context")  # "(something to X) from the office"
             continue
@@ -216,8 +247,12 @@ def rule_packages(state: PlanState) -> None:
 _DETERMINERS = frozenset("the a an our some their its your my this that these those".split())
 
 
-# words said after a change of mind's object: "drop tmux actually"
-_AFTERTHOUGHTS = frozenset("actually altogether entirely completely".split())
+# words said after a change of mind's object ("drop tmux actually"), and the sentence
+# adverbs said after a name ("also git and build-essential obviously")
+_AFTERTHOUGHTS = frozenset(
+    "actually altogether entirely completely obviously naturally definitely certainly "
+    "surely ofc".split()
+)
 _TAKING_OUT = REMOVE_VERBS | frozenset("scratch kill nuke ditch toss bin cut".split())
 
 
@@ -385,6 +420,7 @@ _DESCRIBING = frozenset("for in on from inside via at if unless when".split())
 # an item these start says where from, not what ("from the office", "via the vpn")
 _WHERE = frozenset("from via inside".split())
 _PRONOUNS = frozenset("it them that this those these one ones".split())
+_DEMONSTRATIVES = frozenset("this that these those".split())
 _POINTING_VERBS = frozenset(
     "add install remove drop delete uninstall purge skip exclude include".split()
 )
@@ -508,7 +544,12 @@ def _said_of(state: PlanState) -> None:
                 _not_there(state, item)  # "nano out": nothing by that name to remove
         if len(state.text.claims) > before:
             state.text.consume(max(start, match.start()), match.end())
-    for pattern, mode, verb in ((MUST_HAVE, "add", "have"), (NONE_THERE, "remove", "no")):
+    readings: tuple[tuple[re.Pattern[str], Literal["add", "remove"], str], ...] = (
+        (MUST_HAVE, "add", "have"),
+        (MUST_NOT_HAVE, "remove", "no"),
+        (NONE_THERE, "remove", "no"),
+    )
+    for pattern, mode, verb in readings:
         for match in state.text.matches(pattern):
             lead = state.text.original[: match.start()].lower()
             if pattern is NONE_THERE and not ENSURING.search(lead):
@@ -516,7 +557,10 @@ def _said_of(state: PlanState) -> None:
             start, end = match.span("names")
             part = [t for t in tokens if t.kind in ("word", "sep") and start <= t.start < end]
             before = len(state.text.claims)
-            items = list(split_items(part)) if mode == "add" else [Item(mode, part, verb)]
+            if pattern is not NONE_THERE:  # "must include X": the verb said ("include")
+                verb = match.group("verb").split()[0]
+            listed = mode == "add" or pattern is MUST_NOT_HAVE  # "there is no ssh server"
+            items = list(split_items(part)) if listed else [Item(mode, part, verb)]
             for item in items:
                 if any(w not in FILLER for w in item.words):
                     _resolve_item(state, Item(mode, item.tokens, verb))
@@ -587,7 +631,7 @@ def _replace_pointing(state: PlanState) -> None:
 
 
 def _replacements(state: PlanState) -> None:
-    """Replace one package with another ("podman instead of docker"): remove one, add one."""
+    """Replace one package with another ("podman instead of docker", "s/nano/vim/")."""
     tokens = tokenize(state.text.work)
     for match in state.text.matches(REPLACE):
         old = next(g for g in ("old", "old2", "old3") if match.group(g))
@@ -598,6 +642,18 @@ def _replacements(state: PlanState) -> None:
             part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
             if part:
                 _resolve_item(state, Item(mode, part, "replace"))
+        state.text.consume(*match.span())
+    for match in state.text.matches(SUBSTITUTE):
+        # "s/nano/vim/": one name for another, each a word of its own inside the shorthand
+        for group, mode in (("old", "remove"), ("new", "add")):
+            start, end = match.span(group)
+            token = Token("word", match.group(group), start, end)
+            written = state.text.raw(start, end)
+            if _known(state, written) and (token.text in NOT_PACKAGES or token.text in FILLER):
+                # "s/less/most/": the shorthand marks an everyday word as the package
+                apply_names(state, Item(mode, [token], "replace"), written, [written])
+            else:
+                _resolve_item(state, Item(mode, [token], "replace"))
         state.text.consume(*match.span())
 
 

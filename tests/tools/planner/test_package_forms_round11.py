@@ -1,0 +1,204 @@
+"""Package requests as support tickets, shell-ish notes and run-on sentences put them.
+
+sed's substitution, a bare list of names after the target, a sibling written as its last
+part, "X instead" after a removal, tickets' MUST NOT, a tool named for its package, the
+software named in parentheses after what the machine does, and words that are no packages
+(the subject of "need them", someone's own app, a pasted template's keys, what a partition
+holds). The sentences are written for these tests, not copied from the labelled
+conversations.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tools.planner.helpers import added, plan_on, removed
+
+DEBIAN = "debian13-x86_64-minimal-raw.yml"
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+WEB = "ubuntu24-x86_64-web-server-raw.yml"
+AZL = "azl3-x86_64-minimal-raw.yml"
+EMT = "emt3-x86_64-minimal-raw.yml"
+EL10 = "el10-x86_64-minimal-raw.yml"
+
+
+@pytest.mark.parametrize("said", ["s/less/htop/", "ok s|less|htop|g, thx", "s#less#htop#"])
+def test_seds_substitution_replaces_one_package_with_another(said: str) -> None:
+    result = plan_on(DEBIAN, said)
+    assert removed(result) == ["less"], (said, result.operations, result.not_applied)
+    assert added(result) == ["htop"]
+    assert result.not_applied == []
+
+
+def test_a_path_with_slashes_is_no_substitution() -> None:
+    result = plan_on(DEBIAN, "the notes are under docs/less/htop for later")
+    assert removed(result) == [] and added(result) == []
+
+
+@pytest.mark.parametrize(
+    ("template", "said", "names"),
+    [
+        (AZL, "nano tmux jq", ["nano", "jq"]),  # tmux is no name the rpm family knows here
+        (EL10, "x86_64 raw, nano curl jq", ["nano", "curl", "jq"]),
+        (DEBIAN, "raw image. nano htop jq", ["nano", "htop", "jq"]),
+    ],
+)
+def test_a_sentence_of_known_names_lists_them(template: str, said: str, names: list[str]) -> None:
+    result = plan_on(template, said)
+    assert all(n in added(result) for n in names), (said, result.operations, result.not_applied)
+    assert removed(result) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "names"),
+    [
+        (
+            "add gstreamer1.0-plugins-good and -ugly",
+            ["gstreamer1.0-plugins-good", "gstreamer1.0-plugins-ugly"],
+        ),
+        ("put python3-smbus, -usb on it", ["python3-smbus", "python3-usb"]),
+    ],
+)
+def test_a_sibling_written_as_its_last_part(said: str, names: list[str]) -> None:
+    result = plan_on(DEBIAN, said)
+    assert added(result) == names, (said, result.operations, result.not_applied)
+
+
+def test_a_sibling_nothing_knows_is_not_made_up() -> None:
+    result = plan_on(DEBIAN, "add python3-smbus and -frobnicate")
+    assert added(result) == ["python3-smbus"]
+    assert "python3-frobnicate" not in added(result)
+
+
+def test_the_subject_of_need_them_is_no_package() -> None:
+    result = plan_on(DEBIAN, "add htop and jq, the dashboards need them")
+    assert added(result) == ["htop", "jq"], (result.operations, result.not_applied)
+
+
+@pytest.mark.parametrize(
+    ("said", "plus", "minus"),
+    [
+        ("rm nginx, apache instead", ["apache2"], ["nginx"]),
+        (
+            "drop prometheus-node-exporter, collectd instead",
+            ["collectd"],
+            ["prometheus-node-exporter"],
+        ),
+        # without a comma "instead" goes with the whole removal
+        ("remove nginx and fail2ban instead", [], ["nginx", "fail2ban"]),
+    ],
+)
+def test_a_name_with_instead_after_a_removal_replaces_it(
+    said: str, plus: list[str], minus: list[str]
+) -> None:
+    result = plan_on(WEB, said)
+    assert added(result) == plus, (said, result.operations, result.not_applied)
+    assert removed(result) == minus
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "- MUST NOT include openssh-server (per the pentest)",
+        "the image shouldn't ship with openssh-server",
+        "it must never contain: openssh-server or sudo",
+    ],
+)
+def test_a_ticket_s_must_not_removes(said: str) -> None:
+    result = plan_on(AZL, said)
+    assert "openssh-server" in removed(result), (said, result.operations, result.not_applied)
+    assert added(result) == []
+
+
+def test_a_ticket_s_must_include_with_a_colon_adds_each_name() -> None:
+    result = plan_on(EMT, "- MUST include: tcpdump, chrony")
+    assert added(result) == ["tcpdump", "chrony"], (result.operations, result.not_applied)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "their own app, zorbit-ingest, ships as a container image",
+        "our in-house service (zorbit-ingest) is deployed by ansible",
+    ],
+)
+def test_someones_own_software_named_in_apposition_is_no_package(said: str) -> None:
+    result = plan_on(UBUNTU, said)
+    assert "zorbit-ingest" not in added(result), (said, result.operations)
+
+
+def test_a_negation_ends_where_the_sentence_moves_on() -> None:
+    said = (
+        "arm64 for the jetsons, or no not jetsons, its the rockchip boards, anyway "
+        "python3, python3-smbus and i2c-tools"
+    )
+    result = plan_on(DEBIAN, said)
+    assert added(result) == ["python3", "python3-smbus", "i2c-tools"], (
+        result.operations,
+        result.not_applied,
+    )
+    assert removed(result) == []
+
+
+def test_a_negated_list_keeps_its_negation() -> None:
+    result = plan_on(WEB, "no nginx, fail2ban or ufw")
+    assert removed(result) == ["nginx", "fail2ban", "ufw"], result.operations
+
+
+def test_a_sentence_adverb_after_the_last_name() -> None:
+    result = plan_on(DEBIAN, "and git plus build-essential obviously")
+    assert added(result) == ["git", "build-essential"], (result.operations, result.not_applied)
+
+
+def test_the_software_in_parentheses_after_what_the_machine_does() -> None:
+    result = plan_on(UBUNTU, "The till PC prints to label printers (CUPS).")
+    assert added(result) == ["cups"], (result.operations, result.not_applied)
+
+
+def test_a_parenthesis_unrelated_to_its_statement_adds_nothing() -> None:
+    result = plan_on(UBUNTU, "The old box ran in the back office (docker).")
+    assert added(result) == []
+
+
+@pytest.mark.parametrize(
+    "said", ["and the Intel VA-API driver", "plus the intel media driver for decode"]
+)
+def test_the_intel_media_driver_by_its_description(said: str) -> None:
+    assert added(plan_on(DEBIAN, said)) == ["intel-media-va-driver"]
+
+
+def test_the_intel_media_driver_on_a_family_without_it_is_reported() -> None:
+    result = plan_on(AZL, "add the intel vaapi driver")
+    assert added(result) == []
+    assert any("intel-media-driver" in n for n in result.not_applied), result.not_applied
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "whatever package gives me jstest",
+        "add the package that provides jscal, for the steering wheel",
+        "whichever package has jstest for checking the controller",
+    ],
+)
+def test_a_package_asked_for_by_a_tool_it_ships(said: str) -> None:
+    result = plan_on(DEBIAN, said)
+    assert added(result) == ["joystick"], (said, result.operations, result.not_applied)
+
+
+def test_a_pasted_templates_keys_are_no_packages() -> None:
+    said = "pasted from the old one:\ndist: debian13\npackages:\n- htop\nkernel:\nversion: 6.12"
+    result = plan_on(DEBIAN, said)
+    assert "dist" not in added(result) and "kernel" not in added(result), result.operations
+    assert "htop" in added(result)
+
+
+def test_what_a_new_partition_holds_is_no_package() -> None:
+    result = plan_on(UBUNTU, "add a /srv partition, 10 GiB, ext4, for logs and rosbags")
+    assert added(result) == [], (result.operations, result.not_applied)
+
+
+def test_the_tool_the_user_talks_to_is_no_package() -> None:
+    result = plan_on(DEBIAN, "we build images with this tool: add htop")
+    assert added(result) == ["htop"]
+    assert result.not_applied == [], result.not_applied
