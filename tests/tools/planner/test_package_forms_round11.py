@@ -30,6 +30,20 @@ def test_seds_substitution_replaces_one_package_with_another(said: str) -> None:
     assert result.not_applied == []
 
 
+@pytest.mark.parametrize(
+    ("said", "plus", "minus"),
+    [
+        ("pkgs += htop,jq", ["htop", "jq"], []),
+        ("packages -= less sudo", [], ["less", "sudo"]),
+    ],
+)
+def test_a_package_list_updated_as_a_variable(said: str, plus: list[str], minus: list[str]) -> None:
+    result = plan_on(DEBIAN, said)
+    assert added(result) == plus, (said, result.operations, result.not_applied)
+    assert removed(result) == minus
+    assert result.not_applied == []
+
+
 def test_a_path_with_slashes_is_no_substitution() -> None:
     result = plan_on(DEBIAN, "the notes are under docs/less/htop for later")
     assert removed(result) == [] and added(result) == []
@@ -57,6 +71,10 @@ def test_a_sentence_of_known_names_lists_them(template: str, said: str, names: l
             ["gstreamer1.0-plugins-good", "gstreamer1.0-plugins-ugly"],
         ),
         ("put python3-smbus, -usb on it", ["python3-smbus", "python3-usb"]),
+        (
+            "with gstreamer1.0-plugins-base, -good and -bad",
+            ["gstreamer1.0-plugins-base", "gstreamer1.0-plugins-good", "gstreamer1.0-plugins-bad"],
+        ),
     ],
 )
 def test_a_sibling_written_as_its_last_part(said: str, names: list[str]) -> None:

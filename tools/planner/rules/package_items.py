@@ -6,7 +6,7 @@ Split from :mod:`packages` (which walks the request's items) to keep both short.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Literal
 
@@ -77,6 +77,44 @@ def _line_has_plus(work: str, tokens: Sequence[Token], at: int) -> bool:
     return any(t.kind == "sign" and t.text == "+" and start <= t.start < end for t in tokens)
 
 
+def shorthand_updates(state: PlanState, resolve: Callable[[PlanState, Item], None]) -> None:
+    """Read the shorthands that update the package list: "pkgs += jq,curl", "s/nano/vim/".
+
+    "pkgs -= nano vim" removes, "+=" adds; sed's substitution replaces its first name with
+    its second. The shorthand marks each word as a package: a known name that is also an
+    everyday word ("less") is the package here. ``resolve`` reads any other name.
+    """
+    from oic_ai.tools.planner.rules.package_sentences import PACKAGES_UPDATED, SUBSTITUTE
+    from oic_ai.tools.planner.text import tokenize
+
+    tokens = tokenize(state.text.work)
+    for match in state.text.matches(PACKAGES_UPDATED):
+        way: Literal["add", "remove"] = "add" if match.group("op") == "+=" else "remove"
+        start, end = match.span("names")
+        for token in (t for t in tokens if t.kind == "word" and start <= t.start < end):
+            _marked(state, Item(way, [token], "install" if way == "add" else "remove"), resolve)
+        state.text.consume(*match.span())
+    for match in state.text.matches(SUBSTITUTE):
+        pairs: tuple[tuple[str, Literal["remove", "add"]], ...] = (
+            ("old", "remove"),
+            ("new", "add"),
+        )
+        for group, mode in pairs:
+            start, end = match.span(group)
+            token = Token("word", match.group(group), start, end)
+            _marked(state, Item(mode, [token], "replace"), resolve)
+        state.text.consume(*match.span())
+
+
+def _marked(state: PlanState, item: Item, resolve: Callable[[PlanState, Item], None]) -> None:
+    token = item.tokens[0]
+    written = state.text.raw(token.start, token.end)
+    if _known(state, written) and (token.text in NOT_PACKAGES or token.text in FILLER):
+        apply_names(state, item, written, [written])
+    else:
+        resolve(state, item)
+
+
 def split_slashed(state: PlanState, item: Item) -> Item:
     """``item`` with "kubelet/kubeadm" read as two names when both are known ones."""
     tokens: list[Token] = []
@@ -142,18 +180,18 @@ def suffix_sibling(state: PlanState, items: Sequence[Item], index: int) -> bool:
         return False
     token = item.tokens[0]
     original = state.text.original
-    if (
-        token.start < 2
-        or original[token.start - 1] != "-"
-        or not original[token.start - 2].isspace()
-    ):
+    if not _written_as_suffix(state, item):
         return False
-    previous = items[index - 1]
+    back = index - 1
+    while back > 0 and _written_as_suffix(state, items[back]):
+        back -= 1  # "-base, -good and -bad": each sibling is of the first full name
+    previous = items[back]
     if previous.mode != item.mode or previous.verb != item.verb or len(previous.tokens) != 1:
         return False
     owner = state.text.raw(*previous.span)
+    last = items[index - 1]
     if "-" not in owner.strip("-") or not _LIST_GLUE_AND.match(
-        original[previous.span[1] : token.start - 1]
+        original[last.span[1] : token.start - 1]
     ):
         return False
     name = f"{owner.rsplit('-', 1)[0]}-{state.text.raw(token.start, token.end)}"
@@ -166,6 +204,14 @@ def suffix_sibling(state: PlanState, items: Sequence[Item], index: int) -> bool:
         [name],
     )
     return True
+
+
+def _written_as_suffix(state: PlanState, item: Item) -> bool:
+    """Whether ``item`` is one word written right after a dash ("and -ugly")."""
+    if len(item.tokens) != 1 or item.tokens[0].start < 2:
+        return False
+    at = item.tokens[0].start
+    return state.text.original[at - 1] == "-" and state.text.original[at - 2].isspace()
 
 
 # what joins two items of one list: a comma, "and", "or", "&" or "+"

@@ -244,6 +244,13 @@ SUBSTITUTE = re.compile(
     r"(?![\w/-]|\.\w)"
 )
 
+# a list variable updated as shells and build files write it: "pkgs += jq,curl",
+# "packages -= nano vim"
+PACKAGES_UPDATED = re.compile(
+    r"\b(?:packages?|pkgs?)\s*(?P<op>\+=|-=)\s*"
+    rf"(?P<names>(?:{NAME})(?:(?:\s*,\s*|[ \t]+)(?:{NAME}))*)"
+)
+
 # what is said of packages after their names: "nginx isn't needed", "mosquitto not needed",
 # "curl is included", "jq and git preinstalled", "telnet must not be"
 SAID_OF = re.compile(

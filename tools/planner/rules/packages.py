@@ -49,6 +49,7 @@ from oic_ai.tools.planner.rules.package_items import (
     only_known,
     purpose_of_a_reading,
     read_joined,
+    shorthand_updates,
     slip,
     spelled_out,
     split_slashed,
@@ -86,7 +87,6 @@ from oic_ai.tools.planner.rules.package_sentences import (
     PHRASE_NOT_NEEDED,
     REPLACE,
     SAID_OF,
-    SUBSTITUTE,
     final_intent,
     from_repository,
     in_path,
@@ -126,6 +126,7 @@ def rule_packages(state: PlanState) -> None:
             # "dist: ubuntu24" once the target is read, "kernel:" heading its keys: a field
             state.text.consume(*key.span("key"), "context")
     _replacements(state)
+    shorthand_updates(state, _resolve_item)  # "pkgs += jq,curl", "s/nano/vim/"
     conditional_removals(state, _resolve_item)  # "if X is in there, remove it"
     switched_to(state, _resolve_item)  # "we're switching to the ipsec stack (strongswan)"
     _described(state)
@@ -631,7 +632,7 @@ def _replace_pointing(state: PlanState) -> None:
 
 
 def _replacements(state: PlanState) -> None:
-    """Replace one package with another ("podman instead of docker", "s/nano/vim/")."""
+    """Replace one package with another ("podman instead of docker"): remove one, add one."""
     tokens = tokenize(state.text.work)
     for match in state.text.matches(REPLACE):
         old = next(g for g in ("old", "old2", "old3") if match.group(g))
@@ -642,18 +643,6 @@ def _replacements(state: PlanState) -> None:
             part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
             if part:
                 _resolve_item(state, Item(mode, part, "replace"))
-        state.text.consume(*match.span())
-    for match in state.text.matches(SUBSTITUTE):
-        # "s/nano/vim/": one name for another, each a word of its own inside the shorthand
-        for group, mode in (("old", "remove"), ("new", "add")):
-            start, end = match.span(group)
-            token = Token("word", match.group(group), start, end)
-            written = state.text.raw(start, end)
-            if _known(state, written) and (token.text in NOT_PACKAGES or token.text in FILLER):
-                # "s/less/most/": the shorthand marks an everyday word as the package
-                apply_names(state, Item(mode, [token], "replace"), written, [written])
-            else:
-                _resolve_item(state, Item(mode, [token], "replace"))
         state.text.consume(*match.span())
 
 
