@@ -76,7 +76,8 @@ FULLY_RIGHT_FLOOR = {
 # per part; 29 on dev before the package rule of issue 21, 8 on dev3, 18 on dev4 and 7 on dev5 when
 # they were written
 INVENTED_CEILING = {
-    **{"dev": 0, "dev2": 0, "dev3": 1, "dev4": 1, "dev5": 0, "dev6": 0, "dev7": 0},
+    # dev3: 1 until X1 round 11 (own software named beside its description, warehouse-nav)
+    **{"dev": 0, "dev2": 0, "dev3": 0, "dev4": 1, "dev5": 0, "dev6": 0, "dev7": 0},
     # dev8: 7 with the session-10-start code, 8 after round 9, 0 with W1's round 10
     "dev8": 0,
     # kept unseen in session 11: 4 with the session-start code, 3 at its end; 0 with X1's

@@ -145,6 +145,21 @@ def test_someones_own_software_named_in_apposition_is_no_package(said: str) -> N
     assert "zorbit-ingest" not in added(result), (said, result.operations)
 
 
+def test_own_software_named_before_its_description_is_reported_not_added() -> None:
+    result = plan_on(DEBIAN, "include zorbit-nav, that's our in-house routing stack")
+    assert "zorbit-nav" not in added(result), result.operations
+    assert result.not_applied, "the request is reported, not dropped"
+
+
+def test_own_software_from_a_repository_the_request_gives_is_added() -> None:
+    said = (
+        "add our repo url https://apt.example.com/zorbit codename stable component main "
+        "key https://apt.example.com/k.gpg, then install zorbit-nav from it, that's our "
+        "in-house routing stack"
+    )
+    assert added(plan_on(DEBIAN, said)) == ["zorbit-nav"]
+
+
 def test_a_negation_ends_where_the_sentence_moves_on() -> None:
     said = (
         "arm64 for the jetsons, or no not jetsons, its the rockchip boards, anyway "

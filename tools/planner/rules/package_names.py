@@ -338,11 +338,19 @@ _OWN_SOFTWARE = re.compile(
 )
 
 
+# the same said after the name: "warehouse-nav, that's our in-house navigation stack"
+_OWN_AFTER = re.compile(
+    r"\s*[,(-]?\s*(?:that's|that\s+is|which\s+is|it's|its|is)\s+(?:our|their|my|[a-z]+'s)\s+"
+    r"(?:own|in-house|internal|custom|proprietary)\b"
+)
+
+
 def plays_another_role(state: PlanState, item: Item, token: str) -> bool:
     """Whether an unknown name plays another role in its sentence than a package.
 
-    A group accounts join ("dialout"), the name of someone's own software said right
-    after it ("their own app, cityeye-analytics"), the name of a repository, group or
+    A group accounts join ("dialout"), the name of someone's own software said beside
+    it ("their own app, cityeye-analytics", "warehouse-nav, that's our in-house stack")
+    when the request gives no repository, the name of a repository, group or
     host said with its noun ("our cuda mirror"), a word after a verb that states what something
     has ("has ... headroom"), and, in a message written in another language, any
     unknown word not named outright by an add or remove verb (there an unknown word is
@@ -353,8 +361,14 @@ def plays_another_role(state: PlanState, item: Item, token: str) -> bool:
     if token in SYSTEM_GROUPS:
         return True
     found = next((t for t in item.tokens if t.text == token), None)
-    if found is not None and _OWN_SOFTWARE.search(state.text.original[: found.start].lower()):
-        return True  # "their own app, cityeye-analytics, ships as a container": its name
+    if found is not None and not state.repositories:
+        # "their own app, cityeye-analytics", "warehouse-nav, that's our in-house stack":
+        # the name of someone's own software, from no repository the request gives
+        original = state.text.original.lower()
+        if _OWN_SOFTWARE.search(original[: found.start]) or _OWN_AFTER.match(
+            original, found.end
+        ):
+            return True
     named = rf"(?<![\w.-]){re.escape(token)}\s+(?:{'|'.join(_NAMED_THING)})(?![\w-])"
     if re.search(named, state.text.original.lower()):
         return True
