@@ -231,6 +231,10 @@ def test_what_a_new_partition_holds_is_no_package() -> None:
     assert added(result) == [], (result.operations, result.not_applied)
 
 
+def test_what_the_image_is_for_still_asks_for_software() -> None:
+    assert added(plan_on(UBUNTU, "ubuntu 24.04 raw, for docker")) == ["docker.io"]
+
+
 def test_the_tool_the_user_talks_to_is_no_package() -> None:
     result = plan_on(DEBIAN, "we build images with this tool: add htop")
     assert added(result) == ["htop"]

@@ -218,13 +218,14 @@ def _written_as_suffix(state: PlanState, item: Item) -> bool:
 _LIST_GLUE_AND = re.compile(r"^\s*(?:,|,?\s*(?:and|or|plus)|&|\+)\s*$")
 
 
-def purpose_of_a_reading(state: PlanState, items: Sequence[Item], index: int) -> int:
+def purpose_of_a_partition(state: PlanState, items: Sequence[Item], index: int) -> int:
     """How many items from ``index`` say what something another rule read is for.
 
     "add a /data partition, 20 GiB, ext4, for logs and rosbags": the partition rule read
     the partition; "for logs" and "rosbags" (joined by "and" or a comma, with no verb of
     their own) say what it holds, not packages to install. The first item starts with
-    "for" right after text another rule read, with only commas between; 0 otherwise.
+    "for" right after text the partition rule read, with only commas between; 0
+    otherwise (what an image is for may ask for software: "ubuntu raw, for docker").
     """
     item = items[index]
     if item.mode != "none" or item.verb or item.words[0] != "for":
@@ -232,6 +233,9 @@ def purpose_of_a_reading(state: PlanState, items: Sequence[Item], index: int) ->
     before = state.text.work[: item.span[0]].rstrip(" \t,;")
     if not before.endswith(state.text.BLANK):
         return 0
+    owners = {owner for start, end, owner in state.text.claims if start < len(before) <= end}
+    if "partition" not in owners:
+        return 0  # "ubuntu 24.04 raw, for docker": what the image is for asks for docker
     count = 1
     for following in items[index + 1 :]:
         between = state.text.work[items[index + count - 1].span[1] : following.span[0]]

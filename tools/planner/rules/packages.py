@@ -47,7 +47,7 @@ from oic_ai.tools.planner.rules.package_items import (
     minus_signs,
     negation_scope,
     only_known,
-    purpose_of_a_reading,
+    purpose_of_a_partition,
     read_joined,
     shorthand_updates,
     slip,
@@ -147,7 +147,7 @@ def rule_packages(state: PlanState) -> None:
     purposes = 0
     for index, item in enumerate(items):
         item = instead_of_the_last(state, items, index)  # "rm X, Y instead": Y is added
-        purposes = max(purposes - 1, purpose_of_a_reading(state, items, index))
+        purposes = max(purposes - 1, purpose_of_a_partition(state, items, index))
         if purposes:  # "a /data partition, for logs and rosbags": what it holds
             state.text.consume(*item.span, "context")
             continue
