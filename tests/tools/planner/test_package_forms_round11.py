@@ -239,3 +239,11 @@ def test_the_tool_the_user_talks_to_is_no_package() -> None:
     result = plan_on(DEBIAN, "we build images with this tool: add htop")
     assert added(result) == ["htop"]
     assert result.not_applied == [], result.not_applied
+
+
+def test_own_software_asked_for_without_a_repository_says_what_to_do() -> None:
+    result = plan_on(
+        DEBIAN, "include shelfscan, that's our in-house scanning service. The repo comes later."
+    )
+    assert "shelfscan" not in added(result)
+    assert any("your own software" in entry for entry in result.not_applied), result.not_applied

@@ -338,6 +338,13 @@ _OWN_SOFTWARE = re.compile(
 )
 
 
+OWN_SOFTWARE = (
+    "your own software is no distro package and no repository in the template serves it; "
+    "add the repository that does (its URL, suite, component and key), then "
+    "'install the package <name>'"
+)
+
+
 # the same said after the name: "warehouse-nav, that's our in-house navigation stack"
 _OWN_AFTER = re.compile(
     r"\s*[,(-]?\s*(?:that's|that\s+is|which\s+is|it's|its|is)\s+(?:our|their|my|[a-z]+'s)\s+"
@@ -368,6 +375,10 @@ def plays_another_role(state: PlanState, item: Item, token: str) -> bool:
         if _OWN_SOFTWARE.search(original[: found.start]) or _OWN_AFTER.match(
             original, found.end
         ):
+            if item.mode == "add" and item.verb not in ("with", "plus", "and", ""):
+                # "include warehouse-nav, that's our in-house stack": asked for, and said
+                # to be nobody's package but theirs
+                state.reject(found.start, found.end, OWN_SOFTWARE)
             return True
     named = rf"(?<![\w.-]){re.escape(token)}\s+(?:{'|'.join(_NAMED_THING)})(?![\w-])"
     if re.search(named, state.text.original.lower()):
