@@ -29,6 +29,7 @@ from oic_ai.tools.planner.rules.hostname import rule_hostname
 from oic_ai.tools.planner.rules.image import rule_image_name, rule_image_version
 from oic_ai.tools.planner.rules.kernel import rule_bare_kernel_args, rule_kernel
 from oic_ai.tools.planner.rules.kernel_words import rule_kernel_described, rule_kernel_words
+from oic_ai.tools.planner.rules.package_apply import prefer_vendor_spellings
 from oic_ai.tools.planner.rules.packages import rule_packages
 from oic_ai.tools.planner.rules.partitions import rule_partitions
 from oic_ai.tools.planner.rules.repositories import rule_repositories
@@ -208,6 +209,7 @@ def _operations(state: PlanState) -> list[edit_plan.Operation]:
     ops += state.repository_values
     if state.remove:
         ops.append(edit_plan.RemovePackages(packages=list(state.remove)))
+    prefer_vendor_spellings(state)
     if state.add:
         ops.append(edit_plan.AddPackages(packages=list(state.add)))
     if state.add_kernel:

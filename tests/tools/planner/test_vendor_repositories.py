@@ -110,3 +110,18 @@ def test_a_sources_file_fetched_whole_is_reported_not_guessed() -> None:
 def test_a_sources_line_said_in_a_sentence_is_left_to_the_repository_rule() -> None:
     said = "add deb https://mirror.example.com/debian trixie main please"
     assert read_vendor_repositories(said) == (said, [], [])
+
+
+def test_the_vendors_spelling_replaces_the_distros_name_of_the_same_package() -> None:
+    request = (
+        "add docker from the vendor's repo:\n"
+        "sudo curl -fsSL https://pkg.example.com/linux/gpg -o /etc/apt/keyrings/vendor.asc\n"
+        'echo "deb [signed-by=/etc/apt/keyrings/vendor.asc] https://pkg.example.com/linux/ubuntu '
+        '$(lsb_release -cs) stable" | sudo tee /etc/apt/sources.list.d/vendor.list\n'
+        "sudo apt-get install -y docker-ce docker-ce-cli\n"
+    )
+    names = added(plan_on(UBUNTU, request))
+    assert {"docker-ce", "docker-ce-cli"} <= set(names)
+    assert "docker.io" not in names  # the distro's engine conflicts with the vendor's
+    # without the vendor's repository, "docker" is the distro's own
+    assert "docker.io" in added(plan_on(UBUNTU, "add docker"))

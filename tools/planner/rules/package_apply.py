@@ -177,3 +177,21 @@ def add_packages(state: PlanState, item: Item, names: Sequence[str], label: str)
             new.append(name)
     state.add += new
     state.features.append((item.span[0], label))
+
+
+def prefer_vendor_spellings(state: PlanState) -> None:
+    """Drop the distro's name of a package the request installs from its vendor's repository.
+
+    "add docker from their repo: ... apt-get install docker-ce docker-ce-cli": the vendor's
+    names come from the repository the request adds, and the distro's docker.io, which
+    the word "docker" would add, conflicts with them.
+    """
+    target = state.target
+    if not state.repositories or not target.known:
+        return
+    for group in state.catalog.alias_groups:
+        distro = set(group.names_for(target.os, target.dist, target.arch))
+        vendor = [n for n in state.add if n in group.names and n not in distro]
+        if vendor and distro & set(state.add):
+            state.add = [n for n in state.add if n not in distro]
+
