@@ -247,3 +247,11 @@ def test_own_software_asked_for_without_a_repository_says_what_to_do() -> None:
     )
     assert "shelfscan" not in added(result)
     assert any("your own software" in entry for entry in result.not_applied), result.not_applied
+
+
+def test_the_place_an_image_runs_in_is_not_what_it_holds() -> None:
+    # a VM image for a KVM lab is a guest; a KVM host is asked for as one
+    cloud = "azl3-x86_64-cloud-vm-qcow2.yml"
+    assert added(plan_on(cloud, "a qcow2 for our KVM lab with podman")) == ["podman"]
+    assert "qemu-kvm" not in added(plan_on(cloud, "for the customer's KVM cluster, add git"))
+    assert "qemu-kvm" in added(plan_on(cloud, "make it a kvm host"))

@@ -228,3 +228,28 @@ def switched_to(state: PlanState, resolve: Resolve) -> None:
             took += len(state.text.claims) > before
         if took == len(content):  # up to the names: "... and remove X" is its own
             state.text.consume(match.start(), match.end() if group == "aside" else content[-1].end)
+
+
+# whose place it is, and the nouns of places and groups of machines an image runs in
+_OWNERS = frozenset("our their my your the customer's client's company's".split())
+_PLACES = frozenset(
+    "lab labs cluster clusters hosts farm farms fleet fleets servers datacenter datacenters "
+    "environment environments estate site sites rack racks cloud tenancy infrastructure "
+    "hypervisors nodes".split()
+)
+
+
+def runs_there(item: Item) -> bool:
+    """True for "for our KVM lab", "for the customer's Proxmox cluster": where it runs.
+
+    A purpose whose owner is people and whose noun is a place or a group of machines
+    names where the image goes, not what it holds (a VM for a KVM lab is a guest).
+    """
+    words = item.words
+    return (
+        len(words) >= 3
+        and words[0] == "for"
+        and words[1] in _OWNERS
+        and words[-1] in _PLACES
+    )
+

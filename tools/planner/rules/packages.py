@@ -32,6 +32,7 @@ from oic_ai.tools.planner.rules.package_conditions import (
     conditional_removals,
     done_by_themselves,
     joined_to_a_phrase,
+    runs_there,
     stated_subject,
     switched_to,
     without_purpose,
@@ -216,6 +217,9 @@ def rule_packages(state: PlanState) -> None:
             and item.words[1].removesuffix("s") in SOFTWARE_NOUNS
         ):
             state.text.consume(*item.span, "context")  # "built with this tool": the one used
+            continue
+        if runs_there(item):
+            state.text.consume(*item.span, "context")  # "for our KVM lab": where it runs
             continue
         if item.mode != "none" and item.words[0] in _WHERE and (state.add or state.remove):
             state.text.consume(*item.span, "context")  # "(something to X) from the office"
