@@ -374,8 +374,13 @@ class _Replay:
                         resize = ResizePartition(partition=mount, size=_size_text(fixed))
                         self.operations.append(resize)
                 continue
-            size_bytes = _extent(part, parse_size(size))
-            size_text = _size_text(size_bytes) if size_bytes else None
+            if not parse_size(part.get("end")):
+                # one that takes the rest of the disk keeps doing so: its extent in bytes on
+                # a decimal disk ("50GB") is no whole MiB, and carving it would grow the disk
+                size_bytes, size_text = None, None
+            else:
+                size_bytes = _extent(part)
+                size_text = _size_text(size_bytes) if size_bytes else None
             if mount in present:
                 if size_text and _extent(present[mount]) != size_bytes:
                     self.operations.append(ResizePartition(partition=mount, size=size_text))

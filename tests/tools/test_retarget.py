@@ -22,6 +22,7 @@ from oic_ai.tools.edit_plan import (
     AddUser,
     EditPlan,
     RemovePackages,
+    ResizePartition,
     SetDiskSize,
     SetHostname,
     SetKernel,
@@ -285,3 +286,22 @@ def test_a_root_given_a_size_keeps_it_on_another_dist(library: Path) -> None:
         str(root["start"]).removesuffix("MiB")
     ) == 12 * 1024
     assert parts["/srv/db"]["end"] == "0" and parts["/srv/db"]["fsType"] == "xfs"
+
+
+def test_a_partition_taking_the_rest_of_a_decimal_disk_does_not_grow_it(library: Path) -> None:
+    # 40GB is no whole number of MiB: carving "the rest" as a size rounded it up past the end
+    # of the disk, and the applier grew the disk to 41GB to make it fit
+    start = (LIBRARY / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    text = _customised(
+        "ubuntu24-x86_64-minimal-raw.yml",
+        SetDiskSize(size="40GB"),
+        ResizePartition(partition="/", size="12GiB"),
+        AddPartition(id="srv", mount_point="/srv", size=None, fs_type="xfs"),
+    )
+    assert _doc(text)["disk"]["size"] == "40GB"
+    result = retarget_template(text, _target("debian", "debian13"), library, session_base=start)
+    disk = _doc(result.text)["disk"]
+    assert disk["size"] == "40GB"
+    srv = next(p for p in disk["partitions"] if p["mountPoint"] == "/srv")
+    assert str(srv["end"]) == "0" and srv["fsType"] == "xfs"
+    assert not any("grows" in w for w in result.warnings)
