@@ -33,6 +33,7 @@ from oic_ai.tools.planner.rules.package_apply import prefer_vendor_spellings
 from oic_ai.tools.planner.rules.packages import rule_packages
 from oic_ai.tools.planner.rules.partitions import rule_partitions
 from oic_ai.tools.planner.rules.repositories import rule_repositories
+from oic_ai.tools.planner.rules.revisions import rule_revisions
 from oic_ai.tools.planner.rules.storage import rule_bare_sizes, rule_storage_clauses
 from oic_ai.tools.planner.rules.target import rule_target, translate_for_target
 from oic_ai.tools.planner.rules.users import rule_users
@@ -50,6 +51,7 @@ _MAX_REQUEST_CHARS = 2000
 # again ("hostname gw1" is not a package, nor is "6.12" a version of the image). Package
 # words and the clause accounting come after these.
 _RULES: tuple[tuple[Callable[[PlanState], None], str], ...] = (
+    (rule_revisions, "context"),
     (rule_take_back, "context"),
     (rule_framing, "context"),
     (rule_beyond_template, "rejected"),

@@ -61,6 +61,9 @@ class PlanState:
     image_version: str | None = None
     disk_size: str | None = None
     sizes: list[tuple[int, int]] = field(default_factory=list)  # (where, bytes) of sizes read
+    # a value revised in the same breath ("8 gigs, actually 6"): where the first value
+    # starts -> the value that replaces it there (rules.revisions)
+    revised: dict[int, str] = field(default_factory=dict)
     partition_ops: list[Operation] = field(default_factory=list)
     artifacts: list[Artifact] | None = None
     hostname: str | None = None

@@ -23,7 +23,7 @@ def request_size(state: PlanState, span: tuple[int, int], *, record: bool = True
         span: Where the size is.
         record: Remember it as used (a size said again later is then a restatement).
     """
-    raw = state.text.raw(*span)
+    raw = state.revised.get(span[0]) or state.text.raw(*span)  # "8 gigs, actually 6"
     size = parse_token(raw)
     assert size is not None  # only called on text that matched SIZE
     if record:

@@ -53,6 +53,15 @@ _PARTITION_IT = re.compile(
     r"(?:(?:please|just|should)\s+)?(?:make|set|resize|change|grow|shrink)\s+it\s+(?:to\s+)?"
     rf"(?P<size>{SIZE})"
 )
+# "containers part -> 25GiB", "/srv partition: 40GiB", "the data volume becomes 8GiB": a
+# partition named (by a word of its mount point or the mount point), then its new size
+_PARTITION_SET = re.compile(
+    rf"(?:\bthe\s+)?{_PARTITION_REF}\s+(?:partition|part|volume)\s*"
+    r"(?:->|=>|\u2192|=|:|becomes?\b|is\s+now\b|now\b)\s*"
+    # a clause that goes on with more of the partition ("..., fat32, mounted at") is the
+    # storage reader's
+    rf"(?P<size>{SIZE})(?!\s*,?\s*(?:{FS}|mounted|at\s+/|on\s+/))"
+)
 _PARTITION_RESIZE_BARE = re.compile(
     rf"(?<![a-z0-9_.-])(?P<mount>{MOUNT})(?:\s+partition)?\s+(?:to|=|at|should\s+be)\s+"
     rf"(?P<size>{SIZE})"
@@ -254,12 +263,52 @@ def rule_partitions(state: PlanState) -> None:
         part = _find_partition(state, match.group("mount") or match.group("word"))
         if part is not None:
             _resize(state, match, part)
+    for match in text.matches(_PARTITION_SET):
+        part = _find_partition(state, match.group("mount") or match.group("word"))
+        if part is not None:
+            _resize(state, match, part)
     for match in text.matches(_PARTITION_RESIZE_BARE):
         part = _find_partition(state, match.group("mount"))
         if part is not None:
             _resize(state, match, part)
     for match in text.matches(_PARTITION_ADD):
         _add_partition(state, match)
+    for match in text.matches(_GROW_INTO_FREED):
+        _grow_into_freed(state, match)
+
+
+# "no /data after all, just grow root": a partition grown with no size, into the space a
+# partition removed by the same request leaves
+_GROW_INTO_FREED = re.compile(
+    r"\b(?:grow|extend|expand|enlarge|increase|widen)\s+(?:the\s+)?"
+    + _PARTITION_REF
+    + r"(?:\s+partition)?(?:\s+(?:instead|into\s+(?:the|that|its)\s+(?:space|room|gap)"
+    r"|to\s+(?:fill|use|take)\s+(?:it|that|the\s+(?:space|room|gap|rest)))){0,2}" + CLAUSE_END
+)
+
+
+def _grow_into_freed(state: PlanState, match: re.Match[str]) -> None:
+    """Grow a partition by what the partitions this plan removes held (after the removal)."""
+    part = _find_partition(state, match.group("mount") or match.group("word"))
+    if part is None or removed_in_plan(state, part):
+        return
+    disk = state.facts.disk_size_bytes
+    freed = sum(
+        p.size_bytes(disk) or 0
+        for p in state.facts.partitions
+        if removed_in_plan(state, p) and p.end_bytes  # one taking the rest frees no fixed size
+    )
+    current = part.size_bytes(disk)
+    name = part.mount_point or part.ref
+    if not part.end_bytes:
+        state.text.consume(*match.span())  # it takes the rest already: it grows by itself
+        state.notes.append(f"{name} already takes the rest of the disk")
+        return
+    if not freed or current is None:
+        state.reject(*match.span(), f"say how large {name} should be (for example '{name} 20GiB')")
+        return
+    state.text.consume(*match.span())
+    resize_partition(state, match.span(), part, current + freed, format_size(current + freed))
 
 
 # what names a partition in a sentence: "a big separate part of the disk", "its own volume"
@@ -305,7 +354,8 @@ def partition_sentences(state: PlanState) -> None:
         span = (min(s for s, _ in spans), max(e for _, e in spans))
         for begin, stop in spans:
             text.consume(begin, stop)
-        add_partition(state, span, mount, size, systems[0].group() if systems else None)
+        fs = state.revised.get(systems[0].start(), systems[0].group()) if systems else None
+        add_partition(state, span, mount, size, fs)
 
 
 def _resize(state: PlanState, match: re.Match[str], part: Partition) -> None:
@@ -342,7 +392,8 @@ def _add_partition(state: PlanState, match: re.Match[str]) -> None:
     assert mount is not None
     mount = mount.rstrip(".") or "/"  # "a partition for /var/lib/appdata."
     size_span = match.span("size1") if match.group("size1") else None
-    fs = match.group("fs1") or match.group("fs2")
+    fs_group = "fs1" if match.group("fs1") else "fs2"
+    fs = state.revised.get(match.start(fs_group), match.group(fs_group))
     end = match.end()
     # the size and file system may follow, in either order: "a /data partition, xfs, 2GiB"
     for kind, pattern in (*_PARTITION_TAIL, _PARTITION_TAIL[0]):
@@ -352,7 +403,7 @@ def _add_partition(state: PlanState, match: re.Match[str]) -> None:
         if kind == "size" and size_span is None:
             size_span, end = tail.span("size"), tail.end()
         elif kind == "fs" and fs is None:
-            fs, end = tail.group("fs"), tail.end()
+            fs, end = state.revised.get(tail.start("fs"), tail.group("fs")), tail.end()
     rest = _REST_AFTER.match(state.text.work, end) if size_span is None else None
     if rest is not None:
         end = rest.end()

@@ -228,7 +228,7 @@ def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) 
         ask.size_at = at[0]
     fs = _FS.search(work)
     if fs is not None:
-        ask.fs = fs.group("fs")
+        ask.fs = state.revised.get(clause.start + fs.start("fs"), fs.group("fs"))
     ask.remove = bool(_REMOVE.search(work)) and ask.size is None
     ask.changing = bool(_CHANGING.search(work))
     ask.more = bool(_MORE.search(work))
@@ -418,6 +418,19 @@ _MEMORY_BEFORE = re.compile(
 )
 
 
+# memory asked of the machine the image runs in: "make the VM have ... 8 gigs of RAM",
+# "give the guest 4GiB of memory", "allocate 8GiB RAM to it"
+_SIZING_THE_VM = re.compile(
+    r"\b(?:make|give|set|configure|allocate|assign|size|bump|provision)\s+(?:the\s+|this\s+|each\s+)?"
+    r"(?:vms?|virtual\s+machines?|guests?|instances?|machines?|it|them)\b(?:\s+(?:have|get|with|to))?"
+    r"[^.;!?\n]*$"
+)
+_VM_HARDWARE = (
+    "the memory and CPUs of a VM are set where it is created (the hypervisor or the cloud), "
+    "not in the OS image"
+)
+
+
 def rule_bare_sizes(state: PlanState) -> None:
     """A size no rule read is the disk's, unless it repeats one its sentence used.
 
@@ -430,7 +443,14 @@ def rule_bare_sizes(state: PlanState) -> None:
         span = match.span("size")
         memory = _MEMORY_AFTER.match(text.work, span[1])
         if memory or _MEMORY_BEFORE.search(text.work, max(0, span[0] - 24), span[0]):
-            text.consume(span[0], memory.end() if memory else span[1], "context")
+            end = memory.end() if memory else span[1]
+            sizing = _SIZING_THE_VM.search(text.work, max(0, span[0] - 60), span[0])
+            if sizing is not None and "\n" not in text.work[sizing.start() : end]:
+                # "make the VM have 4 vCPUs and 8 gigs of RAM": asked for, and no template
+                # field holds it
+                state.reject(sizing.start(), end, _VM_HARDWARE)
+                continue
+            text.consume(span[0], end, "context")
             continue
         size = request_size(state, span)
         sentence = next((c.sentence for c in clauses if c.start <= span[0] < c.end), -1)
