@@ -53,13 +53,25 @@ def rule_bootloader(state: PlanState) -> None:
         del state.bootloader["boot_type"]
 
 
+_SYSTEM = r"(?:os|operating\s+system|root(?:fs)?|root\s+file\s*system|root\s+fs|system|image)"
+_UNCHANGEABLE = (
+    r"(?:unmodifiable|non-?modifiable|unchangeable|unalterable|not\s+(?:be\s+)?modifiable"
+    r"|(?:impossible|not\s+possible)\s+to\s+(?:modify|change|alter)"
+    r"|(?:can(?:no|')?t|can\s+not|cannot)\s+be\s+(?:modified|changed|altered|written\s+to))"
+)
+_AT_RUNTIME = r"(?:\s+(?:at|during)\s+run[- ]?time|\s+while\s+(?:it\s+)?runs|\s+in\s+the\s+field)?"
 _IMMUTABLE = re.compile(
     r"\b(?:(?P<off>mutable|writable\s+root(?:fs)?|read[- ]write\s+root(?:fs)?)|immutable"
     r"(?:\s+(?:root(?:fs)?|root\s+file\s*system|os|image))?|immutability|dm-?verity"
     r"(?:\s+root)?|read[- ]only\s+(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|"
     r"system|os|image)"
     r"|(?:the\s+)?(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|os)\s+"
-    r"(?:(?:is\s+|be\s+|stays?\s+)?)read[- ]only)\b"
+    r"(?:(?:is\s+|be\s+|stays?\s+)?)read[- ]only"
+    # what immutability means, said of the system: "the OS must be unmodifiable at runtime",
+    # "a root filesystem nobody can change", "an unchangeable OS"
+    rf"|(?:the\s+)?{_SYSTEM}\s+(?:to\s+)?(?:(?:must|should|shall|has\s+to|needs?\s+to|will)\s+)?"
+    rf"(?:be\s+|is\s+|stays?\s+|remains?\s+)?{_UNCHANGEABLE}{_AT_RUNTIME}"
+    rf"|{_UNCHANGEABLE}\s+(?:the\s+)?{_SYSTEM}{_AT_RUNTIME})\b"
 )
 # "sb" is secure boot only next to its keys: "drop the sb keys", "the SB certs"
 _SECURE_BOOT = re.compile(
@@ -126,11 +138,36 @@ def rule_immutability(state: PlanState) -> None:
         if state.immutable == (state.facts.immutability_enabled is True):
             state.notes.append(f"immutability is already {'off' if off else 'on'}")
             state.immutable = None
+    if not any(kind == "secure boot" for _, kind in mentions) and _DB_KEYS.search(text.work):
+        _db_keys(state)
     if state.secure_boot and state.facts.immutability_enabled is not True:
         if state.immutable is False:
             state.warn("secure boot keys need immutability enabled; kept immutability off as asked")
         else:
             state.warn("secure boot keys live in the immutability settings; turned immutability on")
+
+
+# keys of the UEFI signature database (db) name secure boot without the words: "our DB key,
+# cert and cer files are at /opt/keys/db.key, ...", "the db certificate is /keys/db.crt"
+_DB_KEYS = re.compile(
+    r"\bdb\s+(?:keys?|certs?|certificates?|crt|cer)\b|/db\.(?:key|crt|cer|der|pem)(?![\w/])"
+)
+# "enable it" beside them: "it" is what the keys are for
+_ENABLE_IT = re.compile(
+    r"\b(?:enable|activate|turn\s+on|switch\s+on)\s+it\b|\b(?:turn|switch)\s+it\s+on\b"
+)
+
+
+def _db_keys(state: PlanState) -> None:
+    """Secure boot keys given without the words "secure boot": they ask for it, with them."""
+    before = len(state.values)
+    _key_paths(state)
+    if len(state.values) == before:
+        return  # no key path after all: nothing to sign with, nothing asked
+    for match in state.text.matches(_ENABLE_IT):
+        state.text.consume(*match.span())
+    if not state.facts.secure_boot:
+        state.secure_boot = True
 
 
 # the user's own secure boot key files, by what they are: "key /opt/keys/db.key",
@@ -149,9 +186,13 @@ _KEY_FIELDS = {
     "der": "secureBootDBCer",
 }
 # words around them that only say they are keys: "signed with our DB keys", "with our keys at"
+_KEY_KIND = r"(?:keys?|cert(?:ificate)?s?|crt|cer|der|pem)"
 _KEY_WORDS = re.compile(
     r"\b(?:(?:signed\s+)?with\s+)?(?:our|the|its)\s+(?:own\s+)?(?:db\s+)?keys(?:\s+at)?\b"
     r"|\bsigned\s+(?:with|by)\b"
+    # the files listed by kind before their paths: "our DB key, cert and cer files are at"
+    rf"|\b(?:(?:our|the|its)\s+(?:own\s+)?)?(?:db\s+)?{_KEY_KIND}(?:\s*,\s*{_KEY_KIND})*"
+    rf"\s*,?\s+and\s+{_KEY_KIND}(?:\s+files?)?(?:\s+(?:are|live|sit))?(?:\s+(?:at|in))?\b"
 )
 
 
