@@ -105,6 +105,8 @@ def rule_artifacts(state: PlanState) -> None:
             text.consume(*match.span())
         _set_artifacts(state, artifacts)
         return
+    if _for_platform(state):
+        return
     # compression alone changes every existing artifact
     no_compression = text.matches(_NO_COMPRESSION)
     compressions = [m for m in text.matches(_COMPRESSION_ONLY) if not _listed_package(state, m)]
@@ -123,6 +125,40 @@ def rule_artifacts(state: PlanState) -> None:
         last = compressions[-1]
         value = _COMPRESSIONS[last.group("c1") or last.group("c2")]
     _set_artifacts(state, [Artifact(type=a.type, compression=value) for a in _current(state)])
+
+
+# The disk format each place that runs VM images takes, for a request that names the place
+# and no format: Azure takes a fixed-size VHD, Hyper-V a VHDX, Proxmox, KVM, libvirt and
+# OpenStack a qcow2.
+_PLATFORM_FORMATS = (
+    ("vhd", r"(?:microsoft\s+)?azure(?![\s-]*(?:linux|mariner)\b)"),
+    ("vhdx", r"hyper[\s-]?v"),
+    ("qcow2", r"proxmox(?:\s+ve)?|kvm|libvirt|openstack|qemu"),
+)
+_PLATFORM = re.compile(
+    r"\b(?:upload(?:ed|ing)?|import(?:ed|ing)?|deploy(?:ed|ing)?|run(?:s|ning)?|boot(?:ed|ing)?"
+    r"|launch(?:ed|ing)?|put)\s+(?:(?:it|them|this|that|the\s+(?:image|vm|disk))\s+)?"
+    r"(?:(?:to|into|onto|on|in)\s+)(?:(?:our|my|the)\s+)?(?:own\s+)?"
+    rf"(?P<place>{'|'.join(f'(?P<{fmt}>{phrase})' for fmt, phrase in _PLATFORM_FORMATS)})"
+    r"(?=$|[\s,;.!?)])"
+)
+
+
+def _for_platform(state: PlanState) -> bool:
+    """Add the format of the place the image is brought to ("I can upload to Azure myself")."""
+    matches = state.text.matches(_PLATFORM)
+    if not matches or not state.facts.artifact_specs:
+        return False
+    match = matches[-1]
+    fmt = next(f for f, _ in _PLATFORM_FORMATS if match.group(f))
+    state.text.consume(*match.span())
+    current = _current(state)
+    if any(a.type == fmt for a in current):
+        state.notes.append(f"the image already has a {fmt} artifact")
+        return True
+    state.notes.append(f"{match.group('place')} takes {fmt} disks: added a {fmt} artifact")
+    _set_artifacts(state, [*current, Artifact(type=fmt)])
+    return True
 
 
 # "drop the vhdx output", "no vmdk", "we don't need the qcow2 anymore": an artifact to remove
