@@ -160,7 +160,10 @@ _CONTEXT_BEFORE = re.compile(
     r"|\b(?:off|off\s+of|away\s+from|still\s+(?:on|running)|currently\s+(?:on|running)"
     # a clause that says what goes on meanwhile or why: "while 26.04 bakes in staging"
     r"|while|whilst|until|till|because|since)\s+"
-    r"(?:(?:the|our|those|these|all)\s+)?)$"
+    r"(?:(?:the|our|those|these|all)\s+)?"
+    # a firmware setting names a way to boot, not the image: "set the boot order to PXE first"
+    r"|\bboot\s+(?:order|sequence|priority|device|menu)\s*(?:(?:to|is|=|:|->|with)\s*)?"
+    r"(?:(?:the|a)\s+)?)$"
 )
 _FLEET = (
     r"(?:boxes|box|hosts?|machines?|servers?|nodes?|fleet|systems?|workstations?|devices?|"
@@ -218,6 +221,13 @@ _REPOSITORY_FIELD = re.compile(
 )
 
 
+_FIELD_NAME = (
+    r"(?<![\w.-])((?:target[._])?(?:arch|architecture|dist|distro|distribution|image[_-]?type))"
+)
+_TARGET_FIELD = re.compile(rf"{_FIELD_NAME}\s*=(?=\s*[a-z0-9])")
+_TARGET_FIELD_BEFORE = re.compile(rf"{_FIELD_NAME}\s*=\s*$")
+
+
 def detect_target_spans(text: str) -> list[TargetMention]:
     r"""Find every place ``text`` names a target, phrase by phrase, with offsets.
 
@@ -239,7 +249,10 @@ def detect_target_spans(text: str) -> list[TargetMention]:
     """
     patterns = _span_patterns()
     lowered = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
-    work = lowered
+    # a target field written as a setting ("arch=arm64", "dist=deb13") names its value
+    work = _TARGET_FIELD.sub(
+        lambda m: m.group(1) + " " * (len(m.group()) - len(m.group(1))), lowered
+    )
     mentions: list[TargetMention] = []
 
     def blank(start: int, end: int) -> None:
@@ -270,8 +283,12 @@ def detect_target_spans(text: str) -> list[TargetMention]:
                 ) or (
                     kind == "dist" and _REPOSITORY_FIELD.search(work, 0, match.start()) is not None
                 )
-                mentions.append(TargetMention(kind, value, *match.span(), source=source))
-                blank(*match.span())
+                start = match.start()
+                field = _TARGET_FIELD_BEFORE.search(lowered, 0, start)
+                if field is not None and kind in _TARGET_KINDS:
+                    start = field.start()  # "arch=arm64": the setting's name is part of it
+                mentions.append(TargetMention(kind, value, start, match.end(), source=source))
+                blank(start, match.end())
 
     find("unsupported", patterns.unsupported)
     find("family", patterns.families)
