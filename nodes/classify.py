@@ -21,7 +21,14 @@ from oic_ai.nodes.messages import last_request
 from oic_ai.nodes.state import Intent, ReferenceRecord, Refusal, Route, State, record
 from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import OS_DISTS
-from oic_ai.tools.proposals import accepts, offered_packages, proposal
+from oic_ai.tools.proposals import (
+    accepts,
+    choose_both,
+    compared_formats,
+    offered_packages,
+    proposal,
+    resolve_offered,
+)
 from oic_ai.tools.questions import questions_of
 from oic_ai.tools.references import (
     BackTo,
@@ -185,6 +192,37 @@ def _refused(route: Route, found: Any) -> Route:
     return route
 
 
+_AGREEING = r"(?:ok(?:ay)?|fine|sure|alright|right|yes|yeah|yep|then|so|well|hm+)"
+
+
+def _nearest_release(request: str, previous: Route | None) -> str:
+    """The refused system's nearest dist, when ``request`` opens by naming its version alone.
+
+    "RHEL 9" refused with el10 offered: "10 is fine then", "ok, 10 then", "fine, version 10"
+    take the offer. Only a number that opens the request and stands alone ("10 is fine",
+    not "10GiB disk") counts.
+    """
+    refusal: dict[str, Any] = dict((previous.get("unsupported") if previous else None) or {})
+    nearest = str(refusal.get("nearest") or "")
+    dist = load_targets().dists.get(nearest)
+    version = _release_number(dist.title if dist else "")
+    if not version:
+        return ""
+    said = re.match(
+        rf"^\W*(?:{_AGREEING}\W+)*(?:(?:version|release|v)\s*)?{re.escape(version)}(?:\.\d+)?"
+        rf"(?=\s*(?:$|[,.;:!]|(?:is|it\s+is|'s)\s+(?:fine|ok(?:ay)?|good|great)|it\s+is\b"
+        rf"|then\b|works\b|will\s+do\b|please\b|pls\b))",
+        request.lower(),
+    )
+    return nearest if said else ""
+
+
+def _release_number(title: str) -> str:
+    """The major release number a dist's title ends with ("RHEL-compatible 10" gives "10")."""
+    found = re.search(r"(\d+)(?:\.\d+)*\s*(?:lts)?\s*$", title.lower())
+    return found.group(1) if found else ""
+
+
 def _inherited(previous: Route | None, asked: dict[str, str]) -> dict[str, str]:
     """After a refused combination, the targets it named that this request does not change.
 
@@ -250,7 +288,13 @@ def route_request(
     and the current one lacks ("the ssh server" -> openssh-server) is planned as "add
     openssh-server"; one that names nothing removed is left to the planner as written.
     """
-    rewritten = _restored(request, current_template, history or [])
+    restored = _restored(request, current_template, history or [])
+    rewritten = restored
+    if previous and current_template:
+        # "give me both then" after "what's the difference between raw and qcow2?"
+        rewritten = choose_both(rewritten, list(previous.get("compared") or []))
+        # "add it if it's not there" after "does it come with cloud-init?"
+        rewritten = resolve_offered(rewritten, str(previous.get("proposal") or ""))
     route = _route(rewritten, current_template, previous, history)
     if rewritten != request and route["intent"] in ("refine", "retarget"):
         if "reference" not in route:
@@ -260,7 +304,11 @@ def route_request(
                 remainder=remainder(rewritten, keep_rest_spans(rewritten)),
                 target=target_of(current_template),
             )
-        route["reason"] += "; adds back what an earlier turn removed"
+        route["reason"] += (
+            "; adds back what an earlier turn removed"
+            if restored != request
+            else "; names what the turn before asked about"
+        )
     return route
 
 
@@ -366,6 +414,9 @@ def _route(
     elif not current_template:
         intent, reason = "create", "no template in this session yet"
         carried = _inherited(previous, asked)
+        if (release := _nearest_release(request, previous)) and "dist" not in asked:
+            # "10 is fine then" after RHEL 9 was refused for el10: the release offered
+            carried = {**carried, "dist": release}
         if carried:
             targets = {**targets, **carried}
             reason += "; kept the refused request's " + ", ".join(sorted(carried))
@@ -462,6 +513,9 @@ def _route(
         offer = _offer(questions.questions or (request,), current_template)
         if offer:
             route["proposal"] = offer
+        compared = [f for q in questions.questions or (request,) for f in compared_formats(q)]
+        if len(compared) == 2:
+            route["compared"] = compared
     query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
     route["query_type"] = query_type
     return route

@@ -110,6 +110,9 @@ class Route(TypedDict):
     proposal: NotRequired[str]
     """For an ``explain`` turn whose question offers a package the template lacks ("would
     chrony make sense here?"): the change a "yes" in the next turn asks for ("add chrony")."""
+    compared: NotRequired[list[str]]
+    """For an ``explain`` turn whose question weighs two output formats ("the difference
+    between raw and qcow2?"): the two, which a "give me both" in the next turn asks for."""
     inherited: NotRequired[dict[str, str]]
     """For a ``create`` turn right after a refused combination: the targets it kept from
     the refused request (dist, arch, image_type)."""

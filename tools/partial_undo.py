@@ -12,8 +12,8 @@ turns did besides stays:
 - users and repositories are lists of named entries: each entry the turn added or
   changed and the part names is put back as it was before the turn (or dropped when it
   was new);
-- the hostname, the disk size and the partition layout are single values: they get the
-  value from before the turn.
+- the hostname, the immutability settings (with their secure boot keys), the disk size
+  and the partition layout are single values: they get the value from before the turn.
 
 :func:`take_back` gives the plan operations (or none when the turn did not touch the
 part); :func:`only_part` says whether the turn changed nothing else, so the undo can take
@@ -227,6 +227,10 @@ def take_back(before_text: str, after_text: str, current_text: str, part: Part) 
         part, ("", "packageRepositories"), "url", "packageRepositories", "repository", docs, out
     )
     _value(part, ("systemConfig", "hostname"), ("hostname",), "hostname", docs, out)
+    # immutability and its secure boot keys are one setting: turned off, the keys go too,
+    # so "put immutability back on like before" brings the whole section back
+    immutability = ("systemConfig", "immutability")
+    _value(part, immutability, ("immutability",), "immutability settings", docs, out)
     disk = ("size", "partitions", "mountPoint")
     _value(part, ("disk", "partitions"), disk, "partition layout", docs, out)
     # the disk size goes with a partition change only when the turn changed partitions too

@@ -41,8 +41,25 @@ _ACCEPTS = frozenset(
 )
 
 
+# a question whether the image has something: "does it come with cloud-init?", "is jq
+# included?", "has it got tmux?"; what it lacks is what a "then add it" asks for
+_HAS = re.compile(
+    r"\b(?:does|do|will|would)\s+(?:it|this|that|the\s+(?:image|template|build))\s+"
+    r"(?:come\s+with|have|include|ship(?:\s+with)?|contain|bring)\b"
+    r"|\b(?:has|have)\s+(?:it|this|that)\s+got\b"
+    r"|\bis\s+(?P<object>[\w.+-]+)\s+(?:included|installed|in\s+(?:it|there|the\s+image))\b",
+    re.IGNORECASE,
+)
+
+
 def offered_packages(question: str, is_known: Callable[[str], bool]) -> list[str]:
     """The known package names a question offers to add, in the order written, or ``[]``."""
+    has = _HAS.search(question)
+    if has is not None and has.group("object"):
+        return [has.group("object").lower()] if is_known(has.group("object").lower()) else []
+    if has is not None:
+        after = question[has.end() :].split("?")[0]
+        return list(dict.fromkeys(w for w in words_of(after) if is_known(w)))
     if not (ADVICE.search(question) or _OFFER.search(question)):
         return []
     # the words that ask ("make sense", "add") are no names, even where a package is
@@ -59,6 +76,52 @@ def accepts(reply: str) -> bool:
     return all(w in _ACCEPTING for w in words) and any(w in _ACCEPTS for w in words)
 
 
+# "add it if it's not there", "install that too": what the offer named, by a pronoun
+_ADD_IT = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|yes|yeah|sure|then|so|please|pls)\W+)*(?:add|install|include)\s+"
+    r"(?P<it>it|that|them|those)\b",
+    re.IGNORECASE,
+)
+
+
+def resolve_offered(reply: str, offered: str) -> str:
+    """``reply`` with "add it" naming what the turn before offered ("add cloud-init"), or as is."""
+    match = _ADD_IT.match(reply) if offered.startswith("add ") else None
+    if match is None:
+        return reply
+    names = offered.removeprefix("add ")
+    return reply[: match.start("it")] + names + reply[match.end("it") :]
+
+
 def proposal(names: list[str]) -> str:
     """The change an accepted offer asks for ("add chrony")."""
     return "add " + " and ".join(names)
+
+
+# a question that weighs output formats against each other: "what's the difference between
+# raw and qcow2 output?", "vhd or vhdx, which one?"
+def compared_formats(question: str) -> list[str]:
+    """The two disk formats a question weighs against each other, or ``[]``."""
+    from oic_ai.stores.targets import load_targets
+
+    words = load_targets().request_words("image_type")
+    formats = {w for w, kind in words.items() if kind == "raw"}  # raw, qcow2, vhd, vhdx
+    named = list(dict.fromkeys(w for w in words_of(question) if w in formats))
+    return named if len(named) == 2 else []
+
+
+# "give me both then", "both, please": the two things the turn before weighed
+_BOTH = re.compile(
+    r"\bboth(?:\s+of\s+them)?(?=\s*(?:$|[,.;:!?]|then\b|please\b|pls\b|too\b|as\s+well\b|"
+    r"formats?\b|outputs?\b|artifacts?\b))",
+    re.IGNORECASE,
+)
+
+
+def choose_both(reply: str, compared: list[str]) -> str:
+    """``reply`` with "both" spelled out as the two formats ``compared`` named, or as is."""
+    match = _BOTH.search(reply) if len(compared) == 2 else None
+    if match is None:
+        return reply
+    said = f"{compared[0]} and {compared[1]} outputs"
+    return reply[: match.start()] + said + reply[match.end() :]

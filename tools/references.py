@@ -522,7 +522,8 @@ def remainder(request: str, spans: tuple[Span, ...] | list[Span]) -> str:
 # the words of an undo marker that say "undo", not what is taken back
 _UNDO_WORDS = frozenset(
     "undo revert take back roll put set turn go to the that this those these my it last scratch "
-    "change changes edit edits step turn request requests one option options please".split()
+    "change changes edit edits step turn request requests one option options please switch "
+    "bring on in again like as was how way before".split()
 )
 
 
@@ -547,7 +548,10 @@ def undo_names(marker: str) -> list[str]:
     return [
         w
         for w in words
-        if w not in _UNDO_WORDS and w not in vocabulary.object_filler and w not in _KIND_OF_CHANGE
+        if re.search(r"[a-z0-9]", w)  # "the curl -> wget change": the arrow names nothing
+        and w not in _UNDO_WORDS
+        and w not in vocabulary.object_filler
+        and w not in _KIND_OF_CHANGE
     ]
 
 

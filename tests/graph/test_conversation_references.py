@@ -478,3 +478,67 @@ def test_a_reply_other_than_yes_drops_the_offer(run: Run) -> None:
     run.turn("yes")
     assert "tmux" not in _packages(run.template())
     assert run.template() == after
+
+
+def test_an_undo_naming_a_swap_with_an_arrow_takes_back_that_swap(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64 with jq")
+    run.turn("drop jq, we use yq instead")
+    run.turn("hostname relay-3")
+    back = run.turn("undo the jq -> yq swap please, jq is what the scripts call")
+    assert back.route["intent"] == "undo" and back.not_applied == [], back.not_applied
+    packages = _packages(run.template())
+    assert "jq" in packages and "yq" not in packages
+    assert _doc(run.template())["systemConfig"]["hostname"] == "relay-3"
+
+
+def test_a_setting_put_back_as_it_was_gets_what_it_held_back(run: Run) -> None:
+    run.turn(
+        "emt 3 raw image for x86_64, immutable, with secure boot: keys at "
+        "/srv/sb/db.key, /srv/sb/db.crt and /srv/sb/db.cer"
+    )
+    locked = _doc(run.template())["systemConfig"]["immutability"]
+    assert locked["enabled"] is True and locked["secureBootDBKey"] == "/srv/sb/db.key"
+    run.turn("switch immutability off for now, the field team needs to patch things")
+    assert _doc(run.template())["systemConfig"]["immutability"]["enabled"] is False
+    run.turn("add tcpdump")
+    back = run.turn("ok, switch immutability back on, just like before")
+    assert back.route["intent"] == "undo" and back.not_applied == [], back.not_applied
+    system = _doc(run.template())["systemConfig"]
+    assert system["immutability"] == locked
+    assert "tcpdump" in system["packages"]
+
+
+def test_both_after_a_question_weighing_two_formats_asks_for_the_two(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64")
+    asked = run.turn("for hyper-v, is vhd or vhdx the better pick?")
+    assert asked.route["intent"] == "explain" and asked.route.get("compared") == ["vhd", "vhdx"]
+    both = run.turn("ok, both then, and add htop")
+    assert both.not_applied == [], both.not_applied
+    doc = _doc(run.template())
+    assert [a["type"] for a in doc["disk"]["artifacts"]] == ["vhd", "vhdx"]
+    assert "htop" in doc["systemConfig"]["packages"]
+
+
+def test_both_without_two_formats_weighed_just_before_names_nothing(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("for hyper-v, is vhd or vhdx the better pick?")
+    run.turn("add jq")
+    run.turn("both then")
+    artifacts = [a["type"] for a in _doc(run.template())["disk"]["artifacts"]]
+    assert "vhd" not in artifacts and "vhdx" not in artifacts
+
+
+def test_add_it_after_asking_whether_the_image_has_something_adds_that(run: Run) -> None:
+    run.turn("ubuntu 24.04 minimal raw image for x86_64")
+    asked = run.turn("does the image ship with htop? our admins live in it")
+    assert asked.route["intent"] == "explain" and asked.route.get("proposal") == "add htop"
+    added = run.turn("ok add it, and jq as well")
+    assert added.not_applied == [], added.not_applied
+    assert {"htop", "jq"} <= set(_packages(run.template()))
+
+
+def test_add_it_with_no_question_before_names_nothing_offered(run: Run) -> None:
+    run.turn("ubuntu 24.04 minimal raw image for x86_64")
+    run.turn("hostname kiosk-2")
+    run.turn("add it")
+    assert "htop" not in _packages(run.template())

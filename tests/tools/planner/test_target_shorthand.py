@@ -116,3 +116,21 @@ def test_a_bare_target_after_a_refused_arch_carries_nothing_by_itself() -> None:
     previous = _refused("pi 2 board, 32-bit armhf, debian 13 for a door panel")
     route = route_request("ok, arm64 then, debian 13", None, previous)
     assert "carried_request" not in route
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["10 is fine then. raw image with nginx", "ok, 10 then, raw, nginx", "fine, version 10 please"],
+)
+def test_the_offered_release_named_by_its_number_alone_is_taken(answer: str) -> None:
+    previous = _refused("a rocky 9 raw image for the web tier")
+    assert previous["unsupported"]["nearest"] == "el10"
+    route = route_request(answer, None, previous)
+    assert route["intent"] == "create" and route["targets"].get("dist") == "el10", route
+
+
+@pytest.mark.parametrize("answer", ["10GiB disk, debian 13 then", "add 10 users later"])
+def test_a_number_that_is_no_release_answer_takes_no_offer(answer: str) -> None:
+    previous = _refused("a rocky 9 raw image for the web tier")
+    route = route_request(answer, None, previous)
+    assert route["targets"].get("dist") != "el10", route
