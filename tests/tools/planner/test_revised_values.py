@@ -60,3 +60,33 @@ def test_a_file_system_declined_without_a_question_is_not_a_revision() -> None:
     result = plan("add a /srv partition of 3GiB, ext4, no xfs")
     parts = ops(result, "add_partition")
     assert [p.get("fs_type", "ext4") for p in parts] == ["ext4"]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "kind"),
+    [
+        ("turn it into an installer iso, no, a raw image after all", "raw"),
+        ("make it an iso. hmm, actually a netboot initrd", "img"),
+    ],
+)
+def test_an_image_type_revised_is_the_last_one_without_a_report(
+    request_text: str, kind: str
+) -> None:
+    debian = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    result = plan_request(
+        request_text, debian.replace("imageType: raw", "imageType: iso"), mode="refine"
+    )
+    assert [o.get("image_type") for o in ops(result, "set_target")] == [kind]
+    assert result.not_applied == []
+
+
+def test_an_output_format_revised_is_the_last_one() -> None:
+    result = plan("qcow2 output, or rather vhdx")
+    assert [[a["type"] for a in o["artifacts"]] for o in ops(result, "set_artifacts")] == [["vhdx"]]
+
+
+def test_a_format_declined_after_another_is_no_revision() -> None:
+    result = plan("raw and vhd, no qcow2")
+    assert [[a["type"] for a in o["artifacts"]] for o in ops(result, "set_artifacts")] == [
+        ["raw", "vhd"]
+    ]

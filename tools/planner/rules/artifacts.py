@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from oic_ai.tools.edit_plan import Artifact
+from oic_ai.tools.planner.rules.revisions import revision_between
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.retrieval.query_classifier import WORD_END, WORD_START
 
@@ -82,12 +83,24 @@ def rule_artifacts(state: PlanState) -> None:
     removed = _removed(text.work, found)
     dropped = {a.type for _, a in removed}
     found = [item for item in found if item not in removed]
+    # "qcow2, actually vhdx": a format revised in the same breath is the last one said
+    revised = [
+        first
+        for first, second in zip(found, found[1:], strict=False)
+        if revision_between(text.work, first[0].end(), second[0].start())
+    ]
+    for match, _ in revised:
+        text.consume(match.end(), next(m for m, _ in found if m.start() > match.start()).start())
+        text.consume(*match.span())
+    found = [item for item in found if item not in revised]
     if removed and state.facts.artifact_specs and not found:
         _remove_artifacts(state, removed)
         return
     for match, _ in removed:
         text.consume(*match.span())  # dropped while others are named: the list below
     if found:
+        for match in text.matches(_PLATFORM):
+            text.consume(*match.span(), "context")  # "upload it to azure as a vhdx": the place
         start = min(m.start() for m, _ in found)
         before = text.work[max(0, start - 40) : start]
         artifacts = [a for _, a in found]

@@ -131,3 +131,22 @@ def _revise(
             end = match.end()
         state.revised[value.start()] = final.text if isinstance(final, Size) else final
         text.consume(start, end, "context")
+
+
+_BETWEEN = re.compile(rf"{_GAP}(?P<marker>{_MARKERS})(?:(?:a|an|the)\s+)?")
+
+
+def revision_between(work: str, start: int, end: int) -> bool:
+    """True when ``work[start:end]``, between two values of one kind, revises the first.
+
+    "qcow2, actually vhdx", "an iso, no, raw image", "arm64? no x86_64": the second value
+    replaces the first. A bare "no" without a question before it declines what follows
+    ("raw, no qcow2"), so it is no revision.
+    """
+    match = _BETWEEN.fullmatch(work, start, end)
+    if match is None:
+        return False
+    clause = match.group("clause")
+    if clause and _OTHER_SLOT.search(clause):
+        return False
+    return not (_NEGATION.fullmatch(match.group("marker")) and "?" not in match.group("gap"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from oic_ai.stores.targets import load_targets
+from oic_ai.tools.planner.rules.revisions import revision_between
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.retrieval.query_classifier import detect_target_spans
 from oic_ai.tools.retrieval.target_mentions import image_type_beside_img
@@ -56,8 +57,14 @@ def rule_target(state: PlanState) -> None:
             del mentions["image_type"]
     chosen: dict[str, tuple[int, str]] = {}
     for kind in ("dist", "arch", "image_type"):
-        found = mentions.get(kind, [])
-        values = list(dict.fromkeys(value for _, _, value in sorted(found)))
+        found = sorted(mentions.get(kind, []))
+        # "an iso, no, raw image": a value revised in the same breath leaves no trace
+        found = [
+            mention
+            for mention, after in zip(found, [*found[1:], None], strict=False)
+            if after is None or not revision_between(text.work, mention[1], after[0])
+        ]
+        values = list(dict.fromkeys(value for _, _, value in found))
         if len(values) > 1:
             state.not_applied.append(
                 f"'{kind.replace('_', ' ')}' — the request names {' and '.join(values)}; "
