@@ -59,3 +59,25 @@ def test_a_partition_grown_without_a_size_and_nothing_freed_asks_for_one() -> No
     plan = plan_request("grow root", LAID_OUT, mode="refine")
     assert _ops(plan, "resize_partition") == []
     assert len(plan.not_applied) == 1 and "how large / should be" in plan.not_applied[0]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the render nodes mount /shared from our NFS box at startup",
+        "mount nas01:/export/media on /media",
+    ],
+)
+def test_a_network_share_is_reported_not_made_a_partition(said: str) -> None:
+    plan = plan_request(said, LAID_OUT, mode="refine")
+    assert _ops(plan, "add_partition") == [] and _ops(plan, "resize_partition") == []
+    assert len(plan.not_applied) == 1 and "network file system" in plan.not_applied[0]
+
+
+def test_a_repository_url_beside_a_path_is_no_network_share() -> None:
+    plan = plan_request(
+        "add the repo https://apt.example.com/debian trixie main, and a /srv/www partition of 2GiB",
+        LAID_OUT,
+        mode="refine",
+    )
+    assert not any("network file system" in line for line in plan.not_applied)

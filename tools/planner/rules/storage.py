@@ -97,6 +97,20 @@ class _Ask:
     size_at: int = -1
 
 
+# a file system served over the network: "from the NFS server 10.2.0.4", "an SMB share",
+# "nas:/export/data"
+_NETWORK_MOUNT = re.compile(
+    r"\b(?:nfs(?:v?[34])?|cifs|smb|samba|sshfs|glusterfs|ceph(?:fs)?)\b"
+    r"|\bfrom\s+(?:the\s+)?(?:file\s*server|nas|share|server)\b"
+    r"|\b[a-z0-9][\w.-]*:/(?!/)[\w/.-]+"  # "nas01:/export/data" (a URL's "://" is not)
+)
+_NETWORK_REASON = (
+    "a network file system (NFS, SMB) is mounted by the running system (fstab, a systemd "
+    "mount unit or cloud-init), not laid out on the image's disk; the template can add the "
+    "client package (nfs-common or nfs-utils)"
+)
+
+
 def rule_storage_clauses(state: PlanState) -> None:
     """Read the clauses that still name a mount point or a partition, then the sentences."""
     from oic_ai.tools.planner.rules.partitions import partition_sentences
@@ -115,6 +129,11 @@ def _storage_clauses(state: PlanState) -> None:
         work = text.work[clause.start : clause.end]
         if clause.sentence != sentence:
             current, sentence, announced = None, clause.sentence, None
+        network = _NETWORK_MOUNT.search(work)
+        if network is not None and _MOUNT.search(work):
+            # "mount /scratch from the NFS server 10.2.0.4": a share, no partition of the disk
+            state.reject(clause.start, clause.end, _NETWORK_REASON)
+            continue
         ask = _read(state, clause, work, announced is not None)
         if ask is not None and ask.mount is not None and announced is not None:
             ask.start = announced  # the clause that asked for it is read with it
