@@ -41,13 +41,12 @@ _ACCEPTS = frozenset(
 )
 
 
-# a question whether the image has something: "does it come with cloud-init?", "is jq
-# included?", "has it got tmux?"; what it lacks is what a "then add it" asks for
+# a question whether the image comes with something, as a product does: "does it come
+# with cloud-init?", "does the image ship with htop?"; what it lacks is what a "then add
+# it" asks for ("is chrony in the image?" only asks what is there)
 _HAS = re.compile(
     r"\b(?:does|do|will|would)\s+(?:it|this|that|the\s+(?:image|template|build))\s+"
-    r"(?:come\s+with|have|include|ship(?:\s+with)?|contain|bring)\b"
-    r"|\b(?:has|have)\s+(?:it|this|that)\s+got\b"
-    r"|\bis\s+(?P<object>[\w.+-]+)\s+(?:included|installed|in\s+(?:it|there|the\s+image))\b",
+    r"(?:come\s+with|include|ship(?:\s+with)?|bring)\b",
     re.IGNORECASE,
 )
 
@@ -55,8 +54,6 @@ _HAS = re.compile(
 def offered_packages(question: str, is_known: Callable[[str], bool]) -> list[str]:
     """The known package names a question offers to add, in the order written, or ``[]``."""
     has = _HAS.search(question)
-    if has is not None and has.group("object"):
-        return [has.group("object").lower()] if is_known(has.group("object").lower()) else []
     if has is not None:
         after = question[has.end() :].split("?")[0]
         return list(dict.fromkeys(w for w in words_of(after) if is_known(w)))

@@ -61,3 +61,16 @@ def test_a_reply_that_declines_or_asks_for_more_does_not_accept(reply: str) -> N
 
 def test_the_accepted_change_is_an_add_request() -> None:
     assert proposal(["chrony", "htop"]) == "add chrony and htop"
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        ("does it come with chrony? the old images did", ["chrony"]),
+        ("will the build ship htop", ["htop"]),
+    ],
+)
+def test_a_question_whether_the_image_comes_with_a_package_offers_it(
+    question: str, names: list[str]
+) -> None:
+    assert offered_packages(question, KNOWN) == names
