@@ -71,8 +71,8 @@ FULLY_RIGHT_FLOOR = {
     # invented) with the session-start code a8e92b1, 135/200 (3) at the session's end;
     # tuned on from session 12: 151 (0 invented) with X1's package forms (round 11) on
     # 379e58c, 158 with them rebased on main 8bd217a, 159 on e12c844; X3's revised values,
-    # targets as settings, references to settings and formats by place (round 11): 161/200
-    # (3 invented) on 8bd217a without X1's
+    # targets as settings, references to settings and formats by place (round 11): 162/200
+    # (3 invented) on e12c844 without X1's
     "dev9": 0.8,
 }
 # Packages made of ordinary words, and templates the composer rejects or cannot build.
