@@ -107,7 +107,7 @@ def _kernel(
 
     def chosen(token: str) -> bool:
         key = _option_key(token)
-        return every or (console and key == "console") or part.named(key)
+        return every or (console and key == "console") or part.named(key) or _family(part, key)
 
     tokens, added, removed = _words_back(_tokens(before), _tokens(after), _tokens(now), chosen)
     if added or removed:
@@ -116,6 +116,20 @@ def _kernel(
             out.lines.append("removed kernel option " + " ".join(added))
         if removed:
             out.lines.append("put back kernel option " + " ".join(removed))
+
+
+def _family(part: Part, key: str) -> bool:
+    """True when a name of the part names the option family ``key`` belongs to.
+
+    "the hugepages" names ``hugepagesz`` and ``default_hugepagesz`` too: the name (without
+    a plural "s") is part of the key. A name shorter than four letters names no family.
+    """
+    for name in part.names:
+        stem = name.lower()
+        stem = stem[:-1] if stem.endswith("s") and len(stem) > 4 else stem
+        if len(stem) >= 4 and stem in key:
+            return True
+    return False
 
 
 def _packages_of(doc: Mapping[str, Any]) -> list[str]:

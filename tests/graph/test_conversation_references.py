@@ -542,3 +542,15 @@ def test_add_it_with_no_question_before_names_nothing_offered(run: Run) -> None:
     run.turn("hostname kiosk-2")
     run.turn("add it")
     assert "htop" not in _packages(run.template())
+
+
+def test_an_undo_naming_an_option_family_takes_back_every_key_of_it(run: Run) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("add isolcpus=2-3 to the kernel command line")
+    kept = run.template()
+    run.turn("hugepages: 64 pages of 2M")
+    assert {"hugepagesz=2M", "hugepages=64"} <= set(_cmdline(run.template()))
+    undone = run.turn("undo the hugepages, the app allocates its own")
+    assert undone.not_applied == [], undone.not_applied
+    assert not [t for t in _cmdline(run.template()) if "hugepage" in t]
+    assert run.template() == kept  # "hugepages" names hugepagesz too: the whole turn

@@ -56,9 +56,10 @@ _RULES: tuple[tuple[Callable[[PlanState], None], str], ...] = (
     (rule_framing, "context"),
     (rule_beyond_template, "rejected"),
     (rule_repositories, "repository"),
+    # users before the image's name: "the runner user, call it 'runner'" names the user
+    (rule_users, "user"),
     (rule_image_name, "image name"),
     (rule_hostname, "hostname"),
-    (rule_users, "user"),
     (rule_console, "kernel"),
     (rule_kernel_described, "kernel"),
     (rule_kernel, "kernel"),

@@ -111,6 +111,35 @@ def rule_console(state: PlanState) -> None:
         for each in listed or ([ask] if ask else []):
             _apply(state, each)
     _remove_consoles(state)
+    _kept_consoles(state)
+
+
+# "keep tty0 though", "leave the serial console alone": a console that stays as it is
+_KEEP = re.compile(
+    r"\b(?:keep(?:ing)?|leave|leaving|retain|preserve)\s+(?:the\s+|that\s+)?"
+    r"(?:(?P<device>tty\d+|tty[a-z]+\d+|hvc\d+)(?:\s+consoles?)?|(?P<virtual>vga|virtual|screen|"
+    r"graphical|framebuffer|display|monitor|local|text)\s+consoles?|(?P<serial>serial)\s+consoles?)"
+    r"(?![\w=,])(?:\s+(?:alone|as\s+(?:it\s+)?is|untouched|unchanged|there|in\s+place))?"
+    r"(?:\s*,?\s*(?:though|tho|however|still|please|pls))?\b",
+    re.I,
+)
+
+
+def _kept_consoles(state: PlanState) -> None:
+    """A console the request keeps asks nothing, when the command line still has it.
+
+    "drop the serial console, keep tty0 though": ``console=tty0`` stays as it is. A
+    console kept that is not on the line is left to be reported.
+    """
+    for match in state.text.matches(_KEEP):
+        consoles = _consoles(state.current_cmdline.split())
+        if match.group("device"):
+            there = any(d.lower() == match.group("device").lower() for _, d, _ in consoles)
+        else:
+            virtual = match.group("virtual") is not None
+            there = any(bool(_VIRTUAL.match(d)) == virtual for _, d, _ in consoles)
+        if there:
+            state.text.consume(*match.span(), "context")
 
 
 # another option in a console clause ("ip=dhcp rd.neednet=1 console=ttyS1,115200"):

@@ -19,7 +19,9 @@ _NOT_KERNEL_BEFORE = re.compile(
 )
 _CMDLINE_WORDS = (
     r"(?:(?:kernel(?:'s)?\s+)?(?:cmdline|command[\s-]?line|boot\s+(?:args|arguments|parameters|"
-    r"params|options)|bootargs)|kernel\s+(?:args|arguments|parameters|params|options|line))"
+    r"params|options)|bootargs)|kernel\s+(?:args|arguments|parameters|params|options|line)"
+    # the short labels people type: "kcmdline:", "kernel_cmdline:", "kargs", "kopts"
+    r"|k[_-]?cmdline|kernel[_-](?:cmdline|args|opts|params)|kargs|kernelopts|kopts|kparams)"
 )
 _KEY = r"[a-z0-9_.-]+"
 # "should" and the short forms people type or dictate ("hugepages shd be 2048")
@@ -165,12 +167,19 @@ _ARG_REPLACE = re.compile(
     rf"\b(?:replace|swap)\s+(?P<old>{_KEY}(?:={_VALUE})?)\s+(?:with|by|for)\s+"
     rf"(?P<new>{_KEY}={_VALUE})"
 )
+# "kcmdline: +isolcpus=2-3 -loglevel=7": options after the command line's label, each
+# with a sign that adds ("+") or takes away ("-"); an option without a sign is added
+_CMDLINE_SIGNED = re.compile(rf"\b{_CMDLINE_WORDS}\s*(?:[:=])?")
+_SIGNED_ARG = re.compile(
+    rf"(?:\s*,\s*|\s+)?(?P<sign>[+-])?(?P<arg>(?>{_KEY}(?:={_VALUE})?))(?![\w=])"
+)
 _NEGATED_QUIET = re.compile(r"\b(?:no|not|without|disable|remove|drop)\s+(?:the\s+)?$")
 
 
 def rule_kernel(state: PlanState) -> None:
     """Set, extend or trim the kernel command line, and pick the kernel version."""
     text = state.text
+    _signed_args(state)
     for match in text.matches(_ARG_REPLACE):
         old, new = text.raw(*match.span("old")), text.raw(*match.span("new")).rstrip(".")
         text.consume(*match.span())
@@ -285,6 +294,29 @@ def rule_kernel(state: PlanState) -> None:
             state.kernel_version = version
 
 
+def _signed_args(state: PlanState) -> None:
+    """Options listed after the command line's label with signs: "+" adds, "-" removes.
+
+    "kcmdline: +isolcpus=2-3 -loglevel=7 +quiet" adds ``isolcpus=2-3`` and ``quiet`` and
+    takes ``loglevel=7`` away. A list with no sign at all is the other rules' to read; a
+    word that is no option (an English word, not a known flag) ends the list.
+    """
+    text = state.text
+    for label in text.matches(_CMDLINE_SIGNED):
+        at, read = label.end(), []
+        while (match := _SIGNED_ARG.match(text.work, at)) is not None:
+            arg = text.raw(*match.span("arg")).rstrip(".")
+            if not _option_words([arg]):
+                break
+            read.append((match.group("sign") or "", arg))
+            at = match.end()
+        if not any(sign for sign, _ in read):
+            continue
+        text.consume(label.start(), at)
+        _remove_cmdline_args(state, [arg for sign, arg in read if sign == "-"])
+        add_cmdline_args(state, [arg for sign, arg in read if sign != "-"])
+
+
 # "take out intel_iommu=on and iommu=pt": the next option in a list after a removal
 _NEXT_ARG = re.compile(
     rf"(?:\s*,\s*(?:and\s+|or\s+|also\s+|plus\s+)?|\s+(?:and|or|&|plus|as\s+well\s+as)\s+)(?:the\s+)?"
@@ -395,6 +427,9 @@ def _described(state: PlanState, opening: int, keys: list[str]) -> bool:
     from oic_ai.tools.planner.clauses import split_clauses
 
     text = state.text
+    head = text.work[:opening].rstrip(" \t\n")
+    if head.endswith(text.BLANK) and _kernel_claimed(state, len(head) - 1):
+        return True  # "1G hugepages (default_hugepagesz=1G ...)": what the kernel rule read
     before = [c for c in split_clauses(text.original) if c.end <= opening]
     if not before or text.work[before[-1].end : opening].strip():
         return False
@@ -436,6 +471,9 @@ _HUGE_SIZE = re.compile(
     rf"|(?<![\w.=-]){_PAGE_SIZE.format(2)}\s*(?:-\s*)?(?:sized?\s+)?{_HUGE}\b"
     # "hugepages: 1G pages, 16 of them", "huge pages - 2M ones"
     rf"|\b{_HUGE}\s*(?::|-|—|–)\s*{_PAGE_SIZE.format(3)}\s*(?:pages?|ones|each|size)\b"
+    # "hugepages: 8 pages of 1G", "huge pages - 16 x 2M": how many, then the size of each
+    rf"|\b{_HUGE}\s*(?::|-|—|–|=)?\s*(?P<count4>\d{{1,7}})\s*(?:(?:huge\s*-?\s*)?pages?\s+)?"
+    rf"(?:of|at|x|×)\s*(?:size\s+)?{_PAGE_SIZE.format(4)}(?:\s+(?:each|pages?|size))?"
 )
 # "..., 16 pages", "16 of them", "count 16": how many, said in the sentence about them
 _HUGE_COUNT = re.compile(
@@ -463,12 +501,14 @@ def _hugepages(state: PlanState) -> None:
         size = _HUGE_SIZE.search(text.work, start, end)
         if size is None:
             continue
-        unit = (size.group("unit1") or size.group("unit2") or size.group("unit3")).upper()
-        number = size.group("n1") or size.group("n2") or size.group("n3")
+        unit = next(u for u in size.group("unit1", "unit2", "unit3", "unit4") if u).upper()
+        number = next(n for n in size.group("n1", "n2", "n3", "n4") if n)
         text.consume(*size.span())
         args = [f"hugepagesz={number}{unit}"]
         count = _HUGE_COUNT.search(text.work, start, end)
-        if count is not None:
+        if size.group("count4"):
+            args.append(f"hugepages={size.group('count4')}")
+        elif count is not None:
             text.consume(*count.span())
             number = count.group("count") or count.group("count2") or count.group("count3")
             args.append(f"hugepages={number}")

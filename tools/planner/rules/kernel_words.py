@@ -280,6 +280,59 @@ def rule_kernel_words(state: PlanState) -> None:
         text.consume(*match.span())
         add_cmdline_args(state, [f"{key}={last}" for key in named])
     _where_only(state)
+    _housekeeping(state)
+
+
+# "cores 2 and 3 for housekeeping", "housekeeping on cpus 0-1": the CPUs left to the
+# system, i.e. outside the isolated ones (the kernel's "housekeeping" CPUs)
+_SOME_CPUS = r"\d{1,4}(?:\s*(?:-|–|\bto\b|\bthrough\b)\s*\d{1,4})?"
+_CPUS_LISTED = rf"{_SOME_CPUS}(?:\s*(?:,|\band\b|&|\+)\s*{_SOME_CPUS})*"
+_HOUSEKEEPING = re.compile(
+    rf"\b(?:cores?|cpus?|cpu\s+cores?)\s+(?P<cpus>{_CPUS_LISTED})\s+(?:(?:are|is|stay|remain)\s+)?"
+    r"(?:for|as|to\s+do|doing|handl(?:e|es|ing))\s+(?:the\s+)?(?:os\s+|system\s+)?housekeeping"
+    rf"|\bhousekeeping\s+(?:on|to|=|:)?\s*(?:the\s+)?(?:cores?|cpus?)\s+(?P<cpus2>{_CPUS_LISTED})"
+)
+_CLAUSE_LEAD = re.compile(
+    r"(?:[—–-]+\s*|\b(?:so|since|as|because)\s+)?(?:(?:they|we|i|you)\s+(?:want|need|keep|use|reserve)\s+)?$"
+)
+
+
+def _housekeeping(state: PlanState) -> None:
+    """CPUs said to be for housekeeping, outside the isolated ones, are a reason, not a change.
+
+    "change isolcpus to 4-15 — they want cores 2 and 3 for housekeeping too": the kernel
+    keeps the CPUs outside ``isolcpus`` for its own work, so naming them asks nothing
+    more. CPUs the isolated list holds are left to be reported.
+    """
+    text = state.text
+    isolated = _cpus(cpu_list_said(state, "isolcpus") or "")
+    if not isolated:
+        return
+    for match in text.matches(_HOUSEKEEPING):
+        named = _cpus(
+            cpu_list(
+                re.sub(r"\s*(?:\band\b|&|\+)\s*", ",", match.group("cpus") or match.group("cpus2"))
+            )
+        )
+        if not named or named & isolated:
+            continue
+        lead = _CLAUSE_LEAD.search(text.work, max(0, match.start() - 30), match.start())
+        tail = re.match(r"\s+(?:too|as\s+well|also)\b", text.work[match.end() :])
+        text.consume(
+            lead.start() if lead else match.start(),
+            match.end() + (tail.end() if tail else 0),
+            "context",
+        )
+
+
+def _cpus(listed: str) -> set[int]:
+    """The CPU numbers of a kernel CPU list ("2-3,8" is {2, 3, 8})."""
+    found: set[int] = set()
+    for part in listed.split(","):
+        low, _, high = part.partition("-")
+        if low.isdigit() and (not high or high.isdigit()):
+            found |= set(range(int(low), int(high or low) + 1))
+    return found
 
 
 def _sentences(state: PlanState) -> list[tuple[int, int, bool]]:

@@ -164,6 +164,8 @@ DESCRIBER = re.compile(r"\b(?:the|a|an|our|their|its)\s+(?P<word>[a-z][a-z0-9-]*
 ATTRIBUTE_NEXT = re.compile(
     r"\s*,?\s*(?:who\s+(?:is|has|gets)\s+|that\s+(?:is|has|gets)\s+)?(?:"
     r"(?:with|without|no|has|gets?)\s+(?:no\s+)?(?:passwordless\s+|full\s+)?(?:sudo|admin|root)\b"
+    # "user admin, sudo via wheel": sudo alone, said of the name before it
+    r"|sudo\b(?!\s*[:=-])"
     r"|(?:in|into|member\s+of)\s+(?:the\s+)?(?:groups?\b|[a-z_][\w-]*(?:\s*(?:,|and)\s*[a-z_][\w-]*)*\s+groups?\b)"
     r"|(?:with\s+)?(?:login\s+)?shell\b"
     r"|(?:(?:needs?|has|have|ought)\s+to\s+be|should\s+be|must\s+be|is|goes|belongs)\s+"
@@ -186,7 +188,9 @@ STOP_WORDS = frozenset(
         "neither none our your my his her some every there here what where when why how "
         "which whose member members part want wants use uses prefer prefers like likes say "
         "says said ask asks asked think thinks told tell tells pls plz please thx thanks ty "
-        "me myself us ourselves him himself herself themselves per each every"
+        "me myself us ourselves him himself herself themselves per each every "
+        # the words of a change of mind: "user ops, actually in wheel"
+        "actually wait sorry oops nope nah rather instead"
     ).split()
 )
 # words before a role word that describe the account, never its name ("a service user")
@@ -199,3 +203,38 @@ NOT_PRE_NAMES = STOP_WORDS | frozenset(
         "non-root nonroot non-sudo human real dedicated individual named"
     ).split()
 )
+
+
+# a name taken back and another given at once: "a user pi, no, call it 'lab'", "user ops,
+# actually ops2", "an account bob — no wait, name it robert": the last name said wins
+_RENAMED = re.compile(
+    r"\s*[,;:—–-]*\s*(?:"
+    r"(?:no|nope|nah|oops|sorry)\s*[,;:—–!-]+\s*(?:wait\s*[,;:—–-]*\s*)?(?:actually\s*,?\s*)?"
+    r"|(?:no\s+)?wait\s*[,;:—–!-]+\s*|actually\s*,?\s*|i\s+mean\s*,?\s*|or\s+rather\s*,?\s*"
+    r"|(?P<verb>make\s+(?:it|that)\s+|(?:call|name)\s+(?:it|him|her|them)\s+|(?:called|named)\s+))"
+    r"(?P<verb2>(?:call|name)\s+(?:it|him|her|them)\s+|(?:called|named)\s+|make\s+(?:it|that)\s+)?"
+    r"(?P<quote>[\"'`])?(?P<name>[a-z_][a-z0-9_-]*)(?(quote)[\"'`])(?![\w-])"
+)
+_CLAUSE_ENDS = re.compile(r"[\s\x1f]*(?:$|[,;!?\x1f—–]|-\s|\.(?:\s|$))")
+
+
+def renamed(work: str, names: list[str], end: int, limit: int) -> tuple[list[str], int]:
+    """The user's name after the speaker changed their mind right after giving it.
+
+    A new name replaces the one just said when it is quoted, given with a naming verb
+    ("call it", "make it"), or alone up to the end of its clause or before the user's
+    attributes; an attribute ("no, with sudo", "actually in wheel") is no new name.
+    """
+    if len(names) != 1:
+        return names, end
+    while (match := _RENAMED.match(work, end, limit)) is not None:
+        name = match.group("name")
+        if name in STOP_WORDS:
+            break
+        said = match.group("quote") or match.group("verb") or match.group("verb2")
+        if not said and not (
+            _CLAUSE_ENDS.match(work, match.end()) or ATTRIBUTE_NEXT.match(work, match.end(), limit)
+        ):
+            break
+        names, end = [name], match.end()
+    return names, end

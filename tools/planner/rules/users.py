@@ -30,6 +30,7 @@ from oic_ai.tools.planner.rules.user_words import (
     STOP_WORDS,
     device_group,
     join_spoken,
+    renamed,
 )
 from oic_ai.tools.planner.rules.user_words import GROUPS as _GROUPS
 from oic_ai.tools.planner.rules.user_words import KNOWN_GROUPS as _KNOWN_GROUPS
@@ -71,8 +72,10 @@ _NOT_AFTER_ROLE = re.compile(
     r"data|space|namespaces?|management|session|id|ids|interface|ui|mode)\b"
 )
 _NAMED = re.compile(
-    r"\s*[,:]?\s*(?:(?:(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+)?"
+    r"\s*[,:—–-]?\s*(?:(?:(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+)?"
     r"(?:called|named|with\s+the\s+name|by\s+the\s+name)\s+"
+    # "the runner user, call it 'runner'": the name given to the account just mentioned
+    r"|(?:call|name)\s+(?:it|him|her|them)\s+"
     # "the support login should be 'helpdesk'": a quoted name said to be the account's
     r"|(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+(?=[\"'`][a-z_])"
     # the name by its label: "name: ops", "username azureops", "login name: ops"
@@ -91,7 +94,8 @@ _DIRECT = re.compile(
     + r"|\s*\(\s*(?P<name4>[a-z_][a-z0-9_-]*)\s*\)"
 )
 # a word that only asks, right after the role word: "a user pls, called kiosk"
-_ASKING = re.compile(r"\s+(?:pls|plz|please)\b,?")
+# "an account too, 'instructor'"
+_ASKING = re.compile(r"\s+(?:pls|plz|please|too|also|as\s+well)\b,?")
 _FOR = re.compile(r"\s+for\s+" + _NAME)
 # "an account for me, priya, with sudo": the speaker's own name set off after "me"
 _FOR_ME = re.compile(r"\s+for\s+(?:me|myself)\s*(?:,|:|\s[—–-]+)\s*" + _NAME)
@@ -117,13 +121,17 @@ _GROUP_LIST = re.compile(
     rf"|(?:(?<=[,(\x1f])|(?<=[,(\x1f]\s))(?:(?:and|plus)\s+)?(?!sudo[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$)))"
     rf"(?P<g6>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)(?![\w-])"
     r"(?=[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$))))"
+    # sudo given by a group: "sudo via wheel", "sudo through the sudo group"
+    rf"|\bsudo\s+(?:rights\s+|access\s+)?(?:via|through|thru|by|using)\s+(?:the\s+)?"
+    rf"(?P<g7>{_KNOWN_GROUPS})(?![\w-])(?:\s+group\b)?(?:\s+membership\b)?"
 )
 _ITS = r"(?:(?:the|its|his|her|their)\s+)?"
 _SHELL = re.compile(
     rf"(?:\b(?:with|using)\s+)?(?:(?:the|a)\s+)?(?:\b(?:login\s+)?shell\s*[:=]?\s*"
     rf"(?:set\s+to\s+|of\s+|(?:is|should\s+be|must\s+be|will\s+be)\s+)?(?P<s1>/[a-z0-9/_-]+|{_SHELLS})\b"
     rf"|(?P<s2>/(?:usr/)?s?bin/[a-z0-9_-]+)(?:\s+(?:as\s+{_ITS})?(?:login\s+)?shell)?"
-    rf"|\b(?P<s3>{_SHELLS})(?:\s+(?:as\s+{_ITS})?(?:login\s+)?shell)?(?=\s*(?:$|[,;()\x1f]|\.(?:\s|$))))"
+    # "zsh as the shell so ...": a shell named as such; a bare one ends its clause
+    rf"|\b(?P<s3>{_SHELLS})(?:\s+(?:as\s+{_ITS})?(?:login\s+)?shell\b|(?=\s*(?:$|[,;()\x1f]|\.(?:\s|$)))))"
 )
 _NO_SHELL = re.compile(
     r"\b(?:(?:with\s+)?no|without(?:\s+an?)?|non-?interactive|nologin)\s+(?:(?:login|interactive)\s+)?"
@@ -142,6 +150,7 @@ _NAME_GIVEN = re.compile(
 _NAMING_AFTER = re.compile(
     r"\s+(?:(?:is\s+|will\s+be\s+|should\s+be\s+)?(?:called|named)\s"
     r"|(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+[\"'`][a-z_])"
+    r"|\s*[,—–-]?\s*(?:call|name)\s+(?:it|him|her|them)\s"
 )
 _DEFINITE = re.compile(r"\b(?:the|that|this|those|these)\s+$")
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)")
@@ -683,7 +692,7 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
         while (more := _MORE_NAMES.match(work, end, limit)) and more.group("name") not in stop:
             names.append(more.group("name"))
             end = more.end()
-    return names, end
+    return renamed(work, names, end, limit)
 
 
 _COLON_LATER = re.compile(r"[^;.:\x1f]*?:\s*" + _NAME)
@@ -736,7 +745,7 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
         ]
         take(match)
     for match in list(_GROUP_LIST.finditer(text.work, start, end)):
-        listed = next(g for g in match.group("g1", "g2", "g3", "g4", "g5", "g6") if g)
+        listed = next(g for g in match.group("g1", "g2", "g3", "g4", "g5", "g6", "g7") if g)
         names = [
             g.strip("`'\"")
             for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*|\s+", join_spoken(listed))

@@ -1,0 +1,101 @@
+"""Kernel options said the way round 11's writers say them (issue 21, round 11).
+
+The sentences were written for these tests: options after a short label with signs that
+add or take away ("kargs: +nosmt -quiet"), options in parentheses after the words the
+kernel rule read for them, huge pages said as a count "of" a size, CPUs named for
+housekeeping next to a new isolated list, and a console the request keeps.
+"""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from oic_ai.tools.applier import apply_plan
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # cmdline: console=tty0 console=ttyS0,115200 loglevel=4
+
+
+def _after(request: str, extra: str = "") -> tuple[list[str], list[str]]:
+    data = yaml.safe_load((OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8"))
+    if extra:
+        data["systemConfig"]["kernel"]["cmdline"] += " " + extra
+    text = yaml.safe_dump(data, sort_keys=False)
+    plan = plan_request(request, text, mode="refine")
+    cmdline = yaml.safe_load(apply_plan(text, plan).text)["systemConfig"]["kernel"]["cmdline"]
+    return str(cmdline).split(), plan.not_applied
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "kargs: +nosmt -loglevel=4",
+        "kernel_cmdline: -loglevel=4, +nosmt",
+        "kcmdline +nosmt -loglevel",
+    ],
+)
+def test_signs_after_a_command_line_label_add_and_take_away(said: str) -> None:
+    cmdline, not_applied = _after(said)
+    assert "nosmt" in cmdline and not any(t.startswith("loglevel") for t in cmdline), cmdline
+    assert "console=ttyS0,115200" in cmdline
+    assert not not_applied, not_applied
+
+
+def test_a_signed_option_replaces_the_value_of_its_key() -> None:
+    cmdline, not_applied = _after("kopts: +isolcpus=1-3", extra="isolcpus=domain,5,6")
+    assert cmdline.count("isolcpus=1-3") == 1 and "isolcpus=domain,5,6" not in cmdline, cmdline
+    assert not not_applied, not_applied
+
+
+def test_a_signed_removal_of_an_option_not_there_changes_nothing() -> None:
+    cmdline, _ = _after("kargs: -panic=5 +quiet")
+    assert "quiet" in cmdline and "loglevel=4" in cmdline and "panic=5" not in cmdline
+
+
+def test_options_in_parentheses_after_words_the_kernel_read_are_all_added() -> None:
+    cmdline, not_applied = _after(
+        "we want 2M hugepages (default_hugepagesz=2M hugepagesz=2M hugepages=512) please"
+    )
+    for option in ("default_hugepagesz=2M", "hugepagesz=2M", "hugepages=512"):
+        assert cmdline.count(option) == 1, (option, cmdline)
+    assert not not_applied, not_applied
+
+
+@pytest.mark.parametrize(
+    "said", ["Hugepages: 32 pages of 2M.", "huge pages - 32 x 2M", "hugepages 32 of 2MB each"]
+)
+def test_a_count_of_huge_pages_of_a_size_is_no_disk_size(said: str) -> None:
+    data = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    plan = plan_request(said, data, mode="refine")
+    cmdline = yaml.safe_load(apply_plan(data, plan).text)["systemConfig"]["kernel"]["cmdline"]
+    assert "hugepagesz=2M" in cmdline.split() and "hugepages=32" in cmdline.split(), cmdline
+    assert not [op for op in plan.operations if "disk" in op.op], plan.operations
+    assert not plan.not_applied, plan.not_applied
+
+
+def test_cpus_said_for_housekeeping_outside_the_isolated_ones_are_a_reason() -> None:
+    cmdline, not_applied = _after(
+        "set isolcpus to 2-7, they want cpus 0 and 1 for housekeeping", extra="isolcpus=1-7"
+    )
+    assert "isolcpus=2-7" in cmdline and "isolcpus=1-7" not in cmdline, cmdline
+    assert not not_applied, not_applied
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "no serial port on these boxes, remove the serial console but keep tty0",
+        "drop the serial console from the kernel line; leave the tty0 console alone",
+    ],
+)
+def test_a_console_kept_while_another_goes_asks_nothing_more(said: str) -> None:
+    cmdline, not_applied = _after(said)
+    assert "console=tty0" in cmdline and "console=ttyS0,115200" not in cmdline, cmdline
+    assert not not_applied, not_applied
+
+
+def test_a_kept_console_the_line_lacks_is_reported() -> None:
+    _, not_applied = _after("keep tty1 though")
+    assert not_applied, not_applied
