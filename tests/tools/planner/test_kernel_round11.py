@@ -99,3 +99,47 @@ def test_a_console_kept_while_another_goes_asks_nothing_more(said: str) -> None:
 def test_a_kept_console_the_line_lacks_is_reported() -> None:
     _, not_applied = _after("keep tty1 though")
     assert not_applied, not_applied
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "buildroot used console=ttymxc0,115200 — so add nosmt to the kernel command line",
+        "the old image had quiet loglevel=3, add nosmt to the kernel command line",
+    ],
+)
+def test_options_the_old_setup_used_are_context(said: str) -> None:
+    cmdline, _ = _after(said)
+    assert "nosmt" in cmdline, cmdline
+    assert not [t for t in cmdline if t.startswith(("console=ttymxc", "loglevel=3"))], cmdline
+    assert "quiet" not in cmdline and "loglevel=4" in cmdline, cmdline
+
+
+def test_set_it_again_gives_no_option_the_word_again() -> None:
+    cmdline, _ = _after("panic is wrong, set it again", extra="panic=5")
+    assert "panic=5" in cmdline and "panic=again" not in cmdline, cmdline
+
+
+@pytest.mark.parametrize(
+    ("said", "kept", "gone"),
+    [
+        ("put isolcpus=1-3 on the kernel cmdline, actually 1-6", "isolcpus=1-6", "isolcpus=1-3"),
+        ("hugepages=64, no, 128", "hugepages=128", "hugepages=64"),
+        ("add hugepagesz=2M to the cmdline, I mean 1G", "hugepagesz=1G", "hugepagesz=2M"),
+        ("set panic=10, no, panic=30 on the kernel command line", "panic=30", "panic=10"),
+    ],
+)
+def test_the_last_value_said_for_an_option_wins(said: str, kept: str, gone: str) -> None:
+    cmdline, not_applied = _after(said)
+    assert cmdline.count(kept) == 1 and gone not in cmdline, cmdline
+    assert not not_applied, not_applied
+
+
+def test_a_bare_value_after_a_take_back_of_another_shape_is_no_new_value() -> None:
+    cmdline, _ = _after("panic=10, actually 2-5")
+    assert "panic=10" in cmdline and "panic=2-5" not in cmdline, cmdline
+
+
+def test_options_the_old_setup_used_and_asked_for_again_are_added() -> None:
+    cmdline, _ = _after("the old boxes always ran with nosmt mitigations=off, add those")
+    assert "nosmt" in cmdline and "mitigations=off" in cmdline, cmdline

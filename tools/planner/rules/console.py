@@ -83,9 +83,44 @@ def _device_options(state: PlanState) -> None:
         add_cmdline_args(state, [f"{key}={value}"])
 
 
+# "yocto used console=serial0,115200", "the old image had quiet loglevel=3": the options
+# of the setup the user had before; what they ask for comes in its own words
+_USED_BEFORE = re.compile(
+    r"\b(?:used|had|was\s+using|were\s+using|ran\s+with|booted\s+with)\s+"
+    r"(?P<args>(?>[a-z_][a-z0-9_.-]*(?:=[^\s,;\x1f]+(?:,(?![a-z_][a-z0-9_.-]*=)[^\s,;\x1f]+)*)?)"
+    r"(?:\s+(?>[a-z_][a-z0-9_.-]*(?:=[^\s,;\x1f]+(?:,(?![a-z_][a-z0-9_.-]*=)[^\s,;\x1f]+)*)?))*)"
+    r"(?=[\s\x1f]*(?:$|[,;:)\x1f—–-]|\.(?:\s|$)))",
+    re.I,
+)
+
+
+# "we always ran with isolcpus=2,3, add that": the old options asked for again
+_WANTED_AGAIN = re.compile(
+    r"\b(?:(?:add|put|use|keep|want|need|include|set|carry)\s+(?:over\s+)?(?:that|those|these|them|it"
+    r"|the\s+same)|again|same\s+here|as\s+well)\b"
+)
+_SENTENCE_END = re.compile(r"[.!?;\n](?:\s|$)")
+
+
+def _used_before(state: PlanState) -> None:
+    """Options the old setup used are context: "yocto used console=serial0,115200".
+
+    Only a run of words holding a ``key=value``: "we used nano" is no kernel option. When
+    the sentence asks for them again ("..., add that", "same here") they are read as
+    asked for.
+    """
+    work = state.text.work
+    for match in state.text.matches(_USED_BEFORE):
+        end = _SENTENCE_END.search(work, match.end())
+        rest = work[match.end() : end.start() if end else len(work)]
+        if "=" in match.group("args") and not _WANTED_AGAIN.search(rest):
+            state.text.consume(*match.span(), "context")
+
+
 def rule_console(state: PlanState) -> None:
     """Set, move or add serial consoles on the kernel command line."""
     text = state.text
+    _used_before(state)
     _device_options(state)
     groups: list[list[Clause]] = []
     last_sentence = -1

@@ -370,10 +370,23 @@ def _key_values(state: PlanState) -> None:
         add_cmdline_args(state, [f"{key}={value}"])
     for match in text.matches(_IT_VALUE):
         key = _named_key(state, valued, match.start())
-        if key is None:
-            continue
+        if key is None or _a_word_not_a_value(match.group("value")):
+            continue  # "set it again": no value
         text.consume(*match.span())
         add_cmdline_args(state, [f"{key}={text.raw(*match.span('value')).rstrip('.')}"])
+
+
+# the words an option takes as its value ("transparent_hugepage=never", "audit=on")
+_VALUE_WORDS = frozenset(
+    "on off yes no true false never always madvise force auto full none strict".split()
+)
+
+
+def _a_word_not_a_value(value: str) -> bool:
+    """An English word no option takes as its value: "set it again", "set it back"."""
+    from oic_ai.tools.planner.lexicon import is_english
+
+    return value.lower() not in _VALUE_WORDS and is_english(value.lower())
 
 
 def _named_key(state: PlanState, keys: set[str], before: int) -> str | None:
@@ -414,6 +427,9 @@ def rule_bare_kernel_args(state: PlanState) -> None:
         lead = _FLAG_LEAD.search(state.text.work, max(0, match.start() - 12), match.start())
         state.text.consume(lead.start() if lead else match.start(), match.end())
         add_cmdline_args(state, [match.group("flag")])
+    from oic_ai.tools.planner.rules.kernel_mind import settle_changes_of_mind
+
+    settle_changes_of_mind(state)  # "isolcpus=2-3 ..., actually 2-5": the last value wins
 
 
 def _described(state: PlanState, opening: int, keys: list[str]) -> bool:
