@@ -143,3 +143,21 @@ def test_a_bare_value_after_a_take_back_of_another_shape_is_no_new_value() -> No
 def test_options_the_old_setup_used_and_asked_for_again_are_added() -> None:
     cmdline, _ = _after("the old boxes always ran with nosmt mitigations=off, add those")
     assert "nosmt" in cmdline and "mitigations=off" in cmdline, cmdline
+
+
+def test_an_operator_after_the_label_signs_every_option_after_it() -> None:
+    cmdline, not_applied = _after("cmdline -= nosmt, loglevel", extra="nosmt")
+    assert "nosmt" not in cmdline and not [t for t in cmdline if t.startswith("loglevel")]
+    assert "console=tty0" in cmdline and not not_applied, (cmdline, not_applied)
+
+
+def test_a_count_before_the_words_and_a_size_after_them() -> None:
+    cmdline, not_applied = _after("we need 256 hugepages of 2M")
+    assert "hugepagesz=2M" in cmdline and "hugepages=256" in cmdline, cmdline
+    assert not not_applied, not_applied
+
+
+def test_the_virtual_one_kept_while_the_serial_console_goes() -> None:
+    cmdline, not_applied = _after("remove the serial console but leave the VGA one")
+    assert "console=tty0" in cmdline and "console=ttyS0,115200" not in cmdline, cmdline
+    assert not not_applied, not_applied

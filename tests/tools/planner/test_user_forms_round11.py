@@ -82,3 +82,18 @@ def test_a_shell_named_as_the_shell_before_more_words() -> None:
     result = plan_on(UBUNTU, "a user kai with fish as the login shell so install it too")
     found = users(result)
     assert found.get("kai", {}).get("shell") == "/bin/fish", (found, result.not_applied)
+
+
+def test_a_group_set_off_after_a_name_given_later_is_no_second_user() -> None:
+    result = plan_on(UBUNTU, "we need a service account for the CI, name it 'ci-bot', docker group")
+    found = users(result)
+    assert set(found) == {"ci-bot"}, (found, result.not_applied)
+    assert found["ci-bot"].get("groups") == ["docker"]
+    assert not result.not_applied, result.not_applied
+
+
+def test_call_them_after_an_account_for_people_and_groups_set_off_by_dashes() -> None:
+    result = plan_on(UBUNTU, "make a user for the operators - call them 'ops' - wheel, zsh")
+    found = users(result)
+    assert set(found) == {"ops"}, (found, result.not_applied)
+    assert found["ops"].get("groups") == ["wheel"] and found["ops"].get("shell") == "/bin/zsh"

@@ -153,7 +153,8 @@ def rule_console(state: PlanState) -> None:
 _KEEP = re.compile(
     r"\b(?:keep(?:ing)?|leave|leaving|retain|preserve)\s+(?:the\s+|that\s+)?"
     r"(?:(?P<device>tty\d+|tty[a-z]+\d+|hvc\d+)(?:\s+consoles?)?|(?P<virtual>vga|virtual|screen|"
-    r"graphical|framebuffer|display|monitor|local|text)\s+consoles?|(?P<serial>serial)\s+consoles?)"
+    r"graphical|framebuffer|display|monitor|local|text)\s+(?:consoles?|one)"
+    r"|(?P<serial>serial)\s+(?:consoles?|one))"
     r"(?![\w=,])(?:\s+(?:alone|as\s+(?:it\s+)?is|untouched|unchanged|there|in\s+place))?"
     r"(?:\s*,?\s*(?:though|tho|however|still|please|pls))?\b",
     re.I,

@@ -169,7 +169,8 @@ _ARG_REPLACE = re.compile(
 )
 # "kcmdline: +isolcpus=2-3 -loglevel=7": options after the command line's label, each
 # with a sign that adds ("+") or takes away ("-"); an option without a sign is added
-_CMDLINE_SIGNED = re.compile(rf"\b{_CMDLINE_WORDS}\s*(?:[:=])?")
+# "cmdline -= quiet", "cmdline += nomodeset": the operator signs every option after it
+_CMDLINE_SIGNED = re.compile(rf"\b{_CMDLINE_WORDS}\s*(?P<op>[+-]=|[:=])?")
 _SIGNED_ARG = re.compile(
     rf"(?:\s*,\s*|\s+)?(?P<sign>[+-])?(?P<arg>(?>{_KEY}(?:={_VALUE})?))(?![\w=])"
 )
@@ -308,7 +309,7 @@ def _signed_args(state: PlanState) -> None:
             arg = text.raw(*match.span("arg")).rstrip(".")
             if not _option_words([arg]):
                 break
-            read.append((match.group("sign") or "", arg))
+            read.append((match.group("sign") or (label.group("op") or " ")[0].strip(), arg))
             at = match.end()
         if not any(sign for sign, _ in read):
             continue
@@ -487,6 +488,9 @@ _HUGE_SIZE = re.compile(
     rf"|(?<![\w.=-]){_PAGE_SIZE.format(2)}\s*(?:-\s*)?(?:sized?\s+)?{_HUGE}\b"
     # "hugepages: 1G pages, 16 of them", "huge pages - 2M ones"
     rf"|\b{_HUGE}\s*(?::|-|—|–)\s*{_PAGE_SIZE.format(3)}\s*(?:pages?|ones|each|size)\b"
+    # "1024 hugepages of 2M": how many before the words, the size after them
+    rf"|(?<![\w.=-])(?P<count5>\d{{1,7}})\s+(?:(?:static|persistent|reserved)\s+)?{_HUGE}\s+"
+    rf"(?:of|at|sized?)\s+(?:size\s+)?{_PAGE_SIZE.format(5)}(?:\s+(?:each|pages?|size))?"
     # "hugepages: 8 pages of 1G", "huge pages - 16 x 2M": how many, then the size of each
     rf"|\b{_HUGE}\s*(?::|-|—|–|=)?\s*(?P<count4>\d{{1,7}})\s*(?:(?:huge\s*-?\s*)?pages?\s+)?"
     rf"(?:of|at|x|×)\s*(?:size\s+)?{_PAGE_SIZE.format(4)}(?:\s+(?:each|pages?|size))?"
@@ -517,13 +521,14 @@ def _hugepages(state: PlanState) -> None:
         size = _HUGE_SIZE.search(text.work, start, end)
         if size is None:
             continue
-        unit = next(u for u in size.group("unit1", "unit2", "unit3", "unit4") if u).upper()
-        number = next(n for n in size.group("n1", "n2", "n3", "n4") if n)
+        unit = next(u for u in size.group("unit1", "unit2", "unit3", "unit4", "unit5") if u)
+        unit = unit.upper()
+        number = next(n for n in size.group("n1", "n2", "n3", "n4", "n5") if n)
         text.consume(*size.span())
         args = [f"hugepagesz={number}{unit}"]
         count = _HUGE_COUNT.search(text.work, start, end)
-        if size.group("count4"):
-            args.append(f"hugepages={size.group('count4')}")
+        if size.group("count4") or size.group("count5"):
+            args.append(f"hugepages={size.group('count4') or size.group('count5')}")
         elif count is not None:
             text.consume(*count.span())
             number = count.group("count") or count.group("count2") or count.group("count3")

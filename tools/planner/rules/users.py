@@ -118,7 +118,7 @@ _GROUP_LIST = re.compile(
     rf"|(?:(?<=[,(])|(?<=[,(]\s))(?P<g5>{_GROUPS})\s+groups?\b"
     # system groups alone, set off by commas, to the end of the clause ("user kai, zsh,
     # plugdev + dialout"); a lone "sudo" there is sudo rights, not a list
-    rf"|(?:(?<=[,(\x1f])|(?<=[,(\x1f]\s))(?:(?:and|plus)\s+)?(?!sudo[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$)))"
+    rf"|(?:(?<=[,(\x1f])|(?<=[,(\x1f—–-]\s))(?:(?:and|plus)\s+)?(?!sudo[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$)))"
     rf"(?P<g6>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)(?![\w-])"
     r"(?=[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$))))"
     # sudo given by a group: "sudo via wheel", "sudo through the sudo group"
@@ -690,6 +690,8 @@ def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
         or found.re is _COLON_LATER
     ):
         while (more := _MORE_NAMES.match(work, end, limit)) and more.group("name") not in stop:
+            if _GROUP_WORD_NEXT.match(work, more.end()):
+                break  # "..., docker group": a group of the user, not another user
             names.append(more.group("name"))
             end = more.end()
     return renamed(work, names, end, limit)
@@ -700,7 +702,7 @@ _COLON_LATER = re.compile(r"[^;.:\x1f]*?:\s*" + _NAME)
 _ROLE_NAMES = frozenset(("admin", "administrator"))
 # "an account for the field techs, call it ftech", "a user for our technicians: tech"
 _NAMED_LATER = re.compile(
-    r"[^;.\x1f]*?(?:\b(?:called|named|call\s+it|name\s+it)\s+"
+    r"[^;.\x1f]*?(?:\b(?:called|named|(?:call|name)\s+(?:it|him|her|them))\s+"
     r"|:\s*(?:(?:(?:user|login|account)[\s-]?)?name\s*[:=]?\s*)?|\s[—–]\s*|\(\s*)" + _NAME
 )
 
