@@ -97,3 +97,26 @@ def test_call_them_after_an_account_for_people_and_groups_set_off_by_dashes() ->
     found = users(result)
     assert set(found) == {"ops"}, (found, result.not_applied)
     assert found["ops"].get("groups") == ["wheel"] and found["ops"].get("shell") == "/bin/zsh"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add a user qa in the video group, actually the render group",
+        "a user qa in the video group, no, in render",
+    ],
+)
+def test_a_group_taken_back_for_another_leaves_only_the_last(said: str) -> None:
+    found = users(plan_on(UBUNTU, said))
+    assert found.get("qa", {}).get("groups") == ["render"], found
+
+
+def test_sudo_said_again_the_other_way_keeps_the_last() -> None:
+    found = users(plan_on(UBUNTU, "add a user qa with sudo, no, no sudo, in the video group"))
+    assert not found.get("qa", {}).get("sudo") and found["qa"].get("groups") == ["video"], found
+
+
+def test_without_root_in_a_purpose_after_sudo_takes_nothing_back() -> None:
+    said = "user lee with sudo, put him in dialout so he can read the modem without root"
+    found = users(plan_on(UBUNTU, said))
+    assert found.get("lee", {}).get("sudo") is True, found

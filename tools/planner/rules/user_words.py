@@ -238,3 +238,21 @@ def renamed(work: str, names: list[str], end: int, limit: int) -> tuple[list[str
             break
         names, end = [name], match.end()
     return names, end
+
+
+_TAKE_BACK = re.compile(
+    r"\b(?:actually|no\s+wait|i\s+mean|or\s+rather|rather|instead)\b"
+    r"|(?:^|(?<=[\s,;\x1f]))(?:no|nope|sorry)\s*[,;:!—–-]"
+)
+
+
+def took_back(work: str, start: int, end: int) -> bool:
+    """True when the words between two attributes take the first back ("..., no, ...")."""
+    return _TAKE_BACK.search(work, start, end) is not None
+
+
+# the role word in other languages people mix in ("usuario kiosk", "compte opérateur")
+FOREIGN_ROLES = (
+    "usuarios?|usuários?|utilisateurs?|benutzer|nutzer|utenti|utente|gebruikers?|"
+    "användare|brukere?|kontos?|konten|comptes?|cuentas?|contas?|uzytkownik|użytkownik"
+)

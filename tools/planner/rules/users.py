@@ -23,6 +23,7 @@ from oic_ai.tools.planner.rules.user_words import (
     ATTRIBUTE_NEXT,
     DESCRIBER,
     DEVICE_ACCESS,
+    FOREIGN_ROLES,
     GIVE_SUDO,
     LOGS_IN_AS,
     NOT_IN_GROUPS,
@@ -31,6 +32,7 @@ from oic_ai.tools.planner.rules.user_words import (
     device_group,
     join_spoken,
     renamed,
+    took_back,
 )
 from oic_ai.tools.planner.rules.user_words import GROUPS as _GROUPS
 from oic_ai.tools.planner.rules.user_words import KNOWN_GROUPS as _KNOWN_GROUPS
@@ -50,12 +52,7 @@ _ROLE = (
     # the speaker's own account, named right after: "and me: jdoe, sudo", "me (jdoe)"
     r"|(?:me|myself)(?:\s+(?:too|as\s+well))?(?=\s*[:(]\s*[a-z_]))"
 )
-# the role word in other languages people mix in ("usuario kiosk", "compte opérateur")
-_FOREIGN_ROLES = (
-    "usuarios?|usuários?|utilisateurs?|benutzer|nutzer|utenti|utente|gebruikers?|"
-    "användare|brukere?|kontos?|konten|comptes?|cuentas?|contas?|uzytkownik|użytkownik"
-)
-_ROLE = _ROLE.format(foreign=_FOREIGN_ROLES)
+_ROLE = _ROLE.format(foreign=FOREIGN_ROLES)
 _ADMIN_WORDS = ("admin", "admins", "administrator", "administrators", "sudoer", "sudoers")
 _ROLE_MODIFIER = (
     r"(?:(?:a|an|one|new|normal|regular|standard|plain|ordinary|unprivileged|non-?admin|"
@@ -105,7 +102,8 @@ _NO_GROUPS = re.compile(
     r"\s+)?groups?\b"
 )
 _GROUP_LIST = re.compile(
-    rf"\b(?:(?:in|to|into|of|only|with|needs?|gets?|has|have|wants?|joins?|keeps?|stays?\s+in)\s+"
+    rf"\b(?:(?:in|to|into|of|only|with|needs?|gets?|has|have|wants?|joins?|keeps?|stays?\s+in"
+    r"|actually|rather|mean)\s+"
     rf"(?:the\s+|an?\s+|its\s+|his\s+|her\s+|their\s+)?"
     rf"(?P<g1>{_GROUPS})\s+groups?\b"
     rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\b\s*[:=]?\s*"
@@ -731,10 +729,14 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
         text.consume(*match.span())
         user.read.append(match.span())
 
+    said: list[tuple[int, int, bool]] = []  # "with sudo, no, no sudo": the one said last
     for pattern in (_SUDO_OFF, _SUDO_ON):
         for match in list(pattern.finditer(text.work, start, end)):
-            user.sudo = pattern is _SUDO_ON
+            said.append((*match.span(), pattern is _SUDO_ON))
             take(match)
+    two = sorted(said)[-2:]
+    back = len(two) == 2 and took_back(text.work, two[0][1], two[1][0])
+    user.sudo = two[-1][2] if back else any(on for *_, on in said) if said else user.sudo
     for match in list(_NO_GROUPS.finditer(text.work, start, end)):
         user.no_groups = True
         take(match)
@@ -746,6 +748,7 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
             if g
         ]
         take(match)
+    earlier: tuple[int, list[str]] | None = None
     for match in list(_GROUP_LIST.finditer(text.work, start, end)):
         listed = next(g for g in match.group("g1", "g2", "g3", "g4", "g5", "g6", "g7") if g)
         names = [
@@ -755,6 +758,10 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
         ]
         if match.group("g6") and any(a_package(state, n) for n in names):
             continue  # "user ops, sudo, nginx": a package named after the user, not a group
+        named = min(match.start(g) for g in ("g1", "g2", "g3", "g4", "g5", "g6", "g7") if match[g])
+        if earlier and took_back(text.work, earlier[0], named):  # "in docker, no, in podman"
+            user.groups = [g for g in user.groups if g not in earlier[1]]
+        earlier = (match.end(), names)
         user.groups += names
         take(match)
     for match in list(DEVICE_ACCESS.finditer(text.work, start, end)):
