@@ -28,6 +28,7 @@ from tests.support.conversations import (
     DEV7,
     DEV8,
     DEV9,
+    DEV10,
     TurnOutcome,
     composer_verdicts,
     known_packages,
@@ -72,8 +73,13 @@ FULLY_RIGHT_FLOOR = {
     # tuned on from session 12: 151 (0 invented) with X1's package forms (round 11) on
     # 379e58c, 158 with them rebased on main 8bd217a, 159 on e12c844; X3's revised values,
     # targets as settings, references to settings and formats by place (round 11): 162/200
-    # (3 invented) on e12c844 without X1's; 180/200 (0 invented) with both on 8e53f14
-    "dev9": 0.9,
+    # (3 invented) on e12c844 without X1's; 180/200 (0 invented) with both on 8e53f14;
+    # 195/200 (0 invented) with X2's users and kernel options on main b06fe3a
+    "dev9": 0.97,
+    # kept unseen in session 12 (writers u and v, the held-out writers' personas), never
+    # read turn by turn: 152/200 (11 invented) with the session-start code 379e58c, 151/200
+    # (10 invented) at the session's end
+    "dev10": 0.75,
 }
 # Packages made of ordinary words, and templates the composer rejects or cannot build.
 # per part; 29 on dev before the package rule of issue 21, 8 on dev3, 18 on dev4 and 7 on dev5 when
@@ -86,6 +92,7 @@ INVENTED_CEILING = {
     # kept unseen in session 11: 4 with the session-start code, 3 at its end; 0 with X1's
     # round 11 (rosbags, codecs, cityeye-analytics no longer read as packages)
     "dev9": 0,
+    "dev10": 10,  # kept unseen in session 12: 11 with the session-start code, 10 at its end
 }
 UNBUILDABLE_CEILING = 0  # 9 on dev before buildable targets (issue 21)
 PARTS = {
@@ -98,6 +105,7 @@ PARTS = {
     "dev7": DEV7,
     "dev8": DEV8,
     "dev9": DEV9,
+    "dev10": DEV10,
 }
 
 
