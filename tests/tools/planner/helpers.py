@@ -42,6 +42,11 @@ def ops_by_key(
     return ops
 
 
+def ops_of(result: EditPlan, kind: str) -> list[dict[str, Any]]:
+    """The plan's operations of one kind ("set_disk_size"), as their set fields."""
+    return [o.model_dump(exclude_defaults=True) for o in result.operations if o.op == kind]
+
+
 def users(result: EditPlan) -> dict[str, dict[str, Any]]:
     """The users the plan adds, by name, with the fields it sets."""
     return {

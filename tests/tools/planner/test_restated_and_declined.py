@@ -5,44 +5,37 @@ The wordings here were written for these tests, not taken from the labelled conv
 
 from __future__ import annotations
 
-from typing import Any
-
 from oic_ai.tools.edit_plan import EditPlan
-from oic_ai.tools.planner import plan_request
-from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import ops_of, plan_on
 
-UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
 
 def plan(request: str) -> EditPlan:
-    return plan_request(request, UBUNTU, mode="refine")
-
-
-def ops(result: EditPlan, kind: str) -> list[dict[str, Any]]:
-    return [o.model_dump(exclude_defaults=True) for o in result.operations if o.op == kind]
+    return plan_on(UBUNTU, request)
 
 
 def test_the_same_disk_size_said_twice_is_one_change_and_no_miss() -> None:
     result = plan("the target boards carry 20 gig of flash. size it to precisely 20 gig")
-    assert [o["size"] for o in ops(result, "set_disk_size")] == ["20GiB"]
+    assert [o["size"] for o in ops_of(result, "set_disk_size")] == ["20GiB"]
     assert result.not_applied == []
 
 
 def test_two_different_disk_sizes_are_not_both_taken() -> None:
     result = plan("the target boards carry 20 gig of flash. size it to precisely 30 gig")
-    assert len(ops(result, "set_disk_size")) <= 1
+    assert len(ops_of(result, "set_disk_size")) <= 1
     assert result.not_applied  # the second size is reported, never silently dropped
 
 
 def test_a_plain_adjective_before_what_was_read_asks_for_nothing_more() -> None:
     result = plan("could you make it a normal installer iso instead")
-    assert ops(result, "set_target")[0]["image_type"] == "iso"
+    assert ops_of(result, "set_target")[0]["image_type"] == "iso"
     assert result.not_applied == []
 
 
 def test_no_supplementary_groups_belongs_to_the_user() -> None:
     result = plan("create an account viewer without sudo and in no supplementary groups")
-    users = ops(result, "add_user")
+    users = ops_of(result, "add_user")
     assert [u["name"] for u in users] == ["viewer"]
     assert "groups" not in users[0] and "sudo" not in users[0]
     assert result.not_applied == []
@@ -50,7 +43,7 @@ def test_no_supplementary_groups_belongs_to_the_user() -> None:
 
 def test_an_option_the_user_asks_about_and_declines_is_context() -> None:
     result = plan("gui? nope. add htop")
-    assert ops(result, "add_packages")[0]["packages"] == ["htop"]
+    assert ops_of(result, "add_packages")[0]["packages"] == ["htop"]
     assert result.not_applied == []
     assert ("gui", "context") in [(c.text, c.outcome) for c in result.clauses]
 
@@ -62,8 +55,8 @@ def test_an_option_asked_about_without_an_answer_is_not_declined() -> None:
 
 def test_a_list_of_users_ends_where_another_change_starts() -> None:
     result = plan("accounts: ops (sudo), viewer no sudo, hostname rig-4, install curl and jq")
-    assert sorted(u["name"] for u in ops(result, "add_user")) == ["ops", "viewer"]
-    assert ops(result, "add_packages")[0]["packages"] == ["curl", "jq"]
+    assert sorted(u["name"] for u in ops_of(result, "add_user")) == ["ops", "viewer"]
+    assert ops_of(result, "add_packages")[0]["packages"] == ["curl", "jq"]
     assert result.not_applied == []
 
 
@@ -71,19 +64,19 @@ def test_a_list_item_ends_at_the_end_of_its_line() -> None:
     # a numbered list of wishes, one per line: the last name of a line is never joined to
     # the first word of the next ("jq" then "Priya wants ...", "curl" then "2) ...")
     result = plan("1) Priya wants tmux and jq\n2) Omar wants curl\n3) add a user omar")
-    assert ops(result, "add_packages")[0]["packages"] == ["tmux", "jq", "curl"]
-    assert [u["name"] for u in ops(result, "add_user")] == ["omar"]
+    assert ops_of(result, "add_packages")[0]["packages"] == ["tmux", "jq", "curl"]
+    assert [u["name"] for u in ops_of(result, "add_user")] == ["omar"]
     assert result.not_applied == []
 
 
 def test_a_verb_at_the_end_of_a_line_still_governs_the_next() -> None:
     result = plan("please install\nstrace and lsof")
-    assert ops(result, "add_packages")[0]["packages"] == ["strace", "lsof"]
+    assert ops_of(result, "add_packages")[0]["packages"] == ["strace", "lsof"]
 
 
 def test_add_it_points_back_to_what_the_request_named() -> None:
     result = plan("the old image had a 3 GiB /srv partition, xfs. please add that")
-    assert [o["mount_point"] for o in ops(result, "add_partition")] == ["/srv"]
+    assert [o["mount_point"] for o in ops_of(result, "add_partition")] == ["/srv"]
     assert result.not_applied == []
 
 

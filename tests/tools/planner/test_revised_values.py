@@ -5,23 +5,18 @@ The wordings here were written for these tests, not taken from the labelled conv
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import ops_of, plan_on
 
-UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
 
 def plan(request: str) -> EditPlan:
-    return plan_request(request, UBUNTU, mode="refine")
-
-
-def ops(result: EditPlan, kind: str) -> list[dict[str, Any]]:
-    return [o.model_dump(exclude_defaults=True) for o in result.operations if o.op == kind]
+    return plan_on(UBUNTU, request)
 
 
 @pytest.mark.parametrize(
@@ -38,18 +33,18 @@ def test_the_last_disk_size_said_wins_and_the_first_leaves_no_trace(
     request_text: str, size: str
 ) -> None:
     result = plan(request_text)
-    assert [o["size"] for o in ops(result, "set_disk_size")] == [size]
+    assert [o["size"] for o in ops_of(result, "set_disk_size")] == [size]
     assert result.not_applied == []
 
 
 def test_a_second_size_naming_something_else_is_no_revision() -> None:
     result = plan("make the disk 20 gigs, actually 3 gigs for a /srv partition")
-    assert [o["size"] for o in ops(result, "set_disk_size")] == ["20GiB"]
+    assert [o["size"] for o in ops_of(result, "set_disk_size")] == ["20GiB"]
 
 
 def test_a_partition_file_system_answered_with_another_is_the_answer() -> None:
     result = plan("give /srv a partition of its own, 3 gig, btrfs? no xfs, stick with xfs")
-    parts = ops(result, "add_partition")
+    parts = ops_of(result, "add_partition")
     assert [(p["mount_point"], p["size"], p.get("fs_type")) for p in parts] == [
         ("/srv", "3GiB", "xfs")
     ]
@@ -58,7 +53,7 @@ def test_a_partition_file_system_answered_with_another_is_the_answer() -> None:
 
 def test_a_file_system_declined_without_a_question_is_not_a_revision() -> None:
     result = plan("add a /srv partition of 3GiB, ext4, no xfs")
-    parts = ops(result, "add_partition")
+    parts = ops_of(result, "add_partition")
     assert [p.get("fs_type", "ext4") for p in parts] == ["ext4"]
 
 
@@ -76,17 +71,18 @@ def test_an_image_type_revised_is_the_last_one_without_a_report(
     result = plan_request(
         request_text, debian.replace("imageType: raw", "imageType: iso"), mode="refine"
     )
-    assert [o.get("image_type") for o in ops(result, "set_target")] == [kind]
+    assert [o.get("image_type") for o in ops_of(result, "set_target")] == [kind]
     assert result.not_applied == []
 
 
 def test_an_output_format_revised_is_the_last_one() -> None:
     result = plan("qcow2 output, or rather vhdx")
-    assert [[a["type"] for a in o["artifacts"]] for o in ops(result, "set_artifacts")] == [["vhdx"]]
+    artifacts = ops_of(result, "set_artifacts")
+    assert [[a["type"] for a in o["artifacts"]] for o in artifacts] == [["vhdx"]]
 
 
 def test_a_format_declined_after_another_is_no_revision() -> None:
     result = plan("raw and vhd, no qcow2")
-    assert [[a["type"] for a in o["artifacts"]] for o in ops(result, "set_artifacts")] == [
+    assert [[a["type"] for a in o["artifacts"]] for o in ops_of(result, "set_artifacts")] == [
         ["raw", "vhd"]
     ]
