@@ -17,7 +17,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from oic_ai.tools.planner.asking import FIELD_NOUNS, IMPERATIVES, read_clause, words_of
+from oic_ai.tools.planner.asking import (
+    FIELD_NOUNS,
+    IMPERATIVES,
+    REPORTING,
+    read_clause,
+    words_of,
+)
 from oic_ai.tools.proposals import ADVICE
 
 # a sentence ends at . ! ? or a line end; a dot right before a letter or digit is inside a
@@ -252,12 +258,10 @@ def relays_a_need(sentence: str) -> bool:
     return (
         len(words) > 2
         and words[0] not in IMPERATIVES
-        and any(w in _RELAYING for w in words[1:3])
+        and any(w in REPORTING for w in words[1:3])
         and read_clause(sentence).why.startswith("wish")
     )
 
-
-_RELAYING = frozenset("says said tells told thinks reckons claims insists mentioned".split())
 
 
 def _asks_change(part: str) -> bool:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from oic_ai.stores.operation_bank import BankLabel
 from oic_ai.tools.edit_plan import ClauseOutcome, ClauseOutcomeKind
 from oic_ai.tools.planner.asking import (
     FIELD_NOUNS,
@@ -42,6 +41,13 @@ from oic_ai.tools.planner.heads import (
     introduces_applied,
 )
 from oic_ai.tools.planner.languages import foreign_remark
+from oic_ai.tools.planner.remarks import (
+    CONNECTORS,
+    has_words,
+    is_remark,
+    mostly_english,
+    remark_label,
+)
 from oic_ai.tools.planner.rules.beyond import INDIRECT_QUESTION
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Token, tokenize
@@ -64,8 +70,6 @@ _FAMILY = {
     "repository": "repository",
     "packages": "packages",
 }
-
-
 
 
 def account(state: PlanState) -> list[ClauseOutcome]:
@@ -204,18 +208,15 @@ def _words(item: Unread) -> str:
     return " ".join(t.text for t in item.tokens)
 
 
-_CONNECTORS = frozenset("and then also plus but so or".split())
-
-
 def _quoted(state: PlanState, item: Unread) -> str:
     """The clause's unread words as written, without the joining word before them."""
     tokens = item.meaningful or item.tokens
-    while len(tokens) > 1 and tokens[0].text in _CONNECTORS:
+    while len(tokens) > 1 and tokens[0].text in CONNECTORS:
         tokens = tokens[1:]
     if not tokens:
         return item.clause.text
     before = [t for t in item.tokens if t.start <= tokens[0].start]
-    while len(before) > 1 and before[0].text in _CONNECTORS:
+    while len(before) > 1 and before[0].text in CONNECTORS:
         before = before[1:]
     start = before[0].start
     end = max(t.end for t in tokens)
@@ -241,12 +242,12 @@ def _outcome(
             return ClauseOutcome(text=text, outcome="base", reason=_base(state))
         return ClauseOutcome(text=text, outcome="context")
     label = match.label if match is not None else None
-    if label is None and match is not None and _remark(item, match):
-        label = _remark_label(match)
+    if label is None and match is not None and is_remark(item.tokens, match):
+        label = remark_label(match)
     if operations and _subject_of_applied(state, item):
         # "the monitoring agent needs the kernel parameter audit=1": who needs it
         return ClauseOutcome(text=text, outcome="applied", operations=operations)
-    words = _has_words(item)
+    words = has_words(item.tokens)
     if label is not None and label.outcome in ("context", "use") and not words:
         label = None  # "bbbbbb wmxbgm": no word of it is a word, so it is not a remark
     family = _FAMILY.get(label.name, "?") if label is not None else "?"
@@ -317,7 +318,7 @@ def _outcome(
         and not operations
         and asking.why.startswith("unknown word")
         and _applied_anywhere(unread)
-        and _mostly_english(item)
+        and mostly_english(item.tokens)
     ):
         # "add linuxptp, the joints sync over ptp on eth0": no request form, no value,
         # field or package, only a word nobody knows among English ones, beside a change
@@ -410,7 +411,7 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
     if (
         reading.why.startswith(("unknown word", "names no change"))
         and _continues_purpose(unread, index)
-        and _has_words(item)  # "for arm64 and bbbbbb bbbbbb" continues nothing
+        and has_words(item.tokens)  # "for arm64 and bbbbbb bbbbbb" continues nothing
     ):
         # "add strace for the network and syscall tests": the second half of the purpose
         return Reading("purpose", "continues the purpose before it")
@@ -431,7 +432,7 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
     if (
         reading.why.startswith("unknown word")
         and clause.parenthetical
-        and not {t.text for t in item.tokens[:1]} & (VERBS | _CONNECTORS | {"with"})
+        and not {t.text for t in item.tokens[:1]} & (VERBS | CONNECTORS | {"with"})
     ):
         # "(UEFI, cortex-a53)", "(PXE -> kernel + initrd, root on tmpfs)": an aside that
         # describes the machine or the old setup; an asked-for name would come with a verb
@@ -457,8 +458,7 @@ def _in_template(state: PlanState, quoted: str) -> bool:
     if not value:
         return False
     return value in facts or all(
-        w in facts or w.removesuffix("s") in FIELD_NOUNS or w in FIELD_NOUNS
-        for w in value.split()
+        w in facts or w.removesuffix("s") in FIELD_NOUNS or w in FIELD_NOUNS for w in value.split()
     )
 
 
@@ -691,20 +691,6 @@ def _continues_list(state: PlanState, unread: Sequence[Unread], index: int) -> b
     return False
 
 
-_SUBJECTS = frozenset(
-    "we we're we'll we've our they they're their these those it it's its this that there "
-    "i i'm i've my the".split()
-)
-# words that make a clause a statement wherever they stand ("podman doesn't use it")
-_STATING = frozenset(
-    "is are was were doesn't don't isn't aren't won't can't cannot didn't hasn't haven't "
-    "we'll we're they're it's would might".split()
-)
-_PEOPLE = frozenset("we i they our my their".split())
-_REQUESTING = frozenset("need needs want wants would like require requires 'd".split())
-_ASKING = frozenset("should must need needs want wants please".split())
-
-
 _PREDICATES = re.compile(r"\s*(?:needs?|requires?|wants?|uses?|runs?|gets?|must|should)\b")
 
 
@@ -724,72 +710,6 @@ def _subject_of_applied(state: PlanState, item: Unread) -> bool:
 
 
 _HAD = re.compile(r"\s*(?:had|has|have|used|ran|shipped|was|were)\s*")
-
-
-def _remark_label(match: BankMatch) -> BankLabel:
-    """The context (or use) label a remark is read as."""
-    if match.nearest.outcome in ("context", "use"):
-        return match.nearest
-    use = match.by_outcome.get("use", -1.0) > match.by_outcome.get("context", -1.0)
-    return BankLabel("use" if use else "context", "use" if use else "context")
-
-
-def _has_words(item: Unread) -> bool:
-    """True when some meaningful unread word is an ordinary English word."""
-    from oic_ai.tools.planner.lexicon import english_words, is_english
-
-    if not english_words():
-        return True  # no lexicon without the model: do not second-guess the bank
-    return any(
-        is_english(part, compounds=True)
-        for t in item.tokens
-        if t.text not in _FUNCTION_WORDS
-        for part in re.split(r"[-_]", t.text)
-        if part
-    )
-
-
-def _mostly_english(item: Unread) -> bool:
-    """True when most meaningful unread words are English words ("the joints sync over ptp")."""
-    from oic_ai.tools.planner.lexicon import english_words, is_english
-
-    words = [t.text for t in item.tokens if t.text not in _FUNCTION_WORDS]
-    if not english_words() or not words:
-        return False
-    return 2 * sum(is_english(w, compounds=True) for w in words) > len(words)
-
-
-# words that carry no meaning of their own: "the bbghhh" is no remark
-_FUNCTION_WORDS = frozenset(
-    "a an the of to in on at for with and or but then so by from as is be it this that".split()
-)
-
-
-def _remark(item: Unread, match: BankMatch) -> bool:
-    """A statement about the world the bank leans towards reading as context.
-
-    "the devices are deployed without network access": it starts with its subject, asks
-    nothing ("should", "must", "please" would), and its nearest label is context or use,
-    if not by the threshold's margin.
-    """
-    words = [t.text for t in item.tokens if t.text not in _CONNECTORS]
-    if not words or any(w in _ASKING for w in words):
-        return False
-    remark = max(match.by_outcome.get("context", -1.0), match.by_outcome.get("use", -1.0))
-    if match.nearest.outcome in ("context", "use"):
-        if any(w in _STATING for w in words):
-            return match.score >= _STATED_FLOOR  # "we don't use snaps", "16 would also work"
-        return match.score >= _REMARK_FLOOR and words[0] in _SUBJECTS
-    # "podman doesn't use it", "we use vim here": a statement, even when a topic word
-    # pulls it elsewhere; "we need vim" asks (its verb is a request's)
-    said = any(w in _STATING for w in words) or (
-        words[0] in _PEOPLE and len(words) > 1 and words[1] not in _REQUESTING
-    )
-    return remark >= _REMARK_FLOOR and said
-
-
-_REMARK_FLOOR = 0.33
-_STATED_FLOOR = 0.25
 
 
 def _rejection(state: PlanState, text: str) -> str:

@@ -146,7 +146,7 @@ _STATING = frozenset(
     ).split()
 )
 # verbs that report what someone else said, thought or forgot
-_REPORTING = frozenset(
+REPORTING = frozenset(
     "says said say tells told thinks thought forgot forgets mentioned mentions reckons "
     "claims claimed insists insisted".split()
 )
@@ -325,7 +325,7 @@ def read_clause(
         # "please don't try to install it from the distro yet": put off, nothing now
         return Reading("context", "deferred ('not ... yet')")
     wish = _has_wish(words)
-    reported = next((w for w in head[1:3] if w in _REPORTING), "")
+    reported = next((w for w in head[1:3] if w in REPORTING), "")
     if wish and reported and head[0] not in IMPERATIVES and not _names_something(text, words):
         # "IT says they need to see the logs", "I forgot the script needs it": someone's
         # need reported as the reason for a change, which names no value or field

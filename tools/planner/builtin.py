@@ -212,7 +212,6 @@ def _operations(state: PlanState) -> list[edit_plan.Operation]:
     ops += state.repository_values
     if state.remove:
         ops.append(edit_plan.RemovePackages(packages=list(state.remove)))
-    prefer_vendor_spellings(state)
     if state.add:
         ops.append(edit_plan.AddPackages(packages=list(state.add)))
     if state.add_kernel:
@@ -333,6 +332,7 @@ def plan_request(
     settle_arch_consoles(state)
     state.text.owner = "packages"
     rule_packages(state)
+    prefer_vendor_spellings(state)  # docker-ce from the repository added: no docker.io
     clauses = account(state)
     suggestions = _suggestions(state)
     ops = _operations(state)

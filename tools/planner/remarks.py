@@ -1,0 +1,94 @@
+"""Whether a clause no rule read is a remark: a statement about the world, not a request.
+
+Split from :mod:`.accounting`. The operation bank gives each unread clause its nearest
+labels; a statement ("the devices are deployed without network access", "we use vim
+here") is read as context even when the bank leans to it by less than its threshold, and
+only when the clause's words are words (":func:`has_words`": "bbbbbb wmxbgm" is no
+remark).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from oic_ai.stores.operation_bank import BankLabel
+from oic_ai.tools.planner.bank import BankMatch
+from oic_ai.tools.planner.text import Token
+
+# words that join a clause to the one before it
+CONNECTORS = frozenset("and then also plus but so or".split())
+_SUBJECTS = frozenset(
+    "we we're we'll we've our they they're their these those it it's its this that there "
+    "i i'm i've my the".split()
+)
+# words that make a clause a statement wherever they stand ("podman doesn't use it")
+_STATING = frozenset(
+    "is are was were doesn't don't isn't aren't won't can't cannot didn't hasn't haven't "
+    "we'll we're they're it's would might".split()
+)
+_PEOPLE = frozenset("we i they our my their".split())
+_REQUESTING = frozenset("need needs want wants would like require requires 'd".split())
+_ASKING = frozenset("should must need needs want wants please".split())
+# words that carry no meaning of their own: "the bbghhh" is no remark
+_FUNCTION_WORDS = frozenset(
+    "a an the of to in on at for with and or but then so by from as is be it this that".split()
+)
+_REMARK_FLOOR = 0.33
+_STATED_FLOOR = 0.25
+
+
+def remark_label(match: BankMatch) -> BankLabel:
+    """The context (or use) label a remark is read as."""
+    if match.nearest.outcome in ("context", "use"):
+        return match.nearest
+    use = match.by_outcome.get("use", -1.0) > match.by_outcome.get("context", -1.0)
+    return BankLabel("use" if use else "context", "use" if use else "context")
+
+
+def has_words(tokens: Sequence[Token]) -> bool:
+    """True when some meaningful word among ``tokens`` is an ordinary English word."""
+    from oic_ai.tools.planner.lexicon import english_words, is_english
+
+    if not english_words():
+        return True  # no lexicon without the model: do not second-guess the bank
+    return any(
+        is_english(part, compounds=True)
+        for t in tokens
+        if t.text not in _FUNCTION_WORDS
+        for part in re.split(r"[-_]", t.text)
+        if part
+    )
+
+
+def mostly_english(tokens: Sequence[Token]) -> bool:
+    """True when most meaningful words are English words ("the joints sync over ptp")."""
+    from oic_ai.tools.planner.lexicon import english_words, is_english
+
+    words = [t.text for t in tokens if t.text not in _FUNCTION_WORDS]
+    if not english_words() or not words:
+        return False
+    return 2 * sum(is_english(w, compounds=True) for w in words) > len(words)
+
+
+def is_remark(tokens: Sequence[Token], match: BankMatch) -> bool:
+    """A statement about the world the bank leans towards reading as context.
+
+    "the devices are deployed without network access": it starts with its subject, asks
+    nothing ("should", "must", "please" would), and its nearest label is context or use,
+    if not by the threshold's margin.
+    """
+    words = [t.text for t in tokens if t.text not in CONNECTORS]
+    if not words or any(w in _ASKING for w in words):
+        return False
+    remark = max(match.by_outcome.get("context", -1.0), match.by_outcome.get("use", -1.0))
+    if match.nearest.outcome in ("context", "use"):
+        if any(w in _STATING for w in words):
+            return match.score >= _STATED_FLOOR  # "we don't use snaps", "16 would also work"
+        return match.score >= _REMARK_FLOOR and words[0] in _SUBJECTS
+    # "podman doesn't use it", "we use vim here": a statement, even when a topic word
+    # pulls it elsewhere; "we need vim" asks (its verb is a request's)
+    said = any(w in _STATING for w in words) or (
+        words[0] in _PEOPLE and len(words) > 1 and words[1] not in _REQUESTING
+    )
+    return remark >= _REMARK_FLOOR and said
