@@ -30,16 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.support.conversations import (  # noqa: E402
-    DEV,
-    DEV2,
-    DEV3,
-    DEV4,
-    DEV5,
-    DEV6,
-    DEV7,
-    DEV8,
-    DEV9,
-    DEV10,
+    DEV_PARTS,
     HELDOUT,
     TurnOutcome,
     composer_verdicts,
@@ -110,24 +101,13 @@ def report(label: str, outcomes: list[TurnOutcome], details: bool) -> None:
 def main() -> None:
     """Run the parts asked for and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    names = ["dev", *(f"dev{n}" for n in range(2, 11)), "heldout"]
+    names = [*DEV_PARTS, "heldout"]
     parser.add_argument("--part", choices=[*names, "all"], default="all")
     parser.add_argument("--details", choices=[*names, "none"], default="dev")
     parser.add_argument("--provider", default="builtin")
     args = parser.parse_args()
-    parts = {
-        "dev": [("dev", DEV)],
-        "dev2": [("dev2", DEV2)],
-        "dev3": [("dev3", DEV3)],
-        "dev4": [("dev4", DEV4)],
-        "dev5": [("dev5", DEV5)],
-        "dev6": [("dev6", DEV6)],
-        "dev7": [("dev7", DEV7)],
-        "dev8": [("dev8", DEV8)],
-        "dev9": [("dev9", DEV9)],
-        "dev10": [("dev10", DEV10)],
-        "heldout": [("held-out", HELDOUT)],
-    }
+    parts = {name: [(name, path)] for name, path in DEV_PARTS.items()}
+    parts["heldout"] = [("held-out", HELDOUT)]
     chosen = [p for ps in parts.values() for p in ps] if args.part == "all" else parts[args.part]
     for label, path in chosen:
         started = time.perf_counter()

@@ -34,6 +34,11 @@ DEV8 = PROJECT / "tests" / "data" / "conversations" / "dev8.yaml"
 DEV9 = PROJECT / "tests" / "data" / "conversations" / "dev9.yaml"
 DEV10 = PROJECT / "tests" / "data" / "conversations" / "dev10.yaml"
 HELDOUT = PROJECT / "bench" / "heldout" / "conversations.yaml"
+# Every development part by name, in the order they were written (the held-out part is not one).
+DEV_PARTS = {
+    name: PROJECT / "tests" / "data" / "conversations" / f"{name}.yaml"
+    for name in ("dev", *(f"dev{n}" for n in range(2, 11)))
+}
 OUR_TEMPLATES = PROJECT / "image-templates"
 REFERENCE_TEMPLATES = (
     PROJECT.parent / "shared" / "reference" / "os-image-composer" / "image-templates"
@@ -433,7 +438,7 @@ class KnownPackages:
 
 def known_packages() -> KnownPackages:
     """The names a labelled turn may add: every part's labels, the library and the reference."""
-    parts = (DEV, DEV2, DEV3, DEV4, DEV5, DEV6, DEV7, DEV8, DEV9, HELDOUT)
+    parts = (*DEV_PARTS.values(), HELDOUT)
     labelled = [c for path in parts if path.is_file() for c in load_conversations(path)]
     return KnownPackages(labelled, [OUR_TEMPLATES, REFERENCE_TEMPLATES])
 
