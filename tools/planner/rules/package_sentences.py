@@ -288,6 +288,23 @@ MUST_HAVE = re.compile(
     r"\s+(?:also\s+)?(?P<verb>have|carry|contain|include|ship(?:\s+with)?|come\s+with|bring)"
     rf"\s*:?\s+(?P<names>{NAMES})\b"
 )
+# "it should boot into chromium fullscreen", "the panel launches firefox in kiosk mode": the
+# one application a kiosk starts is a package it holds (only a name known as one counts)
+LAUNCHES = re.compile(
+    r"\b(?P<verb>(?:boots?|booting)\s+(?:(?:straight|directly|right)\s+)?into"
+    r"|launch(?:es|ing)?|auto-?start(?:s|ing)?)"
+    rf"\s+(?:an?\s+|the\s+)?(?P<names>{NAME})"
+    r"(?=\s*(?:$|[\n.;,!)])|\s+(?:full-?\s?screen|in\s+kiosk|kiosk|on\s+boot|at\s+(?:boot|startup)))"
+)
+# "the UX team went with weston's kiosk shell instead", "we're moving the runners to podman":
+# a decision reported about the image's software names what it should hold now
+DECIDED = re.compile(
+    r"\b(?P<verb>went|gone|going|switched|switching|moved|moving|migrated|migrating|settled"
+    r"|standardi[sz]ed|standardi[sz]ing)"
+    r"\s+(?:(?:the|our|all|their)\s+(?:[a-z-]+\s+){0,2})?(?:with|to|on)"
+    rf"\s+(?:an?\s+|the\s+)?(?P<names>{NAME})"
+    r"(?='s\b|\s*(?:$|[\n.;,!)])|\s+instead\b)"
+)
 # the same negated, as tickets and user stories write it: "MUST NOT include openssh-server",
 # "it shouldn't ship with telnet", "must never contain: a, b"
 MUST_NOT_HAVE = re.compile(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Literal
 
 from oic_ai.stores.capability_catalog import Capability, words
@@ -79,7 +80,9 @@ from oic_ai.tools.planner.rules.package_names import (
 )
 from oic_ai.tools.planner.rules.package_sentences import (
     ALL_IT_NEEDS,
+    DECIDED,
     ENSURING,
+    LAUNCHES,
     MUST_HAVE,
     MUST_NOT_HAVE,
     NONE_THERE,
@@ -553,6 +556,8 @@ def _said_of(state: PlanState) -> None:
         (MUST_HAVE, "add", "have"),
         (MUST_NOT_HAVE, "remove", "no"),
         (NONE_THERE, "remove", "no"),
+        (LAUNCHES, "add", "said"),
+        (DECIDED, "add", "said"),
     )
     for pattern, mode, verb in readings:
         for match in state.text.matches(pattern):
@@ -560,9 +565,13 @@ def _said_of(state: PlanState) -> None:
             if pattern is NONE_THERE and not ENSURING.search(lead):
                 continue  # "since there is no docker anymore": a reason, no request
             start, end = match.span("names")
-            part = [t for t in tokens if t.kind in ("word", "sep") and start <= t.start < end]
+            part = [  # "weston's kiosk shell" names weston
+                replace(t, text=t.text.removesuffix("'s"))
+                for t in tokens
+                if t.kind in ("word", "sep") and start <= t.start < end
+            ]
             before = len(state.text.claims)
-            if pattern is not NONE_THERE:  # "must include X": the verb said ("include")
+            if pattern in (MUST_HAVE, MUST_NOT_HAVE):  # "must include X": the verb said
                 verb = match.group("verb").split()[0]
             listed = mode == "add" or pattern is MUST_NOT_HAVE  # "there is no ssh server"
             items = list(split_items(part)) if listed else [Item(mode, part, verb)]
