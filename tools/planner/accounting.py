@@ -338,21 +338,37 @@ def _outcome(
 
 
 def _commands(state: PlanState, item: Unread) -> bool:
-    """True when the clause, none of it read, is headed by a verb in the imperative."""
-    if item.owners:
+    """True when the clause, none of it read, is headed by a verb in the imperative.
+
+    A polite frame read as context ("can you", "pls") leaves the clause unread, and a
+    clause that opens with a wish addressed to the assistant ("can you schedule ...") asks
+    as an imperative does.
+    """
+    if any(owner != "context" for owner in item.owners):
         return False
     known = lambda word: _is_package(state, word)  # noqa: E731
     why = read_clause(item.clause.text, is_package=known).why
+    addressed = why[5:].strip("'\"") if why.startswith("wish") else ""
+    opening = " ".join(item.clause.text.lower().split()[:5])
+    if addressed in _ADDRESSED and addressed in opening:
+        # "could you make sure it's there once" asks to check, not to change
+        return not re.search(r"\byou (?:make sure|ensure|check|confirm|verify|double)", opening)
     verb = why.split()[-1].strip("'\"") if why.startswith("imperative") else ""
+    words = [t.text for t in item.tokens]
+    if verb in _CHECKING or (verb == "make" and "sure" in item.clause.text.lower().split()[:4]):
+        return False  # "make sure it only shows up once": a check of what was asked
     if verb in IMPERATIVES:
         return verb not in _KEEPING
-    words = [t.text for t in item.tokens]
     if len(words) > 2 and words[0] == "plus" and words[1] in ("a", "an", "some"):
         return True  # "plus a cron job that reboots it nightly": one more thing asked for
     # "text us once it's built": a word whose object is "me" or "us" is a verb, listed or not
     return bool(verb) and verb in words[:-1] and words[words.index(verb) + 1] in ("me", "us")
 
 
+# imperatives that ask to check, not to change
+_CHECKING = frozenset("ensure check verify confirm double-check".split())
+# wishes said to the assistant: the polite form of an imperative
+_ADDRESSED = frozenset(("can you", "could you", "would you", "will you"))
 # imperatives that ask for no change ("keep it simple", "leave the rest as is", "start
 # from this")
 _KEEPING = frozenset("keep leave stay go stick retain use let do build start begin".split())
@@ -400,9 +416,12 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         # "nouveau has to stay out of the way; modprobe.blacklist=nouveau is fine": the
         # names it says are inside a value the request applied, which it explains
         return Reading("context", "names only what a value the request applied holds")
-    if reading.why.startswith("wish") and (state.remove or state.absent) and _refuses_a_kind(item):
-        # "remove cloud-init. we don't want anything pulling config from the network": a
-        # refusal of whatever does something, said after the request removed it, says why
+    if (state.remove or state.absent) and (
+        (reading.why.startswith("wish") and _refuses_a_kind(item)) or _no_kind(state, item)
+    ):
+        # "remove cloud-init. we don't want anything pulling config from the network", "drop
+        # vim. no editors on a jump box": a refusal of a kind of thing, said after the
+        # request removed something, says why
         return Reading("context", "why the request removed something")
     if reading.why.startswith(("package", "unknown word")) and _only_changed_names(state, item):
         # "put vim and tmux on it, techs live in tmux": the name was read in this request
@@ -475,6 +494,19 @@ def _refuses_a_kind(item: Unread) -> bool:
 
 
 _KINDS = frozenset("anything anyone anybody any something nothing".split())
+
+
+def _no_kind(state: PlanState, item: Unread) -> bool:
+    """True for "no editors on a jump box": a kind of thing refused, no name or field."""
+    words = [t.text for t in item.tokens]
+    return (
+        len(words) >= 2
+        and words[0] == "no"
+        and words[1].endswith("s")
+        and words[1] not in FIELD_NOUNS
+        and not _is_package(state, words[1])
+        and not _is_package(state, words[1].removesuffix("s"))
+    )
 
 
 # the field nouns that name what one operation family changes

@@ -161,9 +161,13 @@ def _names_something(text: str, words: list[str]) -> bool:
     return bool(_VALUE.search(text)) or any(w in FIELD_NOUNS for w in words)
 
 
+# whoever it may be ("if anyone needs root ...")
+_ANYONE = frozenset("someone somebody anyone anybody everyone everybody".split())
 # determiners that open a definite subject, and the plural present verbs that state what
 # such a subject does ("the cameras use", "our techs run")
-_DEFINITE = frozenset("the our their his her its these those".split())
+_DEFINITE = frozenset(
+    "the our their his her its these those some most many several few both all other".split()
+)
 _PRESENT_STATING = frozenset(
     "use run own handle manage cover live sit come go work rely depend publish talk "
     "connect terminate ship prefer like hate love know".split()
@@ -344,6 +348,10 @@ def read_clause(
         # "we've got runners that need an identical image": the wish is the relative
         # clause's, which describes a noun of a statement
         return Reading("context", f"statement (a relative clause's {wish!r})")
+    if wish and words[0] == "if" and words[1] in _ANYONE | PEOPLE and not named:
+        # "if someone needs to edit a file they should go through config management": a
+        # rule for people, on a condition, that names nothing an image holds
+        return Reading("context", "a condition on people")
     if wish:
         return Reading("asks", f"wish {wish!r}")
     if _DEFERRED & set(words) and head[0] not in IMPERATIVES:
@@ -355,8 +363,9 @@ def read_clause(
         return Reading("context", f"says what stays ({kept!r})")
     stated = next((w for w in head if w in _STATING), "")
     if not stated and head[0] in _DEFINITE and len(head) > 2:
-        # "the rescue flows use scp", "our runners handle it": a definite subject and
-        # a verb of what is (not the first word after the determiner: that is the noun)
+        # "the rescue flows use scp", "our runners handle it", "some teams still run
+        # hyper-v": a definite or quantified subject and a verb of what is (not the
+        # first word after the determiner: that is the noun)
         stated = next((w for w in head[2:] if w in _PRESENT_STATING), "")
         if not stated and not _names_something(text, words):
             # "the QA team switched to nightly builds", "the platform team standardised on
@@ -405,8 +414,11 @@ def read_clause(
         field = " ".join(next((p for p in pairs if p in _TWO_WORD_FIELDS), ()))
     if field:
         return Reading("asks", f"field {field!r}")
-    if len(head) > 2 and head[0] not in _FUNCTION and _past(head[1]) and not (
-        is_package is not None and is_package(head[0])
+    if (
+        len(head) > 2
+        and head[0] not in _FUNCTION
+        and _past(head[1])
+        and not (is_package is not None and is_package(head[0]))
     ):
         # "security flagged it in the audit": someone did something, whatever it names
         return Reading("context", f"statement ({head[1]!r})")
@@ -488,12 +500,9 @@ def _relative_wish(words: list[str], wish: str) -> bool:
 
 def _past(word: str) -> bool:
     """True for an English past form ("standardised", "moved"), never an imperative."""
-    return (
-        word.endswith("ed")
-        and word not in IMPERATIVES
-        and len(word) > 4
-        and _inflected(word)
-    )
+    return word.endswith("ed") and word not in IMPERATIVES and len(word) > 4 and _inflected(word)
+
+
 # verbs that ask for the image itself, and the words that name it
 _MAKING = frozenset("give draft get build make produce create generate prepare write".split())
 _THE_IMAGE = frozenset(
@@ -508,9 +517,7 @@ def _whole_image(words: list[str]) -> bool:
     return bool(_MAKING & set(rest)) and all(w in _MAKING or w in _THE_IMAGE for w in rest)
 
 
-def _fronted_purpose(
-    words: list[str], wish: str, is_package: Callable[[str], bool] | None
-) -> bool:
+def _fronted_purpose(words: list[str], wish: str, is_package: Callable[[str], bool] | None) -> bool:
     """True for "<thing> we need for <purpose>": the object before its subject, no package.
 
     "mosquitto we need for telemetry" still asks (a package is fronted).

@@ -323,6 +323,9 @@ _NOUN_BEFORE = frozenset("the a an our their my this that".split())
 # a noun phrase with one of these at its head can be a subject: "the rescue flows use scp"
 _DEFINITE = frozenset("the our their my his her its these those".split())
 # modals that make a statement unless they ask ("can you add", "could we have")
+# words that open a rule or a change after a header, which is then its topic, not a thing
+# to add ("firewall: only allow ssh from the lab", "monitoring: drop collectd")
+_RULE_HEADS = frozenset("only allow deny block permit open close drop reject accept limit".split())
 _MODALS = frozenset("can could would should might may must".split())
 _ASKED = frozenset("you we i it this that".split())
 
@@ -418,13 +421,17 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
         intends = (word == "will" and before in _PROPOSING or word in _INTENDING) and (
             following in _HAVING
         )
-        if token.kind == "word" and not intends and (
-            word in _STATEMENT_WORDS
-            or (
-                word in _MODALS
-                and following not in _ASKED
-                and before not in _PROPOSING
-                and before not in _NOUN_BEFORE  # "the can bus": a noun, not a modal
+        if (
+            token.kind == "word"
+            and not intends
+            and (
+                word in _STATEMENT_WORDS
+                or (
+                    word in _MODALS
+                    and following not in _ASKED
+                    and before not in _PROPOSING
+                    and before not in _NOUN_BEFORE  # "the can bus": a noun, not a modal
+                )
             )
         ):
             statement = True
@@ -472,6 +479,9 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
                     continue
                 if header & _OTHER_HEADERS:
                     other_role = True  # "users: admin, tech1 and tech2"
+                elif following in _RULE_HEADS:
+                    yield Item("aside", list(current), "", ":")  # "firewall: only allow ssh"
+                    current = []
             if current:
                 said = item().mode == "aside" and not aside and not outside and not other_role
                 yield item()

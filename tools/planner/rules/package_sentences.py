@@ -294,7 +294,8 @@ LAUNCHES = re.compile(
     r"\b(?P<verb>(?:boots?|booting)\s+(?:(?:straight|directly|right)\s+)?into"
     r"|launch(?:es|ing)?|auto-?start(?:s|ing)?)"
     rf"\s+(?:an?\s+|the\s+)?(?P<names>{NAME})"
-    r"(?=\s*(?:$|[\n.;,!)])|\s+(?:full-?\s?screen|in\s+kiosk|kiosk|on\s+boot|at\s+(?:boot|startup)))"
+    r"(?:,?\s+(?:in\s+)?(?:full-?\s?screen|kiosk(?:\s+mode)?|on\s+boot|at\s+(?:boot|startup))\b)*"
+    r"(?=\s*(?:$|[\n.;,!)]))"
 )
 # "the UX team went with weston's kiosk shell instead", "we're moving the runners to podman":
 # a decision reported about the image's software names what it should hold now
