@@ -130,8 +130,23 @@ def _undo_marker(work: str, vocabulary: ConversationVocabulary) -> Span | None:
                 continue
             if phrase.alone and not _ALONE_AFTER.match(work, match.end()):
                 continue
+            if _BARE_TAKE_BACK.fullmatch(match.group()) and _said_before(work[: match.start()]):
+                continue  # "and rviz2? no scratch that": the clause before, not a turn
             found.append(match.span())
     return min(found, key=lambda span: (span[0], -span[1])) if found else None
+
+
+# a take-back with a bare pronoun: after a clause of the same message it takes that clause
+# back (the planner drops it), not the turn before
+_BARE_TAKE_BACK = re.compile(r"(?:scratch|forget|ignore)\s+(?:that|this|it)")
+_LEAD_IN = re.compile(
+    r"(?:\b(?:no|nah|nope|oh|wait|actually|hmm|ok|okay|sorry|ugh)\b|[\s,.;:!?-])*$"
+)
+
+
+def _said_before(before: str) -> bool:
+    """True when words stand before a take-back's lead-in ("add x? no, wait, scratch that")."""
+    return bool(re.search(r"\w", before[: _LEAD_IN.search(before).start()]))  # type: ignore[union-attr]
 
 
 def _other_undo_phrases(work: str, marker: Span, vocabulary: ConversationVocabulary) -> list[Span]:

@@ -161,6 +161,8 @@ def _names_something(text: str, words: list[str]) -> bool:
     return bool(_VALUE.search(text)) or any(w in FIELD_NOUNS for w in words)
 
 
+# adverbs between a subject and its verb ("only supports", "still runs")
+_FREQUENCY = frozenset("only still also just already really always never usually".split())
 # whoever it may be ("if anyone needs root ...")
 _ANYONE = frozenset("someone somebody anyone anybody everyone everybody".split())
 # determiners that open a definite subject, and the plural present verbs that state what
@@ -371,7 +373,16 @@ def read_clause(
             # "the QA team switched to nightly builds", "the platform team standardised on
             # podman": a past verb after the noun, whatever package it names
             stated = next((w for w in head[2:4] if _past(w)), "")
-        at = next((i for i in (2, 3) if i < len(head) and _singular_present(head[i])), 0)
+        at = next(
+            (
+                i
+                for i in range(2, 6)
+                if i < len(head)
+                and _singular_present(head[i])
+                and (i < 4 or head[i - 1] in _FREQUENCY)  # "the vendor's runtime only supports"
+            ),
+            0,
+        )
         if (
             not stated
             and at

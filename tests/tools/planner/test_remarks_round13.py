@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+from oic_ai.tools.references import find_reference
 from tests.tools.planner.helpers import added, plan_after, plan_on, removed
 
 BASE = "debian13-x86_64-minimal-raw.yml"
@@ -62,6 +63,12 @@ def test_a_quantified_subject_and_a_verb_of_what_is_describe_the_world() -> None
         assert not result.not_applied, (said, result.not_applied)
 
 
+def test_an_adverb_between_a_subject_and_its_verb_keeps_the_statement() -> None:
+    result = plan_on(BASE, "add curl, the scanner firmware only speaks serial")
+    assert added(result) == ["curl"], result.operations
+    assert not result.not_applied, result.not_applied
+
+
 def test_a_rule_for_people_on_a_condition_asks_nothing_of_the_image() -> None:
     said = "drop nano. if anybody needs to change a file they should go via config management"
     result = plan_on(BASE, said)
@@ -101,3 +108,14 @@ def test_a_header_followed_by_a_rule_is_its_topic() -> None:
     assert result.not_applied, result
     result = plan_on(BASE, "firewall: nftables")
     assert added(result) == ["nftables"], result.operations
+
+
+def test_scratch_that_after_a_clause_of_the_same_message_takes_that_clause_back() -> None:
+    for said in ("and htop? no, scratch that. add curl", "add a swap file... hmm forget that"):
+        assert find_reference(said) is None, said
+        result = plan_on(BASE, said)
+        assert "htop" not in added(result), result.operations
+        assert not result.not_applied, (said, result.not_applied)
+    for said in ("scratch that", "ok, scratch that please"):  # alone: the turn before
+        found = find_reference(said)
+        assert found is not None and found.kind == "undo", said
