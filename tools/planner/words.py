@@ -35,7 +35,7 @@ REMOVE_VERBS = frozenset(
     (
         "remove removes removing drop drops dropping delete deletes without no exclude excludes "
         "excluding uninstall uninstalls disable disables minus sans skip strip lose except purge "
-        "rid omit omitting excluded lacking forget ditch scrap rm"
+        "rid omit omitting excluded lacking forget ditch scrap scratch rm"
     ).split()
 )
 SEPARATOR_WORDS = frozenset({"and", "or", "nor", "then", "but", "also"})

@@ -119,3 +119,17 @@ def test_scratch_that_after_a_clause_of_the_same_message_takes_that_clause_back(
     for said in ("scratch that", "ok, scratch that please"):  # alone: the turn before
         found = find_reference(said)
         assert found is not None and found.kind == "undo", said
+
+
+def test_it_after_one_capability_named_removes_that_capability() -> None:
+    template = "ubuntu24-x86_64-ros2-robotics-raw.yml"
+    result = plan_after(
+        template, "add ros-jazzy-navigation2", "nav2 is too heavy for the small robots, drop it"
+    )
+    assert "ros-jazzy-navigation2" in removed(result), result.operations
+    assert not result.not_applied, result.not_applied
+
+
+def test_scratch_with_a_package_removes_it() -> None:
+    result = plan_after(BASE, "add htop and curl", "scratch curl, the proxy blocks it anyway")
+    assert removed(result) == ["curl"], result.operations

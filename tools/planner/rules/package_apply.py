@@ -122,9 +122,26 @@ def named_before(state: PlanState, item: Item) -> bool:
     (or two names for "it") leaves the clause to be reported.
     """
     # the text as read (offsets of the item), not as written, and not blanked by rules
-    words = {t.text for t in tokenize(state.text.original[: item.span[0]].lower())}
+    before = state.text.original[: item.span[0]].lower()
+    words = {t.text for t in tokenize(before)}
     named = present_names(state, words)
     plural = bool(_PLURAL & set(item.words))
+    if not named:
+        # "nav2 pulls half the internet, rip it out": one capability named, whose packages
+        # the template has, is the one thing "it" can be
+        target = state.target
+        held = [
+            present
+            for capability in find_capabilities(state.catalog, before)
+            if (
+                present := present_names(
+                    state, capability.packages_for(target.os, target.dist, target.arch)
+                )
+            )
+        ]
+        if len(held) == 1:
+            remove_packages(state, item, held[0], held[0][0])
+            return True
     if not named or (len(named) > 1 and not plural):
         return False
     remove_packages(state, item, named, named[0])
@@ -194,4 +211,3 @@ def prefer_vendor_spellings(state: PlanState) -> None:
         vendor = [n for n in state.add if n in group.names and n not in distro]
         if vendor and distro & set(state.add):
             state.add = [n for n in state.add if n not in distro]
-
