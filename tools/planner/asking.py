@@ -306,6 +306,15 @@ def read_clause(
         # planner checks against the template (only what it has can stay)
         objects = [w for w in head[1:] if w not in _FUNCTION and w not in _LEAD]
         return Reading("asks", f"{KEEPS} {' '.join(objects)!r}")
+    if (
+        head[0] in ("have", "get")
+        and len(head) > 2
+        and head[1] not in _SUBJECTS | {"you", "to", "been", "got", "had", "a", "an", "fun"}
+        and words[0] == head[0]
+    ):
+        # "have rsyslog forward everything to splunk", "get the kiosk to reboot nightly": a
+        # thing made to do something, asked at the head of a clause
+        return Reading("asks", f"imperative {head[0]!r}")
     if head[0] in IMPERATIVES and not (len(head) > 1 and head[1] in ("you", "we", "i")):
         return Reading("asks", f"imperative {head[0]!r}")
     if (

@@ -133,3 +133,19 @@ def test_it_after_one_capability_named_removes_that_capability() -> None:
 def test_scratch_with_a_package_removes_it() -> None:
     result = plan_after(BASE, "add htop and curl", "scratch curl, the proxy blocks it anyway")
     assert removed(result) == ["curl"], result.operations
+
+
+def test_a_kiosk_application_and_its_compositor_said_without_a_verb() -> None:
+    result = plan_on(BASE, "a wall display: firefox fullscreen on weston, that's all")
+    assert {"firefox-esr", "weston"} <= set(added(result)), result.operations
+    assert not result.not_applied, result.not_applied
+    result = plan_on(BASE, "our menu board fullscreen under cage")  # no app name: nothing
+    assert "cage" in added(result) and len(added(result)) == 1, result.operations
+
+
+def test_have_something_do_something_asks_and_is_reported() -> None:
+    result = plan_on(BASE, "add htop. have journald forward everything to graylog at 10.0.0.9")
+    assert "htop" in added(result), result.operations
+    assert any("journald forward everything" in entry for entry in result.not_applied), (
+        result.not_applied
+    )

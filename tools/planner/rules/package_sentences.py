@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Literal
 
 from oic_ai.stores.capability_catalog import words
 from oic_ai.tools.planner.lexicon import is_english
@@ -297,6 +298,18 @@ LAUNCHES = re.compile(
     r"(?:,?\s+(?:in\s+)?(?:full-?\s?screen|kiosk(?:\s+mode)?|on\s+boot|at\s+(?:boot|startup))\b)*"
     r"(?=\s*(?:$|[\n.;,!)]))"
 )
+# "Chromium fullscreen under cage", "firefox in kiosk mode on weston": the kiosk's
+# application and the compositor it runs in, said without a verb (only known names count);
+# the application is read first, then the manner and the compositor together
+_FULLSCREEN = r"(?:in\s+)?(?:full-?\s?screen|kiosk\s+mode)"
+_UNDER = r"\s+(?:under|in|on|inside|via|with)\s+"
+FULLSCREEN_APP = re.compile(
+    rf"\b(?P<names>{NAME})(?:\s+{_FULLSCREEN}\b(?!{_UNDER})|(?=\s+{_FULLSCREEN}{_UNDER}))"
+)
+FULLSCREEN_UNDER = re.compile(
+    rf"\b{_FULLSCREEN}{_UNDER}(?P<names>{NAME})"
+    r"(?=\s*(?:$|[\n.;,!)])|\s+(?:and|but|nothing)\b)"
+)
 # "the UX team went with weston's kiosk shell instead", "we're moving the runners to podman":
 # a decision reported about the image's software names what it should hold now
 DECIDED = re.compile(
@@ -319,6 +332,19 @@ NONE_THERE = re.compile(
     r"\bthere(?:\s+is|\s+are|'s|'re)"
     rf"\s+no\s+(?P<names>(?:{NAME})(?:\s+(?:{NAME})){{0,2}})"
     r"(?=\s*(?:$|[\n.;,!)]|\s+(?:in|on|at\s+all|installed|left|anywhere)\b))"
+)
+
+
+# the sentence forms read for names, each with its way and the verb it counts as (a
+# modal's own verb for MUST_HAVE and MUST_NOT_HAVE; "said": only known names count)
+SENTENCE_READINGS: tuple[tuple[re.Pattern[str], Literal["add", "remove"], str], ...] = (
+    (MUST_HAVE, "add", "have"),
+    (MUST_NOT_HAVE, "remove", "no"),
+    (NONE_THERE, "remove", "no"),
+    (LAUNCHES, "add", "said"),
+    (DECIDED, "add", "said"),
+    (FULLSCREEN_APP, "add", "said"),
+    (FULLSCREEN_UNDER, "add", "said"),
 )
 
 

@@ -80,9 +80,7 @@ from oic_ai.tools.planner.rules.package_names import (
 )
 from oic_ai.tools.planner.rules.package_sentences import (
     ALL_IT_NEEDS,
-    DECIDED,
     ENSURING,
-    LAUNCHES,
     MUST_HAVE,
     MUST_NOT_HAVE,
     NONE_THERE,
@@ -91,6 +89,7 @@ from oic_ai.tools.planner.rules.package_sentences import (
     PHRASE_NOT_NEEDED,
     REPLACE,
     SAID_OF,
+    SENTENCE_READINGS,
     final_intent,
     from_repository,
     in_path,
@@ -552,14 +551,7 @@ def _said_of(state: PlanState) -> None:
                 _not_there(state, item)  # "nano out": nothing by that name to remove
         if len(state.text.claims) > before:
             state.text.consume(max(start, match.start()), match.end())
-    readings: tuple[tuple[re.Pattern[str], Literal["add", "remove"], str], ...] = (
-        (MUST_HAVE, "add", "have"),
-        (MUST_NOT_HAVE, "remove", "no"),
-        (NONE_THERE, "remove", "no"),
-        (LAUNCHES, "add", "said"),
-        (DECIDED, "add", "said"),
-    )
-    for pattern, mode, verb in readings:
+    for pattern, mode, verb in SENTENCE_READINGS:
         for match in state.text.matches(pattern):
             lead = state.text.original[: match.start()].lower()
             if pattern is NONE_THERE and not ENSURING.search(lead):
