@@ -415,7 +415,7 @@ def read_clause(
     if len(head) > 1 and head[0].endswith("ing") and head[1] in ("from", "off", "over"):
         # "coming from mkosi", "moving off CentOS": where the user comes from
         return Reading("context", f"background ({head[0]!r})")
-    if head[0] in _PURPOSE and not _VALUE.match(" ".join(head[1:2])):
+    if head[0] in _PURPOSE and not _VALUE.search(" ".join(head[1:])):
         return Reading("purpose", f"purpose {head[0]!r}")
     value = _VALUE.search(text)
     if value:

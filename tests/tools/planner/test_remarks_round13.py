@@ -149,3 +149,9 @@ def test_have_something_do_something_asks_and_is_reported() -> None:
     assert any("journald forward everything" in entry for entry in result.not_applied), (
         result.not_applied
     )
+
+
+def test_a_purpose_that_holds_a_value_is_not_absorbed() -> None:
+    result = plan_on(BASE, "add rsyslog, for the relay at 10.0.0.9")
+    assert "rsyslog" in added(result), result.operations
+    assert any("10.0.0.9" in entry for entry in result.not_applied), result.not_applied
