@@ -161,6 +161,11 @@ def _names_something(text: str, words: list[str]) -> bool:
     return bool(_VALUE.search(text)) or any(w in FIELD_NOUNS for w in words)
 
 
+# what people say to close a message ("let me know if ...", "ping me if anything is unclear")
+_COURTESY = re.compile(
+    r"(?:let\s+(?:me|us)\s+know|(?:ping|tell|ask)\s+(?:me|us)\s+if"
+    r"|have\s+a\s+(?:good|nice|great|lovely)\b|hope\s+(?:that|this|it)\s+(?:makes|helps))"
+)
 # adverbs between a subject and its verb ("only supports", "still runs")
 _FREQUENCY = frozenset("only still also just already really always never usually".split())
 # whoever it may be ("if anyone needs root ...")
@@ -289,6 +294,10 @@ def read_clause(
         # "so nodes boot without a local disk", "so the techs see the logs": a subject
         # and what it then does; no request form after "so"
         return Reading("purpose", "so ... (what follows from it)")
+    if _COURTESY.match(" ".join(head)):
+        # "let me know if you need anything else", "have a good one": said to the
+        # assistant about the conversation, not about the image
+        return Reading("context", "courtesy")
     if _whole_image(words):
         # "give me the equivalent", "please draft it", "can I get one": the image itself,
         # which the request (or the template so far) already is

@@ -155,3 +155,13 @@ def test_a_purpose_that_holds_a_value_is_not_absorbed() -> None:
     result = plan_on(BASE, "add rsyslog, for the relay at 10.0.0.9")
     assert "rsyslog" in added(result), result.operations
     assert any("10.0.0.9" in entry for entry in result.not_applied), result.not_applied
+
+
+def test_courtesy_to_the_assistant_asks_nothing() -> None:
+    for said in (
+        "add curl. let us know if anything is missing",
+        "add curl, ping me if the target is unclear. have a great weekend",
+    ):
+        result = plan_on(BASE, said)
+        assert added(result) == ["curl"], result.operations
+        assert not result.not_applied, (said, result.not_applied)
