@@ -165,3 +165,14 @@ def test_courtesy_to_the_assistant_asks_nothing() -> None:
         result = plan_on(BASE, said)
         assert added(result) == ["curl"], result.operations
         assert not result.not_applied, (said, result.not_applied)
+
+
+def test_a_kind_word_before_a_package_name_names_that_package() -> None:
+    for said, name in (
+        ("add the browser chromium", "chromium"),
+        ("I'd like the compositor cage on it", "cage"),
+    ):
+        result = plan_on(BASE, said)
+        assert added(result) == [name], (said, result.operations)
+    result = plan_after(BASE, "add chrony", "point chrony at 10.20.0.1")  # a verb: no name
+    assert result.not_applied, result

@@ -9,6 +9,7 @@ from typing import Literal
 
 from oic_ai.stores.capability_catalog import Capability, words
 from oic_ai.stores.vocabulary import CAPABILITY_SYNONYMS, PACKAGE_CAPABILITIES
+from oic_ai.tools.planner.asking import IMPERATIVES
 from oic_ai.tools.planner.lexicon import is_english
 from oic_ai.tools.planner.rules.capability_words import (
     covered_words as _covered,
@@ -659,6 +660,13 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     content = [w for w in item.words if w not in FILLER]
     if len(content) == 2 and content[1] in HEAD_NOUNS and PACKAGE_TOKEN.match(content[0]):
         content = content[:1]  # "the cockpit-podman plugin" names cockpit-podman
+    elif (
+        len(content) == 2
+        and content[0] not in IMPERATIVES  # "point chrony at ...": a verb and its object
+        and not _real(state, content[0])
+        and _real(state, content[1])
+    ):
+        content = content[1:]  # "the browser chromium", "the compositor cage": the name
     text = " ".join(item.words)
     target = state.target
     if len(content) > _MAX_ITEM_WORDS:
