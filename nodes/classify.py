@@ -34,6 +34,7 @@ from oic_ai.tools.references import (
     BackTo,
     Reference,
     find_back_to,
+    find_back_to_words,
     find_reference,
     find_restores,
     keep_rest_spans,
@@ -319,28 +320,9 @@ def _restored(request: str, current: str | None, history: list[str]) -> str:
     restores = find_restores(request)
     if not restores:
         return request
-    from oic_ai.stores.capability_catalog import load_catalog
-    from oic_ai.stores.template_model import template_from_text
-
-    now = template_from_text(current)
-    have = set(now.packages)
-    removed = list(
-        dict.fromkeys(
-            name
-            for earlier in reversed(history)
-            for name in template_from_text(earlier).packages
-            if name not in have
-        )
-    )
-    target = now.target
     out, start = [], 0
     for restore in restores:
-        words = set(re.findall(r"[\w.+-]+", restore.object.lower()))
-        names = [name for name in removed if name in words]
-        if not names and target.os and target.dist:
-            for capability in load_catalog().find(restore.object):
-                provided = capability.packages_for(target.os, target.dist, target.arch or "")
-                names += [name for name in removed if name in provided and name not in names]
+        names = _removed_names(restore.object, current, history)
         if not names:
             continue
         out.append(request[start : restore.span[0]] + "add " + ", ".join(names))
@@ -505,6 +487,8 @@ def _route(
             target=current,
         )
         route["reference"]["back_to"] = back.target
+        if back.packages:
+            route["reference"]["back_to_packages"] = list(back.packages)
     elif intent == "undo":
         route["reference"] = _reference_record(request, reference, current, retarget=False)
     if intent in ("refine", "retarget") and questions.questions:
@@ -534,10 +518,14 @@ def _offer(questions: Sequence[str], template: str) -> str:
 
 
 def _back_to(request: str, current: str, history: list[str]) -> BackTo | None:
-    """The "go back to debian" of a request when an earlier template was Debian, else None."""
+    """The "go back to debian" of a request when an earlier template was Debian, else None.
+
+    "nah go back to docker" after docker was swapped for podman names packages, not a
+    target: the latest earlier template that had them (and the current one lacks).
+    """
     back = find_back_to(request)
     if back is None:
-        return None
+        return _back_to_packages(request, current, history)
     now = target_of(current)
     if target_matches(now, back.target):
         return None  # already there: an ordinary request
@@ -546,12 +534,54 @@ def _back_to(request: str, current: str, history: list[str]) -> BackTo | None:
     return None
 
 
+def _back_to_packages(request: str, current: str, history: list[str]) -> BackTo | None:
+    """The packages an earlier template had for "go back to docker"'s words, or None."""
+    found = find_back_to_words(request)
+    if found is None or not history:
+        return None
+    names = _removed_names(found.object, current, history)
+    if not names:
+        return None
+    vocabulary_spans = [found.span, *keep_rest_spans(request)]
+    return BackTo(target={}, marker=found.marker, spans=tuple(vocabulary_spans), packages=names)
+
+
+def _removed_names(words: str, current: str, history: list[str]) -> tuple[str, ...]:
+    """The packages earlier templates had, the current one lacks, and ``words`` name.
+
+    A name said as written ("htop"), or what the catalog provides for the words on the
+    current target ("the ssh server" -> openssh-server, "docker" -> moby-engine).
+    """
+    from oic_ai.stores.capability_catalog import load_catalog
+    from oic_ai.stores.template_model import template_from_text
+
+    now = template_from_text(current)
+    have = set(now.packages)
+    removed = list(
+        dict.fromkeys(
+            name
+            for earlier in reversed(history)
+            for name in template_from_text(earlier).packages
+            if name not in have
+        )
+    )
+    said = set(re.findall(r"[\w.+-]+", words.lower()))
+    names = [name for name in removed if name in said]
+    target = now.target
+    if not names and target.os and target.dist:
+        for capability in load_catalog().find(words):
+            provided = capability.packages_for(target.os, target.dist, target.arch or "")
+            names += [name for name in removed if name in provided and name not in names]
+    return tuple(names)
+
+
 def _only_a_target(request: str) -> bool:
     """True when ``request`` names a target and asks nothing else ("then use 24.04").
 
     After a refusal that answer picks what to build instead: the refused request's other
     parts go with it. A clause that names the refused system again ("22.04 not
-    possible") only looks back at the refusal.
+    possible") only looks back at the refusal, and a statement ("we'll live with it")
+    asks for nothing.
     """
     spans = list(target_clause_spans(request))
     if not spans:
@@ -564,7 +594,12 @@ def _only_a_target(request: str) -> bool:
         if at >= 0:
             begin = max((m + 1 for m in marks if m < at), default=0)
             spans.append((begin, min((m for m in marks if m >= at), default=len(request))))
-    return not remainder(request, spans)
+    rest = remainder(request, spans)
+    if not rest:
+        return True
+    # "fine, do 24.04 and we'll deal with it": a statement beside the release asks nothing
+    said = questions_of(rest)
+    return not said.changes and not said.questions
 
 
 # where a clause ends: a comma or a sentence's end, not the dot inside "22.04"
@@ -579,9 +614,23 @@ _NOT_POSSIBLE = re.compile(
 
 
 def _without_refused(request: str) -> str:
-    """``request`` without the systems and arches the composer does not build."""
+    """``request`` without the systems and arches the composer does not build.
+
+    A clause that ends on such a system and asks for nothing itself (no wish, no
+    imperative: "vendor sdk only supports jammy :(") says what something else runs on:
+    it goes with the system, so no "vendor sdk only supports" is left to report.
+    """
+    from oic_ai.tools.planner.asking import read_clause
+
     rest = request
     for named, _, _ in unsupported_named(request):
+        for match in list(re.finditer(re.escape(named), rest, flags=re.IGNORECASE)):
+            begin = max((m.end() for m in _CLAUSE_MARK.finditer(rest, 0, match.start())), default=0)
+            tail = re.compile(r"[\s:;()\-.!?]*(?:$|[,;!?\n]|\.(?=\s|$))").match(rest, match.end())
+            clause = rest[begin : match.end()]
+            why = read_clause(clause.strip()).why
+            if tail and begin < match.start() and not why.startswith(("wish", "imperative")):
+                rest = rest[:begin] + " " * (tail.end() - begin) + rest[tail.end() :]
         rest = re.sub(re.escape(named), " ", rest, flags=re.IGNORECASE)
     rest = re.sub(r"\(\s*\)", " ", rest)  # "(jammy)" once "jammy" is gone
     return " ".join(rest.split()).strip(" ,;.")
@@ -596,11 +645,30 @@ def _asks_what_is_built(request: str, only_questions: bool) -> bool:
     about the netboot image for x86_64 then?" proposes one.
     """
     return (
-        (only_questions or _is_question(request))
+        (only_questions or _is_question(request) or _only_targets_beside(request))
         and asks_about_targets(request)
         and not wants_a_template(request)
         and not _PROPOSAL.search(request)
     )
+
+
+def _only_targets_beside(request: str) -> bool:
+    """True when the parts of ``request`` around its questions name targets and ask nothing.
+
+    "our team wants to try azure linux for the edge server. x86. what image types can you
+    make for it?": the target names say what the question is about; with the question
+    taken out and the clauses made only of target names, no part asks for a change. The
+    question itself must ask what is built ("what do I need? ubuntu 24.04 please" asks
+    for an image).
+    """
+    asked = questions_of(request).questions
+    if not any(asks_about_targets(question) for question in asked):
+        return False  # "what do I need? ubuntu 24.04 please": a request, its question aside
+    rest = request
+    for question in asked:
+        rest = rest.replace(question, " ")
+    rest = remainder(rest, target_clause_spans(rest))
+    return not questions_of(rest).changes
 
 
 # a sentence that acts on what the one before named: "Remove it.", "Please drop them too"

@@ -131,6 +131,8 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
                 f"Undid part of turn {undone.get('turn')} ('{undone.get('request')}'): "
                 f"{undone['partial']}; the rest stays."
             )
+        elif reference_already := str(dict(route.get("reference") or {}).get("already") or ""):
+            lines.append(reference_already)  # "back to before the arm thing", never moved there
         elif undone:
             what = (
                 "it had changed nothing, so the template stays as it was"

@@ -85,6 +85,14 @@ class ReferenceRecord(TypedDict):
     back_to: NotRequired[dict[str, str]]
     """For an ``undo`` that names an earlier target ("go back to debian"): that target's
     fields; the latest earlier template that had them becomes the current one."""
+    back_to_packages: NotRequired[list[str]]
+    """For an ``undo`` that names packages an earlier template had ("nah go back to
+    docker" after a swap to podman): the latest earlier template with them all becomes the
+    current one."""
+    already: NotRequired[str]
+    """For an ``undo`` that goes back over a move to a target the template never made ("go
+    back to what we had before the arm thing" after arm was refused): why nothing is taken
+    back."""
 
 
 @_DOCUMENTED

@@ -59,6 +59,10 @@ def _split_names(names: list[str]) -> list[str]:
     return found
 
 
+# words that name everything a turn did for what they qualify ("the grafana stuff")
+_COLLECTIVE = re.compile(r"\b(?:stuff|things|bits|business)\b", re.IGNORECASE)
+
+
 def _named_part(marker: str, stack: list[Revision], current: str, topic: str = "") -> _Choice:
     """What "undo the X" takes back, or why it cannot (whole last turn when nothing is named).
 
@@ -107,7 +111,8 @@ def _named_part(marker: str, stack: list[Revision], current: str, topic: str = "
         if not taken.operations:
             latest = False
             continue
-        if latest and only_part(before, after, part):
+        if latest and (only_part(before, after, part) or _COLLECTIVE.search(marker)):
+            # "drop the grafana stuff again": all the turn brought in for it
             return _Choice(depth=depth)
         return _Choice(depth=depth, taken=taken)
     if latest or (names and describes_a_change(marker)):
@@ -133,16 +138,55 @@ def _named_part(marker: str, stack: list[Revision], current: str, topic: str = "
     )
 
 
-def _depth(stack: list[Revision], back_to: dict[str, str]) -> int:
-    """How many turns to take back: 1, or down to the latest template with ``back_to``."""
-    if not back_to:
+def _depth(stack: list[Revision], back_to: dict[str, str], packages: list[str]) -> int:
+    """How many turns to take back: 1, or down to the latest template with ``back_to``.
+
+    ``packages`` ("go back to docker"): down to the latest template that has them all.
+    """
+    if not back_to and not packages:
         return 1
+    from oic_ai.stores.template_model import template_from_text
     from oic_ai.tools.target_support import target_matches, target_of
 
     for depth, revision in enumerate(reversed(stack), start=1):
-        if target_matches(target_of(revision["template"]), back_to):
+        if packages:
+            if set(packages) <= set(template_from_text(revision["template"]).packages):
+                return depth
+        elif target_matches(target_of(revision["template"]), back_to):
             return depth
     return 1
+
+
+def _before_target(marker: str, stack: list[Revision], current: str) -> int | None:
+    """How many turns "back to before the arm thing" takes back, or None when it names no target.
+
+    The latest template without the target named after "before" is the one wanted: the
+    turns since the move to that target go. 0 when the current template is not on that
+    target (the move was refused, or already taken back): nothing to take back.
+    """
+    from oic_ai.tools.references import before_target
+    from oic_ai.tools.target_support import target_matches, target_of
+
+    named = before_target(marker)
+    if not named:
+        return None
+    if not target_matches(target_of(current), named):
+        return 0
+    for depth, revision in enumerate(reversed(stack), start=1):
+        if not target_matches(target_of(revision["template"]), named):
+            return depth
+    return None
+
+
+def _never_moved(marker: str) -> str:
+    """The answer to "back to before the arm thing" when the template never moved there."""
+    from oic_ai.tools.references import before_target
+
+    what = ", ".join(before_target(marker).values())
+    return (
+        f"Nothing taken back: the template is not on {what} (the request for it changed "
+        f"nothing), so it is already what you had before it ({_quoted(marker)})."
+    )
 
 
 def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -160,11 +204,21 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             ],
         }
     reference = dict(route.get("reference") or {})
-    depth = _depth(stack, dict(reference.get("back_to") or {}))
+    back_to = reference.get("back_to") or reference.get("back_to_packages")
+    depth = _depth(
+        stack, dict(reference.get("back_to") or {}), list(reference.get("back_to_packages") or [])
+    )
     counted = False  # "revert the last two": the turns are named by their count
-    if not reference.get("back_to"):
+    words = str(reference.get("words") or "")
+    over = _before_target(words, stack, current) if not back_to else None
+    if over is not None:
+        # "go back to what we had before the arm thing": back over the move to that target
+        if not over:
+            reference["already"] = _never_moved(words)
+            return {**update, "draft": current, "route": {**route, "reference": reference}}
+        depth = over
+    elif not back_to:
         # "go back to debian" names where to, not a part of the last change
-        words = str(reference.get("words") or "")
         choice = _named_part(words, stack, current, str(reference.get("topic") or ""))
         if choice.refusal:
             return {**update, "draft": current, "not_applied": [choice.refusal]}

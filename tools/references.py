@@ -353,11 +353,14 @@ class BackTo:
         marker: The words as written ("go back to debian").
         spans: Offsets the reference accounts for (the words and every clause made only
             of them and filler).
+        packages: For "go back to docker" (a target empty): the packages an earlier
+            template had for the words, which the current one lacks.
     """
 
     target: dict[str, str]
     marker: str
     spans: tuple[Span, ...]
+    packages: tuple[str, ...] = ()
 
 
 _FIELD = {"dist": "dist", "os": "os", "arch": "arch", "image_type": "imageType"}
@@ -400,6 +403,56 @@ def find_back_to(request: str) -> BackTo | None:
             target=target,
             marker=request[marker[0] : marker[1]],
             spans=(*_covered(request, marker, [], vocabulary), *_said_of(request, mentions)),
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class BackToWords:
+    """What "go back to docker" names after its verb when it names no target.
+
+    Attributes:
+        object: The words after "back to", up to the clause's end ("docker").
+        marker: The whole phrase as written ("go back to docker").
+        span: Offsets of the phrase.
+    """
+
+    object: str
+    marker: str
+    span: Span
+
+
+_OBJECT_END = re.compile(r"[,.;:!?()\n]|\s[-–—]\s|\s(?:and|then|but|because|since|so|as)\s")
+
+
+def find_back_to_words(request: str) -> BackToWords | None:
+    """The words a "go back to X" names when X is no target ("nah go back to docker").
+
+    At most three words, and not a word of a change's kind ("back to the previous
+    version" is an undo of its own): the caller matches them against what earlier
+    templates had.
+    """
+    vocabulary = load_conversation()
+    work = _lowered(request)
+    mentions = _mentions(request)
+    for match in vocabulary.back_to.finditer(work):
+        if any(
+            m.start >= match.end() and not work[match.end() : m.start].strip() for m in mentions
+        ):
+            continue
+        stop = _OBJECT_END.search(work, match.end())
+        end = stop.start() if stop else len(work)
+        words = [
+            w
+            for w in _WORD.findall(work[match.end() : end])
+            if w not in vocabulary.object_filler
+            and w not in vocabulary.filler
+            and w not in ("using", "having", "with")
+        ]
+        if not words or len(words) > 3 or any(w in _KIND_OF_CHANGE for w in words):
+            continue
+        return BackToWords(
+            " ".join(words), request[match.start() : end].strip(), (match.start(), end)
         )
     return None
 
@@ -544,7 +597,8 @@ _UNDO_WORDS = frozenset(
 
 _KIND_OF_CHANGE = frozenset(
     "change changes edit edits step steps turn request version before previous how way was "
-    "thing things stuff bit bits business".split()
+    "thing things stuff bit bits business detour detours experiment experiments attempt "
+    "attempts idea ideas move moves".split()
 )
 
 
@@ -599,6 +653,25 @@ def describes_a_change(marker: str) -> bool:
     storage change" for a turn that set partitions), the undo takes back the last turn.
     """
     return bool(_KIND_OF_CHANGE & set(re.findall(r"[\w.=/-]+", marker.lower())))
+
+
+_BEFORE = re.compile(r"\bbefore\b", re.IGNORECASE)
+
+
+def before_target(marker: str) -> dict[str, str]:
+    """The target an undo names after "before" as the change it goes back over, as fields.
+
+    "go back to what we had before the arm thing" gives ``{"arch": "aarch64"}``: the
+    template from before the turn that asked for arm64 is the one wanted. Empty when the
+    marker names no target after "before" ("go back to before the partition change").
+    """
+    found = _BEFORE.search(marker)
+    if found is None:
+        return {}
+    named: dict[str, str] = {}
+    for mention in sorted(_mentions(marker[found.end() :]), key=lambda m: m.start):
+        named[_FIELD[mention.kind]] = mention.value
+    return named
 
 
 def undo_aspects(marker: str) -> list[tuple[str, ...]]:

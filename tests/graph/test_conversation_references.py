@@ -554,3 +554,53 @@ def test_an_undo_naming_an_option_family_takes_back_every_key_of_it(run: Run) ->
     assert undone.not_applied == [], undone.not_applied
     assert not [t for t in _cmdline(run.template()) if "hugepage" in t]
     assert run.template() == kept  # "hugepages" names hugepagesz too: the whole turn
+
+
+def test_back_to_before_a_refused_move_keeps_the_template_and_says_why(run: Run) -> None:
+    run.turn("a debian 13 raw image for x86_64")
+    run.turn("add htop")
+    kept = run.template()
+    refused = run.turn("and a netboot one for arm64?")
+    assert refused.status == "unsupported"
+    back = run.turn("alright, stay on x86_64 and return to what we had before the arm64 idea")
+    assert back.route["intent"] == "undo" and back.status in OK, back.reasons
+    assert back.not_applied == [] and run.template() == kept
+    assert "Nothing taken back: the template is not on aarch64" in back.message
+
+
+def test_back_to_before_a_move_takes_back_the_move_and_what_came_after(run: Run) -> None:
+    run.turn("a debian 13 raw image for x86_64")
+    run.turn("add htop")
+    kept = run.template()
+    run.turn("the same for arm64")
+    run.turn("add tmux")
+    back = run.turn("switch back to how it was before the arm64 change")
+    assert back.route["intent"] == "undo" and back.status in OK, back.reasons
+    assert run.template() == kept
+
+
+def test_back_to_a_package_a_later_turn_swapped_out_restores_the_template_before_it(
+    run: Run,
+) -> None:
+    run.turn("a debian 13 raw image with nginx and htop")
+    kept = run.template()
+    run.turn("replace nginx with apache2")
+    back = run.turn("meh, let's go back to nginx please")
+    assert back.route["intent"] == "undo" and back.not_applied == [], back.not_applied
+    assert run.template() == kept
+    # a word no earlier template had is no way back: an ordinary request
+    other = run.turn("switch back to lighttpd")
+    assert other.route["intent"] != "undo"
+
+
+def test_dropping_a_vendors_stuff_again_takes_back_the_turn_that_brought_it_in(run: Run) -> None:
+    run.turn("a debian 13 raw image with htop")
+    kept = run.template()
+    run.turn(
+        "add the repo https://pkgs.example.com/acme with suite trixie, component main, key "
+        "https://pkgs.example.com/acme/key.asc, and install fleetd from it"
+    )
+    assert "fleetd" in _packages(run.template())
+    back = run.turn("hmm, get rid of the acme stuff again, legal said no")
+    assert back.route["intent"] == "undo" and back.not_applied == [], back.not_applied
+    assert run.template() == kept  # the repository and the package it served

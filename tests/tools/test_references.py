@@ -10,7 +10,9 @@ import pytest
 
 from oic_ai.stores.conversation_vocabulary import parse_conversation
 from oic_ai.tools.references import (
+    before_target,
     changed_words,
+    find_back_to_words,
     find_reference,
     reference_spans,
     remainder,
@@ -216,6 +218,27 @@ def test_an_undo_may_name_an_aspect_of_a_change_in_several_languages() -> None:
     assert undo_names("revert the nosmt") == ["nosmt"]
 
 
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("ok, return to what we had before the arm64 detour", {"arch": "aarch64"}),
+        ("switch back to how it was before the ISO change", {"imageType": "iso"}),
+        ("get back to what things looked like before that trixie switch", {"dist": "debian13"}),
+    ],
+)
+def test_going_back_to_before_a_move_to_a_target_names_that_target(
+    text: str, target: dict[str, str]
+) -> None:
+    found = find_reference(text)
+    assert found is not None and found.kind == "undo"
+    assert before_target(found.marker) == target
+
+
+def test_going_back_to_before_a_kind_of_change_names_no_target() -> None:
+    assert before_target("go back to before the partition change") == {}
+    assert before_target("undo the arm64 thing") == {}  # no "before": the change itself
+
+
 def test_a_changed_word_touches_an_aspect_by_its_field_or_its_option_key() -> None:
     assert touches(["codename: trixie"], ("url", "codename"))
     assert touches(["cmdline: console=ttys1,57600"], ("console=",))
@@ -348,3 +371,19 @@ def test_moving_the_image_to_a_target_is_a_retarget(
 )
 def test_moving_something_else_is_no_retarget(text: str) -> None:
     assert find_reference(text) is None, text
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("nah, go back to chrony, the ntp one was flaky", "chrony"),
+        ("let's switch back to the docker runtime please", "docker runtime"),
+        ("return to nginx and add htop", "nginx"),
+        # a target, or words of a change, are no package's words
+        ("go back to debian", None),
+        ("go back to the previous version", None),
+    ],
+)
+def test_going_back_to_words_that_name_no_target(text: str, words: str | None) -> None:
+    found = find_back_to_words(text)
+    assert (found.object if found else None) == words

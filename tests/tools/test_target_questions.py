@@ -58,6 +58,17 @@ def test_a_change_asked_as_a_question_is_still_a_change(request_text: str) -> No
         ("hi! what's an ISO installer compared to a raw disk image?", "explain"),
         ("what architectures does azl3 come in?", "explain"),
         ("is emt3 supported on arm64?", "explain"),
+        # the target named in statements around the question, which ask for nothing
+        (
+            "the lab crew would like to evaluate debian for the bench testers. arm64. "
+            "which image types could you make for that?",
+            "explain",
+        ),
+        ("we are considering azl3 for the kiosks, x86_64 - what formats can you do?", "explain"),
+        # a statement around it that asks for a change still creates, and so does a
+        # target beside a question about something else
+        ("our kiosks must show a web page, what do we need? debian 13 please", "create"),
+        ("debian 13 for the bench testers, add htop. which image types are there?", "create"),
         # a request or a proposal still creates
         ("do you have a template for a point-of-sale terminal?", "create"),
         ("what about the same installer for x86_64 then, with htop?", "create"),
@@ -161,3 +172,28 @@ def test_a_request_beside_its_question_gets_the_template_and_the_reason(agent: A
     )
     assert result.template and "imageType: img" in result.template
     assert "Image type: network-boot image (img)" in result.message
+
+
+def test_a_nearer_release_picked_beside_a_statement_carries_the_refused_requests_parts(
+    agent: Any,
+) -> None:
+    refused = agent.generate("debian 12 raw image for the test stands with nginx and htop")
+    assert refused.status == "unsupported"
+    made = agent.generate(
+        "our plc runtime is only validated on bookworm, sadly. ok, debian 13 and we will "
+        "cope with it",
+        session=refused.session,
+    )
+    assert "dist: debian13" in made.template
+    assert "- nginx" in made.template and "- htop" in made.template
+    assert not made.not_applied, made.not_applied
+
+
+def test_a_statement_about_what_something_else_runs_on_leaves_with_the_refused_system() -> None:
+    said = "need ubuntu 22.04 for the till PCs with cups. the POS vendor only certifies jammy :("
+    refused = route_request(said, None)
+    assert refused["intent"] == "unsupported"
+    assert refused["unsupported"]["rest"] == "need for the till PCs with cups"
+    # a clause that asks for something keeps its words, only the system goes
+    asked = route_request("need ubuntu 22.04 for the till PCs, make the disk 8GiB", None)
+    assert asked["unsupported"]["rest"] == "need for the till PCs, make the disk 8GiB"

@@ -91,3 +91,36 @@ def test_a_release_the_composer_lacks_set_aside_is_not_refused(request_text: str
 def test_a_release_the_composer_lacks_is_still_refused_when_asked_for() -> None:
     plan = plan_request("move it to bookworm and add htop", DEBIAN, mode="refine")
     assert any("bookworm" in item for item in plan.not_applied)
+
+
+@pytest.mark.parametrize(
+    ("template", "request_text"),
+    [
+        ("el10-x86_64-minimal-raw.yml", "never mind, we'll stick with 10"),
+        ("debian13-x86_64-minimal-raw.yml", "hmm no, keep 13 for now"),
+        ("el10-x86_64-minimal-raw.yml", "alright, release 10 is fine"),
+    ],
+)
+def test_the_templates_own_release_said_by_its_number_changes_nothing(
+    template: str, request_text: str
+) -> None:
+    plan = plan_request(request_text, (OUR_TEMPLATES / template).read_text("utf-8"), mode="refine")
+    assert not plan.not_applied, plan.not_applied
+    assert plan.operations == []
+
+
+def test_a_number_that_is_no_release_of_the_template_is_not_read_as_one() -> None:
+    el10 = (OUR_TEMPLATES / "el10-x86_64-minimal-raw.yml").read_text("utf-8")
+    assert plan_request("stay on 9", el10, mode="refine").not_applied
+    assert plan_request("make the disk 10", el10, mode="refine").not_applied
+
+
+def test_a_release_named_in_a_statement_about_something_else_is_no_request() -> None:
+    said = "the scanner driver is only validated on focal. add htop"
+    plan = plan_request(said, UBUNTU, mode="refine")
+    assert not plan.not_applied, plan.not_applied
+    assert [op.model_dump() for op in plan.operations] == [
+        {"op": "add_packages", "packages": ["htop"], "kernel": False}
+    ]
+    still = plan_request("we need focal for the scanner driver", UBUNTU, mode="refine")
+    assert still.not_applied  # asked for: refused

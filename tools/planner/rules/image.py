@@ -47,7 +47,16 @@ _IMAGE_VERSION = re.compile(
 
 
 def rule_image_version(state: PlanState) -> None:
-    """Set the image version; a version not like 1.2.0 is reported."""
+    """Set the image version; a version not like 1.2.0 is reported.
+
+    "release 10 is fine" on an el10 template names the distribution's release, not the
+    image's version: :func:`~oic_ai.tools.planner.rules.target.stays_on_release` reads it
+    first.
+    """
+    from oic_ai.tools.planner.rules.target import stays_on_release
+
+    if state.mode == "refine":
+        stays_on_release(state)
     version = state.new_value(
         _IMAGE_VERSION,
         "image_version",

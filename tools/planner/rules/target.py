@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from oic_ai.stores.targets import load_targets
@@ -24,9 +25,12 @@ def rule_target(state: PlanState) -> None:
     os_mentions: list[tuple[int, int, str]] = []
     for mention in detect_target_spans(text.work):
         if mention.kind == "unsupported" and (
-            mention.source or set_aside(text.original, mention.start)
+            mention.source
+            or set_aside(text.original, mention.start)
+            or _in_a_statement(text.original, mention.start, mention.end)
         ):
-            # what the user has, moves off or sets aside ("forget bookworm"): context
+            # what the user has, moves off or sets aside ("forget bookworm"), or what a
+            # statement says something else runs on ("the sdk is certified on jammy"): context
             text.consume(*mention.span)
             continue
         if mention.kind == "unsupported":
@@ -75,7 +79,81 @@ def rule_target(state: PlanState) -> None:
     for start, _, os_name in os_mentions:
         if targets.os_of(state.target.dist) != os_name:
             chosen["dist"] = (start, targets.oses[os_name].default_dist)
+    if state.mode == "refine" and "dist" not in chosen:
+        stays_on_release(state)
     _apply_target(state, {kind: value for kind, (_, value) in chosen.items()})
+
+
+# a release named by its number alone, as the one to stay on: "stay on 10", "nvm, keep
+# 13", "ok 10 then", "fine, version 10 is fine"
+_STAY_VERB = r"(?:stay(?:s|ing)?|remain(?:s|ing)?|stick(?:ing)?(?:\s+with)?|keep(?:ing)?)"
+_AGREEING = (
+    r"(?:ok(?:ay)?|fine|sure|alright|right|yes|yeah|yep|no|nah|nope|nvm|never\s*mind|then|so|"
+    r"well|hm+|actually|sorry|let'?s|we'?ll)"
+)
+_RELEASE_ALONE = re.compile(
+    rf"(?:^|[,.;:!?]\s*|(?<=\s))(?:(?:{_AGREEING})[\s,]+)*"
+    rf"(?:{_STAY_VERB}\s+(?:(?:on|with|at)\s+)?)?(?:(?:the\s+)?(?:version|release|v)\s*)?"
+    r"(?P<number>\d+(?:\.\d+)?)"
+    r"(?=\s*(?:$|[,.;:!?)]|then\b|please\b|pls\b|for\s+now\b|(?:is|it\s+is|'s)\s+"
+    r"(?:fine|ok(?:ay)?|good)\b|it\s+is\b|works\b|will\s+do\b))"
+)
+
+
+def release_number(title: str) -> str:
+    """The major release number a dist's title ends with ("RHEL-compatible 10" gives "10")."""
+    found = re.search(r"(\d+)(?:\.\d+)*\s*(?:lts)?\s*$", title.lower())
+    return found.group(1) if found else ""
+
+
+def stays_on_release(state: PlanState) -> None:
+    """Read "stay on 10" as the current dist when 10 is its release: nothing to change.
+
+    After a refused "RHEL 9 instead?", "nvm, stay on 10" keeps el10; the number names the
+    template's own release only when it stands alone (with a verb of staying or words of
+    agreement before it, the clause's end after it), so "disk 10" or "10 users" are not it,
+    and "release 10 is fine" is the release, not the image's version ("image version 10").
+    The image version rule calls this first.
+    """
+    dist = state.facts.target.dist
+    if not dist or dist not in load_targets().dists:
+        return
+    version = release_number(load_targets().title(dist))
+    if not version:
+        return
+    text = state.text
+    for match in _RELEASE_ALONE.finditer(text.work):
+        number = match.group("number")
+        if number != version or (match.start() and not _opens(match.group())):
+            continue
+        if re.search(r"\b(?:image|template|its|the\s+image'?s)\s*$", text.work[: match.start()]):
+            continue  # "image version 10": the image's own version
+        start = match.start() + len(match.group()) - len(match.group().lstrip(" ,.;:!?"))
+        text.consume(start, match.end("number"))
+        state.notes.append(f"the target is already {dist}")
+
+
+def _opens(said: str) -> bool:
+    """True when a match of :data:`_RELEASE_ALONE` has a verb or agreement before its number."""
+    return re.match(rf"\W*(?:{_AGREEING}|{_STAY_VERB}|version|release|v\b)", said) is not None
+
+
+# where a clause ends: a sentence's end (not the dot inside "22.04"), a comma or a semicolon
+_CLAUSE_MARK = re.compile(r"[,;!?\n]|\.(?=\s|$)|\s(?:and|but|so)\s")
+
+
+def _in_a_statement(original: str, start: int, end: int) -> bool:
+    """True when the clause around ``start:end`` is a statement that asks for nothing.
+
+    "our vendor sdk is only certified on jammy" says what something else runs on; a
+    system the composer does not build named there is no request for it.
+    """
+    from oic_ai.tools.planner.asking import read_clause
+
+    begin = max((m.end() for m in _CLAUSE_MARK.finditer(original, 0, start)), default=0)
+    stop = _CLAUSE_MARK.search(original, end)
+    clause = original[begin : stop.start() if stop else len(original)].strip()
+    return read_clause(clause).asking == "context"
 
 
 def _apply_target(state: PlanState, chosen: Mapping[str, str]) -> None:
