@@ -598,8 +598,11 @@ def _only_a_target(request: str) -> bool:
     if not rest:
         return True
     # "fine, do 24.04 and we'll deal with it": a statement beside the release asks nothing
-    said = questions_of(rest)
-    return not said.changes and not said.questions
+    # ("24.04 with just tmux" asks for tmux: a request of its own)
+    from oic_ai.tools.planner.asking import read_clause
+
+    clauses = [c.strip(" ,;.") for c in re.split(r"[,;!?]|\.(?=\s|$)|\s(?:and|but)\s", rest)]
+    return all(read_clause(c).asking == "context" for c in clauses if c)
 
 
 # where a clause ends: a comma or a sentence's end, not the dot inside "22.04"

@@ -324,7 +324,38 @@ def _img_after_a_type(mentions: list[TargetMention], lowered: str) -> list[Targe
         spans = [m.span for m in mentions if m.kind != "image_type" or m in img]
         other = image_type_beside_img(lowered, spans)
         values.update({id(m): other for m in img if other})
-    return [replace(m, value=values[id(m)]) if id(m) in values else m for m in mentions]
+    # "vision node img", "an ubuntu 24.04 img for our robots": with no network-boot word,
+    # an "img" that ends a noun phrase is the word image; the type is named as a value
+    # ("make it img", "iso or img?", "the img type", "'img'")
+    # (kept as a source, so the words are read but ask for no image type)
+    plain = {
+        id(m) for m in img if not netboot and id(m) not in values and _img_is_image(lowered, m)
+    }
+    return [
+        replace(m, value=values[id(m)])
+        if id(m) in values
+        else replace(m, source=True)
+        if id(m) in plain
+        else m
+        for m in mentions
+    ]
+
+
+# words before "img" after which it names the image type, not the word image
+_IMG_AS_VALUE_BEFORE = re.compile(
+    r"(?:^|[(\"'`:=/]|\b(?:a|an|the|it|to|as|or|and|use|make|be|is|one|an?\s+\w+\s+or))\s*$"
+)
+_IMG_AS_VALUE_AFTER = re.compile(r"\s*(?:[)\"'`]|(?:type|image|format|kind)\b)")
+
+
+def _img_is_image(lowered: str, mention: TargetMention) -> bool:
+    """True when a bare "img" ends a noun phrase ("vision node img"): the word image."""
+    before = lowered[max(0, mention.start - 30) : mention.start]
+    if not re.search(r"[\w.]\s+$", before):
+        return False
+    if _IMG_AS_VALUE_BEFORE.search(before) or _IMG_AS_VALUE_AFTER.match(lowered, mention.end):
+        return False
+    return True
 
 
 def image_type_beside_img(text: str, spans: list[tuple[int, int]]) -> str | None:

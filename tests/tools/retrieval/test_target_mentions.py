@@ -129,3 +129,22 @@ def test_a_machines_arm_is_no_architecture(text: str) -> None:
 def test_arm_on_its_own_still_names_the_architecture() -> None:
     assert targets("the same image for arm please")["arch"] == "aarch64"
     assert targets("a robot arm image on arm")["arch"] == "aarch64"
+
+
+@pytest.mark.parametrize(
+    ("text", "image_type"),
+    [
+        # "img" ending a noun phrase, with no network-boot word: the word image
+        ("a kiosk img, debian 13, with firefox-esr", None),
+        ("need a trixie based img for the label printers", None),
+        # the image type when named as a value, or beside a network-boot word
+        ("switch it to img", "img"),
+        ("make it an img", "img"),
+        ("an img for the diskless racks", "img"),
+        ("the img type please", "img"),
+    ],
+)
+def test_img_at_the_end_of_a_noun_phrase_is_the_word_image(
+    text: str, image_type: str | None
+) -> None:
+    assert detect_targets(tokenize(text), text).get("image_type") == image_type
