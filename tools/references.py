@@ -422,6 +422,10 @@ class BackToWords:
     span: Span
 
 
+_OPENS_CLAUSE = re.compile(
+    r"(?:^|[,.;:!?(\n-]|\b(?:no|nah|nope|ok|okay|hmm|actually|then|so|and|please|pls|ugh|meh))"
+    r"\s*$"
+)
 _OBJECT_END = re.compile(r"[,.;:!?()\n]|\s[-–—]\s|\s(?:and|then|but|because|since|so|as)\s")
 
 
@@ -440,6 +444,8 @@ def find_back_to_words(request: str) -> BackToWords | None:
             m.start >= match.end() and not work[match.end() : m.start].strip() for m in mentions
         ):
             continue
+        if match.group().startswith("back") and not _OPENS_CLAUSE.search(work, 0, match.start()):
+            continue  # "ship the logs back to the server": no verb of going back
         stop = _OBJECT_END.search(work, match.end())
         end = stop.start() if stop else len(work)
         words = [

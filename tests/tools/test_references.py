@@ -387,3 +387,9 @@ def test_moving_something_else_is_no_retarget(text: str) -> None:
 def test_going_back_to_words_that_name_no_target(text: str, words: str | None) -> None:
     found = find_back_to_words(text)
     assert (found.object if found else None) == words
+
+
+def test_back_to_without_a_verb_of_going_back_names_nothing() -> None:
+    assert find_back_to_words("forward the journal back to the log server") is None
+    found = find_back_to_words("meh, back to nginx")
+    assert found is not None and found.object == "nginx"
