@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from oic_ai.tools.edit_plan import DeleteValue, EditPlan, SetKernel, SetValue
+from oic_ai.tools.edit_plan import DeleteValue, EditPlan, RemovePartition, SetKernel, SetValue
 from oic_ai.tools.rebase import parse, section
 
 Aspect = tuple[str, ...]
@@ -220,6 +220,34 @@ def _value(
     out.lines.append(f"put back the {what} from before")
 
 
+def _added_partitions(
+    part: Part,
+    docs: tuple[dict[str, Any], dict[str, Any], dict[str, Any]],
+    out: TakenBack,
+) -> bool:
+    """Remove the partitions the turn added that the undo names by mount point or id.
+
+    "undo the /home partition, keep /var" after a turn that added /var and /home: only
+    /home goes (its space goes back as the planner's removal gives it), and the disk size
+    and the other partitions stay. False (nothing done) unless the undo names partitions
+    and every one it names was added by the turn and is still there.
+    """
+    before, after, current = (
+        _entries(section(doc, "disk").get("partitions"), "mountPoint") for doc in docs
+    )
+    named = [
+        mount
+        for mount in {**before, **after}
+        if mount not in ("/", "") and part.named(mount, str((after.get(mount) or {}).get("id")))
+    ]
+    if not named or any(m in before or m not in current for m in named):
+        return False
+    for mount in named:
+        out.operations.append(RemovePartition(partition=str(current[mount].get("id") or mount)))
+    out.lines.append("removed the partition " + ", ".join(sorted(named)) + " it added")
+    return True
+
+
 def take_back(before_text: str, after_text: str, current_text: str, part: Part) -> TakenBack:
     """The operations that take back ``part`` of the turn from ``before_text`` to ``after_text``.
 
@@ -246,6 +274,8 @@ def take_back(before_text: str, after_text: str, current_text: str, part: Part) 
     immutability = ("systemConfig", "immutability")
     _value(part, immutability, ("immutability",), "immutability settings", docs, out)
     disk = ("size", "partitions", "mountPoint")
+    if _added_partitions(part, docs, out):
+        return out  # "undo the /home partition": that one goes, the disk size stays
     _value(part, ("disk", "partitions"), disk, "partition layout", docs, out)
     # the disk size goes with a partition change only when the turn changed partitions too
     # (a disk grown to hold a new partition); "undo the partition" never takes back a turn

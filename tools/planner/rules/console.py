@@ -147,6 +147,7 @@ def rule_console(state: PlanState) -> None:
             _apply(state, each)
     _remove_consoles(state)
     _kept_consoles(state)
+    _serial_there(state)
 
 
 # "keep tty0 though", "leave the serial console alone": a console that stays as it is
@@ -176,6 +177,44 @@ def _kept_consoles(state: PlanState) -> None:
             there = any(bool(_VIRTUAL.match(d)) == virtual for _, d, _ in consoles)
         if there:
             state.text.consume(*match.span(), "context")
+
+
+# a serial console asked for without a device or speed: "need boot logs on serial", "the
+# console output over serial", "serial console please"
+_ON_SERIAL = re.compile(
+    r"\b(?:on|to|over|via|through|from)\s+(?:the\s+)?serial(?:\s+(?:consoles?|ports?|lines?))?\b"
+    r"|\bserial\s+(?:consoles?|output|logging|logs?)\b",
+    re.I,
+)
+# what goes to the serial line must be the console's: "python talks to serial ports" is not
+_CONSOLE_OUTPUT = re.compile(
+    r"\b(?:consoles?|boot(?:s|ing)?|logs?|logging|output|messages|kernel|dmesg|printk)\b", re.I
+)
+_NOT_WANTED = re.compile(r"\b(?:no|not|without|never|don'?t|remove|drop|disable|kill)\b", re.I)
+
+
+def _serial_there(state: PlanState) -> None:
+    """A serial console asked for when the command line has one asks for nothing.
+
+    "need boot logs on serial for debugging" with ``console=ttyS0,115200`` there: the
+    console stays as it is, and a note says so. Without one, the clause is left to be
+    reported (which device and speed it wants is not said).
+    """
+    args = state.current_cmdline.split()
+    serial = [args[i] for i, d, _ in _consoles(args) if not _VIRTUAL.match(d)]
+    if not serial:
+        return
+    for clause in split_clauses(state.text.original):
+        work = state.text.work[clause.start : clause.end]
+        match = _ON_SERIAL.search(work)
+        if match is None or _NOT_WANTED.search(work) or _DEVICE.search(work) or _speeds(work):
+            continue
+        if not _CONSOLE_OUTPUT.search(work):
+            continue  # "read the sensors over serial port": a device, not the console
+        state.text.consume(clause.start, clause.end, "context")
+        state.notes.append(
+            f"the kernel command line already has a serial console ({', '.join(serial)})"
+        )
 
 
 # another option in a console clause ("ip=dhcp rd.neednet=1 console=ttyS1,115200"):

@@ -3,6 +3,11 @@
 "no wait", "scratch that", "actually no", "strike that" take back the clause just before
 them: no rule reads it, and the summary says it was taken back. Said first in a request,
 they refer to the earlier turn instead, which the accounting leaves to the conversation.
+
+A correction that gives a bare value replaces only the value it corrects, and the slot it
+was said for keeps it: "hostname lab-pi.. no, just lab-node" sets the hostname lab-node,
+"groups wheel and audit.. no, just wheel" keeps wheel alone ("just" and "only" restrict
+the whole list), "disk 8GB, no wait, 16GB" is 16GB. The abandoned value leaves no trace.
 """
 
 from __future__ import annotations
@@ -11,6 +16,8 @@ import re
 
 from oic_ai.tools.planner.clauses import Clause, split_clauses
 from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.text import RequestText, tokenize
+from oic_ai.tools.planner.words import FILLER, KEEP_VERBS, NAMING_VERBS
 
 _TAKE_BACK = re.compile(
     r"\b(?:no\s*,?\s*wait|wait\s*,?\s*no|scratch\s+that|strike\s+that|actually\s*,?\s*no|"
@@ -18,9 +25,44 @@ _TAKE_BACK = re.compile(
 )
 
 
+# "X.. no, just Y", "X? hmm no, Y", "X, nope, make it Y": a "no" after a clause's end that
+# corrects it ("add htop, no ssh" is no correction: the "no" there has no comma of its own)
+_RESTRICTING = r"(?:just|only|rather|make\s+(?:it|that)|i\s+mean)\b"
+_NO_CORRECTION = re.compile(
+    r"(?:(?<=[.?!\u2026,;])|(?<=[.?!\u2026,;]\s))[ \t]*"
+    r"(?:(?:hmm+|hm+|uh+|um+|erm?|oh|ah|well|wait)[,\s]+)?(?:no|nope|nah)"
+    rf"(?:\s*,\s*(?P<restrict1>{_RESTRICTING})?|\s+(?P<restrict2>{_RESTRICTING}))[ \t]*"
+)
+_CONTINUING = re.compile(r"(?:and|or|plus|&)\s")
+# words that say what to do rather than a value: what follows a correction is no bare value
+_NOT_VALUES = (
+    FILLER
+    | KEEP_VERBS
+    | NAMING_VERBS
+    | frozenset("we i they you it he she we're they're it's i'm who".split())
+)
+
+
 def rule_take_back(state: PlanState) -> None:
     """Drop the clause a later "no wait" takes back, and an option the user declines."""
     text = state.text
+    clauses = split_clauses(text.original)
+    for match in text.matches(_NO_CORRECTION):
+        restrict = bool(match.group("restrict1") or match.group("restrict2"))
+        before = [
+            c for c in clauses if c.end <= match.start() and text.work[c.start : c.end].strip()
+        ]
+        if not before:
+            continue  # "no, just htop" first: it answers the earlier turn
+        taken = _corrected(before, restrict)
+        if _replace_value(text, clauses, taken, *match.span()):
+            continue
+        if text.original[: match.start()].rstrip().endswith("?"):
+            # "and nosmt? hmm no, leave smt alone": the option asked about is declined
+            for clause in taken:
+                text.consume(clause.start, clause.end, "context")
+            text.consume(*match.span(), "context")
+            state.notes.append(f"'{_said(text, taken)}' was taken back")
     clauses = split_clauses(text.original)
     for match in text.matches(_TAKE_BACK):
         before = [
@@ -28,24 +70,137 @@ def rule_take_back(state: PlanState) -> None:
         ]
         if not before:
             continue  # "scratch that, ..." first: it refers to the earlier turn
-        taken = before[-1]
+        if _replace_value(text, clauses, before[-1:], *match.span()):
+            continue
+        last = before[-1]
         inside = any(c.parenthetical and c.start <= match.start() < c.end + 1 for c in clauses)
         outer = [c for c in before if not c.parenthetical]
-        if inside and taken.parenthetical and outer:
+        if inside and last.parenthetical and outer:
             # "the Fluke tool (a windows thing, forget it)": the remark withdraws what it
             # is about, the clause before the parenthesis
             for remark in before:
                 if remark.parenthetical and remark.start > outer[-1].start:
                     text.consume(remark.start, remark.end, "context")
-            taken = outer[-1]
-        text.consume(taken.start, taken.end, "context")
+            last = outer[-1]
+        text.consume(last.start, last.end, "context")
         text.consume(*match.span(), "context")
-        state.notes.append(f"'{taken.text}' was taken back ('{text.raw(*match.span())}')")
+        state.notes.append(f"'{last.text}' was taken back ('{text.raw(*match.span())}')")
     _declined(state, clauses)
 
 
+def _shape(word: str) -> bool:
+    """A value's shape: True for a number or size ("800", "16gb", "2-3"), else False."""
+    return word.rpartition("=")[2][:1].isdigit()
+
+
+def _said(text: RequestText, clauses: list[Clause]) -> str:
+    return text.original[clauses[0].start : clauses[-1].end]
+
+
+def _corrected(before: list[Clause], restrict: bool) -> list[Clause]:
+    """The clauses a correction corrects: the last one, and for "just" its whole list.
+
+    "groups wheel and audit.. no, just wheel": "and audit" continues "groups wheel", and
+    "just" says the list is wheel alone. A list runs over clauses that start with "and" or
+    "or", and over single words after a comma ("users alice, bob.. no, just alice").
+    """
+    taken = [before[-1]]
+    if not restrict:
+        return taken
+    for clause in reversed(before[:-1]):
+        first = taken[0]
+        joined = _CONTINUING.match(first.text.lower()) is not None or (
+            len(first.text.split()) == 1 and not clause.ends_with_colon
+        )
+        if not joined or clause.parenthetical != first.parenthetical:
+            break
+        taken.insert(0, clause)
+    return taken
+
+
+def _value_span(
+    text: RequestText, clauses: list[Clause], marker: int, start: int
+) -> tuple[int, int] | None:
+    """Where the bare value said right after the correction ``marker:start`` is, if any.
+
+    The value runs to its clause's end, on over clauses that continue it ("wheel and
+    adm"); a word that asks or says something ("call it X", "they're headless") makes it
+    no bare value.
+    """
+    after = [c for c in clauses if c.end > start]
+    if not after or after[0].start < marker:
+        return None
+    end = None
+    for index, clause in enumerate(after):
+        if index and (
+            clause.sentence != after[0].sentence or not _CONTINUING.match(clause.text.lower())
+        ):
+            break
+        begin = max(clause.start, start)
+        words = [t.text for t in tokenize(text.work[begin : clause.end]) if t.kind == "word"]
+        if index:
+            words = words[1:]  # the "and" that joins it
+        if not words or len(words) > 4 or any(w in _NOT_VALUES for w in words):
+            break
+        end = clause.end
+    if end is None:
+        return None
+    begin = max(after[0].start, start)
+    return begin + len(text.work[begin:end]) - len(text.work[begin:end].lstrip(" ,")), end
+
+
+def _replace_value(
+    text: RequestText,
+    clauses: list[Clause],
+    taken: list[Clause],
+    marker: int,
+    start: int,
+) -> bool:
+    """Put the bare value said at ``start`` in place of the value ``taken`` says.
+
+    The head of the corrected clause stays ("hostname", "groups", "disk"); its value, the
+    correction and the words between go, and the new value moves up to the head, so every
+    rule reads "hostname lab-node". False (nothing changed) unless a bare value follows.
+    """
+    span = _value_span(text, clauses, marker, start)
+    if span is None:
+        return False
+    start, end = span
+    value_words = [t for t in tokenize(text.work[start:end]) if t.kind == "word"]
+    first = taken[0]
+    words = [t for t in tokenize(text.work[first.start : first.end]) if t.kind == "word"]
+    if not words:
+        return False
+    # as many words as the new value has; in a list, as many as one of its items
+    size = len(value_words)
+    if len(taken) > 1:
+        item = [t for t in tokenize(text.work[taken[-1].start : taken[-1].end]) if t.kind == "word"]
+        size = max(1, len(item) - (1 if _CONTINUING.match(taken[-1].text.lower()) else 0))
+    keep = len(words) - min(size, len(words) - 1) if len(words) > 1 else 0
+    if len(taken) == 1 and len(value_words) == 1:
+        # the word of the new value's shape: "priority 800 on that repo. no, 400" is 800
+        shape = _shape(value_words[0].text)
+        shaped = [i for i, w in enumerate(words) if _shape(w.text) == shape and (i or keep == 0)]
+        if shaped:
+            keep = shaped[-1]
+    at = first.start + words[keep].start
+    old = words[keep].text
+    if "=" in old and "=" not in value_words[0].text:
+        at += old.index("=") + 1  # "hugepages=512, no, 1024": the value after "="
+    if text.BLANK in text.work[at:end]:
+        return False  # a rule before this one read part of it
+    new_work, new_original = text.work[start:end], text.original[start:end]
+    pad = end - at - len(new_work)
+    text.work = text.work[:at] + new_work + text.BLANK * pad + text.work[end:]
+    text.original = text.original[:at] + new_original + " " * pad + text.original[end:]
+    text.claims.append((at + len(new_work), end, "context"))
+    return True
+
+
 # a bare answer a user gives to their own question ("swap? no.", "gui? nope, not needed")
-_DECLINING = frozenset("no nope nah not none needed necessary required thanks skip it".split())
+_DECLINING = frozenset(
+    "no nope nah not none needed necessary required thanks skip it hmm hm uh um well oh ah".split()
+)
 _NEGATIVE = frozenset("no nope nah not none skip".split())
 
 

@@ -31,8 +31,9 @@ _NAMED = re.compile(
     r"|\b(?:the\s+)?(?P<fsword>root|boot|efi|home|data|log|var)\s+(?:file\s*system|fs|volume)\b"
     # "the root filesystem read-only": how it is mounted is immutability, not a partition
     r"(?!\s+(?:(?:is|be|stays?|to\s+be)\s+)?(?:read[- ]only|read[- ]write|writable|immutable))"
-    # "root 30G ext4": the root file system named by its word, right before its size
-    rf"|(?<![\w/.-])(?P<root>root|rootfs)(?=\s+(?:=\s*|at\s+|of\s+)?{SIZE})"
+    # "root 30G ext4", "esp 512MiB": a partition named by its role word, right before its
+    # size (the EFI system partition's words name it wherever the template mounts it)
+    rf"|(?<![\w/.-])(?P<root>root|rootfs|esp|efi)(?=\s+(?:=\s*|at\s+|of\s+)?{SIZE})"
 )
 # the root file system by its word alone, in a clause about the rest of the disk (the
 # groups of _NAMED that do not apply never match)
@@ -77,6 +78,16 @@ _REST = re.compile(
     # "/var/lib/mysql = everything else", "/srv gets whatever is left"
     r"|(?:=|\b(?:gets?|takes?|is|with))\s*(?:all\s+of\s+)?(?:everything\s+else|what(?:ever)?\s+(?:is|'s)\s+left)"
 )
+# a clause after a partition's that keeps its size: "same size", "keep the size as it is",
+# "size unchanged", "don't change its size"
+_SAME_SIZE = re.compile(
+    r"[\s\x1f]*(?:(?:and|but|just|only)\s+)*(?:"
+    r"(?:(?:at|with|keep(?:ing)?|leave)\s+)?(?:(?:the|its|it's)\s+)?(?:(?:same|current|existing|old)"
+    r"\s+size|size(?:\s+(?:as\s+(?:it\s+is|is|before)|alone|unchanged|stays(?:\s+the\s+same)?"
+    r"|(?:is\s+)?the\s+same|doesn'?t\s+change))?)(?:\s+(?:as\s+(?:before|now|it\s+is)|too))?"
+    r"|(?:don'?t|do\s+not)\s+(?:change|touch)\s+(?:the\s+|its\s+)?size)"
+    r"(?:\s+(?:please|pls))?[\s\x1f.!]*$"
+)
 _STORAGE_WORDS = re.compile(
     r"\b(?:partition|partitions|own|separate|dedicated|mount(?:ed)?|formatted|filesystem)\b"
 )
@@ -115,8 +126,41 @@ def rule_storage_clauses(state: PlanState) -> None:
     """Read the clauses that still name a mount point or a partition, then the sentences."""
     from oic_ai.tools.planner.rules.partitions import partition_sentences
 
+    _kept_partitions(state)
     _storage_clauses(state)
     partition_sentences(state)
+
+
+# a partition the request keeps as it is: "keep /var", "leave root as one big partition",
+# "the /srv partition stays", "/home stays as it is"
+_KEPT = re.compile(
+    r"\b(?:keep|keeping|leave|leaving|retain)\s+(?:the\s+)?"
+    rf"(?:(?P<mount>{MOUNT})|(?P<word>root|rootfs|[a-z][a-z0-9_-]*(?=\s+partition\b)))"
+    r"(?:\s+(?:partition|one))?"
+    r"(?:\s+(?:as\s+(?:it\s+is|is|(?:one|a)\s+(?:big\s+|single\s+|large\s+)*partition)"
+    r"|alone|untouched|unchanged|in\s+place|there))?"
+    r"|(?<![\w./~-])(?P<mount2>" + MOUNT + r")(?:\s+partition)?\s+stays(?:\s+as\s+(?:it\s+)?is)?"
+)
+
+
+def _kept_partitions(state: PlanState) -> None:
+    """A partition kept as it is asks for nothing, when the disk has it.
+
+    The clause must be only that ("keep /var", "but leave root as one big partition"); a
+    kept partition the disk does not have is left to be reported.
+    """
+    text = state.text
+    for clause in split_clauses(text.original):
+        work = text.work[clause.start : clause.end]
+        match = _KEPT.search(work)
+        if match is None or work[: match.start()].strip(" \x1f") not in ("", "and", "but", "so"):
+            continue
+        if work[match.end() :].strip(" \x1f.!,") not in ("", "please", "pls", "though", "too"):
+            continue
+        ref = match.group("mount") or match.group("mount2") or match.group("word")
+        part = find_partition(state, ref.rstrip("/") or "/")
+        if part is not None and not _REMOVE.search(work):
+            text.consume(clause.start, clause.end, "context")
 
 
 def _storage_clauses(state: PlanState) -> None:
@@ -139,6 +183,9 @@ def _storage_clauses(state: PlanState) -> None:
             ask.start = announced  # the clause that asked for it is read with it
         announced = clause.start if ask is None and _ANNOUNCED.search(work) else None
         if ask is None:
+            if current is not None and _SAME_SIZE.match(work):
+                # "make /data xfs instead, same size": the size stays as it is
+                text.consume(clause.start, clause.end, "context")
             continue
         if ask.mount is None and current is None:
             current = _planned_before(state, clause)

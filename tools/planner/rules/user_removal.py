@@ -50,12 +50,46 @@ _KEEP_USER = re.compile(
 )
 
 
+# users that must not exist: "there's no testuser or secureuser account", "no guest
+# login", "no account named demo", "no user called test or demo on it"
+_ROLE = r"(?:users?|accounts?|logins?)"
+_NONE_OF = re.compile(
+    r"\b(?:(?:there(?:'s|\s+is|\s+are)|with|has|have)\s+)?no\s+(?:"
+    rf"{_ROLE}\s+(?:(?:called|named)\s+)?(?P<after>{_NAME}(?:\s*(?:,|\bor\b|\band\b|\bnor\b)\s*"
+    rf"[\"'`]?[a-z_][a-z0-9_-]*[\"'`]?)*)"
+    rf"|(?P<before>[\"'`]?[a-z_][a-z0-9_-]*[\"'`]?(?:\s*(?:,|\bor\b|\band\b|\bnor\b)\s*"
+    rf"[\"'`]?[a-z_][a-z0-9_-]*[\"'`]?)*)\s+{_ROLE}(?![\w-]))"
+)
+_NAME_LIST = re.compile(r"\s*(?:,|\bor\b|\band\b|\bnor\b)\s*")
+_NAMED = re.compile(r"[a-z_][a-z0-9_-]*")
+_NO_NAMES = frozenset("a an the any other extra default sample test new such more".split())
+
+
+def _absent_users(state: PlanState, existing: set[str]) -> None:
+    """Remove the users the request says must not be there; one not there needs nothing."""
+    for match in state.text.matches(_NONE_OF):
+        listed = match.group("after") or match.group("before") or ""
+        names = [n.strip("`'\"") for n in _NAME_LIST.split(listed) if n.strip("`'\"")]
+        if not names or any(n in _NO_NAMES or not _NAMED.fullmatch(n) for n in names):
+            continue  # "no other accounts", "no default user": no names
+        state.text.consume(*match.span())
+        for name in names:
+            if name in existing:
+                state.values.append(DeleteValue(path=f"systemConfig.users[name={name}]"))
+                state.user_names.append(name)
+            else:
+                state.notes.append(f"there is no user {name} in the template: nothing to remove")
+
+
 def remove_users(state: PlanState) -> None:
     """Remove the users of the template the request names after a verb of removal.
 
     "Keep ocpp" for a user the template has asks for nothing: it is read as context.
+    A user said not to exist ("make sure there's no testuser account") is removed when the
+    template has it; when it has not, nothing is to do.
     """
     existing = {u.name for u in state.facts.users}
+    _absent_users(state, existing)
     for kept in state.text.matches(_KEEP_USER):
         if kept.group("name") in existing:
             state.text.consume(*kept.span(), "context")

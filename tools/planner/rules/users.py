@@ -514,6 +514,8 @@ _PRE_ROLE = re.compile(
     # name before the role word is the name ("an 'ocpp' account for the app")
     r"(?!\s*(?:,\s*)?(?:(?:is|should\s+be|will\s+be|must\s+be)\s+)?(?:called|named)\b)"
 )
+# verbs after "the grafana login": what the user does, never its name
+_SAYING = frozenset("goes gets has is needs should must will can wants uses runs belongs".split())
 _FOR_NEXT = re.compile(r"\s*(?:,\s*)?for\b")
 _ADDING = re.compile(r"\b(?:add|create|make|need|needs|want|with|plus|give|set\s+up|include)\b")
 
@@ -536,10 +538,10 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
         if match.group("verb") and not (match.group("quote") or attributed):
             if a_package(state, name):
                 continue  # "add nginx user": maybe a package's user; "... with no sudo" is one
-        if match.group("mods") and not match.group("quote"):
+        if not match.group("quote"):
             after, _ = _names(work, match.end(), end, "user")
-            if after:
-                continue  # "a lab admin account labadmin": the name after the role word
+            if after and not (set(after) & _SAYING):
+                continue  # "an operator user hmi": the name after, the word before a kind
         asking = _ASKING.match(work, match.end(), end)
         if not match.group("quote") and _NAMED.match(
             work, asking.end() if asking else match.end(), end
