@@ -22,6 +22,8 @@ DEBIAN = "debian13-x86_64-minimal-raw.yml"
         "hostname edge-gw-.. no, just edge-gw",
         "set the hostname to plant7-hmi, no wait, edge-gw",
         "hostname rack3-a? nope, make it edge-gw",
+        "hostname plant7... actually edge-gw",
+        "call the host plant7 I mean edge-gw",
     ],
 )
 def test_a_corrected_hostname_is_the_last_one(said: str) -> None:
@@ -35,6 +37,8 @@ def test_a_corrected_hostname_is_the_last_one(said: str) -> None:
     [
         ("a user kim with sudo, groups adm and plugdev.. no, just adm", ["adm"]),
         ("user kim in groups video and render, no, only video and dialout", ["video", "dialout"]),
+        ("user kim, groups adm, plugdev — no, just plugdev", ["plugdev"]),
+        ("user kim, groups adm and plugdev, actually only adm", ["adm"]),
     ],
 )
 def test_a_restricted_group_list_keeps_only_the_last_list(said: str, groups: list[str]) -> None:
@@ -54,6 +58,25 @@ def test_an_option_asked_about_and_answered_no_is_declined() -> None:
     cmdline = [a for op in ops_of(result, "set_kernel") for a in op.get("append_cmdline", [])]
     assert cmdline == ["mitigations=off"], result
     assert not result.not_applied
+
+
+def test_the_words_after_a_corrected_value_stay() -> None:
+    result = plan_on(DEBIAN, "add isolcpus=4-7 to the kernel command line, no, 2-7")
+    cmdline = [a for op in ops_of(result, "set_kernel") for a in op.get("append_cmdline", [])]
+    assert cmdline == ["isolcpus=2-7"] and not result.not_applied, result
+
+
+def test_actually_before_more_than_a_value_corrects_nothing() -> None:
+    result = plan_on(DEBIAN, "add htop, actually tmux too")
+    added = [p for op in ops_of(result, "add_packages") for p in op["packages"]]
+    assert "htop" in added, result  # "tmux too" is no bare value: htop is not replaced
+
+
+def test_a_correction_of_another_shape_leaves_the_clause_before_it() -> None:
+    result = plan_on(
+        DEBIAN, "the image, make it 12 gigs, the units have small eMMCs, actually 10 gigs"
+    )
+    assert [op["size"] for op in ops_of(result, "set_disk_size")] == ["10GiB"], result
 
 
 def test_no_before_a_name_is_still_a_removal() -> None:

@@ -28,10 +28,22 @@ _TAKE_BACK = re.compile(
 # "X.. no, just Y", "X? hmm no, Y", "X, nope, make it Y": a "no" after a clause's end that
 # corrects it ("add htop, no ssh" is no correction: the "no" there has no comma of its own)
 _RESTRICTING = r"(?:just|only|rather|make\s+(?:it|that)|i\s+mean)\b"
+# right after a clause's end: a stop, a comma, a dash
+_AFTER_BREAK = (
+    r"(?:(?<=[.?!\u2026,;])|(?<=[.?!\u2026,;]\s)|(?<=\s[-\u2013\u2014])|(?<=\s[-\u2013\u2014]\s))"
+)
 _NO_CORRECTION = re.compile(
-    r"(?:(?<=[.?!\u2026,;])|(?<=[.?!\u2026,;]\s))[ \t]*"
+    rf"{_AFTER_BREAK}[ \t]*"
     r"(?:(?:hmm+|hm+|uh+|um+|erm?|oh|ah|well|wait)[,\s]+)?(?:no|nope|nah)"
     rf"(?:\s*,\s*(?P<restrict1>{_RESTRICTING})?|\s+(?P<restrict2>{_RESTRICTING}))[ \t]*"
+)
+# "hostname lab-pi... actually lab-node", "to lab-pi, sorry, lab-node", "lab-pi I mean
+# lab-node": words that correct only when a bare value of the same shape follows them
+# ("actually, add htop too" corrects nothing; "the disk, make it 8 gigs" is no correction)
+_SOFT_CORRECTION = re.compile(
+    rf"(?:{_AFTER_BREAK}[ \t]*(?:actually|sorry|rather)"
+    r"|(?P<inside>\b(?:i\s+mean|or\s+rather)))\b\s*[,:]?[ \t]*"
+    r"(?P<restrict>(?:just|only)\s+)?"
 )
 _CONTINUING = re.compile(r"(?:and|or|plus|&)\s")
 # words that say what to do rather than a value: what follows a correction is no bare value
@@ -40,6 +52,14 @@ _NOT_VALUES = (
     | KEEP_VERBS
     | NAMING_VERBS
     | frozenset("we i they you it he she we're they're it's i'm who".split())
+)
+
+
+# words that name the slot a value is for, never the value
+_SLOTS = frozenset(
+    "hostname host name user users account group groups disk size partition partitions kernel "
+    "cmdline console output outputs format formats artifact artifacts repo repository priority "
+    "timezone locale shell".split()
 )
 
 
@@ -57,13 +77,25 @@ def rule_take_back(state: PlanState) -> None:
         taken = _corrected(before, restrict)
         if _replace_value(text, clauses, taken, *match.span()):
             continue
-        if text.original[: match.start()].rstrip().endswith("?"):
+        if text.original[: match.start()].rstrip().endswith(("?", "...", "\u2026")):
             # "and nosmt? hmm no, leave smt alone": the option asked about is declined
             for clause in taken:
                 text.consume(clause.start, clause.end, "context")
             text.consume(*match.span(), "context")
             state.notes.append(f"'{_said(text, taken)}' was taken back")
     clauses = split_clauses(text.original)
+    for match in text.matches(_SOFT_CORRECTION):
+        before = [
+            c for c in clauses if c.end <= match.start() and text.work[c.start : c.end].strip()
+        ]
+        around = [c for c in clauses if c.start < match.start() < c.end]
+        if match.group("inside") and around:
+            # "hostname lab-pi I mean lab-node": the clause up to the marker is corrected
+            said = text.original[around[0].start : match.start()].rstrip(" ,")
+            before = [*before, Clause(around[0].start, around[0].start + len(said), said, 0)]
+        taken = _corrected(before, bool(match.group("restrict"))) if before else []
+        if taken and _replace_value(text, clauses, taken, *match.span()):
+            clauses = split_clauses(text.original)
     for match in text.matches(_TAKE_BACK):
         before = [
             c for c in clauses if c.end <= match.start() and text.work[c.start : c.end].strip()
@@ -128,7 +160,7 @@ def _value_span(
     no bare value.
     """
     after = [c for c in clauses if c.end > start]
-    if not after or after[0].start < marker:
+    if not after or (after[0].start < marker and not after[0].start <= start < after[0].end):
         return None
     end = None
     for index, clause in enumerate(after):
@@ -177,19 +209,35 @@ def _replace_value(
         item = [t for t in tokenize(text.work[taken[-1].start : taken[-1].end]) if t.kind == "word"]
         size = max(1, len(item) - (1 if _CONTINUING.match(taken[-1].text.lower()) else 0))
     keep = len(words) - min(size, len(words) - 1) if len(words) > 1 else 0
-    if len(taken) == 1 and len(value_words) == 1:
+    if len(taken) == 1 and len(value_words) > 1:
+        return False
+    if len(taken) == 1:
         # the word of the new value's shape: "priority 800 on that repo. no, 400" is 800
+        # ("qcow2 output, or rather vhdx": never a word that names the slot)
         shape = _shape(value_words[0].text)
-        shaped = [i for i, w in enumerate(words) if _shape(w.text) == shape and (i or keep == 0)]
-        if shaped:
-            keep = shaped[-1]
+        shaped = [
+            i
+            for i, w in enumerate(words)
+            if _shape(w.text) == shape and w.text not in _NOT_VALUES | _SLOTS
+        ]
+        if not shaped:
+            return False  # "the boxes have tiny SSDs, actually 6 gigs": nothing of its shape
+        keep, size = shaped[-1], 1
+    if words[keep].text in _NOT_VALUES | _SLOTS:
+        return False
     at = first.start + words[keep].start
-    old = words[keep].text
-    if "=" in old and "=" not in value_words[0].text:
-        at += old.index("=") + 1  # "hugepages=512, no, 1024": the value after "="
+    if "=" in words[keep].text:
+        return False  # a kernel option's value: the kernel rules keep the last one said
+    # what the clause says after the old value stays after the new one ("priority 400 on
+    # that repo"); a list's old values run to its end
+    old_end = first.start + words[min(keep + size, len(words)) - 1].end
+    tail_end = taken[-1].end if len(taken) == 1 else old_end
     if text.BLANK in text.work[at:end]:
         return False  # a rule before this one read part of it
-    new_work, new_original = text.work[start:end], text.original[start:end]
+    glued = re.match(r"\S*", text.work[old_end:tail_end])  # "lab-pi-": the "-" goes too
+    old_end += glued.end() if glued else 0
+    new_work = text.work[start:end] + text.work[old_end : max(old_end, tail_end)]
+    new_original = text.original[start:end] + text.original[old_end : max(old_end, tail_end)]
     pad = end - at - len(new_work)
     text.work = text.work[:at] + new_work + text.BLANK * pad + text.work[end:]
     text.original = text.original[:at] + new_original + " " * pad + text.original[end:]
