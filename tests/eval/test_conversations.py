@@ -73,7 +73,7 @@ FULLY_RIGHT_FLOOR = {
     # as known names (session 13); tuned on from session 13: 167/200 (4 invented) with Y3's
     # references, targets and questions (round 12) on main 2613f57; 174/200 with them
     # rebased on main e841296 (166 without them)
-    # Y2 (round 13): 168/200 on 2613f57 alone
+    # Y2 (round 13): 168/200 on 2613f57 alone, 174/200 rebased on main 79b2d65
     "dev10": 0.87,
     # kept unseen in session 13 (writers w and x, the held-out writers' personas), never
     # read turn by turn: 159/208 (0 invented) with the session-start code ed622f0
