@@ -63,3 +63,12 @@ def test_what_this_turn_takes_away_is_not_required_by_keeps() -> None:
         "lost: package jq missing",
         "lost: user deploy missing",
     ]
+
+
+def test_a_kernel_option_a_later_turn_dropped_is_not_required_again() -> None:
+    seen = _seen({"hostname": "gw-1", "cmdline_has": ["quiet", "isolcpus=1-3"]}, {})
+    doc = _doc("gw-1", None)
+    doc["systemConfig"]["kernel"] = {"cmdline": "console=ttyS0,115200"}
+    assert len(_kept({"keeps": True}, doc, seen)) == 2
+    seen.expects[1] = {"cmdline_lacks": ["quiet", "isolcpus"]}
+    assert _kept({"keeps": True}, doc, seen) == []

@@ -364,6 +364,24 @@ def template_failures(
     return failures
 
 
+# a label's key that takes away what another key asked for earlier
+_UNDOING = {"absent": "present", "cmdline_lacks": "cmdline_has"}
+
+
+def _drop_undone(latest: dict[str, Any], expect: dict[str, Any]) -> None:
+    """Drop from ``latest`` what ``expect`` takes away: a package removed, an option dropped.
+
+    "quiet" asked for in turn 2 and removed in turn 4 is no customisation to keep, and a
+    bare key taken away ("isolcpus") takes every value of it.
+    """
+    for key, undone in _UNDOING.items():
+        gone = {str(v) for v in expect.get(key) or []}
+        if gone and undone in latest:
+            latest[undone] = [
+                v for v in latest[undone] if str(v) not in gone and str(v).split("=")[0] not in gone
+            ]
+
+
 def _kept(expect: dict[str, Any], doc: dict[str, Any], seen: _Conversation) -> list[str]:
     """Earlier turns' customisations that this turn (which says it keeps them) lost."""
     latest: dict[str, Any] = {}
@@ -380,16 +398,12 @@ def _kept(expect: dict[str, Any], doc: dict[str, Any], seen: _Conversation) -> l
         gone_users = set(earlier.get("users_absent") or [])
         if gone_users and "users" in latest:
             latest["users"] = [u for u in latest["users"] if str(u.get("name")) not in gone_users]
-        gone = set(earlier.get("absent") or [])
-        if gone and "present" in latest:
-            latest["present"] = [p for p in latest["present"] if p not in gone]
+        _drop_undone(latest, earlier)
         after.append(dict(latest))
     for key in expect:
         latest.pop(key, None)
     # what this turn takes away is no customisation to keep either
-    gone = set(expect.get("absent") or [])
-    if gone and "present" in latest:
-        latest["present"] = [p for p in latest["present"] if p not in gone]
+    _drop_undone(latest, expect)
     gone_users = set(expect.get("users_absent") or [])
     if gone_users and "users" in latest:
         latest["users"] = [u for u in latest["users"] if str(u.get("name")) not in gone_users]
