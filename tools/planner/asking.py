@@ -168,6 +168,12 @@ _COURTESY = re.compile(
 )
 # adverbs between a subject and its verb ("only supports", "still runs")
 _FREQUENCY = frozenset("only still also just already really always never usually".split())
+# a pronoun subject pointing back, and the words of being there ("they must never ship")
+_POINTING = frozenset("they it those these".split())
+_PRESENCE = frozenset(
+    "never not ever ship exist appear end up be there present installed included again "
+    "in the image at all".split()
+)
 # whoever it may be ("if anyone needs root ...")
 _ANYONE = frozenset("someone somebody anyone anybody everyone everybody".split())
 # determiners that open a definite subject, and the plural present verbs that state what
@@ -294,6 +300,9 @@ def read_clause(
         # "so nodes boot without a local disk", "so the techs see the logs": a subject
         # and what it then does; no request form after "so"
         return Reading("purpose", "so ... (what follows from it)")
+    if len(head) > 2 and head[0] in IMPERATIVES and head[1] == "of" and not _VALUE.search(text):
+        # "change of plan for the v2 boards": the verb's noun, heading a remark
+        return Reading("context", f"a noun ({head[0]!r} of)")
     if _COURTESY.match(" ".join(head)):
         # "let me know if you need anything else", "have a good one": said to the
         # assistant about the conversation, not about the image
@@ -368,6 +377,9 @@ def read_clause(
         # "we've got runners that need an identical image": the wish is the relative
         # clause's, which describes a noun of a statement
         return Reading("context", f"statement (a relative clause's {wish!r})")
+    if wish and head[0] in _POINTING and set(head[1:]) <= _PRESENCE | _WISH | _NOT_YET:
+        # "... no testuser account, they must never ship": what was just asked, said again
+        return Reading("context", "says again what must (not) be there")
     if wish and words[0] == "if" and words[1] in _ANYONE | PEOPLE and not named:
         # "if someone needs to edit a file they should go through config management": a
         # rule for people, on a condition, that names nothing an image holds

@@ -176,3 +176,17 @@ def test_a_kind_word_before_a_package_name_names_that_package() -> None:
         assert added(result) == [name], (said, result.operations)
     result = plan_after(BASE, "add chrony", "point chrony at 10.20.0.1")  # a verb: no name
     assert result.not_applied, result
+
+
+def test_a_verbs_noun_heading_a_remark_asks_nothing() -> None:
+    result = plan_on(BASE, "change of plan for the v2 boards, add curl")
+    assert added(result) == ["curl"], result.operations
+    assert not result.not_applied, result.not_applied
+
+
+def test_saying_again_that_something_must_not_be_there_asks_nothing_more() -> None:
+    result = plan_after(BASE, "add vim", "remove vim, it must never be installed again")
+    assert removed(result) == ["vim"], result.operations
+    assert not result.not_applied, result.not_applied
+    result = plan_on(BASE, "add htop, it must be small")  # a wish of its own still asks
+    assert result.not_applied, result
