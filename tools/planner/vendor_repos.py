@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 _URL = r"(?:https?|file)://[^\s\"'`|<>()]+[^\s\"'`|<>().,;]"
 # "$(. /etc/os-release && echo "$VERSION_CODENAME")", "$(lsb_release -cs)", "${VERSION_CODENAME}"
@@ -63,6 +64,15 @@ _HOUSEKEEPING = re.compile(
 )
 
 
+_CONTINUED = re.compile(r"[ \t]*\\\n[ \t]*")
+# the steps of one shell line ("apt-get update && apt-get install x", "a; b")
+_STEPS = re.compile(r"\s*(?:&&|;)\s*")
+
+
+def _host(url: str) -> str:
+    return urlsplit(url).netloc.lower()
+
+
 @dataclass
 class _Source:
     url: str
@@ -91,7 +101,8 @@ def read_vendor_repositories(text: str) -> tuple[str, list[str], list[str]]:
         The rewritten text; a notice when instructions were read; what could not be read
         (a sources file fetched whole).
     """
-    lines = text.split("\n")
+    # a command continued on the next line ("echo \\" then the sources line) is one line
+    lines = _CONTINUED.sub(" ", text).split("\n")
     keys: dict[str, str] = {}  # keyring path -> the URL its key came from
     imported: list[str] = []
     fetched_lists: list[str] = []
@@ -137,8 +148,16 @@ def read_vendor_repositories(text: str) -> tuple[str, list[str], list[str]]:
             source.key = source.key or imported[0]
     rewritten: list[str] = []
     for number, line in enumerate(lines):
-        if number in used or (_HOUSEKEEPING.match(line) and (sources or fetched_lists)):
+        if number in used:
             continue
+        if line.strip() and (sources or fetched_lists):
+            # "sudo apt-get update && sudo apt-get install tailscale": the update asks
+            # nothing, the install after it does
+            steps = [s for s in _STEPS.split(line) if s.strip() and not _HOUSEKEEPING.match(s)]
+            if len(steps) < len(_STEPS.split(line)):
+                line = " && ".join(s.strip() for s in steps)
+                if not line:
+                    continue
         rewritten.append(line)
     rewritten += [source.request() for source in sources]
     notices = ["read the pasted repository instructions as the repository they set up"]
@@ -147,6 +166,8 @@ def read_vendor_repositories(text: str) -> tuple[str, list[str], list[str]]:
         "in the request; paste its 'deb URL suite component' line (or say the URL, suite, "
         "component and key)"
         for url in fetched_lists
+        # "and the .list file is just deb ...": its line pasted after all, from that host
+        if not any(_host(source.url) == _host(url) for source in sources)
     ]
     return "\n".join(rewritten), notices if sources else [], missed
 

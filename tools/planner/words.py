@@ -147,7 +147,10 @@ NOT_PACKAGES = (
             # key and certificate files ("DB key, cert and cer are at /keys/...")
             "key keys cert certs certificate certificates crt cer pem der pfx "
             # file formats: a pasted block's language ("```yaml"), never a package
-            "yaml yml json toml ini xml"
+            "yaml yml json toml ini xml "
+            # what software is set up with or listens on: "ship the agent config", "the
+            # executor needs the socket"; never a package by itself
+            "config configs configuration configurations conf settings socket sockets"
         ).split()
     )
     | frozenset(NOT_PACKAGE_WORDS)

@@ -76,6 +76,15 @@ def test_a_name_in_parentheses_after_a_remark_is_part_of_the_remark(request_text
 
 def test_a_name_in_parentheses_after_a_request_is_still_read() -> None:
     text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    # one's own agent needs a repository that can serve it (else it is reported, round 12)
+    text = text.replace(
+        "\nsystemConfig:\n",
+        "\npackageRepositories:\n  - url: https://apt.backup.example/debian\n"
+        "    codename: trixie\n    component: main\n"
+        "    pkey: https://apt.backup.example/key.asc\n\nsystemConfig:\n",
+        1,
+    )
+    assert "packageRepositories" in text
     result = plan_request("install our backup agent (qzbak)", text, mode="refine")
     added = [n for op in result.operations if op.op == "add_packages" for n in op.packages]  # type: ignore[union-attr]
     assert added == ["qzbak"]

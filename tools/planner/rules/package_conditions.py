@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from oic_ai.stores.capability_catalog import Capability
+from oic_ai.tools.edit_plan import DeleteValue
 from oic_ai.tools.planner.lexicon import is_english
 from oic_ai.tools.planner.rules.capability_words import covered_words, find_capabilities
 from oic_ai.tools.planner.rules.package_apply import apply_capabilities
@@ -163,8 +164,45 @@ def stated_subject(state: PlanState, item: Item) -> bool:
     an item without a verb of its own; "add mkosi, it has ..." adds it.
     """
     if item.mode != "none" or item.verb not in ("", ","):
-        return False
+        return _own_thing_said_of(state, item)
     if not _STATED.match(state.text.original.lower(), item.span[1]):
+        return False
+    state.text.consume(*item.span, "context")
+    return True
+
+
+# what one's own thing, named after a comma, is said to do ("..., our sync service 'x'
+# runs in a container"): a clause of its own, whose subject the list's verb never reached
+_SAID_TO_DO = re.compile(
+    r"['\"`]?\s+(?:(?:also|still|just|already|only|currently)\s+)?"
+    r"(?:runs|ran|serves|served|lives|sits|talks|listens|handles|syncs|connects|needs"
+    r"|requires|depends|comes|ships|uses|is|was|has|does)\b"
+)
+_POSSESSIVES = frozenset("our my their his her your its".split())
+
+
+def _own_thing_said_of(state: PlanState, item: Item) -> bool:
+    """Whether ``item`` is one's own thing a new clause after a comma says something of.
+
+    "needs nginx, our POS sync service 'storelink' runs in a container": the verb before
+    the comma does not reach past it to a possessive description with a verb of its own;
+    'storelink' is the user's service, not a package. "add nginx, our agent 'x'" still
+    adds.
+    """
+    if item.mode not in ("add", "remove") or item.words[0] not in _POSSESSIVES:
+        return False
+    before = state.text.original[: item.span[0]].rstrip()
+    if not before.endswith(","):
+        return False
+    after = state.text.original.lower()[item.span[1] :]
+    if not _SAID_TO_DO.match(after) and not any(
+        # "... 'storelink' runs in a container" was read as a paraphrase ("docker"): the
+        # predicate the paraphrase replaced is the clause's own verb
+        correction.kind == "paraphrase"
+        and _SAID_TO_DO.match(f" {correction.written.lower()}")
+        and re.match(rf"['\"`]?\s*;?\s*{re.escape(correction.read_as.lower())}\b", after)
+        for correction in state.text.corrections
+    ):
         return False
     state.text.consume(*item.span, "context")
     return True
@@ -253,3 +291,37 @@ def runs_there(item: Item) -> bool:
         and words[-1] in _PLACES
     )
 
+
+# "... with it", "... along with them": what goes together with the thing just removed
+_WITH_IT = frozenset("it them that those this".split())
+_GOES = frozenset("goes go can go along as well".split())
+_ASIDES_AFTER = frozenset("obviously too also naturally of course then please".split())
+
+
+def carried_removal(state: PlanState, items: Sequence[Item], index: int) -> Item | None:
+    """The item a removal before it reaches through "with it" ("and the X with it").
+
+    "drop the tools repo. and the testrunner with it", "remove nginx, the certbot plugin
+    goes with it": an item without a verb of its own, followed by "with it", after an
+    item the request removes, is removed as well. None when ``items[index]`` is not one.
+    """
+    item = items[index]
+    if item.mode != "none" or index + 1 >= len(items):
+        return None
+    after = items[index + 1]
+    rest = [w for w in after.words if w not in _ASIDES_AFTER]
+    if after.verb != "with" or not rest or any(w not in _WITH_IT for w in rest):
+        return None
+    if not (
+        state.remove
+        or any(earlier.mode == "remove" for earlier in items[:index])
+        or any(
+            isinstance(v, DeleteValue) and v.path.startswith("packageRepositories")
+            for v in state.values
+        )
+    ):
+        return None  # nothing removed before it: "with it" says what it comes with
+    tokens = list(item.tokens)
+    while len(tokens) > 1 and tokens[-1].text in _GOES:
+        tokens.pop()  # "the certbot plugin goes [with it]"
+    return Item("remove", tokens, "with")

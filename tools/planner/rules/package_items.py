@@ -15,6 +15,7 @@ from oic_ai.tools.planner.rules.capability_words import find_capabilities as _fi
 from oic_ai.tools.planner.rules.package_apply import apply_names, remove_packages
 from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
+    SOFTWARE_NOUNS,
     installed_by_capability_word,
     near_known,
 )
@@ -322,9 +323,11 @@ def described_removal(state: PlanState, item: Item) -> bool:
     """Remove the one template package a description or short name names.
 
     "drop the exporter": "the" and one word that is the last part of exactly one package
-    of the template (prometheus-node-exporter). "lose ninja", "drop alertmanager": one
-    word nothing knows as a package that is the first or the last part of exactly one
-    (ninja-build, prometheus-alertmanager). Anything else is not read here.
+    of the template (prometheus-node-exporter). "lose ninja", "drop alertmanager", "drop
+    buildx": one word nothing knows as a package that is a part of the names that carry
+    it (ninja-build, prometheus-alertmanager; docker-buildx with its docker-buildx-plugin,
+    never two names of their own such as ninja-build and ninja-tools). Anything else is not
+    read here.
     """
     content = [w for w in item.words if w not in FILLER]
     if item.mode == "remove" and len(content) > 1:
@@ -336,16 +339,17 @@ def described_removal(state: PlanState, item: Item) -> bool:
         return False  # "the server": a part many package names share, not a description
     installed = (*state.facts.packages, *state.facts.kernel.packages)
     described = "the" in item.words[:2]
-    matches = [
-        n
-        for n in installed
-        if len(n.split("-")) > 1
-        and (n.split("-")[-1] == word or (not described and n.split("-")[0] == word))
-    ]
-    if len(matches) != 1 and not described:
-        return False
-    if len(matches) != 1:
-        matches = installed_by_capability_word(state, word)
+    if not described:
+        # "drop buildx": a product's own word, whatever its place in the names that carry
+        # it (docker-buildx and docker-buildx-plugin are both buildx)
+        matches = [n for n in installed if len(n.split("-")) > 1 and word in n.split("-")]
+        stem = min(matches, key=len, default="")
+        if not matches or any(n != stem and not n.startswith(f"{stem}-") for n in matches):
+            return False  # ninja-build and ninja-tools: two things, neither is meant
+    else:
+        matches = [n for n in installed if len(n.split("-")) > 1 and n.split("-")[-1] == word]
+        if len(matches) != 1:
+            matches = installed_by_capability_word(state, word)
     if not matches:
         return False
     remove_packages(state, item, matches, word)
@@ -360,7 +364,8 @@ def _removal_by_parts(state: PlanState, item: Item, content: list[str]) -> bool:
     for "nodes"), and at least two words are.
     """
     wanted = [w for w in content if w not in HEAD_NOUNS]
-    if len(wanted) < 2 or any(not PACKAGE_TOKEN.match(w) for w in wanted):
+    heads = [w for w in content if w in HEAD_NOUNS]
+    if not wanted or any(not PACKAGE_TOKEN.match(w) for w in wanted):
         return False
     installed = (*state.facts.packages, *state.facts.kernel.packages)
 
@@ -368,6 +373,14 @@ def _removal_by_parts(state: PlanState, item: Item, content: list[str]) -> bool:
         parts = name.split("-")
         return word in parts or f"{word}s" in parts or word.removesuffix("s") in parts
 
+    if len(wanted) < 2:
+        # "the buildx plugin": one word and a head noun, both parts of exactly one name
+        if not heads or _known(state, wanted[0]):
+            return False
+        wanted = [*wanted, *heads]
+        matches = [n for n in installed if all(has(n, w) for w in wanted)]
+        if len(matches) != 1:
+            return False
     matches = [n for n in installed if all(has(n, w) for w in wanted)]
     if not matches:
         return False
@@ -545,3 +558,71 @@ def _apply_joined(state: PlanState, item: Item, token: Token) -> None:
     apply_names(state, item, name, names)
     written = " ".join(state.text.raw(token.start, token.end).split())
     state.warn(f"read '{written}' as {name}")
+
+
+# "gstreamer1.0-tools plus the good and bad plugins": one noun shared by the words before
+# it, each naming a sibling of the name before them
+_SHARED_NOUN = re.compile(
+    r"(?<![\w.+-])(?P<head>[a-z0-9][a-z0-9+_.~]*-[a-z0-9+_.~-]*[a-z0-9+])"
+    r"\s*(?:,|\+|&|\bplus\b|\band\b|\bwith\b)\s*(?:(?:also|then)\s+)?(?:the\s+)?"
+    r"(?P<mods>[a-z0-9]+(?:\s*(?:,|\band\b|&|\+|\bor\b)\s*(?:the\s+)?[a-z0-9]+){0,4})"
+    r"\s+(?P<noun>[a-z]{3,})(?![\w-])"
+)
+_KIND_WORDS = frozenset("binding module plugin extension package library".split())
+_MODS = re.compile(r"\s*(?:,|\band\b|&|\+|\bor\b)\s*(?:the\s+)?")
+
+
+def shared_noun_siblings(state: PlanState) -> list[tuple[str, int, int, list[str]]]:
+    """Siblings of a name described by words sharing one noun ("the good and bad plugins").
+
+    "gstreamer1.0-tools plus the good and bad plugins": each word before the shared noun,
+    with the noun, names a sibling of the name before them, spelt with the name's stem
+    (gstreamer1.0) as a known name spells it: gstreamer1.0-plugins-good,
+    gstreamer1.0-plugins-bad. Every word must give exactly one known name, else nothing is
+    read. Returns ``(head, start, end, names)`` for :func:`apply_shared_noun_siblings`,
+    which adds or removes them as the head is.
+    """
+    found = []
+    for match in state.text.matches(_SHARED_NOUN):
+        head, noun = match.group("head"), match.group("noun")
+        mods = [m for m in _MODS.split(match.group("mods")) if m]
+        stems = [head.rsplit("-", k)[0] for k in range(1, head.count("-") + 1)]
+        names = []
+        for mod in mods:
+            spelled = {
+                f"{stem}-{part}"
+                for stem in stems
+                for form in dict.fromkeys((noun, noun.removesuffix("s")))
+                for part in (f"{form}-{mod}", f"{mod}-{form}")
+            }
+            hits = sorted(n for n in spelled if _known(state, n, as_written=False))
+            if not hits and (noun in SOFTWARE_NOUNS or noun.removesuffix("s") in _KIND_WORDS):
+                # "python3-serial and the usb and yaml bindings": the noun says what kind
+                hits = sorted(
+                    n for n in (f"{s}-{mod}" for s in stems) if _known(state, n, as_written=False)
+                )
+            if len(hits) != 1:
+                break
+            names.append(hits[0])
+        else:
+            if names:
+                found.append((head, match.start("mods"), match.end("noun"), names))
+    return found
+
+
+def apply_shared_noun_siblings(
+    state: PlanState, found: Sequence[tuple[str, int, int, list[str]]]
+) -> None:
+    """Add or remove the siblings :func:`shared_noun_siblings` found, as their head went."""
+    for head, start, end, names in found:
+        if head in state.remove:
+            mode: Literal["add", "remove"] = "remove"
+        elif head in state.add or head in state.present:
+            mode = "add"
+        else:
+            continue  # the name before them was not read as a package: neither are they
+        item = Item(mode, [Token("word", names[0], start, end)], "and")
+        if mode == "remove":
+            remove_packages(state, item, names, " ".join(names))
+        else:
+            apply_names(state, item, names[0], names)

@@ -321,6 +321,10 @@ _NAMED_THING = frozenset(
     "users account accounts login host hostname machine box node partition volume disk "
     "key keys team project site".split()
 )
+# what kind of repository a name's noun is ("our artifactory rpm repo", "the acme apt mirror")
+_REPOSITORY_KINDS = frozenset(
+    "rpm deb apt yum dnf zypper package packages internal private local public".split()
+)
 # Groups accounts join; a name the package rule does not know is a group here, not a package.
 SYSTEM_GROUPS = frozenset(
     "wheel sudo adm dialout plugdev video render audio input netdev lp tty kvm libvirt "
@@ -343,6 +347,42 @@ OWN_SOFTWARE = (
     "add the repository that does (its URL, suite, component and key), then "
     "'install the package <name>'"
 )
+
+
+OWN_PACKAGE = (
+    "your own package is no distro package and no repository in the template serves it; "
+    "add the repository that does (its URL, suite, component and key), then ask for it again"
+)
+# "our HMI runtime", "the vendor's gateway agent": one's own software, named in the sentence
+_OWNED = re.compile(
+    r"\b(?:our|their|my|(?:the\s+)?(?:vendor|supplier|oem|customer)'s)\s+"
+    r"(?:(?!(?:and|or|the|a|an)\b)[\w-]+\s+){0,2}"
+    r"(?:app|application|service|tool|software|product|binary|daemon|program|agent|runtime"
+    r"|client|stack|package|suite)s?\b"
+)
+
+
+def _own_without_repository(state: PlanState, found: Token) -> bool:
+    """Whether an unknown name is one's own software no listed repository could serve.
+
+    "add our HMI runtime, the package is acme-hmi-runtime" on a template with no package
+    repository and none added by the request: the name is reported (nothing can install
+    it), not added. Once a repository is listed, "now add it from there" adds it.
+    """
+    if state.repositories or state.facts.repositories or not state.target.known:
+        return False
+    original = state.text.original.lower()
+    start = max(original.rfind(s, 0, found.start) for s in (".", "\n", "!", "?", ";"))
+    end = min(
+        (i for i in (original.find(s, found.end) for s in ".\n!?;") if i >= 0),
+        default=len(original),
+    )
+    owned = _OWNED.search(original, start + 1, end)
+    if owned is None:
+        return False
+    # the description and the name are one thing asked for: one report for both
+    state.reject(min(owned.start(), found.start), max(owned.end(), found.end), OWN_PACKAGE)
+    return True
 
 
 # the same said after the name: "warehouse-nav, that's our in-house navigation stack"
@@ -380,7 +420,11 @@ def plays_another_role(state: PlanState, item: Item, token: str) -> bool:
                 # to be nobody's package but theirs
                 state.reject(found.start, found.end, OWN_SOFTWARE)
             return True
-    named = rf"(?<![\w.-]){re.escape(token)}\s+(?:{'|'.join(_NAMED_THING)})(?![\w-])"
+    # "our cuda mirror", "our artifactory rpm repo": a kind of repository may stand between
+    named = (
+        rf"(?<![\w.-]){re.escape(token)}\s+(?:(?:{'|'.join(_REPOSITORY_KINDS)})\s+){{0,2}}"
+        rf"(?:{'|'.join(_NAMED_THING)})(?![\w-])"
+    )
     if re.search(named, state.text.original.lower()):
         return True
     if item.verb in _STATING_VERBS and not _said_of_the_image(state, item.verb):
@@ -525,6 +569,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "x86 nuc", "arm64 board": the hardware the target runs on
     quoted = f"`{written}`" in state.text.original
     if item.verb in _STRONG_VERBS or quoted or any(w in ("package", "packages") for w in before):
+        if found is not None and _own_without_repository(state, found):
+            return False  # "add our HMI runtime, the package is acme-hmi-runtime": reported
         return True
     if item.mode == "remove" and item.verb in NEGATORS | {"no", "without"}:
         return False  # "be careful not to duplicate": a negation names no unknown package

@@ -31,6 +31,7 @@ from oic_ai.tools.planner.rules.package_apply import (
 )
 from oic_ai.tools.planner.rules.package_conditions import (
     capability_in_parentheses,
+    carried_removal,
     conditional_removals,
     done_by_themselves,
     joined_to_a_phrase,
@@ -42,6 +43,7 @@ from oic_ai.tools.planner.rules.package_conditions import (
 from oic_ai.tools.planner.rules.package_items import (
     FENCE,
     FIELD_KEY,
+    apply_shared_noun_siblings,
     companion,
     described_removal,
     field_keys,
@@ -52,6 +54,7 @@ from oic_ai.tools.planner.rules.package_items import (
     only_known,
     purpose_of_a_partition,
     read_joined,
+    shared_noun_siblings,
     shorthand_updates,
     slip,
     spelled_out,
@@ -137,6 +140,7 @@ def rule_packages(state: PlanState) -> None:
     _said_of(state)
     _replace_pointing(state)
     picks = _picked(state)
+    siblings = shared_noun_siblings(state)  # "X plus the good and bad plugins"
     kept = keeps(state)
     previous_took = False
     took_any = False
@@ -151,6 +155,7 @@ def rule_packages(state: PlanState) -> None:
     purposes = 0
     for index, item in enumerate(items):
         item = instead_of_the_last(state, items, index)  # "rm X, Y instead": Y is added
+        item = carried_removal(state, items, index) or item  # "drop X. and Y with it"
         purposes = max(purposes - 1, purpose_of_a_partition(state, items, index))
         if purposes:  # "a /data partition, for logs and rosbags": what it holds
             state.text.consume(*item.span, "context")
@@ -248,6 +253,7 @@ def rule_packages(state: PlanState) -> None:
             head, head_took = item, previous_took
         else:
             previous_took = False
+    apply_shared_noun_siblings(state, siblings)
     prefer_picks(state, picks)
     final_intent(state)
 

@@ -216,7 +216,11 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
     keys = set()
     for match in _KEY.finditer(work, start, end):
         group = next(g for g in ("key", "key2", "key3", "key4") if match.group(g))
-        repo.pkey = repo.pkey or _raw(state, match.span(group))
+        said = _raw(state, match.span(group))
+        # "[signed-by=/etc/apt/keyrings/x.gpg] ... key: URL": the keyring path is where the
+        # key is put on a machine; the URL said beside it is where the key comes from
+        if repo.pkey is None or (repo.pkey.startswith("/") and not said.startswith("/")):
+            repo.pkey = said
         keys.add(match.span(group))
         repo.spans.append(match.span())
     for match in _URL_FIELD.finditer(work, start, end):

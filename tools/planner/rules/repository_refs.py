@@ -40,6 +40,16 @@ _GENERIC = frozenset(
 )
 
 
+# "drop the grafana stuff", "get rid of all the acme things": a vendor's whole setup, its
+# repository with what it installs (the package rule reads the packages)
+_REMOVE_SETUP = re.compile(
+    r"\b(?:remove|drop|delete|ditch|lose|scrap|get\s+rid\s+of|take\s+out)\s+"
+    r"(?:all\s+)?(?:of\s+)?(?:the\s+|that\s+|this\s+|our\s+|their\s+)?"
+    r"(?P<words>(?:(?!(?:and|or|from|to|the)\b)[\w.+-]+\s+){1,2}?)"
+    r"(?:stuff|things|bits|bits\s+and\s+pieces|setup|bundle|integration|packages\s+and\s+repo)\b"
+)
+
+
 def _words_of(url: str, codename: str) -> set[str]:
     return {w for w in re.split(r"[^a-z0-9]+", f"{url} {codename}".lower()) if len(w) >= 3}
 
@@ -95,3 +105,21 @@ def rule_repository_removal(state: PlanState) -> None:
             state.repositories.remove(planned[0])
             continue
         state.values.append(DeleteValue(path=f"packageRepositories[url={wanted}]"))
+    for match in text.matches(_REMOVE_SETUP):
+        # the words must name one repository by its host's own words ("grafana" for
+        # apt.grafana.com); the span stays for the package rule, which removes the packages
+        wanted = named_repository(state, match.group("words"))
+        if wanted is None or not _in_host(wanted, match.group("words")):
+            continue
+        planned = [r for r in state.repositories if r.url == wanted]
+        if planned:
+            state.repositories.remove(planned[0])
+        elif not any(isinstance(v, DeleteValue) and wanted in v.path for v in state.values):
+            state.values.append(DeleteValue(path=f"packageRepositories[url={wanted}]"))
+
+
+def _in_host(url: str, said: str) -> bool:
+    """Whether a word of ``said`` is one of the host of ``url`` ("grafana": apt.grafana.com)."""
+    host = re.sub(r"^[a-z]+://", "", url.lower()).split("/")[0]
+    parts = {p for p in re.split(r"[^a-z0-9]+", host) if len(p) >= 3} - _GENERIC
+    return bool(parts & set(re.findall(r"[a-z0-9]+", said.lower())))

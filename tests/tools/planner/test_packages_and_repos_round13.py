@@ -1,0 +1,235 @@
+"""Packages and repositories read by their role (issue 21, round 13).
+
+One's own service named after a comma and said to do something is no package; what goes
+"with" a removed thing is removed too; a vendor's whole setup ("the acme stuff") takes its
+repository; a product's word removes the names that carry it; a vendor's pasted lines keep
+the install after "apt-get update &&", read a command continued with a backslash, and use a
+sources line pasted after the file that holds it was fetched. The sentences are this
+file's own; the hosts are example hosts.
+"""
+
+from __future__ import annotations
+
+from oic_ai.tools.applier import apply_plan
+from oic_ai.tools.edit_plan import AddRepository, DeleteValue, EditPlan
+from oic_ai.tools.planner import plan_request
+from oic_ai.tools.planner.vendor_repos import read_vendor_repositories
+from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import added, plan_on, removed
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+DEBIAN = "debian13-x86_64-minimal-raw.yml"
+
+
+def _after(template: str, *requests: str) -> str:
+    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
+    for request in requests:
+        text = apply_plan(text, plan_request(request, text, mode="refine")).text
+    return text
+
+
+def _deleted(result: EditPlan) -> list[str]:
+    return [op.path for op in result.operations if isinstance(op, DeleteValue)]
+
+
+def test_ones_own_service_said_to_do_something_after_a_comma_is_no_package() -> None:
+    result = plan_on(UBUNTU, "install redis, our billing service 'ledgerd' needs it")
+    assert "ledgerd" not in added(result)
+    assert "redis" in added(result) or "redis-server" in added(result)
+
+
+def test_a_predicate_read_as_a_paraphrase_still_makes_its_subject_a_statement() -> None:
+    # "runs in a container" is read as a paraphrase; the service before it stays the user's
+    request = (
+        "needs redis and a container runtime, our billing service 'ledgerd' runs in a container"
+    )
+    result = plan_on(UBUNTU, request)
+    assert "ledgerd" not in added(result)
+    assert {"redis", "docker.io"} <= set(added(result))
+
+
+def test_ones_own_package_asked_for_after_a_comma_is_still_added() -> None:
+    result = plan_on(UBUNTU, "install redis, the package ledgerd-client too")
+    assert "ledgerd-client" in added(result)
+
+
+_VENDOR = (
+    "add repo https://pkgs.acme.example/apt with suite acme-stable, component main, "
+    "key https://pkgs.acme.example/key.asc",
+    "from that repo we need the package acme-uploader, and also jq",
+)
+
+
+def test_what_goes_with_a_removed_repository_is_removed_too() -> None:
+    text = _after(DEBIAN, *_VENDOR)
+    for request in (
+        "drop the acme repo for now. and the uploader with it of course",
+        "remove the acme repo; the uploader goes with it",
+    ):
+        result = plan_request(request, text, mode="refine")
+        assert _deleted(result) == ["packageRepositories[url=https://pkgs.acme.example/apt]"]
+        assert removed(result) == ["acme-uploader"], request
+        assert result.not_applied == [], result.not_applied
+
+
+def test_with_it_after_no_removal_removes_nothing() -> None:
+    text = _after(DEBIAN, *_VENDOR)
+    result = plan_request("add tmux and the uploader with it", text, mode="refine")
+    assert removed(result) == []
+    assert "tmux" in added(result)
+
+
+def test_a_vendors_whole_setup_takes_its_repository_and_its_package() -> None:
+    text = _after(DEBIAN, *_VENDOR)
+    result = plan_request("get rid of all the acme stuff, legal said no", text, mode="refine")
+    assert _deleted(result) == ["packageRepositories[url=https://pkgs.acme.example/apt]"]
+    assert removed(result) == ["acme-uploader"]
+    assert "jq" not in removed(result)
+
+
+def test_stuff_that_names_no_repository_host_deletes_no_repository() -> None:
+    text = _after(DEBIAN, *_VENDOR)
+    result = plan_request("drop the json stuff", text, mode="refine")
+    assert _deleted(result) == []
+
+
+def _with(*names: str) -> str:
+    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    extra = "".join(f"    - {n}\n" for n in names)
+    return text.replace("    - systemd-timesyncd\n", "    - systemd-timesyncd\n" + extra)
+
+
+def test_a_products_word_removes_the_name_and_its_plugin() -> None:
+    text = _with("docker-buildx", "docker-buildx-plugin", "docker-compose-plugin")
+    result = plan_request("lose buildx, nobody uses it", text, mode="refine")
+    assert sorted(removed(result)) == ["docker-buildx", "docker-buildx-plugin"]
+    result = plan_request("scrap the buildx plugin", text, mode="refine")
+    assert removed(result) == ["docker-buildx-plugin"]
+
+
+_INSTALL_PAGE = (
+    "an image for the field kits, they use the acme vpn. the vendor page says:\n\n"
+    "curl -fsSL https://pkgs.acme.example/deb/trixie.gpg | sudo tee "
+    "/usr/share/keyrings/acme.gpg >/dev/null\n"
+    "curl -fsSL https://pkgs.acme.example/deb/trixie.list | sudo tee "
+    "/etc/apt/sources.list.d/acme.list\n"
+    "sudo apt-get update && sudo apt-get install acme-vpnd\n\n"
+    "the list file has this one line in it\n"
+    "deb [signed-by=/usr/share/keyrings/acme.gpg] https://pkgs.acme.example/deb trixie main\n"
+)
+
+
+def test_a_sources_line_pasted_after_its_file_was_fetched_is_used() -> None:
+    _, _, missed = read_vendor_repositories(_INSTALL_PAGE)
+    assert missed == []
+    result = plan_on(DEBIAN, _INSTALL_PAGE)
+    (repo,) = [op for op in result.operations if isinstance(op, AddRepository)]
+    assert (repo.url, repo.codename, repo.component, repo.pkey) == (
+        "https://pkgs.acme.example/deb",
+        "trixie",
+        "main",
+        "https://pkgs.acme.example/deb/trixie.gpg",
+    )
+    assert "acme-vpnd" in added(result)
+
+
+def test_a_sources_file_of_another_host_is_still_reported() -> None:
+    request = _INSTALL_PAGE.replace(
+        "https://pkgs.acme.example/deb/trixie.list", "https://mirror.example.org/acme.list"
+    )
+    _, _, missed = read_vendor_repositories(request)
+    assert len(missed) == 1 and "mirror.example.org/acme.list" in missed[0]
+
+
+def test_a_sources_line_continued_with_a_backslash_is_one_line() -> None:
+    request = (
+        "ubuntu 24.04 with the acme agent from their repo:\n"
+        "sudo curl -fsSL https://dl.acme.example/ubuntu/gpg -o /etc/apt/keyrings/acme.asc\n"
+        "echo \\\n"
+        '  "deb [arch=$(dpkg --print-architecture) signed-by=/etc/apt/keyrings/acme.asc] '
+        "https://dl.acme.example/ubuntu \\\n"
+        '  $(. /etc/os-release && echo "${UBUNTU_CODENAME:-$VERSION_CODENAME}") stable" | \\\n'
+        "  sudo tee /etc/apt/sources.list.d/acme.list > /dev/null\n"
+        "sudo apt-get update\n"
+        "sudo apt-get install acme-agent\n"
+    )
+    result = plan_on(UBUNTU, request)
+    (repo,) = [op for op in result.operations if isinstance(op, AddRepository)]
+    assert repo.url == "https://dl.acme.example/ubuntu"
+    assert repo.pkey == "https://dl.acme.example/ubuntu/gpg"
+    assert repo.component == "stable"
+    assert repo.codename in (None, "noble")
+    assert "acme-agent" in added(result)
+    assert not any("os-release" in n or "arch=" in n for n in result.not_applied)
+
+
+def test_words_for_what_software_is_set_up_with_are_never_packages() -> None:
+    for request in (
+        "also ship the vector agent config so the logs go to our collector",
+        "install the telegraf agent config too",
+        "include the ssh daemon config from our repo",
+        "add docker, the builds need the socket",
+    ):
+        result = plan_on(UBUNTU, request)
+        assert not {"config", "socket", "settings"} & set(added(result)), request
+
+
+def test_a_repositorys_own_name_before_its_kind_and_noun_is_no_package() -> None:
+    request = (
+        "and add our nexus yum repo: https://nexus.corp.example/repository/yum-hosted, "
+        "key at https://nexus.corp.example/keys/public.asc"
+    )
+    result = plan_on("azl3-x86_64-minimal-raw.yml", request)
+    assert "nexus" not in added(result)
+    (repo,) = [op for op in result.operations if isinstance(op, AddRepository)]
+    assert repo.url == "https://nexus.corp.example/repository/yum-hosted"
+
+
+def test_words_sharing_one_noun_name_siblings_of_the_name_before_them() -> None:
+    result = plan_on(UBUNTU, "for playback: gstreamer1.0-tools plus the base and ugly plugins")
+    assert set(added(result)) >= {
+        "gstreamer1.0-tools",
+        "gstreamer1.0-plugins-base",
+        "gstreamer1.0-plugins-ugly",
+    }
+    result = plan_on(UBUNTU, "add python3-serial and the usb and yaml bindings")
+    assert set(added(result)) >= {"python3-serial", "python3-usb", "python3-yaml"}
+
+
+def test_a_word_that_spells_no_sibling_leaves_the_shared_noun_unread() -> None:
+    result = plan_on(UBUNTU, "add gstreamer1.0-tools plus the good and shiny plugins")
+    assert "gstreamer1.0-plugins-good" not in added(result)
+
+
+def test_ones_own_package_with_no_repository_to_serve_it_is_reported() -> None:
+    for request in (
+        "put our label printer daemon on it, the package is zebra-printd",
+        "install the package gw-agentd, it is our vendor's agent",
+    ):
+        result = plan_on(UBUNTU, request)
+        assert added(result) == [], request
+        assert len(result.not_applied) == 1, result.not_applied
+        assert "no repository" in result.not_applied[0]
+
+
+def test_ones_own_package_is_added_once_a_repository_can_serve_it() -> None:
+    text = _after(
+        UBUNTU,
+        "add repo https://apt.printers.example/ubuntu with suite noble, component main, "
+        "key https://apt.printers.example/key.asc",
+    )
+    result = plan_request(
+        "put our label printer daemon on it, the package is zebra-printd", text, mode="refine"
+    )
+    assert added(result) == ["zebra-printd"]
+
+
+def test_a_key_url_said_beside_a_keyring_path_is_the_repositorys_key() -> None:
+    request = (
+        "here is the line they gave us:\n"
+        "deb [signed-by=/usr/share/keyrings/printers.gpg] https://apt.printers.example/ubuntu "
+        "noble main\n"
+        "and the key: https://apt.printers.example/key.asc\n"
+    )
+    (repo,) = [op for op in plan_on(UBUNTU, request).operations if isinstance(op, AddRepository)]
+    assert repo.pkey == "https://apt.printers.example/key.asc"
