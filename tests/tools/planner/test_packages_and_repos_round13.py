@@ -233,3 +233,19 @@ def test_a_key_url_said_beside_a_keyring_path_is_the_repositorys_key() -> None:
     )
     (repo,) = [op for op in plan_on(UBUNTU, request).operations if isinstance(op, AddRepository)]
     assert repo.pkey == "https://apt.printers.example/key.asc"
+
+
+def test_the_one_after_a_name_stands_for_its_kind() -> None:
+    result = plan_on(UBUNTU, "install python3-serial and the usb one too")
+    assert set(added(result)) == {"python3-serial", "python3-usb"}
+
+
+def test_an_everyday_word_in_a_phrase_is_no_package_even_after_install() -> None:
+    for request in (
+        "install gstreamer1.0-tools and the good and great plugins",
+        "install nice plugins",
+        "please install the shiny one",
+    ):
+        result = plan_on(UBUNTU, request)
+        assert not {"good", "great", "nice", "shiny"} & set(added(result)), request
+    assert added(plan_on(UBUNTU, "install the package vlc")) == ["vlc"]

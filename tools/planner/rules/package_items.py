@@ -567,7 +567,7 @@ _SHARED_NOUN = re.compile(
     r"\s*(?:,|\+|&|\bplus\b|\band\b|\bwith\b)\s*(?:(?:also|then)\s+)?(?:the\s+)?"
     r"(?P<mods>[a-z0-9]+(?:\s*(?:,|\band\b|&|\+|\bor\b)\s*(?:the\s+)?[a-z0-9]+){0,4})"
     r"\s+(?P<noun>[a-z]{3,})(?![\w-])"
-)
+)  # "the usb one": "one" stands for the noun of the name before
 _KIND_WORDS = frozenset("binding module plugin extension package library".split())
 _MODS = re.compile(r"\s*(?:,|\band\b|&|\+|\bor\b)\s*(?:the\s+)?")
 
@@ -596,7 +596,9 @@ def shared_noun_siblings(state: PlanState) -> list[tuple[str, int, int, list[str
                 for part in (f"{form}-{mod}", f"{mod}-{form}")
             }
             hits = sorted(n for n in spelled if _known(state, n, as_written=False))
-            if not hits and (noun in SOFTWARE_NOUNS or noun.removesuffix("s") in _KIND_WORDS):
+            if not hits and (
+                noun in SOFTWARE_NOUNS or noun.removesuffix("s") in _KIND_WORDS | {"one"}
+            ):
                 # "python3-serial and the usb and yaml bindings": the noun says what kind
                 hits = sorted(
                     n for n in (f"{s}-{mod}" for s in stems) if _known(state, n, as_written=False)

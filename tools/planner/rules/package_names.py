@@ -568,7 +568,11 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     if _after_target_word(state, item, token):
         return False  # "x86 nuc", "arm64 board": the hardware the target runs on
     quoted = f"`{written}`" in state.text.original
-    if item.verb in _STRONG_VERBS or quoted or any(w in ("package", "packages") for w in before):
+    marked = quoted or any(w in ("package", "packages") for w in before)
+    phrase = before[-1:] == ["the"] or len([w for w in words if w not in FILLER]) > 1
+    if item.verb in _STRONG_VERBS and not marked and phrase and is_common(token):
+        return False  # "install the good and great plugins": an everyday word in a phrase
+    if item.verb in _STRONG_VERBS or marked:
         if found is not None and _own_without_repository(state, found):
             return False  # "add our HMI runtime, the package is acme-hmi-runtime": reported
         return True
