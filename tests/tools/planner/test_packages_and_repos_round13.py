@@ -249,3 +249,21 @@ def test_an_everyday_word_in_a_phrase_is_no_package_even_after_install() -> None
         result = plan_on(UBUNTU, request)
         assert not {"good", "great", "nice", "shiny"} & set(added(result)), request
     assert added(plan_on(UBUNTU, "install the package vlc")) == ["vlc"]
+
+
+def test_a_sources_lines_arch_option_is_read_and_its_slashed_suite_kept() -> None:
+    request = (
+        "their docs give `deb [ arch=amd64,arm64 signed-by=/usr/share/keyrings/dbvendor.gpg ] "
+        "https://repo.dbvendor.example/apt/ubuntu noble/dbvendor/7.2 multiverse` and the key "
+        "is https://www.dbvendor.example/static/server-7.2.asc. install dbvendor-server"
+    )
+    result = plan_on(UBUNTU, request)
+    (repo,) = [op for op in result.operations if isinstance(op, AddRepository)]
+    assert (repo.url, repo.codename, repo.component, repo.pkey) == (
+        "https://repo.dbvendor.example/apt/ubuntu",
+        "noble/dbvendor/7.2",
+        "multiverse",
+        "https://www.dbvendor.example/static/server-7.2.asc",
+    )
+    assert result.not_applied == [], result.not_applied
+    assert "dbvendor-server" in added(result)

@@ -39,7 +39,9 @@ _CUE = re.compile(
 # after a repository URL, the words of a sources.list line: the suite, then components
 # "URL bookworm main", "URL, bookworm, stable": separated by spaces or commas
 _POSITIONAL = re.compile(
-    r"(?:\s*,\s*|\s+)\(?(?P<suite>[a-z][a-z0-9.-]*)(?P<components>(?:(?:\s*[,/]\s*|\s+)(?!(?:with|and|key|signed|signing|gpg|"
+    # a suite with slashes ("noble/mongodb-org/8.0 multiverse") when a component follows
+    r"(?:\s*,\s*|\s+)\(?(?P<suite>[a-z][a-z0-9.-]*(?:/[a-z0-9][a-z0-9.-]*)+(?=[ \t]+[a-z])"
+    r"|[a-z][a-z0-9.-]*)(?P<components>(?:(?:\s*[,/]\s*|\s+)(?!(?:with|and|key|signed|signing|gpg|"
     r"priority|prio|suite|component|components|codename|for|from|to|at|on|in|please|too|also|"
     r"then)\b)[a-z][a-z0-9-]*)*)(?=\s*(?:$|[,;.)`\x1f]|\s+(?:with|and|key|signed|signing|gpg|priority)\b))"
 )
@@ -125,12 +127,30 @@ _REFERENCE = re.compile(
 )
 _BARE_URL = re.compile(rf"(?<![\w/])(?P<url>{_URL})")
 _OPTIONS = re.compile(r"\[[^\]\x1f]*=[^\]\x1f]*\]")
+_OPTION = re.compile(r"([\w-]+)\s*=\s*[^\s\]\x1f]+")
 _SIGNED_BY_ONLY = re.compile(r"\[\s*signed-by=[^\]\s\x1f]*\s*\]")
 _NO_KEY_GIVEN = "the signing key's location is not given; say 'key URL' (or a path)"
 _OPTIONS_REASON = (
     "repository options are not applied; a template repository takes a url, codename, "
     "component and signing key ('key URL')"
 )
+
+
+# Debian's architecture names for the composer's ("amd64" is x86_64)
+_DEBIAN_ARCH = {"x86_64": "amd64", "aarch64": "arm64"}
+
+
+def _serves_target(state: PlanState, options: dict[str, re.Match[str]]) -> bool:
+    """Whether a sources line's ``arch=`` (if any) includes the image's architecture.
+
+    "[arch=amd64,arm64 ...]" on an x86_64 image asks nothing new; "[arch=arm64]" on one
+    would leave the repository serving nothing for it, so that option is reported.
+    """
+    arch = options.get("arch")
+    if arch is None or not state.target.arch:
+        return True
+    listed = set(re.split(r"[,\s]+", arch.group().split("=", 1)[1].lower()))
+    return bool({state.target.arch, _DEBIAN_ARCH.get(state.target.arch, "")} & listed)
 
 
 @dataclass
@@ -158,6 +178,22 @@ def rule_repositories(state: PlanState) -> None:
     ):
         return
     for match in text.matches(_OPTIONS):
+        options = {m.group(1).lower(): m for m in _OPTION.finditer(match.group())}
+        if options and set(options) <= {"arch", "signed-by"} and _serves_target(state, options):
+            # "[arch=amd64,arm64 signed-by=...]": the architectures it serves are read (the
+            # image is built for one), the keyring path is the signing key's slot
+            arch = options.get("arch")
+            if arch is not None:
+                text.consume(match.start() + arch.start(), match.start() + arch.end(), "context")
+            if "signed-by" not in options:
+                text.consume(*match.span(), "context")
+                continue
+            if not _KEY.search(text.work):
+                state.reject(*match.span(), _NO_KEY_GIVEN)
+                continue
+            text.consume(match.start(), match.start() + 1)
+            text.consume(match.end() - 1, match.end())
+            continue
         if _SIGNED_BY_ONLY.fullmatch(match.group()):
             # "[signed-by=...]": the signing key's slot; its URL (here or said beside the
             # line, "key is at URL") is the repository's key
