@@ -75,8 +75,9 @@ FULLY_RIGHT_FLOOR = {
     # rebased on main e841296 (166 without them)
     # Y2 (round 13): 168/200 on 2613f57 alone, 174/200 rebased on main 79b2d65
     # Y1 (round 12): 180/200 (0 invented) alone on main c57d928, 187/200 (0 invented) with
-    # Y3's on main 17541e7, 195/200 (0 invented) with Y2's and Y3's on main ba1061e
-    "dev10": 0.97,
+    # Y3's on main 17541e7, 195/200 (0 invented) with Y2's and Y3's on main ba1061e, 196/200
+    # with the checker of cb076c5
+    "dev10": 0.98,
     # kept unseen in session 13 (writers w and x, the held-out writers' personas), never
     # read turn by turn: 159/208 (0 invented) with the session-start code ed622f0
     "dev11": 0.76,
