@@ -464,7 +464,9 @@ def read_clause(
         # "security flagged it in the audit": someone did something, whatever it names
         return Reading("context", f"statement ({head[1]!r})")
     if is_package is not None:
-        package = next((w for w in words if is_package(w)), "")
+        # a package name that is also an everyday word ("touch screen", "our last audit")
+        # names the package only beside another sign that it asks
+        package = next((w for w in words if is_package(w) and not _english(w)), "")
         if package:
             return Reading("asks", f"package {package!r}")
     if bullet:

@@ -190,3 +190,11 @@ def test_saying_again_that_something_must_not_be_there_asks_nothing_more() -> No
     assert not result.not_applied, result.not_applied
     result = plan_on(BASE, "add htop, it must be small")  # a wish of its own still asks
     assert result.not_applied, result
+
+
+def test_a_package_name_that_is_an_everyday_word_alone_asks_nothing() -> None:
+    result = plan_on(BASE, "add curl. Touch screen on the front, for the nurses")
+    assert added(result) == ["curl"], result.operations
+    assert not result.not_applied, result.not_applied
+    result = plan_on(BASE, "add curl, also screen")  # said as one of the things to add
+    assert added(result) == ["curl", "screen"], result.operations
