@@ -352,10 +352,10 @@ def _commands(state: PlanState, item: Unread) -> bool:
     opening = " ".join(item.clause.text.lower().split()[:5])
     if addressed in _ADDRESSED and addressed in opening:
         # "could you make sure it's there once" asks to check, not to change
-        return not re.search(r"\byou (?:make sure|ensure|check|confirm|verify|double)", opening)
+        return not re.search(rf"\byou {_CHECKING}", opening)
     verb = why.split()[-1].strip("'\"") if why.startswith("imperative") else ""
     words = [t.text for t in item.tokens]
-    if verb in _CHECKING or (verb == "make" and "sure" in item.clause.text.lower().split()[:4]):
+    if re.match(_CHECKING, verb) or (verb == "make" and "sure" in opening.split()[:4]):
         return False  # "make sure it only shows up once": a check of what was asked
     if verb in IMPERATIVES:
         return verb not in _KEEPING
@@ -365,8 +365,8 @@ def _commands(state: PlanState, item: Unread) -> bool:
     return bool(verb) and verb in words[:-1] and words[words.index(verb) + 1] in ("me", "us")
 
 
-# imperatives that ask to check, not to change
-_CHECKING = frozenset("ensure check verify confirm double-check".split())
+# imperatives that ask to check, not to change ("make sure it is there once")
+_CHECKING = r"(?:make sure|ensure|check|confirm|verify|double)\b"
 # wishes said to the assistant: the polite form of an imperative
 _ADDRESSED = frozenset(("can you", "could you", "would you", "will you"))
 # imperatives that ask for no change ("keep it simple", "leave the rest as is", "start

@@ -49,23 +49,22 @@ _RESTATE_LEAD = (
 )
 _IS_FINE = rf"(?:\s+(?:(?:is|should\s+be|will\s+be|would\s+be)\s+{_PRAISE}|will\s+do|should\s+do))"
 
+# a size, or a bare number that revises one ("8 gigs, actually 6")
+_SIZE_OR_NUMBER = rf"{SIZE}|\d{{1,7}}(?:\.\d{{1,3}})?(?![\w.])"
+_FS_NOUN = r"(?:\s+(?:filesystem|file\s+system|fs))?"
+_AGAIN_LEAD = rf"\s*[,;.]?\s*{_RESTATE_LEAD}"
+
 _SIZE_VALUE = re.compile(rf"(?<![\w.]){SIZE}")
 _SIZE_REVISION = re.compile(
-    rf"{_GAP}(?P<marker>{_MARKERS})(?P<value>{SIZE}|\d{{1,7}}(?:\.\d{{1,3}})?(?![\w.]))"
-    rf"(?:{_IS_FINE})?{_END}"
+    rf"{_GAP}(?P<marker>{_MARKERS})(?P<value>{_SIZE_OR_NUMBER})(?:{_IS_FINE})?{_END}"
 )
-_SIZE_AGAIN = re.compile(
-    rf"\s*[,;.]?\s*{_RESTATE_LEAD}(?P<value>{SIZE}|\d{{1,7}}(?:\.\d{{1,3}})?(?![\w.]))"
-    rf"(?:{_IS_FINE})?{_END}"
-)
+_SIZE_AGAIN = re.compile(rf"{_AGAIN_LEAD}(?P<value>{_SIZE_OR_NUMBER})(?:{_IS_FINE})?{_END}")
 _FS_VALUE = re.compile(rf"\b(?:{FS}){CLAUSE_END}")
 _FS_REVISION = re.compile(
-    rf"{_GAP}(?P<marker>{_MARKERS})(?P<value>{FS})(?:\s+(?:filesystem|file\s+system|fs))?"
-    rf"(?:{_IS_FINE})?{_END}"
+    rf"{_GAP}(?P<marker>{_MARKERS})(?P<value>{FS}){_FS_NOUN}(?:{_IS_FINE})?{_END}"
 )
 _FS_AGAIN = re.compile(
-    rf"\s*[,;.]?\s*{_RESTATE_LEAD}(?:it\s+)?(?:as\s+)?(?P<value>{FS})"
-    rf"(?:\s+(?:filesystem|file\s+system|fs))?(?:{_IS_FINE})?{_END}"
+    rf"{_AGAIN_LEAD}(?:it\s+)?(?:as\s+)?(?P<value>{FS}){_FS_NOUN}(?:{_IS_FINE})?{_END}"
 )
 
 
