@@ -41,6 +41,7 @@ from oic_ai.tools.references import (
     remainder,
     target_clause_spans,
 )
+from oic_ai.tools.restores import removed_entries, removed_packages
 from oic_ai.tools.retrieval.query_classifier import (
     TargetMention,
     detect_target_spans,
@@ -322,10 +323,14 @@ def _restored(request: str, current: str | None, history: list[str]) -> str:
         return request
     out, start = [], 0
     for restore in restores:
-        names = _removed_names(restore.object, current, history)
-        if not names:
+        names = removed_packages(restore.object, current, history)
+        entries = () if names else removed_entries(restore.object, current, history)
+        if not names and not entries:
             continue
-        out.append(request[start : restore.span[0]] + "add " + ", ".join(names))
+        # a package is added again; a user, kernel option or partition comes back as the
+        # turn that removed it had it ("bring bob back": with his sudo and groups)
+        said = f"add {', '.join(names)}" if names else f"undo the {' '.join(entries)} removal"
+        out.append(request[start : restore.span[0]] + said)
         start = restore.span[1]
     return "".join(out) + request[start:] if out else request
 
@@ -539,40 +544,11 @@ def _back_to_packages(request: str, current: str, history: list[str]) -> BackTo 
     found = find_back_to_words(request)
     if found is None or not history:
         return None
-    names = _removed_names(found.object, current, history)
+    names = removed_packages(found.object, current, history)
     if not names:
         return None
     vocabulary_spans = [found.span, *keep_rest_spans(request)]
     return BackTo(target={}, marker=found.marker, spans=tuple(vocabulary_spans), packages=names)
-
-
-def _removed_names(words: str, current: str, history: list[str]) -> tuple[str, ...]:
-    """The packages earlier templates had, the current one lacks, and ``words`` name.
-
-    A name said as written ("htop"), or what the catalog provides for the words on the
-    current target ("the ssh server" -> openssh-server, "docker" -> moby-engine).
-    """
-    from oic_ai.stores.capability_catalog import load_catalog
-    from oic_ai.stores.template_model import template_from_text
-
-    now = template_from_text(current)
-    have = set(now.packages)
-    removed = list(
-        dict.fromkeys(
-            name
-            for earlier in reversed(history)
-            for name in template_from_text(earlier).packages
-            if name not in have
-        )
-    )
-    said = set(re.findall(r"[\w.+-]+", words.lower()))
-    names = [name for name in removed if name in said]
-    target = now.target
-    if not names and target.os and target.dist:
-        for capability in load_catalog().find(words):
-            provided = capability.packages_for(target.os, target.dist, target.arch or "")
-            names += [name for name in removed if name in provided and name not in names]
-    return tuple(names)
 
 
 def _only_a_target(request: str) -> bool:

@@ -84,3 +84,45 @@ def test_putting_back_what_an_earlier_turn_removed_adds_those_packages(agent: An
     assert "- nftables" in back.template and "- htop" not in back.template
     assert "hostname: dune-4" in back.template
     assert not back.not_applied, back.not_applied
+
+
+def _users(text: str) -> dict[str, dict[str, Any]]:
+    import yaml
+
+    doc = yaml.safe_load(text)
+    return {u["name"]: u for u in doc["systemConfig"].get("users") or []}
+
+
+@pytest.mark.parametrize(
+    "restore",
+    [
+        "hmm no. bring bob back, remove carol instead",
+        "put bob back please and remove carol",
+        "re-add bob, and remove carol",
+    ],
+)
+def test_putting_back_a_removed_user_brings_him_back_as_he_was(agent: Any, restore: str) -> None:
+    first = agent.generate("ubuntu 24.04 raw, users alice (sudo), bob (sudo), carol")
+    session = first.session
+    agent.generate("remove bob", session=session)
+    back = agent.generate(restore, session=session)
+    users = _users(back.template)
+    assert set(users) == {"alice", "bob"}, users
+    assert users["bob"].get("sudo") is True and "sudo" in users["bob"].get("groups", [])
+    assert not back.not_applied, back.not_applied
+
+
+def test_putting_back_a_removed_kernel_option_keeps_its_value_and_nothing_else(agent: Any) -> None:
+    first = agent.generate("debian 13 raw with htop, add isolcpus=2,3 to the kernel cmdline")
+    session = first.session
+    dropped = agent.generate("drop isolcpus and htop", session=session)
+    assert "isolcpus" not in dropped.template and "- htop" not in dropped.template
+    back = agent.generate("actually put isolcpus back", session=session)
+    assert "isolcpus=2,3" in back.template
+    assert "- htop" not in back.template  # only what was named comes back
+
+
+def test_putting_back_a_name_nothing_removed_is_read_as_written(agent: Any) -> None:
+    first = agent.generate("ubuntu 24.04 raw, users alice (sudo)")
+    back = agent.generate("bring zed back", session=first.session)
+    assert "zed" not in _users(back.template)

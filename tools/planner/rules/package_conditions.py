@@ -18,7 +18,7 @@ from oic_ai.tools.planner.rules.package_names import REFLEXIVE
 from oic_ai.tools.planner.rules.package_sentences import NAME
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token, split_items, tokenize
-from oic_ai.tools.planner.words import FILLER
+from oic_ai.tools.planner.words import ADD_VERBS, FILLER
 
 # "if tcpdump, socat or reportbug are in there, remove them", "if qemu-kvm is in the package
 # list, take it out" (read as "remove it"): a removal of whichever of the names is there
@@ -325,3 +325,41 @@ def carried_removal(state: PlanState, items: Sequence[Item], index: int) -> Item
     while len(tokens) > 1 and tokens[-1].text in _GOES:
         tokens.pop()  # "the certbot plugin goes [with it]"
     return Item("remove", tokens, "with")
+
+
+# what may stand between a removal another rule read and the item it reaches ("drop
+# isolcpus and htop", "remove the ops user, plus tcpdump")
+_JOINING = re.compile(r"[\s,&]*(?:(?:and|plus|also|as\s+well\s+as)\b[\s,]*)*", re.IGNORECASE)
+_TAKE_OUT = frozenset("remove drop delete purge uninstall scrap ditch lose strip".split())
+
+
+def removal_across(state: PlanState, item: Item) -> Item | None:
+    """The item a removal that another rule read reaches over a conjunction, or None.
+
+    "drop isolcpus and htop": the kernel rule took "drop isolcpus", so "htop" stands
+    without a verb; the removal verb before the conjunction is its verb too. Only a verb
+    of taking out heads that clause (after "and", "then" ...), so "add quiet and htop"
+    still adds, and a list after a read change of another kind ("hostname box1, htop")
+    keeps its own reading.
+    """
+    if (item.mode, item.verb) not in (("none", ""), ("none", ","), ("add", "listed"), ("add", "also")):
+        return None  # a verb of its own ("listed": a sentence of names, no verb)
+    start = item.span[0]
+    original = state.text.original
+    for claim_start, claim_end, owner in state.text.claims:
+        if owner == "packages" or claim_end > start:
+            continue
+        if _JOINING.fullmatch(original[claim_end:start]) is None:
+            continue
+        lead = re.split(r"[.;:!?\n]", original[:claim_end])[-1]
+        if claim_start < claim_end - len(lead):
+            continue  # the read span began in an earlier sentence
+        opening = lead.lower().split()
+        while opening and opening[0].strip(",") in _LEADS:
+            opening.pop(0)
+        if opening and opening[0] in _TAKE_OUT and not set(opening) & ADD_VERBS:
+            return Item("remove", item.tokens, opening[0])
+    return None
+
+
+_LEADS = frozenset("and then also now ok okay pls please so".split())

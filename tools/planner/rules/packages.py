@@ -32,6 +32,7 @@ from oic_ai.tools.planner.rules.package_apply import (
 from oic_ai.tools.planner.rules.package_conditions import (
     capability_in_parentheses,
     carried_removal,
+    removal_across,
     conditional_removals,
     done_by_themselves,
     joined_to_a_phrase,
@@ -156,6 +157,7 @@ def rule_packages(state: PlanState) -> None:
     for index, item in enumerate(items):
         item = instead_of_the_last(state, items, index)  # "rm X, Y instead": Y is added
         item = carried_removal(state, items, index) or item  # "drop X. and Y with it"
+        item = removal_across(state, item) or item  # "drop isolcpus and htop"
         purposes = max(purposes - 1, purpose_of_a_partition(state, items, index))
         if purposes:  # "a /data partition, for logs and rosbags": what it holds
             state.text.consume(*item.span, "context")
