@@ -10,6 +10,8 @@ file's own; the hosts are example hosts.
 
 from __future__ import annotations
 
+import pytest
+
 from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.edit_plan import AddRepository, DeleteValue, EditPlan
 from oic_ai.tools.planner import plan_request
@@ -267,3 +269,27 @@ def test_a_sources_lines_arch_option_is_read_and_its_slashed_suite_kept() -> Non
     )
     assert result.not_applied == [], result.not_applied
     assert "dbvendor-server" in added(result)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "removed", "added"),
+    [
+        ("drop isolcpus and htop", {"htop"}, set()),
+        ("remove the console=ttyS0,115200 and also less", {"less"}, set()),
+        ("delete the quiet flag and htop", {"htop"}, set()),
+        ("get rid of loglevel=4, plus less", {"less"}, set()),
+        # the verb heads its own clause only: an add after it keeps its reading
+        ("drop isolcpus, add htop", set(), {"htop"}),
+        ("add quiet and htop", set(), {"htop"}),
+        ("hostname box1 and htop", set(), {"htop"}),
+    ],
+)
+def test_a_removal_another_rule_read_reaches_over_and(
+    request_text: str, removed: set[str], added: set[str]
+) -> None:
+    template = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text()
+    template = template.replace("    - less\n", "    - less\n    - htop\n") if removed else template
+    plan = plan_request(request_text, template, mode="refine")
+    ops = {op.op: set(getattr(op, "packages", []) or []) for op in plan.operations}
+    assert ops.get("remove_packages", set()) == removed, plan.operations
+    assert ops.get("add_packages", set()) == added, plan.operations

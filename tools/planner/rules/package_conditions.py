@@ -284,12 +284,7 @@ def runs_there(item: Item) -> bool:
     names where the image goes, not what it holds (a VM for a KVM lab is a guest).
     """
     words = item.words
-    return (
-        len(words) >= 3
-        and words[0] == "for"
-        and words[1] in _OWNERS
-        and words[-1] in _PLACES
-    )
+    return len(words) >= 3 and words[0] == "for" and words[1] in _OWNERS and words[-1] in _PLACES
 
 
 # "... with it", "... along with them": what goes together with the thing just removed
@@ -330,7 +325,10 @@ def carried_removal(state: PlanState, items: Sequence[Item], index: int) -> Item
 # what may stand between a removal another rule read and the item it reaches ("drop
 # isolcpus and htop", "remove the ops user, plus tcpdump")
 _JOINING = re.compile(r"[\s,&]*(?:(?:and|plus|also|as\s+well\s+as)\b[\s,]*)*", re.IGNORECASE)
-_TAKE_OUT = frozenset("remove drop delete purge uninstall scrap ditch lose strip".split())
+_TAKE_OUT = re.compile(
+    r"(?:remove|drop|delete|purge|uninstall|scrap|ditch|lose|strip|kill|nuke|get\s+rid\s+of"
+    r"|take\s+out|rip\s+out)\b"
+)
 
 
 def removal_across(state: PlanState, item: Item) -> Item | None:
@@ -342,8 +340,8 @@ def removal_across(state: PlanState, item: Item) -> Item | None:
     still adds, and a list after a read change of another kind ("hostname box1, htop")
     keeps its own reading.
     """
-    if (item.mode, item.verb) not in (("none", ""), ("none", ","), ("add", "listed"), ("add", "also")):
-        return None  # a verb of its own ("listed": a sentence of names, no verb)
+    if (item.mode, item.verb) not in _VERBLESS:
+        return None  # a verb of its own
     start = item.span[0]
     original = state.text.original
     for claim_start, claim_end, owner in state.text.claims:
@@ -357,9 +355,14 @@ def removal_across(state: PlanState, item: Item) -> Item | None:
         opening = lead.lower().split()
         while opening and opening[0].strip(",") in _LEADS:
             opening.pop(0)
-        if opening and opening[0] in _TAKE_OUT and not set(opening) & ADD_VERBS:
+        if _TAKE_OUT.match(" ".join(opening)) and not set(opening) & ADD_VERBS:
             return Item("remove", item.tokens, opening[0])
     return None
 
 
+# an item without a verb of its own: none, a list comma, a sentence of names ("listed"),
+# and the joining words the item splitter reads as adding ("and also less", "plus less")
+_VERBLESS = frozenset(
+    (("none", ""), ("none", ","), ("add", "listed"), ("add", "also"), ("add", "plus"))
+)
 _LEADS = frozenset("and then also now ok okay pls please so".split())

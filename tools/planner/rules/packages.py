@@ -32,10 +32,10 @@ from oic_ai.tools.planner.rules.package_apply import (
 from oic_ai.tools.planner.rules.package_conditions import (
     capability_in_parentheses,
     carried_removal,
-    removal_across,
     conditional_removals,
     done_by_themselves,
     joined_to_a_phrase,
+    removal_across,
     runs_there,
     stated_subject,
     switched_to,
