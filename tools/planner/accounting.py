@@ -27,7 +27,6 @@ from oic_ai.tools.planner.asking import (
     Reading,
     is_bullet_line,
     read_clause,
-    states,
 )
 from oic_ai.tools.planner.bank import BankMatch, load_bank
 from oic_ai.tools.planner.clauses import Clause, split_clauses
@@ -41,6 +40,12 @@ from oic_ai.tools.planner.heads import (
     introduces_applied,
 )
 from oic_ai.tools.planner.languages import foreign_remark
+from oic_ai.tools.planner.reasons import (
+    no_kind,
+    reason_after_change,
+    reason_before_so,
+    refuses_a_kind,
+)
 from oic_ai.tools.planner.remarks import (
     CONNECTORS,
     has_words,
@@ -296,6 +301,17 @@ def _outcome(
         if operations:
             return ClauseOutcome(text=text, outcome="applied", operations=operations)
         return ClauseOutcome(text=text, outcome="base", reason=_base(state))
+    if reason_after_change(
+        state.text.original,
+        item,
+        unread,
+        index,
+        lambda word: _is_package(state, word),
+        {*state.add, *state.remove, *state.present, *state.absent},
+        label is not None and label.outcome == "not_applied",
+    ):
+        # "drop strace, security review flagged it": why the change before it is made
+        return ClauseOutcome(text=text, outcome="context")
     asking = _asking(state, item, unread, index)
     relayed = (  # "Priya asked whether we can set the timezone": the answer is no
         label is not None and label.outcome == "not_applied" and INDIRECT_QUESTION.search(text)
@@ -396,7 +412,7 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         ):
             return reading
         return Reading("context", "only the rest of a clause that was read")
-    if _reason_before_so(item, unread, index):
+    if reason_before_so(item, unread, index):
         # "security wants the serial console to work, so the command line needs ...":
         # the change after "so" was read; what comes before it says why
         return Reading("context", "the reason for the change after it")
@@ -417,7 +433,7 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         # names it says are inside a value the request applied, which it explains
         return Reading("context", "names only what a value the request applied holds")
     if (state.remove or state.absent) and (
-        (reading.why.startswith("wish") and _refuses_a_kind(item)) or _no_kind(state, item)
+        (reading.why.startswith("wish") and refuses_a_kind(item)) or no_kind(item, known)
     ):
         # "remove cloud-init. we don't want anything pulling config from the network", "drop
         # vim. no editors on a jump box": a refusal of a kind of thing, said after the
@@ -481,34 +497,6 @@ def _in_template(state: PlanState, quoted: str) -> bool:
     )
 
 
-def _refuses_a_kind(item: Unread) -> bool:
-    """True for "we don't want anything ...", "doesn't need anyone ...": a kind, not a name."""
-    words = [t.text for t in item.tokens]
-    for index, word in enumerate(words[:-1]):
-        if word in ("want", "need", "needs", "wants") and index > 0:
-            before = words[max(0, index - 2) : index]
-            refused = bool({"not", "don't", "dont", "doesn't", "never"} & set(before))
-            if refused and words[index + 1] in _KINDS:
-                return True
-    return False
-
-
-_KINDS = frozenset("anything anyone anybody any something nothing".split())
-
-
-def _no_kind(state: PlanState, item: Unread) -> bool:
-    """True for "no editors on a jump box": a kind of thing refused, no name or field."""
-    words = [t.text for t in item.tokens]
-    return (
-        len(words) >= 2
-        and words[0] == "no"
-        and words[1].endswith("s")
-        and words[1] not in FIELD_NOUNS
-        and not _is_package(state, words[1])
-        and not _is_package(state, words[1].removesuffix("s"))
-    )
-
-
 # the field nouns that name what one operation family changes
 _FIELD_FAMILY = {
     **dict.fromkeys("console consoles serial tty cmdline kernel".split(), "kernel"),
@@ -553,24 +541,6 @@ def _fill_from_before(
     if len(labels) != 1 or any(o not in NOT_OPERATIONS for o in before.owners):
         return None
     return fill(state, labels.pop(), item.tokens)
-
-
-def _reason_before_so(item: Unread, unread: Sequence[Unread], index: int) -> bool:
-    """True for a clause without values right before "so <a change that was read>".
-
-    Or before any change that was read, when the clause is a statement ("the layer cache
-    eats everything, bump the disk to 100 gig").
-    """
-    if index + 1 >= len(unread) or re.search(r"[\d/=]", item.clause.text):
-        return False
-    after = unread[index + 1]
-    words = after.clause.text.lower().split()
-    changed = after.clause.sentence == item.clause.sentence and any(
-        o not in NOT_OPERATIONS for o in after.owners
-    )
-    if changed and not item.owners and states(item.clause.text):
-        return True
-    return changed and bool(words) and words[0] == "so" and words[1:2] != ["that"]
 
 
 _PURPOSE_START = re.compile(r"\s*(?:for|so|to|because|since)\b")

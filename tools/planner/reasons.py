@@ -1,0 +1,182 @@
+"""Clauses that say why a change is asked, not what: they are context, never reported.
+
+Split from :mod:`.accounting`. A reason stands beside the change it explains:
+
+* before "so <change>" ("the layer cache eats everything, so bump the disk");
+* after a change in the same sentence, as a statement with a subject of its own ("drop
+  strace, security review flagged it", "remove cloud-init, the hubs never see a metadata
+  service", "scrap irqaffinity, last time it broke the lidar driver") or as somebody
+  else's wish that names no package and no value ("no node exporter after all, corporate
+  wants their own monitoring agent");
+* as a refusal of a kind after a removal ("remove vim. no editors on a jump box").
+
+A clause with a value (a size, a path, ``key=value``), a package nobody changed, or a verb
+in the imperative at its head still asks, and so does a wish that the operation bank
+reads as a thing no template holds ("add docker, we also need the timezone set").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from oic_ai.tools.planner.asking import FIELD_NOUNS, IMPERATIVES, states, words_of
+from oic_ai.tools.planner.heads import NOT_OPERATIONS, VERBS, Unread
+
+IsPackage = Callable[[str], bool]
+
+
+def reason_before_so(item: Unread, unread: Sequence[Unread], index: int) -> bool:
+    """True for a clause without values right before "so <a change that was read>".
+
+    Or before any change that was read, when the clause is a statement ("the layer cache
+    eats everything, bump the disk to 100 gig").
+    """
+    if index + 1 >= len(unread) or re.search(r"[\d/=]", item.clause.text):
+        return False
+    after = unread[index + 1]
+    words = after.clause.text.lower().split()
+    changed = after.clause.sentence == item.clause.sentence and any(
+        o not in NOT_OPERATIONS for o in after.owners
+    )
+    if changed and not item.owners and states(item.clause.text):
+        return True
+    return changed and bool(words) and words[0] == "so" and words[1:2] != ["that"]
+
+
+# words that open a reason ("because it broke", "since we have our own", "- nobody uses it")
+_BECAUSE = frozenset("because since as cause cuz coz bc".split())
+# words a reason's subject starts with: a person or a thing, said or pointed at
+_SUBJECTS = frozenset(
+    "we they it he she i nobody noone everyone everybody someone somebody people folks this "
+    "that these those the our their his her my its some most all both corporate management "
+    "security legal compliance ops it's that's there".split()
+)
+# time and hedge words a reason may open with ("last time it broke", "apparently it leaks")
+_OPENERS = frozenset(
+    "last previously apparently otherwise honestly frankly turns basically currently "
+    "anyway actually already".split()
+)
+_LEADS = frozenset("and but also plus just oh ok okay well".split())
+_WISHES = frozenset("need needs want wants require requires should must".split())
+_VALUE = re.compile(r"[\d/=:@`\"]|https?://")
+
+
+def reason_after_change(
+    original: str,
+    item: Unread,
+    unread: Sequence[Unread],
+    index: int,
+    is_package: IsPackage,
+    changed: set[str],
+    reported_kind: bool,
+) -> bool:
+    """True for a clause that says why the change right before it in its sentence is made.
+
+    Args:
+        original: The request as written.
+        item: The clause, none of it read.
+        unread: Every clause of the request.
+        index: ``item``'s index in ``unread``.
+        is_package: Whether a word is a package name the planner knows.
+        changed: The package names the request changed (said again, they tell why).
+        reported_kind: The operation bank reads the clause as a thing no template holds.
+    """
+    if index == 0 or item.owners or _VALUE.search(item.clause.text):
+        return False
+    before = unread[index - 1]
+    if "\n" in original[before.clause.end : item.clause.end]:
+        return False  # a line of its own is an item of a list, not an aside
+    if before.clause.sentence != item.clause.sentence or not any(
+        o not in NOT_OPERATIONS for o in before.owners
+    ):
+        return False
+    words = words_of(item.clause.text)
+    while words and words[0] in _LEADS:
+        words = words[1:]
+    because = bool(words) and words[0] in _BECAUSE
+    if because:
+        words = words[1:]
+    if len(words) < 2 or words[0] in IMPERATIVES or words[0] in VERBS:
+        return False  # "drop quiet, add splash": a change of its own
+    if not (because or words[0] in _SUBJECTS or words[0] in _OPENERS or _subject_noun(words)):
+        return False
+    if not any(_finite(words, at) for at in range(1, len(words))):
+        return False  # "install htop, and the Zorblax suite": a thing, no statement
+    if any(is_package(w) and w not in changed for w in words):
+        return False  # "remove chrony, we need ntpsec": a package asked for
+    wish = next((w for w in words if w in _WISHES), "")
+    if wish and (reported_kind or FIELD_NOUNS & set(words)):
+        return False  # "add docker, we also need the timezone set": asked, and reported
+    return True
+
+
+def _subject_noun(words: list[str]) -> bool:
+    """True for "techs hate it", "legal flagged it": a noun, then a verb form."""
+    verb = words[1]
+    return len(verb) > 3 and verb.endswith(("s", "ed")) and not verb.endswith("ss")
+
+
+# the verb forms a statement shows: auxiliaries, negations and common irregular pasts
+_FINITE = frozenset(
+    "is are was were be been has have had do does did don't doesn't didn't can can't cannot "
+    "could will won't would may might never isn't aren't wasn't weren't hasn't haven't "
+    "broke broken saw took made got went came ran left kept said told found knew lost fell "
+    "hate hates like likes use uses see sees know knows run runs keep keeps".split()
+)
+
+
+def _finite(words: list[str], at: int) -> bool:
+    """True for a word that makes a statement of its clause ("broke", "flagged", "never").
+
+    A form in -s must have words after it and no article before it: "renames them" is a
+    verb, "the usual tools" a plural.
+    """
+    word = words[at]
+    if word in _FINITE or word in _WISHES:
+        return True
+    if word.endswith("s") and words[at + 1 : at + 2] in (["it"], ["them"], ["us"], ["me"]):
+        return True  # "renames them": a word with a pronoun for its object is a verb
+    if len(word) <= 4 or word.endswith("ss") or not _english_verb(word):
+        return False
+    if word.endswith("ed"):
+        return True
+    return word.endswith("s") and at + 1 < len(words) and words[at - 1] not in _ARTICLES
+
+
+_ARTICLES = frozenset("the a an our their his her my its your some all usual".split())
+
+
+def _english_verb(word: str) -> bool:
+    from oic_ai.tools.planner.lexicon import english_words, is_english
+
+    stems = (word[:-1], word[:-2], word[:-3])
+    return not english_words() or any(len(s) > 2 and is_english(s) for s in stems)
+
+
+def refuses_a_kind(item: Unread) -> bool:
+    """True for "we don't want anything ...", "doesn't need anyone ...": a kind, not a name."""
+    words = [t.text for t in item.tokens]
+    for index, word in enumerate(words[:-1]):
+        if word in ("want", "need", "needs", "wants") and index > 0:
+            before = words[max(0, index - 2) : index]
+            refused = bool({"not", "don't", "dont", "doesn't", "never"} & set(before))
+            if refused and words[index + 1] in _KINDS:
+                return True
+    return False
+
+
+_KINDS = frozenset("anything anyone anybody any something nothing".split())
+
+
+def no_kind(item: Unread, is_package: IsPackage) -> bool:
+    """True for "no editors on a jump box": a kind of thing refused, no name or field."""
+    words = [t.text for t in item.tokens]
+    return (
+        len(words) >= 2
+        and words[0] == "no"
+        and words[1].endswith("s")
+        and words[1] not in FIELD_NOUNS
+        and not is_package(words[1])
+        and not is_package(words[1].removesuffix("s"))
+    )
