@@ -1,0 +1,43 @@
+"""Greetings and thanks at the edges of a request: "hi! undo", "ok so revert that thanks!".
+
+They ask for nothing, and a reader that looks at where a request starts or ends (a
+question, "yes do it", "undo", a list's last item) must not see them. :func:`plain_request`
+drops them before the turn is routed; a request that is nothing but courtesy ("thanks!")
+is kept as it is, so it is still answered as small talk.
+"""
+
+from __future__ import annotations
+
+import re
+
+_GREETING = re.compile(
+    r"^\s*(?:hi|hello|hey|hiya|howdy|yo|good\s+(?:morning|afternoon|evening)|greetings)"
+    r"(?:\s+(?:there|again|team|all|folks|everyone))?\s*[!,.:;-]*\s+",
+    re.IGNORECASE,
+)
+# words that open a turn and only hold the floor ("ok so", "alright, well")
+_OPENING = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|alright|all\s+right|so|well|um+|uh+|hm+|oh|ah)\b\s*[,.!:;]*\s*)+",
+    re.IGNORECASE,
+)
+_THANKS = re.compile(
+    r"[\s,.;:!-]+(?:(?:thanks|thank\s+you|thank\s+u|thx|ty|tia|cheers|many\s+thanks|much"
+    r"\s+appreciated|appreciated)(?:\s+(?:a\s+lot|so\s+much|very\s+much|in\s+advance|again|"
+    r"mate|all))?)\s*[!.:)]*\s*$",
+    re.IGNORECASE,
+)
+
+
+def plain_request(request: str) -> str:
+    """``request`` without a greeting or "ok so" before it and thanks after it."""
+    text = request
+    greeting = _GREETING.match(text)
+    if greeting and text[greeting.end() :].strip():
+        text = text[greeting.end() :]
+    opening = _OPENING.match(text)
+    if opening and text[opening.end() :].strip():
+        text = text[opening.end() :]
+    thanks = _THANKS.search(text)
+    if thanks and text[: thanks.start()].strip(" ,.;:!-"):
+        text = text[: thanks.start()]
+    return text.strip() if text.strip() else request
