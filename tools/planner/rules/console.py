@@ -264,14 +264,15 @@ def _remove_consoles(state: PlanState) -> None:
         state.cmdline = " ".join(a for i, a in enumerate(args) if i not in gone)
 
 
+_DROP_ARG = re.compile(rf"{_DROP_VERB}console=", re.I)
 _REMOVING = re.compile(r"\b(?:remove|drop|delete|strip)\b.*\bfrom\b", re.I)
 
 
 def _is_console(written: str, work: str) -> bool:
     if "\x1f" in work and not work.replace("\x1f", "").strip():
         return False  # another rule read it all
-    if _REMOVING.search(work) or _DROP.search(work):
-        return False  # "remove console=ttyS0 from the cmdline": a removal
+    if _REMOVING.search(work) or _DROP.search(work) or _DROP_ARG.search(work):
+        return False  # "remove console=ttyS0 from the cmdline", "drop console=ttyS0": a removal
     if _DEVICE.search(written) and not re.search(r"console=", written, re.I):
         return True
     if _CUE.search(work):

@@ -657,10 +657,16 @@ def _arg_key(arg: str) -> str:
     return arg.split("=", 1)[0]
 
 
+def _unpunctuated(arg: str) -> str:
+    """``arg`` without the sentence's end: "can you add loglevel=3?" adds ``loglevel=3``."""
+    return arg.rstrip("?!.;:") or arg
+
+
 def add_cmdline_args(state: PlanState, args: Iterable[str]) -> None:
     """Append arguments; the applier replaces an argument with the same key (loglevel=)."""
     current = state.current_cmdline.split()
-    for arg in args:
+    for said in args:
+        arg = _unpunctuated(said)
         if arg in current or arg in state.append_cmdline:
             state.notes.append(f"{arg} is already on the kernel command line")
         else:
@@ -670,7 +676,7 @@ def add_cmdline_args(state: PlanState, args: Iterable[str]) -> None:
 def _remove_cmdline_args(state: PlanState, args: Iterable[str]) -> None:
     current = state.current_cmdline.split()
     keep = list(current)
-    for arg in args:
+    for arg in map(_unpunctuated, args):
         hits = [old for old in keep if old == arg or ("=" not in arg and _arg_key(old) == arg)]
         if not hits:
             state.notes.append(f"{arg} is not on the kernel command line")
