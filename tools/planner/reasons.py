@@ -82,8 +82,10 @@ def reason_after_change(
         changed: The package names the request changed (said again, they tell why).
         reported_kind: The operation bank reads the clause as a thing no template holds.
     """
-    if index == 0 or item.owners or _VALUE.search(item.clause.text):
+    if index == 0 or _VALUE.search(item.clause.text):
         return False
+    if any(owner != "context" for owner in item.owners):
+        return False  # something was read from it
     before = unread[index - 1]
     if "\n" in original[before.clause.end : item.clause.end]:
         return False  # a line of its own is an item of a list, not an aside
@@ -180,3 +182,37 @@ def no_kind(item: Unread, is_package: IsPackage) -> bool:
         and not is_package(words[1])
         and not is_package(words[1].removesuffix("s"))
     )
+
+
+# where a clause ends: a sentence's end (not the dot inside "22.04"), a comma or a semicolon
+_CLAUSE_END = re.compile(r"[,;!?\n]|\.(?=\s|$)|\s(?:and|but|so|because|since)\s")
+# words that put a statement in the past or on something that was ("our old images")
+_HISTORY = frozenset(
+    "was were had used ran worked broke old older previous previously earlier before "
+    "legacy last".split()
+)
+_POINTERS = frozenset("it that this they which".split())
+
+
+def history_beside_a_change(original: str, start: int, end: int) -> bool:
+    """True when the clause around ``start:end`` tells what was, beside another clause.
+
+    Or how the thing it points at behaves: "add htop, it runs fine on arm too", "remove
+    less, it was slow on the old ubuntu boxes", "add htop. our old images were qcow2": a
+    target or format named there is no request for it. "make it arm", "the boards are
+    arm64", "we need qcow2 as well" still ask.
+    """
+    begin = max((m.end() for m in _CLAUSE_END.finditer(original, 0, start)), default=0)
+    if not original[:begin].strip(" ,;.\n"):
+        return False  # the clause is the whole request: it says what is wanted
+    stop = _CLAUSE_END.search(original, end)
+    words = words_of(original[begin : stop.start() if stop else len(original)])
+    while words and (words[0] in _LEADS or words[0] in _OPENERS):
+        words = words[1:]
+    if len(words) < 3 or words[0] in IMPERATIVES or words[0] in VERBS:
+        return False
+    if any(w in _WISHES for w in words) or words[0] in ("i", "we") and "need" in words:
+        return False
+    past = bool(_HISTORY & set(words)) and words[0] in _SUBJECTS
+    pointed = words[0] in _POINTERS and any(_finite(words, at) for at in range(1, len(words)))
+    return past or pointed

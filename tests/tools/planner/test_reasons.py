@@ -65,3 +65,40 @@ def test_a_statement_with_no_change_before_it_is_not_a_reason() -> None:
     # silently as a reason (the accounting's other readers decide)
     plan = plan_on(TEMPLATE, "bbbbbb qqqq, last time it broke the zzzz driver")
     assert any(c.outcome == "not_applied" for c in plan.clauses), plan.clauses
+
+
+def _target_ops(request_text: str) -> list[object]:
+    plan = plan_on(TEMPLATE, request_text)
+    return [op for op in plan.operations if op.op in ("set_target", "set_artifacts")]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "add htop, it runs fine on arm too",
+        "drop less; apparently it leaks memory on arm",
+        "remove less, it was slow on the old ubuntu boxes",
+        "add htop. our old images were qcow2",
+        "add tmux, we used it on the previous arm64 fleet",
+    ],
+)
+def test_a_target_or_format_in_what_was_or_what_it_does_changes_nothing(
+    request_text: str,
+) -> None:
+    assert _target_ops(request_text) == [], request_text
+    plan = plan_on(TEMPLATE, request_text)
+    assert not plan.not_applied, plan.not_applied
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "add htop and make it arm",
+        "add htop; the boards are arm64",
+        "add htop, and we need qcow2 as well",
+        "add htop, then switch to ubuntu 24.04",
+        "arm64 please",
+    ],
+)
+def test_a_target_or_format_asked_for_beside_a_change_is_still_set(request_text: str) -> None:
+    assert _target_ops(request_text), request_text

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from oic_ai.tools.edit_plan import Artifact
+from oic_ai.tools.planner.reasons import history_beside_a_change
 from oic_ai.tools.planner.rules.revisions import revision_between
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.retrieval.query_classifier import WORD_END, WORD_START
@@ -63,6 +64,11 @@ def rule_artifacts(state: PlanState) -> None:
         bare_raw = fmt == "raw" and compression is None and not match.group("uncompressed")
         if bare_raw:
             continue  # a bare "raw" names the image type, handled by the target rule
+        if state.mode == "refine" and history_beside_a_change(
+            text.original, match.start("fmt"), match.end("fmt")
+        ):
+            text.consume(*match.span(), "context")
+            continue  # "add htop. our old images were qcow2": what was, no request
         found.append((match, Artifact(type=fmt, compression=compression)))
     # "a raw and a qcow2": a bare raw next to other formats is an artifact too
     beside_current = False

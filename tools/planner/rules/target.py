@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 
 from oic_ai.stores.targets import load_targets
+from oic_ai.tools.planner.reasons import history_beside_a_change
 from oic_ai.tools.planner.rules.revisions import revision_between
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.retrieval.query_classifier import detect_target_spans
@@ -40,6 +41,11 @@ def rule_target(state: PlanState) -> None:
                 f"not a target the composer builds; supported: {mention.value}",
             )
             continue
+        if state.mode == "refine" and history_beside_a_change(
+            text.original, mention.start, mention.end
+        ):
+            text.consume(*mention.span, "context")
+            continue  # "add htop, it runs fine on arm too": what it runs on, no request
         text.consume(*mention.span)
         if mention.source or set_aside(text.original, mention.start):
             continue  # "from ubuntu to debian": the source; "forget arm": set aside

@@ -1,0 +1,142 @@
+"""Understanding under harmless rewording: the dev parts again, each turn said differently.
+
+A turn a user words a little differently means the same: a greeting before it, thanks
+after it, "ok so" before it, a reason after a change, "could you ...?" around a short
+command. This reruns the labelled development parts (``tests/data/conversations/``) with
+every turn of a conversation reworded one way at a time, checks each turn against its
+unchanged label, and counts the turns that are right as written but wrong reworded. It
+measures how well the builtin planner generalises beyond the phrasings it was tuned on,
+without looking at the held-out part (never run here).
+
+Usage: python bench/robustness.py [--parts dev5,dev6] [--ways hi,thanks,...] [--details]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.support.conversations import (  # noqa: E402
+    DEV_PARTS,
+    known_packages,
+    load_conversations,
+    run_conversation,
+)
+
+# reasons a user gives after a change; one per turn, picked by the turn's text
+_REASONS = (
+    ", we need that for the pilot",
+    " because the customer asked for it",
+    ". Our QA team flagged this last week",
+    ", the field techs keep asking for it",
+)
+# the verbs a short command starts with, for "could you ...?"
+_COMMANDS = frozenset(
+    "add remove drop set make install put delete change use switch give bump rename create "
+    "enable disable turn include".split()
+)
+
+
+def _changes(turn: dict[str, Any]) -> bool:
+    """True for a single-line turn that asks for a change (no question, refusal or undo)."""
+    expect = turn.get("expect") or {}
+    said = str(turn["say"]).rstrip()
+    return not (
+        expect.get("unchanged")
+        or expect.get("not_applied")
+        or "unsupported" in (expect.get("status") or [])
+        or "same_as_turn" in expect
+        or said.endswith("?")
+        or "\n" in said
+    )
+
+
+def _reason(turn: dict[str, Any]) -> str:
+    said = str(turn["say"])
+    if not _changes(turn):
+        return said
+    return said.rstrip().rstrip(".!") + _REASONS[zlib.crc32(said.encode()) % len(_REASONS)]
+
+
+def _could(turn: dict[str, Any]) -> str:
+    said = str(turn["say"]).strip()
+    words = said.lower().split()
+    if not _changes(turn) or not words or words[0] not in _COMMANDS or len(said) > 120:
+        return said
+    return f"could you {said[0].lower()}{said[1:].rstrip('.!')}?"
+
+
+WAYS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "hi": lambda t: f"hi! {t['say']}",
+    "thanks": lambda t: f"{str(t['say']).rstrip()} thanks!",
+    "ok-so": lambda t: f"ok so {t['say']}",
+    "reason": _reason,
+    "could-you": _could,
+}
+
+
+def run(parts: list[str], way: str | None, agent: Any) -> dict[str, tuple[str, list[str]]]:
+    """Every turn of ``parts`` (reworded ``way``, or as written): its words and misses."""
+    known = known_packages()
+    found: dict[str, tuple[str, list[str]]] = {}
+    for part in parts:
+        for conversation in load_conversations(DEV_PARTS[part]):
+            turns = conversation.get("turns") or []
+            if way is not None:
+                turns = [{**t, "say": WAYS[way](t)} for t in turns]
+            for outcome in run_conversation(agent, {**conversation, "turns": turns}, known):
+                misses = outcome.failures + [f"invented {n}" for n in outcome.invented]
+                key = f"{part}/{outcome.conversation}/{outcome.turn}"
+                found[key] = (outcome.say, misses)
+    return found
+
+
+def main() -> None:
+    """Print, per way of rewording, how many right turns it breaks."""
+    from oic_ai.graph.agent import TemplateAgent
+    from oic_ai.stores.settings import load_settings
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--parts", default=",".join(DEV_PARTS))
+    parser.add_argument("--ways", default=",".join(WAYS))
+    parser.add_argument("--details", action="store_true", help="list the broken turns")
+    args = parser.parse_args()
+    parts = [p for p in args.parts.split(",") if p]
+    unknown = [p for p in parts if p not in DEV_PARTS] + [
+        w for w in args.ways.split(",") if w not in WAYS
+    ]
+    if unknown:
+        parser.error(f"unknown part or way: {', '.join(unknown)}")
+    with tempfile.TemporaryDirectory(prefix="oic-robustness-") as folder:
+        settings = load_settings(data_dir=Path(folder) / "data", env={}, provider="builtin")
+        with TemplateAgent(settings) as agent:
+            agent.generate("a minimal debian image")  # index the library first
+            started = time.perf_counter()
+            plain = run(parts, None, agent)
+            right = {k for k, (_, misses) in plain.items() if not misses}
+            print(f"## Rewording the dev parts ({', '.join(parts)})")
+            print(f"- turns: {len(plain)}, right as written: {len(right)}")
+            print("\n| way | turns reworded | right as written, wrong reworded |")
+            print("|---|---|---|")
+            for way in args.ways.split(","):
+                again = run(parts, way, agent)
+                changed = {k for k in right if again[k][0] != plain[k][0]}
+                broken = sorted(k for k in changed if again[k][1])
+                print(f"| {way} | {len(changed)} | {len(broken)} |")
+                if args.details:
+                    for key in broken:
+                        print(f"|   {key} | {again[key][0][:90]!r} | {again[key][1][0][:120]} |")
+            print(f"\n- wall time: {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
