@@ -66,11 +66,28 @@ def offered_packages(question: str, is_known: Callable[[str], bool]) -> list[str
 
 
 def accepts(reply: str) -> bool:
-    """True when ``reply`` only accepts what was offered ("yes do it", "sure, go ahead")."""
+    """True when ``reply`` only accepts what was offered ("yes do it", "sure, go ahead").
+
+    A reason after the acceptance asks nothing more: "yes do it, we need that for the
+    pilot", "sure, because the night shift asked".
+    """
     words = words_of(reply)
-    if not words or len(words) > 8:
-        return False
-    return all(w in _ACCEPTING for w in words) and any(w in _ACCEPTS for w in words)
+    if words and len(words) <= 8 and all(w in _ACCEPTING for w in words):
+        return any(w in _ACCEPTS for w in words)
+    said = _REASON_AFTER.match(reply)
+    return bool(said) and accepts(said.group("accept")) and not _ASKS_MORE.search(said.group(2))
+
+
+# an acceptance, then a clause that says why ("..., we need that for the pilot")
+_REASON_AFTER = re.compile(
+    r"^(?P<accept>[^,;.!]+)[,;.!-]+\s*((?:because|since|as|we|they|it|our|the|that)\b.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+# what would make the clause after it ask for more: a value, a verb of change, "also"
+_ASKS_MORE = re.compile(
+    r"[\d=/:]|\b(?:add|remove|drop|set|make|install|also|and\s+(?:add|remove|set))\b",
+    re.IGNORECASE,
+)
 
 
 # "add it if it's not there", "install that too": what the offer named, by a pronoun

@@ -49,3 +49,30 @@ def test_a_question_after_a_greeting_is_answered_not_applied(agent: Any) -> None
     asked = agent.generate("hi! is htop in it already?", session=first.session)
     assert asked.template == first.template
     assert "htop" in asked.message
+
+
+@pytest.mark.parametrize(
+    ("reply", "accepted"),
+    [
+        ("yes do it", True),
+        ("yes do it, we need that for the pilot", True),
+        ("sure, because the night shift keeps asking", True),
+        ("yes please, our QA team flagged this", True),
+        ("yes do it, and also add htop", False),
+        ("yes, the disk should be 8G", False),
+        ("no, we have our own", False),
+    ],
+)
+def test_an_acceptance_with_a_reason_after_it_accepts(reply: str, accepted: bool) -> None:
+    from oic_ai.tools.proposals import accepts
+
+    assert accepts(reply) is accepted
+
+
+def test_an_offer_accepted_with_a_reason_is_applied(agent: Any) -> None:
+    first = agent.generate("debian 13 raw image for a gps-timed gateway")
+    offered = agent.generate("would chrony make sense here?", session=first.session)
+    assert offered.template == first.template
+    taken = agent.generate("yes do it, we need that for the pilot", session=first.session)
+    assert "- chrony" in taken.template, taken.message
+    assert not taken.not_applied, taken.not_applied
