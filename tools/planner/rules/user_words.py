@@ -94,7 +94,10 @@ NAME = r"[\"'`]?(?P<name>[^\s,;:\"'`\x1f()]+?)[\"'`]?(?=$|[\s,;:)\x1f]|[.!?](?:\
 SHELLS = r"bash|zsh|sh|fish|dash|ksh|tcsh"
 _GROUP = (
     r"(?!(?:add|install|remove|with|set|make|then|and|shell|group|groups|as|the|no|without|"
-    r"please|pls|plz|thanks|thx|too|also|only|sudo\s+rights|login|user|account|{shells})\b)[a-z_][a-z0-9_-]*"
+    r"please|pls|plz|thanks|thx|too|also|only|sudo\s+rights|login|user|account|{shells}|"
+    # the words that start a reason or another clause ("in the audio group so the speaker
+    # works") are never a group's name
+    r"so|because|since|for|if|when|but|or|which|who|that|to)\b)[a-z_][a-z0-9_-]*"
 )
 # a shell is no group ("in groups adm and video, zsh as the login shell")
 _GROUP = _GROUP.replace("{shells}", SHELLS)

@@ -16,6 +16,12 @@ import re
 from dataclasses import dataclass, field
 
 from oic_ai.stores.targets import load_targets
+from oic_ai.tools.edit_plan import DeleteValue
+from oic_ai.tools.planner.rules.user_attributes import GROUP_LIST as _GROUP_LIST
+from oic_ai.tools.planner.rules.user_attributes import NO_GROUPS as _NO_GROUPS
+from oic_ai.tools.planner.rules.user_attributes import NO_SHELL as _NO_SHELL
+from oic_ai.tools.planner.rules.user_attributes import SHELL as _SHELL
+from oic_ai.tools.planner.rules.user_attributes import continued, coordinated, past_names
 from oic_ai.tools.planner.rules.user_glue import GLUE, eat_glue
 from oic_ai.tools.planner.rules.user_plans import a_package, install_shell, plan_user
 from oic_ai.tools.planner.rules.user_removal import REMOVING, remove_users
@@ -34,10 +40,7 @@ from oic_ai.tools.planner.rules.user_words import (
     renamed,
     took_back,
 )
-from oic_ai.tools.planner.rules.user_words import GROUPS as _GROUPS
-from oic_ai.tools.planner.rules.user_words import KNOWN_GROUPS as _KNOWN_GROUPS
 from oic_ai.tools.planner.rules.user_words import NAME as _NAME
-from oic_ai.tools.planner.rules.user_words import SHELLS as _SHELLS
 from oic_ai.tools.planner.rules.user_words import SUDO_OFF as _SUDO_OFF
 from oic_ai.tools.planner.rules.user_words import SUDO_ON as _SUDO_ON
 from oic_ai.tools.planner.state import PlanState
@@ -97,44 +100,6 @@ _FOR = re.compile(r"\s+for\s+" + _NAME)
 # "an account for me, priya, with sudo": the speaker's own name set off after "me"
 _FOR_ME = re.compile(r"\s+for\s+(?:me|myself)\s*(?:,|:|\s[—–-]+)\s*" + _NAME)
 _MORE_NAMES = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME)
-_NO_GROUPS = re.compile(
-    r"\b(?:in\s+)?no\s+(?:(?:extra|additional|other|special|supplementary|secondary|particular)"
-    r"\s+)?groups?\b"
-)
-_GROUP_LIST = re.compile(
-    rf"\b(?:(?:in|to|into|of|only|with|needs?|gets?|has|have|wants?|joins?|keeps?|stays?\s+in"
-    r"|actually|rather|mean)\s+"
-    rf"(?:the\s+|an?\s+|its\s+|his\s+|her\s+|their\s+)?"
-    rf"(?P<g1>{_GROUPS})\s+groups?\b"
-    rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\b\s*[:=]?\s*"
-    # after the word "groups", system groups may follow with spaces only ("groups video
-    # render input")
-    rf"(?P<g2>{_GROUPS}(?:\s+(?:{_KNOWN_GROUPS})(?![\w-]))*)|member\s+of\s+(?:the\s+)?(?P<g3>{_GROUPS})"
-    rf"|in\s+(?:the\s+)?(?P<g4>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)"
-    r"(?![\w-])"
-    # set off by commas: "..., wheel group, ..."
-    rf"|(?:(?<=[,(])|(?<=[,(]\s))(?P<g5>{_GROUPS})\s+groups?\b"
-    # system groups alone, set off by commas, to the end of the clause ("user kai, zsh,
-    # plugdev + dialout"); a lone "sudo" there is sudo rights, not a list
-    rf"|(?:(?<=[,(\x1f])|(?<=[,(\x1f—–-]\s))(?:(?:and|plus)\s+)?(?!sudo[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$)))"
-    rf"(?P<g6>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)(?![\w-])"
-    r"(?=[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$))))"
-    # sudo given by a group: "sudo via wheel", "sudo through the sudo group"
-    rf"|\bsudo\s+(?:rights\s+|access\s+)?(?:via|through|thru|by|using)\s+(?:the\s+)?"
-    rf"(?P<g7>{_KNOWN_GROUPS})(?![\w-])(?:\s+group\b)?(?:\s+membership\b)?"
-)
-_ITS = r"(?:(?:the|its|his|her|their)\s+)?"
-_SHELL = re.compile(
-    rf"(?:\b(?:with|using)\s+)?(?:(?:the|a)\s+)?(?:\b(?:login\s+)?shell\s*[:=]?\s*"
-    rf"(?:set\s+to\s+|of\s+|(?:is|should\s+be|must\s+be|will\s+be)\s+)?(?P<s1>/[a-z0-9/_-]+|{_SHELLS})\b"
-    rf"|(?P<s2>/(?:usr/)?s?bin/[a-z0-9_-]+)(?:\s+(?:as\s+{_ITS})?(?:login\s+)?shell)?"
-    # "zsh as the shell so ...": a shell named as such; a bare one ends its clause
-    rf"|\b(?P<s3>{_SHELLS})(?:\s+(?:as\s+{_ITS})?(?:login\s+)?shell\b|(?=\s*(?:$|[,;()\x1f]|\.(?:\s|$)))))"
-)
-_NO_SHELL = re.compile(
-    r"\b(?:(?:with\s+)?no|without(?:\s+an?)?|non-?interactive|nologin)\s+(?:(?:login|interactive)\s+)?"
-    r"(?:shell|login)\b|\bcannot\s+log\s+in\b"
-)
 # "the user deploy should exist": a user asked for, though named with "the"
 _WANTED_AFTER = re.compile(
     r"\s+(?:should|must|has\s+to|needs\s+to)\s+(?:also\s+)?(?:exist|be\s+there)\b"
@@ -178,7 +143,7 @@ def rule_users(state: PlanState) -> None:
     for start, end in zip(sentences, sentences[1:], strict=False):
         users = _read_sentence(state, start, end)
         if not users and last is not None:
-            users = _more_about(state, last, start, end)
+            users = _more_about(state, last, start, end) or _continued(state, last, start, end)
         if not users and last is None:
             users = _about_the_only_user(state, start, end)
         for user in users:
@@ -216,6 +181,20 @@ def _more_about(state: PlanState, last: _User, start: int, end: int) -> list[_Us
         return []
     user = _User(list(last.names), start, start, listed=last.listed)
     _attributes(state, user, start, end)
+    if len(user.read) < 2:
+        return []
+    eat_glue(state, user.start, user.read, start)
+    return [user]
+
+
+def _continued(state: PlanState, last: _User, start: int, end: int) -> list[_User]:
+    """A further user ("and monitor, no sudo") or attributes alone for the user before."""
+    found = continued(state, start, end)
+    if found is None:
+        return []
+    name, at, stop = found
+    user = _User([name] if name else list(last.names), at, stop if name else at, listed=True)
+    _attributes(state, user, stop if name else at, end if name else stop)
     if len(user.read) < 2:
         return []
     eat_glue(state, user.start, user.read, start)
@@ -341,6 +320,7 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         taken.append((begins, name_end))
     users += _named_again(state, users, start, end)
     users.sort(key=lambda u: u.start)
+    users = coordinated(text.work, users)
     # "both", "each of them": what follows is said of every user named before it
     marks = [m for m in _DISTRIBUTIVE.finditer(text.work, start, end)]
     if users:
@@ -575,9 +555,19 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
         taken = any(u.start <= match.start("name") < u.end for u in found)
         # after "add" only a user's own brief attributes ("add ops (sudo)"): "add htop with
         # sudo" adds two packages
+        # "create svc-plc instead, also with sudo": words that only place the new user
+        # may stand between its name and its attributes
+        placed = _PLACING.match(work, match.end(), end)
+        after = placed.end() if placed else match.end()
         said = match.group("brief") is not None or (
-            not match.group().startswith("add") and ATTRIBUTE_NEXT.match(work, match.end(), end)
+            not match.group().startswith("add") and ATTRIBUTE_NEXT.match(work, after, end)
         )
+        if not said and placed and _INSTEAD.search(placed.group()):
+            # "remove maint, create svc-plc instead": a user in place of one removed
+            said = any(
+                isinstance(v, DeleteValue) and v.path.startswith("systemConfig.users[")
+                for v in state.values
+            )
         if taken or name in STOP_WORDS or not said:
             continue
         if a_package(state, name):
@@ -619,9 +609,7 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
         for match in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", work[:end]):
             if match.start() < start or any(u.start <= match.start() < u.end for u in found):
                 continue
-            clause_end = min(
-                (m.start() for m in _CLAUSE_END.finditer(work, match.end(), end)), default=end
-            )
+            clause_end = past_names(work, match.end(), end, known)
             clause = work[max(start, match.start() - 40) : clause_end]
             if (
                 _SUDO_OFF.search(clause)
@@ -645,12 +633,18 @@ _ONLY_ASKED = re.compile(
 )
 _QUOTED_NAME = re.compile(
     r"(?:^|(?<=[\s\x1f(]))[\"'`](?P<name>[a-z_][a-z0-9_-]*)[\"'`](?:\s*:)?(?![\w-])"
+    # "put them in the 'audio' group": a quoted name before "group" names the group
+    r"(?!\s+groups?\b)"
 )
 _ABOUT_USERS = re.compile(r"\b(?:users?|accounts?|logins?)\b")
 _SUBJECT_NAME = re.compile(
     r"[\s\x1f]*(?P<name>[a-z_][a-z0-9_-]*)\s+(?=(?:gets|has|goes|is|should|must|needs)\b)"
 )
 _CLAUSE_END = re.compile(r"[,;.!?](?:\s|$)|\x1f")
+_PLACING = re.compile(
+    r"(?:\s*,?\s*(?:instead|in\s+(?:its|his|her|their)\s+place|too|also|as\s+well|then))+"
+)
+_INSTEAD = re.compile(r"\binstead\b|\bplace\b")
 _CREATE_NAME = re.compile(
     r"\b(?:create|set\s+up|add)\s+(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])(?P<brief>(?=\s*(?:\(|:)\s*(?:(?:no\s+)?sudo|groups?|(?:login\s+)?shell)\b))?"
 )
