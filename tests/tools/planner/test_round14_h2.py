@@ -61,7 +61,11 @@ def test_names_with_attributes_of_their_own_are_not_joined() -> None:
 @pytest.mark.parametrize(
     ("said", "name", "shell"),
     [
-        ("add a user runner, in the docker group, no sudo. bash as login shell", "runner", "/bin/bash"),
+        (
+            "add a user runner, in the docker group, no sudo. bash as login shell",
+            "runner",
+            "/bin/bash",
+        ),
         ("create user ops with sudo. zsh as the default shell please", "ops", "/bin/zsh"),
         ("new account ci-bot without sudo. /usr/bin/fish as its shell", "ci-bot", "/usr/bin/fish"),
         (
@@ -115,7 +119,7 @@ def test_a_sentence_about_something_else_is_not_the_users() -> None:
     [
         "add a user 'clinician'. Put them in the 'audio' group so the speaker works",
         "add a user clinician, in the `audio` group because the speaker needs it",
-        "new user clinician. put her in the \"audio\" group for the speakers",
+        'new user clinician. put her in the "audio" group for the speakers',
         "user clinician in the audio group since it plays alarms",
     ],
 )
