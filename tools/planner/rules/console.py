@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from oic_ai.tools.planner.clauses import Clause, split_clauses
 from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.words import TAKE_OUT
 
 _DEVICE = re.compile(
     r"\b(?:tty(?:S|AMA|USB|ACM|mxc|THS|PS|SAC|LP|O|MFD|HS|AML|SIF)\d+|hvc\d+)\b", re.I
@@ -234,8 +235,7 @@ def _consume_but_options(state: PlanState, clause: Clause) -> None:
 # "disable the tty0 console", "remove the VGA console", "only keep the serial console"
 # "kill the serial console", "get rid of tty0": a device named alone is its console
 _DROP_VERB = (
-    r"\b(?:remove|drop|delete|disable|get\s+rid\s+of|turn\s+off|switch\s+off|lose|no|without"
-    r"|kill|ditch|scratch|take\s+out|rip\s+out|strip|nuke)\s+(?:the\s+|that\s+|those\s+)?"
+    rf"\b(?:{TAKE_OUT}|disable|turn\s+off|switch\s+off|no|without)\s+(?:the\s+|that\s+|those\s+)?"
 )
 _DROP = re.compile(
     rf"{_DROP_VERB}(?:(?P<device>tty\d+|tty[a-z]+\d+|hvc\d+)|(?P<virtual>vga|virtual|screen|"

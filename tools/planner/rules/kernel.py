@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from oic_ai.tools.planner.rules.kernel_params import is_kernel_key
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import CLAUSE_END
+from oic_ai.tools.planner.words import CLAUSE_END, TAKE_OUT
 
 _KERNEL_VERSION = re.compile(
     r"(?:\b(?:use|set|switch\s+to|upgrade\s+to|downgrade\s+to|pin|with|change|bump|move\s+to)\s+)?"
@@ -122,10 +122,17 @@ _KEY_CHANGE = re.compile(
 # value for several keys the command line has
 _KEYS_BECOME = re.compile(
     rf"(?:\b(?:set|change|make|switch|update|move)\s+(?:the\s+)?)?"
-    rf"(?P<keys>{_KEY}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*|\s*&\s*){_KEY})+)"
-    r"(?:\s+(?:options|arguments|parameters|values))?\s+"
-    rf"(?:(?:{SHOULD}|need\s+to|needs\s+to|have\s+to)\s+(?:now\s+)?be|to|=|become)\s+"
-    r"(?:now\s+)?(?P<value>[^\s,;\x1f]+?)(?=$|[\s,;\x1f]|\.(?:\s|$))"
+    rf"(?P<keys>{_KEY}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*|\s*&\s*){_KEY})*)"
+    r"(?:\s+(?:options?|arguments?|parameters?|values?))?\s+"
+    rf"(?:(?:{SHOULD}|need\s+to|needs\s+to|has\s+to|have\s+to|ought\s+to)\s+(?:(?:now|really|actually|just)\s+)?be"
+    r"|to|=|becomes?|is|are)\s+"
+    r"(?:now\s+|really\s+|actually\s+|just\s+)?(?P<value>[^\s,;\x1f]+?)(?=$|[\s,;\x1f]|\.(?:\s|$))"
+    # "quiet should be on the cmdline" says where, not what
+    rf"(?!\s+(?:on|in|from|off)\s+(?:the\s+|my\s+|our\s+)?{_CMDLINE_WORDS})"
+)
+# ", not 16", "instead of 16": the value the option had, said after its new one
+_NOT_OLD = re.compile(
+    r"\s*[,;]?\s*(?:(?:and\s+)?not|instead\s+of|rather\s+than)\s+(?P<old>[^\s,;\x1f]+?)(?=$|[\s,;\x1f]|\.(?:\s|$))"
 )
 # "leave rcu_nocbs alone", "keep loglevel as it is": an option that stays
 _KEY_KEEP = re.compile(
@@ -153,8 +160,7 @@ _PAREN_ARGS = re.compile(
 # console=tty0", "the cmdline should not have loglevel": an option the command line has
 # "scratch the isolcpus thing", "remove the hugepages stuff": every option of that family
 _KEY_REMOVE = re.compile(
-    rf"\b(?:(?:remove|drop|delete|strip|disable|lose|scratch|kill|ditch|forget|rip|pull)"
-    rf"(?:\s+out)?|get\s+rid\s+of"
+    rf"\b(?:{TAKE_OUT}(?:\s+out)?|(?:disable|forget|rip|pull)(?:\s+out)?"
     rf"|take(?:\s+(?:out|off))?|no\s+more|no\s+longer)\s+(?:the\s+|all\s+(?:the\s+)?|those\s+|that\s+)?"
     rf"['\"`]?(?P<arg>{_KEY}(?:=[^\s,;'\"`]+(?:,(?!{_KEY}=)[^\s,;'\"`]+)*)?)['\"`]?(?:\s+(?:option|argument|parameter|flag|setting|entry|one|value"
     rf"|(?P<family>stuff|things?|bits?|settings|options|params|parameters|arguments|business)))?"
@@ -253,7 +259,10 @@ def rule_kernel(state: PlanState) -> None:
         keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
         if key not in keys or key == "console":
             continue
-        text.consume(*match.span())
+        end = match.end()
+        if (old := _NOT_OLD.match(text.work, end)) and _had_value(state, [key], old["old"]):
+            end = old.end()  # "change hugepages to 8 instead of 16"
+        text.consume(match.start(), end)
         add_cmdline_args(state, [f"{key}={value}"])
     _purposes(state)
     _hugepages(state)
@@ -267,11 +276,16 @@ def rule_kernel(state: PlanState) -> None:
         # starts after the words the line has no option for
         while named and named[0] not in keys:
             named.pop(0)
-        if len(named) < 2 or not all(k in keys and k != "console" for k in named):
+        if not named or not all(k in keys and k != "console" for k in named):
             continue
         value = text.raw(*match.span("value")).rstrip(".")
+        if len(named) == 1 and not _a_new_value(state, named[0], value):
+            continue
         first = text.work.find(named[0], match.start("keys"))
-        text.consume(first, match.end())
+        end = match.end()
+        if (old := _NOT_OLD.match(text.work, end)) and _had_value(state, named, old["old"]):
+            end = old.end()  # "hugepages must be 8, not 16": the old value, said to go
+        text.consume(first, end)
         add_cmdline_args(state, [f"{key}={value}" for key in named])
     for match in text.matches(_KEY_KEEP):
         if match.group("key") in keys:
@@ -381,6 +395,24 @@ def _key_values(state: PlanState) -> None:
 _VALUE_WORDS = frozenset(
     "on off yes no true false never always madvise force auto full none strict".split()
 )
+
+
+def _a_new_value(state: PlanState, key: str, value: str) -> bool:
+    """True when ``value`` can be ``key``'s new value ("hugepages must be 8").
+
+    The key must have a value now, and ``value`` must look like one: "loglevel is gone",
+    "isolcpus is wrong" ask something else.
+    """
+    had = [a for a in [*state.current_cmdline.split(), *state.append_cmdline] if _arg_key(a) == key]
+    if not any("=" in a for a in had):
+        return False
+    return bool(re.fullmatch(r"[\w.,:/+-]+", value)) and not _a_word_not_a_value(value)
+
+
+def _had_value(state: PlanState, keys: list[str], old: str) -> bool:
+    """True when ``old`` is the value one of ``keys`` has on the command line now."""
+    args = [*state.current_cmdline.split(), *state.append_cmdline]
+    return any(a == f"{k}={old.rstrip('.')}" for a in args for k in keys)
 
 
 def _a_word_not_a_value(value: str) -> bool:

@@ -43,6 +43,7 @@ from oic_ai.tools.planner.rules.kernel_params import (
     spoken_keys,
 )
 from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.words import TAKE_OUT
 
 _CPUS = rf"(?P<value>{CPUS_SAID})"
 _OFF = r"disabled?|off|never|no|turned\s+off|switched\s+off|gone"
@@ -101,7 +102,7 @@ _OBSERVED = re.compile(
 )
 # "get rid of both", "drop them", "remove those two"
 _PRONOUN_REMOVE = re.compile(
-    r"\b(?:remove|drop|delete|strip|lose|kill|ditch|scratch|get\s+rid\s+of|take\s+(?:out|off)"
+    rf"\b(?:{TAKE_OUT}|take\s+(?:out|off)"
     r"|turn\s+off)\s+(?:both(?:\s+of\s+them)?|them(?:\s+both|\s+all)?|all\s+of\s+them|"
     r"(?:those|these)(?:\s+two|\s+options|\s+flags)?)\b"
 )

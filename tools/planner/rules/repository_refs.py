@@ -14,6 +14,7 @@ import re
 
 from oic_ai.tools.edit_plan import DeleteValue
 from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.words import TAKE_OUT
 
 _URL = r"(?:https?|file)://[^\s\[\]\x1f,;'\"`()]*[^\s\[\]\x1f,;'\"`().!?:]"
 _NOUN = (
@@ -22,7 +23,7 @@ _NOUN = (
 )
 # "drop the openvino repo", "remove the repository URL", "get rid of that mirror"
 _REMOVE = re.compile(
-    r"\b(?:remove|drop|delete|disable|ditch|lose|scrap|forget|get\s+rid\s+of|take\s+out"
+    rf"\b(?:{TAKE_OUT}|disable|forget"
     r"|(?:don'?t|do\s+not|no\s+longer)\s+(?:need|want|use))\s+"
     r"(?:the\s+|that\s+|this\s+|our\s+|their\s+)?(?P<words>(?:(?!(?:and|or|from|to)\b)[\w.+-]+\s+){0,3}?)"
     rf"{_NOUN}s?\b(?!\s+(?:code|files?|tree|tarball|rpm|package))(?:\s+(?:at\s+|for\s+)?(?P<url>{_URL}))?"
@@ -43,7 +44,7 @@ _GENERIC = frozenset(
 # "drop the grafana stuff", "get rid of all the acme things": a vendor's whole setup, its
 # repository with what it installs (the package rule reads the packages)
 _REMOVE_SETUP = re.compile(
-    r"\b(?:remove|drop|delete|ditch|lose|scrap|get\s+rid\s+of|take\s+out)\s+"
+    rf"\b{TAKE_OUT}\s+"
     r"(?:all\s+)?(?:of\s+)?(?:the\s+|that\s+|this\s+|our\s+|their\s+)?"
     r"(?P<words>(?:(?!(?:and|or|from|to|the)\b)[\w.+-]+\s+){1,2}?)"
     r"(?:stuff|things|bits|bits\s+and\s+pieces|setup|bundle|integration|packages\s+and\s+repo)\b"

@@ -23,7 +23,7 @@ from oic_ai.tools.planner.rules.disk import request_size, set_disk_size
 from oic_ai.tools.planner.rules.partitions import add_partition, find_partition, resize_partition
 from oic_ai.tools.planner.sizes import Size, parse_token
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import FS, MOUNT, SIZE
+from oic_ai.tools.planner.words import FS, MOUNT, SIZE, TAKE_OUT
 
 _MOUNT = re.compile(rf"(?<![\w.:/~-])(?P<mount>{MOUNT})(?=$|[\s,;.!?)\x1f])")
 _NAMED = re.compile(
@@ -43,8 +43,7 @@ _ROOT_WORD = re.compile(
 _SIZE = re.compile(rf"(?<![\w.])(?P<size>{SIZE})")
 _FS = re.compile(rf"\b(?P<fs>{FS})\b(?:\s+(?:filesystem|file\s+system|fs))?")
 _REMOVE = re.compile(
-    r"\b(?:remove|drop|delete|without|no|lose|skip|get\s+rid\s+of|scratch|ditch|toss|nuke|axe"
-    r"|rip\s+out|take\s+out|do\s+away\s+with)\b"
+    rf"\b(?:{TAKE_OUT}|without|no|skip)\b"
 )
 # the words a clause that removes a mount point's partition may hold beside the verb
 _REMOVE_FILLER = frozenset(

@@ -16,8 +16,9 @@ from oic_ai.tools.planner.rules.user_words import KNOWN_GROUPS as _KNOWN_GROUPS
 from oic_ai.tools.planner.rules.user_words import NAME as _NAME
 from oic_ai.tools.planner.rules.user_words import join_spoken
 from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.words import TAKE_OUT
 
-REMOVING = r"\b(?:remove|delete|drop|rm|get\s+rid\s+of|scrap|scratch|forget(?:\s+about)?|ditch)\s+"
+REMOVING = rf"\b(?:{TAKE_OUT}|rm|forget(?:\s+about)?)\s+"
 _REMOVE_USER = re.compile(
     REMOVING
     + r"(?:the\s+)?(?:(?:users?|accounts?|logins?)\s+)?"
