@@ -123,7 +123,12 @@ def make_generate(backend: ChatBackend) -> Any:
         request = resolve_corrections(request)
         if refine:
             stack = state.get("undo_stack") or []
-            request = resolve_pointers(request, start, stack[0]["template"] if stack else start)
+            request = resolve_pointers(
+                request,
+                start,
+                stack[0]["template"] if stack else start,
+                stack[-1]["template"] if stack else None,
+            )
         earlier: dict[str, Any] = {}
         if recalled:
             earlier = {

@@ -49,6 +49,16 @@ _IT_TO_FS = re.compile(
 )
 
 
+# "actually make that 3 gig", "make it 4GiB", "that should be 1.5G": a size for the thing the
+# last turn sized
+_IT_TO_SIZE = re.compile(
+    r"(?<![\w-])(?:(?:make|set|change|bump|grow|shrink|resize|up|increase|reduce)\s+(?:it|that|this)"
+    r"(?:\s+(?:to|at|up\s+to|down\s+to))?|(?:it|that|this)\s+(?:should|must)\s+be)\s+"
+    r"(?=\d+(?:\.\d+)?\s*(?:[kmgt]i?b|gigs?|megs?|gigabytes?|megabytes?|terabytes?|[kmgt])(?![\w-]))",
+    re.IGNORECASE,
+)
+
+
 def _users(doc: dict[str, Any]) -> list[str]:
     system = doc.get("systemConfig") or {}
     users = system.get("users") if isinstance(system, dict) else None
@@ -56,14 +66,43 @@ def _users(doc: dict[str, Any]) -> list[str]:
 
 
 def _mounts(doc: dict[str, Any]) -> list[str]:
+    return list(_partitions(doc))
+
+
+def _partitions(doc: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    """The partitions by mount point, with their start and end."""
     disk = doc.get("disk") or {}
     parts = disk.get("partitions") if isinstance(disk, dict) else None
-    return [
-        str(p["mountPoint"]) for p in parts or [] if isinstance(p, dict) and p.get("mountPoint")
-    ]
+    return {
+        str(p["mountPoint"]): (str(p.get("start")), str(p.get("end")))
+        for p in parts or []
+        if isinstance(p, dict) and p.get("mountPoint")
+    }
 
 
-def resolve_pointers(request: str, current: str | None, first: str | None = None) -> str:
+def _disk_size(doc: dict[str, Any]) -> str:
+    disk = doc.get("disk") or {}
+    return str(disk.get("size")) if isinstance(disk, dict) else ""
+
+
+def _sized_last(doc: dict[str, Any], before: dict[str, Any]) -> str | None:
+    """The one partition the last turn added or resized, when it left the disk size alone.
+
+    "add a 2GiB /opt/mes partition" then "actually make that 3 gig": "that" is the
+    partition. When the last turn set the disk's size, or sized several partitions, "that"
+    stays as written (the disk rule reads "make it 3 gig" as the disk's size).
+    """
+    if _disk_size(doc) != _disk_size(before):
+        return None
+    now, then = _partitions(doc), _partitions(before)
+    sized = [m for m, span in now.items() if then.get(m) != span and m != "/"]
+    grown = [m for m in sized if m not in then or now[m][1] != then[m][1]]
+    return grown[0] if len(grown) == 1 else None
+
+
+def resolve_pointers(
+    request: str, current: str | None, first: str | None = None, last: str | None = None
+) -> str:
     """``request`` with its pointers to template items replaced by the items' names.
 
     Args:
@@ -71,6 +110,8 @@ def resolve_pointers(request: str, current: str | None, first: str | None = None
         current: The template the turn changes.
         first: The session's first template: a partition the current one has and this one
             lacks was added in the session ("the partition we added").
+        last: The template before the last turn that changed it: a partition that turn
+            added or resized is what "make that 3 gig" sizes.
     """
     doc = parse(current)
     users = _users(doc)
@@ -89,6 +130,8 @@ def resolve_pointers(request: str, current: str | None, first: str | None = None
             text = _ADDED_PARTITION.sub(f"the {added[-1]} partition", text)
             if len(added) == 1:
                 text = _IT_TO_FS.sub(f"make the {added[0]} partition ", text)
+    if last is not None and (mount := _sized_last(doc, parse(last))):
+        text = _IT_TO_SIZE.sub(f"make the {mount} partition ", text)
     return text
 
 
