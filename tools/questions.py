@@ -226,6 +226,8 @@ def questions_of(request: str) -> Questions:
         body = sentence.rstrip("?.! \n")
         parts = [p.strip() for p in _PART.split(body) if p and p.strip()]
         found = [p for p in parts if is_question_part(p, asked=asked)]
+        if asked and found and _answered_at_once(request, match.end(), body):
+            found = []  # "disk: 1.5TB? no, that's the NAS": a value the user takes back
         if asked and hold and not found:
             found = parts[:1]
         if found:
@@ -245,6 +247,32 @@ def questions_of(request: str) -> Questions:
     if said_so and questions:
         changes = False  # "Quick question, no changes please: ... Can the tool do that?"
     return Questions(tuple(questions), changes)
+
+
+# the user's own answer right after a question mark: "1.5TB? no, ...", "gw1? wait, ..."
+_SELF_ANSWER = re.compile(
+    r"\s*(?:(?:hmm+|hm+|oh|ah|uh+|um+)\s*,?\s*)?(?:no|nope|nah|wait|actually|scratch\s+that)\b",
+    re.IGNORECASE,
+)
+
+
+# a value: a number or a size ("1.5TB"), or a name with a digit, dot or hyphen ("gw-01")
+_A_VALUE = re.compile(r"\d|\w[-./]\w")
+
+
+def _answered_at_once(request: str, end: int, part: str) -> bool:
+    """True when a question-marked value is answered by the user right after it.
+
+    "disk: 1.5TB? no, that's the NAS. the hub has 32 GB", "hostname gw1? wait, gw-01": a
+    value said with a question mark and taken back at once asks nothing of the template.
+    A question with a question word ("what is the disk size? no wait ...") stays one.
+    """
+    words = _head(words_of(part))
+    if not words or words[0] in _QUESTION_WORDS | _AUXILIARIES | _MODALS | _TELL:
+        return False
+    if not _A_VALUE.search(part):
+        return False  # "packages? no, I mean the users": a question said again
+    return _SELF_ANSWER.match(request, end) is not None
 
 
 def relays_a_need(sentence: str) -> bool:

@@ -282,9 +282,10 @@ def test_a_root_given_a_size_keeps_it_on_another_dist(library: Path) -> None:
     parts = {p["mountPoint"]: p for p in _doc(result.text)["disk"]["partitions"]}
     root = parts["/"]
     assert root["end"] != "0"
-    assert int(str(root["end"]).removesuffix("MiB")) - int(
-        str(root["start"]).removesuffix("MiB")
-    ) == 12 * 1024
+    assert (
+        int(str(root["end"]).removesuffix("MiB")) - int(str(root["start"]).removesuffix("MiB"))
+        == 12 * 1024
+    )
     assert parts["/srv/db"]["end"] == "0" and parts["/srv/db"]["fsType"] == "xfs"
 
 

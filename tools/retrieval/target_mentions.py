@@ -161,6 +161,11 @@ _CONTEXT_BEFORE = re.compile(
     # a clause that says what goes on meanwhile or why: "while 26.04 bakes in staging"
     r"|while|whilst|until|till|because|since)\s+"
     r"(?:(?:the|our|those|these|all)\s+)?"
+    # what the user had or did on it: "that's what we had on CentOS", "like we ran it on
+    # SLES", "the layout I used with Rocky"
+    r"|\b(?:we|i|they)\s+(?:(?:used\s+to|always)\s+)?(?:had|have|used|use|ran|run|did|do|got|"
+    r"were\s+using|were\s+running)\s+(?:[a-z]+\s+){0,2}?(?:on|in|with|under)\s+"
+    r"(?:(?:the|our|those|these|all)\s+)?"
     # a firmware setting names a way to boot, not the image: "set the boot order to PXE first"
     r"|\bboot\s+(?:order|sequence|priority|device|menu)\s*(?:(?:to|is|=|:|->|with)\s*)?"
     r"(?:(?:the|a)\s+)?)$"

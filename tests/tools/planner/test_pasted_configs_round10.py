@@ -30,7 +30,7 @@ def _plan(said: str, template: str = EL10) -> tuple[dict[str, dict[str, object]]
 
 def test_kickstart_commands_with_options_are_read_without_the_word_kickstart() -> None:
     ops, not_applied = _plan(
-        'port these over: `user --name=deployer --groups=wheel,adm` and '
+        "port these over: `user --name=deployer --groups=wheel,adm` and "
         '`bootloader --append="nomodeset crashkernel=256M"`'
     )
     assert ops["add_user:deployer"]["groups"] == ["wheel", "adm"]
@@ -207,9 +207,10 @@ def test_a_release_named_then_asked_about_changes_nothing() -> None:
     ubuntu = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
     said = "our ImageVersion would be resolute, so 26.04 — does the composer even build ubuntu 26?"
     assert route_request(said, ubuntu)["intent"] == "explain"
-    assert route_request("switch to 26.04. Does the composer do ubuntu 26 yet?", ubuntu)[
-        "intent"
-    ] == "retarget"
+    assert (
+        route_request("switch to 26.04. Does the composer do ubuntu 26 yet?", ubuntu)["intent"]
+        == "retarget"
+    )
 
 
 def test_call_it_in_a_sentence_about_naming_the_devices_is_the_hostname() -> None:

@@ -218,3 +218,57 @@ def test_the_same_verbs_remove_a_partition(verb: str) -> None:
     first = "add a 2GiB /data partition, ext4"
     result = plan_after(UBUNTU, first, f"{verb} the /data partition")
     assert [op.op for op in result.operations] == ["remove_partition"], result
+
+
+# the whole device for the disk size just read
+@pytest.mark.parametrize(
+    ("said", "size"),
+    [
+        ("the box has a 64 GB eMMC, use all of it", "64GB"),
+        ("disk 32GB, use the whole thing please.", "32GB"),
+        ("it's got a 128 GB SSD - take it all", "128GB"),
+        ("make the disk 16GiB; claim all the space", "16GiB"),
+    ],
+)
+def test_words_that_use_the_whole_device_belong_to_the_disk_size(said: str, size: str) -> None:
+    result = plan_on(UBUNTU, said)
+    ops = [op.model_dump() for op in result.operations]
+    assert [(o["op"], o["size"]) for o in ops] == [("set_disk_size", size)], result
+    assert not result.not_applied, result
+
+
+@pytest.mark.parametrize(
+    "said", ["use all of it", "make the disk 16 GiB and fill it up with /data"]
+)
+def test_the_whole_device_without_a_disk_size_or_before_more_words_is_reported(said: str) -> None:
+    assert plan_on(UBUNTU, said).not_applied
+
+
+# the secure boot keys taken out, immutability kept
+SECURE = "emt3-x86_64-immutable-secureboot-raw.yml"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "ok for the engineering builds take the secure boot keys back out, but keep it immutable",
+        "pull the secure boot certs out, immutability stays",
+        "scrap secure boot please",
+        "secure boot keys gone, the rootfs stays immutable",
+    ],
+)
+def test_secure_boot_taken_out_keeps_immutability(said: str) -> None:
+    result = plan_on(SECURE, said)
+    ops = [op.model_dump() for op in result.operations]
+    assert [(o["op"], o["enabled"], o["secure_boot"]) for o in ops] == [
+        ("set_immutability", True, False)
+    ], result
+    assert not result.not_applied, result
+
+
+def test_secure_boot_and_immutability_both_off_still_go_together() -> None:
+    result = plan_on(SECURE, "disable secure boot and immutability")
+    ops = [op.model_dump() for op in result.operations]
+    assert [(o["op"], o["enabled"], o["secure_boot"]) for o in ops] == [
+        ("set_immutability", False, False)
+    ], result

@@ -7,6 +7,7 @@ import re
 from oic_ai.tools.edit_plan import SetValue
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import RequestText
+from oic_ai.tools.planner.words import TAKE_OUT
 from oic_ai.tools.retrieval.query_classifier import WORD_END, WORD_START
 
 _BOOTLOADER = re.compile(
@@ -18,8 +19,9 @@ _BOOTLOADER = re.compile(
     rf"(?P<efi>uefi|efi)(?:\s+boot)?){WORD_END}(?:\s+(?:boot\s*loader|bootloader|mode))?"
 )
 _NEGATED_BEFORE = re.compile(
-    r"(?:\b(?:without|no|not|disable|disabling|turn\s+off|switch\s+off|remove|drop|"
-    r"non)\s+(?:more\s+|longer\s+)?(?:the\s+|a\s+|any\s+)?)$"
+    rf"(?:\b(?:without|no|not|disable|disabling|turn\s+off|switch\s+off|{TAKE_OUT}|"
+    # "take the secure boot keys back out": the verb whose "out" follows the keys
+    r"take|pull|non)\s+(?:more\s+|longer\s+)?(?:the\s+|a\s+|any\s+|all\s+(?:the\s+)?)?)$"
 )
 
 
@@ -81,9 +83,15 @@ _SECURE_BOOT = re.compile(
 # "secure boot off", "secure boot should be off", "immutability must stay disabled",
 # "switch secure boot back off"
 _NEGATED_AFTER = re.compile(
+    # "the secure boot keys back out", "secure boot certs out": its keys, said to go
+    r"(?:\s+(?:db\s+)?(?:keys?|certs?|certificates?|signing(?:\s+keys)?))?"
     r"\s+(?:(?:should|must|will|shall|has\s+to|have\s+to|needs?\s+to|can)\s+)?"
     r"(?:(?:be|is|are|stay|stays|remain|remains|get|gets)\s+)?(?:turned\s+|switched\s+)?"
-    r"(?:back\s+)?(?:off|disabled|out)\b"
+    r"(?:back\s+)?(?:off|disabled|out|away|removed|gone)\b"
+)
+# "immutability stays", "immutable root remains": it stays on
+_KEPT_AFTER = re.compile(
+    r"\s+(?:stays?|remains?|is\s+kept|kept)(?:\s+(?:on|enabled|as\s+(?:it\s+)?is))?\b"
 )
 _ENABLE_WORDS = re.compile(
     r"\b(?:make\s+it|turn\s+on|switch\s+on|enable|with|add|use|turn|switch|keep)\s+"
@@ -120,8 +128,11 @@ def rule_immutability(state: PlanState) -> None:
             negated = True
             text.consume(*after.span())
         _consume_before(text, match, _ENABLE_WORDS)
+        kept = _KEPT_AFTER.match(text.work, match.end()) if after is None else None
+        if kept is not None:
+            text.consume(*kept.span())  # "..., immutability stays": on, whatever came before
         # "disable secure boot and immutability": the negation covers both
-        if previous is not None and _LIST_GAP.match(text.work, previous[0], match.start()):
+        elif previous is not None and _LIST_GAP.match(text.work, previous[0], match.start()):
             negated = negated or previous[1]
         text.consume(*match.span())
         previous = (match.end(), negated)

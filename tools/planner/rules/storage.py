@@ -496,6 +496,26 @@ _VM_HARDWARE = (
 )
 
 
+# "the box has a 64 GB eMMC, use all of it": the whole device for the disk size just read
+_WHOLE_DEVICE = re.compile(
+    r"\b(?:(?:please\s+)?(?:use|take|claim|occupy|want|need)\s+(?:up\s+)?"
+    r"(?:all\s+of\s+(?:it|that|the\s+(?:space|disk|drive|device|card|emmc|ssd))|it\s+all"
+    r"|all\s+(?:the\s+)?(?:space|capacity|storage)"
+    r"|the\s+(?:whole|entire|full)\s+(?:thing|disk|drive|device|card|emmc|ssd|nvme|space|capacity))"
+    r"|fill\s+(?:it|the\s+(?:disk|drive|device|card))(?:\s+up)?(?:\s+completely)?)(?![\w-])"
+    # the clause ends there: "fill it up with /data" names a partition
+    r"(?=\s*(?:please|pls)?\s*(?:$|[,;.!?)\n\x1f]))"
+)
+
+
+def _whole_device(state: PlanState) -> None:
+    """After a disk size, words that say to use all of the device belong to it."""
+    if state.disk_size is None:
+        return
+    for match in state.text.matches(_WHOLE_DEVICE):
+        state.text.consume(*match.span(), "disk size")
+
+
 def rule_bare_sizes(state: PlanState) -> None:
     """A size no rule read is the disk's, unless it repeats one its sentence used.
 
@@ -536,3 +556,4 @@ def rule_bare_sizes(state: PlanState) -> None:
             continue  # a partition's size that no reader could place: report it
         text.consume(*span, "disk size")
         set_disk_size(state, span, size.bytes, size.text)
+    _whole_device(state)

@@ -1,0 +1,56 @@
+"""A value said with a question mark and taken back at once, and a system named as the past.
+
+Issue 21, round 14 (h2). The sentences are written for these tests.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.tools.questions import questions_of
+from oic_ai.tools.target_support import find_unsupported
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "disk: 1.5TB? no, that's the NAS. the hub itself has 32 GB",
+        "hostname gw1? wait, gw-01",
+        "16 GB? nah, 32 GB for the disk",
+        "loglevel=7? hmm, no, loglevel=4 is fine",
+    ],
+)
+def test_a_value_taken_back_at_once_is_no_question(said: str) -> None:
+    assert questions_of(said).questions == ()
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "packages? no, I mean the users",  # a question said again, no value
+        "what is the disk size? no wait, set it to 8GB",  # a question word
+        "disk size?",
+    ],
+)
+def test_a_question_stays_a_question(said: str) -> None:
+    assert questions_of(said).questions
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "make the disk 20 gigabytes and the root filesystem xfs, that's what we had on CentOS",
+        "xfs like we always used on RHEL 8 please",
+        "same packages I had on SLES 15, add chrony",
+        "the partition layout they were using with CentOS 7 was fine",
+    ],
+)
+def test_a_system_the_user_had_is_no_target(said: str) -> None:
+    assert find_unsupported(said) is None
+
+
+@pytest.mark.parametrize(
+    "said", ["make it centos 7", "I want it on CentOS 7", "we need CentOS 7 please"]
+)
+def test_a_system_asked_for_is_still_refused(said: str) -> None:
+    assert find_unsupported(said) is not None
