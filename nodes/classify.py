@@ -24,11 +24,13 @@ from oic_ai.stores.vocabulary import OS_DISTS
 from oic_ai.tools.courtesy import plain_request
 from oic_ai.tools.proposals import (
     accepts,
+    asked_setting,
     choose_both,
     compared_formats,
     offered_packages,
     proposal,
     resolve_offered,
+    resolve_setting,
 )
 from oic_ai.tools.questions import questions_of
 from oic_ai.tools.references import (
@@ -298,6 +300,8 @@ def route_request(
         rewritten = choose_both(rewritten, list(previous.get("compared") or []))
         # "add it if it's not there" after "does it come with cloud-init?"
         rewritten = resolve_offered(rewritten, str(previous.get("proposal") or ""))
+        # "no, leave it off" after "what does immutability mean? should I turn it on?"
+        rewritten = resolve_setting(rewritten, str(previous.get("setting") or ""))
     route = _route(rewritten, current_template, previous, history)
     if rewritten != request and route["intent"] in ("refine", "retarget"):
         if "reference" not in route:
@@ -503,6 +507,8 @@ def _route(
         offer = _offer(questions.questions or (request,), current_template)
         if offer:
             route["proposal"] = offer
+        if setting := asked_setting(list(questions.questions or (request,))):
+            route["setting"] = setting
         compared = [f for q in questions.questions or (request,) for f in compared_formats(q)]
         if len(compared) == 2:
             route["compared"] = compared

@@ -118,6 +118,10 @@ class Route(TypedDict):
     proposal: NotRequired[str]
     """For an ``explain`` turn whose question offers a package the template lacks ("would
     chrony make sense here?"): the change a "yes" in the next turn asks for ("add chrony")."""
+    setting: NotRequired[str]
+    """For an ``explain`` turn whose question names one template setting ("what does
+    immutability mean? should I turn it on?"): the setting a "leave it off" in the next
+    turn means."""
     compared: NotRequired[list[str]]
     """For an ``explain`` turn whose question weighs two output formats ("the difference
     between raw and qcow2?"): the two, which a "give me both" in the next turn asks for."""

@@ -504,9 +504,7 @@ class _Fixer:
         )
         return True
 
-    def composer_password_hash_without_algo(
-        self, finding: Finding, parts: list[str | int]
-    ) -> bool:
+    def composer_password_hash_without_algo(self, finding: Finding, parts: list[str | int]) -> bool:
         """A crypt hash without hash_algo: the composer would make the hash the password."""
         from oic_ai.tools.composer_fit import hash_algo_for
 

@@ -374,8 +374,7 @@ def _mount_options(
         (
             e
             for e in contents.fstab
-            if (p := partition_for(e.spec, contents.table)) is not None
-            and p.number == found.number
+            if (p := partition_for(e.spec, contents.table)) is not None and p.number == found.number
         ),
         None,
     )
@@ -584,9 +583,7 @@ def _points_at(value: str, part: ImagePartition) -> bool:
     )
 
 
-def _root_device(
-    rows: _Rows, contents: ImageContents, cmdline: str, asked: str | None
-) -> None:
+def _root_device(rows: _Rows, contents: ImageContents, cmdline: str, asked: str | None) -> None:
     """The root= the kernel boots with: the template's own, else the / partition's PARTUUID.
 
     The kernel takes the last root=; earlier ones that name the build host's loop device

@@ -139,3 +139,31 @@ def choose_both(reply: str, compared: list[str]) -> str:
         return reply
     said = f"{compared[0]} and {compared[1]} outputs"
     return reply[: match.start()] + said + reply[match.end() :]
+
+
+# a template setting a question asks about: "what does immutability mean? should I turn it
+# on?"; the next turn's "no, leave it off" / "yes, turn it on" is about that setting
+_SETTINGS = (
+    ("immutability", re.compile(r"\bimmutab(?:le|ility)\b|\bread[- ]only\s+root", re.I)),
+    ("secure boot", re.compile(r"\bsecure[- ]?boot\b", re.I)),
+)
+_SET_IT = re.compile(
+    r"^\W*(?:(?:no|nope|nah|yes|yeah|yep|ok(?:ay)?|sure|then|so|please|pls|hmm|fine)\W+)*"
+    r"(?:leave|keep|turn|switch|set|have|make)\s+(?P<it>it|that|this)\s+"
+    r"(?=(?:on|off|enabled|disabled)\b)",
+    re.IGNORECASE,
+)
+
+
+def asked_setting(questions: list[str]) -> str:
+    """The one template setting the questions name ("immutability"), or ""."""
+    named = [name for name, words in _SETTINGS if any(words.search(q) for q in questions)]
+    return named[0] if len(named) == 1 else ""
+
+
+def resolve_setting(reply: str, setting: str) -> str:
+    """``reply`` with "it" in "leave it off" naming the setting asked about, or as is."""
+    match = _SET_IT.match(reply) if setting else None
+    if match is None:
+        return reply
+    return reply[: match.start("it")] + setting + reply[match.end("it") :]

@@ -291,7 +291,6 @@ def relays_a_need(sentence: str) -> bool:
     )
 
 
-
 def _asks_change(part: str) -> bool:
     """True when ``part`` asks for a change ("keep it raw" counts; small talk does not)."""
     if _NO_CHANGE.search(part) or _NO_CHANGE_ELSEWHERE.search(part):

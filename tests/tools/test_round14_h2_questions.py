@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from oic_ai.tools.proposals import asked_setting, resolve_setting
 from oic_ai.tools.questions import questions_of
 from oic_ai.tools.target_support import find_unsupported
 
@@ -54,3 +55,39 @@ def test_a_system_the_user_had_is_no_target(said: str) -> None:
 )
 def test_a_system_asked_for_is_still_refused(said: str) -> None:
     assert find_unsupported(said) is not None
+
+
+# "it" in the answer to a question about one setting is that setting
+@pytest.mark.parametrize(
+    ("question", "reply", "meant"),
+    [
+        (
+            "what does 'immutability' mean in the template? should I turn it on for this?",
+            "no, leave it off. and make the disk 256 gigabytes",
+            "no, leave immutability off. and make the disk 256 gigabytes",
+        ),
+        ("is the immutable rootfs worth it here?", "ok turn it on", "ok turn immutability on"),
+        ("what would secure boot give us?", "nah keep that off", "nah keep secure boot off"),
+        (
+            "does read-only root slow updates?",
+            "yes, switch it on then",
+            "yes, switch immutability on then",
+        ),
+    ],
+)
+def test_it_after_a_question_about_one_setting_is_that_setting(
+    question: str, reply: str, meant: str
+) -> None:
+    assert resolve_setting(reply, asked_setting([question])) == meant
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("should I use secure boot and immutability?", "leave it off"),  # two settings
+        ("what packages are in it?", "leave it off"),  # no setting
+        ("what does immutability mean?", "add htop and leave it at that"),  # no on/off
+    ],
+)
+def test_it_stays_when_the_question_named_no_one_setting(question: str, reply: str) -> None:
+    assert resolve_setting(reply, asked_setting([question])) == reply

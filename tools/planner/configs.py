@@ -129,8 +129,12 @@ def _useradd(words: list[str], found: Found) -> bool:
     for word in words[1:]:
         if skip:
             skip = False
-        elif word in _USERADD_VALUED or word.startswith("--") and "=" not in word and word in (
-            "--shell", "--groups", "--gid", "--comment", "--home-dir", "--uid", "--password"
+        elif (
+            word in _USERADD_VALUED
+            or word.startswith("--")
+            and "=" not in word
+            and word
+            in ("--shell", "--groups", "--gid", "--comment", "--home-dir", "--uid", "--password")
         ):
             skip = True
         elif not word.startswith("-"):
@@ -255,9 +259,7 @@ def _kickstart(line: str, found: Found) -> bool:
             rest = f"the {words[1]} partition takes the rest"
             found.said.append(rest + (f", {fs}" if fs else ""))
         else:
-            found.said.append(
-                f"a {words[1]} partition of {size}MiB" + (f", {fs}" if fs else "")
-            )
+            found.said.append(f"a {words[1]} partition of {size}MiB" + (f", {fs}" if fs else ""))
     elif command == "network" and _option(words, "--hostname"):
         found.said.append(f"hostname {_option(words, '--hostname')}")
         if len(words) > 2:

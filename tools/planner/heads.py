@@ -177,8 +177,7 @@ def introduces_applied(item: Unread, unread: Sequence[Unread], index: int) -> bo
 _ITEM = re.compile(r"\s*(?:[-*\u2022+]|\d{1,2}[.)]|[a-z][.)])\s+\S")
 _MARKER_ONLY = re.compile(r"\s*(?:[-*\u2022+]|\d{1,2}[.)]|[a-z][.)])?\s*")
 _CHECK_WORDS = frozenset(
-    "acceptance criteria ac test tests testing verification validation qa checks "
-    "dod done".split()
+    "acceptance criteria ac test tests testing verification validation qa checks dod done".split()
 )
 
 

@@ -70,13 +70,16 @@ def is_english(word: str, *, compounds: bool = False) -> bool:
     lowered = word.lower().strip("'")
     if _known_form(lowered, known):
         return True
-    return compounds and any(
-        _known_form(lowered[:cut], known)
-        and _known_form(lowered[cut:], known)
-        # "bbcbbc" is no compound: a word said twice, or a part without a vowel (an acronym)
-        and lowered[:cut] != lowered[cut:]
-        and all(_VOWEL.search(part) for part in (lowered[:cut], lowered[cut:]))
-        for cut in range(3, len(lowered) - 2)
+    return (
+        compounds
+        and any(
+            _known_form(lowered[:cut], known)
+            and _known_form(lowered[cut:], known)
+            # "bbcbbc" is no compound: a word said twice, or a part without a vowel (an acronym)
+            and lowered[:cut] != lowered[cut:]
+            and all(_VOWEL.search(part) for part in (lowered[:cut], lowered[cut:]))
+            for cut in range(3, len(lowered) - 2)
+        )
     )
 
 

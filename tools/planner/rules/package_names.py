@@ -412,9 +412,7 @@ def plays_another_role(state: PlanState, item: Item, token: str) -> bool:
         # "their own app, cityeye-analytics", "warehouse-nav, that's our in-house stack":
         # the name of someone's own software, from no repository the request gives
         original = state.text.original.lower()
-        if _OWN_SOFTWARE.search(original[: found.start]) or _OWN_AFTER.match(
-            original, found.end
-        ):
+        if _OWN_SOFTWARE.search(original[: found.start]) or _OWN_AFTER.match(original, found.end):
             if item.mode == "add" and item.verb not in ("with", "plus", "and", ""):
                 # "include warehouse-nav, that's our in-house stack": asked for, and said
                 # to be nobody's package but theirs

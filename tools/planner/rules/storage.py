@@ -42,9 +42,7 @@ _ROOT_WORD = re.compile(
 )
 _SIZE = re.compile(rf"(?<![\w.])(?P<size>{SIZE})")
 _FS = re.compile(rf"\b(?P<fs>{FS})\b(?:\s+(?:filesystem|file\s+system|fs))?")
-_REMOVE = re.compile(
-    rf"\b(?:{TAKE_OUT}|without|no|skip)\b"
-)
+_REMOVE = re.compile(rf"\b(?:{TAKE_OUT}|without|no|skip)\b")
 # the words a clause that removes a mount point's partition may hold beside the verb
 _REMOVE_FILLER = frozenset(
     "the that this one partition mount mountpoint volume fs filesystem too also please pls ok okay "
