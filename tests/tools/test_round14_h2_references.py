@@ -1,0 +1,50 @@
+"""The taking-out verbs said of a change take the change back (issue 21, round 14, h2).
+
+"scrap the last two changes", "ditch my last edit": the verbs that remove a thing, said of
+a change, undo it; said of a thing ("drop the docker stuff", "remove the last user") or of
+a bare pronoun ("drop that") they stay removals. The sentences are written for these tests.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.tools.references import find_reference, remainder, undo_count
+
+
+@pytest.mark.parametrize(
+    ("said", "count"),
+    [
+        ("hmm, scrap the last two changes, go back to just the first package list", 2),
+        ("drop my last two changes", 2),
+        ("throw away the last 2 edits please", 2),
+        ("ditch that kernel change", 0),
+        ("ok get rid of the previous step", 0),
+    ],
+)
+def test_a_taking_out_verb_said_of_a_change_undoes_it(said: str, count: int) -> None:
+    found = find_reference(said)
+    assert found is not None and found.kind == "undo", found
+    assert undo_count(found.marker) == count
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["drop the docker stuff", "remove the last user", "drop that", "scrap the ccache package"],
+)
+def test_a_taking_out_verb_said_of_a_thing_is_no_undo(said: str) -> None:
+    assert find_reference(said) is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "scrap the last two changes, go back to just the first package list",
+        "undo the last change and go back to the original setup",
+        "revert the last two edits, back to the earlier version",
+    ],
+)
+def test_back_to_the_first_list_beside_an_undo_is_part_of_it(said: str) -> None:
+    found = find_reference(said)
+    assert found is not None and found.kind == "undo"
+    assert remainder(said, found.spans).strip(" ,.") == ""
