@@ -34,6 +34,7 @@ REFERENCE_TEMPLATES = REFERENCE / "image-templates"
 REFERENCE_SCHEMA = REFERENCE / "internal" / "config" / "schema" / "os-image-template.schema.json"
 OUR_TEMPLATES = PROJECT / "image-templates"
 
+
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
     """The test's own data folder, not created yet (oic-ai makes it)."""

@@ -111,8 +111,7 @@ def test_the_cli_parts_import_downward() -> None:
     upward = [
         f"{path.relative_to(PROJECT)}:{line}: {module}"
         for path in _sources("cli")
-        if (part := path.relative_to(FOLDERS["cli"]).parts[0].removesuffix(".py"))
-        in CLI_FORBIDDEN
+        if (part := path.relative_to(FOLDERS["cli"]).parts[0].removesuffix(".py")) in CLI_FORBIDDEN
         for line, module in _imports(path)
         if module.startswith("oic_ai.cli.") and module.split(".")[2] in CLI_FORBIDDEN[part]
     ]

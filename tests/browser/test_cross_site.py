@@ -117,8 +117,10 @@ def test_a_page_of_another_origin_cannot_read_or_change_sessions(
     browser.get(attack.url + "/")
     out = wait_until(
         browser,
-        lambda d: d.find_element(By.ID, "out").text not in ("", "running")
-        and d.find_element(By.ID, "out").text,
+        lambda d: (
+            d.find_element(By.ID, "out").text not in ("", "running")
+            and d.find_element(By.ID, "out").text
+        ),
         "the page's attempts",
     )
     results = {entry[0]: entry for entry in json.loads(out)}

@@ -168,4 +168,3 @@ def test_a_busy_session_is_exit_3_and_409_at_every_door(
         timeout=120,
     )
     assert after.status_code == 200 and _turn_now(server, session) == 2
-

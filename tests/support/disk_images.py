@@ -244,10 +244,27 @@ def built_image(path: Path, root: dict[str, str | bytes] | None = None) -> Path:
         96,
         [
             Part("boot", 1, 40, ESP, "fat32", partuuid=ESP_PARTUUID, label="ESP"),
-            Part("data", 41, 16, LINUX, "ext4", {"/lost+found/.keep": ""}, uuid=DATA_UUID,
-                 partuuid=DATA_PARTUUID),  # fmt: skip
-            Part("rootfs", 57, None, ROOT_X86_64, "ext4", files,
-                 {"/etc/os-release": "../usr/lib/os-release"}, uuid=ROOT_UUID,
-                 partuuid=ROOT_PARTUUID, label="debian-root"),  # fmt: skip
+            Part(
+                "data",
+                41,
+                16,
+                LINUX,
+                "ext4",
+                {"/lost+found/.keep": ""},
+                uuid=DATA_UUID,
+                partuuid=DATA_PARTUUID,
+            ),  # fmt: skip
+            Part(
+                "rootfs",
+                57,
+                None,
+                ROOT_X86_64,
+                "ext4",
+                files,
+                {"/etc/os-release": "../usr/lib/os-release"},
+                uuid=ROOT_UUID,
+                partuuid=ROOT_PARTUUID,
+                label="debian-root",
+            ),  # fmt: skip
         ],
     )

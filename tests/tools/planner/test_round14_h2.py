@@ -272,3 +272,26 @@ def test_secure_boot_and_immutability_both_off_still_go_together() -> None:
     assert [(o["op"], o["enabled"], o["secure_boot"]) for o in ops] == [
         ("set_immutability", False, False)
     ], result
+
+
+# the root partition named by "rootfs" / "root" beside its file system
+@pytest.mark.parametrize(
+    ("said", "fs"),
+    [
+        ("rootfs as xfs please", "xfs"),
+        ("root on btrfs", "btrfs"),
+        ("use xfs for rootfs", "xfs"),
+        ("make the disk 20 gigabytes and the root filesystem xfs", "xfs"),
+    ],
+)
+def test_the_root_partition_named_beside_its_file_system(said: str, fs: str) -> None:
+    result = plan_on(UBUNTU, said)
+    sets = {op.path: op.value for op in result.operations if op.op == "set"}
+    assert sets.get("disk.partitions[id=rootfs].fsType") == fs, result
+    assert not result.not_applied, result
+
+
+@pytest.mark.parametrize("said", ["give root access to ops", "no root login over ssh"])
+def test_root_beside_other_words_names_no_partition(said: str) -> None:
+    result = plan_on(UBUNTU, said)
+    assert not [op for op in result.operations if "partitions" in str(op)], result

@@ -33,10 +33,23 @@ _NAMED = re.compile(
     r"(?!\s+(?:(?:is|be|stays?|to\s+be)\s+)?(?:read[- ]only|read[- ]write|writable|immutable))"
     # "root 30G ext4", "esp 512MiB": a partition named by its role word, right before its
     # size (the EFI system partition's words name it wherever the template mounts it)
-    rf"|(?<![\w/.-])(?P<root>root|rootfs|esp|efi)(?=\s+(?:=\s*|at\s+|of\s+)?{SIZE})"
+    rf"|(?<![\w/.-])(?P<root>root|rootfs|esp|efi)(?=\s+(?:=\s*|at\s+|of\s+)?{SIZE}"
+    # or right before or after its file system: "rootfs as xfs", "root on btrfs", "use xfs
+    # for rootfs", "xfs for root please" (never "root access", "root login")
+    rf"|\s*(?:[:=]\s*|(?:as|on|in|to|with|using)\s+)(?:{FS})\b)"
+    rf"|\b(?:{FS})\s+(?:for|on)\s+(?:the\s+)?(?P<root2>root|rootfs)(?![\w/.-])"
+    r"|(?<![\w/.-])(?P<root3>rootfs)(?![\w/.-])"
 )
+
+
 # the root file system by its word alone, in a clause about the rest of the disk (the
 # groups of _NAMED that do not apply never match)
+def _named_word(named: re.Match[str]) -> str:
+    """The word that names a partition in a :data:`_NAMED` match."""
+    groups = ("word", "fsword", "root", "root2", "root3")
+    return next((g for g in (named.groupdict().get(k) for k in groups) if g), "")
+
+
 _ROOT_WORD = re.compile(
     r"(?<![\w/.-])(?P<root>root|rootfs)(?![\w/.-])|(?P<word>(?!))|(?P<fsword>(?!))"
 )
@@ -272,11 +285,8 @@ def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) 
     elif _SWAP.search(work) and _SIZE.search(work):
         ask.mount = "none"  # "a 2GiB swap partition", "4 gigs of swap"
         ask.fs = "linux-swap"
-    elif (
-        named is not None
-        and (named.group("word") or named.group("fsword") or named.group("root")) not in _NOT_NAMES
-    ):
-        word = named.group("word") or named.group("fsword") or named.group("root")
+    elif named is not None and _named_word(named) not in _NOT_NAMES:
+        word = _named_word(named)
         part = find_partition(state, word)
         if part is None:
             # "the data partition should be 10GiB" on a disk without one: say so, and
