@@ -260,8 +260,9 @@ def rule_kernel(state: PlanState) -> None:
         if key not in keys or key == "console":
             continue
         end = match.end()
-        if (old := _NOT_OLD.match(text.work, end)) and _had_value(state, [key], old["old"]):
-            end = old.end()  # "change hugepages to 8 instead of 16"
+        said = _NOT_OLD.match(text.work, end)
+        if said is not None and _had_value(state, [key], said["old"]):
+            end = said.end()  # "change hugepages to 8 instead of 16"
         text.consume(match.start(), end)
         add_cmdline_args(state, [f"{key}={value}"])
     _purposes(state)
@@ -283,8 +284,9 @@ def rule_kernel(state: PlanState) -> None:
             continue
         first = text.work.find(named[0], match.start("keys"))
         end = match.end()
-        if (old := _NOT_OLD.match(text.work, end)) and _had_value(state, named, old["old"]):
-            end = old.end()  # "hugepages must be 8, not 16": the old value, said to go
+        said = _NOT_OLD.match(text.work, end)
+        if said is not None and _had_value(state, named, said["old"]):
+            end = said.end()  # "hugepages must be 8, not 16": the old value, said to go
         text.consume(first, end)
         add_cmdline_args(state, [f"{key}={value}" for key in named])
     for match in text.matches(_KEY_KEEP):

@@ -558,9 +558,9 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
         # "create svc-plc instead, also with sudo": words that only place the new user
         # may stand between its name and its attributes
         placed = _PLACING.match(work, match.end(), end)
-        after = placed.end() if placed else match.end()
+        past = placed.end() if placed else match.end()
         said = match.group("brief") is not None or (
-            not match.group().startswith("add") and ATTRIBUTE_NEXT.match(work, after, end)
+            not match.group().startswith("add") and ATTRIBUTE_NEXT.match(work, past, end)
         )
         if not said and placed and _INSTEAD.search(placed.group()):
             # "remove maint, create svc-plc instead": a user in place of one removed
