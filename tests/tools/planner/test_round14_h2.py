@@ -291,7 +291,9 @@ def test_the_root_partition_named_beside_its_file_system(said: str, fs: str) -> 
     assert not result.not_applied, result
 
 
-@pytest.mark.parametrize("said", ["give root access to ops", "no root login over ssh"])
+@pytest.mark.parametrize(
+    "said", ["give root access to ops", "no root login over ssh", "need an immutable rootfs"]
+)
 def test_root_beside_other_words_names_no_partition(said: str) -> None:
     result = plan_on(UBUNTU, said)
     assert not [op for op in result.operations if "partitions" in str(op)], result

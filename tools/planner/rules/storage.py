@@ -38,7 +38,6 @@ _NAMED = re.compile(
     # for rootfs", "xfs for root please" (never "root access", "root login")
     rf"|\s*(?:[:=]\s*|(?:as|on|in|to|with|using)\s+)(?:{FS})\b)"
     rf"|\b(?:{FS})\s+(?:for|on)\s+(?:the\s+)?(?P<root2>root|rootfs)(?![\w/.-])"
-    r"|(?<![\w/.-])(?P<root3>rootfs)(?![\w/.-])"
 )
 
 
@@ -46,7 +45,7 @@ _NAMED = re.compile(
 # groups of _NAMED that do not apply never match)
 def _named_word(named: re.Match[str]) -> str:
     """The word that names a partition in a :data:`_NAMED` match."""
-    groups = ("word", "fsword", "root", "root2", "root3")
+    groups = ("word", "fsword", "root", "root2")
     return next((g for g in (named.groupdict().get(k) for k in groups) if g), "")
 
 
