@@ -32,7 +32,7 @@ from oic_ai.tools.proposals import (
     resolve_offered,
     resolve_setting,
 )
-from oic_ai.tools.questions import questions_of
+from oic_ai.tools.questions import Questions, questions_of
 from oic_ai.tools.references import (
     BackTo,
     Reference,
@@ -432,7 +432,7 @@ def _route(
     elif reference is not None and reference.kind == "undo":
         intent, reason = "undo", f"takes back the last change ({reference.marker})"
     elif (
-        reference is None
+        (reference is None or _asked_about(reference, questions))
         and (_is_question(request) or questions.only_questions)
         and not any(_antecedent(request, q) for q in questions.questions)
     ):
@@ -694,6 +694,21 @@ def _asks_about_its_target(request: str, questions: Sequence[str]) -> bool:
     if find_reference(rest) is not None:
         return False
     return any(_asked_targets(q)[0].get("dist") == said["dist"] for q in questions)
+
+
+def _asked_about(reference: Reference, questions: Questions) -> bool:
+    """True when "the same" is what a request that only asks is asking about.
+
+    "quick question: could the same installer ISO be built for arm?", "does the same
+    image boot on arm64?": the reference names the subject of a question, not a new
+    image to make. A proposal ("what about the same for Debian?") asks for one.
+    """
+    return (
+        reference.kind == "same"
+        and questions.only_questions
+        and not any(_PROPOSAL.search(question) for question in questions.questions)
+        and any(reference.marker in question for question in questions.questions)
+    )
 
 
 def _asks_for_it(reference: Reference | None, questions: Sequence[str]) -> bool:

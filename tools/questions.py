@@ -34,7 +34,9 @@ _CONNECTOR = re.compile(r"^(?:(?:and|but|also|so|then)\s+)+", re.IGNORECASE)
 _LEAD = frozenset(
     (
         "and also so but ok okay oh hmm well right fine great thanks thank thx cool sure yes "
-        "yeah now then just quick quickly one more real really again btw please pls kindly"
+        "yeah now then just quick quickly one more real really again btw please pls kindly "
+        # spoken openers: "wait does it matter ...?", "hm is the disk big enough?"
+        "wait hm hmm um uh erm ah hey actually sorry anyway"
     ).split()
 )
 _QUESTION_WORDS = frozenset(
@@ -70,7 +72,11 @@ _FEASIBLE = re.compile(r"(?<=whether)\s+(?:[\w']+\s+){0,3}?(?:can|could)\b", re.
 _HOLD = re.compile(
     r"\b(?:no\s+changes?(?:\s+(?:please|pls|yet|for\s+now))?\s*(?:[:,;.!—–-]|$)"
     r"|(?:do\s*n[o']?t|please\s+don'?t)\s+change\s+anything|change\s+nothing"
-    r"|(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:just|only)\s+asking)"
+    r"|(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:just|only)\s+asking"
+    # the request says it is a question: "quick question before we go on: could ...?"
+    r"|^\W*(?:(?:ok(?:ay)?|so|oh|hm+|and|also|one|just|a)\W+)*(?:quick|small|short|side)\s+"
+    r"(?:q|question)\b(?!\s+(?:for|to)\b)|\bout\s+of\s+curiosity"
+    r"|\b(?:just|only|merely)\s+(?:curious|wondering)|\b(?:i'?m|i\s+am)\s+(?:just\s+)?curious)"
     # "don't change anything if not": a condition, not a hold
     r"(?!\s*(?:if|unless)\b)",
     re.IGNORECASE,
@@ -115,7 +121,15 @@ _WHAT_IT_DOES = frozenset("boot run work fit start handle cope".split())
 _GENERIC_SUBJECT = frozenset("one a an any each every single".split())
 # nouns a question may consist of alone: "packages?", "hostname and disk?"
 _TOPIC_NOUNS = FIELD_NOUNS | frozenset(
-    "release target distro distribution version kernel layout storage software name image".split()
+    "release target distro distribution version kernel layout storage software name image "
+    # the chat shorthand for them: "pkg list rn?", "pkgs?"
+    "pkg pkgs".split()
+)
+# words beside those nouns that ask nothing more: "pkg list rn?", "users atm?", "the
+# current packages?", "full cmdline now?"
+_TOPIC_FILLERS = frozenset(
+    "and or the a its any now rn atm currently current so far right list lists full whole "
+    "complete again here of".split()
 )
 
 
@@ -190,7 +204,7 @@ def is_question_part(text: str, *, asked: bool) -> bool:
     if first not in IMPERATIVES and any(w in ("support", "supports") for w in words[1:4]):
         return True  # "azl3 support arm?", "does it support UEFI?"
     # "packages?", "hostname and disk size?": only nouns of what a template holds
-    nouns = [w for w in words if w not in ("and", "or", "the", "a", "its", "any", "now")]
+    nouns = [w for w in words if w not in _TOPIC_FILLERS]
     return 0 < len(nouns) <= 4 and all(
         w.rstrip("s") in _TOPIC_NOUNS or w in _TOPIC_NOUNS for w in nouns
     )

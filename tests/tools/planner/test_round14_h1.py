@@ -1,0 +1,130 @@
+"""References to the conversation and questions (issue 21, round 14, helper h1).
+
+The sentences were written for these tests, not copied from the labelled conversations.
+Each class is checked with paraphrases that differ in verb, order and field, and with
+near-misses that must not trigger.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.nodes.classify import route_request
+from oic_ai.tools.planner.rules.beyond import beyond_template
+from oic_ai.tools.questions import questions_of
+from tests.conftest import OUR_TEMPLATES
+
+EMT = (OUR_TEMPLATES / "emt3-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+AZL_ISO = (OUR_TEMPLATES / "azl3-x86_64-installer-iso.yml").read_text(encoding="utf-8")
+
+
+# --- a terse question made of a field's name, its shorthand and a word of time -----------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "pkgs rn?",
+        "users atm?",
+        "current package list?",
+        "the full list of packages?",
+        "hostname right now?",
+        "kernel cmdline so far?",
+    ],
+)
+def test_a_terse_question_about_a_field_is_a_question(said: str) -> None:
+    assert questions_of(said).only_questions, said
+    assert route_request(said, EMT)["intent"] == "explain"
+
+
+@pytest.mark.parametrize("said", ["pkg htop", "add the pkg list", "pkgs: htop, curl"])
+def test_a_field_shorthand_without_a_question_mark_asks_nothing(said: str) -> None:
+    assert not questions_of(said).only_questions, said
+
+
+# --- a question after a spoken opener ("wait", "hm", "actually") ------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "hm does the unit matter if I typed MB?",
+        "wait, is sudo on for ops?",
+        "actually is the disk big enough for docker?",
+        "um which users are there now?",
+    ],
+)
+def test_a_question_after_a_spoken_opener_is_a_question(said: str) -> None:
+    assert questions_of(said).only_questions, said
+    assert route_request(said, EMT)["intent"] == "explain"
+
+
+def test_a_change_after_a_spoken_opener_is_still_a_change() -> None:
+    for said in ("wait, add htop", "hm make the disk 8GiB", "actually drop curl"):
+        assert route_request(said, EMT)["intent"] == "refine", said
+
+
+# --- a request that says it is a question, about "the same" image elsewhere -------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "quick q: would the same ISO also boot on aarch64 boards?",
+        "small question before we continue: can the same installer be made for arm64?",
+        "just curious, would the same image work on arm64?",
+        "out of curiosity, could this ISO be built for aarch64 as well?",
+        "does the same installer run on arm64 boards?",
+    ],
+)
+def test_a_question_about_the_same_image_elsewhere_changes_nothing(said: str) -> None:
+    route = route_request(said, AZL_ISO)
+    assert route["intent"] == "explain", route
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the same installer for arm64 please",
+        "what about the same for debian?",
+        "quick question for the team: add htop",
+    ],
+)
+def test_a_request_for_the_same_image_elsewhere_is_no_question(said: str) -> None:
+    assert route_request(said, AZL_ISO)["intent"] != "explain"
+
+
+# --- a hostname or address that differs per device: no template holds it ----------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "can every box pick its hostname automatically from the site it is installed at?",
+        "give every gateway a hostname based on its MAC address",
+        "the hostname should come from DHCP on each device",
+        "the IP address should depend on the store network the box sits in",
+        "name the hosts after their serial number, so the hostname is derived per unit",
+    ],
+)
+def test_a_per_device_hostname_or_address_is_beyond_the_template(said: str) -> None:
+    found = beyond_template(said)
+    assert [item.label.name for item in found] == ["per-device-values"], said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "hostname kiosk-01",
+        "hostname lab-01; packages updated automatically via unattended-upgrades",
+        "set the hostname to based-on-3",
+    ],
+)
+def test_a_plain_hostname_is_no_per_device_value(said: str) -> None:
+    assert not [b for b in beyond_template(said) if b.label.name == "per-device-values"]
+
+
+def test_a_question_about_a_per_device_hostname_is_reported_as_not_applied() -> None:
+    said = "could each kiosk get its hostname automatically depending on the store network?"
+    assert route_request(said, EMT)["intent"] == "explain"
+    assert beyond_template(said)
