@@ -501,6 +501,8 @@ def _route(
             route["reference"]["back_to_packages"] = list(back.packages)
     elif intent == "undo":
         route["reference"] = _reference_record(request, reference, current, retarget=False)
+        if (refused := _refused_before(reference, previous)) is not None:
+            route["reference"]["after_refusal"] = refused
     if intent in ("refine", "retarget") and questions.questions:
         route["questions"] = [q for q in questions.questions if not _antecedent(request, q)]
     if intent == "explain" and current_template:
@@ -515,6 +517,24 @@ def _route(
     query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
     route["query_type"] = query_type
     return route
+
+
+def _refused_before(reference: Reference | None, previous: Route | None) -> str | None:
+    """What the turn before asked for, when it was refused and ``reference`` is a bare undo.
+
+    "make it arm64" refused, then "undo" (or "scratch that", "revert that"): the request
+    taken back is the refused one, which changed nothing. An undo that names a part, a
+    count or a target ("undo the hostname", "the last two changes") reaches past it.
+    """
+    from oic_ai.tools.references import before_target, undo_count, undo_names
+
+    if reference is None or previous is None or previous.get("intent") != "unsupported":
+        return None
+    marker = reference.marker
+    if reference.topic or undo_count(marker) or undo_names(marker) or before_target(marker):
+        return None
+    refusal = dict(previous.get("unsupported") or {})
+    return str(refusal.get("named") or refusal.get("system") or "")
 
 
 def _offer(questions: Sequence[str], template: str) -> str:

@@ -93,6 +93,9 @@ class ReferenceRecord(TypedDict):
     """For an ``undo`` that goes back over a move to a target the template never made ("go
     back to what we had before the arm thing" after arm was refused): why nothing is taken
     back."""
+    after_refusal: NotRequired[str]
+    """For a bare ``undo`` ("undo", "scratch that") right after a refused turn: what that
+    turn asked for. The refused request is what is taken back, and it changed nothing."""
 
 
 @_DOCUMENTED

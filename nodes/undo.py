@@ -195,6 +195,16 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     stack = list(state.get("undo_stack") or [])
     route = record(state, "route")
     update: dict[str, Any] = {"start_text": current, "provider": UNDO_PROVIDER, "plan": None}
+    refused = dict(route.get("reference") or {}).get("after_refusal")
+    if refused is not None:
+        # "make it arm64" was refused, then "undo": that request is what is taken back
+        reference = dict(route.get("reference") or {})
+        what = f" (for {refused})" if refused else ""
+        reference["already"] = (
+            f"Nothing taken back: the last request{what} was refused and changed nothing, so "
+            "the template stays as it is. Say 'undo' again to take back the last change."
+        )
+        return {**update, "draft": current, "route": {**route, "reference": reference}}
     if not stack:
         return {
             **update,

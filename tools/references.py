@@ -597,7 +597,10 @@ def remainder(request: str, spans: tuple[Span, ...] | list[Span]) -> str:
 _UNDO_WORDS = frozenset(
     "undo revert take back roll put set turn go to the that this those these my it last scratch "
     "change changes edit edits step turn request requests one option options please switch "
-    "bring on in again like as was how way before".split()
+    "bring on in again like as was how way before "
+    # the verbs of throwing a change away and the counts of "the last two changes"
+    "scrap ditch discard cancel bin nix nuke drop remove delete lose toss forget ignore throw "
+    "away out get rid of step previous past latest recent two three four five couple".split()
 )
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from oic_ai.graph.agent import TemplateAgent
+
 from oic_ai.nodes.classify import route_request
 from oic_ai.tools.planner.rules.beyond import beyond_template
 from oic_ai.tools.questions import questions_of
@@ -128,3 +130,95 @@ def test_a_question_about_a_per_device_hostname_is_reported_as_not_applied() -> 
     said = "could each kiosk get its hostname automatically depending on the store network?"
     assert route_request(said, EMT)["intent"] == "explain"
     assert beyond_template(said)
+
+
+# --- taking back changes: other verbs, "go back" alone, the state the undo reaches -------
+
+
+@pytest.mark.parametrize(
+    ("said", "count"),
+    [
+        ("ditch the last two changes", 2),
+        ("please throw away my previous 3 edits", 3),
+        ("forget the last couple of changes, thanks", 2),
+        ("cancel the past two steps and keep going", 2),
+        ("ok scrap my last edit", 0),
+    ],
+)
+def test_a_change_thrown_away_is_an_undo(said: str, count: int) -> None:
+    from oic_ai.tools.references import find_reference, undo_count, undo_names
+
+    found = find_reference(said)
+    assert found is not None and found.kind == "undo", said
+    assert undo_count(found.marker) == count
+    assert not [n for n in undo_names(found.marker) if not n.isdigit()], undo_names(found.marker)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["drop the last package", "remove the last two users", "drop it", "forget the docker stuff"],
+)
+def test_throwing_away_a_part_of_the_image_is_no_undo(said: str) -> None:
+    from oic_ai.tools.references import find_reference
+
+    found = find_reference(said)
+    assert found is None or found.kind != "undo", said
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["no, go back, qcow2 was fine", "go back please", "hmm step back one", "go back and add htop"],
+)
+def test_go_back_alone_takes_back_the_last_change(said: str) -> None:
+    from oic_ai.tools.references import find_reference
+
+    found = find_reference(said)
+    assert found is not None and found.kind == "undo", said
+
+
+@pytest.mark.parametrize(
+    "said", ["go back to debian", "we will go back to the vendor about it", "go back to ubuntu"]
+)
+def test_go_back_to_somewhere_is_no_bare_undo(said: str) -> None:
+    from oic_ai.tools.references import find_reference
+
+    found = find_reference(said)
+    assert found is None or found.kind != "undo", said
+
+
+def test_the_state_an_undo_reaches_said_again_asks_nothing_more() -> None:
+    from oic_ai.tools.references import find_reference, remainder
+
+    for said in (
+        "undo the last two changes, back to the original package list",
+        "revert my last 2 edits, go back to just the first users",
+        "scrap the last two changes and get back to the initial partitions",
+    ):
+        found = find_reference(said)
+        assert found is not None and found.kind == "undo", said
+        assert not remainder(said, list(found.spans)).strip(" ,."), said
+
+
+@pytest.mark.parametrize("undo", ["undo", "scratch that", "nah, revert that"])
+def test_a_bare_undo_after_a_refused_request_takes_back_the_refused_one(
+    agent: TemplateAgent, undo: str
+) -> None:
+    first = agent.generate("debian 13 server image, raw, x86_64, with htop")
+    second = agent.generate("add curl", session=first.session)
+    refused = agent.generate("and an installer iso for arm64", session=second.session)
+    assert refused.status == "unsupported"
+    taken = agent.generate(undo, session=refused.session)
+    assert taken.template == second.template
+    assert "nothing taken back" in taken.message.lower()
+    again = agent.generate("undo", session=taken.session)
+    assert again.template == first.template  # the next undo reaches the last change
+
+
+def test_an_undo_that_names_a_part_after_a_refusal_still_takes_it_back(
+    agent: TemplateAgent,
+) -> None:
+    first = agent.generate("debian 13 server image, raw, x86_64, with htop")
+    second = agent.generate("add curl", session=first.session)
+    refused = agent.generate("make it an iso for arm64", session=second.session)
+    taken = agent.generate("undo the curl change", session=refused.session)
+    assert taken.template == first.template
