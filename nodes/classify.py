@@ -422,6 +422,7 @@ def _route(
         implicit = bool(refusal.get("nearest")) and _only_a_target(request)
         if rest and (keep_rest_spans(request) or implicit):
             # "ok 24.04, everything else as I said": the refused request's other parts too
+            rest = _not_renamed(rest, asked)
             route["carried_request"] = f"{rest}. {remainder(request, keep_rest_spans(request))}"
             rest_asked, _ = _asked_targets(rest)
             asked = {**rest_asked, **asked}
@@ -517,6 +518,29 @@ def _route(
     query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
     route["query_type"] = query_type
     return route
+
+
+def _not_renamed(rest: str, asked: dict[str, str]) -> str:
+    """The refused request's other parts without the targets the answer names anew.
+
+    "a centos 7 iso for the MES terminals" refused, then "fine, the RHEL-compatible one.
+    raw, x86_64": the raw image replaces the ISO; the terminals stay.
+    """
+    mentions = sorted(
+        (m for m in detect_target_spans(rest) if m.kind in asked),
+        key=lambda m: m.start,
+        reverse=True,
+    )
+    if not mentions:
+        return rest
+    for mention in mentions:
+        # "a centos 7 iso for ...": the word "image" keeps the phrase whole
+        said, start = "image", mention.start
+        if mention.kind != "image_type":  # "for arm64", "on x86_64": the phrase goes
+            lead = re.search(r"\b(?:for|on)\s+(?:the\s+)?$", rest[:start], re.IGNORECASE)
+            said, start = "", lead.start() if lead else start
+        rest = rest[:start] + said + rest[mention.end :]
+    return remainder(rest, []) or rest
 
 
 def _refused_before(reference: Reference | None, previous: Route | None) -> str | None:

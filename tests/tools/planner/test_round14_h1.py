@@ -222,3 +222,59 @@ def test_an_undo_that_names_a_part_after_a_refusal_still_takes_it_back(
     refused = agent.generate("make it an iso for arm64", session=second.session)
     taken = agent.generate("undo the curl change", session=refused.session)
     assert taken.template == first.template
+
+
+# --- after a refusal: "same arch" keeps a part of the target; new target words win -------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "ok then a raw disk image, same arch",
+        "debian 13 instead, same architecture as before",
+        "add htop and keep the same release",
+        "same arch pls, and qcow2 output",
+        "use the same distro, 16GiB disk",
+    ],
+)
+def test_the_same_part_of_the_target_asks_for_no_change(said: str) -> None:
+    from tests.tools.planner.helpers import plan_on
+
+    result = plan_on("debian13-x86_64-minimal-raw.yml", said)
+    assert not result.not_applied, result.not_applied
+    assert any(c.outcome == "context" and "same" in c.text for c in result.clauses)
+
+
+@pytest.mark.parametrize(
+    "said", ["keep the same version of nginx", "same hostname as before", "the same users"]
+)
+def test_the_same_other_thing_is_no_target_part(said: str) -> None:
+    from oic_ai.tools.planner.rules.target import _SAME_TARGET_PART
+
+    assert _SAME_TARGET_PART.search(said) is None
+
+
+@pytest.mark.parametrize(
+    ("refused", "answer", "gone"),
+    [
+        ("need a centos 7 iso for the old MES terminals", "fine, the RHEL-compatible one, raw", "iso"),
+        ("ubuntu 22.04 installer iso for the kiosks, with cups", "ok 24.04 then, raw disk", "iso"),
+        ("ubuntu 20.04 raw image for arm64 with docker", "24.04 it is, x86_64", "arm64"),
+        ("rocky 9 qcow2 for the lab, aarch64, with htop", "alright el10 then, on x86_64", "aarch64"),
+    ],
+)
+def test_after_a_refusal_the_answer_s_target_words_replace_the_refused_ones(
+    refused: str, answer: str, gone: str
+) -> None:
+    first = route_request(refused, None)
+    assert first["intent"] == "unsupported"
+    second = route_request(answer, None, first)
+    carried = str(second.get("carried_request") or "")
+    assert gone not in carried.lower(), carried
+
+
+def test_after_a_refusal_target_words_the_answer_does_not_name_stay() -> None:
+    first = route_request("ubuntu 22.04 installer iso for the kiosks, with cups", None)
+    second = route_request("ok 24.04 then", None, first)
+    assert "iso" in str(second.get("carried_request") or "").lower()
+    assert second["targets"].get("image_type") == "iso"

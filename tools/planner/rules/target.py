@@ -14,6 +14,19 @@ from oic_ai.tools.retrieval.target_mentions import image_type_beside_img
 from oic_ai.tools.target_support import set_aside
 
 
+# "same arch", "keep the same release as before": a part of the target that stays as it is
+# (or, after a refused request, as that request had it: the conversation route carries
+# it); nothing for the planner to change
+_SAME_TARGET_PART = re.compile(
+    r"\b(?:(?:keep|keeping|use|using|with|on|stay\s+on)\s+)?(?:the\s+)?(?:very\s+)?same\s+"
+    r"(?:cpu\s+|hardware\s+)?(?:arch(?:itecture)?s?|release|distro|distribution|os|dist|"
+    r"version|image\s+type|platform|hardware|base\s+os)(?!\s+of\b)"
+    r"(?:\s+as\s+(?:before|that|now|it\s+is|requested|the\s+(?:last|other|first)\s+one|"
+    r"i\s+(?:said|asked)))?(?:\s+(?:please|pls|as\s+well|too))?\b",
+    re.IGNORECASE,
+)
+
+
 def rule_target(state: PlanState) -> None:
     """Pick the distribution, arch and image type; unsupported targets are reported.
 
@@ -21,6 +34,8 @@ def rule_target(state: PlanState) -> None:
     the one target detector; a mention after "from" names the source and is only used up.
     """
     text = state.text
+    for match in text.matches(_SAME_TARGET_PART):
+        text.consume(*match.span(), "context")
     targets = load_targets()
     mentions: dict[str, list[tuple[int, int, str]]] = {}
     os_mentions: list[tuple[int, int, str]] = []
