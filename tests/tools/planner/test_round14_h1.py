@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.graph.agent import TemplateAgent
-
 from oic_ai.nodes.classify import route_request
 from oic_ai.tools.planner.rules.beyond import beyond_template
 from oic_ai.tools.questions import questions_of
@@ -257,10 +256,18 @@ def test_the_same_other_thing_is_no_target_part(said: str) -> None:
 @pytest.mark.parametrize(
     ("refused", "answer", "gone"),
     [
-        ("need a centos 7 iso for the old MES terminals", "fine, the RHEL-compatible one, raw", "iso"),
+        (
+            "need a centos 7 iso for the old MES terminals",
+            "fine, the RHEL-compatible one, raw",
+            "iso",
+        ),
         ("ubuntu 22.04 installer iso for the kiosks, with cups", "ok 24.04 then, raw disk", "iso"),
         ("ubuntu 20.04 raw image for arm64 with docker", "24.04 it is, x86_64", "arm64"),
-        ("rocky 9 qcow2 for the lab, aarch64, with htop", "alright el10 then, on x86_64", "aarch64"),
+        (
+            "rocky 9 qcow2 for the lab, aarch64, with htop",
+            "alright el10 then, on x86_64",
+            "aarch64",
+        ),
     ],
 )
 def test_after_a_refusal_the_answer_s_target_words_replace_the_refused_ones(
