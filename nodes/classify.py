@@ -27,8 +27,7 @@ from oic_ai.tools.proposals import (
     asked_setting,
     choose_both,
     compared_formats,
-    offered_packages,
-    proposal,
+    resolve_if_so,
     resolve_offered,
     resolve_setting,
 )
@@ -57,6 +56,7 @@ from oic_ai.tools.target_questions import (
     unsupported_named,
     wants_a_template,
 )
+from oic_ai.tools.turn_links import not_renamed, offer_of, refused_before
 from oic_ai.tools.target_support import (
     UnbuildableTarget,
     combination_words,
@@ -294,7 +294,8 @@ def route_request(
     openssh-server"; one that names nothing removed is left to the planner as written.
     """
     restored = _restored(request, current_template, history or [])
-    rewritten = restored
+    # "do I need something to talk MQTT? if so, add whatever is normal": add that something
+    rewritten = resolve_if_so(restored) if current_template else restored
     if previous and current_template:
         # "give me both then" after "what's the difference between raw and qcow2?"
         rewritten = choose_both(rewritten, list(previous.get("compared") or []))
@@ -422,7 +423,7 @@ def _route(
         implicit = bool(refusal.get("nearest")) and _only_a_target(request)
         if rest and (keep_rest_spans(request) or implicit):
             # "ok 24.04, everything else as I said": the refused request's other parts too
-            rest = _not_renamed(rest, asked)
+            rest = not_renamed(rest, asked)
             route["carried_request"] = f"{rest}. {remainder(request, keep_rest_spans(request))}"
             rest_asked, _ = _asked_targets(rest)
             asked = {**rest_asked, **asked}
@@ -434,7 +435,7 @@ def _route(
         intent, reason = "undo", f"takes back the last change ({reference.marker})"
     elif (
         (reference is None or _asked_about(reference, questions))
-        and (_is_question(request) or questions.only_questions)
+        and ((_is_question(request) and not questions.changes) or questions.only_questions)
         and not any(_antecedent(request, q) for q in questions.questions)
     ):
         intent, reason = "explain", "a question about the current template"
@@ -502,12 +503,12 @@ def _route(
             route["reference"]["back_to_packages"] = list(back.packages)
     elif intent == "undo":
         route["reference"] = _reference_record(request, reference, current, retarget=False)
-        if (refused := _refused_before(reference, previous)) is not None:
-            route["reference"]["after_refusal"] = refused
+        if (refused_request := refused_before(reference, previous)) is not None:
+            route["reference"]["after_refusal"] = refused_request
     if intent in ("refine", "retarget") and questions.questions:
         route["questions"] = [q for q in questions.questions if not _antecedent(request, q)]
     if intent == "explain" and current_template:
-        offer = _offer(questions.questions or (request,), current_template)
+        offer = offer_of(questions.questions or (request,), current_template)
         if offer:
             route["proposal"] = offer
         if setting := asked_setting(list(questions.questions or (request,))):
@@ -518,59 +519,6 @@ def _route(
     query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
     route["query_type"] = query_type
     return route
-
-
-def _not_renamed(rest: str, asked: dict[str, str]) -> str:
-    """The refused request's other parts without the targets the answer names anew.
-
-    "a centos 7 iso for the MES terminals" refused, then "fine, the RHEL-compatible one.
-    raw, x86_64": the raw image replaces the ISO; the terminals stay.
-    """
-    mentions = sorted(
-        (m for m in detect_target_spans(rest) if m.kind in asked),
-        key=lambda m: m.start,
-        reverse=True,
-    )
-    if not mentions:
-        return rest
-    for mention in mentions:
-        # "a centos 7 iso for ...": the word "image" keeps the phrase whole
-        said, start = "image", mention.start
-        if mention.kind != "image_type":  # "for arm64", "on x86_64": the phrase goes
-            lead = re.search(r"\b(?:for|on)\s+(?:the\s+)?$", rest[:start], re.IGNORECASE)
-            said, start = "", lead.start() if lead else start
-        rest = rest[:start] + said + rest[mention.end :]
-    return remainder(rest, []) or rest
-
-
-def _refused_before(reference: Reference | None, previous: Route | None) -> str | None:
-    """What the turn before asked for, when it was refused and ``reference`` is a bare undo.
-
-    "make it arm64" refused, then "undo" (or "scratch that", "revert that"): the request
-    taken back is the refused one, which changed nothing. An undo that names a part, a
-    count or a target ("undo the hostname", "the last two changes") reaches past it.
-    """
-    from oic_ai.tools.references import before_target, undo_count, undo_names
-
-    if reference is None or previous is None or previous.get("intent") != "unsupported":
-        return None
-    marker = reference.marker
-    if reference.topic or undo_count(marker) or undo_names(marker) or before_target(marker):
-        return None
-    refusal = dict(previous.get("unsupported") or {})
-    return str(refusal.get("named") or refusal.get("system") or "")
-
-
-def _offer(questions: Sequence[str], template: str) -> str:
-    """The change a question offers ("would chrony make sense?" -> "add chrony"), or ""."""
-    from oic_ai.stores.template_model import template_from_text
-    from oic_ai.tools.verify_packages import known_package_names
-
-    known = known_package_names()
-    has = set(template_from_text(template).all_packages)
-    names = [n for q in questions for n in offered_packages(q, known.__contains__)]
-    missing = [n for n in dict.fromkeys(names) if n not in has]
-    return proposal(missing) if missing else ""
 
 
 def _back_to(request: str, current: str, history: list[str]) -> BackTo | None:

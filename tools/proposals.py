@@ -65,6 +65,70 @@ def offered_packages(question: str, is_known: Callable[[str], bool]) -> list[str
     return list(dict.fromkeys(w for w in words_of(rest) if is_known(w)))
 
 
+# a question whether something is needed or already there: "do I also need the docker
+# command line tool separately or is it included already?", "does the box need something
+# to talk MQTT?", "is an NTP client included?"; what it names is what "yes, add it" adds
+_NEEDS = re.compile(
+    r"\b(?:do|does|would|will|should|shall)\s+(?:i|we|you|they|it|this|that|the\s+"
+    r"(?:image|box|template|system|device|board|machine|gateway|server))\s+(?:also\s+|still\s+|"
+    r"then\s+|even\s+|really\s+|actually\s+)*(?:need|require)\s+(?:to\s+(?:add|install|have|"
+    r"include|get|put\s+in)\s+)?(?P<subject>[^?.!;]+)"
+    r"|\b(?:is|are)\s+(?:there\s+)?(?P<there>(?!it\b|this\b|that\b|there\b)[^?.!;]+?)\s+"
+    r"(?:already\s+)?(?:included|installed|there|in\s+(?:it|there|the\s+(?:image|template)))\b",
+    re.IGNORECASE,
+)
+# what follows the thing asked about and only qualifies the question
+_QUALIFIERS = re.compile(
+    r"\s+(?:or\s+(?:not|is|are|does|do|will|would|should|can)\b.*|(?:separately|too|as\s+well|"
+    r"already|anyway|for\s+(?:that|this|it)|on\s+(?:it|there|the\s+image)|in\s+(?:it|there|"
+    r"the\s+image)|at\s+all|then)\b.*)$",
+    re.IGNORECASE,
+)
+
+
+def needed_subject(question: str) -> str:
+    """What a question asks is needed or included ("the docker command line tool"), or ""."""
+    found = _NEEDS.search(question)
+    if found is None:
+        return ""
+    subject = found.group("subject") or found.group("there") or ""
+    subject = _QUALIFIERS.sub("", subject.strip())
+    words = words_of(subject)
+    if not words or len(words) > 10 or words[0] in ("it", "this", "that", "them", "anything"):
+        return ""
+    return subject.strip(" ,")
+
+
+# "if so, please add whatever is the normal thing", "if not, install it": a change on the
+# condition of the question before it, whose subject it stands for
+_IF_SO = re.compile(
+    r"(?:^|(?<=[.?!,;])|(?<=[.?!,;]\s))\s*(?:and\s+|but\s+|ok\s+)?if\s+(?:so|yes|it\s+does|we\s+do|"
+    r"i\s+do|(?:it\s+is\s+)?needed|necessary|required|not|it'?s\s+not(?:\s+there)?|missing|"
+    r"it\s+isn'?t(?:\s+there)?)\b[\s,]*(?:then\s+)?(?:(?:please|pls|just|go\s+ahead\s+and)\s+)*"
+    r"(?P<verb>add|install|include|put\s+in)\s+(?P<object>it|that|them|one|those|whatever\b[^.?!;,]*"
+    r"|what(?:'s|\s+is)\s+(?:needed|required|usual|normal|standard)\b[^.?!;,]*"
+    r"|the\s+(?:normal|usual|standard|typical|default|right|common|recommended)\s+"
+    r"(?:thing|one|package|packages|client|tool|option)s?)(?:\s+(?:please|pls|then|too))?"
+    r"(?=\s*(?:$|[.,;!]))",
+    re.IGNORECASE,
+)
+
+
+def resolve_if_so(request: str) -> str:
+    """``request`` with "if so, add it" naming what its question asked about, or as is.
+
+    "Do I need something so the box can talk MQTT? if so please add whatever is the
+    normal thing" asks for "add something so the box can talk MQTT".
+    """
+    match = _IF_SO.search(request)
+    if match is None:
+        return request
+    subject = needed_subject(request[: match.start()])
+    if not subject:
+        return request
+    return f"{request[: match.start()]} {match.group('verb')} {subject}{request[match.end() :]}"
+
+
 def accepts(reply: str) -> bool:
     """True when ``reply`` only accepts what was offered ("yes do it", "sure, go ahead").
 

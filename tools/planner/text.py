@@ -74,6 +74,12 @@ _NAME_OUT = re.compile(
     r"(?:^|(?<=[.;,!?]\s)|(?<=\n))([a-z][\w.+-]*[a-z0-9])\s+out(?=\s*(?:[,.;!]|$))",
     re.MULTILINE,
 )
+# "the docker command line tool", "podman's command-line client": the name people give
+# such a package ("docker cli"); "the kernel command line" stays the cmdline
+_COMMAND_LINE_TOOL = re.compile(
+    r"(?:(?<=\w)'s)?(\s+)command[\s-]line\s+(?:tool|client|utility|interface|program|app)(s?)\b",
+    re.IGNORECASE,
+)
 # the planner reads a request up to 2,000 characters (builtin.py); notices follow it
 _READ_CHARS = 2000
 
@@ -128,6 +134,7 @@ class RequestText:
             text = _WITH_SHORT.sub(lambda m: m.group(1) + ("ithout" if m.group(2) else "ith"), text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
             text = _NAME_OUT.sub(r"remove \1", text)
+            text = _COMMAND_LINE_TOOL.sub(r"\1cli\2", text)
             self.corrections = reading.corrections
             # "half a gig", "16 gig", "thirty-two GiB": one canonical token each
             text, _ = read_sizes(text)

@@ -285,3 +285,92 @@ def test_after_a_refusal_target_words_the_answer_does_not_name_stay() -> None:
     second = route_request("ok 24.04 then", None, first)
     assert "iso" in str(second.get("carried_request") or "").lower()
     assert second["targets"].get("image_type") == "iso"
+
+
+# --- a question whether something is needed, and the answer that accepts it --------------
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("do I also need the docker command line tool separately?", "the docker command line tool"),
+        ("does the gateway need a firewall at all?", "a firewall"),
+        ("is an NTP client included already?", "an NTP client"),
+        ("is there a web server installed, or not?", "a web server"),
+        ("would we need to install something for time sync?", "something for time sync"),
+    ],
+)
+def test_what_a_question_asks_is_needed(question: str, subject: str) -> None:
+    from oic_ai.tools.proposals import needed_subject
+
+    assert needed_subject(question) == subject
+
+
+@pytest.mark.parametrize("question", ["do we need it?", "is it included?", "what is needed?"])
+def test_a_question_about_a_pronoun_names_nothing_needed(question: str) -> None:
+    from oic_ai.tools.proposals import needed_subject
+
+    assert needed_subject(question) == ""
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        (
+            "is an NTP client included? if not, add one",
+            "is an NTP client included? add an NTP client",
+        ),
+        (
+            "does it need a firewall? if yes install it",
+            "does it need a firewall? install a firewall",
+        ),
+        (
+            "do we need something to read MQTT? if so pls add whatever is usual",
+            "do we need something to read MQTT? add something to read MQTT",
+        ),
+        (
+            "is chrony there? if it isn't, please put in the standard package, and 8GiB disk",
+            "is chrony there? put in chrony, and 8GiB disk",
+        ),
+    ],
+)
+def test_if_so_add_it_names_what_the_question_asked_about(said: str, meant: str) -> None:
+    from oic_ai.tools.proposals import resolve_if_so
+
+    assert " ".join(resolve_if_so(said).split()) == meant
+
+
+@pytest.mark.parametrize(
+    "said", ["add htop. if so add it", "if so add it", "make it 8GiB if needed"]
+)
+def test_if_so_without_a_question_stays_as_written(said: str) -> None:
+    from oic_ai.tools.proposals import resolve_if_so
+
+    assert resolve_if_so(said) == said
+
+
+def test_the_command_line_tool_of_a_package_is_its_cli() -> None:
+    from tests.tools.planner.helpers import ops_of, plan_on
+
+    for said in ("add the docker command line tool", "install docker's command-line client"):
+        result = plan_on("debian13-x86_64-minimal-raw.yml", said)
+        assert not result.not_applied, said
+        assert [op["packages"] for op in ops_of(result, "add_packages")] == [["docker-cli"]]
+    kernel = plan_on("debian13-x86_64-minimal-raw.yml", "add quiet to the kernel command line")
+    assert ops_of(kernel, "set_kernel") and not kernel.not_applied
+
+
+def test_yes_after_a_question_whether_something_is_needed_adds_it(agent: TemplateAgent) -> None:
+    first = agent.generate("debian 13 server image, raw, x86_64")
+    asked = agent.generate("do I also need the docker command line tool?", session=first.session)
+    assert asked.template == first.template
+    taken = agent.generate("ok yes, add it then", session=asked.session)
+    assert "docker-cli" in (taken.template or "")
+    assert not taken.not_applied
+
+
+def test_a_need_question_with_if_so_adds_in_the_same_turn(agent: TemplateAgent) -> None:
+    first = agent.generate("debian 13 server image, raw, x86_64")
+    said = "does the box need something to send MQTT messages? if so add whatever is normal"
+    taken = agent.generate(said, session=first.session)
+    assert "mosquitto" in (taken.template or "")

@@ -13,7 +13,6 @@ from oic_ai.tools.retrieval.query_classifier import detect_target_spans
 from oic_ai.tools.retrieval.target_mentions import image_type_beside_img
 from oic_ai.tools.target_support import set_aside
 
-
 # "same arch", "keep the same release as before": a part of the target that stays as it is
 # (or, after a refused request, as that request had it: the conversation route carries
 # it); nothing for the planner to change

@@ -1,0 +1,95 @@
+"""What a turn takes from the turn before it: a refused request, or an offer.
+
+A refused request lends its words to the answer that picks another target
+(:func:`not_renamed`) and is what a bare "undo" right after it takes back
+(:func:`refused_before`); a question about what the template lacks offers the change a
+"yes" asks for (:func:`offer_of`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from oic_ai.tools.proposals import needed_subject, offered_packages, proposal
+from oic_ai.tools.references import Reference, remainder
+from oic_ai.tools.retrieval.query_classifier import detect_target_spans
+
+
+def not_renamed(rest: str, asked: dict[str, str]) -> str:
+    """The refused request's other parts without the targets the answer names anew.
+
+    "a centos 7 iso for the MES terminals" refused, then "fine, the RHEL-compatible one.
+    raw, x86_64": the raw image replaces the ISO; the terminals stay.
+    """
+    mentions = sorted(
+        (m for m in detect_target_spans(rest) if m.kind in asked),
+        key=lambda m: m.start,
+        reverse=True,
+    )
+    if not mentions:
+        return rest
+    for mention in mentions:
+        # "a centos 7 iso for ...": the word "image" keeps the phrase whole
+        said, start = "image", mention.start
+        if mention.kind != "image_type":  # "for arm64", "on x86_64": the phrase goes
+            lead = re.search(r"\b(?:for|on)\s+(?:the\s+)?$", rest[:start], re.IGNORECASE)
+            said, start = "", lead.start() if lead else start
+        rest = rest[:start] + said + rest[mention.end :]
+    return remainder(rest, []) or rest
+
+
+def refused_before(reference: Reference | None, previous: Mapping[str, Any] | None) -> str | None:
+    """What the turn before asked for, when it was refused and ``reference`` is a bare undo.
+
+    "make it arm64" refused, then "undo" (or "scratch that", "revert that"): the request
+    taken back is the refused one, which changed nothing. An undo that names a part, a
+    count or a target ("undo the hostname", "the last two changes") reaches past it.
+    """
+    from oic_ai.tools.references import before_target, undo_count, undo_names
+
+    if reference is None or previous is None or previous.get("intent") != "unsupported":
+        return None
+    marker = reference.marker
+    if reference.topic or undo_count(marker) or undo_names(marker) or before_target(marker):
+        return None
+    refusal = dict(previous.get("unsupported") or {})
+    return str(refusal.get("named") or refusal.get("system") or "")
+
+
+def offer_of(questions: Sequence[str], template: str) -> str:
+    """The change a question offers ("would chrony make sense?" -> "add chrony"), or ""."""
+    from oic_ai.stores.template_model import template_from_text
+    from oic_ai.tools.verify_packages import known_package_names
+
+    known = known_package_names()
+    has = set(template_from_text(template).all_packages)
+    names = [n for q in questions for n in offered_packages(q, known.__contains__)]
+    if not names:
+        # "do I also need the docker command line tool?": what the planner reads it as
+        names = [n for q in questions for n in _needed_packages(q, template)]
+    missing = [n for n in dict.fromkeys(names) if n not in has]
+    return proposal(missing) if missing else ""
+
+
+def _needed_packages(question: str, template: str) -> list[str]:
+    """The packages "add X" gives for the X a question asks is needed, or ``[]``.
+
+    Only what the planner reads without reporting anything counts: a subject it cannot
+    read as packages offers nothing.
+    """
+    from oic_ai.tools.planner.builtin import plan_request
+
+    subject = needed_subject(question)
+    if not subject:
+        return []
+    plan = plan_request(f"add {subject}", template, mode="refine")
+    if plan.not_applied:
+        return []
+    return [
+        name
+        for op in plan.operations
+        if getattr(op, "op", "") == "add_packages" and not getattr(op, "kernel", False)
+        for name in getattr(op, "packages", [])
+    ]
