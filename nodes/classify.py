@@ -56,7 +56,6 @@ from oic_ai.tools.target_questions import (
     unsupported_named,
     wants_a_template,
 )
-from oic_ai.tools.turn_links import not_renamed, offer_of, refused_before
 from oic_ai.tools.target_support import (
     UnbuildableTarget,
     combination_words,
@@ -66,6 +65,7 @@ from oic_ai.tools.target_support import (
     target_of,
     unbuildable,
 )
+from oic_ai.tools.turn_links import not_renamed, offer_of, refused_before
 
 _QUESTION = re.compile(
     r"^\s*(?:what|which|how|why|does|is|are|show|list|summari[sz]e|explain|describe|"

@@ -32,6 +32,7 @@ from oic_ai.tools.planner.rules.kernel_words import rule_kernel_described, rule_
 from oic_ai.tools.planner.rules.package_apply import prefer_vendor_spellings
 from oic_ai.tools.planner.rules.packages import rule_packages
 from oic_ai.tools.planner.rules.partitions import rule_partitions
+from oic_ai.tools.planner.rules.renames import rule_renames
 from oic_ai.tools.planner.rules.repositories import rule_repositories
 from oic_ai.tools.planner.rules.revisions import rule_revisions
 from oic_ai.tools.planner.rules.storage import rule_bare_sizes, rule_storage_clauses
@@ -56,6 +57,8 @@ _RULES: tuple[tuple[Callable[[PlanState], None], str], ...] = (
     (rule_framing, "context"),
     (rule_beyond_template, "rejected"),
     (rule_repositories, "repository"),
+    # an entry renamed before the rules that would read its new name as a new entry
+    (rule_renames, "user"),
     # users before the image's name: "the runner user, call it 'runner'" names the user
     (rule_users, "user"),
     (rule_image_name, "image name"),

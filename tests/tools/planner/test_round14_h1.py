@@ -374,3 +374,100 @@ def test_a_need_question_with_if_so_adds_in_the_same_turn(agent: TemplateAgent) 
     said = "does the box need something to send MQTT messages? if so add whatever is normal"
     taken = agent.generate(said, session=first.session)
     assert "mosquitto" in (taken.template or "")
+
+
+# --- an entry renamed, the rest of it kept ------------------------------------------------
+
+
+def _with_pi_and_data() -> str:
+    import yaml
+
+    doc = yaml.safe_load((OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text())
+    doc["systemConfig"]["users"] = [
+        {"name": "pi", "sudo": True, "groups": ["dialout"]},
+        {"name": "ops"},
+    ]
+    doc["disk"]["partitions"].append(
+        {"id": "data", "mountPoint": "/data", "fsType": "ext4", "start": "4GiB", "end": "0"}
+    )
+    return yaml.safe_dump(doc, sort_keys=False)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "actually name the account hub rather than pi, keep everything else",
+        "rename pi to hub please",
+        "the user pi should be called hub",
+        "change the username from pi to hub",
+        "hub instead of pi for the user, same groups",
+    ],
+)
+def test_a_user_renamed_keeps_its_settings(said: str) -> None:
+    from oic_ai.tools.planner.builtin import plan_request
+
+    plan = plan_request(said, _with_pi_and_data(), mode="refine")
+    assert not plan.not_applied, plan.not_applied
+    assert [
+        (op.op, getattr(op, "path", ""), getattr(op, "value", None)) for op in plan.operations
+    ] == [("set", "systemConfig.users[name=pi].name", "hub")]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["rename the /data partition to /srv", "the /data mount should be /srv instead"],
+)
+def test_a_partition_renamed_keeps_its_size_and_file_system(said: str) -> None:
+    from oic_ai.tools.planner.builtin import plan_request
+
+    plan = plan_request(said, _with_pi_and_data(), mode="refine")
+    assert not plan.not_applied, plan.not_applied
+    assert [(getattr(op, "path", ""), getattr(op, "value", None)) for op in plan.operations] == [
+        ("disk.partitions[id=data].mountPoint", "/srv")
+    ]
+
+
+@pytest.mark.parametrize(
+    "said", ["call the user bob instead of carl", "rename ops to pi", "add a user hub"]
+)
+def test_no_rename_without_the_old_entry_or_onto_an_existing_one(said: str) -> None:
+    from oic_ai.tools.planner.builtin import plan_request
+
+    plan = plan_request(said, _with_pi_and_data(), mode="refine")
+    assert not any(getattr(op, "op", "") == "set" for op in plan.operations), plan.operations
+
+
+def test_a_user_renamed_in_a_conversation_keeps_sudo_and_groups(agent: TemplateAgent) -> None:
+    import yaml
+
+    first = agent.generate("debian 13 raw image for arm64 boards")
+    second = agent.generate("user pi with sudo, groups dialout", session=first.session)
+    third = agent.generate("call that user hub instead of pi", session=second.session)
+    users = yaml.safe_load(third.template or "")["systemConfig"]["users"]
+    assert [u["name"] for u in users] == ["hub"]
+    assert users[0].get("sudo") is True and "dialout" in users[0].get("groups", [])
+
+
+# --- a system named as a comparison is not asked for -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "user pi with sudo like on raspbian",
+        "same groups as on our centos 7 boxes",
+        "set the users up like we had it on fedora",
+        "exactly as in ubuntu 20.04, add a user ops",
+    ],
+)
+def test_a_system_named_in_a_comparison_is_not_refused(said: str) -> None:
+    from oic_ai.tools.target_support import find_unsupported
+
+    assert find_unsupported(said) is None, said
+
+
+@pytest.mark.parametrize("said", ["give me fedora 40", "make it raspbian", "centos 7 like before"])
+def test_a_system_asked_for_is_still_refused(said: str) -> None:
+    from oic_ai.tools.target_support import find_unsupported
+
+    assert find_unsupported(said) is not None, said

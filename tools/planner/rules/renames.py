@@ -1,0 +1,114 @@
+"""Rule: an entry of the template renamed, everything else of it kept.
+
+"call the user hub instead of pi, same settings", "rename the account ops to admin",
+"the /data partition should be /srv instead", "/srv instead of /data for that partition":
+one entry the template has (a user by its name, a partition by its mount point) gets a new
+name, and keeps its sudo, groups, shell, size and file system. Only an entry the template
+has is renamed: otherwise the words are left to the other rules ("call the user hub" with
+no user named before it adds hub).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from oic_ai.tools.edit_plan import SetValue
+from oic_ai.tools.planner.state import PlanState
+
+_USER_NAME = r"[a-z_][a-z0-9_-]*"
+_MOUNT = r"/[\w./-]*"
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """One kind of entry: how it is called, how its names look, how a rename is written."""
+
+    noun: str
+    name: str
+    owner: str
+    existing: Callable[[PlanState], dict[str, str]]
+    path: Callable[[str], str]
+
+
+def _users(state: PlanState) -> dict[str, str]:
+    """Each user's name, and the selector of its entry."""
+    return {user.name: f"name={user.name}" for user in state.facts.users if user.name}
+
+
+def _mounts(state: PlanState) -> dict[str, str]:
+    """Each partition's mount point, and the selector of its entry."""
+    return {
+        p.mount_point: f"id={p.id}" if p.id else f"mountPoint={p.mount_point}"
+        for p in state.facts.partitions
+        if p.mount_point
+    }
+
+
+_KINDS = (
+    _Kind(
+        noun=r"(?:users?|accounts?|logins?|user\s*-?names?)",
+        name=_USER_NAME,
+        owner="user",
+        existing=_users,
+        path=lambda selector: f"systemConfig.users[{selector}].name",
+    ),
+    _Kind(
+        noun=r"(?:partitions?|mounts?|mount\s*points?|volumes?)",
+        name=_MOUNT,
+        owner="partition",
+        existing=_mounts,
+        path=lambda selector: f"disk.partitions[{selector}].mountPoint",
+    ),
+)
+
+_SAME = (
+    r"(?:\s*[,;]?\s*(?:with\s+)?(?:the\s+)?same\s+(?:settings|options|rights|groups|setup|"
+    r"config(?:uration)?|everything)|\s*[,;]?\s*(?:and\s+)?keep\s+(?:everything|the\s+rest|"
+    r"(?:its|his|her|their)\s+settings)(?:\s+else)?(?:\s+(?:the\s+same|as\s+it\s+is))?)?"
+)
+
+
+def _patterns(kind: _Kind) -> list[re.Pattern[str]]:
+    noun, name = kind.noun, kind.name
+    the = r"(?:the\s+|that\s+|this\s+|our\s+)?"
+    new = rf"[\"'`]?(?P<new>{name})[\"'`]?"
+    old = rf"[\"'`]?(?P<old>{name})[\"'`]?"
+    forms = [
+        # "rename the user pi to hub", "rename pi to hub", "rename /data to /srv"
+        rf"\brename\s+{the}(?:{noun}\s+)?{old}(?:\s+{noun})?\s+(?:to|as|into)\s+{new}",
+        # "call the user hub instead of pi", "name the partition /srv rather than /data"
+        rf"\b(?:call|name)\s+{the}{noun}\s+{new}\s+(?:instead\s+of|rather\s+than|not)\s+{old}",
+        # "the user pi should be called hub", "the /data partition should be /srv instead"
+        *(
+            rf"\b{the}{subject}\s+(?:should|must|will|shall)\s+be\s+"
+            rf"(?:called\s+|named\s+|renamed\s+(?:to\s+)?)?{new}(?:\s+instead)?"
+            for subject in (rf"{noun}\s+{old}", rf"{old}\s+{noun}")
+        ),
+        # "change the user pi to hub", "switch the username from pi to hub"
+        rf"\b(?:change|switch)\s+{the}{noun}\s+(?:from\s+)?{old}\s+to\s+{new}",
+        # "hub instead of pi for the user", "/srv instead of /data as the partition"
+        rf"\b{new}\s+(?:instead\s+of|rather\s+than)\s+{old}\s+(?:for|as)\s+{the}{noun}",
+        # "user hub instead of pi", "a partition /srv instead of /data"
+        rf"\b(?:an?\s+)?{the}{noun}\s+{new}\s+(?:instead\s+of|rather\s+than)\s+{old}",
+    ]
+    return [re.compile(form + _SAME) for form in forms]
+
+
+_COMPILED = [(kind, _patterns(kind)) for kind in _KINDS]
+
+
+def rule_renames(state: PlanState) -> None:
+    """Rename a user or a partition's mount point the template has; keep the rest of it."""
+    for kind, patterns in _COMPILED:
+        existing = kind.existing(state)
+        for pattern in patterns:
+            for match in state.text.matches(pattern):
+                old, new = match.group("old"), match.group("new")
+                if old not in existing or new in existing or old == new:
+                    continue
+                state.text.consume(*match.span(), kind.owner)
+                state.values.append(SetValue(path=kind.path(existing[old]), value=new))
+                if kind.owner == "user":
+                    state.user_names.append(new)
