@@ -118,7 +118,8 @@ def resolve_if_so(request: str) -> str:
     """``request`` with "if so, add it" naming what its question asked about, or as is.
 
     "Do I need something so the box can talk MQTT? if so please add whatever is the
-    normal thing" asks for "add something so the box can talk MQTT".
+    normal thing" asks for "add something so the box can talk MQTT": the change comes
+    first, so the request reads as a change whose question is answered after it.
     """
     match = _IF_SO.search(request)
     if match is None:
@@ -126,7 +127,8 @@ def resolve_if_so(request: str) -> str:
     subject = needed_subject(request[: match.start()])
     if not subject:
         return request
-    return f"{request[: match.start()]} {match.group('verb')} {subject}{request[match.end() :]}"
+    rest = f"{request[: match.start()]}{request[match.end() :]}".strip(" ,;")
+    return f"{match.group('verb')} {subject}. {rest}"
 
 
 def accepts(reply: str) -> bool:

@@ -318,19 +318,19 @@ def test_a_question_about_a_pronoun_names_nothing_needed(question: str) -> None:
     [
         (
             "is an NTP client included? if not, add one",
-            "is an NTP client included? add an NTP client",
+            "add an NTP client. is an NTP client included?",
         ),
         (
             "does it need a firewall? if yes install it",
-            "does it need a firewall? install a firewall",
+            "install a firewall. does it need a firewall?",
         ),
         (
             "do we need something to read MQTT? if so pls add whatever is usual",
-            "do we need something to read MQTT? add something to read MQTT",
+            "add something to read MQTT. do we need something to read MQTT?",
         ),
         (
             "is chrony there? if it isn't, please put in the standard package, and 8GiB disk",
-            "is chrony there? put in chrony, and 8GiB disk",
+            "put in chrony. is chrony there?, and 8GiB disk",
         ),
     ],
 )
