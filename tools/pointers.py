@@ -57,6 +57,45 @@ _IT_TO_SIZE = re.compile(
     r"(?=\d+(?:\.\d+)?\s*(?:[kmgt]i?b|gigs?|megs?|gigabytes?|megabytes?|terabytes?|[kmgt])(?![\w-]))",
     re.IGNORECASE,
 )
+# the same place words for the other lists of a template: "the last package", "the
+# second partition", "the first repo" (each stays as written when nothing is at that place)
+_PLACE = (
+    r"(?<![\w-])(?<!\ba\s)(?<!\ban\s)(?<!another\s)(?<!more\s)"
+    r"(?:the\s+|that\s+)?(?P<place>" + "|".join(_ORDINALS) + r")\s+"
+)
+_PACKAGE = re.compile(
+    _PLACE + r"(?:package|pkg)(?![\w-])(?!\s+(?:repo|repository|list|set|index|source|mirror|"
+    r"selection|change|edit)s?\b)",
+    re.IGNORECASE,
+)
+_PARTITION = re.compile(_PLACE + r"(?:partition|volume)(?![\w-])", re.IGNORECASE)
+_REPOSITORY = re.compile(
+    _PLACE + r"(?:repo|repository|package\s+repository|apt\s+repo|mirror)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _packages(doc: dict[str, Any]) -> list[str]:
+    system = doc.get("systemConfig") or {}
+    packages = system.get("packages") if isinstance(system, dict) else None
+    return [str(p) for p in packages or [] if isinstance(p, str | int | float) and str(p)]
+
+
+def _repositories(doc: dict[str, Any]) -> list[str]:
+    repos = doc.get("packageRepositories")
+    return [str(r["url"]) for r in repos or [] if isinstance(r, dict) and r.get("url")]
+
+
+def _at_place(pattern: re.Pattern[str], items: list[str], said: str, text: str) -> str:
+    """``text`` with each place pointer of ``pattern`` replaced by ``said`` of its item."""
+
+    def name(match: re.Match[str]) -> str:
+        place = _ORDINALS[match.group("place").lower()]
+        if not items or place > len(items):
+            return match.group()
+        return said.format(items[place - 1 if place > 0 else -1])
+
+    return pattern.sub(name, text)
 
 
 def _users(doc: dict[str, Any]) -> list[str]:
@@ -123,6 +162,9 @@ def resolve_pointers(
         return f"the user {users[place - 1 if place > 0 else -1]}"
 
     text = _USER.sub(user, request)
+    text = _at_place(_PACKAGE, _packages(doc), "{}", text)
+    text = _at_place(_PARTITION, _mounts(doc), "the {} partition", text)
+    text = _at_place(_REPOSITORY, _repositories(doc), "the repo {}", text)
     if first is not None:
         before = set(_mounts(parse(first)))
         added = [m for m in _mounts(doc) if m not in before]

@@ -471,3 +471,57 @@ def test_a_system_asked_for_is_still_refused(said: str) -> None:
     from oic_ai.tools.target_support import find_unsupported
 
     assert find_unsupported(said) is not None, said
+
+
+# --- a place word points at an entry of any of the template's lists ---------------------
+
+
+def _with_repos() -> str:
+    import yaml
+
+    doc = yaml.safe_load((OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text())
+    doc["packageRepositories"] = [
+        {"codename": "a", "url": "https://a.example.com/deb"},
+        {"codename": "b", "url": "https://b.example.com/deb"},
+    ]
+    doc["systemConfig"]["packages"] = ["sudo", "htop", "jq"]
+    return yaml.safe_dump(doc, sort_keys=False)
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        ("drop the last package", "drop jq"),
+        ("the 2nd package can go", "htop can go"),
+        ("give the second partition xfs", "give the / partition xfs"),
+        ("the first partition: how big is it?", "the /boot/efi partition: how big is it?"),
+        ("remove the second repo", "remove the repo https://b.example.com/deb"),
+        (
+            "the last package repository wants priority 10",
+            "the repo https://b.example.com/deb wants priority 10",
+        ),
+        (
+            "set priority 5 on the first mirror",
+            "set priority 5 on the repo https://a.example.com/deb",
+        ),
+    ],
+)
+def test_a_place_word_points_at_the_entry_at_that_place(said: str, meant: str) -> None:
+    from oic_ai.tools.pointers import resolve_pointers
+
+    assert resolve_pointers(said, _with_repos()) == meant
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add a second partition /data",
+        "add another package",
+        "remove the third repo",
+        "go back to the first package list",
+    ],
+)
+def test_a_place_word_with_nothing_there_or_a_new_entry_stays(said: str) -> None:
+    from oic_ai.tools.pointers import resolve_pointers
+
+    assert resolve_pointers(said, _with_repos()) == said
