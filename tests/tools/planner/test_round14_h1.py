@@ -176,7 +176,13 @@ def test_go_back_alone_takes_back_the_last_change(said: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "said", ["go back to debian", "we will go back to the vendor about it", "go back to ubuntu"]
+    "said",
+    [
+        "go back to debian",
+        "we will go back to the vendor about it",
+        "I'll go back and ask the team, meanwhile add htop",
+        "we need to go back and check the sizes",
+    ],
 )
 def test_go_back_to_somewhere_is_no_bare_undo(said: str) -> None:
     from oic_ai.tools.references import find_reference
