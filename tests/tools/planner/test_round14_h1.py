@@ -434,7 +434,13 @@ def test_a_partition_renamed_keeps_its_size_and_file_system(said: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "said", ["call the user bob instead of carl", "rename ops to pi", "add a user hub"]
+    "said",
+    [
+        "call the user bob instead of carl",
+        "rename ops to pi",
+        "add a user hub",
+        "the user pi should be in the video group too",
+    ],
 )
 def test_no_rename_without_the_old_entry_or_onto_an_existing_one(said: str) -> None:
     from oic_ai.tools.planner.builtin import plan_request

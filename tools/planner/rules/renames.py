@@ -82,9 +82,13 @@ def _patterns(kind: _Kind) -> list[re.Pattern[str]]:
         rf"\b(?:call|name)\s+{the}{noun}\s+{new}\s+(?:instead\s+of|rather\s+than|not)\s+{old}",
         # "the user pi should be called hub", "the /data partition should be /srv instead"
         *(
-            rf"\b{the}{subject}\s+(?:should|must|will|shall)\s+be\s+"
-            rf"(?:called\s+|named\s+|renamed\s+(?:to\s+)?)?{new}(?:\s+instead)?"
+            # (a bare new name only with "instead": "should be in the spool group" is none)
+            rf"\b{the}{subject}\s+(?:should|must|will|shall)\s+be\s+{said}"
             for subject in (rf"{noun}\s+{old}", rf"{old}\s+{noun}")
+            for said in (
+                rf"(?:called|named|renamed(?:\s+to)?)\s+{new}(?:\s+instead)?",
+                rf"{new}\s+instead",
+            )
         ),
         # "change the user pi to hub", "switch the username from pi to hub"
         rf"\b(?:change|switch)\s+{the}{noun}\s+(?:from\s+)?{old}\s+to\s+{new}",
