@@ -446,7 +446,8 @@ def test_no_rename_without_the_old_entry_or_onto_an_existing_one(said: str) -> N
     from oic_ai.tools.planner.builtin import plan_request
 
     plan = plan_request(said, _with_pi_and_data(), mode="refine")
-    assert not any(getattr(op, "op", "") == "set" for op in plan.operations), plan.operations
+    renamed = [op for op in plan.operations if str(getattr(op, "path", "")).endswith(".name")]
+    assert not renamed, plan.operations
 
 
 def test_a_user_renamed_in_a_conversation_keeps_sudo_and_groups(agent: TemplateAgent) -> None:
