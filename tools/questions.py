@@ -72,13 +72,17 @@ _FEASIBLE = re.compile(r"(?<=whether)\s+(?:[\w']+\s+){0,3}?(?:can|could)\b", re.
 _HOLD = re.compile(
     r"\b(?:no\s+changes?(?:\s+(?:please|pls|yet|for\s+now))?\s*(?:[:,;.!—–-]|$)"
     r"|(?:do\s*n[o']?t|please\s+don'?t)\s+change\s+anything|change\s+nothing"
-    r"|(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:just|only)\s+asking"
-    # the request says it is a question: "quick question before we go on: could ...?"
-    r"|^\W*(?:(?:ok(?:ay)?|so|oh|hm+|and|also|one|just|a)\W+)*(?:quick|small|short|side)\s+"
-    r"(?:q|question)\b(?!\s+(?:for|to)\b)|\bout\s+of\s+curiosity"
-    r"|\b(?:just|only|merely)\s+(?:curious|wondering)|\b(?:i'?m|i\s+am)\s+(?:just\s+)?curious)"
+    r"|(?:i'?m|i\s+am|we'?re|we\s+are)\s+(?:just|only)\s+asking)"
     # "don't change anything if not": a condition, not a hold
     r"(?!\s*(?:if|unless)\b)",
+    re.IGNORECASE,
+)
+# a request that says it is a question: "quick question before we go on: could ...?",
+# "just curious, would ...?"; a polite request in it still asks ("quick q: can you add X?")
+_DECLARED = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|so|oh|hm+|and|also|one|just|a)\W+)*(?:quick|small|short|side)\s+"
+    r"(?:q|question)\b(?!\s+(?:for|to)\b)|\bout\s+of\s+curiosity"
+    r"|\b(?:just|only|merely)\s+(?:curious|wondering)|\b(?:i'?m|i\s+am)\s+(?:just\s+)?curious",
     re.IGNORECASE,
 )
 # "I need it for the ticket", "we want that for the audit": the object points back to
@@ -230,6 +234,7 @@ def questions_of(request: str) -> Questions:
     # whatever language it opens in
     hold = _NO_CHANGE_ELSEWHERE.search(request) is not None
     said_so = _HOLD.search(request) is not None  # "no changes please", "I'm just asking"
+    declared = _DECLARED.search(request) is not None  # "quick question: ...?"
     hold = hold or said_so
     relayed = False  # a sentence of what someone else says is needed
     for match in _SENTENCE.finditer(request):
@@ -242,8 +247,9 @@ def questions_of(request: str) -> Questions:
         found = [p for p in parts if is_question_part(p, asked=asked)]
         if asked and found and _answered_at_once(request, match.end(), body):
             found = []  # "disk: 1.5TB? no, that's the NAS": a value the user takes back
-        if asked and hold and not found:
-            found = parts[:1]
+        elif asked and (hold or (declared and not any(_polite_request(p) for p in parts))):
+            # ("quick question: can you add htop?" still asks for htop)
+            found = found or parts[:1]
         if found:
             questions.append(_CONNECTOR.sub("", body[body.find(found[0]) :]))
             # what comes before the question in its sentence may ask for a change ("add
@@ -287,6 +293,15 @@ def _answered_at_once(request: str, end: int, part: str) -> bool:
     if not _A_VALUE.search(part):
         return False  # "packages? no, I mean the users": a question said again
     return _SELF_ANSWER.match(request, end) is not None
+
+
+def _polite_request(part: str) -> bool:
+    """True for "can you add htop", "could you please make the disk 8GiB": a change."""
+    words = _head(words_of(part))
+    if len(words) < 3 or words[0] not in _MODALS or words[1] not in ("you", "u"):
+        return False
+    rest = [w for w in words[2:] if w not in ("please", "pls", "just", "also", "quickly")]
+    return bool(rest) and rest[0] in IMPERATIVES and rest[0] not in _TELL
 
 
 def relays_a_need(sentence: str) -> bool:

@@ -538,3 +538,15 @@ def test_a_place_word_with_nothing_there_or_a_new_entry_stays(said: str) -> None
     from oic_ai.tools.pointers import resolve_pointers
 
     assert resolve_pointers(said, _with_repos()) == said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "quick question: can you add htop?",
+        "just curious, what's the hostname? also add htop",
+        "small q, could you please make the disk 8GiB?",
+    ],
+)
+def test_a_change_beside_a_declared_question_is_still_a_change(said: str) -> None:
+    assert route_request(said, EMT)["intent"] == "refine", said
