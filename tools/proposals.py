@@ -141,7 +141,9 @@ def accepts(reply: str) -> bool:
     if words and len(words) <= 8 and all(w in _ACCEPTING for w in words):
         return any(w in _ACCEPTS for w in words)
     said = _REASON_AFTER.match(reply)
-    return bool(said) and accepts(said.group("accept")) and not _ASKS_MORE.search(said.group(2))
+    if said is None:
+        return False
+    return accepts(said.group("accept")) and not _ASKS_MORE.search(said.group(2))
 
 
 # an acceptance, then a clause that says why ("..., we need that for the pilot")
