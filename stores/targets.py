@@ -582,6 +582,9 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         )
         for entry in request.get("unsupported") or []
     )
+    # after the named ones: a release of a built os that the composer has not got
+    # ("eLxr 13", "Debian 14", "Ubuntu 28.04", "RHEL 11")
+    unsupported += other_releases(oses, dists)
     family_phrases = {
         str(k): str(v) for k, v in _map(request.get("family_phrases"), "family_phrases").items()
     }
@@ -619,6 +622,85 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         default_arch=str(defaults.get("arch", "x86_64")),
         default_image_type=str(defaults.get("image_type", "raw")),
     )
+
+
+# what may follow a release number that makes it a count or an amount, not a release:
+# "debian 2 nodes", "ubuntu 16 GB", "emt 4 x" (a plural: "debian 14 server" is a release)
+_NOT_A_RELEASE_AFTER = (
+    r"(?!\s*(?:[kmgt]i?b\b|gigs?\b|megs?\b|%|x\b|times\b|cores\b|cpus\b|nodes\b|"
+    r"hosts\b|machines\b|boxes\b|servers\b|vms\b|users\b|devices\b|units\b|"
+    r"gateways\b|sites\b|stores\b|of\b))"
+)
+
+
+def _release_names(os: OperatingSystem, dists: Mapping[str, Dist]) -> tuple[set[str], set[int]]:
+    """The names that go before a release number of ``os``, and its releases' majors.
+
+    The names come from its dists' titles and words with the version cut off ("eLxr 12"
+    -> elxr, "rhel10" -> rhel) and its spellings; codenames and names under three
+    letters ("el") are left out. A major is a title's, an ``os-release`` version's or a
+    dist id's number.
+    """
+    names: set[str] = set()
+    majors: set[int] = set()
+    for dist_id in os.dists:
+        dist = dists[dist_id]
+        title = re.match(r"(.*?)[\s-]*(\d+)(?:\.\d+)?$", dist.title)
+        if title:
+            names.add(title.group(1).lower())
+            majors.add(int(title.group(2)))
+        for source in (dist.id, dist.os_release.get("version_id", "")):
+            number = re.search(r"(\d+)(?:\.\d+)?$", source)
+            if number:
+                majors.add(int(number.group(1)))
+        for word in (*dist.words, *os.spellings, dist.os_release.get("id", "")):
+            stem = re.sub(r"\d+$", "", word.lower())
+            if stem.isalpha() and stem != dist.codename:
+                names.add(stem)
+    return {n for n in names if len(n) >= 3}, majors
+
+
+def other_releases(
+    oses: Mapping[str, OperatingSystem], dists: Mapping[str, Dist]
+) -> tuple[UnsupportedTarget, ...]:
+    """One refused target per os: any release number of it the composer does not build.
+
+    "eLxr 13" or "Debian 14" names a built os but no dist of it; a request for one is
+    refused like "Ubuntu 22.04", with the os's newest built dist offered instead.
+    """
+    found: list[UnsupportedTarget] = []
+    for os in oses.values():
+        names, majors = _release_names(os, dists)
+        if not names or not majors:
+            continue
+        spelled = "|".join(
+            r"[\s-]*".join(re.escape(part) for part in re.split(r"[\s-]+", name))
+            for name in sorted(names, key=len, reverse=True)
+        )
+        known = "|".join(str(m) for m in sorted(majors))
+        phrase = (
+            rf"(?:{spelled})[\s-]*v?(?!(?:{known})(?![\d]))(?!0)\d{{1,2}}(?:\.\d{{1,2}})?"
+            rf"(?![\d.]*\d){_NOT_A_RELEASE_AFTER}"
+        )
+        newest = max(os.dists, key=lambda d: _major(dists[d]))
+        title = re.sub(r"[\s-]*\d+(?:\.\d+)?$", "", dists[newest].title)
+        found.append(
+            UnsupportedTarget(
+                phrase,
+                ", ".join(f"{dists[d].title} ({d})" for d in os.dists),
+                name=f"{title} releases other than "
+                + " or ".join(
+                    re.sub(r"^.*?(\d+(?:\.\d+)?)$", r"\1", dists[d].title) for d in os.dists
+                ),
+                nearest=newest,
+            )
+        )
+    return tuple(found)
+
+
+def _major(dist: Dist) -> int:
+    number = re.search(r"(\d+)(?:\.\d+)?$", dist.title)
+    return int(number.group(1)) if number else 0
 
 
 def _partition_types(data: Mapping[str, Any], arches: Mapping[str, Arch]) -> dict[str, str]:
