@@ -39,6 +39,40 @@ _ROBOT_ARM = re.compile(
     r"industrial|collaborative|cobot|manipulator|axis|servo|assembly|sorting|packing)"
     r"(?:\s+robot)?\s+arms?$"
 )
+# A bare "installer" that is someone's program, not the image type: "installed later by
+# our own installer", "the vendor's installer", "their installer script"
+_INSTALLER_PROGRAM_BEFORE = re.compile(
+    r"(?:\b(?:our|their|its|his|her|my|your|whose)\s+(?:own\s+)?(?:[\w-]+\s+)?"
+    r"|\b[\w-]+'s\s+(?:own\s+)?(?:[\w-]+\s+)?"
+    r"|\b(?:by|via|through|using)\s+(?:(?:the|an?|our|their|its)\s+)?(?:own\s+)?"
+    r"(?:[\w-]+\s+)?)$"
+)
+_INSTALLER_PROGRAM_AFTER = re.compile(
+    r"[\s-]+(?:script|wizard|program|binary|tool|package|bundle|executable)s?\b"
+    r"|\.(?:sh|run|exe|msi|bin)\b"
+    r"|\s+(?:will|would|then|later|installs|puts|drops|copies|adds|handles|takes)\b"
+)
+_IMAGE_WORD_BEFORE = re.compile(r"\b(?:iso|usb|dvd|image|media|boot(?:able)?|live)\s+$")
+
+
+def _names_an_installer_program(lowered: str, start: int, end: int) -> bool:
+    """True when a bare "installer" at ``start:end`` is a program that installs something.
+
+    "installed on top later by our own installer", "the vendor's installer", "their
+    installer script" name an application's installer, not an ISO installer image. An
+    "installer" after a word of the image ("a bootable installer", "usb installer") or
+    before one ("installer iso", matched as a whole phrase) stays the image type.
+    """
+    if lowered[start:end] != "installer":
+        return False
+    before = lowered[max(0, start - 40) : start]
+    if _IMAGE_WORD_BEFORE.search(before):
+        return False
+    return bool(
+        _INSTALLER_PROGRAM_BEFORE.search(before) or _INSTALLER_PROGRAM_AFTER.match(lowered, end)
+    )
+
+
 # What may stand between two ruled-out mentions of one list ("no debian or ubuntu").
 _LIST_JOIN = re.compile(r"\s*,?\s*(?:/|\bor\b|\bnor\b|\band\b)\s*(?:(?:the|a|an|plain)\s+)*$")
 
@@ -205,8 +239,20 @@ def is_context(lowered: str, start: int, end: int) -> bool:
     if _ON_OUR.search(before) and _HOSTS_AFTER.match(lowered, end):
         return True  # "a Hyper-V VM on our Windows Server 2022 hosts": where it runs
     return (
-        _CONTEXT_BEFORE.search(before) is not None or _CONTEXT_AFTER.match(lowered, end) is not None
+        _CONTEXT_BEFORE.search(before) is not None
+        or _CONTEXT_AFTER.match(lowered, end) is not None
+        or _ARCHIVE_AFTER.match(lowered, end) is not None
     )
+
+
+# A system named as where packages come from, not as the image: "prometheus from the
+# ubuntu archive", "podman from the official debian repositories", "the eLxr mirror"
+_ARCHIVE_AFTER = re.compile(
+    r"(?:'s)?[\s-]+(?:(?:own|official|stock|default|standard|upstream|main|public|local)\s+)*"
+    r"(?:archives?|repos?|repositor(?:y|ies)|mirrors?|universe|multiverse|ppas?|"
+    r"package\s+(?:archives?|repos?|repositor(?:y|ies)|pools?|feeds?|sources?)|"
+    r"apt\s+(?:archives?|repos?|repositor(?:y|ies)|sources?)|sources\.list)\b"
+)
 
 
 _ON_OUR = re.compile(r"\b(?:on|onto|across|in)\s+(?:our|the|their|those|these)\s+$")
@@ -281,6 +327,9 @@ def detect_target_spans(text: str) -> list[TargetMention]:
                     continue
                 if kind == "arch" and _ROBOT_ARM.search(work, 0, match.end()):
                     blank(*match.span())  # "for the pick arm": a robot's arm, no arch
+                    continue
+                if kind == "image_type" and _names_an_installer_program(lowered, *match.span()):
+                    blank(*match.span())  # "by our own installer": a program, no image type
                     continue
                 source = (
                     patterns.from_before.search(work, 0, match.start()) is not None
