@@ -649,3 +649,41 @@ def near_known(state: PlanState, name: str) -> str | None:
     found = process.extract(name, candidates, scorer=OSA.distance, score_cutoff=1, limit=3)
     close = [n for n, _, _ in found if n != name and not n.startswith(f"{name}-")]
     return close[0] if len(close) == 1 else None
+
+
+def names_software(tokens: Sequence[Token]) -> bool:
+    """Whether a word of ``tokens`` is a noun for software ("tool", "utilities")."""
+    return any(t.text in SOFTWARE_NOUNS or t.text.rstrip("s") in SOFTWARE_NOUNS for t in tokens)
+
+
+# words that mark a name as the package of that very name, not what a capability of the
+# same word installs: "prometheus itself", "the package prometheus", "the actual grafana"
+_EXACT_AFTER = frozenset("itself proper".split())
+_EXACT_BEFORE = frozenset("actual real exact".split())
+_PACKAGE_NOUNS = frozenset("package packages pkg".split())
+
+
+def exact_name(state: PlanState, item: Item) -> str | None:
+    """The package an item names by its very name, where a capability shares the word.
+
+    "prometheus" alone asks for monitoring (the node exporter); "prometheus itself", "the
+    package prometheus", "the prometheus package" or "the actual prometheus" ask for the
+    package of that name. Only a name the index, the library or Debian's list knows
+    counts; any other stays with the capability.
+    """
+    said = [w for w in item.words if w not in FILLER or w in _PACKAGE_NOUNS]
+    marked = [w for w in said if w in _EXACT_AFTER | _EXACT_BEFORE | _PACKAGE_NOUNS]
+    names = [w for w in said if w not in marked]
+    if len(names) != 1 or not marked or len(said) > 3:
+        return None
+    name, at = names[0], said.index(names[0])
+    before, after = said[:at], said[at + 1 :]
+    if any(w in _EXACT_AFTER for w in before) or any(w in _EXACT_BEFORE for w in after):
+        return None  # "itself prometheus", "prometheus actual": no such order
+    if not any(name in c.synonyms for c in state.catalog.capabilities.values()):
+        return None  # no capability shares the word: the usual reading gives the name
+    token = next(t for t in item.tokens if t.text == name)
+    written = state.text.raw(token.start, token.end)
+    if not PACKAGE_TOKEN.match(name) or not known(state, written):
+        return None
+    return written

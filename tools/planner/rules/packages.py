@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal
 
@@ -65,7 +64,9 @@ from oic_ai.tools.planner.rules.package_items import (
 from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
     SOFTWARE_NOUNS,
+    exact_name,
     may_be_package,
+    names_software,
     never_a_name,
     prefer_picks,
     qualifies,
@@ -300,10 +301,6 @@ def _trim(item: Item) -> Item | None:
     return Item(item.mode, tokens, item.verb, item.aside_by)
 
 
-def _names_software(tokens: Sequence[Token]) -> bool:
-    return any(t.text in SOFTWARE_NOUNS or t.text.rstrip("s") in SOFTWARE_NOUNS for t in tokens)
-
-
 def _candidate(state: PlanState, item: Item, token: Token) -> bool:
     """Whether one word of a several-word item is a package name by itself."""
     word = token.text
@@ -377,8 +374,9 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
     if (
         item.mode in ("add", "remove")
         and item.words[0] in _DETERMINERS
+        and exact_name(state, item) is None  # "the actual prometheus": that very package
         and _candidate(state, item, last)
-        and (_known(state, state.text.raw(last.start, last.end)) or _names_software(content[:-1]))
+        and (_known(state, state.text.raw(last.start, last.end)) or names_software(content[:-1]))
     ):
         return [Item(item.mode, [last], verb, item.aside_by)]
     return [item]
@@ -422,7 +420,7 @@ def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
     inner = Item(head.mode, item.tokens, head.verb or ",")
     if not content or not all(_candidate(state, inner, t) for t in content):
         return False
-    if not _names_software([t for t in head.tokens if t.text not in FILLER]) and not all(
+    if not names_software([t for t in head.tokens if t.text not in FILLER]) and not all(
         _known(state, state.text.raw(t.start, t.end)) for t in content
     ):
         return False  # "a small image (debian-based)": a remark, not names of software
@@ -675,6 +673,9 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         and _real(state, content[1])
     ):
         content = content[1:]  # "the browser chromium", "the compositor cage": the name
+    if (exact := exact_name(state, item)) is not None:
+        apply_names(state, item, exact, [exact])  # "prometheus itself": that very package
+        return
     text = " ".join(item.words)
     target = state.target
     if len(content) > _MAX_ITEM_WORDS:
