@@ -306,6 +306,19 @@ class Item:
 _ASIDE_WORDS = frozenset(
     "for in on from inside via at as because since so if unless when whenever while".split()
 )
+# A comparison after a named thing says where it is like that, not another thing: "php
+# like our old LAMP boxes", "redis as on the old fleet", "nginx just like before"
+_COMPARING = frozenset("like unlike".split())
+_COMPARED = frozenset(
+    "our the their those these we they on in at before earlier last previously my your it "
+    "what how".split()
+)
+# ... but after a word that asks for an example, "like" gives it: "something like the htop
+# package", "a tool like the one we had"
+_EXAMPLE_HEADS = frozenset(
+    "something anything stuff things thing tool tools utility utilities package packages "
+    "software app apps program programs one ones editor editors".split()
+)
 # A word that makes an item a statement, not a list of things ("our boxes are offline").
 _STATEMENT_WORDS = frozenset(
     (
@@ -464,6 +477,13 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
             and (
                 (word in _ASIDE_WORDS and current)
                 or (word in _PLACE_WORDS and was_after_verb and not current)
+                # "php like our old LAMP boxes": a comparison, unlike "tools like htop"
+                or (
+                    word in _COMPARING
+                    and current
+                    and following in _COMPARED
+                    and current[-1].text not in _EXAMPLE_HEADS
+                )
             )
         ):
             if current:

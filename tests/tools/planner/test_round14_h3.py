@@ -1,0 +1,135 @@
+"""Round 14 (helper h3): packages, targets and refusals, in wordings of our own.
+
+- a release number of a built os that the composer has not got ("eLxr 13", "Debian 14")
+  is refused like "Ubuntu 22.04", a count or an amount after the name is no release;
+- a bare "installer" that is someone's program ("by our own installer") names no image type;
+- a system named as where packages come from ("from the ubuntu archive", "the official
+  debian repositories") is no target;
+- a name marked as that very package ("prometheus itself", "the package prometheus") is
+  the package, not the capability that shares the word;
+- a comparison after a named thing ("php like our old LAMP boxes") says where it is like
+  that, and leaves the thing asked for.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.tools.retrieval.target_mentions import detect_target_spans
+from oic_ai.tools.target_support import find_unsupported
+from tests.tools.planner.helpers import added, plan_on
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+EL10 = "el10-x86_64-minimal-raw.yml"
+
+
+@pytest.mark.parametrize(
+    ("said", "named", "nearest"),
+    [
+        ("could you build me an EMT 4 image for the gateways", "EMT 4", "emt3"),
+        ("Debian 14 for the NAS, with samba", "Debian 14", "debian13"),
+        ("next we want rhel 11 on arm64", "rhel 11", "el10"),
+        ("an ubuntu 28.04 desktop please", "ubuntu 28.04", "ubuntu26"),
+        ("azure linux 4 raw image for the camera hubs", "azure linux 4", "azl3"),
+        ("the smart meters get elxr-14", "elxr-14", "elxr12"),
+    ],
+)
+def test_a_release_the_composer_has_not_got_is_refused(said: str, named: str, nearest: str) -> None:
+    found = find_unsupported(said)
+    assert found is not None, said
+    assert found.named == named and found.nearest == nearest, (said, found)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "debian 13 for 4 nodes",
+        "ubuntu 24.04 with a 16 GB disk",
+        "eLxr 12 raw, x86_64",
+        "we run debian on 3 servers, the new ones get debian 13",
+        "azure linux 3.0 with vim",
+        "EMT 3 for the edge boxes",
+    ],
+)
+def test_a_built_release_or_a_count_after_the_name_is_not_refused(said: str) -> None:
+    assert find_unsupported(said) is None, said
+
+
+def _image_types(said: str) -> list[str]:
+    return [m.value for m in detect_target_spans(said) if m.kind == "image_type" and not m.source]
+
+
+def test_an_installer_that_is_a_program_names_no_image_type() -> None:
+    for said in (
+        "the viewer is put on top later by our own installer",
+        "the vendor's installer drops it in /opt",
+        "run their installer script after the first boot",
+        "the app comes with its installer, we run that by hand",
+    ):
+        assert _image_types(said) == [], said
+
+
+def test_an_installer_that_is_the_image_stays_an_iso() -> None:
+    for said in (
+        "an installer for the factory PCs",
+        "make it a USB installer for our techs",
+        "azure linux installer with vim",
+    ):
+        assert _image_types(said) == ["iso"], said
+
+
+def test_a_system_named_as_where_packages_come_from_is_no_target() -> None:
+    for said in (
+        "get podman from the official debian repositories",
+        "install nginx out of the ubuntu archive",
+        "we mirror the debian archive locally",
+        "take curl from ubuntu's own repos",
+    ):
+        mentions = [m for m in detect_target_spans(said) if not m.source]
+        assert not [m for m in mentions if m.kind in ("dist", "os")], (said, mentions)
+    result = plan_on(UBUNTU, "get podman from the official debian repositories")
+    assert "podman" in added(result)
+    assert not [op for op in result.operations if op.op == "set_target"], result.operations
+
+
+def test_a_system_named_as_the_image_is_still_a_target() -> None:
+    for said in ("switch it to debian", "a debian 13 file server", "move it to the ubuntu one"):
+        mentions = [m for m in detect_target_spans(said) if not m.source]
+        assert [m for m in mentions if m.kind in ("dist", "os")], said
+
+
+def test_a_name_marked_as_that_very_package_is_the_package() -> None:
+    for said in (
+        "and prometheus itself, plus the node exporter",
+        "install the package prometheus",
+        "put the prometheus package on it",
+        "we need the actual prometheus, not only an exporter",
+    ):
+        result = plan_on(UBUNTU, said)
+        assert "prometheus" in added(result), (said, result.operations, result.not_applied)
+
+
+def test_an_unmarked_capability_word_keeps_the_capability() -> None:
+    result = plan_on(UBUNTU, "add prometheus")
+    assert added(result) == ["prometheus-node-exporter"], result.operations
+    # no package of that name: the marking does not make one up
+    result = plan_on(UBUNTU, "add monitoring itself")
+    assert "monitoring" not in added(result), result.operations
+
+
+def test_a_comparison_after_a_named_thing_leaves_the_thing() -> None:
+    for said, names in (
+        ("with httpd, mod_ssl and php like our old LAMP boxes", ["httpd", "mod_ssl", "php"]),
+        ("add nginx and redis like the ones on the old fleet", ["nginx", "redis"]),
+        ("put php on it like we had before", ["php"]),
+        ("git and tmux, like on the build hosts", ["git", "tmux"]),
+    ):
+        result = plan_on(EL10, said if said.startswith(("add", "with", "put")) else f"add {said}")
+        for name in names:
+            assert name in added(result), (said, result.operations, result.not_applied)
+
+
+def test_like_that_gives_an_example_still_names_it() -> None:
+    for said in ("install something like the htop package", "add tools like htop and iotop"):
+        result = plan_on(EL10, said)
+        assert "htop" in added(result), (said, result.operations)
