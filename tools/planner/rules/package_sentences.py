@@ -254,6 +254,12 @@ PACKAGES_UPDATED = re.compile(
 
 # what is said of packages after their names: "nginx isn't needed", "mosquitto not needed",
 # "curl is included", "jq and git preinstalled", "telnet must not be"
+# where a package is said to be: "has to be in there", "must be on the box", "should be
+# part of the image"
+_IN_IT = (
+    r"(?:in|on|inside)\s+(?:it|there|the\s+(?:image|build|template|box|device|system))"
+    r"|part\s+of\s+(?:it|the\s+(?:image|build|template))"
+)
 SAID_OF = re.compile(
     rf"\b(?P<names>{NAMES})"
     # "zsh itself obviously needs to be installed": adverbs between the name and its verb
@@ -267,10 +273,10 @@ SAID_OF = re.compile(
     r"way)\s+)?(?:overkill|unnecessary|redundant|pointless|useless|superfluous|bloat))"
     # "telnet and rsh-client must not be (installed)": the verb of the sentence before
     r"|(?P<banned>(?:(?:must|should|may|shall|can)(?:\s+not|n't|\s+never)|mustn't|shouldn't)"
-    r"\s+be(?:\s+(?:installed|included|present|there|added|on\s+it|in\s+(?:it|the\s+image)))?"
+    rf"\s+be(?:\s+(?:installed|included|present|there|added|{_IN_IT}))?"
     r"(?=\s*(?:$|[\n.;,!)])))"
     r"|(?P<on>(?:is|are|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be|have\s+to\s+be)"
-    r"\s+(?:included|installed|present|available|added|there|on\s+it|in\s+(?:it|the\s+image))"
+    rf"\s+(?:included|installed|present|available|added|there|{_IN_IT})"
     # "systemd-timesyncd is enough for us", "busybox will do": the one that is wanted
     r"|(?:is|are)\s+(?:enough|sufficient|good\s+enough)|will\s+do|suffices)"
     r"|(?P<bare>installed|included|preinstalled|pre-installed)(?=\s*(?:$|[\n.;]))"
