@@ -303,6 +303,10 @@ def read_clause(
     if len(head) > 2 and head[0] in IMPERATIVES and head[1] == "of" and not _VALUE.search(text):
         # "change of plan for the v2 boards": the verb's noun, heading a remark
         return Reading("context", f"a noun ({head[0]!r} of)")
+    if _DECLINED.match(" ".join(words)) and not _VALUE.search(text):
+        # "don't bother with a hostname", "no need to set the disk size": a value the user
+        # will not give, so the template's own stays; nothing to change or report
+        return Reading("context", "declines to give a value")
     if _COURTESY.match(" ".join(head)):
         # "let me know if you need anything else", "have a good one": said to the
         # assistant about the conversation, not about the image
@@ -505,6 +509,19 @@ _STATE_WORDS = frozenset(
 # words that put what a clause says off to later
 _DEFERRED = frozenset("later afterwards eventually".split())
 _NOT_YET = frozenset("not don't dont never no".split())
+# a value the user declines to give: "don't bother with a hostname", "no need to set the
+# disk size", "never mind the image version", "forget about a password for now" (only a
+# field whose value stays as the template has it; "skip swap" removes a partition)
+_DECLINED = re.compile(
+    r"^(?:(?:please|pls|just|and|but|so|oh|ok|okay|also|then|you)\s+)*"
+    r"(?:(?:do\s+not|don't|dont|no\s+need\s+to|needn't)\s+(?:bother|worry)"
+    r"(?:\s+(?:with|about))?|no\s+need\s+(?:for|to)|never\s*mind|forget(?:\s+about)?|skip)"
+    r"(?:\s+(?:set|setting|give|giving|pick|picking|choose|choosing|change|changing|naming|"
+    r"a|an|the|any|its|it|up))*"
+    r"\s+(?:host\s*names?|fqdn|(?:disk\s+)?size|disk\s+sizing|image\s+(?:name|version)|"
+    r"version|passwords?|root\s+password|time\s*zone|locale)"
+    r"(?:\s+(?:for\s+(?:now|them|it|these|those)|at\s+all|either|then|anyway|here))*$"
+)
 # what a negated change leaves alone ("don't touch anything else")
 _THE_REST = frozenset("else rest other others otherwise".split())
 _RELATIVE = frozenset("that which who whose".split())

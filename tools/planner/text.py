@@ -319,6 +319,9 @@ _EXAMPLE_HEADS = frozenset(
     "something anything stuff things thing tool tools utility utilities package packages "
     "software app apps program programs one ones editor editors".split()
 )
+# after a negator, these pass it on to the verb that follows: "don't bother with docker",
+# "don't even install vim"
+_NEGATION_CARRIERS = frozenset("bother bothering even really worry".split())
 # A word that makes an item a statement, not a list of things ("our boxes are offline").
 _STATEMENT_WORDS = frozenset(
     (
@@ -432,7 +435,9 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
             verb = "remove"
         elif token.kind == "word" and word in NAMING_VERBS | KEEP_VERBS:
             verb = "none"  # "create svc-backup", "keep socat": what follows is no package
-        negated = token.kind == "word" and (word in NEGATORS or word == "no")
+        negated = token.kind == "word" and (
+            word in NEGATORS or word == "no" or (negated and word in _NEGATION_CARRIERS)
+        )
         previous = word if token.kind == "word" else ""
         following = tokens[index + 1].text if index + 1 < len(tokens) else ""
         if token.kind == "word" and word in _NEW_CLAUSE:
