@@ -133,3 +133,69 @@ def test_like_that_gives_an_example_still_names_it() -> None:
     for said in ("install something like the htop package", "add tools like htop and iotop"):
         result = plan_on(EL10, said)
         assert "htop" in added(result), (said, result.operations)
+
+
+EMT = "emt3-x86_64-minimal-raw.yml"
+DEBIAN = "debian13-x86_64-minimal-raw.yml"
+
+
+def test_a_package_said_to_be_in_the_image_is_added() -> None:
+    for template, said, name in (
+        (EMT, "auditd has to be in there, we're audited", "audit"),
+        (UBUNTU, "tcpdump and iperf3 need to be in there", "iperf3"),
+        (UBUNTU, "htop should be part of the image", "htop"),
+        (UBUNTU, "for debugging, strace must be on the box", "strace"),
+    ):
+        result = plan_on(template, said)
+        assert name in added(result), (said, result.operations, result.not_applied)
+        assert not result.not_applied, (said, result.not_applied)
+
+
+def test_a_package_said_not_to_be_in_the_image_is_not_added() -> None:
+    result = plan_on(UBUNTU, "telnet must not be in there")
+    assert "telnet" not in added(result), result.operations
+
+
+def test_a_value_declined_leaves_the_template_and_reports_nothing() -> None:
+    for said in (
+        "please don't bother with a hostname for these",
+        "no need to set a hostname",
+        "never mind the disk size for now",
+        "forget about the image version",
+        "just skip the hostname",
+    ):
+        result = plan_on(DEBIAN, said)
+        assert not result.operations, (said, result.operations)
+        assert not result.not_applied, (said, result.not_applied)
+
+
+def test_a_declined_value_with_a_value_or_another_field_still_reads() -> None:
+    result = plan_on(DEBIAN, "never mind the hostname, make the disk 12GiB")
+    assert any(op.op == "set_disk_size" for op in result.operations), result.operations
+    # a partition declined is a removal, not a value left alone: not this reading
+    result = plan_on(DEBIAN, "don't bother with a hostname of gw-3")
+    assert result.operations or result.not_applied, result
+
+
+def test_a_negation_carried_by_bother_or_even_adds_nothing() -> None:
+    for said in (
+        "don't bother with docker",
+        "add htop, and don't even install nano",
+        "we don't really need vim",
+    ):
+        result = plan_on(UBUNTU, said)
+        for name in ("docker.io", "nano", "vim"):
+            assert name not in added(result), (said, result.operations)
+
+
+def test_a_hostname_label_qualified_by_what_it_is_for_takes_the_value() -> None:
+    for said, name in (
+        ("Hostname for the golden image: gw-factory.", "gw-factory"),
+        ("hostname for these boxes: edge-07", "edge-07"),
+        ("the host name of the image should be: kiosk-3", "kiosk-3"),
+        ("Host name across the fleet = mon-01", "mon-01"),
+    ):
+        result = plan_on(DEBIAN, said)
+        ops = [op for op in result.operations if op.op == "set_hostname"]
+        assert [op.hostname for op in ops] == [name], (said, result.operations)
+        assert "hostname" not in added(result), (said, result.operations)

@@ -10,7 +10,11 @@ from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME
 
 _MACHINE = r"(?:host|machine|system|device|box|server|node|computer|gateway)"
 _HOSTNAME = re.compile(
-    r"\b(?:(?:host\s*name|host-name)(?:\s+from\s+[\w.-]+)?"  # "from kiosk to plc-7": the new one
+    # a label qualified by what it is for, then its value: "Hostname for the golden
+    # image: gw-factory", "the host name of these boxes should be: edge-07"
+    r"\b(?:(?:host\s*name|host-name)\s+(?:for|of|on|across)\s+(?:[\w'-]+\s+){0,5}?[\w'-]+"
+    r"(?:\s+(?:should|will|must)\s+be|\s+is)?(?=\s*[:=])"
+    r"|(?:host\s*name|host-name)(?:\s+from\s+[\w.-]+)?"  # "from kiosk to plc-7": the new one
     r"(?:\s+(?:set\s+to|to|is|as|should\s+be|will\s+be|must\s+be|of))?"
     r"\s*[:=]?"
     r"|(?<![\w-])host(?=\s*[:=])"  # a field label: "host: kiosk-1"
