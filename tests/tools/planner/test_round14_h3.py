@@ -199,3 +199,49 @@ def test_a_hostname_label_qualified_by_what_it_is_for_takes_the_value() -> None:
         ops = [op for op in result.operations if op.op == "set_hostname"]
         assert [op.hostname for op in ops] == [name], (said, result.operations)
         assert "hostname" not in added(result), (said, result.operations)
+
+
+AZL = "azl3-x86_64-minimal-raw.yml"
+FIRMWARE = "firmware (BIOS or UEFI)"
+FIREWALL = "firewall rules"
+
+
+def test_what_only_firmware_does_is_reported_and_changes_nothing() -> None:
+    for said in (
+        "set the BIOS to power back on after AC loss",
+        "configure the firmware so the box boots again once power is restored",
+        "the kiosks must switch back on after a power outage",
+        "also turn on AC recovery",
+    ):
+        result = plan_on(DEBIAN, said)
+        assert not result.operations, (said, result.operations)
+        assert any(FIRMWARE in n for n in result.not_applied), (said, result.not_applied)
+
+
+def test_a_boot_mode_said_of_the_firmware_is_still_a_boot_mode() -> None:
+    for said in ("set the BIOS to legacy", "switch to legacy bios boot"):
+        result = plan_on(DEBIAN, said)
+        assert not any(FIRMWARE in n for n in result.not_applied), (said, result.not_applied)
+
+
+def test_firewall_rules_are_reported_and_add_no_firewall() -> None:
+    for said in (
+        "set up the firewall so only ssh gets through",
+        "configure the firewall to allow only ssh and https",
+        "then tune the firewall so that port 8443 is open",
+        "block everything except port 22",
+    ):
+        result = plan_on(AZL, said)
+        assert added(result) == [], (said, result.operations)
+        assert any(FIREWALL in n for n in result.not_applied), (said, result.not_applied)
+
+
+def test_a_firewall_asked_for_by_name_or_alone_is_still_added() -> None:
+    result = plan_on(AZL, "install nftables and only allow ssh in")
+    assert "nftables" in added(result), result.operations
+    assert any(FIREWALL in n for n in result.not_applied), result.not_applied
+    for said in ("set up the firewall", "add a firewall"):
+        result = plan_on(AZL, said)
+        assert added(result), (said, result.operations)
+    result = plan_on(AZL, "set up tmux so the techs can split the screen")
+    assert "tmux" in added(result) and not result.not_applied, result

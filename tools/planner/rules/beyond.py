@@ -65,7 +65,7 @@ def beyond_template(text: str, work: str | None = None) -> list[Beyond]:
         if label is None:
             continue
         start = clause.start
-        heading = _heading(clauses, index)
+        heading = _heading(clauses, index) or _set_up_for(clauses, index)
         if heading is not None and not (found and found[-1].end >= heading.start):
             start = heading.start
         found.append(Beyond(start, clause.end, label))
@@ -81,6 +81,31 @@ def _heading(clauses: list[Clause], index: int) -> Clause | None:
     if before.ends_with_colon and before.sentence == clauses[index].sentence:
         return before if len(words) <= _HEADING_WORDS else None
     return None
+
+
+# a clause that only sets something up ("and set up the firewall", "configure the BIOS"),
+# then what it is for
+_SET_UP = re.compile(
+    r"^\W*(?:(?:and|then|also|please|pls|just)\s+)*(?:set\s*up|configure|tune|adjust|tweak|"
+    r"lock\s+down|sort\s+out)\s+(?:the\s+|a\s+|its\s+|their\s+)?[\w-]+(?:\s+[\w-]+)?\W*$",
+    re.IGNORECASE,
+)
+_FOR_WHAT = re.compile(r"^\W*(?:so(?:\s+that)?|such\s+that|to|in\s+order\s+to)\b", re.IGNORECASE)
+
+
+def _set_up_for(clauses: list[Clause], index: int) -> Clause | None:
+    """The clause before ``clauses[index]`` when it only sets up what the latter is for.
+
+    "and set up the firewall so only ssh gets through": the setting up is the wish the
+    clause after it says, no firewall package of its own; "install nftables and only allow
+    ssh" names a package, which stays.
+    """
+    if index == 0 or not _FOR_WHAT.match(clauses[index].text):
+        return None
+    before = clauses[index - 1]
+    if before.sentence != clauses[index].sentence or not _SET_UP.match(before.text):
+        return None
+    return before
 
 
 # "Priya asked whether we can set the timezone": a question relayed in a statement is
