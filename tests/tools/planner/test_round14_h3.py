@@ -245,3 +245,20 @@ def test_a_firewall_asked_for_by_name_or_alone_is_still_added() -> None:
         assert added(result), (said, result.operations)
     result = plan_on(AZL, "set up tmux so the techs can split the screen")
     assert "tmux" in added(result) and not result.not_applied, result
+
+
+def test_a_pronoun_in_a_described_package_stands_for_the_capability_before_it() -> None:
+    for said in (
+        "we have the joystick attached, add something for calibrating it",
+        "about the joystick: is there a tool to test it? if so add it",
+        "for the mqtt broker, add whatever lets us test it",
+    ):
+        result = plan_on(UBUNTU, said)
+        assert added(result), (said, result.operations, result.not_applied)
+        assert not result.not_applied, (said, result.not_applied)
+
+
+def test_a_pronoun_with_no_capability_before_it_stays_vague() -> None:
+    for said in ("the docker host is slow. add something to watch it", "add a tool to fix it"):
+        result = plan_on(UBUNTU, said)
+        assert result.not_applied, (said, result.operations)

@@ -123,6 +123,7 @@ def read_described(state: PlanState) -> list[Described]:
         what = _OPENING.sub("", what.strip())
         if not what:
             continue
+        what = _resolved(state, what, match.start())
         described = " ".join(filter(None, (what, match.group("aside"))))
         capability, nearest = pick(state.catalog, described)
         found.append(Described(match.start(), end, capability, _advice(nearest)))
@@ -143,6 +144,34 @@ def read_described(state: PlanState) -> list[Described]:
             if capability is not None:  # unsure: it may say how the machine is used
                 found.append(Described(phrase.start("what"), phrase.end(), capability, ""))
     return found
+
+
+# a pronoun in a description ("a package for testing it") and the noun phrases before it
+# that may be what it stands for ("for the joystick - is there a package for testing it?")
+_PRONOUN = re.compile(r"\b(?:it|them)\b")
+_NOUN_PHRASE = re.compile(
+    r"\b(?:the|a|an|our|this|that|my|your|its|their)\s+([\w-]+(?:\s+[\w-]+)?)"
+)
+
+
+def _resolved(state: PlanState, what: str, start: int) -> str:
+    """``what`` with its pronoun replaced by the capability it stands for, when one is near.
+
+    The nearest noun phrase before the description (in its sentence, up to 120 characters
+    back) that names a catalog capability is the antecedent: "for the joystick - is there a
+    package for testing/calibrating it?" describes testing the joystick. A pronoun with no
+    such phrase before it is left as it is, and the description stays vague.
+    """
+    pronoun = _PRONOUN.search(what)
+    if pronoun is None:
+        return what
+    before = state.text.original[max(0, start - 120) : start]
+    before = re.split(r"[.!?\n]\s", before)[-1]  # its own sentence only
+    for phrase in reversed([m.group(1) for m in _NOUN_PHRASE.finditer(before)]):
+        for words in (phrase, phrase.split()[0]):
+            if find_capabilities(state.catalog, words):
+                return what[: pronoun.start()] + words + what[pronoun.end() :]
+    return what
 
 
 def pick(
