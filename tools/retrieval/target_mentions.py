@@ -44,7 +44,7 @@ _ROBOT_ARM = re.compile(
 _INSTALLER_PROGRAM_BEFORE = re.compile(
     r"(?:\b(?:our|their|its|his|her|my|your|whose)\s+(?:own\s+)?(?:[\w-]+\s+)?"
     r"|\b[\w-]+'s\s+(?:own\s+)?(?:[\w-]+\s+)?"
-    r"|\b(?:by|via|through|using)\s+(?:(?:the|an?|our|their|its)\s+)?(?:own\s+)?"
+    r"|\bby\s+(?:(?:the|an?|our|their|its)\s+)?(?:own\s+)?"
     r"(?:[\w-]+\s+)?)$"
 )
 _INSTALLER_PROGRAM_AFTER = re.compile(

@@ -262,3 +262,13 @@ def test_a_pronoun_with_no_capability_before_it_stays_vague() -> None:
     for said in ("the docker host is slow. add something to watch it", "add a tool to fix it"):
         result = plan_on(UBUNTU, said)
         assert result.not_applied, (said, result.operations)
+
+
+def test_a_capability_named_by_its_own_name_as_a_package_stays_the_capability() -> None:
+    for said in ("install the docker package", "docker itself, please"):
+        result = plan_on(UBUNTU, said)
+        assert "docker" not in added(result), (said, result.operations)
+
+
+def test_an_installer_to_deploy_with_is_still_the_image_type() -> None:
+    assert _image_types("we deploy using an installer, not raw images") == ["iso"]

@@ -669,7 +669,8 @@ def exact_name(state: PlanState, item: Item) -> str | None:
     "prometheus" alone asks for monitoring (the node exporter); "prometheus itself", "the
     package prometheus", "the prometheus package" or "the actual prometheus" ask for the
     package of that name. Only a name the index, the library or Debian's list knows
-    counts; any other stays with the capability.
+    counts, and not a capability's own name ("the docker package" is Docker); any other
+    stays with the capability.
     """
     said = [w for w in item.words if w not in FILLER or w in _PACKAGE_NOUNS]
     marked = [w for w in said if w in _EXACT_AFTER | _EXACT_BEFORE | _PACKAGE_NOUNS]
@@ -680,6 +681,8 @@ def exact_name(state: PlanState, item: Item) -> str | None:
     before, after = said[:at], said[at + 1 :]
     if any(w in _EXACT_AFTER for w in before) or any(w in _EXACT_BEFORE for w in after):
         return None  # "itself prometheus", "prometheus actual": no such order
+    if name in state.catalog.capabilities:
+        return None  # "the docker package", "docker itself": the capability's own name
     if not any(name in c.synonyms for c in state.catalog.capabilities.values()):
         return None  # no capability shares the word: the usual reading gives the name
     token = next(t for t in item.tokens if t.text == name)
