@@ -272,3 +272,17 @@ def test_a_capability_named_by_its_own_name_as_a_package_stays_the_capability() 
 
 def test_an_installer_to_deploy_with_is_still_the_image_type() -> None:
     assert _image_types("we deploy using an installer, not raw images") == ["iso"]
+
+
+def test_a_described_package_in_a_relative_clause_without_that_is_read() -> None:
+    for said in (
+        "and something our Zabbix server can poll",
+        "plus a tool the night shift could run every morning",
+        "add something the web team can deploy with",
+    ):
+        result = plan_on(DEBIAN, said)
+        # read as a description: a capability when one is sure, else reported as vague
+        assert added(result) or result.not_applied, (said, result.clauses)
+    # a relative clause that only says someone uses it leaves the purpose after it to say
+    result = plan_on(DEBIAN, "we want something they can use to sync the clock")
+    assert "chrony" in added(result) and not result.not_applied, result

@@ -51,7 +51,11 @@ _PLACEHOLDER = re.compile(
     r"|(?:that|which)(?:\s+(?:can|will|lets?\s+us|allows?\s+us\s+to))?"
     # "whatever lets python talk to serial ports": what it lets, said right after it
     r"|(?:lets?|allows?|makes?|helps?)(?=\s+\w+\s+\w)"
-    r"|so\s+(?:that\s+)?(?:[\w'-]+\s+){1,3}?(?:can|could|will)|to|for)\s+"
+    r"|so\s+(?:that\s+)?(?:[\w'-]+\s+){1,3}?(?:can|could|will)|to|for"
+    # "something our Zabbix server can poll", "a tool we can script": a relative clause
+    # without "that", its subject kept as part of what the package is for
+    r"|(?:our|their|the|your|my|we|i|they|you)"
+    r"(?=\s+(?:[\w'-]+\s+){0,3}?(?:can|could|will|would|may|should)\s))\s+"
     r"(?P<what>[^,.;:\n()]+?)"
     r"(?:\s*\((?P<aside>[^()\n]{1,40})\))?"
     r"(?=\s*(?:[,.;:\n]|\(|$|\s+(?:and|plus|also|but)\s+(?!that\b)))"
@@ -83,6 +87,13 @@ _NEGATED = re.compile(r"\b(?:don'?t|do\s+not|no\s+need\s+to|never|nor|not)\b[^,.
 _OPENING = re.compile(
     r"^(?:(?:we|i|us|you)\s+(?:can\s+|could\s+)?|can\s+|to\s+|helps?\s+(?:us\s+)?"
     r"|lets?\s+us\s+|allows?\s+us\s+(?:to\s+)?)+"
+)
+
+
+# a relative clause that says only that someone uses it, not what for
+_ONLY_USE = re.compile(
+    r"(?:(?:[\w'-]+\s+){0,3}?(?:can|could|will|would|may|should)\s+)?(?:use|run|have|get|try|do)"
+    r"(?:\s+(?:it|them))?"
 )
 
 
@@ -121,8 +132,8 @@ def read_described(state: PlanState) -> list[Described]:
             what = what[: f"{what} ".index(f"{quote} ")]
             end = match.start("what") + len(what)
         what = _OPENING.sub("", what.strip())
-        if not what:
-            continue
+        if not what or _ONLY_USE.fullmatch(what):
+            continue  # "something they can use (to sync the clock)": the purpose says it
         what = _resolved(state, what, match.start())
         described = " ".join(filter(None, (what, match.group("aside"))))
         capability, nearest = pick(state.catalog, described)
