@@ -194,11 +194,13 @@ _CONTEXT_BEFORE = re.compile(
     r"|\b(?:off|off\s+of|away\s+from|still\s+(?:on|running)|currently\s+(?:on|running)"
     # a clause that says what goes on meanwhile or why: "while 26.04 bakes in staging"
     r"|while|whilst|until|till|because|since"
-    # a comparison with what the user had: "sudo like on raspbian", "as we had it on centos"
+    # a comparison with a system, or what ran where: "sudo like on raspbian", "as we had it
+    # on centos", "the root filesystem xfs, that's what we had on CentOS", "unlike fedora"
     r"|(?:just\s+|exactly\s+)?(?:like|as)\s+(?:(?:we|i|you|it|they)\s+(?:had|did|do|have|"
     r"was|were|ran)(?:\s+it)?\s+)?(?:on|in|with|under)"
     r"|(?:same\s+as|similar\s+to|the\s+way\s+(?:it\s+(?:is|was)|we\s+had\s+it))\s+"
-    r"(?:on|in|with|under))\s+"
+    r"(?:on|in|with|under)|unlike|same\s+as|similar\s+to"
+    r"|(?:had|ran|used|run|use)\s+(?:it\s+|them\s+)?(?:on|in|with))\s+"
     r"(?:(?:the|our|those|these|all)\s+)?"
     # what the user had or did on it: "that's what we had on CentOS", "like we ran it on
     # SLES", "the layout I used with Rocky"

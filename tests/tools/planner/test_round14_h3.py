@@ -286,3 +286,24 @@ def test_a_described_package_in_a_relative_clause_without_that_is_read() -> None
     # a relative clause that only says someone uses it leaves the purpose after it to say
     result = plan_on(DEBIAN, "we want something they can use to sync the clock")
     assert "chrony" in added(result) and not result.not_applied, result
+
+
+def test_a_relative_clause_about_how_people_work_is_no_description() -> None:
+    said = "drop nano. if anyone needs to change something they should be going through git"
+    result = plan_on(UBUNTU, said)
+    assert not [n for n in result.not_applied if "package should do" in n], result.not_applied
+
+
+def test_a_refused_system_named_in_a_comparison_or_as_the_past_is_not_refused() -> None:
+    for said in (
+        "add a user pi with sudo like on raspbian",
+        "ext4 for the root, same as on fedora",
+        "xfs for the data partition, that's what we ran on centos 7",
+        "lay out the partitions as in the old windows server",
+    ):
+        assert find_unsupported(said) is None, said
+
+
+def test_a_refused_system_asked_for_is_still_refused() -> None:
+    for said in ("a fedora 41 image please", "I'd like centos 7 instead", "switch to alpine"):
+        assert find_unsupported(said) is not None, said

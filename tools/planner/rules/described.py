@@ -55,7 +55,8 @@ _PLACEHOLDER = re.compile(
     # "something our Zabbix server can poll", "a tool we can script": a relative clause
     # without "that", its subject kept as part of what the package is for
     r"|(?:our|their|the|your|my|we|i|they|you)"
-    r"(?=\s+(?:[\w'-]+\s+){0,3}?(?:can|could|will|would|may|should)\s))\s+"
+    # (what it can do for them: "they should be going through ..." says how people work)
+    r"(?=\s+(?:[\w'-]+\s+){0,3}?(?:can|could)\s+(?!be\b|not\b)))\s+"
     r"(?P<what>[^,.;:\n()]+?)"
     r"(?:\s*\((?P<aside>[^()\n]{1,40})\))?"
     r"(?=\s*(?:[,.;:\n]|\(|$|\s+(?:and|plus|also|but)\s+(?!that\b)))"
