@@ -480,7 +480,7 @@ def read_clause(
         and head[1].endswith(("s", "ed"))
         and not head[1].endswith("ss")
         and head[0] not in _FUNCTION
-        and _inflected(head[1])
+        and inflected(head[1])
     ):
         # "TLS terminates at the LB", "security flagged it": a subject and its verb,
         # naming no value, field or package, state a reason
@@ -560,7 +560,7 @@ def _relative_wish(words: list[str], wish: str) -> bool:
 
 def _past(word: str) -> bool:
     """True for an English past form ("standardised", "moved"), never an imperative."""
-    return word.endswith("ed") and word not in IMPERATIVES and len(word) > 4 and _inflected(word)
+    return word.endswith("ed") and word not in IMPERATIVES and len(word) > 4 and inflected(word)
 
 
 # verbs that ask for the image itself, and the words that name it
@@ -630,7 +630,7 @@ def _singular_present(word: str) -> bool:
     )
 
 
-def _inflected(word: str) -> bool:
+def inflected(word: str) -> bool:
     """True for an English verb form ending in -s or -ed ("terminates", "flagged")."""
     stems = [word, word[:-1], word[:-2], word[:-3]]
     return any(len(stem) > 2 and _english(stem) for stem in stems)

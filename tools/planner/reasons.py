@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from oic_ai.tools.planner.asking import FIELD_NOUNS, IMPERATIVES, states, words_of
+from oic_ai.tools.planner.asking import FIELD_NOUNS, IMPERATIVES, inflected, states, words_of
 from oic_ai.tools.planner.heads import NOT_OPERATIONS, VERBS, Unread
 
 IsPackage = Callable[[str], bool]
@@ -139,7 +139,7 @@ def _finite(words: list[str], at: int) -> bool:
         return True
     if word.endswith("s") and words[at + 1 : at + 2] in (["it"], ["them"], ["us"], ["me"]):
         return True  # "renames them": a word with a pronoun for its object is a verb
-    if len(word) <= 4 or word.endswith("ss") or not _english_verb(word):
+    if len(word) <= 4 or word.endswith("ss") or not inflected(word):
         return False
     if word.endswith("ed"):
         return True
@@ -147,13 +147,6 @@ def _finite(words: list[str], at: int) -> bool:
 
 
 _ARTICLES = frozenset("the a an our their his her my its your some all usual".split())
-
-
-def _english_verb(word: str) -> bool:
-    from oic_ai.tools.planner.lexicon import english_words, is_english
-
-    stems = (word[:-1], word[:-2], word[:-3])
-    return not english_words() or any(len(s) > 2 and is_english(s) for s in stems)
 
 
 def refuses_a_kind(item: Unread) -> bool:

@@ -18,7 +18,7 @@ from oic_ai.tools.planner.rules.package_names import REFLEXIVE
 from oic_ai.tools.planner.rules.package_sentences import NAME
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token, split_items, tokenize
-from oic_ai.tools.planner.words import ADD_VERBS, FILLER
+from oic_ai.tools.planner.words import ADD_VERBS, FILLER, TAKE_OUT
 
 # "if tcpdump, socat or reportbug are in there, remove them", "if qemu-kvm is in the package
 # list, take it out" (read as "remove it"): a removal of whichever of the names is there
@@ -325,10 +325,8 @@ def carried_removal(state: PlanState, items: Sequence[Item], index: int) -> Item
 # what may stand between a removal another rule read and the item it reaches ("drop
 # isolcpus and htop", "remove the ops user, plus tcpdump")
 _JOINING = re.compile(r"[\s,&]*(?:(?:and|plus|also|as\s+well\s+as)\b[\s,]*)*", re.IGNORECASE)
-_TAKE_OUT = re.compile(
-    r"(?:remove|drop|delete|purge|uninstall|scrap|ditch|lose|strip|kill|nuke|get\s+rid\s+of"
-    r"|take\s+out|rip\s+out)\b"
-)
+# the verbs every field's removal shares, and the package manager's own
+_TAKE_OUT = re.compile(rf"(?:{TAKE_OUT}|purge|uninstall)\b")
 
 
 def removal_across(state: PlanState, item: Item) -> Item | None:
