@@ -3,7 +3,8 @@
 The image is opened with ``snapshot=on``, so booting never changes it. EFI images boot
 with OVMF (Debian's ``ovmf`` package), others with QEMU's own BIOS; KVM is used when
 ``/dev/kvm`` can be opened and QEMU starts with it, else TCG (slower, works anywhere;
-some nested hosts open ``/dev/kvm`` but QEMU then fails at once). When GRUB stops at its
+some nested hosts open ``/dev/kvm`` but QEMU then fails at once, or pauses the guest with
+"KVM internal error": both fall back to TCG at once). When GRUB stops at its
 ``grub>`` prompt (it did not find its configuration on the ESP), the boot types
 ``configfile`` for the root partition's ``/boot/grub/grub.cfg`` once and says so.
 """
@@ -28,6 +29,12 @@ _OVMF = (
 )
 _LOGIN = re.compile(rb"([A-Za-z0-9][A-Za-z0-9.-]*) login: ?")
 _GRUB_PROMPT = b"grub>"
+# What QEMU prints when KVM opens but cannot run the guest (nested hosts): it then pauses
+# the machine rather than exiting, so the console would stay silent until the timeout.
+_KVM_BROKEN = re.compile(
+    rb"KVM internal error|kvm run failed|failed to initiali[sz]e kvm|Could not access KVM",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -129,7 +136,7 @@ def boot_to_login(
             raw, log=log, efi=efi, arch=arch, grub_command=grub_command, timeout=timeout,
             memory_mb=memory_mb, accel="kvm" if _kvm() else "tcg",
         )  # fmt: skip
-        if result.accel == "kvm" and not result.login and result.seconds < 30 and _kvm_failed(log):
+        if result.accel == "kvm" and not result.login and _kvm_failed(log):
             return boot_to_login(
                 raw, log=log, efi=efi, arch=arch, grub_command=grub_command, timeout=timeout,
                 memory_mb=memory_mb, accel="tcg",
@@ -155,9 +162,9 @@ def boot_to_login(
 
 
 def _kvm_failed(log: Path) -> bool:
-    """Whether QEMU stopped because KVM did not work (it says "kvm" in its error)."""
+    """Whether the boot ended because KVM did not work (QEMU's own words for it)."""
     try:
-        return b"kvm" in log.read_bytes()[:4096].lower()
+        return _KVM_BROKEN.search(log.read_bytes()[:65536]) is not None
     except OSError:
         return False
 
@@ -198,6 +205,8 @@ def _watch(
                 process.stdin.write(grub_command.encode() + b"\r")
                 process.stdin.flush()
                 typed = grub_command
+            if accel == "kvm" and _KVM_BROKEN.search(text):
+                return BootResult(False, elapsed, log, "", typed, accel, "KVM failed to run it")
             if process.poll() is not None:
                 return BootResult(False, elapsed, log, "", typed, accel, "QEMU stopped first")
             if elapsed > timeout:
