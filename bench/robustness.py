@@ -2,7 +2,8 @@
 
 A turn a user words a little differently means the same: a greeting before it, thanks
 after it, "ok so" before it, a reason after a change, "could you ...?" around a short
-command. This reruns the labelled development parts (``tests/data/conversations/``) with
+command, all of it in lower case (words the label holds as written keep their case), or a
+change typed without commas and full stop. This reruns the labelled development parts (``tests/data/conversations/``) with
 every turn of a conversation reworded one way at a time, checks each turn against its
 unchanged label, and counts the turns that are right as written but wrong reworded. It
 measures how well the builtin planner generalises beyond the phrasings it was tuned on,
@@ -14,6 +15,8 @@ Usage: python bench/robustness.py [--parts dev5,dev6] [--ways hi,thanks,...] [--
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import sys
 import tempfile
 import time
@@ -75,12 +78,43 @@ def _could(turn: dict[str, Any]) -> str:
     return f"could you {said[0].lower()}{said[1:].rstrip('.!')}?"
 
 
+_WORD = re.compile(r"\S+")
+_KEEP_CASE = re.compile(r"[/:=@]|^[\"'`]")  # paths, URLs, options, addresses, quoted names
+
+
+def _lower(turn: dict[str, Any]) -> str:
+    """All in lower case, as typed on a phone, except words the label holds as written."""
+    said = str(turn["say"])
+    if "\n" in said:
+        return said
+    labelled = json.dumps(turn.get("expect") or {})
+
+    def one(found: re.Match[str]) -> str:
+        word = found.group(0)
+        core = word.strip(".,;:!?()")
+        if _KEEP_CASE.search(word) or (core and core in labelled):
+            return word
+        return word.lower()
+
+    return _WORD.sub(one, said)
+
+
+def _unpunctuated(turn: dict[str, Any]) -> str:
+    """Shorthand without punctuation: no commas between parts, no full stop at the end."""
+    said = str(turn["say"])
+    if not _changes(turn):
+        return said
+    return re.sub(r",\s+(?=[A-Za-z])", " ", said.rstrip().rstrip(".!"))
+
+
 WAYS: dict[str, Callable[[dict[str, Any]], str]] = {
     "hi": lambda t: f"hi! {t['say']}",
     "thanks": lambda t: f"{str(t['say']).rstrip()} thanks!",
     "ok-so": lambda t: f"ok so {t['say']}",
     "reason": _reason,
     "could-you": _could,
+    "lower": _lower,
+    "no-commas": _unpunctuated,
 }
 
 

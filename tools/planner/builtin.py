@@ -12,7 +12,7 @@ from typing import Literal
 
 from oic_ai.stores.capability_catalog import load_catalog
 from oic_ai.stores.targets import load_targets
-from oic_ai.stores.template_model import template_from_text
+from oic_ai.stores.template_model import Template, template_from_text
 from oic_ai.tools import edit_plan
 from oic_ai.tools.planner.accounting import account
 from oic_ai.tools.planner.configs import read_configs
@@ -30,6 +30,7 @@ from oic_ai.tools.planner.rules.image import rule_image_name, rule_image_version
 from oic_ai.tools.planner.rules.kernel import rule_bare_kernel_args, rule_kernel
 from oic_ai.tools.planner.rules.kernel_words import rule_kernel_described, rule_kernel_words
 from oic_ai.tools.planner.rules.package_apply import prefer_vendor_spellings
+from oic_ai.tools.planner.rules.package_names import known as knows_package
 from oic_ai.tools.planner.rules.packages import rule_packages
 from oic_ai.tools.planner.rules.partitions import rule_partitions
 from oic_ai.tools.planner.rules.renames import rule_renames
@@ -38,10 +39,12 @@ from oic_ai.tools.planner.rules.revisions import rule_revisions
 from oic_ai.tools.planner.rules.storage import rule_bare_sizes, rule_storage_clauses
 from oic_ai.tools.planner.rules.target import rule_target, translate_for_target
 from oic_ai.tools.planner.rules.users import rule_users
+from oic_ai.tools.planner.run_ons import mark_run_ons
 from oic_ai.tools.planner.state import Mode, PlanState, PlanTarget
 from oic_ai.tools.planner.summary import join_words, summarize, with_article
 from oic_ai.tools.planner.text import UNREADABLE, RequestText, unreadable_chunks
 from oic_ai.tools.planner.vendor_repos import read_vendor_repositories
+from oic_ai.tools.planner.words import FILLER
 from oic_ai.tools.retrieval.spelling import PackageNames
 
 # Requests are sentences; a longer text (a pasted file) is read up to here.
@@ -264,6 +267,13 @@ def _check_disk_layout(state: PlanState) -> None:
         state.text.disown("artifacts")
 
 
+def _in_template(facts: Template, word: str) -> bool:
+    """True for a user, a kernel option's key or a mount point the template has."""
+    options = {arg.split("=", 1)[0] for arg in facts.kernel.cmdline.split()}
+    mounts = {p.mount_point for p in facts.disk.partitions} if facts.disk else set()
+    return word in {u.name for u in facts.users} | mounts or word.split("=", 1)[0] in options
+
+
 def plan_request(
     request: str,
     template_text: str,
@@ -316,6 +326,15 @@ def plan_request(
         packages=packages,
         known=known,
     )
+    # "drop rsyslog journald forwarding is enough": the comma shorthand left out
+    marked = mark_run_ons(
+        redacted,
+        lambda word: (
+            _in_template(facts, word) or (word not in FILLER and knows_package(state, word))
+        ),
+    )
+    if marked != redacted:
+        state.text = RequestText(marked, packages=packages)
     if password_warning:
         state.warn(password_warning)
     state.notes.extend(pasted + configs)

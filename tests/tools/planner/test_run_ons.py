@@ -1,0 +1,83 @@
+"""A change typed without the comma before what the user says about it (tools/planner/run_ons.py).
+
+The sentences are the lead's own, in the shorthand of on-call notes and chat; the near-misses
+are objects that go on ("as the web server", "too", "to the image") and remarks with no
+subject or verb ("add nginx web server"), which keep their reading.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.tools.planner.run_ons import mark_run_ons
+from tests.tools.planner.helpers import added, plan_after, plan_on, removed
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # openssh-server, systemd-timesyncd; loglevel=4
+KNOWN = frozenset("htop tmux jq nginx chrony curl rsyslog fail2ban auditd zsh".split())
+
+
+def _known(word: str) -> bool:
+    return word.lower() in KNOWN
+
+
+@pytest.mark.parametrize(
+    ("said", "marked"),
+    [
+        ("drop rsyslog the journal ships logs now", "drop rsyslog, the journal ships logs now"),
+        ("Remove tmux nobody attaches to sessions", "Remove tmux, nobody attaches to sessions"),
+        ("yank fail2ban and auditd the EDR agent covers both", "yank fail2ban and auditd, the EDR"),
+        ("add jq too we parse json in the hooks", "add jq too, we parse json in the hooks"),
+        ("install htop ops wants it on every box", "install htop, ops wants it on every box"),
+        ("take chrony out it's already in the base", "take chrony out, it's already in the base"),
+        ("ditch the curl package scripts use wget", "ditch the curl package, scripts use wget"),
+    ],
+)
+def test_a_remark_after_a_change_gets_its_comma(said: str, marked: str) -> None:
+    assert mark_run_ons(said, _known).startswith(marked)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add nginx web server",  # no subject, no verb after the name
+        "add nginx as the web server",
+        "add chrony to the image please",
+        "remove htop and tmux please",
+        "install zsh so that the shell exists",  # the splitter already sees "so"
+        "remove htop and the docs",
+        "add htop tmux jq",
+        "drop htop, we never use it",  # the writer's own comma
+        "drop mosquitto the broker moved",  # a name nobody knows: left as written
+        "take the rest of the disk for /data",
+    ],
+)
+def test_objects_that_go_on_are_left_as_written(said: str) -> None:
+    assert mark_run_ons(said, _known) == said
+
+
+@pytest.mark.parametrize(
+    ("first", "said", "gone"),
+    [
+        ("add htop and tmux", "drop tmux people use screen from the jump host", "tmux"),
+        ("add htop and tmux", "lose htop the vendor's top is enough for us", "htop"),
+        ("add chrony", "remove systemd-timesyncd chrony does the time sync", "systemd-timesyncd"),
+    ],
+)
+def test_the_removal_is_applied_and_the_remark_is_context(first: str, said: str, gone: str) -> None:
+    result = plan_after(UBUNTU, first, said)
+    assert gone in removed(result), result
+    assert not result.not_applied, result.not_applied
+
+
+def test_an_addition_before_a_remark_is_applied_and_nothing_is_reported() -> None:
+    result = plan_on(UBUNTU, "add tmux we keep long jobs running over flaky links")
+    assert added(result) == ["tmux"]
+    assert not result.not_applied, result.not_applied
+    assert "we" not in added(result) and "keep" not in added(result)
+
+
+def test_a_kernel_option_of_the_template_is_an_object_too() -> None:
+    result = plan_on(UBUNTU, "drop loglevel=4 the vendor wants the default log level")
+    assert not result.not_applied, result.not_applied
+    cmdline = [op for op in result.operations if "cmdline" in str(op.model_dump())]
+    assert cmdline and "loglevel=4" not in str(cmdline[-1].model_dump())
