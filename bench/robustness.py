@@ -3,7 +3,9 @@
 A turn a user words a little differently means the same: a greeting before it, thanks
 after it, "ok so" before it, a reason after a change, "could you ...?" around a short
 command, all of it in lower case (words the label holds as written keep their case), or a
-change typed without commas and full stop. This reruns the labelled development parts (``tests/data/conversations/``) with
+change typed without commas and full stop, or a command said as a need ("we also need
+htop", "we don't need rsyslog"). This reruns the labelled development parts
+(``tests/data/conversations/``) with
 every turn of a conversation reworded one way at a time, checks each turn against its
 unchanged label, and counts the turns that are right as written but wrong reworded. It
 measures how well the builtin planner generalises beyond the phrasings it was tuned on,
@@ -107,6 +109,23 @@ def _unpunctuated(turn: dict[str, Any]) -> str:
     return re.sub(r",\s+(?=[A-Za-z])", " ", said.rstrip().rstrip(".!"))
 
 
+_WISHES = (
+    (re.compile(r"(?i)^(?:please\s+)?(?:add|install|include)\s+"), "we also need "),
+    (re.compile(r"(?i)^(?:please\s+)?(?:remove|drop|delete)\s+"), "we don't need "),
+)
+
+
+def _wish(turn: dict[str, Any]) -> str:
+    """A command said as a need: "add htop" as "we also need htop"."""
+    said = str(turn["say"])
+    if not _changes(turn) or len(said) > 120:
+        return said
+    for command, need in _WISHES:
+        if command.match(said):
+            return command.sub(need, said, count=1)
+    return said
+
+
 WAYS: dict[str, Callable[[dict[str, Any]], str]] = {
     "hi": lambda t: f"hi! {t['say']}",
     "thanks": lambda t: f"{str(t['say']).rstrip()} thanks!",
@@ -115,6 +134,7 @@ WAYS: dict[str, Callable[[dict[str, Any]], str]] = {
     "could-you": _could,
     "lower": _lower,
     "no-commas": _unpunctuated,
+    "wish": _wish,
 }
 
 

@@ -39,7 +39,7 @@ from oic_ai.tools.planner.rules.revisions import rule_revisions
 from oic_ai.tools.planner.rules.storage import rule_bare_sizes, rule_storage_clauses
 from oic_ai.tools.planner.rules.target import rule_target, translate_for_target
 from oic_ai.tools.planner.rules.users import rule_users
-from oic_ai.tools.planner.run_ons import mark_run_ons
+from oic_ai.tools.planner.run_ons import mark_run_ons, needs_as_removals
 from oic_ai.tools.planner.state import Mode, PlanState, PlanTarget
 from oic_ai.tools.planner.summary import join_words, summarize, with_article
 from oic_ai.tools.planner.text import UNREADABLE, RequestText, unreadable_chunks
@@ -332,6 +332,10 @@ def plan_request(
         lambda word: (
             _in_template(facts, word) or (word not in FILLER and knows_package(state, word))
         ),
+    )
+    # "we don't need bob, he left": the template's bob is to go
+    marked = needs_as_removals(
+        marked, lambda word: word in facts.packages or _in_template(facts, word)
     )
     if marked != redacted:
         state.text = RequestText(marked, packages=packages)

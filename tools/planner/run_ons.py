@@ -129,3 +129,31 @@ def _boundary(text: str, start: int, is_object: Callable[[str], bool]) -> int | 
     ):
         return last_end
     return None
+
+
+# "we don't need", "I no longer want", "we won't use": the user's own need, negated
+_NOT_NEEDED = re.compile(
+    r"(?<![\w'-])(?:we|i|they)\s+(?:(?:really\s+)?(?:don'?t|do\s+not|won'?t|will\s+not)"
+    r"|no\s+longer)\s+(?:really\s+|even\s+|actually\s+)?(?:need|want|require|use)\s+"
+    r"(?:the\s+|that\s+|any\s+)?(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def needs_as_removals(text: str, is_present: Callable[[str], bool]) -> str:
+    """``text`` with "we don't need X" said as "remove X" when the template has X.
+
+    "we don't need ffmpeg, gst is enough", "we don't need bob, he left", "we no longer
+    want quiet" take out what the image has, as "drop X" does. Only for something the
+    template has (a package, user, kernel option or mount point, secure boot or
+    immutability): "we don't need docker" of an image without docker adds nothing and
+    removes nothing, and keeps its own reading.
+    """
+    for found in reversed(list(_NOT_NEEDED.finditer(text))):
+        following = _WORD.match(text, found.end())
+        if following is None:
+            continue
+        written = following.group()
+        if _SETTING.fullmatch(written) or is_present(written):
+            text = f"{text[: found.start()]}remove {text[found.end() :]}"
+    return text

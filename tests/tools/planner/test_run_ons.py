@@ -7,8 +7,11 @@ subject or verb ("add nginx web server"), which keep their reading.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
+from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.planner.run_ons import mark_run_ons
 from tests.tools.planner.helpers import added, plan_after, plan_on, removed
 
@@ -81,3 +84,45 @@ def test_a_kernel_option_of_the_template_is_an_object_too() -> None:
     assert not result.not_applied, result.not_applied
     cmdline = [op for op in result.operations if "cmdline" in str(op.model_dump())]
     assert cmdline and "loglevel=4" not in str(cmdline[-1].model_dump())
+
+
+def _deletes_bob(result: EditPlan) -> bool:
+    return any(
+        getattr(op, "path", "") == "systemConfig.users[name=bob]" for op in result.operations
+    )
+
+
+def _quiet_gone(result: EditPlan) -> bool:
+    cmdlines = [op.cmdline for op in result.operations if op.op == "set_kernel"]
+    return bool(cmdlines) and "quiet" not in str(cmdlines[-1]).split()
+
+
+@pytest.mark.parametrize(
+    ("first", "said", "check"),
+    [
+        (
+            "add htop and tmux",
+            "we don't need tmux, screen is enough",
+            lambda r: "tmux" in removed(r),
+        ),
+        ("add htop", "I no longer want htop on these boxes", lambda r: "htop" in removed(r)),
+        ("add a user bob with sudo", "we won't use bob, he moved teams", _deletes_bob),
+        (
+            "add quiet to the kernel command line",
+            "we don't need quiet",
+            lambda r: "quiet" in str(r),
+        ),
+    ],
+)
+def test_a_need_said_away_takes_out_what_the_template_has(
+    first: str, said: str, check: Callable[[EditPlan], bool]
+) -> None:
+    result = plan_after(UBUNTU, first, said)
+    assert result.operations and check(result), result
+    assert not any(op.op == "add_packages" for op in result.operations), result
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_need_said_away_of_what_the_template_lacks_changes_nothing() -> None:
+    result = plan_on(UBUNTU, "we don't need docker")
+    assert not result.operations, result
