@@ -126,3 +126,20 @@ def test_a_need_said_away_takes_out_what_the_template_has(
 def test_a_need_said_away_of_what_the_template_lacks_changes_nothing() -> None:
     result = plan_on(UBUNTU, "we don't need docker")
     assert not result.operations, result
+
+
+@pytest.mark.parametrize(
+    ("said", "packages", "options"),
+    [
+        ("add ffmpeg and htop, quiet on the cmdline", ["ffmpeg", "htop"], ["quiet"]),
+        ("add tmux, jq and splash on the kernel command line", ["tmux", "jq"], ["splash"]),
+        ("install curl and nomodeset on the kernel cmdline", ["curl"], ["nomodeset"]),
+    ],
+)
+def test_packages_listed_before_a_kernel_option_stay_packages(
+    said: str, packages: list[str], options: list[str]
+) -> None:
+    result = plan_on(UBUNTU, said)
+    assert added(result) == packages, result
+    appended = [a for op in result.operations if op.op == "set_kernel" for a in op.append_cmdline]
+    assert appended == options, result

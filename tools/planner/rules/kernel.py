@@ -221,11 +221,11 @@ def rule_kernel(state: PlanState) -> None:
         for match in text.matches(pattern):
             group = "args" if match.group("args") else "args2"
             args = _split_args(text.raw(*match.span(group)))
-            if pattern in (_CMDLINE_ADD, _CMDLINE_PASS) and _option_words(args) != args:
+            if pattern in (_CMDLINE_ADD, _CMDLINE_PASS) and _option_words(args, state) != args:
                 continue  # "set up 512 hugepages on the kernel line": words, not options
-            if pattern is _CMDLINE_INLINE and _option_words(args) != args:
+            if pattern is _CMDLINE_INLINE and _option_words(args, state) != args:
                 # "cmdline: isolcpus=2-3 for the rt cores": the options, not the words after
-                args = _option_words(args)
+                args = _option_words(args, state)
                 if not args:
                     continue
                 last = text.work.find(args[-1].lower(), match.start(group))
@@ -235,7 +235,7 @@ def rule_kernel(state: PlanState) -> None:
             text.consume(*match.span())
             add_cmdline_args(state, args)
     for match in text.matches(_CMDLINE_ON):
-        args = _option_words(_split_args(text.raw(*match.span("args"))))
+        args = _option_words(_split_args(text.raw(*match.span("args"))), state)
         if _OBSERVED.search(text.work, max(0, match.start() - 30), match.start()):
             text.consume(*match.span(), "context")  # "I notice selinux=0 on the cmdline"
             continue
@@ -243,12 +243,12 @@ def rule_kernel(state: PlanState) -> None:
             text.consume(*match.span())
             add_cmdline_args(state, args)
     for match in text.matches(_CMDLINE_AFTER):
-        args = _option_words(_split_args(text.raw(*match.span("args"))))
+        args = _option_words(_split_args(text.raw(*match.span("args"))), state)
         if args:
             text.consume(*match.span())
             add_cmdline_args(state, args)
     for match in text.matches(_CMDLINE_NAMED):
-        args = _option_words(_split_args(text.raw(*match.span("args"))))
+        args = _option_words(_split_args(text.raw(*match.span("args"))), state)
         if not args or (not match.group("kernel") and not all("=" in a for a in args)):
             continue  # "add the options" without a key=value is not surely the kernel's
         last = text.work.find(args[-1].lower(), match.start("args"))
@@ -663,16 +663,21 @@ _FLAGS = frozenset(
 )
 
 
-def _option_words(args: list[str]) -> list[str]:
+def _option_words(args: list[str], state: PlanState | None = None) -> list[str]:
     """The leading arguments that are options: key=value, a known flag, or no English word.
 
-    "net.ifnames=0, only once please" gives ``net.ifnames=0``.
+    "net.ifnames=0, only once please" gives ``net.ifnames=0``. With ``state``, a package the
+    catalog or the library knows is no option either ("add ffmpeg and htop, quiet on the
+    cmdline" names two packages, then one option).
     """
     from oic_ai.tools.planner.lexicon import is_english
 
     kept: list[str] = []
     for arg in args:
-        if "=" not in arg and arg.lower() not in _FLAGS and is_english(arg):
+        if "=" in arg or arg.lower() in _FLAGS:
+            kept.append(arg)
+            continue
+        if is_english(arg) or (state is not None and arg.lower() in state.known_names()):
             break
         kept.append(arg)
     return kept
