@@ -67,6 +67,21 @@ def _wanted_arch(targets: dict[str, str], current: str | None) -> tuple[str, str
     return arch, f"assumed {arch}: no architecture was named"
 
 
+# a sources line's options ("[arch=amd64 signed-by=...]", "Architectures: arm64")
+_ARCH_OPTION = re.compile(r"\barch=[\w,-]+|^\s*Architectures:.*$", re.IGNORECASE | re.MULTILINE)
+
+
+def _named_in_options(request: str) -> bool:
+    """Whether every arch the request names is in a pasted sources line's options."""
+    from oic_ai.tools.retrieval.target_mentions import detect_target_spans
+
+    options = [m.span() for m in _ARCH_OPTION.finditer(request)]
+    arches = [m for m in detect_target_spans(request) if m.kind == "arch" and not m.source]
+    return bool(arches) and all(
+        any(start <= m.start < end for start, end in options) for m in arches
+    )
+
+
 def _retarget(text: str, arch: str) -> str:
     """``text`` with its target arch (and what follows from it) changed to ``arch``."""
     from oic_ai.tools.applier import apply_plan
@@ -168,6 +183,10 @@ def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         if base.metadata.get("arch") not in (None, arch):
             # the named arch is the planner's to set; an assumed one is set here
             base_text = _retarget(base_text, arch)
+    elif base.metadata.get("arch") not in (None, arch) and _named_in_options(request):
+        # "deb [arch=amd64 signed-by=...] URL ...": the pasted line names the arch, and the
+        # planner reads that line as a repository, so the arch is set here
+        base_text = _retarget(base_text, arch)
     route = {**route, "query_type": response.classification.type}
     return {
         "route": route,

@@ -256,6 +256,16 @@ CAPABILITY_SYNONYMS: dict[str, str] = {
     "apparmor": "security",
 }
 
+# Words for what a group of packages is for that only take out ("scrap the display", "no
+# screen on this one"): removing what matches is safe, adding would be a guess, and
+# retrieval does not read them (a "display" is also a kiosk's purpose).
+REMOVAL_SYNONYMS: dict[str, str] = {
+    "display": "desktop",
+    "displays": "desktop",
+    "screen": "desktop",
+    "screens": "desktop",
+}
+
 
 def alias_group(name: str) -> frozenset[str]:
     """Return every name that means the same package as ``name`` (itself included)."""

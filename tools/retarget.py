@@ -172,14 +172,34 @@ def _hostname_for_arch(text: str, old: str, new: str) -> str | None:
     return swapped if swapped != hostname else None
 
 
+def _vendor_spelling(catalog: CapabilityCatalog, name: str, old: dict[str, str]) -> bool:
+    """Whether ``name`` is another spelling of a package than ``old``'s own (docker-ce)."""
+    for group in catalog.alias_groups:
+        if name in group.names:
+            own = group.names_for(old["os"], old["dist"], old["arch"])
+            return bool(own) and name not in own
+    return False
+
+
 def _package_renames(
-    catalog: CapabilityCatalog, packages: list[str], old: dict[str, str], new: dict[str, str]
+    catalog: CapabilityCatalog,
+    packages: list[str],
+    old: dict[str, str],
+    new: dict[str, str],
+    *,
+    served: bool = False,
 ) -> tuple[list[str], list[str], list[str]]:
-    """Packages to remove and add for a same-family change, and the rename lines."""
+    """Packages to remove and add for a same-family change, and the rename lines.
+
+    ``served``: the template has repositories of its own that stay (an arch change), so a
+    vendor's spelling of a package (docker-ce beside docker.io) is theirs and stays.
+    """
     remove: list[str] = []
     add: list[str] = []
     lines: list[str] = []
     for name in packages:
+        if served and _vendor_spelling(catalog, name, old):
+            continue  # "docker-ce" from the template's own download.docker.com: it stays
         mapped = map_package(catalog, name, old, new)
         if mapped is None or mapped == (name,):
             continue
@@ -199,7 +219,9 @@ def retarget_in_place(text: str, old: dict[str, str], new: dict[str, str]) -> Re
     )
     operations: list[Any] = [op]
     catalog = load_catalog()
-    remove, add, lines = _package_renames(catalog, packages_of(parse(text)), old, new)
+    document = parse(text)
+    served = bool(document.get("packageRepositories"))
+    remove, add, lines = _package_renames(catalog, packages_of(document), old, new, served=served)
     if remove:
         operations += [RemovePackages(packages=remove), AddPackages(packages=add)]
     applied = apply_plan(text, EditPlan(summary="retarget", operations=operations))

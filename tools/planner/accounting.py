@@ -41,6 +41,7 @@ from oic_ai.tools.planner.heads import (
 )
 from oic_ai.tools.planner.languages import foreign_remark
 from oic_ai.tools.planner.reasons import (
+    exclamation_before_a_reply,
     no_kind,
     reason_after_change,
     reason_before_so,
@@ -432,6 +433,10 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         # "nouveau has to stay out of the way; modprobe.blacklist=nouveau is fine": the
         # names it says are inside a value the request applied, which it explains
         return Reading("context", "names only what a value the request applied holds")
+    if reading.why.startswith("unknown word") and exclamation_before_a_reply(
+        original, clause.start, clause.end, known
+    ):
+        return Reading("context", "a reaction before the reply")  # "jeez. fine, 24.04"
     if (state.remove or state.absent) and (
         (reading.why.startswith("wish") and refuses_a_kind(item)) or no_kind(item, known)
     ):

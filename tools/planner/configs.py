@@ -272,7 +272,8 @@ def _kickstart(line: str, found: Found) -> bool:
 # --- preseed ------------------------------------------------------------------------------
 
 _PRESEED = re.compile(
-    r"^\s*d-i\s+(?P<key>\S+)\s+(?:(?:string|select|boolean|password|multiselect|note)\b|"
+    r"^\s*(?:d-i|(?P<owner>[a-z][\w.-]*)(?=\s+[\w.-]+/\S+\s+(?:string|select|boolean|multiselect)\b))"
+    r"\s+(?P<key>\S+)\s+(?:(?:string|select|boolean|password|multiselect|note)\b|"
     # a password line whose type and value were cut before reading (see ..redact)
     r"(?=\s*$))\s*(?P<value>.*)$"
 )
@@ -282,7 +283,19 @@ _PRESEED_READERS: dict[str, Callable[[str], list[str]]] = {
     "netcfg/get_hostname": lambda v: [f"hostname {v.split()[0]}"] if v.split() else [],
     "netcfg/hostname": lambda v: [f"hostname {v.split()[0]}"] if v.split() else [],
     "debian-installer/add-kernel-opts": lambda v: _cmdline(v),
+    "tasksel/first": lambda v: _packages(_tasks(v)),
 }
+# tasksel's tasks that are a priority, not a package ("standard": every standard package)
+_PRIORITY_TASKS = frozenset({"standard", "required", "important"})
+
+
+def _tasks(value: str) -> list[str]:
+    """The packages of the tasks a ``tasksel/first`` line selects ("ssh-server")."""
+    return [
+        f"task-{task}"
+        for task in re.split(r"[\s,]+", value.strip())
+        if task and task not in _PRIORITY_TASKS and _PACKAGE.match(f"task-{task}")
+    ]
 
 
 def _preseed(line: str, found: Found) -> bool:
@@ -292,6 +305,10 @@ def _preseed(line: str, found: Found) -> bool:
     found.saw("preseed")
     reader = _PRESEED_READERS.get(match.group("key"))
     said = reader(match.group("value").strip()) if reader else []
+    if match.group("key") == "tasksel/first":
+        priorities = set(re.split(r"[\s,]+", match.group("value"))) & _PRIORITY_TASKS
+        for task in sorted(priorities):  # "standard" names no package
+            found.skip("preseed", f"tasksel/first {task}")
     if said:
         found.said += said
     elif not match.group("key").startswith(("passwd/user-password", "passwd/root-password")):

@@ -209,3 +209,25 @@ def history_beside_a_change(original: str, start: int, end: int) -> bool:
     past = bool(_HISTORY & set(words)) and words[0] in _SUBJECTS
     pointed = words[0] in _POINTERS and any(_finite(words, at) for at in range(1, len(words)))
     return past or pointed
+
+
+def exclamation_before_a_reply(original: str, start: int, end: int, is_package: IsPackage) -> bool:
+    """True for a lone lower-case word opening the request before a reply word.
+
+    "jeez. fine, 24.04 then", "sheesh! ok, add podman", "welp, alright: drop nginx": a
+    reaction before the answer, which asks nothing. A name said there is no reaction
+    ("nginx. ok and a 16GiB disk"), nor is a word in the middle of a request.
+    """
+    if original[:start].strip() or not _REACTION.fullmatch(original[start:end].strip()):
+        return False
+    reply = _REPLY.match(original, end)
+    return reply is not None and not is_package(original[start:end].strip())
+
+
+_REACTION = re.compile(r"[a-z]{2,12}")
+# the words a reply opens with ("fine", "ok"), after the reaction and a stop or a comma
+_REPLY = re.compile(
+    r"\s*[.!,;:]+\s*(?:ok|okay|fine|alright|sure|well|right|yes|yeah|yep|whatever|"
+    r"understood|noted|gotcha|got\s+it)\b",
+    re.IGNORECASE,
+)

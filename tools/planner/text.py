@@ -62,10 +62,11 @@ _FREE_OF = re.compile(r"(?<![\w.+-])(?![Nn]on-free\b)([A-Za-z0-9][\w.+]*)-free\b
 # the shorthand people type for "with" and "without" ("a user w/ sudo", "w/o docker")
 _WITH_SHORT = re.compile(r"(?<![\w/])([Ww])/([Oo](?![\w/])|(?=\s))")
 # a two-part verb around its object: "take it out", "rip cups out", "leave the GUI out",
-# "take splash back out"
+# "take splash back out", "take the printing stuff back out"
 _SPLIT_OUT = re.compile(
     r"\b(?:take|takes|taking|rip|pull|throw|kick|yank|cut|leave|strip|chuck)\s+"
-    r"((?:the\s+|that\s+|those\s+)?[\w.+-]+(?:\s*(?:,|and)\s*[\w.+-]+){0,3})(?:\s+back)?\s+out\b"
+    r"((?:the\s+|that\s+|those\s+|these\s+|this\s+|all\s+the\s+)[\w.+-]+(?:\s+[\w.+-]+){0,2}|"
+    r"[\w.+-]+(?:\s*(?:,|and)\s*[\w.+-]+){0,3})(?:\s+back)?\s+out\b"
     r"(?!\s+(?:of\s+)?(?:the\s+)?(?:box|there|loud))(\s+of\b)?",
     re.IGNORECASE,
 )
@@ -343,6 +344,8 @@ _SUBJECTS = frozenset(
 )
 _INTENDING = frozenset("we'll i'll".split())
 _NOUN_BEFORE = frozenset("the a an our their my this that".split())
+# verbs that are nouns after an article ("a fresh install", "the install")
+_NOUN_TOO = frozenset("install installs".split())
 # a noun phrase with one of these at its head can be a subject: "the rescue flows use scp"
 _DEFINITE = frozenset("the our their my his her its these those".split())
 # modals that make a statement unless they ask ("can you add", "could we have")
@@ -408,6 +411,7 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
     listed = False  # after a list separator: "debian trixie, arm64, mosquitto"
     after_verb = False  # the previous word set the mode ("install on site")
     list_mode: tuple[Literal["add", "remove", "none"], str] | None = None  # "packages:\n- a"
+    phrase: list[str] = []  # "an old Debian install": the words since a stop or a verb
 
     def item() -> Item:
         said = statement
@@ -429,12 +433,21 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
             word = f"{previous} {word}"  # the verb is the pair: "do without" is no negator
         elif token.kind == "word" and (previous, word) in ADD_PAIRS:  # "switch to"
             verb = "add"
+        elif token.kind == "word" and word in _NOUN_TOO and (
+            phrase[-1:] and phrase[-1] in _NOUN_BEFORE or phrase[:1] in (["a"], ["an"])
+        ):
+            verb = None  # "an old Debian install somebody set up", "the install": a noun
         elif token.kind == "word" and word in ADD_VERBS:
             verb = "remove" if negated else "add"
         elif token.kind == "word" and word in REMOVE_VERBS | NEGATORS:  # "get rid": "rid"
             verb = "remove"
         elif token.kind == "word" and word in NAMING_VERBS | KEEP_VERBS:
             verb = "none"  # "create svc-backup", "keep socat": what follows is no package
+        # the words of the noun phrase so far, across a gap a rule read ("an old <debian>")
+        if token.kind == "sep" or verb is not None:
+            phrase = []
+        elif token.kind == "word":
+            phrase.append(word)
         negated = token.kind == "word" and (
             word in NEGATORS or word == "no" or (negated and word in _NEGATION_CARRIERS)
         )

@@ -64,6 +64,10 @@ _HOUSEKEEPING = re.compile(
 )
 
 
+# "curl -O URL", "curl --remote-name URL", "wget URL": saved under the URL's own file name
+_REMOTE_NAME = re.compile(
+    r"\bcurl\b[^\n|]*\s(?:-[a-zA-Z]*O\b|--remote-name\b)|^\s*(?:sudo\s+)?wget\s+(?!.*\s-[qO]*O\b)"
+)
 _CONTINUED = re.compile(r"[ \t]*\\\n[ \t]*")
 # the steps of one shell line ("apt-get update && apt-get install x", "a; b")
 _STEPS = re.compile(r"\s*(?:&&|;)\s*")
@@ -107,12 +111,24 @@ def read_vendor_repositories(text: str) -> tuple[str, list[str], list[str]]:
     imported: list[str] = []
     fetched_lists: list[str] = []
     used: set[int] = set()
+    saved: dict[str, str] = {}  # "curl -O URL": the file it saves, under the URL's name
     for number, line in enumerate(lines):
         for match in _IMPORT.finditer(line):
             imported.append(match.group("url") or match.group("url2"))
             used.add(number)
         fetch = _FETCH.search(line)
         if fetch is None:
+            # "cat influxdata-archive.key | gpg --dearmor | sudo tee PATH": the key a
+            # line before saved, written to the keyring
+            local = next(
+                (f for f in saved if re.search(rf"(?<![\w/.-]){re.escape(f)}\b", line)), None
+            )
+            targets = [d.group("path") for d in _DESTINATION.finditer(line)]
+            targets = [d for d in targets if d != "/dev/null"]
+            if local is not None and targets:
+                for path in targets:
+                    keys[path] = saved[local]
+                used.add(number)
             continue
         url = fetch.group("url")
         destinations = [
@@ -121,6 +137,9 @@ def read_vendor_repositories(text: str) -> tuple[str, list[str], list[str]]:
         destinations = [d for d in destinations if d != "/dev/null"]
         if re.search(r"\.(?:list|sources|repo)$", url):
             fetched_lists.append(url)
+            used.add(number)
+        elif not destinations and _REMOTE_NAME.search(line):
+            saved[url.rstrip("/").rsplit("/", 1)[-1]] = url
             used.add(number)
         elif destinations or "apt-key" in line or "--dearmor" in line:
             for path in destinations:

@@ -145,6 +145,8 @@ NOT_PACKAGES = (
     frozenset(
         (
             "more less better faster slower bigger smaller everything something anything nothing "
+            # the indefinite pronouns: "an install somebody set up", "give anyone access"
+            "somebody someone anybody anyone everybody everyone nobody "
             "things thing features feature performance speed stability security secure "
             "reliability tools tool utilities utils extras apps app software latest updates "
             "update it storage networking network logs partition disk user users kernel boot "

@@ -201,7 +201,7 @@ def prefer_vendor_spellings(state: PlanState) -> None:
 
     "add docker from their repo: ... apt-get install docker-ce docker-ce-cli": the vendor's
     names come from the repository the request adds, and the distro's docker.io, which
-    the word "docker" would add, conflicts with them.
+    the word "docker" would add, conflicts with them, and so does the base template's.
     """
     target = state.target
     if not state.repositories or not target.known:
@@ -211,3 +211,9 @@ def prefer_vendor_spellings(state: PlanState) -> None:
         vendor = [n for n in state.add if n in group.names and n not in distro]
         if vendor and distro & set(state.add):
             state.add = [n for n in state.add if n not in distro]
+        # the base's docker.io beside the vendor's docker-ce: the same conflict
+        for name in sorted(distro & set(state.facts.packages)) if vendor else ():
+            if name not in state.remove:
+                state.present = [n for n in state.present if n != name]
+                state.remove.append(name)
+                state.warn(f"removed {name}: {vendor[0]} from the vendor's repository replaces it")

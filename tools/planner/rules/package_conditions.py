@@ -8,13 +8,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from oic_ai.stores.capability_catalog import Capability
+from oic_ai.stores.capability_catalog import Capability, words
 from oic_ai.tools.edit_plan import DeleteValue
 from oic_ai.tools.planner.lexicon import is_english
 from oic_ai.tools.planner.rules.capability_words import covered_words, find_capabilities
 from oic_ai.tools.planner.rules.package_apply import apply_capabilities
 from oic_ai.tools.planner.rules.package_items import only_known
-from oic_ai.tools.planner.rules.package_names import REFLEXIVE
+from oic_ai.tools.planner.rules.package_names import REFLEXIVE, known
 from oic_ai.tools.planner.rules.package_sentences import NAME
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token, split_items, tokenize
@@ -364,3 +364,61 @@ _VERBLESS = frozenset(
     (("none", ""), ("none", ","), ("add", "listed"), ("add", "also"), ("add", "plus"))
 )
 _LEADS = frozenset("and then also now ok okay pls please so".split())
+
+
+def names_pointed_at(state: PlanState, item: Item) -> list[Token]:
+    """The names earlier in the sentence that "those two packages" points back at.
+
+    "(I read that cage plus chromium is a good way to do a kiosk, I just need those two
+    packages in there)": the names were said as a remark, and the request for them comes
+    after, pointing back. Only an item asked for, made of a demonstrative, a count (when
+    said, it must match) and a word for packages; the names are the known package names
+    of the same sentence before it, each said once.
+    """
+    said = [w for w in item.words if w not in ("just", "only", "also", "all", "of")]
+    if item.mode != "add" or item.verb not in ADD_VERBS or not said:
+        return []
+    if said[0] not in ("those", "these", "both") or said[-1] not in _PACKAGE_WORDS:
+        return []
+    counts = [_COUNTS[w] for w in said[1:-1] if w in _COUNTS]
+    if len(said) - 2 != len(counts) or len(counts) > 1:
+        return []  # "those two packages", "those packages", "both packages": nothing else
+    original = state.text.original
+    begin = max((m.end() for m in _SENTENCE.finditer(original, 0, item.span[0])), default=0)
+    names: dict[str, Token] = {}
+    for token in tokenize(original[: item.span[0]].lower()):
+        written = original[token.start : token.end]
+        if token.start >= begin and token.kind == "word" and known(state, written):
+            names.setdefault(token.text, token)
+    wanted = counts[0] if counts else (2 if said[0] == "both" else len(names))
+    return list(names.values()) if names and len(names) == wanted else []
+
+
+_PACKAGE_WORDS = frozenset("packages ones tools programs apps two both".split())
+_COUNTS = {"two": 2, "three": 3, "four": 4, "both": 2, "2": 2, "3": 3, "4": 4}
+_SENTENCE = re.compile(r"[.!?](?=\s)|\n")
+
+
+def by_means_of(state: PlanState, item: Item) -> Item:
+    """The name a task is said to be done through ("print receipts through CUPS").
+
+    "..., print receipts through CUPS, and have a user": what is done comes first, the
+    software that does it last, after "through" or "via". Only a name the catalog, the
+    library or an index knows (or a capability's name) stands for the item; anything else
+    ("send logs via the vpn") stays whole for the other readings.
+    """
+    tokens = item.tokens
+    if item.mode != "add" or len(tokens) < 3 or tokens[-2].text not in ("through", "via"):
+        return item
+    last = tokens[-1]
+    written = state.text.raw(last.start, last.end)
+    if not (
+        known(state, written)
+        or known(state, last.text)
+        or any(
+            words(c.name) == [last.text] or last.text in c.synonyms
+            for c in find_capabilities(state.catalog, last.text)
+        )
+    ):
+        return item
+    return Item(item.mode, [last], item.verb, item.aside_by)

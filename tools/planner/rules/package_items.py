@@ -290,19 +290,30 @@ def instead_of_the_last(state: PlanState, items: Sequence[Item], index: int) -> 
     "rm node exporter, collectd instead": the item inherits the removal verb of the list,
     but "instead" after it says it is the replacement, so it is added. The item before it
     must be under the same verb, with nothing but a comma between them ("remove a and b
-    instead" removes both).
+    instead" removes both). "drop docker, ssh only" says in the same way which one stays:
+    it is kept (added when missing).
     """
     item = items[index]
-    if item.mode != "remove" or index == 0 or not _REPLACING_END.search(" ".join(item.words)):
+    said = " ".join(item.words)
+    if item.mode != "remove" or index == 0:
+        return item
+    replacing = _REPLACING_END.search(said)
+    # "drop docker, ssh only", "remove consul, just vault": the one that stays
+    keeping = _KEEPING.search(said)
+    if not replacing and not keeping:
         return item
     previous = items[index - 1]
     between = state.text.work[previous.span[1] : item.span[0]]
     if previous.mode != "remove" or previous.verb != item.verb or not _LIST_GLUE.match(between):
         return item
+    if keeping:
+        tokens = [t for t in item.tokens if t.text not in ("only", "just", "alone")]
+        return Item("add", tokens, "only", item.aside_by) if tokens else item
     return Item("add", item.tokens, "instead", item.aside_by)
 
 
 _REPLACING_END = re.compile(r"\binstead$")
+_KEEPING = re.compile(r"^(?:only|just)\s+\S+$|^\S+\s+(?:only|alone)$")
 _LIST_GLUE = re.compile(r"^\s*[,;]\s*$")
 
 

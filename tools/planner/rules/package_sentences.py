@@ -68,6 +68,40 @@ def from_repository(state: PlanState, item: Item) -> bool:
     return any(r.url.lower() in said for r in state.repositories)
 
 
+def said_from_a_repository(state: PlanState, item: Item) -> bool:
+    """Whether ``item``'s own clause says its names come from a repository.
+
+    "need vault and consul from hashicorp's repo", "we need corp-agent installed from it",
+    "pull acme-tools out of that repository": the names are the repository's own, so they
+    keep their spelling even when they are ordinary words ("vault") or unknown to every
+    index. Only names asked for (an adding verb), only while the request adds a repository
+    or the template has one, and only when the source is said after the names, before the
+    clause ends ("add vault. the repo is slow" says nothing of vault).
+    """
+    if item.mode != "add" or item.verb not in _ASKING:
+        return False
+    if not state.repositories and not state.facts.repositories:
+        return False
+    original = state.text.original
+    end = next((m.start() for m in _CLAUSE_STOP.finditer(original, item.span[1])), len(original))
+    return _FROM_SOURCE.search(original[item.span[1] : end].lower()) is not None
+
+
+# verbs that ask for a thing ("need", "install"), not list commas or statements
+_ASKING = frozenset(
+    "add install include need needs want wants require requires get pull put".split()
+)
+_CLAUSE_STOP = re.compile(r"[.!?;:](?=\s|$)|\n")
+# "from it", "from there", "from hashicorp's repo", "out of their repository", "from the
+# repo above", "from https://..."
+_FROM_SOURCE = re.compile(
+    r"^(?:\s*(?:,|\band\b|&)\s*(?:and\s+)?[a-z0-9][\w.+-]*)*\s*"
+    r"(?:(?:installed|pulled|coming|taken)\s+)?"
+    r"(?:from|out\s+of|via)\s+(?:it|there|them|https?://|(?:(?:the|their|that|this|our|its|"
+    r"[\w-]+'s)\s+)?(?:[\w.-]+\s+)?(?:own\s+)?(?:repo|repos|repository|repositories)\b)"
+)
+
+
 # where a sentence ends for :func:`from_repository` (a colon heads a list in it)
 _STOP = re.compile(r"[.!?;](?=\s|$)|\n")
 

@@ -227,8 +227,15 @@ def translate_for_target(state: PlanState) -> None:
     old_family = family_of(facts.target.os, facts.target.dist)
     new_family = family_of(target.os, target.dist)
     renames: list[tuple[str, str, bool]] = []
+    # an arch change keeps the template's own repositories, and the vendor's names they
+    # serve ("docker-ce" beside download.docker.com) stay as they are
+    kept_repositories = bool(facts.repositories) and target.dist == facts.target.dist
     for kernel, names in ((False, facts.packages), (True, facts.kernel.packages)):
         for name in names:
+            if kept_repositories and name not in state.catalog.aliases(
+                name, facts.target.os, facts.target.dist, facts.target.arch
+            ):
+                continue
             # the applier swaps arch words (amd64 -> arm64) itself; this maps the rest
             aliases = state.catalog.aliases(name, target.os, target.dist, target.arch)
             new = aliases[0] if aliases and name not in aliases else name

@@ -1,0 +1,148 @@
+"""Packages named first, then what is said of them ("nginx isn't needed anymore").
+
+Split from :mod:`packages` to keep both short; the item reader is passed in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Literal
+
+from oic_ai.tools.planner.lexicon import is_english
+from oic_ai.tools.planner.rules.capability_words import find_capabilities as _find_capabilities
+from oic_ai.tools.planner.rules.package_apply import remove_packages
+from oic_ai.tools.planner.rules.package_names import known as _known
+from oic_ai.tools.planner.rules.package_sentences import (
+    ALL_IT_NEEDS,
+    ENSURING,
+    MUST_HAVE,
+    MUST_NOT_HAVE,
+    NONE_THERE,
+    PACKAGE_IS,
+    PACKAGES_FROM,
+    PHRASE_NOT_NEEDED,
+    SAID_OF,
+    SENTENCE_READINGS,
+)
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.text import Item, split_items, tokenize
+from oic_ai.tools.planner.words import ADD_VERBS, FILLER, PACKAGE_TOKEN, REMOVE_VERBS
+
+Resolve = Callable[[PlanState, Item], None]
+
+
+def said_of(state: PlanState, _resolve_item: Resolve) -> None:
+    """Packages named first, then what is said of them ("nginx isn't needed anymore")."""
+    tokens = tokenize(state.text.work)
+    for match in state.text.matches(ALL_IT_NEEDS):
+        start, end = match.span("names")
+        part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+        text = " ".join(t.text for t in part)
+        before = len(state.text.claims)
+        if part and (_find_capabilities(state.catalog, text) or _known(state, text)):
+            _resolve_item(state, Item("add", part, "said"))
+        if len(state.text.claims) > before:
+            state.text.consume(*match.span())
+    for match in [*state.text.matches(PACKAGE_IS), *state.text.matches(PACKAGES_FROM)]:
+        start, end = match.span("names")
+        part = [t for t in tokens if t.kind in ("word", "sep") and start <= t.start < end]
+        before = len(state.text.claims)
+        for item in split_items(part):
+            if any(w not in FILLER for w in item.words):
+                _resolve_item(state, Item("add", item.tokens, "package"))
+        if len(state.text.claims) > before:
+            state.text.consume(*match.span())
+    for match in state.text.matches(PHRASE_NOT_NEEDED):
+        start, end = match.span("names")
+        part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
+        before = len(state.text.claims)
+        if part and _find_capabilities(state.catalog, " ".join(t.text for t in part)):
+            _resolve_item(state, Item("remove", part, "said"))
+        if len(state.text.claims) > before:
+            state.text.consume(*match.span())
+    for match in state.text.matches(SAID_OF):
+        start, end = match.span("names")
+        if match.group("fronted") and not _clause_starts(state.text.work[:start]):
+            continue  # "check nginx out", "try htop out": a verb's object, no removal
+        on = match.group("on") or match.group("bare")
+        mode: Literal["remove", "add"] = "add" if on else "remove"
+        # the verb right before the names, or their first word ("drop a, b is enough")
+        first = state.text.work[start:end].split(maxsplit=1)[0]
+        governed = first if first in _VERBS else None
+        if governed is None and (said := _VERB_BEFORE.search(state.text.work[:start])):
+            governed = said.group()
+        comma = state.text.work.rfind(",", start, end)
+        if governed and comma >= 0 and (governed in ADD_VERBS) != (mode == "add"):
+            # "drop ffmpeg, gst is enough": ffmpeg is the object of a verb of the other way
+            start = comma + 1
+        part = [t for t in tokens if t.kind in ("word", "sep") and start <= t.start < end]
+        # "iotop installed", "nload must be installed" mark a name as strongly as "install
+        # iotop" does, and "telnet must not be" as "remove telnet"; an English word does not
+        # ("nothing else installed")
+        marked = (
+            match.group("bare")
+            or match.group("banned")
+            or re.search(r"install|add|includ", match.group("on") or "")
+        )
+        bare = marked and not is_english(match.group("names").split()[-1])
+        verb = "installed" if bare else "said"
+        before = len(state.text.claims)
+        for item in split_items(part):
+            if not any(w not in FILLER for w in item.words):
+                continue
+            took = len(state.text.claims)
+            _resolve_item(state, Item(mode, item.tokens, verb))
+            if match.group("fronted") and len(state.text.claims) == took:
+                _not_there(state, item)  # "nano out": nothing by that name to remove
+        if len(state.text.claims) > before:
+            state.text.consume(max(start, match.start()), match.end())
+    for pattern, mode, verb in SENTENCE_READINGS:
+        for match in state.text.matches(pattern):
+            lead = state.text.original[: match.start()].lower()
+            if pattern is NONE_THERE and not ENSURING.search(lead):
+                continue  # "since there is no docker anymore": a reason, no request
+            start, end = match.span("names")
+            part = [  # "weston's kiosk shell" names weston
+                replace(t, text=t.text.removesuffix("'s"))
+                for t in tokens
+                if t.kind in ("word", "sep") and start <= t.start < end
+            ]
+            before = len(state.text.claims)
+            if pattern in (MUST_HAVE, MUST_NOT_HAVE):  # "must include X": the verb said
+                verb = match.group("verb").split()[0]
+            listed = mode == "add" or pattern is MUST_NOT_HAVE  # "there is no ssh server"
+            items = list(split_items(part)) if listed else [Item(mode, part, verb)]
+            for item in items:
+                if any(w not in FILLER for w in item.words):
+                    _resolve_item(state, Item(mode, item.tokens, verb))
+            if len(state.text.claims) > before:
+                state.text.consume(*match.span())
+
+
+# an add or remove verb right before a name list said of ("drop ffmpeg, gst is enough")
+_VERBS = ADD_VERBS | REMOVE_VERBS
+_VERB_BEFORE = re.compile(rf"\b(?:{'|'.join(sorted(_VERBS))})(?=\s*$)")
+
+
+# words after which a clause may start with its object ("ok, nano out", "and vim remove")
+_OPENERS = frozenset("and then also but so ok okay sorry oh ah now pls please plus".split())
+
+
+def _clause_starts(before: str) -> bool:
+    """Whether a clause starts right after ``before`` (the text up to a name)."""
+    stripped = before.rstrip()
+    if not stripped or stripped[-1] in ".,;:!?(\n\x1f":
+        return True
+    return stripped.split()[-1] in _OPENERS
+
+
+def _not_there(state: PlanState, item: Item) -> None:
+    """Note a package-shaped name said to go that the template does not have."""
+    content = [t for t in item.tokens if t.text not in FILLER]
+    if len(content) != 1:
+        return
+    written = state.text.raw(content[0].start, content[0].end)
+    if PACKAGE_TOKEN.match(written) and (_known(state, written) or not is_english(written)):
+        remove_packages(state, item, [], written)
