@@ -110,6 +110,9 @@ PACKAGE_CAPABILITIES: dict[str, tuple[str, ...]] = {
         "cage",
         "sway",
         "xfce4*",
+        "lxde*",
+        "lxqt*",
+        "task-*-desktop",
     ),
     "security": (
         "fail2ban",

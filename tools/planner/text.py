@@ -433,8 +433,10 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
             word = f"{previous} {word}"  # the verb is the pair: "do without" is no negator
         elif token.kind == "word" and (previous, word) in ADD_PAIRS:  # "switch to"
             verb = "add"
-        elif token.kind == "word" and word in _NOUN_TOO and (
-            phrase[-1:] and phrase[-1] in _NOUN_BEFORE or phrase[:1] in (["a"], ["an"])
+        elif (
+            token.kind == "word"
+            and word in _NOUN_TOO
+            and (phrase[-1:] and phrase[-1] in _NOUN_BEFORE or phrase[:1] in (["a"], ["an"]))
         ):
             verb = None  # "an old Debian install somebody set up", "the install": a noun
         elif token.kind == "word" and word in ADD_VERBS:

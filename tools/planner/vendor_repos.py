@@ -178,7 +178,8 @@ def read_vendor_repositories(text: str) -> tuple[str, list[str], list[str]]:
                 if not line:
                     continue
         rewritten.append(line)
-    rewritten += [source.request() for source in sources]
+    # the repository first, then what is installed from it ("apt-get install docker-ce")
+    rewritten = [source.request() for source in sources] + rewritten
     notices = ["read the pasted repository instructions as the repository they set up"]
     missed = [
         f"'{url}' — the repository's sources file is fetched whole and its lines are not "

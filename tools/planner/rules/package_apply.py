@@ -76,6 +76,18 @@ def apply_capabilities(
             }
         present = present_names(state, candidates)
         if not present:
+            # "let's not do xfce" on a template with xfce4: what its own names spell, not
+            # its whole group (firefox is a desktop package too)
+            own = [
+                f"{w}*"
+                for c in capabilities
+                if c.name != c.group
+                for w in (c.name, *c.synonyms)
+                if re.fullmatch(r"[a-z][a-z0-9-]{2,}", w)
+            ]
+            if own and present_names(state, _matching(state, own)):
+                remove_by_patterns(state, item, label, own)
+                return
             groups = {c.group for c in capabilities}
             patterns = [p for g in groups for p in PACKAGE_CAPABILITIES.get(g, ())]
             if patterns and not any(g == "container" for g in groups):
@@ -153,6 +165,11 @@ def present_names(state: PlanState, candidates: Iterable[str]) -> list[str]:
     wanted = set(candidates)
     installed = (*state.facts.packages, *state.facts.kernel.packages, *state.add)
     return [name for name in installed if name in wanted]
+
+
+def _matching(state: PlanState, patterns: Sequence[str]) -> list[str]:
+    installed = (*state.facts.packages, *state.facts.kernel.packages)
+    return [n for n in installed if any(fnmatchcase(n, p) for p in patterns)]
 
 
 def remove_by_patterns(state: PlanState, item: Item, label: str, patterns: Iterable[str]) -> None:

@@ -394,7 +394,7 @@ def names_pointed_at(state: PlanState, item: Item) -> list[Token]:
     return list(names.values()) if names and len(names) == wanted else []
 
 
-_PACKAGE_WORDS = frozenset("packages ones tools programs apps two both".split())
+_PACKAGE_WORDS = frozenset("packages ones tools programs apps two both them".split())
 _COUNTS = {"two": 2, "three": 3, "four": 4, "both": 2, "2": 2, "3": 3, "4": 4}
 _SENTENCE = re.compile(r"[.!?](?=\s)|\n")
 

@@ -639,3 +639,27 @@ def apply_shared_noun_siblings(
             remove_packages(state, item, names, " ".join(names))
         else:
             apply_names(state, item, names[0], names)
+
+
+def described_before(state: PlanState, items: Sequence[Item], index: int) -> list[Item]:
+    """The items of the list ``items[index]`` ends that nothing read, before the names.
+
+    "add nav2 bringup and slam toolbox (ros-jazzy-nav2-bringup, ros-jazzy-slam-toolbox)":
+    the names in parentheses spell out the whole list, so "nav2 bringup", which names no
+    package by itself, is described by them too. Only items under the same verb, joined
+    by commas and "and", that no rule read.
+    """
+    head = items[index]
+    found: list[Item] = []
+    for k in range(index - 1, -1, -1):
+        item, after = items[k], items[k + 1]
+        between = state.text.work[item.span[1] : after.span[0]]
+        if item.mode != head.mode or not _LIST_JOIN.match(between):
+            break
+        if any(s < item.span[1] and item.span[0] < e for s, e, _ in state.text.claims):
+            break
+        found.append(item)
+    return found
+
+
+_LIST_JOIN = re.compile(r"^\s*(?:,|\band\b|&)?\s*(?:and\s+)?$")

@@ -43,8 +43,16 @@ def real(state: PlanState, name: str) -> bool:
         listed = capability.packages_for(target.os, target.dist, target.arch)
         keys = [k.split("/", 1)[0] for k, v in capability.package_table.items() if name in v]
         if listed and name not in listed and not ({family, target.dist} & set(keys)):
+            if target.os == "debian" and _debian_name(name):
+                continue  # "xfce4": Debian's own metapackage too, beside task-xfce-desktop
             return False  # only another dist's spelling ("firefox" is Ubuntu's)
     return True
+
+
+def _debian_name(name: str) -> bool:
+    from oic_ai.stores.debian_names import debian_names
+
+    return name in debian_names()
 
 
 @lru_cache(maxsize=16)
@@ -89,8 +97,16 @@ def known(state: PlanState, name: str, *, as_written: bool = True) -> bool:
 
 
 def _written_as_is(state: PlanState, name: str) -> bool:
+    """``name`` written as it is spelt, or as an acronym in capitals ("LXDE", "VLC")."""
     pattern = rf"(?<![\w.+-]){re.escape(name)}(?![\w+-]|\.\w)"
-    return re.search(pattern, state.text.original) is not None
+    if re.search(pattern, state.text.original) is not None:
+        return True
+    # an acronym is written in capitals; a product name in mixed case ("PackageKit") is not
+    # the package's spelling
+    return bool(re.fullmatch(r"[a-z][a-z0-9]{1,7}", name)) and (
+        re.search(rf"(?<![\w.+-]){re.escape(name.upper())}(?![\w+-]|\.\w)", state.text.original)
+        is not None
+    )
 
 
 def _ambiguous(state: PlanState, token: Token) -> bool:

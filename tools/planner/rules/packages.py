@@ -32,11 +32,11 @@ from oic_ai.tools.planner.rules.package_apply import (
     remove_packages,
 )
 from oic_ai.tools.planner.rules.package_conditions import (
+    by_means_of,
     capability_in_parentheses,
     carried_removal,
     conditional_removals,
     done_by_themselves,
-    by_means_of,
     joined_to_a_phrase,
     names_pointed_at,
     removal_across,
@@ -50,6 +50,7 @@ from oic_ai.tools.planner.rules.package_items import (
     FIELD_KEY,
     apply_shared_noun_siblings,
     companion,
+    described_before,
     described_removal,
     field_keys,
     instead_of_the_last,
@@ -197,6 +198,8 @@ def rule_packages(state: PlanState) -> None:
             ):
                 if not head_took:
                     state.text.consume(*head.span)  # the description the names spell out
+                for sibling in described_before(state, items, items.index(head)):
+                    state.text.consume(*sibling.span)  # "nav2 bringup and slam toolbox (a, b)"
                 head_took = previous_took = took_any = True
                 continue
             if previous_took and item.aside_by in _DESCRIBING:
@@ -412,17 +415,16 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
 def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
     """Names in parentheses that spell out the item before them ("the SCAP tools (a, b)")."""
     between = state.text.original[head.span[1] : item.span[0]]
-    if (
-        head.mode not in ("add", "remove")
-        or head.words[0] not in _DETERMINERS
-        or not between.lstrip().startswith("(")
-        or ")" in between
-    ):
+    if head.mode not in ("add", "remove") or not between.lstrip().startswith("(") or ")" in between:
         return False  # only right after the description they spell out
     content = [t for t in item.tokens if t.text not in FILLER]
     inner = Item(head.mode, item.tokens, head.verb or ",")
     if not content or not all(_candidate(state, inner, t) for t in content):
         return False
+    if head.words[0] not in _DETERMINERS and not all(
+        _known(state, state.text.raw(t.start, t.end)) for t in content
+    ):
+        return False  # "nav2 bringup and slam toolbox (ros-jazzy-...)": known names only
     if not names_software([t for t in head.tokens if t.text not in FILLER]) and not all(
         _known(state, state.text.raw(t.start, t.end)) for t in content
     ):

@@ -20,7 +20,11 @@ from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_model import Repository
 from oic_ai.tools.edit_plan import AddRepository, SetValue
 from oic_ai.tools.planner.clauses import split_clauses
-from oic_ai.tools.planner.rules.repository_refs import named_repository, rule_repository_removal
+from oic_ai.tools.planner.rules.repository_refs import (
+    named_repository,
+    rule_repository_removal,
+    rule_repository_version,
+)
 from oic_ai.tools.planner.state import PlanState
 
 _URL = r"(?:https?|file)://(?:\[[0-9a-f:.]+\])?[^\s\[\]\x1f,;'\"`()]*[^\s\[\]\x1f,;'\"`().!?:]"
@@ -167,6 +171,7 @@ def rule_repositories(state: PlanState) -> None:
     """Add the repositories the request names, each field as written."""
     text = state.text
     rule_repository_removal(state)
+    rule_repository_version(state)  # "switch the repo to 9.x"
     fields_of_its = state.facts.repositories and (
         _ITS_FIELD.search(text.work) or _FIELD_WORD.search(text.work)
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from oic_ai.tools.edit_plan import DeleteValue
+from oic_ai.tools.edit_plan import DeleteValue, SetValue
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import TAKE_OUT
 
@@ -124,3 +124,59 @@ def _in_host(url: str, said: str) -> bool:
     host = re.sub(r"^[a-z]+://", "", url.lower()).split("/")[0]
     parts = {p for p in re.split(r"[^a-z0-9]+", host) if len(p) >= 3} - _GENERIC
     return bool(parts & set(re.findall(r"[a-z0-9]+", said.lower())))
+
+
+# "switch the repo to 9.x", "move the elastic repository to version 9.x", "bump that
+# mirror from 8.x to 9.x": the version in a listed repository's address changes
+_VERSION_CHANGE = re.compile(
+    r"\b(?:switch|move|bump|change|update|upgrade|point|set|repoint)\s+"
+    r"(?:the\s+|that\s+|this\s+|our\s+|their\s+)?(?P<words>(?:(?!(?:and|or|to)\b)[\w.+-]+\s+){0,3}?)"
+    rf"{_NOUN}s?\s+(?:from\s+(?:version\s+)?v?(?P<old>\d+(?:\.(?:\d+|x))*)\s+)?"
+    r"to\s+(?:version\s+|release\s+)?v?(?P<new>\d+(?:\.(?:\d+|x))*)(?![\w.])",
+    re.IGNORECASE,
+)
+# a version as a segment of an address: "/8.x/", "/v3.19/", "-17/"
+_SEGMENT = r"(?<=[/_-])v?{}(?=[/_-]|$)"
+
+
+def rule_repository_version(state: PlanState) -> None:
+    """Change the version in the address of the listed repository a request moves.
+
+    "switch the repo to 9.x" for ``https://artifacts.elastic.co/packages/8.x/apt``: the
+    address holds one version of the same shape (``8.x``), which becomes ``9.x``; the
+    other fields stay. The repository is the only one listed or the one its words name;
+    an address with no such version, or with several, is reported.
+    """
+    text = state.text
+    for match in text.matches(_VERSION_CHANGE):
+        listed = [u for u, _ in listed_repositories(state)]
+        words = match.group("words").strip()
+        wanted = named_repository(state, words) if words else None
+        if wanted is None and not words and len(listed) == 1:
+            wanted = listed[0]
+        if wanted is None:
+            continue  # no listed repository: another rule's ("switch to the 9.x repo")
+        new = match.group("new")
+        shape = re.sub(r"\d+", r"\\d+", re.escape(new))  # "9.x": any "N.x"
+        found = list(re.finditer(_SEGMENT.format(shape), wanted))
+        if match.group("old"):
+            found = [m for m in found if m.group().lstrip("v") == match.group("old")]
+        text.consume(*match.span())
+        if len(found) != 1:
+            state.not_applied.append(
+                f"'{text.raw(*match.span()).strip()}' — the address {wanted} holds "
+                f"{'no' if not found else 'more than one'} version like {new} to change; "
+                "give the new URL"
+            )
+            continue
+        version = found[0]
+        keep_v = "v" if version.group().startswith("v") else ""
+        url = wanted[: version.start()] + keep_v + new + wanted[version.end() :]
+        planned = [r for r in state.repositories if r.url == wanted]
+        if planned:
+            planned[0].url = url
+            continue
+        state.repository_values.append(
+            SetValue(path=f"packageRepositories[url={wanted}].url", value=url)
+        )
+        state.notes.append(f"repository {wanted} now points at {url}")
