@@ -406,6 +406,12 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
             rest = [t for t in rest if t.start < purpose]
             if len(rest) == 1 and rest[0].text in IMPERATIVES:
                 rest = []  # the verb of the change that was read ("emit")
+        # "give me a raw disk version of the same thing for the VMs": the verb, who gets it,
+        # the word for another version of the image and who it is for; the format was read
+        restating = [t for t in rest if t.text not in _RESTATING]
+        if restating and restating[0].text in IMPERATIVES and len(restating) < len(rest):
+            if len(restating) == 1 or restating[1].text == "for":
+                rest = []
         said = " ".join(state.text.raw(t.start, t.end) for t in rest)
         reading = read_clause(said, is_package=known)
         if reading.why.startswith(("value", "package")) or (
@@ -564,6 +570,9 @@ def _purpose_tail(state: PlanState, item: Unread) -> int | None:
     return last + found.start()
 
 
+_RESTATING = frozenset(
+    "me us version versions variant copy flavor flavour edition of same thing one".split()
+)
 _LEAD_WORDS = frozenset("and then also plus so but or just now ok okay oh well please".split())
 
 

@@ -398,3 +398,26 @@ def test_switching_to_a_release_is_no_repository_change() -> None:
 
 def test_set_values_helper_is_used() -> None:
     assert set_values(plan_on(UBUNTU, "add htop")) == {}
+
+
+# --- another version of the image, in a format that was read -----------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "and give me a raw disk version of the same thing for the VMs",
+        "give us a qcow2 copy for the lab",
+        "make me an arm64 variant",
+        "produce a raw flavour of the same one",
+    ],
+)
+def test_a_version_in_another_format_asks_nothing_more(said: str) -> None:
+    result = plan_on(DEBIAN_ISO, said)
+    assert [op for op in result.operations if op.op == "set_target"], (said, result.operations)
+    assert not result.not_applied, (said, result.not_applied)
+
+
+def test_a_version_without_a_format_is_still_reported() -> None:
+    result = plan_on(DEBIAN_ISO, "give me a version for the VMs")
+    assert result.not_applied, result.operations
