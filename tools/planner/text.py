@@ -346,6 +346,11 @@ _INTENDING = frozenset("we'll i'll".split())
 _NOUN_BEFORE = frozenset("the a an our their my this that".split())
 # verbs that are nouns after an article ("a fresh install", "the install")
 _NOUN_TOO = frozenset("install installs".split())
+# what "install" names before a noun: "the ROS install docs", "their install page says"
+_WRITTEN_STEPS = frozenset(
+    "docs doc documentation guide guides page pages instructions steps notes script "
+    "scripts manual howto tutorial process media".split()
+)
 # a noun phrase with one of these at its head can be a subject: "the rescue flows use scp"
 _DEFINITE = frozenset("the our their my his her its these those".split())
 # modals that make a statement unless they ask ("can you add", "could we have")
@@ -436,7 +441,11 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
         elif (
             token.kind == "word"
             and word in _NOUN_TOO
-            and (phrase[-1:] and phrase[-1] in _NOUN_BEFORE or phrase[:1] in (["a"], ["an"]))
+            and (
+                (phrase[-1:] and phrase[-1] in _NOUN_BEFORE)
+                or phrase[:1] in (["a"], ["an"])
+                or (index + 1 < len(tokens) and tokens[index + 1].text in _WRITTEN_STEPS)
+            )
         ):
             verb = None  # "an old Debian install somebody set up", "the install": a noun
         elif token.kind == "word" and word in ADD_VERBS:

@@ -421,3 +421,16 @@ def test_a_version_in_another_format_asks_nothing_more(said: str) -> None:
 def test_a_version_without_a_format_is_still_reported() -> None:
     result = plan_on(DEBIAN_ISO, "give me a version for the VMs")
     assert result.not_applied, result.operations
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Straight from the ROS install docs: install htop",
+        "their install guide says to add htop",
+        "per the vendor's install page, we want htop",
+        "following the install instructions, add htop",
+    ],
+)
+def test_install_before_a_word_for_written_steps_is_a_noun(said: str) -> None:
+    assert added(plan_on(UBUNTU, said)) == ["htop"], said
