@@ -416,7 +416,7 @@ def by_means_of(state: PlanState, item: Item) -> Item:
         known(state, written)
         or known(state, last.text)
         or any(
-            words(c.name) == [last.text] or last.text in c.synonyms
+            words(c.name) == (last.text,) or last.text in c.synonyms
             for c in find_capabilities(state.catalog, last.text)
         )
     ):
