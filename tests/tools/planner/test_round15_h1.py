@@ -434,3 +434,25 @@ def test_a_version_without_a_format_is_still_reported() -> None:
 )
 def test_install_before_a_word_for_written_steps_is_a_noun(said: str) -> None:
     assert added(plan_on(UBUNTU, said)) == ["htop"], said
+
+
+# --- a setting's value is no package -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "also drop our kubelet config in with cgroupDriver: systemd",
+        "the daemon wants log_driver=journald",
+        "set containerRuntimeEndpoint: containerd in the config",
+        "with storage_driver: overlay2",
+    ],
+)
+def test_a_settings_value_is_no_package(said: str) -> None:
+    found = added(plan_on(UBUNTU, said))
+    assert not {"systemd", "journald", "containerd", "overlay2"} & set(found), (said, found)
+
+
+@pytest.mark.parametrize("said", ["extra_packages: htop", "extraPackages: htop", "pkgs: htop"])
+def test_a_package_list_key_still_lists_packages(said: str) -> None:
+    assert added(plan_on(UBUNTU, said)) == ["htop"], said

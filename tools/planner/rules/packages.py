@@ -549,6 +549,11 @@ def _replacements(state: PlanState) -> None:
 
 
 _MAX_ITEM_WORDS = 8
+# a setting's key right before a value: camelCase ("cgroupDriver:") or snake_case
+# ("log_driver="), never a list heading ("packages:")
+_SETTING_KEY = re.compile(
+    r"(?<![\w.-])(?!\w*(?:[Pp]ackage|[Pp]kg))(?:[a-z]+[A-Z]\w*|[a-z]+_[a-z_]+)\s*[:=]\s*$"
+)
 
 
 def _resolve_item(state: PlanState, item: Item) -> None:
@@ -563,6 +568,8 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         and _real(state, content[1])
     ):
         content = content[1:]  # "the browser chromium", "the compositor cage": the name
+    if len(item.tokens) == 1 and _SETTING_KEY.search(state.text.original[: item.span[0]]):
+        return  # "cgroupDriver: systemd", "log_driver=journald": a setting's value
     if (exact := exact_name(state, item)) is not None:
         apply_names(state, item, exact, [exact])  # "prometheus itself": that very package
         return
