@@ -456,3 +456,17 @@ def test_a_settings_value_is_no_package(said: str) -> None:
 @pytest.mark.parametrize("said", ["extra_packages: htop", "extraPackages: htop", "pkgs: htop"])
 def test_a_package_list_key_still_lists_packages(said: str) -> None:
     assert added(plan_on(UBUNTU, said)) == ["htop"], said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "set the hostname to yard-1, our MDM renames them anyway",
+        "add htop, the VPN team asked",
+        "add htop; IT wants it",
+    ],
+)
+def test_an_acronym_said_of_something_is_no_package(said: str) -> None:
+    result = plan_on(DEBIAN, said)
+    assert not {"mdm", "vpn", "it"} & set(added(result)), (said, result.operations)
+    assert not result.not_applied, (said, result.not_applied)

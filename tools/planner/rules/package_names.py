@@ -101,11 +101,12 @@ def _written_as_is(state: PlanState, name: str) -> bool:
     pattern = rf"(?<![\w.+-]){re.escape(name)}(?![\w+-]|\.\w)"
     if re.search(pattern, state.text.original) is not None:
         return True
-    # an acronym is written in capitals; a product name in mixed case ("PackageKit") is not
-    # the package's spelling
+    # an acronym written in capitals, right after a verb that asks for it ("use LXDE
+    # instead", "install VLC"); a product name in mixed case ("PackageKit") is not the
+    # package's spelling, nor is an acronym said of something ("our MDM renames them")
+    asked = rf"\b(?:use|install|add|want|need|with|plus)\s+(?:the\s+)?{re.escape(name.upper())}"
     return bool(re.fullmatch(r"[a-z][a-z0-9]{1,7}", name)) and (
-        re.search(rf"(?<![\w.+-]){re.escape(name.upper())}(?![\w+-]|\.\w)", state.text.original)
-        is not None
+        re.search(rf"{asked}(?![\w+-]|\.\w)", state.text.original) is not None
     )
 
 
