@@ -160,15 +160,21 @@ def new_target(current: dict[str, str], asked: dict[str, str]) -> dict[str, str]
 
 
 def _is_question(request: str) -> bool:
-    """A question about the template, after any sentence that only sets a target aside."""
-    for sentence in _SENTENCE.findall(request):
-        text = sentence.strip()
+    """A question about the template, after any sentence that only sets a target aside.
+
+    A question followed by a sentence that asks for a change ("why is loglevel=7 on the
+    cmdline? ... and add iommu=pt") is a request: its change is to be made.
+    """
+    sentences = [s.strip() for s in _SENTENCE.findall(request)]
+    for at, text in enumerate(sentences):
         if not text:
             continue
         _, mentions = _asked_targets(text)
         set_aside = [m for m in detect_target_spans(text) if m not in mentions]
         if set_aside and not mentions and len(text.split()) <= 4:
             continue  # "OK, forget arm."
+        if any(is_modification(later) for later in sentences[at + 1 :]):
+            return False
         return _QUESTION.match(text) is not None and not is_modification(text)
     return False
 

@@ -315,6 +315,8 @@ def relays_a_need(sentence: str) -> bool:
     return (
         len(words) > 2
         and words[0] not in IMPERATIVES
+        # "let's say 6 GB": the user's own proposal, nobody else's report
+        and words[0] not in ("let's", "lets", "let")
         and any(w in REPORTING for w in words[1:3])
         and read_clause(sentence).why.startswith("wish")
     )

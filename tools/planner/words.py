@@ -185,6 +185,12 @@ NOT_NEEDED = (
     r"|(?:is|are)n't\s+really)"
     r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
 )
+# "it can go", "should be dropped", "has to go away": said after what goes
+GOES_AWAY = (
+    r"(?:can|could|should|must|may|has\s+to|have\s+to|needs?\s+to)\s+"
+    r"(?:go(?:\s+away)?|be\s+(?:removed|dropped|deleted|taken\s+out|left\s+out))"
+    r"(?:\s+(?:too|as\s+well|now))?"
+)
 # "we don't need (it) anymore", "I no longer want": said after the names it is about
 NOT_WANTED = (
     r"(?:we|i|they|you)\s+(?:don'?t|do\s+not|no\s+longer|won'?t|will\s+not)\s+(?:really\s+)?"

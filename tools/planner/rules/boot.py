@@ -19,9 +19,13 @@ _BOOTLOADER = re.compile(
     rf"(?P<efi>uefi|efi)(?:\s+boot)?){WORD_END}(?:\s+(?:boot\s*loader|bootloader|mode))?"
 )
 _NEGATED_BEFORE = re.compile(
-    rf"(?:\b(?:without|no|not|disable|disabling|turn\s+off|switch\s+off|{TAKE_OUT}|"
+    rf"(?:(?:\b(?:without|no|not|never|disable|disabling|turn\s+off|switch\s+off|{TAKE_OUT}|"
     # "take the secure boot keys back out": the verb whose "out" follows the keys
-    r"take|pull|non)\s+(?:more\s+|longer\s+)?(?:the\s+|a\s+|any\s+|all\s+(?:the\s+)?)?)$"
+    r"take|pull|non)|n't)\s+(?:more\s+|longer\s+)?"
+    # a verb between: "let's not do immutable", "we don't want immutability", "never use"
+    r"(?:(?<=not\s|n't\s|ver\s)(?:do|use|have|want|need|go\s+with|bother\s+with|enable"
+    r"|turn\s+on)\s+|(?<=no\s)need\s+(?:for|of)\s+)?"
+    r"(?:the\s+|an?\s+|any\s+|all\s+(?:the\s+)?)?)$"
 )
 
 
@@ -62,7 +66,7 @@ _UNCHANGEABLE = (
     r"|(?:can(?:no|')?t|can\s+not|cannot)\s+be\s+(?:modified|changed|altered|written\s+to))"
 )
 _AT_RUNTIME = r"(?:\s+(?:at|during)\s+run[- ]?time|\s+while\s+(?:it\s+)?runs|\s+in\s+the\s+field)?"
-_IMMUTABLE = re.compile(
+IMMUTABLE = re.compile(
     r"\b(?:(?P<off>mutable|writable\s+root(?:fs)?|read[- ]write\s+root(?:fs)?)|immutable"
     r"(?:\s+(?:root(?:fs)?|root\s+file\s*system|os|image))?|immutability|dm-?verity"
     r"(?:\s+root)?|read[- ]only\s+(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|"
@@ -102,6 +106,14 @@ _ENABLE_WORDS = re.compile(
 _LIST_GAP = re.compile(r"[\s\x1f]*(?:,|\band\b|\bor\b|\bnor\b)?[\s\x1f]*$")
 
 
+def _said_from(text: RequestText, match: re.Match[str]) -> int:
+    """Where the clause words just before ``match`` ("keep", "but keep the") start."""
+    lead = re.search(
+        r"(?:\b(?:but|and|though)\s+)?(?:\b\w+\s+)?(?:the\s+)?$", text.work[: match.start()]
+    )
+    return lead.start() if lead is not None else match.start()
+
+
 def _consume_before(text: RequestText, match: re.Match[str], pattern: re.Pattern[str]) -> bool:
     """Mark the words just before ``match`` used when ``pattern`` ends there ("turn off")."""
     start = max(0, match.start() - 30)
@@ -117,11 +129,13 @@ def rule_immutability(state: PlanState) -> None:
     text = state.text
     mentions = sorted(
         [(m, "secure boot") for m in text.matches(_SECURE_BOOT)]
-        + [(m, "immutability") for m in text.matches(_IMMUTABLE)],
+        + [(m, "immutability") for m in text.matches(IMMUTABLE)],
         key=lambda item: item[0].start(),
     )
     previous: tuple[int, bool] | None = None  # end and negation of the last mention
+    kept_secure_boot: tuple[int, int] | None = None  # "keep secure boot": where it was said
     for match, kind in mentions:
+        said_from = _said_from(text, match)
         negated = _consume_before(text, match, _NEGATED_BEFORE)
         after = _NEGATED_AFTER.match(text.work, match.end())
         if after is not None:  # "turn secure boot off", "immutability disabled"
@@ -138,6 +152,7 @@ def rule_immutability(state: PlanState) -> None:
         previous = (match.end(), negated)
         if kind == "secure boot":
             if not negated:
+                kept_secure_boot = (said_from, match.end())
                 _key_paths(state)
             state.secure_boot = not negated
             if state.secure_boot == state.facts.secure_boot:
@@ -151,6 +166,14 @@ def rule_immutability(state: PlanState) -> None:
             state.immutable = None
     if not any(kind == "secure boot" for _, kind in mentions) and _DB_KEYS.search(text.work):
         _db_keys(state)
+    if state.immutable is False and state.facts.secure_boot and kept_secure_boot is not None:
+        # "turn immutability off, keep secure boot": the keys live in the immutability
+        # settings, and turning it off removes them; one of the two cannot be honoured
+        state.reject(
+            *kept_secure_boot,
+            "secure boot keys need immutability enabled; turning immutability off removes them",
+        )
+        state.secure_boot = None
     if state.secure_boot and state.facts.immutability_enabled is not True:
         if state.immutable is False:
             state.warn("secure boot keys need immutability enabled; kept immutability off as asked")

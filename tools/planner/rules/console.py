@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from oic_ai.tools.planner.clauses import Clause, split_clauses
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import TAKE_OUT
+from oic_ai.tools.planner.words import GOES_AWAY, TAKE_OUT
 
 _DEVICE = re.compile(
     r"\b(?:tty(?:S|AMA|USB|ACM|mxc|THS|PS|SAC|LP|O|MFD|HS|AML|SIF)\d+|hvc\d+)\b", re.I
@@ -241,7 +241,10 @@ _DROP = re.compile(
     rf"{_DROP_VERB}(?:(?P<device>tty\d+|tty[a-z]+\d+|hvc\d+)|(?P<virtual>vga|virtual|screen|"
     r"graphical|framebuffer|display|monitor|local|text)|(?P<serial>serial))\s+consoles?\b"
     rf"|{_DROP_VERB}(?P<device2>tty\d+|tty[a-z]+\d+|hvc\d+)\b(?![=,])"
-    r"|\bonly\s+(?:keep\s+)?(?:the\s+)?(?P<only>serial)\s+console\b",
+    r"|\bonly\s+(?:keep\s+)?(?:the\s+)?(?P<only>serial)\s+console\b"
+    # "the ttyS0 console can go", "that tty0 one should be removed"
+    r"|(?<![\w=])(?P<device3>tty\d+|tty[a-z]+\d+|hvc\d+)\s+(?:consoles?|one|entry)\s*,?\s*"
+    rf"(?:(?:it|that)\s+)?{GOES_AWAY}\b",
     re.I,
 )
 
@@ -250,8 +253,9 @@ def _remove_consoles(state: PlanState) -> None:
     for match in state.text.matches(_DROP):
         args = state.current_cmdline.split()
         consoles = _consoles(args)
-        if match.group("device") or match.group("device2"):
-            wanted = {(match.group("device") or match.group("device2")).lower()}
+        device = match.group("device") or match.group("device2") or match.group("device3")
+        if device:
+            wanted = {device.lower()}
             gone = [i for i, d, _ in consoles if d.lower() in wanted]
         elif match.group("virtual") or match.group("only"):
             gone = [i for i, d, _ in consoles if _VIRTUAL.match(d)]
@@ -268,9 +272,24 @@ _DROP_ARG = re.compile(rf"{_DROP_VERB}console=", re.I)
 _REMOVING = re.compile(r"\b(?:remove|drop|delete|strip)\b.*\bfrom\b", re.I)
 
 
+# "ttyS0 isn't connected to anything", "ttyS1 is unused here": a device said to be absent
+_ABSENT = re.compile(
+    rf"{_DEVICE.pattern}(?:\s+(?:port|console|line|uart))?\s+(?:(?:is|are)\s+)?"
+    r"(?:(?:not|n't|never)\s+(?:connected|wired|used|present|there|attached|available|hooked\s+up)"
+    r"|isn't\s+(?:connected|wired|used|present|there|attached|available|hooked\s+up)"
+    r"|unused|disconnected|unconnected|dead)\b",
+    re.I,
+)
+
+
 def _is_console(written: str, work: str) -> bool:
+    from oic_ai.tools.planner.rules.kernel_order import OPTION_GOES
+
     if "\x1f" in work and not work.replace("\x1f", "").strip():
         return False  # another rule read it all
+    goes = OPTION_GOES.search(work)
+    if (goes is not None and "=" in goes.group("arg")) or _ABSENT.search(written):
+        return False  # "if there's a console=ttyS0 entry it can go": a removal, not an ask
     if _REMOVING.search(work) or _DROP.search(work) or _DROP_ARG.search(work):
         return False  # "remove console=ttyS0 from the cmdline", "drop console=ttyS0": a removal
     if _DEVICE.search(written) and not re.search(r"console=", written, re.I):

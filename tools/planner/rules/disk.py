@@ -37,10 +37,16 @@ _DISK_SIZE = re.compile(
     r"(?:disk(?:\s+image)?|image|drive)(?:\s+size|'s\s+size)?\s*"
     # the verb after its object, as in other word orders: "whole disk make 60GiB"
     r"(?:(?:make|set|change|resize|grow|put)\s+(?:it\s+)?(?:to\s+)?"
-    rf"|to\s+|=\s*|:\s*|of\s+|at\s+|is\s+|should\s+be\s+|(?P<by>by)\s+)?(?P<size>{SIZE})"
+    rf"|to\s+|=\s*|:\s*|of\s+|at\s+|is\s+|should\s+be\s+|(?P<by>by)\s+)?"
+    # "image just 8GiB", "disk only 6 gigs", "the image about 4GB"
+    rf"(?:(?:just|only|about|around|roughly|approximately|approx\.?)\s+)?(?P<size>{SIZE})"
     r"(?:\s+(?:(?P<more>bigger|larger|more)|(?P<less>smaller|less)))?"
-    rf"|\b(?:(?:a|an|with)\s+)?(?P<size2>{SIZE})\s+(?:of\s+)?(?:total\s+)?(?:disk|drive)"
+    rf"|\b(?:(?:a|an|with)\s+)?(?P<size2>{SIZE})\s+(?:of\s+)?(?:total\s+)?(?:disk|drive"
+    # a cloud's "root volume" is the whole disk when the root partition fills it
+    r"|(?P<vol>(?:root|boot|os|ebs)\s+volume))"
     r"(?:\s+(?:size|image))?\b"
+    rf"|\b(?:the\s+)?(?P<vol2>(?:root|boot|os|ebs)\s+volume)(?:\s+size)?\s*(?:(?:of|at|is|to|=|:)\s*)?"
+    rf"(?P<size4>{SIZE})"
     rf"|\b(?:make|set|bump|grow|resize|increase|raise|change|shrink|reduce|enlarge|expand|extend)"
     rf"\s+it\s+(?:(?:up|down)\s+)?(?:to\s+)?(?P<size3>{SIZE})"
 )
@@ -73,7 +79,9 @@ _RELATIVE = re.compile(
 def rule_disk_size(state: PlanState) -> None:
     """Set the disk size, absolutely ("16GiB") or relatively ("grow by 4GiB")."""
     for match in state.text.matches(_DISK_SIZE):
-        group = next(g for g in ("size", "size2", "size3") if match.group(g))
+        group = next(g for g in ("size", "size2", "size3", "size4") if match.group(g))
+        if (match.group("vol") or match.group("vol2")) and not _root_fills_disk(state):
+            continue  # a root partition of its own size: the partition rules read it
         if group == "size3" and _PARTITION_BEFORE.search(
             state.text.work, max(0, match.start() - 30), match.start()
         ):
@@ -111,6 +119,13 @@ def rule_disk_size(state: PlanState) -> None:
         size = int(current * factor)
         state.text.consume(*match.span())
         set_disk_size(state, match.span(), size, format_size(size))
+
+
+def _root_fills_disk(state: PlanState) -> bool:
+    """True when the root partition takes the rest of the disk (or there is no layout)."""
+    parts = state.facts.partitions
+    root = next((p for p in parts if p.mount_point == "/"), None)
+    return not parts or (root is not None and root.end_bytes == 0)
 
 
 def set_disk_size(state: PlanState, span: tuple[int, int], size: int, text: str) -> None:

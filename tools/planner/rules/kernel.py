@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from oic_ai.tools.planner.rules.kernel_params import is_kernel_key
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import CLAUSE_END, TAKE_OUT
+from oic_ai.tools.planner.words import CLAUSE_END, GOES_AWAY, TAKE_OUT
 
 _KERNEL_VERSION = re.compile(
     r"(?:\b(?:use|set|switch\s+to|upgrade\s+to|downgrade\s+to|pin|with|change|bump|move\s+to)\s+)?"
@@ -180,7 +180,12 @@ _CMDLINE_SIGNED = re.compile(rf"\b{_CMDLINE_WORDS}\s*(?P<op>[+-]=|[:=])?")
 _SIGNED_ARG = re.compile(
     rf"(?:\s*,\s*|\s+)?(?P<sign>[+-])?(?P<arg>(?>{_KEY}(?:={_VALUE})?))(?![\w=])"
 )
-_NEGATED_QUIET = re.compile(r"\b(?:no|not|without|disable|remove|drop)\s+(?:the\s+)?$")
+_GOES_AFTER = re.compile(
+    rf"(?:\s+(?:flag|option|one|entry|setting))?\s*,?\s*(?:(?:it|that)\s+)?{GOES_AWAY}\b"
+)
+_NEGATED_QUIET = re.compile(
+    rf"\b(?:no|not|without|disable|{TAKE_OUT})\s+(?:the\s+)?['\"`]?$"
+)
 
 
 def rule_kernel(state: PlanState) -> None:
@@ -198,7 +203,7 @@ def rule_kernel(state: PlanState) -> None:
         family = _family(keys, arg) if match.group("family") and "=" not in arg else []
         if _arg_key(arg) not in keys and not family:
             # "remove loglevel=7", "remove i915.force_probe": an option, just not there
-            if "=" in arg or is_kernel_key(state, arg):
+            if "=" in arg or is_kernel_key(state, arg) or arg.lower() in _FLAGS:
                 text.consume(*match.span())
                 state.notes.append(f"{arg} is not on the kernel command line")
             continue  # not an option the command line has: another rule's (a package)
@@ -294,8 +299,13 @@ def rule_kernel(state: PlanState) -> None:
             text.consume(*match.span(), "context")
     for match in text.matches(_QUIET):
         text.consume(*match.span())
-        if _NEGATED_QUIET.search(text.work, max(0, match.start() - 20), match.start()):
-            _remove_cmdline_args(state, ["quiet"])  # "no quiet boot"
+        goes = _GOES_AFTER.match(text.work, match.end())
+        if goes is not None or _NEGATED_QUIET.search(
+            text.work, max(0, match.start() - 20), match.start()
+        ):
+            if goes is not None:
+                text.consume(*goes.span())
+            _remove_cmdline_args(state, ["quiet"])  # "no quiet boot", "quiet can go"
             continue
         add_cmdline_args(state, ["quiet"])
     for match in text.matches(_KERNEL_VERSION):
@@ -716,7 +726,13 @@ def _remove_cmdline_args(state: PlanState, args: Iterable[str]) -> None:
     current = state.current_cmdline.split()
     keep = list(current)
     for arg in map(_unpunctuated, args):
-        hits = [old for old in keep if old == arg or ("=" not in arg and _arg_key(old) == arg)]
+        hits = [
+            old
+            for old in keep
+            if old == arg
+            or ("=" not in arg and _arg_key(old) == arg)
+            or (arg.startswith("console=") and old.startswith(arg + ","))  # any speed
+        ]
         if not hits:
             state.notes.append(f"{arg} is not on the kernel command line")
         keep = [old for old in keep if old not in hits]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from oic_ai.tools.planner.rules.kernel import (
+    _FLAGS,
     _KEY,
     SHOULD,
     _arg_key,
@@ -22,6 +23,7 @@ from oic_ai.tools.planner.rules.kernel import (
     add_cmdline_args,
 )
 from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.words import GOES_AWAY
 
 _OPTION_WORD = r"(?:\s+(?:option|param|parameter|argument|arg|setting|value|flag))?"
 # the old value said with the new one: "32 instead of 16", "16 not 8", "16, not 8"
@@ -75,6 +77,17 @@ _IF_THERE_REMOVE = re.compile(
 )
 
 
+# "if there's a console=ttyS0 entry it can go", "loglevel=7 should be dropped", "the quiet
+# flag has to go": an option said first, then that it goes (removed when there)
+OPTION_GOES = re.compile(
+    r"(?:\b(?:if|in\s+case)\s+there(?:'s|\s+is|\s+are)\s+)?(?:\b(?:a|an|the|any|that|this)\s+)?"
+    rf"(?<![\w.=/-])['\"`]?(?P<arg>{_KEY}(?:=[^\s,;'\"`\x1f]+)?)['\"`]?"
+    r"(?:\s+(?:entry|entries|one|option|param|parameter|argument|arg|setting|value|flag)"
+    r"(?:\s+(?:on|in)\s+(?:there|the\s+(?:cmdline|command\s+line|kernel\s+line)))?)?"
+    rf"\s*,?\s*(?:(?:then|so)\s+)?(?:(?:it|that|this|they)\s+)?{GOES_AWAY}\b"
+)
+
+
 def rule_kernel_order(state: PlanState) -> None:
     """Options named before their verb: removed, given a new value, or kept."""
     text = state.text
@@ -83,6 +96,12 @@ def rule_kernel_order(state: PlanState) -> None:
     values: dict[str, list[str]] = {}
     for arg in [*state.current_cmdline.split(), *state.append_cmdline]:
         values.setdefault(_arg_key(arg), []).append(arg.partition("=")[2])
+    for match in text.matches(OPTION_GOES):
+        arg = text.raw(*match.span("arg")).rstrip(".")
+        if _arg_key(arg) not in keys and "=" not in arg and arg.lower() not in _FLAGS:
+            continue  # "htop can go": no option, a package perhaps
+        text.consume(*match.span())
+        _remove_cmdline_args(state, [arg])  # a note when it is not there
     for match in text.matches(_IF_THERE_REMOVE):
         text.consume(*match.span())
         _remove_cmdline_args(state, [match.group("key")])  # a note when it is not there

@@ -33,6 +33,7 @@ from oic_ai.tools.planner.rules.kernel import (
     add_cmdline_args,
 )
 from oic_ai.tools.planner.rules.kernel_order import rule_kernel_order
+from oic_ai.tools.planner.rules.kernel_refs import rule_kernel_pointed
 from oic_ai.tools.planner.rules.kernel_params import (
     CPU_LIST_KEYS,
     CPUS_SAID,
@@ -282,6 +283,7 @@ def rule_kernel_words(state: PlanState) -> None:
         add_cmdline_args(state, [f"{key}={last}" for key in named])
     _where_only(state)
     _housekeeping(state)
+    rule_kernel_pointed(state)  # "please add both", "take that one back out"
 
 
 # "cores 2 and 3 for housekeeping", "housekeeping on cpus 0-1": the CPUs left to the

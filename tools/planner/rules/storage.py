@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from oic_ai.stores.disk_units import format_size
 from oic_ai.stores.template_model import Partition
 from oic_ai.tools.planner.clauses import Clause, split_clauses
+from oic_ai.tools.planner.rules.boot import IMMUTABLE as _IMMUTABLE
 from oic_ai.tools.planner.rules.disk import request_size, set_disk_size
 from oic_ai.tools.planner.rules.partitions import add_partition, find_partition, resize_partition
 from oic_ai.tools.planner.sizes import Size, parse_token
@@ -252,8 +253,15 @@ _ANNOUNCED = re.compile(
 def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) -> _Ask | None:
     """The storage slots of one clause; ``announced``: the clause before asked for a partition."""
     ask = _Ask(start=clause.start, end=clause.end)
+    if _IMMUTABLE.search(work) and not (_SIZE.search(work) or _FS.search(work)):
+        return None  # "can the root filesystem be read-only?": how it is mounted, no layout
     mount = next(
-        (m for m in _MOUNT.finditer(work) if not _NOT_MOUNTS.match(m.group("mount"))), None
+        (
+            m
+            for m in _MOUNT.finditer(work)
+            if not _NOT_MOUNTS.match(m.group("mount")) and not _between_words(work, m)
+        ),
+        None,
     )
     named = _NAMED.search(work)
     if named is None and _REST.search(work):
@@ -312,6 +320,19 @@ def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) 
     if ask.mount is None and (ask.size is None) == (ask.fs is None) and len(work.split()) > 3:
         return None  # not an attribute clause
     return ask
+
+
+# a bare "/" between two words is "or": "read-only / immutable", "docker / podman"
+_WORD_BEFORE = re.compile(r"(?:^|\s)(?!(?:on|at|for|as|to|of|is|in|and|root|mount|mounted|the)\s*$)[a-z][a-z-]*\s*$")
+_WORD_AFTER = re.compile(r"\s*(?!(?:partition|volume|fs|filesystem|gets?|takes?|is|and|with)\b)[a-z][a-z-]*\b")
+
+
+def _between_words(work: str, mount: re.Match[str]) -> bool:
+    """True when ``mount`` is a bare "/" standing between two plain words (an "or")."""
+    if mount.group("mount") != "/":
+        return False
+    before = _WORD_BEFORE.search(work[: mount.start()])
+    return before is not None and _WORD_AFTER.match(work, mount.end()) is not None
 
 
 def _only_mount(work: str, announced: bool) -> bool:
