@@ -93,6 +93,7 @@ class Partition:
     mount_point: str = ""
     start_bytes: int | None = None
     end_bytes: int | None = None
+    mount_options: str = ""
 
     @property
     def ref(self) -> str:
@@ -543,6 +544,7 @@ def _disk(raw: Any) -> Disk | None:
             mount_point=_text(p.get("mountPoint")),
             start_bytes=_size(p.get("start")),
             end_bytes=_size(p.get("end")),
+            mount_options=_text(p.get("mountOptions")),
         )
         for p in _mappings(raw.get("partitions"))
     )

@@ -185,6 +185,8 @@ NOT_NEEDED = (
     r"|(?:is|are)n't\s+really)"
     r"\s+(?:needed|required|necessary|wanted|used|useful|approved|allowed|permitted|welcome)"
 )
+# "a fixed 12 GiB", "a static size of 6 gigs": a size said to stay as it is
+FIXED = r"(?:(?:an?\s+)?(?:fixed|static|flat|constant)(?:\s+size(?:\s+of)?)?\s+)?"
 # "it can go", "should be dropped", "has to go away": said after what goes
 GOES_AWAY = (
     r"(?:can|could|should|must|may|has\s+to|have\s+to|needs?\s+to)\s+"

@@ -10,7 +10,7 @@ from oic_ai.tools.edit_plan import AddPartition, RemovePartition, ResizePartitio
 from oic_ai.tools.planner.rules.disk import request_size
 from oic_ai.tools.planner.sizes import Size
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import CLAUSE_END, FS, MOUNT, NOT_NEEDED, NOT_WANTED, SIZE
+from oic_ai.tools.planner.words import CLAUSE_END, FIXED, FS, MOUNT, NOT_NEEDED, NOT_WANTED, SIZE
 
 _PARTITION_ADD = re.compile(
     r"\b(?:(?:add|create|with|want|need|include|carve(?:\s+out)?|plus|make|give\s+me)\s+)?"
@@ -408,9 +408,10 @@ def _add_partition(state: PlanState, match: re.Match[str]) -> None:
     if rest is not None:
         end = rest.end()
     span = (match.start(), end)
-    if mount == "/":
+    if mount == "/" and size_span is None and fs is None and rest is None:
         state.reject(*span, "the root partition already exists; resize it instead")
         return
+    # "a / partition of 20GiB, xfs" (a pasted layout's root line) sizes the root there is
     size = request_size(state, size_span) if size_span else None
     state.text.consume(*span)
     add_partition(state, span, mount, size, fs, rest=rest is not None)
@@ -440,6 +441,8 @@ def add_partition(
     )
     if taker is not None and _sized_too(state, taker):
         taker = None  # "/ 20GiB, /var the rest": the layout gives the old taker a size
+    if rest and size is None and taker is not None and taker.mount_point == "/":
+        taker = _root_keeps_its_size(state, taker)
     if rest and size is None and taker is not None and taker.mount_point != mount:
         name = taker.mount_point or taker.ref
         reason = (
@@ -459,11 +462,14 @@ def add_partition(
         ),
         None,
     )
-    if planned is not None and (
-        size is None or (planned.size is not None and parse_size(planned.size) == size.bytes)
-    ):
+    if planned is not None:
         # said twice, as a pasted line and in words ("logvol /home --size=5120" and "a /home
-        # partition of 5 GiB"): one partition, the file system from whichever names one
+        # partition of 5 GiB"), or listed first and sized later ("partitions for /var and
+        # /tmp, 10 GiB for /var"): one partition, with the size said last
+        if size is not None:
+            planned.size = size.text
+        elif rest:
+            planned.size = None
         if fs:
             planned.fs_type = _FS_NAMES.get(fs, fs)
         return
@@ -499,6 +505,26 @@ def add_partition(
 _DEFAULT_PARTITION_SIZE = 2 * 1024**3
 
 
+def _root_keeps_its_size(state: PlanState, root: Partition) -> Partition | None:
+    """The root partition, taking the rest of the disk, keeps the size it has now.
+
+    "/home gets whatever is left" with a root that fills the disk and no size said for
+    it: the root is fixed at its current size (said in a warning) so the new partition can
+    take the rest. None when it was fixed; the root itself when its size is not known.
+    """
+    current = root.size_bytes(state.facts.disk_size_bytes)
+    if current is None or current <= 0:
+        return root
+    if not any(isinstance(op, ResizePartition) and op.partition == root.ref for op in state.partition_ops):
+        text = format_size(current)
+        state.partition_ops.append(ResizePartition(partition=root.ref, size=text))
+        state.warn(
+            f"/ took the rest of the disk; it keeps its current size ({text}) so that another "
+            "partition can take the rest — give / a size to change it"
+        )
+    return None
+
+
 def _sized_too(state: PlanState, part: Partition) -> bool:
     """True when this plan gives ``part`` a size: resized already, or sized in the request.
 
@@ -510,9 +536,12 @@ def _sized_too(state: PlanState, part: Partition) -> bool:
         return True
     if not part.mount_point:
         return False
+    said = re.escape(part.mount_point)
+    if part.mount_point == "/":
+        said = r"(?:/|root|rootfs)"  # "root 6 gigs", "make root a fixed 12 GiB"
     sized = re.compile(
-        rf"(?<![\w./-]){re.escape(part.mount_point)}(?![\w./-])\s*(?:partition\s+|fs\s+)?"
-        rf"(?:(?:is|at|of|gets|=|:)\s*)?(?:{FS}\s+)?{SIZE}"
+        rf"(?<![\w./-]){said}(?![\w./-])\s*(?:partition\s+|fs\s+|filesystem\s+|volume\s+)?"
+        rf"(?:(?:is|at|of|gets|to|=|:)\s*)?{FIXED}(?:{FS}\s+)?{SIZE}"
     )
     return sized.search(state.text.work) is not None
 

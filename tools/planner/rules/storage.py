@@ -24,7 +24,7 @@ from oic_ai.tools.planner.rules.disk import request_size, set_disk_size
 from oic_ai.tools.planner.rules.partitions import add_partition, find_partition, resize_partition
 from oic_ai.tools.planner.sizes import Size, parse_token
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import FS, MOUNT, SIZE, TAKE_OUT
+from oic_ai.tools.planner.words import FIXED, FS, MOUNT, SIZE, TAKE_OUT
 
 _MOUNT = re.compile(rf"(?<![\w.:/~-])(?P<mount>{MOUNT})(?=$|[\s,;.!?)\x1f])")
 _NAMED = re.compile(
@@ -34,7 +34,7 @@ _NAMED = re.compile(
     r"(?!\s+(?:(?:is|be|stays?|to\s+be)\s+)?(?:read[- ]only|read[- ]write|writable|immutable))"
     # "root 30G ext4", "esp 512MiB": a partition named by its role word, right before its
     # size (the EFI system partition's words name it wherever the template mounts it)
-    rf"|(?<![\w/.-])(?P<root>root|rootfs|esp|efi)(?=\s+(?:=\s*|at\s+|of\s+)?{SIZE}"
+    rf"|(?<![\w/.-])(?P<root>root|rootfs|esp|efi)(?=\s+(?:=\s*|at\s+|of\s+|to\s+)?{FIXED}{SIZE}"
     # or right before or after its file system: "rootfs as xfs", "root on btrfs", "use xfs
     # for rootfs", "xfs for root please" (never "root access", "root login")
     rf"|\s*(?:[:=]\s*|(?:as|on|in|to|with|using)\s+)(?:{FS})\b)"
@@ -134,9 +134,11 @@ _NETWORK_REASON = (
 
 def rule_storage_clauses(state: PlanState) -> None:
     """Read the clauses that still name a mount point or a partition, then the sentences."""
+    from oic_ai.tools.planner.rules.mount_options import rule_mount_options
     from oic_ai.tools.planner.rules.partitions import partition_sentences
 
     _kept_partitions(state)
+    rule_mount_options(state)  # "mount /tmp with nodev,nosuid,noexec"
     _storage_clauses(state)
     partition_sentences(state)
 
@@ -179,10 +181,15 @@ def _storage_clauses(state: PlanState) -> None:
     sentence = -1
     announced: int | None = None  # where a clause that asked for a partition without
     # its mount point starts ("Data goes on its own partition: /srv, xfs")
+    listed: list[tuple[str, int, int]] = []  # "partitions for /var, /tmp and /home"
+    listing = -1  # the sentence whose list of mount points is being read
     for clause in split_clauses(text.original):
         work = text.work[clause.start : clause.end]
         if clause.sentence != sentence:
             current, sentence, announced = None, clause.sentence, None
+        if listing == clause.sentence and (bare := _BARE_MOUNT.fullmatch(work)):
+            listed.append((bare.group("mount").rstrip("/") or "/", clause.start, clause.end))
+            continue
         network = _NETWORK_MOUNT.search(work)
         if network is not None and _MOUNT.search(work):
             # "mount /scratch from the NFS server 10.2.0.4": a share, no partition of the disk
@@ -196,6 +203,10 @@ def _storage_clauses(state: PlanState) -> None:
             if current is not None and _SAME_SIZE.match(work):
                 # "make /data xfs instead, same size": the size stays as it is
                 text.consume(clause.start, clause.end, "context")
+            continue
+        if _listing_starts(ask, work):
+            listed.append((ask.mount or "", clause.start, clause.end))
+            listing = clause.sentence
             continue
         if ask.mount is None and current is None:
             current = _planned_before(state, clause)
@@ -213,10 +224,46 @@ def _storage_clauses(state: PlanState) -> None:
         current = ask
         if not ask.pending:
             _plan(state, ask)
+    _plan_listed(state, listed)
     if state.partition_ops:
         for clause in split_clauses(text.original):
             if _REST_FREE.match(text.work[clause.start : clause.end]):
                 text.consume(clause.start, clause.end)
+
+
+# "separate partitions for /var, ...", "CIS wants partitions on /tmp and /home": a list of
+# mount points that each get a partition (their sizes may come later in the request)
+_LISTING = re.compile(rf"\bpartitions\s+(?:for|on|of|at)\s+(?:the\s+)?(?:{MOUNT})[\s\x1f,.]*$")
+_BARE_MOUNT = re.compile(rf"[\s\x1f]*(?:(?:and|or|plus)\s+)?(?P<mount>{MOUNT})[\s\x1f.]*")
+
+
+def _listing_starts(ask: _Ask, work: str) -> bool:
+    """True for the clause that opens a list of mount points, with no size of its own."""
+    return (
+        ask.mount is not None
+        and ask.size is None
+        and ask.fs is None
+        and not (ask.rest or ask.remove or ask.pending)
+        and _LISTING.search(work) is not None
+    )
+
+
+def _plan_listed(state: PlanState, listed: list[tuple[str, int, int]]) -> None:
+    """A partition for each listed mount point that no clause of the request planned.
+
+    The clauses that sized them later ("10 GiB for /var") planned them already; the rest
+    get the planner's default size, which a warning says.
+    """
+    from oic_ai.tools.edit_plan import AddPartition
+
+    for mount, start, end in listed:
+        state.text.consume(start, end)
+        planned = any(
+            isinstance(op, AddPartition) and op.mount_point == mount for op in state.partition_ops
+        )
+        part = find_partition(state, mount)
+        if not planned and (part is None or part.mount_point != mount):
+            add_partition(state, (start, end), mount, None, None)
 
 
 def _planned_before(state: PlanState, clause: Clause) -> _Ask | None:

@@ -1,0 +1,66 @@
+"""Rule: a partition's mount options ("mount /tmp with nodev,nosuid,noexec").
+
+Mount options are a partition field (``mountOptions``). A clause that names a mount point
+the disk has (or this request adds) with options the ``mount`` command knows sets them,
+after the options the partition already has: "mount /tmp with nodev,nosuid,noexec",
+"/home with nodev", "nodev and nosuid on /var/tmp", "add noatime to /data's mount
+options". A word that is no mount option is never read as one (nor as a package).
+"""
+
+from __future__ import annotations
+
+import re
+
+from oic_ai.tools.edit_plan import AddPartition, SetValue
+from oic_ai.tools.planner.rules.partitions import find_partition
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.words import MOUNT
+
+# the options of mount(8) and its file systems that people set on a partition
+_KNOWN = (
+    r"(?:no)?(?:dev|suid|exec|atime|diratime|relatime|strictatime|lazytime|auto|user|users"
+    r"|owner|group|iversion|mand|acl|user_xattr|barrier|discard|quota)"
+    r"|ro|rw|sync|async|defaults|dirsync|usrquota|grpquota|prjquota|_netdev|nofail"
+    r"|errors=(?:remount-ro|continue|panic)|commit=\d+|umask=\d{3,4}|noauto"
+)
+_OPTION = rf"(?:{_KNOWN})(?![\w=-])"
+_OPTIONS = rf"(?P<opts>{_OPTION}(?:\s*,\s*(?:and\s+)?{_OPTION}|\s+and\s+{_OPTION}|\s+{_OPTION})*)"
+_LEAD = r"(?:\b(?:mount|mounted|set|use|give|have)\s+)?"
+_WORDS = r"(?:(?:the\s+)?(?:mount\s+)?(?:options?|flags?)\s+)?"
+_MOUNT_OPTIONS = re.compile(
+    # "mount /tmp with nodev,nosuid", "/home with nodev", "/tmp: noexec"
+    rf"{_LEAD}(?<![\w./~-])(?P<mount>{MOUNT})(?:\s+partition)?\s*(?:(?:with|as|using)\s+|:\s*|=\s*)"
+    rf"{_WORDS}{_OPTIONS}"
+    # "nodev and nosuid on /var/tmp", "add noatime to /data"
+    rf"|\b(?:(?:add|set|use|put)\s+)?{_WORDS}(?P<opts2>{_OPTION}(?:\s*,\s*(?:and\s+)?{_OPTION}"
+    rf"|\s+and\s+{_OPTION})*)\s+(?:on|for|to)\s+(?:the\s+)?(?<![\w./~-])(?P<mount2>{MOUNT})"
+    r"(?:'s\s+mount\s+options|\s+partition)?(?![\w./-])"
+)
+
+
+def rule_mount_options(state: PlanState) -> None:
+    """Set the mount options a clause names for a partition of the disk."""
+    text = state.text
+    for match in text.matches(_MOUNT_OPTIONS):
+        mount = (match.group("mount") or match.group("mount2")).rstrip("/") or "/"
+        said = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s+", match.group("opts") or match.group("opts2"))
+        part = find_partition(state, mount)
+        planned = next(
+            (op for op in state.partition_ops if isinstance(op, AddPartition) and op.mount_point == mount),
+            None,
+        )
+        if planned is not None:
+            ident, had = planned.id, ""
+        elif part is not None and part.mount_point == mount:
+            ident, had = part.id, part.mount_options
+        else:
+            continue  # no partition there: the partition rules report it
+        options = [o for o in had.split(",") if o]
+        options += [o for o in said if o and o not in options]
+        text.consume(*match.span())
+        if options == [o for o in had.split(",") if o]:
+            state.notes.append(f"{mount} is already mounted with {had}")
+            continue
+        state.values.append(
+            SetValue(path=f"disk.partitions[id={ident}].mountOptions", value=",".join(options))
+        )
