@@ -37,6 +37,7 @@ class Found:
     unmapped: dict[str, list[str]] = field(default_factory=dict)  # format -> keys
     formats: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # keys the built image already satisfies
+    preseed_groups: list[str] = field(default_factory=list)  # passwd/user-default-groups
 
     def skip(self, fmt: str, key: str) -> None:
         """Remember a key of ``fmt`` no template field holds."""
@@ -298,12 +299,56 @@ def _tasks(value: str) -> list[str]:
     ]
 
 
+# "d-i passwd/user-default-groups string sudo docker": the groups of the user the preseed
+# creates (passwd/username), read before the lines so either may come first
+_PRESEED_GROUPS = re.compile(
+    r"^\s*d-i\s+passwd/user-default-groups\s+string\s+(?P<groups>[^\n]*)$", re.MULTILINE
+)
+
+
+def _preseed_groups(text: str, found: Found) -> None:
+    for match in _PRESEED_GROUPS.finditer(text):
+        found.preseed_groups = [
+            g for g in re.split(r"[\s,]+", match.group("groups")) if re.fullmatch(r"[a-z_][a-z0-9_-]*", g)
+        ]
+
+
+# "tasksel tasksel/first multiselect standard, ssh-server": Debian's installer tasks; the
+# ones that stand for one package are that package, the others have no template field
+_TASKSEL = re.compile(r"^\s*tasksel\s+tasksel/first\s+multiselect\s+(?P<tasks>.*)$")
+_TASK_PACKAGES = {"ssh-server": "openssh-server", "print-server": "cups"}
+
+
+def _tasksel(line: str, found: Found) -> bool:
+    match = _TASKSEL.match(line)
+    if match is None:
+        return False
+    found.saw("preseed")
+    names = []
+    for task in re.split(r"[\s,]+", match.group("tasks").strip()):
+        if task in _TASK_PACKAGES:
+            names.append(_TASK_PACKAGES[task])
+        elif task:
+            found.skip("preseed", f"tasksel task {task}")
+    found.said += _packages(names)
+    return True
+
+
 def _preseed(line: str, found: Found) -> bool:
+    if _tasksel(line, found):
+        return True
     match = _PRESEED.match(line)
     if match is None:
         return False
     found.saw("preseed")
-    reader = _PRESEED_READERS.get(match.group("key"))
+    key, value = match.group("key"), match.group("value").strip()
+    if key == "passwd/user-default-groups" and found.preseed_groups:
+        return True  # given to the user with passwd/username
+    if key == "passwd/username" and value.split() and found.preseed_groups:
+        listed = ", ".join(found.preseed_groups)
+        found.said.append(f"add a user {value.split()[0]} in the groups {listed}")
+        return True
+    reader = _PRESEED_READERS.get(key)
     said = reader(match.group("value").strip()) if reader else []
     if match.group("key") == "tasksel/first":
         priorities = set(re.split(r"[\s,]+", match.group("value"))) & _PRIORITY_TASKS
@@ -628,6 +673,7 @@ def read_configs(text: str) -> tuple[str, list[str], list[str]]:
         one not-applied item per format naming the keys no template field holds.
     """
     found = Found()
+    _preseed_groups(text, found)
     readers = _READERS
     if _DOCKERFILE_HINT.search(text):
         readers = (_dockerfile, *readers)

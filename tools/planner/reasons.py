@@ -96,6 +96,8 @@ def reason_after_change(
     words = words_of(item.clause.text)
     while words and words[0] in _LEADS:
         words = words[1:]
+    if _room_for_a_size(before, words):
+        return True  # "bump the disk to 40 GB, runners need room for docker layers"
     because = bool(words) and words[0] in _BECAUSE
     if because:
         words = words[1:]
@@ -111,6 +113,24 @@ def reason_after_change(
     if wish and (reported_kind or FIELD_NOUNS & set(words)):
         return False  # "add docker, we also need the timezone set": asked, and reported
     return True
+
+
+# what a size is for: "room", "space", "headroom" wanted for something
+_ROOM = frozenset("room space headroom capacity".split())
+_SIZED = frozenset(("disk size", "partition"))
+
+
+def _room_for_a_size(before: Unread, words: list[str]) -> bool:
+    """True for a clause that says what the room a size change gives is for.
+
+    "bump the disk to 40 GB, runners need room for docker layers", "/var 20 GiB, the logs
+    need the space": right after a disk or partition size, a wish for room names no
+    change of its own (no imperative at its head).
+    """
+    if not _SIZED & set(before.owners) or len(words) < 2 or words[0] in IMPERATIVES:
+        return False
+    wish = next((at for at, w in enumerate(words) if w in _WISHES), None)
+    return wish is not None and bool(_ROOM & set(words[wish + 1 : wish + 4]))
 
 
 def _subject_noun(words: list[str]) -> bool:

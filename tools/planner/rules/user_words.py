@@ -82,6 +82,10 @@ SUDO_ON = re.compile(
     r"|\bsudo\s+(?:access\s+)?(?:enabled|allowed|granted)\b"
     r"|\b(?:should|shd|shld|must|will|shall|to|may)\s+(?:also\s+)?(?:have|get)\s+(?:passwordless\s+|full\s+)?sudo\b"
     r"|\bcan\s+(?:use\s+|do\s+|run\s+)?sudo\b"
+    # "who can do admin stuff", "should handle the administrative tasks"
+    r"|\b(?:can|could|should|to|may|will|must|needs?\s+to)\s+(?:do|perform|handle|run)\s+"
+    r"(?:the\s+|some\s+|all\s+(?:the\s+)?)?(?:admin|administrator|administrative|root|sudo|privileged)\s+"
+    r"(?:stuff|things|tasks|work|duties|jobs|chores|operations|commands)\b"
     # "ops needs to be able to sudo" ("not be able to sudo" is read as off first)
     r"|\b(?:be\s+)?(?:able|allowed)\s+to\s+(?:use\s+|do\s+|run\s+)?sudo\b"
     r"|\b(?:gets?|has|have|having|needs?)\s+(?:passwordless\s+|full\s+)?sudo\b(?!\s*[:=-])"

@@ -69,7 +69,9 @@ _NOT_AFTER_ROLE = re.compile(
     r"\s*(?:rights|access|privileges|permissions|powers|groups?|shell|password|names|"
     # "user name robot," names the user; "the user name is wrong" does not
     r"name(?!\s*[:=]?\s*[\"'`]?[a-z_][a-z0-9_-]*[\"'`]?\s*(?:$|[,;.\x1f]))|"
-    r"data|space|namespaces?|management|session|id|ids|interface|ui|mode)\b"
+    r"data|space|namespaces?|management|session|id|ids|interface|ui|mode|"
+    # "who can do admin stuff", "admin tasks": the work, not an account named "stuff"
+    r"stuff|things|tasks|work|duties|jobs|chores|operations|commands|functions|level|panel)\b"
 )
 _NAMED = re.compile(
     r"\s*[,:—–-]?\s*(?:(?:(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+)?"
