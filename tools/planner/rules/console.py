@@ -118,9 +118,36 @@ def _used_before(state: PlanState) -> None:
             state.text.consume(*match.span(), "context")
 
 
+# "lidar is on ttyUSB0", "the GPS sits on ttyS1", "cams on /dev/video*": where a device of
+# the machine is attached, said as a fact (why a user needs a group), never a console
+_ATTACHED = re.compile(
+    r"^[\s\x1f(]*(?:(?:and|but|so|the|our|my|its|their)\s+)*(?P<thing>[a-z][\w-]*)"
+    r"(?:\s+(?:is|are|sits?|lives?|hangs?|shows?\s+up|appears?|connected|attached|plugged\s+in"
+    r"|hooked\s+up|wired)(?:\s+(?:up|in))?)?\s+(?:on|at|via|as|to)\s+(?:the\s+)?"
+    r"(?:/dev/[\w./*?-]+|(?:/dev/)?(?:tty(?:S|AMA|USB|ACM|mxc|THS|PS|SAC|LP|O|MFD|HS|AML|SIF)\d+|hvc\d+))"
+    r"[\s\x1f).!]*$",
+    re.I,
+)
+# what is said to be on a serial line when it is the console's: "the console is on ttyS1"
+_CONSOLE_THINGS = frozenset(
+    "console consoles serial output log logs logging boot kernel messages getty login terminal "
+    "it that this them one port line uart bmc sol ipmi serial-over-lan dmesg printk".split()
+)
+
+
+def _attached_devices(state: PlanState) -> None:
+    """Clauses that only say where a device of the machine is attached are context."""
+    text = state.text
+    for clause in split_clauses(text.original):
+        match = _ATTACHED.match(text.work[clause.start : clause.end])
+        if match is not None and match.group("thing").lower() not in _CONSOLE_THINGS:
+            text.consume(clause.start, clause.end, "context")
+
+
 def rule_console(state: PlanState) -> None:
     """Set, move or add serial consoles on the kernel command line."""
     text = state.text
+    _attached_devices(state)
     _used_before(state)
     _device_options(state)
     groups: list[list[Clause]] = []
