@@ -20,6 +20,7 @@ _BOOTLOADER = re.compile(
 )
 _NEGATED_BEFORE = re.compile(
     rf"(?:(?:\b(?:without|no|not|never|disable|disabling|turn\s+off|switch\s+off|{TAKE_OUT}|"
+    r"forget(?:\s+about)?|skip|ignore|"
     # "take the secure boot keys back out": the verb whose "out" follows the keys
     r"take|pull|non)|n't)\s+(?:more\s+|longer\s+)?"
     # a verb between: "let's not do immutable", "we don't want immutability", "never use"

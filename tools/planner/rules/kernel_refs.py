@@ -34,11 +34,12 @@ _THAT_ONE_OUT = re.compile(
 
 def rule_kernel_pointed(state: PlanState) -> None:
     """Read "add both" after options, and "take that one out" after an option's key."""
-    _add_them(state)
+    add_them(state)
     _that_one_out(state)
 
 
-def _add_them(state: PlanState) -> None:
+def add_them(state: PlanState) -> None:
+    """A clause that only adds "both" / "them" after kernel options were read is context."""
     text = state.text
     kernel = [s for s, _, owner in text.claims if owner == "kernel"]
     if not kernel:

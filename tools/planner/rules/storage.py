@@ -364,6 +364,8 @@ def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) 
         return ask
     if ask.mount is None and ask.size is None and ask.fs is None:
         return None
+    if ask.mount is None and _TOTAL.search(work):
+        return None  # "30 GiB in total": the disk's size, not the partition's before
     if ask.mount is None and (ask.size is None) == (ask.fs is None) and len(work.split()) > 3:
         return None  # not an attribute clause
     return ask
@@ -380,6 +382,9 @@ def _between_words(work: str, mount: re.Match[str]) -> bool:
         return False
     before = _WORD_BEFORE.search(work[: mount.start()])
     return before is not None and _WORD_AFTER.match(work, mount.end()) is not None
+
+
+_TOTAL = re.compile(r"\b(?:in\s+total|total|overall|altogether|all\s+told)\b")
 
 
 def _only_mount(work: str, announced: bool) -> bool:
