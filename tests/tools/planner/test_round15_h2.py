@@ -377,3 +377,36 @@ def test_where_a_device_is_attached_moves_no_console(said: str) -> None:
 def test_the_console_said_on_a_device_still_moves(said: str) -> None:
     line = _cmdline(plan_on(UBUNTU, said), UBUNTU)
     assert "console=ttyS1,115200" in line
+
+
+# --- keeping named parts on a re-target ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "rest"),
+    [
+        ("now the same for Debian 13, keep all the partitions and packages", "now the same for Debian 13"),
+        ("arm64 please and keep the users and the kernel options", "arm64 please"),
+        ("retain all of the packages, switch to el10", "switch to el10"),
+        ("keep the partition layout, the hostname and the repos as they are. qcow2", "qcow2"),
+    ],
+)
+def test_keeping_named_parts_asks_nothing(text: str, rest: str) -> None:
+    from oic_ai.tools.references import keep_rest_spans, remainder
+
+    assert remainder(text, keep_rest_spans(text)).strip(" ,;.") == rest
+
+
+@pytest.mark.parametrize("text", ["keep the packages", "leave the hostname alone", "keep the nginx package"])
+def test_one_part_kept_alone_is_left_to_the_planner(text: str) -> None:
+    from oic_ai.tools.references import keep_rest_spans
+
+    assert keep_rest_spans(text) == ()
+
+
+def test_root_keeps_its_size_only_when_the_disk_grows() -> None:
+    grown = plan_on(UBUNTU, "disk 32GiB, /home takes the rest")
+    assert {"partition": "rootfs", "size": "3327MiB"} in ops_of(grown, "resize_partition")
+    assert not grown.not_applied, grown
+    same = plan_on(UBUNTU, "/home takes the rest")
+    assert any("takes the rest" in item for item in same.not_applied), same

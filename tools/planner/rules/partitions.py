@@ -508,13 +508,16 @@ _DEFAULT_PARTITION_SIZE = 2 * 1024**3
 def _root_keeps_its_size(state: PlanState, root: Partition) -> Partition | None:
     """The root partition, taking the rest of the disk, keeps the size it has now.
 
-    "/home gets whatever is left" with a root that fills the disk and no size said for
-    it: the root is fixed at its current size (said in a warning) so the new partition can
-    take the rest. None when it was fixed; the root itself when its size is not known.
+    "/home gets whatever is left. Total disk 64 GiB" with a root that fills the disk and no
+    size said for it: when the request grows the disk, the root is fixed at its current
+    size (said in a warning) so the new partition takes what the disk grows by. None when
+    it was fixed; the root itself when the disk does not grow (the new one is reported).
     """
     current = root.size_bytes(state.facts.disk_size_bytes)
-    if current is None or current <= 0:
-        return root
+    disk = parse_size(state.disk_size) if state.disk_size else None
+    old = state.facts.disk_size_bytes
+    if current is None or current <= 0 or disk is None or old is None or disk - old < 1024**3:
+        return root  # the disk does not grow: no room to give the new partition
     if not any(isinstance(op, ResizePartition) and op.partition == root.ref for op in state.partition_ops):
         text = format_size(current)
         state.partition_ops.append(ResizePartition(partition=root.ref, size=text))
