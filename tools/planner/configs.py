@@ -309,7 +309,9 @@ _PRESEED_GROUPS = re.compile(
 def _preseed_groups(text: str, found: Found) -> None:
     for match in _PRESEED_GROUPS.finditer(text):
         found.preseed_groups = [
-            g for g in re.split(r"[\s,]+", match.group("groups")) if re.fullmatch(r"[a-z_][a-z0-9_-]*", g)
+            g
+            for g in re.split(r"[\s,]+", match.group("groups"))
+            if re.fullmatch(r"[a-z_][a-z0-9_-]*", g)
         ]
 
 

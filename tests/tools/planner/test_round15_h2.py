@@ -385,7 +385,10 @@ def test_the_console_said_on_a_device_still_moves(said: str) -> None:
 @pytest.mark.parametrize(
     ("text", "rest"),
     [
-        ("now the same for Debian 13, keep all the partitions and packages", "now the same for Debian 13"),
+        (
+            "now the same for Debian 13, keep all the partitions and packages",
+            "now the same for Debian 13",
+        ),
         ("arm64 please and keep the users and the kernel options", "arm64 please"),
         ("retain all of the packages, switch to el10", "switch to el10"),
         ("keep the partition layout, the hostname and the repos as they are. qcow2", "qcow2"),
@@ -397,7 +400,9 @@ def test_keeping_named_parts_asks_nothing(text: str, rest: str) -> None:
     assert remainder(text, keep_rest_spans(text)).strip(" ,;.") == rest
 
 
-@pytest.mark.parametrize("text", ["keep the packages", "leave the hostname alone", "keep the nginx package"])
+@pytest.mark.parametrize(
+    "text", ["keep the packages", "leave the hostname alone", "keep the nginx package"]
+)
 def test_one_part_kept_alone_is_left_to_the_planner(text: str) -> None:
     from oic_ai.tools.references import keep_rest_spans
 

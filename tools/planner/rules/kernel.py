@@ -183,9 +183,7 @@ _SIGNED_ARG = re.compile(
 _GOES_AFTER = re.compile(
     rf"(?:\s+(?:flag|option|one|entry|setting))?\s*,?\s*(?:(?:it|that)\s+)?{GOES_AWAY}\b"
 )
-_NEGATED_QUIET = re.compile(
-    rf"\b(?:no|not|without|disable|{TAKE_OUT})\s+(?:the\s+)?['\"`]?$"
-)
+_NEGATED_QUIET = re.compile(rf"\b(?:no|not|without|disable|{TAKE_OUT})\s+(?:the\s+)?['\"`]?$")
 
 
 def rule_kernel(state: PlanState) -> None:

@@ -76,7 +76,7 @@ def _that_one_out(state: PlanState) -> None:
         r"(?:\s+(?:option|flag|one|alone|as\s+(?:it\s+)?is|in|on))*"
     )
     for removal in text.matches(_THAT_ONE_OUT):
-        keeps = [m for m in kept.finditer(text.work) if not text.BLANK in m.group()]
+        keeps = [m for m in kept.finditer(text.work) if text.BLANK not in m.group()]
         kept_keys = {forms[m.group("form")] for m in keeps}
         mentions = [
             m

@@ -33,7 +33,6 @@ from oic_ai.tools.planner.rules.kernel import (
     add_cmdline_args,
 )
 from oic_ai.tools.planner.rules.kernel_order import rule_kernel_order
-from oic_ai.tools.planner.rules.kernel_refs import rule_kernel_pointed
 from oic_ai.tools.planner.rules.kernel_params import (
     CPU_LIST_KEYS,
     CPUS_SAID,
@@ -43,6 +42,7 @@ from oic_ai.tools.planner.rules.kernel_params import (
     key_said,
     spoken_keys,
 )
+from oic_ai.tools.planner.rules.kernel_refs import rule_kernel_pointed
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import TAKE_OUT
 

@@ -43,10 +43,16 @@ def rule_mount_options(state: PlanState) -> None:
     text = state.text
     for match in text.matches(_MOUNT_OPTIONS):
         mount = (match.group("mount") or match.group("mount2")).rstrip("/") or "/"
-        said = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s+", match.group("opts") or match.group("opts2"))
+        said = re.split(
+            r"\s*,\s*(?:and\s+)?|\s+and\s+|\s+", match.group("opts") or match.group("opts2")
+        )
         part = find_partition(state, mount)
         planned = next(
-            (op for op in state.partition_ops if isinstance(op, AddPartition) and op.mount_point == mount),
+            (
+                op
+                for op in state.partition_ops
+                if isinstance(op, AddPartition) and op.mount_point == mount
+            ),
             None,
         )
         if planned is not None:

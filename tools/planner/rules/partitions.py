@@ -518,7 +518,9 @@ def _root_keeps_its_size(state: PlanState, root: Partition) -> Partition | None:
     old = state.facts.disk_size_bytes
     if current is None or current <= 0 or disk is None or old is None or disk - old < 1024**3:
         return root  # the disk does not grow: no room to give the new partition
-    if not any(isinstance(op, ResizePartition) and op.partition == root.ref for op in state.partition_ops):
+    if not any(
+        isinstance(op, ResizePartition) and op.partition == root.ref for op in state.partition_ops
+    ):
         text = format_size(current)
         state.partition_ops.append(ResizePartition(partition=root.ref, size=text))
         state.warn(

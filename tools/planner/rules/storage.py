@@ -372,8 +372,12 @@ def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) 
 
 
 # a bare "/" between two words is "or": "read-only / immutable", "docker / podman"
-_WORD_BEFORE = re.compile(r"(?:^|\s)(?!(?:on|at|for|as|to|of|is|in|and|root|mount|mounted|the)\s*$)[a-z][a-z-]*\s*$")
-_WORD_AFTER = re.compile(r"\s*(?!(?:partition|volume|fs|filesystem|gets?|takes?|is|and|with)\b)[a-z][a-z-]*\b")
+_WORD_BEFORE = re.compile(
+    r"(?:^|\s)(?!(?:on|at|for|as|to|of|is|in|and|root|mount|mounted|the)\s*$)[a-z][a-z-]*\s*$"
+)
+_WORD_AFTER = re.compile(
+    r"\s*(?!(?:partition|volume|fs|filesystem|gets?|takes?|is|and|with)\b)[a-z][a-z-]*\b"
+)
 
 
 def _between_words(work: str, mount: re.Match[str]) -> bool:
