@@ -415,3 +415,35 @@ def test_root_keeps_its_size_only_when_the_disk_grows() -> None:
     assert not grown.not_applied, grown
     same = plan_on(UBUNTU, "/home takes the rest")
     assert any("takes the rest" in item for item in same.not_applied), same
+
+
+@pytest.mark.parametrize("said", ["mount /home with nodev", "noexec on /scratch please"])
+def test_mount_options_without_the_partition_are_reported_never_a_package(said: str) -> None:
+    plan = plan_on(UBUNTU, said)
+    assert any("no /" in item and "mount options" in item for item in plan.not_applied), plan
+    assert not ops_of(plan, "add_packages"), plan
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "raw image, 40 GiB disk, a /var partition of 8GiB and /home with the rest",
+        "make it a raw disk: /srv takes whatever is left, disk 32GiB",
+    ],
+)
+def test_a_layout_made_from_scratch_lets_another_partition_take_the_rest(said: str) -> None:
+    from oic_ai.tools.applier import apply_plan
+    from tests.conftest import OUR_TEMPLATES
+
+    base = (OUR_TEMPLATES / "ubuntu24-x86_64-installer-iso.yml").read_text("utf-8")
+    from oic_ai.tools.planner import plan_request
+
+    plan = plan_request(said, base, mode="refine")
+    assert not plan.not_applied, plan
+    applied = apply_plan(base, plan)
+    assert not applied.not_applied, applied.not_applied
+    import yaml
+
+    parts = {p["mountPoint"]: p for p in yaml.safe_load(applied.text)["disk"]["partitions"]}
+    assert parts["/"]["end"] != "0"
+    assert [m for m, p in parts.items() if p["end"] == "0"] in (["/home"], ["/srv"])

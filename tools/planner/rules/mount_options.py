@@ -60,7 +60,13 @@ def rule_mount_options(state: PlanState) -> None:
         elif part is not None and part.mount_point == mount:
             ident, had = part.id, part.mount_options
         else:
-            continue  # no partition there: the partition rules report it
+            # no partition there: said, and the options are never read as anything else
+            state.reject(
+                *match.span(),
+                f"the disk has no {mount} partition, so its mount options cannot be set; "
+                f"ask for 'a {mount} partition of 4GiB' first",
+            )
+            continue
         options = [o for o in had.split(",") if o]
         options += [o for o in said if o and o not in options]
         text.consume(*match.span())

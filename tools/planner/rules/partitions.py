@@ -443,6 +443,8 @@ def add_partition(
         taker = None  # "/ 20GiB, /var the rest": the layout gives the old taker a size
     if rest and size is None and taker is not None and taker.mount_point == "/":
         taker = _root_keeps_its_size(state, taker)
+    if rest and size is None and taker is None and not state.facts.partitions:
+        _created_root_keeps_its_size(state)
     if rest and size is None and taker is not None and taker.mount_point != mount:
         name = taker.mount_point or taker.ref
         reason = (
@@ -528,6 +530,34 @@ def _root_keeps_its_size(state: PlanState, root: Partition) -> Partition | None:
             "partition can take the rest — give / a size to change it"
         )
     return None
+
+
+def _created_root_keeps_its_size(state: PlanState) -> None:
+    """The root of the layout a raw image gets made from scratch keeps its size.
+
+    An ISO or initrd base made raw gets a disk of the applier's default size with an ESP
+    and a root that takes the rest; when the request grows that disk and asks another
+    partition to take the rest, the root keeps the size it is created with (a warning
+    says so), as a root that filled the disk of a template does.
+    """
+    from oic_ai.tools.applier.ops_disk import DEFAULT_RAW_SIZE, ESP_END
+
+    if not state.disk_size:
+        return  # (an image left ISO or initrd has its partitions reported, this with them)
+    created, disk = parse_size(DEFAULT_RAW_SIZE), parse_size(state.disk_size)
+    esp = parse_size(ESP_END)
+    if created is None or disk is None or esp is None or disk - created < 1024**3:
+        return
+    if any(
+        isinstance(op, ResizePartition) and op.partition == "rootfs" for op in state.partition_ops
+    ):
+        return
+    text = format_size(created - esp)
+    state.partition_ops.append(ResizePartition(partition="rootfs", size=text))
+    state.warn(
+        f"the new disk's root partition keeps the size it is created with ({text}) so that "
+        "another partition can take the rest — give / a size to change it"
+    )
 
 
 def _sized_too(state: PlanState, part: Partition) -> bool:
