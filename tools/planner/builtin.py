@@ -28,6 +28,7 @@ from oic_ai.tools.planner.rules.disk import rule_disk_size
 from oic_ai.tools.planner.rules.hostname import rule_hostname
 from oic_ai.tools.planner.rules.image import rule_image_name, rule_image_version
 from oic_ai.tools.planner.rules.kernel import rule_bare_kernel_args, rule_kernel
+from oic_ai.tools.planner.rules.kernel_refs import add_them
 from oic_ai.tools.planner.rules.kernel_words import rule_kernel_described, rule_kernel_words
 from oic_ai.tools.planner.rules.package_apply import prefer_vendor_spellings
 from oic_ai.tools.planner.rules.package_names import known as knows_package
@@ -79,6 +80,8 @@ _RULES: tuple[tuple[Callable[[PlanState], None], str], ...] = (
     (rule_immutability, "immutability"),
     (rule_target, "target"),
     (rule_bare_kernel_args, "kernel"),
+    # "iommu=pt and intel_iommu=on. put them in too": after the bare options are read
+    (add_them, "context"),
     (rule_bare_sizes, "disk size"),
 )
 

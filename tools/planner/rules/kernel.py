@@ -473,9 +473,6 @@ def rule_bare_kernel_args(state: PlanState) -> None:
     from oic_ai.tools.planner.rules.kernel_mind import settle_changes_of_mind
 
     settle_changes_of_mind(state)  # "isolcpus=2-3 ..., actually 2-5": the last value wins
-    from oic_ai.tools.planner.rules.kernel_refs import add_them
-
-    add_them(state)  # "iommu=pt and intel_iommu=on. put them in too": read just above
 
 
 def _described(state: PlanState, opening: int, keys: list[str]) -> bool:
