@@ -288,12 +288,18 @@ _PRESEED_READERS: dict[str, Callable[[str], list[str]]] = {
 }
 # tasksel's tasks that are a priority, not a package ("standard": every standard package)
 _PRIORITY_TASKS = frozenset({"standard", "required", "important"})
+_TASK_PACKAGES = {"ssh-server": "openssh-server", "print-server": "cups"}
 
 
 def _tasks(value: str) -> list[str]:
-    """The packages of the tasks a ``tasksel/first`` line selects ("ssh-server")."""
+    """The packages of the tasks a ``tasksel/first`` line selects.
+
+    A task that stands for one package is that package ("ssh-server": openssh-server, on
+    Debian and Ubuntu alike); another is Debian's task package ("xfce-desktop":
+    task-xfce-desktop). A priority ("standard") names no package.
+    """
     return [
-        f"task-{task}"
+        _TASK_PACKAGES.get(task, f"task-{task}")
         for task in re.split(r"[\s,]+", value.strip())
         if task and task not in _PRIORITY_TASKS and _PACKAGE.match(f"task-{task}")
     ]
@@ -315,10 +321,8 @@ def _preseed_groups(text: str, found: Found) -> None:
         ]
 
 
-# "tasksel tasksel/first multiselect standard, ssh-server": Debian's installer tasks; the
-# ones that stand for one package are that package, the others have no template field
+# "tasksel tasksel/first multiselect standard, ssh-server": Debian's installer tasks
 _TASKSEL = re.compile(r"^\s*tasksel\s+tasksel/first\s+multiselect\s+(?P<tasks>.*)$")
-_TASK_PACKAGES = {"ssh-server": "openssh-server", "print-server": "cups"}
 
 
 def _tasksel(line: str, found: Found) -> bool:
@@ -326,13 +330,10 @@ def _tasksel(line: str, found: Found) -> bool:
     if match is None:
         return False
     found.saw("preseed")
-    names = []
-    for task in re.split(r"[\s,]+", match.group("tasks").strip()):
-        if task in _TASK_PACKAGES:
-            names.append(_TASK_PACKAGES[task])
-        elif task:
-            found.skip("preseed", f"tasksel task {task}")
-    found.said += _packages(names)
+    tasks = re.split(r"[\s,]+", match.group("tasks").strip())
+    for task in sorted(set(tasks) & _PRIORITY_TASKS):
+        found.skip("preseed", f"tasksel task {task}")  # "standard" names no package
+    found.said += _packages(_tasks(match.group("tasks")))
     return True
 
 
