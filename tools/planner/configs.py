@@ -217,6 +217,36 @@ _COMMAND_INLINE = re.compile(
 )
 
 
+# --- udev rules ----------------------------------------------------------------------------
+
+# one udev key and its value: SUBSYSTEM=="usb", ATTRS{idVendor}=="04b8", SYMLINK+="gnss0"
+_UDEV_PAIR = r'[A-Z][A-Z_]*(?:\{[\w.:-]+\})?\s*(?:==|!=|\+=|-=|:=|=)\s*"[^"\n]*"'
+# a rule: pairs joined by commas
+_UDEV_RULE = re.compile(rf"(?<![\w{{]){_UDEV_PAIR}(?:\s*,\s*{_UDEV_PAIR})*")
+_UDEV_KEY = re.compile(r"([A-Z][A-Z_]*)(?:\{[\w.:-]+\})?\s*(?:==|!=|\+=|-=|:=|=)")
+
+
+# formats whose lines belong in a file of the image, never a template field: what to do
+_FILE_LINES = {
+    "udev rule": "ship the rule as a file under /etc/udev/rules.d in the template's "
+    "additional files, or write it at first boot",
+}
+
+
+def _udev(match: re.Match[str], found: Found) -> str:
+    """A pasted udev rule is a line of a file: reported by its keys, read by no rule.
+
+    At least one pair must match ("==" or "!="): an assignment alone ("MODE="0666"") may be
+    anything.
+    """
+    if not re.search(r'(?:==|!=)\s*"', match[0]):
+        return match[0]
+    found.saw("udev rule")
+    for key in _UDEV_KEY.findall(match[0]):
+        found.skip("udev rule", key)
+    return ""
+
+
 def _shell(line: str, found: Found) -> bool:
     parts = [p for p in re.split(r"\s*(?:&&|\|\||;)\s*", line.strip()) if p]
     known = [_command(part, found) for part in parts]
@@ -726,6 +756,7 @@ def read_configs(text: str) -> tuple[str, list[str], list[str]]:
     if _PACKER_HINT.search(text):
         text = _HCL_INLINE.sub(packer, text)
     text = _COMMAND_INLINE.sub(command, text)
+    text = _UDEV_RULE.sub(lambda m: _udev(m, found), text)
     lines = []
     for line in text.split("\n"):
         said = _read_line(line, found, readers) if line.strip() else None
@@ -742,12 +773,17 @@ def read_configs(text: str) -> tuple[str, list[str], list[str]]:
     rewritten = "\n".join(lines)
     if not found.formats:
         return text, [], []
-    notices = [f"read the pasted {fmt} as what a template holds" for fmt in found.formats]
+    notices = [
+        f"read the pasted {fmt} as what a template holds"
+        for fmt in found.formats
+        if fmt not in _FILE_LINES
+    ]
     notices += found.notes
     unmapped = [
         f"from the pasted {fmt}: {', '.join(keys)} — no template field holds "
-        f"{'this' if len(keys) == 1 else 'these'}; set it up after install (a first-boot "
-        "script or your configuration management)"
+        f"{'this' if len(keys) == 1 else 'these'}; "
+        + _FILE_LINES.get(fmt, "set it up after install (a first-boot script or your "
+                          "configuration management)")
         for fmt, keys in found.unmapped.items()
     ]
     return rewritten, notices, unmapped

@@ -117,19 +117,32 @@ INDIRECT_QUESTION = re.compile(
 )
 
 
+# a colon and what follows it on the line, up to a sentence's end
+_CONFIG_VALUE = re.compile(r"\s*:\s*\S[^\n;]*?(?=[.!?]\s|[.!?]?$|;|\n)", re.M)
+# a configuration key right before that colon: camelCase, snake_case or dotted
+# ("cgroupDriver", "max_connections", "net.core.somaxconn"), never a plain word ("review");
+# or the path of the file the lines after it go in ("in /etc/default/app: X=1")
+_CONFIG_KEY = re.compile(r"(?:\b[a-z][a-z0-9]*(?:[A-Z_.][A-Za-z0-9]+)+|/[\w.@+-]+)\s*$")
+
+
 def rule_beyond_template(state: PlanState) -> None:
     """Report every clause no template can hold; no later rule reads its words."""
     from oic_ai.tools.planner.asking import read_clause
 
     text = state.text
     for item in beyond_template(text.original, text.work):
-        said = text.original[item.start : item.end]
-        heads_a_list = re.match(r"\s*:\s*\S", text.original[item.end :]) is not None
+        end = item.end
+        value = _CONFIG_VALUE.match(text.original, end)
+        if value is not None and _CONFIG_KEY.search(text.original, item.start, end):
+            # "with cgroupDriver: systemd": a setting's key and value, the clause's own
+            end = value.end()
+        said = text.original[item.start : end]
+        heads_a_list = value is not None and end == item.end
         if heads_a_list or (
             read_clause(said).asking != "asks" and not INDIRECT_QUESTION.search(said)
         ):
             # "items from the security review:" heads the list after it, read on its own;
             # "the lab boards dont have keys enrolled": a statement, no wish; no rule reads it
-            text.consume(item.start, item.end, "context")
+            text.consume(item.start, end, "context")
             continue
-        state.reject(item.start, item.end, item.label.reason)
+        state.reject(item.start, end, item.label.reason)
