@@ -41,6 +41,7 @@ from oic_ai.tools.planner.heads import (
 )
 from oic_ai.tools.planner.languages import foreign_remark
 from oic_ai.tools.planner.reasons import (
+    continues_relative,
     exclamation_before_a_reply,
     no_kind,
     reason_after_change,
@@ -312,6 +313,9 @@ def _outcome(
         label is not None and label.outcome == "not_applied",
     ):
         # "drop strace, security review flagged it": why the change before it is made
+        return ClauseOutcome(text=text, outcome="context")
+    if not operations and continues_relative(item, unread, index, lambda w: _is_package(state, w)):
+        # "boxes that collect the data and push it upstream": the description goes on
         return ClauseOutcome(text=text, outcome="context")
     asking = _asking(state, item, unread, index)
     relayed = (  # "Priya asked whether we can set the timezone": the answer is no

@@ -67,6 +67,8 @@ def head_clause(
         # "POS", "NAS", "VMs", "PCs": an acronym (or its plural) describes
         re.fullmatch(r"[A-Z][A-Z0-9]+s?", state.text.raw(t.start, t.end)) is not None
         or all(is_english(p, compounds=True) for p in re.split(r"[-_/]", t.text) if p)
+        # "the boxes on line 2", "site 14": a number that says which ones
+        or (t.text.isdigit() and not _unit_after(state, t))
         or _kind_word(state, item, t)
         for t in item.meaningful
     )
@@ -77,6 +79,19 @@ def head_clause(
     if not names_image and first and not item.owners and _machine_phrase(state, item):
         return True  # "Jump host for the vSphere estate.": what the machine is, as a title
     return names_image and described and first
+
+
+def _unit_after(state: PlanState, token: Token) -> bool:
+    """True when a unit follows the number ("2 GB", "4 cores"): a value, no label."""
+    after = state.text.original[token.end : token.end + 12]
+    return _UNIT.match(after) is not None
+
+
+_UNIT = re.compile(
+    r"\s*(?:[kmgtp]i?b|[kmgt]\b|gigs?|megs?|gigabytes?|megabytes?|terabytes?|cores?|cpus?|"
+    r"vcpus?|threads?|%|x\b|mhz|ghz|hz|ms|s\b|seconds?|minutes?|hours?|days?)",
+    re.IGNORECASE,
+)
 
 
 def _kind_word(state: PlanState, item: Unread, token: Token) -> bool:
@@ -109,7 +124,10 @@ def _machine_phrase(state: PlanState, item: Unread) -> bool:
     from oic_ai.tools.planner.lexicon import is_english
 
     reading = read_clause(item.clause.text)
-    if not reading.why.startswith(("unknown word", "names no change")):
+    machine_field = re.fullmatch(r"field '([\w-]+)'", reading.why)
+    if machine_field is not None and machine_field.group(1) in RETRIEVAL_WORDS:
+        pass  # "Substation gateway.": the field noun is the machine noun that closes it
+    elif not reading.why.startswith(("unknown word", "names no change")):
         return False
     end = state.text.original[item.clause.end : item.clause.end + 3]
     ends = re.search(r"[.:]\s*$", item.clause.text) or re.match(r"\s*(?:[.:(\n]|$)", end)

@@ -110,7 +110,11 @@ def reason_after_change(
     if any(is_package(w) and w not in changed for w in words):
         return False  # "remove chrony, we need ntpsec": a package asked for
     wish = next((w for w in words if w in _WISHES), "")
-    if wish and (reported_kind or FIELD_NOUNS & set(words)):
+    # a field the change before names is what the reason is about ("drop rd.shell=0, techs
+    # need the dracut shell"); another field is asked for
+    said = set(re.findall(r"[a-z][a-z0-9-]*", before.clause.text.lower()))
+    fields = FIELD_NOUNS & set(words) - said
+    if wish and (reported_kind or fields):
         return False  # "add docker, we also need the timezone set": asked, and reported
     return True
 
@@ -134,8 +138,15 @@ def _room_for_a_size(before: Unread, words: list[str]) -> bool:
 
 
 def _subject_noun(words: list[str]) -> bool:
-    """True for "techs hate it", "legal flagged it": a noun, then a verb form."""
+    """True for "techs hate it", "legal flagged it": a noun, then a verb form.
+
+    Or people in the plural, then what they need ("operators want the console", "techs
+    need the shell").
+    """
     verb = words[1]
+    if verb in _WISHES and not verb.endswith("s"):
+        noun = words[0]
+        return len(noun) > 3 and noun.endswith("s") and not noun.endswith("ss")
     return len(verb) > 3 and verb.endswith(("s", "ed")) and not verb.endswith("ss")
 
 
@@ -251,3 +262,44 @@ _REPLY = re.compile(
     r"understood|noted|gotcha|got\s+it)\b",
     re.IGNORECASE,
 )
+
+
+# verbs that edit an image, besides the package verbs (``VERBS``): "and set the hostname"
+_EDITS = frozenset(
+    "set make change turn configure create name call rename resize grow shrink bump increase "
+    "decrease switch replace swap mount partition format enable disable give keep leave "
+    "update upgrade pin".split()
+)
+# a relative clause and its verb: "boxes that collect data", "a daemon which reads it"
+_RELATIVE = re.compile(r"\b(?:that|which|who)\s+(?:also\s+|then\s+|just\s+|only\s+)?([a-z]+)\b")
+
+
+def continues_relative(
+    item: Unread, unread: Sequence[Unread], index: int, is_package: IsPackage
+) -> bool:
+    """True for "and push it upstream" after "boxes that collect data": the second verb.
+
+    The clause before, in the same sentence, describes a thing with a relative clause;
+    "and" and a verb of the same form go on describing it, and ask for nothing. A verb that
+    edits the image ("and install htop"), a value, a field or a package still asks.
+    """
+    if index == 0 or _VALUE.search(item.clause.text):
+        return False
+    words = words_of(item.clause.text)
+    if len(words) < 2 or words[0] not in ("and", "or"):
+        return False
+    verb = words[1]
+    if verb in VERBS or verb in _EDITS or FIELD_NOUNS & set(words):
+        return False
+    if any(is_package(w) for w in words[2:]):
+        return False
+    before = unread[index - 1]
+    if before.clause.sentence != item.clause.sentence:
+        return False
+    found = list(_RELATIVE.finditer(before.clause.text.lower()))
+    if not found:
+        return False
+    first = found[-1].group(1)
+    if first in _SUBJECTS or first in _ARTICLES or first in _WISHES or len(first) < 3:
+        return False  # "that the ...", "that we ...": no verb of the relative clause
+    return first.endswith("s") == verb.endswith("s") and inflected(verb)

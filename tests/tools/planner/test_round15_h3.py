@@ -4,12 +4,26 @@ of our own.
 - a file's content pasted or placed at a path inside the image (a udev rule, a config
   file's key and value, "goes in /etc/app/app.ini") changes nothing and is reported; keys
   and certificates at a path (secure boot, repository keys) stay template fields;
+- over-reported context: an interjection ("ugh", "sigh"), a determiner before a noun that
+  looks like a pronoun ("our IT team"), a title naming the machine by a field-like noun
+  ("Substation gateway."), a head clause whose label is a number ("boxes on line 2"), a
+  second verb of a relative clause ("boxes that read X and push it on"), people and what
+  they need after a change ("drop rd.shell=0, operators need the shell"), a question to
+  the assistant ("is that something you can do?");
+- a board named in a tool's name ("the raspberry pi imager") is no target; a model number
+  ("UNO-2271G") is no size;
+- a refused system's request names its target: the os it is a release of, the arch and
+  image type said ("ubuntu 20.04 for arm64, iso"), the schema's arch ("armv7").
 """
 
 from __future__ import annotations
 
 import pytest
 
+from oic_ai.nodes.classify import route_request
+from oic_ai.tools.planner import plan_request
+from oic_ai.tools.retrieval.spelling import find_paraphrases
+from tests.conftest import OUR_TEMPLATES
 from tests.tools.planner.helpers import plan_on
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
@@ -19,7 +33,7 @@ DEBIAN = "debian13-x86_64-minimal-raw.yml"
 @pytest.mark.parametrize(
     "said",
     [
-        'the scanner needs this rule: ACTION=="add", KERNEL=="hidraw*", MODE="0660", GROUP="plugdev"',
+        'the scanner needs this rule: ACTION=="add", KERNEL=="hidraw*", MODE="0660"',
         'add a udev rule SUBSYSTEM=="net", ATTR{address}=="aa:bb:cc:dd:ee:ff", NAME="lan0" please',
         'from the vendor notes:\nSUBSYSTEMS=="usb", ATTRS{idProduct}=="7e3f", SYMLINK+="modem0"',
         'KERNEL=="ttyACM[0-9]*", MODE="0666" is what the vendor wants',
@@ -57,7 +71,10 @@ def test_content_placed_in_a_file_of_the_image_is_reported(said: str) -> None:
 @pytest.mark.parametrize(
     ("said", "op"),
     [
-        ("secure boot on, keys at /etc/keys/db.key /etc/keys/db.crt /etc/keys/db.cer", "set_immutability"),
+        (
+            "secure boot on, keys at /etc/keys/db.key /etc/keys/db.crt /etc/keys/db.cer",
+            "set_immutability",
+        ),
         ("add a /var/lib/docker partition of 20GiB", "add_partition"),
         ("add nginx", "add_packages"),
     ],
@@ -65,3 +82,169 @@ def test_content_placed_in_a_file_of_the_image_is_reported(said: str) -> None:
 def test_a_key_a_mount_point_or_a_package_is_no_file_content(said: str, op: str) -> None:
     plan = plan_on(UBUNTU, said)
     assert any(o.op == op for o in plan.operations), (said, plan.operations, plan.not_applied)
+
+
+def _create(template: str, said: str):  # type: ignore[no-untyped-def]
+    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
+    return plan_request(said, text, mode="create")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "ugh. fine, add htop",
+        "add htop. sigh",
+        "welp, add htop then",
+        "add htop, geez",
+    ],
+)
+def test_an_interjection_is_context(said: str) -> None:
+    plan = plan_on(UBUNTU, said)
+    assert [o.op for o in plan.operations] == ["add_packages"], (said, plan.operations)
+    assert plan.not_applied == [], (said, plan.not_applied)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Our IT team moved on, add htop",
+        "add htop. our it department manages the fleet",
+        "The previous admin left. add htop",
+        "add htop, their IT guy quit",
+    ],
+)
+def test_a_remark_about_people_is_context(said: str) -> None:
+    plan = plan_on(UBUNTU, said)
+    assert plan.not_applied == [], (said, plan.not_applied)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Substation gateway. Ubuntu 24.04, x86_64, raw. add htop",
+        "Wind park gateway: debian 13, add htop",
+        "Need an image for the soft-PLC boxes on line 2. add htop",
+        "We want an image for the scanners at site 14. add htop",
+    ],
+)
+def test_an_opening_title_or_label_chose_the_base(said: str) -> None:
+    plan = _create(UBUNTU, said)
+    assert plan.not_applied == [], (said, plan.not_applied)
+
+
+def test_a_gateway_with_an_address_is_still_reported() -> None:
+    plan = plan_on(UBUNTU, "Edge gateway with a static gateway 10.0.0.1")
+    assert plan.not_applied, plan.clauses
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We have boxes that collect meter data and push it upstream. add htop",
+        "add htop; it is for a gateway that polls the PLCs and forwards the values",
+        "add htop for the hubs that read the sensors and publish the readings",
+        "add htop for the robots that map the hall and report it back",
+    ],
+)
+def test_the_second_verb_of_a_relative_clause_is_context(said: str) -> None:
+    plan = plan_on(UBUNTU, said)
+    assert "htop" in [p for o in plan.operations if o.op == "add_packages" for p in o.packages]
+    assert plan.not_applied == [], (said, plan.not_applied)
+
+
+@pytest.mark.parametrize(
+    ("said", "package"),
+    [
+        ("boxes that run docker and add htop", "htop"),
+        ("a daemon that collects logs and install nginx", "nginx"),
+    ],
+)
+def test_an_edit_after_a_relative_clause_still_asks(said: str, package: str) -> None:
+    plan = plan_on(UBUNTU, said)
+    assert package in [p for o in plan.operations if o.op == "add_packages" for p in o.packages]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "remove loglevel=4, operators need the loglevel the kernel picks",
+        "add rd.shell=1, techs need the emergency shell on the bench",
+        "add isolcpus=2, integrators want the isolated cores",
+        "set loglevel=7, engineers need every boot message",
+    ],
+)
+def test_people_needing_what_the_change_touched_is_a_reason(said: str) -> None:
+    plan = plan_on(UBUNTU, said)
+    assert plan.operations, said
+    assert plan.not_applied == [], (said, plan.not_applied)
+
+
+def test_people_needing_another_field_is_still_reported() -> None:
+    plan = plan_on(UBUNTU, "remove quiet, operators need a bigger disk")
+    assert plan.not_applied, plan.clauses
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add htop. Is that something you can do?",
+        "add htop - is this something you could do?",
+        "add htop, is that something you can manage!",
+    ],
+)
+def test_asking_the_assistant_whether_it_can_is_no_description(said: str) -> None:
+    plan = plan_on(UBUNTU, said)
+    assert plan.not_applied == [], (said, plan.not_applied)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I flashed it with the raspberry pi imager",
+        "we used the jetson flashing tool before",
+        "the graviton emulator runs our tests",
+    ],
+)
+def test_a_board_in_a_tools_name_is_no_target(said: str) -> None:
+    assert [means for _, _, means in find_paraphrases(said)] == [], said
+
+
+def test_a_board_alone_is_still_a_target() -> None:
+    assert [means for _, _, means in find_paraphrases("for the raspberry pi")] == ["arm64"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["it's a box from Advantech (UNO-2271G)", "the NAS is a DS-920G, add htop"],
+)
+def test_a_model_number_is_no_disk_size(said: str) -> None:
+    plan = plan_on(UBUNTU, said)
+    assert not any(o.op == "set_disk_size" for o in plan.operations), (said, plan.operations)
+
+
+@pytest.mark.parametrize(
+    ("said", "target"),
+    [
+        (
+            "ok then ubuntu 20.04 for arm64, iso",
+            {"os": "ubuntu", "arch": "aarch64", "imageType": "iso"},
+        ),
+        ("what about debian 11 x86_64", {"os": "debian", "arch": "x86_64"}),
+        ("an armhf image for the old boards", {"arch": "armv7hl"}),
+        (
+            "could I get rocky 9 instead, raw",
+            {"os": "redhat-compatible-distro", "imageType": "raw"},
+        ),
+    ],
+)
+def test_a_refusal_names_the_target_it_refuses(said: str, target: dict[str, str]) -> None:
+    route = route_request(said, None, None)
+    assert route["intent"] == "unsupported", route
+    named = dict(route.get("unsupported", {}).get("target") or {})
+    assert {k: named.get(k) for k in target} == target, (said, named)
+
+
+def test_a_system_of_no_known_os_names_no_os() -> None:
+    route = route_request("a windows 11 image for x86_64", None, None)
+    named = dict(route.get("unsupported", {}).get("target") or {})
+    assert "os" not in named and named.get("arch") == "x86_64", named

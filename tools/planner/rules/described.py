@@ -57,9 +57,9 @@ _PLACEHOLDER = re.compile(
     r"|(?:our|their|the|your|my|we|i|they|you)"
     # (what it can do for them: "they should be going through ..." says how people work)
     r"(?=\s+(?:[\w'-]+\s+){0,3}?(?:can|could)\s+(?!be\b|not\b)))\s+"
-    r"(?P<what>[^,.;:\n()]+?)"
+    r"(?P<what>[^,.;:!?\n()]+?)"
     r"(?:\s*\((?P<aside>[^()\n]{1,40})\))?"
-    r"(?=\s*(?:[,.;:\n]|\(|$|\s+(?:and|plus|also|but)\s+(?!that\b)))"
+    r"(?=\s*(?:[,.;:!?\n]|\(|$|\s+(?:and|plus|also|but)\s+(?!that\b)))"
 )
 # "the computer behind it must show our web page", "a box that shares a folder with the
 # Windows PCs", "our shop PCs need to print receipts": a machine said to do something, as
@@ -84,6 +84,11 @@ _AND_DOES = re.compile(
 )
 # a negation in the clause before the placeholder: nothing is asked for
 _NEGATED = re.compile(r"\b(?:don'?t|do\s+not|no\s+need\s+to|never|nor|not)\b[^,.;:\n]*$")
+# "is that ...", "would this be ...": the placeholder is what was just asked for
+_THE_REQUEST = re.compile(
+    r"\b(?:is|isn'?t|was|would|could|will)\s+(?:that|this|it)(?:\s+(?:be|really))?\s+$",
+    re.IGNORECASE,
+)
 # words that open a description but say nothing of what the package does
 _OPENING = re.compile(
     r"^(?:(?:we|i|us|you)\s+(?:can\s+|could\s+)?|can\s+|to\s+|helps?\s+(?:us\s+)?"
@@ -122,8 +127,9 @@ def read_described(state: PlanState) -> list[Described]:
     found: list[Described] = []
     for match in state.text.matches(_PLACEHOLDER):
         before = state.text.work[max(0, match.start() - 40) : match.start()]
-        if _NEGATED.search(before):
-            # "don't install anything for it", "no need to add something for that"
+        if _NEGATED.search(before) or _THE_REQUEST.search(before):
+            # "don't install anything for it", "no need to add something for that"; "is
+            # that something you can do?": the request itself, asked about
             state.text.consume(*match.span(), "context")
             continue
         what, end = match.group("what"), match.end()
