@@ -60,6 +60,7 @@ from oic_ai.tools.target_support import (
     UnbuildableTarget,
     combination_words,
     find_unsupported,
+    refused_target,
     set_aside,
     target_matches,
     target_of,
@@ -396,6 +397,10 @@ def _route(
                 "dist": wanted["dist"],
                 **({"imageType": wanted["imageType"]} if "image_type" in kept else {}),
             }
+        named_target = refused_target(system, asked, refused["unsupported"].get("kept") or {})
+        if named_target and refused.get("unsupported"):
+            # "ubuntu 22.04 x86_64 raw": the refusal names ubuntu on x86_64, raw
+            refused["unsupported"]["target"] = named_target
         return refused
     reference = find_reference(request)
     questions = questions_of(request)
@@ -412,6 +417,7 @@ def _route(
         intent, reason = "explain", "a question about what the composer builds"
     elif not current_template:
         intent, reason = "create", "no template in this session yet"
+        own = dict(asked)  # what this request names itself
         carried = _inherited(previous, asked)
         if (release := _nearest_release(request, previous)) and "dist" not in asked:
             # "10 is fine then" after RHEL 9 was refused for el10: the release offered
@@ -429,7 +435,7 @@ def _route(
         implicit = bool(refusal.get("nearest")) and _only_a_target(request)
         if rest and (keep_rest_spans(request) or implicit):
             # "ok 24.04, everything else as I said": the refused request's other parts too
-            rest = not_renamed(rest, asked)
+            rest = not_renamed(rest, own)
             route["carried_request"] = f"{rest}. {remainder(request, keep_rest_spans(request))}"
             rest_asked, _ = _asked_targets(rest)
             asked = {**rest_asked, **asked}

@@ -76,7 +76,7 @@ def _refusal(state: State) -> str:
 
     found = dict(record(state, "route").get("unsupported") or {})
     combination = found.get("target")
-    if isinstance(combination, dict):
+    if isinstance(combination, dict) and "options" in found:  # no OS defaults for it
         lines = unbuildable_message(
             UnbuildableTarget(
                 dist=combination.get("dist"),

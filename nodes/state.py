@@ -44,7 +44,8 @@ class Refusal(TypedDict):
     """The request with the system swapped for ``nearest``."""
     target: NotRequired[dict[str, str]]
     """For a combination without OS defaults: the ``os`` and ``dist`` (absent when none
-    was named), ``arch`` and ``imageType`` asked for."""
+    was named), ``arch`` and ``imageType`` asked for. For a refused system or arch: what
+    the request named of it (the os it is a release of, an arch, an image type)."""
     options: NotRequired[list[str]]
     """For a combination without OS defaults: the nearest buildable ones, in words."""
     rest: NotRequired[str]

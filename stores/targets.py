@@ -167,6 +167,8 @@ class UnsupportedTarget:
         nearest: The dist offered instead of a refused system ("" for none).
         kind: ``system`` (an OS: a supported dist named beside it wins) or ``arch`` (an
             arch no dist builds: refused whatever dist is named).
+        os: The os it is a release of ("ubuntu" for Ubuntu 22.04), "" for another system.
+        arch: The schema's name for the arch it is ("armv7hl"), "" for none.
     """
 
     phrase: str
@@ -174,6 +176,8 @@ class UnsupportedTarget:
     name: str = ""
     nearest: str = ""
     kind: str = "system"
+    os: str = ""
+    arch: str = ""
 
 
 @dataclass(frozen=True)
@@ -579,6 +583,8 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
             name=str(entry.get("name") or ""),
             nearest=str(entry.get("nearest") or ""),
             kind=str(entry.get("kind") or "system"),
+            os=str(entry.get("os") or ""),
+            arch=str(entry.get("arch") or ""),
         )
         for entry in request.get("unsupported") or []
     )
@@ -596,6 +602,8 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
             raise ValueError(f"request.unsupported {entry.name}: unknown kind {entry.kind!r}")
         if entry.nearest and entry.nearest not in dists:
             raise ValueError(f"request.unsupported {entry.name}: unknown dist {entry.nearest!r}")
+        if entry.os and entry.os not in oses:
+            raise ValueError(f"request.unsupported {entry.name}: unknown os {entry.os!r}")
     return TargetRegistry(
         oses=MappingProxyType(oses),
         dists=MappingProxyType(dists),
@@ -693,6 +701,7 @@ def other_releases(
                     re.sub(r"^.*?(\d+(?:\.\d+)?)$", r"\1", dists[d].title) for d in os.dists
                 ),
                 nearest=newest,
+                os=os.name,
             )
         )
     return tuple(found)

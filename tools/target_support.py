@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from oic_ai.stores.targets import load_targets
+from oic_ai.stores.targets import UnsupportedTarget, load_targets
 from oic_ai.tools.retrieval.query_classifier import WORD_END, WORD_START, detect_target_spans
 from oic_ai.tools.retrieval.target_mentions import is_context
 
@@ -72,23 +72,22 @@ class UnsupportedRequest:
         system: The registry's name for it ("Windows", "Arch Linux").
         nearest: The supported dist offered instead, or None (not Linux).
         suggestion: The request with the system swapped for ``nearest``, or None.
+        os: The os it is a release of ("ubuntu" for Ubuntu 22.04), or None.
+        arch: The schema's name for the arch it is ("armv7hl"), or None.
     """
 
     named: str
     system: str
     nearest: str | None
     suggestion: str | None
+    os: str | None = None
+    arch: str | None = None
 
 
 @lru_cache(maxsize=1)
-def _patterns() -> tuple[tuple[re.Pattern[str], str, str, str], ...]:
+def _patterns() -> tuple[tuple[re.Pattern[str], UnsupportedTarget], ...]:
     return tuple(
-        (
-            re.compile(rf"{WORD_START}(?:{entry.phrase}){WORD_END}"),
-            entry.name,
-            entry.nearest,
-            entry.kind,
-        )
+        (re.compile(rf"{WORD_START}(?:{entry.phrase}){WORD_END}"), entry)
         for entry in load_targets().unsupported
         if entry.name
     )
@@ -112,7 +111,8 @@ def find_unsupported(request: str) -> UnsupportedRequest | None:
         alternative; None when there is none or a supported distribution is named too.
     """
     work = "".join(c.lower() if len(c.lower()) == 1 else c for c in request)
-    for pattern, system, nearest, kind in _patterns():
+    for pattern, entry in _patterns():
+        nearest, kind = entry.nearest, entry.kind
         for match in pattern.finditer(work):
             before = work[max(0, match.start() - 60) : match.start()]
             if _LEFT_BEHIND.search(before) or _SERVED.match(work, match.end()):
@@ -129,8 +129,31 @@ def find_unsupported(request: str) -> UnsupportedRequest | None:
                 title = load_targets().title(nearest)
                 rest = request[: match.start()] + title + request[match.end() :]
                 suggestion = " ".join(rest.split())
-            return UnsupportedRequest(named, system, nearest or None, suggestion)
+            return UnsupportedRequest(
+                named, entry.name, nearest or None, suggestion, entry.os or None, entry.arch or None
+            )
     return None
+
+
+def refused_target(
+    found: UnsupportedRequest, asked: Mapping[str, str], kept: Mapping[str, str]
+) -> dict[str, str]:
+    """The target a refused request names: the os it is a release of, its arch and type.
+
+    Args:
+        found: The refused system.
+        asked: The targets the request names (``arch``, ``image_type`` ...).
+        kept: The supported dist (and image type) it named beside the refused arch.
+    """
+    named: dict[str, str] = dict(kept)
+    os_name = found.os or (load_targets().os_of(kept["dist"]) if kept.get("dist") else None)
+    if os_name:
+        named["os"] = os_name
+    if arch := (found.arch or asked.get("arch")):
+        named["arch"] = arch
+    if asked.get("image_type"):
+        named["imageType"] = asked["image_type"]
+    return named
 
 
 def supported_targets_line() -> str:

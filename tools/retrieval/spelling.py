@@ -379,9 +379,19 @@ def find_paraphrases(text: str) -> list[tuple[int, int, str]]:
             continue  # "graviton-07", "web-01": part of a name, not a paraphrase
         if _said_of_another(tokens, first):
             continue  # "the broker runs in a container": what something else does
+        if TOOL_AFTER.match(text.lower(), tokens[last][2]):
+            continue  # "the raspberry pi imager": a tool named after it, not it
         taken[first : last + 1] = [True] * (last + 1 - first)
         found.append((tokens[first][1], tokens[last][2], means))
     return _merged(text.lower(), sorted(found), language.gap_words)
+
+
+# Words right after a board's or an arch's name that make it the name of a tool for it:
+# "the raspberry pi imager", "an arm64 emulator", "the jetson flashing tool".
+TOOL_AFTER = re.compile(
+    r"[\s-]+(?:imager|imaging\s+(?:tool|utility|software|app)|flasher|flashing\s+"
+    r"(?:tool|utility|software|app)|emulator|simulator|sdk\s+manager)\b"
+)
 
 
 # what the image itself is called in a request: its own verbs ask for a capability

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Literal
 
 from oic_ai.stores.targets import load_targets
-from oic_ai.tools.retrieval.spelling import read_cached
+from oic_ai.tools.retrieval.spelling import TOOL_AFTER, read_cached
 
 # Boundaries that keep hyphenated and dotted names whole: "emt" must not match inside
 # "emt3-x86_64-minimal", nor "arm" inside "arm64".
@@ -326,6 +326,9 @@ def detect_target_spans(text: str) -> list[TargetMention]:
                     and names_a_program(lowered, match.end())
                 ):
                     blank(*match.span())  # "the Azure Linux agent": a program, no target
+                    continue
+                if kind == "arch" and TOOL_AFTER.match(lowered, match.end()):
+                    blank(*match.span())  # "the raspberry pi imager": a program, no arch
                     continue
                 if kind == "arch" and _ROBOT_ARM.search(work, 0, match.end()):
                     blank(*match.span())  # "for the pick arm": a robot's arm, no arch
