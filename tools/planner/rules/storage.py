@@ -600,6 +600,10 @@ def _whole_device(state: PlanState) -> None:
         state.text.consume(*match.span(), "disk size")
 
 
+# letters and a hyphen glued to a number: a model's name ("uno-2271g"), never a size
+_MODEL_BEFORE = re.compile(r"(?<![\w-])[a-z][a-z0-9]*-$")
+
+
 def rule_bare_sizes(state: PlanState) -> None:
     """A size no rule read is the disk's, unless it repeats one its sentence used.
 
@@ -620,6 +624,9 @@ def rule_bare_sizes(state: PlanState) -> None:
                 state.reject(sizing.start(), end, _VM_HARDWARE)
                 continue
             text.consume(span[0], end, "context")
+            continue
+        if _MODEL_BEFORE.search(text.work, max(0, span[0] - 16), span[0]):
+            text.consume(*span, "context")  # "UNO-2271G", "DS-920G": a model's name
             continue
         size = request_size(state, span)
         sentence = next((c.sentence for c in clauses if c.start <= span[0] < c.end), -1)
