@@ -782,8 +782,9 @@ def read_configs(text: str) -> tuple[str, list[str], list[str]]:
     unmapped = [
         f"from the pasted {fmt}: {', '.join(keys)} — no template field holds "
         f"{'this' if len(keys) == 1 else 'these'}; "
-        + _FILE_LINES.get(fmt, "set it up after install (a first-boot script or your "
-                          "configuration management)")
+        + _FILE_LINES.get(
+            fmt, "set it up after install (a first-boot script or your configuration management)"
+        )
         for fmt, keys in found.unmapped.items()
     ]
     return rewritten, notices, unmapped

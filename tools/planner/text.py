@@ -72,7 +72,9 @@ _SPLIT_OUT = re.compile(
 )
 # a name and "out" as a clause of its own: "parted out, gdisk is enough"
 _NAME_OUT = re.compile(
-    r"(?:^|(?<=[.;,!?]\s)|(?<=\n))([a-z][\w.+-]*[a-z0-9])\s+out(?=\s*(?:[,.;!]|$))",
+    # (a disk format and "out" is the output: "qcow2 out" — the artifact rule reads it)
+    r"(?:^|(?<=[.;,!?]\s)|(?<=\n))(?!(?:qcow2|vhdx?|vmdk|vdi|raw|iso)\s)"
+    r"([a-z][\w.+-]*[a-z0-9])\s+out(?=\s*(?:[,.;!]|$))",
     re.MULTILINE,
 )
 # "the docker command line tool", "podman's command-line client": the name people give

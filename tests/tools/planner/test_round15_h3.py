@@ -248,3 +248,39 @@ def test_a_system_of_no_known_os_names_no_os() -> None:
     route = route_request("a windows 11 image for x86_64", None, None)
     named = dict(route.get("unsupported", {}).get("target") or {})
     assert "os" not in named and named.get("arch") == "x86_64", named
+
+
+WEB = "ubuntu24-x86_64-web-server-raw.yml"  # raw (zstd) and vmdk artifacts
+
+
+def _artifacts(plan) -> list[str] | None:  # type: ignore[no-untyped-def]
+    ops = [o for o in plan.operations if o.op == "set_artifacts"]
+    return [a.type for a in ops[-1].artifacts] if ops else None
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["qcow2 too", "a vhdx as well please", "and qcow2, too", "give me a vdi in addition"],
+)
+def test_a_format_followed_by_too_is_one_more(said: str) -> None:
+    found = _artifacts(plan_on(WEB, said))
+    assert found is not None and found[:2] == ["raw", "vmdk"] and len(found) == 3, (said, found)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["qcow2 out", "x86, qcow2 out. add htop", "vhdx out please", "hostname a1, qcow2 out"],
+)
+def test_a_format_the_image_lacks_and_out_is_the_output(said: str) -> None:
+    found = _artifacts(plan_on(WEB, said))
+    assert found is not None and len(found) == 1 and found[0] in ("qcow2", "vhdx"), (said, found)
+
+
+@pytest.mark.parametrize("said", ["vmdk out", "add htop, vmdk out"])
+def test_a_format_the_image_has_and_out_is_removed(said: str) -> None:
+    assert _artifacts(plan_on(WEB, said)) == ["raw"], said
+
+
+def test_a_package_and_out_is_still_removed() -> None:
+    plan = plan_on(WEB, "nginx out")
+    assert any(o.op == "remove_packages" for o in plan.operations), plan.operations

@@ -19,7 +19,7 @@ _ARTIFACT = re.compile(
     rf"{WORD_START}(?:(?P<c1>{_COMPRESSION})[\s-]+compressed\s+|(?P<compressed>compressed)\s+|"
     rf"(?P<uncompressed>uncompressed)\s+|(?P<c0>{_COMPRESSION})\s+)?(?:(?:a|an)\s+)?"
     rf"(?P<fmt>{_FORMAT})(?:\.(?P<c3>{_COMPRESSION}))?{WORD_END}"
-    r"(?:\s+(?:image|artifact|file|disk|format|output))?"
+    r"(?:\s+(?:image|artifact|file|disk|format|output|(?P<out>out)(?=\s*(?:[,.;!]|$))))?"
     r"(?:\s+as\s+(?:an?\s+)?(?:additional|extra|second|another|other)?\s*"
     r"(?:artifact|output|format|file|image)s?\b)?"
     rf"(?:\s*,?\s*(?:compressed\s+)?(?:with|using|in|as|\+)\s+(?P<c2>{_COMPRESSION})"
@@ -46,6 +46,7 @@ _SETTING = re.compile(
     r"(?:\s+(?:format|type))?\s+(?:(?:should|must|will|shall|has\s+to|needs\s+to)\s+)?"
     r"(?:be|is|are)\s+(?:an?\s+)?$"
 )
+_TOO_AFTER = re.compile(r"\s*,?\s*(?:too|also|as\s+well|in\s+addition)\b")
 _ADDED_AFTER = re.compile(r"\b(?:additional|extra|second|another|as\s+well|too)\b")
 
 
@@ -87,6 +88,14 @@ def rule_artifacts(state: PlanState) -> None:
                 found.append((match, Artifact(type="raw")))
         found.sort(key=lambda item: item[0].start())
     removed = _removed(text.work, found)
+    # "qcow2 out": the output, unless the template has it and the request is a change to it
+    have = {a.type for a in _current(state)} if state.mode == "refine" else set()
+    removed += [
+        (m, a)
+        for m, a in found
+        if m.groupdict().get("out") and a.type in have and (m, a) not in removed
+    ]
+    outputs = [m for m, a in found if m.groupdict().get("out") and a.type not in have]
     dropped = {a.type for _, a in removed}
     found = [item for item in found if item not in removed]
     # "qcow2, actually vhdx": a format revised in the same breath is the last one said
@@ -112,7 +121,10 @@ def rule_artifacts(state: PlanState) -> None:
         artifacts = [a for _, a in found]
         after = " ".join(m.group() for m, _ in found)
         setting = _SETTING.search(text.work, max(0, start - 60), start)
+        # "qcow2 too", "a vhdx as well": the word after the format says it is one more
+        added_after = any(_TOO_AFTER.match(text.work, m.end()) for m, _ in found)
         adding = bool(_ARTIFACT_ADD.search(before) or _ADDED_AFTER.search(after)) or beside_current
+        adding = (adding or added_after) and not outputs
         adding = adding or bool(_CONTINUES.search(text.work, 0, start))
         if setting is not None:
             adding = False
