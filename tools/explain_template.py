@@ -22,7 +22,11 @@ from oic_ai.tools.planner.words import FILLER
 _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "packages",
-        re.compile(r"\b(?:packages?|pkgs?\b|installed|software|included|includes?|contain)"),
+        # "what does it install?", "what have I added so far?": what is in it
+        re.compile(
+            r"\b(?:packages?|pkgs?\b|install(?:ed|s|ing)?\b|software|included|includes?|contain"
+            r"|added\b|comes?\s+with\b|ships?\s+with\b|bundled\b)"
+        ),
     ),
     ("disk", re.compile(r"\b(?:disk|partitions?|layout|storage|size|mounts?|artifacts?|format)")),
     ("kernel", re.compile(r"\b(?:kernel|cmdline|command\s*line|boot\s+args)")),
@@ -37,6 +41,14 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("hostname", re.compile(r"\b(?:host\s*name|host)\b")),
+    # "will chronyd be enabled?", "which services start at boot?"
+    (
+        "services",
+        re.compile(
+            r"\b(?:services?|daemons?|enabled|disabled|autostart|start(?:s|ed)?\s+(?:at|on)\s+boot"
+            r"|running\s+(?:at|on|after)\s+boot)\b"
+        ),
+    ),
     ("repositories", re.compile(r"\b(?:repo(?:sitor(?:y|ies))?s?|sources?)\b")),
 )
 _SUMMARY_WORDS = re.compile(r"\b(?:summar|overview|describe|explain|what\s+is\s+(?:this|it)|tell)")
@@ -270,6 +282,15 @@ def _repositories(template: Template, brief: bool) -> str:
     return "Repositories: " + "; ".join(described)
 
 
+def _services(template: Template, brief: bool) -> str:
+    """No template field enables a service: say so, and who decides."""
+    return (
+        "Services: a template has no field that enables or disables a service; each "
+        "package's own defaults (its systemd preset) decide whether it starts at boot. "
+        "Enable or disable one in a first-boot script or your configuration management."
+    )
+
+
 # One line per topic; ``brief`` (in the whole summary) shortens long lists.
 _TOPIC_LINES: dict[str, Callable[[Template, bool], str]] = {
     "about": _about,
@@ -281,4 +302,5 @@ _TOPIC_LINES: dict[str, Callable[[Template, bool], str]] = {
     "boot": _boot,
     "hostname": _hostname,
     "repositories": _repositories,
+    "services": _services,
 }

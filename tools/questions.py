@@ -36,7 +36,9 @@ _LEAD = frozenset(
         "and also so but ok okay oh hmm well right fine great thanks thank thx cool sure yes "
         "yeah now then just quick quickly one more real really again btw please pls kindly "
         # spoken openers: "wait does it matter ...?", "hm is the disk big enough?"
-        "wait hm hmm um uh erm ah hey actually sorry anyway"
+        "wait hm hmm um uh erm ah hey actually sorry anyway "
+        # hedges before the question word: "roughly how big will it be?"
+        "roughly approximately approx around ballpark curious incidentally honestly"
     ).split()
 )
 _QUESTION_WORDS = frozenset(
@@ -203,6 +205,8 @@ def is_question_part(text: str, *, asked: bool) -> bool:
         return True  # "the cmdline looks like what now?": the question word kept in place
     if first in _MODALS and len(words) > 2 and _about_another_subject(text, words[1]):
         return True  # "would Debian be smaller?", "can one template give both?"
+    if first == "will" and len(words) > 3 and words[1] not in ("you", "u") and "be" in words[2:4]:
+        return True  # "will those be enabled in the image?", "will chrony be running?"
     if first in _MODALS and len(words) > 2 and words[1] in _ABOUT_IT:
         return words[2] in _WHAT_IT_DOES  # "will this boot on arm?" ("can it have X?" asks)
     if first not in IMPERATIVES and any(w in ("support", "supports") for w in words[1:4]):

@@ -284,3 +284,93 @@ def test_a_format_the_image_has_and_out_is_removed(said: str) -> None:
 def test_a_package_and_out_is_still_removed() -> None:
     plan = plan_on(WEB, "nginx out")
     assert any(o.op == "remove_packages" for o in plan.operations), plan.operations
+
+
+# --- questions ---------------------------------------------------------------------------
+
+EL10 = "el10-x86_64-minimal-raw.yml"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Thanks. Roughly how big will the ISO come out?",
+        "approximately how large is the image going to be?",
+        "curious, which kernel does it use?",
+        "ballpark, how many packages are in it?",
+    ],
+)
+def test_a_hedge_before_a_question_word_is_still_a_question(said: str) -> None:
+    text = (OUR_TEMPLATES / EL10).read_text(encoding="utf-8")
+    assert route_request(said, text, None)["intent"] == "explain", said
+
+
+def test_a_hedge_before_a_change_is_still_a_change() -> None:
+    text = (OUR_TEMPLATES / EL10).read_text(encoding="utf-8")
+    assert route_request("roughly 20GB disk please", text, None)["intent"] == "refine"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "will those be enabled in the image?",
+        "the old ks had `services --enabled=chronyd` - will that be running at boot?",
+        "will chrony be enabled?",
+        "will the disk be big enough?",
+    ],
+)
+def test_will_it_be_is_a_question(said: str) -> None:
+    from oic_ai.tools.questions import questions_of
+
+    found = questions_of(said)
+    assert found.questions and not found.changes, (said, found)
+
+
+def test_will_you_be_able_to_asks_for_a_change() -> None:
+    from oic_ai.tools.questions import questions_of
+
+    assert questions_of("will you be able to add htop?").changes
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("what does the template install exactly?", "Packages:"),
+        ("remind me what i've added so far", "Packages:"),
+        ("what does it come with?", "Packages:"),
+        ("which services start at boot?", "Services:"),
+        ("will sshd be enabled?", "Services:"),
+    ],
+)
+def test_what_it_installs_or_enables_is_answered(question: str, expected: str) -> None:
+    from oic_ai.tools.explain_template import describe_template
+
+    answer = describe_template((OUR_TEMPLATES / EL10).read_text(encoding="utf-8"), question)
+    assert expected in answer, (question, answer)
+    if expected == "Packages:":
+        assert "more" not in answer.split("Packages:")[1].split("\n")[0], answer
+
+
+# --- proxies -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "make apt go through our proxy at http://10.1.1.1:3128",
+        "the devices reach the internet only via the corporate proxy, set that up",
+        "set https_proxy=http://proxy.corp:8080",
+        "configure an apt proxy for the build",
+    ],
+)
+def test_a_proxy_is_a_network_setting_and_is_reported(said: str) -> None:
+    plan = plan_on(UBUNTU, said)
+    assert plan.operations == [], (said, plan.operations)
+    assert any("network" in item for item in plan.not_applied), (said, plan.not_applied)
+
+
+def test_a_repository_on_a_host_named_proxy_is_still_a_repository() -> None:
+    plan = plan_on(
+        DEBIAN, "add the repo http://proxy.example.com/debian suite trixie component main"
+    )
+    assert any(o.op == "add_repository" for o in plan.operations), plan.not_applied
