@@ -374,3 +374,22 @@ def test_a_repository_on_a_host_named_proxy_is_still_a_repository() -> None:
         DEBIAN, "add the repo http://proxy.example.com/debian suite trixie component main"
     )
     assert any(o.op == "add_repository" for o in plan.operations), plan.not_applied
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add htop and force them to change it at first login",
+        "passwords must expire every 90 days",
+        "add htop, and make users change their password on first login",
+        "expire the password so the tech picks one at next login",
+    ],
+)
+def test_a_password_rule_is_reported(said: str) -> None:
+    plan = plan_on(DEBIAN, said)
+    assert any("password rules" in item for item in plan.not_applied), (said, plan.not_applied)
+
+
+def test_changing_another_setting_is_no_password_rule() -> None:
+    plan = plan_on(DEBIAN, "change the hostname to lab-2")
+    assert not plan.not_applied and plan.operations, plan.not_applied
