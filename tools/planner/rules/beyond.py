@@ -137,10 +137,13 @@ def rule_beyond_template(state: PlanState) -> None:
             # "with cgroupDriver: systemd": a setting's key and value, the clause's own
             end = value.end()
         said = text.original[item.start : end]
-        heads_a_list = value is not None and end == item.end
-        if heads_a_list or (
-            read_clause(said).asking != "asks" and not INDIRECT_QUESTION.search(said)
-        ):
+        reading = read_clause(said)
+        # a heading that asks in the imperative ("enforce a password policy: 14 characters")
+        # is the wish itself; a heading of nouns introduces the list after it
+        heads_a_list = (
+            value is not None and end == item.end and not reading.why.startswith("imperative")
+        )
+        if heads_a_list or (reading.asking != "asks" and not INDIRECT_QUESTION.search(said)):
             # "items from the security review:" heads the list after it, read on its own;
             # "the lab boards dont have keys enrolled": a statement, no wish; no rule reads it
             text.consume(item.start, end, "context")
