@@ -126,6 +126,21 @@ def _before_additions(text: str) -> str:
     return text[: found.start()] if found else text
 
 
+def _plain_sentence(text: str, words: Sequence[str]) -> str:
+    """``text`` up to the end of the sentence that asks for a plain base.
+
+    "emt3 minimal raw x86_64. openssh-server tpm2-tools. hostname edge-node": the sentence
+    with "minimal" says what the base is; the sentences after it list what to add to it.
+    """
+    base = load_base_words()
+    plain = [w for w in words if w in base.plain_words]
+    at = re.search(rf"\b{re.escape(plain[0])}\b", text) if plain else None
+    if at is None:
+        return text
+    end = re.compile(r"[.;!?\n](?=\s|$)").search(text, at.end())
+    return text[: end.start()] if end else text
+
+
 # the base said outright: "start from a minimal raw image", "base it on a bare one"
 _START_PLAIN = re.compile(
     r"\b(?:start(?:ing)?|begin(?:ning)?|base\s+(?:it|this|the\s+image)|build\s+(?:it|this))\s+"
@@ -162,7 +177,7 @@ def read_purpose(
         )
     words = _words(lowered)
     plain = _is_plain(words)
-    part = _before_additions(lowered) if plain else lowered
+    part = _plain_sentence(_before_additions(lowered), words) if plain else lowered
     started = _START_PLAIN.search(lowered)
     if started is not None:
         # "a kiosk image. Start from a minimal raw image": the base is said outright; the
