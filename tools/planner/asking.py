@@ -45,9 +45,6 @@ _LEAD = frozenset(
         "third next additionally furthermore moreover besides meanwhile again instead maybe "
         "perhaps otherwise still really honestly basically kindly pls plz please only "
         "ah aha ahh argh ugh meh btw fyi rofl lmao np "
-        # interjections: a feeling about the conversation, no request
-        "jeez geez gee sheesh sigh welp oof phew gosh wow whoa damn dang yikes blah bah pfft "
-        "hmph heh hah meh omg smh ffs ugh "
         # chat shorthand for a remark or a change of mind ("nvm", "tbh", "iirc")
         "nvm nevermind tbh tbf imo imho afaik iirc idk ngl fwiw rn tho "
         # greetings and thanks people write in other languages

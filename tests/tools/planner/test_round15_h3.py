@@ -4,7 +4,7 @@ of our own.
 - a file's content pasted or placed at a path inside the image (a udev rule, a config
   file's key and value, "goes in /etc/app/app.ini") changes nothing and is reported; keys
   and certificates at a path (secure boot, repository keys) stay template fields;
-- over-reported context: an interjection ("ugh", "sigh"), a determiner before a noun that
+- over-reported context: a determiner before a noun that
   looks like a pronoun ("our IT team"), a title naming the machine by a field-like noun
   ("Substation gateway."), a head clause whose label is a number ("boxes on line 2"), a
   second verb of a relative clause ("boxes that read X and push it on"), people and what
@@ -87,21 +87,6 @@ def test_a_key_a_mount_point_or_a_package_is_no_file_content(said: str, op: str)
 def _create(template: str, said: str):  # type: ignore[no-untyped-def]
     text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
     return plan_request(said, text, mode="create")
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "ugh. fine, add htop",
-        "add htop. sigh",
-        "welp, add htop then",
-        "add htop, geez",
-    ],
-)
-def test_an_interjection_is_context(said: str) -> None:
-    plan = plan_on(UBUNTU, said)
-    assert [o.op for o in plan.operations] == ["add_packages"], (said, plan.operations)
-    assert plan.not_applied == [], (said, plan.not_applied)
 
 
 @pytest.mark.parametrize(
