@@ -270,11 +270,11 @@ def _check_disk_layout(state: PlanState) -> None:
         state.text.disown("artifacts")
 
 
-def _in_template(facts: Template, word: str) -> bool:
-    """True for a user, a kernel option's key or a mount point the template has."""
+def _template_names(facts: Template) -> frozenset[str]:
+    """The users, kernel option keys and mount points the template has."""
     options = {arg.split("=", 1)[0] for arg in facts.kernel.cmdline.split()}
     mounts = {p.mount_point for p in facts.disk.partitions} if facts.disk else set()
-    return word in {u.name for u in facts.users} | mounts or word.split("=", 1)[0] in options
+    return frozenset({u.name for u in facts.users} | options | mounts)
 
 
 def plan_request(
@@ -330,16 +330,17 @@ def plan_request(
         known=known,
     )
     # "drop rsyslog journald forwarding is enough": the comma shorthand left out
+    names = _template_names(facts)
+
+    def in_template(word: str) -> bool:  # a user, kernel option (by key) or mount point
+        return word in names or word.split("=", 1)[0] in names
+
     marked = mark_run_ons(
         redacted,
-        lambda word: (
-            _in_template(facts, word) or (word not in FILLER and knows_package(state, word))
-        ),
+        lambda word: in_template(word) or (word not in FILLER and knows_package(state, word)),
     )
     # "we don't need bob, he left": the template's bob is to go
-    marked = needs_as_removals(
-        marked, lambda word: word in facts.packages or _in_template(facts, word)
-    )
+    marked = needs_as_removals(marked, lambda word: word in facts.packages or in_template(word))
     if marked != redacted:
         state.text = RequestText(marked, packages=packages)
     if password_warning:

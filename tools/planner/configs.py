@@ -314,7 +314,6 @@ _PRESEED_READERS: dict[str, Callable[[str], list[str]]] = {
     "netcfg/get_hostname": lambda v: [f"hostname {v.split()[0]}"] if v.split() else [],
     "netcfg/hostname": lambda v: [f"hostname {v.split()[0]}"] if v.split() else [],
     "debian-installer/add-kernel-opts": lambda v: _cmdline(v),
-    "tasksel/first": lambda v: _packages(_tasks(v)),
 }
 # tasksel's tasks that are a priority, not a package ("standard": every standard package)
 _PRIORITY_TASKS = frozenset({"standard", "required", "important"})
@@ -351,8 +350,9 @@ def _preseed_groups(text: str, found: Found) -> None:
         ]
 
 
-# "tasksel tasksel/first multiselect standard, ssh-server": Debian's installer tasks
-_TASKSEL = re.compile(r"^\s*tasksel\s+tasksel/first\s+multiselect\s+(?P<tasks>.*)$")
+# "tasksel tasksel/first multiselect standard, ssh-server" (or owned by d-i): Debian's
+# installer tasks
+_TASKSEL = re.compile(r"^\s*(?:tasksel|d-i)\s+tasksel/first\s+multiselect\s+(?P<tasks>.*)$")
 
 
 def _tasksel(line: str, found: Found) -> bool:
@@ -383,10 +383,6 @@ def _preseed(line: str, found: Found) -> bool:
         return True
     reader = _PRESEED_READERS.get(key)
     said = reader(match.group("value").strip()) if reader else []
-    if match.group("key") == "tasksel/first":
-        priorities = set(re.split(r"[\s,]+", match.group("value"))) & _PRIORITY_TASKS
-        for task in sorted(priorities):  # "standard" names no package
-            found.skip("preseed", f"tasksel/first {task}")
     if said:
         found.said += said
     elif not match.group("key").startswith(("passwd/user-password", "passwd/root-password")):

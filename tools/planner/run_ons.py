@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from oic_ai.tools.planner.words import TAKE_OUT
+from oic_ai.tools.planner.words import NEGATED_NEED, TAKE_OUT
 
 _VERB = re.compile(
     rf"(?<![\w-])(?:{TAKE_OUT}|add|install|include|take|put\s+in|throw\s+in)(?![\w-])",
@@ -131,12 +131,9 @@ def _boundary(text: str, start: int, is_object: Callable[[str], bool]) -> int | 
     return None
 
 
-# "we don't need", "I no longer want", "we won't use": the user's own need, negated
+# "we don't need the X": the need said away, before what it is about
 _NOT_NEEDED = re.compile(
-    r"(?<![\w'-])(?:we|i|they)\s+(?:(?:really\s+)?(?:don'?t|do\s+not|won'?t|will\s+not)"
-    r"|no\s+longer)\s+(?:really\s+|even\s+|actually\s+)?(?:need|want|require|use)\s+"
-    r"(?:the\s+|that\s+|any\s+)?(?=\S)",
-    re.IGNORECASE,
+    rf"(?<![\w'-]){NEGATED_NEED}\s+(?:the\s+|that\s+|any\s+)?(?=\S)", re.IGNORECASE
 )
 
 

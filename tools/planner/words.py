@@ -193,8 +193,10 @@ GOES_AWAY = (
     r"(?:go(?:\s+away)?|be\s+(?:removed|dropped|deleted|taken\s+out|left\s+out))"
     r"(?:\s+(?:too|as\s+well|now))?"
 )
-# "we don't need (it) anymore", "I no longer want": said after the names it is about
-NOT_WANTED = (
+# "we don't need", "I no longer want", "we won't use": a need said away
+NEGATED_NEED = (
     r"(?:we|i|they|you)\s+(?:don'?t|do\s+not|no\s+longer|won'?t|will\s+not)\s+(?:really\s+)?"
-    r"(?:need|want|use)(?:\s+(?:it|them))?(?:\s+(?:anymore|any\s+more|now|either))?"
+    r"(?:need|want|use)"
 )
+# "we don't need (it) anymore", "I no longer want": said after the names it is about
+NOT_WANTED = rf"{NEGATED_NEED}(?:\s+(?:it|them))?(?:\s+(?:anymore|any\s+more|now|either))?"
