@@ -262,26 +262,27 @@ class OutputState(TypedDict, total=False):
     """The answer to a question about the template (``explain``)."""
     turn: int
     """Turns finished in this session."""
+    request: str
+    """This turn's request: the last human message's text."""
+    route: Route | None
+    """Where ``classify`` sent the turn."""
+    plan: dict[str, Any] | None
+    """The edit plan ``generate`` applied, as JSON (its clauses say what became of each
+    part of the request)."""
+    notices: list[str]
+    """Notes for the user: fallbacks, backend failures, family mismatches."""
 
 
 @_DOCUMENTED
 class State(InputState, OutputState, total=False):
     """Everything the nodes read and write."""
 
-    request: str
-    """This turn's request: the last human message's text."""
-    route: Route | None
-    """Where ``classify`` sent the turn."""
-    plan: dict[str, Any] | None
-    """The edit plan ``generate`` applied, as JSON."""
     fix_attempts: int
     """Fix rounds so far this turn; bounded by ``max_fix_attempts``."""
     fix_history: list[str]
     """One line per fix round."""
     review_edit: bool
     """True when the reviewer replaced the draft (validated once more)."""
-    notices: list[str]
-    """Notes for the user: fallbacks, backend failures, family mismatches."""
     base_text: str | None
     """The base template's text (create turns)."""
     start_text: str | None

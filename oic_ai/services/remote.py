@@ -2,7 +2,8 @@
 
 Turns go through the LangGraph API with ``langgraph-sdk``: the session's thread is
 created with ``if_exists="do_nothing"``, the run is streamed (``updates``, so progress
-names each node as it finishes), and the result is read back with ``threads.get_state``.
+names each node as it finishes, and ``values``: the result is the run's own last state,
+not the thread's, which another client's queued run may already have moved on).
 Replays read ``threads.get_history``. The session index (list, show, fork, delete) is
 the server's REST API (``/api/v1/sessions...``), which calls the same services as a
 local run. Every result is the same typed object a local run returns
@@ -347,13 +348,18 @@ class RemoteServer:
             what=what,
         )
         payload = {"messages": [{"role": "user", "content": request}]}
+        # This run's own state (its output keys, all a result reads), as it streams:
+        # reading the thread after the run could return a later turn's, since another
+        # client's run may start the moment ours ends.
+        ours: dict[str, Any] = {}
+        paused: list[Any] = []
 
         def stream() -> None:
             for part in runs.stream(
                 session,
                 GRAPH_ID,
                 input=payload,
-                stream_mode=["updates"],
+                stream_mode=["updates", "values"],
                 context=context or None,
             ):
                 if part.event == "error":
@@ -363,17 +369,27 @@ class RemoteServer:
                         f"the oic-ai server at {self.url} failed the turn ({message})",
                         fix="see the server's log; try again",
                     )
+                data = part.data if isinstance(part.data, dict) else {}
+                if "__interrupt__" in data:
+                    paused[:] = list(data["__interrupt__"] or ())
+                if part.event == "values" and set(data) - {"__interrupt__"}:
+                    ours.clear()
+                    ours.update(data)
                 if on_step is not None and part.event.startswith("updates"):
-                    for node, update in (part.data or {}).items():
+                    for node, update in data.items():
                         if not str(node).startswith("__"):
                             on_step(str(node), update if isinstance(update, dict) else {})
 
         self.call(stream, what=what)
-        state = self.call(lambda: threads.get_state(session), what=what, read=True)
-        values = dict(state.get("values") or {})
-        values["messages"] = [_message(m) for m in values.get("messages") or []]
+        if ours:
+            values, pending = ours, paused
+        else:  # a run that streamed no state (it did nothing): the thread's
+            state = self.call(lambda: threads.get_state(session), what=what, read=True)
+            values, pending = dict(state.get("values") or {}), list(state.get("interrupts") or ())
+        values = {**values, "messages": [_message(m) for m in values.get("messages") or []]}
         interrupts = tuple(
-            SimpleNamespace(value=item.get("value")) for item in state.get("interrupts") or []
+            SimpleNamespace(value=item.get("value") if isinstance(item, dict) else item)
+            for item in pending
         )
         return TurnResult.from_state(session, values, interrupts)
 

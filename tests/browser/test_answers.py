@@ -8,7 +8,19 @@ from typing import Any
 
 from .conftest import UiServer
 from .driver import wait_until
-from .page import CREATE, ask, button, by_label, findings, open_page, shot, tab, within
+from .page import (
+    CREATE,
+    ask,
+    button,
+    by_label,
+    findings,
+    open_page,
+    session_id,
+    shot,
+    tab,
+    template_text,
+    within,
+)
 
 NOT_APPLIED = "add vim and make it minimal"
 
@@ -108,3 +120,56 @@ def test_summary_and_a_diff_not_emptied_by_a_question(ui_server: UiServer, brows
     wait_until(browser, lambda d: "Turn 2" in caption.text, "the last real change")
     added = [e.text for e in within(browser.find_element("id", "diff"), ".d-add")]
     assert any("- vim" in line for line in added), added  # the question changed nothing
+
+
+HOLD_THE_READ_BACK = """
+const done = arguments[arguments.length - 1];
+const original = window.fetch;
+window.oicQueued = null;
+window.fetch = async (path, init) => {
+  const url = String(path), method = (init && init.method) || "GET";
+  const id = (url.match(/\\/threads\\/([^/?]+)/) || [])[1];
+  if (method === "POST" && url.endsWith("/runs/stream")) {
+    const response = await original(path, init);
+    // another client's turn, queued on the same session while this one runs
+    const queued = await original(`/threads/${id}/runs`, { method: "POST",
+      headers: init.headers, body: JSON.stringify({ assistant_id: "oic-ai",
+        input: { messages: [{ role: "user", content: "add vim" }] },
+        multitask_strategy: "enqueue" }) });
+    window.oicQueued = (await queued.json()).run_id;
+    return response;
+  }
+  if (method === "GET" && /\\/state$/.test(url) && window.oicQueued) {
+    // a read of the thread after the turn: by then the queued turn has run
+    const headers = init && init.headers;
+    await original(`/threads/${id}/runs/${window.oicQueued}/join`, { headers });
+  }
+  return original(path, init);
+};
+done();
+"""
+
+
+def test_a_turn_shows_its_own_result_when_another_client_queued_the_next(
+    ui_server: UiServer, browser: Any
+) -> None:
+    """The answer, template and status are this run's, not the thread's a moment later."""
+    open_page(browser, ui_server.url)
+    ask(browser, CREATE)
+    browser.execute_async_script(HOLD_THE_READ_BACK)
+    ask(browser, "add tmux")
+    assert browser.execute_script("return window.oicQueued"), "the second run was not queued"
+    last = answers(browser)[-1]
+    assert last.get_attribute("data-turn") == "2"
+    assert "tmux" in last.text and "vim" not in last.text, last.text
+    shown = template_text(browser)
+    assert "- tmux" in shown and "- vim" not in shown
+    # the queued turn ran after it: a reload shows it as turn 3
+    browser.execute_script(
+        "return fetch(`/threads/${arguments[0]}/runs/${window.oicQueued}/join`)",
+        session_id(browser),
+    )
+    browser.refresh()
+    open_page(browser, browser.current_url)
+    wait_until(browser, lambda d: "- vim" in template_text(d), "the queued turn after a reload")
+    assert answers(browser)[-1].get_attribute("data-turn") == "3"

@@ -173,6 +173,46 @@ def test_chat_runs_its_turns_and_commands_on_the_server(
     assert "nginx" not in state["state"]["template"]
 
 
+def test_a_turn_reports_its_own_result_when_another_run_follows_at_once(server: Server) -> None:
+    """Another client's run queued behind ours ends before we could read the thread back.
+
+    The replicas test caught this: ``generate "add curl"`` printed the next turn ("make the
+    disk 21GiB", no changes) and exited 1. The turn's result is the state its run streamed.
+    """
+    from oic_ai.services.remote import GRAPH_ID, RemoteServer
+
+    with RemoteServer(server.url) as remote_server:
+        first = remote_server.run_turn(CREATE)
+        queued: list[str] = []
+
+        def queue_the_next(node: str, update: dict[str, Any]) -> None:
+            if not queued:  # another client's turn, queued behind the running one
+                run = remote_server.client.runs.create(
+                    first.session,
+                    GRAPH_ID,
+                    input={"messages": [{"role": "user", "content": "add vim"}]},
+                    multitask_strategy="enqueue",
+                )
+                queued.append(run["run_id"])
+
+        read_thread = remote_server.client.threads.get_state
+
+        def read_after_the_next(*args: Any, **kwargs: Any) -> Any:
+            remote_server.client.runs.join(first.session, queued[0])
+            return read_thread(*args, **kwargs)
+
+        remote_server.client.threads.get_state = read_after_the_next  # type: ignore[method-assign]
+        mine = remote_server.run_turn(REFINE, first.session, on_step=queue_the_next)
+        remote_server.client.threads.get_state = read_thread  # type: ignore[method-assign]
+        remote_server.client.runs.join(first.session, queued[0])
+
+        assert mine.turn == first.turn + 1
+        assert mine.template and "htop" in mine.template and "vim" not in mine.template
+        assert any("htop" in str(change) for change in mine.changes), mine.changes
+        after = remote_server.state(first.session)
+        assert after["turn"] == first.turn + 2 and "vim" in after["template"]
+
+
 def test_store_maintenance_is_refused_through_a_server(server: Server, client_dir: Path) -> None:
     line = one_line_error(remote(server, client_dir, "sessions", "prune", "--older-than", "1d"))
     assert server.url in line and "OIC_AI_SERVER_URL" in line

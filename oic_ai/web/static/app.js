@@ -3,8 +3,9 @@
  * and the sessions, on the LangGraph API server that serves it.
  *
  * Turns go through the standard threads and runs API (POST /threads/{id}/runs/stream,
- * stream_mode "updates", read as server-sent events; Stop is the run cancel); everything
- * else through /api/v1. No framework and no build step: plain DOM, text only.
+ * stream_mode "updates" and "values", read as server-sent events; the turn's result is its
+ * run's last values; Stop is the run cancel); everything else through /api/v1. No
+ * framework and no build step: plain DOM, text only.
  */
 "use strict";
 
@@ -283,7 +284,7 @@
     scrollToEnd(answer.item);
     window.oicTimings.bubble = performance.now();
     const run = { ...answer, fixStep: null, errorsBefore: null, error: null, changesSeen: 0,
-      retrieved: false, runId: null, stopped: false, accepted: false, applied };
+      retrieved: false, runId: null, stopped: false, accepted: false, applied, values: null };
     state.run = run;
     let ok = false;
     try {
@@ -292,7 +293,7 @@
       run.thread = id;
       await N.ensureThread(id);
       const response = await send("POST", `/threads/${id}/runs/stream`, {
-        assistant_id: N.GRAPH, input, stream_mode: ["updates"],
+        assistant_id: N.GRAPH, input, stream_mode: ["updates", "values"],
       });
       if (!response.ok) {
         const { message } = await problem(response);
@@ -307,6 +308,8 @@
         } else if (name === "error") {
           const what = data && (data.message || data.error) ? (data.message || data.error) : data;
           run.error = typeof what === "string" ? what : JSON.stringify(what);
+        } else if (name === "values" && data && Array.isArray(data.messages)) {
+          run.values = data; // this run's state: the thread may already be on a later turn
         } else if (name.startsWith("updates") && data && typeof data === "object") {
           for (const [node, update] of Object.entries(data)) addStep(node, update, run);
         }
@@ -403,7 +406,7 @@
   /* The turn ended: fill its bubble from the session's state; fold the steps. */
   async function finishTurn(id, run) {
     const editedBefore = editorDirty() && run.applied !== ui.editor.value ? ui.editor.value : null;
-    const values = await N.threadValues(id);
+    const values = run.values || await N.threadValues(id);
     adoptSession(id);
     state.values = values;
     annotateSteps(run, values);
