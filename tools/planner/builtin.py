@@ -27,10 +27,11 @@ from oic_ai.tools.planner.rules.corrections import rule_framing, rule_take_back
 from oic_ai.tools.planner.rules.disk import rule_disk_size
 from oic_ai.tools.planner.rules.hostname import rule_hostname
 from oic_ai.tools.planner.rules.image import rule_image_name, rule_image_version
-from oic_ai.tools.planner.rules.kernel import rule_bare_kernel_args, rule_kernel
+from oic_ai.tools.planner.rules.kernel import option_word, rule_bare_kernel_args, rule_kernel
 from oic_ai.tools.planner.rules.kernel_refs import add_them
 from oic_ai.tools.planner.rules.kernel_words import rule_kernel_described, rule_kernel_words
 from oic_ai.tools.planner.rules.package_apply import prefer_vendor_spellings
+from oic_ai.tools.planner.rules.package_items import PART_WORDS
 from oic_ai.tools.planner.rules.package_names import known as knows_package
 from oic_ai.tools.planner.rules.packages import rule_packages
 from oic_ai.tools.planner.rules.partitions import rule_partitions
@@ -45,7 +46,7 @@ from oic_ai.tools.planner.state import Mode, PlanState, PlanTarget
 from oic_ai.tools.planner.summary import join_words, summarize, with_article
 from oic_ai.tools.planner.text import UNREADABLE, RequestText, unreadable_chunks
 from oic_ai.tools.planner.vendor_repos import read_vendor_repositories
-from oic_ai.tools.planner.words import FILLER
+from oic_ai.tools.planner.words import FILLER, PACKAGE_TOKEN
 from oic_ai.tools.retrieval.spelling import PackageNames
 
 # Requests are sentences; a longer text (a pasted file) is read up to here.
@@ -270,6 +271,22 @@ def _check_disk_layout(state: PlanState) -> None:
         state.text.disown("artifacts")
 
 
+def _said_for(state: PlanState, word: str) -> bool:
+    """A short name for a package ("wg", "alertmanager", "ninja").
+
+    An alias the catalog knows, or a part of a template package's name that is no generic
+    part ("alertmanager" of prometheus-alertmanager; not "tools" or "server").
+    """
+    low = word.lower()
+    if len(low) < 3 or low in PART_WORDS or not PACKAGE_TOKEN.fullmatch(low):
+        return False
+    target = state.target
+    if target.known and state.catalog.aliases(low, target.os, target.dist, target.arch):
+        return True
+    installed = (*state.facts.packages, *state.facts.kernel.packages)
+    return any(low != name and low in name.split("-") for name in installed)
+
+
 def _template_names(facts: Template) -> frozenset[str]:
     """The users, kernel option keys and mount points the template has."""
     options = {arg.split("=", 1)[0] for arg in facts.kernel.cmdline.split()}
@@ -337,7 +354,11 @@ def plan_request(
 
     marked = mark_run_ons(
         redacted,
-        lambda word: in_template(word) or (word not in FILLER and knows_package(state, word)),
+        lambda word: (
+            in_template(word)
+            or option_word(word)
+            or (word not in FILLER and (knows_package(state, word) or _said_for(state, word)))
+        ),
     )
     # "we don't need bob, he left": the template's bob is to go
     marked = needs_as_removals(marked, lambda word: word in facts.packages or in_template(word))

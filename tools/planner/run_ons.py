@@ -20,12 +20,17 @@ from collections.abc import Callable
 from oic_ai.tools.planner.words import NEGATED_NEED, TAKE_OUT
 
 _VERB = re.compile(
-    rf"(?<![\w-])(?:{TAKE_OUT}|add|install|include|take|put\s+in|throw\s+in)(?![\w-])",
+    rf"(?<![\w-])(?:{TAKE_OUT}|add|install|include|take|undo|put\s+in|throw\s+in)(?![\w-])",
     re.IGNORECASE,
 )
+# where a clause starts: "parted out gdisk is enough" names its object first
+_CLAUSE_START = re.compile(r"(?:^|[.;!?\n]|\b(?:and|also|oh|ok|okay)\b)\s*", re.IGNORECASE)
+# what follows a named object to take it out ("parted out", "rsyslog gone")
+_POSTFIX = frozenset("out gone".split())
 _SETTING = re.compile(r"secure[\s-]?boot|immutab\w*", re.IGNORECASE)
 _WORD = re.compile(
-    rf"{_SETTING.pattern}|/[\w./-]*\w|[A-Za-z0-9](?:[\w.+'=-]*[\w+])?|[,;:.!?()\[\]\n\"`]",
+    rf"{_SETTING.pattern}|/[\w./-]*\w|[A-Za-z0-9](?:(?:[\w.+'=-]|,(?=\d))*[\w+])?"
+    r"|[,;:.!?()\[\]\n\"`]",
     re.IGNORECASE,
 )
 # words that join the next name to the object
@@ -35,9 +40,20 @@ _PARTICLES = frozenset(
     """
     out off too also again entirely completely altogether please pls plz now first both
     either each package packages pkg pkgs tool tools user account login partition mount
-    option parameter param arg argument repo repository
+    option parameter param arg argument repo repository thing things stuff bit bits setting
+    settings entry entries line reservation gone
     """.split()
 )
+# where a change puts its object, after "to"/"into"/"on" ("to the kernel cmdline", "into
+# the image"): the object goes on through it
+_PLACES = frozenset(
+    """
+    kernel cmdline command line boot args arguments parameters params image template
+    package packages list
+    """.split()
+)
+# "add to it tcpdump ...": the place said before the object
+_BEFORE_OBJECT = frozenset("it that this them".split())
 # words that attach a phrase to the object ("as the web server", "to the image"), or that
 # start a clause the splitter already sees ("so that ...", "because ..."): nothing to mark
 _ATTACHING = frozenset(
@@ -85,20 +101,34 @@ def mark_run_ons(text: str, is_object: Callable[[str], bool]) -> str:
         cut = _boundary(text, verb.end(), is_object)
         if cut is not None:
             cuts.append(cut)
+    for start in _CLAUSE_START.finditer(text):
+        cut = _boundary(text, start.end(), is_object, postfix=True)
+        if cut is not None:
+            cuts.append(cut)
     for cut in sorted(set(cuts), reverse=True):
         text = f"{text[:cut]},{text[cut:]}"
     return text
 
 
-def _boundary(text: str, start: int, is_object: Callable[[str], bool]) -> int | None:
+def _boundary(
+    text: str, start: int, is_object: Callable[[str], bool], *, postfix: bool = False
+) -> int | None:
+    """Where the object after ``start`` ends and a remark begins, or None.
+
+    With ``postfix``, ``start`` is a clause's start and its object must be followed by a
+    word that takes it out ("parted out gdisk is enough").
+    """
     words = list(_WORD.finditer(text, start))
     index = 0
     named = 0
     last_end = start
     linked = False
+    taken_out = False
     while index < len(words):
         written = words[index].group()
         word = written.lower()
+        if postfix and taken_out:
+            break  # "parted out": the object ended there
         if (_SETTING.fullmatch(written) or is_object(written)) and word not in _SUBJECTS:
             named += 1
             linked = False
@@ -107,12 +137,16 @@ def _boundary(text: str, start: int, is_object: Callable[[str], bool]) -> int | 
             index += 1
             continue
         elif (named and word in _PARTICLES) or (not named and word in _ARTICLES):
-            pass
+            taken_out = taken_out or word in _POSTFIX
+        elif not postfix and (placed := _place(words, index, named)):
+            index += placed
+            last_end = words[index - 1].end()
+            continue
         else:
             break
         last_end = words[index].end()
         index += 1
-    if not named or linked or index >= len(words):
+    if not named or linked or index >= len(words) or (postfix and not taken_out):
         return None
     rest: list[str] = []
     for found in words[index:]:
@@ -129,6 +163,23 @@ def _boundary(text: str, start: int, is_object: Callable[[str], bool]) -> int | 
     ):
         return last_end
     return None
+
+
+def _place(words: list[re.Match[str]], index: int, named: int) -> int:
+    """How many words from ``index`` say where the object goes (0 for none).
+
+    "to the kernel cmdline" after the object, "to it" before it ("add to it tcpdump").
+    """
+    said = [w.group().lower() for w in words[index : index + 5]]
+    if not said or said[0] not in ("to", "into", "on", "onto", "in"):
+        return 0
+    if not named:
+        return 2 if len(said) > 1 and said[1] in _BEFORE_OBJECT else 0
+    taken = 1 + (len(said) > 1 and said[1] in _ARTICLES)
+    places = 0
+    while taken + places < len(said) and said[taken + places] in _PLACES:
+        places += 1
+    return taken + places if places else 0
 
 
 # "we don't need the X": the need said away, before what it is about

@@ -70,11 +70,11 @@ _SPLIT_OUT = re.compile(
     r"(?!\s+(?:of\s+)?(?:the\s+)?(?:box|there|loud))(\s+of\b)?",
     re.IGNORECASE,
 )
-# a name and "out" as a clause of its own: "parted out, gdisk is enough"
+# a name and "out" (or "gone") as a clause of its own: "parted out, gdisk is enough"
 _NAME_OUT = re.compile(
     # (a disk format and "out" is the output: "qcow2 out" — the artifact rule reads it)
     r"(?:^|(?<=[.;,!?]\s)|(?<=\n))(?!(?:qcow2|vhdx?|vmdk|vdi|raw|iso)\s)"
-    r"([a-z][\w.+-]*[a-z0-9])\s+out(?=\s*(?:[,.;!]|$))",
+    r"([a-z][\w.+-]*[a-z0-9])\s+(?:out|gone)(?=\s*(?:[,.;!]|$))",
     re.MULTILINE,
 )
 # "the docker command line tool", "podman's command-line client": the name people give

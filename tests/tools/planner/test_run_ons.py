@@ -143,3 +143,73 @@ def test_packages_listed_before_a_kernel_option_stay_packages(
     assert added(result) == packages, result
     appended = [a for op in result.operations if op.op == "set_kernel" for a in op.append_cmdline]
     assert appended == options, result
+
+
+@pytest.mark.parametrize(
+    ("said", "marked"),
+    [
+        # the object named first, then the word that takes it out
+        ("parted out gdisk is enough", "parted out, gdisk is enough"),
+        ("rsyslog gone the journal forwards everything", "rsyslog gone, the journal forwards"),
+        ("ok htop out nobody logs in there", "ok htop out, nobody logs in there"),
+        # where the object goes, before or after it
+        ("add htop and jq to the image we debug on site", "add htop and jq to the image, we"),
+        ("Add to it tmux and curl ops uses tmux daily", "Add to it tmux and curl, ops uses"),
+        ("add nomodeset to the kernel command line the GPU hangs", "add nomodeset to the kernel"),
+        # an undo of something the template has
+        ("undo the /srv/share partition prof says one root", "undo the /srv/share partition, prof"),
+        ("undo the zsh thing we're a bash shop", "undo the zsh thing, we're a bash shop"),
+    ],
+)
+def test_objects_said_first_or_placed_still_end_at_the_remark(said: str, marked: str) -> None:
+    known = KNOWN | {"parted", "gdisk", "nomodeset", "/srv/share"}
+    out = mark_run_ons(said, lambda word: word.lower() in known)
+    assert out.startswith(marked) and out.count(",") == 1, out
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "htop out",  # nothing after it
+        "htop out of the image please",  # the object goes on
+        "htop and tmux we need",  # no word that takes it out
+        "add htop to the image please",
+        "add jq to the list of tools",
+        "undo the last change",  # nothing the template has
+    ],
+)
+def test_said_first_or_placed_objects_that_go_on_are_left_as_written(said: str) -> None:
+    known = KNOWN | {"parted", "gdisk"}
+    assert mark_run_ons(said, lambda word: word.lower() in known) == said
+
+
+@pytest.mark.parametrize(
+    ("first", "said", "gone"),
+    [
+        # a part of a template package's name, or an alias, is an object too
+        (
+            "add prometheus-alertmanager",
+            "Scratch alertmanager alerting is centralised in another cluster now",
+            "prometheus-alertmanager",
+        ),
+        ("add ninja-build and make", "lose ninja we're a make shop", "ninja-build"),
+        ("add ninja-build", "ninja out nobody here uses it", "ninja-build"),
+        ("add htop and tmux", "tmux gone people use screen", "tmux"),
+    ],
+)
+def test_a_short_name_or_a_name_said_first_is_removed_and_the_remark_is_context(
+    first: str, said: str, gone: str
+) -> None:
+    result = plan_after(UBUNTU, first, said)
+    assert gone in removed(result), result
+    assert not result.not_applied, result.not_applied
+    assert not added(result), result
+
+
+def test_an_option_word_before_its_place_and_a_remark_is_applied() -> None:
+    result = plan_on(
+        UBUNTU, "Kindly add console=ttyS1,115200 and earlyprintk to kernel cmdline serial is a must"
+    )
+    appended = [a for op in result.operations if op.op == "set_kernel" for a in op.append_cmdline]
+    assert "earlyprintk" in appended, result
+    assert not result.not_applied, result.not_applied

@@ -661,6 +661,17 @@ _BARE_FLAG = re.compile(
     r"(?<![\w=.-])(?P<flag>nomodeset|noapic|nolapic|nosmp|noacpi|nosplash|earlyprintk|"
     r"ignore_loglevel|nokaslr|nopti|noibrs|nosmt|nosmap|nosmep)(?![\w=.-])"
 )
+_OPTION_WORD = re.compile(r"[a-z_][\w.-]*=[\w.,:/+-]+", re.IGNORECASE)
+
+
+def option_word(word: str) -> bool:
+    """A word that can only be a kernel option.
+
+    ``key=value``, or a bare flag that is no English word (earlyprintk, nomodeset).
+    """
+    return _OPTION_WORD.fullmatch(word) is not None or _BARE_FLAG.fullmatch(word) is not None
+
+
 _FLAG_LEAD = re.compile(r"\bboot(?:s|ing)?\s+(?:it\s+)?with\s+$")
 
 

@@ -346,7 +346,7 @@ def described_removal(state: PlanState, item: Item) -> bool:
     if item.mode != "remove" or len(content) != 1:
         return False
     word = content[0]
-    if word in _PART_WORDS or _known(state, word) or _find_capabilities(state.catalog, word):
+    if word in PART_WORDS or _known(state, word) or _find_capabilities(state.catalog, word):
         return False  # "the server": a part many package names share, not a description
     installed = (*state.facts.packages, *state.facts.kernel.packages)
     described = "the" in item.words[:2]
@@ -400,7 +400,7 @@ def _removal_by_parts(state: PlanState, item: Item, content: list[str]) -> bool:
 
 
 # Last parts of package names that say what kind of part it is, not what it is.
-_PART_WORDS = (
+PART_WORDS = (
     RETRIEVAL_WORDS
     | NOT_PACKAGES
     | HEAD_NOUNS
