@@ -4,7 +4,8 @@ A turn a user words a little differently means the same: a greeting before it, t
 after it, "ok so" before it, a reason after a change, "could you ...?" around a short
 command, all of it in lower case (words the label holds as written keep their case), or a
 change typed without commas and full stop, or a command said as a need ("we also need
-htop", "we don't need rsyslog"). This reruns the labelled development parts
+htop", "we don't need rsyslog"), or one command or field word mistyped ("remvoe",
+"hostanme"). This reruns the labelled development parts
 (``tests/data/conversations/``) with
 every turn of a conversation reworded one way at a time, checks each turn against its
 unchanged label, and counts the turns that are right as written but wrong reworded. It
@@ -126,6 +127,33 @@ def _wish(turn: dict[str, Any]) -> str:
     return said
 
 
+# words people mistype while the rest of the turn is right: commands, fields and the
+# small words around them (never a name: the label holds names as written)
+_TYPED_FAST = frozenset(
+    """
+    remove delete install replace change switch rename please instead actually everything
+    hostname partition kernel package packages password enable disable update increase
+    secure immutable repository another without option options command should
+    """.split()
+)
+
+
+def _typo(turn: dict[str, Any]) -> str:
+    """One mistyped word: two letters swapped inside the first command or field word."""
+    said = str(turn["say"])
+    labelled = json.dumps(turn.get("expect") or {}).lower()
+    for found in re.finditer(r"[A-Za-z]{6,}", said):
+        word = found.group(0)
+        if word.lower() not in _TYPED_FAST or word.lower() in labelled:
+            continue
+        at = 1 + zlib.crc32(said.encode()) % (len(word) - 3)  # never the first letter
+        typed = word[:at] + word[at + 1] + word[at] + word[at + 2 :]
+        if typed == word:
+            continue  # "ee" swapped is the same word
+        return said[: found.start()] + typed + said[found.end() :]
+    return said
+
+
 WAYS: dict[str, Callable[[dict[str, Any]], str]] = {
     "hi": lambda t: f"hi! {t['say']}",
     "thanks": lambda t: f"{str(t['say']).rstrip()} thanks!",
@@ -135,6 +163,7 @@ WAYS: dict[str, Callable[[dict[str, Any]], str]] = {
     "lower": _lower,
     "no-commas": _unpunctuated,
     "wish": _wish,
+    "typo": _typo,
 }
 
 

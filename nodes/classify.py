@@ -22,6 +22,7 @@ from oic_ai.nodes.state import Intent, ReferenceRecord, Refusal, Route, State, r
 from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import OS_DISTS
 from oic_ai.tools.courtesy import plain_request
+from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.proposals import (
     accepts,
     asked_setting,
@@ -767,7 +768,7 @@ def edit_route(origin: str | None) -> Route:
 def classify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Read the request from the last human message and route the turn."""
     # "hi! undo", "revert that thanks!": courtesy at the edges asks for nothing
-    request = plain_request(last_request(state.get("messages", [])))
+    request = spell_commands(plain_request(last_request(state.get("messages", []))))
     if isinstance(state.get("template_edit"), str):
         route = edit_route(state.get("template_origin"))
     else:

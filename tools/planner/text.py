@@ -14,6 +14,7 @@ from oic_ai.tools.planner.sizes import read_sizes
 from oic_ai.tools.planner.words import (
     ADD_PAIRS,
     ADD_VERBS,
+    COMMAND_WORDS,
     FILLER,
     KEEP_VERBS,
     NAMING_VERBS,
@@ -29,6 +30,7 @@ from oic_ai.tools.retrieval.spelling import (
     PackageNames,
     Reading,
     SpellingVocabulary,
+    correct_text,
     read_request,
 )
 
@@ -53,8 +55,33 @@ def planner_vocabulary(packages: PackageNames | None = None) -> SpellingVocabula
 
     # an ordinary English word is never a misspelling ("cores" is not "coreos")
     return SpellingVocabulary.build(
-        known=FILLER | RETRIEVAL_WORDS | NOT_PACKAGES | english_words(), packages=packages
+        known=FILLER | RETRIEVAL_WORDS | NOT_PACKAGES | english_words(),
+        packages=packages,
+        commands=COMMAND_WORDS,
     )
+
+
+# words a turn's route keys on besides the commands ("undo that last change")
+_TURN_WORDS = frozenset("change changes revert previous before again".split())
+
+
+@lru_cache(maxsize=1)
+def _command_vocabulary() -> SpellingVocabulary:
+    """Only the command and turn words as candidates; the planner's known words stay."""
+    words = COMMAND_WORDS | _TURN_WORDS
+    return SpellingVocabulary(tuple(sorted(words)), planner_vocabulary().known | words)
+
+
+def spell_commands(text: str) -> str:
+    """``text`` with its misspelt command words spelt right, before the turn is routed.
+
+    "undo that last cahnge", "remvoe bob", "swicth to 26.04": the words a change, an
+    undo or a question is said with, one edit away (two for long words; see
+    :func:`~oic_ai.tools.retrieval.spelling.correct_word`). Names, packages and every
+    other word stay as written; the planner reads those (and reports its corrections).
+    """
+    corrected, _ = correct_text(text, _command_vocabulary())
+    return corrected
 
 
 # ("non-free" is Debian's archive component, not "without non")

@@ -200,3 +200,14 @@ NEGATED_NEED = (
 )
 # "we don't need (it) anymore", "I no longer want": said after the names it is about
 NOT_WANTED = rf"{NEGATED_NEED}(?:\s+(?:it|them))?(?:\s+(?:anymore|any\s+more|now|either))?"
+# the words a change is said with: a misspelling of one ("remvoe", "delte", "repalce",
+# "pasword") is read as the word (five letters or more; see retrieval/spelling.py)
+COMMAND_WORDS = frozenset(
+    (
+        "remove delete uninstall replace rename change switch enable disable install "
+        "hostname partition partitions cmdline password username packages package "
+        "repository immutable immutability instead everything please users groups "
+        "upgrade update increase decrease resize extend shrink should without actually "
+        "command commands"
+    ).split()
+)

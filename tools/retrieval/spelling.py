@@ -134,8 +134,13 @@ class SpellingVocabulary:
         candidates: Iterable[str] = (),
         known: Iterable[str] = (),
         packages: PackageNames | None = None,
+        commands: Iterable[str] = (),
     ) -> SpellingVocabulary:
-        """The shipped vocabulary plus ``candidates``, ``known`` words and an index."""
+        """The shipped vocabulary plus ``candidates``, ``known`` words and an index.
+
+        ``commands`` are English words a reader acts on ("remove", "hostname"): candidates
+        though they are common English, so "remvoe" is read as "remove".
+        """
         base = _base_vocabulary()
         language = load_language()
         extra = {
@@ -144,7 +149,7 @@ class SpellingVocabulary:
             if _LETTERS.match(w.lower())
             and len(w) >= MIN_WORD
             and w.lower() not in language.known_words
-        }
+        } | {w.lower() for w in commands if _LETTERS.match(w.lower()) and len(w) >= MIN_WORD}
         all_candidates = tuple(sorted(set(base.candidates) | extra))
         known_words = base.known | extra | {w.lower() for w in known}
         return cls(all_candidates, frozenset(known_words), packages, base.names)
@@ -297,6 +302,19 @@ def _after_naming(previous: list[str]) -> bool:
     return False
 
 
+# what may follow a naming word and is no name: "hostname sholud be x" is "should be",
+# "a kiosk user withuot sudo" is "without"
+_MODALS = frozenset("should would could must shall".split())
+_BE_NEXT = re.compile(r"\s+(?:be|not|also|now|really)\b", re.IGNORECASE)
+_NEVER_NAMES = frozenset("without".split())
+_SENTENCE_END = re.compile(r"[.;!?]\s|\n")
+
+
+def _linking_after_name(read: str, text: str, end: int) -> bool:
+    """True when ``read`` after a naming word is no name: a modal before "be", "without"."""
+    return read in _NEVER_NAMES or (read in _MODALS and _BE_NEXT.match(text, end) is not None)
+
+
 def correct_text(text: str, vocabulary: SpellingVocabulary) -> tuple[str, list[Correction]]:
     """Correct the misspelt words of ``text``; names, values and quoted text stay.
 
@@ -308,18 +326,22 @@ def correct_text(text: str, vocabulary: SpellingVocabulary) -> tuple[str, list[C
     corrections: list[Correction] = []
     position = 0
     previous: list[str] = []
+    last_end = 0
     for match in _WORD.finditer(text):
         word = match.group()
         lowered = word.lower()
         start, end = match.span()
+        if _SENTENCE_END.search(text, last_end, start):
+            previous = []  # "... the grafana repo. remvoe it": a name ends with its sentence
+        last_end = end
         naming = _after_naming(previous)
         inside = any(a <= start < b for a, b in quoted)
         previous.append(lowered)
-        if naming or inside or (word != lowered and not word.istitle()):
-            continue  # "MyHost", names and quoted values are kept as written
+        if inside or (word != lowered and not word.istitle()):
+            continue  # "MyHost" and quoted values are kept as written
         read = correct_word(lowered, vocabulary)
-        if read is None:
-            continue
+        if read is None or (naming and not _linking_after_name(read, text, end)):
+            continue  # a name is kept as written: "hostname kiosk"
         pieces.append(text[position:start])
         pieces.append(read)
         position = end
