@@ -17,7 +17,9 @@ _IMAGE_NAME = re.compile(
     r"(?:named|called)"
     r"|\b(?:(?:want|wants|need|needs|like|prefer)\s+)(?:the|this|our)\s+image\s+(?:to\s+be\s+)?"
     r"(?:named|called)"
-    r"|\b(?:the|this|our)\s+image\s+(?:should|must|shall|will)\s+be\s+(?:named|called)"
+    r"|(?:\b(?:the|this|our)\s+|^|(?<=[,;.:!?\x1f])|(?<=[,;.:!?\x1f]\s))image\s+"
+    r"(?:should|must|shall|will)\s+be"
+    r"\s+(?:named|called)"
     r"|\b(?:the|this|our)\s+image'?s\s+(?:own\s+)?name(?:\s+(?:is|to|as|should\s+be))?\s*[:=]?)"
     r"\s+" + QUOTED_NAME + CLAUSE_END
 )

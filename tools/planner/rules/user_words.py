@@ -197,7 +197,10 @@ STOP_WORDS = frozenset(
         "says said ask asks asked think thinks told tell tells pls plz please thx thanks ty "
         "me myself us ourselves him himself herself themselves per each every "
         # the words of a change of mind: "user ops, actually in wheel"
-        "actually wait sorry oops nope nah rather instead"
+        "actually wait sorry oops nope nah rather instead "
+        # the template's other fields: "hostname should be x and users a and b with sudo"
+        "hostname disk image kernel cmdline partition partitions bootloader target arch "
+        "repo repository package packages"
     ).split()
 )
 # words before a role word that describe the account, never its name ("a service user")
