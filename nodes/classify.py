@@ -67,7 +67,13 @@ from oic_ai.tools.target_support import (
     target_of,
     unbuildable,
 )
-from oic_ai.tools.turn_links import not_renamed, offer_of, refused_before
+from oic_ai.tools.turn_links import (
+    is_sequel,
+    not_renamed,
+    offer_of,
+    refused_before,
+    target_remark_spans,
+)
 
 _QUESTION = re.compile(
     r"^\s*(?:what|which|how|why|does|is|are|show|list|summari[sz]e|explain|describe|"
@@ -277,6 +283,7 @@ def _reference_record(
     if retarget:
         # the target names and the clauses that only ask for them are handled here
         spans += target_clause_spans(request)
+        spans += target_remark_spans(request)  # "bug only repros on noble"
     kept = [request[begin:end] for begin, end in keep_rest_spans(request)]
     record = ReferenceRecord(
         kind=reference.kind if reference else "same",
@@ -467,6 +474,7 @@ def _route(
             and not keep_rest_spans(request)  # "el10 then, keep everything else"
             and not is_modification(request)
             and not _INSTEAD.search(request)
+            and not is_sequel(request)  # "Next: eLxr 12.": the image on the next target
             and _names_other_os(asked["dist"], current_template)
         ):
             intent, reason = "create", f"names another distribution ({asked['dist']})"

@@ -93,3 +93,76 @@ def _needed_packages(question: str, template: str) -> list[str]:
         if getattr(op, "op", "") == "add_packages" and not getattr(op, "kernel", False)
         for name in getattr(op, "packages", [])
     ]
+
+
+# a word that opens the next step of a series: "Next: eLxr 12.", "Now Azure Linux 3.",
+# "And RHEL 10 compatible.", "Last one: ...", "Finally, ..."
+_SEQUEL_LEAD = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|right|alright|great|good|cool|thanks|hm+)\W+)*"
+    r"(?:next(?:\s+(?:one|up))?|now|then|and(?:\s+then)?|also|finally|lastly|"
+    r"(?:the\s+)?last\s+(?:one|step)|one\s+more|after\s+that)\b[\s:,.\-–—]*",
+    re.IGNORECASE,
+)
+# a fresh image described: "an azure linux 3 minimal image", "a new debian template"
+_FRESH = re.compile(
+    r"(?<!\bas\s)\b(?:an?|another|new)\s+(?:[\w.-]+\s+){0,4}?(?:image|template)s?\b",
+    re.IGNORECASE,
+)
+
+
+def is_sequel(request: str) -> bool:
+    """True when ``request`` takes the current image on to the next target of a series.
+
+    "Next: eLxr 12.", "Now Azure Linux 3, use the RPM names where they differ", "And RHEL
+    10 compatible.": a target named alone, or after a word that opens the next step, in a
+    session that has an image, asks for that image on the new target, with everything it
+    has. "an azure linux 3 minimal image" or "a debian 13 image with nginx" describe a new
+    image: they are not sequels.
+    """
+    from oic_ai.tools.references import keep_rest_spans, target_clause_spans
+
+    if _FRESH.search(request):
+        return False
+    lead = _SEQUEL_LEAD.match(request)
+    rest = request[lead.end() :] if lead else request
+    spans = [*target_clause_spans(rest), *keep_rest_spans(rest)]
+    return lead is not None or not remainder(rest, spans)
+
+
+# where a clause ends: a comma or a sentence's end, not the dot inside "24.04"
+_CLAUSE_MARK = re.compile(r"[,;!?\n]|\.(?=\s|$)|\s[-–—]\s")
+_PREPOSITION_END = re.compile(r"\b(?:on|in|under|with|for|from|against|than|to)\s*$", re.I)
+
+
+def target_remark_spans(request: str) -> list[tuple[int, int]]:
+    """The clauses that only say something of a target they end on.
+
+    "bug only repros on noble. switch to 24.04", "the DR site runs el10, so the same
+    there": a clause that ends on the target's name, asks nothing (no imperative, wish,
+    value or field) and names no package is why the turn moves there; the re-target
+    handles the target and the remark goes with it. "nginx on noble" names a package and
+    stays a request.
+    """
+    from oic_ai.stores.debian_names import debian_names
+    from oic_ai.tools.planner.asking import read_clause
+
+    names = debian_names()
+    spans: list[tuple[int, int]] = []
+    mentions = [
+        m
+        for m in detect_target_spans(request)
+        if m.kind in ("dist", "os", "arch", "image_type") and not m.source
+    ]
+    for mention in mentions:
+        begin = max((m.end() for m in _CLAUSE_MARK.finditer(request, 0, mention.start)), default=0)
+        tail = re.compile(r"[\s)]*(?:$|[,;!?\n]|\.(?=\s|$)|\s[-–—]\s)").match(request, mention.end)
+        said = request[begin : mention.start]
+        if tail is None or not _PREPOSITION_END.search(said):
+            continue
+        words = re.findall(r"[a-z][\w'-]*", said.lower())
+        if len(words) < 3 or any(word in names for word in words):
+            continue
+        reading = read_clause(_PREPOSITION_END.sub("", said).strip(" ,;:"))
+        if reading.why.startswith(("statement", "names no change", "unknown word")):
+            spans.append((begin, mention.end))
+    return spans
