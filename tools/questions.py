@@ -29,7 +29,12 @@ from oic_ai.tools.proposals import ADVICE
 # a sentence ends at . ! ? or a line end; a dot right before a letter or digit is inside a
 # word ("26.04", "example.com", "ks.cfg"), not an end
 _SENTENCE = re.compile(r"(?:[^.!?\n]|\.(?=\w))+(?:[.!?]+|\n|$)")
-_PART = re.compile(r",\s+|;\s+|:\s+|\s+[—–-]\s+|\s+(?:and|but|also)\s+(?=\w)", re.IGNORECASE)
+# ("we also have ...": "also" after a subject is inside the statement, not a new part)
+_PART = re.compile(
+    r",\s+|;\s+|:\s+|\s+[—–-]\s+|\s+(?:and|but)\s+(?=\w)"
+    r"|(?<!\bwe)(?<!\bi)(?<!\bthey)(?<!\byou)(?<!\bit)(?<!\bhe)(?<!\bshe)\s+also\s+(?=\w)",
+    re.IGNORECASE,
+)
 _CONNECTOR = re.compile(r"^(?:(?:and|but|also|so|then)\s+)+", re.IGNORECASE)
 _LEAD = frozenset(
     (

@@ -29,7 +29,10 @@ ReferenceKind = Literal["undo", "same"]
 Span = tuple[int, int]
 
 _CLAUSE_END = re.compile(
-    r"[.;!?]+(?:\s|$)|,|\s[-–—]\s|[()]|\s(?:and|then|also|plus)\s", re.IGNORECASE
+    r"[.;!?]+(?:\s|$)|,|\s[-–—]\s|[()]|\s(?:and|then|plus)\s"
+    # "we also have ...": "also" after a subject is inside its clause
+    r"|(?<!\bwe)(?<!\bi)(?<!\bthey)(?<!\byou)(?<!\bit)(?<!\bhe)(?<!\bshe)\salso\s",
+    re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.;!?]+(?:\s|$)")
 _WORD = re.compile(r"[\w'+.-]*\w")

@@ -123,3 +123,29 @@ def test_a_release_the_new_target_no_longer_ships_maps_to_its_default(
     from oic_ai.tools.rebase import map_package
 
     assert map_package(load_catalog(), name, _target(old), _target(new)) == expected
+
+
+# -- "we also have X, can I get the same for arm64?" asks for an image -------------------
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "We also have i.MX-class rigs, can I get the same thing built for aarch64?",
+        "We also run a few Pis, could we have this one for arm64 as well?",
+        "they also have arm boards. can you do the same for aarch64?",
+        "I also look after some Ampere servers; could I get the same image on arm64?",
+    ],
+)
+def test_a_statement_with_also_then_a_request_for_the_same_image(request_text: str) -> None:
+    route = route_request(request_text, UBUNTU)
+    assert route["intent"] == "retarget"
+    assert route["reference"]["target"]["arch"] == "aarch64"
+
+
+def test_also_between_two_parts_still_splits_them() -> None:
+    from oic_ai.tools.questions import questions_of
+
+    found = questions_of("add htop also which users are there?")
+    assert found.questions == ("which users are there",)
+    assert found.changes
