@@ -603,7 +603,11 @@ _UNDO_WORDS = frozenset(
     "bring on in again like as was how way before "
     # the verbs of throwing a change away and the counts of "the last two changes"
     "scrap ditch discard cancel bin nix nuke drop remove delete lose toss forget ignore throw "
-    "away out get rid of step previous past latest recent two three four five couple".split()
+    "away out get rid of step previous past latest recent two three four five couple "
+    # "put the disk size back to what it was", "restore the old hostname", "reset the
+    # loglevel to its previous value"
+    "what used be reset restore return move old original earlier prior prev value values "
+    "setting settings its".split()
 )
 
 

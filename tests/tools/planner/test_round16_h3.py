@@ -149,3 +149,44 @@ def test_also_between_two_parts_still_splits_them() -> None:
     found = questions_of("add htop also which users are there?")
     assert found.questions == ("which users are there",)
     assert found.changes
+
+
+# -- undo: terse checklists and "back to what it was" -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["- revert last", "undo last", "roll back previous change", "revert latest step"]
+)
+def test_a_terse_undo_of_the_last_change(text: str) -> None:
+    from oic_ai.tools.references import find_reference, undo_names
+
+    found = find_reference(text)
+    assert found is not None and found.kind == "undo"
+    assert undo_names(found.marker) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("on second thought put the disk size back to what it was before", ["disk", "size"]),
+        ("change the hostname back to the previous one", ["hostname"]),
+        ("restore the old disk size please", ["disk", "size"]),
+        ("reset the loglevel to how it was", ["loglevel"]),
+        ("return the hostname to what it was before, thanks", ["hostname"]),
+    ],
+)
+def test_a_part_put_back_to_what_it_was_is_an_undo_of_it(text: str, names: list[str]) -> None:
+    from oic_ai.tools.references import find_reference, undo_names
+
+    found = find_reference(text)
+    assert found is not None and found.kind == "undo"
+    assert undo_names(found.marker) == names
+
+
+@pytest.mark.parametrize(
+    "text", ["set the hostname to edge-01", "put the disk back to 8GiB", "revert last partition"]
+)
+def test_a_new_value_is_no_undo(text: str) -> None:
+    from oic_ai.tools.references import find_reference
+
+    assert find_reference(text) is None
