@@ -20,6 +20,15 @@ _OPENING = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|alright|all\s+right|so|well|um+|uh+|hm+|oh|ah)\b\s*[,.!:;]*\s*)+",
     re.IGNORECASE,
 )
+# an acknowledgement of the answer before, as its own sentence or clause ("Got it. Now give
+# /var ...", "Understood, then add htop", "Makes sense! ..."): it asks for nothing
+_ACKNOWLEDGED = re.compile(
+    r"^\s*(?:(?:ok(?:ay)?|alright|right|ah|oh)\s*[,.!]*\s*)?"
+    r"(?:got\s+it|gotcha|understood|noted|(?:that\s+)?makes\s+(?:total\s+)?sense|i\s+see|"
+    r"fair\s+enough|roger(?:\s+that)?|sounds\s+good|good\s+to\s+know|perfect|clear)"
+    r"(?:\s*,?\s*(?:thanks|thank\s+you|thx|cheers))?\s*[!,.:;-]+\s+",
+    re.IGNORECASE,
+)
 _THANKS = re.compile(
     r"[\s,.;:!-]+(?:(?:thanks|thank\s+you|thank\s+u|thx|ty|tia|cheers|many\s+thanks|much"
     r"\s+appreciated|appreciated)(?:\s+(?:a\s+lot|so\s+much|very\s+much|in\s+advance|again|"
@@ -29,7 +38,7 @@ _THANKS = re.compile(
 
 
 def plain_request(request: str) -> str:
-    """``request`` without a greeting or "ok so" before it and thanks after it."""
+    """``request`` without a greeting, "ok so" or "got it." before it and thanks after it."""
     text = request
     greeting = _GREETING.match(text)
     if greeting and text[greeting.end() :].strip():
@@ -37,6 +46,9 @@ def plain_request(request: str) -> str:
     opening = _OPENING.match(text)
     if opening and text[opening.end() :].strip():
         text = text[opening.end() :]
+    acknowledged = _ACKNOWLEDGED.match(text)
+    if acknowledged and text[acknowledged.end() :].strip():
+        text = text[acknowledged.end() :]
     thanks = _THANKS.search(text)
     if thanks and text[: thanks.start()].strip(" ,.;:!-"):
         text = text[: thanks.start()]

@@ -25,7 +25,9 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
         # "what does it install?", "what have I added so far?": what is in it
         re.compile(
             r"\b(?:packages?|pkgs?\b|install(?:ed|s|ing)?\b|software|included|includes?|contain"
-            r"|added\b|comes?\s+with\b|ships?\s+with\b|bundled\b)"
+            r"|added\b|comes?\s+with\b|ships?\s+with\b|bundled\b"
+            # "what's actually going in there apart from docker?", "what's in it?"
+            r"|go(?:es|ing)\s+in(?:to)?\b|what(?:'s|\s+is)\s+(?:\w+\s+)?in\s+(?:it|there|the\s+image)\b)"
         ),
     ),
     ("disk", re.compile(r"\b(?:disk|partitions?|layout|storage|size|mounts?|artifacts?|format)")),
@@ -38,6 +40,8 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:target|distro|distribution|arch(?:itecture)?|os|version|release|type)s?\b"
             # the image's own name is on the target's line: "image name + hostname now?"
             r"|\bimage\s*name\b|\bname\s+of\s+the\s+image\b"
+            # what a release or the image is called: "is trixie what debian 13 is called?"
+            r"|\bcalled\b|\bcode\s*names?\b"
         ),
     ),
     ("hostname", re.compile(r"\b(?:host\s*name|host)\b")),
@@ -165,6 +169,10 @@ def _target(template: Template, brief: bool) -> str:
     if target.image_type and target.image_type != kind:
         kind += f" ({target.image_type})"  # "iso or img?": the type as the template writes it
     name = f"{template.image.name} {template.image.version}".strip()
+    # "is trixie what debian 13 is called?": the release's codename is part of its name
+    codename = load_targets().codename(target.dist) if target.dist else ""
+    if codename and codename.lower() not in title.lower():
+        title += f' "{codename}"'
     return f"Target: {title} ({target.os}/{target.dist}), {target.arch}, {kind}" + (
         f"; image {name}" if name else ""
     )

@@ -256,7 +256,7 @@ def questions_of(request: str) -> Questions:
         found = [p for p in parts if is_question_part(p, asked=asked)]
         if asked and found and _answered_at_once(request, match.end(), body):
             found = []  # "disk: 1.5TB? no, that's the NAS": a value the user takes back
-        elif asked and (hold or (declared and not any(_polite_request(p) for p in parts))):
+        elif asked and (hold or (declared and not any(polite_request(p) for p in parts))):
             # ("quick question: can you add htop?" still asks for htop)
             found = found or parts[:1]
         if found:
@@ -269,6 +269,13 @@ def questions_of(request: str) -> Questions:
             continue
         if not questions and relays_a_need(body):
             relayed = True
+            continue
+        if declared and "?" in request[match.end() :]:
+            # "Quick question: their docs dearmor the key and use signed-by, but you put
+            # the URL in. Is that equivalent?": what leads up to a declared question asks
+            # only when it opens with an imperative or a wish
+            said = [p for p in parts if not _DECLARED.match(p) or len(p.split()) > 3]
+            changes = changes or bool(said and _opens_with_a_request(said[0]))
             continue
         changes = changes or any(_asks_change(p) for p in parts)
     if relayed and not questions:
@@ -304,7 +311,7 @@ def _answered_at_once(request: str, end: int, part: str) -> bool:
     return _SELF_ANSWER.match(request, end) is not None
 
 
-def _polite_request(part: str) -> bool:
+def polite_request(part: str) -> bool:
     """True for "can you add htop", "could you please make the disk 8GiB": a change."""
     words = _head(words_of(part))
     if len(words) < 3 or words[0] not in _MODALS or words[1] not in ("you", "u"):
@@ -329,6 +336,12 @@ def relays_a_need(sentence: str) -> bool:
         and any(w in REPORTING for w in words[1:3])
         and read_clause(sentence).why.startswith("wish")
     )
+
+
+def _opens_with_a_request(part: str) -> bool:
+    """True when ``part`` is an imperative or a wish ("add htop", "I want qcow2")."""
+    part = _CONNECTOR.sub("", part)
+    return _asks_change(part) and read_clause(part).why.startswith(("imperative", "wish", "keeps"))
 
 
 def _asks_change(part: str) -> bool:

@@ -190,3 +190,82 @@ def test_a_new_value_is_no_undo(text: str) -> None:
     from oic_ai.tools.references import find_reference
 
     assert find_reference(text) is None
+
+
+# -- questions: a question then a polite request; a declared question's lead-in ---------
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "What's the image called at the moment? Could you name it room12-ubuntu instead?",
+        "which packages are in there? could you add htop?",
+        "Is the hostname set? Can you make it gw-01 please?",
+        "how big is the disk? would you grow it to 20GiB",
+    ],
+)
+def test_a_question_then_a_polite_request_is_a_request(request_text: str) -> None:
+    assert route_request(request_text, UBUNTU)["intent"] == "refine"
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "what is the hostname? can you tell me the disk size too?",
+        "Quick question: their instructions dearmor the key into a keyring and use "
+        "signed-by, but you put the key URL in the template. Is that equivalent?",
+        "quick question - the vendor docs enable the repo with a key. does the template "
+        "do that too?",
+        "Side question: our old scripts set the hostname at boot and add users by hand. "
+        "Is that still needed with this?",
+    ],
+)
+def test_questions_and_their_lead_in_change_nothing(request_text: str) -> None:
+    assert route_request(request_text, UBUNTU)["intent"] == "explain"
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Quick question: add htop. Is the hostname set?", "Quick q, I want qcow2 too. Is it raw?"],
+)
+def test_a_declared_question_beside_an_imperative_still_changes(request_text: str) -> None:
+    from oic_ai.tools.questions import questions_of
+
+    assert questions_of(request_text).changes
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("is trixie what debian 13 is called? just checking", '"trixie"'),
+        ("what's the codename of this release?", '"trixie"'),
+        ("What's the image called at the moment?", "image debian13-x86_64-minimal-raw"),
+        ("what's actually going in there apart from docker?", "Packages: 10 —"),
+        ("so what goes into the image?", "openssh-server"),
+    ],
+)
+def test_names_and_contents_are_answered(question: str, expected: str) -> None:
+    from pathlib import Path
+
+    from oic_ai.tools.explain_template import describe_template
+
+    text = Path("image-templates/debian13-x86_64-minimal-raw.yml").read_text()
+    assert expected in describe_template(text, question)
+
+
+@pytest.mark.parametrize(
+    ("said", "left"),
+    [
+        ("Got it. Now give /var its own 10GiB partition", "Now give /var its own 10GiB partition"),
+        ("Understood, then add htop", "then add htop"),
+        ("Makes sense! add qcow2 too", "add qcow2 too"),
+        ("ok got it, thanks. hostname gw", "hostname gw"),
+        ("Perfect timing, add htop", "Perfect timing, add htop"),
+        ("Clear the cmdline", "Clear the cmdline"),
+        ("Got it", "Got it"),
+    ],
+)
+def test_an_acknowledgement_before_a_request_asks_nothing(said: str, left: str) -> None:
+    from oic_ai.tools.courtesy import plain_request
+
+    assert plain_request(said) == left
