@@ -41,6 +41,7 @@ from oic_ai.tools.planner.heads import (
 )
 from oic_ai.tools.planner.languages import foreign_remark
 from oic_ai.tools.planner.reasons import (
+    continues_own_task,
     continues_relative,
     exclamation_before_a_reply,
     no_kind,
@@ -423,6 +424,8 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         ):
             return reading
         return Reading("context", "only the rest of a clause that was read")
+    if not item.owners and continues_own_task(item, unread, index, known):
+        return Reading("context", "continues what the user will do themselves")
     if reason_before_so(item, unread, index):
         # "security wants the serial console to work, so the command line needs ...":
         # the change after "so" was read; what comes before it says why

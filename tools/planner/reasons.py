@@ -303,3 +303,35 @@ def continues_relative(
     if first in _SUBJECTS or first in _ARTICLES or first in _WISHES or len(first) < 3:
         return False  # "that the ...", "that we ...": no verb of the relative clause
     return first.endswith("s") == verb.endswith("s") and inflected(verb)
+
+
+# a statement of what the user will do themselves: "I'll do network", "we'll set that up"
+_OWN_LATER = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|so|then|fine|understood)\W+)*(?:i|we)(?:'ll|\s+will|\s+can|'d|\s+would"
+    r"|\s+(?:am|are)\s+going\s+to|'m\s+going\s+to|'re\s+going\s+to)\s+\w+",
+    re.IGNORECASE,
+)
+
+
+def continues_own_task(
+    item: Unread, unread: Sequence[Unread], index: int, is_package: IsPackage
+) -> bool:
+    """True for "and firewall after first boot" after "I'll do network": one task, two parts.
+
+    The clause before, in the same sentence, says what the user will do themselves; "and"
+    and what else they will do (no verb of its own, no value, no package) goes on saying so
+    and asks for nothing. "I'll do network and add htop" still asks for htop.
+    """
+    if index == 0 or _VALUE.search(item.clause.text):
+        return False
+    words = words_of(item.clause.text)
+    if len(words) < 2 or words[0] not in ("and", "or", "plus"):
+        return False
+    if words[1] in VERBS or words[1] in _EDITS or words[1] in IMPERATIVES:
+        return False
+    if any(is_package(w) for w in words[1:]):
+        return False
+    before = unread[index - 1]
+    if before.clause.sentence != item.clause.sentence:
+        return False
+    return _OWN_LATER.match(before.clause.text) is not None

@@ -269,3 +269,64 @@ def test_an_acknowledgement_before_a_request_asks_nothing(said: str, left: str) 
     from oic_ai.tools.courtesy import plain_request
 
     assert plain_request(said) == left
+
+
+# -- what a template cannot hold ----------------------------------------------------------
+
+
+def _plan(text: str, template: str = "el10-x86_64-minimal-raw") -> object:
+    from pathlib import Path
+
+    from oic_ai.tools.planner.builtin import plan_request
+
+    base = Path("image-templates") / f"{template}.yml"
+    return plan_request(text, base.read_text(), mode="refine")
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("The firewall also needs to allow SMB (port 445) from the office LAN only.", "firewall"),
+        ("open samba through the firewall please", "firewall"),
+        ("the firewall should block telnet", "firewall"),
+        ("also the wifi of office, the name is OFICINA-5G, can you put?", "network"),
+        ("please put our wireless network at the lab on it", "network"),
+        ("make it join the wifi", "network"),
+        ("Can you also make it bring up can0 at 500 kbit/s on boot?", "network"),
+        ("set the can bitrate to 250000", "network"),
+    ],
+)
+def test_wishes_no_template_holds_change_nothing(text: str, reason: str) -> None:
+    plan = _plan(text)
+    assert not plan.operations  # type: ignore[attr-defined]
+    assert any(reason in item for item in plan.not_applied)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("text", "package"),
+    [("add ufw", "ufw"), ("add wifi support", "network-manager")],
+)
+def test_the_packages_for_them_are_still_added(text: str, package: str) -> None:
+    plan = _plan(text, "ubuntu24-x86_64-minimal-raw")
+    added = [p for op in plan.operations for p in getattr(op, "packages", [])]  # type: ignore[attr-defined]
+    assert package in added
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ok understood, I'll do network and firewall after first boot. Add htop.",
+        "we'll handle dns and the proxy ourselves, add htop",
+        "I will sort out monitoring and the backups later; add htop",
+        "fine, we're going to do the vpn and certificates by hand. add htop",
+    ],
+)
+def test_what_the_user_will_do_themselves_is_context(text: str) -> None:
+    plan = _plan(text)
+    assert plan.not_applied == []  # type: ignore[attr-defined]
+    assert [p for op in plan.operations for p in getattr(op, "packages", [])] == ["htop"]  # type: ignore[attr-defined]
+
+
+def test_a_request_after_what_the_user_will_do_still_asks() -> None:
+    plan = _plan("I'll do network and add htop")
+    assert [p for op in plan.operations for p in getattr(op, "packages", [])] == ["htop"]  # type: ignore[attr-defined]
