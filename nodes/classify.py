@@ -181,9 +181,7 @@ def _is_question(request: str) -> bool:
         set_aside = [m for m in detect_target_spans(text) if m not in mentions]
         if set_aside and not mentions and len(text.split()) <= 4:
             continue  # "OK, forget arm."
-        if any(
-            is_modification(later) or _polite_change(later) for later in sentences[at + 1 :]
-        ):
+        if any(is_modification(later) or _polite_change(later) for later in sentences[at + 1 :]):
             return False  # "what is it called? Could you name it room12 instead?"
         return _QUESTION.match(text) is not None and not is_modification(text)
     return False

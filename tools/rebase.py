@@ -362,8 +362,10 @@ class _Replay:
         if not disk or not new_disk:
             layout = _partitions(self.current)
             # only a layout the user made: the session base's own is no customisation
-            if disk and layout != _partitions(self.platform) and (
-                not self.session_base or layout != _partitions(self.session_base)
+            if (
+                disk
+                and layout != _partitions(self.platform)
+                and (not self.session_base or layout != _partitions(self.session_base))
             ):
                 self.not_carried.append(
                     f"the disk layout: a {self.new['imageType']} image of {self.new['dist']} "

@@ -8,7 +8,9 @@ from oic_ai.nodes.classify import route_request
 from oic_ai.tools.references import keep_rest_spans
 from oic_ai.tools.turn_links import is_sequel, target_remark_spans
 
-UBUNTU = "image:\n  name: x\ntarget:\n  os: ubuntu\n  dist: ubuntu24\n  arch: x86_64\n  imageType: raw\n"
+UBUNTU = (
+    "image:\n  name: x\ntarget:\n  os: ubuntu\n  dist: ubuntu24\n  arch: x86_64\n  imageType: raw\n"
+)
 NOBLE_NEXT = UBUNTU.replace("ubuntu24", "ubuntu26")
 
 
