@@ -67,13 +67,7 @@ from oic_ai.tools.target_support import (
     target_of,
     unbuildable,
 )
-from oic_ai.tools.turn_links import (
-    is_sequel,
-    not_renamed,
-    offer_of,
-    refused_before,
-    target_remark_spans,
-)
+from oic_ai.tools.turn_links import not_renamed, offer_of, refused_before
 
 _QUESTION = re.compile(
     r"^\s*(?:what|which|how|why|does|is|are|show|list|summari[sz]e|explain|describe|"
@@ -290,7 +284,6 @@ def _reference_record(
     if retarget:
         # the target names and the clauses that only ask for them are handled here
         spans += target_clause_spans(request)
-        spans += target_remark_spans(request)  # "bug only repros on noble"
     kept = [request[begin:end] for begin, end in keep_rest_spans(request)]
     record = ReferenceRecord(
         kind=reference.kind if reference else "same",
@@ -481,7 +474,6 @@ def _route(
             and not keep_rest_spans(request)  # "el10 then, keep everything else"
             and not is_modification(request)
             and not _INSTEAD.search(request)
-            and not is_sequel(request)  # "Next: eLxr 12.": the image on the next target
             and _names_other_os(asked["dist"], current_template)
         ):
             intent, reason = "create", f"names another distribution ({asked['dist']})"

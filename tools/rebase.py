@@ -95,28 +95,11 @@ def map_package(
         if name not in capability.packages_for(old["os"], old["dist"], old["arch"]):
             continue
         names = capability.packages_for(new["os"], new["dist"], new["arch"])
-        if not names:
-            names = _newer_release(catalog, capability.name, new)
         return names if name not in names else (name,)
     targets = load_targets()
     if targets.family_of(old["dist"]) == targets.family_of(new["dist"]):
         return (name,)
     return None
-
-
-def _newer_release(
-    catalog: CapabilityCatalog, capability: str, new: Mapping[str, str]
-) -> tuple[str, ...]:
-    """The packages of the same thing in the release the ``new`` target ships instead.
-
-    Java 17 on a target that ships only Java 21 ("java-17" -> "java"): a capability named
-    with a version has its unversioned one, the target's default release, as the nearest
-    thing; () when there is none or it has no packages there either.
-    """
-    stem = re.sub(r"-\d+(?:\.\d+)*$", "", capability)
-    if stem == capability or stem not in catalog.capabilities:
-        return ()
-    return catalog.get(stem).packages_for(new["os"], new["dist"], new["arch"])
 
 
 # systemConfig keys the rebase handles one by one; any other key that differs is copied
@@ -215,7 +198,6 @@ class _Replay:
         self.not_carried: list[str] = []
         self.renamed: list[str] = []
         self.unchecked: list[str] = []
-        self.left_behind: list[str] = []
 
     def _customised(self, value: Any, *path: str) -> bool:
         """``value`` differs from the platform's and from the session base's own value."""
@@ -250,11 +232,6 @@ class _Replay:
             if mapped is None:  # nothing maps it: the user's name is kept, and said to be so
                 self.unchecked.append(name)
                 mapped = (name,)
-            if not mapped and not self._asked(name):
-                # a package no request named came with an earlier base: left behind, said
-                # as a warning (the user asked for nothing that is not carried)
-                self.left_behind.append(name)
-                continue
             if not mapped:
                 self.not_carried.append(f"package {name}: {self.new['dist']} does not ship it")
                 continue
@@ -360,13 +337,7 @@ class _Replay:
     def disk(self) -> None:
         disk, new_disk = section(self.current, "disk"), section(self.new_base, "disk")
         if not disk or not new_disk:
-            layout = _partitions(self.current)
-            # only a layout the user made: the session base's own is no customisation
-            if (
-                disk
-                and layout != _partitions(self.platform)
-                and (not self.session_base or layout != _partitions(self.session_base))
-            ):
+            if disk and _partitions(self.current) != _partitions(self.platform):
                 self.not_carried.append(
                     f"the disk layout: a {self.new['imageType']} image of {self.new['dist']} "
                     "has none"
@@ -528,13 +499,6 @@ def rebase(
             f"{old['dist']}: {', '.join(replay.unchecked)}; check that "
             f"{'it exists' if len(replay.unchecked) == 1 else 'they exist'} there "
             "(oic-ai packages sync, then the package check says)"
-        )
-    if replay.left_behind:
-        warnings.append(
-            f"left out {', '.join(replay.left_behind)}: the earlier base had "
-            f"{'it' if len(replay.left_behind) == 1 else 'them'}, no request named "
-            f"{'it' if len(replay.left_behind) == 1 else 'them'} and {new['dist']} does not "
-            f"ship {'it' if len(replay.left_behind) == 1 else 'them'}"
         )
     not_carried = list(replay.not_carried)
     not_carried += [line.removeprefix("not applied: ") for line in applied.not_applied]

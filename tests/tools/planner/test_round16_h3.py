@@ -1,130 +1,15 @@
-"""Round 16 (h3): targets, carry-over between them, questions, undo and names."""
+"""Round 16 (h3): targets, questions, undo and names."""
 
 from __future__ import annotations
 
 import pytest
 
 from oic_ai.nodes.classify import route_request
-from oic_ai.tools.references import keep_rest_spans
-from oic_ai.tools.turn_links import is_sequel, target_remark_spans
 
 UBUNTU = (
     "image:\n  name: x\ntarget:\n  os: ubuntu\n  dist: ubuntu24\n  arch: x86_64\n  imageType: raw\n"
 )
 NOBLE_NEXT = UBUNTU.replace("ubuntu24", "ubuntu26")
-
-
-# -- the next target of a series carries the image -------------------------------------
-
-
-@pytest.mark.parametrize(
-    "request_text",
-    [
-        "Next: Debian 13.",
-        "Finally, eLxr 12 please",
-        "And azure linux 3.",
-        "ok now el10",
-        "Last one: EMT 3, use the RPM names where they differ.",
-        "Azure Linux 3 next, map the packages to their dnf equivalents",
-        "Then RHEL 10 compatible, package names will differ there of course.",
-    ],
-)
-def test_a_target_named_as_the_next_step_retargets_the_current_image(request_text: str) -> None:
-    route = route_request(request_text, UBUNTU)
-    assert route["intent"] == "retarget"
-    assert route["reference"]["remainder"] == ""
-
-
-@pytest.mark.parametrize(
-    "request_text",
-    [
-        "an azure linux 3 minimal image",
-        "a debian 13 image with nginx",
-        "now a new elxr template for the kiosks",
-        "build another image: debian 13 with podman",
-    ],
-)
-def test_a_new_image_described_is_no_sequel(request_text: str) -> None:
-    assert not is_sequel(request_text)
-    assert route_request(request_text, UBUNTU)["intent"] == "create"
-
-
-def test_a_sequel_keeps_the_rest_of_the_request() -> None:
-    route = route_request("Next: Debian 13, and add htop", UBUNTU)
-    assert route["intent"] == "retarget"
-    assert route["reference"]["remainder"] == "add htop"
-
-
-@pytest.mark.parametrize(
-    ("text", "kept"),
-    [
-        ("use whatever the RPM equivalents are", "use whatever the RPM equivalents are"),
-        ("Package names differ there obviously", "Package names differ there obviously"),
-        ("with the deb equivalents where needed", "with the deb equivalents where needed"),
-        ("translate the package names as needed", "translate the package names as needed"),
-        ("keep evrything else", "keep evrything else"),
-        ("and everythin else stays the same", "and everythin else stays the same"),
-    ],
-)
-def test_words_about_carrying_ask_for_nothing_of_their_own(text: str, kept: str) -> None:
-    assert [text[b:e] for b, e in keep_rest_spans(text)] == [kept.lower()] or [
-        text[b:e] for b, e in keep_rest_spans(text)
-    ] == [kept]
-
-
-@pytest.mark.parametrize("text", ["use the package manager", "use the right kernel", "keep htop"])
-def test_near_misses_of_carrying_words(text: str) -> None:
-    assert keep_rest_spans(text) == ()
-
-
-# -- a remark about the target it ends on goes with the re-target ----------------------
-
-
-@pytest.mark.parametrize(
-    "request_text",
-    [
-        "actually bug only repros on noble. switch to 24.04 keep evrything else",
-        "the crash only happens on 24.04, so 24.04 then, everything else as is",
-        "hm, the customer still runs everything on noble; move it to 24.04",
-        "our regression only shows up under noble. 24.04 it is, keep the rest",
-    ],
-)
-def test_a_remark_that_ends_on_the_target_is_no_request(request_text: str) -> None:
-    route = route_request(request_text, NOBLE_NEXT)
-    assert route["intent"] == "retarget"
-    assert route["reference"]["target"]["dist"] == "ubuntu24"
-    assert route["reference"]["remainder"] == ""
-
-
-@pytest.mark.parametrize("text", ["nginx on noble", "add htop for noble", "install gdb on 24.04"])
-def test_a_clause_that_names_a_package_beside_the_target_is_no_remark(text: str) -> None:
-    assert target_remark_spans(text) == []
-
-
-# -- carrying packages to another family -------------------------------------------------
-
-
-def _target(dist: str) -> dict[str, str]:
-    from oic_ai.stores.targets import load_targets
-
-    return {"os": load_targets().dists[dist].os, "dist": dist, "arch": "x86_64"}
-
-
-@pytest.mark.parametrize(
-    ("name", "old", "new", "expected"),
-    [
-        ("openjdk-17-jre-headless", "ubuntu24", "el10", ("java-21-openjdk-headless",)),
-        ("openjdk-17-jre-headless", "ubuntu24", "debian13", ("default-jre-headless",)),
-        ("openjdk-17-jre-headless", "ubuntu24", "azl3", ("msopenjdk-17",)),
-    ],
-)
-def test_a_release_the_new_target_no_longer_ships_maps_to_its_default(
-    name: str, old: str, new: str, expected: tuple[str, ...]
-) -> None:
-    from oic_ai.stores.capability_catalog import load_catalog
-    from oic_ai.tools.rebase import map_package
-
-    assert map_package(load_catalog(), name, _target(old), _target(new)) == expected
 
 
 # -- "we also have X, can I get the same for arm64?" asks for an image -------------------
