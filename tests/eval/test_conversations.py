@@ -121,6 +121,9 @@ INVENTED_CEILING = {
     "dev13": 4,
     "dev14": 7,  # kept unseen in session 16: 7 with the session-start code and at its end
 }
+# parts kept unseen this session: a failure says how many, never which turns or names (a
+# failing ratchet printed three of dev14's invented names in session 16)
+KEPT_UNSEEN = frozenset({"dev14"})
 UNBUILDABLE_CEILING = 0  # 9 on dev before buildable targets (issue 21)
 PARTS = DEV_PARTS
 
@@ -164,20 +167,28 @@ def test_the_development_parts_are_large_and_multi_turn(part: str) -> None:
 def test_a_share_of_development_turns_is_fully_right(
     part: str, outcomes: list[TurnOutcome]
 ) -> None:
-    right = sum(o.right for o in outcomes)
-    assert right / len(outcomes) >= FULLY_RIGHT_FLOOR[part], _misses(outcomes)
+    right, total = sum(o.right for o in outcomes), len(outcomes)
+    shown = f"{right}/{total}" if part in KEPT_UNSEEN else _misses(outcomes)
+    share = right / total  # plain numbers: pytest's rewriting would print what they came from
+    assert share >= FULLY_RIGHT_FLOOR[part], shown
 
 
 def test_no_more_invented_packages_than_the_ceiling(part: str, outcomes: list[TurnOutcome]) -> None:
     invented = [(o.conversation, o.turn, name) for o in outcomes for name in o.invented]
-    assert len(invented) <= INVENTED_CEILING[part], invented
+    count = len(invented)
+    shown = f"{count} invented" if part in KEPT_UNSEEN else invented
+    assert count <= INVENTED_CEILING[part], shown
 
 
-def test_no_more_unbuildable_templates_than_the_ceiling(outcomes: list[TurnOutcome]) -> None:
+def test_no_more_unbuildable_templates_than_the_ceiling(
+    part: str, outcomes: list[TurnOutcome]
+) -> None:
     refused = [
         (o.conversation, o.turn, f)
         for o in outcomes
         for f in o.failures
         if f.startswith("the composer cannot build")
     ]
-    assert len(refused) <= UNBUILDABLE_CEILING, refused
+    count = len(refused)
+    shown = f"{count} refused" if part in KEPT_UNSEEN else refused
+    assert count <= UNBUILDABLE_CEILING, shown
