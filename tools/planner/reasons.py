@@ -274,6 +274,24 @@ _EDITS = frozenset(
 _RELATIVE = re.compile(r"\b(?:that|which|who)\s+(?:also\s+|then\s+|just\s+|only\s+)?([a-z]+)\b")
 
 
+def _joined_on(
+    item: Unread, unread: Sequence[Unread], index: int, joiners: tuple[str, ...]
+) -> tuple[list[str], Unread] | None:
+    """A clause tied by a joiner ("and ...") to the one before it in the same sentence.
+
+    Returns its words and that clause; None for a first clause, a value, or no such tie.
+    """
+    if index == 0 or _VALUE.search(item.clause.text):
+        return None
+    words = words_of(item.clause.text)
+    if len(words) < 2 or words[0] not in joiners:
+        return None
+    before = unread[index - 1]
+    if before.clause.sentence != item.clause.sentence:
+        return None
+    return words, before
+
+
 def continues_relative(
     item: Unread, unread: Sequence[Unread], index: int, is_package: IsPackage
 ) -> bool:
@@ -283,18 +301,14 @@ def continues_relative(
     "and" and a verb of the same form go on describing it, and ask for nothing. A verb that
     edits the image ("and install htop"), a value, a field or a package still asks.
     """
-    if index == 0 or _VALUE.search(item.clause.text):
+    joined = _joined_on(item, unread, index, ("and", "or"))
+    if joined is None:
         return False
-    words = words_of(item.clause.text)
-    if len(words) < 2 or words[0] not in ("and", "or"):
-        return False
+    words, before = joined
     verb = words[1]
     if verb in VERBS or verb in _EDITS or FIELD_NOUNS & set(words):
         return False
     if any(is_package(w) for w in words[2:]):
-        return False
-    before = unread[index - 1]
-    if before.clause.sentence != item.clause.sentence:
         return False
     found = list(_RELATIVE.finditer(before.clause.text.lower()))
     if not found:
@@ -322,16 +336,12 @@ def continues_own_task(
     and what else they will do (no verb of its own, no value, no package) goes on saying so
     and asks for nothing. "I'll do network and add htop" still asks for htop.
     """
-    if index == 0 or _VALUE.search(item.clause.text):
+    joined = _joined_on(item, unread, index, ("and", "or", "plus"))
+    if joined is None:
         return False
-    words = words_of(item.clause.text)
-    if len(words) < 2 or words[0] not in ("and", "or", "plus"):
-        return False
+    words, before = joined
     if words[1] in VERBS or words[1] in _EDITS or words[1] in IMPERATIVES:
         return False
     if any(is_package(w) for w in words[1:]):
-        return False
-    before = unread[index - 1]
-    if before.clause.sentence != item.clause.sentence:
         return False
     return _OWN_LATER.match(before.clause.text) is not None
