@@ -661,7 +661,7 @@ _BARE_FLAG = re.compile(
     r"(?<![\w=.-])(?P<flag>nomodeset|noapic|nolapic|nosmp|noacpi|nosplash|earlyprintk|"
     r"ignore_loglevel|nokaslr|nopti|noibrs|nosmt|nosmap|nosmep)(?![\w=.-])"
 )
-_OPTION_WORD = re.compile(r"[a-z_][\w.-]*=[\w.,:/+-]+", re.IGNORECASE)
+_OPTION_WORD = re.compile(rf"{_KEY}={_VALUE}", re.IGNORECASE)
 
 
 def option_word(word: str) -> bool:
