@@ -47,7 +47,9 @@ _POSITIONAL = re.compile(
     r"(?:\s*,\s*|\s+)\(?(?P<suite>[a-z][a-z0-9.-]*(?:/[a-z0-9][a-z0-9.-]*)+(?=[ \t]+[a-z])"
     r"|[a-z][a-z0-9.-]*)(?P<components>(?:(?:\s*[,/]\s*|\s+)(?!(?:with|and|key|signed|signing|gpg|"
     r"priority|prio|suite|component|components|codename|for|from|to|at|on|in|please|too|also|"
-    r"then)\b)[a-z][a-z0-9-]*)*)(?=\s*(?:$|[,;.)`\x1f]|\s+(?:with|and|key|signed|signing|gpg|priority)\b))"
+    r"then)\b)[a-z][a-z0-9-]*)*)"
+    # what ends the line: its end, a stop, a new line, "(key ...)", " / key ...", a field word
+    r"(?=\s*(?:$|[,;.)`\x1f\n(]|/\s)|\s+(?:with|and|key|signed|signing|gpg|priority)\b)"
 )
 _URL_FIELD = re.compile(rf"\b(?:url|uri|address|at|from)\s*[:=]?\s*(?P<url>{_URL})")
 _KEY = re.compile(
@@ -102,6 +104,8 @@ _TRUSTED_YES = "[trusted=yes]"  # as stores.package_trust says it (not imported:
 _PRIORITY = re.compile(
     r"\b(?:pin\s+)?prio(?:rity)?\s*(?:of\s+|=\s*|:\s*|to\s+)?(?P<value>-?\d{1,5})\b"
     r"|\b(?:set\s+)?(?:its|the)\s+prio(?:rity)?\s+to\s+(?P<value2>-?\d{1,5})\b"
+    # "a higher priority than debian's own, 600": the number said later in the clause
+    r"|\bprio(?:rity)?\b[^\d.;!?\n\x1f]{0,40}?(?<![\w-])(?P<value3>-?\d{1,5})(?![\w.%])"
 )
 # "priority 900 ... hmm no, 500": a bare number that corrects the value just given
 _CORRECTED = re.compile(
@@ -318,7 +322,9 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
             repo.spans.append(span)
     priority = _PRIORITY.search(work, start, end)
     if priority is not None:
-        repo.priority = int(priority.group("value") or priority.group("value2"))
+        repo.priority = int(
+            priority.group("value") or priority.group("value2") or priority.group("value3")
+        )
         repo.spans.append(priority.span())
         corrected = _CORRECTED.match(work, priority.end())
         if corrected is not None:
