@@ -32,7 +32,7 @@ from oic_ai.tools.proposals import (
     resolve_offered,
     resolve_setting,
 )
-from oic_ai.tools.questions import Questions, questions_of
+from oic_ai.tools.questions import TELL_VERBS, Questions, questions_of
 from oic_ai.tools.references import (
     BackTo,
     Reference,
@@ -674,7 +674,10 @@ _ACTS_ON_IT = re.compile(
     r"[\s?!.]*(?:(?:ok|so|then|please|pls|just)[\s,]+)*"
     # an imperative verb: no auxiliary ("does it have ...?", "should it be on?")
     r"(?!(?:do|does|did|is|are|was|were|can|could|should|would|will|shall|may|might|must|has|"
-    r"have|had)\b)[a-z]+(?:\s+(?:out|off|away))?\s+(?:it|them)\b[^?]*(?:[.!]|$)",
+    r"have|had|"
+    # nor a verb that asks to be told ("paste it", "show them")
+    + "|".join(sorted(TELL_VERBS))
+    + r")\b)[a-z]+(?:\s+(?:out|off|away))?\s+(?:it|them)\b[^?]*(?:[.!]|$)",
     re.IGNORECASE,
 )
 

@@ -54,8 +54,8 @@ _ASKING_CONTRACTIONS = frozenset("what's whats who's whos where's wheres how's h
 # an auxiliary that opens a yes/no question ("does it have sudo?", "is there an SSH server?")
 _AUXILIARIES = frozenset("does do is are was were has have did isn't doesn't aren't".split())
 # verbs that ask to be told ("confirm which release", "remind me of the hostname")
-_TELL = frozenset(
-    "confirm tell remind show list summarise summarize describe explain check recap".split()
+TELL_VERBS = frozenset(
+    "confirm tell remind show list summarise summarize describe explain check recap paste dump".split()
 )
 _MODALS = frozenset("can could would will".split())
 # a modal that asks for advice with its subject: "should it be on?", "shall we keep it?"
@@ -183,8 +183,8 @@ def is_question_part(text: str, *, asked: bool) -> bool:
     if first in _MODALS and len(words) > 2 and words[1] in ("you", "u"):
         # "can you confirm ...?" asks to be told; "can you add htop?" asks for a change
         rest = [w for w in words[2:] if w not in ("please", "pls", "just", "also", "quickly")]
-        return bool(rest) and rest[0] in _TELL
-    if first in _TELL or (first == "let" and "know" in words[:4]):
+        return bool(rest) and rest[0] in TELL_VERBS
+    if first in TELL_VERBS or (first == "let" and "know" in words[:4]):
         return True  # "please confirm which release", "let me know the hostname"
     if first in _ASKING_CONTRACTIONS:
         return True  # "whats the hostname set to rn": a question without its mark
@@ -265,6 +265,10 @@ def questions_of(request: str) -> Questions:
             # htop, and which users are there?"); what comes after is the question's own
             # ("what are the hostname and the disk size?")
             before = parts[: parts.index(found[0])]
+            if _points_back(found[0]):
+                # "the arch=amd64 bit in the docker line, does that matter ...?": what comes
+                # before is the topic "that" points to, unless it asks in its own right
+                before = [p for p in before if _opens_with_a_request(p)]
             changes = changes or any(_asks_change(p) for p in before)
             continue
         if not questions and relays_a_need(body):
@@ -304,7 +308,7 @@ def _answered_at_once(request: str, end: int, part: str) -> bool:
     A question with a question word ("what is the disk size? no wait ...") stays one.
     """
     words = _head(words_of(part))
-    if not words or words[0] in _QUESTION_WORDS | _AUXILIARIES | _MODALS | _TELL:
+    if not words or words[0] in _QUESTION_WORDS | _AUXILIARIES | _MODALS | TELL_VERBS:
         return False
     if not _A_VALUE.search(part):
         return False  # "packages? no, I mean the users": a question said again
@@ -317,7 +321,7 @@ def polite_request(part: str) -> bool:
     if len(words) < 3 or words[0] not in _MODALS or words[1] not in ("you", "u"):
         return False
     rest = [w for w in words[2:] if w not in ("please", "pls", "just", "also", "quickly")]
-    return bool(rest) and rest[0] in IMPERATIVES and rest[0] not in _TELL
+    return bool(rest) and rest[0] in IMPERATIVES and rest[0] not in TELL_VERBS
 
 
 def relays_a_need(sentence: str) -> bool:
@@ -335,6 +339,16 @@ def relays_a_need(sentence: str) -> bool:
         and words[0] not in ("let's", "lets", "let")
         and any(w in REPORTING for w in words[1:3])
         and read_clause(sentence).why.startswith("wish")
+    )
+
+
+def _points_back(question: str) -> bool:
+    """True for a question whose subject points back: "does that matter", "is it enough"."""
+    words = _head(words_of(question))
+    return (
+        len(words) > 2
+        and words[0] in _AUXILIARIES | _MODALS | _ADVICE
+        and words[1] in _ABOUT_IT | {"they"}
     )
 
 

@@ -69,7 +69,9 @@ _NEGATED_TAIL = re.compile(
 )
 _FREE_OF = re.compile(r"\b([a-z0-9][\w.+]*)-free\b")
 _MODIFY = re.compile(
-    r"^\s*(?:please\s+|now\s+|also\s+|and\s+|then\s+)*(?:add|remove|drop|delete|change|set|"
+    # a lead-in of time or order may come first: "meanwhile make me one", "for now, add htop"
+    r"^\s*(?:(?:please|now|also|and|then|meanwhile|in\s+the\s+mean\s*time|for\s+now|first|next|"
+    r"after\s+that|afterwards|while\s+you'?re\s+at\s+it)\b[\s,]*)*(?:add|remove|drop|delete|change|set|"
     r"make|increase|decrease|grow|shrink|resize|enable|disable|use|switch|replace|rename|"
     r"include|exclude|bump|upgrade|downgrade|put|give|turn|move|swap|without|no\b|with\b)"
 )

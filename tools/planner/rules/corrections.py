@@ -100,6 +100,7 @@ def rule_take_back(state: PlanState) -> None:
         before = [
             c for c in clauses if c.end <= match.start() and text.work[c.start : c.end].strip()
         ]
+        before += _inside(text, clauses, match.start())
         if not before:
             continue  # "scratch that, ..." first: it refers to the earlier turn
         if _replace_value(text, clauses, before[-1:], *match.span()):
@@ -118,6 +119,16 @@ def rule_take_back(state: PlanState) -> None:
         text.consume(*match.span(), "context")
         state.notes.append(f"'{last.text}' was taken back ('{text.raw(*match.span())}')")
     _declined(state, clauses)
+
+
+def _inside(text: RequestText, clauses: list[Clause], marker: int) -> list[Clause]:
+    """The words of the marker's own clause before it ("add nginx no wait caddy"), if any."""
+    for clause in clauses:
+        if clause.start < marker < clause.end:
+            said = text.original[clause.start : marker].rstrip(" ,.\u2026-\u2013\u2014")
+            if text.work[clause.start : clause.start + len(said)].strip():
+                return [Clause(clause.start, clause.start + len(said), said, clause.sentence)]
+    return []
 
 
 def _shape(word: str) -> bool:

@@ -1,0 +1,118 @@
+"""Lead's round in session 17: corrections inside a clause, questions about a topic or
+asking to be shown, and a request after a lead-in of time ("meanwhile make me one").
+
+Found on dev14; every sentence here is written for the test.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.nodes.classify import route_request
+from oic_ai.tools.questions import questions_of
+from oic_ai.tools.retrieval.query_classifier import is_modification
+from tests.tools.planner.helpers import added, ops_of, plan_on
+
+DEBIAN = "debian13-x86_64-minimal-raw.yml"
+TEMPLATE = "image:\n  name: x\ntarget:\n  os: ubuntu\n  dist: ubuntu24\n  arch: x86_64\n"
+
+
+@pytest.mark.parametrize(
+    ("said", "kept", "gone"),
+    [
+        ("add nginx no wait caddy", "caddy", "nginx"),
+        ("install vim no wait, nano please", "nano", "vim"),
+        ("pls add jq no wait yq", "yq", "jq"),
+        ("we need lighttpd... no wait apache2", "apache2", "lighttpd"),
+    ],
+)
+def test_a_change_of_mind_inside_one_clause_replaces_the_value(
+    said: str, kept: str, gone: str
+) -> None:
+    result = plan_on(DEBIAN, said)
+    assert kept in added(result), result
+    assert gone not in added(result), result
+    assert not result.not_applied, result
+
+
+def test_a_change_of_mind_inside_a_clause_keeps_the_other_changes() -> None:
+    result = plan_on(DEBIAN, "add htop and nginx no wait caddy, hostname box-3")
+    assert {"htop", "caddy"} <= set(added(result)), result
+    assert "nginx" not in added(result), result
+    assert ops_of(result, "set_hostname") == [{"hostname": "box-3"}], result
+
+
+def test_a_hostname_corrected_inside_its_clause() -> None:
+    result = plan_on(DEBIAN, "hostname web-1 no wait web-2")
+    assert ops_of(result, "set_hostname") == [{"hostname": "web-2"}], result
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the signed-by part of that line, does it matter on arm64?",
+        "ok the loglevel=7 thing, is that needed?",
+        "the console=ttyS1 entry, is it still needed?",
+        "wait, the 3GiB disk, is it big enough for the logs?",
+    ],
+)
+def test_a_topic_then_a_question_about_it_asks_nothing(said: str) -> None:
+    asked = questions_of(said)
+    assert asked.only_questions, asked
+    assert route_request(said, TEMPLATE)["intent"] == "explain"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add htop, is that ok?",
+        "please set the hostname to gw-2, is it fine like that?",
+    ],
+)
+def test_a_change_then_a_question_about_it_still_changes(said: str) -> None:
+    assert questions_of(said).changes
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "which kernel options are set at the moment? paste it",
+        "what users are there now? dump them",
+        "how big is the disk? dump it here",
+        "what's in the package list? show it",
+    ],
+)
+def test_a_question_then_show_it_is_a_question(said: str) -> None:
+    assert route_request(said, TEMPLATE)["intent"] == "explain"
+
+
+def test_a_question_then_acting_on_it_is_still_a_change() -> None:
+    assert route_request("why is vim in there? remove it", TEMPLATE)["intent"] == "refine"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "meanwhile make me one for x86_64, raw",
+        "In the meantime, add htop",
+        "for now, remove vim",
+        "while you're at it set the hostname to gw-3",
+        "afterwards, drop nano",
+    ],
+)
+def test_a_lead_in_of_time_before_a_request_keeps_it_a_request(said: str) -> None:
+    assert is_modification(said)
+
+
+@pytest.mark.parametrize("said", ["firstly the image is for kiosks", "nowhere to put it"])
+def test_words_that_only_start_like_a_lead_in_are_none(said: str) -> None:
+    assert not is_modification(said)
+
+
+def test_a_question_about_a_target_then_meanwhile_make_one_creates_it() -> None:
+    route = route_request(
+        "What does a Debian 13 raw image hold by default? I have to review it first. "
+        "Meanwhile make me one for x86_64, hostname rev-01.",
+        None,
+    )
+    assert route["intent"] == "create", route
