@@ -55,7 +55,8 @@ _ASKING_CONTRACTIONS = frozenset("what's whats who's whos where's wheres how's h
 _AUXILIARIES = frozenset("does do is are was were has have did isn't doesn't aren't".split())
 # verbs that ask to be told ("confirm which release", "remind me of the hostname")
 TELL_VERBS = frozenset(
-    "confirm tell remind show list summarise summarize describe explain check recap paste dump".split()
+    "confirm tell remind show list summarise summarize describe explain check recap paste "
+    "dump".split()
 )
 _MODALS = frozenset("can could would will".split())
 # a modal that asks for advice with its subject: "should it be on?", "shall we keep it?"

@@ -74,7 +74,8 @@ def test_a_slash_between_components_still_joins_them() -> None:
     ("said", "priority"),
     [
         (
-            "add the repo https://r.example.org/apt stable main, a higher priority than debian's, 700",
+            "add the repo https://r.example.org/apt stable main, a higher priority than "
+            "debian's, 700",
             700,
         ),
         ("repo https://r.example.org/apt stable main, priority above the default: 990", 990),
