@@ -102,14 +102,27 @@ def _items(value: Any) -> Iterator[tuple[int, Mapping[str, Any]]]:
 # --- semantic checks -------------------------------------------------------------------
 
 
+# the partition types the composer's disk build accepts on an mbr disk
+_MBR_TYPES = frozenset({"primary", "extended", "logical"})
+
+
 def _check_partitions(ctx: _Context) -> None:
     disk = _mapping(ctx.data.get("disk"))
     disk_size = parse_size(disk.get("size"))
     spans: list[tuple[int, int, int]] = []  # (start, end, index)
     rest_of_disk: list[int] = []
     labels: dict[int, str] = {}
+    mbr = disk.get("partitionTableType") == "mbr"
     for index, part in _items(disk.get("partitions")):
         where = ("disk", "partitions", index)
+        if mbr and part.get("type") not in _MBR_TYPES:
+            ctx.add(
+                (*where, "type"),
+                "partition-type-mbr",
+                f"partition {part.get('id') or index} has type {part.get('type')!r} on an mbr "
+                "disk; the composer builds mbr partitions of type primary, extended or "
+                "logical only",
+            )
         start = parse_size(part.get("start"))
         end = parse_size(part.get("end"))
         if start is None or end is None:

@@ -52,6 +52,7 @@ STRICTER_THAN_THE_COMPOSER: dict[str, str] = {
     "partition-overlap": "the loader does not check the layout; the disk build fails on it",
     "partition-exceeds-disk": "the loader does not check the layout; the disk build fails on it",
     "partition-empty": "the loader does not check the layout; the disk build fails on it",
+    "partition-type-mbr": "the loader takes any type; the mbr disk build accepts only three",
     "partition-guid-invalid": "the loader takes any text as a type GUID; sgdisk refuses it",
     "root-type-arch-mismatch": "partition discovery does not find a root of another arch",
     "mountpoint-duplicate": "the second partition mounted at one place hides the first",

@@ -20,7 +20,11 @@ from oic_ai.tools.planner.pasted import read_pasted_all
 from oic_ai.tools.planner.redact import redact_passwords
 from oic_ai.tools.planner.rules.artifacts import artifact_words, rule_artifacts
 from oic_ai.tools.planner.rules.beyond import rule_beyond_template
-from oic_ai.tools.planner.rules.boot import rule_bootloader, rule_immutability
+from oic_ai.tools.planner.rules.boot import (
+    rule_bootloader,
+    rule_immutability,
+    rule_partition_table,
+)
 from oic_ai.tools.planner.rules.capability_words import for_use_case
 from oic_ai.tools.planner.rules.console import rule_console, settle_arch_consoles
 from oic_ai.tools.planner.rules.corrections import rule_framing, rule_take_back
@@ -74,6 +78,8 @@ _RULES: tuple[tuple[Callable[[PlanState], None], str], ...] = (
     (rule_kernel_words, "kernel"),
     (rule_image_version, "image version"),
     (rule_disk_size, "disk size"),
+    # "mbr partition table" before the partitions: a kind of table, not a partition
+    (rule_partition_table, "partition"),
     (rule_partitions, "partition"),
     (rule_storage_clauses, "partition"),
     (rule_artifacts, "artifacts"),

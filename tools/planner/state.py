@@ -71,6 +71,7 @@ class PlanState:
     cmdline: str | None = None
     append_cmdline: list[str] = field(default_factory=list)
     bootloader: dict[str, str] = field(default_factory=dict)
+    partition_table: str | None = None  # "mbr" or "gpt" when the request names one
     immutable: bool | None = None
     secure_boot: bool | None = None
     users: list[AddUser] = field(default_factory=list)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from oic_ai.tools.edit_plan import SetValue
+from oic_ai.tools.edit_plan import AddPartition, SetValue
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import RequestText
 from oic_ai.tools.planner.words import TAKE_OUT
@@ -28,6 +28,76 @@ _NEGATED_BEFORE = re.compile(
     r"|turn\s+on)\s+|(?<=no\s)need\s+(?:for|of)\s+)?"
     r"(?:the\s+|an?\s+|any\s+|all\s+(?:the\s+)?)?)$"
 )
+
+
+# "mbr partition table", "a dos disklabel", "partition table: gpt", "msdos-style partitioning"
+_TABLE_KIND = r"(?:(?P<mbr{n}>mbr|msdos|dos)|(?P<gpt{n}>gpt))"
+_PARTITION_TABLE = re.compile(
+    rf"{WORD_START}{_TABLE_KIND.format(n=1)}(?:[\s-]+style)?[\s-]+(?:partition(?:ing)?"
+    r"(?:\s+(?:table|scheme|layout))?|disk\s*label|label|table)\b"
+    r"|\bpartition(?:ing)?\s+(?:table|scheme)(?:\s+type)?\s*(?:[:=]|to|is|should\s+be|of|as)?\s*"
+    rf"(?:an?\s+)?{_TABLE_KIND.format(n=2)}{WORD_END}",
+    re.IGNORECASE,
+)
+
+
+def rule_partition_table(state: PlanState) -> None:
+    """Read the partition table asked for (gpt or mbr, the composer's two values).
+
+    It is applied after the partitions and the boot type are read (:func:`_apply_table`).
+    """
+    for match in state.text.matches(_PARTITION_TABLE):
+        state.text.consume(*match.span())
+        state.partition_table = "mbr" if match.group("mbr1") or match.group("mbr2") else "gpt"
+
+
+# the partition types the composer accepts on an mbr disk (internal/image/imagedisc)
+_MBR_TYPES = frozenset({"primary", "extended", "logical"})
+_MBR_EFI = (
+    "an mbr partition table needs legacy BIOS boot here: the composer marks every mbr "
+    "partition as a Linux one (type 83), which UEFI firmware does not boot from; ask for "
+    "'mbr partition table and legacy boot'"
+)
+
+
+def _apply_table(state: PlanState) -> None:
+    """Set ``disk.partitionTableType``; on mbr every partition becomes a primary one."""
+    kind, disk = state.partition_table, state.facts.disk
+    if kind is None:
+        return
+    if disk is None:
+        state.not_applied.append(f"'{kind} partition table' — the template has no disk")
+        return
+    now = disk.partition_table_type or "gpt"
+    if now == kind:
+        state.notes.append(f"the partition table is already {kind}")
+        return
+    if kind == "gpt":
+        state.not_applied.append(
+            "'gpt partition table' — the mbr layout's partitions have no gpt types; "
+            "start from a template with a gpt disk"
+        )
+        return
+    boot_type = state.bootloader.get("boot_type") or state.facts.boot_type or "efi"
+    added = [op for op in state.partition_ops if isinstance(op, AddPartition)]
+    if boot_type != "legacy":
+        state.not_applied.append(f"'mbr partition table' — {_MBR_EFI}")
+        return
+    if len(disk.partitions) + len(added) > 4:
+        state.not_applied.append(
+            "'mbr partition table' — an mbr disk holds four primary partitions and this "
+            f"layout has {len(disk.partitions) + len(added)}"
+        )
+        return
+    state.values.append(SetValue(path="disk.partitionTableType", value="mbr"))
+    for partition in disk.partitions:
+        if partition.id and partition.type not in _MBR_TYPES:
+            path = f"disk.partitions[id={partition.id}].type"
+            state.values.append(SetValue(path=path, value="primary"))
+    state.partition_ops = [
+        op.model_copy(update={"type": "primary"}) if isinstance(op, AddPartition) else op
+        for op in state.partition_ops
+    ]
 
 
 def rule_bootloader(state: PlanState) -> None:
@@ -58,6 +128,7 @@ def rule_bootloader(state: PlanState) -> None:
     if state.bootloader.get("boot_type") == state.facts.boot_type:
         state.notes.append(f"the boot type is already {state.facts.boot_type}")
         del state.bootloader["boot_type"]
+    _apply_table(state)
 
 
 _SYSTEM = r"(?:os|operating\s+system|root(?:fs)?|root\s+file\s*system|root\s+fs|system|image)"
