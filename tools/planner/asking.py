@@ -164,7 +164,14 @@ def _names_something(text: str, words: list[str]) -> bool:
 # what people say to close a message ("let me know if ...", "ping me if anything is unclear")
 _COURTESY = re.compile(
     r"(?:let\s+(?:me|us)\s+know|(?:ping|tell|ask)\s+(?:me|us)\s+if"
-    r"|have\s+a\s+(?:good|nice|great|lovely)\b|hope\s+(?:that|this|it)\s+(?:makes|helps))"
+    r"|have\s+a\s+(?:good|nice|great|lovely)\b|hope\s+(?:that|this|it)\s+(?:makes|helps)"
+    # stepping away from the chat: "brb lunch", "gotta run", "back in 10"
+    r"|(?:brb|afk|gtg|g2g|ttyl|bbl|cya)\b|gotta\s+(?:go|run)\b|talk\s+(?:to\s+you\s+)?"
+    r"(?:later|soon|tomorrow)\b|back\s+in\s+(?:a\s+(?:bit|sec|min)|\d+)"
+    r"|(?:off\s+to|heading\s+to)\s+(?:lunch|a\s+meeting)\b"
+    # where the work stands: "debugging done", "the pilot is over"
+    r"|(?:(?:the|our|my)\s+)?(?:\w+ing|pilot|trial|tests?|poc|rollout|migration)\s+(?:is\s+|'s\s+)?"
+    r"(?:done|finished|over|complete|completed)$)"
 )
 # adverbs between a subject and its verb ("only supports", "still runs")
 _FREQUENCY = frozenset("only still also just already really always never usually".split())

@@ -6,7 +6,10 @@ Found on dev14; every sentence here is written for the test.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+import yaml
 
 from oic_ai.nodes.classify import route_request
 from oic_ai.tools.questions import questions_of
@@ -116,3 +119,68 @@ def test_a_question_about_a_target_then_meanwhile_make_one_creates_it() -> None:
         None,
     )
     assert route["intent"] == "create", route
+
+
+def _say(agent: Any, *turns: str) -> tuple[Any, dict[str, Any]]:
+    session = None
+    result = None
+    for turn in turns:
+        result = agent.generate(turn, session=session)
+        session = result.session
+    assert result is not None
+    return result, yaml.safe_load(result.template or "") or {}
+
+
+@pytest.mark.parametrize(
+    "undo",
+    [
+        "undo that, the lab needs gcc after all",
+        "revert that, turns out the devs need make",
+        "undo, the students need make after all",
+    ],
+)
+def test_an_undo_with_the_reason_it_is_taken_back_only_undoes(agent: Any, undo: str) -> None:
+    result, doc = _say(
+        agent, "debian 13 raw x86_64 with git and build-essential", "remove build-essential", undo
+    )
+    assert "build-essential" in doc["systemConfig"]["packages"]
+    assert not {"gcc", "make"} & set(doc["systemConfig"]["packages"])
+
+
+def test_an_undo_then_a_wish_of_its_own_still_adds() -> None:
+    from oic_ai.tools.references import reference_spans, remainder
+
+    said = "undo that, we need htop now"
+    assert remainder(said, reference_spans(said)) == "we need htop now"
+
+
+def test_an_undo_that_keeps_a_value_of_the_undone_turn(agent: Any) -> None:
+    _, doc = _say(
+        agent,
+        "debian 13 raw x86_64, hostname till-01",
+        "make the disk 6 gigs and add a /var/log partition of 1 gig",
+        "undo the partition, keep the 6 gigs",
+    )
+    assert doc["disk"]["size"] == "6GiB"
+    assert "/var/log" not in [p.get("mountPoint") for p in doc["disk"]["partitions"]]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "remove less. brb, coffee",
+        "remove sudo. afk lunch",
+        "hostname lab-9, back in 10",
+        "ok troubleshooting done, remove less",
+        "ok the pilot is over, remove sudo",
+    ],
+)
+def test_stepping_away_or_saying_where_the_work_stands_asks_nothing(said: str) -> None:
+    result = plan_on(DEBIAN, said)
+    assert not result.not_applied, result
+    assert result.operations, result
+
+
+@pytest.mark.parametrize("said", ["disk done, 8GiB", "add htop brb"])
+def test_a_change_beside_those_words_is_still_read(said: str) -> None:
+    assert plan_on(DEBIAN, said).operations
