@@ -149,6 +149,13 @@ _START_PLAIN = re.compile(
 )
 
 
+# a field and its value: "hostname elxr-edge", "host name: gw-01", "users ops and deploy"
+_FIELD_VALUE = re.compile(
+    r"\b(?:host\s*name|hostname|fqdn|users?|accounts?|logins?)\s*(?:[:=]|is|to|should\s+be)?\s*"
+    r"['\"`]?[\w.-]+"
+)
+
+
 def read_purpose(
     text: str,
     *,
@@ -170,7 +177,8 @@ def read_purpose(
     from oic_ai.stores.capability_catalog import load_catalog
     from oic_ai.tools.retrieval.target_mentions import detect_target_spans
 
-    lowered = text.lower()
+    # "hostname elxr-edge", "user kiosk": a field's value names the machine, not its purpose
+    lowered = _FIELD_VALUE.sub(" ", text.lower())
     for mention in detect_target_spans(lowered):  # "edge microvisor toolkit" names a target
         lowered = (
             lowered[: mention.start] + " " * (mention.end - mention.start) + lowered[mention.end :]

@@ -184,7 +184,26 @@ def negated_terms(query: str) -> list[str]:
             if part and part not in _GENERIC:
                 terms.append(part)
     terms += [m.group(1) for m in _FREE_OF.finditer(lowered)]
+    if _ACCOUNTS.search(lowered):
+        # "'deploy' without sudo": a right an account lacks, not a package to rule out
+        terms = [t for t in terms if t not in _ACCOUNT_RIGHTS]
     return list(dict.fromkeys(terms))
+
+
+_ACCOUNTS = re.compile(r"\b(?:users?|accounts?|logins?)\b")
+_ACCOUNT_RIGHTS = frozenset(
+    (
+        "sudo",
+        "sudo rights",
+        "sudo access",
+        "sudo privileges",
+        "admin",
+        "admin rights",
+        "root",
+        "root access",
+        "password",
+    )
+)
 
 
 def positive_text(query: str) -> str:
