@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.tools.retrieval.base_choice import read_purpose
-from oic_ai.tools.retrieval.query_classifier import negated_terms
 from oic_ai.tools.retrieval.hybrid_search import TemplateSearch
+from oic_ai.tools.retrieval.query_classifier import negated_terms
 
 
 @pytest.mark.parametrize(
