@@ -58,7 +58,7 @@ _NEGATORS = (
 )
 _NEGATION = re.compile(
     rf"\b{_NEGATORS}\s+((?:(?:any|the|a|an|full|entire|whole|complete|heavy|big|graphical|extra|additional)\s+)*)"
-    rf"([a-z0-9][\w.+-]*(?:\s*(?:,|\bor\b|\band\b|"
+    rf"([a-z0-9][\w.+-]*(?:\s*(?:,|/|\bor\b|\band\b|"
     rf"\bnor\b)\s*(?:{_NEGATORS}\s+)?(?:(?:any|the|a|an)\s+)*(?!with\b)[a-z0-9][\w.+-]*)*)"
 )
 # words that finish a negated phrase without naming anything of their own
@@ -177,7 +177,7 @@ def negated_terms(query: str) -> list[str]:
     lowered = query.lower()
     terms: list[str] = []
     for match in _NEGATION.finditer(lowered):
-        for part in re.split(r"\s*(?:,|\bor\b|\band\b|\bnor\b)\s*", match.group(2)):
+        for part in re.split(r"\s*(?:,|/|\bor\b|\band\b|\bnor\b)\s*", match.group(2)):
             part = re.sub(rf"^{_NEGATORS}\s+", "", part.strip(" ."))
             part = re.sub(r"^(?:(?:any|the|a|an)\s+)+", "", part)
             part = re.sub(r"-(?:related|specific|stuff|things|bits)$", "", part)

@@ -54,3 +54,15 @@ def test_the_purpose_said_beside_a_hostname_still_counts() -> None:
 )
 def test_a_right_an_account_lacks_is_not_ruled_out(said: str, terms: list[str]) -> None:
     assert negated_terms(said) == terms
+
+
+@pytest.mark.parametrize(
+    ("said", "terms"),
+    [
+        ("no docker/podman please", ["docker", "podman"]),
+        ("a kiosk without the gui/desktop bits", ["gui", "desktop"]),
+        ("skip vim/nano", ["vim", "nano"]),
+    ],
+)
+def test_names_joined_by_a_slash_are_each_ruled_out(said: str, terms: list[str]) -> None:
+    assert negated_terms(said) == terms
