@@ -184,3 +184,24 @@ def test_stepping_away_or_saying_where_the_work_stands_asks_nothing(said: str) -
 @pytest.mark.parametrize("said", ["disk done, 8GiB", "add htop brb"])
 def test_a_change_beside_those_words_is_still_read(said: str) -> None:
     assert plan_on(DEBIAN, said).operations
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add our standard security agents",
+        "and the usual debugging tools please",
+        "put the packages we always put on build boxes",
+        "also add the typical logging agents",
+    ],
+)
+def test_a_teams_usual_set_is_reported_not_guessed(said: str) -> None:
+    result = plan_on(DEBIAN, said)
+    assert not added(result), result
+    assert any("usually installs" in item for item in result.not_applied), result
+
+
+def test_a_usual_set_that_is_named_is_added() -> None:
+    result = plan_on(DEBIAN, "add the usual stuff: jq, curl")
+    assert {"jq", "curl"} <= set(added(result)), result
+    assert not result.not_applied, result

@@ -143,6 +143,8 @@ def rule_beyond_template(state: PlanState) -> None:
         heads_a_list = (
             value is not None and end == item.end and not reading.why.startswith("imperative")
         )
+        if item.label.name == "conventions" and re.match(r"\s*:\s*\S", text.original[end:]):
+            heads_a_list = True  # "add the usual stuff: jq, curl": the list names the set
         if heads_a_list or (reading.asking != "asks" and not INDIRECT_QUESTION.search(said)):
             # "items from the security review:" heads the list after it, read on its own;
             # "the lab boards dont have keys enrolled": a statement, no wish; no rule reads it
