@@ -189,6 +189,18 @@ def is_question_part(text: str, *, asked: bool) -> bool:
         return True  # "please confirm which release", "let me know the hostname"
     if first in _ASKING_CONTRACTIONS:
         return True  # "whats the hostname set to rn": a question without its mark
+    inverted = _AUXILIARIES | _MODALS
+    if first in ("what", "how", "why") and len(words) > 2 and words[1] in inverted:
+        return True  # "what did i ask for again": a question word, then the inverted verb
+    if (
+        first in ("what", "which", "how")
+        and len(words) > 3
+        and words[2] in inverted
+        and words[1] not in _SUBJECTS | {"you", "u"}
+    ):
+        # "which packages did i ask for", "how big is the disk" ("what I do need is a
+        # user" states what is needed)
+        return True
     reported = _REPORTED.search(text)
     if reported and not _FEASIBLE.match(text, reported.end()):
         return True  # "Prof. Lee asked which partitions the image will have"
@@ -265,7 +277,10 @@ def questions_of(request: str) -> Questions:
             # what comes before the question in its sentence may ask for a change ("add
             # htop, and which users are there?"); what comes after is the question's own
             # ("what are the hostname and the disk size?")
-            before = parts[: parts.index(found[0])]
+            at = parts.index(found[0])
+            if not asked and any(_asks_change(p) for p in parts[at + 1 :]):
+                changes = True  # "why does it have vim, remove it": no mark, then a request
+            before = parts[:at]
             if _points_back(found[0]):
                 # "the arch=amd64 bit in the docker line, does that matter ...?": what comes
                 # before is the topic "that" points to, unless it asks in its own right
@@ -343,6 +358,13 @@ def relays_a_need(sentence: str) -> bool:
     )
 
 
+# "keep the x86 one", "keep this version", "keep the current image": the template as it is
+_KEEPS_ONE = re.compile(
+    r"(?:keep|leave|retain)\s+(?:the|this|that|our|my)\s+(?:[\w.-]+\s+){0,2}?"
+    r"(?:one|version|image|build|template)(?:\s+(?:then|as\s+is|for\s+now|please|pls))*$"
+)
+
+
 def _points_back(question: str) -> bool:
     """True for a question whose subject points back: "does that matter", "is it enough"."""
     words = _head(words_of(question))
@@ -369,5 +391,7 @@ def _asks_change(part: str) -> bool:
     if words and words[0] in ("don't", "dont", "do") and any(w in IMPERATIVES for w in words[1:3]):
         return False  # "don't add one if not": a change not asked for
     if words and words[0] in ("keep", "leave", "retain"):
-        return True  # "ok, keep it raw. what packages are in it?": settles the template
+        # "ok, keep it raw. what packages are in it?": settles the template; "keep the x86
+        # one" (after a refused variant) keeps the template as it is
+        return _KEEPS_ONE.match(" ".join(words)) is None
     return read_clause(part).asking == "asks"

@@ -205,3 +205,28 @@ def test_a_usual_set_that_is_named_is_added() -> None:
     result = plan_on(DEBIAN, "add the usual stuff: jq, curl")
     assert {"jq", "curl"} <= set(added(result)), result
     assert not result.not_applied, result
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "fine, keep the x86 one. which packages did i ask for",
+        "keep this version then. what users are on it",
+        "ok keep the current image. how big is the disk",
+    ],
+)
+def test_keeping_the_template_then_an_unmarked_question_is_a_question(said: str) -> None:
+    asked = questions_of(said)
+    assert asked.only_questions, asked
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["why does it have vim, remove it", "keep the x86 one and add htop. what users"],
+)
+def test_a_request_beside_an_unmarked_question_still_changes(said: str) -> None:
+    assert questions_of(said).changes
+
+
+def test_what_i_do_need_states_a_need() -> None:
+    assert questions_of("What I do need is a user called ci, shell /bin/bash.").changes
