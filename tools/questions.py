@@ -281,6 +281,9 @@ def questions_of(request: str) -> Questions:
             if not asked and any(_asks_change(p) for p in parts[at + 1 :]):
                 changes = True  # "why does it have vim, remove it": no mark, then a request
             before = parts[:at]
+            # "if I don't set a shell for a user, what do they get?": the condition the
+            # question asks under
+            before = [p for p in before if not _CONDITION.match(p)]
             if _points_back(found[0]):
                 # "the arch=amd64 bit in the docker line, does that matter ...?": what comes
                 # before is the topic "that" points to, unless it asks in its own right
@@ -358,6 +361,7 @@ def relays_a_need(sentence: str) -> bool:
     )
 
 
+_CONDITION = re.compile(r"\s*(?:(?:and|but|so)\s+)?(?:if|when|unless|in\s+case|suppose)\b", re.I)
 # "keep the x86 one", "keep this version", "keep the current image": the template as it is
 _KEEPS_ONE = re.compile(
     r"(?:keep|leave|retain)\s+(?:the|this|that|our|my)\s+(?:[\w.-]+\s+){0,2}?"

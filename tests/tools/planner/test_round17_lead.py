@@ -230,3 +230,16 @@ def test_a_request_beside_an_unmarked_question_still_changes(said: str) -> None:
 
 def test_what_i_do_need_states_a_need() -> None:
     assert questions_of("What I do need is a user called ci, shell /bin/bash.").changes
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "if I leave the hostname out, what does the image get?",
+        "unless we set a disk size, how big is it?",
+        "in case I add no users, who can log in?",
+    ],
+)
+def test_a_condition_before_a_question_asks_nothing(said: str) -> None:
+    assert questions_of(said).only_questions
+    assert route_request(said, TEMPLATE)["intent"] == "explain"
