@@ -53,3 +53,21 @@ def plain_request(request: str) -> str:
     if thanks and text[: thanks.start()].strip(" ,.;:!-"):
         text = text[: thanks.start()]
     return text.strip() if text.strip() else request
+
+
+# a reply that only acknowledges what the agent said: "Got it.", "fair enough", "makes sense"
+_ACKNOWLEDGED = (
+    r"(?:got\s+(?:it|that|you)|gotcha|understood|noted|roger(?:\s+that)?|copy(?:\s+that)?|"
+    r"fair(?:\s+(?:enough|point))?|makes\s+sense|that\s+makes\s+sense|i\s+see|i\s+understand|"
+    r"sounds\s+(?:good|great|fine|right)|good\s+(?:point|to\s+know)|all\s+good|fine\s+by\s+me|"
+    r"ok(?:ay)?|alright|all\s+right|right|sure|cool|great|perfect|nice|thanks|thank\s+you|thx)"
+)
+_ACKNOWLEDGEMENT = re.compile(
+    rf"\W*(?:(?:ah|oh|ok(?:ay)?|yes|yeah|yep)\W+)*{_ACKNOWLEDGED}(?:\W+{_ACKNOWLEDGED})*\W*",
+    re.IGNORECASE,
+)
+
+
+def is_acknowledgement(text: str) -> bool:
+    """True for a clause that only acknowledges ("Got it", "ok, fair enough"): it asks nothing."""
+    return _ACKNOWLEDGEMENT.fullmatch(text) is not None

@@ -216,7 +216,10 @@ _SETTINGS = (
     ("secure boot", re.compile(r"\bsecure[- ]?boot\b", re.I)),
 )
 _SET_IT = re.compile(
-    r"^\W*(?:(?:no|nope|nah|yes|yeah|yep|ok(?:ay)?|sure|then|so|please|pls|hmm|fine)\W+)*"
+    # the acknowledgements before it: "ok, fair, leave it on", "got it, turn it off"
+    r"^\W*(?:(?:no|nope|nah|yes|yeah|yep|ok(?:ay)?|sure|then|so|please|pls|hmm|fine|"
+    r"fair(?:\s+(?:enough|point))?|right|alright|all\s+right|got\s+it|gotcha|understood|i\s+see|"
+    r"makes\s+sense|good\s+point|cool|thanks|thx|in\s+that\s+case)\W+)*"
     r"(?:leave|keep|turn|switch|set|have|make)\s+(?P<it>it|that|this)\s+"
     r"(?=(?:on|off|enabled|disabled)\b)",
     re.IGNORECASE,

@@ -30,6 +30,7 @@ from oic_ai.tools.planner.asking import (
 )
 from oic_ai.tools.planner.bank import BankMatch, load_bank
 from oic_ai.tools.planner.clauses import Clause, split_clauses
+from oic_ai.tools.courtesy import is_acknowledgement
 from oic_ai.tools.planner.fillers import fill
 from oic_ai.tools.planner.heads import (
     NOT_OPERATIONS,
@@ -114,6 +115,8 @@ def account(state: PlanState) -> list[ClauseOutcome]:
         ):
             # "remove all packages": a verb whose object no rule took asks for something
             meaningful = list(inside)
+        if not owners and is_acknowledgement(clause.text):
+            meaningful = []  # "Got it. Now give /var its own partition": it asks nothing
         unread.append(Unread(clause, inside, meaningful, list(dict.fromkeys(owners))))
     matches = _bank_matches(unread)
     outcomes: list[ClauseOutcome] = []

@@ -118,15 +118,17 @@ _KEY_CHANGE = re.compile(
     r"(?:\s+(?:option|argument|parameter|value))?\s+to\s+(?:(?:cores?|cpus?)\s+)?"
     r"(?P<value>[^\s,;\x1f]+?)(?=$|[\s,;\x1f]|\.(?:\s|$))"
 )
+# the word that only weighs a new value: "nohz_full should only be 4-7", "is now 2-3"
+_ADVERB = r"(?:now|really|actually|just|only|simply|instead|rather)"
 # "isolcpus and nohz_full should be 4-15 now", "set isolcpus, nohz_full to 4-15": one new
 # value for several keys the command line has
 _KEYS_BECOME = re.compile(
     rf"(?:\b(?:set|change|make|switch|update|move)\s+(?:the\s+)?)?"
     rf"(?P<keys>{_KEY}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*|\s*&\s*){_KEY})*)"
     r"(?:\s+(?:options?|arguments?|parameters?|values?))?\s+"
-    rf"(?:(?:{SHOULD}|need\s+to|needs\s+to|has\s+to|have\s+to|ought\s+to)\s+(?:(?:now|really|actually|just)\s+)?be"
+    rf"(?:(?:{SHOULD}|need\s+to|needs\s+to|has\s+to|have\s+to|ought\s+to)\s+(?:{_ADVERB}\s+)?be"
     r"|to|=|becomes?|is|are)\s+"
-    r"(?:now\s+|really\s+|actually\s+|just\s+)?(?P<value>[^\s,;\x1f]+?)(?=$|[\s,;\x1f]|\.(?:\s|$))"
+    rf"(?:{_ADVERB}\s+)?(?P<value>[^\s,;\x1f]+?)(?=$|[\s,;\x1f]|\.(?:\s|$))"
     # "quiet should be on the cmdline" says where, not what
     rf"(?!\s+(?:on|in|from|off)\s+(?:the\s+|my\s+|our\s+)?{_CMDLINE_WORDS})"
 )
@@ -536,6 +538,11 @@ _HUGE_SIZE = re.compile(
     # "hugepages: 8 pages of 1G", "huge pages - 16 x 2M": how many, then the size of each
     rf"|\b{_HUGE}\s*(?::|-|—|–|=)?\s*(?P<count4>\d{{1,7}})\s*(?:(?:huge\s*-?\s*)?pages?\s+)?"
     rf"(?:of|at|x|×)\s*(?:size\s+)?{_PAGE_SIZE.format(4)}(?:\s+(?:each|pages?|size))?"
+    # "hugepages need to be 2M", "make the huge pages 2MB", "switch hugepages to 2M pages":
+    # a size said as the huge pages' value is a page's size, never a count or the disk's
+    rf"|\b{_HUGE}\s+(?:(?:(?:{SHOULD}|needs?\s+to|has\s+to|have\s+to|ought\s+to)\s+"
+    rf"(?:{_ADVERB}\s+)?be|to|=|becomes?|are|is)\s+)?(?:{_ADVERB}\s+)?{_PAGE_SIZE.format(6)}"
+    r"(?:\s+(?:each|pages?|ones|size))?"
 )
 # "..., 16 pages", "16 of them", "count 16": how many, said in the sentence about them
 _HUGE_COUNT = re.compile(
@@ -563,11 +570,15 @@ def _hugepages(state: PlanState) -> None:
         size = _HUGE_SIZE.search(text.work, start, end)
         if size is None:
             continue
-        unit = next(u for u in size.group("unit1", "unit2", "unit3", "unit4", "unit5") if u)
-        unit = unit.upper()
-        number = next(n for n in size.group("n1", "n2", "n3", "n4", "n5") if n)
-        text.consume(*size.span())
-        args = [f"hugepagesz={number}{unit}"]
+        groups = ("1", "2", "3", "4", "5", "6")
+        unit = next(u for u in size.group(*(f"unit{g}" for g in groups)) if u).upper()
+        number = next(n for n in size.group(*(f"n{g}" for g in groups)) if n)
+        end_at = size.end()
+        said = _NOT_OLD.match(text.work, end_at)
+        if said is not None and re.fullmatch(r"\d{1,4}\s*[gmk](?:i?b)?", said["old"], re.I):
+            end_at = said.end()  # "2M not 1G": the old size, said to go
+        text.consume(size.start(), end_at)
+        args = [f"hugepagesz={number}{unit}", *_default_size(state, f"{number}{unit}")]
         count = _HUGE_COUNT.search(text.work, start, end)
         if size.group("count4") or size.group("count5"):
             args.append(f"hugepages={size.group('count4') or size.group('count5')}")
@@ -576,6 +587,20 @@ def _hugepages(state: PlanState) -> None:
             number = count.group("count") or count.group("count2") or count.group("count3")
             args.append(f"hugepages={number}")
         add_cmdline_args(state, args)
+
+
+def _default_size(state: PlanState, size: str) -> list[str]:
+    """``default_hugepagesz`` set with a new page size, when the line has it at the old size.
+
+    "default_hugepagesz=1G hugepagesz=1G" then "hugepages of 2M" moves both: a default size
+    left at 1G would name pages the line no longer reserves.
+    """
+    args = [*state.current_cmdline.split(), *state.append_cmdline]
+    sizes = {_arg_key(a): a.partition("=")[2] for a in args if "=" in a}
+    old = sizes.get("hugepagesz")
+    if "default_hugepagesz" in sizes and old and sizes["default_hugepagesz"] == old != size:
+        return [f"default_hugepagesz={size}"]
+    return []
 
 
 # "lower the hugepage count to 4", "set the number of hugepages to 4": a new count for a

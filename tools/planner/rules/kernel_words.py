@@ -32,6 +32,7 @@ from oic_ai.tools.planner.rules.kernel import (
     _split_args,
     add_cmdline_args,
 )
+from oic_ai.tools.planner.rules.kernel_cpus import rule_all_cpu_options
 from oic_ai.tools.planner.rules.kernel_order import rule_kernel_order
 from oic_ai.tools.planner.rules.kernel_params import (
     CPU_LIST_KEYS,
@@ -71,10 +72,14 @@ _DESCRIBED = (
     _Described("audit", r"(?:kernel\s+)?audit(?:ing)?(?:\s+subsystem)?", "0", "1", True),
     _Described("ipv6.disable", r"ipv6", "1", "0", True),
     _Described("nmi_watchdog", r"(?:the\s+)?nmi\s+watchdog", "0", "1", False),
+    # the kernel's FIPS mode ("FIPS mode on the kernel command line", "fips enabled (kernel
+    # arg)"); alone, "enable FIPS mode" is a compliance wish the template cannot meet
+    _Described("fips", r"fips(?:[\s-]+(?:140(?:-[23])?\s+)?mode)?", "0", "1", True),
     _Described("mitigations", r"(?:cpu\s+|spectre\s+)?mitigations", "off", "auto", False),
 )
 _STATE_AFTER = (
-    r"\s+(?:(?:to\s+be|should\s+be|must\s+be|needs?\s+to\s+be|be|is|are|set\s+to|turned|"
+    r"\s+(?:(?:to\s+be|should\s+be|must\s+be|needs?\s+to\s+be|(?:has|have)\s+to\s+be|be|is|are|"
+    r"set\s+to|turned|"
     r"switched|=)\s*)?(?:(?P<off>{off})|(?P<on>{on}))\b"
 )
 _STATE_BEFORE = (
@@ -87,7 +92,8 @@ _ISOLATE = re.compile(
     + _CPUS
     + r"(?:\s+(?:instead\s+of|rather\s+than|not|in\s+place\s+of)\s+(?:cores?\s+|cpus?\s+)?"
     r"\d{1,4}(?:\s*-\s*\d{1,4})?)?"
-    r"|\b(?:cores?|cpus?)\s+"
+    # "cores 2-3 isolated", "I want 1-3 isolated": a range needs no "cores" before it
+    r"|(?:\b(?:cores?|cpus?)\s+|(?<![\w.=-])(?=\d{1,4}\s*(?:-|–|\bto\b)\s*\d))"
     + _CPUS.replace("value", "value2")
     + r"\s+(?:isolated|should\s+be\s+isolated|to\s+be\s+isolated)\b"
 )
@@ -142,6 +148,7 @@ def rule_kernel_described(state: PlanState) -> None:
     and an observed "quiet" is not read as a request for it.
     """
     _observed(state)
+    rule_all_cpu_options(state)  # "1-3 isolated, for all three options"
     _hugepages(state)  # "hugepages: 1G pages" is a page size, never hugepages=1G
     rule_kernel_order(state)  # "hugepages remove", "the isolcpus change to 2-3"
     _keys_without_equals(state)  # "isolcpus 2-7", "crashkernel 256M"
