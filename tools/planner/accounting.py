@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from oic_ai.tools.courtesy import is_acknowledgement
 from oic_ai.tools.edit_plan import ClauseOutcome, ClauseOutcomeKind
 from oic_ai.tools.planner.asking import (
     FIELD_NOUNS,
@@ -30,7 +31,6 @@ from oic_ai.tools.planner.asking import (
 )
 from oic_ai.tools.planner.bank import BankMatch, load_bank
 from oic_ai.tools.planner.clauses import Clause, split_clauses
-from oic_ai.tools.courtesy import is_acknowledgement
 from oic_ai.tools.planner.fillers import fill
 from oic_ai.tools.planner.heads import (
     NOT_OPERATIONS,
