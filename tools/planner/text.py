@@ -87,7 +87,8 @@ def spell_commands(text: str) -> str:
 # ("non-free" is Debian's archive component, not "without non")
 _FREE_OF = re.compile(r"(?<![\w.+-])(?![Nn]on-free\b)([A-Za-z0-9][\w.+]*)-free\b")
 # the shorthand people type for "with" and "without" ("a user w/ sudo", "w/o docker")
-_WITH_SHORT = re.compile(r"(?<![\w/])([Ww])/([Oo](?![\w/])|(?=\s))")
+# and a lone lower-case "w" between words, as typed in a hurry ("add user oncall w sudo")
+_WITH_SHORT = re.compile(r"(?<![\w/])([Ww])/([Oo](?![\w/])|(?=\s))|(?<=[a-z] )(w)(?= [a-z])")
 # a two-part verb around its object: "take it out", "rip cups out", "leave the GUI out",
 # "take splash back out", "take the printing stuff back out"
 _SPLIT_OUT = re.compile(
@@ -161,7 +162,9 @@ class RequestText:
             reading = read_for_planner(text, packages)
             # "docker-free" is "without docker"
             text = _FREE_OF.sub(r"without \1", reading.rewritten)
-            text = _WITH_SHORT.sub(lambda m: m.group(1) + ("ithout" if m.group(2) else "ith"), text)
+            text = _WITH_SHORT.sub(
+                lambda m: (m.group(1) or m.group(3)) + ("ithout" if m.group(2) else "ith"), text
+            )
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
             text = _NAME_OUT.sub(r"remove \1", text)
             text = _COMMAND_LINE_TOOL.sub(r"\1cli\2", text)

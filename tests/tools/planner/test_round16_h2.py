@@ -171,3 +171,121 @@ def test_a_setting_asked_about_is_named_after_an_acknowledgement(said: str, mean
 
 def test_a_setting_reply_needs_a_state() -> None:
     assert resolve_setting("fair, leave it to me", "immutability") == "fair, leave it to me"
+
+
+# --- a size turned down, or the device's own capacity, is no disk size ----------------------
+
+
+def disk_sizes(result: EditPlan) -> list[str]:
+    return [str(op["size"]) for op in ops_of(result, "set_disk_size")]
+
+
+@pytest.mark.parametrize(
+    ("said", "size"),
+    [
+        ("The hard drives are 256GB, can the image use about 100 gigabytes of that?", "100GB"),
+        ("and 50 gig would eat my thin pool, 20 gig pls", "20GiB"),
+        ("64 gigs is overkill, 16 gigs", "16GiB"),
+        ("the nodes have 512GB NVMe drives, 200GB for the image is enough", "200GB"),
+        ("ok 32GB sounds too big for a pi, make it 16GB", "16GB"),
+    ],
+)
+def test_the_size_asked_for_wins_over_one_only_said_about(said: str, size: str) -> None:
+    result = plan_after(UBUNTU, "add htop", said)
+    assert disk_sizes(result) == [size]
+    assert not result.not_applied
+
+
+def test_the_device_capacity_alone_is_still_the_disk() -> None:
+    assert disk_sizes(plan_after(UBUNTU, "add htop", "the box has a 64 GB eMMC")) == ["64GB"]
+
+
+# --- users: the name said as the speaker's, "w" for with, "and Y without?" -----------------
+
+
+def user_ops(result: EditPlan) -> dict[str, dict[str, object]]:
+    return {str(op["name"]): op for op in ops_of(result, "add_user")}
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "sudo", "groups"),
+    [
+        (
+            "add me as a user, name's dave, with sudo, and in the docker group",
+            "dave",
+            True,
+            ["docker"],
+        ),
+        (
+            "create an account for me - my name is priya - in the docker group",
+            "priya",
+            False,
+            ["docker"],
+        ),
+        ("add a user, username's ops, no sudo", "ops", False, []),
+        ("I need a login too, name's kim, with sudo", "kim", True, []),
+    ],
+)
+def test_a_name_said_as_the_speakers_own(
+    said: str, name: str, sudo: bool, groups: list[str]
+) -> None:
+    found = user_ops(plan_after(UBUNTU, "add htop", said))
+    assert list(found) == [name]
+    assert bool(found[name].get("sudo")) is sudo
+    assert list(found[name].get("groups") or []) == groups
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("add user oncall w sudo", "oncall"),
+        ("user ops w sudo pls", "ops"),
+        ("new login kai w sudo", "kai"),
+    ],
+)
+def test_a_lone_w_is_with(said: str, name: str) -> None:
+    result = plan_after(UBUNTU, "add htop", said)
+    assert user_ops(result)[name].get("sudo") is True
+    assert "sudo" not in [p for op in ops_of(result, "add_packages") for p in op["packages"]]
+
+
+def test_a_w_after_a_number_is_no_with() -> None:
+    result = plan_after(UBUNTU, "add htop", "add w3m")
+    assert [p for op in ops_of(result, "add_packages") for p in op["packages"]] == ["w3m"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Could there be two accounts: 'teacher' with admin rights, and 'student' without?",
+        "can we get users ops with sudo and guest without!",
+        "accounts lead with sudo and pupil without?",
+    ],
+)
+def test_a_second_user_without_what_the_first_has(said: str) -> None:
+    found = user_ops(plan_after(UBUNTU, "add htop", said))
+    first, second = list(found)
+    assert found[first].get("sudo") is True and not found[second].get("sudo")
+
+
+# --- users removed only if they are there --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "If there are admin / testuser / secureuser entries from a sample, remove them.",
+        "if there's a guest or demo login, delete it",
+        "in case there are test1, test2 users left over, drop them all",
+        "no admin/testuser accounts please",
+    ],
+)
+def test_users_removed_if_there_report_nothing(said: str) -> None:
+    result = plan_after(AZL, "add htop", said)
+    assert not result.not_applied
+    assert not ops_of(result, "add_user")
+
+
+def test_a_condition_on_no_user_leaves_the_removal_to_report() -> None:
+    result = plan_after(AZL, "add htop", "if there are problems, remove them")
+    assert result.not_applied

@@ -56,20 +56,31 @@ _KEEP_USER = re.compile(
 _ROLE = r"(?:users?|accounts?|logins?)"
 _NONE_OF = re.compile(
     r"\b(?:(?:there(?:'s|\s+is|\s+are)|with|has|have)\s+)?no\s+(?:"
-    rf"{_ROLE}\s+(?:(?:called|named)\s+)?(?P<after>{_NAME}(?:\s*(?:,|\bor\b|\band\b|\bnor\b)\s*"
+    rf"{_ROLE}\s+(?:(?:called|named)\s+)?(?P<after>{_NAME}(?:\s*(?:,|/|\bor\b|\band\b|\bnor\b)\s*"
     rf"[\"'`]?[a-z_][a-z0-9_-]*[\"'`]?)*)"
-    rf"|(?P<before>[\"'`]?[a-z_][a-z0-9_-]*[\"'`]?(?:\s*(?:,|\bor\b|\band\b|\bnor\b)\s*"
+    rf"|(?P<before>[\"'`]?[a-z_][a-z0-9_-]*[\"'`]?(?:\s*(?:,|/|\bor\b|\band\b|\bnor\b)\s*"
     rf"[\"'`]?[a-z_][a-z0-9_-]*[\"'`]?)*)\s+{_ROLE}(?![\w-]))"
 )
-_NAME_LIST = re.compile(r"\s*(?:,|\bor\b|\band\b|\bnor\b)\s*")
+_NAME_LIST = re.compile(r"\s*(?:,|/|\bor\b|\band\b|\bnor\b)\s*")
+# users to remove only if they are there: "if there are admin / testuser entries from a
+# sample, remove them", "should there be a guest or demo login, delete it"
+_ONE = r"[\"'`]?[a-z_][a-z0-9_-]*[\"'`]?"
+_IF_THERE = re.compile(
+    r"\b(?:if|in\s+case|should|wherever|where)\s+there(?:'s|\s+is|\s+are|\s+be)\s+(?:any\s+|an?\s+|the\s+)?"
+    rf"(?P<names>{_ONE}(?:\s*(?:,|/|\bor\b|\band\b)\s*{_ONE})*)\s+"
+    r"(?:(?:user|login)\s+)?(?:users?|accounts?|logins?|entries|entry)\b[^,;.!?\x1f]{0,40}?"
+    rf"[\s\x1f]*[,;:]?[\s\x1f]*(?:then\s+|please\s+|just\s+)*(?:{TAKE_OUT})\s+"
+    r"(?:them|those|these|it|that|each\s+of\s+them)(?:\s+(?:all|too|as\s+well))?\b"
+)
 _NAMED = re.compile(r"[a-z_][a-z0-9_-]*")
 _NO_NAMES = frozenset("a an the any other extra default sample test new such more".split())
 
 
 def _absent_users(state: PlanState, existing: set[str]) -> None:
     """Remove the users the request says must not be there; one not there needs nothing."""
-    for match in state.text.matches(_NONE_OF):
-        listed = match.group("after") or match.group("before") or ""
+    for match in [*state.text.matches(_IF_THERE), *state.text.matches(_NONE_OF)]:
+        listed = match.group("names") if match.re is _IF_THERE else None
+        listed = listed or match.group("after") or match.group("before") or ""
         names = [n.strip("`'\"") for n in _NAME_LIST.split(listed) if n.strip("`'\"")]
         if not names or any(n in _NO_NAMES or not _NAMED.fullmatch(n) for n in names):
             continue  # "no other accounts", "no default user": no names

@@ -81,7 +81,9 @@ _NAMED = re.compile(
     # "the support login should be 'helpdesk'": a quoted name said to be the account's
     r"|(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+(?=[\"'`][a-z_])"
     # the name by its label: "name: ops", "username azureops", "login name: ops"
-    r"|(?:(?:user|login|account)[\s-]?)?name\s*[:=]?\s*)" + _NAME
+    # "name's dave", "my name is dave": the name said as the speaker's own
+    r"|(?:(?:my|his|her|their|its)\s+)?(?:(?:user|login|account)[\s-]?)?name"
+    r"(?:'s|\s+is|\s+will\s+be|\s+should\s+be)?\s*[:=]?\s*)" + _NAME
 )
 # "a user ops", or set off by commas: "an admin, labadmin, in the sudo group"
 _DIRECT = re.compile(
@@ -411,7 +413,7 @@ _NEXT_NAMES = re.compile(
     + _NAME.replace("name>", "first>")
     + r"(?P<more>(?:\s*(?:,\s*(?:and\s+)?|\band\s+|&\s*)[a-z_][a-z0-9_-]*(?![\w-]))*)"
 )
-_ELLIPTIC_OFF = re.compile(r"\b(?:without|not)\b(?=[\s\x1f]*(?:$|[,;.)]))")
+_ELLIPTIC_OFF = re.compile(r"\b(?:without|not)\b(?=[\s\x1f]*(?:$|[,;.)?!]))")
 
 
 def _next_names(state: PlanState, user: _User, limit: int) -> tuple[list[str], int, int] | None:
