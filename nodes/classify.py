@@ -23,6 +23,7 @@ from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import OS_DISTS
 from oic_ai.tools.courtesy import plain_request
 from oic_ai.tools.planner.text import spell_commands
+from oic_ai.tools.pointed_items import named_items, resolve_pointed
 from oic_ai.tools.proposals import (
     accepts,
     asked_setting,
@@ -318,6 +319,10 @@ def route_request(
         rewritten = resolve_offered(rewritten, str(previous.get("proposal") or ""))
         # "no, leave it off" after "what does immutability mean? should I turn it on?"
         rewritten = resolve_setting(rewritten, str(previous.get("setting") or ""))
+    if current_template:
+        # "why is qemu-kvm in there?" then "take it out": the names in the pronoun's place
+        named = list(previous.get("named") or []) if previous else []
+        rewritten = resolve_pointed(rewritten, named, current_template)
     route = _route(rewritten, current_template, previous, history)
     if rewritten != request and route["intent"] in ("refine", "retarget"):
         if "reference" not in route:
@@ -533,6 +538,8 @@ def _route(
             route["proposal"] = offer
         if setting := asked_setting(list(questions.questions or (request,))):
             route["setting"] = setting
+        if named := named_items(list(questions.questions or (request,)), current_template):
+            route["named"] = named
         compared = [f for q in questions.questions or (request,) for f in compared_formats(q)]
         if len(compared) == 2:
             route["compared"] = compared

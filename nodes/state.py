@@ -129,6 +129,9 @@ class Route(TypedDict):
     compared: NotRequired[list[str]]
     """For an ``explain`` turn whose question weighs two output formats ("the difference
     between raw and qcow2?"): the two, which a "give me both" in the next turn asks for."""
+    named: NotRequired[list[str]]
+    """For an ``explain`` turn whose question names packages or kernel options ("why is
+    qemu-kvm in there?"): what a "take it out" in the next turn removes."""
     inherited: NotRequired[dict[str, str]]
     """For a ``create`` turn right after a refused combination: the targets it kept from
     the refused request (dist, arch, image_type)."""

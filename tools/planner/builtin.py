@@ -32,6 +32,7 @@ from oic_ai.tools.planner.rules.disk import rule_disk_size
 from oic_ai.tools.planner.rules.hostname import rule_hostname
 from oic_ai.tools.planner.rules.image import rule_image_name, rule_image_version
 from oic_ai.tools.planner.rules.kernel import option_word, rule_bare_kernel_args, rule_kernel
+from oic_ai.tools.planner.rules.kernel_images import settle_kernel_images
 from oic_ai.tools.planner.rules.kernel_refs import add_them
 from oic_ai.tools.planner.rules.kernel_words import rule_kernel_described, rule_kernel_words
 from oic_ai.tools.planner.rules.package_apply import prefer_vendor_spellings
@@ -390,6 +391,7 @@ def plan_request(
     state.text.owner = "packages"
     rule_packages(state)
     prefer_vendor_spellings(state)  # docker-ce from the repository added: no docker.io
+    settle_kernel_images(state)  # "the PREEMPT_RT kernel": the kernel's own list
     clauses = account(state)
     suggestions = _suggestions(state)
     ops = _operations(state)

@@ -289,3 +289,126 @@ def test_users_removed_if_there_report_nothing(said: str) -> None:
 def test_a_condition_on_no_user_leaves_the_removal_to_report() -> None:
     result = plan_after(AZL, "add htop", "if there are problems, remove them")
     assert result.not_applied
+
+
+# --- a kernel image asked for is the kernel's own package -----------------------------------
+
+DEBIAN = "debian13-x86_64-minimal-raw.yml"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the box needs the PREEMPT_RT kernel that Debian ships (linux-image-rt-amd64) instead of the stock one",
+        "switch to the realtime kernel please",
+        "add i2c-tools, and use the PREEMPT_RT kernel",
+        "install linux-image-rt-amd64",
+    ],
+)
+def test_a_kernel_image_replaces_the_stock_kernel(said: str) -> None:
+    result = plan_after(DEBIAN, "add htop", said)
+    kernel = [
+        p for op in ops_of(result, "add_packages") if op.get("kernel") for p in op["packages"]
+    ]
+    system = [
+        p for op in ops_of(result, "add_packages") if not op.get("kernel") for p in op["packages"]
+    ]
+    assert kernel == ["linux-image-rt-amd64"]
+    assert "linux-image-rt-amd64" not in system
+    assert "linux-image-amd64" in [
+        p for op in ops_of(result, "remove_packages") for p in op["packages"]
+    ]
+    assert not result.not_applied
+
+
+def test_kernel_headers_stay_system_packages() -> None:
+    result = plan_after(DEBIAN, "add htop", "add linux-headers-amd64")
+    assert not [op for op in ops_of(result, "add_packages") if op.get("kernel")]
+
+
+@pytest.mark.parametrize(
+    ("name", "image"),
+    [
+        ("linux-image-rt-arm64", True),
+        ("kernel-rt", True),
+        ("linux-realtime", True),
+        ("kernel-rt-drivers-gpu", False),
+        ("linux-headers-generic", False),
+        ("linux-image-extra-virtual", False),
+    ],
+)
+def test_what_a_kernel_image_is(name: str, image: bool) -> None:
+    from oic_ai.tools.planner.rules.kernel_images import is_kernel_image
+
+    assert is_kernel_image(name) is image
+
+
+# --- items named, then taken away with a pronoun --------------------------------------------
+
+EL10 = "el10-x86_64-monitoring-web-raw.yml"
+
+
+def template(name: str) -> str:
+    from tests.conftest import OUR_TEMPLATES
+
+    return (OUR_TEMPLATES / name).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "meant"),
+    [
+        (
+            "why are console=ttyS0,115200 and loglevel=7 on the cmdline? no serial here.",
+            "OK, drop both of those then.",
+            "OK, remove console=ttyS0,115200 and loglevel=7 then.",
+        ),
+        ("why is qemu-kvm in there?", "Take it out.", "remove qemu-kvm."),
+        (
+            "what do rsyslog and chrony do here?",
+            "ok get rid of them",
+            "ok remove rsyslog and chrony",
+        ),
+        ("is nmi_watchdog=0 needed?", "nah, pull that one out", "nah, remove nmi_watchdog=0"),
+    ],
+)
+def test_a_pronoun_takes_away_what_the_question_named(
+    question: str, reply: str, meant: str
+) -> None:
+    from oic_ai.tools.pointed_items import named_items, resolve_pointed
+
+    text = template(EL10)
+    assert resolve_pointed(reply, named_items([question], text), text) == meant
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        (
+            "Audit finding 7: why is rsyslog in the image? Take it out please.",
+            "Audit finding 7: why is rsyslog in the image? remove rsyslog please.",
+        ),
+        (
+            "I don't see why libzstd-devel and iwl-tools are there - drop those two.",
+            "I don't see why libzstd-devel and iwl-tools are there - remove libzstd-devel and iwl-tools.",
+        ),
+    ],
+)
+def test_a_pronoun_takes_away_what_the_request_named_before_it(said: str, meant: str) -> None:
+    from oic_ai.tools.pointed_items import resolve_pointed
+
+    assert resolve_pointed(said, [], template(EL10)) == meant
+
+
+@pytest.mark.parametrize(
+    ("reply", "named"),
+    [
+        ("drop both of those then", ["a-b", "c-d", "e-f"]),  # "both" of three
+        ("take it easy", ["rsyslog"]),  # no removal
+        ("remove it", ["rsyslog", "chrony"]),  # "it" of two
+        ("the read-only root is fine, drop it", []),  # an English compound is no package
+    ],
+)
+def test_a_pronoun_that_does_not_fit_stays(reply: str, named: list[str]) -> None:
+    from oic_ai.tools.pointed_items import resolve_pointed
+
+    assert resolve_pointed(reply, named, template(EL10)) == reply
