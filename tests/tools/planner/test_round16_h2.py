@@ -299,7 +299,7 @@ DEBIAN = "debian13-x86_64-minimal-raw.yml"
 @pytest.mark.parametrize(
     "said",
     [
-        "the box needs the PREEMPT_RT kernel that Debian ships (linux-image-rt-amd64) instead of the stock one",
+        "needs the PREEMPT_RT kernel Debian ships (linux-image-rt-amd64) instead of the stock one",
         "switch to the realtime kernel please",
         "add i2c-tools, and use the PREEMPT_RT kernel",
         "install linux-image-rt-amd64",
@@ -388,8 +388,8 @@ def test_a_pronoun_takes_away_what_the_question_named(
             "Audit finding 7: why is rsyslog in the image? remove rsyslog please.",
         ),
         (
-            "I don't see why libzstd-devel and iwl-tools are there - drop those two.",
-            "I don't see why libzstd-devel and iwl-tools are there - remove libzstd-devel and iwl-tools.",
+            "why are libzstd-devel and iwl-tools there - drop those two.",
+            "why are libzstd-devel and iwl-tools there - remove libzstd-devel and iwl-tools.",
         ),
     ],
 )
