@@ -34,11 +34,13 @@ _OPTION = re.compile(
 )
 
 
-def named_items(texts: Sequence[str], template: str) -> list[str]:
+def named_items(texts: Sequence[str], template: str, *, asked: bool = False) -> list[str]:
     """The packages and kernel options the last piece of the texts that names any names.
 
     A piece ends at a sentence's end or a colon: in "Audit finding AF-12: why is rsyslog
     in the image?" the question names rsyslog, and the heading's "Audit" is no package.
+    With ``asked``, only a piece that asks about them counts ("why is X there?", "I don't
+    see why X belongs"): "mosquitto not needed, remove it" is the planner's to read.
     """
     from oic_ai.stores.template_model import template_from_text
     from oic_ai.tools.verify_packages import known_package_names
@@ -48,6 +50,8 @@ def named_items(texts: Sequence[str], template: str) -> list[str]:
     last: list[str] = []
     for text in texts:
         for piece in _PIECE.split(text):
+            if asked and not _ASKED.search(piece):
+                continue
             found: list[tuple[int, str]] = []
             for match in _OPTION.finditer(piece):
                 found.append((match.start(), match.group().rstrip(".")))
@@ -64,8 +68,28 @@ def named_items(texts: Sequence[str], template: str) -> list[str]:
     return last
 
 
-# where a piece of a request ends: a sentence's end, a colon, a semicolon
-_PIECE = re.compile(r"[.?!;:](?:\s+|$)")
+# where a piece of a request ends (a sentence's end, a colon, a semicolon); a question
+# mark stays with its piece, which it marks as asking
+_PIECE = re.compile(r"(?<=\?)\s+|[.!;:](?:\s+|$)")
+_ASKED = re.compile(
+    r"\?\s*$|\b(?:why|what|how\s+come|what\s+for)\b|\b(?:do|does)\s+(?:we|i|it|you)\s+(?:really\s+)?need\b",
+    re.IGNORECASE,
+)
+
+
+def _names_a_package(text: str, template: str) -> bool:
+    """True when ``text`` names a package anyone knows, or a kernel option."""
+    from oic_ai.tools.verify_packages import known_package_names
+
+    known = known_package_names()
+    words = re.findall(r"[a-z0-9][a-z0-9.+-]*[a-z0-9+]", text.lower())
+    return bool(named_items([text], template)) or any(w in known and not _english(w) for w in words)
+
+
+def _english(word: str) -> bool:
+    from oic_ai.tools.planner.lexicon import is_english
+
+    return is_english(word)
 
 
 def _package_like(word: str) -> bool:
@@ -104,7 +128,10 @@ def resolve_pointed(reply: str, named: Sequence[str], template: str) -> str:
     match = _POINTED.search(reply)
     if match is None:
         return reply
-    own = named_items([reply[: match.start()]], template)
+    before = reply[: match.start()]
+    own = named_items([before], template, asked=True)
+    if not own and _names_a_package(before, template):
+        return reply  # "mosquitto is not needed, remove it": the planner reads that one
     items = own or list(named)
     if not items or not _fits(match, len(items)):
         return reply

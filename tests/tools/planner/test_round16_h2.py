@@ -412,3 +412,17 @@ def test_a_pronoun_that_does_not_fit_stays(reply: str, named: list[str]) -> None
     from oic_ai.tools.pointed_items import resolve_pointed
 
     assert resolve_pointed(reply, named, template(EL10)) == reply
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "ok mosquitto not needed after all, remove it pls, rest stays",
+        "cmdline: append audit=1, and if quiet is in there take it out",
+        "no sudo-capable 'service' account in the image. Remove it.",
+    ],
+)
+def test_a_pronoun_after_a_statement_is_the_planners(said: str) -> None:
+    from oic_ai.tools.pointed_items import resolve_pointed
+
+    assert resolve_pointed(said, ["chrony"], template(EL10)) == said
