@@ -40,12 +40,11 @@ from oic_ai.tools.references import (
     find_back_to,
     find_back_to_words,
     find_reference,
-    find_restores,
     keep_rest_spans,
     remainder,
     target_clause_spans,
 )
-from oic_ai.tools.restores import removed_entries, removed_packages
+from oic_ai.tools.restores import removed_packages, restored_request
 from oic_ai.tools.retrieval.query_classifier import (
     TargetMention,
     detect_target_spans,
@@ -309,7 +308,7 @@ def route_request(
     and the current one lacks ("the ssh server" -> openssh-server) is planned as "add
     openssh-server"; one that names nothing removed is left to the planner as written.
     """
-    restored = _restored(request, current_template, history or [])
+    restored = restored_request(request, current_template, history or [])
     # "do I need something to talk MQTT? if so, add whatever is normal": add that something
     rewritten = resolve_if_so(restored) if current_template else restored
     if previous and current_template:
@@ -338,27 +337,6 @@ def route_request(
             else "; names what the turn before asked about"
         )
     return route
-
-
-def _restored(request: str, current: str | None, history: list[str]) -> str:
-    """``request`` with each "put back X" that names removed packages as "add NAMES"."""
-    if not current or not history:
-        return request
-    restores = find_restores(request)
-    if not restores:
-        return request
-    out, start = [], 0
-    for restore in restores:
-        names = removed_packages(restore.object, current, history)
-        entries = () if names else removed_entries(restore.object, current, history)
-        if not names and not entries:
-            continue
-        # a package is added again; a user, kernel option or partition comes back as the
-        # turn that removed it had it ("bring bob back": with his sudo and groups)
-        said = f"add {', '.join(names)}" if names else f"undo the {' '.join(entries)} removal"
-        out.append(request[start : restore.span[0]] + said)
-        start = restore.span[1]
-    return "".join(out) + request[start:] if out else request
 
 
 def _route(

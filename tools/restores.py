@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from oic_ai.tools.rebase import parse, section
+from oic_ai.tools.references import find_restores
 
 
 def removed_packages(words: str, current: str, history: list[str]) -> tuple[str, ...]:
@@ -76,3 +77,74 @@ def removed_entries(words: str, current: str, history: list[str]) -> tuple[str, 
         removed |= _entry_names(parse(earlier)) - have
     said = re.findall(r"[\w./+-]+", words.lower())
     return tuple(dict.fromkeys(w for w in said if w in removed and len(w) > 1))
+
+
+# the single-valued fields a restore may name: "put the disk size back", "the hostname back"
+_FIELDS = re.compile(
+    r"^(?:the\s+|my\s+|our\s+)?(?:(?:disk|drive|image)(?:\s+size)?|size|hostname|host\s+name|"
+    r"kernel\s+(?:command\s+line|cmdline|options|args)|cmdline|command\s+line|partitions?|"
+    r"partition\s+layout|layout|immutability|secure\s*boot)(?P<tail>(?:\s+(?:please|pls|too))*)$",
+    re.IGNORECASE,
+)
+
+
+def field_change(words: str) -> str:
+    """The undo of a field's last change a restore naming it asks ("the disk size"), or "".
+
+    A field holds one value, not entries: putting it back takes back its last change,
+    which the conversation does as a partial undo of that part.
+    """
+    words = " ".join(words.split())
+    named = _FIELDS.match(words)
+    if named is None:
+        return ""
+    words = words[: named.start("tail")]
+    return f"undo the {words.removeprefix('the ').removeprefix('my ').removeprefix('our ')} change"
+
+
+# what follows a field put back and only says where to: "to what it was before", "as it was"
+_AS_BEFORE = re.compile(
+    r"\s*(?:(?:to|at)\s+)?(?:(?:what|how|where)\s+it\s+(?:was|used\s+to\s+be)(?:\s+before)?"
+    r"|(?:the\s+)?(?:old|previous|original|earlier|prior)\s+(?:value|size|one|setting|name)"
+    r"|as\s+it\s+was(?:\s+before)?|before|again)\b",
+    re.IGNORECASE,
+)
+
+
+def as_before_end(request: str, at: int) -> int:
+    """Where words after a field put back at ``at`` end when they only say "as before"."""
+    said = _AS_BEFORE.match(request, at)
+    return said.end() if said else at
+
+
+def restored_request(request: str, current: str | None, history: list[str]) -> str:
+    """``request`` with each "put back X" as the change it asks.
+
+    "put htop back" is "add htop" when an earlier template had it; "bring bob back" an
+    undo of bob's removal; "put the disk size back to what it was" an undo of the disk
+    size's last change.
+    """
+    if not current or not history:
+        return request
+    restores = find_restores(request)
+    if not restores:
+        return request
+    out, start = [], 0
+    for restore in restores:
+        names = removed_packages(restore.object, current, history)
+        entries = () if names else removed_entries(restore.object, current, history)
+        # a package is added again; a user, kernel option or partition comes back as the
+        # turn that removed it had it ("bring bob back": with his sudo and groups); a
+        # field ("put the disk size back") gets its value from before its last change
+        said = (
+            f"add {', '.join(names)}"
+            if names
+            else f"undo the {' '.join(entries)} removal"
+            if entries
+            else field_change(restore.object)
+        )
+        if not said:
+            continue
+        out.append(request[start : restore.span[0]] + said)
+        start = restore.span[1] if names or entries else as_before_end(request, restore.span[1])
+    return "".join(out) + request[start:] if out else request

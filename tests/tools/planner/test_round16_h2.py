@@ -426,3 +426,33 @@ def test_a_pronoun_after_a_statement_is_the_planners(said: str) -> None:
     from oic_ai.tools.pointed_items import resolve_pointed
 
     assert resolve_pointed(said, ["chrony"], template(EL10)) == said
+
+
+# --- a field put back is an undo of its last change -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        (
+            "on second thought put the disk size back to what it was before, we grow it anyway",
+            "on second thought undo the disk size change, we grow it anyway",
+        ),
+        ("restore the hostname please", "undo the hostname change"),
+        ("bring the disk back to the old size", "undo the disk change"),
+        ("ok put the kernel cmdline back as it was", "ok undo the kernel cmdline change"),
+    ],
+)
+def test_a_field_put_back_undoes_its_change(said: str, meant: str) -> None:
+    from oic_ai.tools.restores import restored_request
+
+    text = template(EL10)
+    assert restored_request(said, text, [text]) == meant
+
+
+@pytest.mark.parametrize("said", ["put htop back", "bring the weather back", "restore order"])
+def test_a_restore_of_no_field_stays(said: str) -> None:
+    from oic_ai.tools.restores import restored_request
+
+    text = template(EL10)
+    assert restored_request(said, text, [text]) == said
