@@ -32,7 +32,7 @@ def reason_before_so(item: Unread, unread: Sequence[Unread], index: int) -> bool
     Or before any change that was read, when the clause is a statement ("the layer cache
     eats everything, bump the disk to 100 gig").
     """
-    if index + 1 >= len(unread) or re.search(r"[\d/=]", item.clause.text):
+    if index + 1 >= len(unread) or re.search(r"[\d/=]", _MEASURE.sub("", item.clause.text)):
         return False
     after = unread[index + 1]
     words = after.clause.text.lower().split()
@@ -44,6 +44,13 @@ def reason_before_so(item: Unread, unread: Sequence[Unread], index: int) -> bool
     return changed and bool(words) and words[0] == "so" and words[1:2] != ["that"]
 
 
+# a measurement a reason states ("the radios want sub-50us latency", "under 2 ms jitter",
+# "at 60 fps"): no value of a template field
+_MEASURE = re.compile(
+    r"(?<![\w.=/-])(?:sub-|under\s+|below\s+|<\s*)?\d+(?:\.\d+)?\s*"
+    r"(?:us|µs|ms|ns|usec|msec|hz|khz|mhz|fps|mbps|gbps|kbps|pps|rpm)(?![\w/=-])",
+    re.IGNORECASE,
+)
 # words that open a reason ("because it broke", "since we have our own", "- nobody uses it")
 _BECAUSE = frozenset("because since as cause cuz coz bc".split())
 # words a reason's subject starts with: a person or a thing, said or pointed at

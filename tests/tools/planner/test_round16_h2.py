@@ -456,3 +456,25 @@ def test_a_restore_of_no_field_stays(said: str) -> None:
 
     text = template(EL10)
     assert restored_request(said, text, [text]) == said
+
+
+# --- a reason stated with a measurement, before "so <change>" -------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the radio units want sub-50us latency on the host side, so the box needs htop",
+        "the control loop runs at 500 hz, so add rt-tests",
+        "our PLCs expect under 2 ms jitter, so we need linuxptp",
+        "the line scans 120 fps, so add htop",
+    ],
+)
+def test_a_reason_with_a_measurement_asks_nothing(said: str) -> None:
+    result = plan_after(DEBIAN, "add tmux", said)
+    assert not result.not_applied
+
+
+def test_a_reason_with_a_value_of_a_field_is_still_read() -> None:
+    result = plan_after(DEBIAN, "add tmux", "the disk is 40 gigs, so add htop")
+    assert ops_of(result, "set_disk_size")
