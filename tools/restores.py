@@ -83,7 +83,7 @@ def removed_entries(words: str, current: str, history: list[str]) -> tuple[str, 
 _FIELDS = re.compile(
     r"^(?:the\s+|my\s+|our\s+)?(?:(?:disk|drive|image)(?:\s+size)?|size|hostname|host\s+name|"
     r"kernel\s+(?:command\s+line|cmdline|options|args)|cmdline|command\s+line|partitions?|"
-    r"partition\s+layout|layout|immutability|secure\s*boot)(?P<tail>(?:\s+(?:please|pls|too))*)$",
+    r"partition\s+layout|layout)(?P<tail>(?:\s+(?:please|pls|too))*)$",
     re.IGNORECASE,
 )
 
@@ -111,6 +111,10 @@ _AS_BEFORE = re.compile(
 )
 
 
+# the clause ends after the field put back: nothing says which value
+_SAID_ALL = re.compile(r"\s*(?:$|[,.;!?)]|(?:please|pls|and|then|but|so|because|since)\b)", re.I)
+
+
 def as_before_end(request: str, at: int) -> int:
     """Where words after a field put back at ``at`` end when they only say "as before"."""
     said = _AS_BEFORE.match(request, at)
@@ -136,15 +140,17 @@ def restored_request(request: str, current: str | None, history: list[str]) -> s
         # a package is added again; a user, kernel option or partition comes back as the
         # turn that removed it had it ("bring bob back": with his sudo and groups); a
         # field ("put the disk size back") gets its value from before its last change
-        said = (
-            f"add {', '.join(names)}"
-            if names
-            else f"undo the {' '.join(entries)} removal"
-            if entries
-            else field_change(restore.object)
-        )
+        end = restore.span[1]
+        if names or entries:
+            said = f"add {', '.join(names)}" if names else f"undo the {' '.join(entries)} removal"
+        else:
+            end = as_before_end(request, end)
+            # "put the disk back to 8GiB", "put immutability back on": a value of its own
+            if end == restore.span[1] and not _SAID_ALL.match(request, end):
+                continue
+            said = field_change(restore.object)
         if not said:
             continue
         out.append(request[start : restore.span[0]] + said)
-        start = restore.span[1] if names or entries else as_before_end(request, restore.span[1])
+        start = end
     return "".join(out) + request[start:] if out else request

@@ -450,7 +450,16 @@ def test_a_field_put_back_undoes_its_change(said: str, meant: str) -> None:
     assert restored_request(said, text, [text]) == meant
 
 
-@pytest.mark.parametrize("said", ["put htop back", "bring the weather back", "restore order"])
+@pytest.mark.parametrize(
+    "said",
+    [
+        "put htop back",
+        "bring the weather back",
+        "restore order",
+        "put the disk back to 8GiB",  # a value of its own
+        "put immutability back on like before",  # a state of its own
+    ],
+)
 def test_a_restore_of_no_field_stays(said: str) -> None:
     from oic_ai.tools.restores import restored_request
 
