@@ -516,8 +516,8 @@ def _route(
             route["proposal"] = offer
         if setting := asked_setting(list(questions.questions or (request,))):
             route["setting"] = setting
-        if named := named_items(list(questions.questions or (request,)), current_template):
-            route["named"] = named
+        if pointed := named_items(list(questions.questions or (request,)), current_template):
+            route["named"] = pointed
         compared = [f for q in questions.questions or (request,) for f in compared_formats(q)]
         if len(compared) == 2:
             route["compared"] = compared
