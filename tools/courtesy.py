@@ -56,14 +56,14 @@ def plain_request(request: str) -> str:
 
 
 # a reply that only acknowledges what the agent said: "Got it.", "fair enough", "makes sense"
-_ACKNOWLEDGED = (
+_ACK_WORDS = (
     r"(?:got\s+(?:it|that|you)|gotcha|understood|noted|roger(?:\s+that)?|copy(?:\s+that)?|"
     r"fair(?:\s+(?:enough|point))?|makes\s+sense|that\s+makes\s+sense|i\s+see|i\s+understand|"
     r"sounds\s+(?:good|great|fine|right)|good\s+(?:point|to\s+know)|all\s+good|fine\s+by\s+me|"
     r"ok(?:ay)?|alright|all\s+right|right|sure|cool|great|perfect|nice|thanks|thank\s+you|thx)"
 )
 _ACKNOWLEDGEMENT = re.compile(
-    rf"\W*(?:(?:ah|oh|ok(?:ay)?|yes|yeah|yep)\W+)*{_ACKNOWLEDGED}(?:\W+{_ACKNOWLEDGED})*\W*",
+    rf"\W*(?:(?:ah|oh|ok(?:ay)?|yes|yeah|yep)\W+)*{_ACK_WORDS}(?:\W+{_ACK_WORDS})*\W*",
     re.IGNORECASE,
 )
 
