@@ -20,13 +20,27 @@ _OPENING = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|alright|all\s+right|so|well|um+|uh+|hm+|oh|ah)\b\s*[,.!:;]*\s*)+",
     re.IGNORECASE,
 )
-# an acknowledgement of the answer before, as its own sentence or clause ("Got it. Now give
-# /var ...", "Understood, then add htop", "Makes sense! ..."): it asks for nothing
+# an acknowledgement of what the agent said: "Got it.", "fair enough", "makes sense". The one
+# list of these words: a clause made only of them asks nothing (is_acknowledgement), those
+# opening a request are dropped from it (plain_request), and they may open a reply about a
+# setting (tools/proposals.py). "yes" and "sure" also acknowledge, but they answer a
+# question too, so a request keeps them
+ACK_WORDS = (
+    r"(?:got\s+(?:it|that|you)|gotcha|understood|noted|roger(?:\s+that)?|copy(?:\s+that)?|"
+    r"fair(?:\s+(?:enough|point))?|(?:that\s+)?makes\s+(?:total\s+|perfect\s+)?sense|i\s+see|"
+    r"i\s+understand|sounds\s+(?:good|great|fine|right)|good\s+(?:point|to\s+know)|all\s+good|"
+    r"fine\s+by\s+me|ok(?:ay)?|alright|all\s+right|right|cool|great|perfect|nice|clear|"
+    r"thanks|thank\s+you|thx)"
+)
+_ANSWERS = r"(?:yes|yeah|yep|sure)"
+_ACKNOWLEDGEMENT = re.compile(
+    rf"\W*(?:(?:ah|oh|{_ANSWERS})\W+)*(?:{ACK_WORDS}|sure)(?:\W+(?:{ACK_WORDS}|sure))*\W*",
+    re.IGNORECASE,
+)
+# the words opening a request, as its own sentence or clause ("Got it. Now give /var ...",
+# "Understood, then add htop", "ok got it, thanks. hostname gw")
 _ACKNOWLEDGED = re.compile(
-    r"^\s*(?:(?:ok(?:ay)?|alright|right|ah|oh)\s*[,.!]*\s*)?"
-    r"(?:got\s+it|gotcha|understood|noted|(?:that\s+)?makes\s+(?:total\s+)?sense|i\s+see|"
-    r"fair\s+enough|roger(?:\s+that)?|sounds\s+good|good\s+to\s+know|perfect|clear)"
-    r"(?:\s*,?\s*(?:thanks|thank\s+you|thx|cheers))?\s*[!,.:;-]+\s+",
+    rf"^\s*(?:(?:ah|oh)\s*[,.!]*\s*)?{ACK_WORDS}(?:\s*[,.!]*\s*{ACK_WORDS})*\s*[!,.:;-]+\s+",
     re.IGNORECASE,
 )
 _THANKS = re.compile(
@@ -53,19 +67,6 @@ def plain_request(request: str) -> str:
     if thanks and text[: thanks.start()].strip(" ,.;:!-"):
         text = text[: thanks.start()]
     return text.strip() if text.strip() else request
-
-
-# a reply that only acknowledges what the agent said: "Got it.", "fair enough", "makes sense"
-_ACK_WORDS = (
-    r"(?:got\s+(?:it|that|you)|gotcha|understood|noted|roger(?:\s+that)?|copy(?:\s+that)?|"
-    r"fair(?:\s+(?:enough|point))?|makes\s+sense|that\s+makes\s+sense|i\s+see|i\s+understand|"
-    r"sounds\s+(?:good|great|fine|right)|good\s+(?:point|to\s+know)|all\s+good|fine\s+by\s+me|"
-    r"ok(?:ay)?|alright|all\s+right|right|sure|cool|great|perfect|nice|thanks|thank\s+you|thx)"
-)
-_ACKNOWLEDGEMENT = re.compile(
-    rf"\W*(?:(?:ah|oh|ok(?:ay)?|yes|yeah|yep)\W+)*{_ACK_WORDS}(?:\W+{_ACK_WORDS})*\W*",
-    re.IGNORECASE,
-)
 
 
 def is_acknowledgement(text: str) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from oic_ai.tools.courtesy import ACK_WORDS
 from oic_ai.tools.planner.asking import words_of
 
 # a question that asks whether something is worth having
@@ -217,9 +218,8 @@ _SETTINGS = (
 )
 _SET_IT = re.compile(
     # the acknowledgements before it: "ok, fair, leave it on", "got it, turn it off"
-    r"^\W*(?:(?:no|nope|nah|yes|yeah|yep|ok(?:ay)?|sure|then|so|please|pls|hmm|fine|"
-    r"fair(?:\s+(?:enough|point))?|right|alright|all\s+right|got\s+it|gotcha|understood|i\s+see|"
-    r"makes\s+sense|good\s+point|cool|thanks|thx|in\s+that\s+case)\W+)*"
+    rf"^\W*(?:(?:no|nope|nah|yes|yeah|yep|sure|then|so|please|pls|hmm|fine|in\s+that\s+case|"
+    rf"{ACK_WORDS})\W+)*"
     r"(?:leave|keep|turn|switch|set|have|make)\s+(?P<it>it|that|this)\s+"
     r"(?=(?:on|off|enabled|disabled)\b)",
     re.IGNORECASE,

@@ -40,8 +40,13 @@ DEV_PARTS = {
     for name in ("dev", *(f"dev{n}" for n in range(2, 16)))
 }
 OUR_TEMPLATES = PROJECT / "image-templates"
-REFERENCE_TEMPLATES = (
-    PROJECT.parent / "shared" / "reference" / "os-image-composer" / "image-templates"
+# the composer's reference templates, in the "shared" folder beside the project; a git
+# worktree (/work/wt/NAME) is one folder deeper, and without them a name only they know
+# (bash) counted as invented there and not in the main checkout
+_REFERENCE = Path("shared") / "reference" / "os-image-composer" / "image-templates"
+REFERENCE_TEMPLATES = next(
+    (p / _REFERENCE for p in PROJECT.parents[:3] if (p / _REFERENCE).is_dir()),
+    PROJECT.parent / _REFERENCE,
 )
 OK_STATUSES = ("valid", "valid_with_warnings")
 
