@@ -6,6 +6,9 @@ import pytest
 
 from oic_ai.tools.courtesy import is_acknowledgement, plain_request
 from oic_ai.tools.proposals import resolve_setting
+from tests.tools.planner.helpers import added, plan_on, users
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
 # --- one list of acknowledgement words, read three ways ---------------------------------
 
@@ -52,3 +55,32 @@ def test_the_same_words_alone_ask_nothing(said: str) -> None:
 )
 def test_the_same_words_open_a_setting_reply(said: str, meant: str) -> None:
     assert resolve_setting(said, "immutability") == meant
+
+
+# --- another field's label ends a user's attributes --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        (
+            "users: 'ops' with sudo; 'deploy' without sudo, shell /bin/sh. packages: tmux, sudo",
+            "deploy",
+        ),
+        ("add user kiosk with no sudo, packages: sudo, vim", "kiosk"),
+        ("a user ci without sudo, hostname: build-01, pkgs: git, sudo", "ci"),
+        ("create the account backup (no sudo). extra packages: rsync, sudo", "backup"),
+        ("add a user ops without sudo; tools: sudo, htop", "ops"),
+    ],
+)
+def test_sudo_in_a_package_list_is_the_package(said: str, name: str) -> None:
+    result = plan_on(UBUNTU, said)
+    assert users(result)[name].get("sudo", False) is False
+    assert "sudo" in added(result)
+
+
+@pytest.mark.parametrize(
+    "said", ["add user ops, shell /bin/zsh, sudo", "add a user ops. shell: /bin/zsh, sudo"]
+)
+def test_sudo_listed_with_the_users_own_attributes_is_still_sudo(said: str) -> None:
+    assert users(plan_on(UBUNTU, said))["ops"]["sudo"] is True

@@ -16,7 +16,13 @@ from typing import Protocol
 
 from oic_ai.tools.planner.rules.user_glue import GLUE
 from oic_ai.tools.planner.rules.user_plans import a_package
-from oic_ai.tools.planner.rules.user_words import ATTRIBUTE_NEXT, STOP_WORDS, SUDO_OFF, SUDO_ON
+from oic_ai.tools.planner.rules.user_words import (
+    ATTRIBUTE_NEXT,
+    STOP_WORDS,
+    SUDO_OFF,
+    SUDO_ON,
+    other_fields,
+)
 from oic_ai.tools.planner.rules.user_words import GROUPS as _GROUPS
 from oic_ai.tools.planner.rules.user_words import KNOWN_GROUPS as _KNOWN_GROUPS
 from oic_ai.tools.planner.rules.user_words import SHELLS as _SHELLS
@@ -142,6 +148,7 @@ def continued(state: PlanState, start: int, end: int) -> tuple[str | None, int, 
     before. None when the sentence says anything else.
     """
     work = state.text.work
+    end = min([end, *other_fields(work, start, end)])  # "packages: tmux, sudo" is no user's
     more = _AND_NAME.match(work, start, end)
     if more is not None:
         name = more.group("name")

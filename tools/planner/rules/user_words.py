@@ -266,3 +266,17 @@ FOREIGN_ROLES = (
     "usuarios?|usuários?|utilisateurs?|benutzer|nutzer|utenti|utente|gebruikers?|"
     "användare|brukere?|kontos?|konten|comptes?|cuentas?|contas?|uzytkownik|użytkownik"
 )
+
+
+# the label of another field ("packages: tmux, rsync, sudo", "hostname: gw", "disk = 8G"):
+# what follows it is that field's, never the attributes of the user named before
+_FIELD_LABEL = re.compile(
+    r"(?<![\w-])(?:(?:extra|additional|other)\s+)?(?:packages?|pkgs?|software|apps|tools|"
+    r"host\s*name|disk(?:\s+size)?|partitions?|kernel(?:\s+(?:args|options|cmdline))?|cmdline|"
+    r"image(?:\s+name)?|repos?|repositor(?:y|ies)|artifacts?|outputs?|formats?)\s*[:=]"
+)
+
+
+def other_fields(work: str, start: int, end: int) -> list[int]:
+    """Where the labels of fields other than a user's begin between ``start`` and ``end``."""
+    return [m.start() for m in _FIELD_LABEL.finditer(work, start, end)]

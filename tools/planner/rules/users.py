@@ -37,6 +37,7 @@ from oic_ai.tools.planner.rules.user_words import (
     STOP_WORDS,
     device_group,
     join_spoken,
+    other_fields,
     renamed,
     took_back,
 )
@@ -329,7 +330,8 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
     marks = [m for m in _DISTRIBUTIVE.finditer(text.work, start, end)]
     if users:
         marks = [m for m in marks if m.start() > users[0].end]
-    starts = sorted([u.start for u in users] + [m.start() for m in marks])
+    fields = other_fields(text.work, start, end)  # "packages: ..." ends a user's attributes
+    starts = sorted([u.start for u in users] + [m.start() for m in marks] + fields)
 
     def limit_after(at: int) -> int:
         return next((s for s in starts if s > at), end)
