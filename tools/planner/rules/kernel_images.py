@@ -17,9 +17,9 @@ from oic_ai.tools.planner.state import PlanState
 
 # the packages that are a kernel to boot, in the families the library has
 _IMAGE = re.compile(
-    r"linux-image-(?!extra\b|extra-)[a-z0-9][\w.+-]*"
-    r"|linux-(?:realtime|lowlatency|generic(?:-hwe-[\d.]+)?|virtual|azure|aws|gcp|oracle)"
-    r"|kernel(?:-rt|-lts|-hwe|-uki)?"
+    # (Ubuntu's metapackages "linux-realtime", "linux-generic" pull an image and its headers
+    # in: they stay system packages)
+    r"linux-image-(?!extra\b|extra-)[a-z0-9][\w.+-]*|kernel(?:-rt|-lts|-hwe|-uki)?"
 )
 # "instead of the stock one", "rather than the default kernel": the kernel it replaces
 _INSTEAD = re.compile(
