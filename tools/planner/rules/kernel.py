@@ -175,12 +175,19 @@ _ARG_REPLACE = re.compile(
     rf"\b(?:replace|swap)\s+(?P<old>{_KEY}(?:={_VALUE})?)\s+(?:with|by|for)\s+"
     rf"(?P<new>{_KEY}={_VALUE})"
 )
+# "loglevel=3 instead of loglevel=7", "use mitigations=auto rather than mitigations=off": the
+# new option first, then the one it replaces, which is never added (the line may not have it)
+_ARG_INSTEAD = re.compile(
+    rf"(?<![\w.=-])(?P<new>{_KEY}={_VALUE})\s*,?\s+(?:instead\s+of|rather\s+than|in\s+place\s+of|"
+    rf"not|replacing)\s+(?:the\s+)?(?:old\s+)?(?P<old>{_KEY}={_VALUE})"
+)
 # "kcmdline: +isolcpus=2-3 -loglevel=7": options after the command line's label, each
 # with a sign that adds ("+") or takes away ("-"); an option without a sign is added
 # "cmdline -= quiet", "cmdline += nomodeset": the operator signs every option after it
 _CMDLINE_SIGNED = re.compile(rf"\b{_CMDLINE_WORDS}\s*(?P<op>[+-]=|[:=])?")
 _SIGNED_ARG = re.compile(
-    rf"(?:\s*,\s*|\s+)?(?P<sign>[+-])?(?P<arg>(?>{_KEY}(?:={_VALUE})?))(?![\w=])"
+    # an option starts with a letter or digit: a list's "- " bullet is none
+    rf"(?:\s*,\s*|\s+)?(?P<sign>[+-])?(?=[a-z0-9_])(?P<arg>(?>{_KEY}(?:={_VALUE})?))(?![\w=])"
 )
 _GOES_AFTER = re.compile(
     rf"(?:\s+(?:flag|option|one|entry|setting))?\s*,?\s*(?:(?:it|that)\s+)?{GOES_AWAY}\b"
@@ -192,8 +199,10 @@ def rule_kernel(state: PlanState) -> None:
     """Set, extend or trim the kernel command line, and pick the kernel version."""
     text = state.text
     _signed_args(state)
-    for match in text.matches(_ARG_REPLACE):
-        old, new = text.raw(*match.span("old")), text.raw(*match.span("new")).rstrip(".")
+    for match in (m for p in (_ARG_REPLACE, _ARG_INSTEAD) for m in text.matches(p)):
+        old, new = (text.raw(*match.span(g)).rstrip(".") for g in ("old", "new"))
+        if match.re is _ARG_INSTEAD and _arg_key(old) != _arg_key(new):
+            continue  # "audit=1 not apparmor=0": two options, not one replacing the other
         text.consume(*match.span())
         _remove_cmdline_args(state, [old])
         add_cmdline_args(state, [new])
@@ -203,9 +212,10 @@ def rule_kernel(state: PlanState) -> None:
         family = _family(keys, arg) if match.group("family") and "=" not in arg else []
         if _arg_key(arg) not in keys and not family:
             # "remove loglevel=7", "remove i915.force_probe": an option, just not there
-            if "=" in arg or is_kernel_key(state, arg) or arg.lower() in _FLAGS:
+            if _an_option(state, arg):
                 text.consume(*match.span())
                 state.notes.append(f"{arg} is not on the kernel command line")
+                _remove_cmdline_args(state, _more_removed(state, match.end(), keys))
             continue  # not an option the command line has: another rule's (a package)
         text.consume(*match.span())
         _remove_cmdline_args(state, family or [arg, *_more_removed(state, match.end(), keys)])
@@ -355,17 +365,26 @@ def _more_removed(state: PlanState, at: int, keys: set[str]) -> list[str]:
     """The options listed after the first one a removal names, while the line has them.
 
     A word the command line has no option for ends the list: "drop loglevel and htop"
-    leaves htop to the package rule.
+    leaves htop to the package rule. An option it just does not have is taken away too
+    ("remove quiet and splash" of a line without splash): never left to be added.
     """
     text, more = state.text, []
     while (match := _NEXT_ARG.match(text.work, at)) is not None:
         arg = text.raw(*match.span("arg")).rstrip(".")
         if _arg_key(arg) not in keys:
-            break
-        more.append(arg)
+            if not _an_option(state, arg):
+                break
+            state.notes.append(f"{arg} is not on the kernel command line")
+        else:
+            more.append(arg)
         text.consume(match.start("arg"), match.end())
         at = match.end()
     return more
+
+
+def _an_option(state: PlanState, arg: str) -> bool:
+    """True for a kernel option by its form, key or flag ("loglevel=7", "splash")."""
+    return "=" in arg or is_kernel_key(state, arg) or arg.lower() in _FLAGS
 
 
 def _family(keys: Iterable[str], word: str) -> list[str]:
