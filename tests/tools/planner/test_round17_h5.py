@@ -10,7 +10,7 @@ from oic_ai.tools.courtesy import is_acknowledgement, plain_request
 from oic_ai.tools.planner import plan_request
 from oic_ai.tools.proposals import resolve_setting
 from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import added, plan_on, users
+from tests.tools.planner.helpers import added, plan_after, plan_on, users
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
@@ -151,3 +151,44 @@ def test_two_keys_said_with_not_are_no_replacement() -> None:
 def test_a_bullet_after_a_labelled_list_is_no_option(said: str) -> None:
     line = cmdline_after("add htop", said)
     assert "-" not in line and all(not arg.startswith("-") for arg in line)
+
+
+_RT_LINE = (
+    "add isolcpus=1-7 processor.max_cstate=1 intel_idle.max_cstate=0 idle=poll"
+    " lockdown=integrity module.sig_enforce=1 to the kernel command line"
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "gone", "kept"),
+    [
+        (
+            "hmm idle=poll burns way too much power on these, drop it. keep the cstate ones",
+            "idle=poll",
+            ["processor.max_cstate=1", "intel_idle.max_cstate=0"],
+        ),
+        ("idle=poll is overkill for us, take it out", "idle=poll", ["isolcpus=1-7"]),
+        (
+            "the idle=poll setting cooks the CPUs; remove it but leave the max_cstate options",
+            "idle=poll",
+            ["processor.max_cstate=1"],
+        ),
+        (
+            "lockdown=integrity blocks our driver, pull it out please",
+            "lockdown=integrity",
+            ["module.sig_enforce=1"],
+        ),
+    ],
+)
+def test_an_option_written_out_then_taken_away_with_it(
+    said: str, gone: str, kept: list[str]
+) -> None:
+    result = plan_after(UBUNTU, _RT_LINE, said)
+    assert not result.not_applied, result.not_applied
+    line = cmdline_after(_RT_LINE, said)
+    assert gone not in line and all(k in line for k in kept), line
+
+
+def test_two_options_then_it_is_not_sure() -> None:
+    line = cmdline_after(_RT_LINE, "idle=poll and isolcpus=1-7 are heavy, drop it")
+    assert "idle=poll" in line and "isolcpus=1-7" in line

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from oic_ai.tools.planner.clauses import split_clauses
-from oic_ai.tools.planner.rules.kernel import _arg_key, _remove_cmdline_args
+from oic_ai.tools.planner.rules.kernel import _arg_key, _family, _remove_cmdline_args
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import TAKE_OUT
 
@@ -24,6 +24,11 @@ _ADD_THEM = re.compile(
     r"(?:add|include|put|use|apply|set|append)\s+(?:both(?:\s+of\s+them)?|them(?:\s+both|\s+all)?"
     r"|all\s+of\s+them|(?:those|these|the)\s+two|those|these)(?:\s+in)?"
     r"(?:\s+(?:too|as\s+well|also|please|pls|then))*[\s.!]*$"
+)
+# "but keep sig_enforce", "keep the cstate ones", "leave max_cstate alone"
+_KEPT = re.compile(
+    r"\b(?:but\s+)?(?:keep|leave)\s+(?:the\s+)?(?P<form>[a-z_][a-z0-9_.-]*[a-z0-9_])(?![\w=.-])"
+    r"(?:\s+(?:options?|flags?|ones?|settings|params|alone|as\s+(?:it\s+)?is|in|on)\b)*"
 )
 # "take that one back out", "remove it", "drop that one again"
 _THAT_ONE_OUT = re.compile(
@@ -70,14 +75,20 @@ def _that_one_out(state: PlanState) -> None:
     if not forms:
         return
     words = "|".join(sorted(map(re.escape, forms), key=len, reverse=True))
-    named = re.compile(rf"(?<![\w.=/-])(?P<form>{words})(?![\w=.-])")
-    kept = re.compile(
-        rf"\b(?:but\s+)?(?:keep|leave)\s+(?:the\s+)?(?P<form>{words})(?![\w=.-])"
-        r"(?:\s+(?:option|flag|one|alone|as\s+(?:it\s+)?is|in|on))*"
-    )
+    # the key alone, or written out with a value: "idle=poll burns too much power, drop it"
+    named = re.compile(rf"(?<![\w.=/-])(?P<form>{words})(?:=[^\s,;'\"`]+)?(?![\w=.-])")
+    keys_of = {**{w: [w] for w in forms.values()}, **{f: [k] for f, k in forms.items()}}
     for removal in text.matches(_THAT_ONE_OUT):
-        keeps = [m for m in kept.finditer(text.work) if text.BLANK not in m.group()]
-        kept_keys = {forms[m.group("form")] for m in keeps}
+        # what stays: an option by its key, or by a part of its keys ("keep the cstate ones")
+        keeps = [
+            m
+            for m in _KEPT.finditer(text.work)
+            if text.BLANK not in m.group()
+            and (keys_of.get(m.group("form")) or _family(forms.values(), m.group("form")))
+        ]
+        kept_keys = {
+            k for m in keeps for k in keys_of.get(m["form"]) or _family(forms.values(), m["form"])
+        }
         mentions = [
             m
             for m in named.finditer(text.work, 0, removal.start())
