@@ -23,6 +23,13 @@ from oic_ai.tools.planner.rules.user_attributes import NO_SHELL as _NO_SHELL
 from oic_ai.tools.planner.rules.user_attributes import SHELL as _SHELL
 from oic_ai.tools.planner.rules.user_attributes import continued, coordinated, past_names
 from oic_ai.tools.planner.rules.user_glue import GLUE, eat_glue
+from oic_ai.tools.planner.rules.user_names import (
+    ASKING,
+    GROUP_WORD_NEXT,
+    NAMED,
+    ROLE_NAMES,
+    names_after,
+)
 from oic_ai.tools.planner.rules.user_plans import a_package, install_shell, plan_user
 from oic_ai.tools.planner.rules.user_removal import REMOVING, remove_users
 from oic_ai.tools.planner.rules.user_words import (
@@ -38,7 +45,6 @@ from oic_ai.tools.planner.rules.user_words import (
     device_group,
     join_spoken,
     other_fields,
-    renamed,
     took_back,
 )
 from oic_ai.tools.planner.rules.user_words import NAME as _NAME
@@ -74,37 +80,6 @@ _NOT_AFTER_ROLE = re.compile(
     # "who can do admin stuff", "admin tasks": the work, not an account named "stuff"
     r"stuff|things|tasks|work|duties|jobs|chores|operations|commands|functions|level|panel)\b"
 )
-_NAMED = re.compile(
-    r"\s*[,:—–-]?\s*(?:(?:(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+)?"
-    r"(?:called|named|with\s+the\s+name|by\s+the\s+name)\s+"
-    # "the runner user, call it 'runner'": the name given to the account just mentioned
-    r"|(?:call|name)\s+(?:it|him|her|them)\s+"
-    # "the support login should be 'helpdesk'": a quoted name said to be the account's
-    r"|(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+(?=[\"'`][a-z_])"
-    # the name by its label: "name: ops", "username azureops", "login name: ops"
-    # "name's dave", "my name is dave": the name said as the speaker's own
-    r"|(?:(?:my|his|her|their|its)\s+)?(?:(?:user|login|account)[\s-]?)?name"
-    r"(?:'s|\s+is|\s+will\s+be|\s+should\s+be)?\s*[:=]?\s*)" + _NAME
-)
-# "a user ops", or set off by commas: "an admin, labadmin, in the sudo group"
-_DIRECT = re.compile(
-    r"\s+"
-    + _NAME
-    + r"|\s*,\s*"
-    + _NAME.replace("name>", "name2>")
-    + r"(?=\s*(?:,|\band\b|&))"
-    + r"|\s*:\s*"
-    + _NAME.replace("name>", "name3>")
-    # "the operator account (ops1)", "me (jlee)"
-    + r"|\s*\(\s*(?P<name4>[a-z_][a-z0-9_-]*)\s*\)"
-)
-# a word that only asks, right after the role word: "a user pls, called kiosk"
-# "an account too, 'instructor'"
-_ASKING = re.compile(r"\s+(?:pls|plz|please|too|also|as\s+well)\b,?")
-_FOR = re.compile(r"\s+for\s+" + _NAME)
-# "an account for me, priya, with sudo": the speaker's own name set off after "me"
-_FOR_ME = re.compile(r"\s+for\s+(?:me|myself)\s*(?:,|:|\s[—–-]+)\s*" + _NAME)
-_MORE_NAMES = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME)
 # "the user deploy should exist": a user asked for, though named with "the"
 _WANTED_AFTER = re.compile(
     r"\s+(?:should|must|has\s+to|needs\s+to)\s+(?:also\s+)?(?:exist|be\s+there)\b"
@@ -261,7 +236,7 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
             continue
         if _NOT_AFTER_ROLE.match(text.work, after) and role != "another":
             continue
-        names, name_end = _names(text.work, after, end, role)
+        names, name_end = names_after(text.work, after, end, role)
         named_later = None
         if not names and role in ("user", "account", "login"):
             # "the user that runs our program ..., name is 'probe'": the name comes last
@@ -370,7 +345,7 @@ def _a_role_word_as_a_name(
     """
     work = state.text.work
     role = mention.group("role")
-    if role not in _ROLE_NAMES or mention.group("mods") or not users:
+    if role not in ROLE_NAMES or mention.group("mods") or not users:
         return False
     if not _COORDINATED.search(work, max(0, mention.start() - 12), mention.start()):
         return False
@@ -437,7 +412,7 @@ def _next_names(state: PlanState, user: _User, limit: int) -> tuple[list[str], i
         if (
             any(n in STOP_WORDS or n in GLUE or not valid.match(n) for n in names)
             or names[0] in user.names
-            or _GROUP_WORD_NEXT.match(work, found.end())
+            or GROUP_WORD_NEXT.match(work, found.end())
         ):
             continue  # "in libvirt and kvm groups": groups, not users
         window = work[found.end() : limit]
@@ -458,7 +433,6 @@ def _next_names(state: PlanState, user: _User, limit: int) -> tuple[list[str], i
     return None
 
 
-_GROUP_WORD_NEXT = re.compile(r"\s*groups?\b")
 # a brief attribute right after a listed name: "tech1 (sudo)", "ops - no sudo"
 _BRIEF = re.compile(r"\s*(?:\(|-\s+|:\s*)\s*(?:no\s+)?(?:sudo|admin)\b")
 # words after which a list is not a list of users any more ("..., hostname x")
@@ -525,11 +499,11 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
             if a_package(state, name):
                 continue  # "add nginx user": maybe a package's user; "... with no sudo" is one
         if not match.group("quote"):
-            after, _ = _names(work, match.end(), end, "user")
+            after, _ = names_after(work, match.end(), end, "user")
             if after and not (set(after) & _SAYING):
                 continue  # "an operator user hmi": the name after, the word before a kind
-        asking = _ASKING.match(work, match.end(), end)
-        if not match.group("quote") and _NAMED.match(
+        asking = ASKING.match(work, match.end(), end)
+        if not match.group("quote") and NAMED.match(
             work, asking.end() if asking else match.end(), end
         ):
             continue  # "a support account: username helpdesk": the name is given after it
@@ -653,57 +627,6 @@ _PLACING = re.compile(
 _INSTEAD = re.compile(r"\binstead\b|\bplace\b")
 _CREATE_NAME = re.compile(
     r"\b(?:create|set\s+up|add)\s+(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])(?P<brief>(?=\s*(?:\(|:)\s*(?:(?:no\s+)?sudo|groups?|(?:login\s+)?shell)\b))?"
-)
-
-
-def _names(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
-    """The names after a role word ("called ops", ", labadmin", "for tester1 and tester2")."""
-    if asking := _ASKING.match(work, at, limit):
-        at = asking.end()
-    found = _NAMED.match(work, at, limit)
-    if found is None:
-        found = _FOR_ME.match(work, at, limit) or _FOR.match(work, at, limit)
-        if found is not None and found.group("name") in STOP_WORDS:
-            found = _NAMED_LATER.search(work, at, limit)
-    if found is None and role != "another":
-        found = _DIRECT.match(work, at, limit)
-        if found is not None and (found.group("name") or "") in STOP_WORDS:
-            # "one login per technician: tech1, tech2": the names after a colon later on
-            found = _COLON_LATER.match(work, at, limit) or found
-    groups = found.groupdict() if found else {}
-    first = groups.get("name") or groups.get("name2") or groups.get("name3") or groups.get("name4")
-    # "called admin", "users: admin, ...": a role word said as the name is the name
-    explicit = found is not None and (
-        found.re is _NAMED
-        or bool(groups.get("name3"))
-        # "user admin with sudo": a role word as the name, said of with attributes
-        or (found.re is _DIRECT and bool(ATTRIBUTE_NEXT.match(work, found.end(), limit)))
-    )
-    stop = STOP_WORDS - _ROLE_NAMES if explicit else STOP_WORDS
-    if found is None or first is None or first in stop:
-        return [], at
-    names, end = [first], found.end()
-    if (
-        role.endswith("s")
-        or _FOR.match(work, at, limit)
-        or groups.get("name3")
-        or found.re is _COLON_LATER
-    ):
-        while (more := _MORE_NAMES.match(work, end, limit)) and more.group("name") not in stop:
-            if _GROUP_WORD_NEXT.match(work, more.end()):
-                break  # "..., docker group": a group of the user, not another user
-            names.append(more.group("name"))
-            end = more.end()
-    return renamed(work, names, end, limit)
-
-
-_COLON_LATER = re.compile(r"[^;.:\x1f]*?:\s*" + _NAME)
-# role words that are also common account names
-_ROLE_NAMES = frozenset(("admin", "administrator"))
-# "an account for the field techs, call it ftech", "a user for our technicians: tech"
-_NAMED_LATER = re.compile(
-    r"[^;.\x1f]*?(?:\b(?:called|named|(?:call|name)\s+(?:it|him|her|them))\s+"
-    r"|:\s*(?:(?:(?:user|login|account)[\s-]?)?name\s*[:=]?\s*)?|\s[—–]\s*|\(\s*)" + _NAME
 )
 
 

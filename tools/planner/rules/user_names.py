@@ -1,0 +1,96 @@
+"""The names said after a user's role word: "called ops", ", labadmin", "users: a, b and c".
+
+Split from :mod:`oic_ai.tools.planner.rules.users`, which reads the role words ("user",
+"accounts", "an admin") and what is said of each user.
+"""
+
+from __future__ import annotations
+
+import re
+
+from oic_ai.tools.planner.rules.user_words import ATTRIBUTE_NEXT, STOP_WORDS, renamed
+from oic_ai.tools.planner.rules.user_words import NAME as _NAME
+
+NAMED = re.compile(
+    r"\s*[,:—–-]?\s*(?:(?:(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+)?"
+    r"(?:called|named|with\s+the\s+name|by\s+the\s+name)\s+"
+    # "the runner user, call it 'runner'": the name given to the account just mentioned
+    r"|(?:call|name)\s+(?:it|him|her|them)\s+"
+    # "the support login should be 'helpdesk'": a quoted name said to be the account's
+    r"|(?:is|should\s+be|shall\s+be|will\s+be|must\s+be)\s+(?=[\"'`][a-z_])"
+    # the name by its label: "name: ops", "username azureops", "login name: ops"
+    # "name's dave", "my name is dave": the name said as the speaker's own
+    r"|(?:(?:my|his|her|their|its)\s+)?(?:(?:user|login|account)[\s-]?)?name"
+    r"(?:'s|\s+is|\s+will\s+be|\s+should\s+be)?\s*[:=]?\s*)" + _NAME
+)
+# "a user ops", or set off by commas: "an admin, labadmin, in the sudo group"
+_DIRECT = re.compile(
+    r"\s+"
+    + _NAME
+    + r"|\s*,\s*"
+    + _NAME.replace("name>", "name2>")
+    + r"(?=\s*(?:,|\band\b|&))"
+    + r"|\s*:\s*"
+    + _NAME.replace("name>", "name3>")
+    # "the operator account (ops1)", "me (jlee)"
+    + r"|\s*\(\s*(?P<name4>[a-z_][a-z0-9_-]*)\s*\)"
+)
+# a word that only asks, right after the role word: "a user pls, called kiosk"
+# "an account too, 'instructor'"
+ASKING = re.compile(r"\s+(?:pls|plz|please|too|also|as\s+well)\b,?")
+FOR = re.compile(r"\s+for\s+" + _NAME)
+# "an account for me, priya, with sudo": the speaker's own name set off after "me"
+_FOR_ME = re.compile(r"\s+for\s+(?:me|myself)\s*(?:,|:|\s[—–-]+)\s*" + _NAME)
+_MORE_NAMES = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME)
+GROUP_WORD_NEXT = re.compile(r"\s*groups?\b")
+
+
+def names_after(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
+    """The names after a role word ("called ops", ", labadmin", "for tester1 and tester2")."""
+    if asking := ASKING.match(work, at, limit):
+        at = asking.end()
+    found = NAMED.match(work, at, limit)
+    if found is None:
+        found = _FOR_ME.match(work, at, limit) or FOR.match(work, at, limit)
+        if found is not None and found.group("name") in STOP_WORDS:
+            found = _NAMED_LATER.search(work, at, limit)
+    if found is None and role != "another":
+        found = _DIRECT.match(work, at, limit)
+        if found is not None and (found.group("name") or "") in STOP_WORDS:
+            # "one login per technician: tech1, tech2": the names after a colon later on
+            found = _COLON_LATER.match(work, at, limit) or found
+    groups = found.groupdict() if found else {}
+    first = groups.get("name") or groups.get("name2") or groups.get("name3") or groups.get("name4")
+    # "called admin", "users: admin, ...": a role word said as the name is the name
+    explicit = found is not None and (
+        found.re is NAMED
+        or bool(groups.get("name3"))
+        # "user admin with sudo": a role word as the name, said of with attributes
+        or (found.re is _DIRECT and bool(ATTRIBUTE_NEXT.match(work, found.end(), limit)))
+    )
+    stop = STOP_WORDS - ROLE_NAMES if explicit else STOP_WORDS
+    if found is None or first is None or first in stop:
+        return [], at
+    names, end = [first], found.end()
+    if (
+        role.endswith("s")
+        or FOR.match(work, at, limit)
+        or groups.get("name3")
+        or found.re is _COLON_LATER
+    ):
+        while (more := _MORE_NAMES.match(work, end, limit)) and more.group("name") not in stop:
+            if GROUP_WORD_NEXT.match(work, more.end()):
+                break  # "..., docker group": a group of the user, not another user
+            names.append(more.group("name"))
+            end = more.end()
+    return renamed(work, names, end, limit)
+
+
+_COLON_LATER = re.compile(r"[^;.:\x1f]*?:\s*" + _NAME)
+# role words that are also common account names
+ROLE_NAMES = frozenset(("admin", "administrator"))
+# "an account for the field techs, call it ftech", "a user for our technicians: tech"
+_NAMED_LATER = re.compile(
+    r"[^;.\x1f]*?(?:\b(?:called|named|(?:call|name)\s+(?:it|him|her|them))\s+"
+    r"|:\s*(?:(?:(?:user|login|account)[\s-]?)?name\s*[:=]?\s*)?|\s[—–]\s*|\(\s*)" + _NAME
+)
