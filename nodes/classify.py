@@ -23,6 +23,7 @@ from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import OS_DISTS
 from oic_ai.tools.courtesy import plain_request
 from oic_ai.tools.planner.text import spell_commands
+from oic_ai.tools.ordinals import resolve_ordinals
 from oic_ai.tools.pointed_items import named_items, resolve_pointed
 from oic_ai.tools.proposals import (
     accepts,
@@ -322,6 +323,7 @@ def route_request(
         # "why is qemu-kvm in there?" then "take it out": the names in the pronoun's place
         named = list(previous.get("named") or []) if previous else []
         rewritten = resolve_pointed(rewritten, named, current_template)
+        rewritten = resolve_ordinals(rewritten, current_template)  # "remove the first user"
     route = _route(rewritten, current_template, previous, history)
     if rewritten != request and route["intent"] in ("refine", "retarget"):
         if "reference" not in route:

@@ -89,6 +89,10 @@ _FREE_OF = re.compile(r"(?<![\w.+-])(?![Nn]on-free\b)([A-Za-z0-9][\w.+]*)-free\b
 # the shorthand people type for "with" and "without" ("a user w/ sudo", "w/o docker")
 # and a lone lower-case "w" between words, as typed in a hurry ("add user oncall w sudo")
 _WITH_SHORT = re.compile(r"(?<![\w/])([Ww])/([Oo](?![\w/])|(?=\s))|(?<=[a-z] )(w)(?= [a-z])")
+# a negation typed without its apostrophe ("ops shouldnt be in adm", "it doesnt need sudo")
+_NO_APOSTROPHE = re.compile(
+    r"\b(should|would|could|must|need|does|do|did|is|are|was|were|has|have|had)nt\b", re.I
+)
 # a two-part verb around its object: "take it out", "rip cups out", "leave the GUI out",
 # "take splash back out", "take the printing stuff back out"
 _SPLIT_OUT = re.compile(
@@ -165,6 +169,7 @@ class RequestText:
             text = _WITH_SHORT.sub(
                 lambda m: (m.group(1) or m.group(3)) + ("ithout" if m.group(2) else "ith"), text
             )
+            text = _NO_APOSTROPHE.sub(r"\1n't", text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
             text = _NAME_OUT.sub(r"remove \1", text)
             text = _COMMAND_LINE_TOOL.sub(r"\1cli\2", text)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 import yaml
 
@@ -10,7 +12,7 @@ from oic_ai.tools.courtesy import is_acknowledgement, plain_request
 from oic_ai.tools.planner import plan_request
 from oic_ai.tools.proposals import resolve_setting
 from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import added, plan_after, plan_on, users
+from tests.tools.planner.helpers import added, plan_after, plan_on, set_values, users
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
@@ -192,3 +194,117 @@ def test_an_option_written_out_then_taken_away_with_it(
 def test_two_options_then_it_is_not_sure() -> None:
     line = cmdline_after(_RT_LINE, "idle=poll and isolcpus=1-7 are heavy, drop it")
     assert "idle=poll" in line and "isolcpus=1-7" in line
+
+
+# --- a user pointed at by its place in the list ---------------------------------------------
+
+
+def _three_users() -> str:
+    base = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    first = "add users alice, bob and carol with sudo"
+    return apply_plan(base, plan_request(first, base, mode="refine")).text
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        ("remove the first user", "remove the user alice"),
+        ("give the 2nd account zsh as its shell", "give the account bob zsh as its shell"),
+        ("the last login needs the docker group", "the login carol needs the docker group"),
+        ("second user shouldnt be in adm after all", "the user bob shouldnt be in adm after all"),
+        ("drop the third user, keep the others", "drop the user carol, keep the others"),
+    ],
+)
+def test_an_ordinal_names_the_user_at_that_place(said: str, meant: str) -> None:
+    from oic_ai.tools.ordinals import resolve_ordinals
+
+    assert resolve_ordinals(said, _three_users()) == meant
+
+
+@pytest.mark.parametrize(
+    "said", ["remove the fifth user", "first, add a user ops", "the first partition is too small"]
+)
+def test_an_ordinal_past_the_list_or_of_nothing_stays(said: str) -> None:
+    from oic_ai.tools.ordinals import resolve_ordinals
+
+    assert resolve_ordinals(said, _three_users()) == said
+
+
+def test_an_ordinal_without_users_stays() -> None:
+    from oic_ai.tools.ordinals import resolve_ordinals
+
+    base = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    assert resolve_ordinals("remove the first user", base) == "remove the first user"
+
+
+def test_the_first_user_is_removed_in_a_conversation(agent: Any) -> None:
+    first = agent.generate("ubuntu 24.04 raw image with users alice, bob and carol, all sudo")
+    later = agent.generate("remove the first user", session=first.session)
+    assert "name: alice" not in later.template and "name: bob" in later.template
+    assert not later.not_applied, later.not_applied
+
+
+# --- a negation typed without its apostrophe -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "storeops shouldnt be in adm after all",
+        "storeops doesnt need to be in adm",
+        "the user storeops shouldnt be in adm after all, just sudo",
+        "storeops mustnt be in adm",
+    ],
+)
+def test_a_negation_without_its_apostrophe_takes_the_group_away(said: str) -> None:
+    first = "add user kiosk no sudo and user storeops w sudo, storeops in the adm group too"
+    result = plan_after(UBUNTU, first, said)
+    assert set_values(result).get("systemConfig.users[name=storeops].groups") == []
+    assert "sudo" not in added(result)
+
+
+# --- users listed with spaces, "all" said of them, a correction of one of them ---------------
+
+
+@pytest.mark.parametrize(
+    ("said", "sudo"),
+    [
+        ("users alice bob carol all sudo", {"alice": True, "bob": True, "carol": True}),
+        ("users alice, bob, carol all sudo", {"alice": True, "bob": True, "carol": True}),
+        (
+            "add users alice bob and carol, all with sudo",
+            {"alice": True, "bob": True, "carol": True},
+        ),
+        (
+            "users alice bob carol all sudo, no wait carol no sudo",
+            {"alice": True, "bob": True, "carol": False},
+        ),
+        (
+            "add users dev1 and dev2 with sudo, no, dev2 without sudo",
+            {"dev1": True, "dev2": False},
+        ),
+    ],
+)
+def test_users_listed_then_said_of_all_or_one(said: str, sudo: dict[str, bool]) -> None:
+    found = users(plan_on(UBUNTU, said))
+    assert {n: bool(u.get("sudo")) for n, u in found.items()} == sudo
+
+
+def test_accounts_listed_with_spaces_share_a_group() -> None:
+    found = users(plan_on(UBUNTU, "accounts dev1 dev2 dev3, all in the docker group"))
+    assert sorted(found) == ["dev1", "dev2", "dev3"]
+    assert all(u["groups"] == ["docker"] for u in found.values())
+
+
+@pytest.mark.parametrize(
+    ("said", "names"),
+    [
+        ("add user ops with sudo, no wait, ops without sudo", ["ops"]),
+        ("add users ann and ben, no wait, just ann", ["ann"]),
+        ("add user alice with sudo and htop", ["alice"]),
+    ],
+)
+def test_a_correction_of_the_whole_list_or_a_single_user_stays_as_it_was(
+    said: str, names: list[str]
+) -> None:
+    assert sorted(users(plan_on(UBUNTU, said))) == names

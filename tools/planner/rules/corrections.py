@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from oic_ai.tools.planner.clauses import Clause, split_clauses
+from oic_ai.tools.planner.rules.user_words import ATTRIBUTE_NEXT
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import RequestText, tokenize
 from oic_ai.tools.planner.words import FILLER, KEEP_VERBS, NAMING_VERBS
@@ -75,6 +76,9 @@ def rule_take_back(state: PlanState) -> None:
         if not before:
             continue  # "no, just htop" first: it answers the earlier turn
         taken = _corrected(before, restrict)
+        if _amends_one(text, taken, match.end()):
+            text.consume(*match.span(), "context")
+            continue
         if _replace_value(text, clauses, taken, *match.span()):
             continue
         if text.original[: match.start()].rstrip().endswith(("?", "...", "\u2026")):
@@ -103,6 +107,9 @@ def rule_take_back(state: PlanState) -> None:
         before += _inside(text, clauses, match.start())
         if not before:
             continue  # "scratch that, ..." first: it refers to the earlier turn
+        if _amends_one(text, before[-1:], match.end()):
+            text.consume(*match.span(), "context")
+            continue
         if _replace_value(text, clauses, before[-1:], *match.span()):
             continue
         last = before[-1]
@@ -129,6 +136,23 @@ def _inside(text: RequestText, clauses: list[Clause], marker: int) -> list[Claus
             if text.work[clause.start : clause.start + len(said)].strip():
                 return [Clause(clause.start, clause.start + len(said), said, clause.sentence)]
     return []
+
+
+# a name right after the correction, then what is said of it ("carol no sudo")
+_NAME_THEN = re.compile(r"[ \t,]*(?P<name>[a-z_][a-z0-9_-]*)(?![\w-])")
+
+
+def _amends_one(text: RequestText, taken: list[Clause], at: int) -> bool:
+    """True when the correction at ``at`` names one user of ``taken`` and changes only it.
+
+    "users alice bob carol all sudo, no wait carol no sudo": carol was listed; the words
+    after her name are a user's attribute; the list stands and carol's sudo changes.
+    """
+    named = _NAME_THEN.match(text.work, at)
+    if named is None or not ATTRIBUTE_NEXT.match(text.work, named.end()):
+        return False
+    said = re.compile(rf"(?<![\w-]){re.escape(named['name'])}(?![\w-])")
+    return any(said.search(text.work, c.start, c.end) for c in taken)
 
 
 def _shape(word: str) -> bool:

@@ -42,6 +42,7 @@ FOR = re.compile(r"\s+for\s+" + _NAME)
 # "an account for me, priya, with sudo": the speaker's own name set off after "me"
 _FOR_ME = re.compile(r"\s+for\s+(?:me|myself)\s*(?:,|:|\s[—–-]+)\s*" + _NAME)
 _MORE_NAMES = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)" + _NAME)
+_SPACED = re.compile(r"[ \t]+" + _NAME)
 GROUP_WORD_NEXT = re.compile(r"\s*groups?\b")
 
 
@@ -78,7 +79,14 @@ def names_after(work: str, at: int, limit: int, role: str) -> tuple[list[str], i
         or groups.get("name3")
         or found.re is _COLON_LATER
     ):
-        while (more := _MORE_NAMES.match(work, end, limit)) and more.group("name") not in stop:
+        # "users alice bob carol": after a plural role word, names with only spaces between
+        spaced = role.endswith("s") and found.re is _DIRECT and first == groups.get("name")
+
+        def following(at: int) -> re.Match[str] | None:
+            more = _MORE_NAMES.match(work, at, limit)
+            return more or (_SPACED.match(work, at, limit) if spaced else None)
+
+        while (more := following(end)) and more.group("name") not in stop:
             if GROUP_WORD_NEXT.match(work, more.end()):
                 break  # "..., docker group": a group of the user, not another user
             names.append(more.group("name"))

@@ -77,8 +77,12 @@ SUDO_ON = re.compile(
     r"\s+(?:rights|access|privileges|permissions|powers)\b"
     r"|\bwith\s+(?:passwordless\s+|password-less\s+|full\s+|root\s+)?sudo\b|\bsudoer\b"
     r"|\bas\s+(?:an?\s+)?(?:admin|administrator|sudoer|sudo)\b"
-    r"|(?<=\()\s*sudo\s*(?=[),])|(?<=,)\s*sudo\s*(?=,|$|\x1f)"
+    # "(sudo)", ", sudo,", ", just sudo" (only that, after a change to the user's groups)
+    r"|(?<=\()\s*sudo\s*(?=[),])|(?<=,)\s*(?:(?:just|only)\s+)?sudo\s*(?=,|$|\x1f)"
     r"|\bsudo\s*[:=]?\s*(?:yes|true|on)\b(?!-)"
+    # "alice bob carol all sudo", "both sudo": sudo said of every user named before
+    # (the word "all" may be read already, as the mark of every user: "\x1f\x1f\x1f sudo")
+    r"|(?<=(?:\ball|\x1f\x1f\x1f)\s)sudo\b(?!\s*[:=-])|(?<=\bboth\s)sudo\b(?!\s*[:=-])"
     r"|\bsudo\s+(?:access\s+)?(?:enabled|allowed|granted)\b"
     r"|\b(?:should|shd|shld|must|will|shall|to|may)\s+(?:also\s+)?(?:have|get)\s+(?:passwordless\s+|full\s+)?sudo\b"
     r"|\bcan\s+(?:use\s+|do\s+|run\s+)?sudo\b"
@@ -114,7 +118,9 @@ GROUPS = rf"{GROUP}(?:\s*(?:,|\band\b|&|\+)\s*{GROUP})*"
 # groups a user must not be in: "but NOT in wheel", "should not be in the docker group",
 # "no longer a member of adm or sudo"
 NOT_IN_GROUPS = re.compile(
-    r"\b(?:not|never|no\s+longer|isn't|aren't|shouldn't|mustn't)\s+"
+    r"\b(?:not|never|no\s+longer|isn't|aren't|shouldn't|mustn't"
+    # "doesn't need to be in adm", "don't have to be in wheel"
+    r"|(?:doesn't|does\s+not|don't|do\s+not)\s+(?:need|have)\s+to)\s+"
     r"(?:(?:be|get|go|stay)\s+)?(?:in|into|a\s+member\s+of|part\s+of)\s+(?:the\s+|any\s+)?"
     rf"(?:(?P<named>{GROUPS})\s+groups?\b|groups?\s+(?P<labelled>{GROUPS})"
     rf"|(?P<known>(?:{KNOWN_GROUPS})(?:\s*(?:,|\band\b|\bor\b|&|\+)\s*(?:{KNOWN_GROUPS}))*)(?![\w-]))"

@@ -380,7 +380,9 @@ def _named_again(state: PlanState, users: list[_User], start: int, end: int) -> 
 
 _DISTRIBUTIVE = re.compile(
     r"\b(?:both(?:\s+of\s+them)?|each(?:\s+of\s+them|\s+one)?|all\s+of\s+them|"
-    r"all\s+(?:two|three|four|five|\d)|every(?:one|\s+one\s+of\s+them)|(?:they|them)\s+(?:both|all))\b"
+    r"all\s+(?:two|three|four|five|\d)|every(?:one|\s+one\s+of\s+them)|(?:they|them)\s+(?:both|all)"
+    # "alice bob carol all sudo", "..., all with sudo": "all" before what is said of them
+    r"|all(?=,?\s+(?:with|without|no|non|sudo|admins?|in|get|have|need|shell)\b))\b"
 )
 
 
