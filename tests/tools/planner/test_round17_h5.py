@@ -308,3 +308,44 @@ def test_a_correction_of_the_whole_list_or_a_single_user_stays_as_it_was(
     said: str, names: list[str]
 ) -> None:
     assert sorted(users(plan_on(UBUNTU, said))) == names
+
+
+# --- a user said to be like another -------------------------------------------------------
+
+AZL = "azl3-x86_64-minimal-raw.yml"
+_MARIA = "add user maria with sudo in the wheel and docker groups, shell /bin/zsh"
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "sudo", "shell"),
+    [
+        ("add user tkaplan, same as maria but with bash", "tkaplan", True, "/bin/bash"),
+        ("add user bob with the same settings as maria", "bob", True, "/bin/zsh"),
+        ("create user lee identical to maria, without sudo", "lee", False, "/bin/zsh"),
+        ("a new account 'ann', just like maria", "ann", True, "/bin/zsh"),
+    ],
+)
+def test_a_user_like_another_gets_its_groups_sudo_and_shell(
+    said: str, name: str, sudo: bool, shell: str
+) -> None:
+    result = plan_after(AZL, _MARIA, said)
+    user = users(result)[name]
+    assert user["groups"] == ["wheel", "docker"]
+    assert bool(user.get("sudo")) is sudo and user["shell"] == shell
+    assert "systemConfig.users[name=maria].shell" not in set_values(result)
+
+
+def test_a_user_like_one_named_before_in_the_same_request() -> None:
+    said = (
+        "Steps:\n1. user `maria` (admin): sudo, groups wheel and docker, shell /bin/zsh\n"
+        "2. user `tkaplan`: same as maria but with bash\n3. install git"
+    )
+    found = users(plan_on(AZL, said))
+    assert found["tkaplan"]["groups"] == ["wheel", "docker"]
+    assert found["tkaplan"]["shell"] == "/bin/bash" and found["maria"]["shell"] == "/bin/zsh"
+    assert "bash" not in added(plan_on(AZL, said))
+
+
+def test_a_user_like_one_nobody_has_is_only_itself() -> None:
+    user = users(plan_on(AZL, "add user kim, same as zed but in the video group"))["kim"]
+    assert user["groups"] == ["video"] and not user.get("sudo")

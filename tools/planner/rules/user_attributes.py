@@ -63,7 +63,9 @@ SHELL = re.compile(
     rf"(?:set\s+to\s+|of\s+|(?:is|should\s+be|must\s+be|will\s+be)\s+)?(?P<s1>/[a-z0-9/_-]+|{_SHELLS})\b"
     rf"|(?P<s2>/(?:usr/)?s?bin/[a-z0-9_-]+)(?:\s+(?:as\s+{_ITS})?{_KIND}shell)?"
     # "zsh as the shell so ...": a shell named as such; a bare one ends its clause
-    rf"|\b(?P<s3>{_SHELLS})(?:\s+(?:as\s+{_ITS})?{_KIND}shell\b|(?=\s*(?:$|[,;()\x1f]|\.(?:\s|$)))))"
+    rf"|\b(?P<s3>{_SHELLS})(?:\s+(?:as\s+{_ITS})?{_KIND}shell\b|(?=\s*(?:$|[,;()\x1f]|\.(?:\s|$))))"
+    # "same as maria but with bash": a shell said of a user with "with"
+    rf"|(?<=\bwith\s)(?P<s4>{_SHELLS})(?![\w.-]))"
 )
 NO_SHELL = re.compile(
     r"\b(?:(?:with\s+)?no|without(?:\s+an?)?|non-?interactive|nologin)\s+(?:(?:login|interactive)\s+)?"

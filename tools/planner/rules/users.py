@@ -112,6 +112,7 @@ class _User:
     listed: bool = False  # named in a list of users ("users: a, b and c")
     read: list[tuple[int, int]] = field(default_factory=list)  # the spans read for it
     attributes_from: int | None = None  # where its attributes may start, when before it
+    like: str | None = None  # the user it copies ("same as maria"); "" the one named before
 
 
 def rule_users(state: PlanState) -> None:
@@ -299,6 +300,9 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         users.append(_User(names, begins, name_end, sudo, listed=listed))
         taken.append((begins, name_end))
     users += _named_again(state, users, start, end)
+    # "same as maria": the user copied from is no user the sentence adds or changes
+    like = [m.span() for m in _SAME_AS.finditer(text.work, start, end)]
+    users = [u for u in users if not any(s <= u.start < e for s, e in like)]
     users.sort(key=lambda u: u.start)
     users = coordinated(text.work, users)
     # "both", "each of them": what follows is said of every user named before it
@@ -694,18 +698,51 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
     for match in list(DEVICE_ACCESS.finditer(text.work, start, end)):
         user.groups.append(device_group(match))  # "allowed to access the serial port"
         take(match)
+    for match in list(_SAME_AS.finditer(text.work, start, end)):
+        user.like = match.group("name") or match.group("name2") or ""
+        take(match)
     for match in list(_NO_SHELL.finditer(text.work, start, end)):
         user.shell = "/usr/sbin/nologin"  # "without a shell": no login shell
         take(match)
     for match in list(_SHELL.finditer(text.work, start, end)):
-        value = match.group("s1") or match.group("s2") or match.group("s3") or ""
+        value = next((v for v in match.group("s1", "s2", "s3", "s4") if v), "")
         user.shell = value if value.startswith("/") else f"/bin/{value}"
         take(match)
 
 
+# "same as maria", "like maria", "with the same settings (as maria)": another user's
+# groups, sudo and shell, then what is said of this one ("but with bash")
+_SAME_AS = re.compile(
+    r"\b(?:(?:just\s+|exactly\s+)?(?:the\s+)?same\s+(?:as|like)\s+|just\s+like\s+|identical\s+to\s+)"
+    r"[\"'`]?(?P<name>[a-z_][a-z0-9_-]*)[\"'`]?(?![\w-])"
+    r"|\bwith\s+the\s+same\s+(?:settings|groups|permissions|rights|setup|config(?:uration)?)"
+    r"(?:\s+as\s+[\"'`]?(?P<name2>[a-z_][a-z0-9_-]*)[\"'`]?(?![\w-]))?"
+)
+
+
+def _copied(state: PlanState, user: _User) -> tuple[list[str], bool | None, str | None]:
+    """``user``'s groups, sudo and shell over those of the user it is said to be like."""
+    own = (list(user.groups), user.sudo, user.shell)
+    if user.like is None:
+        return own
+    planned = [u for u in state.users if u.name not in user.names]
+    facts = [u for u in state.facts.users if u.name not in user.names]
+    source = (
+        next((u for u in planned if u.name == user.like), None)
+        or next((u for u in facts if u.name == user.like), None)
+        if user.like
+        else (planned[-1] if planned else None)
+    )
+    if source is None:
+        return own
+    sudo = user.sudo if user.sudo is not None else bool(source.sudo)
+    return [*source.groups, *user.groups], sudo, user.shell or source.shell or None
+
+
 def _finish(state: PlanState, user: _User) -> None:
-    groups = list(dict.fromkeys(user.groups))
-    sudo = user.sudo
+    copied, sudo, shell = _copied(state, user)
+    user.shell = shell
+    groups = list(dict.fromkeys(copied))
     if any(g in ("sudo", "wheel") for g in groups) and sudo is None:
         sudo = True
     valid = load_targets().pattern("user_name")
