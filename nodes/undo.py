@@ -17,6 +17,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context
+from oic_ai.nodes.messages import last_request
 from oic_ai.nodes.state import Revision, State, record
 from oic_ai.tools.partial_undo import TakenBack
 
@@ -63,7 +64,9 @@ def _split_names(names: list[str]) -> list[str]:
 _COLLECTIVE = re.compile(r"\b(?:stuff|things|bits|business)\b", re.IGNORECASE)
 
 
-def _named_part(marker: str, stack: list[Revision], current: str, topic: str = "") -> _Choice:
+def _named_part(
+    marker: str, stack: list[Revision], current: str, topic: str = "", request: str = ""
+) -> _Choice:
     """What "undo the X" takes back, or why it cannot (whole last turn when nothing is named).
 
     When the undo names a part ("undo the quiet", "revert the hostname", "undo the repo",
@@ -75,7 +78,7 @@ def _named_part(marker: str, stack: list[Revision], current: str, topic: str = "
     template (:mod:`oic_ai.tools.partial_undo`), and everything else stays. When no turn
     changed the part, the template stays and the answer says what to ask instead.
     """
-    from oic_ai.tools.partial_undo import Part, only_part, take_back
+    from oic_ai.tools.partial_undo import Part, kept_values, only_part, take_back
     from oic_ai.tools.references import (
         describes_a_change,
         undo_aspects,
@@ -99,7 +102,7 @@ def _named_part(marker: str, stack: list[Revision], current: str, topic: str = "
     if not aspects and not names:
         return _Choice()
     marker = f"{topic}, {marker}" if topic else marker
-    part = Part(names=tuple(names), aspects=tuple(aspects))
+    part = Part(names=tuple(names), aspects=tuple(aspects), kept=kept_values(request))
     wanted = " ".join(names) or marker
     latest = True  # no later turn changed anything
     for depth in range(1, len(stack) + 1):
@@ -229,7 +232,9 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         depth = over
     elif not back_to:
         # "go back to debian" names where to, not a part of the last change
-        choice = _named_part(words, stack, current, str(reference.get("topic") or ""))
+        topic = str(reference.get("topic") or "")
+        request = last_request(state.get("messages") or [])
+        choice = _named_part(words, stack, current, topic, request)
         if choice.refusal:
             return {**update, "draft": current, "not_applied": [choice.refusal]}
         depth = choice.depth

@@ -45,6 +45,7 @@ class Part:
 
     names: tuple[str, ...] = ()
     aspects: tuple[Aspect, ...] = ()
+    kept: tuple[str, ...] = ()  # single values said to stay ("keep the 6 gigs": "size")
 
     def has(self, *keys: str) -> bool:
         """True when an aspect named touches one of ``keys``."""
@@ -208,6 +209,8 @@ def _value(
 ) -> None:
     """Give a single value (hostname, disk size, partitions) its value from before the turn."""
     owner, name = path
+    if name in part.kept:
+        return  # "undo the partition, keep the 6 gigs": the disk size stays
     before, after, current = ((section(doc, owner) if owner else doc).get(name) for doc in docs)
     if before == after or current != after:
         return  # unchanged by the turn, or set again by a later one: that value stays
@@ -246,6 +249,30 @@ def _added_partitions(
         out.operations.append(RemovePartition(partition=str(current[mount].get("id") or mount)))
     out.lines.append("removed the partition " + ", ".join(sorted(named)) + " it added")
     return True
+
+
+# what an undo says stays: "keep the 6 gigs", "but leave the disk size", "the hostname stays"
+_KEPT = re.compile(
+    r"\b(?:keep(?:ing)?|leave|leaving|retain)\s+(?P<what>[^,.;!?]+)"
+    r"|(?P<what2>\b(?:the\s+)?[\w.\s-]{1,30}?)\s+(?:stays?|remains?)\b",
+    re.IGNORECASE,
+)
+_SIZE = re.compile(
+    r"\b\d+(?:\.\d+)?\s*(?:gigs?|gigabytes?|g|gb|gib|mb|mib|tb|tib)\b|\bdisk(?:\s+size)?\b|\bsize\b",
+    re.IGNORECASE,
+)
+
+
+def kept_values(request: str) -> tuple[str, ...]:
+    """The single values an undo request says stay: the disk size ("keep the 6 gigs")."""
+    kept: list[str] = []
+    for match in _KEPT.finditer(request):
+        what = match.group("what") or match.group("what2") or ""
+        if _SIZE.search(what) and not re.search(r"\bpartition", what, re.IGNORECASE):
+            kept.append("size")
+        if re.search(r"\bhost\s*name\b", what, re.IGNORECASE):
+            kept.append("hostname")
+    return tuple(dict.fromkeys(kept))
 
 
 def take_back(before_text: str, after_text: str, current_text: str, part: Part) -> TakenBack:

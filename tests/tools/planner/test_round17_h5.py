@@ -349,3 +349,31 @@ def test_a_user_like_one_named_before_in_the_same_request() -> None:
 def test_a_user_like_one_nobody_has_is_only_itself() -> None:
     user = users(plan_on(AZL, "add user kim, same as zed but in the video group"))["kim"]
     assert user["groups"] == ["video"] and not user.get("sudo")
+
+
+# --- an undo that says what stays ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "wait undo the partition, keep the 6 gigs",
+        "undo the partition change, the disk size stays",
+        "revert the partitioning, keeping the 6GiB disk",
+        "take back the partition but leave the disk size",
+    ],
+)
+def test_an_undo_of_the_partition_keeps_the_size_said_to_stay(agent: Any, said: str) -> None:
+    first = agent.generate("azure linux 3 raw image x86_64 with nginx")
+    agent.generate("make disk 6 gigs and add a /var/log partition of 1 gig", session=first.session)
+    undone = agent.generate(said, session=first.session)
+    doc = yaml.safe_load(undone.template)
+    assert doc["disk"]["size"] == "6GiB"
+    assert "/var/log" not in [p.get("mountPoint") for p in doc["disk"].get("partitions") or []]
+
+
+def test_an_undo_of_the_partition_alone_takes_the_size_back_too(agent: Any) -> None:
+    first = agent.generate("azure linux 3 raw image x86_64 with nginx")
+    agent.generate("make disk 6 gigs and add a /var/log partition of 1 gig", session=first.session)
+    undone = agent.generate("undo the partition", session=first.session)
+    assert yaml.safe_load(undone.template)["disk"]["size"] != "6GiB"
