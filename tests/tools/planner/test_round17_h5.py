@@ -12,7 +12,7 @@ from oic_ai.tools.courtesy import is_acknowledgement, plain_request
 from oic_ai.tools.planner import plan_request
 from oic_ai.tools.proposals import resolve_setting
 from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import added, plan_after, plan_on, set_values, users
+from tests.tools.planner.helpers import added, ops_of, plan_after, plan_on, set_values, users
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
@@ -377,3 +377,47 @@ def test_an_undo_of_the_partition_alone_takes_the_size_back_too(agent: Any) -> N
     agent.generate("make disk 6 gigs and add a /var/log partition of 1 gig", session=first.session)
     undone = agent.generate("undo the partition", session=first.session)
     assert yaml.safe_load(undone.template)["disk"]["size"] != "6GiB"
+
+
+# --- a partition named by its role word after its size, or given a file system ---------------
+
+DEBIAN = "debian13-x86_64-minimal-raw.yml"
+
+
+@pytest.mark.parametrize(
+    ("said", "sizes"),
+    [
+        (
+            "Disk 16GB. Partitions: 256M ESP, 12 GiB root, rest goes to /var/lib/alloy",
+            {"rootfs": "12GiB"},
+        ),
+        ("layout: 512MiB esp, 30 GiB root", {"boot": "512MiB", "rootfs": "30GiB"}),
+        ("give it 20 GiB of root and a 1 GiB efi", {"rootfs": "20GiB"}),
+        ("10 gigs for root please", {"rootfs": "10GiB"}),
+    ],
+)
+def test_a_size_then_the_partitions_role_word_resizes_it(said: str, sizes: dict[str, str]) -> None:
+    result = plan_on(DEBIAN, said)
+    resized = {op["partition"]: op["size"] for op in ops_of(result, "resize_partition")}
+    assert {k: resized.get(k) for k in sizes} == sizes, result.operations
+    assert not result.not_applied, result.not_applied
+
+
+def test_the_size_a_partition_has_is_no_new_size() -> None:
+    result = plan_on(DEBIAN, "the 12 GiB root is too small, make it 16G")
+    assert not any(op.get("size") == "12GiB" for op in ops_of(result, "resize_partition"))
+
+
+@pytest.mark.parametrize(
+    ("said", "fs"),
+    [
+        ("disk 40 gigs and root should be xfs", "xfs"),
+        ("rootfs must be btrfs", "btrfs"),
+        ("the root partition needs to be xfs", "xfs"),
+        ("root has to be btrfs", "btrfs"),
+    ],
+)
+def test_a_file_system_said_of_root_sets_it(said: str, fs: str) -> None:
+    result = plan_on(DEBIAN, said)
+    assert set_values(result).get("disk.partitions[id=rootfs].fsType") == fs
+    assert not result.not_applied, result.not_applied

@@ -37,8 +37,14 @@ _NAMED = re.compile(
     rf"|(?<![\w/.-])(?P<root>root|rootfs|esp|efi)(?=\s+(?:=\s*|at\s+|of\s+|to\s+)?{FIXED}{SIZE}"
     # or right before or after its file system: "rootfs as xfs", "root on btrfs", "use xfs
     # for rootfs", "xfs for root please" (never "root access", "root login")
-    rf"|\s*(?:[:=]\s*|(?:as|on|in|to|with|using)\s+)(?:{FS})\b)"
+    # "root should be xfs", "rootfs must be btrfs"
+    rf"|\s*(?:[:=]\s*|(?:as|on|in|to|with|using)\s+|(?:should|must|needs?\s+to|has\s+to)\s+be\s+)"
+    rf"(?:{FS})\b)"
     rf"|\b(?:{FS})\s+(?:for|on)\s+(?:the\s+)?(?P<root2>root|rootfs)(?![\w/.-])"
+    # "256M ESP, 12 GiB root": the size first, then the partition's role word
+    # ("the 12 GiB root is too small" says the size it has)
+    rf"|(?<![\w.])(?<!\bthe\s){SIZE}\s+(?:(?:for|of)\s+(?:the\s+)?)?(?P<root3>root|rootfs|esp|efi)"
+    r"(?![\w/.-])(?!\s+(?:access|login|user|password|account|is|was|seems|looks)\b)"
 )
 
 
@@ -46,7 +52,7 @@ _NAMED = re.compile(
 # groups of _NAMED that do not apply never match)
 def _named_word(named: re.Match[str]) -> str:
     """The word that names a partition in a :data:`_NAMED` match."""
-    groups = ("word", "fsword", "root", "root2")
+    groups = ("word", "fsword", "root", "root2", "root3")
     return next((g for g in (named.groupdict().get(k) for k in groups) if g), "")
 
 
