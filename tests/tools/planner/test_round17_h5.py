@@ -421,3 +421,23 @@ def test_a_file_system_said_of_root_sets_it(said: str, fs: str) -> None:
     result = plan_on(DEBIAN, said)
     assert set_values(result).get("disk.partitions[id=rootfs].fsType") == fs
     assert not result.not_applied, result.not_applied
+
+
+# --- a user's name given with "=", a group added with "+" --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "sudo", "groups"),
+    [
+        ("user me = dan w sudo + docker group, and a cron job for rsync", "dan", True, ["docker"]),
+        ("user = dan with sudo", "dan", True, []),
+        ("username=kim, no sudo", "kim", False, []),
+        ("an account for me = lee, in the video group", "lee", False, ["video"]),
+        ("add user kai with sudo & video group", "kai", True, ["video"]),
+    ],
+)
+def test_a_name_given_with_equals_and_a_group_with_plus(
+    said: str, name: str, sudo: bool, groups: list[str]
+) -> None:
+    user = users(plan_on(DEBIAN, said))[name]
+    assert bool(user.get("sudo")) is sudo and user.get("groups", []) == groups

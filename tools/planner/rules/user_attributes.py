@@ -44,8 +44,8 @@ GROUP_LIST = re.compile(
     rf"(?P<g2>{_GROUPS}(?:\s+(?:{_KNOWN_GROUPS})(?![\w-]))*)|member\s+of\s+(?:the\s+)?(?P<g3>{_GROUPS})"
     rf"|in\s+(?:the\s+)?(?P<g4>(?:{_KNOWN_GROUPS})(?:\s*(?:,|\band\b|&|\+)\s*(?:{_KNOWN_GROUPS}))*)"
     r"(?![\w-])"
-    # set off by commas: "..., wheel group, ..."
-    rf"|(?:(?<=[,(])|(?<=[,(]\s))(?P<g5>{_GROUPS})\s+groups?\b"
+    # set off by commas, or added with "+": "..., wheel group, ...", "w sudo + docker group"
+    rf"|(?:(?<=[,(+&])|(?<=[,(+&]\s))(?P<g5>{_GROUPS})\s+groups?\b"
     # system groups alone, set off by commas, to the end of the clause ("user kai, zsh,
     # plugdev + dialout"); a lone "sudo" there is sudo rights, not a list
     rf"|(?:(?<=[,(\x1f])|(?<=[,(\x1f—–-]\s))(?:(?:and|plus)\s+)?(?!sudo[\s\x1f]*(?:$|[,;)\x1f]|\.(?:\s|$)))"

@@ -25,12 +25,13 @@ NAMED = re.compile(
 )
 # "a user ops", or set off by commas: "an admin, labadmin, in the sudo group"
 _DIRECT = re.compile(
-    r"\s+"
+    r"\s+(?![:=])"
     + _NAME
     + r"|\s*,\s*"
     + _NAME.replace("name>", "name2>")
     + r"(?=\s*(?:,|\band\b|&))"
-    + r"|\s*:\s*"
+    # "user: ops", "user = dan"
+    + r"|\s*[:=]\s*"
     + _NAME.replace("name>", "name3>")
     # "the operator account (ops1)", "me (jlee)"
     + r"|\s*\(\s*(?P<name4>[a-z_][a-z0-9_-]*)\s*\)"
@@ -94,7 +95,8 @@ def names_after(work: str, at: int, limit: int, role: str) -> tuple[list[str], i
     return renamed(work, names, end, limit)
 
 
-_COLON_LATER = re.compile(r"[^;.:\x1f]*?:\s*" + _NAME)
+# "one login per technician: tech1, tech2", "user me = dan": the name after a colon or "="
+_COLON_LATER = re.compile(r"[^;.:=\x1f]*?[:=]\s*" + _NAME)
 # role words that are also common account names
 ROLE_NAMES = frozenset(("admin", "administrator"))
 # "an account for the field techs, call it ftech", "a user for our technicians: tech"
