@@ -441,3 +441,24 @@ def test_a_name_given_with_equals_and_a_group_with_plus(
 ) -> None:
     user = users(plan_on(DEBIAN, said))[name]
     assert bool(user.get("sudo")) is sudo and user.get("groups", []) == groups
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "shell"),
+    [
+        ("add a read-only 'auditor' user without sudo", "auditor", None),
+        ('create a low privilege "viewer" account', "viewer", None),
+        ("we also need a dedicated 'backup' login, shell /sbin/nologin", "backup", "/sbin/nologin"),
+        (
+            "and a read-only 'auditor' user without sudo, shell /usr/sbin/nologin... no wait, "
+            "the auditor does need to log in, give them /bin/bash",
+            "auditor",
+            "/bin/bash",
+        ),
+    ],
+)
+def test_a_quoted_name_after_words_that_describe_the_user(
+    said: str, name: str, shell: str | None
+) -> None:
+    user = users(plan_on(UBUNTU, said))[name]
+    assert not user.get("sudo") and user.get("shell") == shell

@@ -469,7 +469,9 @@ def _with_attributes(state: PlanState, user: _User, limit: int) -> list[_User]:
 _PRE_ROLE = re.compile(
     r"(?:\b(?P<article>a|an|one|the)\s+"
     # what kind of user, between the article and the name: "a separate 'svc' account"
-    r"(?:(?:separate|second|third|dedicated|new|local|extra|additional|own)\s+)?"
+    r"(?:(?:separate|second|third|dedicated|new|local|extra|additional|own)\s+"
+    # or any word or two before a quoted name: "a read-only 'auditor' user"
+    r"|(?:[a-z][\w-]*\s+){1,2}(?=[\"'`][a-z_]))?"
     # or right after an adding verb: "add runner user with the docker group"
     r"|\b(?P<verb>add|create|set\s+up)\s+"
     r"|(?:^|(?<=[\n,;:.!?(\x1f])|(?<=[\n,;:.!?(\x1f][ \t]))[ \t\x1f]*)"
