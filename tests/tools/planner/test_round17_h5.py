@@ -462,3 +462,41 @@ def test_a_quoted_name_after_words_that_describe_the_user(
 ) -> None:
     user = users(plan_on(UBUNTU, said))[name]
     assert not user.get("sudo") and user.get("shell") == shell
+
+
+# --- a user renamed in the same request, then changed ------------------------------------------
+
+EMT = "emt3-x86_64-minimal-raw.yml"
+_OPS_DEPLOY = "users: 'ops' with sudo, in group wheel; 'deploy' without sudo, shell /bin/sh"
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "groups", "shell"),
+    [
+        (
+            "rename ops to sre and put it in wheel and systemd-journal",
+            "sre",
+            ["wheel", "systemd-journal"],
+            None,
+        ),
+        (
+            "rename ops to sre and add him to the systemd-journal group",
+            "sre",
+            ["wheel", "systemd-journal"],
+            None,
+        ),
+        ("rename ops to sre, then put sre in the video group", "sre", ["wheel", "video"], None),
+        ("rename deploy to ci and give it zsh", "ci", [], "/bin/zsh"),
+    ],
+)
+def test_a_user_renamed_then_changed_keeps_its_new_name(
+    said: str, name: str, groups: list[str], shell: str | None
+) -> None:
+    base = (OUR_TEMPLATES / EMT).read_text(encoding="utf-8")
+    text = apply_plan(base, plan_request(_OPS_DEPLOY, base, mode="refine")).text
+    result = plan_request(said, text, mode="refine")
+    assert not result.not_applied, result.not_applied
+    after = apply_plan(text, result).text
+    found = {u["name"]: u for u in yaml.safe_load(after)["systemConfig"]["users"]}
+    assert set(found) == {name, "deploy" if name == "sre" else "ops"}
+    assert found[name].get("groups", []) == groups and found[name].get("shell") == shell

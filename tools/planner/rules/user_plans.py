@@ -7,6 +7,8 @@ the image lacks is installed when its package is known.
 
 from __future__ import annotations
 
+import re
+
 from oic_ai.tools.edit_plan import AddUser, DeleteValue, SetValue
 from oic_ai.tools.planner.state import PlanState
 
@@ -59,6 +61,18 @@ def leave_groups(state: PlanState, name: str, groups: list[str]) -> None:
         state.values.append(SetValue(path=f"{path}.sudo", value=False))
 
 
+_RENAMED = re.compile(r"systemConfig\.users\[name=(?P<old>[^\]]+)\]\.name")
+
+
+def renamed_users(state: PlanState) -> dict[str, str]:
+    """The users this request renames, new name to old ("rename ops to sre": sre -> ops)."""
+    return {
+        str(v.value): m["old"]
+        for v in state.values
+        if isinstance(v, SetValue) and (m := _RENAMED.fullmatch(v.path))
+    }
+
+
 def plan_user(
     state: PlanState,
     name: str,
@@ -76,7 +90,9 @@ def plan_user(
     groups = [g for g in groups if g not in leave]
     if sudo is None and _SUDO_GROUPS & set(leave):
         sudo = False
-    existing = next((u for u in state.facts.users if u.name == name), None)
+    # a user renamed earlier in the request is changed under its new name
+    was = renamed_users(state).get(name, name)
+    existing = next((u for u in state.facts.users if u.name == was), None)
     path = f"systemConfig.users[name={name}]"
     if any(isinstance(v, DeleteValue) and v.path == path for v in state.values):
         return  # "no sudo-capable 'service' account ... Remove it": removed, not changed

@@ -30,7 +30,12 @@ from oic_ai.tools.planner.rules.user_names import (
     ROLE_NAMES,
     names_after,
 )
-from oic_ai.tools.planner.rules.user_plans import a_package, install_shell, plan_user
+from oic_ai.tools.planner.rules.user_plans import (
+    a_package,
+    install_shell,
+    plan_user,
+    renamed_users,
+)
 from oic_ai.tools.planner.rules.user_removal import REMOVING, remove_users
 from oic_ai.tools.planner.rules.user_words import (
     ATTRIBUTE_NEXT,
@@ -195,7 +200,9 @@ def _about_the_only_user(state: PlanState, start: int, end: int) -> list[_User]:
     template there is only one it can mean.
     """
     work = state.text.work
-    people = [u for u in state.facts.users if u.name != "root"]
+    people = [u.name for u in state.facts.users if u.name != "root"]
+    # or the one user the request renamed: "rename ops to sre and put it in wheel"
+    people = list(renamed_users(state)) or people
     pointer = _PRONOUN_REF.search(work, start, end)
     if len(people) != 1 or pointer is None:
         return []
@@ -203,7 +210,7 @@ def _about_the_only_user(state: PlanState, start: int, end: int) -> list[_User]:
         return []
     # the pointer and the verb right before it ("flag it", "mark the account")
     verb = re.search(r"\b[a-z]+\s+$", work[start : pointer.start()])
-    user = _User([people[0].name], start + verb.start() if verb else pointer.start(), pointer.end())
+    user = _User([people[0]], start + verb.start() if verb else pointer.start(), pointer.end())
     _attributes(state, user, start, end)
     if len(user.read) < 2:
         return []
@@ -588,6 +595,7 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
             ):
                 found.append(_User([name], match.start("name"), match.end("name")))
     known = {u.name for u in state.facts.users} | {u.name for u in state.users}
+    known |= set(renamed_users(state))  # "rename ops to sre, put sre in wheel"
     # "give tech sudo": the name inside the words that give sudo
     for match in GIVE_SUDO.finditer(work, start, end):
         if match.group("name") in known:
