@@ -500,3 +500,27 @@ def test_a_user_renamed_then_changed_keeps_its_new_name(
     found = {u["name"]: u for u in yaml.safe_load(after)["systemConfig"]["users"]}
     assert set(found) == {name, "deploy" if name == "sre" else "ops"}
     assert found[name].get("groups", []) == groups and found[name].get("shell") == shell
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "deploy should get sudo after all, but only for 'systemctl restart shopd', nothing else",
+        "give deploy sudo limited to apt and systemctl",
+        "deploy can use sudo only to run the backup script",
+        "grant deploy sudo just for the restart command",
+    ],
+)
+def test_sudo_for_some_commands_only_is_reported_not_granted(said: str) -> None:
+    result = plan_after(EMT, _OPS_DEPLOY, said)
+    assert "systemConfig.users[name=deploy].sudo" not in set_values(result)
+    assert any("sudoers" in line for line in result.not_applied), result.not_applied
+    assert "systemctl" not in added(result)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["give deploy sudo", "deploy gets full sudo, it's a dev box", "give deploy sudo, only him"],
+)
+def test_full_sudo_is_still_granted(said: str) -> None:
+    assert set_values(plan_after(EMT, _OPS_DEPLOY, said))["systemConfig.users[name=deploy].sudo"]

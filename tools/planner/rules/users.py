@@ -598,7 +598,9 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     known |= set(renamed_users(state))  # "rename ops to sre, put sre in wheel"
     # "give tech sudo": the name inside the words that give sudo
     for match in GIVE_SUDO.finditer(work, start, end):
-        if match.group("name") in known:
+        if limited := _LIMITED.match(work, match.end(), end):
+            state.reject(match.start(), limited.end(), _LIMITED_REASON)  # "... only for apt"
+        elif match.group("name") in known:
             user = _User([match.group("name")], match.start(), match.end(), sudo=True)
             found.append(user)
     for name in sorted(known):
@@ -661,6 +663,18 @@ def _role_sudo(role: str, mods: str) -> bool | None:
     return None
 
 
+# sudo limited to some commands: "but only for 'systemctl restart shopd'", "limited to apt"
+_LIMITED = re.compile(
+    r"(?:\s*,?\s*(?:after\s+all|too|as\s+well|then))?\s*,?\s*(?:(?:but|yet)\s+)?"
+    r"(?:(?:only|just|solely)\s+(?:for|to\s+run|to\s+use|on)|(?:limited|restricted)\s+to"
+    r"|for\s+(?:the\s+)?(?:one|single|specific|some)\s+commands?)\b[^,;.\x1f]*(?:\s*,\s*nothing\s+else)?"
+)
+_LIMITED_REASON = (
+    "sudo for some commands only is not a template field (a user has sudo or not); add a "
+    "sudoers drop-in with that rule in the template's additional files"
+)
+
+
 def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
     text = state.text
     text.consume(user.start, user.end)
@@ -673,6 +687,12 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
     said: list[tuple[int, int, bool]] = []  # "with sudo, no, no sudo": the one said last
     for pattern in (_SUDO_OFF, _SUDO_ON):
         for match in list(pattern.finditer(text.work, start, end)):
+            limited = _LIMITED.match(text.work, match.end(), end) if pattern is _SUDO_ON else None
+            if limited is not None:
+                # "sudo, but only for 'systemctl restart shopd'": sudoers rules per command
+                # are no template field; the user's sudo stays as it is
+                state.reject(match.start(), limited.end(), _LIMITED_REASON)
+                continue
             said.append((*match.span(), pattern is _SUDO_ON))
             take(match)
     two = sorted(said)[-2:]
