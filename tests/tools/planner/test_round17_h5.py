@@ -524,3 +524,35 @@ def test_sudo_for_some_commands_only_is_reported_not_granted(said: str) -> None:
 )
 def test_full_sudo_is_still_granted(said: str) -> None:
     assert set_values(plan_after(EMT, _OPS_DEPLOY, said))["systemConfig.users[name=deploy].sudo"]
+
+
+_LAB = (
+    "Users: 'labadmin' (sudo, groups sudo, plugdev, dialout, shell /bin/bash) and 'student'"
+    " (no sudo, group plugdev)."
+)
+ISO = "debian13-x86_64-installer-iso.yml"
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "groups"),
+    [
+        (
+            "rename student to student01 and add a student02 with the same settings",
+            "student02",
+            ["plugdev"],
+        ),
+        ("add another lab2 just like labadmin", "lab2", ["sudo", "plugdev", "dialout"]),
+        ("create a ops2 identical to labadmin", "ops2", ["sudo", "plugdev", "dialout"]),
+        ("add a user tmp with the same settings as student", "tmp", ["plugdev"]),
+    ],
+)
+def test_a_new_name_said_to_be_like_a_user_is_a_user(
+    said: str, name: str, groups: list[str]
+) -> None:
+    found = users(plan_after(ISO, _LAB, said))
+    assert found[name]["groups"] == groups
+
+
+def test_a_package_like_another_is_no_user() -> None:
+    result = plan_after(ISO, _LAB, "add a package like htop")
+    assert not users(result)

@@ -23,6 +23,7 @@ from oic_ai.tools.planner.rules.user_attributes import NO_SHELL as _NO_SHELL
 from oic_ai.tools.planner.rules.user_attributes import SHELL as _SHELL
 from oic_ai.tools.planner.rules.user_attributes import continued, coordinated, past_names
 from oic_ai.tools.planner.rules.user_glue import GLUE, eat_glue
+from oic_ai.tools.planner.rules.user_like import LIKE_NAME, SAME_AS, copied_from
 from oic_ai.tools.planner.rules.user_names import (
     ASKING,
     GROUP_WORD_NEXT,
@@ -308,7 +309,7 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
         taken.append((begins, name_end))
     users += _named_again(state, users, start, end)
     # "same as maria": the user copied from is no user the sentence adds or changes
-    like = [m.span() for m in _SAME_AS.finditer(text.work, start, end)]
+    like = [m.span() for m in SAME_AS.finditer(text.work, start, end)]
     users = [u for u in users if not any(s <= u.start < e for s, e in like)]
     users.sort(key=lambda u: u.start)
     users = coordinated(text.work, users)
@@ -544,6 +545,9 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
         if a_package(state, name) and not match.group("quote"):
             continue
         found.append(_User([name], match.start(), match.end()))
+    for match in LIKE_NAME.finditer(work, start, end):  # "add a student02 with the same settings"
+        if match.group("name") not in STOP_WORDS:
+            found.append(_User([match.group("name")], match.start(), match.end("name")))
     # "create svc-x with no sudo, in the groups a and b": a new name and user attributes
     for match in _CREATE_NAME.finditer(work, start, end):
         name = match.group("name")
@@ -728,7 +732,7 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
     for match in list(DEVICE_ACCESS.finditer(text.work, start, end)):
         user.groups.append(device_group(match))  # "allowed to access the serial port"
         take(match)
-    for match in list(_SAME_AS.finditer(text.work, start, end)):
+    for match in list(SAME_AS.finditer(text.work, start, end)):
         user.like = match.group("name") or match.group("name2") or ""
         take(match)
     for match in list(_NO_SHELL.finditer(text.work, start, end)):
@@ -740,37 +744,9 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
         take(match)
 
 
-# "same as maria", "like maria", "with the same settings (as maria)": another user's
-# groups, sudo and shell, then what is said of this one ("but with bash")
-_SAME_AS = re.compile(
-    r"\b(?:(?:just\s+|exactly\s+)?(?:the\s+)?same\s+(?:as|like)\s+|just\s+like\s+|identical\s+to\s+)"
-    r"[\"'`]?(?P<name>[a-z_][a-z0-9_-]*)[\"'`]?(?![\w-])"
-    r"|\bwith\s+the\s+same\s+(?:settings|groups|permissions|rights|setup|config(?:uration)?)"
-    r"(?:\s+as\s+[\"'`]?(?P<name2>[a-z_][a-z0-9_-]*)[\"'`]?(?![\w-]))?"
-)
-
-
-def _copied(state: PlanState, user: _User) -> tuple[list[str], bool | None, str | None]:
-    """``user``'s groups, sudo and shell over those of the user it is said to be like."""
-    own = (list(user.groups), user.sudo, user.shell)
-    if user.like is None:
-        return own
-    planned = [u for u in state.users if u.name not in user.names]
-    facts = [u for u in state.facts.users if u.name not in user.names]
-    source = (
-        next((u for u in planned if u.name == user.like), None)
-        or next((u for u in facts if u.name == user.like), None)
-        if user.like
-        else (planned[-1] if planned else None)
-    )
-    if source is None:
-        return own
-    sudo = user.sudo if user.sudo is not None else bool(source.sudo)
-    return [*source.groups, *user.groups], sudo, user.shell or source.shell or None
-
-
 def _finish(state: PlanState, user: _User) -> None:
-    copied, sudo, shell = _copied(state, user)
+    said = (user.groups, user.sudo, user.shell)
+    copied, sudo, shell = copied_from(state, user.names, user.like, *said)
     user.shell = shell
     groups = list(dict.fromkeys(copied))
     if any(g in ("sudo", "wheel") for g in groups) and sudo is None:
