@@ -22,8 +22,8 @@ from oic_ai.nodes.state import Intent, ReferenceRecord, Refusal, Route, State, r
 from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import OS_DISTS
 from oic_ai.tools.courtesy import plain_request
-from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.ordinals import resolve_ordinals
+from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.pointed_items import named_items, resolve_pointed
 from oic_ai.tools.proposals import (
     accepts,
