@@ -556,3 +556,36 @@ def test_a_new_name_said_to_be_like_a_user_is_a_user(
 def test_a_package_like_another_is_no_user() -> None:
     result = plan_after(ISO, _LAB, "add a package like htop")
     assert not users(result)
+
+
+_ZSH_ADMIN = "users: devops-admin with sudo, groups adm,sudo, shell /usr/bin/zsh"
+U26 = "ubuntu26-x86_64-minimal-raw.yml"
+
+
+@pytest.mark.parametrize(
+    ("said", "shell"),
+    [
+        (
+            "actually take zsh off devops-admin, /bin/bash is fine. leave the zsh package",
+            "/bin/bash",
+        ),
+        ("drop the zsh shell from devops-admin, give it /bin/sh", "/bin/sh"),
+        ("remove zsh from devops-admin", None),
+        ("take /usr/bin/zsh away from devops-admin", None),
+    ],
+)
+def test_a_shell_taken_off_a_user(said: str, shell: str | None) -> None:
+    result = plan_after(U26, _ZSH_ADMIN, said)
+    path = "systemConfig.users[name=devops-admin].shell"
+    if shell is None:
+        assert any(
+            getattr(op, "path", "") == path and op.op == "delete" for op in result.operations
+        )
+    else:
+        assert set_values(result)[path] == shell
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_package_removal_is_no_shell_taken_off() -> None:
+    result = plan_after(U26, _ZSH_ADMIN, "remove zsh from the image")
+    assert not any("shell" in getattr(op, "path", "") for op in result.operations)

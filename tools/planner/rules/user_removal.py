@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 
-from oic_ai.tools.edit_plan import DeleteValue
+from oic_ai.tools.edit_plan import DeleteValue, SetValue
 from oic_ai.tools.planner.rules.user_plans import leave_groups
 from oic_ai.tools.planner.rules.user_words import GROUPS as _GROUPS
 from oic_ai.tools.planner.rules.user_words import KNOWN_GROUPS as _KNOWN_GROUPS
 from oic_ai.tools.planner.rules.user_words import NAME as _NAME
-from oic_ai.tools.planner.rules.user_words import join_spoken
+from oic_ai.tools.planner.rules.user_words import SHELLS, join_spoken
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import TAKE_OUT
 
@@ -91,6 +91,35 @@ def _absent_users(state: PlanState, existing: set[str]) -> None:
                 state.user_names.append(name)
             else:
                 state.notes.append(f"there is no user {name} in the template: nothing to remove")
+
+
+# "take fish off devops-admin", "remove zsh from ops", "drop the fish shell from bob": a
+# user's login shell taken away; the user stays
+_SHELL_OFF = re.compile(
+    rf"(?:{TAKE_OUT}|take)\s+(?:the\s+)?(?P<shell>(?:/(?:usr/)?s?bin/)?(?:{SHELLS}))"
+    r"(?:\s+(?:login\s+)?shell)?\s+(?:off|from|away\s+from)\s+(?:the\s+user\s+)?" + _NAME
+)
+# the shell said instead, in the same request: "/bin/bash is fine", "give him bash instead"
+_OTHER_SHELL = re.compile(r"(?<![\w/])(?P<path>/(?:usr/)?s?bin/[a-z0-9_-]+)(?![\w/])")
+
+
+def take_shells_off(state: PlanState) -> None:
+    """Give a user whose shell is taken off the shell said instead, or the default one."""
+    text = state.text
+    existing = {u.name: u for u in state.facts.users}
+    for match in text.matches(_SHELL_OFF):
+        name, shell = match.group("name"), match.group("shell")
+        user = existing.get(name)
+        if user is None or not user.shell or shell.rsplit("/", 1)[-1] not in user.shell:
+            continue
+        text.consume(*match.span())
+        path = f"systemConfig.users[name={name}].shell"
+        other = [m for m in text.matches(_OTHER_SHELL) if m["path"] != user.shell]
+        if len(other) == 1:
+            text.consume(*other[0].span())
+            state.values.append(SetValue(path=path, value=other[0]["path"]))
+        else:
+            state.values.append(DeleteValue(path=path))
 
 
 def remove_users(state: PlanState) -> None:

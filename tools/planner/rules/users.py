@@ -37,7 +37,7 @@ from oic_ai.tools.planner.rules.user_plans import (
     plan_user,
     renamed_users,
 )
-from oic_ai.tools.planner.rules.user_removal import REMOVING, remove_users
+from oic_ai.tools.planner.rules.user_removal import REMOVING, remove_users, take_shells_off
 from oic_ai.tools.planner.rules.user_words import (
     ATTRIBUTE_NEXT,
     DESCRIBER,
@@ -123,6 +123,7 @@ class _User:
 
 def rule_users(state: PlanState) -> None:
     """Add users (or change existing ones) with sudo, groups and shell; remove users."""
+    take_shells_off(state)  # "take fish off devops-admin, /bin/bash is fine"
     remove_users(state)
     work = state.text.work
     sentences = [0, *(m.end() for m in _SENTENCE_END.finditer(work)), len(work)]
