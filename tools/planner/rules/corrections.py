@@ -128,12 +128,17 @@ def rule_take_back(state: PlanState) -> None:
     _declined(state, clauses)
 
 
+# words that only hold the floor before a correction: "hmm", "uh, well"
+_HESITATION = re.compile(r"(?:(?:hmm+|hm+|uh+|um+|erm?|oh|ah|well|ok(?:ay)?|so)[\s,.\u2026]*)+")
+
+
 def _inside(text: RequestText, clauses: list[Clause], marker: int) -> list[Clause]:
     """The words of the marker's own clause before it ("add nginx no wait caddy"), if any."""
     for clause in clauses:
         if clause.start < marker < clause.end:
             said = text.original[clause.start : marker].rstrip(" ,.\u2026-\u2013\u2014")
-            if text.work[clause.start : clause.start + len(said)].strip():
+            words = text.work[clause.start : clause.start + len(said)].strip()
+            if words and not _HESITATION.fullmatch(words):  # "..., hmm forget that"
                 return [Clause(clause.start, clause.start + len(said), said, clause.sentence)]
     return []
 
