@@ -114,10 +114,12 @@ def make_generate(backend: ChatBackend) -> Any:
         # (respond); the planner gets only the change ("keep it raw. What's in the package
         # list now?" asks nothing of the package list). A question inside a sentence stays:
         # its sentence may ask for a change ("add quiet and splash?")
+        cut: list[str] = []  # "why is rsyslog in there? Take it out": what "it" is
         for question in route.get("questions") or []:
             at = request.find(question)
             if at >= 0 and request[:at].rstrip()[-1:] in ("", ".", "!", "?", "\n"):
                 request = request[:at] + " " + request[at + len(question) :]
+                cut.append(question)
         from oic_ai.tools.pointers import resolve_corrections, resolve_pointers
 
         request = resolve_corrections(request)
@@ -202,7 +204,13 @@ def make_generate(backend: ChatBackend) -> Any:
                 provider = f"builtin (fallback from {provider})"
             names = index_package_names(settings.data_dir)  # a real package stays as written
             plan = plan_request(
-                request, start, mode=mode, packages=names, known=known_package_names(settings)
+                request,
+                start,
+                mode=mode,
+                packages=names,
+                known=known_package_names(settings),
+                # the turn before, then the question cut from this one (nearest last)
+                earlier="\n".join([*history[-1:], *cut]) if refine else "",
             )
             notices.extend(reading_notices(request, names))  # "read 'dokcer' as 'docker'"
         if mode == "create" and route.get("inherited"):

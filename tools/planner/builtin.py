@@ -308,6 +308,7 @@ def plan_request(
     mode: Mode,
     packages: PackageNames | None = None,
     known: frozenset[str] | None = None,
+    earlier: str = "",
 ) -> edit_plan.EditPlan:
     """Turn a request into an edit plan for ``template_text``, by rules alone.
 
@@ -320,6 +321,8 @@ def plan_request(
             against it too, and a real package name is never read as another word.
         known: The package names the catalog and the library use (the bundled library's
             when None); with the index, they decide what may be a package.
+        earlier: What was said just before the request (the turn before, a question cut
+            from it): "take it out" alone removes the one package of the template it names.
 
     Returns:
         The plan. Parts of the request it cannot express are listed in ``not_applied``;
@@ -352,6 +355,7 @@ def plan_request(
         ),
         packages=packages,
         known=known,
+        earlier=earlier,
     )
     # "drop rsyslog journald forwarding is enough": the comma shorthand left out
     names = _template_names(facts)

@@ -56,6 +56,9 @@ class PlanState:
     target: PlanTarget
     packages: PackageNames | None = None  # the synced index, when there is one
     known: frozenset[str] | None = None  # the catalog's and the library's package names
+    # what was said just before this request (the turn before, a question cut from this
+    # one): where "take it out" finds its package when the request names none
+    earlier: str = ""
     set_target: dict[str, str] = field(default_factory=dict)
     image_name: str | None = None
     image_version: str | None = None

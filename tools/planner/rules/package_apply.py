@@ -125,39 +125,92 @@ _NOTE_MATTERS = re.compile(r"repositor|EPEL|upstream|Ubuntu Pro|Podman|releases"
 
 
 _PLURAL = frozenset("them those these ones".split())
+# "drop those two", "remove both", "take all three out": how many the pointer points at
+_PIECE = re.compile(r"[.?!:;\n]+(?:\s|$)")
+COUNTS = {"both": 2, "two": 2, "three": 3, "four": 4, "five": 5}
 
 
 def named_before(state: PlanState, item: Item) -> bool:
-    """Remove what "it" points back to: the template's packages named earlier in the request.
+    """Remove what "it" points back to: the template's packages named before the pointer.
 
-    "it" needs exactly one such package; "them" takes each of them. Nothing else named
-    (or two names for "it") leaves the clause to be reported.
+    "it" needs exactly one such package; "them" takes each of them, and "those two" (or
+    "both") exactly that many. The words before the pointer in the request come first;
+    when they name none, what was said just before the request (``state.earlier``: the
+    turn before, a question cut from this one) does: "why is cloud-init in there?" then
+    "take it out". Nothing named (or two names for "it") leaves the clause to be reported.
     """
     # the text as read (offsets of the item), not as written, and not blanked by rules
     before = state.text.original[: item.span[0]].lower()
-    words = {t.text for t in tokenize(before)}
+    counts = [COUNTS[w] for w in item.words if w in COUNTS]
+    plural = bool(_PLURAL & set(item.words)) or bool(counts)
+    # the nearest sentence that names one: "Audit finding AF-12: why is rsyslog in the
+    # image? Take it out" points at rsyslog, not at the audit package
+    pieces = [(said, -1) for said in _PIECE.split(state.earlier.lower())]
+    start = 0
+    for end in [m.end() for m in _PIECE.finditer(before)] + [len(before)]:
+        pieces.append((before[start:end], start))
+        start = end
+    for said, at in reversed(pieces):
+        named, things = _pointed_at(state, said)
+        if not named:
+            continue
+        if (things > 1 and not plural) or (counts and things != counts[0]):
+            return False
+        remove_packages(state, item, named, named[0])
+        # "why X and Y belong in a production image - drop those two": the sentence that
+        # names what is pointed at is the reason for the removal, not a request of its own
+        for token in tokenize(said) if at >= 0 else ():
+            begin, end = at + token.start, at + token.end
+            if state.text.work[begin:end].strip(state.text.BLANK):
+                state.text.consume(begin, end, "context")
+        return True
+    return False
+
+
+def _pointed_at(state: PlanState, said: str) -> tuple[list[str], int]:
+    """The template's packages ``said`` names, else those of the one capability it names.
+
+    "nav2 pulls half the internet, rip it out": one capability named, whose packages the
+    template has, is the one thing "it" can be. With neither, the names the template
+    lacks ("why is cloud-init in there?" when it is not), so the removal says so.
+    Returns the names and how many things they are (a capability's packages are one).
+    """
+    words = [t.text for t in tokenize(said)]
+    # "add nginx and remove cloud-init, we don't use it": never what the request adds
+    words = [w for w in words if w not in state.add]
     named = present_names(state, words)
-    plural = bool(_PLURAL & set(item.words))
-    if not named:
-        # "nav2 pulls half the internet, rip it out": one capability named, whose packages
-        # the template has, is the one thing "it" can be
-        target = state.target
-        held = [
-            present
-            for capability in find_capabilities(state.catalog, before)
-            if (
-                present := present_names(
-                    state, capability.packages_for(target.os, target.dist, target.arch)
-                )
+    if named or not said.strip():
+        return named, len(named)
+    target = state.target
+    held = [
+        present
+        for capability in find_capabilities(state.catalog, said)
+        if (
+            present := present_names(
+                state, capability.packages_for(target.os, target.dist, target.arch)
             )
-        ]
-        if len(held) == 1:
-            remove_packages(state, item, held[0], held[0][0])
-            return True
-    if not named or (len(named) > 1 and not plural):
+        )
+    ]
+    asked = {*state.add, *state.present}
+    held = [names for names in held if not asked & set(names)]
+    if len(held) == 1:
+        return held[0], 1
+    # "why is cloud-init in there?" when it is not: the packages named, to say so
+    absent = list(dict.fromkeys(w for w in words if _spelled_as_package(state, w)))
+    return absent, len(absent)
+
+
+# "selinux-policy-devel": a name of words joined by hyphens ("AF-12", "edge-gw-01" are not)
+_HYPHENED = re.compile(r"[a-z][a-z0-9+.]*[a-z](?:-[a-z][a-z0-9+.]*[a-z0-9+]){1,5}")
+
+
+def _spelled_as_package(state: PlanState, word: str) -> bool:
+    """True for a word the catalog or the library knows as a package, or spelled as one."""
+    if word in FILLER or word == state.facts.hostname or word in state.user_names:
         return False
-    remove_packages(state, item, named, named[0])
-    return True
+    if any(word == user.name for user in state.facts.users):
+        return False
+    return word in state.known_names() or bool(_HYPHENED.fullmatch(word))
 
 
 def present_names(state: PlanState, candidates: Iterable[str]) -> list[str]:

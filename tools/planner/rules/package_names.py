@@ -97,7 +97,7 @@ def known(state: PlanState, name: str, *, as_written: bool = True) -> bool:
 
 
 def _written_as_is(state: PlanState, name: str) -> bool:
-    """``name`` written as it is spelt, or as an acronym in capitals ("LXDE", "VLC")."""
+    """``name`` as it is spelt, an acronym in capitals ("LXDE"), or a product in a list."""
     pattern = rf"(?<![\w.+-]){re.escape(name)}(?![\w+-]|\.\w)"
     if re.search(pattern, state.text.original) is not None:
         return True
@@ -105,9 +105,18 @@ def _written_as_is(state: PlanState, name: str) -> bool:
     # instead", "install VLC"); a product name in mixed case ("PackageKit") is not the
     # package's spelling, nor is an acronym said of something ("our MDM renames them")
     asked = rf"\b(?:use|install|add|want|need|with|plus)\s+(?:the\s+)?{re.escape(name.upper())}"
-    return bool(re.fullmatch(r"[a-z][a-z0-9]{1,7}", name)) and (
+    if re.fullmatch(r"[a-z][a-z0-9]{1,7}", name) and (
         re.search(rf"{asked}(?![\w+-]|\.\w)", state.text.original) is not None
-    )
+    ):
+        return True
+    # a product's name as products are written ("GIMP", "Thonny", "Git") in a list of
+    # what to install: "LibreOffice, GIMP, and Thonny", "with Vim and Git"
+    if not re.fullmatch(r"[a-z][a-z0-9]{2,15}", name):
+        return False
+    spelt = "|".join(re.escape(s) for s in (name.upper(), name.capitalize()))
+    verbs = r"install|add|need|want|with|plus|and|&|remove|drop|delete|uninstall|purge"
+    listed = rf"(?:\b(?:{verbs})\s+(?:the\s+)?|\w,\s+(?:and\s+)?)(?:{spelt})"
+    return re.search(rf"{listed}(?![\w+-]|\.\w)", state.text.original) is not None
 
 
 def _ambiguous(state: PlanState, token: Token) -> bool:

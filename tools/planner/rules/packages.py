@@ -24,6 +24,7 @@ from oic_ai.tools.planner.rules.capability_words import (
 )
 from oic_ai.tools.planner.rules.described import read_described
 from oic_ai.tools.planner.rules.package_apply import (
+    COUNTS,
     add_packages,
     apply_capabilities,
     apply_names,
@@ -209,7 +210,11 @@ def rule_packages(state: PlanState) -> None:
                 head = None
             continue  # "our boxes are offline": the accounting reads it
         objects = set(item.words) - ADVERBS  # "remove it please"
-        pointing = bool(objects) and objects <= _PRONOUNS
+        pointing = (
+            bool(objects)
+            and objects <= _PRONOUNS | COUNTS.keys()
+            and (bool(objects & _PRONOUNS) or objects == {"both"})
+        )
         if item.mode == "remove" and pointing and named_before(state, item):
             continue  # "xterm is an X11 thing. remove it": the one package the request named
         if (

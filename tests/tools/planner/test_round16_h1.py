@@ -1,0 +1,165 @@
+"""Round 16 (h1): packages pointed at, named as products are written, or described.
+
+Each class is tested with paraphrases that differ in verb, order and field from the dev13
+sentence that showed it, and with near-misses that must not trigger.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.planner import plan_request
+from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import added, plan_on, removed
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+
+
+def _plan(template: str, request: str, earlier: str = "") -> EditPlan:
+    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
+    return plan_request(request, text, mode="refine", earlier=earlier)
+
+
+# -- a pointer whose package was named before the request --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("earlier", "request_"),
+    [
+        ("why is curl in there? nobody asked for it", "take it out"),
+        ("What's curl doing in this image?", "ok, remove it please"),
+        ("is curl really needed here", "drop that one"),
+        ("curl looks unnecessary to me.", "then uninstall it"),
+        ("add htop\nwhy is curl in there?", "uninstall it"),
+    ],
+)
+def test_it_points_at_the_one_package_the_turn_before_named(earlier: str, request_: str) -> None:
+    template = "ubuntu24-aarch64-edge-container-raw.yml"
+    result = _plan(template, request_, earlier)
+    assert removed(result) == ["curl"], result.operations
+    assert not result.not_applied, result.not_applied
+
+
+def test_it_names_a_package_the_template_lacks_so_it_is_noted_not_reported() -> None:
+    result = _plan(UBUNTU, "take it out", "why is cloud-init in there? these units are offline")
+    assert removed(result) == [], result.operations
+    assert not result.not_applied, result.not_applied
+    assert "cloud-init" in result.summary
+
+
+@pytest.mark.parametrize(
+    "earlier",
+    [
+        "why are curl and jq in there?",  # two names for "it"
+        "what does this image do?",  # no name at all
+        "",
+    ],
+)
+def test_it_with_no_single_package_before_is_still_reported(earlier: str) -> None:
+    result = _plan("ubuntu24-aarch64-edge-container-raw.yml", "remove it", earlier)
+    assert removed(result) == [], result.operations
+    assert result.not_applied
+
+
+def test_the_nearest_sentence_that_names_a_package_is_what_it_points_at() -> None:
+    # "audit" is a package too, but the sentence right before names rsyslog
+    for said in (
+        "Audit finding AF-12: why is rsyslog in the image? Take it out please.",
+        "The audit team asked: why is rsyslog here? Take it out.",
+        "Audit note. rsyslog duplicates journald, drop it",
+    ):
+        result = plan_on("el10-x86_64-monitoring-web-raw.yml", said)
+        assert "rsyslog" in removed(result), (said, result.operations)
+        assert "audit" not in removed(result), (said, result.operations)
+
+
+def test_the_pointer_never_takes_back_what_the_same_request_adds() -> None:
+    for said in (
+        "please add nginx and remove curl, we don't use it",
+        "add nginx, and drop curl since nobody uses it",
+        "remove curl, we don't use it, and add nginx",
+    ):
+        result = plan_on("ubuntu24-aarch64-edge-container-raw.yml", said)
+        assert "nginx" in added(result), (said, result.operations)
+        assert "nginx" not in removed(result), (said, result.operations)
+        assert "curl" in removed(result), (said, result.operations)
+    # a capability's package added, a package the template lacks pointed at
+    for said in (
+        "please add nginx and remove cloud-init, we don't use it",
+        "install apache2, and drop cloud-init since nobody uses it",
+    ):
+        result = plan_on("azl3-x86_64-minimal-raw.yml", said)
+        assert not removed(result), (said, result.operations)
+        assert added(result), (said, result.operations)
+        assert not result.not_applied, (said, result.not_applied)
+        assert "cloud-init" in result.summary, (said, result.summary)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I don't see why curl and jq belong in a production image - drop those two.",
+        "curl and jq are debugging leftovers, remove both",
+        "jq, curl: take those two out",
+    ],
+)
+def test_those_two_takes_both_packages_named_before(said: str) -> None:
+    result = plan_on("ubuntu24-aarch64-edge-container-raw.yml", said)
+    assert sorted(removed(result)) == ["curl", "jq"], result.operations
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_count_that_does_not_match_the_names_is_reported() -> None:
+    said = "curl, jq and watchdog are leftovers, drop those two"
+    result = plan_on("ubuntu24-aarch64-edge-container-raw.yml", said)
+    assert removed(result) == [], result.operations
+    assert result.not_applied
+
+
+def test_those_two_names_the_template_lacks_are_noted_not_reported() -> None:
+    said = "why would selinux-policy-devel and setools-console be in here - drop those two"
+    result = plan_on(UBUNTU, said)
+    assert not result.not_applied, result.not_applied
+    assert "selinux-policy-devel" in result.summary
+
+
+# -- a product's name written as products are written ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "names"),
+    [
+        ("I'd like a desktop with LibreOffice, GIMP, and Thonny for the lessons", {"gimp"}),
+        ("install Git and Vim", {"git", "vim"}),
+        ("the PCs need Thonny, plus GIMP", {"thonny", "gimp"}),
+        ("with Inkscape and Audacity for the media class", {"inkscape", "audacity"}),
+    ],
+)
+def test_a_capitalised_product_name_in_a_list_is_its_package(said: str, names: set[str]) -> None:
+    result = plan_on(UBUNTU, said)
+    assert names <= set(added(result)), result.operations
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_capitalised_product_is_removed_by_its_name_too() -> None:
+    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    from oic_ai.tools.applier import apply_plan
+
+    with_gimp = apply_plan(text, plan_request("add gimp", text, mode="refine")).text
+    for said in ("please take GIMP out again", "drop GIMP, the PCs are too slow", "remove Gimp"):
+        result = plan_request(said, with_gimp, mode="refine")
+        assert removed(result) == ["gimp"], (said, result.operations)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "we met with Priya and Dell yesterday",  # people and companies: no package names
+        "the Python lessons start in May",
+        "add a user Thonny",  # a user's name, not the package
+    ],
+)
+def test_capitalised_words_that_are_no_listed_package_add_nothing(said: str) -> None:
+    result = plan_on(UBUNTU, said)
+    assert not ({"thonny", "python", "dell", "priya"} & set(added(result))), result.operations
