@@ -55,6 +55,7 @@ from oic_ai.tools.planner.remarks import (
     has_words,
     is_remark,
     mostly_english,
+    names_parts_of,
     remark_label,
 )
 from oic_ai.tools.planner.rules.beyond import INDIRECT_QUESTION
@@ -460,6 +461,8 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         # vim. no editors on a jump box": a refusal of a kind of thing, said after the
         # request removed something, says why
         return Reading("context", "why the request removed something")
+    if reading.why.startswith("wish") and names_parts_of(item.tokens, [*state.add]):
+        return Reading("context", "describes a package this request changed")  # "the runtime"
     if reading.why.startswith(("package", "unknown word")) and _only_changed_names(state, item):
         # "put vim and tmux on it, techs live in tmux": the name was read in this request
         # already; said again, it tells why

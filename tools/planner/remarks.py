@@ -92,3 +92,20 @@ def is_remark(tokens: Sequence[Token], match: BankMatch) -> bool:
         words[0] in _PEOPLE and len(words) > 1 and words[1] not in _REQUESTING
     )
     return remark >= _REMARK_FLOOR and said
+
+
+def names_parts_of(tokens: Sequence[Token], names: Sequence[str]) -> bool:
+    """True when what a wish asks for is all parts of one of ``names`` (split at "-").
+
+    "We need the oneAPI runtime" beside "apt install intel-oneapi-runtime-libs": the wish
+    describes the package the request installs, by the parts of its name. Who wishes
+    ("our models want ...") stands before the verb of wishing.
+    """
+    words = [t.text for t in tokens]
+    at = next((i for i, w in enumerate(words) if w in _REQUESTING), -1)
+    wanted = {w for w in words[at + 1 :] if w not in _FUNCTION_WORDS and w not in _WISHING}
+    return bool(wanted) and any(wanted <= set(name.split("-")) for name in names if "-" in name)
+
+
+# what a wish says besides its object: "is what we're after", "too", "please"
+_WISHING = frozenset("please pls also too what we're after are is we our really".split())

@@ -32,9 +32,10 @@ _CODENAME_EXPR = re.compile(
 _OTHER_EXPR = re.compile(r"\$\((?:[^()]|\([^()]*\))*\)")
 _CODENAME = "\x00codename"
 _FETCH = re.compile(rf"\b(?:curl|wget)\b[^\n|]*?(?P<url>{_URL})")
-# where a fetched file goes: "-o PATH", "-O PATH", "tee [-a] PATH", "> PATH", "--dearmor -o PATH"
+# where a fetched file goes: "-o PATH", "-fsSLo PATH", "-O PATH", "--output-document=PATH",
+# "tee [-a] PATH", "> PATH", "--dearmor -o PATH"
 _DESTINATION = re.compile(
-    r"(?:\s-o\s*|\s-O\s*|\btee\s+(?:-a\s+)?|>\s*|--output\s+|--dearmor\s+-o\s*)"
+    r"(?:\s-[a-zA-Z]*[oO]\s*|\btee\s+(?:-a\s+)?|>\s*|--output(?:-document)?[\s=]+|--dearmor\s+-o\s*)"
     r"(?P<path>/[^\s\"'`|;&]+)"
 )
 _IMPORT = re.compile(
@@ -131,8 +132,9 @@ def read_vendor_repositories(text: str) -> tuple[str, list[str], list[str]]:
                 used.add(number)
             continue
         url = fetch.group("url")
+        # "wget -q -O PATH URL" names the file before the URL, "curl URL -o PATH" after it
         destinations = [
-            d.group("path") for d in _DESTINATION.finditer(line, fetch.end()) if d.group("path")
+            d.group("path") for d in _DESTINATION.finditer(line, fetch.start()) if d.group("path")
         ]
         destinations = [d for d in destinations if d != "/dev/null"]
         if re.search(r"\.(?:list|sources|repo)$", url):

@@ -163,3 +163,68 @@ def test_a_capitalised_product_is_removed_by_its_name_too() -> None:
 def test_capitalised_words_that_are_no_listed_package_add_nothing(said: str) -> None:
     result = plan_on(UBUNTU, said)
     assert not ({"thonny", "python", "dell", "priya"} & set(added(result))), result.operations
+
+
+# -- a vendor's key fetched with the keyring file named before the URL -------------------
+
+
+def _repository(result: EditPlan) -> dict[str, object]:
+    repos = [op for op in result.operations if op.op == "add_repository"]
+    assert len(repos) == 1, result.operations
+    return repos[0].model_dump()
+
+
+@pytest.mark.parametrize(
+    "fetch",
+    [
+        "sudo wget -q -O /etc/apt/keyrings/acme.gpg https://pkgs.acme.example/gpg.key",
+        "curl -fsSLo /etc/apt/keyrings/acme.gpg https://pkgs.acme.example/gpg.key",
+        "wget --output-document=/etc/apt/keyrings/acme.gpg https://pkgs.acme.example/gpg.key",
+        "curl -fsSL https://pkgs.acme.example/gpg.key -o /etc/apt/keyrings/acme.gpg",
+    ],
+)
+def test_the_key_file_named_before_or_after_the_url_is_the_repositorys_key(fetch: str) -> None:
+    said = (
+        "we want acme-agent from the vendor's repo, their docs say:\n"
+        f"{fetch}\n"
+        'echo "deb [signed-by=/etc/apt/keyrings/acme.gpg] https://pkgs.acme.example stable main"'
+        " | sudo tee /etc/apt/sources.list.d/acme.list\n"
+        "sudo apt-get update && sudo apt-get install acme-agent"
+    )
+    result = plan_on(UBUNTU, said)
+    repo = _repository(result)
+    assert repo["url"] == "https://pkgs.acme.example", repo
+    assert repo["pkey"] == "https://pkgs.acme.example/gpg.key", repo
+    assert (repo["codename"], repo["component"]) == ("stable", "main"), repo
+    assert "acme-agent" in added(result), result.operations
+
+
+# -- a wish that describes the package the pasted install names ---------------------------
+
+
+@pytest.mark.parametrize(
+    "wish",
+    [
+        "We need the oneAPI runtime, Intel's page says:",
+        "the runtime libs are what we're after, from Intel:",
+        "Our models want the oneAPI runtime. Intel's steps:",
+    ],
+)
+def test_a_wish_naming_parts_of_the_installed_package_is_context(wish: str) -> None:
+    said = (
+        f"{wish}\n"
+        'echo "deb [signed-by=/usr/share/keyrings/oneapi.gpg] https://apt.repos.intel.com/oneapi'
+        ' all main" | sudo tee /etc/apt/sources.list.d/oneAPI.list\n'
+        "wget -O- https://apt.repos.intel.com/intel-gpg-keys/KEY.PUB | gpg --dearmor"
+        " | sudo tee /usr/share/keyrings/oneapi.gpg > /dev/null\n"
+        "sudo apt install intel-oneapi-runtime-libs"
+    )
+    result = plan_on(UBUNTU, said)
+    assert "intel-oneapi-runtime-libs" in added(result), result.operations
+    assert not result.not_applied, result.not_applied
+
+
+def test_a_wish_for_something_else_beside_the_install_is_still_reported() -> None:
+    said = "We need the oneAPI compiler too.\nsudo apt install intel-oneapi-runtime-libs"
+    result = plan_on(UBUNTU, said)
+    assert result.not_applied or "compiler" in " ".join(added(result)), result
