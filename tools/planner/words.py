@@ -115,7 +115,7 @@ FILLER = (
             "around approximately that's it's there's here's what's units unit binary decimal "
             "anymore here there either produce output emit installed included present available "
             "normal regular ordinary usual plain "
-            "oh ah hmm hm um uh lol haha btw fyi nvm tbh "
+            "oh ah hmm hm um uh lol haha btw fyi nvm tbh asap imo imho afaik iirc idk "
             "e.g e.g. eg i.e i.e. ie etc etc. vs up they their he she his her "
             "gigabytes gigabyte gibibytes gibibyte megabytes megabyte mebibytes mebibyte "
             "terabytes terabyte tebibytes tebibyte gb gib mb mib tb tib kb kib"

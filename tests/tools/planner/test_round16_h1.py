@@ -228,3 +228,40 @@ def test_a_wish_for_something_else_beside_the_install_is_still_reported() -> Non
     said = "We need the oneAPI compiler too.\nsudo apt install intel-oneapi-runtime-libs"
     result = plan_on(UBUNTU, said)
     assert result.not_applied or "compiler" in " ".join(added(result)), result
+
+
+# -- places where an unknown word is never a package --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "word"),
+    [
+        ("can you also bring up can0 at boot? and add python3-can", "can0"),
+        ("add a static address on eth1 plus htop", "eth1"),
+        ("with tcpdump and enp3s0 up on boot", "enp3s0"),
+        ("need picocom for ttyUSB0 and minicom", "ttyusb0"),
+        ("set vcan0 at 250k bitrate, add can-utils", "bitrate"),
+        ("with htop and 4 cores", "cores"),
+        ("also prometheus itself, from the normal ubuntu repos", "repos"),
+        ("add grafana, from the vendor's own mirrors", "mirrors"),
+        ("We install telegraf from InfluxData, their docs say: use the stable channel", "docs"),
+        ("need ubuntu 24.04 img asap with strace", "asap"),
+    ],
+)
+def test_a_word_where_no_package_stands_is_never_added(said: str, word: str) -> None:
+    result = plan_on(UBUNTU, said)
+    assert word not in added(result), (said, result.operations)
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("add nginx from the ubuntu archive", "nginx"),  # the name before "from" counts
+        ("add x264 and lz4", "x264"),  # names that end in digits are no devices
+        ("install mpg123", "mpg123"),
+        ("add acme-agent from the corp repo", "acme-agent"),
+    ],
+)
+def test_names_near_those_places_still_count(said: str, name: str) -> None:
+    result = plan_on(UBUNTU, said)
+    assert name in added(result), (said, result.operations)

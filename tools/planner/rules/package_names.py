@@ -13,6 +13,7 @@ from functools import lru_cache
 from oic_ai.stores.capability_catalog import Capability, words
 from oic_ai.tools.planner.lexicon import is_common, is_english
 from oic_ai.tools.planner.rules.capability_words import real_names
+from oic_ai.tools.planner.rules.package_places import no_package_here
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.text import Item, Token
 from oic_ai.tools.planner.words import (
@@ -577,6 +578,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     words = item.words
     before = words[: words.index(token)] if token in words else words
     found = next((t for t in item.tokens if t.text == token), None)
+    if no_package_here(state, found, token):
+        return False  # "bring up can0", "500k bitrate", "from the ubuntu repos", "docs say"
     if found is not None and _OBJECT_AFTER.match(state.text.work, found.end):
         return False  # "configure it to keep the logs": a verb and its object, no name
     if found is not None and _SUBJECT_OF.match(state.text.work, found.end):
