@@ -265,3 +265,56 @@ def test_a_word_where_no_package_stands_is_never_added(said: str, word: str) -> 
 def test_names_near_those_places_still_count(said: str, name: str) -> None:
     result = plan_on(UBUNTU, said)
     assert name in added(result), (said, result.operations)
+
+
+# -- a package described by the parts of its name -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("with nginx and certbot (and the nginx plugin for certbot)", "python3-certbot-nginx"),
+        ("certbot's nginx plugin too please", "python3-certbot-nginx"),
+        (
+            "docker, and that exporter thing prometheus uses for node stats",
+            "prometheus-node-exporter",
+        ),
+        ("also the node exporter for prometheus", "prometheus-node-exporter"),
+        ("put the prometheus exporter for nginx on it", "prometheus-nginx-exporter"),
+    ],
+)
+def test_the_parts_of_one_known_name_around_a_kind_of_thing_name_it(said: str, name: str) -> None:
+    result = plan_on(UBUNTU, said)
+    assert name in added(result), (said, result.operations)
+    assert not result.not_applied, result.not_applied
+
+
+def test_the_described_package_is_spelt_as_the_target_spells_it() -> None:
+    result = plan_on("el10-x86_64-minimal-raw.yml", "add the node exporter thing for prometheus")
+    assert "prometheus-node-exporter" not in added(result), result.operations
+    assert any("node-exporter" in name for name in added(result)), result.operations
+
+
+def test_a_described_package_can_be_removed_too() -> None:
+    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    from oic_ai.tools.applier import apply_plan
+
+    with_it = apply_plan(text, plan_request("add python3-certbot-nginx", text, mode="refine")).text
+    result = plan_request("drop the nginx plugin for certbot", with_it, mode="refine")
+    assert removed(result) == ["python3-certbot-nginx"], result.operations
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add a plugin for grafana",  # one part only: nothing is made up
+        "the exporter is scraped by prometheus",  # parts of several names, none whole
+        "nginx and certbot, that's it",  # no kind of thing named
+    ],
+)
+def test_words_that_spell_no_single_known_name_add_nothing_new(said: str) -> None:
+    result = plan_on(UBUNTU, said)
+    assert not {"python3-certbot-nginx", "prometheus-nginx-exporter"} & set(added(result)), (
+        said,
+        result.operations,
+    )

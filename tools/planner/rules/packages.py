@@ -23,6 +23,7 @@ from oic_ai.tools.planner.rules.capability_words import (
     names_capability as _names_capability,
 )
 from oic_ai.tools.planner.rules.described import read_described
+from oic_ai.tools.planner.rules.name_parts import read_name_parts
 from oic_ai.tools.planner.rules.package_apply import (
     COUNTS,
     add_packages,
@@ -137,6 +138,7 @@ def rule_packages(state: PlanState) -> None:
     conditional_removals(state, _resolve_item)  # "if X is in there, remove it"
     switched_to(state, _resolve_item)  # "we're switching to the ipsec stack (strongswan)"
     _described(state)
+    read_name_parts(state)  # "the nginx plugin for certbot": python3-certbot-nginx
     said_of(state, _resolve_item)
     _replace_pointing(state)
     picks = _picked(state)
