@@ -54,6 +54,7 @@ from oic_ai.tools.planner.remarks import (
     CONNECTORS,
     has_words,
     is_remark,
+    machine_role,
     mostly_english,
     names_parts_of,
     remark_label,
@@ -461,6 +462,8 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         # vim. no editors on a jump box": a refusal of a kind of thing, said after the
         # request removed something, says why
         return Reading("context", "why the request removed something")
+    if reading.why.startswith(("wish", "imperative")) and machine_role(clause.text):
+        return Reading("context", "what the machine is to become")  # "turn it into a NAS"
     if reading.why.startswith("wish") and names_parts_of(item.tokens, [*state.add]):
         return Reading("context", "describes a package this request changed")  # "the runtime"
     if reading.why.startswith(("package", "unknown word")) and _only_changed_names(state, item):

@@ -109,3 +109,20 @@ def names_parts_of(tokens: Sequence[Token], names: Sequence[str]) -> bool:
 
 # what a wish says besides its object: "is what we're after", "too", "please"
 _WISHING = frozenset("please pls also too what we're after are is we our really".split())
+
+
+# "i want to turn it into a little homelab box", "we'll use the NUC as a media server",
+# "make this old laptop into a kiosk": what the machine becomes, which the image as a whole
+# answers; no field of the template holds it
+_MACHINE_ROLE = re.compile(
+    r"\b(?:turn|make|convert|repurpose|transform)\s+(?:it|this|that|them|these|the\s+[\w-]+"
+    r"(?:\s+[\w-]+)?)\s+into\s+(?:a|an|our|my)\b"
+    r"|\b(?:use|using|repurpose|repurposing)\s+(?:it|this|that|them|these|the\s+[\w-]+)\s+as\s+"
+    r"(?:a|an|our|my)\b",
+    re.IGNORECASE,
+)
+
+
+def machine_role(text: str) -> bool:
+    """True when ``text`` says what the machine is to become ("turn it into a homelab box")."""
+    return _MACHINE_ROLE.search(text) is not None
