@@ -341,3 +341,36 @@ def test_what_the_machine_becomes_is_context(said: str) -> None:
 def test_a_field_turned_into_a_value_is_still_read() -> None:
     result = plan_on(UBUNTU, "make the disk into a 32GiB one")
     assert any(op.op == "set_disk_size" for op in result.operations), result.operations
+
+
+def test_a_from_phrase_before_a_verb_and_a_spaced_name_keep_their_readings() -> None:
+    result = plan_on(UBUNTU, "and from that repo install cuda-toolkit")
+    assert "cuda-toolkit" in added(result), result.operations
+    result = plan_on(
+        "ubuntu24-aarch64-edge-container-raw.yml", "rm node exporter, collectd instead"
+    )
+    assert "collectd" in added(result), result.operations
+    assert "prometheus-node-exporter" in removed(result), result.operations
+
+
+# -- a removal read by another rule lends its verb past an earlier adding verb -------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "management wants curl gone, so take out the vendor repo and the jq package",
+        "we need htop, so drop the old mirror and the jq package",
+        "ops wants a leaner box: remove the ops user and jq",
+        "we'd like it smaller, so delete the extra repo, plus jq",
+    ],
+)
+def test_the_nearer_removal_verb_reaches_the_package_after_it(said: str) -> None:
+    result = plan_on("ubuntu24-aarch64-edge-container-raw.yml", said)
+    assert "jq" in removed(result), (said, result.operations)
+    assert "jq" not in added(result), (said, result.operations)
+
+
+def test_an_adding_verb_after_the_removal_still_adds() -> None:
+    result = plan_on(UBUNTU, "remove the old repo and add jq")
+    assert "jq" in added(result), result.operations

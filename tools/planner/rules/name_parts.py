@@ -49,6 +49,8 @@ def read_name_parts(state: PlanState) -> None:
         core = dict(names)[chosen[0]]
         if any(dict(names)[name] != core for name in chosen):
             continue  # two things fit the words: nothing is guessed
+        if _said_whole(chosen, [t.text for t in tokens]):
+            continue  # "rm node exporter": the name itself, spaced; the usual rules read it
         # the same parts under a packaging prefix ("golang-github-prometheus-node-exporter"
         # beside "prometheus-node-exporter"): the plain name
         chosen = _on_target(state, min(chosen, key=lambda name: (name.count("-"), len(name))))
@@ -60,6 +62,14 @@ def read_name_parts(state: PlanState) -> None:
             remove_packages(state, item, chosen, chosen[0])  # "drop the nginx plugin for certbot"
         else:
             add_packages(state, item, chosen, chosen[0])
+
+
+def _said_whole(names: list[str], words: list[str]) -> bool:
+    """True when one of ``names`` is written out in ``words``, its parts in order."""
+    said = " ".join(words)
+    return any(
+        re.search(rf"(?<![\w-]){re.escape(' '.join(n.split('-')))}(?![\w-])", said) for n in names
+    )
 
 
 def _on_target(state: PlanState, name: str) -> list[str]:

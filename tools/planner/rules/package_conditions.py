@@ -338,8 +338,10 @@ def removal_across(state: PlanState, item: Item) -> Item | None:
     still adds, and a list after a read change of another kind ("hostname box1, htop")
     keeps its own reading.
     """
-    if (item.mode, item.verb) not in _VERBLESS:
+    if (item.mode, item.verb) not in _VERBLESS and item.mode != "add":
         return None  # a verb of its own
+    # an adding verb carried from before the read removal ("wants grafana ..., so take out
+    # the grafana repo and the grafana package"): the removal's verb is the nearer one
     start = item.span[0]
     original = state.text.original
     for claim_start, claim_end, owner in state.text.claims:
@@ -350,11 +352,14 @@ def removal_across(state: PlanState, item: Item) -> Item | None:
         lead = re.split(r"[.;:!?\n]", original[:claim_end])[-1]
         if claim_start < claim_end - len(lead):
             continue  # the read span began in an earlier sentence
-        opening = lead.lower().split()
-        while opening and opening[0].strip(",") in _LEADS:
-            opening.pop(0)
-        if _TAKE_OUT.match(" ".join(opening)) and not set(opening) & ADD_VERBS:
-            return Item("remove", item.tokens, opening[0])
+        # the sentence, or the clause of it the read span is in ("management wants grafana
+        # in a container, so take out the grafana repo and the grafana package")
+        for said in (lead, lead.rsplit(",", 1)[-1]):
+            opening = said.lower().split()
+            while opening and opening[0].strip(",") in _LEADS:
+                opening.pop(0)
+            if _TAKE_OUT.match(" ".join(opening)) and not set(opening) & ADD_VERBS:
+                return Item("remove", item.tokens, opening[0])
     return None
 
 

@@ -22,6 +22,7 @@ import re
 
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Token
+from oic_ai.tools.planner.words import ADD_VERBS, REMOVE_VERBS
 
 # the kernel's device names: interfaces (classic and predictable), CAN, serial, disks
 _DEVICE = re.compile(
@@ -52,6 +53,11 @@ def no_package_here(state: PlanState, found: Token | None, token: str) -> bool:
     before = text[max(0, found.start - 40) : found.start]
     if _QUANTITY_BEFORE.search(before):
         return True  # "at 500k bitrate", "with 4 cores": what the number counts
-    if _SOURCE_BEFORE.search(before) and _CLAUSE_END.match(text, found.end):
-        return True  # "from the normal ubuntu repos": where packages come from
+    source = _SOURCE_BEFORE.search(before)
+    if (
+        source is not None
+        and _CLAUSE_END.match(text, found.end)
+        and not set(source.group().lower().split()) & (ADD_VERBS | REMOVE_VERBS)
+    ):
+        return True  # "from the normal ubuntu repos" ("from that repo install X" installs)
     return bool(_SAYING_AFTER.match(text, found.end))  # "their docs say": who says it
