@@ -13,6 +13,7 @@ from oic_ai.stores.capability_catalog import Capability
 from oic_ai.stores.vocabulary import PACKAGE_CAPABILITIES
 from oic_ai.tools.planner.rules.capability_words import find_capabilities
 from oic_ai.tools.planner.rules.package_names import family_names, removal_aliases
+from oic_ai.tools.planner.rules.withdrawn import withdraws_addition
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, tokenize
 from oic_ai.tools.planner.words import FILLER
@@ -151,6 +152,8 @@ def named_before(state: PlanState, item: Item) -> bool:
         pieces.append((before[start:end], start))
         start = end
     for said, at in reversed(pieces):
+        if at >= 0 and withdraws_addition(state, item, said, at, _names_in):
+            return True  # "add the zebra printer stuff - nah, skip it": taken back
         named, things = _pointed_at(state, said)
         if not named:
             continue
@@ -165,6 +168,10 @@ def named_before(state: PlanState, item: Item) -> bool:
                 state.text.consume(begin, end, "context")
         return True
     return False
+
+
+def _names_in(state: PlanState, said: str) -> list[str]:
+    return _pointed_at(state, said)[0]
 
 
 def _pointed_at(state: PlanState, said: str) -> tuple[list[str], int]:
