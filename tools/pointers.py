@@ -178,13 +178,13 @@ def resolve_pointers(
 
 
 # "hostname kiosk-01. no wait, make it lobby-kiosk", "add htop, actually no, make that
-# btop", "disk 16GB - sorry, I mean 24GB": the value after the change of mind takes the
-# place of the last value of the clause before it
+# btop", "disk 16GB - sorry, I mean 24GB", "add nginx no wait caddy": the value after the
+# change of mind takes the place of the last value of the clause before it
 _CORRECTED = re.compile(
     r"(?P<taken>[^.;,!?\n]*[\w./:])\s*(?:[.;,!]|\s[-–—])*\s+"
     r"(?:no\s*,?\s*wait|wait\s*,?\s*no|actually\s*,?\s*no|no\s*,?\s*actually|sorry|oops|"
     r"or\s+rather|rather)\s*[,:-]?\s*"
-    r"(?:(?:make|call|change)\s+(?:it|that)(?:\s+to)?|i\s+mean(?:t)?|use|it\s+should\s+be)\s+"
+    r"(?:(?:(?:make|call|change)\s+(?:it|that)(?:\s+to)?|i\s+mean(?:t)?|use|it\s+should\s+be)\s+)?"
     r"(?P<value>[\w][\w./:-]*)(?=\s*(?:[.;,!?]|$|\s(?:and|then|please|pls|instead)\b))",
     re.IGNORECASE,
 )
