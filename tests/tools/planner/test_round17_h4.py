@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from oic_ai.tools.pointers import resolve_corrections
 from tests.tools.planner.helpers import added, plan_after, removed
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
@@ -42,7 +43,9 @@ def test_a_pointer_after_a_change_of_mind_takes_back_the_addition(request_: str)
         ("add htop, and cups is not needed, remove it", ["cups"]),
     ],
 )
-def test_a_pointer_at_another_named_package_still_removes_it(request_: str, gone: list[str]) -> None:
+def test_a_pointer_at_another_named_package_still_removes_it(
+    request_: str, gone: list[str]
+) -> None:
     result = plan_after(DEBIAN, WITH_CUPS, request_)
     assert added(result) == ["htop"], result.operations
     assert removed(result) == gone, result.operations
@@ -52,3 +55,169 @@ def test_no_change_of_mind_keeps_the_addition() -> None:
     # "the default site" is what "it" is, not nginx: nginx stays asked for
     result = plan_after(DEBIAN, WITH_CUPS, "add nginx and the default site is useless, remove it")
     assert added(result) == ["nginx"], result.operations
+
+
+# -- places where an unknown word is no package -------------------------------------------
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "what did i ask for again pkg-wise",  # an adverb in -wise / -ish
+        "security-wise, add htop",
+        "disk-wise it can stay, install htop",
+        "make it small-ish and add htop",
+    ],
+)
+def test_an_adverb_made_with_wise_or_ish_is_no_package(request_: str) -> None:
+    result = plan_after(UBUNTU, "add jq", request_)
+    assert all(n.endswith(("wise", "ish")) is False for n in added(result)), result.operations
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "remove loglevel=7 and add quiet, console spew adds jitter",
+        "drop quiet, the splash screen adds lag on boot",
+        "add htop; the vendor blob includes telemetryd anyway",
+        "the old kernel brings flakiness, add htop",
+    ],
+)
+def test_the_object_of_a_third_person_verb_with_its_own_subject_is_no_package(
+    request_: str,
+) -> None:
+    result = plan_after(UBUNTU, "add jq", request_)
+    assert not {"jitter", "lag", "telemetryd", "flakiness"} & set(added(result))
+
+
+def test_an_adding_verb_said_of_the_image_still_adds_an_unknown_name() -> None:
+    result = plan_after(UBUNTU, "add jq", "the image also adds acme-agent")
+    assert "acme-agent" in added(result), result.operations
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "can you bake this into the image",
+        "could you wire up htop",
+        "would u stuff jq in there",
+        "can you fold in the htop package",
+    ],
+)
+def test_a_word_after_you_is_a_verb(request_: str) -> None:
+    result = plan_after(UBUNTU, "add jq", request_)
+    assert not {"bake", "wire", "stuff", "fold"} & set(added(result)), result.operations
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "make it register with our orchestrator on first boot",
+        "it should connect to the fleetd server at startup",
+        "have each box enroll in corpmdm when it comes up",
+        "report to our collectorx every minute, and add htop",
+    ],
+)
+def test_what_the_machine_reaches_over_the_network_is_no_package(request_: str) -> None:
+    result = plan_after(UBUNTU, "add jq", request_)
+    assert not {"orchestrator", "fleetd", "corpmdm", "collectorx"} & set(added(result))
+
+
+def test_install_after_connect_still_names_a_package() -> None:
+    result = plan_after(UBUNTU, "add jq", "connect to the vpn with wireguard-tools, install it")
+    assert "wireguard-tools" in added(result), result.operations
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "put these keys in:\nmaria: ssh-ed25519 AAAAC3Nza m@lap\nkaplan: ssh-rsa AAAAB3 k@ws",
+        "notes per box\n- lanea: front of store\n- laneb: back",
+        "set these up:\n* zorblat: the kiosk account\n* htop",
+    ],
+)
+def test_a_label_opening_a_line_before_a_colon_is_no_package(request_: str) -> None:
+    result = plan_after(UBUNTU, "add jq", request_)
+    assert not {"maria", "kaplan", "lanea", "laneb", "zorblat"} & set(added(result))
+
+
+def test_an_account_the_template_has_is_no_package() -> None:
+    result = plan_after(UBUNTU, "add a user tkaplan with sudo", "and tkaplan too, install it")
+    assert "tkaplan" not in added(result), result.operations
+
+
+@pytest.mark.parametrize(
+    ("request_", "known"),
+    [
+        ("homelab box, docker + compose + portainer + htop", "htop"),
+        ("jq & portainer & htop for the nas", "htop"),
+        ("nas stuff - htop + jellyfinx", "htop"),
+        ("nas, htop + portainer. hostname nas-01", "htop"),
+    ],
+)
+def test_an_unknown_name_in_a_list_nobody_asks_for_is_reported(request_: str, known: str) -> None:
+    result = plan_after(UBUNTU, "add jq", request_)
+    assert known in added(result) or known in {"htop"}, result.operations
+    assert not {"portainer", "jellyfinx"} & set(added(result)), result.operations
+    assert any("portainer" in n or "jellyfinx" in n for n in result.not_applied)
+
+
+@pytest.mark.parametrize(
+    "request_", ["add htop + acme-agent", "install jq & acme-agent", "need htop + acme-agent"]
+)
+def test_an_unknown_name_in_a_list_a_verb_asks_for_stays(request_: str) -> None:
+    result = plan_after(UBUNTU, "add vim", request_)
+    assert "acme-agent" in added(result), result.operations
+
+
+@pytest.mark.parametrize(
+    "request_", ["plus libmodbus", "install libcurl please", "we need libusb too", "add libgpiod"]
+)
+def test_a_library_upstream_name_on_debian_is_reported_not_invented(request_: str) -> None:
+    result = plan_after(DEBIAN, "add htop", request_)
+    assert added(result) == [], result.operations
+    assert any("-dev package" in n for n in result.not_applied), result.not_applied
+
+
+@pytest.mark.parametrize(
+    ("request_", "name"),
+    [
+        ("install the package libfoo", "libfoo"),  # marked as a package: one's own
+        ("add `libacme`", "libacme"),
+        ("add libreoffice-writer", "libreoffice-writer"),  # the library knows it
+    ],
+)
+def test_a_library_name_marked_or_known_is_still_added(request_: str, name: str) -> None:
+    result = plan_after(DEBIAN, "add htop", request_)
+    assert name in added(result), result.operations
+
+
+@pytest.mark.parametrize(
+    ("request_", "kept", "gone"),
+    [
+        ("add nginx no wait caddy, and samba for the shares", ["caddy", "samba"], "nginx"),
+        ("install vim, no wait, neovim", ["neovim"], "vim"),
+        ("add htop sorry btop", ["btop"], "htop"),
+        ("add mc oops tmux please", ["tmux"], "mc"),
+    ],
+)
+def test_a_bare_value_after_a_change_of_mind_replaces_the_one_before(
+    request_: str, kept: list[str], gone: str
+) -> None:
+    result = plan_after(DEBIAN, "add jq", resolve_corrections(request_))
+    assert all(k in added(result) for k in kept), result.operations
+    assert gone not in added(result), result.operations
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "add nginx no wait we also need samba",  # a sentence follows, no bare value
+        "install vim sorry I am late",
+        "add htop. no wait, that is fine",
+    ],
+)
+def test_a_change_of_mind_followed_by_a_sentence_is_no_value(request_: str) -> None:
+    assert resolve_corrections(request_) == request_

@@ -13,7 +13,12 @@ from functools import lru_cache
 from oic_ai.stores.capability_catalog import Capability, words
 from oic_ai.tools.planner.lexicon import is_common, is_english
 from oic_ai.tools.planner.rules.capability_words import real_names
-from oic_ai.tools.planner.rules.package_places import no_package_here
+from oic_ai.tools.planner.rules.package_places import (
+    UNKNOWN_IN_LIST,
+    no_package_here,
+    unasked_list,
+    upstream_library,
+)
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.text import Item, Token
 from oic_ai.tools.planner.words import (
@@ -323,7 +328,8 @@ def prefer_picks(state: PlanState, picks: Sequence[Capability]) -> None:
 # leave headroom", "the lab runs foo": an unknown word after one of them is not asked for.
 _STATING_VERBS = frozenset(
     "has have had having contains containing run runs running use uses using carry carries "
-    "offer offers provide provides providing".split()
+    "offer offers provide provides providing adds includes ships brings pulls installs "
+    "bundles".split()
 )
 # what a wish is said of: "the image had tcpdump", "it should have jq", "one that runs X"
 _IMAGE_SUBJECTS = (
@@ -546,7 +552,7 @@ _HOST_LIKE = re.compile(
     r"|home|edu|gov)$"
 )
 # Words after which an unknown word is a verb: "to" and the subject pronouns.
-_BEFORE_A_VERB = frozenset("to it he she they we i who which that nobody everyone".split())
+_BEFORE_A_VERB = frozenset("to it he she they we i you u who which that nobody everyone".split())
 # The verbs that mark what follows as a package even when nothing knows the name.
 _BEFORE_A_STATE = frozenset("be been being become becomes stay stays remain remains".split())
 _STRONG_VERBS = frozenset({"install", "installing", "installed", "packages", "package"})
@@ -563,6 +569,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     """
     if token in state.user_names or token == state.hostname:
         return False  # an account or host name this request used ("ops needs an account")
+    if any(token == user.name for user in state.facts.users):
+        return False  # "tkaplan: ssh-ed25519 ...": an account the template has
     if known(state, written):
         return True
     if re.fullmatch(r"[\d.,:~+-]+", written):
@@ -580,12 +588,19 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     found = next((t for t in item.tokens if t.text == token), None)
     if no_package_here(state, found, token):
         return False  # "bring up can0", "500k bitrate", "from the ubuntu repos", "docs say"
+    if found is not None and unasked_list(state, found):
+        # "docker + compose + portainer + htop": in a list nobody asks for, a name nothing
+        # knows (a container, a product) is reported, never guessed to be a package
+        state.reject(found.start, found.end, UNKNOWN_IN_LIST.format(name=written))
+        return False
     if found is not None and _OBJECT_AFTER.match(state.text.work, found.end):
         return False  # "configure it to keep the logs": a verb and its object, no name
     if found is not None and _SUBJECT_OF.match(state.text.work, found.end):
         return False  # "the codecs need them": the subject of a verb, not a thing asked for
     if found is not None and _ASSIGNED.match(state.text.work, found.end):
         return False  # 'disk_size = "40G"': a pasted setting's field, not a name
+    if found is not None and re.search(r"\b(?:you|u)\s+$", state.text.original[: found.start]):
+        return False  # "can you bake this into an image": a verb after its subject
     if before and before[-1] in _BEFORE_A_VERB:
         return False  # "wants us to consolidate", "make sure it boots": a verb, not a thing
     if before and before[-1] in _BEFORE_A_STATE:
@@ -597,6 +612,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     quoted = f"`{written}`" in state.text.original
     marked = quoted or any(w in ("package", "packages") for w in before)
     phrase = before[-1:] == ["the"] or len([w for w in words if w not in FILLER]) > 1
+    if not marked and found is not None and upstream_library(state, found, written):
+        return False  # "plus libmodbus": Debian ships libmodbus5 and libmodbus-dev
     if item.verb in _STRONG_VERBS and not marked and phrase and is_common(token):
         return False  # "install the good and great plugins": an everyday word in a phrase
     if item.verb in _STRONG_VERBS or marked:

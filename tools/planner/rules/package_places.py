@@ -10,7 +10,20 @@ is something else:
   counted;
 * the source of a "from" phrase that ends the clause ("from the normal ubuntu repos",
   "from their mirror"): where packages come from, not one of them;
-* the subject of a verb of saying ("their docs say", "the wiki recommends"): who says it.
+* the subject of a verb of saying ("their docs say", "the wiki recommends"): who says it;
+* an adverb made with "-wise" or "-ish" ("pkg-wise", "security-wise", "small-ish");
+* a label that opens a line before a colon ("tkaplan: ssh-ed25519 AAAA...", "lane 3: ..."):
+  what the rest of the line is about;
+* what a machine reaches over the network: the object of "register with", "connect to",
+  "report to", "enroll in", "phone home to" ("register with our orchestrator on first
+  boot"): a service somewhere else, not software in the image;
+* a library's upstream name on a Debian target ("plus libmodbus", "install libcurl"):
+  Debian ships a library under its name and soversion and its headers in a -dev package,
+  never under the bare name, so the name is reported, not guessed ("install the package
+  libfoo" still adds one's own);
+* a list joined by "+" or "&" in a sentence with no word that asks for anything ("homelab
+  box, docker + compose + portainer + htop"): the known names are read, an unknown one
+  is reported (a container, a product), never guessed to be a package.
 
 A name the index, the catalog or the library knows is read before these checks, so "from
 the proxy, install squid" and "switch from chrony" keep their packages.
@@ -20,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.text import Token
 from oic_ai.tools.planner.words import ADD_VERBS, REMOVE_VERBS
 
@@ -43,14 +56,34 @@ _SAYING_AFTER = re.compile(
 )
 
 
+_ADVERB = re.compile(r"[a-z0-9]+-(?:wise|ish)")
+# a word opening a line (after a bullet) right before a colon and more on that line
+_LINE_LABEL_BEFORE = re.compile(r"(?:^|\n)[ \t]*(?:[-*\u2022][ \t]*)?$")
+_LINE_LABEL_AFTER = re.compile(r"[ \t]*:[ \t]+\S")
+# "register with our orchestrator", "connect to the broker", "report to the fleet server"
+_REACHED_BEFORE = re.compile(
+    r"\b(?:register|registers|registered|registering|connect|connects|connecting|report"
+    r"|reports|reporting|enrol|enroll|enrolls|enrolled|enrolling|phone\s+home|check\s+in"
+    r"|talk|talks|sync|syncs|join|joins)\s+(?:with|to|in|into|at|against)?\s*"
+    r"(?:the\s+|our\s+|their\s+|my\s+|your\s+|a\s+|an\s+)?(?:[\w.-]+\s+)?$",
+    re.I,
+)
+
+
 def no_package_here(state: PlanState, found: Token | None, token: str) -> bool:
     """Whether ``token`` (the word ``found``) stands where no package name stands."""
     if _DEVICE.fullmatch(token):
         return True  # "bring up can0 at boot", "a static ip on eth0"
+    if _ADVERB.fullmatch(token):
+        return True  # "what did i ask for pkg-wise": an adverb
     if found is None:
         return False
     text = state.text.original
     before = text[max(0, found.start - 40) : found.start]
+    if _LINE_LABEL_BEFORE.search(before) and _LINE_LABEL_AFTER.match(text, found.end):
+        return True  # "tkaplan: ssh-ed25519 AAAA...": the label of what the line says
+    if _REACHED_BEFORE.search(before):
+        return True  # "register with our orchestrator": a service the machine reaches
     if _QUANTITY_BEFORE.search(before):
         return True  # "at 500k bitrate", "with 4 cores": what the number counts
     source = _SOURCE_BEFORE.search(before)
@@ -61,3 +94,47 @@ def no_package_here(state: PlanState, found: Token | None, token: str) -> bool:
     ):
         return True  # "from the normal ubuntu repos" ("from that repo install X" installs)
     return bool(_SAYING_AFTER.match(text, found.end))  # "their docs say": who says it
+
+
+UNKNOWN_IN_LIST = (
+    "no package the catalog, the library or a synced index knows is called {name!r} (a "
+    "container image or a product is no package); say 'install the package {name}' if "
+    "your own repository serves it"
+)
+# a word that asks for what follows, anywhere in the sentence before a "+" list
+_ASKING = re.compile(
+    r"\b(?:add|adding|install|installing|include|including|with|need|needs|want|wants"
+    r"|plus|get|put|throw|toss|ship|bundle|require|requires|pkgs?|packages?|apps?)\b",
+    re.I,
+)
+
+
+def unasked_list(state: PlanState, found: Token) -> bool:
+    """Whether ``found`` is joined by "+" or "&" in a sentence that asks for nothing."""
+    text = state.text.original
+    joined = re.search(r"[+&]\s*$", text[max(0, found.start - 3) : found.start]) or re.match(
+        r"\s*[+&]", text[found.end : found.end + 3]
+    )
+    if joined is None:
+        return False
+    start = max(text.rfind(stop, 0, found.start) for stop in (".", "\n", "!", "?", ";"))
+    return _ASKING.search(text, start + 1, found.start) is None
+
+
+# "libmodbus", "libcurl", "libusb": a library's name with no soversion and no suffix
+_UPSTREAM_LIBRARY = re.compile(r"lib[a-z][a-z+]*[a-z+]")
+
+
+def upstream_library(state: PlanState, found: Token, written: str) -> bool:
+    """Report an unknown library's upstream name on a Debian target ("plus libmodbus")."""
+    target = state.target
+    if not _UPSTREAM_LIBRARY.fullmatch(written) or family_of(target.os, target.dist) != "deb":
+        return False
+    state.reject(
+        found.start,
+        found.end,
+        f"{written!r} is a library's name; Debian packages a library under its name and "
+        f"soversion ({written}<N>) and its headers in a -dev package: name the one the image "
+        f"needs, or 'install the package {written}' if your own repository has it",
+    )
+    return True
