@@ -149,30 +149,6 @@ def test_an_account_the_template_has_is_no_package() -> None:
 
 
 @pytest.mark.parametrize(
-    ("request_", "known"),
-    [
-        ("homelab box, docker + compose + portainer + htop", "htop"),
-        ("jq & portainer & htop for the nas", "htop"),
-        ("nas stuff - htop + jellyfinx", "htop"),
-        ("nas, htop + portainer. hostname nas-01", "htop"),
-    ],
-)
-def test_an_unknown_name_in_a_list_nobody_asks_for_is_reported(request_: str, known: str) -> None:
-    result = plan_after(UBUNTU, "add jq", request_)
-    assert known in added(result) or known in {"htop"}, result.operations
-    assert not {"portainer", "jellyfinx"} & set(added(result)), result.operations
-    assert any("portainer" in n or "jellyfinx" in n for n in result.not_applied)
-
-
-@pytest.mark.parametrize(
-    "request_", ["add htop + acme-agent", "install jq & acme-agent", "need htop + acme-agent"]
-)
-def test_an_unknown_name_in_a_list_a_verb_asks_for_stays(request_: str) -> None:
-    result = plan_after(UBUNTU, "add vim", request_)
-    assert "acme-agent" in added(result), result.operations
-
-
-@pytest.mark.parametrize(
     "request_", ["plus libmodbus", "install libcurl please", "we need libusb too", "add libgpiod"]
 )
 def test_a_library_upstream_name_on_debian_is_reported_not_invented(request_: str) -> None:

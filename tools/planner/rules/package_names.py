@@ -14,9 +14,7 @@ from oic_ai.stores.capability_catalog import Capability, words
 from oic_ai.tools.planner.lexicon import is_common, is_english
 from oic_ai.tools.planner.rules.capability_words import real_names
 from oic_ai.tools.planner.rules.package_places import (
-    UNKNOWN_IN_LIST,
     no_package_here,
-    unasked_list,
     upstream_library,
 )
 from oic_ai.tools.planner.state import PlanState, family_of
@@ -588,11 +586,6 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     found = next((t for t in item.tokens if t.text == token), None)
     if no_package_here(state, found, token):
         return False  # "bring up can0", "500k bitrate", "from the ubuntu repos", "docs say"
-    if found is not None and unasked_list(state, found):
-        # "docker + compose + portainer + htop": in a list nobody asks for, a name nothing
-        # knows (a container, a product) is reported, never guessed to be a package
-        state.reject(found.start, found.end, UNKNOWN_IN_LIST.format(name=written))
-        return False
     if found is not None and _OBJECT_AFTER.match(state.text.work, found.end):
         return False  # "configure it to keep the logs": a verb and its object, no name
     if found is not None and _SUBJECT_OF.match(state.text.work, found.end):

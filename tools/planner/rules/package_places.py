@@ -20,10 +20,7 @@ is something else:
 * a library's upstream name on a Debian target ("plus libmodbus", "install libcurl"):
   Debian ships a library under its name and soversion and its headers in a -dev package,
   never under the bare name, so the name is reported, not guessed ("install the package
-  libfoo" still adds one's own);
-* a list joined by "+" or "&" in a sentence with no word that asks for anything ("homelab
-  box, docker + compose + portainer + htop"): the known names are read, an unknown one
-  is reported (a container, a product), never guessed to be a package.
+  libfoo" still adds one's own).
 
 A name the index, the catalog or the library knows is read before these checks, so "from
 the proxy, install squid" and "switch from chrony" keep their packages.
@@ -94,31 +91,6 @@ def no_package_here(state: PlanState, found: Token | None, token: str) -> bool:
     ):
         return True  # "from the normal ubuntu repos" ("from that repo install X" installs)
     return bool(_SAYING_AFTER.match(text, found.end))  # "their docs say": who says it
-
-
-UNKNOWN_IN_LIST = (
-    "no package the catalog, the library or a synced index knows is called {name!r} (a "
-    "container image or a product is no package); say 'install the package {name}' if "
-    "your own repository serves it"
-)
-# a word that asks for what follows, anywhere in the sentence before a "+" list
-_ASKING = re.compile(
-    r"\b(?:add|adding|install|installing|include|including|with|need|needs|want|wants"
-    r"|plus|get|put|throw|toss|ship|bundle|require|requires|pkgs?|packages?|apps?)\b",
-    re.I,
-)
-
-
-def unasked_list(state: PlanState, found: Token) -> bool:
-    """Whether ``found`` is joined by "+" or "&" in a sentence that asks for nothing."""
-    text = state.text.original
-    joined = re.search(r"[+&]\s*$", text[max(0, found.start - 3) : found.start]) or re.match(
-        r"\s*[+&]", text[found.end : found.end + 3]
-    )
-    if joined is None:
-        return False
-    start = max(text.rfind(stop, 0, found.start) for stop in (".", "\n", "!", "?", ";"))
-    return _ASKING.search(text, start + 1, found.start) is None
 
 
 # "libmodbus", "libcurl", "libusb": a library's name with no soversion and no suffix
