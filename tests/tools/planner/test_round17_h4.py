@@ -197,3 +197,28 @@ def test_a_bare_value_after_a_change_of_mind_replaces_the_one_before(
 )
 def test_a_change_of_mind_followed_by_a_sentence_is_no_value(request_: str) -> None:
     assert resolve_corrections(request_) == request_
+
+
+EMT = "emt3-x86_64-minimal-raw.yml"
+
+
+@pytest.mark.parametrize(
+    ("request_", "name"),
+    [
+        ("add rt-tests and stress-ng so we can load the box", "stress-ng"),
+        ("add syslog-ng as well", "syslog-ng"),
+        ("install stress-ng for burn-in", "stress-ng"),
+        ("we need jq plus syslog-ng", "syslog-ng"),
+    ],
+)
+def test_a_name_with_a_two_letter_suffix_is_no_english_compound(request_: str, name: str) -> None:
+    result = plan_after(EMT, "add tmux", request_)
+    assert name in added(result), result.operations
+
+
+@pytest.mark.parametrize(
+    "request_", ["also auto-register it", "with read-only root", "add the log-in screen"]
+)
+def test_an_english_compound_said_weakly_is_still_no_package(request_: str) -> None:
+    result = plan_after(EMT, "add tmux", request_)
+    assert not {"auto-register", "read-only", "log-in"} & set(added(result)), result.operations

@@ -617,10 +617,19 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "be careful not to duplicate": a negation names no unknown package
     if plays_another_role(state, item, token):
         return False  # a group, a named repository, a statement, another language
-    if "-" in token and all(is_english(part) for part in token.split("-") if part):
+    if "-" in token and all(_english_part(part) for part in token.split("-") if part):
         return False  # "also auto-register", "with read-only root": English, said weakly
     # "add vlc": a lower-case word that is no English word; "FreeIPA", "a ton" are not
     return bool(item.verb) and written == written.lower() and not is_common(token)
+
+
+# the short English words a compound joins ("add-on", "log-in"); a part of two letters
+# otherwise is a package's suffix ("stress-ng", "docker-ce", "iputils-ng"), not a word
+_SHORT_PARTS = frozenset("on in up of to by at go do no re out off".split())
+
+
+def _english_part(part: str) -> bool:
+    return is_english(part) and (len(part) > 2 or part in _SHORT_PARTS)
 
 
 # an object pronoun right after a word: the word is a verb ("configure it", "tune them")
