@@ -222,3 +222,26 @@ def test_a_name_with_a_two_letter_suffix_is_no_english_compound(request_: str, n
 def test_an_english_compound_said_weakly_is_still_no_package(request_: str) -> None:
     result = plan_after(EMT, "add tmux", request_)
     assert not {"auto-register", "read-only", "log-in"} & set(added(result)), result.operations
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "prometheus + prometheus-node-exporter + prometheus-alertmanager, hostname mon",
+        "install prometheus and prometheus-node-exporter",
+        "monitoring: prometheus, prometheus-node-exporter",
+        "we need prometheus-node-exporter on it, plus prometheus",
+    ],
+)
+def test_a_capability_word_beside_the_capability_package_is_its_own_package(
+    request_: str,
+) -> None:
+    result = plan_after(UBUNTU, "add jq", request_)
+    assert {"prometheus", "prometheus-node-exporter"} <= set(added(result)), result.operations
+
+
+@pytest.mark.parametrize("request_", ["add prometheus", "add prometheus and grafana"])
+def test_a_capability_word_alone_still_means_the_capability(request_: str) -> None:
+    result = plan_after(UBUNTU, "add jq", request_)
+    assert "prometheus" not in added(result), result.operations
+    assert "prometheus-node-exporter" in added(result), result.operations

@@ -723,6 +723,8 @@ def exact_name(state: PlanState, item: Item) -> str | None:
     said = [w for w in item.words if w not in FILLER or w in _PACKAGE_NOUNS]
     marked = [w for w in said if w in _EXACT_AFTER | _EXACT_BEFORE | _PACKAGE_NOUNS]
     names = [w for w in said if w not in marked]
+    if len(names) == 1 and not marked and len(said) == 1:
+        return _beside_its_capability(state, item, names[0])
     if len(names) != 1 or not marked or len(said) > 3:
         return None
     name, at = names[0], said.index(names[0])
@@ -738,3 +740,24 @@ def exact_name(state: PlanState, item: Item) -> str | None:
     if not PACKAGE_TOKEN.match(name) or not known(state, written):
         return None
     return written
+
+
+def _beside_its_capability(state: PlanState, item: Item, name: str) -> str | None:
+    """The package ``name`` when the request also names what its capability installs.
+
+    "prometheus + prometheus-node-exporter + prometheus-alertmanager": the node exporter
+    that "prometheus" alone stands for is named in its own right, so "prometheus" is the
+    package of that name (when the library, the index or Debian's list knows it).
+    """
+    if name in state.catalog.capabilities or not PACKAGE_TOKEN.match(name):
+        return None
+    target = state.target
+    named = set(re.findall(r"[a-z0-9][a-z0-9+._-]*", state.text.original.lower()))
+    sharing = [c for c in state.catalog.capabilities.values() if name in c.synonyms]
+    if not sharing or not any(
+        set(c.packages_for(target.os, target.dist, target.arch)) & named - {name} for c in sharing
+    ):
+        return None
+    token = next(t for t in item.tokens if t.text == name)
+    written = state.text.raw(token.start, token.end)
+    return written if known(state, written) else None
