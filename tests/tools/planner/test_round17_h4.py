@@ -245,3 +245,24 @@ def test_a_capability_word_alone_still_means_the_capability(request_: str) -> No
     result = plan_after(UBUNTU, "add jq", request_)
     assert "prometheus" not in added(result), result.operations
     assert "prometheus-node-exporter" in added(result), result.operations
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "users: 'ops' with sudo; 'deploy' without sudo. packages: tmux, rsync, sudo",
+        "user deploy without sudo. pkgs - jq, sudo",
+        "a user deploy, no sudo. Packages: htop, sudo",
+        "add user deploy without sudo. install: jq, sudo",
+    ],
+)
+def test_sudo_in_a_list_of_packages_is_no_users_sudo(request_: str) -> None:
+    result = plan_after(EMT, "add tmux", request_)
+    users = {op.name: op.sudo for op in result.operations if op.op == "add_user"}
+    assert users.get("deploy") is False, result.operations
+
+
+def test_a_sentence_of_user_attributes_still_goes_to_the_user_before() -> None:
+    result = plan_after(EMT, "add tmux", "user deploy. and with sudo")
+    users = {op.name: op.sudo for op in result.operations if op.op == "add_user"}
+    assert users.get("deploy") is True, result.operations

@@ -141,6 +141,13 @@ _ATTRIBUTES = (SUDO_OFF, SUDO_ON, GROUP_LIST, SHELL, NO_SHELL)
 _ONLY_JOINING = GLUE | FILLER | KEEP_VERBS | frozenset("use using so but login default".split())
 
 
+# a sentence headed by a list of packages: "packages: tmux, rsync, sudo", "pkgs - jq, sudo"
+_PACKAGE_HEADING = re.compile(
+    r"\s*(?:(?:and|also|plus)\s+)?(?:packages?|pkgs?|apps?|software|tools|install)\s*[:=-]",
+    re.I,
+)
+
+
 def continued(state: PlanState, start: int, end: int) -> tuple[str | None, int, int] | None:
     """What a sentence without a user of its own adds to the user before it.
 
@@ -149,6 +156,8 @@ def continued(state: PlanState, start: int, end: int) -> tuple[str | None, int, 
     user attributes ("bash as login shell", "..., so keep /bin/bash"), said of the user
     before. None when the sentence says anything else.
     """
+    if _PACKAGE_HEADING.match(state.text.original, start, end):
+        return None  # "packages: tmux, rsync, sudo": the sudo package, no user's sudo
     work = state.text.work
     end = min([end, *other_fields(work, start, end)])  # "packages: tmux, sudo" is no user's
     more = _AND_NAME.match(work, start, end)
