@@ -266,3 +266,18 @@ def test_a_sentence_of_user_attributes_still_goes_to_the_user_before() -> None:
     result = plan_after(EMT, "add tmux", "user deploy. and with sudo")
     users = {op.name: op.sudo for op in result.operations if op.op == "add_user"}
     assert users.get("deploy") is True, result.operations
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "add a swap file... hmm forget that",
+        "install htop... uh, never mind",
+        "add jq, well, scratch that",
+        "throw in nginx - oh forget it",
+    ],
+)
+def test_an_interjection_before_a_take_back_leaves_it_the_clause_before(request_: str) -> None:
+    result = plan_after(DEBIAN, "add tmux", request_)
+    assert added(result) == [], result.operations
+    assert not result.not_applied, result.not_applied

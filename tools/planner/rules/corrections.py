@@ -105,6 +105,8 @@ def rule_take_back(state: PlanState) -> None:
             c for c in clauses if c.end <= match.start() and text.work[c.start : c.end].strip()
         ]
         before += _inside(text, clauses, match.start())
+        # "add jq, well, scratch that": an interjection is no clause to take back
+        before = [c for c in before if not _interjection(c.text)]
         if not before:
             continue  # "scratch that, ..." first: it refers to the earlier turn
         if _amends_one(text, before[-1:], match.end()):
@@ -132,11 +134,18 @@ def rule_take_back(state: PlanState) -> None:
 _HESITATION = re.compile(r"(?:(?:hmm+|hm+|uh+|um+|erm?|oh|ah|well|ok(?:ay)?|so)[\s,.\u2026]*)+")
 
 
+def _interjection(said: str) -> bool:
+    """True for words that are all filler ("hmm", "uh", "well", "oh")."""
+    return all(t.text in FILLER for t in tokenize(said.lower()) if t.kind == "word")
+
+
 def _inside(text: RequestText, clauses: list[Clause], marker: int) -> list[Clause]:
     """The words of the marker's own clause before it ("add nginx no wait caddy"), if any."""
     for clause in clauses:
         if clause.start < marker < clause.end:
             said = text.original[clause.start : marker].rstrip(" ,.\u2026-\u2013\u2014")
+            if _interjection(said):
+                return []  # "... hmm forget that": an interjection, the clause before counts
             words = text.work[clause.start : clause.start + len(said)].strip()
             if words and not _HESITATION.fullmatch(words):  # "..., hmm forget that"
                 return [Clause(clause.start, clause.start + len(said), said, clause.sentence)]
