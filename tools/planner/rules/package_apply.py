@@ -155,6 +155,8 @@ def named_before(state: PlanState, item: Item) -> bool:
         if at >= 0 and withdraws_addition(state, item, said, at, _names_in):
             return True  # "add the zebra printer stuff - nah, skip it": taken back
         named, things = _pointed_at(state, said)
+        if not named and at >= 0 and _names_accounts(state, said):
+            return False  # "if there are admin / testuser entries, remove them": accounts
         if not named:
             continue
         if (things > 1 and not plural) or (counts and things != counts[0]):
@@ -168,6 +170,16 @@ def named_before(state: PlanState, item: Item) -> bool:
                 state.text.consume(begin, end, "context")
         return True
     return False
+
+
+# nouns for accounts: "remove them" after them points at accounts, never at packages
+_ACCOUNT_NOUNS = frozenset("user users account accounts entries entry login logins".split())
+
+
+def _names_accounts(state: PlanState, said: str) -> bool:
+    """True when ``said`` names accounts (the template's users, or a noun for them)."""
+    words = {t.text for t in tokenize(said)}
+    return bool(words & _ACCOUNT_NOUNS or words & {u.name for u in state.facts.users})
 
 
 def _names_in(state: PlanState, said: str) -> list[str]:
