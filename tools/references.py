@@ -236,8 +236,8 @@ def _apposition(request: str, marker: Span) -> list[Span]:
     if not rest.strip(" ,;") or not re.match(r"\s*[,;:(\-–—]", rest):
         return []
     reading = read_clause(rest.strip(" ,;:(-–—"))
-    if reading.why.startswith(("imperative", "keeps the value")):
-        return []  # "undo the partition, keep the 6 gigs": the value stays, after the undo
+    if reading.why.startswith("imperative"):
+        return []
     if reading.why.startswith("wish") and not _CHANGED_MIND.search(rest):
         return []  # "undo that, we need htop now" asks; "... need gcc after all" says why
     return [(marker[1], stop)]

@@ -135,8 +135,11 @@ _HESITATION = re.compile(r"(?:(?:hmm+|hm+|uh+|um+|erm?|oh|ah|well|ok(?:ay)?|so)[
 
 
 def _interjection(said: str) -> bool:
-    """True for words that are all filler ("hmm", "uh", "well", "oh")."""
-    return all(t.text in FILLER for t in tokenize(said.lower()) if t.kind == "word")
+    """True for words that only hold the floor ("hmm", "uhh, well", "oh"), or none."""
+    words = said.lower().strip()
+    return bool(_HESITATION.fullmatch(words)) or all(
+        t.text in FILLER for t in tokenize(words) if t.kind == "word"
+    )
 
 
 def _inside(text: RequestText, clauses: list[Clause], marker: int) -> list[Clause]:
@@ -146,8 +149,7 @@ def _inside(text: RequestText, clauses: list[Clause], marker: int) -> list[Claus
             said = text.original[clause.start : marker].rstrip(" ,.\u2026-\u2013\u2014")
             if _interjection(said):
                 return []  # "... hmm forget that": an interjection, the clause before counts
-            words = text.work[clause.start : clause.start + len(said)].strip()
-            if words and not _HESITATION.fullmatch(words):  # "..., hmm forget that"
+            if text.work[clause.start : clause.start + len(said)].strip():
                 return [Clause(clause.start, clause.start + len(said), said, clause.sentence)]
     return []
 
