@@ -448,81 +448,100 @@ _FUNCTION_WORDS = frozenset(
 
 
 def join_split_names(state: PlanState, tokens: list[Token]) -> list[Token]:
-    """``tokens`` with a package name split in two read as that name ("tcp dump", "h top").
+    """``tokens`` with a package name split into words read as that name ("tcp dump").
 
-    Dictation and phone keyboards split names: "h top", "t mux", "can utils", "linux
-    ptp". Two neighbouring words, written with only a space between them, are one name
-    when their join (as one word, or with "-") is exactly one name the index, the
-    catalog, the library or Debian's list knows, and not both words are names by
-    themselves ("vim tmux" lists two). A capability phrase across the two words keeps
-    them as that phrase unless the join is one of its packages ("docker compose" stays
-    the compose capability); a phrase reaching past them ("open ssh server") keeps them
-    apart. The joined token spans both words; its text is the name.
+    Dictation, phone keyboards and people who read a name aloud split it: "h top", "t mux",
+    "can utils", "open vm tools", "fonts noto color emoji". A run of two to four
+    neighbouring words, written with only spaces between them, is one name when its join
+    (as one word, or with "-") is exactly one name the index, the catalog, the library or
+    Debian's list knows; the longest such run wins ("prometheus nginx exporter" is one
+    name, not prometheus and an nginx exporter). Two words that are both names by
+    themselves stay two ("vim tmux" lists two). A capability phrase across the words keeps
+    them as that phrase unless the join is one of its packages ("docker compose" stays the
+    compose capability); a phrase reaching past them ("open ssh server") keeps them apart.
+    The joined token spans the words; its text is the name.
     """
     joined: list[Token] = []
     index = 0
     while index < len(tokens):
         token = tokens[index]
-        after = tokens[index + 1] if index + 1 < len(tokens) else None
-        name = _joined_name(state, tokens, index) if after is not None else None
-        if name is None or after is None:
+        for size in range(min(_MOST_PARTS, len(tokens) - index), 1, -1):
+            name = _joined_name(state, tokens, index, size)
+            if name is not None:
+                joined.append(Token("word", name, token.start, tokens[index + size - 1].end))
+                index += size
+                break
+        else:
             joined.append(token)
             index += 1
-            continue
-        joined.append(Token("word", name, token.start, after.end))
-        index += 2
     return joined
 
 
-def _joined_name(state: PlanState, tokens: Sequence[Token], index: int) -> str | None:
-    first, second = tokens[index], tokens[index + 1]
-    if first.kind != "word" or second.kind != "word" or not state.target.known:
+# the most words one split name is read from ("fonts noto color emoji")
+_MOST_PARTS = 4
+
+
+def _joined_name(
+    state: PlanState, tokens: Sequence[Token], index: int, size: int = 2
+) -> str | None:
+    run = tokens[index : index + size]
+    if any(t.kind != "word" for t in run) or not state.target.known:
         return None
-    if state.text.original[first.end : second.start] not in (" ", "  "):
+    if any(state.text.original[a.end : b.start] not in (" ", "  ") for a, b in zip(run, run[1:])):
         return None
-    if first.text in _FUNCTION_WORDS or second.text in _FUNCTION_WORDS:
+    if any(t.text in _FUNCTION_WORDS for t in run):
         return None
-    if not all(PACKAGE_TOKEN.match(t.text) for t in (first, second)):
+    if not all(PACKAGE_TOKEN.match(t.text) for t in run):
         return None
-    written = [state.text.raw(t.start, t.end) for t in (first, second)]
-    if all(_known(state, w) for w in written):
+    written = [state.text.raw(t.start, t.end) for t in run]
+    if size == 2 and all(_known(state, w) for w in written):
         return None  # "vim tmux": two names side by side
-    opening = not state.text.original[: first.start].strip() or re.search(
-        r"[.!?\n]\s*$", state.text.original[: first.start]
+    opening = not state.text.original[: run[0].start].strip() or re.search(
+        r"[.!?\n]\s*$", state.text.original[: run[0].start]
     )
-    if written[1] != second.text or (written[0] != first.text and not opening):
+    as_said = all(w == t.text for w, t in zip(written[1:], run[1:])) and (
+        written[0] == run[0].text or opening
+    )
+    # "Open VM Tools", "Docker Buildx": a product's name with every word capitalised, read
+    # aloud; two words only when the first is a name itself ("a Cinder Volume" is a noun)
+    titled = all(w[:1].isupper() for w in written) and (
+        size > 2 or _known(state, run[0].text, as_written=False)
+    )
+    if not (as_said or titled):
         return None  # "a Cinder volume": a product's name with a noun, not a split name
-    found = [
-        name
-        for name in dict.fromkeys((f"{first.text}{second.text}", f"{first.text}-{second.text}"))
-        if _known(state, name, as_written=False)
-    ]
+    parts = [t.text for t in run]
+    spellings = ["-".join(parts)] if size > 2 else ["".join(parts), "-".join(parts)]
+    found = [n for n in dict.fromkeys(spellings) if _known(state, n, as_written=False)]
     if len(found) != 1:
         return None
     name = found[0]
-    if not _phrase_allows(state, tokens, index, name):
+    if not _phrase_allows(state, tokens, index, name, size):
         return None
     return name
 
 
-def _phrase_allows(state: PlanState, tokens: Sequence[Token], index: int, name: str) -> bool:
-    """Whether no capability phrase keeps the two words at ``index`` apart."""
+def _phrase_allows(
+    state: PlanState, tokens: Sequence[Token], index: int, name: str, size: int = 2
+) -> bool:
+    """Whether no capability phrase keeps the ``size`` words at ``index`` apart."""
     words_at = [t.text if t.kind == "word" else "" for t in tokens]
-    text = " ".join(w for w in words_at[max(0, index - 3) : index + 5] if w)
+    text = " ".join(w for w in words_at[max(0, index - 3) : index + size + 3] if w)
     target = state.target
     for capability in _find_capabilities(state.catalog, text):
         for phrase in (capability.name, *capability.synonyms):
-            size = len(phrase_words := words(phrase))
-            if size < 2:
+            length = len(phrase_words := words(phrase))
+            if length < 2:
                 continue
-            for start in range(max(0, index - size + 1), index + 2):
-                found = words_at[start : start + size]
+            for start in range(max(0, index - length + 1), index + size):
+                found = words_at[start : start + length]
                 if [w.removesuffix("s") for w in found] != [
                     p.removesuffix("s") for p in phrase_words
                 ]:
                     continue
-                if (start, start + size) != (index, index + 2):
+                if start < index or start + length > index + size:
                     return False  # "open ssh server": the phrase takes "ssh" with "server"
+                if length < size:
+                    continue  # "prometheus nginx exporter": the longer name holds the phrase
                 listed = capability.packages_for(target.os, target.dist, target.arch)
                 if name not in listed:
                     return False  # "docker compose" is the compose capability
