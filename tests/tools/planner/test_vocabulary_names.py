@@ -78,3 +78,33 @@ def test_a_capitalised_noun_after_a_name_is_not_joined() -> None:
     # "Volume" alone is no name; two capitalised words join only after a known first word
     result = plan_on(UBUNTU, "add Cinder Volume")
     assert "cinder-volume" not in added(result), result
+
+
+@pytest.mark.parametrize(
+    ("said", "names"),
+    [
+        # the catalog's phrase, one of its words dropped as filler on its own ("system")
+        ("we'd like system stats on the box", {"sysstat", "lm-sensors"}),
+        # one word of the phrase is a head noun the name rules strip ("client")
+        ("add a directory client", {"sssd"}),
+        # one word of the phrase is a package by itself ("screen")
+        ("put a remote screen on it", {"tigervnc-standalone-server"}),
+        ("install the printer support", {"cups"}),
+    ],
+)
+def test_a_capability_phrase_said_whole_is_that_capability(said: str, names: set[str]) -> None:
+    result = plan_on(DEBIAN, said)
+    assert names <= set(added(result)), result
+    assert "screen" not in added(result), result
+    assert not result.not_applied, result
+
+
+@pytest.mark.parametrize(
+    ("said", "names"),
+    [
+        ("add screen", ["screen"]),  # the word alone is the package
+        ("add python3-pip", ["python3-pip"]),  # one name, not the python capability
+    ],
+)
+def test_a_name_that_is_one_word_of_a_phrase_stays_that_name(said: str, names: list[str]) -> None:
+    assert added(plan_on(DEBIAN, said)) == names

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from oic_ai.stores.capability_catalog import Capability, words
@@ -563,6 +564,32 @@ _SETTING_KEY = re.compile(
 )
 
 
+def _said_phrase(capabilities: Sequence[Capability], item: Item) -> bool:
+    """Whether the item says one capability's phrase of two words or more, and nothing else.
+
+    "system stats", "a directory client", "a remote screen": the catalog's phrase is what
+    the words mean together, even where one of them alone is a package ("screen") or a
+    word the filler list drops ("system"). Words written as one name ("can-utils",
+    "docker-ce") are read as that name by the other checks.
+    """
+    said = [words(t.text) for t in item.tokens if t.kind == "word"]
+    if sum(1 for w in said if w) < 2:
+        return False
+    flat = [w for part in said for w in part]
+    for capability in capabilities:
+        for phrase in (capability.name, *capability.synonyms):
+            wanted = words(phrase)
+            if len(wanted) < 2 or len(wanted) > len(flat):
+                continue
+            for at in range(len(flat) - len(wanted) + 1):
+                found = flat[at : at + len(wanted)]
+                if all(w in (p, p + "s") for w, p in zip(found, wanted, strict=True)) and all(
+                    w in FILLER for w in flat[:at] + flat[at + len(wanted) :]
+                ):
+                    return True
+    return False
+
+
 def _resolve_item(state: PlanState, item: Item) -> None:
     """Read one list item ("docker", "node monitoring", "htop") as packages to add or remove."""
     content = [w for w in item.words if w not in FILLER]
@@ -585,6 +612,9 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     if len(content) > _MAX_ITEM_WORDS:
         return  # a run-on phrase is not a package list; the leftover report quotes it
     capabilities = _find_capabilities(state.catalog, text)
+    if capabilities and _said_phrase(capabilities, item):
+        apply_capabilities(state, item, capabilities)  # "system stats", "a remote screen"
+        return
     token = content[0] if len(content) == 1 else ""
     is_name = (
         bool(token)
