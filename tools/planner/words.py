@@ -22,13 +22,30 @@ QUOTED_NAME = (
     r"(?P<value>[^\s,;\"'`\x1f]+?)[\"'`]?(?=$|[\s,;\x1f]|[.!?](?:\s|$))"
 )
 
+
+def value_then_label(label: str) -> re.Pattern[str]:
+    """A field's value said before its label: "use kiosk-3 as the hostname".
+
+    ``label`` is a regular expression for the field's names ("hostname|host name"); the value
+    is the ``value`` group, read as :data:`QUOTED_NAME` reads a value after its label.
+    """
+    return re.compile(
+        r"\b(?:use|take|pick|choose|go\s+with)\s+"
+        + QUOTED_NAME
+        + r"\s+(?:as|for)\s+(?:the\s+|its\s+|a\s+|our\s+|this\s+)?(?:"
+        + label
+        + r")\b"
+    )
+
+
 ADD_VERBS = frozenset(
     (
         "add adds adding install installs installing include including with plus enable want "
         "wants need needs require requires put puts ship ships shipping bundle containing "
         "contains has have "
         "having had use using run runs running provide provides providing includes offer offers "
-        "bring brings carry carries also pull"
+        "bring brings carry carries also pull preinstall preinstalls pre-install preload "
+        "preloads"
     ).split()
 )
 # The verbs (and phrasal verbs) that take a thing out, for every field's removal pattern:
@@ -76,6 +93,14 @@ ADD_PAIRS = frozenset(
         ("toss", "in"),
         ("pop", "in"),
         ("bring", "in"),
+        # the rest of the phrasal verbs that put a thing in ("pull in jq", "bake in htop")
+        ("pull", "in"),
+        ("put", "in"),
+        ("bake", "in"),
+        ("stick", "in"),
+        ("chuck", "in"),
+        ("slip", "in"),
+        ("add", "in"),
         ("set", "up"),
         ("ask", "for"),
         ("asks", "for"),

@@ -6,7 +6,7 @@ import re
 
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME
+from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME, value_then_label
 
 _MACHINE = r"(?:host|machine|system|device|box|server|node|computer|gateway)"
 _HOSTNAME = re.compile(
@@ -18,6 +18,9 @@ _HOSTNAME = re.compile(
     r"(?:\s+(?:set\s+to|to|is|as|should\s+be|will\s+be|must\s+be|of))?"
     r"\s*[:=]?"
     r"|(?<![\w-])host(?=\s*[:=])"  # a field label: "host: kiosk-1"
+    # "the device name is kiosk-3", "machine-name: gw7": the machine's name is its hostname
+    r"|(?:device|machine|box|computer|node|server)[\s-]?name"
+    r"(?:\s+(?:set\s+to|to|is|as|should\s+be|will\s+be|must\s+be))?\s*[:=]?"
     rf"|(?:call|name|rename|re-name)\s+(?:the\s+|this\s+|each\s+|every\s+)?{_MACHINE}(?:e?s)?"
     r"(?:\s+(?:to|as))?"
     rf"|(?:the\s+|this\s+|each\s+|every\s+|our\s+)?{_MACHINE}(?:e?s)?\s+(?:should|will|must|shall|is\s+to)"
@@ -39,18 +42,23 @@ _HOSTNAME = re.compile(
 )
 
 
+# the value before its label: "use kiosk-3 as the hostname", "gw7 for the host name"
+_HOSTNAME_AFTER = value_then_label(rf"host\s*name|host-name|{_MACHINE}[\s-]?name")
+
+
 def rule_hostname(state: PlanState) -> None:
     """Set the hostname; a name that is not a valid hostname is reported."""
-    name = state.new_value(
-        _HOSTNAME,
-        "hostname",
-        _invalid,
-        current=state.facts.hostname,
-        already="the hostname is already",
-        keep_case=False,
-    )
-    if name is not None:
-        state.hostname = name
+    for pattern in (_HOSTNAME, _HOSTNAME_AFTER):
+        name = state.new_value(
+            pattern,
+            "hostname",
+            _invalid,
+            current=state.facts.hostname,
+            already="the hostname is already",
+            keep_case=False,
+        )
+        if name is not None:
+            state.hostname = name
 
 
 def _invalid(name: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME
+from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME, value_then_label
 
 _IMAGE_NAME = re.compile(
     r"\b(?:(?:call|name|rename|title)\s+(?:the\s+|this\s+|my\s+)?(?:image|template|it)"
@@ -24,21 +24,25 @@ _IMAGE_NAME = re.compile(
     r"\s+" + QUOTED_NAME + CLAUSE_END
 )
 
+# the value before its label: "use edge-golden as the image name"
+_IMAGE_NAME_AFTER = value_then_label(r"image\s+name|image'?s\s+name|template\s+name")
+
 
 def rule_image_name(state: PlanState) -> None:
     """Name the image; a name the composer would refuse is reported."""
     from oic_ai.tools.planner.rules.hostname import rule_hostname_of_named_devices
 
     rule_hostname_of_named_devices(state)  # "names devices per store ... call it cam-0"
-    name = state.new_value(
-        _IMAGE_NAME,
-        "image_name",
-        lambda name: f"{name!r} is not a valid image name (letters, digits, '-' and '_')",
-        current=state.facts.image.name,
-        already="the image is already called",
-    )
-    if name is not None:
-        state.image_name = name
+    for pattern in (_IMAGE_NAME, _IMAGE_NAME_AFTER):
+        name = state.new_value(
+            pattern,
+            "image_name",
+            lambda name: f"{name!r} is not a valid image name (letters, digits, '-' and '_')",
+            current=state.facts.image.name,
+            already="the image is already called",
+        )
+        if name is not None:
+            state.image_name = name
 
 
 _IMAGE_VERSION = re.compile(

@@ -559,7 +559,13 @@ def read_joined(state: PlanState, items: list[Item], tokens: Sequence[Token]) ->
     for item in items:
         joined = [t for t in item.tokens if t.kind == "word" and " " in _written(state, t)]
         content = [t for t in item.tokens if t.text not in FILLER]
-        alone = item.mode == "none" and content == joined and len(joined) == 1
+        # "tcp dump." alone is the name; "for the health check" names what something is for
+        alone = (
+            item.mode == "none"
+            and content == joined
+            and len(joined) == 1
+            and not (item.words and item.words[0] in _PURPOSE_HEADS)
+        )
         if not joined:
             kept.append(item)
             continue
@@ -573,6 +579,10 @@ def read_joined(state: PlanState, items: list[Item], tokens: Sequence[Token]) ->
         if any(t.text not in FILLER for t in rest):
             kept.append(Item(item.mode, rest, item.verb, item.aside_by))
     return kept
+
+
+# prepositions that open a phrase of what a thing is for or about, not a thing to install
+_PURPOSE_HEADS = frozenset("for of to from about at on by in".split())
 
 
 def _written(state: PlanState, token: Token) -> str:

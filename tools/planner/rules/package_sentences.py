@@ -312,7 +312,10 @@ SAID_OF = re.compile(
     r"|(?P<on>(?:is|are|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be|have\s+to\s+be)"
     rf"\s+(?:included|installed|present|available|added|there|{_IN_IT})"
     # "systemd-timesyncd is enough for us", "busybox will do": the one that is wanted
-    r"|(?:is|are)\s+(?:enough|sufficient|good\s+enough)|will\s+do|suffices)"
+    r"|(?:is|are)\s+(?:enough|sufficient|good\s+enough)|will\s+do|suffices"
+    # "jq and htop are needed", "curl is required": a need said of the names
+    r"|(?:is|are)\s+(?:(?:also|still|really|definitely|absolutely)\s+)?"
+    r"(?:needed|required|wanted|necessary|essential|mandatory|a\s+must))"
     r"|(?P<bare>installed|included|preinstalled|pre-installed)(?=\s*(?:$|[\n.;]))"
     # the object before its verb, as terse notes and second-language English put it:
     # "chrony remove, timesyncd is enough", "nano out", "mosquitto we don't need anymore"
