@@ -71,13 +71,43 @@ _RELATIVE = re.compile(
     r"(?P<factor>half\s+again|twice|three\s+times|half)\s+(?:as\s+)?(?:large|big)"
     r"(?:\s+as\s+(?:it\s+is|now|before))?"
     r"|\b(?P<verb>double|triple|halve)\s+(?:the\s+)?(?:disk|drive)(?:\s+size)?\b"
-    r"|\b(?P<change>grow|increase|enlarge|expand|extend|shrink|reduce|cut)\s+(?:the\s+)?"
-    r"(?:disk|drive)(?:\s+size)?\s+by\s+(?:(?P<by_half>(?:a\s+|one\s+)?half)|(?P<percent>\d{1,3})\s*%)"
+    r"|\b(?P<change>grow|increase|enlarge|expand|extend|shrink|reduce|cut|bump|raise)\s+(?:the\s+)?"
+    r"(?:disk|drive)(?:\s+size)?\s+(?:(?P<down>down)\s+|up\s+)?by\s+"
+    r"(?:(?P<by_half>(?:a\s+|one\s+)?half)|(?P<percent>\d{1,3})\s*%)"
+    # "a 50% bigger disk", "make the disk 25% smaller"
+    r"|\b(?P<percent2>\d{1,3})\s*%\s+(?:(?P<larger>bigger|larger)|smaller)\s+(?:disk|drive)\b"
+    r"|\b(?:disk|drive)(?:\s+size)?\s+(?P<percent3>\d{1,3})\s*%\s+"
+    r"(?:(?P<larger3>bigger|larger)|smaller)\b"
+)
+# a size added to the disk: "add 4 GiB to the disk", "4 more gigs of disk", "the disk needs
+# another 2 GiB"
+_ADDED = re.compile(
+    rf"\b(?:add|put)\s+(?:another\s+|an\s+extra\s+)?(?P<size>{SIZE})\s+(?:more\s+|extra\s+)?"
+    r"(?:to|on|onto)\s+(?:the\s+)?(?:disk|drive|image)\b"
+    # "give it another 5 GiB of disk": "another" makes it more than there is
+    rf"|\b(?:add|give\s+(?:it|the\s+(?:disk|drive|image)))\s+(?:another|an\s+extra)\s+"
+    rf"(?P<size4>{SIZE})"
+    rf"|\b(?P<size2>{SIZE})\s+(?:more|extra)\s+(?:of\s+)?(?:disk|drive|storage|space)\b"
+    rf"|\b(?:disk|drive|image)\s+(?:needs|could\s+use|gets|should\s+get|wants)\s+"
+    rf"(?:another|an\s+extra|(?P<extra>{SIZE})\s+more)(?:\s+(?P<size3>{SIZE}))?"
 )
 
 
 def rule_disk_size(state: PlanState) -> None:
     """Set the disk size, absolutely ("16GiB") or relatively ("grow by 4GiB")."""
+    for match in state.text.matches(_ADDED):
+        group = next(
+            (g for g in ("size", "size2", "size4", "extra", "size3") if match.group(g)), None
+        )
+        if group is None:
+            continue  # "the disk needs another": no size said
+        current = state.facts.disk_size_bytes
+        if current is None:
+            state.reject(*match.span(), "the template has no disk size to grow from")
+            continue
+        size = current + request_size(state, match.span(group)).bytes
+        state.text.consume(*match.span())
+        set_disk_size(state, match.span(), size, format_size(size))
     for match in state.text.matches(_DISK_SIZE):
         group = next(g for g in ("size", "size2", "size3", "size4") if match.group(g))
         if (match.group("vol") or match.group("vol2")) and not _root_fills_disk(state):
@@ -101,13 +131,19 @@ def rule_disk_size(state: PlanState) -> None:
         state.text.consume(match.start(), end)
         set_disk_size(state, (match.start(), end), size, text)
     for match in state.text.matches(_RELATIVE):
-        if match.group("change"):
+        if percent := match.group("percent2") or match.group("percent3"):
+            part = Fraction(int(percent), 100)
+            larger = match.group("larger") or match.group("larger3")
+            factor = 1 + part if larger else 1 - part
+        elif match.group("change"):
             part = (
                 Fraction(1, 2)
                 if match.group("by_half")
                 else Fraction(int(match.group("percent")), 100)
             )
-            shrink = match.group("change") in ("shrink", "reduce", "cut")
+            shrink = match.group("change") in ("shrink", "reduce", "cut") or bool(
+                match.group("down")
+            )
             factor = 1 - part if shrink else 1 + part
         else:
             word = " ".join((match.group("factor") or match.group("verb")).split())
