@@ -7,7 +7,7 @@ from typing import Any
 import yaml
 
 from oic_ai.tools.applier import apply_plan
-from oic_ai.tools.edit_plan import EditPlan, SetValue
+from oic_ai.tools.edit_plan import AddRepository, EditPlan, SetValue
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
 
@@ -101,3 +101,30 @@ def repository_ops(
     plan = plan_request(said, text, mode="refine")
     ops = [{"op": op.op, **op.model_dump(exclude_defaults=True)} for op in plan.operations]
     return ops, plan.not_applied
+
+
+def one_repository_op(
+    said: str,
+    template: str,
+    listed: dict[str, object] | None = None,
+    wanted: dict[str, object] | None = None,
+) -> dict[str, object]:
+    """The one repository ``said`` adds on a library template (see :func:`repository_ops`).
+
+    With ``wanted``, also asserts the repository has those fields and nothing of ``said``
+    was left unapplied.
+    """
+    ops, not_applied = repository_ops(said, template, listed)
+    repos = [op for op in ops if op["op"] == "add_repository"]
+    assert len(repos) == 1, (ops, not_applied)
+    for key, value in (wanted or {}).items():
+        assert repos[0].get(key) == value, (key, said, repos[0])
+    if wanted is not None:
+        assert not_applied == [], not_applied
+    return repos[0]
+
+
+def the_repository(result: EditPlan) -> tuple[str, str | None, str | None, str | None]:
+    """The one repository a plan adds, as its url, codename, component and key."""
+    (repo,) = [op for op in result.operations if isinstance(op, AddRepository)]
+    return repo.url, repo.codename, repo.component, repo.pkey

@@ -13,11 +13,11 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.tools.applier import apply_plan
-from oic_ai.tools.edit_plan import AddRepository, DeleteValue, EditPlan
+from oic_ai.tools.edit_plan import DeleteValue, EditPlan
 from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.vendor_repos import read_vendor_repositories
 from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import added, plan_on, removed
+from tests.tools.planner.helpers import added, plan_on, removed, the_repository
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
@@ -125,8 +125,7 @@ def test_a_sources_line_pasted_after_its_file_was_fetched_is_used() -> None:
     _, _, missed = read_vendor_repositories(_INSTALL_PAGE)
     assert missed == []
     result = plan_on(DEBIAN, _INSTALL_PAGE)
-    (repo,) = [op for op in result.operations if isinstance(op, AddRepository)]
-    assert (repo.url, repo.codename, repo.component, repo.pkey) == (
+    assert the_repository(result) == (
         "https://pkgs.acme.example/deb",
         "trixie",
         "main",
@@ -156,11 +155,13 @@ def test_a_sources_line_continued_with_a_backslash_is_one_line() -> None:
         "sudo apt-get install acme-agent\n"
     )
     result = plan_on(UBUNTU, request)
-    (repo,) = [op for op in result.operations if isinstance(op, AddRepository)]
-    assert repo.url == "https://dl.acme.example/ubuntu"
-    assert repo.pkey == "https://dl.acme.example/ubuntu/gpg"
-    assert repo.component == "stable"
-    assert repo.codename in (None, "noble")
+    url, codename, component, pkey = the_repository(result)
+    assert (url, component, pkey) == (
+        "https://dl.acme.example/ubuntu",
+        "stable",
+        "https://dl.acme.example/ubuntu/gpg",
+    )
+    assert codename in (None, "noble")
     assert "acme-agent" in added(result)
     assert not any("os-release" in n or "arch=" in n for n in result.not_applied)
 
@@ -183,8 +184,7 @@ def test_a_repositorys_own_name_before_its_kind_and_noun_is_no_package() -> None
     )
     result = plan_on("azl3-x86_64-minimal-raw.yml", request)
     assert "nexus" not in added(result)
-    (repo,) = [op for op in result.operations if isinstance(op, AddRepository)]
-    assert repo.url == "https://nexus.corp.example/repository/yum-hosted"
+    assert the_repository(result)[0] == "https://nexus.corp.example/repository/yum-hosted"
 
 
 def test_words_sharing_one_noun_name_siblings_of_the_name_before_them() -> None:
@@ -233,8 +233,7 @@ def test_a_key_url_said_beside_a_keyring_path_is_the_repositorys_key() -> None:
         "noble main\n"
         "and the key: https://apt.printers.example/key.asc\n"
     )
-    (repo,) = [op for op in plan_on(UBUNTU, request).operations if isinstance(op, AddRepository)]
-    assert repo.pkey == "https://apt.printers.example/key.asc"
+    assert the_repository(plan_on(UBUNTU, request))[3] == "https://apt.printers.example/key.asc"
 
 
 def test_the_one_after_a_name_stands_for_its_kind() -> None:
@@ -260,8 +259,7 @@ def test_a_sources_lines_arch_option_is_read_and_its_slashed_suite_kept() -> Non
         "is https://www.dbvendor.example/static/server-7.2.asc. install dbvendor-server"
     )
     result = plan_on(UBUNTU, request)
-    (repo,) = [op for op in result.operations if isinstance(op, AddRepository)]
-    assert (repo.url, repo.codename, repo.component, repo.pkey) == (
+    assert the_repository(result) == (
         "https://repo.dbvendor.example/apt/ubuntu",
         "noble/dbvendor/7.2",
         "multiverse",

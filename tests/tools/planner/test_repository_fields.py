@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.tools.retrieval.target_mentions import detect_target_spans
-from tests.tools.planner.helpers import plan_on, repository_ops
+from tests.tools.planner.helpers import one_repository_op, plan_on, repository_ops
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
 LISTED = "https://apt.corp.example.com/debian"
@@ -97,10 +97,7 @@ def test_a_field_word_in_a_sentence_about_other_things_changes_no_repository() -
 
 
 def _added(said: str, with_repository: bool = False) -> dict[str, object]:
-    ops, not_applied = _ops(said, with_repository)
-    repos = [op for op in ops if op["op"] == "add_repository"]
-    assert len(repos) == 1, (ops, not_applied)
-    return repos[0]
+    return one_repository_op(said, DEBIAN, LISTED_REPOSITORY if with_repository else None)
 
 
 @pytest.mark.parametrize(

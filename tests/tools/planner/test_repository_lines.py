@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tools.planner.helpers import repository_ops
+from tests.tools.planner.helpers import one_repository_op, repository_ops
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
 
 def _repository(said: str, template: str = DEBIAN) -> dict[str, object]:
-    ops, not_applied = repository_ops(said, template)
-    repos = [op for op in ops if op["op"] == "add_repository"]
-    assert len(repos) == 1, (ops, not_applied)
-    return repos[0]
+    return one_repository_op(said, template)
 
 
 @pytest.mark.parametrize(

@@ -8,17 +8,11 @@ instructions are written here in the shapes vendors publish, with example hosts.
 
 from __future__ import annotations
 
-from oic_ai.tools.edit_plan import AddRepository
 from oic_ai.tools.planner.vendor_repos import read_vendor_repositories
-from tests.tools.planner.helpers import added, plan_on
+from tests.tools.planner.helpers import added, plan_on, the_repository
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 EL = "el10-x86_64-minimal-raw.yml"
-
-
-def _repositories(template: str, request: str) -> list[AddRepository]:
-    result = plan_on(template, request)
-    return [op for op in result.operations if isinstance(op, AddRepository)]
 
 
 def test_the_keyring_fetched_by_curl_is_the_key_of_the_line_that_names_it() -> None:
@@ -34,11 +28,13 @@ def test_the_keyring_fetched_by_curl_is_the_key_of_the_line_that_names_it() -> N
         "sudo apt-get install -y vendor-agent\n"
     )
     result = plan_on(UBUNTU, request)
-    (repo,) = [op for op in result.operations if isinstance(op, AddRepository)]
-    assert repo.url == "https://pkg.example.com/linux/ubuntu"
-    assert repo.pkey == "https://pkg.example.com/linux/gpg"
-    assert repo.component == "stable"
-    assert repo.codename in (None, "noble")  # the release's own codename, computed
+    url, codename, component, pkey = the_repository(result)
+    assert (url, component, pkey) == (
+        "https://pkg.example.com/linux/ubuntu",
+        "stable",
+        "https://pkg.example.com/linux/gpg",
+    )
+    assert codename in (None, "noble")  # the release's own codename, computed
     assert "vendor-agent" in added(result)
     assert result.not_applied == [], result.not_applied
 
@@ -50,8 +46,7 @@ def test_a_key_piped_through_gpg_into_a_keyring_and_a_named_suite() -> None:
         'echo "deb [signed-by=/etc/apt/keyrings/metrics.gpg] https://apt.example.org stable main"'
         " | sudo tee -a /etc/apt/sources.list.d/metrics.list\n"
     )
-    (repo,) = _repositories(UBUNTU, request)
-    assert (repo.url, repo.codename, repo.component, repo.pkey) == (
+    assert the_repository(plan_on(UBUNTU, request)) == (
         "https://apt.example.org",
         "stable",
         "main",
@@ -69,8 +64,7 @@ def test_a_deb822_stanza_is_one_repository_and_its_type_no_package() -> None:
         "Signed-By: https://repo.example.net/apt/key.gpg\n"
     )
     result = plan_on(UBUNTU, request)
-    (repo,) = [op for op in result.operations if isinstance(op, AddRepository)]
-    assert (repo.url, repo.codename, repo.component, repo.pkey) == (
+    assert the_repository(result) == (
         "https://repo.example.net/apt",
         "noble",
         "main contrib",
@@ -89,9 +83,9 @@ def test_a_yum_repo_stanza_and_an_imported_key() -> None:
         "enabled=1\n"
         "gpgcheck=1\n"
     )
-    (repo,) = _repositories(EL, request)
-    assert repo.url == "https://rpm.example.com/el10/x86_64"
-    assert repo.pkey == "https://rpm.example.com/RPM-GPG-KEY-acme"
+    url, _, _, pkey = the_repository(plan_on(EL, request))
+    assert url == "https://rpm.example.com/el10/x86_64"
+    assert pkey == "https://rpm.example.com/RPM-GPG-KEY-acme"
 
 
 def test_a_sources_file_fetched_whole_is_reported_not_guessed() -> None:
