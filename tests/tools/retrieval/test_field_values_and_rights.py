@@ -23,6 +23,20 @@ from oic_ai.tools.retrieval.query_classifier import negated_terms
         ("ubuntu 24.04 minimal raw with user webadmin, add htop", "ubuntu24-x86_64-minimal"),
         ("emt3 minimal raw, users deploy (without sudo) and ops", "emt3-x86_64-minimal"),
         ("azl3 minimal raw, login ci without admin rights", "azl3-x86_64-minimal"),
+        # a plain base said in one sentence, additions in the next (round 15, helper h3):
+        # the sentence with the plain word says what the base is; the packages (and a
+        # hostname) in the sentences after it are what is added, not a reason for a
+        # specialised base
+        (
+            "emt3 minimal raw x86_64. openssh-server tpm2-tools rsync. hostname edge-node",
+            "emt3-x86_64-minimal-raw",
+        ),
+        ("debian 13 minimal raw. hostname web-gw-1", "debian13-x86_64-minimal-raw"),
+        (
+            "a minimal ubuntu 24.04 raw image. hostname kiosk-edge-3, user ops",
+            "ubuntu24-x86_64-minimal-raw",
+        ),
+        ("minimal el10 x86_64 raw. hostname monitoring-web-01", "el10-x86_64-minimal-raw"),
     ],
 )
 def test_field_values_and_account_rights_do_not_choose_the_base(
