@@ -3,9 +3,9 @@
 One's own service named after a comma and said to do something is no package; what goes
 "with" a removed thing is removed too; a vendor's whole setup ("the acme stuff") takes its
 repository; a product's word removes the names that carry it; a vendor's pasted lines keep
-the install after "apt-get update &&", read a command continued with a backslash, and use a
-sources line pasted after the file that holds it was fetched. The sentences are this
-file's own; the hosts are example hosts.
+the install after "apt-get update &&" (the pasted sources lines of this round, continued with
+a backslash or pasted after the file that holds them was fetched, are rows of the table in
+test_vendor_repositories). The sentences are this file's own; the hosts are example hosts.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import pytest
 from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.edit_plan import DeleteValue, EditPlan
 from oic_ai.tools.planner import plan_request
-from oic_ai.tools.planner.vendor_repos import read_vendor_repositories
 from tests.conftest import OUR_TEMPLATES
 from tests.tools.planner.helpers import added, plan_on, removed, the_repository
 
@@ -109,63 +108,6 @@ def test_a_products_word_removes_the_name_and_its_plugin() -> None:
     assert removed(result) == ["docker-buildx-plugin"]
 
 
-_INSTALL_PAGE = (
-    "an image for the field kits, they use the acme vpn. the vendor page says:\n\n"
-    "curl -fsSL https://pkgs.acme.example/deb/trixie.gpg | sudo tee "
-    "/usr/share/keyrings/acme.gpg >/dev/null\n"
-    "curl -fsSL https://pkgs.acme.example/deb/trixie.list | sudo tee "
-    "/etc/apt/sources.list.d/acme.list\n"
-    "sudo apt-get update && sudo apt-get install acme-vpnd\n\n"
-    "the list file has this one line in it\n"
-    "deb [signed-by=/usr/share/keyrings/acme.gpg] https://pkgs.acme.example/deb trixie main\n"
-)
-
-
-def test_a_sources_line_pasted_after_its_file_was_fetched_is_used() -> None:
-    _, _, missed = read_vendor_repositories(_INSTALL_PAGE)
-    assert missed == []
-    result = plan_on(DEBIAN, _INSTALL_PAGE)
-    assert the_repository(result) == (
-        "https://pkgs.acme.example/deb",
-        "trixie",
-        "main",
-        "https://pkgs.acme.example/deb/trixie.gpg",
-    )
-    assert "acme-vpnd" in added(result)
-
-
-def test_a_sources_file_of_another_host_is_still_reported() -> None:
-    request = _INSTALL_PAGE.replace(
-        "https://pkgs.acme.example/deb/trixie.list", "https://mirror.example.org/acme.list"
-    )
-    _, _, missed = read_vendor_repositories(request)
-    assert len(missed) == 1 and "mirror.example.org/acme.list" in missed[0]
-
-
-def test_a_sources_line_continued_with_a_backslash_is_one_line() -> None:
-    request = (
-        "ubuntu 24.04 with the acme agent from their repo:\n"
-        "sudo curl -fsSL https://dl.acme.example/ubuntu/gpg -o /etc/apt/keyrings/acme.asc\n"
-        "echo \\\n"
-        '  "deb [arch=$(dpkg --print-architecture) signed-by=/etc/apt/keyrings/acme.asc] '
-        "https://dl.acme.example/ubuntu \\\n"
-        '  $(. /etc/os-release && echo "${UBUNTU_CODENAME:-$VERSION_CODENAME}") stable" | \\\n'
-        "  sudo tee /etc/apt/sources.list.d/acme.list > /dev/null\n"
-        "sudo apt-get update\n"
-        "sudo apt-get install acme-agent\n"
-    )
-    result = plan_on(UBUNTU, request)
-    url, codename, component, pkey = the_repository(result)
-    assert (url, component, pkey) == (
-        "https://dl.acme.example/ubuntu",
-        "stable",
-        "https://dl.acme.example/ubuntu/gpg",
-    )
-    assert codename in (None, "noble")
-    assert "acme-agent" in added(result)
-    assert not any("os-release" in n or "arch=" in n for n in result.not_applied)
-
-
 def test_words_for_what_software_is_set_up_with_are_never_packages() -> None:
     for request in (
         "also ship the vector agent config so the logs go to our collector",
@@ -250,23 +192,6 @@ def test_an_everyday_word_in_a_phrase_is_no_package_even_after_install() -> None
         result = plan_on(UBUNTU, request)
         assert not {"good", "great", "nice", "shiny"} & set(added(result)), request
     assert added(plan_on(UBUNTU, "install the package vlc")) == ["vlc"]
-
-
-def test_a_sources_lines_arch_option_is_read_and_its_slashed_suite_kept() -> None:
-    request = (
-        "their docs give `deb [ arch=amd64,arm64 signed-by=/usr/share/keyrings/dbvendor.gpg ] "
-        "https://repo.dbvendor.example/apt/ubuntu noble/dbvendor/7.2 multiverse` and the key "
-        "is https://www.dbvendor.example/static/server-7.2.asc. install dbvendor-server"
-    )
-    result = plan_on(UBUNTU, request)
-    assert the_repository(result) == (
-        "https://repo.dbvendor.example/apt/ubuntu",
-        "noble/dbvendor/7.2",
-        "multiverse",
-        "https://www.dbvendor.example/static/server-7.2.asc",
-    )
-    assert result.not_applied == [], result.not_applied
-    assert "dbvendor-server" in added(result)
 
 
 @pytest.mark.parametrize(
