@@ -79,20 +79,42 @@ def test_an_adverb_made_with_wise_or_ish_is_no_package(request_: str) -> None:
     assert all(n.endswith(("wise", "ish")) is False for n in added(result)), result.operations
 
 
+_SUBJECT_OF_ITS_OWN = {"jitter", "lag", "telemetryd", "flakiness"}
+_AFTER_YOU = {"bake", "wire", "stuff", "fold"}
+_REACHED = {"orchestrator", "fleetd", "corpmdm", "collectorx"}
+_LABELS = {"maria", "kaplan", "lanea", "laneb", "zorblat"}
+
+
 @pytest.mark.parametrize(
-    "request_",
+    ("request_", "words"),
     [
-        "remove loglevel=7 and add quiet, console spew adds jitter",
-        "drop quiet, the splash screen adds lag on boot",
-        "add htop; the vendor blob includes telemetryd anyway",
-        "the old kernel brings flakiness, add htop",
+        # the object of a third-person verb with its own subject is no package
+        ("remove loglevel=7 and add quiet, console spew adds jitter", _SUBJECT_OF_ITS_OWN),
+        ("drop quiet, the splash screen adds lag on boot", _SUBJECT_OF_ITS_OWN),
+        ("add htop; the vendor blob includes telemetryd anyway", _SUBJECT_OF_ITS_OWN),
+        ("the old kernel brings flakiness, add htop", _SUBJECT_OF_ITS_OWN),
+        # a word after "you" is a verb
+        ("can you bake this into the image", _AFTER_YOU),
+        ("could you wire up htop", _AFTER_YOU),
+        ("would u stuff jq in there", _AFTER_YOU),
+        ("can you fold in the htop package", _AFTER_YOU),
+        # what the machine reaches over the network is no package
+        ("make it register with our orchestrator on first boot", _REACHED),
+        ("it should connect to the fleetd server at startup", _REACHED),
+        ("have each box enroll in corpmdm when it comes up", _REACHED),
+        ("report to our collectorx every minute, and add htop", _REACHED),
+        # a label opening a line before a colon is no package
+        (
+            "put these keys in:\nmaria: ssh-ed25519 AAAAC3Nza m@lap\nkaplan: ssh-rsa AAAAB3 k@ws",
+            _LABELS,
+        ),
+        ("notes per box\n- lanea: front of store\n- laneb: back", _LABELS),
+        ("set these up:\n* zorblat: the kiosk account\n* htop", _LABELS),
     ],
 )
-def test_the_object_of_a_third_person_verb_with_its_own_subject_is_no_package(
-    request_: str,
-) -> None:
+def test_a_word_the_sentence_uses_otherwise_is_no_package(request_: str, words: set[str]) -> None:
     result = plan_after(UBUNTU, "add jq", request_)
-    assert not {"jitter", "lag", "telemetryd", "flakiness"} & set(added(result))
+    assert not words & set(added(result)), result.operations
 
 
 def test_an_adding_verb_said_of_the_image_still_adds_an_unknown_name() -> None:
@@ -100,50 +122,9 @@ def test_an_adding_verb_said_of_the_image_still_adds_an_unknown_name() -> None:
     assert "acme-agent" in added(result), result.operations
 
 
-@pytest.mark.parametrize(
-    "request_",
-    [
-        "can you bake this into the image",
-        "could you wire up htop",
-        "would u stuff jq in there",
-        "can you fold in the htop package",
-    ],
-)
-def test_a_word_after_you_is_a_verb(request_: str) -> None:
-    result = plan_after(UBUNTU, "add jq", request_)
-    assert not {"bake", "wire", "stuff", "fold"} & set(added(result)), result.operations
-
-
-@pytest.mark.parametrize(
-    "request_",
-    [
-        "make it register with our orchestrator on first boot",
-        "it should connect to the fleetd server at startup",
-        "have each box enroll in corpmdm when it comes up",
-        "report to our collectorx every minute, and add htop",
-    ],
-)
-def test_what_the_machine_reaches_over_the_network_is_no_package(request_: str) -> None:
-    result = plan_after(UBUNTU, "add jq", request_)
-    assert not {"orchestrator", "fleetd", "corpmdm", "collectorx"} & set(added(result))
-
-
 def test_install_after_connect_still_names_a_package() -> None:
     result = plan_after(UBUNTU, "add jq", "connect to the vpn with wireguard-tools, install it")
     assert "wireguard-tools" in added(result), result.operations
-
-
-@pytest.mark.parametrize(
-    "request_",
-    [
-        "put these keys in:\nmaria: ssh-ed25519 AAAAC3Nza m@lap\nkaplan: ssh-rsa AAAAB3 k@ws",
-        "notes per box\n- lanea: front of store\n- laneb: back",
-        "set these up:\n* zorblat: the kiosk account\n* htop",
-    ],
-)
-def test_a_label_opening_a_line_before_a_colon_is_no_package(request_: str) -> None:
-    result = plan_after(UBUNTU, "add jq", request_)
-    assert not {"maria", "kaplan", "lanea", "laneb", "zorblat"} & set(added(result))
 
 
 def test_an_account_the_template_has_is_no_package() -> None:
