@@ -12,10 +12,13 @@ from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
 
 
-def plan_on(template: str, request: str) -> EditPlan:
-    """Plan ``request`` against the library template named ``template`` (refine mode)."""
+def plan_on(template: str, request: str, earlier: str = "") -> EditPlan:
+    """Plan ``request`` against the library template named ``template`` (refine mode).
+
+    ``earlier`` is what the conversation said before the request, as the planner gets it.
+    """
     text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
-    return plan_request(request, text, mode="refine")
+    return plan_request(request, text, mode="refine", earlier=earlier)
 
 
 def plan_after(template: str, first: str, request: str) -> EditPlan:

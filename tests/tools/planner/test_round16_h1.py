@@ -14,11 +14,7 @@ from tests.conftest import OUR_TEMPLATES
 from tests.tools.planner.helpers import added, plan_on, removed
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
-
-
-def _plan(template: str, request: str, earlier: str = "") -> EditPlan:
-    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
-    return plan_request(request, text, mode="refine", earlier=earlier)
+EDGE = "ubuntu24-aarch64-edge-container-raw.yml"
 
 
 # -- a pointer whose package was named before the request --------------------------------
@@ -35,14 +31,13 @@ def _plan(template: str, request: str, earlier: str = "") -> EditPlan:
     ],
 )
 def test_it_points_at_the_one_package_the_turn_before_named(earlier: str, request_: str) -> None:
-    template = "ubuntu24-aarch64-edge-container-raw.yml"
-    result = _plan(template, request_, earlier)
+    result = plan_on(EDGE, request_, earlier)
     assert removed(result) == ["curl"], result.operations
     assert not result.not_applied, result.not_applied
 
 
 def test_it_names_a_package_the_template_lacks_so_it_is_noted_not_reported() -> None:
-    result = _plan(UBUNTU, "take it out", "why is cloud-init in there? these units are offline")
+    result = plan_on(UBUNTU, "take it out", "why is cloud-init in there? these units are offline")
     assert removed(result) == [], result.operations
     assert not result.not_applied, result.not_applied
     assert "cloud-init" in result.summary
@@ -57,43 +52,67 @@ def test_it_names_a_package_the_template_lacks_so_it_is_noted_not_reported() -> 
     ],
 )
 def test_it_with_no_single_package_before_is_still_reported(earlier: str) -> None:
-    result = _plan("ubuntu24-aarch64-edge-container-raw.yml", "remove it", earlier)
+    result = plan_on(EDGE, "remove it", earlier)
     assert removed(result) == [], result.operations
     assert result.not_applied
 
 
-def test_the_nearest_sentence_that_names_a_package_is_what_it_points_at() -> None:
-    # "audit" is a package too, but the sentence right before names rsyslog
-    for said in (
-        "Audit finding AF-12: why is rsyslog in the image? Take it out please.",
-        "The audit team asked: why is rsyslog here? Take it out.",
-        "Audit note. rsyslog duplicates journald, drop it",
-    ):
-        result = plan_on("el10-x86_64-monitoring-web-raw.yml", said)
-        assert "rsyslog" in removed(result), (said, result.operations)
-        assert "audit" not in removed(result), (said, result.operations)
+@pytest.mark.parametrize(
+    ("template", "said", "gone", "kept", "new"),
+    [
+        # the nearest sentence that names a package is what "it" points at: "audit" is a
+        # package too, but the sentence right before names rsyslog
+        (
+            "el10-x86_64-monitoring-web-raw.yml",
+            "Audit finding AF-12: why is rsyslog in the image? Take it out please.",
+            "rsyslog",
+            "audit",
+            None,
+        ),
+        (
+            "el10-x86_64-monitoring-web-raw.yml",
+            "The audit team asked: why is rsyslog here? Take it out.",
+            "rsyslog",
+            "audit",
+            None,
+        ),
+        (
+            "el10-x86_64-monitoring-web-raw.yml",
+            "Audit note. rsyslog duplicates journald, drop it",
+            "rsyslog",
+            "audit",
+            None,
+        ),
+        # the pointer never takes back what the same request adds
+        (EDGE, "please add nginx and remove curl, we don't use it", "curl", "nginx", "nginx"),
+        (EDGE, "add nginx, and drop curl since nobody uses it", "curl", "nginx", "nginx"),
+        (EDGE, "remove curl, we don't use it, and add nginx", "curl", "nginx", "nginx"),
+    ],
+)
+def test_the_pointer_takes_the_package_its_sentence_names(
+    template: str, said: str, gone: str, kept: str, new: str | None
+) -> None:
+    result = plan_on(template, said)
+    assert gone in removed(result), result.operations
+    assert kept not in removed(result), result.operations
+    assert new is None or new in added(result), result.operations
 
 
-def test_the_pointer_never_takes_back_what_the_same_request_adds() -> None:
-    for said in (
-        "please add nginx and remove curl, we don't use it",
-        "add nginx, and drop curl since nobody uses it",
-        "remove curl, we don't use it, and add nginx",
-    ):
-        result = plan_on("ubuntu24-aarch64-edge-container-raw.yml", said)
-        assert "nginx" in added(result), (said, result.operations)
-        assert "nginx" not in removed(result), (said, result.operations)
-        assert "curl" in removed(result), (said, result.operations)
-    # a capability's package added, a package the template lacks pointed at
-    for said in (
+@pytest.mark.parametrize(
+    "said",
+    [
         "please add nginx and remove cloud-init, we don't use it",
         "install apache2, and drop cloud-init since nobody uses it",
-    ):
-        result = plan_on("azl3-x86_64-minimal-raw.yml", said)
-        assert not removed(result), (said, result.operations)
-        assert added(result), (said, result.operations)
-        assert not result.not_applied, (said, result.not_applied)
-        assert "cloud-init" in result.summary, (said, result.summary)
+    ],
+)
+def test_a_capabilitys_package_added_beside_a_package_the_template_lacks_pointed_at(
+    said: str,
+) -> None:
+    result = plan_on("azl3-x86_64-minimal-raw.yml", said)
+    assert not removed(result), result.operations
+    assert added(result), result.operations
+    assert not result.not_applied, result.not_applied
+    assert "cloud-init" in result.summary, result.summary
 
 
 @pytest.mark.parametrize(
@@ -105,14 +124,14 @@ def test_the_pointer_never_takes_back_what_the_same_request_adds() -> None:
     ],
 )
 def test_those_two_takes_both_packages_named_before(said: str) -> None:
-    result = plan_on("ubuntu24-aarch64-edge-container-raw.yml", said)
+    result = plan_on(EDGE, said)
     assert sorted(removed(result)) == ["curl", "jq"], result.operations
     assert not result.not_applied, result.not_applied
 
 
 def test_a_count_that_does_not_match_the_names_is_reported() -> None:
     said = "curl, jq and watchdog are leftovers, drop those two"
-    result = plan_on("ubuntu24-aarch64-edge-container-raw.yml", said)
+    result = plan_on(EDGE, said)
     assert removed(result) == [], result.operations
     assert result.not_applied
 
@@ -366,7 +385,7 @@ def test_a_from_phrase_before_a_verb_and_a_spaced_name_keep_their_readings() -> 
     ],
 )
 def test_the_nearer_removal_verb_reaches_the_package_after_it(said: str) -> None:
-    result = plan_on("ubuntu24-aarch64-edge-container-raw.yml", said)
+    result = plan_on(EDGE, said)
     assert "jq" in removed(result), (said, result.operations)
     assert "jq" not in added(result), (said, result.operations)
 
