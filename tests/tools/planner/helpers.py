@@ -28,6 +28,46 @@ def plan_after(template: str, first: str, request: str) -> EditPlan:
     return plan_request(request, text, mode="refine")
 
 
+UBUNTU_MINIMAL = (
+    "ubuntu24-x86_64-minimal-raw.yml"  # cmdline console=tty0 console=ttyS0,115200 loglevel=4
+)
+
+
+def with_cmdline(template: str = UBUNTU_MINIMAL, extra: str = "") -> str:
+    """The library template ``template`` with ``extra`` options at the end of its kernel line."""
+    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
+    if not extra:
+        return text
+    data = yaml.safe_load(text)
+    data["systemConfig"]["kernel"]["cmdline"] += " " + extra
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+def cmdline_of(text: str) -> list[str]:
+    """The options on a template's kernel command line."""
+    return str(yaml.safe_load(text)["systemConfig"]["kernel"]["cmdline"]).split()
+
+
+def planned_cmdline(request: str, text: str) -> tuple[list[str], list[str]]:
+    """Plan and apply ``request`` on ``text``: the kernel line's options and the not-applied."""
+    plan = plan_request(request, text, mode="refine")
+    return cmdline_of(apply_plan(text, plan).text), plan.not_applied
+
+
+def cmdline_applied(request: str, text: str) -> list[str]:
+    """:func:`planned_cmdline`'s options, asserting every part of ``request`` was applied."""
+    line, not_applied = planned_cmdline(request, text)
+    assert not_applied == [], not_applied
+    return line
+
+
+def kernel_after(
+    request: str, extra: str = "", template: str = UBUNTU_MINIMAL
+) -> tuple[list[str], list[str]]:
+    """:func:`planned_cmdline` on ``template`` with ``extra`` options on its kernel line."""
+    return planned_cmdline(request, with_cmdline(template, extra))
+
+
 def set_values(result: EditPlan) -> dict[str, Any]:
     """The values a plan sets, by path."""
     return {op.path: op.value for op in result.operations if isinstance(op, SetValue)}

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import yaml
 
 from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import planned_cmdline
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 UBUNTU_CMDLINE = ["console=tty0", "console=ttyS0,115200", "loglevel=4"]  # its kernel cmdline
@@ -22,11 +22,6 @@ def _text(name: str = UBUNTU) -> str:
 def _kernel_ops(request: str, text: str) -> list[dict[str, Any]]:
     plan = plan_request(request, text, mode="refine")
     return [{"op": op.op, **op.model_dump(exclude_defaults=True)} for op in plan.operations]
-
-
-def _cmdline_after(request: str, text: str) -> list[str]:
-    applied = apply_plan(text, plan_request(request, text, mode="refine"))
-    return str(yaml.safe_load(applied.text)["systemConfig"]["kernel"]["cmdline"]).split()
 
 
 @pytest.mark.parametrize(
@@ -51,7 +46,7 @@ def test_an_option_with_a_comma_is_one_token(request_text: str, expected: list[s
 
 
 def test_adding_isolcpus_with_a_comma_lands_whole_in_the_template() -> None:
-    after = _cmdline_after("add isolcpus=2,3 to the kernel command line", _text())
+    after = planned_cmdline("add isolcpus=2,3 to the kernel command line", _text())[0]
     assert after == [*UBUNTU_CMDLINE, "isolcpus=2,3"]
 
 
@@ -76,7 +71,7 @@ def _with_isolcpus() -> str:
     ],
 )
 def test_isolcpus_is_replaced_or_removed_by_its_key(request_text: str, after: list[str]) -> None:
-    assert _cmdline_after(request_text, _with_isolcpus()) == after
+    assert planned_cmdline(request_text, _with_isolcpus())[0] == after
 
 
 def test_removing_an_absent_option_says_so_and_changes_nothing() -> None:
@@ -86,7 +81,7 @@ def test_removing_an_absent_option_says_so_and_changes_nothing() -> None:
 
 
 def test_removing_a_console_option_with_a_comma_keeps_the_others() -> None:
-    after = _cmdline_after("remove console=ttyS0,115200 from the kernel command line", _text())
+    after = planned_cmdline("remove console=ttyS0,115200 from the kernel command line", _text())[0]
     assert after == ["console=tty0", "loglevel=4"]
 
 
@@ -98,5 +93,5 @@ def test_removing_a_console_option_with_a_comma_keeps_the_others() -> None:
     ],
 )
 def test_quoted_flags_said_where_they_go_are_all_added(request_text: str) -> None:
-    after = _cmdline_after(request_text, _text())
+    after = planned_cmdline(request_text, _text())[0]
     assert "nomodeset" in after and "splash" in after, after

@@ -15,6 +15,7 @@ import yaml
 from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import cmdline_applied
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # cmdline: console=tty0 console=ttyS0,115200 loglevel=4
 
@@ -26,13 +27,6 @@ def _text(extra: str = "", tty: str = "tty0") -> str:
     return yaml.safe_dump(data, sort_keys=False)
 
 
-def _cmdline_after(request: str, text: str) -> list[str]:
-    plan = plan_request(request, text, mode="refine")
-    assert plan.not_applied == [], plan.not_applied
-    applied = apply_plan(text, plan)
-    return str(yaml.safe_load(applied.text)["systemConfig"]["kernel"]["cmdline"]).split()
-
-
 @pytest.mark.parametrize(
     ("said", "gone", "kept"),
     [
@@ -41,7 +35,7 @@ def _cmdline_after(request: str, text: str) -> list[str]:
     ],
 )
 def test_an_option_named_before_its_removal(said: str, gone: str, kept: str) -> None:
-    line = _cmdline_after(said, _text("nohz_full=4-7"))
+    line = cmdline_applied(said, _text("nohz_full=4-7"))
     assert gone not in line and kept in line, line
 
 
@@ -68,17 +62,17 @@ def test_a_word_the_line_has_no_option_for_is_no_option() -> None:
 
 
 def test_only_the_option_kept_is_read_as_context() -> None:
-    line = _cmdline_after("sorry, nohz_full remove. only loglevel keep", _text("nohz_full=4-7"))
+    line = cmdline_applied("sorry, nohz_full remove. only loglevel keep", _text("nohz_full=4-7"))
     assert "nohz_full=4-7" not in line and "loglevel=4" in line
 
 
 def test_flags_joined_and_followed_by_their_purpose() -> None:
-    line = _cmdline_after("kernel: I'd like quiet and splash for a calmer boot", _text())
+    line = cmdline_applied("kernel: I'd like quiet and splash for a calmer boot", _text())
     assert "quiet" in line and "splash" in line, line
 
 
 def test_two_consoles_written_out_are_each_on_the_line_once() -> None:
-    line = _cmdline_after(
+    line = cmdline_applied(
         "boot args: console=ttyS0,115200 console=tty0, each only once", _text(tty="tty1")
     )
     assert line.count("console=tty0") == 1, line
@@ -86,18 +80,18 @@ def test_two_consoles_written_out_are_each_on_the_line_once() -> None:
 
 
 def test_a_virtual_console_alone_moves_no_serial_console() -> None:
-    line = _cmdline_after("console=tty0 on the kernel command line too", _text(tty="tty1"))
+    line = cmdline_applied("console=tty0 on the kernel command line too", _text(tty="tty1"))
     assert "console=ttyS0,115200" in line and "console=tty0" in line, line
 
 
 def test_an_option_removed_on_a_condition() -> None:
     text = _text("quiet")
-    line = _cmdline_after(
+    line = cmdline_applied(
         "and if quiet is on the kernel line, take it out; boot logs help us", text
     )
     assert "quiet" not in line, line
     # not there: nothing to remove, nothing added, nothing reported
-    line = _cmdline_after("in case splash is set, drop it", _text())
+    line = cmdline_applied("in case splash is set, drop it", _text())
     assert "splash" not in line and "loglevel=4" in line, line
 
 
@@ -110,14 +104,14 @@ def test_an_option_removed_on_a_condition() -> None:
     ],
 )
 def test_an_option_with_its_old_value_then_the_new_one(said: str, new: str, old: str) -> None:
-    line = _cmdline_after(said, _text("hugepagesz=1G hugepages=32 nohz_full=4-7"))
+    line = cmdline_applied(said, _text("hugepagesz=1G hugepages=32 nohz_full=4-7"))
     assert new in line and old not in line, line
 
 
 def test_several_options_named_before_one_removal() -> None:
-    line = _cmdline_after("nohz_full and loglevel remove", _text("nohz_full=4-7"))
+    line = cmdline_applied("nohz_full and loglevel remove", _text("nohz_full=4-7"))
     assert not any(a.startswith(("nohz_full", "loglevel")) for a in line), line
-    line = _cmdline_after("nohz_full remove please, also loglevel", _text("nohz_full=4-7"))
+    line = cmdline_applied("nohz_full remove please, also loglevel", _text("nohz_full=4-7"))
     assert not any(a.startswith(("nohz_full", "loglevel")) for a in line), line
 
 

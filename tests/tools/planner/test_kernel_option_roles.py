@@ -5,31 +5,13 @@ user only observes, and sizes of memory that are no disk size."""
 from __future__ import annotations
 
 import pytest
-import yaml
 
-from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.sizes import read_sizes
-from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import cmdline_applied, with_cmdline
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # cmdline: console=tty0 console=ttyS0,115200 loglevel=4
 NETBOOT = "azl3-x86_64-netboot-initrd.yml"  # cmdline has console=ttyS0,115200 ip=dhcp
-
-
-def _text(name: str = UBUNTU, extra: str = "") -> str:
-    text = (OUR_TEMPLATES / name).read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
-    if extra:
-        data["systemConfig"]["kernel"]["cmdline"] += " " + extra
-        return yaml.safe_dump(data, sort_keys=False)
-    return text
-
-
-def _cmdline_after(request: str, text: str) -> list[str]:
-    plan = plan_request(request, text, mode="refine")
-    assert plan.not_applied == []
-    applied = apply_plan(text, plan)
-    return str(yaml.safe_load(applied.text)["systemConfig"]["kernel"]["cmdline"]).split()
 
 
 @pytest.mark.parametrize(
@@ -38,7 +20,7 @@ def _cmdline_after(request: str, text: str) -> list[str]:
 def test_a_size_inside_an_option_stays_as_written(said: str) -> None:
     assert read_sizes(said)[0] == said
     option = next(word for word in said.split() if "=" in word)
-    assert option in _cmdline_after(said, _text())
+    assert option in cmdline_applied(said, with_cmdline())
 
 
 def test_a_size_outside_an_option_is_still_read() -> None:
@@ -54,15 +36,15 @@ def test_a_size_outside_an_option_is_still_read() -> None:
     ],
 )
 def test_a_memory_size_is_no_disk_size(said: str) -> None:
-    plan = plan_request(said, _text(), mode="refine")
+    plan = plan_request(said, with_cmdline(), mode="refine")
     sizes = [op.size for op in plan.operations if op.op == "set_disk_size"]
     assert sizes == ["24GiB"]
     assert plan.not_applied == []
 
 
 def test_other_options_in_a_console_clause_are_kept() -> None:
-    args = _cmdline_after(
-        "boot params: nfsroot=10.0.0.1:/srv rd.shell=0 console=ttyS1,9600", _text()
+    args = cmdline_applied(
+        "boot params: nfsroot=10.0.0.1:/srv rd.shell=0 console=ttyS1,9600", with_cmdline()
     )
     assert "nfsroot=10.0.0.1:/srv" in args and "rd.shell=0" in args
     assert "console=ttyS1,9600" in args and "console=ttyS0,115200" not in args
@@ -77,7 +59,7 @@ def test_other_options_in_a_console_clause_are_kept() -> None:
     ],
 )
 def test_a_flag_joined_to_an_option_is_an_option(said: str, added: list[str]) -> None:
-    args = _cmdline_after(said, _text())
+    args = cmdline_applied(said, with_cmdline())
     assert all(arg in args for arg in added)
 
 
@@ -85,18 +67,18 @@ def test_a_flag_joined_to_an_option_is_an_option(said: str, added: list[str]) ->
     "said", ["reserve hugepages, 512 of them", "set up 512 hugepages on the kernel line"]
 )
 def test_a_counted_key_is_its_value(said: str) -> None:
-    assert "hugepages=512" in _cmdline_after(said, _text())
+    assert "hugepages=512" in cmdline_applied(said, with_cmdline())
 
 
 def test_several_keys_given_one_new_value() -> None:
-    text = _text(extra="isolcpus=1-3 nohz_full=1-3 rcu_nocbs=1-3")
-    args = _cmdline_after("isolcpus, nohz_full should be 2-7; keep rcu_nocbs as it is", text)
+    text = with_cmdline(extra="isolcpus=1-3 nohz_full=1-3 rcu_nocbs=1-3")
+    args = cmdline_applied("isolcpus, nohz_full should be 2-7; keep rcu_nocbs as it is", text)
     assert {"isolcpus=2-7", "nohz_full=2-7", "rcu_nocbs=1-3"} <= set(args)
     assert "isolcpus=1-3" not in args
 
 
 def test_keys_the_cmdline_lacks_get_no_value() -> None:
-    plan = plan_request("htop and nginx should be there", _text(), mode="refine")
+    plan = plan_request("htop and nginx should be there", with_cmdline(), mode="refine")
     assert not [op for op in plan.operations if op.op == "set_kernel"]
 
 
@@ -115,18 +97,18 @@ def test_keys_the_cmdline_lacks_get_no_value() -> None:
 def test_a_word_removes_its_option_or_its_family(
     said: str, gone: list[str], kept: list[str]
 ) -> None:
-    text = _text(extra="isolcpus=2 default_hugepagesz=1G hugepagesz=1G hugepages=8")
-    args = _cmdline_after(said, text)
+    text = with_cmdline(extra="isolcpus=2 default_hugepagesz=1G hugepagesz=1G hugepages=8")
+    args = cmdline_applied(said, text)
     assert not set(gone) & set(args)
     assert set(kept) <= set(args)
 
 
 def test_an_option_the_user_only_observes_is_not_added_back() -> None:
-    text = _text(extra="audit=0")
-    args = _cmdline_after("I see audit=0 on the kernel command line; take audit=0 out", text)
+    text = with_cmdline(extra="audit=0")
+    args = cmdline_applied("I see audit=0 on the kernel command line; take audit=0 out", text)
     assert "audit=0" not in args
 
 
 def test_a_number_before_a_key_that_is_no_count_sets_nothing() -> None:
-    plan = plan_request("add 2 audit rules", _text(), mode="refine")
+    plan = plan_request("add 2 audit rules", with_cmdline(), mode="refine")
     assert not [op for op in plan.operations if op.op == "set_kernel"]

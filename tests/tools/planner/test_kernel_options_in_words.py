@@ -10,26 +10,9 @@ import yaml
 from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import kernel_after, with_cmdline
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # cmdline: console=tty0 console=ttyS0,115200 loglevel=4
-
-
-def _text(extra: str = "") -> str:
-    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
-    if not extra:
-        return text
-    data = yaml.safe_load(text)
-    data["systemConfig"]["kernel"]["cmdline"] += " " + extra
-    return yaml.safe_dump(data, sort_keys=False)
-
-
-def _after(request: str, extra: str = "") -> tuple[list[str], list[str]]:
-    text = _text(extra)
-    plan = plan_request(request, text, mode="refine")
-    applied = apply_plan(text, plan)
-    data = yaml.safe_load(applied.text)
-    cmdline = str(data["systemConfig"]["kernel"]["cmdline"]).split()
-    return cmdline, plan.not_applied
 
 
 @pytest.mark.parametrize(
@@ -41,7 +24,7 @@ def _after(request: str, extra: str = "") -> tuple[list[str], list[str]]:
     ],
 )
 def test_quoted_options_are_options(said: str, wanted: list[str]) -> None:
-    cmdline, not_applied = _after(said)
+    cmdline, not_applied = kernel_after(said)
     assert set(wanted) <= set(cmdline), (cmdline, not_applied)
     assert not any(("'" in a or '"' in a or "`" in a) for a in cmdline), cmdline
 
@@ -54,7 +37,7 @@ def test_quoted_options_are_options(said: str, wanted: list[str]) -> None:
     ],
 )
 def test_an_option_whose_value_is_a_device(said: str, wanted: str) -> None:
-    cmdline, _ = _after(said)
+    cmdline, _ = kernel_after(said)
     assert wanted in cmdline
     # the device is the option's value, not a console of its own
     assert [a for a in cmdline if a.startswith("console=")] == [
@@ -71,7 +54,7 @@ def test_an_option_whose_value_is_a_device(said: str, wanted: str) -> None:
     ],
 )
 def test_flags_side_by_side_are_each_an_option(said: str) -> None:
-    cmdline, not_applied = _after(said)
+    cmdline, not_applied = kernel_after(said)
     assert {"quiet", "splash"} <= set(cmdline), (cmdline, not_applied)
 
 
@@ -84,11 +67,11 @@ def test_flags_side_by_side_are_each_an_option(said: str) -> None:
     ],
 )
 def test_huge_pages_in_words_are_a_page_size_and_a_count(said: str, wanted: list[str]) -> None:
-    text = _text()
+    text = with_cmdline()
     plan = plan_request(said, text, mode="refine")
     ops = {op.op for op in plan.operations}
     assert "set_disk_size" not in ops, plan.operations  # a page's size, never the disk's
-    cmdline, _ = _after(said)
+    cmdline, _ = kernel_after(said)
     assert set(wanted) <= set(cmdline), cmdline
 
 
@@ -101,7 +84,7 @@ def test_huge_pages_in_words_are_a_page_size_and_a_count(said: str, wanted: list
     ],
 )
 def test_a_new_count_replaces_the_old_one(said: str) -> None:
-    cmdline, not_applied = _after(said, extra="hugepagesz=2M hugepages=512")
+    cmdline, not_applied = kernel_after(said, extra="hugepagesz=2M hugepages=512")
     assert "hugepages=64" in cmdline and "hugepages=512" not in cmdline, (cmdline, not_applied)
     assert "hugepagesz=2M" in cmdline
 
@@ -110,12 +93,12 @@ def test_a_new_count_replaces_the_old_one(said: str) -> None:
     "said", ["get rid of panic=10 please", "elimina el panic=10 del kernel, gracias"]
 )
 def test_removing_an_option_that_is_not_there_never_adds_it(said: str) -> None:
-    cmdline, _ = _after(said)
+    cmdline, _ = kernel_after(said)
     assert not any(a.startswith("panic") for a in cmdline), cmdline
 
 
 def test_words_after_a_verb_on_the_kernel_line_are_no_options() -> None:
-    cmdline, _ = _after("cmdline: add rcu_nocbs=1-3 for the rt cores")
+    cmdline, _ = kernel_after("cmdline: add rcu_nocbs=1-3 for the rt cores")
     assert "rcu_nocbs=1-3" in cmdline
     assert not {"add", "for", "the", "rt", "cores"} & set(cmdline), cmdline
 
@@ -141,7 +124,7 @@ def test_a_console_the_architecture_change_moves_is_no_change_of_its_own() -> No
     ],
 )
 def test_an_option_removed_in_other_words(said: str, gone: str) -> None:
-    cmdline, not_applied = _after(said)
+    cmdline, not_applied = kernel_after(said)
     assert gone not in cmdline, (cmdline, not_applied)
     # "on the cmdline" says where, it is no value
     assert not any(a.endswith("=on") for a in cmdline), cmdline
@@ -155,19 +138,19 @@ def test_an_option_removed_in_other_words(said: str, gone: str) -> None:
     ],
 )
 def test_an_option_in_parentheses_with_its_description(said: str, wanted: list[str]) -> None:
-    cmdline, not_applied = _after(said)
+    cmdline, not_applied = kernel_after(said)
     assert set(wanted) <= set(cmdline), cmdline
     assert not_applied == [], not_applied  # the description is the option's
 
 
 def test_a_description_that_names_something_else_is_not_swallowed() -> None:
-    plan = plan_request("install btop (panic=5)", _text(), mode="refine")
+    plan = plan_request("install btop (panic=5)", with_cmdline(), mode="refine")
     packages = [n for op in plan.operations if op.op == "add_packages" for n in op.packages]
     assert packages == ["btop"]
 
 
 def test_a_pasted_grub_default_line_is_the_kernel_command_line() -> None:
-    cmdline, not_applied = _after('GRUB_CMDLINE_LINUX_DEFAULT="quiet splash apparmor=0"')
+    cmdline, not_applied = kernel_after('GRUB_CMDLINE_LINUX_DEFAULT="quiet splash apparmor=0"')
     assert {"quiet", "splash", "apparmor=0"} <= set(cmdline), (cmdline, not_applied)
     assert not_applied == []
 
@@ -180,6 +163,6 @@ def test_a_pasted_grub_default_line_is_the_kernel_command_line() -> None:
     ],
 )
 def test_what_an_option_is_for_asks_for_nothing_more(said: str) -> None:
-    plan = plan_request(said, _text(), mode="refine")
+    plan = plan_request(said, with_cmdline(), mode="refine")
     assert [op.op for op in plan.operations] == ["set_kernel"], plan.operations
     assert plan.not_applied == []

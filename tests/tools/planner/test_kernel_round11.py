@@ -14,18 +14,9 @@ import yaml
 from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import kernel_after
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # cmdline: console=tty0 console=ttyS0,115200 loglevel=4
-
-
-def _after(request: str, extra: str = "") -> tuple[list[str], list[str]]:
-    data = yaml.safe_load((OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8"))
-    if extra:
-        data["systemConfig"]["kernel"]["cmdline"] += " " + extra
-    text = yaml.safe_dump(data, sort_keys=False)
-    plan = plan_request(request, text, mode="refine")
-    cmdline = yaml.safe_load(apply_plan(text, plan).text)["systemConfig"]["kernel"]["cmdline"]
-    return str(cmdline).split(), plan.not_applied
 
 
 @pytest.mark.parametrize(
@@ -37,25 +28,25 @@ def _after(request: str, extra: str = "") -> tuple[list[str], list[str]]:
     ],
 )
 def test_signs_after_a_command_line_label_add_and_take_away(said: str) -> None:
-    cmdline, not_applied = _after(said)
+    cmdline, not_applied = kernel_after(said)
     assert "nosmt" in cmdline and not any(t.startswith("loglevel") for t in cmdline), cmdline
     assert "console=ttyS0,115200" in cmdline
     assert not not_applied, not_applied
 
 
 def test_a_signed_option_replaces_the_value_of_its_key() -> None:
-    cmdline, not_applied = _after("kopts: +isolcpus=1-3", extra="isolcpus=domain,5,6")
+    cmdline, not_applied = kernel_after("kopts: +isolcpus=1-3", extra="isolcpus=domain,5,6")
     assert cmdline.count("isolcpus=1-3") == 1 and "isolcpus=domain,5,6" not in cmdline, cmdline
     assert not not_applied, not_applied
 
 
 def test_a_signed_removal_of_an_option_not_there_changes_nothing() -> None:
-    cmdline, _ = _after("kargs: -panic=5 +quiet")
+    cmdline, _ = kernel_after("kargs: -panic=5 +quiet")
     assert "quiet" in cmdline and "loglevel=4" in cmdline and "panic=5" not in cmdline
 
 
 def test_options_in_parentheses_after_words_the_kernel_read_are_all_added() -> None:
-    cmdline, not_applied = _after(
+    cmdline, not_applied = kernel_after(
         "we want 2M hugepages (default_hugepagesz=2M hugepagesz=2M hugepages=512) please"
     )
     for option in ("default_hugepagesz=2M", "hugepagesz=2M", "hugepages=512"):
@@ -76,7 +67,7 @@ def test_a_count_of_huge_pages_of_a_size_is_no_disk_size(said: str) -> None:
 
 
 def test_cpus_said_for_housekeeping_outside_the_isolated_ones_are_a_reason() -> None:
-    cmdline, not_applied = _after(
+    cmdline, not_applied = kernel_after(
         "set isolcpus to 2-7, they want cpus 0 and 1 for housekeeping", extra="isolcpus=1-7"
     )
     assert "isolcpus=2-7" in cmdline and "isolcpus=1-7" not in cmdline, cmdline
@@ -91,13 +82,13 @@ def test_cpus_said_for_housekeeping_outside_the_isolated_ones_are_a_reason() -> 
     ],
 )
 def test_a_console_kept_while_another_goes_asks_nothing_more(said: str) -> None:
-    cmdline, not_applied = _after(said)
+    cmdline, not_applied = kernel_after(said)
     assert "console=tty0" in cmdline and "console=ttyS0,115200" not in cmdline, cmdline
     assert not not_applied, not_applied
 
 
 def test_a_kept_console_the_line_lacks_is_reported() -> None:
-    _, not_applied = _after("keep tty1 though")
+    _, not_applied = kernel_after("keep tty1 though")
     assert not_applied, not_applied
 
 
@@ -109,14 +100,14 @@ def test_a_kept_console_the_line_lacks_is_reported() -> None:
     ],
 )
 def test_options_the_old_setup_used_are_context(said: str) -> None:
-    cmdline, _ = _after(said)
+    cmdline, _ = kernel_after(said)
     assert "nosmt" in cmdline, cmdline
     assert not [t for t in cmdline if t.startswith(("console=ttymxc", "loglevel=3"))], cmdline
     assert "quiet" not in cmdline and "loglevel=4" in cmdline, cmdline
 
 
 def test_set_it_again_gives_no_option_the_word_again() -> None:
-    cmdline, _ = _after("panic is wrong, set it again", extra="panic=5")
+    cmdline, _ = kernel_after("panic is wrong, set it again", extra="panic=5")
     assert "panic=5" in cmdline and "panic=again" not in cmdline, cmdline
 
 
@@ -130,34 +121,34 @@ def test_set_it_again_gives_no_option_the_word_again() -> None:
     ],
 )
 def test_the_last_value_said_for_an_option_wins(said: str, kept: str, gone: str) -> None:
-    cmdline, not_applied = _after(said)
+    cmdline, not_applied = kernel_after(said)
     assert cmdline.count(kept) == 1 and gone not in cmdline, cmdline
     assert not not_applied, not_applied
 
 
 def test_a_bare_value_after_a_take_back_of_another_shape_is_no_new_value() -> None:
-    cmdline, _ = _after("panic=10, actually 2-5")
+    cmdline, _ = kernel_after("panic=10, actually 2-5")
     assert "panic=10" in cmdline and "panic=2-5" not in cmdline, cmdline
 
 
 def test_options_the_old_setup_used_and_asked_for_again_are_added() -> None:
-    cmdline, _ = _after("the old boxes always ran with nosmt mitigations=off, add those")
+    cmdline, _ = kernel_after("the old boxes always ran with nosmt mitigations=off, add those")
     assert "nosmt" in cmdline and "mitigations=off" in cmdline, cmdline
 
 
 def test_an_operator_after_the_label_signs_every_option_after_it() -> None:
-    cmdline, not_applied = _after("cmdline -= nosmt, loglevel", extra="nosmt")
+    cmdline, not_applied = kernel_after("cmdline -= nosmt, loglevel", extra="nosmt")
     assert "nosmt" not in cmdline and not [t for t in cmdline if t.startswith("loglevel")]
     assert "console=tty0" in cmdline and not not_applied, (cmdline, not_applied)
 
 
 def test_a_count_before_the_words_and_a_size_after_them() -> None:
-    cmdline, not_applied = _after("we need 256 hugepages of 2M")
+    cmdline, not_applied = kernel_after("we need 256 hugepages of 2M")
     assert "hugepagesz=2M" in cmdline and "hugepages=256" in cmdline, cmdline
     assert not not_applied, not_applied
 
 
 def test_the_virtual_one_kept_while_the_serial_console_goes() -> None:
-    cmdline, not_applied = _after("remove the serial console but leave the VGA one")
+    cmdline, not_applied = kernel_after("remove the serial console but leave the VGA one")
     assert "console=tty0" in cmdline and "console=ttyS0,115200" not in cmdline, cmdline
     assert not not_applied, not_applied

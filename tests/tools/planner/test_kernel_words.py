@@ -6,25 +6,13 @@ Each sentence here is the test's own: the same meaning said the way a user might
 from __future__ import annotations
 
 import pytest
-import yaml
 
-from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import kernel_after
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # cmdline: console=tty0 console=ttyS0,115200 loglevel=4
 KIOSK = "ubuntu24-x86_64-desktop-kiosk-raw.yml"  # cmdline has quiet splash
-
-
-def _after(request: str, extra: str = "", template: str = UBUNTU) -> tuple[list[str], list[str]]:
-    data = yaml.safe_load((OUR_TEMPLATES / template).read_text(encoding="utf-8"))
-    if extra:
-        data["systemConfig"]["kernel"]["cmdline"] += " " + extra
-    text = yaml.safe_dump(data, sort_keys=False)
-    plan = plan_request(request, text, mode="refine")
-    applied = apply_plan(text, plan)
-    cmdline = str(yaml.safe_load(applied.text)["systemConfig"]["kernel"]["cmdline"]).split()
-    return cmdline, plan.not_applied
 
 
 @pytest.mark.parametrize(
@@ -36,7 +24,7 @@ def _after(request: str, extra: str = "", template: str = UBUNTU) -> tuple[list[
     ],
 )
 def test_a_removal_takes_every_option_of_its_list(said: str) -> None:
-    cmdline, not_applied = _after(said, extra="nosmt mitigations=off panic=10")
+    cmdline, not_applied = kernel_after(said, extra="nosmt mitigations=off panic=10")
     assert "nosmt" not in cmdline and "mitigations=off" not in cmdline, cmdline
     assert "loglevel=4" in cmdline
     assert not [n for n in not_applied if "nosmt" in n or "mitigations" in n], not_applied
@@ -59,7 +47,7 @@ def test_a_removal_list_stops_at_a_word_the_command_line_lacks() -> None:
     ],
 )
 def test_a_console_dropped_by_its_device_or_kind(said: str, gone: str, kept: str) -> None:
-    cmdline, not_applied = _after(said)
+    cmdline, not_applied = kernel_after(said)
     assert gone not in cmdline and kept in cmdline, (cmdline, not_applied)
 
 
@@ -75,24 +63,24 @@ def test_a_console_dropped_by_its_device_or_kind(said: str, gone: str, kept: str
     ],
 )
 def test_an_option_described_by_what_it_does(said: str, wanted: list[str]) -> None:
-    cmdline, not_applied = _after(said)
+    cmdline, not_applied = kernel_after(said)
     assert set(wanted) <= set(cmdline), (cmdline, not_applied)
     assert not_applied == [], not_applied
 
 
 def test_a_system_word_without_the_command_line_is_no_kernel_option() -> None:
     # IPv6 is also a system setting: without the kernel line named it is no ipv6.disable=1
-    cmdline, _ = _after("ipv6 disabled, we only route v4 here")
+    cmdline, _ = kernel_after("ipv6 disabled, we only route v4 here")
     assert not any(a.startswith("ipv6.") for a in cmdline), cmdline
 
 
 def test_a_switch_said_on_or_off_takes_its_number() -> None:
-    cmdline, _ = _after("apparmor off")
+    cmdline, _ = kernel_after("apparmor off")
     assert "apparmor=0" in cmdline and "apparmor=off" not in cmdline, cmdline
 
 
 def test_a_new_range_and_the_same_range_for_named_options() -> None:
-    cmdline, not_applied = _after(
+    cmdline, not_applied = kernel_after(
         "isolate cores 6-11 rather than 2-11, with the same range for nohz_full",
         extra="isolcpus=2-11 nohz_full=2-11 rcu_nocbs=2-11",
     )
@@ -102,7 +90,7 @@ def test_a_new_range_and_the_same_range_for_named_options() -> None:
 
 
 def test_options_only_observed_are_not_added_and_both_removes_them() -> None:
-    cmdline, not_applied = _after(
+    cmdline, not_applied = kernel_after(
         "Looks like the kernel cmdline has quiet and splash on it. Please drop both of them.",
         template=KIOSK,
     )
@@ -111,12 +99,12 @@ def test_options_only_observed_are_not_added_and_both_removes_them() -> None:
 
 
 def test_options_observed_that_are_not_there_are_not_added() -> None:
-    cmdline, _ = _after("I guess the command line has quiet and splash in it? remove them")
+    cmdline, _ = kernel_after("I guess the command line has quiet and splash in it? remove them")
     assert "quiet" not in cmdline and "splash" not in cmdline, cmdline
 
 
 def test_where_the_options_go_is_no_request_of_its_own() -> None:
-    cmdline, not_applied = _after(
+    cmdline, not_applied = kernel_after(
         "add nosmt and also disable THP, all of them on the kernel command line"
     )
     assert {"nosmt", "transparent_hugepage=never"} <= set(cmdline), cmdline
@@ -125,7 +113,7 @@ def test_where_the_options_go_is_no_request_of_its_own() -> None:
 
 def test_the_same_range_is_the_one_said_last_not_the_one_read_last() -> None:
     # the count is read by another rule after the isolated cores: the words' order decides
-    cmdline, not_applied = _after(
+    cmdline, not_applied = kernel_after(
         "bump hugepages to 32 and isolate cpus 3-9, same range for rcu_nocbs",
         extra="hugepages=8 isolcpus=2-9 rcu_nocbs=2-9",
     )
@@ -138,7 +126,7 @@ def test_the_same_range_is_the_one_said_last_not_the_one_read_last() -> None:
     ["we want a verbose boot on these", "boot messages visible please", "make it boot noisily"],
 )
 def test_a_verbose_boot_takes_quiet_and_splash_away(said: str) -> None:
-    cmdline, not_applied = _after(said, template=KIOSK)
+    cmdline, not_applied = kernel_after(said, template=KIOSK)
     assert "quiet" not in cmdline and "splash" not in cmdline, cmdline
     assert not_applied == [], not_applied
 
@@ -159,7 +147,7 @@ def test_a_verbose_boot_that_is_already_verbose_changes_nothing() -> None:
     ],
 )
 def test_the_rest_staying_asks_nothing_more(said: str) -> None:
-    cmdline, not_applied = _after(said, extra="panic=10 nosmt")
+    cmdline, not_applied = kernel_after(said, extra="panic=10 nosmt")
     assert "panic=10" not in cmdline and "nosmt" in cmdline, cmdline
     assert not_applied == [], not_applied
 
@@ -176,6 +164,6 @@ def test_a_snake_case_word_beside_kernel_options_is_a_flag_not_a_package(said: s
     plan = plan_request(said, text, mode="refine")
     packages = [n for op in plan.operations if op.op == "add_packages" for n in op.packages]
     assert "no_hash_pointers" not in packages, plan.operations
-    cmdline, not_applied = _after(said)
+    cmdline, not_applied = kernel_after(said)
     assert {"pti=on", "no_hash_pointers"} <= set(cmdline), (cmdline, not_applied)
     assert not_applied == [], not_applied
