@@ -5,6 +5,9 @@ second-language English and terse admins ("loglevel drop", "the nohz_full change
 "hugepages make 64 instead of 32"), that a word the command line has no option for is left
 to the other rules, that "quiet and splash for a calmer boot" adds both flags, and that
 two ``console=`` options written out put each on the line once.
+
+Where a check is only the options the line has after a request, it is a row of the
+table in test_kernel_line.
 """
 
 from __future__ import annotations
@@ -25,18 +28,6 @@ def _text(extra: str = "", tty: str = "tty0") -> str:
     line = data["systemConfig"]["kernel"]["cmdline"].replace("console=tty0", f"console={tty}")
     data["systemConfig"]["kernel"]["cmdline"] = f"{line} {extra}".strip()
     return yaml.safe_dump(data, sort_keys=False)
-
-
-@pytest.mark.parametrize(
-    ("said", "gone", "kept"),
-    [
-        ("ok, loglevel drop. nohz_full stays", "loglevel=4", "nohz_full=4-7"),
-        ("the nohz_full option remove please", "nohz_full=4-7", "loglevel=4"),
-    ],
-)
-def test_an_option_named_before_its_removal(said: str, gone: str, kept: str) -> None:
-    line = cmdline_applied(said, _text("nohz_full=4-7"))
-    assert gone not in line and kept in line, line
 
 
 @pytest.mark.parametrize(
@@ -93,19 +84,6 @@ def test_an_option_removed_on_a_condition() -> None:
     # not there: nothing to remove, nothing added, nothing reported
     line = cmdline_applied("in case splash is set, drop it", _text())
     assert "splash" not in line and "loglevel=4" in line, line
-
-
-@pytest.mark.parametrize(
-    ("said", "new", "old"),
-    [
-        ("nohz_full 4-7 -> 5-7", "nohz_full=5-7", "nohz_full=4-7"),
-        ("loglevel from 4 to 6", "loglevel=6", "loglevel=4"),
-        ("hugepages: 48 please", "hugepages=48", "hugepages=32"),
-    ],
-)
-def test_an_option_with_its_old_value_then_the_new_one(said: str, new: str, old: str) -> None:
-    line = cmdline_applied(said, _text("hugepagesz=1G hugepages=32 nohz_full=4-7"))
-    assert new in line and old not in line, line
 
 
 def test_several_options_named_before_one_removal() -> None:

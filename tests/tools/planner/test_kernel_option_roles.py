@@ -1,6 +1,10 @@
 """Kernel options by their role in the sentence: values that look like sizes, flags joined
 to options, counts, several keys given one value, families removed by a word, options the
-user only observes, and sizes of memory that are no disk size."""
+user only observes, and sizes of memory that are no disk size.
+
+Where a check is only the options the line has after a request, it is a row of the
+table in test_kernel_line.
+"""
 
 from __future__ import annotations
 
@@ -50,26 +54,6 @@ def test_other_options_in_a_console_clause_are_kept() -> None:
     assert "console=ttyS1,9600" in args and "console=ttyS0,115200" not in args
 
 
-@pytest.mark.parametrize(
-    ("said", "added"),
-    [
-        ("please add noquiet=1 and debug", ["noquiet=1", "debug"]),
-        ("quiet and splash on this one", ["quiet", "splash"]),
-        ("we want transparent_hugepage=never, ro", ["transparent_hugepage=never", "ro"]),
-    ],
-)
-def test_a_flag_joined_to_an_option_is_an_option(said: str, added: list[str]) -> None:
-    args = cmdline_applied(said, with_cmdline())
-    assert all(arg in args for arg in added)
-
-
-@pytest.mark.parametrize(
-    "said", ["reserve hugepages, 512 of them", "set up 512 hugepages on the kernel line"]
-)
-def test_a_counted_key_is_its_value(said: str) -> None:
-    assert "hugepages=512" in cmdline_applied(said, with_cmdline())
-
-
 def test_several_keys_given_one_new_value() -> None:
     text = with_cmdline(extra="isolcpus=1-3 nohz_full=1-3 rcu_nocbs=1-3")
     args = cmdline_applied("isolcpus, nohz_full should be 2-7; keep rcu_nocbs as it is", text)
@@ -80,27 +64,6 @@ def test_several_keys_given_one_new_value() -> None:
 def test_keys_the_cmdline_lacks_get_no_value() -> None:
     plan = plan_request("htop and nginx should be there", with_cmdline(), mode="refine")
     assert not [op for op in plan.operations if op.op == "set_kernel"]
-
-
-@pytest.mark.parametrize(
-    ("said", "gone", "kept"),
-    [
-        (
-            "get rid of the hugepages stuff",
-            ["hugepages=8", "hugepagesz=1G", "default_hugepagesz=1G"],
-            ["isolcpus=2"],
-        ),
-        ("scratch the isolcpus thing", ["isolcpus=2"], ["hugepages=8"]),
-        ("drop hugepages", ["hugepages=8"], ["hugepagesz=1G"]),
-    ],
-)
-def test_a_word_removes_its_option_or_its_family(
-    said: str, gone: list[str], kept: list[str]
-) -> None:
-    text = with_cmdline(extra="isolcpus=2 default_hugepagesz=1G hugepagesz=1G hugepages=8")
-    args = cmdline_applied(said, text)
-    assert not set(gone) & set(args)
-    assert set(kept) <= set(args)
 
 
 def test_an_option_the_user_only_observes_is_not_added_back() -> None:

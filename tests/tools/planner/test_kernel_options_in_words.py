@@ -1,6 +1,10 @@
 """Kernel options however they are written: quoted, as a device value said in words, flags
 side by side, huge pages as a size and a count, a new count for a counted option, and a
-removal of an option that is not there (which never adds it)."""
+removal of an option that is not there (which never adds it).
+
+Where a check is only the options the line has after a request, it is a row of the
+table in test_kernel_line.
+"""
 
 from __future__ import annotations
 
@@ -47,18 +51,6 @@ def test_an_option_whose_value_is_a_device(said: str, wanted: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "said",
-    [
-        "we want quiet splash on the kernel line",
-        "boot options: splash quiet nomodeset=0",
-    ],
-)
-def test_flags_side_by_side_are_each_an_option(said: str) -> None:
-    cmdline, not_applied = kernel_after(said)
-    assert {"quiet", "splash"} <= set(cmdline), (cmdline, not_applied)
-
-
-@pytest.mark.parametrize(
     ("said", "wanted"),
     [
         ("huge pages of 2M size, 2048 pages", ["hugepagesz=2M", "hugepages=2048"]),
@@ -73,20 +65,6 @@ def test_huge_pages_in_words_are_a_page_size_and_a_count(said: str, wanted: list
     assert "set_disk_size" not in ops, plan.operations  # a page's size, never the disk's
     cmdline, _ = kernel_after(said)
     assert set(wanted) <= set(cmdline), cmdline
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "cut the hugepage count to 64",
-        "reduce the number of hugepages to 64",
-        "bring huge pages down to 64",
-    ],
-)
-def test_a_new_count_replaces_the_old_one(said: str) -> None:
-    cmdline, not_applied = kernel_after(said, extra="hugepagesz=2M hugepages=512")
-    assert "hugepages=64" in cmdline and "hugepages=512" not in cmdline, (cmdline, not_applied)
-    assert "hugepagesz=2M" in cmdline
 
 
 @pytest.mark.parametrize(
@@ -128,19 +106,6 @@ def test_an_option_removed_in_other_words(said: str, gone: str) -> None:
     assert gone not in cmdline, (cmdline, not_applied)
     # "on the cmdline" says where, it is no value
     assert not any(a.endswith("=on") for a in cmdline), cmdline
-
-
-@pytest.mark.parametrize(
-    ("said", "wanted"),
-    [
-        ("switch off the audit subsystem (audit=0) and add htop", ["audit=0"]),
-        ("keep the old eth0 names (net.ifnames=0)", ["net.ifnames=0"]),
-    ],
-)
-def test_an_option_in_parentheses_with_its_description(said: str, wanted: list[str]) -> None:
-    cmdline, not_applied = kernel_after(said)
-    assert set(wanted) <= set(cmdline), cmdline
-    assert not_applied == [], not_applied  # the description is the option's
 
 
 def test_a_description_that_names_something_else_is_not_swallowed() -> None:

@@ -4,6 +4,9 @@ The sentences were written for these tests: options after a short label with sig
 add or take away ("kargs: +nosmt -quiet"), options in parentheses after the words the
 kernel rule read for them, huge pages said as a count "of" a size, CPUs named for
 housekeeping next to a new isolated list, and a console the request keeps.
+
+Where a check is only the options the line has after a request, it is a row of the
+table in test_kernel_line.
 """
 
 from __future__ import annotations
@@ -66,27 +69,6 @@ def test_a_count_of_huge_pages_of_a_size_is_no_disk_size(said: str) -> None:
     assert not plan.not_applied, plan.not_applied
 
 
-def test_cpus_said_for_housekeeping_outside_the_isolated_ones_are_a_reason() -> None:
-    cmdline, not_applied = kernel_after(
-        "set isolcpus to 2-7, they want cpus 0 and 1 for housekeeping", extra="isolcpus=1-7"
-    )
-    assert "isolcpus=2-7" in cmdline and "isolcpus=1-7" not in cmdline, cmdline
-    assert not not_applied, not_applied
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "no serial port on these boxes, remove the serial console but keep tty0",
-        "drop the serial console from the kernel line; leave the tty0 console alone",
-    ],
-)
-def test_a_console_kept_while_another_goes_asks_nothing_more(said: str) -> None:
-    cmdline, not_applied = kernel_after(said)
-    assert "console=tty0" in cmdline and "console=ttyS0,115200" not in cmdline, cmdline
-    assert not not_applied, not_applied
-
-
 def test_a_kept_console_the_line_lacks_is_reported() -> None:
     _, not_applied = kernel_after("keep tty1 though")
     assert not_applied, not_applied
@@ -104,26 +86,6 @@ def test_options_the_old_setup_used_are_context(said: str) -> None:
     assert "nosmt" in cmdline, cmdline
     assert not [t for t in cmdline if t.startswith(("console=ttymxc", "loglevel=3"))], cmdline
     assert "quiet" not in cmdline and "loglevel=4" in cmdline, cmdline
-
-
-def test_set_it_again_gives_no_option_the_word_again() -> None:
-    cmdline, _ = kernel_after("panic is wrong, set it again", extra="panic=5")
-    assert "panic=5" in cmdline and "panic=again" not in cmdline, cmdline
-
-
-@pytest.mark.parametrize(
-    ("said", "kept", "gone"),
-    [
-        ("put isolcpus=1-3 on the kernel cmdline, actually 1-6", "isolcpus=1-6", "isolcpus=1-3"),
-        ("hugepages=64, no, 128", "hugepages=128", "hugepages=64"),
-        ("add hugepagesz=2M to the cmdline, I mean 1G", "hugepagesz=1G", "hugepagesz=2M"),
-        ("set panic=10, no, panic=30 on the kernel command line", "panic=30", "panic=10"),
-    ],
-)
-def test_the_last_value_said_for_an_option_wins(said: str, kept: str, gone: str) -> None:
-    cmdline, not_applied = kernel_after(said)
-    assert cmdline.count(kept) == 1 and gone not in cmdline, cmdline
-    assert not not_applied, not_applied
 
 
 def test_a_bare_value_after_a_take_back_of_another_shape_is_no_new_value() -> None:

@@ -1,6 +1,9 @@
 """Kernel options said in words, removed in lists or by pronoun, and consoles dropped by name.
 
 Each sentence here is the test's own: the same meaning said the way a user might.
+
+Where a check is only the options the line has after a request, it is a row of the
+table in test_kernel_line.
 """
 
 from __future__ import annotations
@@ -36,36 +39,6 @@ def test_a_removal_list_stops_at_a_word_the_command_line_lacks() -> None:
     # htop is not an option: it stays for the package rule, never a kernel removal
     kernel = [op for op in plan.operations if op.op == "set_kernel"]
     assert kernel and "htop" not in str(kernel), plan.operations
-
-
-@pytest.mark.parametrize(
-    ("said", "gone", "kept"),
-    [
-        ("nuke the serial console, it's a sealed box", "console=ttyS0,115200", "console=tty0"),
-        ("ditch tty0 please", "console=tty0", "console=ttyS0,115200"),
-        ("console=ttyS0,9600 and lose tty0", "console=tty0", "console=ttyS0,9600"),
-    ],
-)
-def test_a_console_dropped_by_its_device_or_kind(said: str, gone: str, kept: str) -> None:
-    cmdline, not_applied = kernel_after(said)
-    assert gone not in cmdline and kept in cmdline, (cmdline, not_applied)
-
-
-@pytest.mark.parametrize(
-    ("said", "wanted"),
-    [
-        ("THP should be off, set that on the kernel command line", ["transparent_hugepage=never"]),
-        ("disable transparent huge pages please", ["transparent_hugepage=never"]),
-        ("we want SELinux disabled via the boot parameters", ["selinux=0"]),
-        ("boot args: turn off the nmi watchdog", ["nmi_watchdog=0"]),
-        ("reserve 2048 persistent hugepages", ["hugepages=2048"]),
-        ("isolate CPUs 2-7 for the packet threads", ["isolcpus=2-7"]),
-    ],
-)
-def test_an_option_described_by_what_it_does(said: str, wanted: list[str]) -> None:
-    cmdline, not_applied = kernel_after(said)
-    assert set(wanted) <= set(cmdline), (cmdline, not_applied)
-    assert not_applied == [], not_applied
 
 
 def test_a_system_word_without_the_command_line_is_no_kernel_option() -> None:
@@ -121,35 +94,11 @@ def test_the_same_range_is_the_one_said_last_not_the_one_read_last() -> None:
     assert not_applied == [], not_applied
 
 
-@pytest.mark.parametrize(
-    "said",
-    ["we want a verbose boot on these", "boot messages visible please", "make it boot noisily"],
-)
-def test_a_verbose_boot_takes_quiet_and_splash_away(said: str) -> None:
-    cmdline, not_applied = kernel_after(said, template=KIOSK)
-    assert "quiet" not in cmdline and "splash" not in cmdline, cmdline
-    assert not_applied == [], not_applied
-
-
 def test_a_verbose_boot_that_is_already_verbose_changes_nothing() -> None:
     text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
     plan = plan_request("need the noisy boot while we debug", text, mode="refine")
     assert not [op for op in plan.operations if op.op == "set_kernel"], plan.operations
     assert plan.not_applied == [], plan.not_applied
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "drop panic=10, the rest of my options stay",
-        "drop panic=10; the others are fine as they are",
-        "remove panic=10 and the remaining options remain",
-    ],
-)
-def test_the_rest_staying_asks_nothing_more(said: str) -> None:
-    cmdline, not_applied = kernel_after(said, extra="panic=10 nosmt")
-    assert "panic=10" not in cmdline and "nosmt" in cmdline, cmdline
-    assert not_applied == [], not_applied
 
 
 @pytest.mark.parametrize(
