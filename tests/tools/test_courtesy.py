@@ -1,4 +1,5 @@
-"""Greetings, "ok so" and thanks at a request's edges ask for nothing (tools/courtesy.py)."""
+"""Greetings, "ok so", thanks and acknowledgements ("got it", "copy that") at a request's edges ask
+for nothing (tools/courtesy.py); the rows of later rounds say which round found them."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from oic_ai.tools.courtesy import plain_request
+from oic_ai.tools.courtesy import is_acknowledgement, plain_request
 
 
 @pytest.mark.parametrize(
@@ -22,6 +23,20 @@ from oic_ai.tools.courtesy import plain_request
         ("okay, so, add htop", "add htop"),
         ("hmm no. bring bob back", "no. bring bob back"),
         ("ok so -btrfs-progs +gdisk", "-btrfs-progs +gdisk"),
+        # an acknowledgement before a request asks nothing (round 16, h3)
+        ("Got it. Now give /var its own 10GiB partition", "Now give /var its own 10GiB partition"),
+        ("Understood, then add htop", "then add htop"),
+        ("Makes sense! add qcow2 too", "add qcow2 too"),
+        ("ok got it, thanks. hostname gw", "hostname gw"),
+        ("Perfect timing, add htop", "Perfect timing, add htop"),
+        ("Clear the cmdline", "Clear the cmdline"),
+        ("Got it", "Got it"),
+        # every acknowledgement before a request is dropped (round 17, h5)
+        ("Copy that. Now make the disk 20GiB", "Now make the disk 20GiB"),
+        ("Fair point, then drop vim", "then drop vim"),
+        ("i understand. hostname kiosk-2", "hostname kiosk-2"),
+        ("Noted, thanks! add a user ops", "add a user ops"),
+        ("That makes total sense. add htop", "add htop"),
     ],
 )
 def test_courtesy_at_the_edges_is_dropped(said: str, plain: str) -> None:
@@ -30,10 +45,55 @@ def test_courtesy_at_the_edges_is_dropped(said: str, plain: str) -> None:
 
 @pytest.mark.parametrize(
     "said",
-    ["thanks!", "ok", "hi", "oh well", "oklahoma field office image", "add the cheers-cli package"],
+    [
+        "thanks!",
+        "ok",
+        "hi",
+        "oh well",
+        "oklahoma field office image",
+        "add the cheers-cli package",
+        # an answer, or a word that only starts like an acknowledgement (round 17, h5)
+        "sure, because the night shift keeps asking",  # "sure" answers a question
+        "yes, got it. add htop",
+        "Perfect timing, add htop",
+        "Fine-tune the kernel options",
+    ],
 )
 def test_a_request_that_is_only_courtesy_or_only_looks_like_it_stays(said: str) -> None:
     assert plain_request(said) == said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # round 16, h2
+        "Got it",
+        "gotcha",
+        "ok, fair enough",
+        "Understood!",
+        "makes sense",
+        "roger that",
+        # the same words alone (round 17, h5)
+        "Clear.",
+        "copy that",
+        "that makes perfect sense",
+        "sure",
+    ],
+)
+def test_an_acknowledgement_alone_is_no_request(said: str) -> None:
+    assert is_acknowledgement(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "got it working",
+        "got nginx",
+        "fair share scheduler",
+    ],
+)
+def test_an_acknowledgement_needs_to_be_all_the_clause(said: str) -> None:
+    assert not is_acknowledgement(said)
 
 
 def test_an_undo_with_thanks_after_it_takes_back_the_last_change(agent: Any) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from oic_ai.tools.courtesy import is_acknowledgement
 from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.proposals import resolve_setting
 from tests.tools.planner.helpers import ops_of, plan_after
@@ -137,18 +136,6 @@ def test_fips_alone_is_a_compliance_wish() -> None:
 
 
 # --- acknowledgements ask nothing ----------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "said", ["Got it", "gotcha", "ok, fair enough", "Understood!", "makes sense", "roger that"]
-)
-def test_an_acknowledgement_is_no_request(said: str) -> None:
-    assert is_acknowledgement(said)
-
-
-@pytest.mark.parametrize("said", ["got it working", "got nginx", "fair share scheduler"])
-def test_an_acknowledgement_needs_to_be_all_the_clause(said: str) -> None:
-    assert not is_acknowledgement(said)
 
 
 def test_an_acknowledgement_before_a_change_is_context() -> None:

@@ -140,24 +140,6 @@ def test_names_and_contents_are_answered(question: str, expected: str) -> None:
     assert expected in describe_template(text, question)
 
 
-@pytest.mark.parametrize(
-    ("said", "left"),
-    [
-        ("Got it. Now give /var its own 10GiB partition", "Now give /var its own 10GiB partition"),
-        ("Understood, then add htop", "then add htop"),
-        ("Makes sense! add qcow2 too", "add qcow2 too"),
-        ("ok got it, thanks. hostname gw", "hostname gw"),
-        ("Perfect timing, add htop", "Perfect timing, add htop"),
-        ("Clear the cmdline", "Clear the cmdline"),
-        ("Got it", "Got it"),
-    ],
-)
-def test_an_acknowledgement_before_a_request_asks_nothing(said: str, left: str) -> None:
-    from oic_ai.tools.courtesy import plain_request
-
-    assert plain_request(said) == left
-
-
 # -- what a template cannot hold ----------------------------------------------------------
 
 

@@ -8,7 +8,6 @@ import pytest
 import yaml
 
 from oic_ai.tools.applier import apply_plan
-from oic_ai.tools.courtesy import is_acknowledgement, plain_request
 from oic_ai.tools.planner import plan_request
 from oic_ai.tools.proposals import resolve_setting
 from tests.conftest import OUR_TEMPLATES
@@ -17,38 +16,6 @@ from tests.tools.planner.helpers import added, ops_of, plan_after, plan_on, set_
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
 # --- one list of acknowledgement words, read three ways ---------------------------------
-
-
-@pytest.mark.parametrize(
-    ("said", "left"),
-    [
-        ("Copy that. Now make the disk 20GiB", "Now make the disk 20GiB"),
-        ("Fair point, then drop vim", "then drop vim"),
-        ("i understand. hostname kiosk-2", "hostname kiosk-2"),
-        ("Noted, thanks! add a user ops", "add a user ops"),
-        ("That makes total sense. add htop", "add htop"),
-    ],
-)
-def test_every_acknowledgement_before_a_request_is_dropped(said: str, left: str) -> None:
-    assert plain_request(said) == left
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "sure, because the night shift keeps asking",  # "sure" answers a question
-        "yes, got it. add htop",
-        "Perfect timing, add htop",
-        "Fine-tune the kernel options",
-    ],
-)
-def test_an_answer_or_a_word_that_only_starts_like_one_stays(said: str) -> None:
-    assert plain_request(said) == said
-
-
-@pytest.mark.parametrize("said", ["Clear.", "copy that", "that makes perfect sense", "sure"])
-def test_the_same_words_alone_ask_nothing(said: str) -> None:
-    assert is_acknowledgement(said)
 
 
 @pytest.mark.parametrize(
