@@ -150,6 +150,10 @@ def test_an_acknowledgement_before_a_change_is_context() -> None:
         ("got it, turn it off then", "got it, turn immutability off then"),
         ("makes sense, keep it enabled", "makes sense, keep immutability enabled"),
         ("I see. leave it off", "I see. leave immutability off"),
+        # the same words open a setting reply (round 17, h5)
+        ("copy that, leave it on", "copy that, leave immutability on"),
+        ("i understand, turn it off", "i understand, turn immutability off"),
+        ("Noted. keep it on", "Noted. keep immutability on"),
     ],
 )
 def test_a_setting_asked_about_is_named_after_an_acknowledgement(said: str, meant: str) -> None:

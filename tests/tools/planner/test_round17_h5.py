@@ -1,4 +1,4 @@
-"""Round 17 (h5): kernel command line, disks and users; one list of acknowledgements."""
+"""Round 17 (h5): kernel command line, disks and users."""
 
 from __future__ import annotations
 
@@ -9,25 +9,13 @@ import yaml
 
 from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.planner import plan_request
-from oic_ai.tools.proposals import resolve_setting
 from tests.conftest import OUR_TEMPLATES
 from tests.tools.planner.helpers import added, ops_of, plan_after, plan_on, set_values, users
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
-# --- one list of acknowledgement words, read three ways ---------------------------------
-
-
-@pytest.mark.parametrize(
-    ("said", "meant"),
-    [
-        ("copy that, leave it on", "copy that, leave immutability on"),
-        ("i understand, turn it off", "i understand, turn immutability off"),
-        ("Noted. keep it on", "Noted. keep immutability on"),
-    ],
-)
-def test_the_same_words_open_a_setting_reply(said: str, meant: str) -> None:
-    assert resolve_setting(said, "immutability") == meant
+# (the one list of acknowledgement words, read three ways, is checked by the rows of round 17
+# in test_courtesy and test_round16_h2)
 
 
 # --- another field's label ends a user's attributes --------------------------------------
