@@ -14,27 +14,10 @@ import pytest
 
 from oic_ai.nodes.classify import route_request
 from oic_ai.stores.targets import load_targets
-from oic_ai.tools.questions import questions_of
 from oic_ai.tools.target_questions import asks_about_targets, target_answer
 from tests.conftest import OUR_TEMPLATES
 
 UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
-
-
-@pytest.mark.parametrize(
-    "request_text",
-    [
-        "does emt3 support arm64 boards?",
-        "elxr12 support aarch64?",
-        "would eLxr be lighter than this? only wondering, we stay put",
-        "could one image be both a netboot image and an ISO?",
-        "will azure linux be faster to boot? just asking, keep Ubuntu for now",
-        "Which Azure Linux versions are available?",
-    ],
-)
-def test_a_question_about_what_is_built_leaves_the_template(request_text: str) -> None:
-    assert questions_of(request_text).only_questions, request_text
-    assert route_request(request_text, UBUNTU)["intent"] == "explain"
 
 
 @pytest.mark.parametrize(

@@ -112,16 +112,6 @@ def test_questions_and_their_lead_in_change_nothing(request_text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "request_text",
-    ["Quick question: add htop. Is the hostname set?", "Quick q, I want qcow2 too. Is it raw?"],
-)
-def test_a_declared_question_beside_an_imperative_still_changes(request_text: str) -> None:
-    from oic_ai.tools.questions import questions_of
-
-    assert questions_of(request_text).changes
-
-
-@pytest.mark.parametrize(
     ("question", "expected"),
     [
         ("is trixie what debian 13 is called? just checking", '"trixie"'),

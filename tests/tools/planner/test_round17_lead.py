@@ -53,32 +53,6 @@ def test_a_hostname_corrected_inside_its_clause() -> None:
 @pytest.mark.parametrize(
     "said",
     [
-        "the signed-by part of that line, does it matter on arm64?",
-        "ok the loglevel=7 thing, is that needed?",
-        "the console=ttyS1 entry, is it still needed?",
-        "wait, the 3GiB disk, is it big enough for the logs?",
-    ],
-)
-def test_a_topic_then_a_question_about_it_asks_nothing(said: str) -> None:
-    asked = questions_of(said)
-    assert asked.only_questions, asked
-    assert route_request(said, TEMPLATE)["intent"] == "explain"
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "add htop, is that ok?",
-        "please set the hostname to gw-2, is it fine like that?",
-    ],
-)
-def test_a_change_then_a_question_about_it_still_changes(said: str) -> None:
-    assert questions_of(said).changes
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
         "which kernel options are set at the moment? paste it",
         "what users are there now? dump them",
         "how big is the disk? dump it here",
@@ -207,39 +181,5 @@ def test_a_usual_set_that_is_named_is_added() -> None:
     assert not result.not_applied, result
 
 
-@pytest.mark.parametrize(
-    "said",
-    [
-        "fine, keep the x86 one. which packages did i ask for",
-        "keep this version then. what users are on it",
-        "ok keep the current image. how big is the disk",
-    ],
-)
-def test_keeping_the_template_then_an_unmarked_question_is_a_question(said: str) -> None:
-    asked = questions_of(said)
-    assert asked.only_questions, asked
-
-
-@pytest.mark.parametrize(
-    "said",
-    ["why does it have vim, remove it", "keep the x86 one and add htop. what users"],
-)
-def test_a_request_beside_an_unmarked_question_still_changes(said: str) -> None:
-    assert questions_of(said).changes
-
-
 def test_what_i_do_need_states_a_need() -> None:
     assert questions_of("What I do need is a user called ci, shell /bin/bash.").changes
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "if I leave the hostname out, what does the image get?",
-        "unless we set a disk size, how big is it?",
-        "in case I add no users, who can log in?",
-    ],
-)
-def test_a_condition_before_a_question_asks_nothing(said: str) -> None:
-    assert questions_of(said).only_questions
-    assert route_request(said, TEMPLATE)["intent"] == "explain"
