@@ -9,7 +9,6 @@ import pytest
 
 from oic_ai.tools.proposals import asked_setting, resolve_setting
 from oic_ai.tools.questions import questions_of
-from oic_ai.tools.target_support import find_unsupported
 
 
 @pytest.mark.parametrize(
@@ -35,26 +34,6 @@ def test_a_value_taken_back_at_once_is_no_question(said: str) -> None:
 )
 def test_a_question_stays_a_question(said: str) -> None:
     assert questions_of(said).questions
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "make the disk 20 gigabytes and the root filesystem xfs, that's what we had on CentOS",
-        "xfs like we always used on RHEL 8 please",
-        "same packages I had on SLES 15, add chrony",
-        "the partition layout they were using with CentOS 7 was fine",
-    ],
-)
-def test_a_system_the_user_had_is_no_target(said: str) -> None:
-    assert find_unsupported(said) is None
-
-
-@pytest.mark.parametrize(
-    "said", ["make it centos 7", "I want it on CentOS 7", "we need CentOS 7 please"]
-)
-def test_a_system_asked_for_is_still_refused(said: str) -> None:
-    assert find_unsupported(said) is not None
 
 
 # "it" in the answer to a question about one setting is that setting

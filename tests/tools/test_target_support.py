@@ -29,6 +29,13 @@ REFUSED = [
     ("a CentOS 7 web server", "CentOS 7", "el10"),
     ("Rocky Linux 9 with podman", "Rocky Linux 9", "el10"),
     ("an armv7 image for our old boards", "armv7", None),
+    # a release the composer has not got (round 14, h3)
+    ("could you build me an EMT 4 image for the gateways", "EMT 4", "emt3"),
+    ("Debian 14 for the NAS, with samba", "Debian 14", "debian13"),
+    ("next we want rhel 11 on arm64", "rhel 11", "el10"),
+    ("an ubuntu 28.04 desktop please", "ubuntu 28.04", "ubuntu26"),
+    ("azure linux 4 raw image for the camera hubs", "azure linux 4", "azl3"),
+    ("the smart meters get elxr-14", "elxr-14", "elxr12"),
 ]
 
 
@@ -75,6 +82,13 @@ ACCEPTED = [
     "codename: jammy for the vendor repo",
     "url https://example.com/debian bookworm main",
     "a bookworm-based eLxr image",
+    # a built release, or a count after the name (round 14, h3)
+    "debian 13 for 4 nodes",
+    "ubuntu 24.04 with a 16 GB disk",
+    "eLxr 12 raw, x86_64",
+    "we run debian on 3 servers, the new ones get debian 13",
+    "azure linux 3.0 with vim",
+    "EMT 3 for the edge boxes",
 ]
 
 
@@ -160,12 +174,48 @@ def test_the_old_name_beside_azure_linux_3_is_where_the_user_comes_from() -> Non
         "we are migrating off CentOS, give me an el10 image",
         "Debian 13 for the kiosks, the old Ubuntu 22.04 devices had chromium",
         "the Fedora workstations had vim and git, I need those on ubuntu 24.04",
+        # a system named in a comparison (round 14, h1)
+        "user pi with sudo like on raspbian",
+        "same groups as on our centos 7 boxes",
+        "set the users up like we had it on fedora",
+        "exactly as in ubuntu 20.04, add a user ops",
+        # a refused system named in a comparison or as the past (round 14, h3)
+        "add a user pi with sudo like on raspbian",
+        "ext4 for the root, same as on fedora",
+        "xfs for the data partition, that's what we ran on centos 7",
+        "lay out the partitions as in the old windows server",
+        # a system the user had (round 14, h2)
+        "make the disk 20 gigabytes and the root filesystem xfs, that's what we had on CentOS",
+        "xfs like we always used on RHEL 8 please",
+        "same packages I had on SLES 15, add chrony",
+        "the partition layout they were using with CentOS 7 was fine",
     ],
 )
 def test_a_system_the_user_has_had_or_moves_off_is_context_not_a_request(
     request_text: str,
 ) -> None:
     assert find_unsupported(request_text) is None
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        # round 14, h1
+        "give me fedora 40",
+        "make it raspbian",
+        "centos 7 like before",
+        # round 14, h3
+        "a fedora 41 image please",
+        "I'd like centos 7 instead",
+        "switch to alpine",
+        # round 14, h2
+        "make it centos 7",
+        "I want it on CentOS 7",
+        "we need CentOS 7 please",
+    ],
+)
+def test_a_system_asked_for_beside_such_words_is_still_refused(request_text: str) -> None:
+    assert find_unsupported(request_text) is not None, request_text
 
 
 def test_a_system_asked_for_is_still_refused_when_another_one_is_context() -> None:

@@ -431,31 +431,6 @@ def test_a_user_renamed_in_a_conversation_keeps_sudo_and_groups(agent: TemplateA
     assert users[0].get("sudo") is True and "dialout" in users[0].get("groups", [])
 
 
-# --- a system named as a comparison is not asked for -------------------------------------
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "user pi with sudo like on raspbian",
-        "same groups as on our centos 7 boxes",
-        "set the users up like we had it on fedora",
-        "exactly as in ubuntu 20.04, add a user ops",
-    ],
-)
-def test_a_system_named_in_a_comparison_is_not_refused(said: str) -> None:
-    from oic_ai.tools.target_support import find_unsupported
-
-    assert find_unsupported(said) is None, said
-
-
-@pytest.mark.parametrize("said", ["give me fedora 40", "make it raspbian", "centos 7 like before"])
-def test_a_system_asked_for_is_still_refused(said: str) -> None:
-    from oic_ai.tools.target_support import find_unsupported
-
-    assert find_unsupported(said) is not None, said
-
-
 # --- a place word points at an entry of any of the template's lists ---------------------
 
 

@@ -13,46 +13,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 from oic_ai.tools.retrieval.target_mentions import detect_target_spans
-from oic_ai.tools.target_support import find_unsupported
 from tests.tools.planner.helpers import added, plan_on
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 EL10 = "el10-x86_64-minimal-raw.yml"
-
-
-@pytest.mark.parametrize(
-    ("said", "named", "nearest"),
-    [
-        ("could you build me an EMT 4 image for the gateways", "EMT 4", "emt3"),
-        ("Debian 14 for the NAS, with samba", "Debian 14", "debian13"),
-        ("next we want rhel 11 on arm64", "rhel 11", "el10"),
-        ("an ubuntu 28.04 desktop please", "ubuntu 28.04", "ubuntu26"),
-        ("azure linux 4 raw image for the camera hubs", "azure linux 4", "azl3"),
-        ("the smart meters get elxr-14", "elxr-14", "elxr12"),
-    ],
-)
-def test_a_release_the_composer_has_not_got_is_refused(said: str, named: str, nearest: str) -> None:
-    found = find_unsupported(said)
-    assert found is not None, said
-    assert found.named == named and found.nearest == nearest, (said, found)
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "debian 13 for 4 nodes",
-        "ubuntu 24.04 with a 16 GB disk",
-        "eLxr 12 raw, x86_64",
-        "we run debian on 3 servers, the new ones get debian 13",
-        "azure linux 3.0 with vim",
-        "EMT 3 for the edge boxes",
-    ],
-)
-def test_a_built_release_or_a_count_after_the_name_is_not_refused(said: str) -> None:
-    assert find_unsupported(said) is None, said
 
 
 def _image_types(said: str) -> list[str]:
@@ -292,18 +257,3 @@ def test_a_relative_clause_about_how_people_work_is_no_description() -> None:
     said = "drop nano. if anyone needs to change something they should be going through git"
     result = plan_on(UBUNTU, said)
     assert not [n for n in result.not_applied if "package should do" in n], result.not_applied
-
-
-def test_a_refused_system_named_in_a_comparison_or_as_the_past_is_not_refused() -> None:
-    for said in (
-        "add a user pi with sudo like on raspbian",
-        "ext4 for the root, same as on fedora",
-        "xfs for the data partition, that's what we ran on centos 7",
-        "lay out the partitions as in the old windows server",
-    ):
-        assert find_unsupported(said) is None, said
-
-
-def test_a_refused_system_asked_for_is_still_refused() -> None:
-    for said in ("a fedora 41 image please", "I'd like centos 7 instead", "switch to alpine"):
-        assert find_unsupported(said) is not None, said
