@@ -110,6 +110,15 @@ NOT_REFERENCES = [
     "make everything under /srv owned by ops",
     "use the same mirror as the debian one",
     "these hosts list these packages, I want the same set on el10",
+    # a taking-out verb said of a thing (round 14, h2)
+    "drop the docker stuff",
+    "remove the last user",
+    "drop that",
+    "scrap the ccache package",
+    # a new value for a part (round 16, h3)
+    "set the hostname to edge-01",
+    "put the disk back to 8GiB",
+    "revert last partition",
 ]
 
 

@@ -30,18 +30,14 @@ def test_a_taking_out_verb_said_of_a_change_undoes_it(said: str, count: int) -> 
 
 @pytest.mark.parametrize(
     "said",
-    ["drop the docker stuff", "remove the last user", "drop that", "scrap the ccache package"],
-)
-def test_a_taking_out_verb_said_of_a_thing_is_no_undo(said: str) -> None:
-    assert find_reference(said) is None
-
-
-@pytest.mark.parametrize(
-    "said",
     [
         "scrap the last two changes, go back to just the first package list",
         "undo the last change and go back to the original setup",
         "revert the last two edits, back to the earlier version",
+        # the state an undo reaches, said again, asks nothing more (round 14, h1)
+        "undo the last two changes, back to the original package list",
+        "revert my last 2 edits, go back to just the first users",
+        "scrap the last two changes and get back to the initial partitions",
     ],
 )
 def test_back_to_the_first_list_beside_an_undo_is_part_of_it(said: str) -> None:

@@ -70,15 +70,6 @@ def test_a_part_put_back_to_what_it_was_is_an_undo_of_it(text: str, names: list[
     assert undo_names(found.marker) == names
 
 
-@pytest.mark.parametrize(
-    "text", ["set the hostname to edge-01", "put the disk back to 8GiB", "revert last partition"]
-)
-def test_a_new_value_is_no_undo(text: str) -> None:
-    from oic_ai.tools.references import find_reference
-
-    assert find_reference(text) is None
-
-
 # -- questions: a question then a polite request; a declared question's lead-in ---------
 
 
