@@ -62,10 +62,16 @@ def cmdline_applied(request: str, text: str) -> list[str]:
 
 
 def kernel_after(
-    request: str, extra: str = "", template: str = UBUNTU_MINIMAL
+    request: str, extra: str = "", template: str = UBUNTU_MINIMAL, first: str = ""
 ) -> tuple[list[str], list[str]]:
-    """:func:`planned_cmdline` on ``template`` with ``extra`` options on its kernel line."""
-    return planned_cmdline(request, with_cmdline(template, extra))
+    """:func:`planned_cmdline` on ``template`` with ``extra`` options on its kernel line.
+
+    With ``first``, that request is planned and applied before ``request``.
+    """
+    text = with_cmdline(template, extra)
+    if first:
+        text = apply_plan(text, plan_request(first, text, mode="refine")).text
+    return planned_cmdline(request, text)
 
 
 def set_values(result: EditPlan) -> dict[str, Any]:

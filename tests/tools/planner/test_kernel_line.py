@@ -17,7 +17,10 @@ from tests.tools.planner.helpers import kernel_after
 KIOSK = "ubuntu24-x86_64-desktop-kiosk-raw.yml"  # cmdline has quiet splash
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
+EMT = "emt3-x86_64-minimal-raw.yml"
 HUGE = "hugepagesz=1G hugepages=32 nohz_full=4-7"
+TUNED = "add default_hugepagesz=1G hugepagesz=1G hugepages=16 isolcpus=4-7 rcu_nocbs=4-7"
+QUIET = "add quiet to the kernel command line"
 FAMILIES = "isolcpus=2 default_hugepagesz=1G hugepagesz=1G hugepages=8"
 
 
@@ -28,14 +31,16 @@ def row(
     *,
     extra: str = "",
     template: str = UBUNTU,
+    first: str = "",
     clean: bool = False,
-) -> tuple[str, str, str, tuple[str, ...], tuple[str, ...], bool]:
-    """A table row: with ``clean``, nothing of the request may be left unapplied."""
-    return said, template, extra, present, absent, clean
+) -> tuple[str, str, str, str, tuple[str, ...], tuple[str, ...], bool]:
+    """A table row: ``first`` is a request made before; with ``clean``, nothing of the
+    request may be left unapplied."""
+    return said, template, extra, first, present, absent, clean
 
 
 @pytest.mark.parametrize(
-    ("said", "template", "extra", "present", "absent", "clean"),
+    ("said", "template", "extra", "first", "present", "absent", "clean"),
     [
         # an option named before its removal (round 9)
         row(
@@ -196,17 +201,127 @@ def row(
             clean=True,
         ),
         row("drop hugepages", ("hugepagesz=1G",), ("hugepages=8",), extra=FAMILIES, clean=True),
+        # a new value for an option the line has, said as what it must be (round 14, h2)
+        row(
+            "sorry my mistake, hugepages must be 8, not 16",
+            ("hugepages=8",),
+            ("hugepages=16",),
+            template=EMT,
+            first=TUNED,
+            clean=True,
+        ),
+        row(
+            "isolcpus should really be 2-7",
+            ("isolcpus=2-7",),
+            ("isolcpus=4-7",),
+            template=EMT,
+            first=TUNED,
+            clean=True,
+        ),
+        row(
+            "the rcu_nocbs value needs to be 1-7 instead of 4-7",
+            ("rcu_nocbs=1-7",),
+            ("rcu_nocbs=4-7",),
+            template=EMT,
+            first=TUNED,
+            clean=True,
+        ),
+        row(
+            "ok so hugepages is 4 now",
+            ("hugepages=4",),
+            ("hugepages=16",),
+            template=EMT,
+            first=TUNED,
+            clean=True,
+        ),
+        row(
+            "change hugepages to 32 instead of 16",
+            ("hugepages=32",),
+            ("hugepages=16",),
+            template=EMT,
+            first=TUNED,
+            clean=True,
+        ),
+        # one set of verbs that take a thing out, for every field (round 14, h2)
+        row(
+            "scrap the irqaffinity one, last time it broke the lidar driver",
+            (),
+            ("irqaffinity=0-3",),
+            template=EMT,
+            first=TUNED + " irqaffinity=0-3",
+        ),
+        row(
+            "nuke the isolcpus option",
+            (),
+            ("isolcpus=4-7",),
+            template=EMT,
+            first=TUNED + " irqaffinity=0-3",
+        ),
+        row(
+            "axe rcu_nocbs", (), ("rcu_nocbs=4-7",), template=EMT, first=TUNED + " irqaffinity=0-3"
+        ),
+        row(
+            "please toss the hugepages setting",
+            (),
+            ("hugepages=16",),
+            template=EMT,
+            first=TUNED + " irqaffinity=0-3",
+        ),
+        # a removal list never adds an option the line lacks (round 17, h5)
+        row(
+            "kernel: add lockdown=integrity and remove quiet and splash, we want full boot logs",
+            (),
+            ("quiet", "splash", "nomodeset"),
+            first=QUIET,
+        ),
+        row("drop splash and quiet", (), ("quiet", "splash", "nomodeset"), first=QUIET),
+        row(
+            "take out nomodeset, quiet and splash",
+            (),
+            ("quiet", "splash", "nomodeset"),
+            first=QUIET,
+        ),
+        row(
+            "remove splash and quiet from the kernel command line",
+            (),
+            ("quiet", "splash", "nomodeset"),
+            first=QUIET,
+        ),
+        row("get rid of quiet, splash please", (), ("quiet", "splash", "nomodeset"), first=QUIET),
+        # the option said instead of another replaces it, whether or not the line had the
+        # other one before (round 17, h5)
+        *[
+            row(said, (new,), (old,), first=first)
+            for said, new, old in (
+                (
+                    "also: auditors want loglevel=3 instead of loglevel=7, and add audit=1",
+                    "loglevel=3",
+                    "loglevel=7",
+                ),
+                (
+                    "use mitigations=auto rather than mitigations=off",
+                    "mitigations=auto",
+                    "mitigations=off",
+                ),
+                ("we need loglevel=3, not loglevel=7", "loglevel=3", "loglevel=7"),
+                ("set panic=10 in place of panic=0 on the cmdline", "panic=10", "panic=0"),
+            )
+            for first in ("add htop", f"add {old} to the kernel command line")
+        ],
+        # two keys said with "not" are no replacement (round 17, h5)
+        row("add audit=1, not loglevel=7", ("audit=1",), first="add htop"),
     ],
 )
 def test_the_kernel_line_after_a_request(
     said: str,
     template: str,
     extra: str,
+    first: str,
     present: tuple[str, ...],
     absent: tuple[str, ...],
     clean: bool,
 ) -> None:
-    cmdline, not_applied = kernel_after(said, extra=extra, template=template)
+    cmdline, not_applied = kernel_after(said, extra=extra, template=template, first=first)
     assert [o for o in present if cmdline.count(o) != 1] == [], (cmdline, not_applied)
     assert [o for o in absent if o in cmdline] == [], (cmdline, not_applied)
     assert not clean or not_applied == [], not_applied

@@ -153,32 +153,10 @@ def test_create_a_name_instead_without_a_removal_is_no_user() -> None:
     assert "backups" not in users(result), result
 
 
-# a new value for an option the command line has, said as what it must be
+# a new value for an option the command line has, said as what it must be (the options the
+# line has after it, and after the same taking-out verbs, are rows of test_kernel_line)
 EMT = "emt3-x86_64-minimal-raw"
 TUNED = "add default_hugepagesz=1G hugepagesz=1G hugepages=16 isolcpus=4-7 rcu_nocbs=4-7"
-
-
-def _cmdline(doc: dict[str, Any]) -> list[str]:
-    return str(doc["systemConfig"]["kernel"]["cmdline"]).split()
-
-
-@pytest.mark.parametrize(
-    ("said", "now", "gone"),
-    [
-        ("sorry my mistake, hugepages must be 8, not 16", "hugepages=8", "hugepages=16"),
-        ("isolcpus should really be 2-7", "isolcpus=2-7", "isolcpus=4-7"),
-        ("the rcu_nocbs value needs to be 1-7 instead of 4-7", "rcu_nocbs=1-7", "rcu_nocbs=4-7"),
-        ("ok so hugepages is 4 now", "hugepages=4", "hugepages=16"),
-        ("change hugepages to 32 instead of 16", "hugepages=32", "hugepages=16"),
-    ],
-)
-def test_an_option_said_to_be_a_new_value(said: str, now: str, gone: str) -> None:
-    text = (OUR_TEMPLATES / f"{EMT}.yml").read_text(encoding="utf-8")
-    text = apply_plan(text, plan_request(TUNED, text, mode="refine")).text
-    result = plan_request(said, text, mode="refine")
-    args = _cmdline(yaml.safe_load(apply_plan(text, result).text))
-    assert now in args and gone not in args, args
-    assert not result.not_applied, result
 
 
 @pytest.mark.parametrize(
@@ -191,21 +169,8 @@ def test_an_option_said_of_without_a_value_changes_nothing(said: str) -> None:
     assert not result.operations, result
 
 
-# one set of verbs that take a thing out, for every field
-@pytest.mark.parametrize(
-    ("said", "gone"),
-    [
-        ("scrap the irqaffinity one, last time it broke the lidar driver", "irqaffinity=0-3"),
-        ("nuke the isolcpus option", "isolcpus=4-7"),
-        ("axe rcu_nocbs", "rcu_nocbs=4-7"),
-        ("please toss the hugepages setting", "hugepages=16"),
-    ],
-)
-def test_every_taking_out_verb_removes_an_option(said: str, gone: str) -> None:
-    doc = turns(f"{EMT}.yml", TUNED + " irqaffinity=0-3", said)
-    assert gone not in _cmdline(doc), _cmdline(doc)
-
-
+# one set of verbs that take a thing out, for every field (the kernel options': in
+# test_kernel_line)
 @pytest.mark.parametrize(
     ("said", "name"), [("scrap bob", "bob"), ("nuke the carol account", "carol")]
 )

@@ -10,7 +10,15 @@ import yaml
 from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import added, ops_of, plan_after, plan_on, set_values, users
+from tests.tools.planner.helpers import (
+    added,
+    kernel_after,
+    ops_of,
+    plan_after,
+    plan_on,
+    set_values,
+    users,
+)
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
@@ -47,54 +55,7 @@ def test_sudo_listed_with_the_users_own_attributes_is_still_sudo(said: str) -> N
     assert users(plan_on(UBUNTU, said))["ops"]["sudo"] is True
 
 
-# --- kernel command line -------------------------------------------------------------------
-
-
-def cmdline_after(first: str, request: str) -> list[str]:
-    """The command line's options after ``first`` and then ``request`` are applied."""
-    base = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
-    text = apply_plan(base, plan_request(first, base, mode="refine")).text
-    text = apply_plan(text, plan_request(request, text, mode="refine")).text
-    return str(yaml.safe_load(text)["systemConfig"]["kernel"]["cmdline"]).split()
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "kernel: add lockdown=integrity and remove quiet and splash, we want full boot logs",
-        "drop splash and quiet",
-        "take out nomodeset, quiet and splash",
-        "remove splash and quiet from the kernel command line",
-        "get rid of quiet, splash please",
-    ],
-)
-def test_a_removal_list_never_adds_an_option_the_line_lacks(said: str) -> None:
-    line = cmdline_after("add quiet to the kernel command line", said)
-    assert "quiet" not in line and "splash" not in line and "nomodeset" not in line
-
-
-@pytest.mark.parametrize(
-    ("said", "new", "old"),
-    [
-        (
-            "also: auditors want loglevel=3 instead of loglevel=7, and add audit=1",
-            "loglevel=3",
-            "loglevel=7",
-        ),
-        ("use mitigations=auto rather than mitigations=off", "mitigations=auto", "mitigations=off"),
-        ("we need loglevel=3, not loglevel=7", "loglevel=3", "loglevel=7"),
-        ("set panic=10 in place of panic=0 on the cmdline", "panic=10", "panic=0"),
-    ],
-)
-def test_the_option_said_instead_of_another_replaces_it(said: str, new: str, old: str) -> None:
-    for first in ("add htop", f"add {old} to the kernel command line"):
-        line = cmdline_after(first, said)
-        assert new in line and old not in line, (first, line)
-
-
-def test_two_keys_said_with_not_are_no_replacement() -> None:
-    line = cmdline_after("add htop", "add audit=1, not loglevel=7")
-    assert "audit=1" in line
+# --- kernel command line (the options a line has after a request: test_kernel_line) -------
 
 
 @pytest.mark.parametrize(
@@ -106,7 +67,7 @@ def test_two_keys_said_with_not_are_no_replacement() -> None:
     ],
 )
 def test_a_bullet_after_a_labelled_list_is_no_option(said: str) -> None:
-    line = cmdline_after("add htop", said)
+    line = kernel_after(said, first="add htop")[0]
     assert "-" not in line and all(not arg.startswith("-") for arg in line)
 
 
@@ -142,12 +103,12 @@ def test_an_option_written_out_then_taken_away_with_it(
 ) -> None:
     result = plan_after(UBUNTU, _RT_LINE, said)
     assert not result.not_applied, result.not_applied
-    line = cmdline_after(_RT_LINE, said)
+    line = kernel_after(said, first=_RT_LINE)[0]
     assert gone not in line and all(k in line for k in kept), line
 
 
 def test_two_options_then_it_is_not_sure() -> None:
-    line = cmdline_after(_RT_LINE, "idle=poll and isolcpus=1-7 are heavy, drop it")
+    line = kernel_after("idle=poll and isolcpus=1-7 are heavy, drop it", first=_RT_LINE)[0]
     assert "idle=poll" in line and "isolcpus=1-7" in line
 
 
