@@ -15,23 +15,33 @@ from tests.conftest import OUR_TEMPLATES
 from tests.tools.planner.helpers import added, plan_on, removed
 
 BASE = "debian13-x86_64-minimal-raw.yml"
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
 
 @pytest.mark.parametrize(
-    "request_text",
+    ("request_text", "template"),
     [
-        "add htop, az ügyfél nem látja a képernyőt",  # Hungarian: no table for it
-        "add htop, it'll help the night shift",
-        "add htop. dpkg -l | grep htop showed nothing on the old box",
-        "coming from kiwi-ng: add htop",
-        "set the hostname to gw-7 and add htop (rk3588 board, emmc boot)",
-        "add htop and strace, the support desk lives in htop",
-        "add htop, only as a debugging aid",
-        "add htop, rest as it was",
+        ("add htop, az ügyfél nem látja a képernyőt", BASE),  # Hungarian: no table for it
+        ("add htop, it'll help the night shift", BASE),
+        ("add htop. dpkg -l | grep htop showed nothing on the old box", BASE),
+        ("coming from kiwi-ng: add htop", BASE),
+        ("set the hostname to gw-7 and add htop (rk3588 board, emmc boot)", BASE),
+        ("add htop and strace, the support desk lives in htop", BASE),
+        ("add htop, only as a debugging aid", BASE),
+        ("add htop, rest as it was", BASE),
+        # purposes, plans and whole-image requests
+        ("add htop so the night shift can watch the load", BASE),  # what a change is for
+        ("add htop; the QA lab wants to try it first", BASE),  # a wish to do, not to change
+        ("add htop, then give me the equivalent", BASE),  # the image as a whole
+        # what the machine is to become (round 16, h1)
+        ("i want to turn it into a little homelab box, add htop", UBUNTU),
+        ("add htop; we'll use the old NUC as a media server", UBUNTU),
+        ("we're repurposing these thin clients as our door kiosks. add htop", UBUNTU),
+        ("add htop, the plan is to convert that laptop into a jump host", UBUNTU),
     ],
 )
-def test_a_remark_is_context_and_the_change_is_made(request_text: str) -> None:
-    result = plan_on(BASE, request_text)
+def test_a_remark_is_context_and_the_change_is_made(request_text: str, template: str) -> None:
+    result = plan_on(template, request_text)
     assert "htop" in added(result), result.operations
     assert not result.not_applied, result.not_applied
     assert all(c.outcome != "not_applied" for c in result.clauses)
@@ -69,20 +79,6 @@ def test_also_adds_a_package_but_joins_a_remark_without_asking() -> None:
     remark = plan_on(BASE, "also the robot has a depth camera by USB. please add usbutils")
     assert added(remark) == ["usbutils"]
     assert not remark.not_applied, remark.not_applied
-
-
-@pytest.mark.parametrize(
-    "request_text",
-    [
-        "add htop so the night shift can watch the load",  # what a change is for
-        "add htop; the QA lab wants to try it first",  # a wish to do, not to change
-        "add htop, then give me the equivalent",  # the image as a whole
-    ],
-)
-def test_purposes_plans_and_whole_image_requests_are_context(request_text: str) -> None:
-    result = plan_on(BASE, request_text)
-    assert "htop" in added(result)
-    assert not result.not_applied, result.not_applied
 
 
 def test_a_wish_to_change_something_still_asks() -> None:

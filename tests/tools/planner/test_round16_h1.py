@@ -339,24 +339,6 @@ def test_words_that_spell_no_single_known_name_add_nothing_new(said: str) -> Non
     )
 
 
-# -- what the machine is to become: a remark, never reported --------------------------------
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "i want to turn it into a little homelab box, add htop",
-        "add htop; we'll use the old NUC as a media server",
-        "we're repurposing these thin clients as our door kiosks. add htop",
-        "add htop, the plan is to convert that laptop into a jump host",
-    ],
-)
-def test_what_the_machine_becomes_is_context(said: str) -> None:
-    result = plan_on(UBUNTU, said)
-    assert "htop" in added(result), result.operations
-    assert not result.not_applied, (said, result.not_applied)
-
-
 def test_a_field_turned_into_a_value_is_still_read() -> None:
     result = plan_on(UBUNTU, "make the disk into a 32GiB one")
     assert any(op.op == "set_disk_size" for op in result.operations), result.operations

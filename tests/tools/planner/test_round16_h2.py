@@ -432,6 +432,15 @@ def test_a_pronoun_after_a_statement_is_the_planners(said: str) -> None:
         ("restore the hostname please", "undo the hostname change"),
         ("bring the disk back to the old size", "undo the disk change"),
         ("ok put the kernel cmdline back as it was", "ok undo the kernel cmdline change"),
+        # a restore of no field stays as it was said
+        ("put htop back", "put htop back"),
+        ("bring the weather back", "bring the weather back"),
+        ("restore order", "restore order"),
+        ("put the disk back to 8GiB", "put the disk back to 8GiB"),  # a value of its own
+        (
+            "put immutability back on like before",
+            "put immutability back on like before",
+        ),  # a state of its own
     ],
 )
 def test_a_field_put_back_undoes_its_change(said: str, meant: str) -> None:
@@ -439,23 +448,6 @@ def test_a_field_put_back_undoes_its_change(said: str, meant: str) -> None:
 
     text = template(EL10)
     assert restored_request(said, text, [text]) == meant
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "put htop back",
-        "bring the weather back",
-        "restore order",
-        "put the disk back to 8GiB",  # a value of its own
-        "put immutability back on like before",  # a state of its own
-    ],
-)
-def test_a_restore_of_no_field_stays(said: str) -> None:
-    from oic_ai.tools.restores import restored_request
-
-    text = template(EL10)
-    assert restored_request(said, text, [text]) == said
 
 
 # --- a reason stated with a measurement, before "so <change>" -------------------------------
