@@ -38,6 +38,13 @@ class Run:
     def template(self) -> str | None:
         return self.agent.current_template(self.session) if self.session else None
 
+    def undo(self, request: str) -> TurnResult:
+        """A turn that must be read as an undo and leave nothing of it unapplied."""
+        result = self.turn(request)
+        assert result.route["intent"] == "undo", result.route
+        assert result.not_applied == [], result.not_applied
+        return result
+
 
 @pytest.fixture
 def run(agent_data_dir: Path) -> Any:
@@ -119,8 +126,7 @@ def test_an_undo_that_names_the_last_change_takes_it_back(run: Run) -> None:
     run.turn("add the kernel option nosmt")
     before = run.template()
     run.turn("and hostname pier-4")
-    named = run.turn("undo the hostname")
-    assert named.route["intent"] == "undo" and named.not_applied == []
+    run.undo("undo the hostname")
     assert run.template() == before
     assert first.template != before
 
@@ -133,8 +139,7 @@ def test_an_undo_that_names_part_of_a_turn_takes_back_only_that_part(run: Run) -
     run.turn("a minimal debian 13 raw image for x86_64")
     run.turn("add the kernel option nosmt, and hostname pier-4")
     kept = run.template()
-    part = run.turn("take back the nosmt please")
-    assert part.route["intent"] == "undo" and part.not_applied == []
+    part = run.undo("take back the nosmt please")
     assert "nosmt" not in _cmdline(run.template())
     assert _doc(run.template())["systemConfig"]["hostname"] == "pier-4"
     assert "Undid part of turn 2" in part.message and "nosmt" in part.message
@@ -149,8 +154,7 @@ def test_a_partial_undo_reaches_over_later_changes_and_keeps_them(run: Run) -> N
     run.turn("kernel options: add mitigations=off and transparent_hugepage=never")
     run.turn("set loglevel=7 on the kernel command line")
     run.turn("add htop and a user ops with sudo")
-    undone = run.turn("undo the transparent_hugepage thing, it broke the database")
-    assert undone.route["intent"] == "undo" and undone.not_applied == []
+    run.undo("undo the transparent_hugepage thing, it broke the database")
     tokens = _cmdline(run.template())
     assert "transparent_hugepage=never" not in tokens
     assert "mitigations=off" in tokens and "loglevel=7" in tokens
@@ -187,8 +191,7 @@ def test_an_undo_naming_an_aspect_reaches_over_turns_that_changed_nothing(run: R
     assert added.template != before
     run.turn("set the timezone to Europe/Oslo")  # no template field: changes nothing
     run.turn("which packages does it install?")  # a question: no turn to take back
-    undone = run.turn("undo the repository, our proxy mirrors it now")
-    assert undone.route["intent"] == "undo" and undone.not_applied == []
+    undone = run.undo("undo the repository, our proxy mirrors it now")
     assert run.template() == before
     assert "took back turn 2" in " ".join(undone.changes)
 
@@ -211,12 +214,10 @@ def test_go_back_to_before_a_kind_of_change_and_other_languages_undo_it(run: Run
     before = run.template()
     run.turn("a separate /srv partition of 6GiB, ext4")
     assert run.template() != before
-    back = run.turn("go back to before the partition change, the default layout is fine")
-    assert back.route["intent"] == "undo" and back.not_applied == []
+    run.undo("go back to before the partition change, the default layout is fine")
     assert run.template() == before
     run.turn("a separate /srv partition of 6GiB, ext4")
-    polish = run.turn("nie, cofnij tę partycję, zostaw jak było")
-    assert polish.route["intent"] == "undo" and polish.not_applied == []
+    run.undo("nie, cofnij tę partycję, zostaw jak było")
     assert run.template() == before
     run.turn("add htop")
     spanish = run.turn("deshaz eso por favor")
@@ -381,21 +382,10 @@ def test_what_a_clause_before_an_undo_names_is_the_part_taken_back(run: Run) -> 
     run.turn("a minimal debian 13 raw image for x86_64")
     run.turn("add the kernel options nosmt and mitigations=off")
     run.turn("add jq")
-    back = run.turn("hmm, and the nosmt, put it back how it was")
-    assert back.route["intent"] == "undo" and back.not_applied == []
+    run.undo("hmm, and the nosmt, put it back how it was")
     tokens = _cmdline(run.template())
     assert "nosmt" not in tokens and "mitigations=off" in tokens
     assert "jq" in _packages(run.template())
-
-
-def test_an_undo_naming_every_part_of_a_turn_restores_it_exactly(run: Run) -> None:
-    run.turn("a minimal debian 13 raw image for x86_64, disk 10GiB")
-    run.turn("add htop and tmux")
-    before = run.template()
-    run.turn("grow the disk to 16GiB, remove tmux and add an account named qa")
-    undone = run.turn("undo the disk/tmux/qa-account change please")
-    assert undone.not_applied == [] and "took back turn 3" in " ".join(undone.changes)
-    assert run.template() == before
 
 
 def test_a_name_in_an_undo_matches_whole_words_of_what_changed() -> None:
@@ -406,16 +396,43 @@ def test_a_name_in_an_undo_matches_whole_words_of_what_changed() -> None:
     assert part.named("ci") and not part.named("pciutils") and not part.named("hugepagesz=1g")
 
 
-def test_an_undo_of_the_last_n_changes_goes_back_that_many_turns(run: Run) -> None:
-    run.turn("a minimal debian 13 raw image for x86_64")
-    run.turn("add htop")
+@pytest.mark.parametrize(
+    ("kept", "later", "undo", "said"),
+    [
+        # an undo naming every part of a turn restores it exactly
+        (
+            ("a minimal debian 13 raw image for x86_64, disk 10GiB", "add htop and tmux"),
+            ("grow the disk to 16GiB, remove tmux and add an account named qa",),
+            "undo the disk/tmux/qa-account change please",
+            "took back turn 3",
+        ),
+        # an undo of the last n changes goes back that many turns
+        (
+            ("a minimal debian 13 raw image for x86_64", "add htop"),
+            ("add tmux", "hostname bench-9"),
+            "hmm, roll back the last 2 changes please",
+            "took back turns 3, 4",
+        ),
+        # "scratch the X stuff" and "before the Y thing" take back that turn
+        (
+            ("a minimal debian 13 raw image for x86_64, disk 10GiB", "add htop"),
+            ("disk 20GiB with a /srv partition of 8GiB",),
+            "scratch the storage stuff, back to how it was before the /srv thing",
+            "",
+        ),
+    ],
+)
+def test_an_undo_restores_the_template_from_before_the_turns_it_names(
+    run: Run, kept: tuple[str, ...], later: tuple[str, ...], undo: str, said: str
+) -> None:
+    for request in kept:
+        run.turn(request)
     before = run.template()
-    run.turn("add tmux")
-    run.turn("hostname bench-9")
-    back = run.turn("hmm, roll back the last 2 changes please")
-    assert back.route["intent"] == "undo" and back.not_applied == []
+    for request in later:
+        run.turn(request)
+    back = run.undo(undo)
     assert run.template() == before
-    assert "took back turns 3, 4" in " ".join(back.changes)
+    assert said in " ".join(back.changes), back.changes
 
 
 def test_an_undo_of_more_changes_than_the_session_made_is_refused(run: Run) -> None:
@@ -426,22 +443,11 @@ def test_an_undo_of_more_changes_than_the_session_made_is_refused(run: Run) -> N
     assert back.not_applied and run.template() == before
 
 
-def test_scratch_the_x_stuff_and_before_the_y_thing_take_back_that_turn(run: Run) -> None:
-    run.turn("a minimal debian 13 raw image for x86_64, disk 10GiB")
-    run.turn("add htop")
-    before = run.template()
-    run.turn("disk 20GiB with a /srv partition of 8GiB")
-    back = run.turn("scratch the storage stuff, back to how it was before the /srv thing")
-    assert back.route["intent"] == "undo" and back.not_applied == [], back.not_applied
-    assert run.template() == before
-
-
 def test_undoing_a_partition_keeps_a_disk_size_a_later_turn_set(run: Run) -> None:
     run.turn("a minimal debian 13 raw image for x86_64")
     run.turn("add a /srv/media partition of 40GiB")
     run.turn("the whole disk is 96GiB")
-    back = run.turn("undo the /srv/media partition")
-    assert back.route["intent"] == "undo" and back.not_applied == []
+    run.undo("undo the /srv/media partition")
     disk = _doc(run.template())["disk"]
     assert disk["size"] == "96GiB"
     assert "/srv/media" not in [p.get("mountPoint") for p in disk["partitions"]]
@@ -484,8 +490,7 @@ def test_an_undo_naming_a_swap_with_an_arrow_takes_back_that_swap(run: Run) -> N
     run.turn("a minimal debian 13 raw image for x86_64 with jq")
     run.turn("drop jq, we use yq instead")
     run.turn("hostname relay-3")
-    back = run.turn("undo the jq -> yq swap please, jq is what the scripts call")
-    assert back.route["intent"] == "undo" and back.not_applied == [], back.not_applied
+    run.undo("undo the jq -> yq swap please, jq is what the scripts call")
     packages = _packages(run.template())
     assert "jq" in packages and "yq" not in packages
     assert _doc(run.template())["systemConfig"]["hostname"] == "relay-3"
@@ -501,8 +506,7 @@ def test_a_setting_put_back_as_it_was_gets_what_it_held_back(run: Run) -> None:
     run.turn("switch immutability off for now, the field team needs to patch things")
     assert _doc(run.template())["systemConfig"]["immutability"]["enabled"] is False
     run.turn("add tcpdump")
-    back = run.turn("ok, switch immutability back on, just like before")
-    assert back.route["intent"] == "undo" and back.not_applied == [], back.not_applied
+    run.undo("ok, switch immutability back on, just like before")
     system = _doc(run.template())["systemConfig"]
     assert system["immutability"] == locked
     assert "tcpdump" in system["packages"]
@@ -585,8 +589,7 @@ def test_back_to_a_package_a_later_turn_swapped_out_restores_the_template_before
     run.turn("a debian 13 raw image with nginx and htop")
     kept = run.template()
     run.turn("replace nginx with apache2")
-    back = run.turn("meh, let's go back to nginx please")
-    assert back.route["intent"] == "undo" and back.not_applied == [], back.not_applied
+    run.undo("meh, let's go back to nginx please")
     assert run.template() == kept
     # a word no earlier template had is no way back: an ordinary request
     other = run.turn("switch back to lighttpd")
@@ -601,6 +604,5 @@ def test_dropping_a_vendors_stuff_again_takes_back_the_turn_that_brought_it_in(r
         "https://pkgs.example.com/acme/key.asc, and install fleetd from it"
     )
     assert "fleetd" in _packages(run.template())
-    back = run.turn("hmm, get rid of the acme stuff again, legal said no")
-    assert back.route["intent"] == "undo" and back.not_applied == [], back.not_applied
+    run.undo("hmm, get rid of the acme stuff again, legal said no")
     assert run.template() == kept  # the repository and the package it served
