@@ -431,9 +431,13 @@ def test_a_version_without_a_format_is_still_reported() -> None:
         "their install guide says to add htop",
         "per the vendor's install page, we want htop",
         "following the install instructions, add htop",
+        # a package list key still lists packages
+        "extra_packages: htop",
+        "extraPackages: htop",
+        "pkgs: htop",
     ],
 )
-def test_install_before_a_word_for_written_steps_is_a_noun(said: str) -> None:
+def test_the_one_package_of_the_request_is_added(said: str) -> None:
     assert added(plan_on(UBUNTU, said)) == ["htop"], said
 
 
@@ -452,11 +456,6 @@ def test_install_before_a_word_for_written_steps_is_a_noun(said: str) -> None:
 def test_a_settings_value_is_no_package(said: str) -> None:
     found = added(plan_on(UBUNTU, said))
     assert not {"systemd", "journald", "containerd", "overlay2"} & set(found), (said, found)
-
-
-@pytest.mark.parametrize("said", ["extra_packages: htop", "extraPackages: htop", "pkgs: htop"])
-def test_a_package_list_key_still_lists_packages(said: str) -> None:
-    assert added(plan_on(UBUNTU, said)) == ["htop"], said
 
 
 @pytest.mark.parametrize(

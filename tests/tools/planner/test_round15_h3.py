@@ -96,9 +96,13 @@ def _create(template: str, said: str):  # type: ignore[no-untyped-def]
         "add htop. our it department manages the fleet",
         "The previous admin left. add htop",
         "add htop, their IT guy quit",
+        # asking the assistant whether it can is no description
+        "add htop. Is that something you can do?",
+        "add htop - is this something you could do?",
+        "add htop, is that something you can manage!",
     ],
 )
-def test_a_remark_about_people_is_context(said: str) -> None:
+def test_a_remark_about_people_or_asking_whether_the_assistant_can_is_context(said: str) -> None:
     plan = plan_on(UBUNTU, said)
     assert plan.not_applied == [], (said, plan.not_applied)
 
@@ -167,19 +171,6 @@ def test_people_needing_what_the_change_touched_is_a_reason(said: str) -> None:
 def test_people_needing_another_field_is_still_reported() -> None:
     plan = plan_on(UBUNTU, "remove quiet, operators need a bigger disk")
     assert plan.not_applied, plan.clauses
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "add htop. Is that something you can do?",
-        "add htop - is this something you could do?",
-        "add htop, is that something you can manage!",
-    ],
-)
-def test_asking_the_assistant_whether_it_can_is_no_description(said: str) -> None:
-    plan = plan_on(UBUNTU, said)
-    assert plan.not_applied == [], (said, plan.not_applied)
 
 
 @pytest.mark.parametrize(
