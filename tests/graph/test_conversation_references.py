@@ -12,45 +12,18 @@ from typing import Any
 import pytest
 import yaml
 
-from oic_ai.graph.agent import TemplateAgent, TurnResult
+from oic_ai.graph.agent import TemplateAgent
 from oic_ai.stores.settings import load_settings
 from tests.conftest import OUR_TEMPLATES
+from tests.graph.runner import Conversation, builtin_settings
 
 OK = ("valid", "valid_with_warnings")
 
 
-class Run:
-    """An agent, one session, and the nodes each turn went through."""
-
-    def __init__(self, data: Path) -> None:
-        self.agent = TemplateAgent(load_settings(data_dir=data, env={}, provider="builtin"))
-        self.session: str | None = None
-        self.nodes: list[str] = []
-
-    def turn(self, request: str) -> TurnResult:
-        self.nodes = []
-        result = self.agent.generate(
-            request, session=self.session, on_step=lambda node, _: self.nodes.append(node)
-        )
-        self.session = result.session
-        return result
-
-    def template(self) -> str | None:
-        return self.agent.current_template(self.session) if self.session else None
-
-    def undo(self, request: str) -> TurnResult:
-        """A turn that must be read as an undo and leave nothing of it unapplied."""
-        result = self.turn(request)
-        assert result.route["intent"] == "undo", result.route
-        assert result.not_applied == [], result.not_applied
-        return result
-
-
 @pytest.fixture
 def run(agent_data_dir: Path) -> Any:
-    runner = Run(agent_data_dir)
-    yield runner
-    runner.agent.close()
+    with Conversation(builtin_settings(agent_data_dir)) as runner:
+        yield runner
 
 
 def _doc(text: str | None) -> dict[str, Any]:
@@ -64,7 +37,7 @@ def _packages(text: str | None) -> list[str]:
 
 
 def test_undo_is_a_new_turn_that_restores_the_template_from_before_the_last_change(
-    run: Run,
+    run: Conversation,
 ) -> None:
     first = run.turn("a minimal debian 13 image")
     assert first.status in OK
@@ -84,7 +57,9 @@ def test_undo_is_a_new_turn_that_restores_the_template_from_before_the_last_chan
     assert second.template in kept and first.template in kept
 
 
-def test_undo_goes_back_one_change_at_a_time_and_says_when_nothing_is_left(run: Run) -> None:
+def test_undo_goes_back_one_change_at_a_time_and_says_when_nothing_is_left(
+    run: Conversation,
+) -> None:
     first = run.turn("a minimal debian 13 image")
     run.turn("add htop")
     run.turn("set the hostname to edge-7")
@@ -100,7 +75,7 @@ def test_undo_goes_back_one_change_at_a_time_and_says_when_nothing_is_left(run: 
     assert "Nothing to undo" in nothing.message
 
 
-def test_the_rest_of_an_undo_request_is_planned_on_the_restored_template(run: Run) -> None:
+def test_the_rest_of_an_undo_request_is_planned_on_the_restored_template(run: Conversation) -> None:
     first = run.turn("a minimal debian 13 image")
     run.turn("add htop")
     both = run.turn("undo that and add curl")
@@ -111,7 +86,7 @@ def test_the_rest_of_an_undo_request_is_planned_on_the_restored_template(run: Ru
     assert back.template == first.template  # the undo and the addition were one step
 
 
-def test_undo_takes_back_a_turn_that_changed_nothing_not_an_earlier_one(run: Run) -> None:
+def test_undo_takes_back_a_turn_that_changed_nothing_not_an_earlier_one(run: Conversation) -> None:
     run.turn("a minimal debian 13 image")
     with_htop = run.turn("add htop")
     same = run.turn("add htop")
@@ -121,7 +96,7 @@ def test_undo_takes_back_a_turn_that_changed_nothing_not_an_earlier_one(run: Run
     assert "it had changed nothing" in undone.message
 
 
-def test_an_undo_that_names_the_last_change_takes_it_back(run: Run) -> None:
+def test_an_undo_that_names_the_last_change_takes_it_back(run: Conversation) -> None:
     first = run.turn("a minimal debian 13 raw image for x86_64")
     run.turn("add the kernel option nosmt")
     before = run.template()
@@ -135,7 +110,7 @@ def _cmdline(text: str | None) -> list[str]:
     return str(_doc(text)["systemConfig"]["kernel"]["cmdline"]).split()
 
 
-def test_an_undo_that_names_part_of_a_turn_takes_back_only_that_part(run: Run) -> None:
+def test_an_undo_that_names_part_of_a_turn_takes_back_only_that_part(run: Conversation) -> None:
     run.turn("a minimal debian 13 raw image for x86_64")
     run.turn("add the kernel option nosmt, and hostname pier-4")
     kept = run.template()
@@ -149,7 +124,7 @@ def test_an_undo_that_names_part_of_a_turn_takes_back_only_that_part(run: Run) -
     assert whole.not_applied == [] and run.template() == kept
 
 
-def test_a_partial_undo_reaches_over_later_changes_and_keeps_them(run: Run) -> None:
+def test_a_partial_undo_reaches_over_later_changes_and_keeps_them(run: Conversation) -> None:
     run.turn("a minimal debian 13 raw image for x86_64")
     run.turn("kernel options: add mitigations=off and transparent_hugepage=never")
     run.turn("set loglevel=7 on the kernel command line")
@@ -166,7 +141,7 @@ def test_a_partial_undo_reaches_over_later_changes_and_keeps_them(run: Run) -> N
     assert back.not_applied == [] and "htop" in _packages(run.template())
 
 
-def test_a_partial_undo_of_packages_and_users_keeps_the_rest_of_the_turn(run: Run) -> None:
+def test_a_partial_undo_of_packages_and_users_keeps_the_rest_of_the_turn(run: Conversation) -> None:
     run.turn("a minimal debian 13 raw image for x86_64")
     run.turn("add tmux and curl, hostname lab-3, and an account called kim with sudo")
     users = run.turn("undo the user change")
@@ -181,7 +156,9 @@ def test_a_partial_undo_of_packages_and_users_keeps_the_rest_of_the_turn(run: Ru
     assert _doc(run.template())["systemConfig"]["hostname"] == "lab-3"
 
 
-def test_an_undo_naming_an_aspect_reaches_over_turns_that_changed_nothing(run: Run) -> None:
+def test_an_undo_naming_an_aspect_reaches_over_turns_that_changed_nothing(
+    run: Conversation,
+) -> None:
     run.turn("a minimal debian 13 raw image for x86_64 with curl")
     before = run.template()
     added = run.turn(
@@ -197,7 +174,7 @@ def test_an_undo_naming_an_aspect_reaches_over_turns_that_changed_nothing(run: R
 
 
 def test_an_undo_naming_an_aspect_takes_it_back_over_a_later_change_of_something_else(
-    run: Run,
+    run: Conversation,
 ) -> None:
     run.turn("a minimal debian 13 raw image for x86_64")
     before = _cmdline(run.template())
@@ -209,7 +186,7 @@ def test_an_undo_naming_an_aspect_takes_it_back_over_a_later_change_of_something
     assert "htop" in _packages(run.template())
 
 
-def test_go_back_to_before_a_kind_of_change_and_other_languages_undo_it(run: Run) -> None:
+def test_go_back_to_before_a_kind_of_change_and_other_languages_undo_it(run: Conversation) -> None:
     run.turn("a minimal debian 13 raw image for x86_64, disk 24GiB")
     before = run.template()
     run.turn("a separate /srv partition of 6GiB, ext4")
@@ -224,7 +201,7 @@ def test_go_back_to_before_a_kind_of_change_and_other_languages_undo_it(run: Run
     assert spanish.route["intent"] == "undo" and run.template() == before
 
 
-def test_the_same_for_another_distribution_keeps_every_customisation(run: Run) -> None:
+def test_the_same_for_another_distribution_keeps_every_customisation(run: Conversation) -> None:
     run.turn("a minimal debian 13 image")
     run.turn("add iftop and nginx")
     run.turn("set the hostname to web-7")
@@ -245,7 +222,7 @@ def test_the_same_for_another_distribution_keeps_every_customisation(run: Run) -
     assert moved.not_applied == []
 
 
-def test_a_terse_same_for_without_the_article_is_a_retarget_too(run: Run) -> None:
+def test_a_terse_same_for_without_the_article_is_a_retarget_too(run: Conversation) -> None:
     # "same for X" with no "the": read as a new request, it started from X's plain base and
     # dropped the packages and the hostname
     run.turn("an ubuntu 24.04 raw image for x86_64 with rsync and strace, hostname relay-9")
@@ -257,7 +234,7 @@ def test_a_terse_same_for_without_the_article_is_a_retarget_too(run: Run) -> Non
     assert doc["systemConfig"]["hostname"] == "relay-9"
 
 
-def test_like_before_but_plans_only_the_change(run: Run) -> None:
+def test_like_before_but_plans_only_the_change(run: Conversation) -> None:
     first = run.turn("a minimal debian 13 image with nginx")
     again = run.turn("like before, but add htop")
     assert again.route["intent"] == "refine"
@@ -268,7 +245,7 @@ def test_like_before_but_plans_only_the_change(run: Run) -> None:
     assert not any("like before" in item for item in again.not_applied)
 
 
-def test_a_combination_without_defaults_is_refused_with_the_nearest_ones(run: Run) -> None:
+def test_a_combination_without_defaults_is_refused_with_the_nearest_ones(run: Conversation) -> None:
     first = run.turn("a minimal ubuntu 24.04 image for arm64")
     assert _doc(first.template)["target"]["arch"] == "aarch64"
     refused = run.turn("and an installer ISO of it?")
@@ -283,7 +260,7 @@ def test_a_combination_without_defaults_is_refused_with_the_nearest_ones(run: Ru
 
 
 def test_after_a_refused_combination_the_next_request_keeps_its_distribution(
-    run: Run,
+    run: Conversation,
 ) -> None:
     refused = run.turn("a Debian 13 PXE netboot image for our arm64 nodes")
     assert refused.status == "unsupported" and run.template() is None
@@ -305,7 +282,7 @@ def test_after_a_refused_combination_the_next_request_keeps_its_distribution(
     ],
 )
 def test_an_old_release_is_refused_and_the_template_stays(
-    run: Run, request_text: str, nearest: str
+    run: Conversation, request_text: str, nearest: str
 ) -> None:
     first = run.turn("a minimal debian 13 image")
     refused = run.turn(request_text)
@@ -314,7 +291,7 @@ def test_an_old_release_is_refused_and_the_template_stays(
     assert f"Nearest supported: {nearest}" in refused.message
 
 
-def test_an_edit_to_a_target_the_composer_cannot_build_is_invalid(run: Run) -> None:
+def test_an_edit_to_a_target_the_composer_cannot_build_is_invalid(run: Conversation) -> None:
     first = run.turn("a minimal ubuntu 24.04 image")
     text = (OUR_TEMPLATES / "ubuntu24-x86_64-installer-iso.yml").read_text(encoding="utf-8")
     edited = run.agent.apply_edit(run.session, text.replace("arch: x86_64", "arch: aarch64"))
@@ -343,7 +320,7 @@ def test_a_model_plans_only_what_a_reference_leaves(agent_data_dir: Path) -> Non
     assert doc["systemConfig"]["hostname"] == "lab-1"  # carried over by the retarget
 
 
-def test_same_packages_after_a_refusal_carries_the_refused_request(run: Run) -> None:
+def test_same_packages_after_a_refusal_carries_the_refused_request(run: Conversation) -> None:
     refused = run.turn("an Ubuntu 20.04 raw image for x86_64 with htop and tmux")
     assert refused.status == "unsupported"
     then = run.turn("ok, 24.04 then, with the same packages")
@@ -353,7 +330,9 @@ def test_same_packages_after_a_refusal_carries_the_refused_request(run: Run) -> 
     assert kept.not_applied == [] and "jq" in _packages(kept.template)
 
 
-def test_the_equivalent_of_what_was_pasted_and_the_same_account_are_accounted(run: Run) -> None:
+def test_the_equivalent_of_what_was_pasted_and_the_same_account_are_accounted(
+    run: Conversation,
+) -> None:
     made = run.turn(
         "provisioning used: apt-get install -y htop jq. we are moving to debian 13 raw "
         "for x86_64. give me the equivalent"
@@ -368,7 +347,9 @@ def test_the_equivalent_of_what_was_pasted_and_the_same_account_are_accounted(ru
     assert ops["name"] == "ops" and ops["groups"] == ["video"]
 
 
-def test_an_equivalent_asked_of_a_refused_release_carries_only_the_request(run: Run) -> None:
+def test_an_equivalent_asked_of_a_refused_release_carries_only_the_request(
+    run: Conversation,
+) -> None:
     refused = run.turn(
         "we ran Ubuntu 20.04 with htop and tmux. can I get a Ubuntu 20.04 equivalent?"
     )
@@ -378,7 +359,7 @@ def test_an_equivalent_asked_of_a_refused_release_carries_only_the_request(run: 
     assert {"htop", "tmux"} <= set(_packages(then.template))
 
 
-def test_what_a_clause_before_an_undo_names_is_the_part_taken_back(run: Run) -> None:
+def test_what_a_clause_before_an_undo_names_is_the_part_taken_back(run: Conversation) -> None:
     run.turn("a minimal debian 13 raw image for x86_64")
     run.turn("add the kernel options nosmt and mitigations=off")
     run.turn("add jq")
@@ -423,7 +404,7 @@ def test_a_name_in_an_undo_matches_whole_words_of_what_changed() -> None:
     ],
 )
 def test_an_undo_restores_the_template_from_before_the_turns_it_names(
-    run: Run, kept: tuple[str, ...], later: tuple[str, ...], undo: str, said: str
+    run: Conversation, kept: tuple[str, ...], later: tuple[str, ...], undo: str, said: str
 ) -> None:
     for request in kept:
         run.turn(request)
@@ -435,7 +416,7 @@ def test_an_undo_restores_the_template_from_before_the_turns_it_names(
     assert said in " ".join(back.changes), back.changes
 
 
-def test_an_undo_of_more_changes_than_the_session_made_is_refused(run: Run) -> None:
+def test_an_undo_of_more_changes_than_the_session_made_is_refused(run: Conversation) -> None:
     run.turn("a minimal debian 13 raw image for x86_64")
     run.turn("add htop")
     before = run.template()
@@ -443,7 +424,7 @@ def test_an_undo_of_more_changes_than_the_session_made_is_refused(run: Run) -> N
     assert back.not_applied and run.template() == before
 
 
-def test_undoing_a_partition_keeps_a_disk_size_a_later_turn_set(run: Run) -> None:
+def test_undoing_a_partition_keeps_a_disk_size_a_later_turn_set(run: Conversation) -> None:
     run.turn("a minimal debian 13 raw image for x86_64")
     run.turn("add a /srv/media partition of 40GiB")
     run.turn("the whole disk is 96GiB")
@@ -453,7 +434,9 @@ def test_undoing_a_partition_keeps_a_disk_size_a_later_turn_set(run: Run) -> Non
     assert "/srv/media" not in [p.get("mountPoint") for p in disk["partitions"]]
 
 
-def test_an_undo_of_a_part_no_turn_touched_names_the_part_not_the_undo_words(run: Run) -> None:
+def test_an_undo_of_a_part_no_turn_touched_names_the_part_not_the_undo_words(
+    run: Conversation,
+) -> None:
     run.turn("a minimal debian 13 raw image for x86_64")
     run.turn("add jq")
     kept = run.template()
@@ -463,7 +446,9 @@ def test_an_undo_of_a_part_no_turn_touched_names_the_part_not_the_undo_words(run
     assert "remove undo" not in answer.not_applied[0]
 
 
-def test_a_question_that_offers_a_package_changes_nothing_and_yes_adds_it(run: Run) -> None:
+def test_a_question_that_offers_a_package_changes_nothing_and_yes_adds_it(
+    run: Conversation,
+) -> None:
     run.turn("ubuntu 24.04 minimal raw image for x86_64")
     before = run.template()
     asked = run.turn("would fail2ban make sense on this box? it faces the internet")
@@ -476,7 +461,7 @@ def test_a_question_that_offers_a_package_changes_nothing_and_yes_adds_it(run: R
     assert "accepts the offer" in accepted.route["reason"]
 
 
-def test_a_reply_other_than_yes_drops_the_offer(run: Run) -> None:
+def test_a_reply_other_than_yes_drops_the_offer(run: Conversation) -> None:
     run.turn("ubuntu 24.04 minimal raw image for x86_64")
     run.turn("is it worth having tmux on it?")
     run.turn("no, and make the disk 8GiB")
@@ -486,7 +471,7 @@ def test_a_reply_other_than_yes_drops_the_offer(run: Run) -> None:
     assert run.template() == after
 
 
-def test_an_undo_naming_a_swap_with_an_arrow_takes_back_that_swap(run: Run) -> None:
+def test_an_undo_naming_a_swap_with_an_arrow_takes_back_that_swap(run: Conversation) -> None:
     run.turn("a minimal debian 13 raw image for x86_64 with jq")
     run.turn("drop jq, we use yq instead")
     run.turn("hostname relay-3")
@@ -496,7 +481,7 @@ def test_an_undo_naming_a_swap_with_an_arrow_takes_back_that_swap(run: Run) -> N
     assert _doc(run.template())["systemConfig"]["hostname"] == "relay-3"
 
 
-def test_a_setting_put_back_as_it_was_gets_what_it_held_back(run: Run) -> None:
+def test_a_setting_put_back_as_it_was_gets_what_it_held_back(run: Conversation) -> None:
     run.turn(
         "emt 3 raw image for x86_64, immutable, with secure boot: keys at "
         "/srv/sb/db.key, /srv/sb/db.crt and /srv/sb/db.cer"
@@ -512,7 +497,7 @@ def test_a_setting_put_back_as_it_was_gets_what_it_held_back(run: Run) -> None:
     assert "tcpdump" in system["packages"]
 
 
-def test_both_after_a_question_weighing_two_formats_asks_for_the_two(run: Run) -> None:
+def test_both_after_a_question_weighing_two_formats_asks_for_the_two(run: Conversation) -> None:
     run.turn("a minimal debian 13 raw image for x86_64")
     asked = run.turn("for hyper-v, is vhd or vhdx the better pick?")
     assert asked.route["intent"] == "explain" and asked.route.get("compared") == ["vhd", "vhdx"]
@@ -523,7 +508,7 @@ def test_both_after_a_question_weighing_two_formats_asks_for_the_two(run: Run) -
     assert "htop" in doc["systemConfig"]["packages"]
 
 
-def test_both_without_two_formats_weighed_just_before_names_nothing(run: Run) -> None:
+def test_both_without_two_formats_weighed_just_before_names_nothing(run: Conversation) -> None:
     run.turn("a minimal debian 13 raw image for x86_64")
     run.turn("for hyper-v, is vhd or vhdx the better pick?")
     run.turn("add jq")
@@ -532,7 +517,7 @@ def test_both_without_two_formats_weighed_just_before_names_nothing(run: Run) ->
     assert "vhd" not in artifacts and "vhdx" not in artifacts
 
 
-def test_add_it_after_asking_whether_the_image_has_something_adds_that(run: Run) -> None:
+def test_add_it_after_asking_whether_the_image_has_something_adds_that(run: Conversation) -> None:
     run.turn("ubuntu 24.04 minimal raw image for x86_64")
     asked = run.turn("does the image ship with htop? our admins live in it")
     assert asked.route["intent"] == "explain" and asked.route.get("proposal") == "add htop"
@@ -541,14 +526,14 @@ def test_add_it_after_asking_whether_the_image_has_something_adds_that(run: Run)
     assert {"htop", "jq"} <= set(_packages(run.template()))
 
 
-def test_add_it_with_no_question_before_names_nothing_offered(run: Run) -> None:
+def test_add_it_with_no_question_before_names_nothing_offered(run: Conversation) -> None:
     run.turn("ubuntu 24.04 minimal raw image for x86_64")
     run.turn("hostname kiosk-2")
     run.turn("add it")
     assert "htop" not in _packages(run.template())
 
 
-def test_an_undo_naming_an_option_family_takes_back_every_key_of_it(run: Run) -> None:
+def test_an_undo_naming_an_option_family_takes_back_every_key_of_it(run: Conversation) -> None:
     run.turn("a minimal debian 13 raw image for x86_64")
     run.turn("add isolcpus=2-3 to the kernel command line")
     kept = run.template()
@@ -560,7 +545,7 @@ def test_an_undo_naming_an_option_family_takes_back_every_key_of_it(run: Run) ->
     assert run.template() == kept  # "hugepages" names hugepagesz too: the whole turn
 
 
-def test_back_to_before_a_refused_move_keeps_the_template_and_says_why(run: Run) -> None:
+def test_back_to_before_a_refused_move_keeps_the_template_and_says_why(run: Conversation) -> None:
     run.turn("a debian 13 raw image for x86_64")
     run.turn("add htop")
     kept = run.template()
@@ -572,7 +557,7 @@ def test_back_to_before_a_refused_move_keeps_the_template_and_says_why(run: Run)
     assert "Nothing taken back: the template is not on aarch64" in back.message
 
 
-def test_back_to_before_a_move_takes_back_the_move_and_what_came_after(run: Run) -> None:
+def test_back_to_before_a_move_takes_back_the_move_and_what_came_after(run: Conversation) -> None:
     run.turn("a debian 13 raw image for x86_64")
     run.turn("add htop")
     kept = run.template()
@@ -584,7 +569,7 @@ def test_back_to_before_a_move_takes_back_the_move_and_what_came_after(run: Run)
 
 
 def test_back_to_a_package_a_later_turn_swapped_out_restores_the_template_before_it(
-    run: Run,
+    run: Conversation,
 ) -> None:
     run.turn("a debian 13 raw image with nginx and htop")
     kept = run.template()
@@ -596,7 +581,9 @@ def test_back_to_a_package_a_later_turn_swapped_out_restores_the_template_before
     assert other.route["intent"] != "undo"
 
 
-def test_dropping_a_vendors_stuff_again_takes_back_the_turn_that_brought_it_in(run: Run) -> None:
+def test_dropping_a_vendors_stuff_again_takes_back_the_turn_that_brought_it_in(
+    run: Conversation,
+) -> None:
     run.turn("a debian 13 raw image with htop")
     kept = run.template()
     run.turn(

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import yaml
 
-from oic_ai.graph.agent import TemplateAgent, TurnResult
-from oic_ai.stores.settings import Settings, load_settings
+from oic_ai.graph.agent import TurnResult
 from tests.conftest import OUR_TEMPLATES, PROJECT
+from tests.graph.runner import Run, builtin_settings
 from tests.support.fake_models import ScriptedChatModel
 
 HEADLINE = "a minimal Ubuntu 24.04 edge image for arm64 with docker and node monitoring"
@@ -28,39 +28,9 @@ def _valid_but_for_the_edge_user(result: TurnResult) -> bool:
     )
 
 
-def _settings(data: Path, **values: Any) -> Settings:
-    return load_settings(data_dir=data, env={}, **{"provider": "builtin", **values})
-
-
-class Run:
-    """An agent plus the nodes each turn went through."""
-
-    def __init__(self, settings: Settings, **kwargs: Any) -> None:
-        self.agent = TemplateAgent(settings, **kwargs)
-        self.nodes: list[str] = []
-
-    def __enter__(self) -> Run:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.agent.close()
-
-    def turn(self, request: str, session: str | None = None) -> TurnResult:
-        self.nodes = []
-        return self.agent.generate(
-            request, session=session, on_step=lambda node, update: self.nodes.append(node)
-        )
-
-    def resume(self, session: str, answer: Any) -> TurnResult:
-        self.nodes = []
-        return self.agent.resume(
-            session, answer, on_step=lambda node, update: self.nodes.append(node)
-        )
-
-
 @pytest.fixture
 def run(agent_data_dir: Path) -> Any:
-    with Run(_settings(agent_data_dir)) as runner:
+    with Run(builtin_settings(agent_data_dir)) as runner:
         yield runner
 
 
@@ -150,7 +120,9 @@ def test_a_good_llm_plan_is_applied(agent_data_dir: Path) -> None:
         "summary": "add iftop",
         "operations": [{"op": "add_packages", "packages": ["iftop"]}],
     }
-    with Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])) as runner:
+    with Run(
+        builtin_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])
+    ) as runner:
         result = runner.turn(HEADLINE + ", and install iftop")
     # no index, and neither the catalog nor the library names iftop: the request asks for
     # it as a package, so it is applied, but flagged
@@ -166,7 +138,9 @@ def test_a_package_the_model_invents_is_dropped_and_reported(agent_data_dir: Pat
         "summary": "add iftop",
         "operations": [{"op": "add_packages", "packages": ["iftop", "docker.io"]}],
     }
-    with Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])) as runner:
+    with Run(
+        builtin_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])
+    ) as runner:
         result = runner.turn(HEADLINE)
     packages = yaml.safe_load(result.template or "")["systemConfig"]["packages"]
     assert "iftop" not in packages and "docker.io" in packages
@@ -175,7 +149,7 @@ def test_a_package_the_model_invents_is_dropped_and_reported(agent_data_dir: Pat
 
 def test_a_malformed_llm_plan_falls_back_to_builtin_with_a_notice(agent_data_dir: Path) -> None:
     model = ScriptedChatModel.answering(["sorry, I only write poems"])
-    with Run(_settings(agent_data_dir), chat_model=model) as runner:
+    with Run(builtin_settings(agent_data_dir), chat_model=model) as runner:
         result = runner.turn("change disk size to 8GiB for an azure linux image")
     assert result.provider == "builtin (fallback from chat-model)"
     assert any("malformed" in n and "builtin planner" in n for n in result.notices)
@@ -191,7 +165,7 @@ def test_invalid_yaml_from_the_model_is_fixed_by_the_loop(agent_data_dir: Path) 
     good = (OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text()
     answers = [f"Here it is:\n```yaml\n{good.replace('image:', 'image: [', 1)}\n```", good]
     with Run(
-        _settings(agent_data_dir, generation_mode="yaml"),
+        builtin_settings(agent_data_dir, generation_mode="yaml"),
         chat_model=ScriptedChatModel.answering(answers),
     ) as runner:
         result = runner.turn(HEADLINE)
@@ -203,7 +177,7 @@ def test_invalid_yaml_from_the_model_is_fixed_by_the_loop(agent_data_dir: Path) 
 def test_deterministic_fixes_come_before_the_model(agent_data_dir: Path) -> None:
     good = (OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text()
     model = ScriptedChatModel.answering([_broken(good)])  # one answer: no LLM fix is needed
-    with Run(_settings(agent_data_dir, generation_mode="yaml"), chat_model=model) as runner:
+    with Run(builtin_settings(agent_data_dir, generation_mode="yaml"), chat_model=model) as runner:
         result = runner.turn(HEADLINE)
     assert result.status in ("valid", "valid_with_warnings"), result.reasons
     assert runner.nodes.count("fix") == 1 and len(model.prompts) == 1
@@ -213,7 +187,7 @@ def test_deterministic_fixes_come_before_the_model(agent_data_dir: Path) -> None
 def test_a_model_that_keeps_failing_ends_invalid_after_two_attempts(agent_data_dir: Path) -> None:
     junk = "image: [unclosed\n"
     with Run(
-        _settings(agent_data_dir, generation_mode="yaml"),
+        builtin_settings(agent_data_dir, generation_mode="yaml"),
         chat_model=ScriptedChatModel.answering([junk, junk, junk, junk]),
     ) as runner:
         result = runner.turn(HEADLINE)
@@ -228,7 +202,7 @@ def test_a_model_that_keeps_failing_ends_invalid_after_two_attempts(agent_data_d
 
 def test_max_fix_attempts_zero_answers_at_once(agent_data_dir: Path) -> None:
     with Run(
-        _settings(agent_data_dir, generation_mode="yaml", max_fix_attempts=0),
+        builtin_settings(agent_data_dir, generation_mode="yaml", max_fix_attempts=0),
         chat_model=ScriptedChatModel.answering(["image: [\n"]),
     ) as runner:
         result = runner.turn(HEADLINE)
@@ -262,7 +236,9 @@ def test_missing_packages_route_to_fix_with_the_suggestions(
 ) -> None:
     _index_the_base(agent_data_dir, tmp_path, "docker.io", "htop")
     plan = {"summary": "x", "operations": [{"op": "add_packages", "packages": ["docker-ce"]}]}
-    with Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])) as runner:
+    with Run(
+        builtin_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])
+    ) as runner:
         result = runner.turn(HEADLINE)
     assert runner.nodes[-5:] == ["verify_packages", "fix", "validate", "verify_packages", "respond"]
     assert result.packages["checked"] is True and result.packages["missing"] == []
@@ -277,7 +253,9 @@ def test_a_package_with_no_suggestion_is_reported_not_looped(
 ) -> None:
     _index_the_base(agent_data_dir, tmp_path)
     plan = {"summary": "x", "operations": [{"op": "add_packages", "packages": ["qqqzzzxx"]}]}
-    with Run(_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])) as runner:
+    with Run(
+        builtin_settings(agent_data_dir), chat_model=ScriptedChatModel.answering([plan])
+    ) as runner:
         result = runner.turn(HEADLINE + ", and install the package qqqzzzxx")
     assert "fix" not in runner.nodes
     assert result.status == "valid_with_warnings"
@@ -286,7 +264,7 @@ def test_a_package_with_no_suggestion_is_reported_not_looped(
 
 
 def test_review_pauses_then_accepts(agent_data_dir: Path) -> None:
-    with Run(_settings(agent_data_dir), review=True) as runner:
+    with Run(builtin_settings(agent_data_dir), review=True) as runner:
         paused = runner.turn(HEADLINE)
         assert paused.awaiting_review and paused.status is None
         assert runner.nodes[-1] == "verify_packages"
@@ -297,7 +275,7 @@ def test_review_pauses_then_accepts(agent_data_dir: Path) -> None:
 
 
 def test_review_resumes_with_an_edited_template_that_is_validated(agent_data_dir: Path) -> None:
-    with Run(_settings(agent_data_dir), review=True) as runner:
+    with Run(builtin_settings(agent_data_dir), review=True) as runner:
         paused = runner.turn(HEADLINE)
         edited = (paused.template or "").replace("hostname: ubuntu-edge", "hostname: edited-01")
         done = runner.resume(paused.session, {"action": "edit", "template": edited})
@@ -309,7 +287,7 @@ def test_review_resumes_with_an_edited_template_that_is_validated(agent_data_dir
 
 
 def test_an_edit_that_breaks_the_template_is_caught(agent_data_dir: Path) -> None:
-    with Run(_settings(agent_data_dir, max_fix_attempts=0), review=True) as runner:
+    with Run(builtin_settings(agent_data_dir, max_fix_attempts=0), review=True) as runner:
         paused = runner.turn(HEADLINE)
         done = runner.resume(paused.session, {"template": "image: {}\n"})
     assert done.status == "invalid" and done.validation["errors"]

@@ -7,35 +7,18 @@ from typing import Any
 
 import pytest
 
-from oic_ai.graph.agent import TemplateAgent, TurnResult
 from oic_ai.stores.session_store import SessionStore, sessions_db_path
-from oic_ai.stores.settings import Settings, load_settings
-
-
-def _settings(data: Path) -> Settings:
-    return load_settings(data_dir=data, env={}, provider="builtin")
-
-
-class _Run:
-    def __init__(self, settings: Settings) -> None:
-        self.agent = TemplateAgent(settings)
-        self.nodes: list[str] = []
-
-    def turn(self, request: str, session: str | None = None) -> TurnResult:
-        self.nodes = []
-        return self.agent.generate(
-            request, session=session, on_step=lambda node, update: self.nodes.append(node)
-        )
+from tests.graph.runner import Run, builtin_settings
 
 
 @pytest.fixture
 def run(agent_data_dir: Path) -> Any:
-    runner = _Run(_settings(agent_data_dir))
+    runner = Run(builtin_settings(agent_data_dir))
     yield runner
     runner.agent.close()
 
 
-def test_windows_server_gets_no_template_and_no_alternative(run: _Run) -> None:
+def test_windows_server_gets_no_template_and_no_alternative(run: Run) -> None:
     result = run.turn("a Windows Server image with IIS")
     assert run.nodes == ["classify", "respond"]
     assert result.status == "unsupported" and not result.ok
@@ -48,7 +31,7 @@ def test_windows_server_gets_no_template_and_no_alternative(run: _Run) -> None:
     assert payload["status"] == "unsupported" and payload["template"] is None
 
 
-def test_arch_linux_names_the_nearest_supported_alternative(run: _Run) -> None:
+def test_arch_linux_names_the_nearest_supported_alternative(run: Run) -> None:
     result = run.turn("Arch Linux with docker")
     assert result.status == "unsupported" and result.template is None
     assert "Nearest supported: Ubuntu 26.04" in result.message
@@ -56,7 +39,7 @@ def test_arch_linux_names_the_nearest_supported_alternative(run: _Run) -> None:
 
 
 def test_the_sessions_template_is_untouched_and_the_turn_is_recorded(
-    run: _Run, agent_data_dir: Path
+    run: Run, agent_data_dir: Path
 ) -> None:
     first = run.turn("a minimal ubuntu 24.04 image with docker")
     assert first.status in ("valid", "valid_with_warnings")
@@ -76,7 +59,7 @@ def test_the_sessions_template_is_untouched_and_the_turn_is_recorded(
     assert third.status in ("valid", "valid_with_warnings") and third.route["intent"] == "refine"
 
 
-def test_a_maintenance_window_is_not_windows(run: _Run) -> None:
+def test_a_maintenance_window_is_not_windows(run: Run) -> None:
     result = run.turn("an ubuntu 24.04 image with maintenance windows configured")
     assert result.status != "unsupported"
     assert result.template
