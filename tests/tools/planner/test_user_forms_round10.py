@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from functools import partial
 
-from oic_ai.tools.edit_plan import DeleteValue
 from tests.tools.planner.helpers import added, plan_after, plan_on, set_values, users
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
@@ -92,21 +91,6 @@ def test_the_name_people_log_in_as_is_a_user_and_the_next_sentences_are_its() ->
     assert found["fleet"].get("groups") == ["dialout", "plugdev"]
     assert not found["fleet"].get("sudo")
     assert not result.not_applied, result.not_applied
-
-
-def test_remove_it_removes_the_user_the_sentence_before_named() -> None:
-    result = _then(
-        "accounts 'kiosk' and 'tech', both without sudo",
-        "We can't ship a 'tech' account on the units. Remove it. Keep kiosk.",
-    )
-    deleted = [op.path for op in result.operations if isinstance(op, DeleteValue)]
-    assert deleted == ["systemConfig.users[name=tech]"], (deleted, result.not_applied)
-    assert not result.not_applied, result.not_applied
-
-
-def test_remove_it_after_a_package_removes_no_user() -> None:
-    result = _then("a user tech without sudo and add htop", "htop is not needed, remove it")
-    assert not [op for op in result.operations if isinstance(op, DeleteValue)]
 
 
 def test_its_shell_is_the_shell_of_the_one_user() -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
+
 from oic_ai.tools.edit_plan import DeleteValue, SetValue
 from tests.tools.planner.helpers import added, plan_after, plan_on, users
 
@@ -44,16 +46,33 @@ def test_a_bare_admin_joined_to_a_user_is_an_account_named_admin() -> None:
     assert found["admin"].get("groups") == ["wheel"]
 
 
-def test_remove_him_removes_the_user_named_before() -> None:
-    result = _then("users tom and ria, both with sudo", "tom moved to another site, delete him")
-    deleted = [op.path for op in result.operations if isinstance(op, DeleteValue)]
-    assert deleted == ["systemConfig.users[name=tom]"], (deleted, result.not_applied)
-    assert not result.not_applied, result.not_applied
-
-
-def test_remove_them_with_no_user_named_removes_nothing() -> None:
-    result = _then("users tom and ria, both with sudo", "the packages are wrong, remove them")
-    assert not [op for op in result.operations if isinstance(op, DeleteValue)]
+@pytest.mark.parametrize(
+    ("first", "said", "deleted"),
+    [
+        # "him" is the user named before
+        (
+            "users tom and ria, both with sudo",
+            "tom moved to another site, delete him",
+            ["systemConfig.users[name=tom]"],
+        ),
+        # "it" is the user the sentence before named (round 10)
+        (
+            "accounts 'kiosk' and 'tech', both without sudo",
+            "We can't ship a 'tech' account on the units. Remove it. Keep kiosk.",
+            ["systemConfig.users[name=tech]"],
+        ),
+        # "them" with no user named, "it" after a package: no user goes
+        ("users tom and ria, both with sudo", "the packages are wrong, remove them", []),
+        ("a user tech without sudo and add htop", "htop is not needed, remove it", []),
+    ],
+)
+def test_a_pronoun_removes_the_user_named_before_or_none(
+    first: str, said: str, deleted: list[str]
+) -> None:
+    result = _then(first, said)
+    found = [op.path for op in result.operations if isinstance(op, DeleteValue)]
+    assert found == deleted, (found, result.not_applied)
+    assert not deleted or not result.not_applied, result.not_applied
 
 
 def test_keep_the_group_after_a_user_is_read_as_the_users_group() -> None:
