@@ -137,7 +137,7 @@ def artifact_types(result: EditPlan) -> list[str] | None:
 def repository_ops(
     said: str, template: str, repository: dict[str, object] | None = None
 ) -> tuple[list[dict[str, object]], list[str]]:
-    """Plan ``said`` on a library template, with ``repository`` listed in it when given.
+    """Plan ``said`` on a library template (with ``repository`` listed in it when given).
 
     Returns the plan's operations as dicts (their ``op`` and the fields they set) and its
     ``not_applied`` list.

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.pasted import read_pasted
-from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import repository_ops
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 
 
 def _plan(said: str) -> tuple[list[dict[str, object]], list[str]]:
-    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
-    plan = plan_request(said, text, mode="refine")
-    ops = [{"op": op.op, **op.model_dump(exclude_defaults=True)} for op in plan.operations]
-    return ops, plan.not_applied
+    return repository_ops(said, UBUNTU)
 
 
 def test_a_users_list_adds_each_user_with_its_fields() -> None:
