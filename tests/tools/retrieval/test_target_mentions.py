@@ -33,9 +33,17 @@ def targets(text: str) -> dict[str, str]:
         ("mariner pxe initrd", "azl3"),
         ("alma 10 on arm64", "el10"),
         ("rhel 10 clone", "el10"),
+        # a release written short (round 9)
+        ("deb13 on arm64 for a sensor hub", "debian13"),
+        ("deb 13, raw, x86_64", "debian13"),
+        ("u24.04 vm with htop", "ubuntu24"),
+        ("ubu26 box for the lab", "ubuntu26"),
+        ("u26 amd64 please", "ubuntu26"),
     ],
 )
-def test_every_supported_release_is_named_by_its_codename(text: str, dist: str) -> None:
+def test_every_supported_release_is_named_by_its_codename_or_short_form(
+    text: str, dist: str
+) -> None:
     assert targets(text).get("dist") == dist
 
 
