@@ -19,6 +19,7 @@ from oic_ai.nodes.context import Context
 TEMPLATE = "image:\n  name: x\ntarget:\n  os: ubuntu\n  dist: ubuntu24\n  arch: x86_64\n"
 ISO = TEMPLATE + "  imageType: iso\n"
 ARM = TEMPLATE.replace("x86_64", "aarch64")
+RAW = TEMPLATE + "  imageType: raw\n"
 
 
 def _runtime(**context: Any) -> Runtime[Context]:
@@ -60,6 +61,41 @@ def _runtime(**context: Any) -> Runtime[Context]:
         ("an ubuntu 24.04 installer", None, "create"),
         ("OK, forget arm. Which packages does it install?", ISO, "explain"),
         ("add our mirror with suite bookworm, component main", TEMPLATE, "refine"),
+        # a question, then a polite request (round 16, h3)
+        (
+            "What's the image called at the moment? Could you name it room12-ubuntu instead?",
+            RAW,
+            "refine",
+        ),
+        ("which packages are in there? could you add htop?", RAW, "refine"),
+        ("Is the hostname set? Can you make it gw-01 please?", RAW, "refine"),
+        ("how big is the disk? would you grow it to 20GiB", RAW, "refine"),
+        # questions and their lead-in change nothing (round 16, h3)
+        ("what is the hostname? can you tell me the disk size too?", RAW, "explain"),
+        (
+            "Quick question: their instructions dearmor the key into a keyring and use "
+            "signed-by, but you put the key URL in the template. Is that equivalent?",
+            RAW,
+            "explain",
+        ),
+        (
+            "quick question - the vendor docs enable the repo with a key. does the template "
+            "do that too?",
+            RAW,
+            "explain",
+        ),
+        (
+            "Side question: our old scripts set the hostname at boot and add users by hand. "
+            "Is that still needed with this?",
+            RAW,
+            "explain",
+        ),
+        # a question, then "show it"; a question, then acting on it (round 17)
+        ("which kernel options are set at the moment? paste it", TEMPLATE, "explain"),
+        ("what users are there now? dump them", TEMPLATE, "explain"),
+        ("how big is the disk? dump it here", TEMPLATE, "explain"),
+        ("what's in the package list? show it", TEMPLATE, "explain"),
+        ("why is vim in there? remove it", TEMPLATE, "refine"),
     ],
 )
 def test_route_request(request_text: str, template: str | None, intent: str) -> None:

@@ -70,36 +70,8 @@ def test_a_part_put_back_to_what_it_was_is_an_undo_of_it(text: str, names: list[
     assert undo_names(found.marker) == names
 
 
-# -- questions: a question then a polite request; a declared question's lead-in ---------
-
-
-@pytest.mark.parametrize(
-    "request_text",
-    [
-        "What's the image called at the moment? Could you name it room12-ubuntu instead?",
-        "which packages are in there? could you add htop?",
-        "Is the hostname set? Can you make it gw-01 please?",
-        "how big is the disk? would you grow it to 20GiB",
-    ],
-)
-def test_a_question_then_a_polite_request_is_a_request(request_text: str) -> None:
-    assert route_request(request_text, UBUNTU)["intent"] == "refine"
-
-
-@pytest.mark.parametrize(
-    "request_text",
-    [
-        "what is the hostname? can you tell me the disk size too?",
-        "Quick question: their instructions dearmor the key into a keyring and use "
-        "signed-by, but you put the key URL in the template. Is that equivalent?",
-        "quick question - the vendor docs enable the repo with a key. does the template "
-        "do that too?",
-        "Side question: our old scripts set the hostname at boot and add users by hand. "
-        "Is that still needed with this?",
-    ],
-)
-def test_questions_and_their_lead_in_change_nothing(request_text: str) -> None:
-    assert route_request(request_text, UBUNTU)["intent"] == "explain"
+# -- questions (a question then a polite request, a declared question's lead-in: rows of
+# the routing table in tests/graph/test_routing): names and contents answered -----------
 
 
 @pytest.mark.parametrize(
