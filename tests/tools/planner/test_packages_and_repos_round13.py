@@ -183,14 +183,8 @@ def test_the_one_after_a_name_stands_for_its_kind() -> None:
     assert set(added(result)) == {"python3-serial", "python3-usb"}
 
 
-def test_an_everyday_word_in_a_phrase_is_no_package_even_after_install() -> None:
-    for request in (
-        "install gstreamer1.0-tools and the good and great plugins",
-        "install nice plugins",
-        "please install the shiny one",
-    ):
-        result = plan_on(UBUNTU, request)
-        assert not {"good", "great", "nice", "shiny"} & set(added(result)), request
+def test_a_package_marked_as_one_after_install_is_added() -> None:
+    # everyday words in such a phrase ("the good plugins") are rows of round 15 h1's table
     assert added(plan_on(UBUNTU, "install the package vlc")) == ["vlc"]
 
 

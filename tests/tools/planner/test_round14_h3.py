@@ -131,17 +131,6 @@ def test_a_declined_value_with_a_value_or_another_field_still_reads() -> None:
     assert result.operations or result.not_applied, result
 
 
-def test_a_negation_carried_by_bother_or_even_adds_nothing() -> None:
-    for said in (
-        "don't bother with docker",
-        "add htop, and don't even install nano",
-        "we don't really need vim",
-    ):
-        result = plan_on(UBUNTU, said)
-        for name in ("docker.io", "nano", "vim"):
-            assert name not in added(result), (said, result.operations)
-
-
 def test_a_hostname_label_qualified_by_what_it_is_for_takes_the_value() -> None:
     for said, name in (
         ("Hostname for the golden image: gw-factory.", "gw-factory"),
