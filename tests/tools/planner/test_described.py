@@ -50,12 +50,6 @@ def test_a_description_no_capability_fits_is_reported_and_adds_nothing() -> None
     )
 
 
-def test_a_capability_word_inside_another_description_is_not_taken() -> None:
-    # "desktop" is the desktop capability's word, but viewing one remotely asks for VNC
-    result = plan_on(BASE, "plus something to let us view the desktop remotely")
-    assert added(result) == ["tigervnc-standalone-server"], result.not_applied
-
-
 def test_several_near_capabilities_are_offered_not_picked() -> None:
     result = plan_on(BASE, "add something to run containers")
     if added(result):  # the catalog's paraphrases may name one capability outright

@@ -139,12 +139,6 @@ def test_removing_a_capability_removes_any_spelling_of_it_the_template_has() -> 
     assert "podman" in added(result)
 
 
-def test_audit_logging_is_the_audit_daemon_not_log_rotation() -> None:
-    result = plan_on(DEBIAN, "- audit logging (auditd)\n- hostname cart-01")
-    assert added(result) == ["auditd"]
-    assert not result.not_applied, result.not_applied
-
-
 @pytest.mark.parametrize(
     ("request_text", "wanted"),
     [

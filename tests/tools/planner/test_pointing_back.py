@@ -99,17 +99,3 @@ def test_two_known_names_joined_by_a_slash_are_two_names() -> None:
     ]
     # a path is no list of names
     assert added(plan_on(UBUNTU, "add /opt/tools")) == []
-
-
-def test_adverbs_between_a_name_and_its_verb_and_interjections_are_no_names() -> None:
-    result = plan_on(UBUNTU, "oh and tmux itself obviously needs to be installed, lol")
-    assert added(result) == ["tmux"]
-
-
-def test_key_and_certificate_words_beside_secure_boot_paths_are_no_packages() -> None:
-    result = plan_on(
-        "emt3-x86_64-minimal-raw.yml",
-        "secure boot on. The db key, cert and cer live at /sb/db.key, /sb/db.crt and /sb/db.cer",
-    )
-    assert added(result) == []
-    assert result.not_applied == []

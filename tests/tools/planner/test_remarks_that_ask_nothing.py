@@ -12,7 +12,7 @@ import pytest
 
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import added, plan_on, removed
+from tests.tools.planner.helpers import added, plan_on
 
 BASE = "debian13-x86_64-minimal-raw.yml"
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
@@ -53,18 +53,6 @@ def test_what_something_else_does_adds_nothing() -> None:
     assert added(result) == ["htop"]
     asked = plan_on(BASE, "the boxes run containers")
     assert added(asked) == ["docker.io"]
-
-
-def test_a_package_said_not_to_be_needed_is_removed_not_added() -> None:
-    result = plan_on(BASE, "openssh-server not needed after all")
-    assert removed(result) == ["openssh-server"]
-    assert added(result) == []
-
-
-def test_remove_it_after_a_removal_points_back() -> None:
-    result = plan_on(BASE, "openssh-server is not needed on these, remove it")
-    assert removed(result) == ["openssh-server"]
-    assert not result.not_applied, result.not_applied
 
 
 def test_a_request_in_an_unknown_language_still_reports_what_it_asks() -> None:

@@ -78,11 +78,6 @@ def test_the_one_said_with_only_after_a_removal_stays(said: str) -> None:
     assert "openssh-server" not in removed(result), (said, result.operations)
 
 
-def test_only_with_its_own_removal_verb_still_removes() -> None:
-    result = plan_on(UBUNTU, "remove only openssh-server")
-    assert removed(result) == ["openssh-server"], result.operations
-
-
 # --- a firewall ruleset is reported, not read as packages --------------------------------
 
 

@@ -37,11 +37,6 @@ def test_a_name_split_in_two_is_the_one_known_name_it_joins_into(
     assert any("as" in w and names[0] in w for w in result.warnings)  # "read 'h top' as htop"
 
 
-def test_a_split_name_is_removed_too() -> None:
-    result = plan_on(DEBIAN, "get rid of le ss")
-    assert removed(result) == ["less"]
-
-
 @pytest.mark.parametrize(
     ("said", "unwanted"),
     [
@@ -83,19 +78,9 @@ def test_capabilities_said_by_what_they_do_or_how_they_are_said(
         assert added(result) == names, (said, result.not_applied)
 
 
-def test_the_azure_agent_named_by_what_it_is_is_removed() -> None:
-    result = plan_on(AZURE_CLOUD, "this runs on-prem now: remove the azure vm agent")
-    assert removed(result) == ["WALinuxAgent"]
-
-
 def test_a_full_screen_browser_is_a_kiosk_and_a_browser() -> None:
     result = plan_on(DEBIAN, "it should start up into a fullscreen browser showing our dashboard")
     assert {"cage", "firefox-esr"} <= set(added(result)), result.not_applied
-
-
-def test_a_parenthesis_naming_the_capability_of_an_unclear_description() -> None:
-    result = plan_on(DEBIAN, "we need label printer support (CUPS) for the shipping desk")
-    assert added(result) == ["cups"], result.not_applied
 
 
 @pytest.mark.parametrize(
@@ -129,12 +114,6 @@ def test_removals_said_by_judgement_or_with_a_second_verb(
     result = plan_on(template, said)
     assert added(result) == plus, (said, result.not_applied)
     assert removed(result) == minus, (said, result.not_applied)
-
-
-def test_the_purpose_after_a_known_name_is_context() -> None:
-    result = plan_on(DEBIAN, "add gpsd, and chrony to steer the system clock by it")
-    assert added(result) == ["gpsd", "chrony"]
-    assert result.not_applied == []
 
 
 @pytest.mark.parametrize(
