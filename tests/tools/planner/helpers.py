@@ -12,6 +12,11 @@ from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
 
 
+def template_text(name: str) -> str:
+    """The text of the library template named ``name``."""
+    return (OUR_TEMPLATES / name).read_text(encoding="utf-8")
+
+
 def plan_on(template: str, request: str, earlier: str = "") -> EditPlan:
     """Plan ``request`` against the library template named ``template`` (refine mode).
 

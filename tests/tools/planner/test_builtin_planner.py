@@ -16,6 +16,7 @@ from oic_ai.tools.explain_template import describe_template
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
 from tests.support.cli import modules_after, top_level
+from tests.tools.planner.helpers import template_text
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # grub, raw+zstd, boot + rootfs (rest of disk)
 UBUNTU_EDGE = "ubuntu24-aarch64-edge-container-raw.yml"  # systemd-boot, /var/log, docker, user
@@ -31,17 +32,13 @@ AZL = "azl3-x86_64-minimal-raw.yml"
 EMT_SECURE = "emt3-x86_64-immutable-secureboot-raw.yml"
 
 
-def text_of(name: str) -> str:
-    return (OUR_TEMPLATES / name).read_text(encoding="utf-8")
-
-
 def ops_of(plan: EditPlan) -> list[dict[str, Any]]:
     """Operations as plain dicts without their default values, keeping the op name."""
     return [{"op": op.op, **op.model_dump(exclude_defaults=True)} for op in plan.operations]
 
 
 def plan(request: str, template: str = UBUNTU, mode: str = "refine") -> EditPlan:
-    return plan_request(request, text_of(template), mode=mode)  # type: ignore[arg-type]
+    return plan_request(request, template_text(template), mode=mode)  # type: ignore[arg-type]
 
 
 def add(*names: str) -> dict[str, Any]:
@@ -573,7 +570,7 @@ _SUFFIXES = ["", "and add docker", ", make the disk 8GiB", "in the docker group"
 def test_property_password_values_never_appear_in_the_plan(
     secret: str, prefix: str, connector: str, suffix: str, mode: str
 ) -> None:
-    template = text_of(UBUNTU)
+    template = template_text(UBUNTU)
     baseline = plan_request(f"{prefix} {suffix}", template, mode=mode)  # type: ignore[arg-type]
     assume(secret.lower() not in baseline.model_dump_json().lower())
     # the plan's own words about a password (its warning, "a placeholder to replace with
@@ -683,7 +680,7 @@ def test_end_to_end_plans_apply_and_validate(template: str, mode: str, request_t
     from oic_ai.tools.applier import apply_plan
     from oic_ai.tools.validate_template import validate_text
 
-    text = text_of(template)
+    text = template_text(template)
     result = plan_request(request_text, text, mode=mode)  # type: ignore[arg-type]
     applied = apply_plan(text, result, label=template)
     assert applied.changed
@@ -713,13 +710,13 @@ def test_end_to_end_every_template_takes_a_typical_refinement() -> None:
 
 
 def test_describe_lists_packages() -> None:
-    answer = describe_template(text_of(UBUNTU), "what packages are included?")
+    answer = describe_template(template_text(UBUNTU), "what packages are included?")
     assert answer.startswith("Packages: 8 — ubuntu-minimal, shim-signed")
     assert "kernel packages: linux-image-generic-hwe-24.04" in answer
 
 
 def test_describe_summarises_as_bullets() -> None:
-    answer = describe_template(text_of(UBUNTU_EDGE), "Summarize the template.")
+    answer = describe_template(template_text(UBUNTU_EDGE), "Summarize the template.")
     lines = answer.splitlines()
     assert lines[0] == "Here is a summary of the template:"
     assert all(line.startswith("- ") for line in lines[1:])
@@ -741,11 +738,11 @@ def test_describe_summarises_as_bullets() -> None:
     ],
 )
 def test_describe_answers_questions(question: str, expected: str) -> None:
-    assert expected in describe_template(text_of(UBUNTU), question)
+    assert expected in describe_template(template_text(UBUNTU), question)
 
 
 def test_describe_handles_images_without_a_disk_and_bad_yaml() -> None:
-    netboot = describe_template(text_of("ubuntu24-x86_64-netboot-initrd.yml"), "disk layout?")
+    netboot = describe_template(template_text("ubuntu24-x86_64-netboot-initrd.yml"), "disk layout?")
     assert netboot == "Disk: none (a network-boot image has no disk layout)."
     assert describe_template("a: [", "summarise").startswith("The current template could not")
 
@@ -759,7 +756,7 @@ def test_explain_template_is_an_agent_tool_over_describe_template() -> None:
     assert explain_template.name == "explain_template"
     assert set(explain_template.args) == {"template", "question"}
     assert "question" in (explain_template.description or "")
-    text = text_of(UBUNTU)
+    text = template_text(UBUNTU)
     answer = explain_template.invoke({"template": text, "question": "which kernel?"})
     assert answer == describe_template(text, "which kernel?")
 

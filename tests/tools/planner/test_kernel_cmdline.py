@@ -8,15 +8,10 @@ import pytest
 
 from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.planner import plan_request
-from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import planned_cmdline
+from tests.tools.planner.helpers import planned_cmdline, template_text
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 UBUNTU_CMDLINE = ["console=tty0", "console=ttyS0,115200", "loglevel=4"]  # its kernel cmdline
-
-
-def _text(name: str = UBUNTU) -> str:
-    return (OUR_TEMPLATES / name).read_text(encoding="utf-8")
 
 
 def _kernel_ops(request: str, text: str) -> list[dict[str, Any]]:
@@ -42,16 +37,18 @@ def _kernel_ops(request: str, text: str) -> list[dict[str, Any]]:
     ],
 )
 def test_an_option_with_a_comma_is_one_token(request_text: str, expected: list[str]) -> None:
-    assert _kernel_ops(request_text, _text()) == [{"op": "set_kernel", "append_cmdline": expected}]
+    assert _kernel_ops(request_text, template_text(UBUNTU)) == [
+        {"op": "set_kernel", "append_cmdline": expected}
+    ]
 
 
 def test_adding_isolcpus_with_a_comma_lands_whole_in_the_template() -> None:
-    after = planned_cmdline("add isolcpus=2,3 to the kernel command line", _text())[0]
+    after = planned_cmdline("add isolcpus=2,3 to the kernel command line", template_text(UBUNTU))[0]
     assert after == [*UBUNTU_CMDLINE, "isolcpus=2,3"]
 
 
 def _with_isolcpus() -> str:
-    text = _text()
+    text = template_text(UBUNTU)
     return apply_plan(
         text, plan_request("add isolcpus=2,3 to the kernel cmdline", text, mode="refine")
     ).text
@@ -75,13 +72,17 @@ def test_isolcpus_is_replaced_or_removed_by_its_key(request_text: str, after: li
 
 
 def test_removing_an_absent_option_says_so_and_changes_nothing() -> None:
-    plan = plan_request("remove isolcpus from the kernel command line", _text(), mode="refine")
+    plan = plan_request(
+        "remove isolcpus from the kernel command line", template_text(UBUNTU), mode="refine"
+    )
     assert plan.operations == []
     assert "isolcpus is not on the kernel command line" in plan.summary.lower()
 
 
 def test_removing_a_console_option_with_a_comma_keeps_the_others() -> None:
-    after = planned_cmdline("remove console=ttyS0,115200 from the kernel command line", _text())[0]
+    after = planned_cmdline(
+        "remove console=ttyS0,115200 from the kernel command line", template_text(UBUNTU)
+    )[0]
     assert after == ["console=tty0", "loglevel=4"]
 
 
@@ -93,5 +94,5 @@ def test_removing_a_console_option_with_a_comma_keeps_the_others() -> None:
     ],
 )
 def test_quoted_flags_said_where_they_go_are_all_added(request_text: str) -> None:
-    after = planned_cmdline(request_text, _text())[0]
+    after = planned_cmdline(request_text, template_text(UBUNTU))[0]
     assert "nomodeset" in after and "splash" in after, after

@@ -8,7 +8,7 @@ import yaml
 
 from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.planner import plan_request
-from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import template_text
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # ESP, then / taking the rest of the disk
 
@@ -20,13 +20,9 @@ def _layout(said: str, text: str) -> tuple[list[dict[str, object]], list[str], l
     return parts, plan.not_applied, plan.warnings
 
 
-def _base() -> str:
-    return (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
-
-
 def test_the_last_of_a_list_takes_the_rest_when_root_gets_a_size() -> None:
     said = "64GB disk: / 30GiB ext4, /home btrfs with the rest of the disk"
-    parts, not_applied, _ = _layout(said, _base())
+    parts, not_applied, _ = _layout(said, template_text(UBUNTU))
     assert not_applied == []
     by_mount = {p["mountPoint"]: p for p in parts}
     assert by_mount["/home"]["end"] == "0" and by_mount["/home"]["fsType"] == "btrfs"
@@ -34,14 +30,16 @@ def test_the_last_of_a_list_takes_the_rest_when_root_gets_a_size() -> None:
 
 
 def test_without_a_size_for_root_another_rest_taker_is_reported() -> None:
-    _, not_applied, _ = _layout("/home btrfs with the rest of the disk", _base())
+    _, not_applied, _ = _layout("/home btrfs with the rest of the disk", template_text(UBUNTU))
     assert any("takes the rest" in item for item in not_applied)
 
 
 def test_a_place_between_partitions_is_read_and_warned_about() -> None:
     said = "64GB disk, / 30GiB, /home with the rest of the disk"
-    first, _, _ = _layout(said, _base())
-    text = apply_plan(_base(), plan_request(said, _base(), mode="refine")).text
+    first, _, _ = _layout(said, template_text(UBUNTU))
+    text = apply_plan(
+        template_text(UBUNTU), plan_request(said, template_text(UBUNTU), mode="refine")
+    ).text
     parts, not_applied, warnings = _layout(
         "add a 2GiB /scratch partition between / and /home", text
     )
@@ -54,7 +52,10 @@ def test_a_place_between_partitions_is_read_and_warned_about() -> None:
 
 def test_a_nested_mount_point_is_one_partition_and_growing_it_grows_the_disk() -> None:
     first = apply_plan(
-        _base(), plan_request("a 4 GiB /var/spool/jobs partition, ext4", _base(), mode="refine")
+        template_text(UBUNTU),
+        plan_request(
+            "a 4 GiB /var/spool/jobs partition, ext4", template_text(UBUNTU), mode="refine"
+        ),
     )
     said = "make the /var/spool/jobs partition btrfs and 16 GiB"
     plan = plan_request(said, first.text, mode="refine")
@@ -76,7 +77,7 @@ def test_a_nested_mount_point_is_one_partition_and_growing_it_grows_the_disk() -
     ],
 )
 def test_a_verb_on_it_with_a_size_sets_the_disk(said: str, size: str) -> None:
-    plan = plan_request(said, _base(), mode="refine")
+    plan = plan_request(said, template_text(UBUNTU), mode="refine")
     assert [(op.op, getattr(op, "size", None)) for op in plan.operations] == [
         ("set_disk_size", size)
     ], plan.operations
@@ -102,7 +103,7 @@ def test_a_verb_on_it_with_a_size_sets_the_disk(said: str, size: str) -> None:
 def test_a_partition_asked_for_before_its_mount_point(
     said: str, mount: str, size: int, fs: str
 ) -> None:
-    parts, not_applied, _ = _layout(said, _base())
+    parts, not_applied, _ = _layout(said, template_text(UBUNTU))
     assert not_applied == [], not_applied
     found = {p["mountPoint"]: p for p in parts}
     assert mount in found, parts
@@ -122,7 +123,7 @@ def test_a_partition_asked_for_before_its_mount_point(
     ],
 )
 def test_root_by_its_word_and_the_rest_said_loosely(said: str) -> None:
-    parts, not_applied, _ = _layout(said, _base())
+    parts, not_applied, _ = _layout(said, template_text(UBUNTU))
     assert not_applied == []
     by_mount = {p["mountPoint"]: p for p in parts}
     assert by_mount["/var/lib/video"]["end"] == "0"
@@ -132,8 +133,12 @@ def test_root_by_its_word_and_the_rest_said_loosely(said: str) -> None:
 
 def test_a_fixed_size_that_leaves_the_rest_free_asks_nothing_more() -> None:
     first = apply_plan(
-        _base(),
-        plan_request("80GB disk, / 20 GiB, /opt/data with the rest, xfs", _base(), mode="refine"),
+        template_text(UBUNTU),
+        plan_request(
+            "80GB disk, / 20 GiB, /opt/data with the rest, xfs",
+            template_text(UBUNTU),
+            mode="refine",
+        ),
     ).text
     said = "/opt/data should be 30 GiB, not the rest of the disk. Keep the remaining space free."
     parts, not_applied, _ = _layout(said, first)
@@ -148,7 +153,8 @@ def test_a_fixed_size_that_leaves_the_rest_free_asks_nothing_more() -> None:
 )
 def test_removing_a_mount_point_alone_removes_its_partition(said: str, removed: bool) -> None:
     first = apply_plan(
-        _base(), plan_request("a 4 GiB /opt/data partition", _base(), mode="refine")
+        template_text(UBUNTU),
+        plan_request("a 4 GiB /opt/data partition", template_text(UBUNTU), mode="refine"),
     ).text
     parts, _, _ = _layout(said, first)
     assert any(p["mountPoint"] == "/opt/data" for p in parts) is not removed

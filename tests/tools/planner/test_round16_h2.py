@@ -11,7 +11,7 @@ import pytest
 
 from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.proposals import resolve_setting
-from tests.tools.planner.helpers import ops_of, plan_after
+from tests.tools.planner.helpers import ops_of, plan_after, template_text
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 AZL = "azl3-x86_64-minimal-raw.yml"
@@ -339,12 +339,6 @@ def test_what_a_kernel_image_is(name: str, image: bool) -> None:
 EL10 = "el10-x86_64-monitoring-web-raw.yml"
 
 
-def template(name: str) -> str:
-    from tests.conftest import OUR_TEMPLATES
-
-    return (OUR_TEMPLATES / name).read_text(encoding="utf-8")
-
-
 @pytest.mark.parametrize(
     ("question", "reply", "meant"),
     [
@@ -367,7 +361,7 @@ def test_a_pronoun_takes_away_what_the_question_named(
 ) -> None:
     from oic_ai.tools.pointed_items import named_items, resolve_pointed
 
-    text = template(EL10)
+    text = template_text(EL10)
     assert resolve_pointed(reply, named_items([question], text), text) == meant
 
 
@@ -387,7 +381,7 @@ def test_a_pronoun_takes_away_what_the_question_named(
 def test_a_pronoun_takes_away_what_the_request_named_before_it(said: str, meant: str) -> None:
     from oic_ai.tools.pointed_items import resolve_pointed
 
-    assert resolve_pointed(said, [], template(EL10)) == meant
+    assert resolve_pointed(said, [], template_text(EL10)) == meant
 
 
 @pytest.mark.parametrize(
@@ -402,7 +396,7 @@ def test_a_pronoun_takes_away_what_the_request_named_before_it(said: str, meant:
 def test_a_pronoun_that_does_not_fit_stays(reply: str, named: list[str]) -> None:
     from oic_ai.tools.pointed_items import resolve_pointed
 
-    assert resolve_pointed(reply, named, template(EL10)) == reply
+    assert resolve_pointed(reply, named, template_text(EL10)) == reply
 
 
 @pytest.mark.parametrize(
@@ -416,7 +410,7 @@ def test_a_pronoun_that_does_not_fit_stays(reply: str, named: list[str]) -> None
 def test_a_pronoun_after_a_statement_is_the_planners(said: str) -> None:
     from oic_ai.tools.pointed_items import resolve_pointed
 
-    assert resolve_pointed(said, ["chrony"], template(EL10)) == said
+    assert resolve_pointed(said, ["chrony"], template_text(EL10)) == said
 
 
 # --- a field put back is an undo of its last change -----------------------------------------
@@ -446,7 +440,7 @@ def test_a_pronoun_after_a_statement_is_the_planners(said: str) -> None:
 def test_a_field_put_back_undoes_its_change(said: str, meant: str) -> None:
     from oic_ai.tools.restores import restored_request
 
-    text = template(EL10)
+    text = template_text(EL10)
     assert restored_request(said, text, [text]) == meant
 
 
