@@ -59,8 +59,3 @@ def test_a_partition_kept_as_it_is_asks_for_nothing(said: str) -> None:
     result = plan_after(UBUNTU, "a 16GiB disk and a separate /srv partition of 6GiB, ext4", said)
     assert [op["size"] for op in ops_of(result, "set_disk_size")] == ["20GiB"], result
     assert not ops_of(result, "resize_partition") and not result.not_applied, result
-
-
-def test_a_kept_partition_the_disk_lacks_is_reported() -> None:
-    result = plan_on(UBUNTU, "keep /srv")
-    assert result.not_applied, result

@@ -429,11 +429,6 @@ def test_a_version_in_another_format_asks_nothing_more(said: str) -> None:
     assert not result.not_applied, (said, result.not_applied)
 
 
-def test_a_version_without_a_format_is_still_reported() -> None:
-    result = plan_on(DEBIAN_ISO, "give me a version for the VMs")
-    assert result.not_applied, result.operations
-
-
 @pytest.mark.parametrize(
     "said",
     [
