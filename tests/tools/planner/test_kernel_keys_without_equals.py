@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import partial
 
 from oic_ai.tools.edit_plan import EditPlan
-from tests.tools.planner.helpers import added, plan_after, plan_on, removed
+from tests.tools.planner.helpers import added, plan_after, plan_on
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
 _then = partial(plan_after, DEBIAN)  # a request planned after a first one
@@ -72,12 +72,6 @@ def test_keys_joined_by_a_slash_take_one_new_value_after_a_package_removal() -> 
     result = plan_on(REALTIME, "drop htop. and isolcpus / rcu_nocbs must be 1-2 from now on")
     assert _appended(result) == ["isolcpus=1-2", "rcu_nocbs=1-2"], result
     assert "isolcpus" not in added(result)
-
-
-def test_a_module_option_removed_without_value_is_no_package() -> None:
-    result = plan_on(DEBIAN, "Drop i2c_hid.polling_mode, the touch panel is gone.")
-    assert not result.not_applied, result.not_applied
-    assert removed(result) == [] and added(result) == [], result
 
 
 def test_to_the_same_after_a_list_set_in_the_same_sentence() -> None:

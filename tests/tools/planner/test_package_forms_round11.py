@@ -44,11 +44,6 @@ def test_a_package_list_updated_as_a_variable(said: str, plus: list[str], minus:
     assert result.not_applied == []
 
 
-def test_a_path_with_slashes_is_no_substitution() -> None:
-    result = plan_on(DEBIAN, "the notes are under docs/less/htop for later")
-    assert removed(result) == [] and added(result) == []
-
-
 @pytest.mark.parametrize(
     ("template", "said", "names"),
     [
@@ -80,12 +75,6 @@ def test_a_sentence_of_known_names_lists_them(template: str, said: str, names: l
 def test_a_sibling_written_as_its_last_part(said: str, names: list[str]) -> None:
     result = plan_on(DEBIAN, said)
     assert added(result) == names, (said, result.operations, result.not_applied)
-
-
-def test_a_sibling_nothing_knows_is_not_made_up() -> None:
-    result = plan_on(DEBIAN, "add python3-smbus and -frobnicate")
-    assert added(result) == ["python3-smbus"]
-    assert "python3-frobnicate" not in added(result)
 
 
 @pytest.mark.parametrize(

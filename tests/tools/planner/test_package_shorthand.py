@@ -15,12 +15,6 @@ EMT_NETBOOT = "emt3-x86_64-netboot-initrd.yml"
 ROS = "ubuntu24-x86_64-ros2-robotics-raw.yml"
 
 
-def test_a_dash_without_plus_signs_on_its_line_stays_a_flag() -> None:
-    result = plan_on(DEBIAN, "apt install -y rsync curl")
-    assert removed(result) == []
-    assert "rsync" in added(result) and "curl" in added(result)
-
-
 @pytest.mark.parametrize(
     ("said", "plus", "minus"),
     [
@@ -118,15 +112,6 @@ def test_mariadb_is_its_server_package() -> None:
 def test_a_machine_said_to_do_something_reads_the_capability(said: str, package: str) -> None:
     result = plan_on(DEBIAN, said)
     assert package in added(result), (said, result.operations, result.not_applied)
-
-
-def test_a_second_thing_the_machine_does_is_read_too() -> None:
-    result = plan_on(
-        DEBIAN,
-        "our box which must read the flow meters over the serial port (RS485 converter) "
-        "and publish them over MQTT.",
-    )
-    assert "python3-serial" in added(result) and "mosquitto" in added(result)
 
 
 def test_a_phrase_of_name_parts_removes_the_packages_it_describes() -> None:

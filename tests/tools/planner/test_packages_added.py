@@ -1,9 +1,9 @@
-"""The packages one request adds or removes on a library template, exactly.
+"""The packages one request adds and removes on a library template.
 
 One table for the planner tests whose every check is "this request, on that template, adds
-exactly these packages (and removes exactly those), and (where said) leaves nothing
-unapplied". Each row names the class it checks and the file it came from; the sentences
-are the tests' own.
+exactly these packages, or at least these and none of those (and likewise removes), and
+(where said) leaves nothing unapplied". Each row names the class it checks and the file it
+came from; the sentences are the tests' own.
 """
 
 from __future__ import annotations
@@ -12,12 +12,19 @@ import pytest
 
 from tests.tools.planner.helpers import added, plan_on, removed
 
+Lists = list[str] | None
+Names = tuple[str, ...]
+
 AZL3_CLOUD = "azl3-x86_64-cloud-vm-qcow2.yml"
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
 EMT = "emt3-x86_64-minimal-raw.yml"
 EMT3_NETBOOT = "emt3-x86_64-netboot-initrd.yml"
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 UBUNTU24_WEB = "ubuntu24-x86_64-web-server-raw.yml"
+UBUNTU24_EDGE = "ubuntu24-aarch64-edge-container-raw.yml"
+
+
+Row = tuple[str, str, Lists, Lists, Names, Names, Names, Names, bool]
 
 
 def row(
@@ -26,15 +33,20 @@ def row(
     *,
     added: list[str] | None = None,
     removed: list[str] | None = None,
+    has: Names = (),
+    lacks: Names = (),
+    gone: Names = (),
+    kept: Names = (),
     clean: bool = False,
-) -> tuple[str, str, list[str] | None, list[str] | None, bool]:
-    """A table row: None checks nothing of that list; with ``clean``, nothing of the request
-    may be left unapplied."""
-    return said, template, added, removed, clean
+) -> Row:
+    """A table row. ``added`` and ``removed`` are the whole lists (None checks nothing of
+    them); the plan adds every name of ``has`` and none of ``lacks``, removes every name of
+    ``gone`` and none of ``kept``; with ``clean``, nothing of the request is left unapplied."""
+    return said, template, added, removed, has, lacks, gone, kept, clean
 
 
 @pytest.mark.parametrize(
-    ("said", "template", "adds", "removes", "clean"),
+    ("said", "template", "adds", "removes", "has", "lacks", "gone", "kept", "clean"),
     [
         # a capability word inside another description is not taken (described): "desktop"
         # is the desktop capability's word, but viewing one remotely asks for VNC
@@ -142,12 +154,74 @@ def row(
             added=["gpsd", "chrony"],
             clean=True,
         ),
+        # a module option removed without value is no package (kernel_keys_without_equals)
+        row(
+            "Drop i2c_hid.polling_mode, the touch panel is gone.",
+            DEBIAN,
+            added=[],
+            removed=[],
+            clean=True,
+        ),
+        # a path with slashes is no substitution (package_forms_round11)
+        row("the notes are under docs/less/htop for later", DEBIAN, added=[], removed=[]),
+        # a sibling nothing knows is not made up (package_forms_round11)
+        row(
+            "add python3-smbus and -frobnicate",
+            DEBIAN,
+            added=["python3-smbus"],
+            lacks=("python3-frobnicate",),
+        ),
+        # a dash without plus signs on its line stays a flag (package_shorthand)
+        row("apt install -y rsync curl", DEBIAN, removed=[], has=("rsync", "curl")),
+        # a second thing the machine does is read too (package_shorthand)
+        row(
+            "our box which must read the flow meters over the serial port (RS485 converter) "
+            "and publish them over MQTT.",
+            DEBIAN,
+            has=("python3-serial", "mosquitto"),
+        ),
+        # ones own package asked for after a comma is still added (packages_and_repos_round13)
+        row("install redis, the package ledgerd-client too", UBUNTU, has=("ledgerd-client",)),
+        # a word that spells no sibling leaves the shared noun unread (packages_and_repos_round13)
+        row(
+            "add gstreamer1.0-tools plus the good and shiny plugins",
+            UBUNTU,
+            lacks=("gstreamer1.0-plugins-good",),
+        ),
+        # a package said not to be in the image is not added (round14_h3)
+        row("telnet must not be in there", UBUNTU, lacks=("telnet",)),
+        # without a vendor repository docker io stays (round15_h1)
+        row("add htop", UBUNTU24_EDGE, kept=("docker.io",)),
+        # a count that does not match points at nothing (round15_h1)
+        row("htop is handy, add those three packages", DEBIAN, lacks=("htop",)),
+        # an adding verb after the removal still adds (round16_h1)
+        row("remove the old repo and add jq", UBUNTU, has=("jq",)),
+        # an addition before a remark is applied and nothing is reported (run_ons)
+        row(
+            "add tmux we keep long jobs running over flaky links",
+            UBUNTU,
+            added=["tmux"],
+            lacks=("we", "keep"),
+            clean=True,
+        ),
     ],
 )
 def test_the_packages_a_request_adds_and_removes(
-    said: str, template: str, adds: list[str] | None, removes: list[str] | None, clean: bool
+    said: str,
+    template: str,
+    adds: Lists,
+    removes: Lists,
+    has: Names,
+    lacks: Names,
+    gone: Names,
+    kept: Names,
+    clean: bool,
 ) -> None:
     result = plan_on(template, said)
+    assert set(has) <= set(added(result)), (result.operations, result.not_applied)
+    assert not set(lacks) & set(added(result)), (result.operations, result.not_applied)
+    assert set(gone) <= set(removed(result)), (result.operations, result.not_applied)
+    assert not set(kept) & set(removed(result)), (result.operations, result.not_applied)
     assert adds is None or added(result) == adds, (result.operations, result.not_applied)
     assert removes is None or removed(result) == removes, (result.operations, result.not_applied)
     assert not clean or not result.not_applied, result.not_applied

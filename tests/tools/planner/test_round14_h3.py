@@ -118,11 +118,6 @@ def test_a_package_said_to_be_in_the_image_is_added() -> None:
         assert not result.not_applied, (said, result.not_applied)
 
 
-def test_a_package_said_not_to_be_in_the_image_is_not_added() -> None:
-    result = plan_on(UBUNTU, "telnet must not be in there")
-    assert "telnet" not in added(result), result.operations
-
-
 def test_a_declined_value_with_a_value_or_another_field_still_reads() -> None:
     result = plan_on(DEBIAN, "never mind the hostname, make the disk 12GiB")
     assert any(op.op == "set_disk_size" for op in result.operations), result.operations

@@ -370,8 +370,3 @@ def test_the_nearer_removal_verb_reaches_the_package_after_it(said: str) -> None
     result = plan_on(EDGE, said)
     assert "jq" in removed(result), (said, result.operations)
     assert "jq" not in added(result), (said, result.operations)
-
-
-def test_an_adding_verb_after_the_removal_still_adds() -> None:
-    result = plan_on(UBUNTU, "remove the old repo and add jq")
-    assert "jq" in added(result), result.operations

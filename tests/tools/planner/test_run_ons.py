@@ -72,13 +72,6 @@ def test_the_removal_is_applied_and_the_remark_is_context(first: str, said: str,
     assert not result.not_applied, result.not_applied
 
 
-def test_an_addition_before_a_remark_is_applied_and_nothing_is_reported() -> None:
-    result = plan_on(UBUNTU, "add tmux we keep long jobs running over flaky links")
-    assert added(result) == ["tmux"]
-    assert not result.not_applied, result.not_applied
-    assert "we" not in added(result) and "keep" not in added(result)
-
-
 def test_a_kernel_option_of_the_template_is_an_object_too() -> None:
     result = plan_on(UBUNTU, "drop loglevel=4 the vendor wants the default log level")
     assert not result.not_applied, result.not_applied
