@@ -17,7 +17,8 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import time
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -109,32 +110,62 @@ class RuledChatOpenAI(ChatOpenAI):
                     raise
         return await super()._agenerate(messages, stop=stop, run_manager=run_manager, **kw)
 
-    def _stream(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
-        for _ in range(len(ADJUSTABLE)):
-            started = False
-            try:
-                for chunk in super()._stream(*args, **kwargs):
-                    started = True
-                    yield chunk
-                return
-            except Exception as exc:  # only a 400 refusing a parameter is retried
-                if started or not self._learn(exc):
-                    raise
-        yield from super()._stream(*args, **kwargs)
+    def _learned(self, exc: BaseException) -> float | None:
+        """0 (retry at once) when :meth:`_learn` takes in ``exc``; None: do not retry."""
+        return 0.0 if self._learn(exc) else None
 
-    async def _astream(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        for _ in range(len(ADJUSTABLE)):
-            started = False
-            try:
-                async for chunk in super()._astream(*args, **kwargs):
-                    started = True
-                    yield chunk
-                return
-            except Exception as exc:  # only a 400 refusing a parameter is retried
-                if started or not self._learn(exc):
-                    raise
-        async for chunk in super()._astream(*args, **kwargs):
-            yield chunk
+    def _stream(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        stream = partial(super()._stream, *args, **kwargs)
+        return retried(stream, self._learned, len(ADJUSTABLE))
+
+    def _astream(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        stream = partial(super()._astream, *args, **kwargs)
+        return aretried(stream, self._learned, len(ADJUSTABLE))
+
+
+def retried[T](
+    stream: Callable[[], Iterator[T]], wait: Callable[[BaseException], float | None], times: int
+) -> Iterator[T]:
+    """Yield what ``stream()`` yields; start it again when it fails before its first part.
+
+    ``wait(exc)`` gives the seconds to wait before starting again (None: the error goes on);
+    ``times`` retries at the most.
+    """
+    for _ in range(times):
+        started = False
+        try:
+            for part in stream():
+                started = True
+                yield part
+            return
+        except Exception as exc:
+            seconds = None if started else wait(exc)
+            if seconds is None:
+                raise
+        time.sleep(seconds)
+    yield from stream()
+
+
+async def aretried[T](
+    stream: Callable[[], AsyncIterator[T]],
+    wait: Callable[[BaseException], float | None],
+    times: int,
+) -> AsyncIterator[T]:
+    """:func:`retried` for an async stream."""
+    for _ in range(times):
+        started = False
+        try:
+            async for part in stream():
+                started = True
+                yield part
+            return
+        except Exception as exc:
+            seconds = None if started else wait(exc)
+            if seconds is None:
+                raise
+        await asyncio.sleep(seconds)
+    async for part in stream():
+        yield part
 
 
 def busy_wait(exc: BaseException) -> float | None:
@@ -183,30 +214,7 @@ class RetryingChatOllama(ChatOllama):
         return wait
 
     def _create_chat_stream(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
-        started = False
-        try:
-            for part in super()._create_chat_stream(*args, **kwargs):
-                started = True
-                yield part
-            return
-        except Exception as exc:
-            wait = None if started else self._busy(exc)
-            if wait is None:
-                raise
-        time.sleep(wait)
-        yield from super()._create_chat_stream(*args, **kwargs)
+        return retried(partial(super()._create_chat_stream, *args, **kwargs), self._busy, 1)
 
-    async def _acreate_chat_stream(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        started = False
-        try:
-            async for part in super()._acreate_chat_stream(*args, **kwargs):
-                started = True
-                yield part
-            return
-        except Exception as exc:
-            wait = None if started else self._busy(exc)
-            if wait is None:
-                raise
-        await asyncio.sleep(wait)
-        async for part in super()._acreate_chat_stream(*args, **kwargs):
-            yield part
+    def _acreate_chat_stream(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        return aretried(partial(super()._acreate_chat_stream, *args, **kwargs), self._busy, 1)
