@@ -118,6 +118,19 @@ def _rpm_alnum(char: str) -> bool:
     return char in _DIGITS or char in _LETTERS
 
 
+def _rpm_mark_order(ca: str, cb: str) -> int:
+    """How two characters sort where one is a tilde or a caret: -1, 1, or 0 when both are it.
+
+    A tilde sorts before everything, even the end; a caret after the end, before anything else.
+    """
+    mark = "~" if "~" in (ca, cb) else "^"
+    if mark == "^" and not (ca and cb):
+        return -1 if not ca else 1
+    if ca == cb:
+        return 0
+    return -1 if ca == mark else 1
+
+
 def rpm_vercmp(a: str, b: str) -> int:
     """Compare two version (or two release) strings: -1, 0 or 1."""
     if a == b:
@@ -130,23 +143,10 @@ def rpm_vercmp(a: str, b: str) -> int:
             j += 1
         ca = a[i] if i < len(a) else ""
         cb = b[j] if j < len(b) else ""
-        if ca == "~" or cb == "~":  # a tilde sorts before everything, even the end
-            if ca != "~":
-                return 1
-            if cb != "~":
-                return -1
-            i += 1
-            j += 1
-            continue
-        if ca == "^" or cb == "^":  # a caret sorts after the end, before anything else
-            if not ca:
-                return -1
-            if not cb:
-                return 1
-            if ca != "^":
-                return 1
-            if cb != "^":
-                return -1
+        if "~" in (ca, cb) or "^" in (ca, cb):
+            order = _rpm_mark_order(ca, cb)
+            if order:
+                return order
             i += 1
             j += 1
             continue
