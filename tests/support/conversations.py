@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -152,6 +152,16 @@ def _has(fragments: Iterable[str], texts: Iterable[str]) -> list[str]:
     return [f for f in fragments if not any(f.lower() in t for t in lowered)]
 
 
+def _lacks(have: Container[Any], wanted: Iterable[Any] | None) -> list[Any]:
+    """The wanted items ``have`` does not hold (nothing wanted: none)."""
+    return [w for w in wanted or [] if w not in have]
+
+
+def _holds(have: Container[Any], unwanted: Iterable[Any] | None) -> list[Any]:
+    """The unwanted items ``have`` holds (nothing unwanted: none)."""
+    return [u for u in unwanted or [] if u in have]
+
+
 def _same(a: str | None, b: str | None) -> bool:
     return _doc(a) == _doc(b) and bool(a) == bool(b)
 
@@ -259,19 +269,16 @@ def template_failures(
         if (target or {}).get(key) != value:
             failures.append(f"target.{key} is {(target or {}).get(key)!r}, not {value!r}")
     packages = set(packages_of(doc))
-    for name in expect.get("present") or []:
-        if name not in packages:
-            failures.append(f"package {name} missing")
+    failures += [f"package {name} missing" for name in _lacks(packages, expect.get("present"))]
     for group in expect.get("present_any") or []:
         if not packages & set(group):
             failures.append(f"none of {group} present")
-    for name in expect.get("absent") or []:
-        if name in packages:
-            failures.append(f"package {name} present")
+    failures += [f"package {name} present" for name in _holds(packages, expect.get("absent"))]
     kernel_packages = {str(p) for p in _kernel(doc).get("packages") or []}
-    for name in expect.get("kernel_packages") or []:
-        if name not in kernel_packages:
-            failures.append(f"kernel package {name} missing")
+    failures += [
+        f"kernel package {name} missing"
+        for name in _lacks(kernel_packages, expect.get("kernel_packages"))
+    ]
     if "hostname" in expect and _system(doc).get("hostname") != expect["hostname"]:
         failures.append(f"hostname {_system(doc).get('hostname')!r}, not {expect['hostname']!r}")
     users = _users(doc)
@@ -283,12 +290,13 @@ def template_failures(
         if "sudo" in want and bool(user.get("sudo")) != bool(want["sudo"]):
             failures.append(f"user {want['name']} sudo={user.get('sudo')}, not {want['sudo']}")
         groups = {str(g) for g in user.get("groups") or []}
-        for group in want.get("groups_include") or []:
-            if group not in groups:
-                failures.append(f"user {want['name']} not in group {group}")
-        for group in want.get("groups_exclude") or []:
-            if group in groups:
-                failures.append(f"user {want['name']} in group {group}")
+        failures += [
+            f"user {want['name']} not in group {g}"
+            for g in _lacks(groups, want.get("groups_include"))
+        ]
+        failures += [
+            f"user {want['name']} in group {g}" for g in _holds(groups, want.get("groups_exclude"))
+        ]
         if "shell" in want and user.get("shell") != want["shell"]:
             failures.append(f"user {want['name']} shell {user.get('shell')!r}")
     for name in expect.get("users_absent") or []:
@@ -325,12 +333,14 @@ def template_failures(
             failures.append(f"no repository with {want}")
     cmdline = cmdline_of(doc)
     tokens = cmdline.split()
-    for option in expect.get("cmdline_has") or []:
-        if option not in cmdline:
-            failures.append(f"cmdline lacks {option!r}: {cmdline!r}")
-    for option in expect.get("cmdline_lacks") or []:
-        if option in cmdline:
-            failures.append(f"cmdline has {option!r}: {cmdline!r}")
+    failures += [
+        f"cmdline lacks {option!r}: {cmdline!r}"
+        for option in _lacks(cmdline, expect.get("cmdline_has"))
+    ]
+    failures += [
+        f"cmdline has {option!r}: {cmdline!r}"
+        for option in _holds(cmdline, expect.get("cmdline_lacks"))
+    ]
     for key in expect.get("cmdline_once") or []:
         count = sum(
             1 for t in tokens if t == key or t.startswith(key + ",") or t.startswith(key + "=")
@@ -356,9 +366,10 @@ def template_failures(
     artifacts = {
         str(a.get("type")) for a in (disk or {}).get("artifacts") or [] if isinstance(a, dict)
     }
-    for kind in expect.get("artifacts") or []:
-        if kind not in artifacts:
-            failures.append(f"artifact {kind} missing ({sorted(artifacts)})")
+    failures += [
+        f"artifact {kind} missing ({sorted(artifacts)})"
+        for kind in _lacks(artifacts, expect.get("artifacts"))
+    ]
     base = (seen.base or "").lower()
     for fragment in expect.get("base_not") or []:
         if fragment.lower() in base:
