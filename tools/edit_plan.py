@@ -33,6 +33,11 @@ def _an(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
+def _said(*phrases: tuple[str, object], sep: str = ", ") -> str:
+    """Each ``(words, value)`` with a value that is set, the value put into its words."""
+    return sep.join(words.format(value) for words, value in phrases if value)
+
+
 def _artifact_words(artifacts: Sequence[Artifact]) -> str:
     return ", ".join(f"{a.type}+{a.compression}" if a.compression else a.type for a in artifacts)
 
@@ -56,18 +61,21 @@ class SetTarget(_Op):
 
     def describe(self) -> str:
         """One short clause for a plan's summary."""
-        fields = {
-            "os": self.os,
-            "dist": self.dist,
-            "arch": self.arch,
-            "image type": self.image_type,
-        }
-        return "retarget to " + ", ".join(f"{k} {v}" for k, v in fields.items() if v)
+        return "retarget to " + _said(
+            ("os {}", self.os),
+            ("dist {}", self.dist),
+            ("arch {}", self.arch),
+            ("image type {}", self.image_type),
+        )
 
     def label(self) -> str:
         """The operation in words, for a "not applied" line."""
-        fields = {"os": self.os, "dist": self.dist, "arch": self.arch, "imageType": self.image_type}
-        return "set target " + ", ".join(f"{k} {v}" for k, v in fields.items() if v)
+        return "set target " + _said(
+            ("os {}", self.os),
+            ("dist {}", self.dist),
+            ("arch {}", self.arch),
+            ("imageType {}", self.image_type),
+        )
 
 
 class SetImage(_Op):
@@ -79,13 +87,11 @@ class SetImage(_Op):
 
     def describe(self) -> str:
         """One short clause for a plan's summary."""
-        parts = [f"name it {self.name}" if self.name else ""]
-        parts.append(f"set version {self.version}" if self.version else "")
-        return " and ".join(p for p in parts if p)
+        return _said(("name it {}", self.name), ("set version {}", self.version), sep=" and ")
 
     def label(self) -> str:
         """The operation in words, for a "not applied" line."""
-        return "set image " + ", ".join(str(v) for v in (self.name, self.version) if v)
+        return "set image " + _said(("{}", self.name), ("{}", self.version))
 
 
 class AddPackages(_Op):
@@ -248,13 +254,11 @@ class SetBootloader(_Op):
 
     def describe(self) -> str:
         """One short clause for a plan's summary."""
-        parts = [f"boot with {self.provider}" if self.provider else ""]
-        parts.append(f"{self.boot_type} boot" if self.boot_type else "")
-        return ", ".join(p for p in parts if p)
+        return _said(("boot with {}", self.provider), ("{} boot", self.boot_type))
 
     def label(self) -> str:
         """The operation in words, for a "not applied" line."""
-        return "set bootloader " + ", ".join(str(v) for v in (self.provider, self.boot_type) if v)
+        return "set bootloader " + _said(("{}", self.provider), ("{}", self.boot_type))
 
 
 class SetImmutability(_Op):
@@ -289,11 +293,7 @@ class AddUser(_Op):
 
     def describe(self) -> str:
         """One short clause for a plan's summary."""
-        extra = [
-            f"groups {', '.join(self.groups)}" if self.groups else "",
-            "sudo" if self.sudo else "",
-        ]
-        detail = ", ".join(e for e in extra if e)
+        detail = _said(("groups {}", ", ".join(self.groups)), ("sudo", self.sudo))
         return f"add user {self.name}" + (f" ({detail})" if detail else "")
 
     def label(self) -> str:
