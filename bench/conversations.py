@@ -20,16 +20,14 @@ from __future__ import annotations
 import argparse
 import re
 import statistics
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import _common  # noqa: F401  (puts the repository root on sys.path)
 
-from tests.support.conversations import (  # noqa: E402
+from tests.support.conversations import (
     DEV_PARTS,
     HELDOUT,
     TurnOutcome,
@@ -38,7 +36,7 @@ from tests.support.conversations import (  # noqa: E402
     load_conversations,
     run_conversation,
 )
-from tests.support.upval import upval_path  # noqa: E402
+from tests.support.upval import upval_path
 
 
 def _kind(failure: str) -> str:

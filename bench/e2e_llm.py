@@ -28,8 +28,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import ROOT
 
 REQUESTS = [
     ("a minimal Ubuntu 24.04 edge image for arm64 with docker", "add htop"),

@@ -10,14 +10,13 @@ Usage: python bench/quality.py
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import ROOT
+
 UPSTREAM = ROOT.parent / "shared" / "reference" / "os-image-composer" / "image-templates"
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 import tempfile
 import time
 import zlib
@@ -28,10 +27,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import _common  # noqa: F401  (puts the repository root on sys.path)
 
-from tests.support.conversations import (  # noqa: E402
+from tests.support.conversations import (
     DEV_PARTS,
     known_packages,
     load_conversations,

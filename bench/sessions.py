@@ -14,8 +14,7 @@ import time
 import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import _common  # noqa: F401  (puts the repository root on sys.path)
 
 SESSIONS = 1000
 REQUEST = "a minimal ubuntu 24.04 edge image for arm64 with docker"

@@ -16,15 +16,12 @@ Usage: python bench/understanding.py
 from __future__ import annotations
 
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
+from _common import ROOT
 from quality import libraries, upstream_rank
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 DATA = ROOT / "tests" / "data"
 
 

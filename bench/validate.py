@@ -6,10 +6,8 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import ROOT
 
 if __name__ == "__main__":
     from oic_ai.tools.validate_template import validate_text
