@@ -27,16 +27,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import yaml
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from _common import ROOT  # noqa: F401  (puts the repository root on sys.path)
 
 from oic_ai.stores.capability_catalog import load_catalog  # noqa: E402
 from oic_ai.stores.targets import load_targets  # noqa: E402
