@@ -112,4 +112,53 @@ def _known_form(word: str, known: frozenset[str]) -> bool:
         spelt = pattern.sub(american, word)
         if spelt != word and _known_form(spelt, known):
             return True
+    return _derived(word, known)
+
+
+# a word made from a known one ("reimage", "reproducible", "unpatched"): the vocabulary
+# splits rarer words into pieces, so they are not in it whole
+_PREFIXES = ("re", "pre", "un", "non", "de", "dis", "mis", "over", "under", "self")
+_SUFFIXES = (
+    "ability",
+    "ibility",
+    "able",
+    "ible",
+    "ably",
+    "ibly",
+    "ness",
+    "ments",
+    "ment",
+    "ities",
+    "ity",
+    "izations",
+    "ization",
+    "ations",
+    "ation",
+    "ize",
+    "izes",
+    "ized",
+    "ally",
+    "ful",
+    "less",
+    "ism",
+    "ist",
+    "ists",
+)
+
+
+def _derived(word: str, known: frozenset[str]) -> bool:
+    """Whether ``word`` is a known word (of four letters or more) with a prefix or suffix."""
+    for prefix in _PREFIXES:
+        rest = word[len(prefix) :].lstrip("-")
+        if word.startswith(prefix) and len(rest) >= 4 and _VOWEL.search(rest):
+            if rest in known or any(
+                rest.endswith(e) and rest[: -len(e)] in known and len(rest) - len(e) >= 4
+                for e in ("s", "ed", "ing", "d")
+            ):
+                return True
+    for suffix in _SUFFIXES:
+        stem = word[: -len(suffix)]
+        if word.endswith(suffix) and len(stem) >= 4:
+            if stem in known or stem + "e" in known or stem + "y" in known:
+                return True
     return False

@@ -38,3 +38,33 @@ def test_a_verb_form_after_need_is_no_package() -> None:
 
     result = plan_on("ubuntu24-x86_64-minimal-raw.yml", "the account needs a password that expires")
     assert added(result) == []
+
+
+@pytest.mark.parametrize(
+    "word", ["reproducible", "reimage", "unpatched", "preconfigured", "deployable", "misconfigured"]
+)
+def test_a_known_word_with_a_prefix_or_suffix_is_english(word: str) -> None:
+    # the vocabulary splits rarer words into pieces: "reproducible" is not in it whole
+    assert is_english(word)
+
+
+@pytest.mark.parametrize("word", ["redis", "rekor", "reprepro", "keepalived", "disown", "unzip"])
+def test_names_that_only_start_like_a_prefix_are_no_derived_words(word: str) -> None:
+    assert not is_english(word)
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Audit wants everything reproducible, hence this tool.", "We reimage rather than patch."],
+)
+def test_a_derived_english_word_in_a_remark_is_no_package(said: str) -> None:
+    from tests.tools.planner.helpers import added, plan_on
+
+    assert added(plan_on("debian13-x86_64-minimal-raw.yml", said)) == []
+
+
+def test_a_debian_name_that_looks_derived_is_still_installed() -> None:
+    from tests.tools.planner.helpers import added, plan_on
+
+    # "preload" is pre + load, and a Debian package: the list of names wins
+    assert added(plan_on("debian13-x86_64-minimal-raw.yml", "install preload")) == ["preload"]
