@@ -100,3 +100,10 @@ def test_the_one_setting_a_form_sets(said: str, kind: str, value: dict[str, Any]
 def test_what_a_near_miss_leaves_alone(said: str, kind: str) -> None:
     result = plan_on(DEBIAN, said)
     assert kind not in [op.op for op in result.operations] + added(result), result
+
+
+def test_a_replacement_with_no_package_on_either_side_is_reported() -> None:
+    # before, "X instead of Y" took the words even when neither side named a package
+    result = plan_on(DEBIAN, "Use the mirror at mirror.corp.local instead of the public one.")
+    assert not result.operations, result
+    assert result.not_applied, result

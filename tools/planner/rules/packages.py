@@ -548,12 +548,16 @@ def _replacements(state: PlanState) -> None:
         old = next(g for g in ("old", "old2", "old3") if match.group(g))
         new = next(g for g in ("new", "new2", "new3") if match.group(g))
         pairs: tuple[tuple[str, Literal["remove", "add"]], ...] = ((old, "remove"), (new, "add"))
+        before = len(state.text.claims)
         for group, mode in pairs:
             start, end = match.span(group)
             part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
             if part:
                 _resolve_item(state, Item(mode, part, "replace"))
-        state.text.consume(*match.span())
+        if len(state.text.claims) > before:
+            state.text.consume(*match.span())
+        # else "the mirror at mirror.corp.local instead of the public one": no package on
+        # either side; the words stay for the other rules, and are reported if none reads them
 
 
 _MAX_ITEM_WORDS = 8
