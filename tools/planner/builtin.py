@@ -45,6 +45,7 @@ from oic_ai.tools.planner.rules.repositories import rule_repositories
 from oic_ai.tools.planner.rules.revisions import rule_revisions
 from oic_ai.tools.planner.rules.storage import rule_bare_sizes, rule_storage_clauses
 from oic_ai.tools.planner.rules.target import rule_target, translate_for_target
+from oic_ai.tools.planner.rules.user_forms import rule_user_forms
 from oic_ai.tools.planner.rules.users import rule_users
 from oic_ai.tools.planner.run_ons import mark_run_ons, needs_as_removals
 from oic_ai.tools.planner.state import Mode, PlanState, PlanTarget
@@ -70,6 +71,7 @@ _RULES: tuple[tuple[Callable[[PlanState], None], str], ...] = (
     # an entry renamed before the rules that would read its new name as a new entry
     (rule_renames, "user"),
     # users before the image's name: "the runner user, call it 'runner'" names the user
+    (rule_user_forms, "user"),
     (rule_users, "user"),
     (rule_image_name, "image name"),
     (rule_hostname, "hostname"),

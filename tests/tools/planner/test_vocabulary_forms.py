@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.tools.planner.helpers import added, ops_of, plan_on
+from tests.tools.planner.helpers import added, ops_of, plan_on, users
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
 
@@ -107,3 +107,39 @@ def test_a_replacement_with_no_package_on_either_side_is_reported() -> None:
     result = plan_on(DEBIAN, "Use the mirror at mirror.corp.local instead of the public one.")
     assert not result.operations, result
     assert result.not_applied, result
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "sudo"),
+    [
+        ("ops should have sudo", "ops", True),
+        ("kiosk must not have sudo", "kiosk", False),
+        ("ci shouldn't get admin rights", "ci", False),
+        ("add maria as an admin", "maria", True),
+        ("create kiosk as a regular user", "kiosk", False),
+        ("give jdoe admin rights", "jdoe", True),
+        ("grant deploy sudo access", "deploy", True),
+        ("svc-backup needs an account", "svc-backup", None),
+    ],
+)
+def test_short_user_forms(said: str, name: str, sudo: bool | None) -> None:
+    result = plan_on(DEBIAN, said)
+    found = users(result)
+    assert name in found, result
+    assert found[name].get("sudo", False) == bool(sudo), result
+    assert not result.not_applied, result
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the image should have sudo",  # the package, said of the image
+        "we should have sudo",
+        "the ops team should have sudo",
+        "give deploy sudo only for systemctl",  # limited rights: the sentence reader reports
+    ],
+)
+def test_what_is_no_short_user_form(said: str) -> None:
+    found = users(plan_on(DEBIAN, said))
+    assert not ({"image", "we", "team", "ops"} & set(found)), found
+    assert found.get("deploy", {}).get("sudo") is not True, found
