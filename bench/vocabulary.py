@@ -13,8 +13,9 @@ this measures it on the domain itself, so that it does not depend on anyone's wo
 * targets: every combination the composer builds, said four ways with a few of its
   names, arch words and image-type words; right when the first turn's target is it;
 * forms: a grammar of everyday edits (18 ways to remove, 20 to add, 12 to size the disk
-  with 10 ways to say a size, 14 to name the host), each with two values; right when the
-  plan does exactly that.
+  with 10 ways to say a size, 14 to name the host, 17 to ask for an account, 10 to ask for
+  a partition, 10 to add a kernel option), each with its values; right when the plan does
+  exactly that.
 
 Plans are made by the builtin planner on the bundled library's templates (targets through
 the whole graph). Prints each sweep's share right; ``--details`` lists the misses.
@@ -254,6 +255,46 @@ _HOST = (
 )
 
 
+_USER = (
+    "add a user {v}|create an account {v}|I need a login for {v}|user {v} with sudo|"
+    "{v} should have sudo|add {v} as an admin|make an admin account called {v}|"
+    "a user named {v}, no sudo|create user {v} without sudo rights|add a regular user {v}|"
+    "{v} needs an account|set up a {v} account with sudo|new user: {v}|"
+    "add user {v} to groups docker and video|give {v} admin rights|{v} must not have sudo|"
+    "an unprivileged account for {v}"
+).split("|")
+_ADMIN = ("with sudo", "should have sudo", "as an admin", "admin account", "admin rights")
+_PLAIN = ("no sudo", "without sudo", "regular", "must not have sudo", "unprivileged")
+_PARTITION = (
+    "add a /data partition of 10GiB|give /var its own 8 GiB partition|"
+    "a separate /home partition, 5 gigs|put /var/log on its own 2GiB partition|"
+    "create a 20GB partition mounted at /srv|I want /opt on a separate 4 GiB partition|"
+    "make a 1GiB swap partition|add 2 GiB of swap|partition for /data, 10 GiB, xfs|"
+    "mount a 6GiB ext4 partition at /var/lib/docker"
+).split("|")
+_KERNEL = (
+    "add {v} to the kernel command line|kernel arg {v}|boot with {v}|append {v} to the cmdline|"
+    "set {v} on the kernel cmdline|I need {v} on the kernel line|pass {v} to the kernel|"
+    "kernel parameter {v}|cmdline: add {v}|the kernel should get {v}"
+).split("|")
+
+
+_USER_FORMS = tuple(_USER)
+
+
+def _user_right(plan: EditPlan, value: str, said: str) -> bool:
+    found = {op.name: op for op in plan.operations if op.op == "add_user"}
+    if value not in found:
+        return False
+    sudo = bool(getattr(found[value], "sudo", False))
+    groups = getattr(found[value], "groups", None) or []
+    if any(k in said for k in _ADMIN) and not sudo:
+        return False
+    if any(k in said for k in _PLAIN) and sudo:
+        return False
+    return "docker" not in said or "docker" in groups
+
+
 def sweep_forms(library: dict[str, str]) -> tuple[int, list[Miss]]:
     """A grammar of everyday edits on the minimal Debian template."""
     template = library[MINIMAL]
@@ -272,6 +313,13 @@ def sweep_forms(library: dict[str, str]) -> tuple[int, list[Miss]]:
         (_ADD, ["htop", "jq"], packages("add_packages")),
         (_SIZE, _SIZES, sized),
         (_HOST, ["edge-gw-7", "kiosk01"], named),
+        (_USER_FORMS, ["ops", "jdoe"], None),
+        (
+            _PARTITION,
+            [""],
+            lambda plan, value: any(op.op == "add_partition" for op in plan.operations),
+        ),
+        (tuple(_KERNEL), ["isolcpus=2-3", "quiet", "intel_iommu=on"], None),
     ]
     total = 0
     misses: list[Miss] = []
@@ -280,7 +328,15 @@ def sweep_forms(library: dict[str, str]) -> tuple[int, list[Miss]]:
             total += 1
             said = form.format(v=value)
             plan = plan_request(said, template, mode="refine")
-            if not right(plan, value) or plan.not_applied:
+            if right is None:
+                ok = (
+                    _user_right(plan, value, said)
+                    if forms is _USER_FORMS
+                    else value in str([op.model_dump() for op in plan.operations])
+                )
+            else:
+                ok = right(plan, value)
+            if not ok or plan.not_applied:
                 misses.append((said, f"{[op.op for op in plan.operations]} {plan.not_applied[:1]}"))
     return total, misses
 
