@@ -68,7 +68,7 @@ def is_english(word: str, *, compounds: bool = False) -> bool:
     """
     known = english_words()
     lowered = word.lower().strip("'")
-    if _known_form(lowered, known):
+    if _known_form(lowered, known) or _derived(lowered, known):
         return True
     return (
         compounds
@@ -112,7 +112,7 @@ def _known_form(word: str, known: frozenset[str]) -> bool:
         spelt = pattern.sub(american, word)
         if spelt != word and _known_form(spelt, known):
             return True
-    return _derived(word, known)
+    return False
 
 
 # a word made from a known one ("reimage", "reproducible", "unpatched"): the vocabulary
@@ -144,6 +144,15 @@ _SUFFIXES = (
     "ist",
     "ists",
 )
+
+
+def is_derived(word: str) -> bool:
+    """True when ``word`` is a known word with a prefix or suffix ("reimage", "reproducible").
+
+    Apart from :func:`is_common`: Debian names such as unbound and preload are made the same
+    way, and the names list keeps them (they are known names, read before this is asked).
+    """
+    return _derived(word.lower().strip("'"), english_words())
 
 
 def _derived(word: str, known: frozenset[str]) -> bool:

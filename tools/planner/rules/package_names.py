@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from oic_ai.stores.capability_catalog import Capability, words
-from oic_ai.tools.planner.lexicon import is_common, is_english
+from oic_ai.tools.planner.lexicon import is_common, is_derived, is_english
 from oic_ai.tools.planner.rules.capability_words import real_names
 from oic_ai.tools.planner.rules.package_places import (
     no_package_here,
@@ -620,7 +620,12 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
     if "-" in token and all(_english_part(part) for part in token.split("-") if part):
         return False  # "also auto-register", "with read-only root": English, said weakly
     # "add vlc": a lower-case word that is no English word; "FreeIPA", "a ton" are not
-    return bool(item.verb) and written == written.lower() and not is_common(token)
+    return (
+        bool(item.verb)
+        and written == written.lower()
+        and not is_common(token)
+        and not is_derived(token)  # "audit wants everything reproducible"
+    )
 
 
 # the short English words a compound joins ("add-on", "log-in"); a part of two letters
