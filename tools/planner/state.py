@@ -128,7 +128,8 @@ class PlanState:
         ``invalid(value)`` as the reason.
 
         Args:
-            pattern: Finds a phrase naming a value ("hostname gw1").
+            pattern: Finds a phrase naming a value ("hostname gw1"); several are read in
+                turn ("use gw1 as the hostname" too).
             valid: The value's own syntax.
             invalid: Words the reason for a value that does not fit it.
             keep_case: Read the value as written (else lower-cased).
@@ -143,7 +144,7 @@ class PlanState:
 
     def new_value(
         self,
-        pattern: re.Pattern[str],
+        pattern: re.Pattern[str] | tuple[re.Pattern[str], ...],
         field: str,
         invalid: Callable[[str], str],
         *,
@@ -158,7 +159,8 @@ class PlanState:
         ``"{already} {value}"``.
 
         Args:
-            pattern: Finds a phrase naming a value ("hostname gw1").
+            pattern: Finds a phrase naming a value ("hostname gw1"); several are read in
+                turn ("use gw1 as the hostname" too).
             field: The template field whose pattern the value must match (``hostname``).
             invalid: Words the reason for a value that does not fit it.
             current: The base template's value.
@@ -167,11 +169,12 @@ class PlanState:
         """
         chosen: str | None = None
         valid = load_targets().pattern(field)
-        for value in self.valid_values(pattern, valid, invalid, keep_case=keep_case):
-            if value == current:
-                self.notes.append(f"{already} {value}")
-            else:
-                chosen = value
+        for each in pattern if isinstance(pattern, tuple) else (pattern,):
+            for value in self.valid_values(each, valid, invalid, keep_case=keep_case):
+                if value == current:
+                    self.notes.append(f"{already} {value}")
+                else:
+                    chosen = value
         return chosen
 
     @property

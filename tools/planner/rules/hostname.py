@@ -48,17 +48,16 @@ _HOSTNAME_AFTER = value_then_label(rf"host\s*name|host-name|{_MACHINE}[\s-]?name
 
 def rule_hostname(state: PlanState) -> None:
     """Set the hostname; a name that is not a valid hostname is reported."""
-    for pattern in (_HOSTNAME, _HOSTNAME_AFTER):
-        name = state.new_value(
-            pattern,
-            "hostname",
-            _invalid,
-            current=state.facts.hostname,
-            already="the hostname is already",
-            keep_case=False,
-        )
-        if name is not None:
-            state.hostname = name
+    name = state.new_value(
+        (_HOSTNAME, _HOSTNAME_AFTER),
+        "hostname",
+        _invalid,
+        current=state.facts.hostname,
+        already="the hostname is already",
+        keep_case=False,
+    )
+    if name is not None:
+        state.hostname = name
 
 
 def _invalid(name: str) -> str:

@@ -33,16 +33,15 @@ def rule_image_name(state: PlanState) -> None:
     from oic_ai.tools.planner.rules.hostname import rule_hostname_of_named_devices
 
     rule_hostname_of_named_devices(state)  # "names devices per store ... call it cam-0"
-    for pattern in (_IMAGE_NAME, _IMAGE_NAME_AFTER):
-        name = state.new_value(
-            pattern,
-            "image_name",
-            lambda name: f"{name!r} is not a valid image name (letters, digits, '-' and '_')",
-            current=state.facts.image.name,
-            already="the image is already called",
-        )
-        if name is not None:
-            state.image_name = name
+    name = state.new_value(
+        (_IMAGE_NAME, _IMAGE_NAME_AFTER),
+        "image_name",
+        lambda name: f"{name!r} is not a valid image name (letters, digits, '-' and '_')",
+        current=state.facts.image.name,
+        already="the image is already called",
+    )
+    if name is not None:
+        state.image_name = name
 
 
 _IMAGE_VERSION = re.compile(
