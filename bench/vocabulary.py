@@ -30,7 +30,7 @@ import itertools
 import random
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import yaml
@@ -279,7 +279,7 @@ _KERNEL = (
 ).split("|")
 
 
-_USER_FORMS = tuple(_USER)
+Right = Callable[[EditPlan, str, str], bool]  # (the plan, the value, what was said)
 
 
 def _user_right(plan: EditPlan, value: str, said: str) -> bool:
@@ -295,31 +295,37 @@ def _user_right(plan: EditPlan, value: str, said: str) -> bool:
     return "docker" not in said or "docker" in groups
 
 
+def _packages(kind: str) -> Right:
+    return lambda plan, value, said: _ops(plan, kind) == [value]
+
+
+def _once(kind: str) -> Right:
+    return lambda plan, value, said: sum(op.op == kind for op in plan.operations) == 1
+
+
+def _has(kind: str) -> Right:
+    return lambda plan, value, said: any(op.op == kind for op in plan.operations)
+
+
+def _named(plan: EditPlan, value: str, said: str) -> bool:
+    return [getattr(op, "hostname", None) for op in plan.operations] == [value]
+
+
+def _in_a_plan(plan: EditPlan, value: str, said: str) -> bool:
+    return value in str([op.model_dump() for op in plan.operations])
+
+
 def sweep_forms(library: dict[str, str]) -> tuple[int, list[Miss]]:
     """A grammar of everyday edits on the minimal Debian template."""
     template = library[MINIMAL]
-
-    def packages(kind: str) -> Callable[[EditPlan, str], bool]:
-        return lambda plan, value: _ops(plan, kind) == [value]
-
-    def sized(plan: EditPlan, value: str) -> bool:
-        return sum(op.op == "set_disk_size" for op in plan.operations) == 1
-
-    def named(plan: EditPlan, value: str) -> bool:
-        return [getattr(op, "hostname", None) for op in plan.operations] == [value]
-
-    grammar = [
-        (_REMOVE, ["systemd-resolved", "sudo"], packages("remove_packages")),
-        (_ADD, ["htop", "jq"], packages("add_packages")),
-        (_SIZE, _SIZES, sized),
-        (_HOST, ["edge-gw-7", "kiosk01"], named),
-        (_USER_FORMS, ["ops", "jdoe"], None),
-        (
-            _PARTITION,
-            [""],
-            lambda plan, value: any(op.op == "add_partition" for op in plan.operations),
-        ),
-        (tuple(_KERNEL), ["isolcpus=2-3", "quiet", "intel_iommu=on"], None),
+    grammar: list[tuple[Sequence[str], Sequence[str], Right]] = [
+        (_REMOVE, ["systemd-resolved", "sudo"], _packages("remove_packages")),
+        (_ADD, ["htop", "jq"], _packages("add_packages")),
+        (_SIZE, _SIZES, _once("set_disk_size")),
+        (_HOST, ["edge-gw-7", "kiosk01"], _named),
+        (_USER, ["ops", "jdoe"], _user_right),
+        (_PARTITION, [""], _has("add_partition")),
+        (_KERNEL, ["isolcpus=2-3", "quiet", "intel_iommu=on"], _in_a_plan),
     ]
     total = 0
     misses: list[Miss] = []
@@ -328,15 +334,7 @@ def sweep_forms(library: dict[str, str]) -> tuple[int, list[Miss]]:
             total += 1
             said = form.format(v=value)
             plan = plan_request(said, template, mode="refine")
-            if right is None:
-                ok = (
-                    _user_right(plan, value, said)
-                    if forms is _USER_FORMS
-                    else value in str([op.model_dump() for op in plan.operations])
-                )
-            else:
-                ok = right(plan, value)
-            if not ok or plan.not_applied:
+            if not right(plan, value, said) or plan.not_applied:
                 misses.append((said, f"{[op.op for op in plan.operations]} {plan.not_applied[:1]}"))
     return total, misses
 

@@ -89,11 +89,21 @@ def names_capability(capabilities: Sequence[Capability], token: str) -> bool:
     return False
 
 
-def covered_words(capabilities: Sequence[Capability], item_words: Sequence[str]) -> list[bool]:
-    """Which of ``item_words`` a capability's name or synonyms account for."""
+def covered_words(
+    capabilities: Sequence[Capability], item_words: Sequence[str], min_words: int = 1
+) -> list[bool]:
+    """Which of ``item_words`` a capability's name or synonyms account for.
+
+    Only phrases of ``min_words`` words or more count ("system stats" with 2, not "sysstat").
+    """
     taken = [False] * len(item_words)
     phrases = sorted(
-        {words(p) for c in capabilities for p in (c.name, *c.synonyms)},
+        {
+            phrase
+            for c in capabilities
+            for p in (c.name, *c.synonyms)
+            if len(phrase := words(p)) >= min_words
+        },
         key=lambda phrase: (-len(phrase), phrase),
     )
     for phrase in phrases:

@@ -101,9 +101,8 @@ def rule_disk_size(state: PlanState) -> None:
         )
         if group is None:
             continue  # "the disk needs another": no size said
-        current = state.facts.disk_size_bytes
+        current = _current_size(state, match.span())
         if current is None:
-            state.reject(*match.span(), "the template has no disk size to grow from")
             continue
         size = current + request_size(state, match.span(group)).bytes
         state.text.consume(*match.span())
@@ -119,11 +118,11 @@ def rule_disk_size(state: PlanState) -> None:
         asked = request_size(state, match.span(group))
         size, text = asked.bytes, asked.text
         if match.group("by") or match.group("more") or match.group("less"):
-            if state.facts.disk_size_bytes is None:
-                state.reject(*match.span(), "the template has no disk size to grow from")
+            current = _current_size(state, match.span())
+            if current is None:
                 continue
             shrink = match.group("verb") in ("shrink", "reduce") or bool(match.group("less"))
-            size = state.facts.disk_size_bytes + (-size if shrink else size)
+            size = current + (-size if shrink else size)
             text = format_size(size)
         end = match.end()
         while tail := _SIZE_TAIL.match(state.text.work, end):
@@ -148,13 +147,21 @@ def rule_disk_size(state: PlanState) -> None:
         else:
             word = " ".join((match.group("factor") or match.group("verb")).split())
             factor = Fraction(1, 2) if word == "halve" else _FACTORS[word]
-        current = state.facts.disk_size_bytes
+        current = _current_size(state, match.span(), "to start from")
         if current is None:
-            state.reject(*match.span(), "the template has no disk size to start from")
             continue
         size = int(current * factor)
         state.text.consume(*match.span())
         set_disk_size(state, match.span(), size, format_size(size))
+
+
+def _current_size(
+    state: PlanState, span: tuple[int, int], from_: str = "to grow from"
+) -> int | None:
+    """The template's disk size in bytes; without one, the change at ``span`` is reported."""
+    if state.facts.disk_size_bytes is None:
+        state.reject(*span, f"the template has no disk size {from_}")
+    return state.facts.disk_size_bytes
 
 
 def _root_fills_disk(state: PlanState) -> bool:

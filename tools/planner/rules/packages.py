@@ -569,29 +569,18 @@ _SETTING_KEY = re.compile(
 
 
 def _said_phrase(capabilities: Sequence[Capability], item: Item) -> bool:
-    """Whether the item says one capability's phrase of two words or more, and nothing else.
+    """Whether the item says capability phrases of two words or more, and nothing else.
 
     "system stats", "a directory client", "a remote screen": the catalog's phrase is what
     the words mean together, even where one of them alone is a package ("screen") or a
     word the filler list drops ("system"). Words written as one name ("can-utils",
     "docker-ce") are read as that name by the other checks.
     """
-    said = [words(t.text) for t in item.tokens if t.kind == "word"]
-    if sum(1 for w in said if w) < 2:
+    if sum(1 for t in item.tokens if t.kind == "word" and words(t.text)) < 2:
         return False
-    flat = [w for part in said for w in part]
-    for capability in capabilities:
-        for phrase in (capability.name, *capability.synonyms):
-            wanted = words(phrase)
-            if len(wanted) < 2 or len(wanted) > len(flat):
-                continue
-            for at in range(len(flat) - len(wanted) + 1):
-                found = flat[at : at + len(wanted)]
-                if all(w in (p, p + "s") for w, p in zip(found, wanted, strict=True)) and all(
-                    w in FILLER for w in flat[:at] + flat[at + len(wanted) :]
-                ):
-                    return True
-    return False
+    said = words(" ".join(item.words))
+    covered = _covered(capabilities, said, min_words=2)
+    return any(covered) and all(done or w in FILLER for w, done in zip(said, covered, strict=True))
 
 
 def _resolve_item(state: PlanState, item: Item) -> None:

@@ -11,6 +11,7 @@ added, or changed when the template has it) and marks the words used. Runs befor
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.rules.user_plans import plan_user
@@ -24,56 +25,53 @@ _NOT_NAMES = frozenset(
     "machine host template device server disk kernel build".split()
 )
 # a word after an article or a possessive is a noun ("the image should have sudo"), no name
-# the form is the whole of its sentence: "give facilities sudo and put it in docker" says
-# more about the user, which the sentence reader reads with it
-_ALONE = re.compile(r"\s*(?:please|pls|too|as\s+well|thanks)?\s*(?:$|[.;!?\n])")
-# the rest of the clause limits the rights: "but only for 'systemctl restart'", "limited to
-# apt", "just for the restart command" (a template's sudo is all or nothing: the sentence
-# reader reports it)
-_LIMITED = re.compile(r"^[^.;\n]*?\b(?:only|just|limited|restricted|except|solely)\b")
 _NOUN_BEFORE = re.compile(r"\b(?:the|this|that|these|those|our|my|your|its|their|a|an)\s+$")
-_RIGHTS = (
-    r"(?:sudo|admin|administrator|root)(?:\s+(?:rights|access|privileges|powers))?"
-    # "sudo just for the restart command": rights for some commands only, which the
-    # sentence reader reports; a template's sudo is all or nothing
-    r"(?!\s+(?:just|only|but|except|for|to|on)\b)"
-)
-_FORMS = re.compile(
+# the form is the whole of its sentence: "give facilities sudo and put it in docker" says
+# more about the user, and "sudo only for systemctl" limits the rights (a template's sudo
+# is all or nothing); the sentence reader reads both
+_ALONE = re.compile(r"\s*(?:please|pls|too|as\s+well|thanks)?\s*(?:$|[.;!?\n])")
+_RIGHTS = r"(?:sudo|admin|administrator|root)(?:\s+(?:rights|access|privileges|powers))?"
+# each form, and the sudo it gives (None: not said)
+_FORMS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], bool | None]], ...] = (
     # "ops should have sudo", "jdoe must not have sudo", "ci shouldn't get admin rights"
-    rf"\b{_NAME}\s+(?:(?:should|must|will|needs?\s+to|has\s+to)\s+(?P<neg>not\s+|never\s+)?"
-    rf"|(?P<neg2>shouldn't|mustn't|won't)\s+)(?:have|get|be\s+given)\s+{_RIGHTS}\b"
+    (
+        re.compile(
+            rf"\b{_NAME}\s+(?:(?:should|must|will|needs?\s+to|has\s+to)\s+(?P<neg>not\s+|never\s+)?"
+            rf"|(?P<neg2>shouldn't|mustn't|won't)\s+)(?:have|get|be\s+given)\s+{_RIGHTS}\b"
+        ),
+        lambda match: not (match.group("neg") or match.group("neg2")),
+    ),
     # "add ops as an admin", "create kiosk as a regular user"
-    rf"|\b(?:add|create|make)\s+{_NAME.replace('name', 'name2')}\s+(?:as\s+)?an?\s+"
-    r"(?:(?P<admin>admin|administrator|sudoer|superuser)"
-    r"|(?P<plain>(?:regular|normal|standard|plain|unprivileged|non-admin)\s+user))\b"
+    (
+        re.compile(
+            rf"\b(?:add|create|make)\s+{_NAME}\s+(?:as\s+)?an?\s+"
+            r"(?:(?P<admin>admin|administrator|sudoer|superuser)"
+            r"|(?:regular|normal|standard|plain|unprivileged|non-admin)\s+user)\b"
+        ),
+        lambda match: bool(match.group("admin")),
+    ),
     # "give jdoe admin rights", "grant ops sudo access"
-    rf"|\b(?:give|grant)\s+{_NAME.replace('name', 'name3')}\s+{_RIGHTS}\b"
+    (re.compile(rf"\b(?:give|grant)\s+{_NAME}\s+{_RIGHTS}\b"), lambda match: True),
     # "ops needs an account", "jdoe needs a login"
-    rf"|\b{_NAME.replace('name', 'name4')}\s+needs\s+(?:an?\s+)?(?:(?:user\s+)?account|login)\b"
+    (
+        re.compile(rf"\b{_NAME}\s+needs\s+(?:an?\s+)?(?:(?:user\s+)?account|login)\b"),
+        lambda match: None,
+    ),
 )
 
 
 def rule_user_forms(state: PlanState) -> None:
     """Plan the user each short form names, with sudo as it says."""
     valid = load_targets().pattern("user_name")
-    for match in state.text.matches(_FORMS):
-        group = next(g for g in ("name", "name2", "name3", "name4") if match.group(g))
-        name = match.group(group)
-        if name in _NOT_NAMES or not valid.match(name):
-            continue
-        if not _ALONE.match(state.text.work, match.end()):
-            continue
-        if _LIMITED.match(state.text.work[match.end() :]):
-            continue
-        if _NOUN_BEFORE.search(state.text.work[: match.start(group)]):
-            continue  # "the image should have sudo": the sudo package, said of the image
-        sudo: bool | None = None
-        if group == "name":
-            sudo = not (match.group("neg") or match.group("neg2"))
-        elif group == "name2":
-            sudo = bool(match.group("admin"))
-        elif group == "name3":
-            sudo = True
-        state.text.consume(*match.span())
-        state.user_names.append(name)
-        plan_user(state, name, [], sudo, None)
+    for pattern, sudo in _FORMS:
+        for match in state.text.matches(pattern):
+            name = match.group("name")
+            if name in _NOT_NAMES or not valid.match(name):
+                continue
+            if not _ALONE.match(state.text.work, match.end()):
+                continue
+            if _NOUN_BEFORE.search(state.text.work[: match.start("name")]):
+                continue  # "the image should have sudo": the sudo package, said of the image
+            state.text.consume(*match.span())
+            state.user_names.append(name)
+            plan_user(state, name, [], sudo(match), None)
