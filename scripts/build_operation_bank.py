@@ -5,9 +5,13 @@ Embeds with the bundled MiniLM, exactly as the planner compares them:
 * every example of ``stores/data/operation_bank.yaml`` (after the planner's stand-ins, as
   :mod:`oic_ai.tools.planner.bank` does) into ``operation-bank.npz``;
 * every capability of ``stores/data/capabilities.yaml`` in words (name, synonyms, note:
-  :func:`oic_ai.stores.capability_vectors.capability_text`) into ``capability-vectors.npz``.
+  :func:`oic_ai.stores.capability_vectors.capability_text`) into ``capability-vectors.npz``;
 
-Each file holds the float32 vectors and the digest of what they were made from.
+and trains the remark model (:mod:`oic_ai.tools.planner.remark_model`) on the bank's
+examples and the writer's set a into ``remark-model.npz``.
+
+Each file holds the float32 vectors (the model: its weights) and the digest of what they
+were made from.
 ``--check`` exits 1 when a file is stale.
 
 Usage: python scripts/build_operation_bank.py [--check]
@@ -18,20 +22,21 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
 from vector_script import check_only, write_atomically
 
 from oic_ai.stores import capability_vectors  # after vector_script: it sets the path
 from oic_ai.stores.capability_catalog import load_catalog
-from oic_ai.stores.operation_bank import VECTORS_FILE, load_bank_data
+from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
+from oic_ai.stores.operation_bank import VECTORS_FILE, BankData, load_bank_data
 from oic_ai.stores.shipped_vectors import load_shipped, shipped_bytes, texts_digest
+from oic_ai.tools.planner import remark_model
+from oic_ai.tools.planner.bank import stand_ins
 
 
 def main() -> int:
-    """Rebuild or check both vector files; the exit status."""
+    """Rebuild or check every shipped file; the exit status."""
     check = check_only(__doc__, "a file is stale")
-    from oic_ai.stores.embeddings.minilm import MiniLMEmbedder
-    from oic_ai.tools.planner.bank import stand_ins
-
     embedder = MiniLMEmbedder()
     bank = load_bank_data()
     _, capabilities = capability_vectors.capability_texts(load_catalog())
@@ -43,7 +48,7 @@ def main() -> int:
             list(capabilities),
         ),
     ]
-    stale = 0
+    stale = _remark_model(embedder, bank, check)
     for path, digest, texts in files:
         if load_shipped(path, digest) is not None:
             print(f"{path.name} is up to date")
@@ -56,6 +61,24 @@ def main() -> int:
         write_atomically(path, shipped_bytes(vectors, digest))
         print(f"wrote {len(vectors)} vectors ({embedder.model_id}) to {path}")
     return 1 if stale else 0
+
+
+def _remark_model(embedder: MiniLMEmbedder, bank: BankData, check: bool) -> int:
+    """Train and write the remark model when its digest is stale; 1 when stale and checking."""
+    path, digest = remark_model.WEIGHTS_FILE, remark_model.digest(embedder.model_id, bank)
+    examples = remark_model.training_texts(bank)
+    fresh = load_shipped(path, digest)
+    vectors = embedder.embed_array([stand_ins(text) or text for text, _ in examples])
+    weights = remark_model.train(vectors, [label for _, label in examples])
+    if fresh is not None and np.allclose(fresh, weights, atol=1e-4):
+        print(f"{path.name} is up to date")
+        return 0
+    if check:
+        print(f"{path.name} is stale; run: make vectors", file=sys.stderr)
+        return 1
+    write_atomically(path, shipped_bytes(weights, digest))
+    print(f"wrote the remark model ({len(examples)} examples, {embedder.model_id}) to {path}")
+    return 0
 
 
 if __name__ == "__main__":

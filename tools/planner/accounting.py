@@ -27,6 +27,7 @@ from oic_ai.tools.planner.asking import (
     KEEPS,
     Reading,
     is_bullet_line,
+    names_something,
     read_clause,
 )
 from oic_ai.tools.planner.bank import BankMatch, load_bank
@@ -41,6 +42,7 @@ from oic_ai.tools.planner.heads import (
     introduces_applied,
 )
 from oic_ai.tools.planner.languages import foreign_remark
+from oic_ai.tools.planner.lexicon import is_english
 from oic_ai.tools.planner.reasons import (
     continues_own_task,
     continues_relative,
@@ -50,6 +52,7 @@ from oic_ai.tools.planner.reasons import (
     reason_before_so,
     refuses_a_kind,
 )
+from oic_ai.tools.planner.remark_model import REMARK_FLOOR, load_remark_model
 from oic_ai.tools.planner.remarks import (
     CONNECTORS,
     has_words,
@@ -352,6 +355,8 @@ def _outcome(
         # the request made: it tells about the machine ("bbbbbb qqq" has no English word
         # and is still reported)
         return ClauseOutcome(text=text, outcome="context")
+    if label is None and not operations and _told(state, item, asking):
+        return ClauseOutcome(text=text, outcome="context")
     reason = NO_RULE
     if label is not None and label.outcome == "not_applied":
         reason = label.reason
@@ -362,6 +367,29 @@ def _outcome(
         state.not_applied.append(entry)
     kind: ClauseOutcomeKind = "not_applied"
     return ClauseOutcome(text=text, outcome=kind, operations=operations, reason=reason)
+
+
+def _told(state: PlanState, item: Unread, asking: Reading) -> bool:
+    """True when the remark model reads an English clause that names nothing as a remark.
+
+    "Blame the network team for that one", "nvm, found it myself": no rule read it, no
+    example of the bank is near it, it names no value, field or package, and only the
+    grammar's weakest sign said it asks (a word taken for a verb because an object
+    follows it, an unknown turn of phrase; never a wish); the model (:mod:`.remark_model`)
+    says whether it tells or asks. Words nobody knows ("bbbbbb", "jeez") stay reported.
+    """
+    words = [t.text for t in item.tokens]
+    if (
+        asking.why.startswith("wish")  # "the NOC wants dashboards to work" asks
+        or item.clause.ends_with_colon  # "pw policy: min 12 chars": it heads what it asks
+        or names_something(item.clause.text, words)
+        or any(_is_package(state, w) for w in words)
+        or re.search(r"\d", item.clause.text)  # "lockout after 5 bad tries": a setting's value
+        or not all(is_english(w) for w in words if w not in CONNECTORS)
+    ):
+        return False
+    model = load_remark_model()
+    return model is not None and model.probabilities([item.clause.text])[0] >= REMARK_FLOOR
 
 
 def _commands(state: PlanState, item: Unread) -> bool:

@@ -156,7 +156,7 @@ _ADVICE = frozenset("pick choose decide recommend suggest explain tell advise".s
 _ADVICE_OBJECTS = frozenset("right best why which whichever appropriate correct one me".split())
 
 
-def _names_something(text: str, words: list[str]) -> bool:
+def names_something(text: str, words: list[str]) -> bool:
     """True when a clause names a value or a field a template holds (or cannot hold)."""
     return bool(_VALUE.search(text)) or any(w in FIELD_NOUNS for w in words)
 
@@ -290,7 +290,7 @@ def read_clause(
         return Reading("context", "no words")
     head = _head(words)
     verb = next((w for w in head[:3] if w not in ("could", "can", "would", "you")), "")
-    if verb in _ADVICE and _ADVICE_OBJECTS & set(words) and not _names_something(text, words):
+    if verb in _ADVICE and _ADVICE_OBJECTS & set(words) and not names_something(text, words):
         # "pick the right one", "could you tell me why": asks the assistant to choose
         # or explain, which the answer does; it names no change
         return Reading("context", f"asks for advice ({verb!r})")
@@ -370,18 +370,18 @@ def read_clause(
         return Reading("context", "deferred ('not ... yet')")
     wish = _has_wish(words)
     reported = next((w for w in head[1:3] if w in REPORTING), "")
-    if wish and reported and head[0] not in IMPERATIVES and not _names_something(text, words):
+    if wish and reported and head[0] not in IMPERATIVES and not names_something(text, words):
         # "IT says they need to see the logs", "I forgot the script needs it": someone's
         # need reported as the reason for a change, which names no value or field
         return Reading("context", f"reported ({reported!r})")
-    if wish and _fronted_purpose(words, wish, is_package) and not _names_something(text, words):
+    if wish and _fronted_purpose(words, wish, is_package) and not names_something(text, words):
         # "cpu 1 we need for the ethercat master": what the thing before "we" is for
         return Reading("context", f"a fronted object and its purpose ({wish!r})")
-    if wish and _wish_to_do(words, wish) and not _names_something(text, words):
+    if wish and _wish_to_do(words, wish) and not names_something(text, words):
         # "our KVM lab wants to consume it", "we want to test it first": what someone
         # means to do with the image, not a change to it
         return Reading("context", f"a wish to do ({wish!r})")
-    named = _names_something(text, words) or (
+    named = names_something(text, words) or (
         is_package is not None and any(is_package(w) for w in words)
     )
     if wish and head[0] in _SUBJECTS and _relative_wish(words, wish) and not named:
@@ -410,7 +410,7 @@ def read_clause(
         # hyper-v": a definite or quantified subject and a verb of what is (not the
         # first word after the determiner: that is the noun)
         stated = next((w for w in head[2:] if w in _PRESENT_STATING), "")
-        if not stated and not _names_something(text, words):
+        if not stated and not names_something(text, words):
             # "the QA team switched to nightly builds", "the platform team standardised on
             # podman": a past verb after the noun, whatever package it names
             stated = next((w for w in head[2:4] if _past(w)), "")

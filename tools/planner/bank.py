@@ -68,10 +68,11 @@ class OperationBank:
         embed: Embeds texts into unit vectors (the bundled MiniLM).
     """
 
-    def __init__(self, data: BankData, vectors: Any, embed: Any) -> None:
+    def __init__(self, data: BankData, vectors: Any, embed: Any, model_id: str = "") -> None:
         self.data = data
+        self.model_id = model_id
+        self.embed = embed  # texts (values stood in for) to unit vectors, remembered
         self._vectors = vectors
-        self._embed = embed
         self._outcomes = [data.labels[label].outcome for label, _ in data.examples]
 
     def match(self, texts: Sequence[str]) -> list[BankMatch]:
@@ -80,7 +81,7 @@ class OperationBank:
             return []
         import numpy as np
 
-        queries = self._embed([stand_ins(t) or t for t in texts])
+        queries = self.embed([stand_ins(t) or t for t in texts])
         scores = np.asarray(queries, dtype=np.float32) @ self._vectors.T
         found: list[BankMatch] = []
         for row in scores:
@@ -142,7 +143,7 @@ def _build() -> OperationBank | None:
         embedder.embed_array(["warm"])  # loads the weights now, not in the first turn's match
     except UserInputError:
         return None  # the model is not installed: every unread clause is reported
-    return OperationBank(data, vectors, _Embed(embedder))
+    return OperationBank(data, vectors, _Embed(embedder), embedder.model_id)
 
 
 class _Embed:
