@@ -123,6 +123,31 @@ class RuledChatOpenAI(ChatOpenAI):
         return aretried(stream, self._learned, len(ADJUSTABLE))
 
 
+class _Attempt:
+    """One start of a stream, as a ``with`` block; the retry rule of both kinds of stream.
+
+    A failure before the stream's first part that ``wait`` gives seconds for is swallowed,
+    and :attr:`seconds` is then the wait before the next start; any other failure goes on.
+    """
+
+    def __init__(self, wait: Callable[[BaseException], float | None]) -> None:
+        self._wait = wait
+        self.started = False
+        self.seconds = 0.0
+
+    def __enter__(self) -> _Attempt:
+        return self
+
+    def __exit__(self, kind: object, exc: BaseException | None, trace: object) -> bool:
+        if not isinstance(exc, Exception) or self.started:
+            return False
+        seconds = self._wait(exc)
+        if seconds is None:
+            return False
+        self.seconds = seconds
+        return True
+
+
 def retried[T](
     stream: Callable[[], Iterator[T]], wait: Callable[[BaseException], float | None], times: int
 ) -> Iterator[T]:
@@ -132,17 +157,12 @@ def retried[T](
     ``times`` retries at the most.
     """
     for _ in range(times):
-        started = False
-        try:
+        with _Attempt(wait) as attempt:
             for part in stream():
-                started = True
+                attempt.started = True
                 yield part
             return
-        except Exception as exc:
-            seconds = None if started else wait(exc)
-            if seconds is None:
-                raise
-        time.sleep(seconds)
+        time.sleep(attempt.seconds)
     yield from stream()
 
 
@@ -153,17 +173,12 @@ async def aretried[T](
 ) -> AsyncIterator[T]:
     """:func:`retried` for an async stream."""
     for _ in range(times):
-        started = False
-        try:
+        with _Attempt(wait) as attempt:
             async for part in stream():
-                started = True
+                attempt.started = True
                 yield part
             return
-        except Exception as exc:
-            seconds = None if started else wait(exc)
-            if seconds is None:
-                raise
-        await asyncio.sleep(seconds)
+        await asyncio.sleep(attempt.seconds)
     async for part in stream():
         yield part
 
