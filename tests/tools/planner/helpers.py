@@ -9,6 +9,7 @@ import yaml
 from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.edit_plan import AddRepository, EditPlan, SetValue
 from oic_ai.tools.planner import plan_request
+from oic_ai.tools.planner.state import Mode
 from tests.conftest import OUR_TEMPLATES
 
 
@@ -17,20 +18,22 @@ def template_text(name: str) -> str:
     return (OUR_TEMPLATES / name).read_text(encoding="utf-8")
 
 
-def plan_on(template: str, request: str, earlier: str = "") -> EditPlan:
-    """Plan ``request`` against the library template named ``template`` (refine mode).
+def plan_on(template: str, request: str, earlier: str = "", mode: Mode = "refine") -> EditPlan:
+    """Plan ``request`` against the library template named ``template`` in ``mode``.
 
     ``earlier`` is what the conversation said before the request, as the planner gets it.
     """
-    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
-    return plan_request(request, text, mode="refine", earlier=earlier)
+    return plan_request(request, template_text(template), mode=mode, earlier=earlier)
 
 
-def plan_after(template: str, first: str, request: str) -> EditPlan:
-    """Plan ``request`` on the library template ``template`` after ``first`` was applied."""
-    base = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
+def plan_after(template: str, first: str, request: str, earlier: str = "") -> EditPlan:
+    """Plan ``request`` on the library template ``template`` after ``first`` was applied.
+
+    ``earlier`` is what the conversation said before ``request`` (see :func:`plan_on`).
+    """
+    base = template_text(template)
     text = apply_plan(base, plan_request(first, base, mode="refine")).text
-    return plan_request(request, text, mode="refine")
+    return plan_request(request, text, mode="refine", earlier=earlier)
 
 
 UBUNTU_MINIMAL = (

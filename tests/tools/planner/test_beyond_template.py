@@ -10,15 +10,13 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.tools.edit_plan import EditPlan
-from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.rules.beyond import beyond_template
-from tests.conftest import OUR_TEMPLATES
+from oic_ai.tools.planner.state import Mode
+from tests.tools.planner.helpers import plan_on
 
-DEBIAN = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
 
-
-def plan(request: str, mode: str = "refine") -> EditPlan:
-    return plan_request(request, DEBIAN, mode=mode)  # type: ignore[arg-type]
+def plan(request: str, mode: Mode = "refine") -> EditPlan:
+    return plan_on("debian13-x86_64-minimal-raw.yml", request, mode=mode)
 
 
 BEYOND = [
@@ -97,8 +95,7 @@ def test_a_create_head_clause_whose_target_words_chose_the_base_is_the_base() ->
     ],
 )
 def test_a_statement_about_such_a_thing_is_context_not_a_report(request_text: str) -> None:
-    emt = (OUR_TEMPLATES / "emt3-x86_64-immutable-secureboot-raw.yml").read_text(encoding="utf-8")
-    result = plan_request(request_text, emt, mode="refine")
+    result = plan_on("emt3-x86_64-immutable-secureboot-raw.yml", request_text)
     assert not [n for n in result.not_applied if "enrol" in n or "domain" in n]
 
 

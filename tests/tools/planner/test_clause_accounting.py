@@ -10,15 +10,15 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.tools.edit_plan import EditPlan
-from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.clauses import split_clauses
-from tests.conftest import OUR_TEMPLATES
+from oic_ai.tools.planner.state import Mode
+from tests.tools.planner.helpers import plan_on
 
-UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+EL10 = "el10-x86_64-minimal-raw.yml"
 
 
-def plan(request: str, mode: str = "refine") -> EditPlan:
-    return plan_request(request, UBUNTU, mode=mode)  # type: ignore[arg-type]
+def plan(request: str, mode: Mode = "refine") -> EditPlan:
+    return plan_on("ubuntu24-x86_64-minimal-raw.yml", request, mode=mode)
 
 
 def outcomes(result: EditPlan) -> list[tuple[str, str]]:
@@ -145,15 +145,13 @@ def test_a_clause_naming_only_what_an_applied_value_holds_explains_it() -> None:
     ],
 )
 def test_an_opening_title_that_says_what_the_machine_is_chose_the_base(request_text: str) -> None:
-    el10 = (OUR_TEMPLATES / "el10-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
-    result = plan_request(request_text, el10, mode="create")
+    result = plan_on(EL10, request_text, mode="create")
     assert result.not_applied == []
     assert result.clauses[0].outcome == "base"
 
 
 def test_an_unknown_lower_case_name_in_an_opening_title_is_still_reported() -> None:
-    el10 = (OUR_TEMPLATES / "el10-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
-    result = plan_request("zorblatt for the OpenShift estate. el10 raw", el10, mode="create")
+    result = plan_on(EL10, "zorblatt for the OpenShift estate. el10 raw", mode="create")
     assert result.not_applied
 
 

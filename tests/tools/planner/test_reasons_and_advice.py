@@ -12,7 +12,9 @@ import pytest
 
 from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.asking import read_clause
-from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import added, plan_on, template_text
+
+DEBIAN = "debian13-x86_64-minimal-raw.yml"
 
 
 @pytest.mark.parametrize(
@@ -47,11 +49,8 @@ def test_a_clause_naming_a_value_or_field_still_asks(clause: str) -> None:
 
 
 def test_a_request_with_a_reason_reports_nothing() -> None:
-    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
-    result = plan_request(
-        "ciao! drop less, legal flagged the pager. add jq, my colleague says she needs it",
-        text,
-        mode="refine",
+    result = plan_on(
+        DEBIAN, "ciao! drop less, legal flagged the pager. add jq, my colleague says she needs it"
     )
     assert not result.not_applied, result.not_applied
     ops = {op.op: op for op in result.operations}
@@ -67,15 +66,13 @@ def test_a_request_with_a_reason_reports_nothing() -> None:
     ],
 )
 def test_a_name_in_parentheses_after_a_remark_is_part_of_the_remark(request_text: str) -> None:
-    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
-    result = plan_request(request_text, text, mode="refine")
+    result = plan_on(DEBIAN, request_text)
     assert not result.not_applied, result.not_applied
-    added = [n for op in result.operations if op.op == "add_packages" for n in op.packages]  # type: ignore[union-attr]
-    assert "qzreader" not in added and "zq-420" not in added
+    assert "qzreader" not in added(result) and "zq-420" not in added(result)
 
 
 def test_a_name_in_parentheses_after_a_request_is_still_read() -> None:
-    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+    text = template_text(DEBIAN)
     # one's own agent needs a repository that can serve it (else it is reported, round 12)
     text = text.replace(
         "\nsystemConfig:\n",
@@ -86,20 +83,15 @@ def test_a_name_in_parentheses_after_a_request_is_still_read() -> None:
     )
     assert "packageRepositories" in text
     result = plan_request("install our backup agent (qzbak)", text, mode="refine")
-    added = [n for op in result.operations if op.op == "add_packages" for n in op.packages]  # type: ignore[union-attr]
-    assert added == ["qzbak"]
+    assert added(result) == ["qzbak"]
 
 
 def test_skip_that_takes_back_the_list_before_just() -> None:
-    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
-    request = "add vim, jq and nano. no jq, skip that. just vim nano"
-    result = plan_request(request, text, mode="refine")
-    added = [n for op in result.operations if op.op == "add_packages" for n in op.packages]  # type: ignore[union-attr]
-    assert added == ["vim", "nano"], result.operations
+    result = plan_on(DEBIAN, "add vim, jq and nano. no jq, skip that. just vim nano")
+    assert added(result) == ["vim", "nano"], result.operations
     assert not result.not_applied, result.not_applied
 
 
 def test_the_second_half_of_a_purpose_asks_nothing() -> None:
-    text = (OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
-    result = plan_request("add jq and curl for the parsers and ebpf probes", text, mode="refine")
+    result = plan_on(DEBIAN, "add jq and curl for the parsers and ebpf probes")
     assert not result.not_applied, result.not_applied

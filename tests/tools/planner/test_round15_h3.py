@@ -21,10 +21,8 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.nodes.classify import route_request
-from oic_ai.tools.planner import plan_request
 from oic_ai.tools.retrieval.spelling import find_paraphrases
-from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import plan_on
+from tests.tools.planner.helpers import plan_on, template_text
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
@@ -84,11 +82,6 @@ def test_a_key_a_mount_point_or_a_package_is_no_file_content(said: str, op: str)
     assert any(o.op == op for o in plan.operations), (said, plan.operations, plan.not_applied)
 
 
-def _create(template: str, said: str):  # type: ignore[no-untyped-def]
-    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
-    return plan_request(said, text, mode="create")
-
-
 @pytest.mark.parametrize(
     "said",
     [
@@ -117,7 +110,7 @@ def test_a_remark_about_people_or_asking_whether_the_assistant_can_is_context(sa
     ],
 )
 def test_an_opening_title_or_label_chose_the_base(said: str) -> None:
-    plan = _create(UBUNTU, said)
+    plan = plan_on(UBUNTU, said, mode="create")
     assert plan.not_applied == [], (said, plan.not_applied)
 
 
@@ -267,12 +260,12 @@ EL10 = "el10-x86_64-minimal-raw.yml"
     ],
 )
 def test_a_hedge_before_a_question_word_is_still_a_question(said: str) -> None:
-    text = (OUR_TEMPLATES / EL10).read_text(encoding="utf-8")
+    text = template_text(EL10)
     assert route_request(said, text, None)["intent"] == "explain", said
 
 
 def test_a_hedge_before_a_change_is_still_a_change() -> None:
-    text = (OUR_TEMPLATES / EL10).read_text(encoding="utf-8")
+    text = template_text(EL10)
     assert route_request("roughly 20GB disk please", text, None)["intent"] == "refine"
 
 
@@ -311,7 +304,7 @@ def test_will_you_be_able_to_asks_for_a_change() -> None:
 def test_what_it_installs_or_enables_is_answered(question: str, expected: str) -> None:
     from oic_ai.tools.explain_template import describe_template
 
-    answer = describe_template((OUR_TEMPLATES / EL10).read_text(encoding="utf-8"), question)
+    answer = describe_template(template_text(EL10), question)
     assert expected in answer, (question, answer)
     if expected == "Packages:":
         assert "more" not in answer.split("Packages:")[1].split("\n")[0], answer

@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from oic_ai.tools.applier import apply_plan
-from oic_ai.tools.planner import plan_request
 from oic_ai.tools.pointers import resolve_corrections
-from tests.conftest import OUR_TEMPLATES
 from tests.tools.planner.helpers import added, plan_after, removed
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
@@ -277,7 +274,5 @@ def test_an_interjection_before_a_take_back_leaves_it_the_clause_before(request_
     ],
 )
 def test_a_pointer_after_accounts_never_reaches_the_turn_before_s_packages(request_: str) -> None:
-    base = (OUR_TEMPLATES / DEBIAN).read_text(encoding="utf-8")
-    text = apply_plan(base, plan_request("add htop and jq", base, mode="refine")).text
-    result = plan_request(request_, text, mode="refine", earlier="Packages: htop, jq.")
+    result = plan_after(DEBIAN, "add htop and jq", request_, earlier="Packages: htop, jq.")
     assert removed(result) == [], result.operations

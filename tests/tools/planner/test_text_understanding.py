@@ -18,9 +18,9 @@ import yaml
 
 from oic_ai.graph.agent import TemplateAgent
 from oic_ai.stores.settings import load_settings
-from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.text import RequestText, reading_notices, split_items, tokenize
-from tests.conftest import OUR_TEMPLATES, PROJECT
+from tests.conftest import PROJECT
+from tests.tools.planner.helpers import plan_on
 
 LABELLED = PROJECT / "tests" / "data" / "understanding.yaml"
 CASES: list[dict[str, Any]] = yaml.safe_load(LABELLED.read_text(encoding="utf-8"))["requests"]
@@ -104,8 +104,7 @@ def test_reading_notices_never_repeat_a_password() -> None:
     ],
 )
 def test_negation_forms_remove(request_text: str) -> None:
-    base = (OUR_TEMPLATES / "ubuntu24-aarch64-edge-container-raw.yml").read_text(encoding="utf-8")
-    plan = plan_request(request_text, base, mode="refine")
+    plan = plan_on("ubuntu24-aarch64-edge-container-raw.yml", request_text)
     ops = [(op.op, getattr(op, "packages", None)) for op in plan.operations]
     assert ("remove_packages", ["docker.io"]) in ops, (ops, plan.not_applied)
     assert not any(op == "add_packages" for op, _ in ops), ops
