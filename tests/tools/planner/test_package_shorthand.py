@@ -18,11 +18,15 @@ ROS = "ubuntu24-x86_64-ros2-robotics-raw.yml"
 @pytest.mark.parametrize(
     ("said", "plus", "minus"),
     [
+        # shell and slang verbs
         ("rm less, +rsync", ["rsync"], ["less"]),
         ("and pull rsync in too", ["rsync"], []),
+        # a name said to be enough is wanted
+        ("drop systemd-resolved, dnsmasq is enough for us", ["dnsmasq"], ["systemd-resolved"]),
+        ("rsync will do", ["rsync"], []),
     ],
 )
-def test_shell_and_slang_verbs(said: str, plus: list[str], minus: list[str]) -> None:
+def test_the_packages_added_and_removed(said: str, plus: list[str], minus: list[str]) -> None:
     result = plan_on(DEBIAN, said)
     assert added(result) == plus
     assert removed(result) == minus
@@ -119,19 +123,6 @@ def test_a_phrase_of_name_parts_removes_the_packages_it_describes() -> None:
     assert removed(result) == ["ros-jazzy-nav2-bringup"]
     result = plan_on(ROS, "remove the ros demo node packages")
     assert removed(result) == ["ros-jazzy-demo-nodes-cpp"]
-
-
-@pytest.mark.parametrize(
-    ("said", "plus", "minus"),
-    [
-        ("drop systemd-resolved, dnsmasq is enough for us", ["dnsmasq"], ["systemd-resolved"]),
-        ("rsync will do", ["rsync"], []),
-    ],
-)
-def test_a_name_said_to_be_enough_is_wanted(said: str, plus: list[str], minus: list[str]) -> None:
-    result = plan_on(DEBIAN, said)
-    assert added(result) == plus
-    assert removed(result) == minus
 
 
 def test_the_language_of_a_pasted_block_is_no_package() -> None:
