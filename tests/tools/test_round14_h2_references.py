@@ -9,23 +9,32 @@ from __future__ import annotations
 
 import pytest
 
-from oic_ai.tools.references import find_reference, remainder, undo_count
+from oic_ai.tools.references import find_reference, remainder, undo_count, undo_names
 
 
 @pytest.mark.parametrize(
-    ("said", "count"),
+    ("said", "count", "names"),
     [
-        ("hmm, scrap the last two changes, go back to just the first package list", 2),
-        ("drop my last two changes", 2),
-        ("throw away the last 2 edits please", 2),
-        ("ditch that kernel change", 0),
-        ("ok get rid of the previous step", 0),
+        ("hmm, scrap the last two changes, go back to just the first package list", 2, []),
+        ("drop my last two changes", 2, []),
+        ("throw away the last 2 edits please", 2, []),
+        ("ditch that kernel change", 0, ["kernel"]),
+        ("ok get rid of the previous step", 0, []),
+        # other verbs of throwing away (round 14, h1)
+        ("ditch the last two changes", 2, []),
+        ("please throw away my previous 3 edits", 3, []),
+        ("forget the last couple of changes, thanks", 2, []),
+        ("cancel the past two steps and keep going", 2, []),
+        ("ok scrap my last edit", 0, []),
     ],
 )
-def test_a_taking_out_verb_said_of_a_change_undoes_it(said: str, count: int) -> None:
+def test_a_taking_out_verb_said_of_a_change_undoes_it(
+    said: str, count: int, names: list[str]
+) -> None:
     found = find_reference(said)
     assert found is not None and found.kind == "undo", found
     assert undo_count(found.marker) == count
+    assert [n for n in undo_names(found.marker) if not n.isdigit()] == names
 
 
 @pytest.mark.parametrize(

@@ -101,26 +101,8 @@ def test_a_question_about_a_per_device_hostname_is_reported_as_not_applied() -> 
     assert beyond_template(said)
 
 
-# --- taking back changes: other verbs, "go back" alone, the state the undo reaches -------
-
-
-@pytest.mark.parametrize(
-    ("said", "count"),
-    [
-        ("ditch the last two changes", 2),
-        ("please throw away my previous 3 edits", 3),
-        ("forget the last couple of changes, thanks", 2),
-        ("cancel the past two steps and keep going", 2),
-        ("ok scrap my last edit", 0),
-    ],
-)
-def test_a_change_thrown_away_is_an_undo(said: str, count: int) -> None:
-    from oic_ai.tools.references import find_reference, undo_count, undo_names
-
-    found = find_reference(said)
-    assert found is not None and found.kind == "undo", said
-    assert undo_count(found.marker) == count
-    assert not [n for n in undo_names(found.marker) if not n.isdigit()], undo_names(found.marker)
+# --- taking back changes: "go back" alone, the state the undo reaches -------------------
+# (other verbs that throw a change away: tests/tools/test_round14_h2_references.py)
 
 
 @pytest.mark.parametrize(
