@@ -51,6 +51,13 @@ def with_cmdline(template: str = UBUNTU_MINIMAL, extra: str = "") -> str:
     return yaml.safe_dump(data, sort_keys=False)
 
 
+def with_packages(*names: str) -> str:
+    """The Ubuntu minimal template with ``names`` installed too (after systemd-timesyncd)."""
+    text = template_text(UBUNTU_MINIMAL)
+    extra = "".join(f"    - {n}\n" for n in names)
+    return text.replace("    - systemd-timesyncd\n", "    - systemd-timesyncd\n" + extra)
+
+
 def cmdline_of(text: str) -> list[str]:
     """The options on a template's kernel command line."""
     return str(yaml.safe_load(text)["systemConfig"]["kernel"]["cmdline"]).split()

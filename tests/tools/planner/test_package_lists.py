@@ -12,18 +12,11 @@ import pytest
 from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import added, removed
+from tests.tools.planner.helpers import added, removed, with_packages
 
 UBUNTU = OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml"
 CONTAINER_HOST = OUR_TEMPLATES / "azl3-x86_64-container-host-raw.yml"  # node exporter
-
-
-def _with_tools() -> str:
-    """The Ubuntu minimal template with curl, wget and nano installed."""
-    text = UBUNTU.read_text(encoding="utf-8")
-    return text.replace(
-        "    - systemd-timesyncd\n", "    - systemd-timesyncd\n    - curl\n    - wget\n    - nano\n"
-    )
+WITH_TOOLS = with_packages("curl", "wget", "nano")
 
 
 def plan(request: str, template: str | None = None) -> EditPlan:
@@ -63,7 +56,7 @@ def test_a_name_marked_by_its_role_is_added(request_text: str, wanted: list[str]
     ],
 )
 def test_a_name_marked_for_removal_is_removed(request_text: str, wanted: list[str]) -> None:
-    result = plan(request_text, _with_tools())
+    result = plan(request_text, WITH_TOOLS)
     assert removed(result) == wanted, (removed(result), result.not_applied)
 
 
@@ -86,7 +79,7 @@ def test_a_description_of_one_installed_package_removes_it() -> None:
 
 def test_a_description_shared_by_many_packages_removes_nothing() -> None:
     # "server" is a part of many names (openssh-server ...): never read as a description
-    assert removed(plan("remove the server", _with_tools())) == []
+    assert removed(plan("remove the server", WITH_TOOLS)) == []
 
 
 @pytest.mark.parametrize(
@@ -137,7 +130,7 @@ def test_a_remark_in_parentheses_can_withdraw_what_it_is_about() -> None:
 def test_what_is_said_of_a_name_after_it_removes_it(
     request_text: str, kept: list[str], gone: list[str]
 ) -> None:
-    result = plan(request_text, _with_tools())
+    result = plan(request_text, WITH_TOOLS)
     assert removed(result) == gone
     assert not set(kept) & set(removed(result))
 
@@ -170,13 +163,6 @@ def test_a_sentence_that_is_not_only_names_adds_no_unknown_word(request_text: st
     assert not {"quick", "boot", "zorblat", "quuxd", "grafana", "Grafana"} & set(added(result))
 
 
-def _with(*names: str) -> str:
-    """The Ubuntu minimal template with ``names`` installed too."""
-    text = UBUNTU.read_text(encoding="utf-8")
-    extra = "".join(f"    - {n}\n" for n in names)
-    return text.replace("    - systemd-timesyncd\n", "    - systemd-timesyncd\n" + extra)
-
-
 @pytest.mark.parametrize(
     ("request_text", "wanted"),
     [
@@ -187,13 +173,13 @@ def _with(*names: str) -> str:
 def test_a_short_name_removes_the_one_package_it_is_part_of(
     request_text: str, wanted: list[str]
 ) -> None:
-    template = _with("ninja-build", "prometheus-alertmanager", "prometheus-node-exporter")
+    template = with_packages("ninja-build", "prometheus-alertmanager", "prometheus-node-exporter")
     result = plan(request_text, template)
     assert removed(result) == wanted, (removed(result), result.not_applied)
 
 
 def test_a_short_name_shared_by_two_packages_removes_neither() -> None:
-    result = plan("get rid of ninja please", _with("ninja-build", "ninja-tools"))
+    result = plan("get rid of ninja please", with_packages("ninja-build", "ninja-tools"))
     assert removed(result) == []
     assert result.not_applied
 
@@ -217,7 +203,8 @@ def test_a_sentence_about_the_package_names_it(request_text: str, wanted: list[s
 def test_a_negation_after_the_names_removes_them_and_adds_nothing() -> None:
     # the verb is elided: "must not be [installed]", said after what must be installed
     result = plan(
-        "Policy: iotop and nload must be installed, wget and curl mustn't be.", _with_tools()
+        "Policy: iotop and nload must be installed, wget and curl mustn't be.",
+        WITH_TOOLS,
     )
     assert added(result) == ["iotop", "nload"], (added(result), result.not_applied)
     assert removed(result) == ["curl", "wget"] or removed(result) == ["wget", "curl"]
@@ -239,7 +226,7 @@ def test_a_word_with_an_underscore_is_no_debian_package() -> None:
 
 
 def test_swapping_a_family_out_removes_each_of_its_packages() -> None:
-    template = _with("moby-engine", "moby-cli", "jq")
+    template = with_packages("moby-engine", "moby-cli", "jq")
     result = plan("swap moby out for podman, we went rootless", template)
     assert sorted(removed(result)) == ["moby-cli", "moby-engine"], result.not_applied
     assert added(result) == ["podman"]
@@ -253,13 +240,13 @@ def test_swapping_a_family_out_removes_each_of_its_packages() -> None:
     ],
 )
 def test_a_name_said_to_stay_is_kept(request_text: str) -> None:
-    result = plan(request_text, _with_tools())
+    result = plan(request_text, WITH_TOOLS)
     assert removed(result) == ["curl"], (removed(result), result.not_applied)
     assert result.not_applied == []
 
 
 def test_keeping_a_family_name_keeps_its_packages() -> None:
-    template = _with("moby-engine", "moby-cli")
+    template = with_packages("moby-engine", "moby-cli")
     result = plan("drop moby-engine and moby-cli... actually keep moby", template)
     assert removed(result) == [], (removed(result), result.not_applied)
     assert result.not_applied == []

@@ -16,7 +16,7 @@ from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.edit_plan import DeleteValue, EditPlan
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
-from tests.tools.planner.helpers import added, plan_on, removed, the_repository
+from tests.tools.planner.helpers import added, plan_on, removed, the_repository, with_packages
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
@@ -89,14 +89,8 @@ def test_stuff_that_names_no_repository_host_deletes_no_repository() -> None:
     assert _deleted(result) == []
 
 
-def _with(*names: str) -> str:
-    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
-    extra = "".join(f"    - {n}\n" for n in names)
-    return text.replace("    - systemd-timesyncd\n", "    - systemd-timesyncd\n" + extra)
-
-
 def test_a_products_word_removes_the_name_and_its_plugin() -> None:
-    text = _with("docker-buildx", "docker-buildx-plugin", "docker-compose-plugin")
+    text = with_packages("docker-buildx", "docker-buildx-plugin", "docker-compose-plugin")
     result = plan_request("lose buildx, nobody uses it", text, mode="refine")
     assert sorted(removed(result)) == ["docker-buildx", "docker-buildx-plugin"]
     result = plan_request("scrap the buildx plugin", text, mode="refine")
