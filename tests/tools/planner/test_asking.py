@@ -10,15 +10,13 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.tools.edit_plan import EditPlan
-from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.asking import is_bullet_line, read_clause
-from tests.conftest import OUR_TEMPLATES
+from oic_ai.tools.planner.state import Mode
+from tests.tools.planner.helpers import UBUNTU_MINIMAL, plan_on
 
-UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
 
-
-def plan(request: str, mode: str = "refine") -> EditPlan:
-    return plan_request(request, UBUNTU, mode=mode)  # type: ignore[arg-type]
+def plan(request: str, mode: Mode = "refine") -> EditPlan:
+    return plan_on(UBUNTU_MINIMAL, request, mode=mode)
 
 
 @pytest.mark.parametrize(

@@ -11,16 +11,15 @@ from typing import Any
 import pytest
 
 from oic_ai.tools.edit_plan import EditPlan
-from oic_ai.tools.planner import plan_request
-from tests.conftest import OUR_TEMPLATES
+from oic_ai.tools.planner.state import Mode
+from tests.tools.planner.helpers import plan_on, template_text
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"  # console=tty0 console=ttyS0,115200, rootfs rest of disk
 EL10 = "el10-aarch64-container-host-raw.yml"  # firewalld, podman
 
 
-def plan(request: str, template: str = UBUNTU, mode: str = "refine") -> EditPlan:
-    text = (OUR_TEMPLATES / template).read_text(encoding="utf-8")
-    return plan_request(request, text, mode=mode)  # type: ignore[arg-type]
+def plan(request: str, template: str = UBUNTU, mode: Mode = "refine") -> EditPlan:
+    return plan_on(template, request, mode=mode)
 
 
 def ops(result: EditPlan) -> list[dict[str, Any]]:
@@ -196,7 +195,7 @@ def test_a_repository_priority_is_kept_and_written() -> None:
 
     result = plan("add repo https://pkgs.example.com/apt suite trixie, priority 900")
     assert has(result, op="add_repository", codename="trixie")
-    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    text = template_text(UBUNTU)
     repos = yaml.safe_load(apply_plan(text, result).text)["packageRepositories"]
     assert repos[-1]["priority"] == 900
 
@@ -248,7 +247,7 @@ def test_a_question_about_repositories_names_each_signing_key() -> None:
     from oic_ai.tools.applier import apply_plan
     from oic_ai.tools.explain_template import describe_template
 
-    text = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
+    text = template_text(UBUNTU)
     added = apply_plan(
         text,
         plan("add repo https://r.example.com/apt suite noble, key https://r.example.com/k.asc"),

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 from oic_ai.tools.edit_plan import AddPackages, EditPlan, SetHostname
 from oic_ai.tools.planner.model_check import LEFT_OUT, check_model_plan
-from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import UBUNTU_MINIMAL, added, template_text
 
-UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
+UBUNTU = template_text(UBUNTU_MINIMAL)
 
 
 def check(request: str, *operations: object) -> EditPlan:
     plan = EditPlan(summary="model", operations=list(operations))  # type: ignore[arg-type]
     return check_model_plan(plan, request, UBUNTU, mode="refine")
-
-
-def added(plan: EditPlan) -> list[str]:
-    return [p for op in plan.operations if isinstance(op, AddPackages) for p in op.packages]
 
 
 def test_a_package_nothing_knows_and_nobody_asked_for_is_dropped_and_reported() -> None:

@@ -11,15 +11,14 @@ from typing import Any
 import pytest
 
 from oic_ai.tools.edit_plan import EditPlan
-from oic_ai.tools.planner import plan_request
-from tests.conftest import OUR_TEMPLATES
+from oic_ai.tools.planner.state import Mode
+from tests.tools.planner.helpers import UBUNTU_MINIMAL, plan_on
 
-UBUNTU = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
 MODES = pytest.mark.parametrize("mode", ["create", "refine"])
 
 
-def plan(request: str, mode: str) -> EditPlan:
-    return plan_request(request, UBUNTU, mode=mode)  # type: ignore[arg-type]
+def plan(request: str, mode: Mode) -> EditPlan:
+    return plan_on(UBUNTU_MINIMAL, request, mode=mode)
 
 
 def ops(result: EditPlan, name: str) -> list[dict[str, Any]]:
