@@ -12,8 +12,10 @@ from oic_ai.stores.conversation_vocabulary import parse_conversation
 from oic_ai.tools.references import (
     before_target,
     changed_words,
+    describes_a_change,
     find_back_to_words,
     find_reference,
+    keep_rest_spans,
     reference_spans,
     remainder,
     target_clause_spans,
@@ -180,7 +182,6 @@ def test_an_undo_names_what_it_takes_back_and_the_change_says_what_it_touched() 
 
 def test_an_undo_that_names_a_kind_of_change_describes_a_turn() -> None:
     # "the network edit" describes a turn by what it changed; "edit" itself names nothing
-    from oic_ai.tools.references import describes_a_change
 
     assert undo_names("undo the network edit") == ["network"]
     assert undo_names("put it back how it was before that storage change") == ["storage"]
@@ -200,8 +201,6 @@ def test_an_undo_that_names_a_kind_of_change_describes_a_turn() -> None:
     ],
 )
 def test_words_that_keep_everything_else_leave_only_the_change(text: str, rest: str) -> None:
-    from oic_ai.tools.references import keep_rest_spans
-
     spans = keep_rest_spans(text)
     assert spans, text
     assert remainder(text, spans).strip(" ,;.") == rest.strip(" ,;.")
@@ -209,8 +208,6 @@ def test_words_that_keep_everything_else_leave_only_the_change(text: str, rest: 
 
 @pytest.mark.parametrize("text", ["keep nginx", "leave the hostname alone", "the rest of the disk"])
 def test_keeping_one_named_thing_is_no_keep_everything_else(text: str) -> None:
-    from oic_ai.tools.references import keep_rest_spans
-
     assert keep_rest_spans(text) == ()
 
 
@@ -270,8 +267,6 @@ def test_a_changed_word_touches_an_aspect_by_its_field_or_its_option_key() -> No
     ],
 )
 def test_the_same_part_is_kept_as_it_is(text: str) -> None:
-    from oic_ai.tools.references import keep_rest_spans
-
     spans = keep_rest_spans(f"ok, {text}, thanks")
     assert [f"ok, {text}, thanks"[a:b].lstrip() for a, b in spans] == [text]
 

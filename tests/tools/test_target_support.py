@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.stores.targets import load_targets
+from oic_ai.tools.retrieval.query_classifier import detect_target_spans
 from oic_ai.tools.target_support import find_unsupported, supported_targets_line
+from tests.tools.planner.helpers import plan_on
 
 REFUSED = [
     ("a Windows Server image", "Windows Server", None),
@@ -138,8 +140,6 @@ def test_the_supported_line_names_every_configured_distribution() -> None:
     ],
 )
 def test_from_after_a_building_verb_names_the_base_not_the_source(text: str, source: bool) -> None:
-    from oic_ai.tools.retrieval.query_classifier import detect_target_spans
-
     first = next(m for m in detect_target_spans(text) if m.kind == "dist")
     assert first.source is source
 
@@ -153,15 +153,11 @@ def test_from_after_a_building_verb_names_the_base_not_the_source(text: str, sou
     ],
 )
 def test_an_older_azure_linux_named_by_its_old_name_is_refused(text: str) -> None:
-    from oic_ai.tools.target_support import find_unsupported
-
     found = find_unsupported(text)
     assert found is not None and found.nearest == "azl3"
 
 
 def test_the_old_name_beside_azure_linux_3_is_where_the_user_comes_from() -> None:
-    from oic_ai.tools.target_support import find_unsupported
-
     assert find_unsupported("moving our CBL-Mariner 2.0 hosts to Azure Linux 3") is None
     assert find_unsupported("a cbl-mariner 3 image") is None
 
@@ -229,24 +225,18 @@ def test_an_arch_stays_the_hardware_even_on_old_devices() -> None:
 
 
 def test_a_dist_named_by_its_title_is_a_target() -> None:
-    from oic_ai.tools.retrieval.query_classifier import detect_target_spans
-
     for title, dist in (("rhel-compatible 10", "el10"), ("RHEL compatible 10", "el10")):
         found = [m for m in detect_target_spans(f"a {title} image") if m.kind == "dist"]
         assert [m.value for m in found] == [dist] and not found[0].source
 
 
 def test_a_context_mention_is_a_source_and_the_asked_one_is_not() -> None:
-    from oic_ai.tools.retrieval.query_classifier import detect_target_spans
-
     text = "our current ubuntu 24.04 hosts have docker; I want debian 13 with podman"
     dists = {m.value: m.source for m in detect_target_spans(text) if m.kind == "dist"}
     assert dists == {"ubuntu24": True, "debian13": False}
 
 
 def test_the_system_the_image_runs_on_is_context_in_the_planner() -> None:
-    from tests.tools.planner.helpers import plan_on
-
     result = plan_on(
         "debian13-x86_64-minimal-raw.yml",
         "a Debian 13 guest for Hyper-V on our Windows Server 2019 hosts, as a vhdx",

@@ -10,10 +10,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
+from langchain_core.tools import BaseTool
 
+from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.edit_plan import EditPlan
-from oic_ai.tools.explain_template import describe_template
+from oic_ai.tools.explain_template import describe_template, explain_template
 from oic_ai.tools.planner import plan_request
+from oic_ai.tools.validate_template import validate_text
 from tests.conftest import OUR_TEMPLATES
 from tests.support.cli import modules_after, top_level
 from tests.tools.planner.helpers import template_text
@@ -677,9 +680,6 @@ END_TO_END = [
 @needs_applier
 @pytest.mark.parametrize(("template", "mode", "request_text"), END_TO_END)
 def test_end_to_end_plans_apply_and_validate(template: str, mode: str, request_text: str) -> None:
-    from oic_ai.tools.applier import apply_plan
-    from oic_ai.tools.validate_template import validate_text
-
     text = template_text(template)
     result = plan_request(request_text, text, mode=mode)  # type: ignore[arg-type]
     applied = apply_plan(text, result, label=template)
@@ -693,9 +693,6 @@ def test_end_to_end_plans_apply_and_validate(template: str, mode: str, request_t
 
 @needs_applier
 def test_end_to_end_every_template_takes_a_typical_refinement() -> None:
-    from oic_ai.tools.applier import apply_plan
-    from oic_ai.tools.validate_template import validate_text
-
     for path in sorted(OUR_TEMPLATES.glob("*.yml")):
         text = path.read_text(encoding="utf-8")
         result = plan_request(
@@ -748,10 +745,6 @@ def test_describe_handles_images_without_a_disk_and_bad_yaml() -> None:
 
 
 def test_explain_template_is_an_agent_tool_over_describe_template() -> None:
-    from langchain_core.tools import BaseTool
-
-    from oic_ai.tools.explain_template import explain_template
-
     assert isinstance(explain_template, BaseTool)
     assert explain_template.name == "explain_template"
     assert set(explain_template.args) == {"template", "question"}

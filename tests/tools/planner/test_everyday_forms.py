@@ -9,8 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import yaml
 
+from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.explain_template import describe_template
 from oic_ai.tools.planner.state import Mode
 from tests.tools.planner.helpers import plan_on, template_text
 
@@ -189,10 +192,6 @@ def test_a_repository_keeps_every_field_as_given() -> None:
 
 
 def test_a_repository_priority_is_kept_and_written() -> None:
-    import yaml
-
-    from oic_ai.tools.applier import apply_plan
-
     result = plan("add repo https://pkgs.example.com/apt suite trixie, priority 900")
     assert has(result, op="add_repository", codename="trixie")
     text = template_text(UBUNTU)
@@ -244,9 +243,6 @@ def test_a_partition_size_is_read_however_it_is_put(request_text: str, size: str
 
 
 def test_a_question_about_repositories_names_each_signing_key() -> None:
-    from oic_ai.tools.applier import apply_plan
-    from oic_ai.tools.explain_template import describe_template
-
     text = template_text(UBUNTU)
     added = apply_plan(
         text,

@@ -8,12 +8,19 @@ near-misses that must not trigger.
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from oic_ai.graph.agent import TemplateAgent
 from oic_ai.nodes.classify import route_request
+from oic_ai.tools.planner.builtin import plan_request
 from oic_ai.tools.planner.rules.beyond import beyond_template
+from oic_ai.tools.planner.rules.target import _SAME_TARGET_PART
+from oic_ai.tools.pointers import resolve_pointers
+from oic_ai.tools.proposals import needed_subject, resolve_if_so
 from oic_ai.tools.questions import questions_of
+from oic_ai.tools.references import find_reference
 from tests.conftest import OUR_TEMPLATES
+from tests.tools.planner.helpers import ops_of, plan_on
 
 EMT = (OUR_TEMPLATES / "emt3-x86_64-minimal-raw.yml").read_text(encoding="utf-8")
 AZL_ISO = (OUR_TEMPLATES / "azl3-x86_64-installer-iso.yml").read_text(encoding="utf-8")
@@ -120,8 +127,6 @@ def test_a_question_about_a_per_device_hostname_is_reported_as_not_applied() -> 
     ],
 )
 def test_throwing_away_a_part_or_going_back_somewhere_is_no_undo(said: str) -> None:
-    from oic_ai.tools.references import find_reference
-
     found = find_reference(said)
     assert found is None or found.kind != "undo", said
 
@@ -131,8 +136,6 @@ def test_throwing_away_a_part_or_going_back_somewhere_is_no_undo(said: str) -> N
     ["no, go back, qcow2 was fine", "go back please", "hmm step back one", "go back and add htop"],
 )
 def test_go_back_alone_takes_back_the_last_change(said: str) -> None:
-    from oic_ai.tools.references import find_reference
-
     found = find_reference(said)
     assert found is not None and found.kind == "undo", said
 
@@ -176,8 +179,6 @@ def test_an_undo_that_names_a_part_after_a_refusal_still_takes_it_back(
     ],
 )
 def test_the_same_part_of_the_target_asks_for_no_change(said: str) -> None:
-    from tests.tools.planner.helpers import plan_on
-
     result = plan_on("debian13-x86_64-minimal-raw.yml", said)
     assert not result.not_applied, result.not_applied
     assert any(c.outcome == "context" and "same" in c.text for c in result.clauses)
@@ -187,8 +188,6 @@ def test_the_same_part_of_the_target_asks_for_no_change(said: str) -> None:
     "said", ["keep the same version of nginx", "same hostname as before", "the same users"]
 )
 def test_the_same_other_thing_is_no_target_part(said: str) -> None:
-    from oic_ai.tools.planner.rules.target import _SAME_TARGET_PART
-
     assert _SAME_TARGET_PART.search(said) is None
 
 
@@ -240,15 +239,11 @@ def test_after_a_refusal_target_words_the_answer_does_not_name_stay() -> None:
     ],
 )
 def test_what_a_question_asks_is_needed(question: str, subject: str) -> None:
-    from oic_ai.tools.proposals import needed_subject
-
     assert needed_subject(question) == subject
 
 
 @pytest.mark.parametrize("question", ["do we need it?", "is it included?", "what is needed?"])
 def test_a_question_about_a_pronoun_names_nothing_needed(question: str) -> None:
-    from oic_ai.tools.proposals import needed_subject
-
     assert needed_subject(question) == ""
 
 
@@ -274,8 +269,6 @@ def test_a_question_about_a_pronoun_names_nothing_needed(question: str) -> None:
     ],
 )
 def test_if_so_add_it_names_what_the_question_asked_about(said: str, meant: str) -> None:
-    from oic_ai.tools.proposals import resolve_if_so
-
     assert " ".join(resolve_if_so(said).split()) == meant
 
 
@@ -283,14 +276,10 @@ def test_if_so_add_it_names_what_the_question_asked_about(said: str, meant: str)
     "said", ["add htop. if so add it", "if so add it", "make it 8GiB if needed"]
 )
 def test_if_so_without_a_question_stays_as_written(said: str) -> None:
-    from oic_ai.tools.proposals import resolve_if_so
-
     assert resolve_if_so(said) == said
 
 
 def test_the_command_line_tool_of_a_package_is_its_cli() -> None:
-    from tests.tools.planner.helpers import ops_of, plan_on
-
     for said in ("add the docker command line tool", "install docker's command-line client"):
         result = plan_on("debian13-x86_64-minimal-raw.yml", said)
         assert not result.not_applied, said
@@ -319,8 +308,6 @@ def test_a_need_question_with_if_so_adds_in_the_same_turn(agent: TemplateAgent) 
 
 
 def _with_pi_and_data() -> str:
-    import yaml
-
     doc = yaml.safe_load((OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text())
     doc["systemConfig"]["users"] = [
         {"name": "pi", "sudo": True, "groups": ["dialout"]},
@@ -343,8 +330,6 @@ def _with_pi_and_data() -> str:
     ],
 )
 def test_a_user_renamed_keeps_its_settings(said: str) -> None:
-    from oic_ai.tools.planner.builtin import plan_request
-
     plan = plan_request(said, _with_pi_and_data(), mode="refine")
     assert not plan.not_applied, plan.not_applied
     assert [
@@ -357,8 +342,6 @@ def test_a_user_renamed_keeps_its_settings(said: str) -> None:
     ["rename the /data partition to /srv", "the /data mount should be /srv instead"],
 )
 def test_a_partition_renamed_keeps_its_size_and_file_system(said: str) -> None:
-    from oic_ai.tools.planner.builtin import plan_request
-
     plan = plan_request(said, _with_pi_and_data(), mode="refine")
     assert not plan.not_applied, plan.not_applied
     assert [(getattr(op, "path", ""), getattr(op, "value", None)) for op in plan.operations] == [
@@ -376,16 +359,12 @@ def test_a_partition_renamed_keeps_its_size_and_file_system(said: str) -> None:
     ],
 )
 def test_no_rename_without_the_old_entry_or_onto_an_existing_one(said: str) -> None:
-    from oic_ai.tools.planner.builtin import plan_request
-
     plan = plan_request(said, _with_pi_and_data(), mode="refine")
     renamed = [op for op in plan.operations if str(getattr(op, "path", "")).endswith(".name")]
     assert not renamed, plan.operations
 
 
 def test_a_user_renamed_in_a_conversation_keeps_sudo_and_groups(agent: TemplateAgent) -> None:
-    import yaml
-
     first = agent.generate("debian 13 raw image for arm64 boards")
     second = agent.generate("user pi with sudo, groups dialout", session=first.session)
     third = agent.generate("call that user hub instead of pi", session=second.session)
@@ -398,8 +377,6 @@ def test_a_user_renamed_in_a_conversation_keeps_sudo_and_groups(agent: TemplateA
 
 
 def _with_repos() -> str:
-    import yaml
-
     doc = yaml.safe_load((OUR_TEMPLATES / "debian13-x86_64-minimal-raw.yml").read_text())
     doc["packageRepositories"] = [
         {"codename": "a", "url": "https://a.example.com/deb"},
@@ -428,8 +405,6 @@ def _with_repos() -> str:
     ],
 )
 def test_a_place_word_points_at_the_entry_at_that_place(said: str, meant: str) -> None:
-    from oic_ai.tools.pointers import resolve_pointers
-
     assert resolve_pointers(said, _with_repos()) == meant
 
 
@@ -443,8 +418,6 @@ def test_a_place_word_points_at_the_entry_at_that_place(said: str, meant: str) -
     ],
 )
 def test_a_place_word_with_nothing_there_or_a_new_entry_stays(said: str) -> None:
-    from oic_ai.tools.pointers import resolve_pointers
-
     assert resolve_pointers(said, _with_repos()) == said
 
 

@@ -10,9 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import yaml
 
+from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.planner import plan_request
 from oic_ai.tools.planner.configs import read_configs
+from oic_ai.tools.references import keep_rest_spans, remainder
+from tests.conftest import OUR_TEMPLATES
 from tests.tools.planner.helpers import ops_of, plan_after, plan_on, set_values, users
 
 AZL = "azl3-x86_64-minimal-raw.yml"  # immutability off
@@ -395,8 +400,6 @@ def test_the_console_said_on_a_device_still_moves(said: str) -> None:
     ],
 )
 def test_keeping_named_parts_asks_nothing(text: str, rest: str) -> None:
-    from oic_ai.tools.references import keep_rest_spans, remainder
-
     assert remainder(text, keep_rest_spans(text)).strip(" ,;.") == rest
 
 
@@ -404,8 +407,6 @@ def test_keeping_named_parts_asks_nothing(text: str, rest: str) -> None:
     "text", ["keep the packages", "leave the hostname alone", "keep the nginx package"]
 )
 def test_one_part_kept_alone_is_left_to_the_planner(text: str) -> None:
-    from oic_ai.tools.references import keep_rest_spans
-
     assert keep_rest_spans(text) == ()
 
 
@@ -432,17 +433,12 @@ def test_mount_options_without_the_partition_are_reported_never_a_package(said: 
     ],
 )
 def test_a_layout_made_from_scratch_lets_another_partition_take_the_rest(said: str) -> None:
-    from oic_ai.tools.applier import apply_plan
-    from tests.conftest import OUR_TEMPLATES
-
     base = (OUR_TEMPLATES / "ubuntu24-x86_64-installer-iso.yml").read_text("utf-8")
-    from oic_ai.tools.planner import plan_request
 
     plan = plan_request(said, base, mode="refine")
     assert not plan.not_applied, plan
     applied = apply_plan(base, plan)
     assert not applied.not_applied, applied.not_applied
-    import yaml
 
     parts = {p["mountPoint"]: p for p in yaml.safe_load(applied.text)["disk"]["partitions"]}
     assert parts["/"]["end"] != "0"

@@ -21,6 +21,8 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.nodes.classify import route_request
+from oic_ai.tools.explain_template import describe_template
+from oic_ai.tools.questions import questions_of
 from oic_ai.tools.retrieval.spelling import find_paraphrases
 from tests.tools.planner.helpers import plan_on, template_text
 
@@ -279,15 +281,11 @@ def test_a_hedge_before_a_change_is_still_a_change() -> None:
     ],
 )
 def test_will_it_be_is_a_question(said: str) -> None:
-    from oic_ai.tools.questions import questions_of
-
     found = questions_of(said)
     assert found.questions and not found.changes, (said, found)
 
 
 def test_will_you_be_able_to_asks_for_a_change() -> None:
-    from oic_ai.tools.questions import questions_of
-
     assert questions_of("will you be able to add htop?").changes
 
 
@@ -302,8 +300,6 @@ def test_will_you_be_able_to_asks_for_a_change() -> None:
     ],
 )
 def test_what_it_installs_or_enables_is_answered(question: str, expected: str) -> None:
-    from oic_ai.tools.explain_template import describe_template
-
     answer = describe_template(template_text(EL10), question)
     assert expected in answer, (question, answer)
     if expected == "Packages:":

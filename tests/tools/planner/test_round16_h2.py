@@ -10,7 +10,10 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.planner.rules.kernel_images import is_kernel_image
+from oic_ai.tools.pointed_items import named_items, resolve_pointed
 from oic_ai.tools.proposals import resolve_setting
+from oic_ai.tools.restores import restored_request
 from tests.tools.planner.helpers import ops_of, plan_after, template_text
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
@@ -329,8 +332,6 @@ def test_kernel_headers_stay_system_packages() -> None:
     ],
 )
 def test_what_a_kernel_image_is(name: str, image: bool) -> None:
-    from oic_ai.tools.planner.rules.kernel_images import is_kernel_image
-
     assert is_kernel_image(name) is image
 
 
@@ -359,8 +360,6 @@ EL10 = "el10-x86_64-monitoring-web-raw.yml"
 def test_a_pronoun_takes_away_what_the_question_named(
     question: str, reply: str, meant: str
 ) -> None:
-    from oic_ai.tools.pointed_items import named_items, resolve_pointed
-
     text = template_text(EL10)
     assert resolve_pointed(reply, named_items([question], text), text) == meant
 
@@ -379,8 +378,6 @@ def test_a_pronoun_takes_away_what_the_question_named(
     ],
 )
 def test_a_pronoun_takes_away_what_the_request_named_before_it(said: str, meant: str) -> None:
-    from oic_ai.tools.pointed_items import resolve_pointed
-
     assert resolve_pointed(said, [], template_text(EL10)) == meant
 
 
@@ -394,8 +391,6 @@ def test_a_pronoun_takes_away_what_the_request_named_before_it(said: str, meant:
     ],
 )
 def test_a_pronoun_that_does_not_fit_stays(reply: str, named: list[str]) -> None:
-    from oic_ai.tools.pointed_items import resolve_pointed
-
     assert resolve_pointed(reply, named, template_text(EL10)) == reply
 
 
@@ -408,8 +403,6 @@ def test_a_pronoun_that_does_not_fit_stays(reply: str, named: list[str]) -> None
     ],
 )
 def test_a_pronoun_after_a_statement_is_the_planners(said: str) -> None:
-    from oic_ai.tools.pointed_items import resolve_pointed
-
     assert resolve_pointed(said, ["chrony"], template_text(EL10)) == said
 
 
@@ -438,8 +431,6 @@ def test_a_pronoun_after_a_statement_is_the_planners(said: str) -> None:
     ],
 )
 def test_a_field_put_back_undoes_its_change(said: str, meant: str) -> None:
-    from oic_ai.tools.restores import restored_request
-
     text = template_text(EL10)
     assert restored_request(said, text, [text]) == meant
 

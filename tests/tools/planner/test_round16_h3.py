@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from oic_ai.nodes.classify import route_request
+from oic_ai.tools.explain_template import describe_template
+from oic_ai.tools.planner.builtin import plan_request
+from oic_ai.tools.questions import questions_of
+from oic_ai.tools.references import find_reference, undo_names
 
 UBUNTU = (
     "image:\n  name: x\ntarget:\n  os: ubuntu\n  dist: ubuntu24\n  arch: x86_64\n  imageType: raw\n"
@@ -31,8 +37,6 @@ def test_a_statement_with_also_then_a_request_for_the_same_image(request_text: s
 
 
 def test_also_between_two_parts_still_splits_them() -> None:
-    from oic_ai.tools.questions import questions_of
-
     found = questions_of("add htop also which users are there?")
     assert found.questions == ("which users are there",)
     assert found.changes
@@ -45,8 +49,6 @@ def test_also_between_two_parts_still_splits_them() -> None:
     "text", ["- revert last", "undo last", "roll back previous change", "revert latest step"]
 )
 def test_a_terse_undo_of_the_last_change(text: str) -> None:
-    from oic_ai.tools.references import find_reference, undo_names
-
     found = find_reference(text)
     assert found is not None and found.kind == "undo"
     assert undo_names(found.marker) == []
@@ -63,8 +65,6 @@ def test_a_terse_undo_of_the_last_change(text: str) -> None:
     ],
 )
 def test_a_part_put_back_to_what_it_was_is_an_undo_of_it(text: str, names: list[str]) -> None:
-    from oic_ai.tools.references import find_reference, undo_names
-
     found = find_reference(text)
     assert found is not None and found.kind == "undo"
     assert undo_names(found.marker) == names
@@ -85,10 +85,6 @@ def test_a_part_put_back_to_what_it_was_is_an_undo_of_it(text: str, names: list[
     ],
 )
 def test_names_and_contents_are_answered(question: str, expected: str) -> None:
-    from pathlib import Path
-
-    from oic_ai.tools.explain_template import describe_template
-
     text = Path("image-templates/debian13-x86_64-minimal-raw.yml").read_text()
     assert expected in describe_template(text, question)
 
@@ -97,10 +93,6 @@ def test_names_and_contents_are_answered(question: str, expected: str) -> None:
 
 
 def _plan(text: str, template: str = "el10-x86_64-minimal-raw") -> object:
-    from pathlib import Path
-
-    from oic_ai.tools.planner.builtin import plan_request
-
     base = Path("image-templates") / f"{template}.yml"
     return plan_request(text, base.read_text(), mode="refine")
 

@@ -8,6 +8,7 @@ import pytest
 import yaml
 
 from oic_ai.tools.applier import apply_plan
+from oic_ai.tools.ordinals import resolve_ordinals
 from oic_ai.tools.planner import plan_request
 from tests.conftest import OUR_TEMPLATES
 from tests.tools.planner.helpers import (
@@ -132,8 +133,6 @@ def _three_users() -> str:
     ],
 )
 def test_an_ordinal_names_the_user_at_that_place(said: str, meant: str) -> None:
-    from oic_ai.tools.ordinals import resolve_ordinals
-
     assert resolve_ordinals(said, _three_users()) == meant
 
 
@@ -141,14 +140,10 @@ def test_an_ordinal_names_the_user_at_that_place(said: str, meant: str) -> None:
     "said", ["remove the fifth user", "first, add a user ops", "the first partition is too small"]
 )
 def test_an_ordinal_past_the_list_or_of_nothing_stays(said: str) -> None:
-    from oic_ai.tools.ordinals import resolve_ordinals
-
     assert resolve_ordinals(said, _three_users()) == said
 
 
 def test_an_ordinal_without_users_stays() -> None:
-    from oic_ai.tools.ordinals import resolve_ordinals
-
     base = (OUR_TEMPLATES / UBUNTU).read_text(encoding="utf-8")
     assert resolve_ordinals("remove the first user", base) == "remove the first user"
 
