@@ -31,41 +31,61 @@ DEBIAN = "debian13-x86_64-minimal-raw.yml"
 
 
 @pytest.mark.parametrize(
-    "said",
+    ("template", "said", "reported"),
     [
-        'the scanner needs this rule: ACTION=="add", KERNEL=="hidraw*", MODE="0660"',
-        'add a udev rule SUBSYSTEM=="net", ATTR{address}=="aa:bb:cc:dd:ee:ff", NAME="lan0" please',
-        'from the vendor notes:\nSUBSYSTEMS=="usb", ATTRS{idProduct}=="7e3f", SYMLINK+="modem0"',
-        'KERNEL=="ttyACM[0-9]*", MODE="0666" is what the vendor wants',
+        # a pasted udev rule
+        (
+            UBUNTU,
+            'the scanner needs this rule: ACTION=="add", KERNEL=="hidraw*", MODE="0660"',
+            "udev rule",
+        ),
+        (
+            UBUNTU,
+            'add a udev rule SUBSYSTEM=="net", ATTR{address}=="aa:bb:cc:dd:ee:ff", '
+            'NAME="lan0" please',
+            "udev rule",
+        ),
+        (
+            UBUNTU,
+            "from the vendor notes:\n"
+            'SUBSYSTEMS=="usb", ATTRS{idProduct}=="7e3f", SYMLINK+="modem0"',
+            "udev rule",
+        ),
+        (UBUNTU, 'KERNEL=="ttyACM[0-9]*", MODE="0666" is what the vendor wants', "udev rule"),
+        # content placed in a file of the image ("": reported in any words)
+        (DEBIAN, "the broker address belongs in /etc/telemetry/agent.toml, add it please", ""),
+        (DEBIAN, "please copy my settings into /opt/scada/conf/site.yaml", ""),
+        (DEBIAN, "write log_level=debug to /etc/myapp.conf", ""),
+        (DEBIAN, "put this line in /etc/default/grub-extra: TIMEOUT=3", ""),
+        (DEBIAN, "and set retries=5 inside /srv/app/config.json", ""),
+        (
+            DEBIAN,
+            "also ship our config at /etc/fluent-bit/fluent-bit.conf with flushInterval: 5",
+            "",
+        ),
+        # a proxy is a network setting
+        (UBUNTU, "make apt go through our proxy at http://10.1.1.1:3128", "network"),
+        (
+            UBUNTU,
+            "the devices reach the internet only via the corporate proxy, set that up",
+            "network",
+        ),
+        (UBUNTU, "set https_proxy=http://proxy.corp:8080", "network"),
+        (UBUNTU, "configure an apt proxy for the build", "network"),
     ],
 )
-def test_a_pasted_udev_rule_changes_nothing_and_is_reported(said: str) -> None:
-    plan = plan_on(UBUNTU, said)
+def test_a_udev_rule_file_content_or_a_proxy_changes_nothing_and_is_reported(
+    template: str, said: str, reported: str
+) -> None:
+    plan = plan_on(template, said)
     assert plan.operations == [], (said, plan.operations)
-    assert any("udev rule" in item for item in plan.not_applied), (said, plan.not_applied)
+    assert any(reported in item for item in plan.not_applied), (said, plan.not_applied)
 
 
 def test_an_assignment_alone_is_no_udev_rule() -> None:
     # no match key ("=="): a kernel option's form, read as one
     plan = plan_on(UBUNTU, 'add the kernel option quiet and MODE="x"')
     assert not any("udev rule" in item for item in plan.not_applied), plan.not_applied
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "the broker address belongs in /etc/telemetry/agent.toml, add it please",
-        "please copy my settings into /opt/scada/conf/site.yaml",
-        "write log_level=debug to /etc/myapp.conf",
-        "put this line in /etc/default/grub-extra: TIMEOUT=3",
-        "and set retries=5 inside /srv/app/config.json",
-        "also ship our config at /etc/fluent-bit/fluent-bit.conf with flushInterval: 5",
-    ],
-)
-def test_content_placed_in_a_file_of_the_image_is_reported(said: str) -> None:
-    plan = plan_on(DEBIAN, said)
-    assert plan.operations == [], (said, plan.operations)
-    assert plan.not_applied, said
 
 
 @pytest.mark.parametrize(
@@ -306,22 +326,7 @@ def test_what_it_installs_or_enables_is_answered(question: str, expected: str) -
         assert "more" not in answer.split("Packages:")[1].split("\n")[0], answer
 
 
-# --- proxies -----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "make apt go through our proxy at http://10.1.1.1:3128",
-        "the devices reach the internet only via the corporate proxy, set that up",
-        "set https_proxy=http://proxy.corp:8080",
-        "configure an apt proxy for the build",
-    ],
-)
-def test_a_proxy_is_a_network_setting_and_is_reported(said: str) -> None:
-    plan = plan_on(UBUNTU, said)
-    assert plan.operations == [], (said, plan.operations)
-    assert any("network" in item for item in plan.not_applied), (said, plan.not_applied)
+# --- proxies (a proxy said alone: a row of the first table) -------------------------------
 
 
 def test_a_repository_on_a_host_named_proxy_is_still_a_repository() -> None:
