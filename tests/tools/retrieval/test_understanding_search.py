@@ -57,18 +57,19 @@ def test_the_query_files_are_the_labelled_create_requests() -> None:
                 assert all((folder / name).is_file() for name in query.accept), query
 
 
-@pytest.mark.parametrize(
-    ("library", "queries", "at_1"),
-    [
-        ("library_search", OURS, 0.98),  # 1.0 measured (0.964 before)
-        ("upstream_search", UPSTREAM, 0.9),  # 0.911 measured (0.786 before)
-    ],
-)
-def test_understanding_queries_reach_hit_at_3_on_each_library(
-    request: pytest.FixtureRequest, library: str, queries: Path, at_1: float
+def test_understanding_queries_reach_hit_at_3_on_our_library(
+    library_search: TemplateSearch,
 ) -> None:
-    result = _ranked(request.getfixturevalue(library), queries)
-    assert result["hit_at_1"] >= at_1, result["misses"]
+    result = _ranked(library_search, OURS)
+    assert result["hit_at_1"] >= 0.98, result["misses"]  # 1.0 measured (0.964 before)
+    assert result["hit_at_3"] >= 0.95, result["misses"]
+
+
+def test_understanding_queries_reach_hit_at_3_on_the_upstream_library(
+    upstream_search: TemplateSearch,
+) -> None:
+    result = _ranked(upstream_search, UPSTREAM)
+    assert result["hit_at_1"] >= 0.9, result["misses"]  # 0.911 measured (0.786 before)
     assert result["hit_at_3"] >= 0.95, result["misses"]
 
 
