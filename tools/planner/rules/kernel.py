@@ -271,7 +271,7 @@ def rule_kernel(state: PlanState) -> None:
         add_cmdline_args(state, args)
     for match in text.matches(_KEY_CHANGE):
         key, value = match.group("key"), text.raw(*match.span("value")).rstrip(".")
-        keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
+        keys = cmdline_keys(state)
         if key not in keys or key == "console":
             continue
         end = match.end()
@@ -285,7 +285,7 @@ def rule_kernel(state: PlanState) -> None:
     _count_change(state)
     _counted(state)
     _key_values(state)
-    keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
+    keys = cmdline_keys(state)
     for match in text.matches(_KEYS_BECOME):
         named = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*/\s*|\s*&\s*", match.group("keys"))
         # "remove rsync. and isolcpus / nohz_full should be 1-3": the list of options
@@ -635,7 +635,7 @@ _COUNT_CHANGE = re.compile(
 def _count_change(state: PlanState) -> None:
     """A new value for a counted option, named by its word ("hugepage count" is hugepages)."""
     text = state.text
-    keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
+    keys = cmdline_keys(state)
     for match in text.matches(_COUNT_CHANGE):
         word = re.sub(r"\s+", "", match.group("word"))
         named = [k for k in keys if k in _COUNT_KEYS and k in (word, word + "s")]
@@ -757,6 +757,11 @@ def _split_args(raw: str) -> list[str]:
 
 def _arg_key(arg: str) -> str:
     return arg.split("=", 1)[0]
+
+
+def cmdline_keys(state: PlanState) -> set[str]:
+    """The keys of the options the kernel line has and those the plan appends."""
+    return {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
 
 
 def _unpunctuated(arg: str) -> str:

@@ -21,6 +21,7 @@ from oic_ai.tools.planner.rules.kernel import (
     _more_removed,
     _remove_cmdline_args,
     add_cmdline_args,
+    cmdline_keys,
 )
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import GOES_AWAY
@@ -91,7 +92,7 @@ OPTION_GOES = re.compile(
 def rule_kernel_order(state: PlanState) -> None:
     """Options named before their verb: removed, given a new value, or kept."""
     text = state.text
-    keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
+    keys = cmdline_keys(state)
     keys.discard("console")
     values: dict[str, list[str]] = {}
     for arg in [*state.current_cmdline.split(), *state.append_cmdline]:

@@ -31,6 +31,7 @@ from oic_ai.tools.planner.rules.kernel import (
     _remove_cmdline_args,
     _split_args,
     add_cmdline_args,
+    cmdline_keys,
 )
 from oic_ai.tools.planner.rules.kernel_cpus import rule_all_cpu_options
 from oic_ai.tools.planner.rules.kernel_order import rule_kernel_order
@@ -154,7 +155,7 @@ def rule_kernel_described(state: PlanState) -> None:
     _keys_without_equals(state)  # "isolcpus 2-7", "crashkernel 256M"
     _verbose_boot(state)
     text = state.text
-    keys = {_arg_key(a) for a in [*state.current_cmdline.split(), *state.append_cmdline]}
+    keys = cmdline_keys(state)
     for clause_start, clause_end, sentence_names_cmdline in _sentences(state):
         for described in _DESCRIBED:
             if described.system and not (sentence_names_cmdline or described.key in keys):
