@@ -45,6 +45,7 @@ def _hostname(state: PlanState, tokens: list[Token]) -> bool:
 def _disk_size(state: PlanState, tokens: list[Token]) -> bool:
     """One size, when the plan sets no other disk size ("the whole thing should be 20GB")."""
     from oic_ai.tools.planner.rules.disk import set_disk_size
+    from oic_ai.tools.planner.rules.storage import owned_elsewhere
 
     sizes = [(t, parse_token(t.text)) for t in tokens]
     sizes = [(t, s) for t, s in sizes if s is not None]
@@ -52,6 +53,8 @@ def _disk_size(state: PlanState, tokens: list[Token]) -> bool:
         return False
     token, size = sizes[0]
     assert size is not None
+    if owned_elsewhere(state.text.original, token.start):
+        return False  # "need a swap partition, 4G": the swap's size, not the disk's
     if state.disk_size is not None:
         # the same size said twice in one request ("64 gig drives ... sized to 64 gig")
         planned = parse_token(state.disk_size)

@@ -14,6 +14,7 @@ unless it repeats a size the sentence already used ("half a gig (512 MiB, that i
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from oic_ai.stores.disk_units import format_size
@@ -657,6 +658,26 @@ def _asked_sizes(state: PlanState, left: list[re.Match[str]]) -> list[re.Match[s
 _MODEL_BEFORE = re.compile(r"(?<![\w-])[a-z][a-z0-9]*-$")
 
 
+# what has a size besides the disk: a partition, swap, the journal or logs, a cache
+_SIZED = re.compile(
+    r"\b(?:(?P<disk>disk|drive|image|storage)|partition|swap(?:file)?|journald?|log(?:s|ging)?|tmpfs"
+    r"|cache|quota|ram\s*disk|zram)\b",
+    re.IGNORECASE,
+)
+
+
+def owned_elsewhere(said: str, start: int, clauses: Sequence[Clause] = ()) -> bool:
+    """True when the last thing with a size before ``start`` in its sentence is no disk.
+
+    "need a swap partition, 4G", "journald capped at 200M": the size is not the disk's.
+    """
+    clauses = clauses or split_clauses(said)
+    sentence = next((c.sentence for c in clauses if c.start <= start < c.end), -1)
+    begin = min((c.start for c in clauses if c.sentence == sentence), default=start)
+    named = list(_SIZED.finditer(said, begin, start))
+    return bool(named) and not named[-1].group("disk")
+
+
 def rule_bare_sizes(state: PlanState) -> None:
     """A size no rule read is the disk's, unless it repeats one its sentence used.
 
@@ -698,6 +719,8 @@ def rule_bare_sizes(state: PlanState) -> None:
             _NAMED.search(clause.text.lower()) or _MOUNT.search(clause.text.lower())
         ):
             continue  # a partition's size that no reader could place: report it
+        if owned_elsewhere(text.original, span[0], clauses):
+            continue  # "need a swap partition, 4G": another thing's size, reported
         text.consume(*span, "disk size")
         set_disk_size(state, span, size.bytes, size.text)
     _whole_device(state)
