@@ -20,6 +20,7 @@ from oic_ai.tools.planner.rules.package_places import (
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.text import Item, Token
 from oic_ai.tools.planner.words import (
+    ADD_VERBS,
     FILLER,
     NEGATORS,
     NOT_PACKAGES,
@@ -619,6 +620,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # a group, a named repository, a statement, another language
     if "-" in token and all(_english_part(part) for part in token.split("-") if part):
         return False  # "also auto-register", "with read-only root": English, said weakly
+    if item.verb == "," and found is not None and not _in_a_package_list(state, found):
+        return False  # "match our naming scheme, site-role-nn": listed after no package
     # "add vlc": a lower-case word that is no English word; "FreeIPA", "a ton" are not
     return (
         bool(item.verb)
@@ -626,6 +629,24 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         and not is_common(token)
         and not is_derived(token)  # "audit wants everything reproducible"
     )
+
+
+def _in_a_package_list(state: PlanState, found: Token) -> bool:
+    """True when a package was read or an adding verb said before ``found`` in its sentence."""
+    from oic_ai.tools.planner.clauses import split_clauses
+
+    said = state.text.original
+    clauses = split_clauses(said)
+    sentence = next((c.sentence for c in clauses if c.start <= found.start < c.end), -1)
+    begin = min((c.start for c in clauses if c.sentence == sentence), default=found.start)
+    if any(
+        owner == "packages" and begin <= start < found.start
+        for start, _, owner in state.text.claims
+    ):
+        return True
+    words = re.findall(r"[a-z-]+", said[begin : found.start].lower())
+    # "and grafana, repo is ...": a sentence opening with "and" goes on with what was added
+    return words[:1] == ["and"] or any(w in ADD_VERBS for w in words)
 
 
 # the short English words a compound joins ("add-on", "log-in"); a part of two letters

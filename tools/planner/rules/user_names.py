@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from oic_ai.tools.planner.lexicon import is_english
 from oic_ai.tools.planner.rules.user_words import ATTRIBUTE_NEXT, STOP_WORDS, renamed
 from oic_ai.tools.planner.rules.user_words import NAME as _NAME
 
@@ -71,7 +72,7 @@ def names_after(work: str, at: int, limit: int, role: str) -> tuple[list[str], i
         or (found.re is _DIRECT and bool(ATTRIBUTE_NEXT.match(work, found.end(), limit)))
     )
     stop = STOP_WORDS - ROLE_NAMES if explicit else STOP_WORDS
-    if found is None or first is None or first in stop:
+    if found is None or first is None or first in stop or (not explicit and _adverb(first)):
         return [], at
     names, end = [first], found.end()
     if (
@@ -93,6 +94,16 @@ def names_after(work: str, at: int, limit: int, role: str) -> tuple[list[str], i
             names.append(more.group("name"))
             end = more.end()
     return renamed(work, names, end, limit)
+
+
+def _adverb(word: str) -> bool:
+    """True for an English adverb in -ly ("lock the root account completely"), no name.
+
+    Its stem of four letters or more must be an English word ("complete", "happy"):
+    "holly", "emily" and "billy" stay names.
+    """
+    stem = word[:-3] + "y" if word.endswith("ily") else word[:-2]
+    return word.endswith("ly") and len(stem) >= 4 and is_english(stem)
 
 
 # "one login per technician: tech1, tech2", "user me = dan": the name after a colon or "="
