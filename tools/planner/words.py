@@ -128,7 +128,7 @@ ADVERB_PAIRS = frozenset(
 FILLER = (
     frozenset(
         (
-            "a an the some any all of for to on in into at as by from it its it's this that these "
+            "a an the some any all of for to on onto in into at as by from it its it's this that these "
             "those i i'd we me my our us you please pls kindly also too well now then just only "
             "so is are be should would could can will like need want wanted make set change get "
             "give build create generate new image images template os system linux distro "
@@ -138,7 +138,7 @@ FILLER = (
             "leave than free other keep keeping again anyway say maybe perhaps probably roughly "
             "around approximately that's it's there's here's what's units unit binary decimal "
             "anymore here there either produce output emit installed included present available "
-            "normal regular ordinary usual plain "
+            "normal regular ordinary usual plain list "
             "oh ah hmm hm um uh lol haha btw fyi nvm tbh asap imo imho afaik iirc idk "
             "e.g e.g. eg i.e i.e. ie etc etc. vs up they their he she his her "
             "gigabytes gigabyte gibibytes gibibyte megabytes megabyte mebibytes mebibyte "
