@@ -128,21 +128,20 @@ ADVERB_PAIRS = frozenset(
 FILLER = (
     frozenset(
         (
-            "a an the some any all of for to on onto in into at as by from it its it's this that these "
-            "those i i'd we me my our us you please pls kindly also too well now then just only "
-            "so is are be should would could can will like need want wanted make set change get "
-            "give build create generate new image images template os system linux distro "
+            "a an the some any all of for to on onto in into at as by from it its it's this that "
+            "these those i i'd we me my our us you please pls kindly also too well now then just "
+            "only so is are be should would could can will like need want wanted make set change "
+            "get give build create generate new image images template os system linux distro "
             "distribution based one package packages pkg pkgs support stuff them there which what "
             "here yes ok okay thanks thank let's lets let same instead out version switch move "
-            "port rebase retarget convert turn target targeting go going do does everything "
-            "leave than free other keep keeping again anyway say maybe perhaps probably roughly "
-            "around approximately that's it's there's here's what's units unit binary decimal "
-            "anymore here there either produce output emit installed included present available "
-            "normal regular ordinary usual plain list "
-            "oh ah hmm hm um uh lol haha btw fyi nvm tbh asap imo imho afaik iirc idk "
-            "e.g e.g. eg i.e i.e. ie etc etc. vs up they their he she his her "
-            "gigabytes gigabyte gibibytes gibibyte megabytes megabyte mebibytes mebibyte "
-            "terabytes terabyte tebibytes tebibyte gb gib mb mib tb tib kb kib"
+            "port rebase retarget convert turn target targeting go going do does everything leave "
+            "than free other keep keeping again anyway say maybe perhaps probably roughly around "
+            "approximately that's it's there's here's what's units unit binary decimal anymore "
+            "here there either produce output emit installed included present available normal "
+            "regular ordinary usual plain list oh ah hmm hm um uh lol haha btw fyi nvm tbh asap "
+            "imo imho afaik iirc idk e.g e.g. eg i.e i.e. ie etc etc. vs up they their he she his "
+            "her gigabytes gigabyte gibibytes gibibyte megabytes megabyte mebibytes mebibyte "
+            "terabytes terabyte tebibytes tebibyte gb gib mb mib tb tib kb kib "
         ).split()
     )
     | ADD_VERBS
