@@ -576,7 +576,17 @@ def _field_family(item: Unread) -> str:
     """
     fields = [t.text for t in item.meaningful if t.text in FIELD_NOUNS]
     families = {_FIELD_FAMILY.get(f, "?") for f in fields}
+    if (
+        not fields
+        and {t.text for t in item.meaningful} <= _RESIZING
+        and any(t.text in ("disk", "image", "drive") for t in item.tokens)
+    ):
+        return "disk size"  # "shrink the image, 4G is plenty": the size follows
     return families.pop() if len(families) == 1 else "?"
+
+
+# verbs that change a size, said of the disk with its value in another clause
+_RESIZING = frozenset("shrink grow enlarge resize expand extend reduce bump increase".split())
 
 
 # the field nouns whose value a following clause may give, with the bank label filling it

@@ -27,3 +27,50 @@ def test_a_name_already_listed_is_said_so() -> None:
     plan = plan_on(DEBIAN, "Add openssh-server to the list.")  # the template has it
     assert plan.operations == [] and plan.not_applied == []
     assert "Already present: openssh-server" in plan.summary
+
+
+@pytest.mark.parametrize(
+    ("request_text", "size"),
+    [
+        ("Grow the disk, 40G should do.", "40GiB"),
+        ("enlarge the image; 6 gigs is enough", "6GiB"),
+    ],
+)
+def test_a_resizing_verb_with_its_size_in_the_next_clause_is_applied(
+    request_text: str, size: str
+) -> None:
+    plan = plan_on(DEBIAN, request_text)
+    assert [o.model_dump(exclude_none=True) for o in plan.operations] == [
+        {"op": "set_disk_size", "size": size}
+    ]
+    assert plan.not_applied == []
+
+
+def test_a_resizing_verb_without_a_size_is_still_reported() -> None:
+    plan = plan_on(DEBIAN, "shrink the image, and add htop")
+    assert any("shrink" in line for line in plan.not_applied)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "summary"),
+    [
+        ("We want GPT, not MBR.", "already gpt"),
+        ("stick with gpt rather than msdos", "already gpt"),
+    ],
+)
+def test_a_bare_partition_table_acronym_after_a_verb_is_the_table(
+    request_text: str, summary: str
+) -> None:
+    plan = plan_on(DEBIAN, request_text)
+    assert plan.not_applied == [] and summary in plan.summary
+
+
+def test_mbr_said_bare_is_read_and_needs_legacy_boot() -> None:
+    plan = plan_on(DEBIAN, "go with mbr and legacy boot")
+    values = [o.model_dump(exclude_none=True) for o in plan.operations]
+    assert {"op": "set", "path": "disk.partitionTableType", "value": "mbr"} in values
+
+
+def test_an_acronym_inside_a_name_is_no_table() -> None:
+    plan = plan_on(DEBIAN, "add htop with gpt-auto-generator")
+    assert "partition table" not in plan.summary

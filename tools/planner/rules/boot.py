@@ -36,7 +36,11 @@ _PARTITION_TABLE = re.compile(
     rf"{WORD_START}{_TABLE_KIND.format(n=1)}(?:[\s-]+style)?[\s-]+(?:partition(?:ing)?"
     r"(?:\s+(?:table|scheme|layout))?|disk\s*label|label|table)\b"
     r"|\bpartition(?:ing)?\s+(?:table|scheme)(?:\s+type)?\s*(?:[:=]|to|is|should\s+be|of|as)?\s*"
-    rf"(?:an?\s+)?{_TABLE_KIND.format(n=2)}{WORD_END}",
+    rf"(?:an?\s+)?{_TABLE_KIND.format(n=2)}{WORD_END}"
+    # "use GPT, not MBR", "go with mbr": the two acronyms name nothing but a table
+    r"|\b(?:use|using|with|want|need|prefer|go\s+with|switch\s+to|stick\s+(?:with|to))\s+"
+    r"(?:an?\s+)?(?:(?P<mbr3>mbr)|(?P<gpt3>gpt))(?![\w-])"
+    r"(?:\s*,?\s*(?:not|rather\s+than|instead\s+of)\s+(?:an?\s+)?(?:mbr|gpt|msdos|dos)\b)?",
     re.IGNORECASE,
 )
 
@@ -48,7 +52,8 @@ def rule_partition_table(state: PlanState) -> None:
     """
     for match in state.text.matches(_PARTITION_TABLE):
         state.text.consume(*match.span())
-        state.partition_table = "mbr" if match.group("mbr1") or match.group("mbr2") else "gpt"
+        mbr = match.group("mbr1") or match.group("mbr2") or match.group("mbr3")
+        state.partition_table = "mbr" if mbr else "gpt"
 
 
 # the partition types the composer accepts on an mbr disk (internal/image/imagedisc)
