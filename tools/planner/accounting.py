@@ -32,6 +32,12 @@ from oic_ai.tools.planner.asking import (
 )
 from oic_ai.tools.planner.bank import BankMatch, load_bank
 from oic_ai.tools.planner.clauses import Clause, split_clauses
+from oic_ai.tools.planner.field_family import (
+    FAMILY,
+    field_family,
+    named_field,
+    only_field_nouns,
+)
 from oic_ai.tools.planner.fillers import fill
 from oic_ai.tools.planner.heads import (
     NOT_OPERATIONS,
@@ -72,18 +78,6 @@ NO_RULE = (
     "'hostname edge-01'"
 )
 REFERENCE = "refers to an earlier turn; the conversation handles it, not the planner"
-# the operation family (a rule's owner name) each operation label of the bank belongs to
-_FAMILY = {
-    "hostname": "hostname",
-    "user": "user",
-    "remove-user": "user",
-    "disk-size": "disk size",
-    "partition": "partition",
-    "console": "kernel",
-    "kernel-option": "kernel",
-    "repository": "repository",
-    "packages": "packages",
-}
 
 
 def account(state: PlanState) -> list[ClauseOutcome]:
@@ -260,17 +254,18 @@ def _outcome(
     label = match.label if match is not None else None
     if label is None and match is not None and is_remark(item.tokens, match):
         label = remark_label(match)
+    label = named_field(item, label)
     if operations and _subject_of_applied(state, item):
         # "the monitoring agent needs the kernel parameter audit=1": who needs it
         return ClauseOutcome(text=text, outcome="applied", operations=operations)
     words = has_words(item.tokens)
     if label is not None and label.outcome in ("context", "use") and not words:
         label = None  # "bbbbbb wmxbgm": no word of it is a word, so it is not a remark
-    family = _FAMILY.get(label.name, "?") if label is not None else "?"
+    family = FAMILY.get(label.name, "?") if label is not None else "?"
     if family == "?":
-        family = _field_family(item)
+        family = field_family(item)
     if family in operations or (
-        (words or _only_field_nouns(item))
+        (words or only_field_nouns(item))
         and family in _applied_anywhere(unread)
         and family != "packages"  # "add htop and remove all packages" is no reference
         and not re.search(r"[\d/=]", _words(item))
@@ -550,43 +545,6 @@ def _in_template(state: PlanState, quoted: str) -> bool:
     return value in facts or all(
         w in facts or w.removesuffix("s") in FIELD_NOUNS or w in FIELD_NOUNS for w in value.split()
     )
-
-
-# the field nouns that name what one operation family changes
-_FIELD_FAMILY = {
-    **dict.fromkeys("console consoles serial tty cmdline kernel".split(), "kernel"),
-    **dict.fromkeys("hostname hostnames fqdn".split(), "hostname"),
-    **dict.fromkeys("partition partitions filesystem filesystems mountpoint".split(), "partition"),
-    **dict.fromkeys("repo repos repository repositories mirror mirrors".split(), "repository"),
-    **dict.fromkeys("user users account accounts login logins".split(), "user"),
-    **dict.fromkeys("cert certs certificate certificates crt cer".split(), "immutability"),
-}
-
-
-def _only_field_nouns(item: Unread) -> bool:
-    """True when every unread word is a field noun ("cert" in a list of key files)."""
-    return bool(item.meaningful) and all(t.text in FIELD_NOUNS for t in item.meaningful)
-
-
-def _field_family(item: Unread) -> str:
-    """The one operation family every field noun of the clause names ("?" for none or two).
-
-    "please don't duplicate the console entry" talks about the console change the request
-    made; "the account needs a password" names a field (password) no change covers.
-    """
-    fields = [t.text for t in item.meaningful if t.text in FIELD_NOUNS]
-    families = {_FIELD_FAMILY.get(f, "?") for f in fields}
-    if (
-        not fields
-        and {t.text for t in item.meaningful} <= _RESIZING
-        and any(t.text in ("disk", "image", "drive") for t in item.tokens)
-    ):
-        return "disk size"  # "shrink the image, 4G is plenty": the size follows
-    return families.pop() if len(families) == 1 else "?"
-
-
-# verbs that change a size, said of the disk with its value in another clause
-_RESIZING = frozenset("shrink grow enlarge resize expand extend reduce bump increase".split())
 
 
 # the field nouns whose value a following clause may give, with the bank label filling it

@@ -74,3 +74,15 @@ def test_mbr_said_bare_is_read_and_needs_legacy_boot() -> None:
 def test_an_acronym_inside_a_name_is_no_table() -> None:
     plan = plan_on(DEBIAN, "add htop with gpt-auto-generator")
     assert "partition table" not in plan.summary
+
+
+@pytest.mark.parametrize(
+    ("request_text", "reported"),
+    [
+        ("Add the Docker CE apt repo.", "package repository"),  # nearest example: a user
+        ("add the deploy user", "user account"),
+    ],
+)
+def test_the_field_a_clause_names_chooses_its_report(request_text: str, reported: str) -> None:
+    plan = plan_on(DEBIAN, request_text)
+    assert len(plan.not_applied) == 1 and reported in plan.not_applied[0]
