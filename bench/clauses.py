@@ -7,6 +7,10 @@ Fridays.") and 150 requests that do ("Need curl and jq in there.") each. Set a i
 ``tests/data/clauses/`` (it may be read and tuned on); set b in ``bench/heldout/clauses/``
 is for measuring only.
 
+A third writer wrote set c in session 19 for other personas (platform engineers pasting
+from tickets, security officers, a robotics start-up, second-language writers, a home-server
+hobbyist); it is held out with set b.
+
 Each sentence is planned by the builtin planner on the minimal Debian template, alone and
 (a remark) after "add htop.". A remark is *quiet* when it changes nothing and reports
 nothing; a request is *applied* (an operation, or a note such as "already" or "nothing to remove"),
@@ -14,7 +18,7 @@ nothing; a request is *applied* (an operation, or a note such as "already" or "n
 nothing said of it: the worst case). A request that changes a field of another kind than
 it asks for (a disk size for "journald capped at 200M") is counted too.
 
-Usage: python bench/clauses.py [--set a|b|all] [--details]
+Usage: python bench/clauses.py [--set a|b|c|all] [--details]
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from oic_ai.tools.planner import plan_request
 SETS = {
     "a": ROOT / "tests" / "data" / "clauses",
     "b": ROOT / "bench" / "heldout" / "clauses",
+    "c": ROOT / "bench" / "heldout" / "clauses",
 }
 TEMPLATE = ROOT / "image-templates" / "debian13-x86_64-minimal-raw.yml"
 
@@ -99,10 +104,10 @@ def measure(name: str, details: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", choices=["a", "b", "all"], default="all")
+    parser.add_argument("--set", choices=["a", "b", "c", "all"], default="all")
     parser.add_argument("--details", action="store_true", help="list the misses (set a only)")
     args = parser.parse_args()
-    for name in ("a", "b") if args.set == "all" else (args.set,):
+    for name in ("a", "b", "c") if args.set == "all" else (args.set,):
         measure(name, details=args.details and name == "a")
 
 
