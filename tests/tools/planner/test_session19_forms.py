@@ -86,3 +86,27 @@ def test_an_acronym_inside_a_name_is_no_table() -> None:
 def test_the_field_a_clause_names_chooses_its_report(request_text: str, reported: str) -> None:
     plan = plan_on(DEBIAN, request_text)
     assert len(plan.not_applied) == 1 and reported in plan.not_applied[0]
+
+
+@pytest.mark.parametrize(
+    "remark",
+    [
+        "Metrics ship to our Datadog from a sidecar.",  # a plural subject and what it does
+        "Containers run under another team's agent.",
+        "OK, I know, legacy things.",  # an old thing, not the boot type
+        "The legacy apps stay on the old hosts.",
+    ],
+)
+def test_a_statement_changes_nothing(remark: str) -> None:
+    assert plan_on(DEBIAN, remark).operations == []
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["use legacy", "legacy", "legacy hardware, it only boots bios", "boot mode legacy"],
+)
+def test_legacy_said_of_booting_is_the_boot_type(request_text: str) -> None:
+    plan = plan_on(DEBIAN, request_text)
+    assert {"op": "set_bootloader", "boot_type": "legacy"} in [
+        o.model_dump(exclude_none=True) for o in plan.operations
+    ]

@@ -105,10 +105,30 @@ def _apply_table(state: PlanState) -> None:
     ]
 
 
+# words of booting that keep a bare "legacy" the boot type ("legacy boxes, they boot bios")
+_BOOT_WORDS = re.compile(r"\b(?:boot\w*|bios|mbr|u?efi|csm|firmware|grub2?)\b", re.IGNORECASE)
+# a word after a bare "legacy" that names a thing ("legacy stuff", "legacy apps")
+_THING_AFTER = re.compile(r"\s+(?!(?:please|pls|plz|mode|only|then|too|instead|again)\b)[a-z]{3,}")
+
+
+def _legacy_thing(text: RequestText, match: re.Match[str]) -> bool:
+    """True for a bare "legacy" before a noun, in a sentence with no word of booting."""
+    if match.group(0).strip().lower() != "legacy":
+        return False  # "use legacy", "legacy bios": said of booting
+    if not _THING_AFTER.match(text.original.lower(), match.end()):
+        return False  # "legacy please", "legacy, not uefi"
+    said = text.original
+    start = max(said.rfind(mark, 0, match.start()) for mark in (". ", "! ", "? ", "\n")) + 1
+    ends = [at for mark in (". ", "! ", "? ", "\n") if (at := said.find(mark, match.end())) >= 0]
+    return not _BOOT_WORDS.search(said[start : min(ends, default=len(said))])
+
+
 def rule_bootloader(state: PlanState) -> None:
     """Pick the bootloader (grub, systemd-boot) and boot type (efi, legacy)."""
     text = state.text
     for match in text.matches(_BOOTLOADER):
+        if _legacy_thing(text, match):
+            continue  # "yes I know, legacy stuff": an old thing, not the boot type
         text.consume(*match.span())
         if match.group("from"):
             continue  # "switch from grub to systemd-boot": only the destination counts

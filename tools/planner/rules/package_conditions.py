@@ -157,6 +157,13 @@ _STATED = re.compile(
 )
 
 
+# what things do, after a plural subject: "logs ship to splunk", "images get pushed out"
+_DO = re.compile(
+    r"\s+(?:(?:also|still|just|already|only|even|currently|then|usually|all)\s+)?"
+    r"(?:ship|go|get|land|come|live|sit|run|use|have|end|stay|flow|arrive|sync)\b"
+)
+
+
 def stated_subject(state: PlanState, item: Item) -> bool:
     """Whether ``item`` is the subject of a verb that states something of it (context).
 
@@ -165,7 +172,9 @@ def stated_subject(state: PlanState, item: Item) -> bool:
     """
     if item.mode != "none" or item.verb not in ("", ","):
         return _own_thing_said_of(state, item)
-    if not _STATED.match(state.text.original.lower(), item.span[1]):
+    said = state.text.original.lower()
+    plural = item.words[-1].endswith("s") and is_english(item.words[-1])
+    if not (_STATED.match(said, item.span[1]) or (plural and _DO.match(said, item.span[1]))):
         return False
     state.text.consume(*item.span, "context")
     return True
