@@ -11,12 +11,13 @@ A third writer wrote set c in session 19 for other personas (platform engineers 
 from tickets, security officers, a robotics start-up, second-language writers, a home-server
 hobbyist); it is held out with set b.
 
-Each sentence is planned by the builtin planner on the minimal Debian template, alone and
-(a remark) after "add htop.". A remark is *quiet* when it changes nothing and reports
-nothing; a request is *applied* (an operation, or a note such as "already" or "nothing to remove"),
-*reported* (not applied, with a reason) or *silently dropped* (no change, no report and
-nothing said of it: the worst case). A request that changes a field of another kind than
-it asks for (a disk size for "journald capped at 200M") is counted too.
+Each sentence is planned by the builtin planner on the minimal Debian template, alone
+and (a remark) after "add htop.". A remark is *quiet* when it changes nothing and
+reports nothing (one that changes the template is the worst case, counted); a request is
+*applied* (an operation, or a note such as "already" or "nothing to remove"), *reported*
+(not applied, with a reason) or *silently dropped* (no change, no report and nothing
+said of it: the worst case). A request that changes a field of another kind than it asks
+for (a disk size for "journald capped at 200M") is counted too.
 
 Usage: python bench/clauses.py [--set a|b|c|all] [--details]
 """
@@ -66,11 +67,12 @@ def measure(name: str, details: bool) -> None:
     template = TEMPLATE.read_text(encoding="utf-8")
     remarks = yaml.safe_load((folder / f"remarks_{name}.yaml").read_text(encoding="utf-8"))
     requests = yaml.safe_load((folder / f"requests_{name}.yaml").read_text(encoding="utf-8"))
-    alone = after = 0
+    alone = after = changed = 0
     for remark in remarks:
         plan = plan_request(remark, template, mode="refine")
         with_change = plan_request(f"add htop. {remark}", template, mode="refine")
         alone += _quiet(plan)
+        changed += bool(plan.operations)
         after += _quiet(with_change, before=1)
         if details and not (_quiet(plan) and _quiet(with_change, before=1)):
             print(
@@ -94,7 +96,10 @@ def measure(name: str, details: bool) -> None:
             if details:
                 print(f"    request ({request['wants']}) {request['say']!r}: silently dropped")
     n = len(remarks)
-    print(f"- set {name}: remarks quiet {alone}/{n} alone, {after}/{n} after a change")
+    print(
+        f"- set {name}: remarks quiet {alone}/{n} alone, {after}/{n} after a change; "
+        f"{changed} changed the template"
+    )
     print(
         f"- set {name}: requests {kinds['applied']} applied, {kinds['reported']} reported, "
         f"{kinds['silently dropped']} silently dropped of {len(requests)}; "
