@@ -223,10 +223,12 @@ _HISTORY = frozenset(
     "legacy last".split()
 )
 _POINTERS = frozenset("it that this they which".split())
+# verbs in the past that make a clause about what was, even alone ("the last ones were isos")
+_WAS = frozenset("was were had used ran worked broke shipped built came".split())
 
 
 def history_beside_a_change(original: str, start: int, end: int) -> bool:
-    """True when the clause around ``start:end`` tells what was, beside another clause.
+    """True when the clause around ``start:end`` tells what was (or, beside another clause, how).
 
     Or how the thing it points at behaves: "add htop, it runs fine on arm too", "remove
     less, it was slow on the old ubuntu boxes", "add htop. our old images were qcow2": a
@@ -234,8 +236,6 @@ def history_beside_a_change(original: str, start: int, end: int) -> bool:
     arm64", "we need qcow2 as well" still ask.
     """
     begin = max((m.end() for m in _CLAUSE_END.finditer(original, 0, start)), default=0)
-    if not original[:begin].strip(" ,;.\n"):
-        return False  # the clause is the whole request: it says what is wanted
     stop = _CLAUSE_END.search(original, end)
     words = words_of(original[begin : stop.start() if stop else len(original)])
     while words and (words[0] in _LEADS or words[0] in _OPENERS):
@@ -244,6 +244,10 @@ def history_beside_a_change(original: str, start: int, end: int) -> bool:
         return False
     if any(w in _WISHES for w in words) or words[0] in ("i", "we") and "need" in words:
         return False
+    if bool(_HISTORY & set(words)) and words[0] in _SUBJECTS and bool(_WAS & set(words)):
+        return True  # "our old images were qcow2": what was, even said alone
+    if not original[:begin].strip(" ,;.\n"):
+        return False  # the clause is the whole request: it says what is wanted
     past = bool(_HISTORY & set(words)) and words[0] in _SUBJECTS
     pointed = words[0] in _POINTERS and any(_finite(words, at) for at in range(1, len(words)))
     return past or pointed

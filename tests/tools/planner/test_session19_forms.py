@@ -110,3 +110,26 @@ def test_legacy_said_of_booting_is_the_boot_type(request_text: str) -> None:
     assert {"op": "set_bootloader", "boot_type": "legacy"} in [
         o.model_dump(exclude_none=True) for o in plan.operations
     ]
+
+
+@pytest.mark.parametrize(
+    "remark",
+    [
+        "our previous images were qcow2",
+        "the old gateways ran arm64",
+        "the last batch shipped as ISOs",
+    ],
+)
+def test_what_was_said_alone_changes_no_target(remark: str) -> None:
+    assert plan_on(DEBIAN, remark).operations == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "op"),
+    [
+        ("the boards are arm64", {"op": "set_target", "arch": "aarch64"}),
+        ("make it arm64, the old ones were x86", {"op": "set_target", "arch": "aarch64"}),
+    ],
+)
+def test_what_is_still_asks(request_text: str, op: dict[str, str]) -> None:
+    assert op in [o.model_dump(exclude_none=True) for o in plan_on(DEBIAN, request_text).operations]
