@@ -374,8 +374,10 @@ def _told(state: PlanState, item: Unread, asking: Reading) -> bool:
     says whether it tells or asks. Words nobody knows ("bbbbbb", "jeez") stay reported.
     """
     words = [t.text for t in item.tokens]
+    head = asking.why.split("'")[1] if asking.why.startswith("imperative '") else ""
     if (
         asking.why.startswith("wish")  # "the NOC wants dashboards to work" asks
+        or head in IMPERATIVES  # "enable the thing we discussed": a verb of change asks
         or item.clause.ends_with_colon  # "pw policy: min 12 chars": it heads what it asks
         or names_something(item.clause.text, words)
         or any(_is_package(state, w) for w in words)

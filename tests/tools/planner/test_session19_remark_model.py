@@ -74,6 +74,14 @@ def test_what_names_or_heads_something_is_still_reported(request_text: str, repo
     assert any(reported in line for line in plan.not_applied), plan.not_applied
 
 
+def test_a_verb_of_change_at_the_head_is_never_read_as_a_remark() -> None:
+    model = remark_model.load_remark_model()
+    assert model is not None
+    said = "Lock in the plan for Friday."
+    assert model.probabilities([said])[0] >= remark_model.REMARK_FLOOR
+    assert plan_on(DEBIAN, said).not_applied  # "lock" asks for a change; reported
+
+
 def test_a_clause_with_a_number_is_never_read_as_a_remark() -> None:
     model = remark_model.load_remark_model()
     assert model is not None
