@@ -66,9 +66,10 @@ class OperationBank:
         data: The labels, examples and limits.
         vectors: One unit vector per example (float32, in example order).
         embed: Embeds texts into unit vectors (the bundled MiniLM).
+        model_id: The embedding model's name (what shipped vectors and weights are made for).
     """
 
-    def __init__(self, data: BankData, vectors: Any, embed: Any, model_id: str = "") -> None:
+    def __init__(self, data: BankData, vectors: Any, embed: Any, model_id: str) -> None:
         self.data = data
         self.model_id = model_id
         self.embed = embed  # texts (values stood in for) to unit vectors, remembered

@@ -9,6 +9,7 @@ URL is never split.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 _URL = re.compile(
@@ -69,6 +70,23 @@ def split_clauses(text: str) -> list[Clause]:
         start = match.end()
     _add(clauses, text, start, len(text), sentence, depth > 0, False)
     return clauses
+
+
+def sentence_spans(clauses: Sequence[Clause]) -> list[tuple[int, int]]:
+    """``(start, end)`` of each sentence of ``clauses``, in order (its clauses' outer bounds)."""
+    bounds: dict[int, tuple[int, int]] = {}
+    for clause in clauses:
+        start, end = bounds.get(clause.sentence, (clause.start, clause.end))
+        bounds[clause.sentence] = (min(start, clause.start), max(end, clause.end))
+    return list(bounds.values())
+
+
+def sentence_at(clauses: Sequence[Clause], at: int) -> tuple[int, int] | None:
+    """``(start, end)`` of the sentence whose clause holds position ``at``; None outside."""
+    sentence = next((c.sentence for c in clauses if c.start <= at < c.end), None)
+    if sentence is None:
+        return None
+    return sentence_spans([c for c in clauses if c.sentence == sentence])[0]
 
 
 def _add(

@@ -18,13 +18,14 @@ clause is read as a remark by this model: the planner reports, as before.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from oic_ai.stores.operation_bank import DATA_DIR, BankData, load_bank_data
 from oic_ai.stores.shipped_vectors import load_shipped, texts_digest
+from oic_ai.tools.planner.bank import load_bank, stand_ins
 
 # the writer's set a: read when training (a checkout), never at run time
 CLAUSES = Path(__file__).resolve().parents[2] / "tests" / "data" / "clauses"
@@ -91,8 +92,6 @@ class RemarkModel:
         """The probability that each text is a remark (its values stood in for first)."""
         import numpy as np
 
-        from oic_ai.tools.planner.bank import stand_ins
-
         if not texts:
             return []
         vectors = np.asarray(self._embed([stand_ins(t) or t for t in texts]), dtype=np.float32)
@@ -100,21 +99,9 @@ class RemarkModel:
         return [float(p) for p in 1.0 / (1.0 + np.exp(-logits))]
 
 
-_LOCK = threading.Lock()
-_MODEL: list[RemarkModel | None] = []
-
-
+@lru_cache(maxsize=1)
 def load_remark_model() -> RemarkModel | None:
-    """The shipped model (once per process); None without the embedding model."""
-    with _LOCK:
-        if not _MODEL:
-            _MODEL.append(_build())
-        return _MODEL[0]
-
-
-def _build() -> RemarkModel | None:
-    from oic_ai.tools.planner.bank import load_bank
-
+    """The shipped model (once per process); None without the embedding model or fresh weights."""
     bank = load_bank()
     if bank is None:
         return None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.tools.edit_plan import EditPlan
-from oic_ai.tools.planner.clauses import split_clauses
+from oic_ai.tools.planner.clauses import sentence_at, sentence_spans, split_clauses
 from oic_ai.tools.planner.state import Mode
 from tests.tools.planner.helpers import plan_on
 
@@ -210,3 +210,14 @@ def test_a_remark_with_one_unknown_word_beside_a_change_is_context() -> None:
     # words that are not English at all are still reported, beside a change or not
     assert plan("add htop, wibbly flonk").not_applied
     assert plan("the sensors hang off a pca9548 mux").not_applied
+
+
+def test_a_sentence_is_found_by_any_position_in_its_clauses() -> None:
+    said = "add docker.io, jq and htop. then a 4G swap partition"
+    clauses = split_clauses(said)
+    first, second = sentence_spans(clauses)
+    assert said[slice(*first)] == "add docker.io, jq and htop"  # the dot in a name ends none
+    assert said[slice(*second)] == "then a 4G swap partition"
+    assert sentence_at(clauses, said.index("htop")) == first
+    assert sentence_at(clauses, said.index("swap")) == second
+    assert sentence_at(clauses, said.index(". ") + 1) is None  # between two sentences

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from oic_ai.tools.edit_plan import AddPartition, SetValue
+from oic_ai.tools.planner.clauses import sentence_at, split_clauses
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import RequestText
 from oic_ai.tools.planner.words import TAKE_OUT
@@ -117,10 +118,9 @@ def _legacy_thing(text: RequestText, match: re.Match[str]) -> bool:
         return False  # "use legacy", "legacy bios": said of booting
     if not _THING_AFTER.match(text.original.lower(), match.end()):
         return False  # "legacy please", "legacy, not uefi"
-    said = text.original
-    start = max(said.rfind(mark, 0, match.start()) for mark in (". ", "! ", "? ", "\n")) + 1
-    ends = [at for mark in (". ", "! ", "? ", "\n") if (at := said.find(mark, match.end())) >= 0]
-    return not _BOOT_WORDS.search(said[start : min(ends, default=len(said))])
+    sentence = sentence_at(split_clauses(text.original), match.start())
+    start, end = sentence or (0, len(text.original))
+    return not _BOOT_WORDS.search(text.original, start, end)
 
 
 def rule_bootloader(state: PlanState) -> None:

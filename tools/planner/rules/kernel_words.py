@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from oic_ai.tools.planner.clauses import split_clauses
+from oic_ai.tools.planner.clauses import sentence_spans, split_clauses
 from oic_ai.tools.planner.rules.kernel import (
     _ARGS,
     _CMDLINE_WORDS,
@@ -348,14 +348,10 @@ def _cpus(listed: str) -> set[int]:
 
 def _sentences(state: PlanState) -> list[tuple[int, int, bool]]:
     """``(start, end, names the command line)`` of each sentence of the request."""
-    spans: dict[int, tuple[int, int]] = {}
-    for clause in split_clauses(state.text.original):
-        start, end = spans.get(clause.sentence, (clause.start, clause.end))
-        spans[clause.sentence] = (min(start, clause.start), max(end, clause.end))
     cmdline = re.compile(rf"\b{_CMDLINE_WORDS}|\bkernel\b")
     return [
         (start, end, bool(cmdline.search(state.text.original.lower(), start, end)))
-        for start, end in spans.values()
+        for start, end in sentence_spans(split_clauses(state.text.original))
     ]
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from oic_ai.stores.capability_catalog import Capability, words
+from oic_ai.tools.planner.clauses import sentence_at, split_clauses
 from oic_ai.tools.planner.lexicon import is_common, is_derived, is_english
 from oic_ai.tools.planner.rules.capability_words import real_names
 from oic_ai.tools.planner.rules.package_places import (
@@ -633,12 +634,11 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
 
 def _in_a_package_list(state: PlanState, found: Token) -> bool:
     """True when a package was read or an adding verb said before ``found`` in its sentence."""
-    from oic_ai.tools.planner.clauses import split_clauses
-
     said = state.text.original
-    clauses = split_clauses(said)
-    sentence = next((c.sentence for c in clauses if c.start <= found.start < c.end), -1)
-    begin = min((c.start for c in clauses if c.sentence == sentence), default=found.start)
+    sentence = sentence_at(split_clauses(said), found.start)
+    if sentence is None:
+        return False
+    begin = sentence[0]
     if any(
         owner == "packages" and begin <= start < found.start
         for start, _, owner in state.text.claims

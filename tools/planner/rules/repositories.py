@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from oic_ai.stores.targets import load_targets
 from oic_ai.stores.template_model import Repository
 from oic_ai.tools.edit_plan import AddRepository, SetValue
-from oic_ai.tools.planner.clauses import split_clauses
+from oic_ai.tools.planner.clauses import sentence_spans, split_clauses
 from oic_ai.tools.planner.rules.repository_refs import (
     named_repository,
     rule_repository_removal,
@@ -215,7 +215,7 @@ def rule_repositories(state: PlanState) -> None:
                 text.consume(*match.span())
         elif not _TRUST.fullmatch(match.group()):
             state.reject(*match.span(), _OPTIONS_REASON)
-    sentences = _sentences(state)
+    sentences = sentence_spans(split_clauses(state.text.original))
     if _no_repository_url(state):
         _amend(state, 0, len(text.work))  # fields across sentences: "key is wrong. it's URL"
     for start, end in sentences:
@@ -231,14 +231,6 @@ def rule_repositories(state: PlanState) -> None:
         for match in text.matches(_ADD_IT):
             text.consume(*match.span())  # "... signing key at URL. Please add it."
         _package_from_it(state)
-
-
-def _sentences(state: PlanState) -> list[tuple[int, int]]:
-    bounds: dict[int, tuple[int, int]] = {}
-    for clause in split_clauses(state.text.original):
-        start, end = bounds.get(clause.sentence, (clause.start, clause.end))
-        bounds[clause.sentence] = (min(start, clause.start), max(end, clause.end))
-    return list(bounds.values())
 
 
 def _read(state: PlanState, start: int, end: int) -> _Repo:

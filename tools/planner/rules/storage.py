@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from oic_ai.stores.disk_units import format_size
 from oic_ai.stores.template_model import Partition
-from oic_ai.tools.planner.clauses import Clause, split_clauses
+from oic_ai.tools.planner.clauses import Clause, sentence_at, split_clauses
 from oic_ai.tools.planner.rules.boot import IMMUTABLE as _IMMUTABLE
 from oic_ai.tools.planner.rules.disk import request_size, set_disk_size
 from oic_ai.tools.planner.rules.partitions import add_partition, find_partition, resize_partition
@@ -671,10 +671,8 @@ def owned_elsewhere(said: str, start: int, clauses: Sequence[Clause] = ()) -> bo
 
     "need a swap partition, 4G", "journald capped at 200M": the size is not the disk's.
     """
-    clauses = clauses or split_clauses(said)
-    sentence = next((c.sentence for c in clauses if c.start <= start < c.end), -1)
-    begin = min((c.start for c in clauses if c.sentence == sentence), default=start)
-    named = list(_SIZED.finditer(said, begin, start))
+    sentence = sentence_at(clauses or split_clauses(said), start)
+    named = list(_SIZED.finditer(said, sentence[0], start)) if sentence else []
     return bool(named) and not named[-1].group("disk")
 
 
