@@ -31,7 +31,7 @@ def _hostname(state: PlanState, tokens: list[Token]) -> bool:
         shaped = bool(re.search(r"\d", written)) and bool(re.search(r"[A-Za-z]", written))
         shaped = shaped or ("-" in written or "." in written) and not is_english(written)
         if shaped and parse_token(written) is None:
-            found.append((token, written.lower()))
+            found.append((token, written))
     if len(found) != 1:
         return False
     token, name = found[0]

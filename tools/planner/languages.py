@@ -141,9 +141,12 @@ def foreign_remark(message: str, words: list[str], known: frozenset[str]) -> boo
 
     if not words:
         return False
+    tables = load_languages()
+    table_words = tables.words()
+    if all(w in table_words and w not in tables.english and not is_english(w) for w in words):
+        return True  # "quiero...", "terakhir": only words of the tables, read or not
     if not detect(message) and not any(_NOT_ENGLISH_LETTERS.search(w) for w in words):
         return False  # neither a language of the tables nor letters English never uses
-    tables = load_languages()
     english = {w for t in tables.tables.values() for v in t.values() for w in v.lower().split()}
     foreign = plain = 0
     for word in words:

@@ -15,10 +15,18 @@ SIZE = r"(?<![\d.])\d{1,7}(?:\.\d{1,3})?\s*(?:tib|tb|t|gib|gb|g|mib|mb|m|kib|kb|
 FS = r"ext4|ext3|ext2|xfs|btrfs|fat32|fat16|vfat|f2fs"
 MOUNT = r"/(?:[a-z0-9._-]+(?:/[a-z0-9._-]+)*)?"
 CLAUSE_END = r"(?=$|[\s,;.!?)\x1f])"
+# a field label's link to its value: "image name must be X", "hostname needs to be X"
+BE_VALUE = r"(?:set\s+to|to|is|as|(?:should|will|must|shall|has\s+to|needs?\s+to)\s+be)"
 # A name is the whole next word, checked afterwards, so "hostname -bad-" is reported as
 # invalid rather than half-read; a sentence's full stop is not part of it.
 QUOTED_NAME = (
-    r"[\"'`]?(?!(?:and|to|with|then|is|as|the|a|an|of|for|set|be|called|named)(?![a-z0-9_.-]))"
+    r"[\"'`]?(?!(?:and|to|with|then|is|as|the|a|an|of|for|set|be|called|named|"
+    # what a name should be like, not a name: "the image name must be short"
+    r"short|long|unique|different|same|consistent|descriptive|meaningful|lowercase|"
+    r"uppercase|readable|obvious|clear|simple|generic|specific|stable|predictable|"
+    r"changed|updated|removed|kept|empty|blank|something|anything|fine|ok|okay|good|better|"
+    r"right|correct|wrong|random|whatever|not|none|you|we|they|it|this|that|"
+    r"must|should|shall|would|could|might|needs|has|have|was|were|are)(?![a-z0-9_.-]))"
     r"(?P<value>[^\s,;\"'`\x1f]+?)[\"'`]?(?=$|[\s,;\x1f]|[.!?](?:\s|$))"
 )
 

@@ -260,7 +260,9 @@ CASES = [
     # hostname
     ("hostname edge-01", UBUNTU, [{"op": "set_hostname", "hostname": "edge-01"}]),
     ("call the host gw1", UBUNTU, [{"op": "set_hostname", "hostname": "gw1"}]),
-    ("set the hostname to Edge-01", UBUNTU, [{"op": "set_hostname", "hostname": "edge-01"}]),
+    # the hostname as the user wrote it: the composer takes upper case, and a fleet named
+    # "HMI-LINEA3" on its labels should not come back as "hmi-linea3"
+    ("set the hostname to Edge-01", UBUNTU, [{"op": "set_hostname", "hostname": "Edge-01"}]),
     # kernel
     ("kernel 6.12", UBUNTU, [{"op": "set_kernel", "version": "6.12"}]),
     ("use the 6.8 kernel", UBUNTU, [{"op": "set_kernel", "version": "6.8"}]),

@@ -168,8 +168,9 @@ IMMUTABLE = re.compile(
     r"(?:\s+(?:root(?:fs)?|root\s+file\s*system|os|image))?|immutability|dm-?verity"
     r"(?:\s+root)?|read[- ]only\s+(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|"
     r"system|os|image)"
-    r"|(?:the\s+)?(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|os)\s+"
-    r"(?:(?:is\s+|be\s+|stays?\s+)?)read[- ]only"
+    r"|(?:the\s+)?(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|os|system|image)\s+"
+    r"(?:(?:must|should|shall|has\s+to|needs?\s+to|will)\s+)?(?:(?:is\s+|be\s+|stays?\s+|"
+    r"remains?\s+)?)read[- ]only"
     # what immutability means, said of the system: "the OS must be unmodifiable at runtime",
     # "a root filesystem nobody can change", "an unchangeable OS"
     rf"|(?:the\s+)?{_SYSTEM}\s+(?:to\s+)?(?:(?:must|should|shall|has\s+to|needs?\s+to|will)\s+)?"

@@ -6,7 +6,7 @@ import re
 
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME, value_then_label
+from oic_ai.tools.planner.words import BE_VALUE, CLAUSE_END, QUOTED_NAME, value_then_label
 
 _MACHINE = r"(?:host|machine|system|device|box|server|node|computer|gateway)"
 _HOSTNAME = re.compile(
@@ -15,12 +15,12 @@ _HOSTNAME = re.compile(
     r"\b(?:(?:host\s*name|host-name)\s+(?:for|of|on|across)\s+(?:[\w'-]+\s+){0,5}?[\w'-]+"
     r"(?:\s+(?:should|will|must)\s+be|\s+is)?(?=\s*[:=])"
     r"|(?:host\s*name|host-name)(?:\s+from\s+[\w.-]+)?"  # "from kiosk to plc-7": the new one
-    r"(?:\s+(?:set\s+to|to|is|as|should\s+be|will\s+be|must\s+be|of))?"
+    r"(?:\s+(?:" + BE_VALUE + r"|of))?"
     r"\s*[:=]?"
     r"|(?<![\w-])host(?=\s*[:=])"  # a field label: "host: kiosk-1"
     # "the device name is kiosk-3", "machine-name: gw7": the machine's name is its hostname
     r"|(?:device|machine|box|computer|node|server)[\s-]?name"
-    r"(?:\s+(?:set\s+to|to|is|as|should\s+be|will\s+be|must\s+be))?\s*[:=]?"
+    r"(?:\s+" + BE_VALUE + r")?\s*[:=]?"
     rf"|(?:call|name|rename|re-name)\s+(?:the\s+|this\s+|each\s+|every\s+)?{_MACHINE}(?:e?s)?"
     r"(?:\s+(?:to|as))?"
     rf"|(?:the\s+|this\s+|each\s+|every\s+|our\s+)?{_MACHINE}(?:e?s)?\s+(?:should|will|must|shall|is\s+to)"
@@ -30,7 +30,7 @@ _HOSTNAME = re.compile(
     r"(?:\s*[:=]\s*|\s+)"
     # "the hostname should come from the serial number": a way to derive a name per
     # device, which a template cannot hold, not a name
-    + r"(?!(?:from|should|would|could|must|will|be|come|comes|derived|based|depends?|"
+     + r"(?!(?:from|should|would|could|must|will|be|come|comes|derived|based|depends?|"
     r"generated|set|unique|different|per|each|every|same|"
     # "the hostname was wrong", "the hostname looks odd": a verb of a statement, not a name
     r"was|were|is|are|isn't|wasn't|has|had|have|does|did|doesn't|didn't|looks|seems|"
@@ -54,7 +54,7 @@ def rule_hostname(state: PlanState) -> None:
         _invalid,
         current=state.facts.hostname,
         already="the hostname is already",
-        keep_case=False,
+        keep_case=True,
     )
     if name is not None:
         state.hostname = name
@@ -65,10 +65,11 @@ def _invalid(name: str) -> str:
 
 
 # a sentence about how devices are named, then "call it X": "it" is the device, and X its
-# hostname ("Store IT names devices per store, but for the golden image just call it cam-0")
+# hostname ("Store IT names devices per store, but for the golden image just call it cam-0",
+# "Hostname doesn't really matter, call it retail-box")
 _NAMED_LIKE_DEVICES = re.compile(
     rf"\b(?:(?:names?|naming|calls?|labels?)\s+(?:the\s+|its\s+|their\s+|our\s+|all\s+|each\s+|every\s+)?"
-    rf"{_MACHINE}(?:e?s)?|(?:device|machine)\s*-?names?)\b"
+    rf"{_MACHINE}(?:e?s)?|(?:device|machine|host)\s*-?names?)\b"
     r"(?P<gap>[^.;!?\x1f]{0,80}?)"
     r"\b(?P<call>(?:call|name)\s+it\s+" + QUOTED_NAME + CLAUSE_END + ")"
 )

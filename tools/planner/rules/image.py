@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import CLAUSE_END, QUOTED_NAME, value_then_label
+from oic_ai.tools.planner.words import BE_VALUE, CLAUSE_END, QUOTED_NAME, value_then_label
 
 _IMAGE_NAME = re.compile(
     r"\b(?:(?:call|name|rename|title)\s+(?:the\s+|this\s+|my\s+)?(?:image|template|it)"
-    r"(?:\s+(?:to|as))?|image\s+name(?:\s+(?:to|is|as|should\s+be))?\s*[:=]?"
+    r"(?:\s+(?:to|as))?|image\s+name(?:\s+" + BE_VALUE + r")?\s*[:=]?"
     r"|(?:rename|renamed)\s+(?:to|as)"
     # "the image itself named X", "want the image to be called X", "the image's name is X"
     # (a bare "the image named X is broken" only describes it: a wish or a modal is needed)
@@ -20,7 +20,7 @@ _IMAGE_NAME = re.compile(
     r"|(?:\b(?:the|this|our)\s+|^|(?<=[,;.:!?\x1f])|(?<=[,;.:!?\x1f]\s))image\s+"
     r"(?:should|must|shall|will)\s+be"
     r"\s+(?:named|called)"
-    r"|\b(?:the|this|our)\s+image'?s\s+(?:own\s+)?name(?:\s+(?:is|to|as|should\s+be))?\s*[:=]?)"
+    r"|\b(?:the|this|our)\s+image'?s\s+(?:own\s+)?name(?:\s+" + BE_VALUE + r")?\s*[:=]?)"
     r"\s+" + QUOTED_NAME + CLAUSE_END
 )
 

@@ -102,6 +102,20 @@ def _patterns(kind: _Kind) -> list[re.Pattern[str]]:
 
 _COMPILED = [(kind, _patterns(kind)) for kind in _KINDS]
 
+# the template's only user, named by its kind: "put the user back to 'nube'", "change the
+# account's name to pablo", "rename the login to ops"
+_SOLE_USER = re.compile(
+    r"\b(?:change|set|switch|put|rename|make)\s+(?:the\s+|that\s+|this\s+)?"
+    r"(?:users?|accounts?|logins?)(?:'s)?\s+(?:(?:user\s*)?name\s+)?(?:back\s+)?(?:to|as|into)\s+"
+    rf"[\"'`]?(?P<new>{_USER_NAME})[\"'`]?(?![\w-])"
+)
+# "change the name to 'pablo', nube sounds weird": a bare "the name" is the user whose old
+# name the same request says
+_THE_NAME = re.compile(
+    r"\b(?:change|set|switch|put)\s+(?:the|its|his|her|their)\s+name\s+(?:back\s+)?to\s+"
+    rf"[\"'`]?(?P<new>{_USER_NAME})[\"'`]?(?![\w-])"
+)
+
 
 def rule_renames(state: PlanState) -> None:
     """Rename a user or a partition's mount point the template has; keep the rest of it."""
@@ -116,3 +130,29 @@ def rule_renames(state: PlanState) -> None:
                 state.values.append(SetValue(path=kind.path(existing[old]), value=new))
                 if kind.owner == "user":
                     state.user_names.append(new)
+    _rename_sole_user(state)
+
+
+def _rename_sole_user(state: PlanState) -> None:
+    """Rename the one user a sentence points at without its old name (see _SOLE_USER)."""
+    existing = _users(state)
+    for pattern in (_SOLE_USER, _THE_NAME):
+        for match in state.text.matches(pattern):
+            new = match.group("new")
+            if new in existing:
+                continue
+            if pattern is _SOLE_USER:
+                olds = list(existing) if len(existing) == 1 else []
+            else:
+                rest = state.text.original[: match.start()] + state.text.original[match.end() :]
+                olds = [name for name in existing if re.search(rf"(?<![\w-]){name}(?![\w-])", rest)]
+                if olds and olds[0] in (state.facts.hostname, state.facts.image.name):
+                    olds = []  # the old name is also the host's or the image's: which one?
+            if len(olds) != 1:
+                continue
+            state.text.consume(*match.span(), "user")
+            state.values.append(
+                SetValue(path=f"systemConfig.users[{existing[olds[0]]}].name", value=new)
+            )
+            state.user_names.append(new)
+            return
