@@ -41,6 +41,8 @@ class BankLabel:
         words: For a ``not_applied`` label: words that decide a clause on their own (an
             SSID, a login banner, a BIOS setting), read before every other rule so no rule
             turns such a clause into a change; None when only the examples decide.
+        part: The words decide only the part of the clause they cover ("with uid 1001"
+            in "add a user svc-agent with uid 1001"), not the whole clause.
     """
 
     name: str
@@ -48,6 +50,7 @@ class BankLabel:
     reason: str = ""
     suggestion: str = ""
     words: re.Pattern[str] | None = None
+    part: bool = False
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,7 @@ def parse_bank(data: Mapping[str, Any]) -> BankData:
             str(entry.get("reason") or ""),
             str(entry.get("try") or ""),
             re.compile(words, re.IGNORECASE) if words else None,
+            bool(entry.get("part")),
         )
         examples += [(str(name), str(text)) for text in texts]
     threshold, margin = data.get("threshold"), data.get("margin")

@@ -24,6 +24,7 @@ from oic_ai.tools.planner.asking import (
     read_clause,
     words_of,
 )
+from oic_ai.tools.planner.lexicon import is_english
 from oic_ai.tools.proposals import ADVICE
 
 # a sentence ends at . ! ? or a line end; a dot right before a letter or digit is inside a
@@ -288,7 +289,7 @@ def questions_of(request: str) -> Questions:
                 # "the arch=amd64 bit in the docker line, does that matter ...?": what comes
                 # before is the topic "that" points to, unless it asks in its own right
                 before = [p for p in before if _opens_with_a_request(p)]
-            changes = changes or any(_asks_change(p) for p in before)
+            changes = changes or any(_asks_change(p, weak=False) for p in before)
             continue
         if not questions and relays_a_need(body):
             relayed = True
@@ -385,8 +386,13 @@ def _opens_with_a_request(part: str) -> bool:
     return _asks_change(part) and read_clause(part).why.startswith(("imperative", "wish", "keeps"))
 
 
-def _asks_change(part: str) -> bool:
-    """True when ``part`` asks for a change ("keep it raw" counts; small talk does not)."""
+def _asks_change(part: str, *, weak: bool = True) -> bool:
+    """True when ``part`` asks for a change ("keep it raw" counts; small talk does not).
+
+    With ``weak`` False, a part that asks only because it names a field or holds a word
+    nobody knows does not: before a question in its sentence it is the question's topic
+    ("apart from the arch, what's different ...?", "em không hiểu lắm: what is ...?").
+    """
     if _NO_CHANGE.search(part) or _NO_CHANGE_ELSEWHERE.search(part):
         return False
     if _POINTED_OBJECT.match(part.strip()):
@@ -398,4 +404,9 @@ def _asks_change(part: str) -> bool:
         # "ok, keep it raw. what packages are in it?": settles the template; "keep the x86
         # one" (after a refused variant) keeps the template as it is
         return _KEEPS_ONE.match(" ".join(words)) is None
-    return read_clause(part).asking == "asks"
+    reading = read_clause(part)
+    if not weak and reading.why.startswith("unknown word "):
+        return False
+    if not weak and reading.why.startswith("field ") and all(map(is_english, words)):
+        return False  # "apart from the arch" ("hostname gw1" names a value: it asks)
+    return reading.asking == "asks"

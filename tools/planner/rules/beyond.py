@@ -64,11 +64,35 @@ def beyond_template(text: str, work: str | None = None) -> list[Beyond]:
         label = next((lb for lb in labels if lb.words and lb.words.search(piece)), None)
         if label is None:
             continue
+        if label.part and label.words is not None:
+            found += _parts(label, label.words, piece, clause.start)
+            continue
         start = clause.start
         heading = _heading(clauses, index) or _set_up_for(clauses, index)
         if heading is not None and not (found and found[-1].end >= heading.start):
             start = heading.start
         found.append(Beyond(start, clause.end, label))
+    return found
+
+
+# what joins a part to the rest of its clause, and a hedge after it ("if you can")
+_JOIN = re.compile(r"(?:\b(?:with|and|using|plus|also|its|their)\s+)+$", re.IGNORECASE)
+_HEDGE = re.compile(
+    r"\s*(?:if\s+(?:you|it|that|we)\s+can|if\s+possible|please|pls)\b", re.IGNORECASE
+)
+
+
+def _parts(label: BankLabel, words: re.Pattern[str], piece: str, at: int) -> list[Beyond]:
+    """Each span of ``piece`` (a clause starting at ``at``) that ``words`` decides alone."""
+    found = []
+    for match in words.finditer(piece):
+        start, end = match.span()
+        join = _JOIN.search(piece, 0, start) if piece[:start].strip() else None
+        if join is not None and not piece[join.end() : start].strip():
+            start = join.start()
+        hedge = _HEDGE.match(piece, end)
+        end = hedge.end() if hedge else end
+        found.append(Beyond(at + start, at + end, label))
     return found
 
 
@@ -131,6 +155,9 @@ def rule_beyond_template(state: PlanState) -> None:
 
     text = state.text
     for item in beyond_template(text.original, text.work):
+        if item.label.part:  # a part of an asking clause: "add a user ... with uid 1001"
+            state.reject(item.start, item.end, item.label.reason)
+            continue
         end = item.end
         value = _CONFIG_VALUE.match(text.original, end)
         if value is not None and _CONFIG_KEY.search(text.original, item.start, end):

@@ -27,6 +27,9 @@ _PARTITION_TAIL: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "size",
         re.compile(
+            # what it is for may come first: "a /srv partition for the shares, 1 TB"
+            r"(?:\s+(?:for|to\s+hold|to\s+store)\s+(?:the\s+|our\s+|my\s+|all\s+)?"
+            r"[a-z][\w-]*(?:\s+[a-z][\w-]*)?(?=\s*,))?"
             rf"\s*,?\s*(?:(?:of|with|sized?|at|size|that\s+is|which\s+is)\s+(?:size\s+)?)?"
             rf"(?:(?:a|an)\s+)?(?P<size>{SIZE})(?:\s+(?:in\s+)?size)?(?!\s+(?:total\s+)?disk)"
         ),
@@ -251,8 +254,16 @@ def rule_partitions(state: PlanState) -> None:
         neutral = match.group("verb") in ("make", "set", "change")
         if part is None and match.group("mount") and not match.group("by") and neutral:
             # "make /var/lib/containers 40GiB": a mount point the disk has no partition for
-            state.text.consume(*match.span())
-            add_partition(state, match.span(), ref, request_size(state, match.span("size")), None)
+            # (and its file system after the size: "make /scratch partition 300GB with xfs")
+            span, fs = match.span(), None
+            tail = _PARTITION_TAIL[1][1].match(text.work, match.end())
+            if tail is not None:
+                span, fs = (
+                    (match.start(), tail.end()),
+                    state.revised.get(tail.start("fs"), tail.group("fs")),
+                )
+            state.text.consume(*span)
+            add_partition(state, span, ref, request_size(state, match.span("size")), fs)
             continue
         if part is None:
             if match.group("mount") or match.group("keyword"):
