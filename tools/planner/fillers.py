@@ -18,6 +18,8 @@ from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Token
 
 _VALUE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]*[A-Za-z0-9]$")
+# an issue tracker's key: a project's capitals, a dash and a number ("OPS-2210")
+_TICKET = re.compile(r"^[A-Z]{2,10}-\d{1,6}$")
 
 
 def _hostname(state: PlanState, tokens: list[Token]) -> bool:
@@ -28,6 +30,9 @@ def _hostname(state: PlanState, tokens: list[Token]) -> bool:
         written = state.text.raw(token.start, token.end).strip(".,;:'\"`")
         if not _VALUE.match(written) or not valid.match(written) or written.isdigit():
             continue
+        if _TICKET.match(written):
+            continue  # "OPS-2210 comment: ...": a ticket's key, no host
+
         shaped = bool(re.search(r"\d", written)) and bool(re.search(r"[A-Za-z]", written))
         shaped = shaped or ("-" in written or "." in written) and not is_english(written)
         if shaped and parse_token(written) is None:

@@ -177,7 +177,7 @@ DEBIAN = "debian13-x86_64-minimal-raw.yml"
 
 def _added(plan: Any) -> list[tuple[str, str, str]]:
     return [
-        (o["mount_point"], o["size"], o["fs_type"])
+        (o["mount_point"], o.get("size", "rest"), o["fs_type"])
         for o in _ops(plan)
         if o["op"] == "add_partition"
     ]
@@ -226,3 +226,36 @@ def test_a_second_disk_is_reported_and_the_image_disk_kept(request_text: str) ->
 )
 def test_other_disks_said_in_passing_report_nothing(request_text: str) -> None:
     assert plan_on(DEBIAN, request_text).not_applied == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "mount"),
+    [
+        ("partitions: ESP 512M, / 50G, /var/lib/ceph rest of disk (xfs)", "/var/lib/ceph"),
+        ("add a /srv/samba partition of 20G", "/srv/samba"),
+        ("a separate /var/lib/glusterfs partition, 30G, xfs", "/var/lib/glusterfs"),
+    ],
+)
+def test_a_network_file_system_word_inside_a_mount_point_is_a_local_partition(
+    request_text: str, mount: str
+) -> None:
+    plan = plan_after(DEBIAN, "make the disk 200GB", request_text)
+    assert mount in [m for m, _, _ in _added(plan)]
+    assert plan.not_applied == []
+
+
+def test_a_network_share_is_still_reported() -> None:
+    plan = plan_on(DEBIAN, "mount the NFS share nas:/export at /data")
+    assert _added(plan) == [] and "network file system" in plan.not_applied[0]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "OPS-2210 comment: also bond eno1+eno2 as bond0 with LACP",
+        "INFRA-77 update: the image is for the lab",
+    ],
+)
+def test_a_ticket_key_is_no_hostname(request_text: str) -> None:
+    plan = plan_on(DEBIAN, request_text)
+    assert not [o for o in _ops(plan) if o["op"] == "set_hostname"]

@@ -128,7 +128,8 @@ class _Ask:
 # a file system served over the network: "from the NFS server 10.2.0.4", "an SMB share",
 # "nas:/export/data"
 _NETWORK_MOUNT = re.compile(
-    r"\b(?:nfs(?:v?[34])?|cifs|smb|samba|sshfs|glusterfs|ceph(?:fs)?)\b"
+    # (a word inside a mount point is a local path's: "/var/lib/ceph rest of disk (xfs)")
+    r"(?<![/\w.-])(?:nfs(?:v?[34])?|cifs|smb|samba|sshfs|glusterfs|ceph(?:fs)?)\b(?!/)"
     r"|\bfrom\s+(?:the\s+)?(?:file\s*server|nas|share|server)\b"
     r"|\b[a-z0-9][\w.-]*:/(?!/)[\w/.-]+"  # "nas01:/export/data" (a URL's "://" is not)
 )
