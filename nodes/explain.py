@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context
 from oic_ai.nodes.state import State, record, validation_of
+
+# a question about what the last change left out: "what did you drop exactly?", "which
+# lines couldn't be carried over?", "what got skipped?"
+_ASKS_WHAT_WAS_DROPPED = re.compile(
+    r"\b(?:what|which)\b[^?.]*?\b(?:drop(?:ped)?|left\s+out|leave\s+out|skip(?:ped)?|"
+    r"ignor(?:ed|e)|lost|not\s+(?:applied|carried\s+over|included|done)|"
+    r"(?:couldn'?t|could\s+not|didn'?t|did\s+not|can'?t|cannot)\s+(?:be\s+)?"
+    r"(?:carr(?:y|ied)|appl(?:y|ied)|includ(?:e|ed)|make\s+it|get\s+in|do(?:ne)?|map(?:ped)?))\b",
+    re.IGNORECASE,
+)
 
 
 def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -49,6 +60,14 @@ def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if impossible:
         reasons = "; ".join(dict.fromkeys(entry.split(" — ", 1)[1] for entry in impossible))
         answer = f"That cannot be done in a template: {reasons}."
+    dropped = state.get("last_not_applied")
+    if dropped is not None and _ASKS_WHAT_WAS_DROPPED.search(request):
+        # "what did you drop exactly?": the last change's report, item by item
+        answer = (
+            "Not applied in the last change:\n" + "\n".join(f"- {item}" for item in dropped)
+            if dropped
+            else "Nothing: every part of the last change was applied."
+        )
     offered = str(record(state, "route").get("proposal") or "")
     if offered and not impossible:
         # "would chrony make sense here?": what it is for came above; a "yes" adds it

@@ -251,6 +251,9 @@ class OutputState(TypedDict, total=False):
     """What this turn changed, one line each."""
     not_applied: list[str]
     """Parts of the request that were not applied, with why."""
+    last_not_applied: list[str]
+    """What the last turn that asked for a change did not apply (kept across questions:
+    "what did you drop exactly?")."""
     warnings: list[str]
     """Warnings from applying the plan."""
     diff: str

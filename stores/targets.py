@@ -432,6 +432,11 @@ class TargetRegistry:
             raise KeyError(kind)
         return {word: value for value, names in words.items() for word in names}
 
+    def newest_dist(self, os_name: str) -> str | None:
+        """The dist of ``os_name`` with the highest release number ("newest Ubuntu")."""
+        os = self.oses.get(os_name)
+        return max(os.dists, key=lambda d: _major(self.dists[d])) if os and os.dists else None
+
     def pattern(self, field: str) -> re.Pattern[str]:
         """Return the compiled pattern a template field must match (``hostname``, ...).
 

@@ -359,11 +359,30 @@ def detect_target_spans(text: str) -> list[TargetMention]:
     for kind, table in patterns.kinds:
         find(kind, table)
     find("os", patterns.os_words)
+    mentions = [_newest_of(m, lowered) for m in mentions]
     mentions = _img_after_a_type(mentions, lowered)
     mentions = _mark_negated(mentions, lowered)
     if any(m.kind == "dist" and not m.source for m in mentions):
         mentions = [m for m in mentions if m.kind != "os" or m.negated]
     return mentions
+
+
+# "the newest ubuntu", "latest version of debian": the os's highest release
+_NEWEST_BEFORE = re.compile(
+    r"\b(?:newest|latest|most\s+recent|newer|current)\s+(?:(?:version|release)\s+of\s+)?$"
+)
+
+
+def _newest_of(mention: TargetMention, lowered: str) -> TargetMention:
+    """A bare os said as its newest release is a mention of that dist."""
+    if (
+        mention.kind != "os"
+        or mention.source
+        or not _NEWEST_BEFORE.search(lowered, 0, mention.start)
+    ):
+        return mention
+    newest = load_targets().newest_dist(mention.value)
+    return replace(mention, kind="dist", value=newest) if newest else mention
 
 
 def _img_after_a_type(mentions: list[TargetMention], lowered: str) -> list[TargetMention]:

@@ -259,3 +259,20 @@ def test_a_network_share_is_still_reported() -> None:
 def test_a_ticket_key_is_no_hostname(request_text: str) -> None:
     plan = plan_on(DEBIAN, request_text)
     assert not [o for o in _ops(plan) if o["op"] == "set_hostname"]
+
+
+UBUNTU26 = "ubuntu26-x86_64-minimal-raw.yml"
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "and systemd-boot instead of grub",
+        "systemd-boot rather than grub please",
+        "replace grub with systemd-boot",
+        "systemd-boot in place of grub",
+    ],
+)
+def test_the_bootloader_after_instead_of_is_the_one_replaced(request_text: str) -> None:
+    plan = plan_on(UBUNTU26, request_text)
+    assert _ops(plan) == [{"op": "set_bootloader", "provider": "systemd-boot"}]

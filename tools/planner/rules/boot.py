@@ -123,6 +123,10 @@ def _legacy_thing(text: RequestText, match: re.Match[str]) -> bool:
     return not _BOOT_WORDS.search(text.original, start, end)
 
 
+# what stands before the thing a change replaces: "systemd-boot instead of grub"
+_REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|replacing)\s+(?:the\s+)?$")
+
+
 def rule_bootloader(state: PlanState) -> None:
     """Pick the bootloader (grub, systemd-boot) and boot type (efi, legacy)."""
     text = state.text
@@ -132,6 +136,8 @@ def rule_bootloader(state: PlanState) -> None:
         text.consume(*match.span())
         if match.group("from"):
             continue  # "switch from grub to systemd-boot": only the destination counts
+        if _REPLACED.search(text.work, 0, match.start()):
+            continue  # "systemd-boot instead of grub": grub is what goes
         if match.group("sdboot"):
             state.bootloader["provider"] = "systemd-boot"
         elif match.group("grub"):
