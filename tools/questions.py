@@ -220,6 +220,11 @@ def is_question_part(text: str, *, asked: bool) -> bool:
         return True  # "disk is 4096 MiB now?", "it is ok for this or too small?"
     if first in _QUESTION_WORDS or first in _AUXILIARIES:
         return True
+    if first in ("there's", "theres") or (
+        first == "there" and len(words) > 1 and words[1] in _COPULAS
+    ):
+        return True  # "there's really no way to get it in?": asked by its mark
+
     if first not in IMPERATIVES and any(w in _QUESTION_WORDS for w in words[-3:]):
         return True  # "the cmdline looks like what now?": the question word kept in place
     if first in _MODALS and len(words) > 2 and _about_another_subject(text, words[1]):
@@ -386,6 +391,10 @@ def _opens_with_a_request(part: str) -> bool:
     return _asks_change(part) and read_clause(part).why.startswith(("imperative", "wish", "keeps"))
 
 
+# the head of a noun phrase that names a topic, not a change: "the ssh key bit"
+_TOPIC_HEADS = frozenset("bit part thing stuff piece side issue question point business".split())
+
+
 def _asks_change(part: str, *, weak: bool = True) -> bool:
     """True when ``part`` asks for a change ("keep it raw" counts; small talk does not).
 
@@ -409,4 +418,6 @@ def _asks_change(part: str, *, weak: bool = True) -> bool:
         return False
     if not weak and reading.why.startswith("field ") and all(map(is_english, words)):
         return False  # "apart from the arch" ("hostname gw1" names a value: it asks)
+    if not weak and words and words[0] in ("the", "that", "this") and words[-1] in _TOPIC_HEADS:
+        return False  # "the ssh key bit, there's really no way to get it in?": its topic
     return reading.asking == "asks"

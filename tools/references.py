@@ -166,8 +166,12 @@ def _other_undo_phrases(work: str, marker: Span, vocabulary: ConversationVocabul
 
 def _same_marker(
     text: str, work: str, mentions: list[TargetMention], vocabulary: ConversationVocabulary
-) -> tuple[Span, bool] | None:
-    """The first "same" phrase that refers back, and whether it is a back-only one."""
+) -> tuple[Span, bool, list[Span]] | None:
+    """The first "same" phrase that refers back, and whether it is a back-only one.
+
+    Also the other such phrases of the request ("the same image for ARM64 ... Please
+    prepare same config for aarch64": both say the one thing).
+    """
     sentences = _pieces(work, _SENTENCE_END)
     found: list[tuple[Span, bool]] = []
     for phrase in vocabulary.same:
@@ -198,12 +202,13 @@ def _same_marker(
         for (begin, stop), _ in sorted(found):
             if begin <= end and stop > end:
                 end = stop  # overlapping phrases make one marker
-        return (start, end), first[1]
+        others = [span for span, _ in found if span[0] > end]
+        return (start, end), first[1], others
     for clause in _pieces(work, _CLAUSE_END):
         also = vocabulary.also.search(work, *clause)
         inside = [m.span for m in mentions if _inside(m.span, clause)]
         if also and inside and _only_filler(text, clause, [*inside, also.span()], vocabulary):
-            return also.span(), False
+            return also.span(), False, []
     return None
 
 
@@ -323,11 +328,11 @@ def find_reference(request: str) -> Reference | None:
     same = _same_marker(request, work, mentions, vocabulary)
     if same is None:
         return None
-    marker, back_only = same
+    marker, back_only, others = same
     return Reference(
         kind="same",
         marker=request[marker[0] : marker[1]],
-        spans=_covered(request, marker, list(target_spans), vocabulary),
+        spans=tuple(sorted({*_covered(request, marker, list(target_spans), vocabulary), *others})),
         targets=targets,
         target_spans=target_spans,
         back_only=back_only,

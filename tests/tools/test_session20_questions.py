@@ -31,3 +31,23 @@ def test_a_topic_before_a_question_is_no_change(request_text: str) -> None:
 )
 def test_a_change_before_a_question_still_asks(request_text: str) -> None:
     assert questions_of(request_text).changes
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "the ssh key bit, there's really no way to get it in?",
+        "there is no option for that?",
+        "the docker part, is that the CE one?",
+    ],
+)
+def test_a_question_by_its_mark_about_a_topic_asks_no_change(request_text: str) -> None:
+    asked = questions_of(request_text)
+    assert asked.questions and asked.only_questions
+
+
+@pytest.mark.parametrize(
+    "request_text", ["there's a typo in the hostname, fix it", "add the docker part, is that ok?"]
+)
+def test_there_is_or_a_topic_without_a_question_still_asks(request_text: str) -> None:
+    assert questions_of(request_text).changes

@@ -156,7 +156,11 @@ def _appositive_of_context(
 
 
 # "add that one", "add those pls", "add it": the object is what the request named before
-_POINTING = frozenset("it that this those these them one ones too also as well pls please".split())
+_POINTING = frozenset(
+    "it that this those these them one ones too also as well pls please "
+    # where it goes: "put that in the image", "bake this into the template"
+    "in into onto on to inside the image template build there".split()
+)
 
 
 def _points_back(state: PlanState, clause: Clause, inside: Sequence[Token]) -> bool:

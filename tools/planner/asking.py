@@ -405,6 +405,16 @@ def read_clause(
         # "the rest of the options stay", "that one remains": what stays as it is
         return Reading("context", f"says what stays ({kept!r})")
     stated = next((w for w in head if w in _STATING), "")
+    if not stated and head[0] not in IMPERATIVES:
+        # "hostname gets set per VM by cloud-init": what happens to it, in the passive
+        stated = next(
+            (
+                b
+                for a, b in zip(head[1:5], head[2:6], strict=False)
+                if a == "gets" and (_past(b) or b in _IRREGULAR_PARTICIPLES)
+            ),
+            "",
+        )
     if not stated and head[0] in _DEFINITE and len(head) > 2:
         # "the rescue flows use scp", "our runners handle it", "some teams still run
         # hyper-v": a definite or quantified subject and a verb of what is (not the
@@ -565,16 +575,23 @@ def _relative_wish(words: list[str], wish: str) -> bool:
     return at > 0 and any(w in _RELATIVE for w in words[:at])
 
 
+# participles without -ed that follow "gets": "gets set", "gets built", "gets put"
+_IRREGULAR_PARTICIPLES = frozenset("set put built made done run kept sent shipped written".split())
+
+
 def _past(word: str) -> bool:
     """True for an English past form ("standardised", "moved"), never an imperative."""
     return word.endswith("ed") and word not in IMPERATIVES and len(word) > 4 and inflected(word)
 
 
 # verbs that ask for the image itself, and the words that name it
-_MAKING = frozenset("give draft get build make produce create generate prepare write".split())
+# (and the go-ahead itself: "kindly do the needful", "go ahead and do it", "please proceed")
+_MAKING = frozenset(
+    "give draft get build make produce create generate prepare write do proceed go".split()
+)
 _THE_IMAGE = frozenset(
     "me us it one that this the a an equivalent same template image version thing draft "
-    "please pls can could would you i we".split()
+    "please pls can could would you i we needful kindly ahead and so".split()
 )
 
 

@@ -588,6 +588,13 @@ _PACKER_KEYS = frozenset(
     "ssh_username ssh_password communicator vm_name headless switch_name output_directory "
     "shutdown_command enable_secure_boot format accelerator disk_interface net_device".split()
 )
+# how Packer ran the old build (its build VM, the installer ISO it booted, how it logged in
+# to provision): nothing of the image, so nothing to report
+_PACKER_MACHINERY = frozenset(
+    "iso_url iso_checksum boot_command boot_wait ssh_username ssh_password communicator "
+    "headless output_directory shutdown_command accelerator disk_interface net_device "
+    "switch_name memory cpus".split()
+)
 # the output formats of Packer's qemu builder, as the template's artifact words
 _PACKER_FORMATS = {"qcow2": "qcow2 image", "raw": "raw image"}
 _PACKER_HINT = re.compile(r"\bpacker\b", re.IGNORECASE)
@@ -598,11 +605,18 @@ _HCL_INLINE = re.compile(
 )
 
 
+# a block's opening line: `source "qemu" "runner" {`, `provisioner "shell" {`, `build {`
+_HCL_BLOCK = re.compile(
+    r'^\s*(?:(?:source|provisioner|post-processors?|variable|data|builder)\s+"[\w.-]+"'
+    r'(?:\s+"[\w.-]+")?\s*\{?|(?:build|locals|packer|required_plugins|post-processors)\s*\{)\s*$'
+)
+
+
 def _packer(line: str, found: Found) -> bool:
     match = _HCL.match(line)
-    if re.match(r'^\s*source\s+"[\w-]+"', line):
+    if _HCL_BLOCK.match(line):
         found.saw("Packer")
-        return True  # the builder that ran the old build, nothing of the image
+        return True  # the builder, a provisioner's or the build's own block: nothing of the image
     if match is None or match.group("key") not in _PACKER_KEYS:
         return False
     found.saw("Packer")
@@ -614,7 +628,7 @@ def _packer(line: str, found: Found) -> bool:
         found.said.append(f"disk size {size.group(1)}{unit}iB")
     elif match.group("key") == "format" and value in _PACKER_FORMATS:
         found.said.append(_PACKER_FORMATS[value])
-    else:
+    elif match.group("key") not in _PACKER_MACHINERY:
         found.skip("Packer", match.group("key"))
     return True
 

@@ -30,15 +30,13 @@ def _hostname(state: PlanState, tokens: list[Token]) -> bool:
         written = state.text.raw(token.start, token.end).strip(".,;:'\"`")
         if not _VALUE.match(written) or not valid.match(written) or written.isdigit():
             continue
-        if _TICKET.match(written):
-            continue  # "OPS-2210 comment: ...": a ticket's key, no host
 
         shaped = bool(re.search(r"\d", written)) and bool(re.search(r"[A-Za-z]", written))
         shaped = shaped or ("-" in written or "." in written) and not is_english(written)
         if shaped and parse_token(written) is None:
             found.append((token, written))
-    if len(found) != 1:
-        return False
+    if len(found) != 1 or _TICKET.match(found[0][1]):
+        return False  # (a ticket's key is no host: "OPS-2210 comment: ...")
     token, name = found[0]
     if name == state.facts.hostname:
         state.notes.append(f"the hostname is already {name}")

@@ -61,7 +61,9 @@ _SECTION = re.compile(r"^\s*\[[\w.-]+\]\s*$")
 # lines of such instructions that set nothing a template holds
 _HOUSEKEEPING = re.compile(
     r"^\s*(?:sudo\s+)?(?:install\s+-[dm]|chmod\b|mkdir\b|apt(?:-get)?\s+(?:-\S+\s+)*update\b|"
-    r"(?:dnf|yum|tdnf)\s+(?:-\S+\s+)*makecache\b|gpg\s+--dearmor\b)"
+    r"(?:dnf|yum|tdnf)\s+(?:-\S+\s+)*makecache\b|gpg\s+--dearmor\b|"
+    # a key looked at before it is trusted ("gpg --show-keys --with-fingerprint KEY")
+    r"gpg\s+(?:--?[\w-]+\s+)*?--(?:show-keys|list-keys|fingerprint|verify|list-packets)\b)"
 )
 
 

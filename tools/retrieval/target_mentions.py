@@ -369,7 +369,7 @@ def detect_target_spans(text: str) -> list[TargetMention]:
 
 # "the newest ubuntu", "latest version of debian": the os's highest release
 _NEWEST_BEFORE = re.compile(
-    r"\b(?:newest|latest|most\s+recent|newer|current)\s+(?:(?:version|release)\s+of\s+)?$"
+    r"\b(?:newest|latest|most\s+recent)\s+(?:(?:version|release)\s+of\s+)?$"
 )
 
 

@@ -218,3 +218,21 @@ def test_call_it_in_a_sentence_about_naming_the_devices_is_the_hostname() -> Non
     assert ops["set_hostname"]["hostname"] == "gw-000" and "set_image_name" not in ops
     ops, _ = _plan("call it gw-000")
     assert "set_hostname" not in ops  # alone, "it" is the image
+
+
+def test_packer_blocks_and_build_machinery_ask_nothing() -> None:
+    said = (
+        'We\'re moving off Packer:\n\nsource "qemu" "runner" {\n'
+        '  iso_url      = "https://example.invalid/live-server.iso"\n'
+        '  disk_size    = "40960M"\n  format       = "qcow2"\n  accelerator  = "kvm"\n'
+        '  ssh_username = "packer"\n}\n\nbuild {\n  sources = ["source.qemu.runner"]\n'
+        '  provisioner "shell" {\n    inline = ["sudo apt-get install -y git jq"]\n  }\n}\n'
+    )
+    ops, not_applied = _plan(said)
+    assert ops["set_disk_size"]["size"] in ("40GiB", "40960MiB")
+    assert not_applied == []  # the build VM's ISO, accelerator and login are no image's
+
+
+def test_a_packer_key_of_the_image_without_a_field_is_still_reported() -> None:
+    _, not_applied = _plan('packer: vm_name = "golden", disk_size = "8192"')
+    assert any("vm_name" in item for item in not_applied), not_applied

@@ -276,3 +276,85 @@ UBUNTU26 = "ubuntu26-x86_64-minimal-raw.yml"
 def test_the_bootloader_after_instead_of_is_the_one_replaced(request_text: str) -> None:
     plan = plan_on(UBUNTU26, request_text)
     assert _ops(plan) == [{"op": "set_bootloader", "provider": "systemd-boot"}]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["Kindly do the needful.", "go ahead and do it", "please proceed", "ok, go ahead"],
+)
+def test_the_go_ahead_asks_for_nothing_more(request_text: str) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    assert plan.operations == [] and plan.not_applied == []
+
+
+def test_a_size_for_the_disk_after_do_still_asks() -> None:
+    assert plan_on(UBUNTU, "do the disk").not_applied  # names a field: not a go-ahead
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["add nginx. put that in the image", "add nginx, and put it into the template"],
+)
+def test_a_pointer_to_what_was_just_named_with_its_place_is_no_request(
+    request_text: str,
+) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    assert [o["packages"] for o in _ops(plan) if o["op"] == "add_packages"] == [["nginx"]]
+    assert plan.not_applied == []
+
+
+_INFLUX_DOCS = (
+    "their docs say\n\n"
+    "curl --silent --location -O https://repos.influxdata.com/influxdata-archive.key\n"
+    "{check}\n"
+    "cat influxdata-archive.key | gpg --dearmor | sudo tee "
+    "/etc/apt/trusted.gpg.d/influxdata-archive.gpg > /dev/null\n"
+    "echo 'deb [signed-by=/etc/apt/trusted.gpg.d/influxdata-archive.gpg] "
+    "https://repos.influxdata.com/debian stable main' | sudo tee "
+    "/etc/apt/sources.list.d/influxdata.list\n"
+    "sudo apt-get update && sudo apt-get install telegraf"
+)
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        "gpg --show-keys --with-fingerprint --with-colons ./influxdata-archive.key",
+        "gpg --with-colons --list-keys",
+        "gpg --verify influxdata-archive.key.asc influxdata-archive.key",
+    ],
+)
+def test_a_key_inspected_in_pasted_instructions_asks_nothing(check: str) -> None:
+    plan = plan_on(UBUNTU, _INFLUX_DOCS.format(check=check))
+    assert {"op": "add_packages", "packages": ["telegraf"]} in [
+        {k: v for k, v in o.items() if k != "kernel"} for o in _ops(plan)
+    ]
+    assert plan.not_applied == []
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "telegraf.conf should ship metrics to our influx at https://influx.corp:8086",
+        "the app.yaml must point at our broker mqtt://10.0.0.5",
+        "config.toml needs to have debug off",
+    ],
+)
+def test_a_config_file_said_to_do_something_is_reported_and_changes_nothing(
+    request_text: str,
+) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    assert plan.operations == []
+    assert plan.not_applied and "files are not set by the planner" in plan.not_applied[0]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "hostname gets set per VM by cloud-init on our side",
+        "the disk gets resized at first boot anyway",
+    ],
+)
+def test_what_gets_done_to_something_is_a_statement(request_text: str) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    assert plan.operations == [] and plan.not_applied == []

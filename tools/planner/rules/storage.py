@@ -128,8 +128,7 @@ class _Ask:
 # a file system served over the network: "from the NFS server 10.2.0.4", "an SMB share",
 # "nas:/export/data"
 _NETWORK_MOUNT = re.compile(
-    # (a word inside a mount point is a local path's: "/var/lib/ceph rest of disk (xfs)")
-    r"(?<![/\w.-])(?:nfs(?:v?[34])?|cifs|smb|samba|sshfs|glusterfs|ceph(?:fs)?)\b(?!/)"
+    r"\b(?:nfs(?:v?[34])?|cifs|smb|samba|sshfs|glusterfs|ceph(?:fs)?)\b"
     r"|\bfrom\s+(?:the\s+)?(?:file\s*server|nas|share|server)\b"
     r"|\b[a-z0-9][\w.-]*:/(?!/)[\w/.-]+"  # "nas01:/export/data" (a URL's "://" is not)
 )
@@ -138,6 +137,16 @@ _NETWORK_REASON = (
     "mount unit or cloud-init), not laid out on the image's disk; the template can add the "
     "client package (nfs-common or nfs-utils)"
 )
+
+
+# what lays a partition out on the disk: a size, the rest of the disk or a local file system
+_LAYOUT = re.compile(rf"{SIZE}|\brest\s+of\s+(?:the\s+)?disk\b|\b(?:ext4|xfs|btrfs|ext3|f2fs)\b")
+
+
+def _local_layout(work: str, network: re.Match[str]) -> bool:
+    """True when the network word is part of a mount point the clause lays out locally."""
+    inside_a_path = network.start() > 0 and work[network.start() - 1] == "/"
+    return inside_a_path and _LAYOUT.search(work) is not None
 
 
 def rule_storage_clauses(state: PlanState) -> None:
@@ -199,6 +208,8 @@ def _storage_clauses(state: PlanState) -> None:
             listed.append((bare.group("mount").rstrip("/") or "/", clause.start, clause.end))
             continue
         network = _NETWORK_MOUNT.search(work)
+        if network is not None and _local_layout(work, network):
+            network = None  # "/var/lib/ceph rest of disk (xfs)": a daemon's data, laid out
         if network is not None and _MOUNT.search(work):
             # "mount /scratch from the NFS server 10.2.0.4": a share, no partition of the disk
             state.reject(clause.start, clause.end, _NETWORK_REASON)

@@ -1,0 +1,39 @@
+"""Re-targeting said twice in one request, and a variant named by its type word."""
+
+from __future__ import annotations
+
+import yaml
+
+from oic_ai.graph.agent import TemplateAgent
+
+
+def _target(template: str | None) -> dict[str, str]:
+    return dict(yaml.safe_load(template or "")["target"])
+
+
+def test_the_same_said_twice_is_one_reference_and_nothing_is_reported(
+    agent: TemplateAgent,
+) -> None:
+    first = agent.generate("azure linux 3 raw image for x86_64 with nginx and curl")
+    again = agent.generate(
+        "Customer is asking the same image for ARM64 also (Ampere servers). "
+        "Please prepare same config for aarch64.",
+        session=first.session,
+    )
+    assert _target(again.template)["arch"] == "aarch64"
+    assert again.not_applied == []
+    assert "nginx" in (again.template or "")
+
+
+def test_the_initramfs_one_is_the_network_boot_variant(agent: TemplateAgent) -> None:
+    first = agent.generate("ubuntu 24.04 x86_64 raw image with iperf3 and ethtool")
+    again = agent.generate("now the initramfs one for PXE", session=first.session)
+    assert _target(again.template)["imageType"] == "img"
+    assert again.not_applied == []
+    assert "iperf3" in (again.template or "")
+
+
+def test_rebuilding_the_initramfs_names_no_image_type() -> None:
+    from oic_ai.tools.retrieval.target_mentions import detect_target_spans
+
+    assert detect_target_spans("rebuild the initramfs with the nvme module") == []
