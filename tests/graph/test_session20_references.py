@@ -37,3 +37,14 @@ def test_rebuilding_the_initramfs_names_no_image_type() -> None:
     from oic_ai.tools.retrieval.target_mentions import detect_target_spans
 
     assert detect_target_spans("rebuild the initramfs with the nvme module") == []
+
+
+def test_mapping_package_names_beside_a_retarget_is_what_it_does(agent: TemplateAgent) -> None:
+    first = agent.generate("ubuntu 24.04 raw image with nginx and htop")
+    again = agent.generate(
+        "Alright, now build me the same appliance on Debian 13, adjust package names if they "
+        "differ there.",
+        session=first.session,
+    )
+    assert _target(again.template)["dist"] == "debian13"
+    assert again.not_applied == []

@@ -344,6 +344,14 @@ def read_clause(
         # "have rsyslog forward everything to splunk", "get the kiosk to reboot nightly": a
         # thing made to do something, asked at the head of a clause
         return Reading("asks", f"imperative {head[0]!r}")
+    if (
+        len(head) > 2
+        and head[0].endswith("s")
+        and head[1] in _FLOATING
+        and head[2] in _PRESENT_STATING | _PLURAL_VERBS
+    ):
+        # "builds all happen inside containers": a plural subject, a floating quantifier
+        return Reading("context", f"statement ({head[2]!r})")
     if head[0] in IMPERATIVES and not (len(head) > 1 and head[1] in ("you", "we", "i")):
         return Reading("asks", f"imperative {head[0]!r}")
     if (
@@ -575,6 +583,10 @@ def _relative_wish(words: list[str], wish: str) -> bool:
     return at > 0 and any(w in _RELATIVE for w in words[:at])
 
 
+# quantifiers that float after a plural subject: "builds all happen", "logs both go"
+_FLOATING = frozenset("all both always usually never mostly".split())
+# verbs after such a subject ("drops all inbound" is a verb and its object, no subject)
+_PLURAL_VERBS = frozenset("happen get need stay end boot start break fail land share".split())
 # participles without -ed that follow "gets": "gets set", "gets built", "gets put"
 _IRREGULAR_PARTICIPLES = frozenset("set put built made done run kept sent shipped written".split())
 

@@ -358,3 +358,45 @@ def test_a_config_file_said_to_do_something_is_reported_and_changes_nothing(
 def test_what_gets_done_to_something_is_a_statement(request_text: str) -> None:
     plan = plan_on(UBUNTU, request_text)
     assert plan.operations == [] and plan.not_applied == []
+
+
+IMMUTABLE = "emt3-x86_64-immutable-secureboot-raw.yml"
+
+
+@pytest.mark.parametrize(
+    ("request_text", "expected"),
+    [
+        ("hmm immutable breaks our ota agent. off", {"enabled": False}),
+        ("immutability breaks the updater, turn it off please", {"enabled": False}),
+        ("secure boot kills our nvidia driver. off", {"enabled": True, "secure_boot": False}),
+    ],
+)
+def test_a_setting_said_to_break_something_then_off_turns_it_off(
+    request_text: str, expected: dict[str, bool]
+) -> None:
+    plan = plan_on(IMMUTABLE, request_text)
+    assert _ops(plan) == [{"op": "set_immutability", **expected}]
+    assert plan.not_applied == []
+
+
+def test_a_setting_said_to_break_something_alone_changes_nothing() -> None:
+    plan = plan_on(IMMUTABLE, "immutable breaks our ota agent")
+    assert plan.operations == []
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "rip out gcc and make — builds all happen inside containers anyway",
+        "rip out gcc and make, the builds all run in CI",
+    ],
+)
+def test_a_plural_subject_with_a_floating_quantifier_is_a_statement(request_text: str) -> None:
+    plan = plan_on(UBUNTU, request_text + " ")
+    assert plan.not_applied == []
+
+
+def test_a_verb_with_all_as_its_object_still_asks() -> None:
+    from oic_ai.tools.planner.asking import read_clause
+
+    assert read_clause("drops all inbound except ssh").asking == "asks"

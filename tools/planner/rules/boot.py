@@ -228,6 +228,25 @@ def _consume_before(text: RequestText, match: re.Match[str], pattern: re.Pattern
     return True
 
 
+# what a setting does to something else: "immutable breaks our ota agent"
+_TROUBLE_AFTER = re.compile(
+    r"\s+(?:(?:really|totally|just|also)\s+)?(?:breaks|kills|blocks|prevents|stops|conflicts|"
+    r"interferes|clashes|messes|causes|doesn'?t\s+work|does\s+not\s+work|won'?t\s+work)\b"
+)
+# the next sentence, if it is only the setting's new state: "off", "turn it off pls"
+_BARE_TOGGLE = re.compile(
+    r"\s*(?:so\s+|then\s+)?(?:turn\s+it\s+|switch\s+it\s+|set\s+it\s+|make\s+it\s+)?"
+    r"(?:(?P<off>off|disabled?(?:\s+it)?)|on|enabled?(?:\s+it)?)"
+    r"(?:\s+(?:pls|please|then|for\s+now))?\s*(?:[.!;]|$)"
+)
+
+
+def _clause_end(work: str, start: int) -> int:
+    """Where the clause holding ``start`` ends (after its stop or comma), or the text's end."""
+    found = re.compile(r"[,.!?;\x1f](?=\s|$)").search(work, start)
+    return found.end() if found else len(work)
+
+
 def rule_immutability(state: PlanState) -> None:
     """Turn immutability and secure boot on or off (negations like "without" count)."""
     text = state.text
@@ -240,6 +259,22 @@ def rule_immutability(state: PlanState) -> None:
     kept_secure_boot: tuple[int, int] | None = None  # "keep secure boot": where it was said
     for match, kind in mentions:
         said_from = _said_from(text, match)
+        if _TROUBLE_AFTER.match(text.work, match.end()):
+            # "immutable breaks our ota agent. off": what the setting does is no request;
+            # a bare "off" or "on" right after it says what to do with it
+            end = _clause_end(text.work, match.end())
+            toggle = _BARE_TOGGLE.match(text.work, end)
+            text.consume(match.start(), end, "context")
+            if toggle is None:
+                continue
+            text.consume(*toggle.span())
+            match_off = toggle.group("off") is not None
+            previous = (toggle.end(), match_off)
+            if kind == "secure boot":
+                state.secure_boot = not match_off
+            else:
+                state.immutable = not match_off
+            continue
         negated = _consume_before(text, match, _NEGATED_BEFORE)
         after = _NEGATED_AFTER.match(text.work, match.end())
         if after is not None:  # "turn secure boot off", "immutability disabled"
