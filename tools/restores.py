@@ -48,6 +48,48 @@ def removed_packages(words: str, current: str, history: list[str]) -> tuple[str,
     return tuple(names)
 
 
+def swapped_in(names: Iterable[str], current: str, history: list[str]) -> tuple[str, ...]:
+    """What the turn that took ``names`` out put in their place, still in ``current``.
+
+    "change apache to nginx + php-fpm", then "put apache back like before": the turn that
+    removed apache2 added nginx and php-fpm, so putting apache2 back takes them out again
+    (the swap is undone). A turn that only removed, or added something of another kind
+    beside the removal ("remove mdadm and add ipmitool"), gives nothing: one of the added
+    must do the removed one's job (a capability of the same group in the catalog).
+    """
+    from oic_ai.stores.template_model import template_from_text
+
+    seq = [template_from_text(t).packages for t in history]
+    now = template_from_text(current).packages
+    if not seq or seq[-1] != now:
+        seq.append(now)
+    partners: list[str] = []
+    for name in names:
+        for index in range(len(seq) - 1, 0, -1):
+            before, after = seq[index - 1], seq[index]
+            if name in before and name not in after:
+                added = [p for p in after if p not in before]
+                if _alternatives(name, added):
+                    partners += [p for p in added if p in now]
+                break
+    return tuple(dict.fromkeys(p for p in partners if p not in names))
+
+
+def _alternatives(name: str, added: Iterable[str]) -> bool:
+    """Whether a package of ``added`` does the job of ``name`` (a catalog group in common)."""
+    from oic_ai.stores.capability_catalog import load_catalog
+
+    def groups(package: str) -> set[str]:
+        return {
+            c.group
+            for c in load_catalog().capabilities.values()
+            if c.group and any(package in listed for listed in c.package_table.values())
+        }
+
+    mine = groups(name)
+    return bool(mine) and any(mine & groups(other) for other in added)
+
+
 def _entry_names(doc: Mapping[str, Any]) -> set[str]:
     """The names a template's entries go by: users, option keys, mount points, repos."""
     system = section(doc, "systemConfig")
@@ -143,6 +185,8 @@ def restored_request(request: str, current: str | None, history: list[str]) -> s
         end = restore.span[1]
         if names or entries:
             said = f"add {', '.join(names)}" if names else f"undo the {' '.join(entries)} removal"
+            if partners := swapped_in(names, current, history):
+                said += f" and remove {', '.join(partners)}"  # the swap is undone
         else:
             end = as_before_end(request, end)
             # "put the disk back to 8GiB", "put immutability back on": a value of its own

@@ -68,8 +68,17 @@ def test_debian_tools_no_template_has_are_packages_on_debian(said: str, names: l
     assert added(plan_on("debian13-x86_64-minimal-raw.yml", said)) == names
 
 
-def test_the_list_does_not_speak_for_rpm_targets_or_product_names() -> None:
-    assert "memtester" not in added(plan_on("el10-x86_64-minimal-raw.yml", "memtester lshw"))
+def test_the_list_speaks_for_rpm_targets_only_for_upstream_names_spelt_as_written() -> None:
+    # an upstream tool's name is the same in both families ("memtester", "lshw"); a name
+    # built from the words ("tpm tools") or Debian's own spelling ("nfs-common") is not
+    from oic_ai.tools.planner.rules.package_known import upstream_names
+
+    assert added(plan_on("el10-x86_64-minimal-raw.yml", "memtester lshw")) == ["memtester", "lshw"]
+    assert "tpm-tools" not in added(plan_on("el10-x86_64-minimal-raw.yml", "need the tpm tools"))
+    assert "nfs-common" not in upstream_names()
+
+
+def test_the_list_does_not_speak_for_product_names() -> None:
     assert added(plan_on("ubuntu24-x86_64-minimal-raw.yml", "add PackageKit")) == []
 
 

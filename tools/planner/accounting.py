@@ -613,7 +613,7 @@ def _only_subject(state: PlanState, item: Unread) -> bool:
 def _is_package(state: PlanState, word: str) -> bool:
     from oic_ai.tools.planner.rules.package_names import known as _known
 
-    return word not in FILLER and _known(state, word)
+    return word not in FILLER and _known(state, word, upstream=False)
 
 
 _PURPOSE_TAIL = re.compile(r"\b(?:for|to)\s+(?:the\s+|our\s+|a\s+|an\s+)?[\w-]+$")

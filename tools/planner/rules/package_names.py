@@ -14,9 +14,17 @@ from oic_ai.stores.capability_catalog import Capability, words
 from oic_ai.tools.planner.clauses import sentence_at, split_clauses
 from oic_ai.tools.planner.lexicon import is_common, is_derived, is_english
 from oic_ai.tools.planner.rules.capability_words import real_names
+from oic_ai.tools.planner.rules.package_known import (
+    debian_name as _debian_name,
+)
+from oic_ai.tools.planner.rules.package_known import (
+    dist_library_names as _dist_library_names,
+)
+from oic_ai.tools.planner.rules.package_known import known
 from oic_ai.tools.planner.rules.package_places import (
     no_package_here,
     upstream_library,
+    worked_on,
 )
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.text import Item, Token
@@ -53,76 +61,6 @@ def real(state: PlanState, name: str) -> bool:
                 continue  # "xfce4": Debian's own metapackage too, beside task-xfce-desktop
             return False  # only another dist's spelling ("firefox" is Ubuntu's)
     return True
-
-
-def _debian_name(name: str) -> bool:
-    from oic_ai.stores.debian_names import debian_names
-
-    return name in debian_names()
-
-
-@lru_cache(maxsize=16)
-def _dist_library_names(dist: str) -> frozenset[str]:
-    """The package names the bundled library's templates of ``dist`` install."""
-    from oic_ai.stores.template_library import bundled_templates_dir, iter_template_files
-    from oic_ai.stores.template_model import template_from_text
-
-    names: set[str] = set()
-    root = bundled_templates_dir()
-    for path in iter_template_files(root) if root.is_dir() else ():
-        try:
-            facts = template_from_text(path.read_text(encoding="utf-8"))
-        except OSError:
-            continue
-        if facts.target.dist == dist:
-            names.update(facts.packages)
-            names.update(facts.kernel.packages)
-    return frozenset(names)
-
-
-def known(state: PlanState, name: str, *, as_written: bool = True) -> bool:
-    """True when the synced index, the catalog or the library knows ``name``.
-
-    On a Debian-family target, Debian's list of names counts too for a name written as it
-    is spelt; ``as_written=False`` drops that condition for a name the caller built from
-    what was written ("tcp dump" read as tcpdump).
-    """
-    if state.packages is not None and state.packages.is_package(name):
-        return True
-    if name in state.facts.packages or name in state.facts.kernel.packages:
-        return True  # the template's own
-    if name in state.known_names():
-        return True
-    if state.target.known and family_of(state.target.os, state.target.dist) == "deb":
-        from oic_ai.stores.debian_names import debian_names
-
-        # "memtester": a Debian tool, though no template has it; written as the name is
-        # spelt ("PackageKit" is a product name, not the package packagekit)
-        return name in debian_names() and (not as_written or _written_as_is(state, name))
-    return False
-
-
-def _written_as_is(state: PlanState, name: str) -> bool:
-    """``name`` as it is spelt, an acronym in capitals ("LXDE"), or a product in a list."""
-    pattern = rf"(?<![\w.+-]){re.escape(name)}(?![\w+-]|\.\w)"
-    if re.search(pattern, state.text.original) is not None:
-        return True
-    # an acronym written in capitals, right after a verb that asks for it ("use LXDE
-    # instead", "install VLC"); a product name in mixed case ("PackageKit") is not the
-    # package's spelling, nor is an acronym said of something ("our MDM renames them")
-    asked = rf"\b(?:use|install|add|want|need|with|plus)\s+(?:the\s+)?{re.escape(name.upper())}"
-    if re.fullmatch(r"[a-z][a-z0-9]{1,7}", name) and (
-        re.search(rf"{asked}(?![\w+-]|\.\w)", state.text.original) is not None
-    ):
-        return True
-    # a product's name as products are written ("GIMP", "Thonny", "Git") in a list of
-    # what to install: "LibreOffice, GIMP, and Thonny", "with Vim and Git"
-    if not re.fullmatch(r"[a-z][a-z0-9]{2,15}", name):
-        return False
-    spelt = "|".join(re.escape(s) for s in (name.upper(), name.capitalize()))
-    verbs = r"install|add|need|want|with|plus|and|&|remove|drop|delete|uninstall|purge"
-    listed = rf"(?:\b(?:{verbs})\s+(?:the\s+)?|\w,\s+(?:and\s+)?)(?:{spelt})"
-    return re.search(rf"{listed}(?![\w+-]|\.\w)", state.text.original) is not None
 
 
 def _ambiguous(state: PlanState, token: Token) -> bool:
@@ -571,6 +509,9 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # an account or host name this request used ("ops needs an account")
     if any(token == user.name for user in state.facts.users):
         return False  # "tkaplan: ssh-ed25519 ...": an account the template has
+    found = next((t for t in item.tokens if t.text == token), None)
+    if worked_on(state, found):
+        return False  # "the fstab we do with ansible": a job done elsewhere, and its tool
     if known(state, written):
         return True
     if re.fullmatch(r"[\d.,:~+-]+", written):
@@ -759,9 +700,11 @@ def exact_name(state: PlanState, item: Item) -> str | None:
         return None  # "itself prometheus", "prometheus actual": no such order
     if name in state.catalog.capabilities:
         return None  # "the docker package", "docker itself": the capability's own name
-    if not any(name in c.synonyms for c in state.catalog.capabilities.values()):
-        return None  # no capability shares the word: the usual reading gives the name
     token = next(t for t in item.tokens if t.text == name)
+    if not any(name in c.synonyms for c in state.catalog.capabilities.values()):
+        # no capability shares the word: "wordpress itself" is that name, when it is known
+        written = state.text.raw(token.start, token.end)
+        return written if PACKAGE_TOKEN.match(name) and known(state, written) else None
     written = state.text.raw(token.start, token.end)
     if not PACKAGE_TOKEN.match(name) or not known(state, written):
         return None

@@ -22,7 +22,11 @@ is something else:
   never under the bare name, so the name is reported, not guessed ("install the package
   libfoo" still adds one's own).
 
-A name the index, the catalog or the library knows is read before these checks, so "from
+One place holds even for a known name (:func:`worked_on`): the tool a team does a job
+with ("the fstab we do with ansible", "we manage the hosts with puppet") and the thing
+they do with it ("the fstab" there): how the job is done elsewhere, not what to install.
+
+A name the index, the catalog or the library knows is read before the other checks, so "from
 the proxy, install squid" and "switch from chrony" keep their packages.
 """
 
@@ -110,3 +114,35 @@ def upstream_library(state: PlanState, found: Token, written: str) -> bool:
         f"needs, or 'install the package {written}' if your own repository has it",
     )
     return True
+
+
+# a team's verb of doing a job: "we do", "they manage", "ops will handle", "I configure"
+_DOER = (
+    r"(?:we|they|i|you|ops|it|our\s+\w+|the\s+\w+\s+team)\s+"
+    r"(?:(?:usually|already|always|normally|will|would|can|just|then|also|still|do|'ll)\s+)*"
+    r"(?:do|does|did|manage|manages|handle|handles|configure|configures|deploy|deploys"
+    r"|provision|provisions|automate|automates|mount|mounts|orchestrate|orchestrates"
+    r"|maintain|maintains|template|templates|push|pushes|roll\s+out|rolls\s+out|set\s+up"
+    r"|sets\s+up|write|writes|generate|generates|take\s+care\s+of|takes\s+care\s+of)\b"
+)
+# "... we do with ansible", "we manage the hosts with puppet": the tool the job is done with
+_TOOL_BEFORE = re.compile(rf"\b{_DOER}[^.;:,\n]{{0,40}}?\bwith\s+(?:the\s+|our\s+)?$", re.I)
+# "the fstab we do with ansible", "the mounts they handle": what the job is done on
+_JOB_AFTER = re.compile(rf"\s+{_DOER}", re.I)
+
+
+def worked_on(state: PlanState, found: Token | None) -> bool:
+    """Whether the word ``found`` is a job a team does elsewhere, or the tool it does it with.
+
+    "the fstab we do with ansible", "we manage the hosts with puppet": neither is asked
+    for in the image, even where a package index knows the tool's name.
+    """
+    if found is None:
+        return False
+    text = state.text.original
+    line_start = max(text.rfind("\n", 0, found.start) + 1, found.start - 80)
+    before = text[line_start : found.start]
+    tool = _TOOL_BEFORE.search(before)
+    if tool is not None and not set(tool.group().lower().split()[:-1]) & ADD_VERBS:
+        return True
+    return bool(_JOB_AFTER.match(text, found.end))

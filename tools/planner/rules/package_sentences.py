@@ -269,6 +269,12 @@ REPLACE = re.compile(
     rf"|\bswitch(?:ing)?\s+from\s+(?P<old2>{NAME})\s+to\s+(?P<new2>{NAME})\b"
     rf"|\b(?:(?:with|use|using|add|install)\s+)?(?P<new3>{NAME})\s+(?:instead\s+of|rather\s+than|"
     rf"in\s+place\s+of)\s+(?:the\s+)?(?P<old3>{NAME})\b"
+    # "change apache to nginx", "move the web server from apache over to caddy": read only
+    # when both sides name software (the caller checks), never "change the hostname to gw1"
+    rf"|\b(?:change|changing|switch|switching|move|moving|migrate|migrating|go|going|convert)"
+    rf"\s+(?:(?:the\s+|our\s+)?[a-z]+(?:\s+[a-z]+)?\s+from\s+|from\s+)?(?:the\s+)?"
+    rf"(?P<old4>{NAME})\s+(?:over\s+)?"
+    rf"(?:to|into|for)\s+(?:the\s+)?(?P<new4>{NAME})\b"
 )
 
 

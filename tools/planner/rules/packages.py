@@ -34,6 +34,7 @@ from oic_ai.tools.planner.rules.package_apply import (
     remove_by_patterns,
     remove_packages,
 )
+from oic_ai.tools.planner.rules.package_bindings import apply_module
 from oic_ai.tools.planner.rules.package_conditions import (
     by_means_of,
     capability_in_parentheses,
@@ -93,6 +94,7 @@ from oic_ai.tools.planner.rules.package_names import (
 from oic_ai.tools.planner.rules.package_names import (
     real as _real,
 )
+from oic_ai.tools.planner.rules.package_places import worked_on
 from oic_ai.tools.planner.rules.package_said import said_of
 from oic_ai.tools.planner.rules.package_sentences import NAME as _NAME
 from oic_ai.tools.planner.rules.package_sentences import (
@@ -541,12 +543,26 @@ def _replace_pointing(state: PlanState) -> None:
         state.warn(f"read 'replace it' as: {old[0]} out, {new} in")
 
 
+def _software(state: PlanState, word: str) -> bool:
+    """Whether ``word`` names software: a known package, a capability or a package alias."""
+    if word in FILLER or word in NOT_PACKAGES:
+        return False
+    target = state.target
+    return (
+        _known(state, word)
+        or bool(_find_capabilities(state.catalog, word))
+        or bool(target.known and state.catalog.aliases(word, target.os, target.dist, target.arch))
+    )
+
+
 def _replacements(state: PlanState) -> None:
     """Replace one package with another ("podman instead of docker"): remove one, add one."""
     tokens = tokenize(state.text.work)
     for match in state.text.matches(REPLACE):
-        old = next(g for g in ("old", "old2", "old3") if match.group(g))
-        new = next(g for g in ("new", "new2", "new3") if match.group(g))
+        old = next(g for g in ("old", "old2", "old3", "old4") if match.group(g))
+        new = next(g for g in ("new", "new2", "new3", "new4") if match.group(g))
+        if old == "old4" and not all(_software(state, match.group(g)) for g in (old, new)):
+            continue  # "change the hostname to gw1": no package on either side
         pairs: tuple[tuple[str, Literal["remove", "add"]], ...] = ((old, "remove"), (new, "add"))
         before = len(state.text.claims)
         for group, mode in pairs:
@@ -597,6 +613,9 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         content = content[1:]  # "the browser chromium", "the compositor cage": the name
     if len(item.tokens) == 1 and _SETTING_KEY.search(state.text.original[: item.span[0]]):
         return  # "cgroupDriver: systemd", "log_driver=journald": a setting's value
+    if len(content) == 1 and item.mode != "remove" and worked_on(state, item.tokens[-1]):
+        state.text.consume(*item.span, "context")
+        return  # "the fstab we do with ansible": a job done elsewhere, and its tool
     if (exact := exact_name(state, item)) is not None:
         apply_names(state, item, exact, [exact])  # "prometheus itself": that very package
         return
@@ -682,7 +701,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     ):
         # "SSH and sudo only": a known name; "..., mosquitto and wireguard-tools": a name
         # listed among the things asked for
-        if not slip(state, item, written):
+        if not slip(state, item, written) and not apply_module(state, item, written):
             apply_names(state, item, written, [written])
         return
     if item.mode == "none":
@@ -716,7 +735,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         # "OVMF" is the library's ovmf; "NetworkManager" keeps its case
         name = token if not _known(state, written) and _known(state, token) else written
         if may_be_package(state, item, token, name):
-            if not slip(state, item, name):
+            if not slip(state, item, name) and not apply_module(state, item, name):
                 apply_names(state, item, name, [name])
         return  # not a package ("Firefox", "a ton"): the accounting reports or keeps it
     if content and all(w in RETRIEVAL_WORDS or w in NOT_PACKAGES for w in content):

@@ -1,0 +1,198 @@
+"""Helper p1's round in session 20: package names a family knows, language modules, swaps.
+
+Found on dev15; every sentence here is written for the test.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tools.planner.helpers import added, plan_after, plan_on, removed
+
+AZL = "azl3-x86_64-minimal-raw.yml"
+EL10 = "el10-x86_64-minimal-raw.yml"
+DEBIAN = "debian13-x86_64-minimal-raw.yml"
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+
+
+# --- an upstream tool's name is known on an rpm-family target -----------------------
+
+
+@pytest.mark.parametrize(
+    ("template", "said", "name"),
+    [
+        (AZL, "Packages: nginx, openssl, curl.", "openssl"),
+        (AZL, "please also install openssl and jq", "openssl"),
+        (EL10, "the nodes need environment-modules, numactl and gcc", "environment-modules"),
+        (EL10, "add hwloc plus environment-modules", "environment-modules"),
+        (EL10, "openssl and rsync should be in there too", "openssl"),
+    ],
+)
+def test_an_upstream_name_is_a_package_on_an_rpm_target(
+    template: str, said: str, name: str
+) -> None:
+    result = plan_on(template, said)
+    assert name in added(result), result
+    assert not result.not_applied, result
+
+
+def test_a_name_debian_alone_spells_so_is_not_taken_on_an_rpm_target() -> None:
+    # nfs-common is Debian's half of nfs-utils: the catalog spells it otherwise on rpm
+    from oic_ai.tools.planner.rules.package_known import upstream_names
+
+    assert "nfs-common" not in upstream_names()
+    assert "apache2" not in upstream_names()
+    assert "openssl" in upstream_names()
+
+
+# --- a language's modules named by their own names ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "names"),
+    [
+        ("python3 with numpy, scipy and matplotlib", ["python3-numpy", "python3-scipy"]),
+        ("add numpy and pandas for python3, plus htop", ["python3-numpy", "python3-pandas"]),
+        ("install the python modules: scipy and matplotlib", ["python3-scipy"]),
+        ("we want Python 3 with pandas please", ["python3-pandas"]),
+    ],
+)
+def test_a_language_module_is_its_packaged_name(said: str, names: list[str]) -> None:
+    result = plan_on(UBUNTU, said)
+    for name in names:
+        assert name in added(result), result
+    assert not {"numpy", "scipy", "matplotlib", "pandas"} & set(added(result)), result
+
+
+def test_a_name_outside_the_language_list_stays_as_written() -> None:
+    result = plan_on(UBUNTU, "python3 with numpy and scipy, gnuplot, htop")
+    assert "gnuplot" in added(result), result
+    assert "python3-gnuplot" not in added(result), result
+    assert "python3-htop" not in added(result), result
+
+
+def test_no_language_no_prefix() -> None:
+    result = plan_on(UBUNTU, "add gnuplot and htop")
+    assert not [n for n in added(result) if n.startswith("python3-")], result
+
+
+# --- "change X to Y" swaps one package for another ---------------------------------
+
+INSTALLED = "add apache2, nano and chrony"
+
+
+@pytest.mark.parametrize(
+    ("said", "gone", "new"),
+    [
+        ("change apache to nginx + php-fpm", "apache2", "nginx"),
+        ("switch apache over to caddy", "apache2", "caddy"),
+        ("move the web server from apache to nginx", "apache2", "nginx"),
+        ("could you change our timesync from chrony to ntp", "chrony", "ntp"),
+        ("change nano to vim", "nano", "vim"),
+    ],
+)
+def test_change_one_package_to_another_swaps_them(said: str, gone: str, new: str) -> None:
+    result = plan_after(DEBIAN, INSTALLED, said)
+    assert gone in removed(result), result
+    assert new in added(result), result
+    assert not result.not_applied, result
+
+
+@pytest.mark.parametrize(
+    "said", ["change the hostname to gw1", "change the disk to 8GiB", "switch the image to raw"]
+)
+def test_change_a_field_to_a_value_is_no_swap(said: str) -> None:
+    result = plan_after(DEBIAN, INSTALLED, said)
+    assert not removed(result), result
+    assert not added(result), result
+
+
+# --- a job done elsewhere, and the tool it is done with ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("template", "said", "kept", "never"),
+    [
+        (EL10, "add htop, the fstab we do with ansible", "htop", {"fstab", "ansible"}),
+        (DEBIAN, "install jq, we manage the hosts with ansible anyway", "jq", {"ansible"}),
+        (DEBIAN, "add git, the config they deploy with salt", "git", {"salt"}),
+        (EL10, "put curl in; the mounts we handle with puppet", "curl", {"mounts", "puppet"}),
+    ],
+)
+def test_a_job_done_elsewhere_names_no_package(
+    template: str, said: str, kept: str, never: set[str]
+) -> None:
+    result = plan_on(template, said)
+    assert kept in added(result), result
+    assert not never & set(added(result)), result
+    assert not result.not_applied, result
+
+
+@pytest.mark.parametrize(
+    "said", ["we want an image with ansible and git", "add ansible, we need it on the box"]
+)
+def test_a_tool_asked_for_is_still_added(said: str) -> None:
+    assert "ansible" in added(plan_on(DEBIAN, said))
+
+
+# --- "X itself": that very package -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["and wordpress itself, if debian has it", "also add wordpress itself", "wordpress itself too"],
+)
+def test_a_name_itself_is_that_package(said: str) -> None:
+    assert "wordpress" in added(plan_on(DEBIAN, said))
+
+
+def test_an_unknown_name_itself_adds_nothing() -> None:
+    assert not added(plan_on(DEBIAN, "and qzviewer itself"))
+
+
+# --- putting back what a swap replaced undoes the swap -----------------------------
+
+
+def test_putting_back_the_replaced_package_takes_out_its_replacements() -> None:
+    from oic_ai.tools.applier import apply_plan
+    from oic_ai.tools.restores import restored_request
+    from tests.tools.planner.helpers import template_text
+
+    first = apply_plan(template_text(DEBIAN), plan_on(DEBIAN, "add apache2 and php")).text
+    second = apply_plan(
+        first, plan_after(DEBIAN, "add apache2 and php", "change apache to nginx + php-fpm")
+    ).text
+    for said in (
+        "put apache back like before",
+        "bring apache2 back",
+        "put the apache web server back",
+    ):
+        request = restored_request(said, second, [template_text(DEBIAN), first])
+        assert "add apache2" in request, request
+        assert "remove nginx, php-fpm" in request, request
+
+
+def test_putting_back_a_plain_removal_removes_nothing() -> None:
+    from oic_ai.tools.applier import apply_plan
+    from oic_ai.tools.restores import restored_request
+    from tests.tools.planner.helpers import template_text
+
+    first = apply_plan(template_text(DEBIAN), plan_on(DEBIAN, "add htop and jq")).text
+    second = apply_plan(first, plan_after(DEBIAN, "add htop and jq", "remove htop")).text
+    request = restored_request("put htop back", second, [template_text(DEBIAN), first])
+    assert request.startswith("add htop"), request
+    assert "remove" not in request, request
+
+
+def test_putting_back_what_a_turn_removed_beside_an_unrelated_addition_keeps_the_addition() -> None:
+    from oic_ai.tools.applier import apply_plan
+    from oic_ai.tools.restores import restored_request
+    from tests.tools.planner.helpers import template_text
+
+    first = apply_plan(template_text(DEBIAN), plan_on(DEBIAN, "add mdadm")).text
+    second = apply_plan(
+        first, plan_after(DEBIAN, "add mdadm", "remove mdadm and add ipmitool")
+    ).text
+    request = restored_request("could you put mdadm back", second, [template_text(DEBIAN), first])
+    assert "add mdadm" in request, request
+    assert "ipmitool" not in request, request
