@@ -196,3 +196,57 @@ def test_putting_back_what_a_turn_removed_beside_an_unrelated_addition_keeps_the
     request = restored_request("could you put mdadm back", second, [template_text(DEBIAN), first])
     assert "add mdadm" in request, request
     assert "ipmitool" not in request, request
+
+
+# --- packages in a pasted list beside a repository ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "names"),
+    [
+        (
+            "- OS: Debian 13\n- Grafana from the Grafana repo: deb https://apt.grafana.com "
+            "stable main\n- packages: grafana, mosquitto",
+            ["grafana", "mosquitto"],
+        ),
+        (
+            "use the Acme repo, deb https://apt.acme.example stable main\nPackages: acme-agent, jq",
+            ["acme-agent", "jq"],
+        ),
+        ("* extra packages: htop and grafana\n* the grafana repo is fine", ["htop", "grafana"]),
+        (
+            "add the grafana repo: deb https://apt.grafana.com stable main\ninstall grafana and jq",
+            ["grafana", "jq"],
+        ),
+    ],
+)
+def test_a_packages_header_lists_packages_beside_a_repository(said: str, names: list[str]) -> None:
+    result = plan_on(DEBIAN, said)
+    for name in names:
+        assert name in added(result), result
+    assert not result.not_applied, result
+
+
+def test_a_sources_line_ends_at_its_line() -> None:
+    result = plan_on(DEBIAN, "deb https://apt.grafana.com stable main\ninstall grafana")
+    repos = [op for op in result.operations if op.op == "add_repository"]
+    assert repos and getattr(repos[0], "component", None) == "main", result
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "They now also want InfluxDB. The mail says: install influxdb2",
+        "we'd like Telegraf as well, so install telegraf",
+        "Also Grafana please; the package is grafana-server",
+    ],
+)
+def test_a_product_whose_package_the_request_installs_is_read(said: str) -> None:
+    result = plan_on(DEBIAN, said)
+    assert added(result), result
+    assert not result.not_applied, result
+
+
+def test_a_product_with_no_package_in_the_request_is_still_reported() -> None:
+    result = plan_on(DEBIAN, "We need Foobarix too. install htop")
+    assert result.not_applied, result

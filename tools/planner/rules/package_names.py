@@ -547,6 +547,7 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "x86 nuc", "arm64 board": the hardware the target runs on
     quoted = f"`{written}`" in state.text.original
     marked = quoted or any(w in ("package", "packages") for w in before)
+    marked = marked or (found is not None and _under_packages_header(state, found.start))
     phrase = before[-1:] == ["the"] or len([w for w in words if w not in FILLER]) > 1
     if not marked and found is not None and upstream_library(state, found, written):
         return False  # "plus libmodbus": Debian ships libmodbus5 and libmodbus-dev
@@ -571,6 +572,22 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         and not is_common(token)
         and not is_derived(token)  # "audit wants everything reproducible"
     )
+
+
+# "- packages: grafana, mosquitto", "Packages: nginx, openssl, curl": a list headed by
+# the word, up to the name on the same line
+_PACKAGES_HEADER = re.compile(
+    r"(?:^|[\n;(]|[-*•]\s)\s*(?:extra\s+|additional\s+|more\s+)?(?:packages?|pkgs?)\s*:\s*"
+    r"(?:[\w.+-]+\s*(?:,|\band\b|&)\s*)*$",
+    re.IGNORECASE,
+)
+
+
+def _under_packages_header(state: PlanState, at: int) -> bool:
+    """Whether the name at ``at`` is in a list that a "packages:" header opens on its line."""
+    said = state.text.original
+    line = said[said.rfind("\n", 0, at) + 1 : at]
+    return _PACKAGES_HEADER.search(line) is not None
 
 
 def _in_a_package_list(state: PlanState, found: Token) -> bool:

@@ -95,6 +95,7 @@ from oic_ai.tools.planner.rules.package_names import (
     real as _real,
 )
 from oic_ai.tools.planner.rules.package_places import worked_on
+from oic_ai.tools.planner.rules.package_products import products_of_added
 from oic_ai.tools.planner.rules.package_said import said_of
 from oic_ai.tools.planner.rules.package_sentences import NAME as _NAME
 from oic_ai.tools.planner.rules.package_sentences import (
@@ -274,6 +275,7 @@ def rule_packages(state: PlanState) -> None:
     apply_shared_noun_siblings(state, siblings)
     prefer_picks(state, picks)
     final_intent(state)
+    products_of_added(state)  # "want InfluxDB ... install influxdb2": read by the package
 
 
 _DETERMINERS = frozenset("the a an our some their its your my this that these those".split())

@@ -44,8 +44,10 @@ _CUE = re.compile(
 # "URL bookworm main", "URL, bookworm, stable": separated by spaces or commas
 _POSITIONAL = re.compile(
     # a suite with slashes ("noble/mongodb-org/8.0 multiverse") when a component follows
-    r"(?:\s*,\s*|\s+)\(?(?P<suite>[a-z][a-z0-9.-]*(?:/[a-z0-9][a-z0-9.-]*)+(?=[ \t]+[a-z])"
-    r"|[a-z][a-z0-9.-]*)(?P<components>(?:(?:\s*[,/]\s*|\s+)(?!(?:with|and|key|signed|signing|gpg|"
+    # (a sources.list line ends at its line's end: "main\ninstall grafana" is no component)
+    r"(?:[ \t]*,[ \t]*|[ \t]+)\(?(?P<suite>[a-z][a-z0-9.-]*(?:/[a-z0-9][a-z0-9.-]*)+(?=[ \t]+[a-z])"
+    r"|[a-z][a-z0-9.-]*)(?P<components>(?:(?:[ \t]*[,/][ \t]*|[ \t]+)(?!(?:with|and|key|signed|"
+    r"signing|gpg|"
     r"priority|prio|suite|component|components|codename|for|from|to|at|on|in|please|too|also|"
     r"then)\b)[a-z][a-z0-9-]*)*)"
     # what ends the line: its end, a stop, a new line, "(key ...)", " / key ...", a field word
