@@ -250,3 +250,45 @@ def test_a_product_whose_package_the_request_installs_is_read(said: str) -> None
 def test_a_product_with_no_package_in_the_request_is_still_reported() -> None:
     result = plan_on(DEBIAN, "We need Foobarix too. install htop")
     assert result.not_applied, result
+
+
+# --- needs named by what they do ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "with file sharing for the windows pcs and sharing the printer",
+        "we need sharing the printers too",
+        "add printer sharing",
+        "and also the print sharing please",
+    ],
+)
+def test_sharing_the_printer_is_printing(said: str) -> None:
+    assert "cups" in added(plan_on(DEBIAN, said))
+
+
+@pytest.mark.parametrize("said", ["add monitoring of the nodes", "add sharing the cake"])
+def test_a_gerund_whose_turned_phrase_names_nothing_adds_no_printing(said: str) -> None:
+    assert "cups" not in added(plan_on(DEBIAN, said))
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("It will be a little home server for sharing the photos with samba", "samba"),
+        ("it will be a server with samba and htop", "samba"),
+        ("This is a gateway with node monitoring", "prometheus-node-exporter"),
+        ("a kiosk for showing the menu with chromium", "chromium"),
+    ],
+)
+def test_what_the_machine_comes_with_is_added(said: str, name: str) -> None:
+    result = plan_on(DEBIAN, said, mode="create")
+    assert name in added(result), result
+
+
+@pytest.mark.parametrize(
+    "said", ["it was a mess with ansible", "It is a box with two nics", "it is a mess with git"]
+)
+def test_a_statement_of_something_else_adds_nothing(said: str) -> None:
+    assert not added(plan_on(DEBIAN, said, mode="create"))

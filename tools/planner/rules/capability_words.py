@@ -6,6 +6,7 @@ a name is known anywhere, and the capability phrases of a list item (cached look
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -147,3 +148,29 @@ def find_capabilities(catalog: CapabilityCatalog, text: str) -> tuple[Capability
     if not any(w in known or w.removesuffix("s") in known for w in words(text)):
         return ()
     return find_capabilities_cached(catalog, text)
+
+
+# "sharing the printer", "monitoring the nodes": a gerund and its object, which the
+# catalog names the other way round ("printer sharing", "node monitoring")
+_GERUND_OBJECT = re.compile(
+    r"^(?P<pre>(?:.*\s)?)(?P<verb>[a-z]{3,}ing)\s+(?:(?:the|a|an|our|their|its|my|his|her|"
+    r"some|all|any)\s+)?(?P<noun>[a-z][a-z0-9]+)$"
+)
+
+
+def object_first(catalog: CapabilityCatalog, text: str) -> str | None:
+    """``text`` with a closing gerund and its object turned round, when a capability says so.
+
+    "sharing the printer" is "printer sharing", "monitoring the nodes" "node monitoring";
+    None when the text has no such ending or the turned phrase names no capability.
+    """
+    found = _GERUND_OBJECT.match(text)
+    if found is None:
+        return None
+    noun = found.group("noun")
+    for single in dict.fromkeys((noun, noun.removesuffix("s"))):
+        turned = f"{found.group('pre')}{single} {found.group('verb')}"
+        phrase = f"{single} {found.group('verb')}"
+        if any(phrase in c.synonyms for c in catalog.capabilities.values()):
+            return turned
+    return None
