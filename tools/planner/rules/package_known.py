@@ -38,9 +38,7 @@ def dist_library_names(dist: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def known(
-    state: PlanState, name: str, *, as_written: bool = True, upstream: bool = True
-) -> bool:
+def known(state: PlanState, name: str, *, as_written: bool = True, upstream: bool = True) -> bool:
     """True when the synced index, the catalog or the library knows ``name``.
 
     On a Debian-family target, Debian's list of names counts too for a name written as it

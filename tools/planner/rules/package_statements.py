@@ -1,0 +1,52 @@
+"""What a statement of the machine says it comes with: "a home server ... with samba".
+
+A sentence that says what the machine is ("It will be a little home server with samba")
+or what it is for ("for sharing the photos with samba") is a statement, read as context;
+the software it names after its last "with" is still asked for, when that is a known
+package name or a capability's phrase.
+"""
+
+from __future__ import annotations
+
+import re
+
+from oic_ai.stores.capability_catalog import words
+from oic_ai.tools.planner.rules.capability_words import covered_words, find_capabilities
+from oic_ai.tools.planner.rules.package_known import known
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.text import Item
+from oic_ai.tools.planner.words import FILLER, RETRIEVAL_WORDS
+
+# what the machine is or will be: "it will be a ...", "this is a ...", "it's going to be a"
+_IS_A_MACHINE = re.compile(
+    r"(?:it|this|that|the\s+\w+)\s+(?:is|'s|will\s+be|would\s+be|should\s+be|"
+    r"is\s+going\s+to\s+be|becomes|will\s+become)\s+(?:a|an|our|my|the)\b"
+)
+
+
+def with_what(state: PlanState, item: Item) -> Item | None:
+    """What a statement of what the machine is says it comes with, as an item to add.
+
+    "It will be a little home server with samba", "(a server) for sharing the photos with
+    samba": a statement of what the machine is or will be, naming a machine, or the
+    purpose it is for; the words after its last "with" are a known name or a capability's
+    phrase (every word of them). Anything else ("it is a box with two nics", "it was a
+    mess with ansible") leaves the statement whole.
+    """
+    tokens = [t for t in item.tokens if t.kind == "word"]
+    at = max((i for i, t in enumerate(tokens) if t.text == "with"), default=-1)
+    opening = " ".join(t.text for t in tokens[:at])
+    if item.aside_by == "":
+        if not _IS_A_MACHINE.match(opening) or not {t.text for t in tokens[:at]} & RETRIEVAL_WORDS:
+            return None
+    elif item.aside_by != "for" or not tokens or not tokens[0].text.endswith("ing"):
+        return None
+    tail = tokens[at + 1 :] if at > 0 else []
+    said = [t.text for t in tail if t.text not in FILLER]
+    if not said or len(said) > 3:
+        return None
+    if len(said) == 1 and known(state, state.text.raw(tail[-1].start, tail[-1].end)):
+        return Item("add", tail, "with")
+    capabilities = find_capabilities(state.catalog, " ".join(said))
+    covered = covered_words(capabilities, words(" ".join(said))) if capabilities else []
+    return Item("add", tail, "with") if covered and all(covered) else None
