@@ -20,7 +20,7 @@ from oic_ai.tools.planner.rules.package_known import (
 from oic_ai.tools.planner.rules.package_known import (
     dist_library_names as _dist_library_names,
 )
-from oic_ai.tools.planner.rules.package_known import known
+from oic_ai.tools.planner.rules.package_known import known as known
 from oic_ai.tools.planner.rules.package_places import (
     no_package_here,
     upstream_library,
