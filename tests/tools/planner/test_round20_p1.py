@@ -292,3 +292,41 @@ def test_what_the_machine_comes_with_is_added(said: str, name: str) -> None:
 )
 def test_a_statement_of_something_else_adds_nothing(said: str) -> None:
     assert not added(plan_on(DEBIAN, said, mode="create"))
+
+
+@pytest.mark.parametrize(
+    ("said", "names"),
+    [
+        (
+            "Also we need the NVIDIA driver for the cards, and the CUDA toolkit",
+            ["nvidia-driver-550"],
+        ),
+        ("install cuda please", ["nvidia-cuda-toolkit"]),
+        ("add the nvidia drivers", ["nvidia-driver-550"]),
+        ("put a lightweight desktop on it", ["xfce4"]),
+        ("ubuntu with a light desktop and chromium", ["xfce4", "chromium"]),
+    ],
+)
+def test_named_by_what_it_is_on_ubuntu(said: str, names: list[str]) -> None:
+    result = plan_on(UBUNTU, said)
+    for name in names:
+        assert name in added(result), result
+
+
+def test_the_nvidia_driver_on_an_rpm_target_is_reported_not_guessed() -> None:
+    result = plan_on(EL10, "add the nvidia driver")
+    assert not added(result), result
+    assert result.not_applied, result
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["for the analysis: R, python3 with numpy", "install R and gnuplot", "add python3 and R"],
+)
+def test_r_in_a_list_of_programs_is_r_base(said: str) -> None:
+    assert "r-base" in added(plan_on(UBUNTU, said))
+
+
+@pytest.mark.parametrize("said", ["plan R for later", "we call it plan R, add htop"])
+def test_a_capital_r_outside_a_list_adds_no_r(said: str) -> None:
+    assert "r-base" not in added(plan_on(UBUNTU, said))

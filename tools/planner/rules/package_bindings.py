@@ -65,3 +65,30 @@ def apply_module(state: PlanState, item: Item, name: str) -> bool:
         return False
     apply_names(state, item, name, [packaged])
     return True
+
+
+# a language written by its one capital letter in a list of programs: "R, python3, gnuplot"
+_ONE_LETTER = {"R": "r-language"}
+
+
+def one_letter_language(state: PlanState, item: Item) -> str | None:
+    """The capability a list item names by a language's one capital letter ("R"), if any.
+
+    Only the letter alone, written in capitals, as an item of a list (a comma or "and"
+    beside it): "R, python3 with numpy" asks for R; "plan R" or "r/w" never does.
+    """
+    words = [t for t in item.tokens if t.kind == "word"]
+    if len(words) != 1:
+        return None
+    token = words[0]
+    capability = _ONE_LETTER.get(state.text.raw(token.start, token.end))
+    if capability is None or capability not in state.catalog.capabilities:
+        return None
+    said = state.text.original
+    asked = re.search(r"\b(?:install|add|with|plus|and|need|want)\s+$", said[: token.start])
+    before = re.search(r"([\w.+-]+)\s*(?:,|\band|&|:)\s*$", said[: token.start])
+    after = re.match(r"\s*(?:,|\band\b|&)\s*([\w.+-]+)", said[token.end :])
+    beside = [m.group(1) for m in (before, after) if m is not None]
+    listed = asked is not None and asked.group().split()[0] != "and"
+    listed = listed or any(known(state, w) or known(state, w.lower()) for w in beside)
+    return capability if listed else None

@@ -35,7 +35,7 @@ from oic_ai.tools.planner.rules.package_apply import (
     remove_by_patterns,
     remove_packages,
 )
-from oic_ai.tools.planner.rules.package_bindings import apply_module
+from oic_ai.tools.planner.rules.package_bindings import apply_module, one_letter_language
 from oic_ai.tools.planner.rules.package_conditions import (
     by_means_of,
     capability_in_parentheses,
@@ -609,6 +609,9 @@ def _said_phrase(capabilities: Sequence[Capability], item: Item) -> bool:
 
 def _resolve_item(state: PlanState, item: Item) -> None:
     """Read one list item ("docker", "node monitoring", "htop") as packages to add or remove."""
+    if item.mode != "remove" and (language := one_letter_language(state, item)) is not None:
+        apply_capabilities(state, item, [state.catalog.capabilities[language]])  # "R, python3"
+        return
     content = [w for w in item.words if w not in FILLER]
     if len(content) == 2 and content[1] in HEAD_NOUNS and PACKAGE_TOKEN.match(content[0]):
         content = content[:1]  # "the cockpit-podman plugin" names cockpit-podman
