@@ -330,3 +330,16 @@ def test_r_in_a_list_of_programs_is_r_base(said: str) -> None:
 @pytest.mark.parametrize("said", ["plan R for later", "we call it plan R, add htop"])
 def test_a_capital_r_outside_a_list_adds_no_r(said: str) -> None:
     assert "r-base" not in added(plan_on(UBUNTU, said))
+
+
+def test_a_capability_word_naming_a_mirror_is_not_reported() -> None:
+    said = "add our cuda mirror: url https://mirror.example.org/cuda/el10 call it cuda"
+    result = plan_on(EL10, said)
+    assert not result.not_applied, result
+
+
+def test_a_hyphenated_name_from_a_repository_keeps_its_spelling() -> None:
+    first = "add our cuda mirror: url https://mirror.example.org/cuda/el10 call it cuda"
+    for said in ("and from that repo install cuda-toolkit", "install cuda-toolkit from it"):
+        result = plan_after(EL10, first, said)
+        assert "cuda-toolkit" in added(result), result

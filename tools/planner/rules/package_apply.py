@@ -39,6 +39,14 @@ def apply_names(state: PlanState, item: Item, asked: str, names: list[str]) -> N
         add_packages(state, item, names, asked)
 
 
+# a repository's noun right after a capability's word: "our cuda mirror", "the cuda rpm repo"
+_NAMES_A_SOURCE = re.compile(
+    r"\s+(?:(?:rpm|deb|apt|yum|dnf|internal|private|local)\s+)?"
+    r"(?:mirror|mirrors|repo|repos|repository|repositories|feed|channel|ppa)\b",
+    re.IGNORECASE,
+)
+
+
 def apply_capabilities(
     state: PlanState, item: Item, capabilities: Sequence[Capability], *, extra: bool = False
 ) -> None:
@@ -54,6 +62,8 @@ def apply_capabilities(
     for capability in capabilities:
         packages = capability.packages_for(target.os, target.dist, target.arch)
         if not packages and item.mode != "remove":
+            if _NAMES_A_SOURCE.match(state.text.original, item.span[1]):
+                return  # "our cuda mirror": the name of a repository, read by its own rule
             state.reject(
                 *item.span,
                 f"{capability.name} has no packages on {target.dist}: {capability.note}",

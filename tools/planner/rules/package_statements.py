@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 
 from oic_ai.stores.capability_catalog import words
+from oic_ai.tools.planner.clauses import sentence_at, split_clauses
 from oic_ai.tools.planner.rules.capability_words import covered_words, find_capabilities
 from oic_ai.tools.planner.rules.package_known import known
+from oic_ai.tools.planner.rules.package_sentences import from_repository
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item
-from oic_ai.tools.planner.words import FILLER, RETRIEVAL_WORDS
+from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES, RETRIEVAL_WORDS
 
 # what the machine is or will be: "it will be a ...", "this is a ...", "it's going to be a"
 _IS_A_MACHINE = re.compile(
@@ -50,3 +52,33 @@ def with_what(state: PlanState, item: Item) -> Item | None:
     capabilities = find_capabilities(state.catalog, " ".join(said))
     covered = covered_words(capabilities, words(" ".join(said))) if capabilities else []
     return Item("add", tail, "with") if covered and all(covered) else None
+
+
+# "from that repo", "out of our mirror", "from it": a repository as the source of a name
+_FROM_A_SOURCE = re.compile(
+    r"\b(?:from|out\s+of|via)\s+(?:it|there|(?:that|the|our|this|their|its)\s+(?:[\w.-]+\s+)?"
+    r"(?:repo|repos|repository|mirror|feed|channel))\b"
+)
+
+
+def from_a_repository(state: PlanState, item: Item) -> bool:
+    """Whether ``item`` comes from a repository the request adds or the template has."""
+    if from_repository(state, item):
+        return True
+    if not state.facts.repositories:
+        return False
+    span = sentence_at(split_clauses(state.text.original), item.span[0])
+    sentence = state.text.original[span[0] : span[1]] if span else state.text.original
+    return _FROM_A_SOURCE.search(sentence.lower()) is not None
+
+
+def names_software_word(state: PlanState, word: str) -> bool:
+    """Whether ``word`` names software: a known package, a capability or a package alias."""
+    if word in FILLER or word in NOT_PACKAGES:
+        return False
+    target = state.target
+    return (
+        known(state, word)
+        or bool(find_capabilities(state.catalog, word))
+        or bool(target.known and state.catalog.aliases(word, target.os, target.dist, target.arch))
+    )

@@ -110,7 +110,11 @@ from oic_ai.tools.planner.rules.package_sentences import (
     questions,
     said_from_a_repository,
 )
-from oic_ai.tools.planner.rules.package_statements import with_what
+from oic_ai.tools.planner.rules.package_statements import (
+    from_a_repository,
+    names_software_word,
+    with_what,
+)
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token, line_breaks, split_items, tokenize
 from oic_ai.tools.planner.words import (
@@ -551,25 +555,15 @@ def _replace_pointing(state: PlanState) -> None:
         state.warn(f"read 'replace it' as: {old[0]} out, {new} in")
 
 
-def _software(state: PlanState, word: str) -> bool:
-    """Whether ``word`` names software: a known package, a capability or a package alias."""
-    if word in FILLER or word in NOT_PACKAGES:
-        return False
-    target = state.target
-    return (
-        _known(state, word)
-        or bool(_find_capabilities(state.catalog, word))
-        or bool(target.known and state.catalog.aliases(word, target.os, target.dist, target.arch))
-    )
-
-
 def _replacements(state: PlanState) -> None:
     """Replace one package with another ("podman instead of docker"): remove one, add one."""
     tokens = tokenize(state.text.work)
     for match in state.text.matches(REPLACE):
         old = next(g for g in ("old", "old2", "old3", "old4") if match.group(g))
         new = next(g for g in ("new", "new2", "new3", "new4") if match.group(g))
-        if old == "old4" and not all(_software(state, match.group(g)) for g in (old, new)):
+        if old == "old4" and not all(
+            names_software_word(state, match.group(g)) for g in (old, new)
+        ):
             continue  # "change the hostname to gw1": no package on either side
         pairs: tuple[tuple[str, Literal["remove", "add"]], ...] = ((old, "remove"), (new, "add"))
         before = len(state.text.claims)
@@ -692,6 +686,14 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         token, is_name = "", False  # "Moby/Docker": two names for one thing
     if capabilities and token and not _names_capability(capabilities, token):
         capabilities = ()  # "python3-pip" names a package, not the python capability
+    if (
+        capabilities
+        and is_name
+        and "-" in token
+        and not any(c.packages_for(target.os, target.dist, target.arch) for c in capabilities)
+        and from_a_repository(state, item)
+    ):
+        capabilities = ()  # "from that repo install cuda-toolkit": the repository's name
     if capabilities:
         item_words = words(text)
         covered = _covered(capabilities, item_words)
