@@ -343,3 +343,27 @@ def test_a_hyphenated_name_from_a_repository_keeps_its_spelling() -> None:
     for said in ("and from that repo install cuda-toolkit", "install cuda-toolkit from it"):
         result = plan_after(EL10, first, said)
         assert "cuda-toolkit" in added(result), result
+
+
+# --- a role of a client/server pair: "no broker" ------------------------------------
+
+MQTT = "add mosquitto, mosquitto-clients and nginx"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "there only mosquitto-clients, no broker",
+        "no broker please",
+        "we only need mosquitto-clients there, drop the broker",
+        "remove the broker, the gateway has one",
+    ],
+)
+def test_no_broker_removes_the_broker_and_keeps_the_clients(said: str) -> None:
+    result = plan_after(DEBIAN, MQTT, said)
+    assert "mosquitto" in removed(result), result
+    assert "mosquitto-clients" not in removed(result), result
+
+
+def test_no_broker_where_none_is_installed_removes_nothing() -> None:
+    assert not removed(plan_after(DEBIAN, "add nginx", "no broker please"))

@@ -82,3 +82,36 @@ def names_software_word(state: PlanState, word: str) -> bool:
         or bool(find_capabilities(state.catalog, word))
         or bool(target.known and state.catalog.aliases(word, target.os, target.dist, target.arch))
     )
+
+
+# the part of a client/server pair a role noun names: the server side ("server" alone is
+# too wide: a web, ssh or print server)
+_SERVER_ROLES = frozenset("broker brokers daemon daemons".split())
+_CLIENT_SIDE = re.compile(r"-(?:clients?|cli|tools|utils)$")
+
+
+def server_side(state: PlanState, item: Item) -> list[str]:
+    """The installed server half a removal names by its role ("no broker", "drop the server").
+
+    "only mosquitto-clients, no broker": the broker is the package of an installed
+    capability whose phrases name that role ("message broker"), less its client side
+    ("mosquitto-clients"). Empty when the item is not a role alone, or no capability the
+    template or the request has plays it, or several do.
+    """
+    said = [w for w in item.words if w not in FILLER]
+    if item.mode != "remove" or len(said) != 1 or said[0] not in _SERVER_ROLES:
+        return []
+    role = said[0].removesuffix("s")
+    target = state.target
+    have = {*state.facts.packages, *state.add}
+    playing: list[list[str]] = []
+    for capability in state.catalog.capabilities.values():
+        if not any(p.split()[-1] == role for p in capability.synonyms):
+            continue
+        listed = capability.packages_for(target.os, target.dist, target.arch)
+        names = [n for n in listed if n in have and not _CLIENT_SIDE.search(n)]
+        if names and names not in playing:
+            playing.append(names)
+    # one capability plays the role, or the role names nothing ("no server" beside an ssh
+    # server and a web server is for the other rules to read or report)
+    return playing[0] if len(playing) == 1 else []

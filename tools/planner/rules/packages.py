@@ -113,6 +113,7 @@ from oic_ai.tools.planner.rules.package_sentences import (
 from oic_ai.tools.planner.rules.package_statements import (
     from_a_repository,
     names_software_word,
+    server_side,
     with_what,
 )
 from oic_ai.tools.planner.state import PlanState
@@ -415,6 +416,9 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
     if trimmed is None:
         if item.verb and any(w in _PRONOUNS for w in item.words):
             state.text.consume(*item.span, "context")  # "our team installs it later"
+        return
+    if server := server_side(state, trimmed):
+        remove_packages(state, trimmed, server, " ".join(trimmed.words))  # "no broker"
         return
     if described_removal(state, trimmed):
         return
