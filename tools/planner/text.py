@@ -428,6 +428,30 @@ _NEW_CLAUSE = frozenset("so because since although though whereas please".split(
 _PLACE_WORDS = frozenset("on in at from into onto via inside".split())
 
 
+# a hedge on how much is asked, never a place: "at least", "at the very least", "at minimum"
+_HEDGES = (
+    ("at", "least"),
+    ("at", "the", "very", "least"),
+    ("at", "a", "minimum"),
+    ("at", "minimum"),
+)
+
+
+def _without_hedges(tokens: Sequence[Token]) -> list[Token]:
+    """``tokens`` without the words of a hedge ("add at least htop" is "add htop")."""
+    kept: list[Token] = []
+    index = 0
+    while index < len(tokens):
+        words = [t.text for t in tokens[index : index + 4]]
+        hedge = next((h for h in _HEDGES if tuple(words[: len(h)]) == h), None)
+        if hedge is not None and all(t.kind == "word" for t in tokens[index : index + len(hedge)]):
+            index += len(hedge)
+            continue
+        kept.append(tokens[index])
+        index += 1
+    return kept
+
+
 def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator[Item]:
     """Split the words into list items, each under the add or remove verb before it.
 
@@ -438,6 +462,7 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
     ``breaks`` are where lines end: an item never runs on into the next line ("docker and
     git" then "2) Tom wants htop"), and a line that ended on an item forgets its verb.
     """
+    tokens = _without_hedges(tokens)  # "add at least the nfs client": add the nfs client
     mode: Literal["add", "remove", "none"] = "none"
     verb_word = ""
     current: list[Token] = []

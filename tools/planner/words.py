@@ -94,6 +94,7 @@ ADD_PAIRS = frozenset(
     {
         ("switch", "to"),
         ("go", "with"),
+        ("going", "with"),  # "we're going with node exporter"
         ("move", "to"),
         ("change", "to"),
         ("throw", "in"),

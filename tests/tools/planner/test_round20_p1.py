@@ -367,3 +367,38 @@ def test_no_broker_removes_the_broker_and_keeps_the_clients(said: str) -> None:
 
 def test_no_broker_where_none_is_installed_removes_nothing() -> None:
     assert not removed(plan_after(DEBIAN, "add nginx", "no broker please"))
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        (
+            "drop that, we're going with node exporter straight from debian",
+            "prometheus-node-exporter",
+        ),
+        ("I'm going with htop then", "htop"),
+        ("ok we'll go with chrony", "chrony"),
+        ("we are going with caddy", "caddy"),
+    ],
+)
+def test_a_choice_said_of_oneself_adds_it(said: str, name: str) -> None:
+    assert name in added(plan_on(DEBIAN, said))
+
+
+def test_a_past_choice_adds_nothing() -> None:
+    assert not added(plan_on(DEBIAN, "we went with ansible last year"))
+
+
+@pytest.mark.parametrize(
+    ("template", "said", "name"),
+    [
+        (EL10, "OK, then add at least the nfs client package", "nfs-utils"),
+        (DEBIAN, "add at least the nfs client package", "nfs-common"),
+        (EL10, "install at least curl and jq", "curl"),
+        (DEBIAN, "at the very least put htop in", "htop"),
+    ],
+)
+def test_a_hedge_on_how_much_is_no_place(template: str, said: str, name: str) -> None:
+    result = plan_on(template, said)
+    assert name in added(result), result
+    assert not result.not_applied, result

@@ -26,11 +26,21 @@ _IS_A_MACHINE = re.compile(
 )
 
 
+_SOURCE_WORDS = frozenset("from straight directly via out".split())
+# a choice said of oneself: "we're going with", "I'll go with", "let's go with"
+_CHOOSING = re.compile(
+    r"(?:(?:ok|okay|so|then|now|well)\s+)*(?:we|i|we're|i'm|we'll|i'll|let's|lets)"
+    r"(?:\s+(?:are|am|will|shall|'ll|just|then|now|probably|rather))*"
+    r"\s+(?:go|going|gonna\s+go)"
+)
+
+
 def with_what(state: PlanState, item: Item) -> Item | None:
     """What a statement of what the machine is says it comes with, as an item to add.
 
     "It will be a little home server with samba", "(a server) for sharing the photos with
-    samba": a statement of what the machine is or will be, naming a machine, or the
+    samba", "we're going with node exporter": a choice said of oneself, a statement of
+    what the machine is or will be, naming a machine, or the
     purpose it is for; the words after its last "with" are a known name or a capability's
     phrase (every word of them). Anything else ("it is a box with two nics", "it was a
     mess with ansible") leaves the statement whole.
@@ -39,11 +49,15 @@ def with_what(state: PlanState, item: Item) -> Item | None:
     at = max((i for i, t in enumerate(tokens) if t.text == "with"), default=-1)
     opening = " ".join(t.text for t in tokens[:at])
     if item.aside_by == "":
-        if not _IS_A_MACHINE.match(opening) or not {t.text for t in tokens[:at]} & RETRIEVAL_WORDS:
+        machine = _IS_A_MACHINE.match(opening) and {t.text for t in tokens[:at]} & RETRIEVAL_WORDS
+        if not machine and not _CHOOSING.fullmatch(opening):
             return None
     elif item.aside_by != "for" or not tokens or not tokens[0].text.endswith("ing"):
         return None
     tail = tokens[at + 1 :] if at > 0 else []
+    # "node exporter straight from debian": where it comes from is not part of the name
+    cut = next((i for i, t in enumerate(tail) if t.text in _SOURCE_WORDS), len(tail))
+    tail = tail[:cut]
     said = [t.text for t in tail if t.text not in FILLER]
     if not said or len(said) > 3:
         return None
@@ -62,11 +76,9 @@ _FROM_A_SOURCE = re.compile(
 
 
 def from_a_repository(state: PlanState, item: Item) -> bool:
-    """Whether ``item`` comes from a repository the request adds or the template has."""
+    """Whether ``item`` comes from a repository: one the request adds, or "from that repo"."""
     if from_repository(state, item):
         return True
-    if not state.facts.repositories:
-        return False
     span = sentence_at(split_clauses(state.text.original), item.span[0])
     sentence = state.text.original[span[0] : span[1]] if span else state.text.original
     return _FROM_A_SOURCE.search(sentence.lower()) is not None

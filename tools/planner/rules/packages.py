@@ -694,7 +694,6 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         capabilities
         and is_name
         and "-" in token
-        and not any(c.packages_for(target.os, target.dist, target.arch) for c in capabilities)
         and from_a_repository(state, item)
     ):
         capabilities = ()  # "from that repo install cuda-toolkit": the repository's name
