@@ -402,3 +402,28 @@ def test_a_hedge_on_how_much_is_no_place(template: str, said: str, name: str) ->
     result = plan_on(template, said)
     assert name in added(result), result
     assert not result.not_applied, result
+
+
+DOCKER_REPO = (
+    "add docker's repo: deb https://download.docker.com/linux/debian bookworm stable, "
+    "key is https://download.docker.com/linux/debian/gpg. "
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("then take docker-ce from there, no docker.io", "docker-ce"),
+        ("grab docker-ce and containerd.io out of that repo", "containerd.io"),
+        ("get docker-buildx-plugin from it", "docker-buildx-plugin"),
+        ("use docker-ce from docker's repo please", "docker-ce"),
+    ],
+)
+def test_a_name_taken_from_a_repository_is_added(said: str, name: str) -> None:
+    result = plan_on(DEBIAN, DOCKER_REPO + said)
+    assert name in added(result), result
+    assert not result.not_applied, result
+
+
+def test_taking_from_a_repository_that_is_not_there_adds_nothing() -> None:
+    assert not added(plan_on(DEBIAN, "take qzviewer from there"))

@@ -16,7 +16,7 @@ from oic_ai.tools.planner.rules.capability_words import covered_words, find_capa
 from oic_ai.tools.planner.rules.package_known import known
 from oic_ai.tools.planner.rules.package_sentences import from_repository
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.text import Item
+from oic_ai.tools.planner.text import Item, tokenize
 from oic_ai.tools.planner.words import FILLER, NOT_PACKAGES, RETRIEVAL_WORDS
 
 # what the machine is or will be: "it will be a ...", "this is a ...", "it's going to be a"
@@ -127,3 +127,38 @@ def server_side(state: PlanState, item: Item) -> list[str]:
     # one capability plays the role, or the role names nothing ("no server" beside an ssh
     # server and a web server is for the other rules to read or report)
     return playing[0] if len(playing) == 1 else []
+
+
+# "take docker-ce from there", "grab vault out of their repo", "get acme-agent from it": a
+# verb of fetching, names, and the repository they come from
+_FETCHED = re.compile(
+    r"\b(?:take|takes|get|grab|fetch|pull|use)\s+(?:the\s+)?(?P<names>"
+    r"[a-z0-9][a-z0-9+_.:~-]*(?:\s*(?:,|\band\b|&)\s*[a-z0-9][a-z0-9+_.:~-]*)*)"
+    r"\s+(?:packages?\s+)?(?:from|out\s+of|off)\s+(?:there|it|that|them|"
+    r"(?:the|that|their|our|this|its|[a-z]+'s)\s+(?:[\w.-]+\s+)?(?:repo|repos|repository|mirror|one))\b"
+)
+
+
+def fetched_from_a_repository(state: PlanState) -> list[tuple[Item, str]]:
+    """The names a request takes from a repository it adds or the template has, as items.
+
+    "then take docker-ce from there", "grab vault out of their repo": each name, written as
+    it is, is asked for from that repository. Only while a repository is there to take from.
+    """
+    if not state.repositories and not state.facts.repositories:
+        return []
+    found: list[tuple[Item, str]] = []
+    tokens = tokenize(state.text.work)
+    said = state.text.original.lower()  # where from may be read already ("that repo")
+    for match in _FETCHED.finditer(said):
+        start, end = match.span("names")
+        if state.text.work[match.start() : end] != said[match.start() : end]:
+            continue  # the verb or a name is read already
+        for token in (t for t in tokens if t.kind == "word" and start <= t.start < end):
+            if token.text in FILLER or token.text == "and":
+                continue
+            found.append((Item("add", [token], "install"), state.text.raw(token.start, token.end)))
+        state.text.consume(match.start(), start, "context")  # the verb
+        if state.text.work[end : match.end()] == said[end : match.end()]:
+            state.text.consume(end, match.end(), "context")  # where from
+    return found

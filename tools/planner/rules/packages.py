@@ -111,6 +111,7 @@ from oic_ai.tools.planner.rules.package_sentences import (
     said_from_a_repository,
 )
 from oic_ai.tools.planner.rules.package_statements import (
+    fetched_from_a_repository,
     from_a_repository,
     names_software_word,
     server_side,
@@ -145,6 +146,8 @@ def rule_packages(state: PlanState) -> None:
             # "dist: ubuntu24" once the target is read, "kernel:" heading its keys: a field
             state.text.consume(*key.span("key"), "context")
     _replacements(state)
+    for fetched, written in fetched_from_a_repository(state):  # "take docker-ce from there"
+        apply_names(state, fetched, written, [written])
     shorthand_updates(state, _resolve_item)  # "pkgs += jq,curl", "s/nano/vim/"
     conditional_removals(state, _resolve_item)  # "if X is in there, remove it"
     switched_to(state, _resolve_item)  # "we're switching to the ipsec stack (strongswan)"
@@ -690,12 +693,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         token, is_name = "", False  # "Moby/Docker": two names for one thing
     if capabilities and token and not _names_capability(capabilities, token):
         capabilities = ()  # "python3-pip" names a package, not the python capability
-    if (
-        capabilities
-        and is_name
-        and "-" in token
-        and from_a_repository(state, item)
-    ):
+    if capabilities and is_name and "-" in token and from_a_repository(state, item):
         capabilities = ()  # "from that repo install cuda-toolkit": the repository's name
     if capabilities:
         item_words = words(text)
