@@ -101,8 +101,8 @@ FULLY_RIGHT_FLOOR = {
     "dev14": 0.83,
     # kept unseen in sessions 17-19 (writers ae and af), never read turn by turn: 136/218 (6
     # invented) with the session-start code ca0a616, 138/218 (5) at 1947d1b; tuned on from
-    # session 20
-    "dev15": 0.63,
+    # session 20: 195/218 (0 invented) with the lead's round and p1's
+    "dev15": 0.89,
     # kept unseen in session 20 (writers ag and ah): 150/205 (2 invented) with the
     # session-start code 1947d1b
     "dev16": 0.73,
@@ -131,7 +131,9 @@ INVENTED_CEILING = {
     # kept unseen in session 16: 7 with the session-start code and at its end; 1 with
     # session 17's rounds (tuned on)
     "dev14": 1,
-    "dev15": 5,  # kept unseen in sessions 17-19: 6 with session 17's start code, 5 at its end
+    # kept unseen in sessions 17-19: 6 with session 17's start code, 5 at its end; 0 with
+    # session 20's rounds (tuned on)
+    "dev15": 0,
     "dev16": 2,  # kept unseen in session 20: 2 with the session-start code
 }
 # parts kept unseen this session: a failure says how many, never which turns or names (a
