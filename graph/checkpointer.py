@@ -48,6 +48,7 @@ from oic_ai.stores.session_store import (
     sessions_db_path,
 )
 from oic_ai.stores.settings import load_settings
+from oic_ai.stores.sqlite_wal import use_wal
 
 if TYPE_CHECKING:
     from oic_ai.stores.settings import Settings
@@ -85,7 +86,7 @@ class AsyncSessionSqliteSaver(AsyncSqliteSaver):
 def prepare_connection(conn: sqlite3.Connection) -> None:
     """Set WAL, a long busy timeout and ``synchronous=NORMAL`` on a sessions connection."""
     conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
-    conn.execute("PRAGMA journal_mode = WAL")
+    use_wal(conn, BUSY_TIMEOUT_SECONDS)
     # In WAL mode NORMAL stays consistent and survives a crash of the process; only an
     # OS crash or power cut can lose the newest commits. FULL fsyncs each of the ~15
     # commits of a turn, which tripled the checkpoint overhead per turn.

@@ -25,6 +25,7 @@ from typing import Any
 from oic_ai.stores.capability_catalog import normalize_arch
 from oic_ai.stores.errors import UserInputError
 from oic_ai.stores.package_formats import PackageRecord
+from oic_ai.stores.sqlite_wal import use_wal
 
 DB_NAME = "packages.sqlite"
 SCHEMA_VERSION = 1
@@ -202,7 +203,7 @@ class PackageIndex:
                         check_same_thread=False,
                     )
                     connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
-                    connection.execute("PRAGMA journal_mode = WAL")
+                    use_wal(connection, BUSY_TIMEOUT_SECONDS)
                     connection.execute("PRAGMA synchronous = NORMAL")
                     self._create_schema(connection)
                 except sqlite3.DatabaseError as exc:
