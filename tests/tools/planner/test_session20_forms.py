@@ -379,6 +379,21 @@ def test_a_setting_said_to_break_something_then_off_turns_it_off(
     assert plan.not_applied == []
 
 
+@pytest.mark.parametrize(
+    ("template", "request_text", "note"),
+    [
+        (UBUNTU, "hmm immutable breaks our ota agent. off", "Immutability is already off."),
+        (IMMUTABLE, "secure boot kills our nvidia driver. on", "Secure boot is already on."),
+    ],
+)
+def test_a_toggle_after_trouble_that_is_already_so_plans_nothing_and_says_so(
+    template: str, request_text: str, note: str
+) -> None:
+    plan = plan_on(template, request_text)
+    assert plan.operations == [] and plan.not_applied == []
+    assert note in plan.summary
+
+
 def test_a_setting_said_to_break_something_alone_changes_nothing() -> None:
     plan = plan_on(IMMUTABLE, "immutable breaks our ota agent")
     assert plan.operations == []

@@ -259,7 +259,8 @@ def rule_immutability(state: PlanState) -> None:
     kept_secure_boot: tuple[int, int] | None = None  # "keep secure boot": where it was said
     for match, kind in mentions:
         said_from = _said_from(text, match)
-        if _TROUBLE_AFTER.match(text.work, match.end()):
+        toggled = _TROUBLE_AFTER.match(text.work, match.end()) is not None
+        if toggled:
             # "immutable breaks our ota agent. off": what the setting does is no request;
             # a bare "off" or "on" right after it says what to do with it
             end = _clause_end(text.work, match.end())
@@ -268,27 +269,23 @@ def rule_immutability(state: PlanState) -> None:
             if toggle is None:
                 continue
             text.consume(*toggle.span())
-            match_off = toggle.group("off") is not None
-            previous = (toggle.end(), match_off)
-            if kind == "secure boot":
-                state.secure_boot = not match_off
-            else:
-                state.immutable = not match_off
-            continue
-        negated = _consume_before(text, match, _NEGATED_BEFORE)
-        after = _NEGATED_AFTER.match(text.work, match.end())
-        if after is not None:  # "turn secure boot off", "immutability disabled"
-            negated = True
-            text.consume(*after.span())
-        _consume_before(text, match, _ENABLE_WORDS)
-        kept = _KEPT_AFTER.match(text.work, match.end()) if after is None else None
-        if kept is not None:
-            text.consume(*kept.span())  # "..., immutability stays": on, whatever came before
-        # "disable secure boot and immutability": the negation covers both
-        elif previous is not None and _LIST_GAP.match(text.work, previous[0], match.start()):
-            negated = negated or previous[1]
-        text.consume(*match.span())
-        previous = (match.end(), negated)
+            negated = toggle.group("off") is not None
+            previous = (toggle.end(), negated)
+        else:
+            negated = _consume_before(text, match, _NEGATED_BEFORE)
+            after = _NEGATED_AFTER.match(text.work, match.end())
+            if after is not None:  # "turn secure boot off", "immutability disabled"
+                negated = True
+                text.consume(*after.span())
+            _consume_before(text, match, _ENABLE_WORDS)
+            kept = _KEPT_AFTER.match(text.work, match.end()) if after is None else None
+            if kept is not None:
+                text.consume(*kept.span())  # "..., immutability stays": on, whatever came before
+            # "disable secure boot and immutability": the negation covers both
+            elif previous is not None and _LIST_GAP.match(text.work, previous[0], match.start()):
+                negated = negated or previous[1]
+            text.consume(*match.span())
+            previous = (match.end(), negated)
         if kind == "secure boot":
             if not negated:
                 kept_secure_boot = (said_from, match.end())
@@ -298,7 +295,7 @@ def rule_immutability(state: PlanState) -> None:
                 state.notes.append(f"secure boot is already {'off' if negated else 'on'}")
                 state.secure_boot = None
             continue
-        off = match.group("off") is not None or negated
+        off = negated if toggled else match.group("off") is not None or negated
         state.immutable = not off
         if state.immutable == (state.facts.immutability_enabled is True):
             state.notes.append(f"immutability is already {'off' if off else 'on'}")
