@@ -103,9 +103,13 @@ FULLY_RIGHT_FLOOR = {
     # invented) with the session-start code ca0a616, 138/218 (5) at 1947d1b; tuned on from
     # session 20: 195/218 (0 invented) with the lead's round and p1's
     "dev15": 0.89,
-    # kept unseen in session 20 (writers ag and ah): 150/205 (2 invented) with the
-    # session-start code 1947d1b
+    # kept unseen in session 20 (writers ag and ah), never read turn by turn: 150/205 (2
+    # invented) with the session-start code 1947d1b, 152/205 (2) at its end and at session
+    # 21's start (2698d9a); tuned on from session 21
     "dev16": 0.73,
+    # kept unseen in session 21 (writers ai and aj): 139/218 (4 invented) with the
+    # session-start code
+    "dev17": 0.63,
 }
 # Packages made of ordinary words, and templates the composer rejects or cannot build.
 # per part; 29 on dev before the package rule of issue 21, 8 on dev3, 18 on dev4 and 7 on dev5 when
@@ -134,12 +138,16 @@ INVENTED_CEILING = {
     # kept unseen in sessions 17-19: 6 with session 17's start code, 5 at its end; 0 with
     # session 20's rounds (tuned on)
     "dev15": 0,
-    "dev16": 2,  # kept unseen in session 20: 2 with the session-start code
+    # kept unseen in session 20: 2 with the session-start code and at its end; tuned on
+    # from session 21
+    "dev16": 2,
+    "dev17": 4,  # kept unseen in session 21: 4 with the session-start code
 }
 # parts kept unseen this session: a failure says how many, never which turns or names (a
 # failing ratchet printed three of dev14's invented names in session 16); dev14 became a
-# tuning part in session 17, dev15 in session 20, and dev16 is kept unseen
-KEPT_UNSEEN = frozenset({"dev16"})
+# tuning part in session 17, dev15 in session 20, dev16 in session 21, and dev17 is kept
+# unseen
+KEPT_UNSEEN = frozenset({"dev17"})
 UNBUILDABLE_CEILING = 0  # 9 on dev before buildable targets (issue 21)
 PARTS = DEV_PARTS
 
