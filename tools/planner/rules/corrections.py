@@ -277,6 +277,8 @@ def _replace_value(
     if words[keep].text in _NOT_VALUES | _SLOTS:
         return False
     at = first.start + words[keep].start
+    while at > first.start and text.work[at - 1] == "/":
+        at -= 1  # a path's leading "/" is no word of its own: "/bin/bash.. nah /sbin/nologin"
     if "=" in words[keep].text:
         return False  # a kernel option's value: the kernel rules keep the last one said
     # what the clause says after the old value stays after the new one ("priority 400 on

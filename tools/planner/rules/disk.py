@@ -34,10 +34,10 @@ def request_size(state: PlanState, span: tuple[int, int], *, record: bool = True
 _DISK_SIZE = re.compile(
     r"\b(?:(?P<verb>make|set|change|resize|grow|increase|expand|extend|shrink|reduce|bump)\s+)?"
     r"(?:the\s+)?(?:total\s+|whole\s+)?(?:(?:root|system|boot|main|os)\s+)?"
-    r"(?:disk(?:\s+image)?|image|drive)(?:\s+size|'s\s+size)?\s*"
+    r"(?:disk(?:\s+image)?|image|drive)(?:\s+itself)?(?:\s+size|'s\s+size)?\s*"
     # the verb after its object, as in other word orders: "whole disk make 60GiB"
     r"(?:(?:make|set|change|resize|grow|put)\s+(?:it\s+)?(?:to\s+)?"
-    rf"|to\s+|=\s*|:\s*|of\s+|at\s+|is\s+|should\s+be\s+|(?P<by>by)\s+)?"
+    rf"|to\s+(?:be\s+)?|=\s*|:\s*|of\s+|at\s+|is\s+|should\s+be\s+|(?P<by>by)\s+)?"
     # "image just 8GiB", "disk only 6 gigs", "the image about 4GB"
     rf"(?:(?:just|only|about|around|roughly|approximately|approx\.?)\s+)?(?P<size>{SIZE})"
     r"(?:\s+(?:(?P<more>bigger|larger|more)|(?P<less>smaller|less)))?"

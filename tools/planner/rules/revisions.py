@@ -35,8 +35,19 @@ _MARKER = (
 )
 _NEGATION = re.compile(r"(?:no|nope|nah)\s*")
 _MARKERS = rf"{_FILLER}*{_MARKER}(?:\s*[,:]?\s*{_FILLER}*{_MARKER})*\s*[,:]?\s*"
+# a verdict on the value just said: "is way too small", "not enough", "won't do"
+_VERDICT = (
+    r"(?:\s+(?:disk|drive|image|one))?"
+    r"\s+(?:(?:is|are|was|seems?)\s+|['\u2019]s\s+)?(?:(?:way|far|much|a\s+bit|a\s+little|"
+    r"just|bit)\s+)?(?:too\s+(?:small|big|large|little|tight|much|low|high|short)|not\s+enough"
+    r"|(?:isn['\u2019]?t|is\s+not|ain['\u2019]?t)\s+enough|won['\u2019]?t\s+do|will\s+not\s+do)"
+)
 # between the first value and the correction: punctuation, or one short clause of context
-_GAP = r"(?P<gap>\s*[,;?!.]?\s*|\s*[,;]\s*(?P<clause>[^,;.!?\n\x1f\d/]{1,60}?)\s*[,;]\s*)"
+_GAP = (
+    r"(?P<gap>\s*[,;?!.]?\s*|\s*[,;]\s*(?P<clause>[^,;.!?\n\x1f\d/]{1,60}?)\s*[,;]\s*"
+    # what is wrong with the first value, said right after it: "4 gig too small, make it 12"
+    rf"|{_VERDICT}\s*[,;.]*\s*)"
+)
 # what a clause standing between the two values may not name: something else with a size
 _OTHER_SLOT = re.compile(
     r"\b(?:partition|partitions|swap|ram|memory|vcpus?|cpus?|cores?|hugepages?|root|boot|efi"
@@ -50,7 +61,7 @@ _RESTATE_LEAD = (
 _IS_FINE = rf"(?:\s+(?:(?:is|should\s+be|will\s+be|would\s+be)\s+{_PRAISE}|will\s+do|should\s+do))"
 
 # a size, or a bare number that revises one ("8 gigs, actually 6")
-_SIZE_OR_NUMBER = rf"{SIZE}|\d{{1,7}}(?:\.\d{{1,3}})?(?![\w.])"
+_SIZE_OR_NUMBER = rf"{SIZE}|\d{{1,7}}(?:\.\d{{1,3}})?(?!\w|\.\d)"
 _FS_NOUN = r"(?:\s+(?:filesystem|file\s+system|fs))?"
 _AGAIN_LEAD = rf"\s*[,;.]?\s*{_RESTATE_LEAD}"
 

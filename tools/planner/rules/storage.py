@@ -624,17 +624,26 @@ _DECLINED = re.compile(
     r"\s*(?:would|will|'d|is|was|'s|seems?|sounds?|feels?)\s+(?:\w+\s+)?"
     r"(?:eat|fill|hog|blow|exceed|swamp|kill|too\s+(?:big|much|large|small|little)|"
     r"overkill|way\s+too|not\s+fit|too\s+(?:big|much))\b"
+    # a verdict with no verb: "4 gig too small", "20 gigs way too much", "8G not enough"
+    r"|\s+(?:(?:way|far|much|a\s+bit|bit)\s+)?too\s+(?:big|much|large|small|little|tight)\b"
+    r"|\s+(?:is\s+)?not\s+enough\b"
 )
 # the device's own capacity, not the image's: "the drives are 256GB", "PCs have 256 GB SSDs"
 _CAPACITY_BEFORE = re.compile(
     r"\b(?:drives?|disks?|ssds?|hdds?|nvmes?|emmcs?|cards?|pcs?|machines?|boxes|box|devices?|"
-    r"laptops?|servers?|nodes?|hosts?)\s+(?:are|is|have|has|come\s+with)\s+"
+    r"laptops?|servers?|nodes?|hosts?)"
+    # where the device is: "the eMMC on these modules is 64 gig"
+    r"(?:\s+(?:on|in|of)\s+(?:the|these|those|our|this|that|each|every)\s+[\w-]+)?"
+    r"\s+(?:are|is|have|has|come\s+with)\s+"
     r"(?:a\s+|an\s+|only\s+|just\s+|about\s+)?$"
 )
 _CAPACITY_AFTER = re.compile(
     r"\s*(?:ssds?|hdds?|nvmes?|emmcs?|(?:hard\s+)?drives?|sd\s+cards?|disks?|flash)\b"
 )
 _HAS_BEFORE = re.compile(r"\b(?:has|have|with|got|come\s+with)\s+(?:a\s+|an\s+)?$")
+
+
+_DECLINED_ONLY = "says which size is wrong, not which to use; try 'make the disk 16GiB'"
 
 
 def _asked_sizes(state: PlanState, left: list[re.Match[str]]) -> list[re.Match[str]]:
@@ -648,6 +657,8 @@ def _asked_sizes(state: PlanState, left: list[re.Match[str]]) -> list[re.Match[s
     said_about = []
     for match in left:
         start, end = match.span("size")
+        if start in state.revised:
+            continue  # "4 gig too small, make it 12": the revised value is asked for
         before = text.work[max(0, start - 40) : start]
         if (
             _DECLINED.match(text.work, end)
@@ -655,9 +666,17 @@ def _asked_sizes(state: PlanState, left: list[re.Match[str]]) -> list[re.Match[s
             or (_HAS_BEFORE.search(before) and _CAPACITY_AFTER.match(text.work, end))
         ):
             said_about.append(match)
-    if not said_about or len(said_about) == len(left):
+    if not said_about:
         return left
     clauses = split_clauses(text.original)
+    if len(said_about) == len(left) and state.disk_size is None:
+        # alone, a device's capacity is the disk's; a size turned down asks for none
+        declined = [m for m in said_about if _DECLINED.match(text.work, m.end("size"))]
+        for match in declined:
+            start, end = match.span("size")
+            end = next((c.end for c in clauses if c.start <= start < c.end), end)
+            state.reject(start, end, _DECLINED_ONLY)
+        return [m for m in left if m not in declined]
     for match in said_about:
         start, end = match.span("size")
         if _DECLINED.match(text.work, end):  # why it is turned down: the rest of its clause
