@@ -89,6 +89,8 @@ _FREE_OF = re.compile(r"(?<![\w.+-])(?![Nn]on-free\b)([A-Za-z0-9][\w.+]*)-free\b
 # the shorthand people type for "with" and "without" ("a user w/ sudo", "w/o docker")
 # and a lone lower-case "w" between words, as typed in a hurry ("add user oncall w sudo")
 _WITH_SHORT = re.compile(r"(?<![\w/])([Ww])/([Oo](?![\w/])|(?=\s))|(?<=[a-z] )(w)(?= [a-z])")
+# "grp"/"grps" typed for "group"/"groups" ("user plc, grp dialout", "in video+input grps")
+_GROUP_SHORT = re.compile(r"(?<![\w/.-])([Gg])rp(s?)(?![\w/.-])")
 # a negation typed without its apostrophe ("ops shouldnt be in adm", "it doesnt need sudo")
 _NO_APOSTROPHE = re.compile(
     r"\b(should|would|could|must|need|does|do|did|is|are|was|were|has|have|had)nt\b", re.I
@@ -170,6 +172,7 @@ class RequestText:
                 lambda m: (m.group(1) or m.group(3)) + ("ithout" if m.group(2) else "ith"), text
             )
             text = _NO_APOSTROPHE.sub(r"\1n't", text)
+            text = _GROUP_SHORT.sub(r"\1roup\2", text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
             text = _NAME_OUT.sub(r"remove \1", text)
             text = _COMMAND_LINE_TOOL.sub(r"\1cli\2", text)

@@ -95,3 +95,93 @@ def test_a_device_capacity_beside_the_image_size_is_context(request_text: str, s
     plan = plan_on(UBUNTU, request_text)
     assert _disk(plan) == [size]
     assert plan.not_applied == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "hostname"),
+    [
+        ("elxr12 raw x86, minimal, +chrony +nftables, host elx-edge", "elx-edge"),
+        ("add htop, tmux, host ipc-el10", "ipc-el10"),
+        ("add htop. host kiosk.lab.local", "kiosk.lab.local"),
+        ("host gw-2", "gw-2"),
+    ],
+)
+def test_host_opening_a_clause_names_the_host(request_text: str, hostname: str) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    assert [op.hostname for op in plan.operations if op.op == "set_hostname"] == [hostname]
+    assert plan.not_applied == []
+
+
+@pytest.mark.parametrize("request_text", ["we host nginx there", "host it on our mirror"])
+def test_host_as_a_verb_names_no_host(request_text: str) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    assert [op for op in plan.operations if op.op == "set_hostname"] == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "groups"),
+    [
+        ("add user plc no sudo, grp dialout", ["dialout"]),
+        ("user kiosk no sudo, in video+input grps", ["video", "input"]),
+        ("add user ops, grps: docker, adm", ["docker", "adm"]),
+        ("new user cam, Grp video", ["video"]),
+    ],
+)
+def test_grp_is_typed_for_group(request_text: str, groups: list[str]) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    users = [op for op in plan.operations if op.op == "add_user"]
+    assert len(users) == 1 and users[0].groups == groups
+    assert [op for op in plan.operations if op.op == "add_packages"] == []
+    assert plan.not_applied == []
+
+
+def test_a_package_named_like_grp_stays_a_package() -> None:
+    plan = plan_on(UBUNTU, "add grpcurl")
+    assert [n for op in plan.operations if op.op == "add_packages" for n in op.packages] == [
+        "grpcurl"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "args"),
+    [
+        ("kernel param rd.debug pls, and remove loglevel=7", ["rd.debug"]),
+        ("boot flag nomodeset please", ["nomodeset"]),
+        (
+            "kernel option systemd.unified_cgroup_hierarchy=1",
+            ["systemd.unified_cgroup_hierarchy=1"],
+        ),
+        ("add htop; cmdline args quiet splash", ["quiet", "splash"]),
+    ],
+)
+def test_a_kernel_label_opening_a_clause_takes_its_options(
+    request_text: str, args: list[str]
+) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    kernel = [op for op in plan.operations if op.op == "set_kernel"]
+    assert len(kernel) == 1 and kernel[0].append_cmdline == args
+    assert plan.not_applied == []
+
+
+@pytest.mark.parametrize(
+    "request_text", ["kernel options are fine as is", "kernel flags: whatever"]
+)
+def test_a_kernel_label_with_no_option_after_it_adds_none(request_text: str) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    assert [op for op in plan.operations if op.op == "set_kernel"] == []
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "QA says immutability breaks their test harness. turn it off for now (secure boot too)",
+        "immutability breaks the harness. turn it off (secure boot too)",
+        "disable immutability (and secure boot)",
+        "immutable kills our updater, switch it off (and secure boot)",
+    ],
+)
+def test_a_bracket_after_a_toggle_gives_another_setting_the_same_state(request_text: str) -> None:
+    plan = plan_on("emt3-x86_64-immutable-secureboot-raw.yml", request_text)
+    ops = [op for op in plan.operations if op.op == "set_immutability"]
+    assert len(ops) == 1 and ops[0].enabled is False and ops[0].secure_boot is False
+    assert plan.not_applied == []

@@ -207,7 +207,8 @@ _ENABLE_WORDS = re.compile(
 )
 
 
-_LIST_GAP = re.compile(r"[\s\x1f]*(?:,|\band\b|\bor\b|\bnor\b)?[\s\x1f]*$")
+# (a bracket opens the same toggle for another setting: "turn it off (secure boot too)")
+_LIST_GAP = re.compile(r"[\s\x1f]*\(?[\s\x1f]*(?:,|\band\b|\bor\b|\bnor\b)?[\s\x1f]*$")
 
 
 def _said_from(text: RequestText, match: re.Match[str]) -> int:
@@ -237,7 +238,7 @@ _TROUBLE_AFTER = re.compile(
 _BARE_TOGGLE = re.compile(
     r"\s*(?:so\s+|then\s+)?(?:turn\s+it\s+|switch\s+it\s+|set\s+it\s+|make\s+it\s+)?"
     r"(?:(?P<off>off|disabled?(?:\s+it)?)|on|enabled?(?:\s+it)?)"
-    r"(?:\s+(?:pls|please|then|for\s+now))?\s*(?:[.!;]|$)"
+    r"(?:\s+(?:pls|please|then|for\s+now))?\s*(?:[.!;]|(?=\()|$)"
 )
 
 

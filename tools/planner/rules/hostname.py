@@ -49,7 +49,7 @@ _HOSTNAME_AFTER = value_then_label(rf"host\s*name|host-name|{_MACHINE}[\s-]?name
 def rule_hostname(state: PlanState) -> None:
     """Set the hostname; a name that is not a valid hostname is reported."""
     name = state.new_value(
-        (_HOSTNAME, _HOSTNAME_AFTER),
+        (_HOSTNAME, _HOSTNAME_AFTER, _HOST_SHORT),
         "hostname",
         _invalid,
         current=state.facts.hostname,
@@ -58,6 +58,15 @@ def rule_hostname(state: PlanState) -> None:
     )
     if name is not None:
         state.hostname = name
+
+
+# terse notes: "host" opening a clause, then one host-shaped word (a digit, '-' or '.' in it)
+# that ends it: "..., host elx-edge", "host ipc-el10" ("host it on our mirror", "host nginx
+# there" name no host)
+_HOST_SHORT = re.compile(
+    r"(?:^|(?<=[,;(\x1f+])|(?<=[,;.!?]\s))\s*host\s+"
+    r"(?P<value>(?=[\w.-]*[\d.-])[A-Za-z0-9][A-Za-z0-9.-]*[A-Za-z0-9])" + CLAUSE_END
+)
 
 
 def _invalid(name: str) -> str:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from oic_ai.tools.planner.rules.kernel_params import FLAGS as _FLAGS
 from oic_ai.tools.planner.rules.kernel_params import is_kernel_key
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import CLAUSE_END, GOES_AWAY, TAKE_OUT
+from oic_ai.tools.planner.words import ADVERBS, CLAUSE_END, GOES_AWAY, TAKE_OUT
 
 _KERNEL_VERSION = re.compile(
     r"(?:\b(?:use|set|switch\s+to|upgrade\s+to|downgrade\s+to|pin|with|change|bump|move\s+to)\s+)?"
@@ -81,9 +82,11 @@ _IT_VALUE = re.compile(
     r"\b(?:set|change|make|put|switch)\s+it\s+(?:to\s+|=\s*|at\s+)?(?P<value>[^\s,;\x1f]+?)"
     r"(?=$|[\s,;\x1f]|\.(?:\s|$))"
 )
-# "add the kernel option nomodeset", "add the options ip=dhcp and rd.neednet=1"
+# "add the kernel option nomodeset", "add the options ip=dhcp and rd.neednet=1"; a terse note
+# opening its clause with the label: "kernel param rd.debug pls"
 _CMDLINE_NAMED = re.compile(
-    r"\b(?:add|append|set|use|with|include|put|enable|plus|needs?|requires?|wants?)\s+"
+    r"(?:\b(?:add|append|set|use|with|include|put|enable|plus|needs?|requires?|wants?)\s+"
+    r"|(?:^|(?<=[,;:.!?(\x1f])|(?<=[,;:.!?]\s))[ \t]*(?=(?:the\s+)?(?:kernel|boot|cmdline)\s))"
     r"(?:the\s+|a\s+|an\s+)?"
     r"(?:(?P<kernel>kernel|boot|cmdline|command[\s-]line)\s+)?"
     r"(?:options?|arguments?|args?|parameters?|params?|flags?)\s+"
@@ -719,12 +722,6 @@ def option_word(word: str) -> bool:
 _FLAG_LEAD = re.compile(r"\bboot(?:s|ing)?\s+(?:it\s+)?with\s+$")
 
 
-# flags the kernel takes without a value (others are read only with a key=value)
-_FLAGS = frozenset(
-    "quiet splash nomodeset ro rw single debug noapic nolapic nosmp noacpi nosplash "
-    "earlyprintk ignore_loglevel nokaslr nopti noibrs nosmt nosmap nosmep".split()
-)
-
 
 def _option_words(args: list[str], state: PlanState | None = None) -> list[str]:
     """The leading arguments that are options: key=value, a known flag, or no English word.
@@ -740,8 +737,9 @@ def _option_words(args: list[str], state: PlanState | None = None) -> list[str]:
         if "=" in arg or arg.lower() in _FLAGS:
             kept.append(arg)
             continue
-        if is_english(arg) or (state is not None and arg.lower() in state.known_names()):
-            break
+        known = state is not None and arg.lower() in state.known_names()
+        if arg.lower() in ADVERBS or is_english(arg) or known:
+            break  # "pls" is a courtesy, no option; an English word or a package ends them
         kept.append(arg)
     return kept
 

@@ -38,6 +38,12 @@ COUNT_KEYS = frozenset(
     "intel_idle.max_cstate nmi_watchdog".split()
 )
 
+# flags the kernel takes without a value (others are read only with a key=value)
+FLAGS = frozenset(
+    "quiet splash nomodeset ro rw single debug noapic nolapic nosmp noacpi nosplash "
+    "earlyprintk ignore_loglevel nokaslr nopti noibrs nosmt nosmap nosmep".split()
+)
+
 
 def cpu_list_said(state: PlanState, named: str | None) -> str | None:
     """The CPU list "the same cpus" means: the named key's, or the one list there is.
