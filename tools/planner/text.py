@@ -89,6 +89,20 @@ _FREE_OF = re.compile(r"(?<![\w.+-])(?![Nn]on-free\b)([A-Za-z0-9][\w.+]*)-free\b
 # the shorthand people type for "with" and "without" ("a user w/ sudo", "w/o docker")
 # and a lone lower-case "w" between words, as typed in a hurry ("add user oncall w sudo")
 _WITH_SHORT = re.compile(r"(?<![\w/])([Ww])/([Oo](?![\w/])|(?=\s))|(?<=[a-z] )(w)(?= [a-z])")
+# a bulleted list of users under its header: "users:\n- admin (sudo, wheel)\n- backup" is
+# read as "users: admin (sudo, wheel), backup"
+_USER_BULLETS = re.compile(
+    r"^([ \t]*(?:users?|accounts?|logins?)[ \t]*:)[ \t]*\n"
+    r"((?:[ \t]*[-*\u2022][ \t]+[^\n]+(?:\n|$))+)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def _bullets_joined(match: re.Match[str]) -> str:
+    items = [re.sub(r"^\s*[-*\u2022]\s+", "", line).strip() for line in match[2].splitlines()]
+    return f"{match[1]} {', '.join(i for i in items if i)}\n"
+
+
 # "grp"/"grps" typed for "group"/"groups" ("user plc, grp dialout", "in video+input grps")
 _GROUP_SHORT = re.compile(r"(?<![\w/.-])([Gg])rp(s?)(?![\w/.-])")
 # a negation typed without its apostrophe ("ops shouldnt be in adm", "it doesnt need sudo")
@@ -173,6 +187,7 @@ class RequestText:
             )
             text = _NO_APOSTROPHE.sub(r"\1n't", text)
             text = _GROUP_SHORT.sub(r"\1roup\2", text)
+            text = _USER_BULLETS.sub(_bullets_joined, text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
             text = _NAME_OUT.sub(r"remove \1", text)
             text = _COMMAND_LINE_TOOL.sub(r"\1cli\2", text)

@@ -185,3 +185,65 @@ def test_a_bracket_after_a_toggle_gives_another_setting_the_same_state(request_t
     ops = [op for op in plan.operations if op.op == "set_immutability"]
     assert len(ops) == 1 and ops[0].enabled is False and ops[0].secure_boot is False
     assert plan.not_applied == []
+
+
+def test_a_device_capacity_beside_an_image_size_already_so_is_context() -> None:
+    # the gateway template's disk is already 6 GiB: the request still names no other size
+    plan = plan_on(
+        "elxr12-aarch64-iot-gateway-raw.yml",
+        "The eMMC on these modules is 64 gig but I want the image itself to be 6 gigs",
+    )
+    assert _disk(plan) == [] and plan.not_applied == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "users"),
+    [
+        (
+            "two users: 'platform' with sudo, and 'collector' with no sudo",
+            [("platform", True), ("collector", False)],
+        ),
+        ('users: "a1" with sudo, "b2" with no sudo', [("a1", True), ("b2", False)]),
+        ("add user admin (sudo, wheel)", [("admin", True)]),
+        (
+            "users:\n- admin (sudo, wheel)\n- backup (no sudo, shell /bin/sh)",
+            [
+                ("admin", True),
+                ("backup", False),
+            ],
+        ),
+        ("accounts:\n* ops (sudo)\n* viewer (no sudo)", [("ops", True), ("viewer", False)]),
+        ("add user bob with no sudo", [("bob", False)]),
+    ],
+)
+def test_users_listed_quoted_bracketed_or_bulleted_are_each_read(
+    request_text: str, users: list[tuple[str, bool]]
+) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    added = [(op.name, op.sudo) for op in plan.operations if op.op == "add_user"]
+    assert added == users
+    assert [op for op in plan.operations if op.op == "add_packages"] == []
+    assert plan.not_applied == []
+
+
+def test_a_bulleted_package_list_is_still_packages() -> None:
+    plan = plan_on(UBUNTU, "packages:\n- htop\n- jq")
+    assert [n for op in plan.operations if op.op == "add_packages" for n in op.packages] == [
+        "htop",
+        "jq",
+    ]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Secure boot keys live on the build host: /opt/sb/db.key, /opt/sb/db.crt and "
+        "/opt/sb/db.cer. wire them in",
+        "the keys are on the host: /opt/keys/db.key",
+        "the build-host: ci-runner-3 signs them",
+    ],
+)
+def test_a_path_or_the_build_host_is_no_hostname(request_text: str) -> None:
+    plan = plan_on("emt3-x86_64-immutable-secureboot-raw.yml", request_text)
+    assert [op for op in plan.operations if op.op == "set_hostname"] == []
+    assert not any("hostname" in entry for entry in plan.not_applied)

@@ -17,7 +17,8 @@ _HOSTNAME = re.compile(
     r"|(?:host\s*name|host-name)(?:\s+from\s+[\w.-]+)?"  # "from kiosk to plc-7": the new one
     r"(?:\s+(?:" + BE_VALUE + r"|of))?"
     r"\s*[:=]?"
-    r"|(?<![\w-])host(?=\s*[:=])"  # a field label: "host: kiosk-1"
+    # a field label: "host: kiosk-1" (not the build machine: "live on the build host: /opt")
+    r"|(?<![\w-])(?<!build\s)(?<!build-)host(?=\s*[:=])"
     # "the device name is kiosk-3", "machine-name: gw7": the machine's name is its hostname
     r"|(?:device|machine|box|computer|node|server)[\s-]?name"
     r"(?:\s+" + BE_VALUE + r")?\s*[:=]?"
@@ -35,6 +36,7 @@ _HOSTNAME = re.compile(
     # "the hostname was wrong", "the hostname looks odd": a verb of a statement, not a name
     r"was|were|is|are|isn't|wasn't|has|had|have|does|did|doesn't|didn't|looks|seems|"
     r"stays|remains|can|cannot|can't|may|might|needs|gets|got)(?![\w-]))"
+    + r"(?![\"'`]?[/~])"  # a path is no name: "keys on the host: /opt/sb/db.key"
     + QUOTED_NAME
     + CLAUSE_END
     # "make the hostname match the site code": a verb, not a name

@@ -669,7 +669,8 @@ def _asked_sizes(state: PlanState, left: list[re.Match[str]]) -> list[re.Match[s
     if not said_about:
         return left
     clauses = split_clauses(text.original)
-    if len(said_about) == len(left) and state.disk_size is None:
+    read = state.disk_size is not None or any(o == "disk size" for *_, o in text.claims)
+    if len(said_about) == len(left) and not read:
         # alone, a device's capacity is the disk's; a size turned down asks for none
         declined = [m for m in said_about if _DECLINED.match(text.work, m.end("size"))]
         for match in declined:

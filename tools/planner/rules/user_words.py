@@ -56,7 +56,7 @@ def join_spoken(listed: str) -> str:
 # a known system group, or one said in two words: "dial out", "plug dev", "www data"
 KNOWN_GROUPS = "|".join(re.escape(f).replace(r"\ ", r"\s+") for f in _SPOKEN) + "|" + _SYSTEM_GROUPS
 SUDO_OFF = re.compile(
-    r"\b(?:(?:no|without|not\s+(?:(?:have|get|need|be)\s+)?(?:an?\s+)?|non-?|revoke|"
+    r"\b(?:with\s+(?=no\b))?(?:(?:no|without|not\s+(?:(?:have|get|need|be)\s+)?(?:an?\s+)?|non-?|revoke|"
     r"take\s+away|remove)\s*(?:full\s+)?(?:sudo|admin|administrator|root|"
     r"privileged)(?:\s+(?:rights|access|privileges|permissions|powers))?"
     r"|(?:normal|regular|standard|plain|ordinary|unprivileged|non-?privileged)(?=\s+(?:users?|accounts?|logins?)\b)"
@@ -179,6 +179,8 @@ ATTRIBUTE_NEXT = re.compile(
     r"(?:with|without|no|has|gets?)\s+(?:no\s+)?(?:passwordless\s+|full\s+)?(?:sudo|admin|root)\b"
     # "user admin, sudo via wheel": sudo alone, said of the name before it
     r"|sudo\b(?!\s*[:=-])"
+    # "user admin (sudo, wheel)", "admin (no sudo)": a brief in brackets
+    r"|\(\s*(?:(?:no|non|without)[\s-]+)?(?:sudo|admin|root|shell|groups?)\b"
     r"|(?:in|into|member\s+of)\s+(?:the\s+)?(?:groups?\b|[a-z_][\w-]*(?:\s*(?:,|and)\s*[a-z_][\w-]*)*\s+groups?\b)"
     r"|(?:with\s+)?(?:login\s+)?shell\b"
     r"|(?:(?:needs?|has|have|ought)\s+to\s+be|should\s+be|must\s+be|is|goes|belongs)\s+"

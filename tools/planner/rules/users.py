@@ -431,7 +431,7 @@ def _next_names(state: PlanState, user: _User, limit: int) -> tuple[list[str], i
         ):
             continue  # "in libvirt and kvm groups": groups, not users
         window = work[found.end() : limit]
-        gap = re.match(r"[\s\x1f]*", window)
+        gap = re.match(r"[\s\x1f'\"`]*", window)  # ("'collector' with no sudo": its quote)
         at = found.end() + (gap.end() if gap else 0)
         said = (
             _ELLIPTIC_OFF.match(window.replace("\x1f", " ").lstrip())

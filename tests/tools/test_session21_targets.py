@@ -1,0 +1,33 @@
+"""An embedded build system (Yocto, Buildroot) is refused like any system the composer lacks."""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.tools.target_support import find_unsupported
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Could you do a Yocto-based variant for the tiny boxes we have in the smaller sites?",
+        "a buildroot image for the sensors",
+        "can we get this as a Yocto Project build instead",
+        "make an OpenEmbedded version for the old boards",
+    ],
+)
+def test_a_request_for_an_embedded_build_system_is_refused(request_text: str) -> None:
+    found = find_unsupported(request_text)
+    assert found is not None and found.system == "Yocto or Buildroot"
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "our old units run a Yocto build, we want ubuntu 24.04 now",
+        "the older units run a Yocto build nobody maintains; give me an arm64 image of eLxr 12",
+        "migrating off buildroot to debian 13",
+    ],
+)
+def test_a_build_system_said_as_context_or_left_behind_is_not_refused(request_text: str) -> None:
+    assert find_unsupported(request_text) is None
