@@ -27,6 +27,8 @@ def test_a_request_for_an_embedded_build_system_is_refused(request_text: str) ->
         "our old units run a Yocto build, we want ubuntu 24.04 now",
         "the older units run a Yocto build nobody maintains; give me an arm64 image of eLxr 12",
         "migrating off buildroot to debian 13",
+        'the Yocto build also had EXTRA_USERS_PARAMS = "useradd gwadmin" - same user here pls',
+        "our fedora boxes still run docker, so keep docker",
     ],
 )
 def test_a_build_system_said_as_context_or_left_behind_is_not_refused(request_text: str) -> None:

@@ -215,9 +215,11 @@ _FLEET = (
     r"(?:boxes|box|hosts?|machines?|servers?|nodes?|fleet|systems?|workstations?|devices?|"
     r"vms?|installs?|installations?|deployments?|builds?|images?)"
 )
+# (an adverb may stand before the verb: "the Yocto build also had ...")
+_STILL = r"(?:(?:also|still|already|even|always|just|only|never)\s+)?"
 _CONTEXT_AFTER = re.compile(
-    rf"[\s-]+(?:{_FLEET}\s+)?(?:had|ran|used|were|was|shipped|came\s+with)\b"
-    rf"|[\s-]+{_FLEET}\s+(?:have|has|show|shows|run|runs|use|uses|today)\b"
+    rf"[\s-]+(?:{_FLEET}\s+)?{_STILL}(?:had|ran|used|were|was|shipped|came\s+with)\b"
+    rf"|[\s-]+{_FLEET}\s+{_STILL}(?:have|has|show|shows|run|runs|use|uses|today)\b"
 )
 
 
