@@ -368,6 +368,9 @@ def _outcome(
     return ClauseOutcome(text=text, outcome=kind, operations=operations, reason=reason)
 
 
+_A_BIT_OF = re.compile(r"\bbits?\s+of\b", re.IGNORECASE)
+
+
 def _told(state: PlanState, item: Unread, asking: Reading) -> bool:
     """True when the remark model reads an English clause that names nothing as a remark.
 
@@ -517,6 +520,7 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         reading.why == "names no change"
         and not clause.parenthetical  # "(security finding SF-3)": an aside
         and any(t.text.removesuffix("s") in RETRIEVAL_WORDS for t in item.meaningful)
+        and not _A_BIT_OF.search(clause.text)  # "bit of background": a quantity, no image
     ):
         # refine mode: "a small headless edge server" describes another image
         return Reading("asks", "describes an image")

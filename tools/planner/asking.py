@@ -385,6 +385,10 @@ def read_clause(
     if wish and _fronted_purpose(words, wish, is_package) and not names_something(text, words):
         # "cpu 1 we need for the ethercat master": what the thing before "we" is for
         return Reading("context", f"a fronted object and its purpose ({wish!r})")
+    if wish and _vague_likeness(words, wish) and not names_something(text, words):
+        # "I want something close to that behaviour", "we'd like something similar": what
+        # the change just asked is meant to give, naming nothing of its own
+        return Reading("context", f"a wish for something like it ({wish!r})")
     if wish and _wish_to_do(words, wish) and not names_something(text, words):
         # "our KVM lab wants to consume it", "we want to test it first": what someone
         # means to do with the image, not a change to it
@@ -599,11 +603,11 @@ def _past(word: str) -> bool:
 # verbs that ask for the image itself, and the words that name it
 # (and the go-ahead itself: "kindly do the needful", "go ahead and do it", "please proceed")
 _MAKING = frozenset(
-    "give draft get build make produce create generate prepare write do proceed go".split()
+    "give draft get build make produce create generate prepare write do proceed go try".split()
 )
 _THE_IMAGE = frozenset(
     "me us it one that this the a an equivalent same template image version thing draft "
-    "please pls can could would you i we needful kindly ahead and so".split()
+    "please pls can could would you i we needful kindly ahead and so let's lets let then".split()
 )
 
 
@@ -630,6 +634,23 @@ def _fronted_purpose(words: list[str], wish: str, is_package: Callable[[str], bo
         and not FIELD_NOUNS & set(fronted)
         and not (is_package is not None and any(is_package(w) for w in fronted))
     )
+
+
+# an object that only likens: "something close to that behaviour", "anything similar"
+_LIKENING = frozenset("something anything similar close closer like alike comparable".split())
+_LIKENED = _LIKENING | frozenset(
+    "to that this it the same behaviour behavior feel way as what we had before there "
+    "setup one kind of sort roughly more or less".split()
+)
+
+
+def _vague_likeness(words: list[str], wish: str) -> bool:
+    """True when a wish's object is an indefinite likeness and nothing else."""
+    last = wish.split()[-1]
+    if last not in words:
+        return False
+    after = [w.strip(".,!?") for w in words[words.index(last) + 1 :]]
+    return bool(after) and after[0] in _LIKENING and all(w in _LIKENED for w in after)
 
 
 def _wish_to_do(words: list[str], wish: str) -> bool:

@@ -247,3 +247,59 @@ def test_a_path_or_the_build_host_is_no_hostname(request_text: str) -> None:
     plan = plan_on("emt3-x86_64-immutable-secureboot-raw.yml", request_text)
     assert [op for op in plan.operations if op.op == "set_hostname"] == []
     assert not any("hostname" in entry for entry in plan.not_applied)
+
+
+@pytest.mark.parametrize(
+    ("request_text", "disk", "partition"),
+    [
+        (
+            "disk: 32 gigabytes, and a /var/log/ros partition, half a gig... no, make it 1 gig",
+            "32GB",
+            "1GiB",
+        ),
+        ("a /scratch partition of 2 gigs\u2026 no, 4 gigs", None, "4GiB"),
+        ("/srv partition 500M.. actually 2G", None, "2GiB"),
+    ],
+)
+def test_a_size_revised_after_an_ellipsis_revises_its_own_thing(
+    request_text: str, disk: str | None, partition: str
+) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    assert _disk(plan) == ([disk] if disk else [])
+    parts = [op for op in plan.operations if op.op == "add_partition"]
+    assert [p.size for p in parts] == [partition]
+    assert plan.not_applied == []
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "add htop. Bit of background: the techs used to log in as root, which I hate.",
+        "add htop. A bit of context: we ship these to farms.",
+        "add htop. Our partner recommended it, so let's try it.",
+        "add preempt=full to the kernel command line. I want something close to that behaviour.",
+        "add jq, we'd like something similar to what we had before",
+    ],
+)
+def test_background_go_aheads_and_vague_likenesses_beside_a_change_ask_nothing(
+    request_text: str,
+) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    assert plan.operations and plan.not_applied == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "packages"),
+    [
+        ("with gpsd, and chrony configured", ["gpsd", "chrony"]),
+        ("add htop, jq and chrony configured please", ["htop", "jq", "chrony"]),
+        ("install nginx and certbot preinstalled", ["nginx", "certbot"]),
+        ("add tmux, vim included", ["tmux", "vim"]),
+    ],
+)
+def test_a_name_and_the_state_it_is_to_be_in_adds_the_name(
+    request_text: str, packages: list[str]
+) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    assert [n for op in plan.operations if op.op == "add_packages" for n in op.packages] == packages
+    assert plan.not_applied == []

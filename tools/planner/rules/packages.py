@@ -301,6 +301,8 @@ _AFTERTHOUGHTS = frozenset(
     "actually altogether entirely completely obviously naturally definitely certainly "
     "surely ofc".split()
 )
+# the state a thing added is to be in, said after its name ("chrony configured")
+_IN_PLACE = frozenset("installed configured included preinstalled enabled present".split())
 _TAKING_OUT = REMOVE_VERBS | frozenset("scratch kill nuke ditch toss bin cut".split())
 
 
@@ -323,6 +325,8 @@ def _trim(item: Item) -> Item | None:
     while tokens:
         if tokens[-1].text in ADVERBS or tokens[-1].text in _AFTERTHOUGHTS:
             tokens.pop()
+        elif item.mode == "add" and len(tokens) > 1 and tokens[-1].text in _IN_PLACE:
+            tokens.pop()  # "and chrony configured": a name and the state it is to be in
         elif len(tokens) >= 2 and (tokens[-2].text, tokens[-1].text) in ADVERB_PAIRS:
             del tokens[-2:]
         else:

@@ -44,7 +44,7 @@ _VERDICT = (
 )
 # between the first value and the correction: punctuation, or one short clause of context
 _GAP = (
-    r"(?P<gap>\s*[,;?!.]?\s*|\s*[,;]\s*(?P<clause>[^,;.!?\n\x1f\d/]{1,60}?)\s*[,;]\s*"
+    r"(?P<gap>\s*(?:[,;?!.]|\.{2,3}|\u2026)?\s*|\s*[,;]\s*(?P<clause>[^,;.!?\n\x1f\d/]{1,60}?)\s*[,;]\s*"
     # what is wrong with the first value, said right after it: "4 gig too small, make it 12"
     rf"|{_VERDICT}\s*[,;.]*\s*)"
 )
