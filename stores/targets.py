@@ -165,8 +165,9 @@ class UnsupportedTarget:
         name: What a refusal calls it ("Windows", "Ubuntu 22.04 or older"): a request for
             it is refused. Empty for a word the planner reports without refusing.
         nearest: The dist offered instead of a refused system ("" for none).
-        kind: ``system`` (an OS: a supported dist named beside it wins) or ``arch`` (an
-            arch no dist builds: refused whatever dist is named).
+        kind: ``system`` (an OS: a supported dist named beside it wins), ``arch`` (an
+            arch no dist builds: refused whatever dist is named) or ``build system`` (a
+            system refused only when an image of it is asked for: "a Yocto build").
         os: The os it is a release of ("ubuntu" for Ubuntu 22.04), "" for another system.
         arch: The schema's name for the arch it is ("armv7hl"), "" for none.
     """
@@ -603,7 +604,7 @@ def parse_targets(data: Mapping[str, Any]) -> TargetRegistry:
         if name not in families:
             raise ValueError(f"request.family_phrases.{name}: unknown family")
     for entry in unsupported:
-        if entry.kind not in ("system", "arch"):
+        if entry.kind not in ("system", "arch", "build system"):
             raise ValueError(f"request.unsupported {entry.name}: unknown kind {entry.kind!r}")
         if entry.nearest and entry.nearest not in dists:
             raise ValueError(f"request.unsupported {entry.name}: unknown dist {entry.nearest!r}")

@@ -93,6 +93,20 @@ def _patterns() -> tuple[tuple[re.Pattern[str], UnsupportedTarget], ...]:
     )
 
 
+# a build system asked for as the image: "a Yocto-based variant", "as a Buildroot image"
+_IMAGE_OF_IT_AFTER = re.compile(r"[\s-]+(?:variant|version|image|build|flavou?r|one)s?\b")
+_ASKING_BEFORE = re.compile(
+    r"\b(?:do|make|build|give\s+(?:me|us)|want|need|get|as|try|create|produce|prefer)"
+    r"\s+(?:(?:me|us|it|this|that)\s+)?(?:as\s+)?(?:an?|the)\s+$"
+    r"|(?:^|[.!?;:]\s*)\s*an?\s+$"  # a request that opens with it: "a buildroot image ..."
+)
+
+
+def _asked_as_image(work: str, match: re.Match[str]) -> bool:
+    before = work[max(0, match.start() - 40) : match.start()]
+    return bool(_ASKING_BEFORE.search(before) and _IMAGE_OF_IT_AFTER.match(work, match.end()))
+
+
 def _names_a_supported_dist(request: str) -> bool:
     return any(
         mention.kind in ("dist", "os") and not mention.source
@@ -119,9 +133,11 @@ def find_unsupported(request: str) -> UnsupportedRequest | None:
                 continue
             if _REPOSITORY_FIELD.search(before) or _LINEAGE.match(work, match.end()):
                 continue
-            if kind == "system" and is_context(work, match.start(), match.end()):
+            if kind == "build system" and not _asked_as_image(work, match):
+                continue  # "our Yocto layers", "moving off buildroot": named, not asked for
+            if kind != "arch" and is_context(work, match.start(), match.end()):
                 continue  # "our current CBL-Mariner 2.0 hosts", "old CentOS boxes had docker"
-            if kind == "system" and _names_a_supported_dist(request):
+            if kind != "arch" and _names_a_supported_dist(request):
                 return None  # "Debian 13 like our Fedora boxes"; an arch has no such way out
             named = " ".join(request[match.start() : match.end()].split())
             suggestion = None

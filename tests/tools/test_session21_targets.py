@@ -33,3 +33,20 @@ def test_a_request_for_an_embedded_build_system_is_refused(request_text: str) ->
 )
 def test_a_build_system_said_as_context_or_left_behind_is_not_refused(request_text: str) -> None:
     assert find_unsupported(request_text) is None
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "the yocto layers were a pain to maintain",
+        "add htop; our buildroot config had it too",
+        "fwiw the openembedded recipes pinned an old kernel",
+    ],
+)
+def test_talk_of_a_build_system_is_no_target_and_reports_nothing(request_text: str) -> None:
+    from tests.tools.planner.helpers import plan_on
+
+    plan = plan_on("ubuntu24-x86_64-minimal-raw.yml", request_text)
+    assert not [op for op in plan.operations if op.op == "set_target"]
+    assert not any("not a target" in entry for entry in plan.not_applied)
+    assert find_unsupported(request_text) is None

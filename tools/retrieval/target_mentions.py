@@ -149,12 +149,13 @@ def _span_patterns() -> _SpanPatterns:
         (kind, tuple((_bounded(phrase), value) for phrase, value in phrases[kind]))
         for kind in _TARGET_KINDS
     )
-    unsupported = tuple((_bounded(u.phrase), u.supported) for u in targets.unsupported)
+    # a build system (Yocto) names no target: only a request for an image of it is refused
+    # (:func:`~oic_ai.tools.target_support.find_unsupported`), talk of it is no mention
+    systems = [u for u in targets.unsupported if u.kind != "build system"]
+    unsupported = tuple((_bounded(u.phrase), u.supported) for u in systems)
     return _SpanPatterns(
         unsupported=unsupported,
-        hardware=frozenset(
-            p for (p, _), u in zip(unsupported, targets.unsupported) if u.kind == "arch"
-        ),
+        hardware=frozenset(p for (p, _), u in zip(unsupported, systems) if u.kind == "arch"),
         families=tuple((_bounded(p), family) for family, p in targets.family_phrases.items()),
         kinds=kinds,
         os_words=tuple((_bounded(re.escape(w)), os) for w, os in targets.os_words.items()),
