@@ -131,6 +131,8 @@ def find_unsupported(request: str) -> UnsupportedRequest | None:
             before = work[max(0, match.start() - 60) : match.start()]
             if _LEFT_BEHIND.search(before) or _SERVED.match(work, match.end()):
                 continue
+            if set_aside(work, match.start()):
+                continue  # "ok forget armv7. back to arm64": set aside, not asked for
             if _REPOSITORY_FIELD.search(before) or _LINEAGE.match(work, match.end()):
                 continue
             if kind == "build system" and not _asked_as_image(work, match):

@@ -50,3 +50,20 @@ def test_talk_of_a_build_system_is_no_target_and_reports_nothing(request_text: s
     assert not [op for op in plan.operations if op.op == "set_target"]
     assert not any("not a target" in entry for entry in plan.not_applied)
     assert find_unsupported(request_text) is None
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "ok forget armv7. back to arm64 - add user gw w/ sudo, pw later",
+        "skip the windows one, just ubuntu",
+        "never mind the armhf build, x86 only",
+    ],
+)
+def test_a_system_set_aside_is_not_refused(request_text: str) -> None:
+    assert find_unsupported(request_text) is None
+
+
+def test_a_system_asked_for_after_one_set_aside_is_still_refused() -> None:
+    found = find_unsupported("forget debian, an armv7 build please")
+    assert found is not None and found.arch == "armv7hl"

@@ -422,6 +422,7 @@ _THE_IMAGE = frozenset(
     "node nodes server servers vm vms template gateway gateways appliance appliances".split()
 )
 _DETERMINERS = frozenset("the our their its this that".split())
+_COPULAS = frozenset("is are was were".split())
 
 
 def _said_of_another(tokens: list[tuple[str, int, int]], first: int) -> bool:
@@ -429,9 +430,14 @@ def _said_of_another(tokens: list[tuple[str, int, int]], first: int) -> bool:
 
     "the broker runs in a container" says where the broker runs; "it runs containers" and
     "the boxes run containers" ask the image to. The verb is in the third person ("runs")
-    and follows a determiner and a noun that does not name the image.
+    and follows a determiner and a noun that does not name the image; or the phrase is
+    what a noun that does not name the image "is" ("the network is locked down").
     """
     verb = tokens[first][0]
+    if first >= 2 and tokens[first - 1][0] in _COPULAS:
+        # "our store network is locked down": what something else is, not the image
+        subject = tokens[first - 2][0]
+        return subject not in _THE_IMAGE and subject not in _COPULAS and subject.isalpha()
     if first < 2 or not verb.endswith("s") or verb.endswith("ss"):
         return False
     noun, determiner = tokens[first - 1][0], tokens[first - 2][0]

@@ -303,3 +303,24 @@ def test_a_name_and_the_state_it_is_to_be_in_adds_the_name(
     plan = plan_on(UBUNTU, request_text)
     assert [n for op in plan.operations if op.op == "add_packages" for n in op.packages] == packages
     assert plan.not_applied == []
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "our store network is locked down and only lets traffic out through a proxy",
+        "the plant network was locked down last year, add htop",
+        "so apt inside the image will need that",
+    ],
+)
+def test_what_something_else_is_or_needs_changes_no_package(request_text: str) -> None:
+    plan = plan_on("ubuntu26-x86_64-minimal-raw.yml", request_text)
+    added = [n for op in plan.operations if op.op == "add_packages" for n in op.packages]
+    assert set(added) <= {"htop"}
+
+
+@pytest.mark.parametrize("request_text", ["the image is locked down", "I want the box locked down"])
+def test_the_image_locked_down_still_asks_for_hardening(request_text: str) -> None:
+    plan = plan_on("ubuntu26-x86_64-minimal-raw.yml", request_text)
+    added = [n for op in plan.operations if op.op == "add_packages" for n in op.packages]
+    assert "fail2ban" in added

@@ -722,7 +722,6 @@ def option_word(word: str) -> bool:
 _FLAG_LEAD = re.compile(r"\bboot(?:s|ing)?\s+(?:it\s+)?with\s+$")
 
 
-
 def _option_words(args: list[str], state: PlanState | None = None) -> list[str]:
     """The leading arguments that are options: key=value, a known flag, or no English word.
 

@@ -621,6 +621,9 @@ _OBJECT_AFTER = re.compile(r"\s+(?:it|them)\b")
 # a verb of needing or using and an object pronoun right after a word: the word is the
 # verb's subject ("the codecs need them", "our app uses it"), never a thing to install
 _SUBJECT_OF = re.compile(
+    # (where it runs, and a modal, may come between: "apt inside the image will need that")
+    r"(?:\s+(?:inside|in|on|within)\s+(?:the|this|that|our|your)\s+(?:image|box|system|vm))?"
+    r"(?:\s+(?:will|would|'ll|might|may|does|do))?"
     r"\s+(?:(?:also|really|just|still)\s+)?(?:need|needs|require|requires|want|wants|use|uses"
     r"|depend\s+on|depends\s+on|rely\s+on|relies\s+on)\s+(?:it|them|those|these|that|this)\b"
 )
