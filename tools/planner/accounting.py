@@ -368,6 +368,21 @@ def _outcome(
     return ClauseOutcome(text=text, outcome=kind, operations=operations, reason=reason)
 
 
+# a table row of column names, with the row of dashes under it: "| mount | size | fs |"
+_TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
+_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$")
+
+
+def _table_header(original: str, at: int) -> bool:
+    """True when ``at`` is on a table's header row (a row of dashes follows it)."""
+    start = original.rfind("\n", 0, at) + 1
+    end = original.find("\n", at)
+    end = len(original) if end < 0 else end
+    after = original.find("\n", end + 1)
+    below = original[end + 1 : len(original) if after < 0 else after]
+    return bool(_TABLE_ROW.match(original[start:end]) and _TABLE_RULE.match(below))
+
+
 _A_BIT_OF = re.compile(r"\bbits?\s+of\b", re.IGNORECASE)
 
 
@@ -468,6 +483,8 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         # the change after "so" was read; what comes before it says why
         return Reading("context", "the reason for the change after it")
     # a parenthesis on a list line is an aside of the item, not an item of its own
+    if _table_header(original, clause.start):
+        return Reading("context", "a table's header row")  # "| mount | size | fs |"
     bullet = is_bullet_line(original, clause.start) and not clause.parenthetical
     reading = read_clause(clause.text, is_package=known, bullet=bullet)
     if reading.why.startswith(KEEPS) and _in_template(state, reading.why[len(KEEPS) :]):

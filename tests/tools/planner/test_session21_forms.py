@@ -324,3 +324,50 @@ def test_the_image_locked_down_still_asks_for_hardening(request_text: str) -> No
     plan = plan_on("ubuntu26-x86_64-minimal-raw.yml", request_text)
     added = [n for op in plan.operations if op.op == "add_packages" for n in op.packages]
     assert "fail2ban" in added
+
+
+EDGE = "ubuntu24-aarch64-edge-container-raw.yml"  # /var/lib/docker takes the rest of the disk
+
+
+@pytest.mark.parametrize(
+    ("request_text", "mount", "fs"),
+    [
+        (
+            "make /var/lib/docker 10 GiB and put a /data partition on the rest, xfs as well",
+            "/data",
+            "xfs",
+        ),
+        (
+            "shrink /var/lib/docker to 8G, then a /srv partition in the remainder, btrfs",
+            "/srv",
+            "btrfs",
+        ),
+        ("/var/lib/docker 12G, and /data into the rest, xfs", "/data", "xfs"),
+    ],
+)
+def test_a_partition_on_the_rest_keeps_the_file_system_said_after_it(
+    request_text: str, mount: str, fs: str
+) -> None:
+    plan = plan_on(EDGE, request_text)
+    added = [op for op in plan.operations if op.op == "add_partition"]
+    assert [(op.mount_point, op.size, op.fs_type) for op in added] == [(mount, None, fs)]
+    assert plan.not_applied == []
+
+
+def test_a_partition_on_the_rest_that_root_takes_is_reported_not_sized_by_guess() -> None:
+    plan = plan_on(UBUNTU, "put a /data partition on the rest, xfs")
+    assert [op for op in plan.operations if op.op == "add_partition"] == []
+    assert plan.not_applied and "already takes the rest of the disk" in plan.not_applied[0]
+
+
+def test_a_table_header_row_is_context() -> None:
+    plan = plan_on(
+        UBUNTU,
+        "64 GiB disk, partitions like this:\n\n| mount | size | fs |\n|---|---|---|\n"
+        "| /boot | 1 GiB | ext4 |\n| /var/log | rest | xfs |",
+    )
+    assert plan.not_applied == []
+    assert {op.mount_point for op in plan.operations if op.op == "add_partition"} == {
+        "/boot",
+        "/var/log",
+    }

@@ -85,7 +85,8 @@ _PARTITION_REMOVE = re.compile(
 )
 # "a /data partition that takes the rest of the disk"
 _REST_AFTER = re.compile(
-    r"\s*,?\s*(?:(?:that|which)\s+)?(?:takes?|taking|uses?|using|fills?|filling|gets?|with)\s+"
+    r"\s*,?\s*(?:(?:that|which)\s+)?(?:takes?|taking|uses?|using|fills?|filling|gets?|with|on|in"
+    r"|into|over)\s+"
     r"(?:up\s+)?(?:all\s+(?:of\s+)?)?the\s+(?:rest|remainder)(?:\s+of\s+the\s+(?:disk|drive|space))?"
 )
 _FS_NAMES = {"vfat": "fat32", "fat": "fat32"}
@@ -418,6 +419,9 @@ def _add_partition(state: PlanState, match: re.Match[str]) -> None:
     rest = _REST_AFTER.match(state.text.work, end) if size_span is None else None
     if rest is not None:
         end = rest.end()
+        fs_tail = dict(_PARTITION_TAIL)["fs"].match(state.text.work, end) if fs is None else None
+        if fs_tail is not None:  # "a /data partition on the rest, xfs as well"
+            fs, end = state.revised.get(fs_tail.start("fs"), fs_tail.group("fs")), fs_tail.end()
     span = (match.start(), end)
     if mount == "/" and size_span is None and fs is None and rest is None:
         state.reject(*span, "the root partition already exists; resize it instead")
