@@ -371,3 +371,23 @@ def test_a_table_header_row_is_context() -> None:
         "/boot",
         "/var/log",
     }
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "actually remove svc-nginx, nginx runs as its own user anyway",
+        "drop svc-nginx; nginx has its own account already",
+    ],
+)
+def test_a_program_with_its_own_user_names_no_user(request_text: str) -> None:
+    from tests.tools.planner.helpers import plan_after
+
+    plan = plan_after(
+        "azl3-x86_64-minimal-raw.yml", "add a user svc-nginx without sudo", request_text
+    )
+    assert [op for op in plan.operations if op.op == "add_user"] == []
+    assert [op.path for op in plan.operations if op.op == "delete"] == [
+        "systemConfig.users[name=svc-nginx]"
+    ]
+    assert plan.not_applied == []

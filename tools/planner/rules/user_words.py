@@ -206,6 +206,8 @@ STOP_WORDS = frozenset(
         "me myself us ourselves him himself herself themselves per each every "
         # the words of a change of mind: "user ops, actually in wheel"
         "actually wait sorry oops nope nah rather instead "
+        # adverbs that end a sentence: "nginx runs as its own user anyway"
+        "anyway anyhow though either now later already still own "
         # the template's other fields: "hostname should be x and users a and b with sudo"
         "hostname disk image kernel cmdline partition partitions bootloader target arch "
         "repo repository package packages"
