@@ -38,6 +38,7 @@ from oic_ai.tools.questions import TELL_VERBS, Questions, questions_of
 from oic_ai.tools.references import (
     BackTo,
     Reference,
+    bare_removals,
     find_back_to,
     find_back_to_words,
     find_reference,
@@ -282,6 +283,8 @@ def _reference_record(
     if create and reference is not None:
         spans = list(reference.marker_words())  # the planner reads the targets itself
     spans += keep_rest_spans(request)  # "keep everything else": nothing for the planner
+    if reference is not None and reference.kind == "undo":
+        spans += bare_removals(request)  # "scrap the hostname and user, go back to before"
     if retarget:
         # the target names and the clauses that only ask for them are handled here
         spans += target_clause_spans(request)

@@ -571,6 +571,36 @@ def reference_spans(request: str) -> tuple[Span, ...]:
     return found.spans if found else ()
 
 
+# a removal that names only parts, no value: "scrap the hostname and user" beside an undo
+# says what the undo takes back
+_BARE_REMOVAL = re.compile(
+    r"^\s*(?:(?:hmm+|ok(?:ay)?|so|and|actually|yeah)\s*,?\s*)*"
+    r"(?:scrap|drop|remove|lose|ditch|kill|nuke|undo|revert|forget|get\s+rid\s+of)\s+"
+    r"(?P<parts>(?:(?:the|that|those|these|its|my)\s+)?(?:new\s+)?(?:{parts})"
+    r"(?:\s*(?:,|and|&|\+)\s*(?:(?:the|that|those|these)\s+)?(?:new\s+)?(?:{parts}))*)"
+    r"\s*[.,;!?]*\s*$".format(
+        parts=r"host\s*name|hostname|users?|accounts?|partitions?|disk(?:\s+size)?|repos?"
+        r"|repositor(?:y|ies)|kernel\s+(?:options?|params?|parameters?)|image\s+name"
+    ),
+    re.IGNORECASE,
+)
+
+
+def bare_removals(request: str) -> list[Span]:
+    """Clauses that only remove parts by name ("scrap the hostname and user"), no value.
+
+    Beside an undo they say what it takes back: the undo, not the planner, answers them.
+    """
+    return [
+        (begin, end)
+        for begin, end in _pieces(request, _SENTENCE_OR_COMMA)
+        if _BARE_REMOVAL.match(request[begin:end])
+    ]
+
+
+_SENTENCE_OR_COMMA = re.compile(r"[.;!?]+(?:\s|$)|,|\s[-\u2013\u2014]\s")
+
+
 def remainder(request: str, spans: tuple[Span, ...] | list[Span]) -> str:
     """``request`` without ``spans``: what is left for the planner ("" when only filler is).
 
