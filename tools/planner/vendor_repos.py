@@ -50,6 +50,13 @@ _DEB = re.compile(
     r"\bdeb\s+(?:\[(?P<options>[^\]\n]*)\]\s+)?(?P<url>(?:https?|file)://[^\s\"'`]+)"
     r"(?:\s+(?P<suite>[^\s\"'`|]+))?(?P<components>(?:[ \t]+[a-z][\w.+-]*)*)"
 )
+# a sources line written to a sources file by a command ("echo "deb ..." | sudo tee
+# /etc/apt/sources.list.d/x.list"): the vendor's step, pasted, even with no key fetched
+# (or "sudo sh -c 'echo "deb ..." > /etc/apt/sources.list.d/x.list'")
+_WRITTEN_SOURCES = re.compile(
+    r"^\s*(?:[$#>]\s*)?(?:sudo\s+)?(?:echo|printf)\b[^\n|]*\bdeb\s[^\n|]*\|\s*(?:sudo\s+)?tee\b"
+    r"|\b(?:echo|printf)\b[^\n]*\bdeb\s[^\n]*>>?\s*/etc/apt/sources\.list"
+)
 _SIGNED_BY = re.compile(r"\bsigned-by=(?P<path>\S+)")
 _STANZA_KEY = re.compile(
     r"^\s*(?P<key>Types|URIs|Suites|Components|Signed-By|Architectures|Enabled|baseurl|"
@@ -153,7 +160,7 @@ def read_vendor_repositories(text: str) -> tuple[str, list[str], list[str]]:
             used.add(number)
     stanzas = _stanzas(lines, keys, used)
     instructions = bool(keys or imported or fetched_lists or stanzas) or any(
-        _CODENAME_EXPR.search(line) for line in lines
+        _CODENAME_EXPR.search(line) or _WRITTEN_SOURCES.search(line) for line in lines
     )
     if not instructions:
         return text, [], []  # a sources line said alone is the repository rule's

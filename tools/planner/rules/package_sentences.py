@@ -78,13 +78,42 @@ def said_from_a_repository(state: PlanState, item: Item) -> bool:
     or the template has one, and only when the source is said after the names, before the
     clause ends ("add vault. the repo is slow" says nothing of vault).
     """
-    if item.mode != "add" or item.verb not in _ASKING:
+    # no verb in its own clause (one carried over from the last clause is not its own)
+    verbless = item.mode in ("none", "add") and _opens_clause(state, item)
+    if not verbless and (item.mode != "add" or item.verb not in _ASKING):
         return False
     if not state.repositories and not state.facts.repositories:
         return False
     original = state.text.original
     end = next((m.start() for m in _CLAUSE_STOP.finditer(original, item.span[1])), len(original))
-    return _FROM_SOURCE.search(original[item.span[1] : end].lower()) is not None
+    source = _FROM_SOURCE.search(original[item.span[1] : end].lower())
+    if source is None:
+        return False
+    if not verbless:
+        return True
+    # "fluent-bit from their repo", "and the platform-baseline package from it": a clause
+    # of names and where they come from asks for them, when it says nothing more ("nginx
+    # from the repo is too old" says something of it) and the names are no English words
+    rest = original[item.span[1] + source.end() : end]
+    names = [t.text for t in item.tokens if t.kind == "word" and t.text not in FILLER]
+    return _VERBLESS_END.match(rest) is not None and all(
+        not is_english(n) or _known(state, n) for n in names if n not in _HEADS
+    )
+
+
+def _opens_clause(state: PlanState, item: Item) -> bool:
+    """Whether only a joining word ("and", "also", "plus") comes before ``item`` in its clause."""
+    before = state.text.original[: item.span[0]]
+    start = max((m.end() for m in _CLAUSE_STOP.finditer(before)), default=0)
+    return _JOINING.fullmatch(before[start:].lower()) is not None
+
+
+# what may open a clause of names before them: nothing, or words that join it to the last
+_JOINING = re.compile(r"\s*(?:(?:and|also|plus|then|oh|ok|okay|so)\b[\s,]*)*")
+# a verbless "X from their repo" ends there, or with a comma ("..., docs say:")
+_VERBLESS_END = re.compile(r"\s*(?:(?:too|as\s+well|please|pls)\b\s*)?(?:,|$)")
+# the noun that marks the names as packages ("the platform-baseline package from it")
+_HEADS = frozenset("package packages pkg pkgs deb debs rpm rpms".split())
 
 
 # verbs that ask for a thing ("need", "install"), not list commas or statements
