@@ -295,6 +295,34 @@ def add_packages(state: PlanState, item: Item, names: Sequence[str], label: str)
     state.features.append((item.span[0], label))
 
 
+def vendor_served(state: PlanState, name: str) -> bool:
+    """Whether ``name``, a vendor's spelling of a package, is served by the template's repository.
+
+    "also docker-ce-cli, containerd.io and docker-compose-plugin" on a template that has a
+    repository of its own and a vendor's spelling from it already (docker-ce beside
+    download.docker.com): the vendor's names come from there, as written, not as the
+    distro's docker.io, containerd and docker-compose-v2.
+    """
+    target = state.target
+    if not state.facts.repositories or not target.known:
+        return False
+    if not _vendor_spelling(state, name):
+        return False
+    return any(_vendor_spelling(state, have) for have in state.facts.packages)
+
+
+def _vendor_spelling(state: PlanState, name: str) -> bool:
+    """Whether ``name`` is a package's spelling that is not the target's own name for it."""
+    target = state.target
+    if "-" not in name and "." not in name:
+        return False  # "docker", "moby": a word for the thing, not a vendor's package
+    for group in state.catalog.alias_groups:
+        if name in group.names:
+            own = group.names_for(target.os, target.dist, target.arch)
+            return bool(own) and name not in own
+    return False
+
+
 def prefer_vendor_spellings(state: PlanState) -> None:
     """Drop the distro's name of a package the request installs from its vendor's repository.
 
@@ -303,7 +331,8 @@ def prefer_vendor_spellings(state: PlanState) -> None:
     the word "docker" would add, conflicts with them, and so does the base template's.
     """
     target = state.target
-    if not state.repositories or not target.known:
+    served = any(vendor_served(state, n) for n in state.add)
+    if not (state.repositories or served) or not target.known:
         return
     for group in state.catalog.alias_groups:
         distro = set(group.names_for(target.os, target.dist, target.arch))

@@ -34,6 +34,7 @@ from oic_ai.tools.planner.rules.package_apply import (
     named_before,
     remove_by_patterns,
     remove_packages,
+    vendor_served,
 )
 from oic_ai.tools.planner.rules.package_bindings import apply_module, one_letter_language
 from oic_ai.tools.planner.rules.package_conditions import (
@@ -690,7 +691,9 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     if is_name and target.known and token not in {c.name for c in capabilities}:
         aliases = state.catalog.aliases(token, target.os, target.dist, target.arch)
         if aliases:
-            names = [written] if written in aliases else list(aliases)
+            # "containerd.io" beside download.docker.com's docker-ce: the vendor's own
+            served = written in aliases or vendor_served(state, written)
+            names = [written] if served else list(aliases)
             apply_names(state, item, written, names)
             return
     if capabilities and token and "/" in token and not token.startswith("/"):
