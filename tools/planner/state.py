@@ -84,6 +84,7 @@ class PlanState:
     repository_values: list[SetValue] = field(default_factory=list)  # set after they exist
     add: list[str] = field(default_factory=list)
     add_kernel: list[str] = field(default_factory=list)
+    kernel_named: list[str] = field(default_factory=list)  # "set the kernel to linux-azure"
     remove: list[str] = field(default_factory=list)
     features: list[tuple[int, str]] = field(default_factory=list)
     use_case_words: list[tuple[int, str]] = field(default_factory=list)

@@ -25,6 +25,7 @@ from oic_ai.tools.planner.rules.capability_words import (
 )
 from oic_ai.tools.planner.rules.capability_words import object_first
 from oic_ai.tools.planner.rules.described import read_described
+from oic_ai.tools.planner.rules.kernel_images import KERNEL_NAME, kernel_set_to
 from oic_ai.tools.planner.rules.name_parts import read_name_parts
 from oic_ai.tools.planner.rules.package_apply import (
     COUNTS,
@@ -147,6 +148,8 @@ def rule_packages(state: PlanState) -> None:
             # "dist: ubuntu24" once the target is read, "kernel:" heading its keys: a field
             state.text.consume(*key.span("key"), "context")
     _replacements(state)
+    for set_to, capabilities in kernel_set_to(state):  # "switch the kernel to the rt one"
+        apply_capabilities(state, set_to, capabilities)
     for fetched, written in fetched_from_a_repository(state):  # "take docker-ce from there"
         apply_names(state, fetched, written, [written])
     shorthand_updates(state, _resolve_item)  # "pkgs += jq,curl", "s/nano/vim/"
@@ -621,6 +624,13 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     content = [w for w in item.words if w not in FILLER]
     if len(content) == 2 and content[1] in HEAD_NOUNS and PACKAGE_TOKEN.match(content[0]):
         content = content[:1]  # "the cockpit-podman plugin" names cockpit-podman
+    elif len(content) == 2 and content[1] == "kernel" and re.fullmatch(KERNEL_NAME, content[0]):
+        # "the linux-azure kernel": the word "kernel" marks linux-azure as a package, the
+        # kernel (settle_kernel_images puts it in the kernel's list)
+        name = next(state.text.raw(t.start, t.end) for t in item.tokens if t.text == content[0])
+        if name == name.lower():
+            apply_names(state, item, name, [name])
+            return
     elif (
         len(content) == 2
         and content[0] not in IMPERATIVES  # "point chrony at ...": a verb and its object
