@@ -52,6 +52,7 @@ from oic_ai.tools.planner.rules.package_conditions import (
     switched_to,
     without_purpose,
 )
+from oic_ai.tools.planner.rules.package_except import all_but, as_except
 from oic_ai.tools.planner.rules.package_items import (
     FENCE,
     FIELD_KEY,
@@ -148,6 +149,7 @@ def rule_packages(state: PlanState) -> None:
             # "dist: ubuntu24" once the target is read, "kernel:" heading its keys: a field
             state.text.consume(*key.span("key"), "context")
     _replacements(state)
+    excepted = all_but(state)  # "keep everything but gnupg", before "X can stay" is read
     for set_to, capabilities in kernel_set_to(state):  # "switch the kernel to the rt one"
         apply_capabilities(state, set_to, capabilities)
     for fetched, written in fetched_from_a_repository(state):  # "take docker-ce from there"
@@ -168,6 +170,7 @@ def rule_packages(state: PlanState) -> None:
     head: Item | None = None  # the item a parenthesis may name ("the SCAP tooling (a, b)")
     head_took = False
     tokens = minus_signs(state.text.work, tokenize(state.text.work))
+    tokens = as_except(tokens, excepted)  # "keep everything but gnupg": gnupg goes
     joined = join_split_names(state, tokens)  # "tcp dump", "h top": one name each
     items = read_joined(state, list(split_items(joined, line_breaks(state.text.work))), tokens)
     items = [split_slashed(state, item) for item in items]
