@@ -146,3 +146,27 @@ def _not_there(state: PlanState, item: Item) -> None:
     written = state.text.raw(content[0].start, content[0].end)
     if PACKAGE_TOKEN.match(written) and (_known(state, written) or not is_english(written)):
         remove_packages(state, item, [], written)
+
+
+# what the request described, pointed at as a whole: "set up the equivalent", "build me
+# something like that", "replicate it", "a copy of that setup"
+_POINTING = frozenset("equivalent counterpart replica lookalike similar".split())
+_COPYING = frozenset(
+    "replicate recreate reproduce duplicate rebuild copy clone mirror something setup thing "
+    "config configuration".split()
+)
+_BACK = frozenset("it that this those these same".split())
+
+
+def points_back(item: Item) -> bool:
+    """Whether ``item`` asks for what the request described, and names nothing else.
+
+    "Could you set up the equivalent?" after the description of a Packer build, "can you
+    replicate it?": the described changes are read, and these words add none of their own.
+    "build me something" (no pointing word) and "the equivalent of htop" (a name) are not.
+    """
+    said = [w for w in item.words if w not in FILLER or w in _BACK]
+    content = [w for w in said if w not in _BACK]
+    if not content or not all(w in _POINTING or w in _COPYING for w in content):
+        return False
+    return any(w in _POINTING for w in content) or any(w in _BACK for w in item.words)

@@ -100,7 +100,7 @@ from oic_ai.tools.planner.rules.package_names import (
 )
 from oic_ai.tools.planner.rules.package_places import worked_on
 from oic_ai.tools.planner.rules.package_products import products_of_added
-from oic_ai.tools.planner.rules.package_said import said_of
+from oic_ai.tools.planner.rules.package_said import points_back, said_of
 from oic_ai.tools.planner.rules.package_sentences import NAME as _NAME
 from oic_ai.tools.planner.rules.package_sentences import (
     REPLACE,
@@ -426,6 +426,9 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
 
 def _resolve_whole(state: PlanState, item: Item) -> None:
     """Resolve ``item``: trimmed of adverbs, split into the names it lists."""
+    if item.mode != "remove" and points_back(item):
+        state.text.consume(*item.span, "context")  # "could you set up the equivalent?"
+        return
     trimmed = _trim(item)
     if trimmed is None:
         if item.verb and any(w in _PRONOUNS for w in item.words):
