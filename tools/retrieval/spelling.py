@@ -315,6 +315,47 @@ def _linking_after_name(read: str, text: str, end: int) -> bool:
     return read in _NEVER_NAMES or (read in _MODALS and _BE_NEXT.match(text, end) is not None)
 
 
+# the field nouns people type without their vowels ("in video+input grps", "rm the 2nd
+# prtn", "krnl opts"): a word of consonants only is one of these when its letters appear
+# in it in order, from its first letter to its last
+_FIELD_NOUNS = (
+    "groups group packages package partitions partition password passwords hostname kernel "
+    "repository repositories repos repo options option parameters params"
+).split()
+_VOWELS = re.compile(r"[aeiou]")
+
+
+def field_shorthand(word: str, vocabulary: SpellingVocabulary) -> str | None:
+    """The field noun ``word`` is typed short for ("grps": groups), or None.
+
+    Only a word of three letters or more with no vowel after its first letter, that is no
+    known word or package, and that spells exactly one field noun's letters in order from
+    its first to its last ("grp" is group, "grps" groups).
+    """
+    if len(word) < 3 or not word.isalpha() or _VOWELS.search(word[1:]) or word in vocabulary.known:
+        return None
+    if vocabulary.packages is not None and vocabulary.packages.is_package(word):
+        return None
+    from oic_ai.stores.debian_names import debian_names
+
+    if word in debian_names():
+        return None  # "ots": a package of its own
+    found = [
+        n for n in _FIELD_NOUNS if n[0] == word[0] and n[-1] == word[-1] and _in_order(word, n)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _in_order(letters: str, word: str) -> bool:
+    rest = iter(word)
+    return all(letter in rest for letter in letters)
+
+
+def _in_path(text: str, start: int, end: int) -> bool:
+    """Whether the word at ``start:end`` is part of a path ("/usr", "etc/")."""
+    return text[start - 1 : start] == "/" or text[end : end + 1] == "/"
+
+
 def correct_text(text: str, vocabulary: SpellingVocabulary) -> tuple[str, list[Correction]]:
     """Correct the misspelt words of ``text``; names, values and quoted text stay.
 
@@ -339,7 +380,8 @@ def correct_text(text: str, vocabulary: SpellingVocabulary) -> tuple[str, list[C
         previous.append(lowered)
         if inside or (word != lowered and not word.istitle()):
             continue  # "MyHost" and quoted values are kept as written
-        read = correct_word(lowered, vocabulary)
+        read = None if _in_path(text, start, end) else field_shorthand(lowered, vocabulary)
+        read = read or correct_word(lowered, vocabulary)
         if read is None or (naming and not _linking_after_name(read, text, end)):
             continue  # a name is kept as written: "hostname kiosk"
         pieces.append(text[position:start])
