@@ -624,8 +624,13 @@ _SUBJECT_OF = re.compile(
     # (where it runs, and a modal, may come between: "apt inside the image will need that")
     r"(?:\s+(?:inside|in|on|within)\s+(?:the|this|that|our|your)\s+(?:image|box|system|vm))?"
     r"(?:\s+(?:will|would|'ll|might|may|does|do))?"
-    r"\s+(?:(?:also|really|just|still)\s+)?(?:need|needs|require|requires|want|wants|use|uses"
+    r"\s+(?:(?:also|really|just|still)\s+)?(?:(?:need|needs|require|requires|want|wants|use|uses"
     r"|depend\s+on|depends\s+on|rely\s+on|relies\s+on)\s+(?:it|them|those|these|that|this)\b"
+    # "ops wants to be able to install things", "QA would like to test", "ops can log in":
+    # the subject of a wish or an ability of its own, not a thing asked for
+    r"|(?:wants?|needs?|would\s+like|likes?|has|have|had|is\s+going|are\s+going|plans?|tries|"
+    r"try|asks?|asked|gets|got)\s+to\s+[a-z]|(?:will|can|could|should|must|may|might|would)"
+    r"(?:\s+not|n't)?\s+(?!be\b)[a-z]+)"
 )
 # an assignment right after a word: the word is a setting's field ('disk_size = "40G"')
 _ASSIGNED = re.compile(r"[ \t]*\+?=(?!=)")
