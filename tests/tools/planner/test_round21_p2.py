@@ -269,6 +269,39 @@ def test_the_kernel_set_to_a_flavour_is_that_flavours_kernel(said: str) -> None:
     assert not not_applied, not_applied
 
 
+@pytest.mark.parametrize(
+    ("said", "template", "name", "stock"),
+    [
+        (
+            "build it around the lowlatency kernel (linux-image-lowlatency-hwe-24.04) please",
+            UBUNTU,
+            "linux-image-lowlatency-hwe-24.04",
+            "linux-image-generic-hwe-24.04",
+        ),
+        (
+            "we boot the 64k page kernel (kernel-64k) rather than the default one",
+            "azl3-aarch64-edge-gateway-raw.yml",
+            "kernel-64k",
+            "kernel",
+        ),
+        ("use the Azure-tuned kernel (linux-azure)", UBUNTU_CLOUD, "linux-azure", None),
+        ("the cloud kernel ( linux-image-cloud-amd64 ) instead", DEBIAN, None, "linux-image-amd64"),
+    ],
+)
+def test_a_kernel_with_its_package_in_parentheses_is_that_package(
+    said: str, template: str, name: str | None, stock: str | None
+) -> None:
+    kernel, gone, not_applied = _kernel_ops(said, template)
+    assert kernel == [name or "linux-image-cloud-amd64"], (said, kernel, not_applied)
+    assert stock is None or stock in gone, gone
+    assert not not_applied, not_applied
+
+
+def test_headers_in_parentheses_are_no_kernel() -> None:
+    kernel, _, _ = _kernel_ops("add the kernel (linux-headers-generic) headers", UBUNTU)
+    assert not kernel
+
+
 def test_a_flavour_with_no_kernel_on_the_target_is_reported() -> None:
     kernel, gone, not_applied = _kernel_ops("set the kernel to the cloud one", DEBIAN)
     assert not kernel and not gone

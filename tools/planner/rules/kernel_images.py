@@ -63,7 +63,11 @@ def settle_kernel_images(state: PlanState) -> None:
     stock = [p for p in state.facts.kernel.packages if is_kernel_image(p)]
     named = said_as_kernel(state) | set(state.kernel_named)
     images = [p for p in state.add if (is_kernel_image(p) or p in named) and p not in stock]
-    if not images or not stock:
+    if not stock:
+        # a template without a kernel list: only a name said to be the kernel goes to one
+        # ("the 64k page kernel (kernel-64k)"); a package that is a kernel stays asked-for
+        images = [p for p in images if p in named]
+    if not images:
         return
     state.add[:] = [p for p in state.add if p not in images]
     for image in images:
@@ -74,7 +78,8 @@ def settle_kernel_images(state: PlanState) -> None:
             state.remove.append(old)
     for match in state.text.matches(_INSTEAD):
         state.text.consume(*match.span())
-    state.notes.append(f"the kernel {', '.join(images)} replaces {', '.join(stock)}")
+    if stock:
+        state.notes.append(f"the kernel {', '.join(images)} replaces {', '.join(stock)}")
 
 
 # "switch the kernel package to the rt one", "set the kernel to linux-azure", "the kernel
@@ -95,6 +100,22 @@ _SET_TO = re.compile(
 )
 
 
+# "the 64k page kernel (kernel-64k)", "the lowlatency kernel (linux-image-lowlatency-hwe-24.04)":
+# the kernel's package in parentheses (read in the request as written: a size reader may
+# have taken the "64k" of "kernel-64k" as a model's suffix)
+_IN_PARENTHESES = re.compile(rf"\bkernel\s*\(\s*(?P<name>{KERNEL_NAME})\s*\)")
+
+
+def _parenthesized(state: PlanState) -> list[tuple[int, int, str]]:
+    said = state.text.original.lower()
+    found = []
+    for match in _IN_PARENTHESES.finditer(said):
+        opening = said.index("(", match.start())
+        if state.text.work[match.start() : opening + 1] == said[match.start() : opening + 1]:
+            found.append((match.start(), match.end(), match.group("name")))
+    return found
+
+
 def kernel_set_to(state: PlanState) -> list[tuple[Item, list[Capability]]]:
     """The kernel the request sets by a flavour's word, as items and the capabilities read.
 
@@ -109,6 +130,13 @@ def kernel_set_to(state: PlanState) -> list[tuple[Item, list[Capability]]]:
 
     found: list[tuple[Item, list[Capability]]] = []
     target = state.target
+    for start, end, name in _parenthesized(state):
+        words = [
+            t for t in tokenize(state.text.work) if t.kind == "word" and start <= t.start < end
+        ]
+        add_packages(state, Item("add", words, "set"), [name], name)
+        state.text.consume(start, end)
+        state.kernel_named.append(name)
     for match in state.text.matches(_SET_TO):
         words = [
             t
