@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 
 from oic_ai.tools.planner.rules.kernel import (
-    _FLAGS,
     _KEY,
     SHOULD,
     _arg_key,
@@ -23,6 +22,7 @@ from oic_ai.tools.planner.rules.kernel import (
     add_cmdline_args,
     cmdline_keys,
 )
+from oic_ai.tools.planner.rules.kernel_params import FLAGS as _FLAGS
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import GOES_AWAY
 
