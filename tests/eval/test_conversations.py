@@ -98,15 +98,16 @@ FULLY_RIGHT_FLOOR = {
     # kept unseen in session 16 (writers ac and ad), never read turn by turn: 120/203 (7
     # invented) with the session-start code 86c8c8a and at its end; tuned on from session 17:
     # 169/203 (1 invented) with the lead's, h4's and h5's rounds
-    "dev14": 0.83,
+    "dev14": 0.84,
     # kept unseen in sessions 17-19 (writers ae and af), never read turn by turn: 136/218 (6
     # invented) with the session-start code ca0a616, 138/218 (5) at 1947d1b; tuned on from
     # session 20: 195/218 (0 invented) with the lead's round and p1's
     "dev15": 0.89,
     # kept unseen in session 20 (writers ag and ah), never read turn by turn: 150/205 (2
     # invented) with the session-start code 1947d1b, 152/205 (2) at its end and at session
-    # 21's start (2698d9a); tuned on from session 21
-    "dev16": 0.73,
+    # 21's start (2698d9a); tuned on from session 21: 192/205 (0 invented) with the lead's
+    # round and p2's
+    "dev16": 0.93,
     # kept unseen in session 21 (writers ai and aj): 139/218 (4 invented) with the
     # session-start code
     "dev17": 0.63,
@@ -138,9 +139,9 @@ INVENTED_CEILING = {
     # kept unseen in sessions 17-19: 6 with session 17's start code, 5 at its end; 0 with
     # session 20's rounds (tuned on)
     "dev15": 0,
-    # kept unseen in session 20: 2 with the session-start code and at its end; tuned on
-    # from session 21
-    "dev16": 2,
+    # kept unseen in session 20: 2 with the session-start code and at its end; 0 with
+    # session 21's rounds (tuned on)
+    "dev16": 0,
     "dev17": 4,  # kept unseen in session 21: 4 with the session-start code
 }
 # parts kept unseen this session: a failure says how many, never which turns or names (a
