@@ -77,8 +77,16 @@ def test_an_unapplied_edit_survives_a_switch_and_a_reload(
     assert editor_text(browser) == ""
     ask(browser, "debian 13 minimal raw image for x86_64")
     second = session_id(browser)
-    row = within(by_label(browser, "Sessions"), f'li[data-session="{first}"] button.open')[0]
-    row.click()
+
+    def open_first(driver: Any) -> bool:
+        # the list re-renders when the second session lands: find the row and click it in
+        # one go, again if it went stale in between
+        rows = within(by_label(driver, "Sessions"), f'li[data-session="{first}"] button.open')
+        if rows:
+            rows[0].click()
+        return bool(rows)
+
+    wait_until(browser, open_first, "the first session's row")
     wait_until(browser, lambda d: session_id(d) == first, "the first session")
     wait_until(browser, lambda d: editor_text(d) == drafted, "the draft after a switch")
     # a reload: the draft comes back, marked as not applied; the template is unchanged
