@@ -10,7 +10,9 @@ already in WAL mode needs no switch, and so no lock, at all.
 from __future__ import annotations
 
 import sqlite3
-import time
+
+from oic_ai.stores.backoff import Backoff
+from oic_ai.stores.session_check import is_busy
 
 
 def use_wal(connection: sqlite3.Connection, seconds: float) -> None:
@@ -19,8 +21,7 @@ def use_wal(connection: sqlite3.Connection, seconds: float) -> None:
     Raises:
         sqlite3.OperationalError: still locked after ``seconds``, or another failure.
     """
-    deadline = time.monotonic() + seconds
-    pause = 0.005
+    backoff = Backoff(seconds, first=0.005, most=0.2)
     while True:
         try:
             mode = connection.execute("PRAGMA journal_mode").fetchone()[0]
@@ -28,7 +29,7 @@ def use_wal(connection: sqlite3.Connection, seconds: float) -> None:
                 connection.execute("PRAGMA journal_mode = WAL")
             return
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
+            if not is_busy(exc):
                 raise
-        time.sleep(pause)
-        pause = min(pause * 2, 0.2)
+            error = exc
+        backoff.sleep(lambda: error)
