@@ -103,8 +103,6 @@ def _bullets_joined(match: re.Match[str]) -> str:
     return f"{match[1]} {', '.join(i for i in items if i)}\n"
 
 
-# "grp"/"grps" typed for "group"/"groups" ("user plc, grp dialout", "in video+input grps")
-_GROUP_SHORT = re.compile(r"(?<![\w/.-])([Gg])rp(s?)(?![\w/.-])")
 # a negation typed without its apostrophe ("ops shouldnt be in adm", "it doesnt need sudo")
 _NO_APOSTROPHE = re.compile(
     r"\b(should|would|could|must|need|does|do|did|is|are|was|were|has|have|had)nt\b", re.I
@@ -186,7 +184,6 @@ class RequestText:
                 lambda m: (m.group(1) or m.group(3)) + ("ithout" if m.group(2) else "ith"), text
             )
             text = _NO_APOSTROPHE.sub(r"\1n't", text)
-            text = _GROUP_SHORT.sub(r"\1roup\2", text)
             text = _USER_BULLETS.sub(_bullets_joined, text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
             text = _NAME_OUT.sub(r"remove \1", text)
