@@ -586,6 +586,9 @@ _BARE_REMOVAL = re.compile(
 )
 
 
+_SENTENCE_OR_COMMA = re.compile(r"[.;!?]+(?:\s|$)|,|\s[-\u2013\u2014]\s")
+
+
 def bare_removals(request: str) -> list[Span]:
     """Clauses that only remove parts by name ("scrap the hostname and user"), no value.
 
@@ -596,9 +599,6 @@ def bare_removals(request: str) -> list[Span]:
         for begin, end in _pieces(request, _SENTENCE_OR_COMMA)
         if _BARE_REMOVAL.match(request[begin:end])
     ]
-
-
-_SENTENCE_OR_COMMA = re.compile(r"[.;!?]+(?:\s|$)|,|\s[-\u2013\u2014]\s")
 
 
 def remainder(request: str, spans: tuple[Span, ...] | list[Span]) -> str:

@@ -15,6 +15,13 @@ SIZE = r"(?<![\d.])\d{1,7}(?:\.\d{1,3})?\s*(?:tib|tb|t|gib|gb|g|mib|mb|m|kib|kb|
 FS = r"ext4|ext3|ext2|xfs|btrfs|fat32|fat16|vfat|f2fs"
 MOUNT = r"/(?:[a-z0-9._-]+(?:/[a-z0-9._-]+)*)?"
 CLAUSE_END = r"(?=$|[\s,;.!?)\x1f])"
+# a verdict on the value just said: "is way too small", "not enough", "won't do"
+SIZE_VERDICT = (
+    r"(?:\s+(?:disk|drive|image|one))?"
+    r"\s+(?:(?:is|are|was|seems?)\s+|['\u2019]s\s+)?(?:(?:way|far|much|a\s+bit|a\s+little|"
+    r"just|bit)\s+)?(?:too\s+(?:small|big|large|little|tight|much|low|high|short)|not\s+enough"
+    r"|(?:isn['\u2019]?t|is\s+not|ain['\u2019]?t)\s+enough|won['\u2019]?t\s+do|will\s+not\s+do)"
+)
 # a field label's link to its value: "image name must be X", "hostname needs to be X"
 BE_VALUE = r"(?:set\s+to|to|is|as|(?:should|will|must|shall|has\s+to|needs?\s+to)\s+be)"
 # A name is the whole next word, checked afterwards, so "hostname -bad-" is reported as

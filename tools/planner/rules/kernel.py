@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from oic_ai.tools.planner.rules.kernel_params import FLAGS as _FLAGS
-from oic_ai.tools.planner.rules.kernel_params import is_kernel_key
+from oic_ai.tools.planner.rules.kernel_params import FLAGS, is_kernel_key
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import ADVERBS, CLAUSE_END, GOES_AWAY, TAKE_OUT
 
@@ -257,7 +256,7 @@ def rule_kernel(state: PlanState) -> None:
         if _OBSERVED.search(text.work, max(0, match.start() - 30), match.start()):
             text.consume(*match.span(), "context")  # "I notice selinux=0 on the cmdline"
             continue
-        if args and ("=" in args[0] or args[0].lower() in _FLAGS):
+        if args and ("=" in args[0] or args[0].lower() in FLAGS):
             text.consume(*match.span())
             add_cmdline_args(state, args)
     for match in text.matches(_CMDLINE_AFTER):
@@ -387,7 +386,7 @@ def _more_removed(state: PlanState, at: int, keys: set[str]) -> list[str]:
 
 def _an_option(state: PlanState, arg: str) -> bool:
     """True for a kernel option by its form, key or flag ("loglevel=7", "splash")."""
-    return "=" in arg or is_kernel_key(state, arg) or arg.lower() in _FLAGS
+    return "=" in arg or is_kernel_key(state, arg) or arg.lower() in FLAGS
 
 
 def _family(keys: Iterable[str], word: str) -> list[str]:
@@ -698,7 +697,7 @@ def _is_flag(state: PlanState, word: str) -> bool:
     Debian package names never hold "_"; one the catalog or the library knows stays a
     package.
     """
-    if word in _FLAGS:
+    if word in FLAGS:
         return True
     return "_" in word.strip("_") and word not in state.known_names()
 
@@ -733,7 +732,7 @@ def _option_words(args: list[str], state: PlanState | None = None) -> list[str]:
 
     kept: list[str] = []
     for arg in args:
-        if "=" in arg or arg.lower() in _FLAGS:
+        if "=" in arg or arg.lower() in FLAGS:
             kept.append(arg)
             continue
         known = state is not None and arg.lower() in state.known_names()

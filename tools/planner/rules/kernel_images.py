@@ -116,6 +116,14 @@ def _parenthesized(state: PlanState) -> list[tuple[int, int, str]]:
     return found
 
 
+def _set_item(state: PlanState, start: int, end: int) -> Item:
+    """The words of ``start:end`` as an item that sets the kernel."""
+    from oic_ai.tools.planner.text import tokenize
+
+    words = [t for t in tokenize(state.text.work) if t.kind == "word" and start <= t.start < end]
+    return Item("add", words, "set")
+
+
 def kernel_set_to(state: PlanState) -> list[tuple[Item, list[Capability]]]:
     """The kernel the request sets by a flavour's word, as items and the capabilities read.
 
@@ -126,24 +134,15 @@ def kernel_set_to(state: PlanState) -> list[tuple[Item, list[Capability]]]:
     """
     from oic_ai.tools.planner.rules.capability_words import find_capabilities
     from oic_ai.tools.planner.rules.package_apply import add_packages
-    from oic_ai.tools.planner.text import tokenize
 
     found: list[tuple[Item, list[Capability]]] = []
     target = state.target
     for start, end, name in _parenthesized(state):
-        words = [
-            t for t in tokenize(state.text.work) if t.kind == "word" and start <= t.start < end
-        ]
-        add_packages(state, Item("add", words, "set"), [name], name)
+        add_packages(state, _set_item(state, start, end), [name], name)
         state.text.consume(start, end)
         state.kernel_named.append(name)
     for match in state.text.matches(_SET_TO):
-        words = [
-            t
-            for t in tokenize(state.text.work)
-            if t.kind == "word" and match.start() <= t.start < match.end()
-        ]
-        item = Item("add", words, "set")
+        item = _set_item(state, *match.span())
         if match.group("name"):
             name = match.group("name")
             add_packages(state, item, [name], name)

@@ -22,7 +22,7 @@ from oic_ai.tools.planner.rules.kernel import (
     add_cmdline_args,
     cmdline_keys,
 )
-from oic_ai.tools.planner.rules.kernel_params import FLAGS as _FLAGS
+from oic_ai.tools.planner.rules.kernel_params import FLAGS
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import GOES_AWAY
 
@@ -99,7 +99,7 @@ def rule_kernel_order(state: PlanState) -> None:
         values.setdefault(_arg_key(arg), []).append(arg.partition("=")[2])
     for match in text.matches(OPTION_GOES):
         arg = text.raw(*match.span("arg")).rstrip(".")
-        if _arg_key(arg) not in keys and "=" not in arg and arg.lower() not in _FLAGS:
+        if _arg_key(arg) not in keys and "=" not in arg and arg.lower() not in FLAGS:
             continue  # "htop can go": no option, a package perhaps
         text.consume(*match.span())
         _remove_cmdline_args(state, [arg])  # a note when it is not there

@@ -89,6 +89,9 @@ def _matches(work: str) -> list[tuple[re.Match[str], tuple[int, int] | None]]:
     return found
 
 
+_CLAUSE_STOP = re.compile(r"[.!?;:](?=\s|$)|\n")
+
+
 def _clause_end(work: str, start: int) -> int:
-    stop = re.compile(r"[.!?;:](?=\s|$)|\n").search(work, start)
+    stop = _CLAUSE_STOP.search(work, start)
     return stop.start() if stop else len(work)

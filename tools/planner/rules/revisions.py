@@ -23,7 +23,7 @@ from fractions import Fraction
 
 from oic_ai.tools.planner.sizes import Size, parse_token, write_size
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import CLAUSE_END, FS, SIZE
+from oic_ai.tools.planner.words import CLAUSE_END, FS, SIZE, SIZE_VERDICT
 
 _END = r"(?=\s*(?:$|[,;.!?)\n\x1f]))"
 _APOSTROPHE = "['\u2019]?"
@@ -35,18 +35,11 @@ _MARKER = (
 )
 _NEGATION = re.compile(r"(?:no|nope|nah)\s*")
 _MARKERS = rf"{_FILLER}*{_MARKER}(?:\s*[,:]?\s*{_FILLER}*{_MARKER})*\s*[,:]?\s*"
-# a verdict on the value just said: "is way too small", "not enough", "won't do"
-_VERDICT = (
-    r"(?:\s+(?:disk|drive|image|one))?"
-    r"\s+(?:(?:is|are|was|seems?)\s+|['\u2019]s\s+)?(?:(?:way|far|much|a\s+bit|a\s+little|"
-    r"just|bit)\s+)?(?:too\s+(?:small|big|large|little|tight|much|low|high|short)|not\s+enough"
-    r"|(?:isn['\u2019]?t|is\s+not|ain['\u2019]?t)\s+enough|won['\u2019]?t\s+do|will\s+not\s+do)"
-)
 # between the first value and the correction: punctuation, or one short clause of context
 _GAP = (
     r"(?P<gap>\s*(?:[,;?!.]|\.{2,3}|\u2026)?\s*|\s*[,;]\s*(?P<clause>[^,;.!?\n\x1f\d/]{1,60}?)\s*[,;]\s*"
     # what is wrong with the first value, said right after it: "4 gig too small, make it 12"
-    rf"|{_VERDICT}\s*[,;.]*\s*)"
+    rf"|{SIZE_VERDICT}\s*[,;.]*\s*)"
 )
 # what a clause standing between the two values may not name: something else with a size
 _OTHER_SLOT = re.compile(

@@ -25,7 +25,7 @@ from oic_ai.tools.planner.rules.disk import request_size, set_disk_size
 from oic_ai.tools.planner.rules.partitions import add_partition, find_partition, resize_partition
 from oic_ai.tools.planner.sizes import Size, parse_token
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import FIXED, FS, MOUNT, SIZE, TAKE_OUT
+from oic_ai.tools.planner.words import FIXED, FS, MOUNT, SIZE, SIZE_VERDICT, TAKE_OUT
 
 _MOUNT = re.compile(rf"(?<![\w.:/~-])(?P<mount>{MOUNT})(?=$|[\s,;.!?)\x1f])")
 _NAMED = re.compile(
@@ -624,9 +624,8 @@ _DECLINED = re.compile(
     r"\s*(?:would|will|'d|is|was|'s|seems?|sounds?|feels?)\s+(?:\w+\s+)?"
     r"(?:eat|fill|hog|blow|exceed|swamp|kill|too\s+(?:big|much|large|small|little)|"
     r"overkill|way\s+too|not\s+fit|too\s+(?:big|much))\b"
-    # a verdict with no verb: "4 gig too small", "20 gigs way too much", "8G not enough"
-    r"|\s+(?:(?:way|far|much|a\s+bit|bit)\s+)?too\s+(?:big|much|large|small|little|tight)\b"
-    r"|\s+(?:is\s+)?not\s+enough\b"
+    # a verdict with no verb: "4 gig too small", "8G not enough"
+    rf"|{SIZE_VERDICT}"
 )
 # the device's own capacity, not the image's: "the drives are 256GB", "PCs have 256 GB SSDs"
 _CAPACITY_BEFORE = re.compile(
