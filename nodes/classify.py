@@ -38,6 +38,7 @@ from oic_ai.tools.questions import TELL_VERBS, Questions, questions_of
 from oic_ai.tools.references import (
     BackTo,
     Reference,
+    asked_over_described,
     bare_removals,
     find_back_to,
     find_back_to_words,
@@ -131,6 +132,7 @@ def _asked_targets(request: str) -> tuple[dict[str, str], list[TargetMention]]:
     asked: dict[str, str] = {}
     for mention in sorted(mentions, key=lambda m: m.start):
         asked[mention.kind] = mention.value
+    asked.update(asked_over_described(request, mentions))  # "our x86 boxes are retired"
     return asked, mentions
 
 

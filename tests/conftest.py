@@ -64,8 +64,11 @@ SLOW = (
     "reliability/test_fetch_limits.py",
     # generate and sessions runs against servers that echo the key
     "reliability/test_secret_echo.py",
-    # every labelled conversation turn by turn through the graph (four parts, ~900 turns)
-    "eval/test_conversations.py",
+    # every labelled conversation turn by turn through the graph (18 parts, ~3,700 turns, in
+    # three modules so the two workers share them)
+    "eval/test_conversations_early.py",
+    "eval/test_conversations_middle.py",
+    "eval/test_conversations_late.py",
     # long property-based fuzzing
     "reliability/test_applier_fuzz.py",
     "reliability/test_parser_validator_fuzz.py",

@@ -35,7 +35,13 @@ _TARGET_NOUNS = re.compile(
 # a question that asks for a template of the library ("do you have a template for ...")
 _WANTS_TEMPLATE = re.compile(
     r"\b(?:have|got|is\s+there|there\s+is)\s+(?:a|an|any|some)\s+(?:\w+\s+){0,3}?"
-    r"(?:template|image|base)s?\b",
+    r"(?:template|image|base)s?\b"
+    # the image of what was described, asked to be shown: "what would the image look
+    # like?", "how would such a template look?", "what would you suggest?"
+    r"|\b(?:what|how)\s+(?:would|will|could|should|might)\s+(?:the|an?|my|our|that|this|"
+    r"such\s+an?)\s+(?:\w+\s+){0,2}?(?:image|template|build|os\s+image)\s+(?:look|be\s+like)"
+    r"|\bwhat\s+(?:would|do|could)\s+you\s+(?:suggest|recommend|propose|come\s+up\s+with)"
+    r"(?=\s*(?:\?|$|for\s+(?:it|this|that|us|me|them)\b))",
     re.IGNORECASE,
 )
 

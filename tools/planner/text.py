@@ -107,6 +107,13 @@ def _bullets_joined(match: re.Match[str]) -> str:
 _NO_APOSTROPHE = re.compile(
     r"\b(should|would|could|must|need|does|do|did|is|are|was|were|has|have|had)nt\b", re.I
 )
+# sudo named in a clause, then a user who "needs it" in the next one of the same sentence:
+# "svc must not have sudo, qa_audit needs it" reads "qa_audit needs sudo"
+_SUDO_IT = re.compile(
+    r"(\bsudo\b[^.;!?\n]*?,\s*(?:and\s+|but\s+)?[a-z_][\w.-]*\s+"
+    r"(?:needs?|gets?|has|wants?|keeps?|(?:should|must|can|will)\s+(?:get|have|keep)))\s+it\b",
+    re.IGNORECASE,
+)
 # a two-part verb around its object: "take it out", "rip cups out", "leave the GUI out",
 # "take splash back out", "take the printing stuff back out"
 _SPLIT_OUT = re.compile(
@@ -185,6 +192,7 @@ class RequestText:
             )
             text = _NO_APOSTROPHE.sub(r"\1n't", text)
             text = _USER_BULLETS.sub(_bullets_joined, text)
+            text = _SUDO_IT.sub(r"\1 sudo", text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
             text = _NAME_OUT.sub(r"remove \1", text)
             text = _COMMAND_LINE_TOOL.sub(r"\1cli\2", text)

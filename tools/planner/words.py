@@ -27,7 +27,9 @@ BE_VALUE = r"(?:set\s+to|to|is|as|(?:should|will|must|shall|has\s+to|needs?\s+to
 # A name is the whole next word, checked afterwards, so "hostname -bad-" is reported as
 # invalid rather than half-read; a sentence's full stop is not part of it.
 QUOTED_NAME = (
-    r"[\"'`]?(?!(?:and|to|with|then|is|as|the|a|an|of|for|set|be|called|named|"
+    # a courtesy word between the label and its value is no value: "image name please X"
+    r"(?:(?:please|pls|plz|kindly)\s+)?"
+    r"[\"'`]?(?!(?:please|pls|plz|kindly|and|to|with|then|is|as|the|a|an|of|for|set|be|called|named|"
     # what a name should be like, not a name: "the image name must be short"
     r"short|long|unique|different|same|consistent|descriptive|meaningful|lowercase|"
     r"uppercase|readable|obvious|clear|simple|generic|specific|stable|predictable|"

@@ -91,6 +91,8 @@ class AskedPurpose:
         capabilities: Catalog capabilities the request mentions.
         packages: Package names the request asks for.
         image_type: The image type the request names, if any.
+        outright: The plain base is said outright ("start from the minimal one", "the
+            template was the minimal eLxr 12 one"): no other evidence outweighs it.
     """
 
     plain: bool
@@ -98,6 +100,7 @@ class AskedPurpose:
     capabilities: tuple[Capability, ...]
     packages: tuple[str, ...]
     image_type: str | None
+    outright: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The purpose as plain JSON (for a replay)."""
@@ -107,6 +110,7 @@ class AskedPurpose:
             "capabilities": [c.name for c in self.capabilities],
             "packages": list(self.packages),
             "image_type": self.image_type,
+            "outright": self.outright,
         }
 
 
@@ -143,9 +147,14 @@ def _plain_sentence(text: str, words: Sequence[str]) -> str:
 
 # the base said outright: "start from a minimal raw image", "base it on a bare one"
 _START_PLAIN = re.compile(
-    r"\b(?:start(?:ing)?|begin(?:ning)?|base\s+(?:it|this|the\s+image)|build\s+(?:it|this))\s+"
+    r"\b(?:(?:start(?:ing)?|begin(?:ning)?|base\s+(?:it|this|the\s+image)|build\s+(?:it|this))\s+"
     r"(?:from|with|on)\s+(?:an?\s+|the\s+)?(?:[\w.-]+\s+){0,3}?"
     r"(?:minimal|plain|bare|barebones|bare-bones|vanilla|stock)\b"
+    # the template used before, named as the plain one: "the template they used was the
+    # minimal eLxr 12 one"
+    r"|\b(?:template|base|image)\s+(?:\w+\s+){0,2}?(?:was|is)\s+the\s+"
+    r"(?:minimal|plain|bare|barebones|bare-bones|vanilla|stock)\s+(?:[\w.-]+\s+){0,3}?"
+    r"(?:one|template|image|base)\b)"
 )
 
 
@@ -209,7 +218,9 @@ def read_purpose(
         for w in part_words
         if _stem(w) not in skip and w not in asked_packages and len(w) > 1
     )
-    return AskedPurpose(plain, kind_words, capabilities, asked_packages, image_type)
+    return AskedPurpose(
+        plain, kind_words, capabilities, asked_packages, image_type, outright=started is not None
+    )
 
 
 def _use_case_leads(text: str) -> list[Capability]:

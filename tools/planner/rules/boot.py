@@ -173,7 +173,8 @@ IMMUTABLE = re.compile(
     r"\b(?:(?P<off>mutable|writable\s+root(?:fs)?|read[- ]write\s+root(?:fs)?)|immutable"
     r"(?:\s+(?:root(?:fs)?|root\s+file\s*system|os|image))?|immutability|dm-?verity"
     r"(?:\s+root)?|read[- ]only\s+(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|"
-    r"system|os|image)"
+    # "turn on the read-only thing": the setting, named by what it does
+    r"system|os|image|thing|mode|setting|option|feature|stuff|flag)"
     r"|(?:the\s+)?(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|os|system|image)\s+"
     r"(?:(?:must|should|shall|has\s+to|needs?\s+to|will)\s+)?(?:(?:is\s+|be\s+|stays?\s+|"
     r"remains?\s+)?)read[- ]only"

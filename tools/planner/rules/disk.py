@@ -50,6 +50,12 @@ _DISK_SIZE = re.compile(
     rf"|\b(?:make|set|bump|grow|resize|increase|raise|change|shrink|reduce|enlarge|expand|extend)"
     rf"\s+it\s+(?:(?:up|down)\s+)?(?:to\s+)?(?P<size3>{SIZE})"
 )
+# a mount point judged in the clause right before "make it N": "/boot/efi is overkill, "
+_MOUNT_JUDGED = re.compile(
+    r"(?<![\w.~-])/[\w./-]*[^\n.;!?]*?\b(?:is|are|was|'s|seems?|looks?)\s+(?:\w+\s+)?"
+    r"(?:overkill|excessive|wasteful|a\s+waste|too\s+(?:big|much|large|small|little)|not\s+enough)"
+    r"\b[\s\x1f]*[,;:-]+[\s\x1f]*(?:(?:so|just|then|please|pls)\s+)?$"
+)
 _PARTITION_BEFORE = re.compile(r"\bpartition\s*[,:;]?\s*(?:-+\s*)?(?:please\s+|just\s+)?$")
 # what may follow a disk size and belongs to it: "in total", "(not 35)", "not 1.5",
 # "instead of 1.5TB": the value it corrects
@@ -71,6 +77,10 @@ _RELATIVE = re.compile(
     r"(?P<factor>half\s+again|twice|three\s+times|half)\s+(?:as\s+)?(?:large|big)"
     r"(?:\s+as\s+(?:it\s+is|now|before))?"
     r"|\b(?P<verb>double|triple|halve)\s+(?:the\s+)?(?:disk|drive)(?:\s+size)?\b"
+    # "bigger. double it": a pronoun, read only beside a word of size or after a turn about
+    # the disk (see _PRONOUN_SIZE)
+    r"|\b(?P<verb2>double|triple|halve)\s+(?:it|that|this)(?=\s*(?:$|[,.;!?]|again\b|then\b|"
+    r"please\b|pls\b))"
     r"|\b(?P<change>grow|increase|enlarge|expand|extend|shrink|reduce|cut|bump|raise)\s+(?:the\s+)?"
     r"(?:disk|drive)(?:\s+size)?\s+(?:(?P<down>down)\s+|up\s+)?by\s+"
     r"(?:(?P<by_half>(?:a\s+|one\s+)?half)|(?P<percent>\d{1,3})\s*%)"
@@ -111,10 +121,13 @@ def rule_disk_size(state: PlanState) -> None:
         group = next(g for g in ("size", "size2", "size3", "size4") if match.group(g))
         if (match.group("vol") or match.group("vol2")) and not _root_fills_disk(state):
             continue  # a root partition of its own size: the partition rules read it
-        if group == "size3" and _PARTITION_BEFORE.search(
-            state.text.work, max(0, match.start() - 30), match.start()
+        if group == "size3" and (
+            _PARTITION_BEFORE.search(state.text.work, max(0, match.start() - 30), match.start())
+            or _MOUNT_JUDGED.search(state.text.work, max(0, match.start() - 80), match.start())
         ):
-            continue  # "the efi partition, make it 256 megs": the partition's size
+            # "the efi partition, make it 256 megs", "half a gig for /boot/efi is overkill,
+            # make it 256 megs": the partition's size
+            continue
         asked = request_size(state, match.span(group))
         size, text = asked.bytes, asked.text
         if match.group("by") or match.group("more") or match.group("less"):
@@ -145,7 +158,11 @@ def rule_disk_size(state: PlanState) -> None:
             )
             factor = 1 - part if shrink else 1 + part
         else:
-            word = " ".join((match.group("factor") or match.group("verb")).split())
+            if match.group("verb2") and not _about_the_disk(state):
+                continue  # "double it" of something else: the disk only when it was the topic
+            word = " ".join(
+                (match.group("factor") or match.group("verb") or match.group("verb2")).split()
+            )
             factor = Fraction(1, 2) if word == "halve" else _FACTORS[word]
         current = _current_size(state, match.span(), "to start from")
         if current is None:
@@ -153,6 +170,18 @@ def rule_disk_size(state: PlanState) -> None:
         size = int(current * factor)
         state.text.consume(*match.span())
         set_disk_size(state, match.span(), size, format_size(size))
+
+
+# words that make "double it" a size: "bigger. double it", "more space, double it"
+_PRONOUN_SIZE = re.compile(
+    r"\b(?:bigger|larger|smaller|more\s+(?:space|room|storage)|disk|drive|size|storage|gigs?|gb|gib)\b"
+)
+
+
+def _about_the_disk(state: PlanState) -> bool:
+    """True when the request or the turn before it speaks of the disk's size."""
+    last = state.earlier.strip().splitlines()[-1:] if state.earlier.strip() else []
+    return any(_PRONOUN_SIZE.search(t.lower()) for t in [state.text.original, *last])
 
 
 def _current_size(

@@ -48,10 +48,17 @@ _HOSTNAME = re.compile(
 _HOSTNAME_AFTER = value_then_label(rf"host\s*name|host-name|{_MACHINE}[\s-]?name")
 
 
+# "name: vend-ctrl. image name vendco-arm": a bare "name:" opening a sentence, beside the
+# image's name said with its own label, is the machine's
+_BARE_NAME = re.compile(r"(?:^|(?<=[.;\n])\s*)name\s*[:=]\s*" + QUOTED_NAME + CLAUSE_END)
+_IMAGE_NAME_LABEL = re.compile(r"\b(?:image|template)[\s_-]?name\b")
+
+
 def rule_hostname(state: PlanState) -> None:
     """Set the hostname; a name that is not a valid hostname is reported."""
+    bare = (_BARE_NAME,) if _IMAGE_NAME_LABEL.search(state.text.original.lower()) else ()
     name = state.new_value(
-        (_HOSTNAME, _HOSTNAME_AFTER, _HOST_SHORT),
+        (_HOSTNAME, _HOSTNAME_AFTER, _HOST_SHORT, *bare),
         "hostname",
         _invalid,
         current=state.facts.hostname,

@@ -28,10 +28,13 @@ _ALL = re.compile(
 )
 _RANGE = r"\d{1,4}\s*(?:-|–|\bto\b|\bthrough\b|\bthru\b)\s*\d{1,4}"
 _ONE = rf"(?:{_RANGE}|\d{{1,4}})"
-# a CPU list: a range or a list, or any list said after "cores"/"cpus"; "a 4 core box" is no list
+# a CPU list: a range or a list, or any list said after "cores"/"cpus" (or a single CPU
+# after "to"); "a 4 core box" is no list
 _CPUS = re.compile(
     rf"(?:\b(?:cores?|cpus?)\s+(?P<v>{_ONE}(?:\s*,\s*{_ONE})*)"
-    rf"|(?<![\w.=-])(?P<v2>{_RANGE}(?:\s*,\s*{_ONE})*|\d{{1,4}}(?:\s*,\s*\d{{1,4}})+))"
+    rf"|(?<![\w.=-])(?P<v2>{_RANGE}(?:\s*,\s*{_ONE})*|\d{{1,4}}(?:\s*,\s*\d{{1,4}})+)"
+    # one CPU said as what the lists become: "change to 3 for all three parameters"
+    r"|(?<=\bto\s)(?P<v3>\d{1,4}))"
     r"(?![\w.=%-])(?!\s*(?:gb|gib|mb|mib|core|cpu|%))(?:\s+(?:isolated|as\s+isolated))?"
 )
 
@@ -57,7 +60,7 @@ def rule_all_cpu_options(state: PlanState) -> None:
             listed
         ):
             continue  # "all three" of a line with two: which ones is not sure
-        value = cpu_list(cpus[0]["v"] or cpus[0]["v2"])
+        value = cpu_list(cpus[0]["v"] or cpus[0]["v2"] or cpus[0]["v3"])
         text.consume(*cpus[0].span())
         text.consume(*every[0].span())
         add_cmdline_args(state, [f"{key}={_with_flags(old, value)}" for key, old in listed.items()])

@@ -35,7 +35,11 @@ _NAMED = re.compile(
     r"(?!\s+(?:(?:is|be|stays?|to\s+be)\s+)?(?:read[- ]only|read[- ]write|writable|immutable))"
     # "root 30G ext4", "esp 512MiB": a partition named by its role word, right before its
     # size (the EFI system partition's words name it wherever the template mounts it)
-    rf"|(?<![\w/.-])(?P<root>root|rootfs|esp|efi)(?=\s+(?:=\s*|at\s+|of\s+|to\s+)?{FIXED}{SIZE}"
+    # ("root can stay small at 8 gigs": a verb of staying or being may come between)
+    rf"|(?<![\w/.-])(?P<root>root|rootfs|esp|efi)(?=\s+(?:(?:(?:can|should|will|must|could|may)\s+)?"
+    r"(?:stay|stays|remain|remains|be|is|gets?)\s+(?:(?:small|smaller|tiny|lean|modest|big|bigger|"
+    r"larger|only|just)\s+)?)?"
+    rf"(?:=\s*|at\s+|of\s+|to\s+)?{FIXED}{SIZE}"
     # or right before or after its file system: "rootfs as xfs", "root on btrfs", "use xfs
     # for rootfs", "xfs for root please" (never "root access", "root login")
     # "root should be xfs", "rootfs must be btrfs"
@@ -368,6 +372,19 @@ def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) 
             return None
         ask.mount = part.mount_point or part.id
     sizes = list(_SIZE.finditer(work))
+    if sizes and ask.mount is not None and _JUDGED.search(work, sizes[-1].end()):
+        # "half a gig for /boot/efi is overkill": the size it has, judged; the size asked
+        # for comes next ("make it 256 megs"), or none was said
+        later = re.split(r"[.!?\n]", state.text.work[clause.end :], maxsplit=1)[0]
+        if not _SIZE.search(later):
+            state.reject(
+                clause.start,
+                clause.end,
+                f"says which size of {ask.mount} is wrong, not which to use; "
+                f"say the size it should have ('make {ask.mount} ...GiB')",
+            )
+            return None
+        sizes, ask.pending = [], True
     if sizes:
         at = clause.start + sizes[-1].start("size"), clause.start + sizes[-1].end("size")
         ask.size = request_size(state, at, record=False)
@@ -388,6 +405,13 @@ def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) 
     if ask.mount is None and (ask.size is None) == (ask.fs is None) and len(work.split()) > 3:
         return None  # not an attribute clause
     return ask
+
+
+# a verdict on a partition's size: "... for /boot/efi is overkill", "/var at 2 GiB is too small"
+_JUDGED = re.compile(
+    r"\b(?:is|are|was|'s|seems?|looks?)\s+(?:\w+\s+)?(?:overkill|excessive|wasteful|a\s+waste|"
+    r"too\s+(?:big|much|large|small|little)|not\s+enough)\b"
+)
 
 
 # a bare "/" between two words is "or": "read-only / immutable", "docker / podman"

@@ -42,7 +42,7 @@ def rule_target(state: PlanState) -> None:
         if mention.kind == "unsupported" and (
             mention.source
             or set_aside(text.original, mention.start)
-            or _in_a_statement(text.original, mention.start, mention.end)
+            or in_a_statement(text.original, mention.start, mention.end)
         ):
             # what the user has, moves off or sets aside ("forget bookworm"), or what a
             # statement says something else runs on ("the sdk is certified on jammy"): context
@@ -89,6 +89,12 @@ def rule_target(state: PlanState) -> None:
             if after is None or not revision_between(text.work, mention[1], after[0])
         ]
         values = list(dict.fromkeys(value for _, _, value in found))
+        if len(values) > 1:
+            # "keep it x86, the arm gateways are a different project": beside a value asked
+            # for, one named in a statement describes something else
+            asked = [m for m in found if not in_a_statement(text.original, *m[:2], keeps=True)]
+            if asked and len({value for _, _, value in asked}) == 1:
+                found, values = asked, [asked[0][2]]
         if len(values) > 1:
             state.not_applied.append(
                 f"'{kind.replace('_', ' ')}' — the request names {' and '.join(values)}; "
@@ -162,18 +168,20 @@ def _opens(said: str) -> bool:
 _CLAUSE_MARK = re.compile(r"[,;!?\n]|\.(?=\s|$)|\s(?:and|but|so)\s")
 
 
-def _in_a_statement(original: str, start: int, end: int) -> bool:
+def in_a_statement(original: str, start: int, end: int, *, keeps: bool = False) -> bool:
     """True when the clause around ``start:end`` is a statement that asks for nothing.
 
     "our vendor sdk is only certified on jammy" says what something else runs on; a
-    system the composer does not build named there is no request for it.
+    system the composer does not build named there is no request for it. With ``keeps``,
+    a clause saying what stays ("keep it x86") asks for that value.
     """
     from oic_ai.tools.planner.asking import read_clause
 
     begin = max((m.end() for m in _CLAUSE_MARK.finditer(original, 0, start)), default=0)
     stop = _CLAUSE_MARK.search(original, end)
     clause = original[begin : stop.start() if stop else len(original)].strip()
-    return read_clause(clause).asking == "context"
+    reading = read_clause(clause)
+    return reading.asking == "context" and not (keeps and reading.why.startswith("says what stays"))
 
 
 def _apply_target(state: PlanState, chosen: Mapping[str, str]) -> None:

@@ -318,6 +318,10 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
     marks = [m for m in _DISTRIBUTIVE.finditer(text.work, start, end)]
     if users:
         marks = [m for m in marks if m.start() > users[0].end]
+        if len({n for u in users for n in u.names}) < 2:
+            # "'jump' for everyone, no sudo": whom one account serves, not what is said of
+            # every user named before
+            marks = [m for m in marks if not _FOR_EVERYONE.search(text.work, 0, m.end())]
     fields = other_fields(text.work, start, end)  # "packages: ..." ends a user's attributes
     starts = sorted([u.start for u in users] + [m.start() for m in marks] + fields)
 
@@ -393,10 +397,13 @@ def _named_again(state: PlanState, users: list[_User], start: int, end: int) -> 
 
 _DISTRIBUTIVE = re.compile(
     r"\b(?:both(?:\s+of\s+them)?|each(?:\s+of\s+them|\s+one)?|all\s+of\s+them|"
-    r"all\s+(?:two|three|four|five|\d)|every(?:one|\s+one\s+of\s+them)|(?:they|them)\s+(?:both|all)"
+    r"all\s+(?:two|three|four|five|\d)|every(?:one|body|\s+one\s+of\s+them)|(?:they|them)\s+(?:both|all)"
     # "alice bob carol all sudo", "..., all with sudo": "all" before what is said of them
     r"|all(?=,?\s+(?:with|without|no|non|sudo|admins?|in|get|have|need|shell)\b))\b"
 )
+
+
+_FOR_EVERYONE = re.compile(r"\bfor\s+every(?:one|body)$")
 
 
 # "alice with sudo and bob without": other names after the first one's attributes
@@ -722,8 +729,10 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
             for g in re.split(r"\s*(?:,|\band\b|&|\+)\s*|\s+", join_spoken(listed))
             if g
         ]
-        if match.group("g6") and any(a_package(state, n) for n in names):
-            continue  # "user ops, sudo, nginx": a package named after the user, not a group
+        if match.group("g6") and all(a_package(state, n) for n in names):
+            # "user ops, sudo, nginx": a package named after the user, not a group ("ops,
+            # wheel + docker": beside a group that is no package, docker is a group too)
+            continue
         named = min(match.start(g) for g in ("g1", "g2", "g3", "g4", "g5", "g6", "g7") if match[g])
         if earlier and took_back(text.work, earlier[0], named):  # "in docker, no, in podman"
             user.groups = [g for g in user.groups if g not in earlier[1]]

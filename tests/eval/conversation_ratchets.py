@@ -1,9 +1,13 @@
 """The development parts of the labelled conversations, end to end with the builtin planner.
 
-Every conversation of ``tests/data/conversations/dev.yaml`` to ``dev4.yaml`` runs turn by turn
-in its own session (:func:`tests.support.conversations.run_conversation`); the
+Every conversation of a development part (``tests/data/conversations/dev.yaml`` ...) runs
+turn by turn in its own session (:func:`tests.support.conversations.run_conversation`); the
 composer's own loader judges every template a turn returned as usable. The held-out part is
 never run here: it is measured by ``bench/conversations.py`` only.
+
+The parts are checked by three test modules (``test_conversations_*.py``), a third of the
+turns each, so ``make test``'s two workers share them; this module holds their ratchets,
+fixtures and checks.
 
 The floors below are ratchets: raise them as understanding improves, never lower them.
 """
@@ -13,6 +17,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -156,11 +161,24 @@ INVENTED_CEILING = {
 KEPT_UNSEEN = frozenset({"dev18"})
 UNBUILDABLE_CEILING = 0  # 9 on dev before buildable targets (issue 21)
 PARTS = DEV_PARTS
+# the parts of each test module, about a third of the turns each (in the order written)
+_EARLY = ("dev", "dev2", "dev3", "dev4", "dev5")
+_MIDDLE = ("dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12")
+GROUPS = {
+    "early": _EARLY,
+    "middle": _MIDDLE,
+    "late": tuple(name for name in DEV_PARTS if name not in (*_EARLY, *_MIDDLE)),
+}
 
 
-@pytest.fixture(scope="module", params=sorted(PARTS))
-def part(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
+def part_fixture(group: str) -> Any:
+    """The module-scoped ``part`` fixture of one test module: the parts of ``group``."""
+
+    @pytest.fixture(scope="module", params=GROUPS[group])
+    def part(request: pytest.FixtureRequest) -> str:
+        return str(request.param)
+
+    return part
 
 
 @pytest.fixture(scope="module")
