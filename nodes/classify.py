@@ -669,7 +669,8 @@ _ACTS_ON_IT = re.compile(
     r"have|had|"
     # nor a verb that asks to be told ("paste it", "show them")
     + "|".join(sorted(TELL_VERBS))
-    + r")\b)[a-z]+(?:\s+(?:out|off|away))?\s+(?:it|them)\b[^?]*(?:[.!]|$)",
+    # (the pronoun in lower case: "Our IT department wants ..." names the IT department)
+    + r")\b)[a-z]+(?:\s+(?:out|off|away))?\s+(?-i:it|them)\b[^?]*(?:[.!]|$)",
     re.IGNORECASE,
 )
 

@@ -30,7 +30,15 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|go(?:es|ing)\s+in(?:to)?\b|what(?:'s|\s+is)\s+(?:\w+\s+)?in\s+(?:it|there|the\s+image)\b)"
         ),
     ),
-    ("disk", re.compile(r"\b(?:disk|partitions?|layout|storage|size|mounts?|artifacts?|format)")),
+    (
+        "disk",
+        re.compile(
+            r"\b(?:disk|partitions?|layout|storage|size|mounts?|artifacts?|format)"
+            # "how big is /boot/efi?": a partition's size, asked by its mount point
+            r"|\bhow\s+(?:big|large|much\s+(?:space|room))\b"
+            r"|(?<![\w.])/(?:boot|var|home|tmp|data|srv|opt|log)\b"
+        ),
+    ),
     ("kernel", re.compile(r"\b(?:kernel|cmdline|command\s*line|boot\s+args)")),
     ("users", re.compile(r"\b(?:users?|accounts?|logins?|sudo)")),
     ("boot", re.compile(r"\b(?:boot(?:loader)?|grub|systemd-boot|efi|bios|secure\s*boot|immutab)")),
@@ -65,6 +73,11 @@ _HAS_QUESTION = re.compile(
     r"(?:\s+(?:already|yet|now|too))?(?:\s*,?\s*or\s+not)?\s*\??\s*$"
 )
 
+_LEADING_ADVERB = re.compile(
+    r"^(?:then|now|exactly|actually|currently|today|right\s+now|at\s+the\s+moment|so\s+far)\b"
+    r"[\s,]*"
+)
+_NEXT_QUESTION = re.compile(r",\s*(?=(?:is|are|does|do|did|will|can|was|were|has|have)\b)")
 _WH_OPENING = re.compile(r"\s*(?:(?:and|so|ok|okay|also)\s+)*(?:how\s+many|how\s+much|which|who)\b")
 
 
@@ -93,14 +106,19 @@ def describe_template(template_text: str, question: str) -> str:
     # opens a question about a topic, never "is X in the package list?"
     has = None if _WH_OPENING.match(asked) else _HAS_QUESTION.search(asked)
     what = has.group("what") or has.group("subject") if has is not None else ""
+    # "what does it contain then, is everything I asked in there?": an adverb, and a second
+    # question after a comma, are no part of what is asked about
+    what = _NEXT_QUESTION.split(_LEADING_ADVERB.sub("", what), maxsplit=1)[0].strip()
     if has is not None and (
-        any(pattern.search(what) for _, pattern in _TOPICS) or what.startswith("to ")
+        not what or any(pattern.search(what) for _, pattern in _TOPICS) or what.startswith("to ")
     ):
         has = None  # "does either of them have sudo?" asks about users, not a package
     if has is not None and not _SUMMARY_WORDS.search(asked):
         answer = _answer_has(template, what)
         if answer:
             return answer
+    if _LIMITS.search(asked):
+        return _limits()
     topics = [name for name, pattern in _TOPICS if pattern.search(asked)]
     if not topics or _SUMMARY_WORDS.search(asked):
         topics = ["about", "target", "packages", "disk", "boot", "kernel", "users", "hostname"]
@@ -156,6 +174,30 @@ def _answer_has(template: Template, what: str) -> str:
     if near:
         return f"No package is named {subject}, but the package list has {', '.join(near)}."
     return f"No: nothing in the package list provides {subject}."
+
+
+# "which things cannot be set by this template?", "what are the limits of a template?"
+_LIMITS = re.compile(
+    r"\b(?:what|which)\b[^?]*?\b(?:can(?:no|')?t|can\s+not|could\s*n[o']t|not\s+possible|"
+    r"impossible|not\s+(?:be\s+)?(?:set|supported|configur\w*|done|covered|possible))\b"
+    r"|\b(?:limits?|limitations)\s+(?:of|on)\s+(?:the\s+|this\s+|a\s+)?(?:template|image|tool)"
+)
+# the bank's labels for wishes no template holds, said as what they are (not "no rule")
+_LIMIT_REASON = re.compile(r"not (?:a )?template fields?|not part of an OS image|lays out the one")
+
+
+def _limits() -> str:
+    """What no template can hold, each with what to do instead (the bank's reasons)."""
+    from oic_ai.stores.operation_bank import load_bank_data
+
+    reasons = [
+        label.reason
+        for label in load_bank_data().labels.values()
+        if label.outcome == "not_applied" and label.reason and _LIMIT_REASON.search(label.reason)
+    ]
+    return "A template cannot hold these; each says what to do instead:\n" + "\n".join(
+        f"- {reason[:1].upper()}{reason[1:]}." for reason in reasons
+    )
 
 
 def _about(template: Template, brief: bool) -> str:

@@ -470,6 +470,9 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
             if len(restating) == 1 or restating[1].text == "for":
                 rest = []
         said = " ".join(state.text.raw(t.start, t.end) for t in rest)
+        subject = _SUBJECT_BEFORE.search(original, clause.start, rest[0].start) if rest else None
+        if subject is not None:
+            said = f"{subject.group(1)} {said}"  # "We start the new X project": a statement
         reading = read_clause(said, is_package=known)
         if reading.why.startswith(("value", "package")) or (
             reading.why.startswith("imperative") and len(rest) > 1
@@ -612,6 +615,8 @@ def _purpose_tail(state: PlanState, item: Unread) -> int | None:
 _RESTATING = frozenset(
     "me us version versions variant copy flavor flavour edition of same thing one".split()
 )
+# a subject pronoun right before the unread words: they state, they do not command
+_SUBJECT_BEFORE = re.compile(r"\b(we|i|they|he|she)\s+$", re.IGNORECASE)
 _LEAD_WORDS = frozenset("and then also plus so but or just now ok okay oh well please".split())
 
 

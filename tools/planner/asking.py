@@ -289,6 +289,9 @@ def read_clause(
     if not words or all(w.isdigit() or w in _LEAD for w in words):
         return Reading("context", "no words")
     head = _head(words)
+    if head[0] in ("no", "without") and set(head[1:]) <= _PERIPHERALS and len(head) > 1:
+        # "No keyboard", "no keyboard or mouse": what the device lacks, not a setting
+        return Reading("context", "a device without a peripheral")
     verb = next((w for w in head[:3] if w not in ("could", "can", "would", "you")), "")
     if verb in _ADVICE and _ADVICE_OBJECTS & set(words) and not names_something(text, words):
         # "pick the right one", "could you tell me why": asks the assistant to choose
@@ -389,6 +392,10 @@ def read_clause(
         # "I want something close to that behaviour", "we'd like something similar": what
         # the change just asked is meant to give, naming nothing of its own
         return Reading("context", f"a wish for something like it ({wish!r})")
+    if wish and _wish_for_information(words, wish) and not names_something(text, words):
+        # "our IT department wants the list before approving": the answer is what is
+        # wanted, not a change
+        return Reading("context", f"a wish for information ({wish!r})")
     if wish and _wish_to_do(words, wish) and not names_something(text, words):
         # "our KVM lab wants to consume it", "we want to test it first": what someone
         # means to do with the image, not a change to it
@@ -651,6 +658,29 @@ def _vague_likeness(words: list[str], wish: str) -> bool:
         return False
     after = [w.strip(".,!?") for w in words[words.index(last) + 1 :]]
     return bool(after) and after[0] in _LIKENING and all(w in _LIKENED for w in after)
+
+
+_INFORMATION = frozenset(
+    "list details detail overview info information summary answer breakdown report "
+    "documentation docs explanation".split()
+)
+
+
+_PERIPHERALS = frozenset(
+    "a an any or and nor keyboard keyboards mouse mice monitor monitors display displays "
+    "touchscreen touchscreens attached connected local".split()
+)
+
+
+def _wish_for_information(words: list[str], wish: str) -> bool:
+    """True when a wish's object is a piece of information: "wants the list", "needs details"."""
+    last = wish.split()[-1]
+    if last not in words:
+        return False
+    after = [w.strip(".,!?") for w in words[words.index(last) + 1 : words.index(last) + 3]]
+    if after and after[0] in ("the", "a", "an", "some", "more", "that", "this", "full"):
+        after = after[1:]
+    return bool(after) and after[0] in _INFORMATION
 
 
 def _wish_to_do(words: list[str], wish: str) -> bool:

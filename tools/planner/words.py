@@ -22,6 +22,12 @@ SIZE_VERDICT = (
     r"just|bit)\s+)?(?:too\s+(?:small|big|large|little|tight|much|low|high|short)|not\s+enough"
     r"|(?:isn['\u2019]?t|is\s+not|ain['\u2019]?t)\s+enough|won['\u2019]?t\s+do|will\s+not\s+do)"
 )
+# a verdict on a size a thing has, after it: "... for /boot/efi is overkill", "/var at 2 GiB
+# is too small" (the size is what it has, not what to make it)
+SIZE_JUDGED = (
+    r"\b(?:is|are|was|'s|seems?|looks?)\s+(?:\w+\s+)?(?:overkill|excessive|wasteful|a\s+waste|"
+    r"too\s+(?:big|much|large|small|little)|not\s+enough)\b"
+)
 # a field label's link to its value: "image name must be X", "hostname needs to be X"
 BE_VALUE = r"(?:set\s+to|to|is|as|(?:should|will|must|shall|has\s+to|needs?\s+to)\s+be)"
 # A name is the whole next word, checked afterwards, so "hostname -bad-" is reported as

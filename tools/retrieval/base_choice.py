@@ -146,7 +146,7 @@ def _plain_sentence(text: str, words: Sequence[str]) -> str:
 
 
 # the base said outright: "start from a minimal raw image", "base it on a bare one"
-_START_PLAIN = re.compile(
+START_PLAIN = re.compile(
     r"\b(?:(?:start(?:ing)?|begin(?:ning)?|base\s+(?:it|this|the\s+image)|build\s+(?:it|this))\s+"
     r"(?:from|with|on)\s+(?:an?\s+|the\s+)?(?:[\w.-]+\s+){0,3}?"
     r"(?:minimal|plain|bare|barebones|bare-bones|vanilla|stock)\b"
@@ -195,7 +195,7 @@ def read_purpose(
     words = _words(lowered)
     plain = _is_plain(words)
     part = _plain_sentence(_before_additions(lowered), words) if plain else lowered
-    started = _START_PLAIN.search(lowered)
+    started = START_PLAIN.search(lowered)
     if started is not None:
         # "a kiosk image. Start from a minimal raw image": the base is said outright; the
         # product's words elsewhere are what gets added to it, not a reason for another base

@@ -132,6 +132,11 @@ def _set_up_for(clauses: list[Clause], index: int) -> Clause | None:
     return before
 
 
+_ADDED_NOUN = re.compile(
+    r"\W*(?:(?:oh|ah|ok|okay)\W+)?(?:and|also|plus|as\s+well\s+as)\s+"
+    r"(?:our|the|my|a|an|their|its|his|her|some)\b",
+    re.IGNORECASE,
+)
 # "Priya asked whether we can set the timezone": a question relayed in a statement is
 # still a question, and its answer is that the template cannot
 INDIRECT_QUESTION = re.compile(
@@ -172,7 +177,12 @@ def rule_beyond_template(state: PlanState) -> None:
         )
         if item.label.name == "conventions" and re.match(r"\s*:\s*\S", text.original[end:]):
             heads_a_list = True  # "add the usual stuff: jq, curl": the list names the set
-        if heads_a_list or (reading.asking != "asks" and not INDIRECT_QUESTION.search(said)):
+        # "and our CA bundle for the registry": a message that opens by adding a noun to
+        # the last turn's request asks for it, with no verb of its own
+        added = not text.original[: item.start].strip() and _ADDED_NOUN.match(said) is not None
+        if heads_a_list or (
+            reading.asking != "asks" and not INDIRECT_QUESTION.search(said) and not added
+        ):
             # "items from the security review:" heads the list after it, read on its own;
             # "the lab boards dont have keys enrolled": a statement, no wish; no rule reads it
             text.consume(item.start, end, "context")

@@ -197,6 +197,10 @@ _NEGATED_AFTER = re.compile(
     r"\s+(?:(?:should|must|will|shall|has\s+to|have\s+to|needs?\s+to|can)\s+)?"
     r"(?:(?:be|is|are|stay|stays|remain|remains|get|gets)\s+)?(?:turned\s+|switched\s+)?"
     r"(?:back\s+)?(?:off|disabled|out|away|removed|gone)\b"
+    # the setting fronted, then what is not done with it: "Secure Boot we don't do (yet)"
+    r"|\s+(?:we|i|they|you)\s+(?:don'?t|do\s+not|won'?t|will\s+not|can'?t|cannot|shouldn'?t"
+    r"|should\s+not|aren'?t\s+going\s+to)\s+(?:do|want|need|use|have|enable|bother\s+with|"
+    r"turn\s+on|switch\s+on)\b"
 )
 # "immutability stays", "immutable root remains": it stays on
 _KEPT_AFTER = re.compile(

@@ -8,7 +8,7 @@ from fractions import Fraction
 from oic_ai.stores.disk_units import format_size
 from oic_ai.tools.planner.sizes import Size, parse_token
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import SIZE
+from oic_ai.tools.planner.words import SIZE, SIZE_JUDGED
 
 MIB = 1024**2
 
@@ -52,9 +52,8 @@ _DISK_SIZE = re.compile(
 )
 # a mount point judged in the clause right before "make it N": "/boot/efi is overkill, "
 _MOUNT_JUDGED = re.compile(
-    r"(?<![\w.~-])/[\w./-]*[^\n.;!?]*?\b(?:is|are|was|'s|seems?|looks?)\s+(?:\w+\s+)?"
-    r"(?:overkill|excessive|wasteful|a\s+waste|too\s+(?:big|much|large|small|little)|not\s+enough)"
-    r"\b[\s\x1f]*[,;:-]+[\s\x1f]*(?:(?:so|just|then|please|pls)\s+)?$"
+    r"(?<![\w.~-])/[\w./-]*[^\n.;!?]*?" + SIZE_JUDGED
+    + r"[\s\x1f]*[,;:-]+[\s\x1f]*(?:(?:so|just|then|please|pls)\s+)?$"
 )
 _PARTITION_BEFORE = re.compile(r"\bpartition\s*[,:;]?\s*(?:-+\s*)?(?:please\s+|just\s+)?$")
 # what may follow a disk size and belongs to it: "in total", "(not 35)", "not 1.5",

@@ -10,7 +10,16 @@ from oic_ai.tools.edit_plan import AddPartition, RemovePartition, ResizePartitio
 from oic_ai.tools.planner.rules.disk import request_size
 from oic_ai.tools.planner.sizes import Size
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import CLAUSE_END, FIXED, FS, MOUNT, NOT_NEEDED, NOT_WANTED, SIZE
+from oic_ai.tools.planner.words import (
+    CLAUSE_END,
+    FIXED,
+    FS,
+    MOUNT,
+    NOT_NEEDED,
+    NOT_WANTED,
+    SIZE,
+    SIZE_JUDGED,
+)
 
 _PARTITION_ADD = re.compile(
     r"\b(?:(?:add|create|with|want|need|include|carve(?:\s+out)?|plus|make|give\s+me)\s+)?"
@@ -370,7 +379,12 @@ def partition_sentences(state: PlanState) -> None:
         add_partition(state, span, mount, size, fs)
 
 
+_JUDGED_AFTER = re.compile(r"[\s\x1f]*" + SIZE_JUDGED)
+
+
 def _resize(state: PlanState, match: re.Match[str], part: Partition) -> None:
+    if _JUDGED_AFTER.match(state.text.work, match.end()):
+        return  # "/boot/efi at 512 MiB is overkill": the size it has; storage reads the rest
     asked = request_size(state, match.span("size"))
     size, text = asked.bytes, asked.text
     by = "by" in match.groupdict() and match.group("by") is not None

@@ -25,7 +25,15 @@ from oic_ai.tools.planner.rules.disk import request_size, set_disk_size
 from oic_ai.tools.planner.rules.partitions import add_partition, find_partition, resize_partition
 from oic_ai.tools.planner.sizes import Size, parse_token
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import FIXED, FS, MOUNT, SIZE, SIZE_VERDICT, TAKE_OUT
+from oic_ai.tools.planner.words import (
+    FIXED,
+    FS,
+    MOUNT,
+    SIZE,
+    SIZE_JUDGED,
+    SIZE_VERDICT,
+    TAKE_OUT,
+)
 
 _MOUNT = re.compile(rf"(?<![\w.:/~-])(?P<mount>{MOUNT})(?=$|[\s,;.!?)\x1f])")
 _NAMED = re.compile(
@@ -408,10 +416,7 @@ def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) 
 
 
 # a verdict on a partition's size: "... for /boot/efi is overkill", "/var at 2 GiB is too small"
-_JUDGED = re.compile(
-    r"\b(?:is|are|was|'s|seems?|looks?)\s+(?:\w+\s+)?(?:overkill|excessive|wasteful|a\s+waste|"
-    r"too\s+(?:big|much|large|small|little)|not\s+enough)\b"
-)
+_JUDGED = re.compile(SIZE_JUDGED)
 
 
 # a bare "/" between two words is "or": "read-only / immutable", "docker / podman"

@@ -35,6 +35,11 @@ def rule_target(state: PlanState) -> None:
     text = state.text
     for match in text.matches(_SAME_TARGET_PART):
         text.consume(*match.span(), "context")
+    if state.mode == "create":
+        from oic_ai.tools.retrieval.base_choice import START_PLAIN
+
+        for match in text.matches(START_PLAIN):
+            text.consume(*match.span(), "base")  # "start from the minimal one": the base
     targets = load_targets()
     mentions: dict[str, list[tuple[int, int, str]]] = {}
     os_mentions: list[tuple[int, int, str]] = []
