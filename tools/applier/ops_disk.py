@@ -56,6 +56,10 @@ def _partitions(ed: Editor) -> CommentedSeq:
     return parts
 
 
+# the size an installer's target disk is taken to have while a partition is carved
+_UNBOUNDED = 64 * 1024**4
+
+
 def _disk_size(ed: Editor) -> int | None:
     disk = ed.doc.get("disk")
     size = parse_size(disk.get("size")) if isinstance(disk, CommentedMap) else None
@@ -174,9 +178,14 @@ def _shrunk(
     return said
 
 
-def create_disk(ed: Editor, size_text: str) -> None:
-    """Add a gpt disk of ``size_text``: an ESP and a root filesystem for the arch."""
-    size = parse_size(size_text) or 0
+def create_disk(ed: Editor, size_text: str | None) -> None:
+    """Add a gpt disk of ``size_text``: an ESP and a root filesystem for the arch.
+
+    With no size (an installer ISO, whose defaults lay out the target disk with these two
+    partitions, "optional for ISO"), the layout has neither a size nor an artifact: it is
+    what the installer writes to whatever disk it installs on.
+    """
+    size = parse_size(size_text) or 0 if size_text is not None else layout.GIB
     if size < layout.GIB:
         raise Skip("a disk with an ESP and a root filesystem needs at least 1GiB")
     arch = ed.arch()
@@ -192,10 +201,11 @@ def create_disk(ed: Editor, size_text: str) -> None:
             break
     disk = CommentedMap()
     disk["name"] = scalar(str(name or "disk"))
-    artifact = CommentedMap()
-    artifact["type"] = "raw"
-    disk["artifacts"] = seq([artifact])
-    disk["size"] = size_text
+    if size_text is not None:
+        artifact = CommentedMap()
+        artifact["type"] = "raw"
+        disk["artifacts"] = seq([artifact])
+        disk["size"] = size_text
     disk["partitionTableType"] = "gpt"
     esp = CommentedMap()
     esp["id"] = "boot"
@@ -218,6 +228,12 @@ def create_disk(ed: Editor, size_text: str) -> None:
     root["mountOptions"] = "defaults"
     disk["partitions"] = seq([esp, root])
     ed.insert(ed.doc, "disk", disk, "", blank=ed.style.blank_sections)
+    if size_text is None:
+        ed.applied.append(
+            f"wrote the installer's target disk layout (the composer's ISO default): ESP "
+            f"/boot/efi (1MiB-{ESP_END}) and an ext4 root for {arch} on the rest"
+        )
+        return
     ed.applied.append(
         f"created a {size_text} gpt disk: ESP /boot/efi (1MiB-{ESP_END}) and an ext4 root "
         f"for {arch} on the rest, raw artifact"
@@ -238,8 +254,11 @@ def add_partition(ed: Editor, op: AddPartition) -> None:
         if not size or size < layout.MIB:
             raise Skip(f"{op.size!r} is not a size of at least 1MiB")
         size = layout.whole_size(size)
+    installer = ed.target().get("imageType") == "iso"
     if ed.doc.get("disk") is None:
-        raise Skip("the template has no disk layout; set a disk size first")
+        if not installer:
+            raise Skip("the template has no disk layout; set a disk size first")
+        create_disk(ed, None)  # the installer's target layout, then the partition in it
     parts = _partitions(ed)
     normal = mount.rstrip("/") or "/"
     for index, part in enumerate(parts):
@@ -255,8 +274,11 @@ def add_partition(ed: Editor, op: AddPartition) -> None:
         ):
             raise Skip(f"{mount} is already the mount point of partitions[{index}]")
     spans = _spans(ed)
+    # an installer's target disk has no size here: the fixed partitions must fit the disk
+    # it installs on, which the installer checks
+    disk_size = _disk_size(ed) or (_UNBOUNDED if installer else None)
     try:
-        carve = layout.carve_from_end(spans, _disk_size(ed), size)
+        carve = layout.carve_from_end(spans, disk_size, size)
     except layout.LayoutError as exc:
         carve = _grow_to_fit(ed, spans, size, mount, exc)
     moved = _write_spans(ed, carve.changes)

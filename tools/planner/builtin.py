@@ -265,15 +265,29 @@ def _check_disk_layout(state: PlanState) -> None:
         return
     title = load_targets().image_types[kind].title
     reason = f"{with_article(title)} has no disk layout; ask for a raw image to set one"
+    if kind == "iso":
+        # its layout is that of the disk it installs on, whatever that disk's size
+        reason = (
+            f"{with_article(title)} has no disk size or disk artifacts (it installs on any "
+            "disk); ask for a raw image to set them"
+        )
     if state.disk_size is not None:
         state.not_applied.append(f"'disk size {state.disk_size}' — {reason}")
         state.disk_size = None
         state.text.disown("disk size")
-    for op in state.partition_ops:
-        state.not_applied.append(f"'{op.describe()}' — {reason}")
-    if state.partition_ops:
-        state.text.disown("partition")
-    state.partition_ops.clear()
+    if kind == "iso" and state.partition_ops:
+        # an installer lays out the disk it installs on (the composer's ISO defaults have
+        # partitions, "optional for ISO"): partitions are that layout's
+        state.warn(
+            "an installer ISO's partitions lay out the disk it installs on; that disk must "
+            "hold the fixed partitions and room for the root filesystem"
+        )
+    else:
+        for op in state.partition_ops:
+            state.not_applied.append(f"'{op.describe()}' — {reason}")
+        if state.partition_ops:
+            state.text.disown("partition")
+        state.partition_ops.clear()
     if state.artifacts:
         state.not_applied.append(f"'{artifact_words(state.artifacts)}' — {reason}")
         state.artifacts = None

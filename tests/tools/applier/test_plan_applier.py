@@ -493,8 +493,24 @@ def test_a_decimal_disk_size_grows_in_decimal_units() -> None:
 
 
 def test_add_partition_needs_a_disk_layout() -> None:
-    result = apply(ISO.read_text(), ep.AddPartition(id="x", mount_point="/x", size="1GiB"))
+    netboot = OUR_TEMPLATES / "ubuntu24-x86_64-netboot-initrd.yml"
+    result = apply(netboot.read_text(), ep.AddPartition(id="x", mount_point="/x", size="1GiB"))
     assert "set a disk size first" in result.not_applied[0]
+
+
+def test_a_partition_on_an_installer_lays_out_the_disk_it_installs_on() -> None:
+    # the composer's ISO defaults have an ESP and a root on the rest ("optional for ISO"):
+    # written out, the new partition goes before the root, with no disk size or artifact
+    result = apply(ISO.read_text(), ep.AddPartition(id="logs", mount_point="/var/log", size="2GiB"))
+    assert result.not_applied == []
+    assert partitions(result) == {
+        "boot": ("1MiB", "513MiB"),
+        "logs": ("513MiB", "2561MiB"),
+        "rootfs": ("2561MiB", "0"),
+    }
+    disk = yaml.safe_load(result.text)["disk"]
+    assert "size" not in disk and "artifacts" not in disk
+    assert error_codes(result.text) == []
 
 
 def test_resizing_moves_the_partitions_after_it() -> None:

@@ -486,7 +486,7 @@ def test_no_ops_are_omitted_and_named_in_the_summary() -> None:
         ("add a user Bad!Name", UBUNTU, "'bad!name' is not a valid user name"),
         ("remove the /data partition", UBUNTU, "the template has no /data partition"),
         ("remove the root partition", UBUNTU, "needed to boot"),
-        ("make the disk 8GiB", UBUNTU_ISO, "has no disk layout"),
+        ("make the disk 8GiB", UBUNTU_ISO, "has no disk size or disk artifacts"),
         ("add security", UBUNTU, "too general to pick packages; ask for fail2ban or auditd"),
         ("with networking support", UBUNTU, "too general to pick packages"),
         ("add ros2", DEBIAN, "ros2 has no packages on debian13"),

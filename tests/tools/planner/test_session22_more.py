@@ -131,6 +131,11 @@ def test_the_ca_certificates_package_is_still_a_package() -> None:
     doc, not_applied = _after("add ca-certificates and curl", UBUNTU)
     assert {"ca-certificates", "curl"} <= set(doc["systemConfig"]["packages"])
     assert not_applied == []
+    _, not_applied = _after(
+        "please remove ca certificates", doc_text := _apply("add ca-certificates", UBUNTU)
+    )
+    assert "ca-certificates" in doc_text
+    assert not [n for n in not_applied if "trust stores" in n]
 
 
 def test_how_big_a_mount_point_is_answers_with_its_partition() -> None:

@@ -25,15 +25,7 @@ from oic_ai.tools.planner.rules.disk import request_size, set_disk_size
 from oic_ai.tools.planner.rules.partitions import add_partition, find_partition, resize_partition
 from oic_ai.tools.planner.sizes import Size, parse_token
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import (
-    FIXED,
-    FS,
-    MOUNT,
-    SIZE,
-    SIZE_JUDGED,
-    SIZE_VERDICT,
-    TAKE_OUT,
-)
+from oic_ai.tools.planner.words import FIXED, FS, MOUNT, SIZE, SIZE_JUDGED, SIZE_VERDICT, TAKE_OUT
 
 _MOUNT = re.compile(rf"(?<![\w.:/~-])(?P<mount>{MOUNT})(?=$|[\s,;.!?)\x1f])")
 _NAMED = re.compile(
@@ -215,7 +207,12 @@ def _storage_clauses(state: PlanState) -> None:
     for clause in split_clauses(text.original):
         work = text.work[clause.start : clause.end]
         if clause.sentence != sentence:
-            current, sentence, announced = None, clause.sentence, None
+            # "... a separate /var/log partition. 2 GiB, ext4 please.": a sentence that
+            # opens with only a size or a file system goes on with the partition before
+            before = None
+            if _ONLY_ATTRIBUTES.fullmatch(work):
+                before = current or _planned_before(state, clause, clause.sentence - 1)
+            current, sentence, announced = before, clause.sentence, None
         if listing == clause.sentence and (bare := _BARE_MOUNT.fullmatch(work)):
             listed.append((bare.group("mount").rstrip("/") or "/", clause.start, clause.end))
             continue
@@ -297,12 +294,17 @@ def _plan_listed(state: PlanState, listed: list[tuple[str, int, int]]) -> None:
             add_partition(state, (start, end), mount, None, None)
 
 
-def _planned_before(state: PlanState, clause: Clause) -> _Ask | None:
-    """The partition an exact rule planned earlier in ``clause``'s sentence, if any."""
+def _planned_before(state: PlanState, clause: Clause, sentence: int | None = None) -> _Ask | None:
+    """The partition an exact rule planned earlier in ``clause``'s sentence, if any.
+
+    With ``sentence``, from that sentence on (the one before: "... a /var/log partition.
+    2 GiB, ext4 please.").
+    """
     from oic_ai.tools.edit_plan import AddPartition
 
+    which = clause.sentence if sentence is None else sentence
     sentence_start = min(
-        (c.start for c in split_clauses(state.text.original) if c.sentence == clause.sentence),
+        (c.start for c in split_clauses(state.text.original) if c.sentence == which),
         default=clause.start,
     )
     claims = [
@@ -314,8 +316,13 @@ def _planned_before(state: PlanState, clause: Clause) -> _Ask | None:
     if not claims or not adds:
         return None
     last = adds[-1]
-    size = parse_token(last.size) if last.size else None
+    size = parse_token(last.size) if last.size and not _defaulted(state, last.mount_point) else None
     return _Ask(mount=last.mount_point, size=size, fs=last.fs_type, start=claims[-1][0])
+
+
+def _defaulted(state: PlanState, mount: str) -> bool:
+    """True when the partition for ``mount`` was given the planner's default size."""
+    return any(w.startswith(f"no size was given for {mount};") for w in state.warnings)
 
 
 # a partition asked for whose mount point comes in the next clause: "Logs get their own
@@ -417,6 +424,10 @@ def _read(state: PlanState, clause: Clause, work: str, announced: bool = False) 
 
 # a verdict on a partition's size: "... for /boot/efi is overkill", "/var at 2 GiB is too small"
 _JUDGED = re.compile(SIZE_JUDGED)
+# a clause of nothing but a size or a file system (and a courtesy word)
+_ONLY_ATTRIBUTES = re.compile(
+    rf"[\s\x1f]*(?:(?:and|also|with)\s+)?(?:{SIZE}|{FS})(?:\s+(?:please|pls|thanks))?[\s\x1f.,;]*"
+)
 
 
 # a bare "/" between two words is "or": "read-only / immutable", "docker / podman"
@@ -606,6 +617,9 @@ def _retract(state: PlanState, mount: str) -> None:
         if not (isinstance(v, SetValue) and part is not None and f"[id={part.id}]" in v.path)
     ]
     state.notes[:] = [n for n in state.notes if not n.startswith(f"{mount} already")]
+    state.warnings[:] = [
+        w for w in state.warnings if not w.startswith(f"no size was given for {mount};")
+    ]
 
 
 # a size of memory, not of a disk: "4GiB of RAM", "RAM: 8GiB", "1GiB hugepages"
