@@ -236,6 +236,12 @@ def _packages(template: Template, brief: bool) -> str:
 def _disk(template: Template, brief: bool) -> str:
     disk = template.disk
     if disk is None:
+        if template.target.image_type == "iso":
+            # the composer's ISO defaults lay out the disk the installer writes to
+            return (
+                "Disk: the installer's default layout for the disk it installs on (an EFI "
+                "system partition and the root on the rest); ask for a partition to change it."
+            )
         kind = load_targets().image_type_title(template.target.image_type, "image of this type")
         return f"Disk: none ({with_article(kind)} has no disk layout)."
     parts = []

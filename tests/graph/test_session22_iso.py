@@ -44,3 +44,12 @@ def test_a_disk_size_on_an_installer_iso_is_still_reported(agent: TemplateAgent)
     turn = agent.generate("make the disk 16 GiB", session=first.session)
     assert turn.template == first.template
     assert any("has no disk size or disk artifacts" in n for n in turn.not_applied)
+
+
+def test_an_installer_without_a_disk_block_is_described_by_its_default_layout() -> None:
+    from oic_ai.tools.explain_template import describe_template
+    from tests.conftest import OUR_TEMPLATES
+
+    text = (OUR_TEMPLATES / "azl3-x86_64-installer-iso.yml").read_text(encoding="utf-8")
+    answer = describe_template(text, "what is the disk layout?")
+    assert "the disk it installs on" in answer and "none" not in answer
