@@ -596,7 +596,10 @@ def _fill_from_before(
     return fill(state, labels.pop(), item.tokens)
 
 
-_PURPOSE_START = re.compile(r"\s*(?:for|so|to|because|since)\b")
+# (a restating noun may come first: "the raw disk version for the ones we flash")
+_PURPOSE_START = re.compile(
+    r"\s*(?:(?:version|variant|copy|flavou?r|edition|one)\s+)?(?:for|so|to|because|since)\b"
+)
 
 
 def _purpose_tail(state: PlanState, item: Unread) -> int | None:

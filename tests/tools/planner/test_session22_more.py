@@ -247,3 +247,50 @@ def test_what_a_clause_says_of_a_device_or_its_speaker(clause: str, asking: str)
     from oic_ai.tools.planner.asking import read_clause
 
     assert read_clause(clause).asking == asking
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "can it also push the built image to our artifactory when it's done?",
+        "upload the qcow2 to the s3 bucket after the build",
+        "and publish the finished image to our registry",
+    ],
+)
+def test_uploading_the_built_image_is_reported_as_no_template_field(request_text: str) -> None:
+    doc, not_applied = _after(request_text, UBUNTU)
+    assert doc == yaml.safe_load(UBUNTU)
+    assert [n for n in not_applied if "uploading the built image" in n]
+
+
+def test_a_repository_from_an_artifactory_is_no_upload() -> None:
+    _, not_applied = _after("add the repo https://art.example.lan/debian noble main", UBUNTU)
+    assert not [n for n in not_applied if "uploading" in n]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "target"),
+    [
+        (
+            "Could you also give me the raw disk version for the ones we flash in the factory?",
+            {"image_type": "raw"},
+        ),
+        ("give me an arm64 variant for the lab boards", {"arch": "aarch64"}),
+    ],
+)
+def test_another_version_for_someone_is_the_same_image_there(
+    request_text: str, target: dict[str, str]
+) -> None:
+    from oic_ai.tools.references import find_reference, reference_spans, remainder
+
+    reference = find_reference(request_text)
+    assert reference is not None and reference.kind == "same"
+    assert reference.targets == target
+    rest = remainder(request_text, reference_spans(request_text))
+    assert "give" not in rest and "version" not in rest
+
+
+def test_a_version_asked_about_is_no_reference() -> None:
+    from oic_ai.tools.references import find_reference
+
+    assert find_reference("what is the kernel version for ubuntu?") is None
