@@ -289,6 +289,10 @@ def read_clause(
     if not words or all(w.isdigit() or w in _LEAD for w in words):
         return Reading("context", "no words")
     head = _head(words)
+    if head[0] in ("forget", "skip", "ignore") and not names_something(text, words):
+        # "ok forget the pi 2", "so skip that one": what was talked about is set aside; a
+        # change it names was read by its rule before this clause is weighed
+        return Reading("context", f"sets aside ({head[0]!r})")
     if head[0] in ("no", "without") and set(head[1:]) <= _PERIPHERALS and len(head) > 1:
         # "No keyboard", "no keyboard or mouse": what the device lacks, not a setting
         return Reading("context", "a device without a peripheral")

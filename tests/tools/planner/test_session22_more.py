@@ -294,3 +294,18 @@ def test_a_version_asked_about_is_no_reference() -> None:
     from oic_ai.tools.references import find_reference
 
     assert find_reference("what is the kernel version for ubuntu?") is None
+
+
+@pytest.mark.parametrize(
+    "request_text", ["ok forget the pi 2. add jq", "Fiji isn't packaged, so skip that one. add jq"]
+)
+def test_setting_aside_what_was_talked_about_asks_nothing(request_text: str) -> None:
+    doc, not_applied = _after(request_text, UBUNTU)
+    assert "jq" in doc["systemConfig"]["packages"]
+    assert not_applied == []
+
+
+def test_forgetting_a_package_the_template_has_still_removes_it() -> None:
+    with_htop = _apply("add htop", UBUNTU)
+    doc, _ = _after("forget htop", with_htop)
+    assert "htop" not in doc["systemConfig"]["packages"]
