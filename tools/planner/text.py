@@ -116,6 +116,16 @@ _SPLIT_OUT = re.compile(
     r"(?!\s+(?:of\s+)?(?:the\s+)?(?:box|there|loud))(\s+of\b)?",
     re.IGNORECASE,
 )
+# a two-part verb that puts its object in: "throw tpm2-tools on there too", "toss htop in
+# there", "stick jq and curl onto the image" ("toss htop" alone takes it out)
+_SPLIT_IN = re.compile(
+    r"\b(?:throw|throws|toss|tosses|stick|sticks|chuck|chucks|slap|slaps|pop|pops|bung|shove)\s+"
+    r"((?:the\s+|that\s+|those\s+|these\s+|this\s+)?[\w.+-]+(?:\s*(?:,|and|\+)\s*[\w.+-]+){0,3})"
+    r"\s+(?:in|on|onto|into)"
+    r"(?:\s+(?:there|here|it|that|this(?:\s+one)?|top|the\s+(?:image|template|box|build)))?"
+    r"(?=\s+(?:too|as\s+well|and|also|please)\b|\s*(?:[,.;!?\n]|$))",
+    re.IGNORECASE,
+)
 # a name and "out" (or "gone") as a clause of its own: "parted out, gdisk is enough"
 _NAME_OUT = re.compile(
     # (a disk format and "out" is the output: "qcow2 out" — the artifact rule reads it)
@@ -187,6 +197,7 @@ class RequestText:
             text = _USER_BULLETS.sub(_bullets_joined, text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
             text = _NAME_OUT.sub(r"remove \1", text)
+            text = _SPLIT_IN.sub(r"add \1", text)
             text = _COMMAND_LINE_TOOL.sub(r"\1cli\2", text)
             self.corrections = reading.corrections
             # "half a gig", "16 gig", "thirty-two GiB": one canonical token each

@@ -130,8 +130,10 @@ def rule_take_back(state: PlanState) -> None:
     _declined(state, clauses)
 
 
-# words that only hold the floor before a correction: "hmm", "uh, well"
-_HESITATION = re.compile(r"(?:(?:hmm+|hm+|uh+|um+|erm?|oh|ah|well|ok(?:ay)?|so)[\s,.\u2026]*)+")
+# words that only hold the floor before a correction: "hmm", "uh, well", "nah" (forget it)
+_HESITATION = re.compile(
+    r"(?:(?:hmm+|hm+|uh+|um+|erm?|oh|ah|well|ok(?:ay)?|so|nah|nope|no|meh|eh)[\s,.\u2026]*)+"
+)
 
 
 def _interjection(said: str) -> bool:
