@@ -542,6 +542,15 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
             verb = "remove"
         elif token.kind == "word" and word in NAMING_VERBS | KEEP_VERBS:
             verb = "none"  # "create svc-backup", "keep socat": what follows is no package
+        elif (
+            token.kind == "word"
+            and word in ("just", "only")
+            and mode == "remove"
+            and not current
+            and index
+            and tokens[index - 1].text in (",", ";")
+        ):
+            verb = "add"  # "no desktop, just qemu and virtinst": what is wanted instead
         # the words of the noun phrase so far, across a gap a rule read ("an old <debian>")
         if token.kind == "sep" or verb is not None:
             phrase = []
