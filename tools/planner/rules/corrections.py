@@ -336,7 +336,11 @@ _FRAMING = re.compile(
     r"practical|policy|audit)\s+reasons|as\s+discussed(?:\s+(?:with|in)\s+[\w\s]{1,30}?(?=,))?"
     r"|as\s+agreed|per\s+(?:our|the)\s+[\w\s]{1,20}?policy|by\s+the\s+way|btw|fyi"
     r"|just\s+to\s+confirm|note\s+that|keep\s+in\s+mind(?:\s+that)?|don'?t\s+forget\s+to"
-    r"|one\s+more\s+thing|last\s+thing)\b",
+    r"|one\s+more\s+thing|last\s+thing"
+    # "whatever the old one had, minus the debug stuff": the template as it is, then a change
+    r"|(?:whatever|everything|all)\s+(?:that\s+)?the\s+(?:old|previous|original|earlier|last)"
+    r"\s+(?:one|image|template|build|box)\s+(?:had|has|came\s+with)"
+    r"(?=\s*,?\s*(?:minus|except|but|without|less|apart\s+from|other\s+than)\b))\b",
     re.IGNORECASE,
 )
 
