@@ -49,7 +49,7 @@ _POSITIONAL = re.compile(
     r"|[a-z][a-z0-9.-]*)(?P<components>(?:(?:[ \t]*[,/][ \t]*|[ \t]+)(?!(?:with|and|key|signed|"
     r"signing|gpg|"
     r"priority|prio|suite|component|components|codename|for|from|to|at|on|in|please|too|also|"
-    r"then)\b)[a-z][a-z0-9-]*)*)"
+    r"then|the|a|an|our|their|its|this|that|it|we|you)\b)[a-z][a-z0-9-]*)*)"
     # what ends the line: its end, a stop, a new line, "(key ...)", " / key ...", a field word
     r"(?=\s*(?:$|[,;.)`\x1f\n(]|/\s)|\s+(?:with|and|key|signed|signing|gpg|priority)\b)"
 )
@@ -67,6 +67,21 @@ _KEY = re.compile(
     r"|\bkey(?:\s+url)?\s+(?:is|was)\s+(?:wrong|outdated|old|stale|broken|bad)[\s,.;:!-]*"
     r"(?:(?:the\s+right\s+one\s+is|it\s+should\s+be|should\s+be|it'?s|it\s+is|use|now)\s*:?\s*)"
     rf"(?P<key3>{_URL}|{_PATH})"
+    # "the key is on the build server in /opt/k.asc", "the key file I copied to /srv/k.gpg":
+    # where the key file lies (the words between name no repository and no other URL)
+    r"|\b(?:signing\s+|gpg\s+|public\s+)?key(?:\s*file|ring)?\b"
+    r"(?:(?!\b(?:repo|repos|repository|mirror|url|source|sources|deb)\b|https?:|file:|/)"
+    r"[^.;\n\x1f]){1,60}?"
+    r"\b(?:in|at|under|to|as|into)\s+(?:the\s+(?:file|path)\s+)?"
+    rf"(?P<key5>{_URL}|{_PATH})"
+)
+_KEY_GROUPS = ("key", "key2", "key3", "key4", "key5")
+# "the key file lies on the build server under exactly this path": the key is where the
+# sources line's signed-by says (its path is read already), said again
+_KEY_SAME_PATH = re.compile(
+    r"\b(?:the\s+)?(?:signing\s+|gpg\s+)?key(?:\s*file|ring)?\b[^.;\n\x1f]{0,60}?"
+    r"\b(?:in|at|under|on)\s+(?:exactly\s+|precisely\s+)?(?:this|that|the\s+same)\s+"
+    r"(?:path|place|location|file\s*name)\b[^.;\n\x1f]{0,40}"
 )
 # the template's repository has no name field: the name people give it is its codename
 _SUITE = re.compile(
@@ -254,14 +269,22 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         return repo
     keys = set()
     for match in _KEY.finditer(work, start, end):
-        group = next(g for g in ("key", "key2", "key3", "key4") if match.group(g))
+        group = next(g for g in _KEY_GROUPS if match.group(g))
         said = _raw(state, match.span(group))
         # "[signed-by=/etc/apt/keyrings/x.gpg] ... key: URL": the keyring path is where the
         # key is put on a machine; the URL said beside it is where the key comes from
-        if repo.pkey is None or (repo.pkey.startswith("/") and not said.startswith("/")):
+        # the key said to lie somewhere ("the key file I copied to /srv/k.gpg") is the one the
+        # build uses, whatever key the pasted lines fetched
+        if (
+            repo.pkey is None
+            or (repo.pkey.startswith("/") and not said.startswith("/"))
+            or group == "key5"
+        ):
             repo.pkey = said
         keys.add(match.span(group))
         repo.spans.append(match.span())
+    if repo.pkey is not None and repo.pkey.startswith("/"):
+        repo.spans += [m.span() for m in _KEY_SAME_PATH.finditer(work, start, end)]
     for match in _URL_FIELD.finditer(work, start, end):
         if match.span("url") not in keys and repo.url is None:
             repo.url = _raw(state, match.span("url"))
@@ -517,7 +540,7 @@ def _keyed_url(work: str, start: int, end: int) -> bool:
     keys = [
         m.span(g)
         for m in _KEY.finditer(work, start, end)
-        for g in ("key", "key2", "key3", "key4")
+        for g in _KEY_GROUPS
         if m.group(g)
     ]
     if not keys:
@@ -535,7 +558,7 @@ def _no_repository_url(state: PlanState) -> bool:
     keys = [
         m.span(g)
         for m in _KEY.finditer(work)
-        for g in ("key", "key2", "key3", "key4")
+        for g in _KEY_GROUPS
         if m.group(g)
     ]
     return all(m.span("url") in keys for m in _BARE_URL.finditer(work))
