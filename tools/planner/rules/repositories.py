@@ -232,7 +232,7 @@ def rule_repositories(state: PlanState) -> None:
                 text.consume(*match.span())
         elif not _TRUST.fullmatch(match.group()):
             state.reject(*match.span(), _OPTIONS_REASON)
-    sentences = sentence_spans(split_clauses(state.text.original))
+    sentences = _by_sources_line(state, sentence_spans(split_clauses(state.text.original)))
     if _no_repository_url(state):
         _amend(state, 0, len(text.work))  # fields across sentences: "key is wrong. it's URL"
     for start, end in sentences:
@@ -244,10 +244,36 @@ def rule_repositories(state: PlanState) -> None:
         found = [_read(state, 0, len(text.work))]  # one repository: its fields anywhere
     for repo in found:
         _plan(state, repo)
+    if len(found) > 1:
+        # "two mirrors: deb URL1 ..., deb URL2 .... The apps mirror gets priority 900": a
+        # sentence without a URL gives a field of one just added, which its words name
+        for start, end in sentences:
+            _amend(state, start, end)
     if any(repo.url for repo in found):
         for match in text.matches(_ADD_IT):
             text.consume(*match.span())  # "... signing key at URL. Please add it."
         _package_from_it(state)
+
+
+# a sources line at the start of its own line: "deb [...] URL suite comps", also indented
+_SOURCES_LINE_START = re.compile(r"^[ \t]*(?=deb(?:-src)?[ \t])", re.MULTILINE)
+
+
+def _by_sources_line(state: PlanState, sentences: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The sentences, each pasted sources line one of its own.
+
+    "two mirrors:\n deb URL1 resolute main\n deb URL2 resolute stable" holds two
+    repositories in what reads as one sentence: each line is read alone.
+    """
+    cut: list[tuple[int, int]] = []
+    for start, end in sentences:
+        starts = [m.start() for m in _SOURCES_LINE_START.finditer(state.text.work, start, end)]
+        if len(starts) < 2:
+            cut.append((start, end))
+            continue
+        bounds = [start, *(s for s in starts if s > start), end]
+        cut += [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if a < b]
+    return cut
 
 
 def _read(state: PlanState, start: int, end: int) -> _Repo:
@@ -437,7 +463,8 @@ def _package_from_it(state: PlanState) -> None:
 # "please add it", "use that one": the repository the request just described
 _ADD_IT = re.compile(
     r"\b(?:(?:please|pls|kindly)\s+)?(?:add|use|include|configure|enable|set\s+up)\s+"
-    r"(?:it|that|this|them|those)(?:\s+one)?(?:\s+(?:too|as\s+well|please|pls))?\b(?!\s+\w)"
+    r"(?:it|that|this|them|those|these|the\s+same|the\s+following|the\s+below|all\s+of\s+(?:it|them))"
+    r"(?:\s+one)?(?:\s+(?:too|as\s+well|please|pls|here|below))?\b(?!\s+\w)"
 )
 # "its suite should be ...": a repository field, when the template lists repositories
 _ITS_FIELD = re.compile(r"\bits\s+(?:suite|codename|components?|priority|prio|signing\s+key)\b")
