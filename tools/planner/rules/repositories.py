@@ -244,6 +244,7 @@ def rule_repositories(state: PlanState) -> None:
         found = [_read(state, 0, len(text.work))]  # one repository: its fields anywhere
     for repo in found:
         _plan(state, repo)
+    _siblings(state)
     if len(found) > 1:
         # "two mirrors: deb URL1 ..., deb URL2 .... The apps mirror gets priority 900": a
         # sentence without a URL gives a field of one just added, which its words name
@@ -274,6 +275,40 @@ def _by_sources_line(state: PlanState, sentences: list[tuple[int, int]]) -> list
         bounds = [start, *(s for s in starts if s > start), end]
         cut += [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if a < b]
     return cut
+
+
+# "AppStream is the same, only /AppStream/ instead of /BaseOS/", "same for updates, with
+# updates in place of main": another repository, the URL of one just given with a part
+# replaced
+_SIBLING = re.compile(
+    r"\b(?:[\w.-]+\s+(?:is|are)\s+)?(?:the\s+)?same(?:\s+(?:thing|url|path|for\s+[\w.-]+))?"
+    r"\s*[,:;]?\s*(?:(?:only|just|but|except)\s+)?(?:with\s+)?"
+    r"['\"`]?(?P<new>/?[\w.-]+/?)['\"`]?\s+(?:instead\s+of|in\s+place\s+of|rather\s+than)\s+"
+    r"['\"`]?(?P<old>/?[\w.-]+/?)['\"`]?"
+)
+
+
+def _siblings(state: PlanState) -> None:
+    """Add the repository said to be the same as one just added but for a part of its URL."""
+    text = state.text
+    for match in text.matches(_SIBLING):
+        new, old = (text.raw(*match.span(g)).strip("/") for g in ("new", "old"))
+        source = next(
+            (r for r in state.repositories if f"/{old}/" in f"{r.url}/" and new != old), None
+        )
+        if source is None:
+            continue
+        url = f"{source.url}/".replace(f"/{old}/", f"/{new}/", 1).rstrip("/")
+        if source.url.endswith("/"):
+            url += "/"
+        text.consume(*match.span())
+        if any(r.url == url for r in state.repositories):
+            continue
+        state.repositories.append(
+            AddRepository(
+                url=url, codename=source.codename, component=source.component, pkey=source.pkey
+            )
+        )
 
 
 def _read(state: PlanState, start: int, end: int) -> _Repo:
