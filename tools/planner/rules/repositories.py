@@ -380,6 +380,8 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
             if components and not _COMPONENT.search(work, start, end):
                 repo.component = " ".join(components)
             repo.spans.append(positional.span())
+    if repo.codename is not None:
+        _suite_replaced(state, repo, start, end)
     for pattern, name in ((_SUITE, "codename"), (_COMPONENT, "component")):
         candidates = [m for m in pattern.finditer(work, start, end) if not _names_other(work, m)]
         # a field said by its own word ("suite aria") wins over a name ("the repo called x")
@@ -426,6 +428,28 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         for match in pattern.finditer(work, start, end):
             repo.spans.append(match.span())
     return repo
+
+
+# "obviously noble instead of jammy now", "replace jammy with noble": the sources line's
+# suite, said to be another release now
+_SUITE_INSTEAD = re.compile(
+    r"\b(?P<new>[a-z][a-z0-9-]*)\s+(?:instead\s+of|in\s+place\s+of|rather\s+than)\s+"
+    r"(?P<old>[a-z][a-z0-9-]*)\b"
+    r"|\b(?:replace|swap)\s+(?P<old2>[a-z][a-z0-9-]*)\s+(?:with|for|by)\s+(?P<new2>[a-z][a-z0-9-]*)\b"
+)
+
+
+def _suite_replaced(state: PlanState, repo: _Repo, start: int, end: int) -> None:
+    """A suite read from a sources line that the request says is another release now."""
+    codenames = {d.codename for d in load_targets().dists.values() if d.codename}
+    for match in _SUITE_INSTEAD.finditer(state.text.work, start, end):
+        old = match.group("old") or match.group("old2")
+        new = match.group("new") or match.group("new2")
+        if old != (repo.codename or "").lower() or not (new in codenames or _release_name(new)):
+            continue
+        repo.codename = _raw(state, match.span("new" if match.group("new") else "new2"))
+        repo.spans.append(match.span())
+        return
 
 
 # archive components that are English words too
