@@ -56,7 +56,7 @@ _POSITIONAL = re.compile(
 _URL_FIELD = re.compile(rf"\b(?:url|uri|address|at|from)\s*[:=]?\s*(?P<url>{_URL})")
 _KEY = re.compile(
     r"\b(?:(?:signing|gpg|pgp|public|archive|repo|repository|release)\s+)?(?:key(?:ring)?|"
-    r"signature|pkey|gpgkey|signed-by)(?:\s+(?:url|file(?!://)|is|at|from|=|:))*\s*[:=]?\s*"
+    r"signature|pkey|gpgkey|signed-by)(?:\s+(?:url|file(?!://)|path|is|at|from|=|:))*\s*[:=]?\s*"
     rf"(?P<key>{_URL}|{_PATH})"
     rf"|\bsigned\s+(?:with|by)\s+(?:the\s+key\s+(?:at\s+)?)?(?P<key2>{_URL}|{_PATH})"
     # "set the key of the dlstreamer repo to URL"
@@ -149,6 +149,14 @@ _REFERENCE = re.compile(
     r"\b(?:(?:change|set|bump|raise|lower|make|update|switch|give)\s+)?"
     r"(?:(?:that|the|this|our)\s+(?P<words>(?:(?!(?:and|or|to|of|for)\b)[\w.+-]+\s+){0,3}?)"
     r"(?:repo|repository|mirror|source)(?:'s)?|its)\b"
+)
+# a local repository's directory: "path is /srv/repo/x", "directory: /mnt/mirror"
+_PATH_FIELD = re.compile(
+    rf"\b(?:path|directory|dir|folder)\s*(?:is\s+|:\s*|=\s*|at\s+|in\s+|under\s+)?(?P<url>{_PATH})"
+)
+# words that say a repository lies on a disk, not behind a URL
+_LOCAL = re.compile(
+    r"\b(?:local(?:ly)?|on\s+(?:the\s+)?disk|file-based|offline|no(?:t)?\s+(?:over\s+)?https?)\b"
 )
 _BARE_URL = re.compile(rf"(?<![\w/])(?P<url>{_URL})")
 _OPTIONS = re.compile(r"\[[^\]\x1f]*=[^\]\x1f]*\]")
@@ -354,6 +362,13 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         for match in _BARE_URL.finditer(work, start, end):
             if match.span("url") not in keys and not any(s <= match.start() < e for s, e in keys):
                 repo.url = _raw(state, match.span("url"))
+                repo.spans.append(match.span())
+                break
+    if repo.url is None:
+        # "our mirror is on the local disk ... path is /srv/repo/x": a file-based repository
+        for match in _PATH_FIELD.finditer(work, start, end):
+            if match.span("url") not in keys and _LOCAL.search(work):
+                repo.url = _raw(state, match.span("url")).rstrip("/") or "/"
                 repo.spans.append(match.span())
                 break
     url_span = next(
