@@ -394,7 +394,9 @@ _STATEMENT_WORDS = frozenset(
     ).split()
 )
 # verbs whose item before them is their subject, not a thing to add
-_SUBJECT_VERBS = frozenset("needs requires wants uses used runs ran has had ships shipped".split())
+_SUBJECT_VERBS = frozenset(
+    "needs requires wants uses used runs ran has had ships shipped mandates demands".split()
+)
 # subjects that say nobody does what follows ("nobody runs rviz there"): a statement
 _NOBODY = frozenset("nobody noone".split())
 # "we can do without nano", "you could drop nano": a modal after them proposes a change
@@ -618,7 +620,10 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
             aside = word
             continue
         if token.kind != "word" or word in SEPARATOR_WORDS or verb is not None:
-            if current and verb is not None and word in _SUBJECT_VERBS and mode == "none":
+            subject_verb = word in _SUBJECT_VERBS or (
+                word in ("also", "still", "really") and following in _SUBJECT_VERBS
+            )  # "security also mandates X"
+            if current and verb is not None and subject_verb and mode == "none":
                 # "the monitoring agent needs audit=1", "ops needs an account": a subject
                 yield Item("aside", list(current), "", word)
                 current = []

@@ -60,7 +60,9 @@ _WRITTEN_SOURCES = re.compile(
 _SIGNED_BY = re.compile(r"\bsigned-by=(?P<path>\S+)")
 _STANZA_KEY = re.compile(
     r"^\s*(?P<key>Types|URIs|Suites|Components|Signed-By|Architectures|Enabled|baseurl|"
-    r"gpgkey|gpgcheck|enabled|name|repo_gpgcheck|metadata_expire|type|autorefresh)\s*[:=]\s*"
+    r"gpgkey|gpgcheck|enabled|name|repo_gpgcheck|metadata_expire|type|autorefresh|protect"
+    r"|skip_if_unavailable|sslverify|countme|module_hotfixes|keepcache|enabled_metadata)"
+    r"\s*[:=]\s*"
     r"(?P<value>.*)$",
     re.IGNORECASE,
 )
@@ -105,7 +107,7 @@ class _Source:
             said.append(f"key {self.key}")
         if said:
             parts.append("with " + ", ".join(said))
-        return " ".join(parts) + ";"
+        return " ".join(parts) + "."
 
 
 def read_vendor_repositories(text: str) -> tuple[str, list[str], list[str]]:
