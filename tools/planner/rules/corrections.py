@@ -130,16 +130,18 @@ def rule_take_back(state: PlanState) -> None:
     _declined(state, clauses)
 
 
-# words that only hold the floor before a correction: "hmm", "uh, well", "nah" (forget it)
-_HESITATION = re.compile(
+# words that only hold the floor before a correction: "hmm", "uh, well"
+_HESITATION = re.compile(r"(?:(?:hmm+|hm+|uh+|um+|erm?|oh|ah|well|ok(?:ay)?|so)[\s,.\u2026]*)+")
+# the same and a "no" that opens the correction's own clause: "add evtest? nah forget it"
+_OPENING_NO = re.compile(
     r"(?:(?:hmm+|hm+|uh+|um+|erm?|oh|ah|well|ok(?:ay)?|so|nah|nope|no|meh|eh)[\s,.\u2026]*)+"
 )
 
 
-def _interjection(said: str) -> bool:
+def _interjection(said: str, pattern: re.Pattern[str] = _HESITATION) -> bool:
     """True for words that only hold the floor ("hmm", "uhh, well", "oh"), or none."""
     words = said.lower().strip()
-    return bool(_HESITATION.fullmatch(words)) or all(
+    return bool(pattern.fullmatch(words)) or all(
         t.text in FILLER for t in tokenize(words) if t.kind == "word"
     )
 
@@ -149,7 +151,7 @@ def _inside(text: RequestText, clauses: list[Clause], marker: int) -> list[Claus
     for clause in clauses:
         if clause.start < marker < clause.end:
             said = text.original[clause.start : marker].rstrip(" ,.\u2026-\u2013\u2014")
-            if _interjection(said):
+            if _interjection(said, _OPENING_NO):
                 return []  # "... hmm forget that": an interjection, the clause before counts
             if text.work[clause.start : clause.start + len(said)].strip():
                 return [Clause(clause.start, clause.start + len(said), said, clause.sentence)]
