@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from oic_ai.tools.planner.rules.kernel_params import FLAGS, is_kernel_key
+from oic_ai.tools.planner.rules.kernel_params import FLAGS, TOOLS_AFTER, is_kernel_key
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import ADVERBS, CLAUSE_END, GOES_AWAY, TAKE_OUT
 
@@ -194,11 +194,6 @@ _SIGNED_ARG = re.compile(
 _GOES_AFTER = re.compile(
     rf"(?:\s+(?:flag|option|one|entry|setting))?\s*,?\s*(?:(?:it|that)\s+)?{GOES_AWAY}\b"
 )
-# a noun for programs after a flag's word: "the debug stuff", "debug tools" (no option)
-_TOOLS_AFTER = re.compile(
-    r"\s+(?:tools?|tooling|utilities|utils|packages?|pkgs|symbols|stuff|things|bits|binaries"
-    r"|programs|helpers)\b"
-)
 _NEGATED_QUIET = re.compile(rf"\b(?:no|not|without|disable|{TAKE_OUT})\s+(?:the\s+)?['\"`]?$")
 
 
@@ -218,7 +213,7 @@ def rule_kernel(state: PlanState) -> None:
         keys = {_arg_key(a) for a in state.current_cmdline.split()}
         family = _family(keys, arg) if match.group("family") and "=" not in arg else []
         if _arg_key(arg) not in keys and not family:
-            if "=" not in arg and _TOOLS_AFTER.match(text.work, match.end("arg")):
+            if "=" not in arg and TOOLS_AFTER.match(text.work, match.end("arg")):
                 continue  # "drop the debug stuff": tools for debugging, the package rule's
             # "remove loglevel=7", "remove i915.force_probe": an option, just not there
             if _an_option(state, arg):

@@ -479,6 +479,10 @@ def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
     return True
 
 
+# "add the debug tools": a kind of tools, not a package's name
+_TOOL_NOUNS = frozenset(
+    "tools tool tooling utilities utils stuff packages programs binaries".split()
+)
 _DESCRIBING = frozenset("for in on from inside via at if unless when".split())
 # an item these start says where from, not what ("from the office", "via the vpn")
 _WHERE = frozenset("from via inside".split())
@@ -754,7 +758,8 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     # do not guess what to add
     group = token if token in PACKAGE_CAPABILITIES else CAPABILITY_SYNONYMS.get(token)
     removal_group = REMOVAL_SYNONYMS.get(token)
-    if group is None and (item.mode == "remove" or removal_group in REMOVAL_GROUPS):
+    tools = removal_group in REMOVAL_GROUPS and bool(_TOOL_NOUNS & set(item.words))
+    if group is None and (item.mode == "remove" or tools):
         group = removal_group  # "scrap the display"; "add debug tools": which ones?
     if group is not None and state.mode == "create" and token in RETRIEVAL_WORDS:
         state.use_case_words += [(t.start, t.text) for t in item.tokens if t.text == token]

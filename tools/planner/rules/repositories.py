@@ -271,7 +271,7 @@ _SOURCES_LINE_START = re.compile(r"^[ \t]*(?=deb(?:-src)?[ \t])", re.MULTILINE)
 def _by_sources_line(state: PlanState, sentences: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The sentences, each pasted sources line one of its own.
 
-    "two mirrors:\n deb URL1 resolute main\n deb URL2 resolute stable" holds two
+    "two mirrors: / deb URL1 resolute main / deb URL2 resolute stable" (one a line) holds two
     repositories in what reads as one sentence: each line is read alone.
     """
     cut: list[tuple[int, int]] = []
@@ -638,12 +638,7 @@ def _keyed_url(work: str, start: int, end: int) -> bool:
     "htop from EPEL (URL , key URL)": a URL said with a signing key is a repository's,
     whatever the repository is called.
     """
-    keys = [
-        m.span(g)
-        for m in _KEY.finditer(work, start, end)
-        for g in _KEY_GROUPS
-        if m.group(g)
-    ]
+    keys = [m.span(g) for m in _KEY.finditer(work, start, end) for g in _KEY_GROUPS if m.group(g)]
     if not keys:
         return False
     return any(m.span("url") not in keys for m in _BARE_URL.finditer(work, start, end))
@@ -656,12 +651,7 @@ def _no_repository_url(state: PlanState) -> bool:
     repository the template lists (or this plan added) last.
     """
     work = state.text.work
-    keys = [
-        m.span(g)
-        for m in _KEY.finditer(work)
-        for g in _KEY_GROUPS
-        if m.group(g)
-    ]
+    keys = [m.span(g) for m in _KEY.finditer(work) for g in _KEY_GROUPS if m.group(g)]
     return all(m.span("url") in keys for m in _BARE_URL.finditer(work))
 
 
