@@ -430,7 +430,11 @@ def _route(
         # the release to build asks for the rest again; after a refused arch the words
         # around it were about the hardware ("rpi 3, 32 bit"), so only "everything else as
         # I said" carries them
-        implicit = bool(refusal.get("nearest")) and _only_a_target(request)
+        # (or the refused request listed its packages by name: "with the same packages: a,
+        # b, c" is no hardware word, and "arm64 then" asks for them on the new target)
+        implicit = (
+            bool(refusal.get("nearest")) or _PACKAGE_LIST.search(rest.lower()) is not None
+        ) and _only_a_target(request)
         if rest and (keep_rest_spans(request) or implicit):
             # "ok 24.04, everything else as I said": the refused request's other parts too
             rest = not_renamed(rest, own)
@@ -560,6 +564,12 @@ def _back_to_packages(request: str, current: str, history: list[str]) -> BackTo 
         return None
     vocabulary_spans = [found.span, *keep_rest_spans(request)]
     return BackTo(target={}, marker=found.marker, spans=tuple(vocabulary_spans), packages=names)
+
+
+# "the same packages: openssh-server, i2c-tools, python3-smbus": packages listed by name
+_PACKAGE_LIST = re.compile(
+    r"\b(?:packages?|pkgs?)\s*:?\s+(?:[a-z0-9][\w.+-]*\s*(?:,|\band\b|&)\s*)+[a-z0-9][\w.+-]*"
+)
 
 
 def _only_a_target(request: str) -> bool:

@@ -267,6 +267,26 @@ REMOVAL_SYNONYMS: dict[str, str] = {
     "displays": "desktop",
     "screen": "desktop",
     "screens": "desktop",
+    "debug": "debugging",
+    "debugging": "debugging",
+    "debugger": "debugging",
+    "debuggers": "debugging",
+}
+# groups only a removal names ("minus the debug stuff"): the packages that match them;
+# template capabilities and retrieval never read these
+REMOVAL_GROUPS: dict[str, tuple[str, ...]] = {
+    "debugging": (
+        "gdb*",
+        "lldb*",
+        "strace",
+        "ltrace",
+        "tcpdump",
+        "valgrind",
+        "linux-perf*",
+        "perf",
+        "bpftrace",
+        "bpfcc-tools",
+    ),
 }
 
 

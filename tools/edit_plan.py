@@ -305,7 +305,7 @@ class AddRepository(_Op):
     """Add a package repository."""
 
     op: Literal["add_repository"] = "add_repository"
-    url: str
+    url: str = Field(description="URL, or the absolute directory path of a local repository")
     codename: str | None = None
     component: str | None = None
     pkey: str | None = Field(default=None, description="URL or path of the signing key")

@@ -64,6 +64,9 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("repositories", re.compile(r"\b(?:repo(?:sitor(?:y|ies))?s?|sources?)\b")),
 )
 _SUMMARY_WORDS = re.compile(r"\b(?:summar|overview|describe|explain|what\s+is\s+(?:this|it)|tell)")
+# "tell me which packages I added": "tell" asks for the whole summary only when it names no
+# part of the template
+_TELL_ONLY = re.compile(r"\btell\b")
 _HAS_QUESTION = re.compile(
     r"\b(?:does|do|is|are|has)\b.*?\b(?:have|has|include|includes|contain|installed|there|got)"
     r"\b\s+(?P<what>.+?)\s*\??$"
@@ -120,7 +123,10 @@ def describe_template(template_text: str, question: str) -> str:
     if _LIMITS.search(asked):
         return _limits()
     topics = [name for name, pattern in _TOPICS if pattern.search(asked)]
-    if not topics or _SUMMARY_WORDS.search(asked):
+    summary = [m.group() for m in _SUMMARY_WORDS.finditer(asked)]
+    if topics and summary and all(_TELL_ONLY.fullmatch(w) for w in summary):
+        summary = []  # "please tell me once more which packages I added"
+    if not topics or summary:
         topics = ["about", "target", "packages", "disk", "boot", "kernel", "users", "hostname"]
         return "Here is a summary of the template:\n" + "\n".join(
             f"- {line}" for topic in topics if (line := _TOPIC_LINES[topic](template, True))

@@ -455,7 +455,8 @@ class KnownPackages:
                 names.update(str(p) for p in _kernel(doc).get("packages") or [])
         for data in ("capabilities.yaml", "package_needs.yaml"):
             text = (PROJECT / "stores" / "data" / data).read_text(encoding="utf-8")
-            names.update(re.findall(r"[a-z0-9][a-z0-9+._-]+", text))
+            # rpm names keep their capitals ("ModemManager", "NetworkManager")
+            names.update(re.findall(r"[A-Za-z0-9][A-Za-z0-9+._-]+", text))
         for conversation in conversations:
             for turn in conversation.get("turns") or []:
                 expect = turn.get("expect") or {}

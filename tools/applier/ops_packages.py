@@ -127,8 +127,11 @@ def add_repository(ed: Editor, op: AddRepository) -> None:
     existing = ed.doc.get("packageRepositories")
     if existing is not None and not isinstance(existing, CommentedSeq):
         raise Skip("packageRepositories is not a list")
+    # a local directory ("/srv/repo/elxr-aria") is the composer's ``path`` of a file-based
+    # repository, not a url
+    where = "path" if url.startswith("/") else "url"
     if isinstance(existing, CommentedSeq) and any(
-        isinstance(r, dict) and str(r.get("url", "")).rstrip("/") == url.rstrip("/")
+        isinstance(r, dict) and str(r.get(where, "")).rstrip("/") == url.rstrip("/")
         for r in existing
     ):
         raise Skip("a repository with that url is already there")
@@ -142,7 +145,7 @@ def add_repository(ed: Editor, op: AddRepository) -> None:
         raise Skip(f"{bad[0]!r} is not a package name")
     repo = CommentedMap()
     repo["codename"] = DoubleQuotedScalarString(codename)
-    repo["url"] = DoubleQuotedScalarString(url)
+    repo[where] = DoubleQuotedScalarString(url)
     pkey = (op.pkey or "").strip()
     repo["pkey"] = DoubleQuotedScalarString(pkey or PUBLIC_KEY_PLACEHOLDER)
     if op.component:

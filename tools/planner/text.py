@@ -123,6 +123,16 @@ _SPLIT_OUT = re.compile(
     r"(?!\s+(?:of\s+)?(?:the\s+)?(?:box|there|loud))(\s+of\b)?",
     re.IGNORECASE,
 )
+# a two-part verb that puts its object in: "throw tpm2-tools on there too", "toss htop in
+# there", "stick jq and curl onto the image" ("toss htop" alone takes it out)
+_SPLIT_IN = re.compile(
+    r"\b(?:throw|throws|toss|tosses|stick|sticks|chuck|chucks|slap|slaps|pop|pops|bung|shove)\s+"
+    r"((?:the\s+|that\s+|those\s+|these\s+|this\s+)?[\w.+-]+(?:\s*(?:,|and|\+)\s*[\w.+-]+){0,3})"
+    r"\s+(?:in|on|onto|into)"
+    r"(?:\s+(?:there|here|it|that|this(?:\s+one)?|top|the\s+(?:image|template|box|build)))?"
+    r"(?=\s+(?:too|as\s+well|and|also|please)\b|\s*(?:[,.;!?\n]|$))",
+    re.IGNORECASE,
+)
 # a name and "out" (or "gone") as a clause of its own: "parted out, gdisk is enough"
 _NAME_OUT = re.compile(
     # (a disk format and "out" is the output: "qcow2 out" — the artifact rule reads it)
@@ -195,6 +205,7 @@ class RequestText:
             text = _SUDO_IT.sub(r"\1 sudo", text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
             text = _NAME_OUT.sub(r"remove \1", text)
+            text = _SPLIT_IN.sub(r"add \1", text)
             text = _COMMAND_LINE_TOOL.sub(r"\1cli\2", text)
             self.corrections = reading.corrections
             # "half a gig", "16 gig", "thirty-two GiB": one canonical token each
@@ -391,7 +402,9 @@ _STATEMENT_WORDS = frozenset(
     ).split()
 )
 # verbs whose item before them is their subject, not a thing to add
-_SUBJECT_VERBS = frozenset("needs requires wants uses used runs ran has had ships shipped".split())
+_SUBJECT_VERBS = frozenset(
+    "needs requires wants uses used runs ran has had ships shipped mandates demands".split()
+)
 # subjects that say nobody does what follows ("nobody runs rviz there"): a statement
 _NOBODY = frozenset("nobody noone".split())
 # "we can do without nano", "you could drop nano": a modal after them proposes a change
@@ -539,6 +552,15 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
             verb = "remove"
         elif token.kind == "word" and word in NAMING_VERBS | KEEP_VERBS:
             verb = "none"  # "create svc-backup", "keep socat": what follows is no package
+        elif (
+            token.kind == "word"
+            and word in ("just", "only")
+            and mode == "remove"
+            and not current
+            and index
+            and tokens[index - 1].text in (",", ";")
+        ):
+            verb = "add"  # "no desktop, just qemu and virtinst": what is wanted instead
         # the words of the noun phrase so far, across a gap a rule read ("an old <debian>")
         if token.kind == "sep" or verb is not None:
             phrase = []
@@ -606,7 +628,10 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
             aside = word
             continue
         if token.kind != "word" or word in SEPARATOR_WORDS or verb is not None:
-            if current and verb is not None and word in _SUBJECT_VERBS and mode == "none":
+            subject_verb = word in _SUBJECT_VERBS or (
+                word in ("also", "still", "really") and following in _SUBJECT_VERBS
+            )  # "security also mandates X"
+            if current and verb is not None and subject_verb and mode == "none":
                 # "the monitoring agent needs audit=1", "ops needs an account": a subject
                 yield Item("aside", list(current), "", word)
                 current = []

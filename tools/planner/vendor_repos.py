@@ -60,7 +60,9 @@ _WRITTEN_SOURCES = re.compile(
 _SIGNED_BY = re.compile(r"\bsigned-by=(?P<path>\S+)")
 _STANZA_KEY = re.compile(
     r"^\s*(?P<key>Types|URIs|Suites|Components|Signed-By|Architectures|Enabled|baseurl|"
-    r"gpgkey|gpgcheck|enabled|name|repo_gpgcheck|metadata_expire|type|autorefresh)\s*[:=]\s*"
+    r"gpgkey|gpgcheck|enabled|name|repo_gpgcheck|metadata_expire|type|autorefresh|protect"
+    r"|skip_if_unavailable|sslverify|countme|module_hotfixes|keepcache|enabled_metadata)"
+    r"\s*[:=]\s*"
     r"(?P<value>.*)$",
     re.IGNORECASE,
 )
@@ -105,7 +107,7 @@ class _Source:
             said.append(f"key {self.key}")
         if said:
             parts.append("with " + ", ".join(said))
-        return " ".join(parts) + ";"
+        return " ".join(parts) + "."
 
 
 def read_vendor_repositories(text: str) -> tuple[str, list[str], list[str]]:
@@ -189,6 +191,7 @@ def read_vendor_repositories(text: str) -> tuple[str, list[str], list[str]]:
                 if not line:
                     continue
         rewritten.append(line)
+    rewritten = _mirrored(sources, rewritten)
     # the repository first, then what is installed from it ("apt-get install docker-ce")
     rewritten = [source.request() for source in sources] + rewritten
     notices = ["read the pasted repository instructions as the repository they set up"]
@@ -201,6 +204,34 @@ def read_vendor_repositories(text: str) -> tuple[str, list[str], list[str]]:
         if not any(_host(source.url) == _host(url) for source in sources)
     ]
     return "\n".join(rewritten), notices if sources else [], missed
+
+
+# "we mirrored it already to URL", "our mirror of it is at URL": the user's copy of the
+# vendor's repository, which the build (offline) uses instead
+_MIRRORED = re.compile(
+    rf"\bmirror(?:ed|s)?\b(?:[^\n:/]{{0,30}}?\s(?:to|at|on|under|in)\s+|\s*:\s*|\s+is\s+)"
+    rf"(?P<url>{_URL})"
+)
+
+
+def _mirrored(sources: list[_Source], lines: list[str]) -> list[str]:
+    """Point the one pasted source at the user's mirror of it, said in the other lines.
+
+    Returns the lines with the mirror's URL taken out of them (it is the source's now).
+    """
+    found = [(n, m) for n, line in enumerate(lines) for m in _MIRRORED.finditer(line)]
+    if len(sources) != 1 or len(found) != 1:
+        return lines
+    number, match = found[0]
+    if _host(match.group("url")) == _host(sources[0].url):
+        return lines
+    sources[0].url = match.group("url")
+    line = lines[number]
+    return [
+        *lines[:number],
+        line[: match.start("url")].rstrip() + line[match.end("url") :],
+        *lines[number + 1 :],
+    ]
 
 
 def _deb_lines(lines: list[str], keys: dict[str, str], used: set[int]) -> list[_Source]:

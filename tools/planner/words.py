@@ -67,7 +67,8 @@ ADD_VERBS = frozenset(
         "wants need needs require requires put puts ship ships shipping bundle containing "
         "contains has have "
         "having had use using run runs running provide provides providing includes offer offers "
-        "bring brings carry carries also pull preinstall preinstalls pre-install bake bakes baking"
+        "bring brings carry carries also pull preinstall preinstalls pre-install bake bakes baking "
+        "mandate mandates demand demands"
     ).split()
 )
 # The verbs (and phrasal verbs) that take a thing out, for every field's removal pattern:

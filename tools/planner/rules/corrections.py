@@ -132,12 +132,16 @@ def rule_take_back(state: PlanState) -> None:
 
 # words that only hold the floor before a correction: "hmm", "uh, well"
 _HESITATION = re.compile(r"(?:(?:hmm+|hm+|uh+|um+|erm?|oh|ah|well|ok(?:ay)?|so)[\s,.\u2026]*)+")
+# the same and a "no" that opens the correction's own clause: "add evtest? nah forget it"
+_OPENING_NO = re.compile(
+    r"(?:(?:hmm+|hm+|uh+|um+|erm?|oh|ah|well|ok(?:ay)?|so|nah|nope|no|meh|eh)[\s,.\u2026]*)+"
+)
 
 
-def _interjection(said: str) -> bool:
+def _interjection(said: str, pattern: re.Pattern[str] = _HESITATION) -> bool:
     """True for words that only hold the floor ("hmm", "uhh, well", "oh"), or none."""
     words = said.lower().strip()
-    return bool(_HESITATION.fullmatch(words)) or all(
+    return bool(pattern.fullmatch(words)) or all(
         t.text in FILLER for t in tokenize(words) if t.kind == "word"
     )
 
@@ -147,7 +151,7 @@ def _inside(text: RequestText, clauses: list[Clause], marker: int) -> list[Claus
     for clause in clauses:
         if clause.start < marker < clause.end:
             said = text.original[clause.start : marker].rstrip(" ,.\u2026-\u2013\u2014")
-            if _interjection(said):
+            if _interjection(said, _OPENING_NO):
                 return []  # "... hmm forget that": an interjection, the clause before counts
             if text.work[clause.start : clause.start + len(said)].strip():
                 return [Clause(clause.start, clause.start + len(said), said, clause.sentence)]
@@ -334,7 +338,11 @@ _FRAMING = re.compile(
     r"practical|policy|audit)\s+reasons|as\s+discussed(?:\s+(?:with|in)\s+[\w\s]{1,30}?(?=,))?"
     r"|as\s+agreed|per\s+(?:our|the)\s+[\w\s]{1,20}?policy|by\s+the\s+way|btw|fyi"
     r"|just\s+to\s+confirm|note\s+that|keep\s+in\s+mind(?:\s+that)?|don'?t\s+forget\s+to"
-    r"|one\s+more\s+thing|last\s+thing)\b",
+    r"|one\s+more\s+thing|last\s+thing"
+    # "whatever the old one had, minus the debug stuff": the template as it is, then a change
+    r"|(?:whatever|everything|all)\s+(?:that\s+)?the\s+(?:old|previous|original|earlier|last)"
+    r"\s+(?:one|image|template|build|box)\s+(?:had|has|came\s+with)"
+    r"(?=\s*,?\s*(?:minus|except|but|without|less|apart\s+from|other\s+than)\b))\b",
     re.IGNORECASE,
 )
 

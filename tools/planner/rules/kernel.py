@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from oic_ai.tools.planner.rules.kernel_params import FLAGS, is_kernel_key
+from oic_ai.tools.planner.rules.kernel_params import FLAGS, TOOLS_AFTER, is_kernel_key
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import ADVERBS, CLAUSE_END, GOES_AWAY, TAKE_OUT
 
@@ -213,6 +213,8 @@ def rule_kernel(state: PlanState) -> None:
         keys = {_arg_key(a) for a in state.current_cmdline.split()}
         family = _family(keys, arg) if match.group("family") and "=" not in arg else []
         if _arg_key(arg) not in keys and not family:
+            if "=" not in arg and TOOLS_AFTER.match(text.work, match.end("arg")):
+                continue  # "drop the debug stuff": tools for debugging, the package rule's
             # "remove loglevel=7", "remove i915.force_probe": an option, just not there
             if _an_option(state, arg):
                 text.consume(*match.span())

@@ -44,6 +44,12 @@ FLAGS = frozenset(
     "earlyprintk ignore_loglevel nokaslr nopti noibrs nosmt nosmap nosmep".split()
 )
 
+# a noun for programs after a flag's word: "the debug stuff", "debug tools" (no option)
+TOOLS_AFTER = re.compile(
+    r"\s+(?:tools?|tooling|utilities|utils|packages?|pkgs|symbols|stuff|things|bits|binaries"
+    r"|programs|helpers)\b"
+)
+
 
 def cpu_list_said(state: PlanState, named: str | None) -> str | None:
     """The CPU list "the same cpus" means: the named key's, or the one list there is.

@@ -489,6 +489,11 @@ _HOST_LIKE = re.compile(
     r"|^[a-z0-9-]+\.(?:com|net|org|local|lan|internal|example|invalid|test|localdomain|corp"
     r"|home|edu|gov)$"
 )
+# a file name by its extension: a configuration file, a unit, a script or a key
+_FILE_LIKE = re.compile(
+    r"^[a-z0-9][\w.+-]*\.(?:conf|cfg|cnf|ini|yaml|yml|json|toml|list|repo|sources|service|timer"
+    r"|socket|mount|rules|sh|py|pem|crt|cer|key|gpg|asc|txt|xml|env|log|rc)$"
+)
 # Words after which an unknown word is a verb: "to" and the subject pronouns.
 _BEFORE_A_VERB = frozenset("to it he she they we i you u who which that nobody everyone".split())
 # The verbs that mark what follows as a package even when nothing knows the name.
@@ -524,6 +529,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "-y", "--quiet", "ubuntu", "trixie": a flag or a target's name
     if _HOST_LIKE.match(written.lower()):
         return False  # "ntp1.corp.example.net", "example.com": a host, not a package
+    if _FILE_LIKE.match(written.lower()):
+        return False  # "chrony.conf", "daemon.json": a file to edit, not a package
     words = item.words
     before = words[: words.index(token)] if token in words else words
     found = next((t for t in item.tokens if t.text == token), None)

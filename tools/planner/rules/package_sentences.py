@@ -397,6 +397,16 @@ DECIDED = re.compile(
     rf"\s+(?:an?\s+|the\s+)?(?P<names>{NAME})"
     r"(?='s\b|\s*(?:$|[\n.;,!)])|\s+instead\b)"
 )
+# "They mentioned usbguard.", "the auditors recommended aide and auditd": a package somebody
+# else named for the image, the sentence ending on the names (only known names count; "we",
+# "you" and "I" mentioning something point back at the conversation)
+SUGGESTED = re.compile(
+    r"(?<![\w'-])(?!(?:i|we|you)\s)[a-z][\w-]*(?:\s+(?:also|even|specifically|explicitly))?"
+    r"\s+(?P<verb>mentioned|mentions|suggested|suggests|recommended|recommends|proposed"
+    r"|proposes)"
+    rf"\s+(?:an?\s+|the\s+)?(?P<names>{NAMES})"
+    r"(?=\s*(?:$|[\n.;!)]))"
+)
 # the same negated, as tickets and user stories write it: "MUST NOT include openssh-server",
 # "it shouldn't ship with telnet", "must never contain: a, b"
 MUST_NOT_HAVE = re.compile(
@@ -421,6 +431,7 @@ SENTENCE_READINGS: tuple[tuple[re.Pattern[str], Literal["add", "remove"], str], 
     (NONE_THERE, "remove", "no"),
     (LAUNCHES, "add", "said"),
     (DECIDED, "add", "said"),
+    (SUGGESTED, "add", "said"),
     (FULLSCREEN_APP, "add", "said"),
     (FULLSCREEN_UNDER, "add", "said"),
 )

@@ -10,6 +10,7 @@ from oic_ai.stores.capability_catalog import Capability, words
 from oic_ai.stores.vocabulary import (
     CAPABILITY_SYNONYMS,
     PACKAGE_CAPABILITIES,
+    REMOVAL_GROUPS,
     REMOVAL_SYNONYMS,
 )
 from oic_ai.tools.planner.asking import IMPERATIVES
@@ -478,6 +479,10 @@ def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
     return True
 
 
+# "add the debug tools": a kind of tools, not a package's name
+_TOOL_NOUNS = frozenset(
+    "tools tool tooling utilities utils stuff packages programs binaries".split()
+)
 _DESCRIBING = frozenset("for in on from inside via at if unless when".split())
 # an item these start says where from, not what ("from the office", "via the vpn")
 _WHERE = frozenset("from via inside".split())
@@ -752,15 +757,18 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     # a broad word from the vocabulary ("gui", "networking"): remove what matches it, but
     # do not guess what to add
     group = token if token in PACKAGE_CAPABILITIES else CAPABILITY_SYNONYMS.get(token)
-    if group is None and item.mode == "remove":
-        group = REMOVAL_SYNONYMS.get(token)  # "scrap the display"
+    removal_group = REMOVAL_SYNONYMS.get(token)
+    tools = removal_group in REMOVAL_GROUPS and bool(_TOOL_NOUNS & set(item.words))
+    if group is None and (item.mode == "remove" or tools):
+        group = removal_group  # "scrap the display"; "add debug tools": which ones?
     if group is not None and state.mode == "create" and token in RETRIEVAL_WORDS:
         state.use_case_words += [(t.start, t.text) for t in item.tokens if t.text == token]
         state.text.consume(*item.span, "base")  # "a desktop image": it chose the base
         return
     if group is not None:
         if item.mode == "remove":
-            remove_by_patterns(state, item, token, PACKAGE_CAPABILITIES.get(group, ()))
+            patterns = PACKAGE_CAPABILITIES.get(group) or REMOVAL_GROUPS.get(group, ())
+            remove_by_patterns(state, item, token, patterns)
             return
         options = [c.name for c in state.catalog.capabilities.values() if c.group == group]
         state.reject(

@@ -49,14 +49,14 @@ _POSITIONAL = re.compile(
     r"|[a-z][a-z0-9.-]*)(?P<components>(?:(?:[ \t]*[,/][ \t]*|[ \t]+)(?!(?:with|and|key|signed|"
     r"signing|gpg|"
     r"priority|prio|suite|component|components|codename|for|from|to|at|on|in|please|too|also|"
-    r"then)\b)[a-z][a-z0-9-]*)*)"
+    r"then|the|a|an|our|their|its|this|that|it|we|you)\b)[a-z][a-z0-9-]*)*)"
     # what ends the line: its end, a stop, a new line, "(key ...)", " / key ...", a field word
     r"(?=\s*(?:$|[,;.)`\x1f\n(]|/\s)|\s+(?:with|and|key|signed|signing|gpg|priority)\b)"
 )
 _URL_FIELD = re.compile(rf"\b(?:url|uri|address|at|from)\s*[:=]?\s*(?P<url>{_URL})")
 _KEY = re.compile(
     r"\b(?:(?:signing|gpg|pgp|public|archive|repo|repository|release)\s+)?(?:key(?:ring)?|"
-    r"signature|pkey|gpgkey|signed-by)(?:\s+(?:url|file(?!://)|is|at|from|=|:))*\s*[:=]?\s*"
+    r"signature|pkey|gpgkey|signed-by)(?:\s+(?:url|file(?!://)|path|is|at|from|=|:))*\s*[:=]?\s*"
     rf"(?P<key>{_URL}|{_PATH})"
     rf"|\bsigned\s+(?:with|by)\s+(?:the\s+key\s+(?:at\s+)?)?(?P<key2>{_URL}|{_PATH})"
     # "set the key of the dlstreamer repo to URL"
@@ -67,6 +67,21 @@ _KEY = re.compile(
     r"|\bkey(?:\s+url)?\s+(?:is|was)\s+(?:wrong|outdated|old|stale|broken|bad)[\s,.;:!-]*"
     r"(?:(?:the\s+right\s+one\s+is|it\s+should\s+be|should\s+be|it'?s|it\s+is|use|now)\s*:?\s*)"
     rf"(?P<key3>{_URL}|{_PATH})"
+    # "the key is on the build server in /opt/k.asc", "the key file I copied to /srv/k.gpg":
+    # where the key file lies (the words between name no repository and no other URL)
+    r"|\b(?:signing\s+|gpg\s+|public\s+)?key(?:\s*file|ring)?\b"
+    r"(?:(?!\b(?:repo|repos|repository|mirror|url|source|sources|deb)\b|https?:|file:|/)"
+    r"[^.;\n\x1f]){1,60}?"
+    r"\b(?:in|at|under|to|as|into)\s+(?:the\s+(?:file|path)\s+)?"
+    rf"(?P<key5>{_URL}|{_PATH})"
+)
+_KEY_GROUPS = ("key", "key2", "key3", "key4", "key5")
+# "the key file lies on the build server under exactly this path": the key is where the
+# sources line's signed-by says (its path is read already), said again
+_KEY_SAME_PATH = re.compile(
+    r"\b(?:the\s+)?(?:signing\s+|gpg\s+)?key(?:\s*file|ring)?\b[^.;\n\x1f]{0,60}?"
+    r"\b(?:in|at|under|on)\s+(?:exactly\s+|precisely\s+)?(?:this|that|the\s+same)\s+"
+    r"(?:path|place|location|file\s*name)\b[^.;\n\x1f]{0,40}"
 )
 # the template's repository has no name field: the name people give it is its codename
 _SUITE = re.compile(
@@ -134,6 +149,14 @@ _REFERENCE = re.compile(
     r"\b(?:(?:change|set|bump|raise|lower|make|update|switch|give)\s+)?"
     r"(?:(?:that|the|this|our)\s+(?P<words>(?:(?!(?:and|or|to|of|for)\b)[\w.+-]+\s+){0,3}?)"
     r"(?:repo|repository|mirror|source)(?:'s)?|its)\b"
+)
+# a local repository's directory: "path is /srv/repo/x", "directory: /mnt/mirror"
+_PATH_FIELD = re.compile(
+    rf"\b(?:path|directory|dir|folder)\s*(?:is\s+|:\s*|=\s*|at\s+|in\s+|under\s+)?(?P<url>{_PATH})"
+)
+# words that say a repository lies on a disk, not behind a URL
+_LOCAL = re.compile(
+    r"\b(?:local(?:ly)?|on\s+(?:the\s+)?disk|file-based|offline|no(?:t)?\s+(?:over\s+)?https?)\b"
 )
 _BARE_URL = re.compile(rf"(?<![\w/])(?P<url>{_URL})")
 _OPTIONS = re.compile(r"\[[^\]\x1f]*=[^\]\x1f]*\]")
@@ -217,7 +240,7 @@ def rule_repositories(state: PlanState) -> None:
                 text.consume(*match.span())
         elif not _TRUST.fullmatch(match.group()):
             state.reject(*match.span(), _OPTIONS_REASON)
-    sentences = sentence_spans(split_clauses(state.text.original))
+    sentences = _by_sources_line(state, sentence_spans(split_clauses(state.text.original)))
     if _no_repository_url(state):
         _amend(state, 0, len(text.work))  # fields across sentences: "key is wrong. it's URL"
     for start, end in sentences:
@@ -229,10 +252,71 @@ def rule_repositories(state: PlanState) -> None:
         found = [_read(state, 0, len(text.work))]  # one repository: its fields anywhere
     for repo in found:
         _plan(state, repo)
+    _siblings(state)
+    if len(found) > 1:
+        # "two mirrors: deb URL1 ..., deb URL2 .... The apps mirror gets priority 900": a
+        # sentence without a URL gives a field of one just added, which its words name
+        for start, end in sentences:
+            _amend(state, start, end)
     if any(repo.url for repo in found):
         for match in text.matches(_ADD_IT):
             text.consume(*match.span())  # "... signing key at URL. Please add it."
         _package_from_it(state)
+
+
+# a sources line at the start of its own line: "deb [...] URL suite comps", also indented
+_SOURCES_LINE_START = re.compile(r"^[ \t]*(?=deb(?:-src)?[ \t])", re.MULTILINE)
+
+
+def _by_sources_line(state: PlanState, sentences: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The sentences, each pasted sources line one of its own.
+
+    "two mirrors: / deb URL1 resolute main / deb URL2 resolute stable" (one a line) holds two
+    repositories in what reads as one sentence: each line is read alone.
+    """
+    cut: list[tuple[int, int]] = []
+    for start, end in sentences:
+        starts = [m.start() for m in _SOURCES_LINE_START.finditer(state.text.work, start, end)]
+        if len(starts) < 2:
+            cut.append((start, end))
+            continue
+        bounds = [start, *(s for s in starts if s > start), end]
+        cut += [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if a < b]
+    return cut
+
+
+# "AppStream is the same, only /AppStream/ instead of /BaseOS/", "same for updates, with
+# updates in place of main": another repository, the URL of one just given with a part
+# replaced
+_SIBLING = re.compile(
+    r"\b(?:[\w.-]+\s+(?:is|are)\s+)?(?:the\s+)?same(?:\s+(?:thing|url|path|for\s+[\w.-]+))?"
+    r"\s*[,:;]?\s*(?:(?:only|just|but|except)\s+)?(?:with\s+)?"
+    r"['\"`]?(?P<new>/?[\w.-]+/?)['\"`]?\s+(?:instead\s+of|in\s+place\s+of|rather\s+than)\s+"
+    r"['\"`]?(?P<old>/?[\w.-]+/?)['\"`]?"
+)
+
+
+def _siblings(state: PlanState) -> None:
+    """Add the repository said to be the same as one just added but for a part of its URL."""
+    text = state.text
+    for match in text.matches(_SIBLING):
+        new, old = (text.raw(*match.span(g)).strip("/") for g in ("new", "old"))
+        source = next(
+            (r for r in state.repositories if f"/{old}/" in f"{r.url}/" and new != old), None
+        )
+        if source is None:
+            continue
+        url = f"{source.url}/".replace(f"/{old}/", f"/{new}/", 1).rstrip("/")
+        if source.url.endswith("/"):
+            url += "/"
+        text.consume(*match.span())
+        if any(r.url == url for r in state.repositories):
+            continue
+        state.repositories.append(
+            AddRepository(
+                url=url, codename=source.codename, component=source.component, pkey=source.pkey
+            )
+        )
 
 
 def _read(state: PlanState, start: int, end: int) -> _Repo:
@@ -254,14 +338,22 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         return repo
     keys = set()
     for match in _KEY.finditer(work, start, end):
-        group = next(g for g in ("key", "key2", "key3", "key4") if match.group(g))
+        group = next(g for g in _KEY_GROUPS if match.group(g))
         said = _raw(state, match.span(group))
         # "[signed-by=/etc/apt/keyrings/x.gpg] ... key: URL": the keyring path is where the
         # key is put on a machine; the URL said beside it is where the key comes from
-        if repo.pkey is None or (repo.pkey.startswith("/") and not said.startswith("/")):
+        # the key said to lie somewhere ("the key file I copied to /srv/k.gpg") is the one the
+        # build uses, whatever key the pasted lines fetched
+        if (
+            repo.pkey is None
+            or (repo.pkey.startswith("/") and not said.startswith("/"))
+            or group == "key5"
+        ):
             repo.pkey = said
         keys.add(match.span(group))
         repo.spans.append(match.span())
+    if repo.pkey is not None and repo.pkey.startswith("/"):
+        repo.spans += [m.span() for m in _KEY_SAME_PATH.finditer(work, start, end)]
     for match in _URL_FIELD.finditer(work, start, end):
         if match.span("url") not in keys and repo.url is None:
             repo.url = _raw(state, match.span("url"))
@@ -270,6 +362,13 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         for match in _BARE_URL.finditer(work, start, end):
             if match.span("url") not in keys and not any(s <= match.start() < e for s, e in keys):
                 repo.url = _raw(state, match.span("url"))
+                repo.spans.append(match.span())
+                break
+    if repo.url is None:
+        # "our mirror is on the local disk ... path is /srv/repo/x": a file-based repository
+        for match in _PATH_FIELD.finditer(work, start, end):
+            if match.span("url") not in keys and _LOCAL.search(work):
+                repo.url = _raw(state, match.span("url")).rstrip("/") or "/"
                 repo.spans.append(match.span())
                 break
     url_span = next(
@@ -296,6 +395,8 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
             if components and not _COMPONENT.search(work, start, end):
                 repo.component = " ".join(components)
             repo.spans.append(positional.span())
+    if repo.codename is not None:
+        _suite_replaced(state, repo, start, end)
     for pattern, name in ((_SUITE, "codename"), (_COMPONENT, "component")):
         candidates = [m for m in pattern.finditer(work, start, end) if not _names_other(work, m)]
         # a field said by its own word ("suite aria") wins over a name ("the repo called x")
@@ -342,6 +443,28 @@ def _read(state: PlanState, start: int, end: int) -> _Repo:
         for match in pattern.finditer(work, start, end):
             repo.spans.append(match.span())
     return repo
+
+
+# "obviously noble instead of jammy now", "replace jammy with noble": the sources line's
+# suite, said to be another release now
+_SUITE_INSTEAD = re.compile(
+    r"\b(?P<new>[a-z][a-z0-9-]*)\s+(?:instead\s+of|in\s+place\s+of|rather\s+than)\s+"
+    r"(?P<old>[a-z][a-z0-9-]*)\b"
+    r"|\b(?:replace|swap)\s+(?P<old2>[a-z][a-z0-9-]*)\s+(?:with|for|by)\s+(?P<new2>[a-z][a-z0-9-]*)\b"
+)
+
+
+def _suite_replaced(state: PlanState, repo: _Repo, start: int, end: int) -> None:
+    """A suite read from a sources line that the request says is another release now."""
+    codenames = {d.codename for d in load_targets().dists.values() if d.codename}
+    for match in _SUITE_INSTEAD.finditer(state.text.work, start, end):
+        old = match.group("old") or match.group("old2")
+        new = match.group("new") or match.group("new2")
+        if old != (repo.codename or "").lower() or not (new in codenames or _release_name(new)):
+            continue
+        repo.codename = _raw(state, match.span("new" if match.group("new") else "new2"))
+        repo.spans.append(match.span())
+        return
 
 
 # archive components that are English words too
@@ -414,7 +537,8 @@ def _package_from_it(state: PlanState) -> None:
 # "please add it", "use that one": the repository the request just described
 _ADD_IT = re.compile(
     r"\b(?:(?:please|pls|kindly)\s+)?(?:add|use|include|configure|enable|set\s+up)\s+"
-    r"(?:it|that|this|them|those)(?:\s+one)?(?:\s+(?:too|as\s+well|please|pls))?\b(?!\s+\w)"
+    r"(?:it|that|this|them|those|these|the\s+same|the\s+following|the\s+below|all\s+of\s+(?:it|them))"
+    r"(?:\s+one)?(?:\s+(?:too|as\s+well|please|pls|here|below))?\b(?!\s+\w)"
 )
 # "its suite should be ...": a repository field, when the template lists repositories
 _ITS_FIELD = re.compile(r"\bits\s+(?:suite|codename|components?|priority|prio|signing\s+key)\b")
@@ -514,12 +638,7 @@ def _keyed_url(work: str, start: int, end: int) -> bool:
     "htop from EPEL (URL , key URL)": a URL said with a signing key is a repository's,
     whatever the repository is called.
     """
-    keys = [
-        m.span(g)
-        for m in _KEY.finditer(work, start, end)
-        for g in ("key", "key2", "key3", "key4")
-        if m.group(g)
-    ]
+    keys = [m.span(g) for m in _KEY.finditer(work, start, end) for g in _KEY_GROUPS if m.group(g)]
     if not keys:
         return False
     return any(m.span("url") not in keys for m in _BARE_URL.finditer(work, start, end))
@@ -532,12 +651,7 @@ def _no_repository_url(state: PlanState) -> bool:
     repository the template lists (or this plan added) last.
     """
     work = state.text.work
-    keys = [
-        m.span(g)
-        for m in _KEY.finditer(work)
-        for g in ("key", "key2", "key3", "key4")
-        if m.group(g)
-    ]
+    keys = [m.span(g) for m in _KEY.finditer(work) for g in _KEY_GROUPS if m.group(g)]
     return all(m.span("url") in keys for m in _BARE_URL.finditer(work))
 
 
