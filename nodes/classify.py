@@ -23,6 +23,7 @@ from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import OS_DISTS
 from oic_ai.tools.courtesy import plain_request
 from oic_ai.tools.ordinals import resolve_ordinals
+from oic_ai.tools.planner.rules.target import asked_over_described
 from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.pointed_items import named_items, resolve_pointed
 from oic_ai.tools.proposals import (
@@ -38,7 +39,6 @@ from oic_ai.tools.questions import TELL_VERBS, Questions, questions_of
 from oic_ai.tools.references import (
     BackTo,
     Reference,
-    asked_over_described,
     bare_removals,
     find_back_to,
     find_back_to_words,

@@ -125,25 +125,6 @@ def _mentions(text: str) -> list[TargetMention]:
     ]
 
 
-def asked_over_described(request: str, mentions: list[TargetMention]) -> dict[str, str]:
-    """Where two values of a kind are named, the one asked for when only one is.
-
-    "make it arm, our x86 boxes are retired": the arch named in a statement describes
-    other machines.
-    """
-    from oic_ai.tools.planner.rules.target import in_a_statement
-
-    chosen: dict[str, str] = {}
-    for kind in {m.kind for m in mentions}:
-        said = [m for m in mentions if m.kind == kind]
-        if len({m.value for m in said}) < 2:
-            continue
-        asked = {m.value for m in said if not in_a_statement(request, *m.span, keeps=True)}
-        if len(asked) == 1:
-            chosen[kind] = asked.pop()
-    return chosen
-
-
 def _undo_marker(work: str, vocabulary: ConversationVocabulary) -> Span | None:
     found: list[Span] = []
     for phrase in vocabulary.undo:
@@ -326,6 +307,8 @@ def find_reference(request: str) -> Reference | None:
     targets: dict[str, str] = {}
     for mention in sorted(mentions, key=lambda m: m.start):
         targets[mention.kind] = mention.value
+    from oic_ai.tools.planner.rules.target import asked_over_described
+
     targets.update(asked_over_described(request, mentions))
     target_spans = tuple(sorted(m.span for m in mentions))
     undo = _undo_marker(work, vocabulary)

@@ -259,3 +259,8 @@ COMMAND_WORDS = frozenset(
         "command commands"
     ).split()
 )
+
+# "add the debug tools": a kind of tools, not a package's name
+TOOL_NOUNS = frozenset(
+    "tools tool tooling utilities utils stuff packages programs binaries".split()
+)

@@ -131,6 +131,7 @@ from oic_ai.tools.planner.words import (
     PACKAGE_TOKEN,
     REMOVE_VERBS,
     RETRIEVAL_WORDS,
+    TOOL_NOUNS,
 )
 
 
@@ -479,10 +480,6 @@ def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
     return True
 
 
-# "add the debug tools": a kind of tools, not a package's name
-_TOOL_NOUNS = frozenset(
-    "tools tool tooling utilities utils stuff packages programs binaries".split()
-)
 _DESCRIBING = frozenset("for in on from inside via at if unless when".split())
 # an item these start says where from, not what ("from the office", "via the vpn")
 _WHERE = frozenset("from via inside".split())
@@ -758,7 +755,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
     # do not guess what to add
     group = token if token in PACKAGE_CAPABILITIES else CAPABILITY_SYNONYMS.get(token)
     removal_group = REMOVAL_SYNONYMS.get(token)
-    tools = removal_group in REMOVAL_GROUPS and bool(_TOOL_NOUNS & set(item.words))
+    tools = removal_group in REMOVAL_GROUPS and bool(TOOL_NOUNS & set(item.words))
     if group is None and (item.mode == "remove" or tools):
         group = removal_group  # "scrap the display"; "add debug tools": which ones?
     if group is not None and state.mode == "create" and token in RETRIEVAL_WORDS:

@@ -9,7 +9,7 @@ from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.reasons import history_beside_a_change
 from oic_ai.tools.planner.rules.revisions import revision_between
 from oic_ai.tools.planner.state import PlanState, family_of
-from oic_ai.tools.retrieval.query_classifier import detect_target_spans
+from oic_ai.tools.retrieval.query_classifier import TargetMention, detect_target_spans
 from oic_ai.tools.retrieval.target_mentions import image_type_beside_img
 from oic_ai.tools.target_support import set_aside
 
@@ -187,6 +187,23 @@ def in_a_statement(original: str, start: int, end: int, *, keeps: bool = False) 
     clause = original[begin : stop.start() if stop else len(original)].strip()
     reading = read_clause(clause)
     return reading.asking == "context" and not (keeps and reading.why.startswith("says what stays"))
+
+
+def asked_over_described(request: str, mentions: list[TargetMention]) -> dict[str, str]:
+    """Where two values of a kind are named, the one asked for when only one is.
+
+    "make it arm, our x86 boxes are retired": the arch named in a statement describes
+    other machines.
+    """
+    chosen: dict[str, str] = {}
+    for kind in {m.kind for m in mentions}:
+        said = [m for m in mentions if m.kind == kind]
+        if len({m.value for m in said}) < 2:
+            continue
+        asked = {m.value for m in said if not in_a_statement(request, *m.span, keeps=True)}
+        if len(asked) == 1:
+            chosen[kind] = asked.pop()
+    return chosen
 
 
 def _apply_target(state: PlanState, chosen: Mapping[str, str]) -> None:
