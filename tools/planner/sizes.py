@@ -152,6 +152,15 @@ def size_of(match: re.Match[str]) -> Size | None:
     return write_size(number, unit)
 
 
+# a mobile network's generation, not a size: "4G modem", "5G uplink", "the 4G/LTE router"
+_GENERATION = re.compile(r"[2-6]\s?G", re.IGNORECASE)
+_CELLULAR = re.compile(
+    r"(?:\s*/\s*lte)?\s*(?:lte\s+)?(?:modems?|networks?|connectivity|connections?|uplinks?|"
+    r"routers?|sims?|cellular|mobile|signal|coverage|card|dongles?|module)\b",
+    re.IGNORECASE,
+)
+
+
 def read_sizes(text: str) -> tuple[str, list[str]]:
     """Rewrite every size in ``text`` as its canonical token.
 
@@ -164,8 +173,10 @@ def read_sizes(text: str) -> tuple[str, list[str]]:
     last = 0
     for match in SIZE_PHRASE.finditer(text):
         size = size_of(match)
-        if size is None:
-            continue
+        if size is None or _CELLULAR.match(text, match.end()) and _GENERATION.fullmatch(
+            match.group().strip()
+        ):
+            continue  # "a 4G modem", "5G connectivity": a mobile network's generation
         written = match.group()
         parts.append(text[last : match.start()])
         parts.append(f"{size.text} more" if match.group("more") else size.text)

@@ -309,3 +309,19 @@ def test_forgetting_a_package_the_template_has_still_removes_it() -> None:
     with_htop = _apply("add htop", UBUNTU)
     doc, _ = _after("forget htop", with_htop)
     assert "htop" not in doc["systemConfig"]["packages"]
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("it has a 4G modem and an RFID reader", "it has a 4G modem and an RFID reader"),
+        ("a 5G uplink at every site", "a 5G uplink at every site"),
+        ("the 4G/LTE router", "the 4G/LTE router"),
+        ("disk 4G please", "disk 4GiB please"),
+        ("4G of swap", "4GiB of swap"),
+    ],
+)
+def test_a_mobile_network_generation_is_no_size(said: str, read: str) -> None:
+    from oic_ai.tools.planner.sizes import read_sizes
+
+    assert read_sizes(said)[0] == read
