@@ -4,9 +4,10 @@ The image is opened with ``snapshot=on``, so booting never changes it. EFI image
 with OVMF (Debian's ``ovmf`` package), others with QEMU's own BIOS; KVM is used when
 ``/dev/kvm`` can be opened and QEMU starts with it, else TCG (slower, works anywhere;
 some nested hosts open ``/dev/kvm`` but QEMU then fails at once, or pauses the guest with
-"KVM internal error": both fall back to TCG at once). When GRUB stops at its
-``grub>`` prompt (it did not find its configuration on the ESP), the boot types
-``configfile`` for the root partition's ``/boot/grub/grub.cfg`` once and says so.
+"KVM internal error", or abort on an MSR the host refuses: all fall back to TCG at
+once). When GRUB stops at its ``grub>`` prompt (it did not find its configuration on the
+ESP), the boot types ``configfile`` for the root partition's ``/boot/grub/grub.cfg`` once
+and says so.
 """
 
 from __future__ import annotations
@@ -32,7 +33,9 @@ _GRUB_PROMPT = b"grub>"
 # What QEMU prints when KVM opens but cannot run the guest (nested hosts): it then pauses
 # the machine rather than exiting, so the console would stay silent until the timeout.
 _KVM_BROKEN = re.compile(
-    rb"KVM internal error|kvm run failed|failed to initiali[sz]e kvm|Could not access KVM",
+    rb"KVM internal error|kvm run failed|failed to initiali[sz]e kvm|Could not access KVM"
+    # another nested host: QEMU aborts on an MSR the host's KVM refuses
+    rb"|failed to set MSR|kvm_buf_set_msrs",
     re.IGNORECASE,
 )
 
@@ -136,7 +139,8 @@ def boot_to_login(
             raw, log=log, efi=efi, arch=arch, grub_command=grub_command, timeout=timeout,
             memory_mb=memory_mb, accel="kvm" if _kvm() else "tcg",
         )  # fmt: skip
-        if result.accel == "kvm" and not result.login and _kvm_failed(log):
+        stopped = result.reason == "QEMU stopped first"  # it exited before any prompt
+        if result.accel == "kvm" and not result.login and (_kvm_failed(log) or stopped):
             return boot_to_login(
                 raw, log=log, efi=efi, arch=arch, grub_command=grub_command, timeout=timeout,
                 memory_mb=memory_mb, accel="tcg",

@@ -86,3 +86,42 @@ def test_auto_boots_with_kvm_and_falls_back_to_tcg_only_when_kvm_fails(
     assert result.login and result.accel == accel
     assert result.prompt == "oic-e2e login:"
     assert result.to_json()["reason"] is None
+
+
+ABORT = """#!{python}
+import json, os, sys, time
+from pathlib import Path
+args = sys.argv[1:]
+accel = args[args.index("-machine") + 1].split("accel=")[1]
+calls = Path({calls!r})
+calls.write_text(json.dumps(json.loads(calls.read_text() or "[]") + [accel]))
+out = sys.stdout.buffer
+if accel == "kvm":
+    out.write(Path({log!r}).read_bytes())
+    out.flush()
+    os._exit(134)  # the real QEMU aborts on the assertion at once
+out.write(b"\\r\\nDebian GNU/Linux 13 oic-e2e ttyS0\\r\\n\\r\\noic-e2e login: ")
+out.flush()
+time.sleep(3600)
+"""
+
+
+def test_a_qemu_that_aborts_under_kvm_is_booted_again_with_tcg(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # recorded on a nested host (session 22): KVM opens, QEMU aborts on an MSR it refuses
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "calls.json"
+    calls.write_text("")
+    script = bin_dir / "qemu-system-x86_64"
+    log = FIXTURES / "qemu" / "kvm-msr-abort.log"
+    script.write_text(ABORT.format(python=sys.executable, calls=str(calls), log=str(log)))
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    monkeypatch.setattr(image_boot, "_kvm", lambda: True)
+    result = image_boot.boot_to_login(
+        tmp_path / "disk.raw", log=tmp_path / "boot.log", efi=False, timeout=900
+    )
+    assert json.loads(calls.read_text()) == ["kvm", "tcg"]
+    assert result.login and result.accel == "tcg"
