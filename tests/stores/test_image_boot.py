@@ -40,13 +40,16 @@ time.sleep(3600)  # the real QEMU keeps running (or paused) until it is stopped
 """
 
 
-def _qemu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, kvm_broken: bool) -> Path:
+def _qemu(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, kvm_broken: bool, replay: str = ""
+) -> Path:
+    """A QEMU that replays ``replay`` (by default REPLAY); returns the file of its calls."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     calls = tmp_path / "calls.json"
     calls.write_text("")
     script = bin_dir / "qemu-system-x86_64"
-    text = REPLAY.format(
+    text = (replay or REPLAY).format(
         python=sys.executable, calls=str(calls), kvm=f"{KVM_ERROR}", broken=kvm_broken
     )
     script.write_text(text)
@@ -110,16 +113,10 @@ def test_a_qemu_that_aborts_under_kvm_is_booted_again_with_tcg(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # recorded on a nested host (session 22): KVM opens, QEMU aborts on an MSR it refuses
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    calls = tmp_path / "calls.json"
-    calls.write_text("")
-    script = bin_dir / "qemu-system-x86_64"
     log = FIXTURES / "qemu" / "kvm-msr-abort.log"
-    script.write_text(ABORT.format(python=sys.executable, calls=str(calls), log=str(log)))
-    script.chmod(script.stat().st_mode | stat.S_IXUSR)
-    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
-    monkeypatch.setattr(image_boot, "_kvm", lambda: True)
+    calls = _qemu(
+        tmp_path, monkeypatch, kvm_broken=True, replay=ABORT.replace("{log!r}", repr(str(log)))
+    )
     result = image_boot.boot_to_login(
         tmp_path / "disk.raw", log=tmp_path / "boot.log", efi=False, timeout=900
     )

@@ -113,18 +113,25 @@ def test_a_bare_name_alone_is_not_guessed_as_the_hostname() -> None:
     assert doc["systemConfig"]["hostname"] != "foo-1"
 
 
+_CERTIFICATES = "CA certificates and trust stores"
+_UPLOADS = "uploading the built image"
+
+
 @pytest.mark.parametrize(
-    "request_text",
+    ("request_text", "reason"),
     [
-        "add our company root CA to the trust store",
-        "and our CA bundle for the internal registry harbor.example.lan, thanks",
-        "we need our hospital root CA certificate to be trusted in the system",
+        ("add our company root CA to the trust store", _CERTIFICATES),
+        ("and our CA bundle for the internal registry harbor.example.lan, thanks", _CERTIFICATES),
+        ("we need our hospital root CA certificate to be trusted in the system", _CERTIFICATES),
+        ("can it also push the built image to our artifactory when it's done?", _UPLOADS),
+        ("upload the qcow2 to the s3 bucket after the build", _UPLOADS),
+        ("and publish the finished image to our registry", _UPLOADS),
     ],
 )
-def test_a_ca_certificate_is_reported_as_no_template_field(request_text: str) -> None:
+def test_no_template_field_is_reported_with_what_to_do(request_text: str, reason: str) -> None:
     doc, not_applied = _after(request_text, UBUNTU)
     assert doc == yaml.safe_load(UBUNTU)
-    assert [n for n in not_applied if "CA certificates and trust stores" in n]
+    assert [n for n in not_applied if reason in n]
 
 
 def test_the_ca_certificates_package_is_still_a_package() -> None:
@@ -247,20 +254,6 @@ def test_what_a_clause_says_of_a_device_or_its_speaker(clause: str, asking: str)
     from oic_ai.tools.planner.asking import read_clause
 
     assert read_clause(clause).asking == asking
-
-
-@pytest.mark.parametrize(
-    "request_text",
-    [
-        "can it also push the built image to our artifactory when it's done?",
-        "upload the qcow2 to the s3 bucket after the build",
-        "and publish the finished image to our registry",
-    ],
-)
-def test_uploading_the_built_image_is_reported_as_no_template_field(request_text: str) -> None:
-    doc, not_applied = _after(request_text, UBUNTU)
-    assert doc == yaml.safe_load(UBUNTU)
-    assert [n for n in not_applied if "uploading the built image" in n]
 
 
 def test_a_repository_from_an_artifactory_is_no_upload() -> None:
