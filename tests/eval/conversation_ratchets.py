@@ -163,6 +163,15 @@ INVENTED_CEILING = {
 KEPT_UNSEEN = frozenset({"dev18"})
 UNBUILDABLE_CEILING = 0  # 9 on dev before buildable targets (issue 21)
 PARTS = DEV_PARTS
+# what each test module takes with ``import *``: the checks and the fixture they share (each
+# module adds its own ``part``)
+__all__ = [
+    "outcomes",
+    "test_a_share_of_development_turns_is_fully_right",
+    "test_no_more_invented_packages_than_the_ceiling",
+    "test_no_more_unbuildable_templates_than_the_ceiling",
+    "test_the_development_parts_are_large_and_multi_turn",
+]
 # the parts of each test module, about a third of the turns each (in the order written)
 _EARLY = ("dev", "dev2", "dev3", "dev4", "dev5")
 _MIDDLE = ("dev6", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12")

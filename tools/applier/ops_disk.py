@@ -185,8 +185,7 @@ def create_disk(ed: Editor, size_text: str | None) -> None:
     partitions, "optional for ISO"), the layout has neither a size nor an artifact: it is
     what the installer writes to whatever disk it installs on.
     """
-    size = parse_size(size_text) or 0 if size_text is not None else layout.GIB
-    if size < layout.GIB:
+    if size_text is not None and (parse_size(size_text) or 0) < layout.GIB:
         raise Skip("a disk with an ESP and a root filesystem needs at least 1GiB")
     arch = ed.arch()
     targets = load_targets()

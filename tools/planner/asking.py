@@ -681,7 +681,8 @@ def _wish_for_information(words: list[str], wish: str) -> bool:
     last = wish.split()[-1]
     if last not in words:
         return False
-    after = [w.strip(".,!?") for w in words[words.index(last) + 1 : words.index(last) + 3]]
+    at = words.index(last) + 1
+    after = [w.strip(".,!?") for w in words[at : at + 2]]
     if after and after[0] in ("the", "a", "an", "some", "more", "that", "this", "full"):
         after = after[1:]
     return bool(after) and after[0] in _INFORMATION

@@ -161,6 +161,11 @@ _CELLULAR = re.compile(
 )
 
 
+def _network_generation(text: str, match: re.Match[str]) -> bool:
+    """True for "4G" before a modem or a network: "a 4G modem", "5G connectivity"."""
+    return bool(_GENERATION.fullmatch(match.group().strip()) and _CELLULAR.match(text, match.end()))
+
+
 def read_sizes(text: str) -> tuple[str, list[str]]:
     """Rewrite every size in ``text`` as its canonical token.
 
@@ -173,10 +178,8 @@ def read_sizes(text: str) -> tuple[str, list[str]]:
     last = 0
     for match in SIZE_PHRASE.finditer(text):
         size = size_of(match)
-        if size is None or _CELLULAR.match(text, match.end()) and _GENERATION.fullmatch(
-            match.group().strip()
-        ):
-            continue  # "a 4G modem", "5G connectivity": a mobile network's generation
+        if size is None or _network_generation(text, match):
+            continue
         written = match.group()
         parts.append(text[last : match.start()])
         parts.append(f"{size.text} more" if match.group("more") else size.text)

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 # A specialised template without evidence ranks this much lower (below its plain base).
 UNASKED_PENALTY = 0.25
+# A plain base said outright ranks every specialised template after it, whatever they share.
+OUTRIGHT_PENALTY = 1.0
 # A semantic similarity this much above the plain base's counts as evidence by itself.
 SEMANTIC_MARGIN = 0.15
 

@@ -24,6 +24,7 @@ from oic_ai.stores.template_index import (
     library_key,
 )
 from oic_ai.tools.retrieval.base_choice import (
+    OUTRIGHT_PENALTY,
     UNASKED_PENALTY,
     AskedPurpose,
     is_plain_base_like,
@@ -409,10 +410,9 @@ class TemplateSearch:
                 if not is_plain_base_like(item, plain):
                     gap = sem - max(0.0, min(1.0, semantic.get(plain.id, 0.0)))
                     evidence = purpose_evidence(item, plain, purpose, gap)
-                    unasked = not evidence or purpose.outright
-                    # a plain base said outright ("start from the minimal one") ranks every
-                    # specialised template after it, whatever packages they share
-                    penalty += (1.0 if purpose.outright else UNASKED_PENALTY) if unasked else 0.0
+                    unasked = not evidence or purpose.outright  # "start from the minimal one"
+                    if unasked:
+                        penalty += OUTRIGHT_PENALTY if purpose.outright else UNASKED_PENALTY
             penalty += image_type_penalty(classification.targets, item.metadata)
             bonus = target_bonus(classification.targets, item.metadata, default_arch)
             score = w_sem * sem + w_kw * kw + w_pkg * pkg + bonus - penalty

@@ -179,8 +179,8 @@ _PRONOUN_SIZE = re.compile(
 
 def _about_the_disk(state: PlanState) -> bool:
     """True when the request or the turn before it speaks of the disk's size."""
-    last = state.earlier.strip().splitlines()[-1:] if state.earlier.strip() else []
-    return any(_PRONOUN_SIZE.search(t.lower()) for t in [state.text.original, *last])
+    before = state.earlier.strip().splitlines()[-1:]
+    return any(_PRONOUN_SIZE.search(t.lower()) for t in [state.text.original, *before])
 
 
 def _current_size(

@@ -446,6 +446,20 @@ def _add_partition(state: PlanState, match: re.Match[str]) -> None:
     add_partition(state, span, mount, size, fs, rest=rest is not None)
 
 
+def _no_size_given(mount: str) -> str:
+    return f"no size was given for {mount};"
+
+
+def size_defaulted(state: PlanState, mount: str) -> bool:
+    """True when the partition planned for ``mount`` got the planner's default size."""
+    return any(w.startswith(_no_size_given(mount)) for w in state.warnings)
+
+
+def forget_default_size(state: PlanState, mount: str) -> None:
+    """Drop the warning that ``mount`` got the default size (it is planned again)."""
+    state.warnings[:] = [w for w in state.warnings if not w.startswith(_no_size_given(mount))]
+
+
 def add_partition(
     state: PlanState,
     span: tuple[int, int],
@@ -522,9 +536,7 @@ def add_partition(
     size_text = size.text if size is not None else None
     if size is None and not _has_free_tail(state) and not rest:
         size_text = format_size(_DEFAULT_PARTITION_SIZE)
-        state.warn(
-            f"no size was given for {mount}; planned {size_text}, carved from the end of the disk"
-        )
+        state.warn(f"{_no_size_given(mount)} planned {size_text}, carved from the end of the disk")
     part_id = _partition_id(state, mount)
     fs_type = _FS_NAMES.get(fs or "ext4", fs or "ext4")
     state.partition_ops.append(

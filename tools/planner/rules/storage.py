@@ -22,7 +22,13 @@ from oic_ai.stores.template_model import Partition
 from oic_ai.tools.planner.clauses import Clause, sentence_at, split_clauses
 from oic_ai.tools.planner.rules.boot import IMMUTABLE as _IMMUTABLE
 from oic_ai.tools.planner.rules.disk import request_size, set_disk_size
-from oic_ai.tools.planner.rules.partitions import add_partition, find_partition, resize_partition
+from oic_ai.tools.planner.rules.partitions import (
+    add_partition,
+    find_partition,
+    forget_default_size,
+    resize_partition,
+    size_defaulted,
+)
 from oic_ai.tools.planner.sizes import Size, parse_token
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import FIXED, FS, MOUNT, SIZE, SIZE_JUDGED, SIZE_VERDICT, TAKE_OUT
@@ -316,13 +322,10 @@ def _planned_before(state: PlanState, clause: Clause, sentence: int | None = Non
     if not claims or not adds:
         return None
     last = adds[-1]
-    size = parse_token(last.size) if last.size and not _defaulted(state, last.mount_point) else None
+    size = parse_token(last.size) if last.size else None
+    if size_defaulted(state, last.mount_point):
+        size = None  # the planner's default: the size said after it replaces it
     return _Ask(mount=last.mount_point, size=size, fs=last.fs_type, start=claims[-1][0])
-
-
-def _defaulted(state: PlanState, mount: str) -> bool:
-    """True when the partition for ``mount`` was given the planner's default size."""
-    return any(w.startswith(f"no size was given for {mount};") for w in state.warnings)
 
 
 # a partition asked for whose mount point comes in the next clause: "Logs get their own
@@ -617,9 +620,7 @@ def _retract(state: PlanState, mount: str) -> None:
         if not (isinstance(v, SetValue) and part is not None and f"[id={part.id}]" in v.path)
     ]
     state.notes[:] = [n for n in state.notes if not n.startswith(f"{mount} already")]
-    state.warnings[:] = [
-        w for w in state.warnings if not w.startswith(f"no size was given for {mount};")
-    ]
+    forget_default_size(state, mount)
 
 
 # a size of memory, not of a disk: "4GiB of RAM", "RAM: 8GiB", "1GiB hugepages"

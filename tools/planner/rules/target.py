@@ -9,6 +9,7 @@ from oic_ai.stores.targets import load_targets
 from oic_ai.tools.planner.reasons import history_beside_a_change
 from oic_ai.tools.planner.rules.revisions import revision_between
 from oic_ai.tools.planner.state import PlanState, family_of
+from oic_ai.tools.retrieval.base_choice import START_PLAIN
 from oic_ai.tools.retrieval.query_classifier import TargetMention, detect_target_spans
 from oic_ai.tools.retrieval.target_mentions import image_type_beside_img
 from oic_ai.tools.target_support import set_aside
@@ -36,8 +37,6 @@ def rule_target(state: PlanState) -> None:
     for match in text.matches(_SAME_TARGET_PART):
         text.consume(*match.span(), "context")
     if state.mode == "create":
-        from oic_ai.tools.retrieval.base_choice import START_PLAIN
-
         for match in text.matches(START_PLAIN):
             text.consume(*match.span(), "base")  # "start from the minimal one": the base
     targets = load_targets()
@@ -97,7 +96,7 @@ def rule_target(state: PlanState) -> None:
         if len(values) > 1:
             # "keep it x86, the arm gateways are a different project": beside a value asked
             # for, one named in a statement describes something else
-            asked = [m for m in found if not in_a_statement(text.original, *m[:2], keeps=True)]
+            asked = _asked_mentions(text.original, found)
             if asked and len({value for _, _, value in asked}) == 1:
                 found, values = asked, [asked[0][2]]
         if len(values) > 1:
@@ -197,13 +196,18 @@ def asked_over_described(request: str, mentions: list[TargetMention]) -> dict[st
     """
     chosen: dict[str, str] = {}
     for kind in {m.kind for m in mentions}:
-        said = [m for m in mentions if m.kind == kind]
-        if len({m.value for m in said}) < 2:
+        said = [(*m.span, m.value) for m in mentions if m.kind == kind]
+        if len({value for _, _, value in said}) < 2:
             continue
-        asked = {m.value for m in said if not in_a_statement(request, *m.span, keeps=True)}
+        asked = {value for _, _, value in _asked_mentions(request, said)}
         if len(asked) == 1:
             chosen[kind] = asked.pop()
     return chosen
+
+
+def _asked_mentions(original: str, said: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The mentions (start, end, value) not named in a statement ("keep it x86" counts)."""
+    return [m for m in said if not in_a_statement(original, m[0], m[1], keeps=True)]
 
 
 def _apply_target(state: PlanState, chosen: Mapping[str, str]) -> None:
