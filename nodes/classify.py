@@ -23,6 +23,7 @@ from oic_ai.stores.targets import load_targets
 from oic_ai.stores.vocabulary import OS_DISTS
 from oic_ai.tools.courtesy import plain_request
 from oic_ai.tools.ordinals import resolve_ordinals
+from oic_ai.tools.planner.rules.corrections import taken_back
 from oic_ai.tools.planner.rules.target import asked_over_described
 from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.pointed_items import named_items, resolve_pointed
@@ -128,6 +129,7 @@ def _asked_targets(request: str) -> tuple[dict[str, str], list[TargetMention]]:
         if m.kind in ("dist", "os", "arch", "image_type")
         and not m.source
         and not set_aside(request, m.start)
+        and not taken_back(request, m.start)
     ]
     asked: dict[str, str] = {}
     for mention in sorted(mentions, key=lambda m: m.start):
@@ -469,6 +471,7 @@ def _route(
             and not is_modification(request)
             and not _INSTEAD.search(request)
             and _names_other_os(asked["dist"], current_template)
+            and not _sets_current_aside(request, current_template)
         ):
             intent, reason = "create", f"names another distribution ({asked['dist']})"
         else:
@@ -765,6 +768,21 @@ _TARGET_CHOICE = re.compile(
     r"(?:oses|os|distros?|distributions?|operating\s+systems?|targets?|platforms?)\b",
     re.IGNORECASE,
 )
+
+
+def _sets_current_aside(request: str, template: str) -> bool:
+    """True when the request rules out the current template's os.
+
+    "should be eLxr not Azure Linux" corrects this image's target; it asks for no new image.
+    """
+    match = re.search(r"^\s*dist:\s*['\"]?([\w.-]+)", template, re.MULTILINE)
+    current = _dist_os(match.group(1)) if match else None
+    return current is not None and any(
+        (m.negated or set_aside(request, m.start))
+        and (m.value if m.kind == "os" else _dist_os(m.value)) == current
+        for m in detect_target_spans(request)
+        if m.kind in ("os", "dist")
+    )
 
 
 def _names_other_os(dist: str, template: str) -> bool:

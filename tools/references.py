@@ -24,6 +24,7 @@ from typing import Literal
 
 from oic_ai.stores.conversation_vocabulary import ConversationVocabulary, load_conversation
 from oic_ai.tools.retrieval.query_classifier import TargetMention, detect_target_spans
+from oic_ai.tools.retrieval.target_mentions import OLD_RELEASE_AFTER
 
 ReferenceKind = Literal["undo", "same"]
 Span = tuple[int, int]
@@ -115,6 +116,12 @@ def _only_filler(
         if match.group().lower().strip("'") not in vocabulary.filler:
             return False
     return True
+
+
+def _with_old_release(text: str, mention: TargetMention) -> Span:
+    """A dist's mention with the release it replaces said after it ("26.04 instead of 24")."""
+    found = OLD_RELEASE_AFTER.match(text, mention.end) if mention.kind == "dist" else None
+    return (mention.start, found.end() if found else mention.end)
 
 
 def _mentions(text: str) -> list[TargetMention]:
@@ -351,7 +358,7 @@ def target_clause_spans(request: str) -> tuple[Span, ...]:
     the rest goes to the planner.
     """
     vocabulary = load_conversation()
-    mentions = [m.span for m in _mentions(request)]
+    mentions = [_with_old_release(request, m) for m in _mentions(request)]
     spans = list(mentions)
     for clause in _pieces(request, _CLAUSE_END):
         inside = [s for s in mentions if _inside(s, clause)]

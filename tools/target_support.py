@@ -102,9 +102,27 @@ _ASKING_BEFORE = re.compile(
 )
 
 
+# a build system asked for as what builds the image: "build it for Yocto instead", "switch
+# it to buildroot", "redo this with yocto" (not "our Yocto layers", "moving off buildroot")
+_BUILT_WITH_BEFORE = re.compile(
+    r"\b(?:build|make|redo|do|port|switch|move|convert|target|rebuild|base)\s+"
+    r"(?:(?:it|this|that|them|everything|the\s+(?:image|template|whole\s+thing))\s+)?"
+    r"(?:for|on|to|with|in|using|into|onto)\s+(?:an?\s+|the\s+)?$"
+)
+
+
+# a subject before the verb makes it a statement: "we build with yocto today"
+_SAYS_WHO = re.compile(r"\b(?:we|they|i|he|she|who|which|that)(?:'\w+)?\s+(?:[\w-]+\s+){0,2}$")
+
+
 def _asked_as_image(work: str, match: re.Match[str]) -> bool:
     before = work[max(0, match.start() - 40) : match.start()]
-    return bool(_ASKING_BEFORE.search(before) and _IMAGE_OF_IT_AFTER.match(work, match.end()))
+    return bool(
+        _ASKING_BEFORE.search(before) and _IMAGE_OF_IT_AFTER.match(work, match.end())
+    ) or bool(
+        (built := _BUILT_WITH_BEFORE.search(before))
+        and not _SAYS_WHO.search(before, 0, built.start())
+    )
 
 
 def _names_a_supported_dist(request: str) -> bool:

@@ -73,6 +73,35 @@ def _names_an_installer_program(lowered: str, start: int, end: int) -> bool:
     )
 
 
+# a network-boot word naming the machines that serve it: "from our pxe server", "the PXE
+# infrastructure", "netboot hosts"; the image itself is no network-boot image for that
+_SERVING_AFTER = re.compile(
+    r"(?:[\s-]+boot)?[\s-]+(?:servers?|infra(?:structure)?|environments?|setups?|hosts?)\b"
+)
+
+
+def _names_the_servers(lowered: str, start: int, end: int) -> bool:
+    """True when the network-boot word at ``start:end`` names what serves it, not the image."""
+    word = lowered[start:end]
+    return word in (
+        "pxe",
+        "pxe boot",
+        "pxe-boot",
+        "netboot",
+        "network boot",
+        "network-boot",
+    ) and bool(_SERVING_AFTER.match(lowered, end))
+
+
+# the release left behind, by its number alone, right after the one asked for: "go with
+# 26.04 instead of 24", "debian 13 rather than 12"
+OLD_RELEASE_AFTER = re.compile(
+    r"[\s,]*(?:instead\s+of|rather\s+than|in\s+place\s+of|not|over)\s+(?:the\s+)?"
+    r"(?:(?:version|release|v)\s*)?\d{1,2}(?:\.\d{1,2})?(?![\w.-]*\w)"
+    r"(?=\s*(?:$|[,.;:!?)]|and\b|but\b|then\b|please\b|pls\b))"
+)
+
+
 # What may stand between two ruled-out mentions of one list ("no debian or ubuntu").
 _LIST_JOIN = re.compile(r"\s*,?\s*(?:/|\bor\b|\bnor\b|\band\b)\s*(?:(?:the|a|an|plain)\s+)*$")
 
@@ -336,8 +365,11 @@ def detect_target_spans(text: str) -> list[TargetMention]:
                 if kind == "arch" and _ROBOT_ARM.search(work, 0, match.end()):
                     blank(*match.span())  # "for the pick arm": a robot's arm, no arch
                     continue
-                if kind == "image_type" and _names_an_installer_program(lowered, *match.span()):
-                    blank(*match.span())  # "by our own installer": a program, no image type
+                if kind == "image_type" and (
+                    _names_an_installer_program(lowered, *match.span())
+                    or _names_the_servers(lowered, *match.span())
+                ):
+                    blank(*match.span())  # "by our own installer", "our pxe server"
                     continue
                 source = (
                     patterns.from_before.search(work, 0, match.start()) is not None

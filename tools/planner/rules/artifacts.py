@@ -16,8 +16,10 @@ _COMPRESSION = r"gzip|gz|xz|zstd|zst|bzip2|bz2"
 _COMPRESSIONS = {"gzip": "gz", "gz": "gz", "xz": "xz", "zstd": "zstd", "zst": "zstd"}
 _COMPRESSIONS |= {"bzip2": "bz2", "bz2": "bz2"}
 _ARTIFACT = re.compile(
-    rf"{WORD_START}(?:(?P<c1>{_COMPRESSION})[\s-]+compressed\s+|(?P<compressed>compressed)\s+|"
+    rf"(?:{WORD_START}(?:(?P<c1>{_COMPRESSION})[\s-]+compressed\s+|(?P<compressed>compressed)\s+|"
     rf"(?P<uncompressed>uncompressed)\s+|(?P<c0>{_COMPRESSION})\s+)?(?:(?:a|an)\s+)?"
+    # a format said as a file extension: "output as a .vdi", "also as .vmdk"
+    r"|(?<![\w.+/=-])\.)"
     rf"(?P<fmt>{_FORMAT})(?:\.(?P<c3>{_COMPRESSION}))?{WORD_END}"
     r"(?:\s+(?:image|artifact|file|disk|format|output|(?P<out>out)(?=\s*(?:[,.;!]|$))))?"
     r"(?:\s+as\s+(?:an?\s+)?(?:additional|extra|second|another|other)?\s*"
@@ -26,7 +28,7 @@ _ARTIFACT = re.compile(
     r"(?:\s+compression)?|\s+compressed\b)?"
 )
 _COMPRESSION_ONLY = re.compile(
-    rf"\b(?:(?:compress(?:ed)?|compression)\s+(?:it\s+|them\s+|the\s+image\s+|artifacts?\s+)?"
+    rf"\b(?:(?:compress(?:ed)?|compression)\s+(?:it\s+|them\s+|everything\s+|(?:the\s+)?(?:image|images|outputs?|artifacts?|disks?)\s+)?"
     rf"(?:with|using|to|in|as|:|=)?\s*(?P<c1>{_COMPRESSION}){WORD_END}|{WORD_START}(?P<c2>{_COMPRESSION})"
     r"(?:\s+compression|\s+compressed|\s+compress)?\b)"
 )
@@ -134,6 +136,15 @@ def rule_artifacts(state: PlanState) -> None:
             artifacts = current + [a for a in artifacts if a not in current]
         for match, _ in found:
             text.consume(*match.span())
+        # "compress the output as xz and give me a qcow2 too": the compression said in a
+        # clause of its own is every artifact's
+        compressions = [m for m in text.matches(_COMPRESSION_ONLY) if not _listed_package(state, m)]
+        if compressions:
+            said = compressions[-1]
+            each = _COMPRESSIONS[said.group("c1") or said.group("c2")]
+            for match in compressions:
+                text.consume(*match.span())
+            artifacts = [Artifact(type=a.type, compression=each) for a in artifacts]
         _set_artifacts(state, artifacts)
         return
     if _for_platform(state):

@@ -269,6 +269,12 @@ _DROP = re.compile(
     r"graphical|framebuffer|display|monitor|local|text)|(?P<serial>serial))\s+consoles?\b"
     rf"|{_DROP_VERB}(?P<device2>tty\d+|tty[a-z]+\d+|hvc\d+)\b(?![=,])"
     r"|\bonly\s+(?:keep\s+)?(?:the\s+)?(?P<only>serial)\s+console\b"
+    # "take the console off the serial port", "consoles off serial": the serial ones go
+    r"|\bconsoles?\s+off,?\s+(?:of\s+)?(?:the\s+)?(?P<off_serial>serial)(?:\s+(?:ports?|lines?))?\b"
+    # "just tty0", "console on tty0 only", "only the ttyS1 console": that one alone stays
+    r"|\b(?:just|only)\s+(?:keep\s+)?(?:the\s+)?(?P<alone>tty\d+|tty[a-z]+\d+|hvc\d+)\b(?![=,])"
+    r"(?:\s+consoles?)?"
+    r"|\bconsoles?\s+(?:on|to)\s+(?P<alone2>tty\d+|tty[a-z]+\d+|hvc\d+)\s+only\b"
     # "the ttyS0 console can go", "that tty0 one should be removed"
     r"|(?<![\w=])(?P<device3>tty\d+|tty[a-z]+\d+|hvc\d+)\s+(?:consoles?|one|entry)\s*,?\s*"
     rf"(?:(?:it|that)\s+)?{GOES_AWAY}\b",
@@ -281,7 +287,12 @@ def _remove_consoles(state: PlanState) -> None:
         args = state.current_cmdline.split()
         consoles = _consoles(args)
         device = match.group("device") or match.group("device2") or match.group("device3")
-        if device:
+        alone = (match.group("alone") or match.group("alone2") or "").lower()
+        if alone:
+            if not any(d.lower() == alone for _, d, _ in consoles):
+                continue  # "just ttyS1" with no ttyS1 there: a console to set, read elsewhere
+            gone = [i for i, d, _ in consoles if d.lower() != alone]
+        elif device:
             wanted = {device.lower()}
             gone = [i for i, d, _ in consoles if d.lower() in wanted]
         elif match.group("virtual") or match.group("only"):

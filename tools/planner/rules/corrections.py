@@ -64,6 +64,18 @@ _SLOTS = frozenset(
 )
 
 
+def taken_back(original: str, at: int) -> bool:
+    """True when the clause around ``at`` is taken back by a "no wait" right after it.
+
+    "the kiosks are the same arm boxes... no wait, they're x86": arm is not what is meant.
+    """
+    after = next((c for c in split_clauses(original) if c.end > at), None)
+    if after is None:
+        return False
+    rest = original[after.end : after.end + 40].lstrip(" \t.,;:!?\u2026-\u2013\u2014")
+    return _TAKE_BACK.match(rest.lower()) is not None
+
+
 def rule_take_back(state: PlanState) -> None:
     """Drop the clause a later "no wait" takes back, and an option the user declines."""
     text = state.text

@@ -115,7 +115,7 @@ def rule_disk_size(state: PlanState) -> None:
             continue
         size = current + request_size(state, match.span(group)).bytes
         state.text.consume(*match.span())
-        set_disk_size(state, match.span(), size, format_size(size))
+        set_disk_size(state, match.span(), size, format_size(size), absolute=False)
     for match in state.text.matches(_DISK_SIZE):
         group = next(g for g in ("size", "size2", "size3", "size4") if match.group(g))
         if (match.group("vol") or match.group("vol2")) and not _root_fills_disk(state):
@@ -129,7 +129,8 @@ def rule_disk_size(state: PlanState) -> None:
             continue
         asked = request_size(state, match.span(group))
         size, text = asked.bytes, asked.text
-        if match.group("by") or match.group("more") or match.group("less"):
+        relative = bool(match.group("by") or match.group("more") or match.group("less"))
+        if relative:
             current = _current_size(state, match.span())
             if current is None:
                 continue
@@ -140,7 +141,7 @@ def rule_disk_size(state: PlanState) -> None:
         while tail := _SIZE_TAIL.match(state.text.work, end):
             end = tail.end()
         state.text.consume(match.start(), end)
-        set_disk_size(state, (match.start(), end), size, text)
+        set_disk_size(state, (match.start(), end), size, text, absolute=not relative)
     for match in state.text.matches(_RELATIVE):
         if percent := match.group("percent2") or match.group("percent3"):
             part = Fraction(int(percent), 100)
@@ -168,7 +169,25 @@ def rule_disk_size(state: PlanState) -> None:
             continue
         size = int(current * factor)
         state.text.consume(*match.span())
-        set_disk_size(state, match.span(), size, format_size(size))
+        set_disk_size(state, match.span(), size, format_size(size), absolute=False)
+
+
+# the size's number said again without its unit: "around 8 gigs should be plenty, make it
+# 8", "16 GB, so 16 then"
+_NUMBER_AGAIN = re.compile(
+    r"\b(?:make\s+(?:it|that)|go\s+with|let'?s\s+(?:say|do)|say|so|just)\s+(?P<n>\d+(?:\.\d+)?)"
+    r"(?:\s+(?:then|it\s+is|please|pls))?(?![\w%-]|\.\d)"
+)
+
+
+def _same_number_again(state: PlanState, said: str) -> None:
+    """Read "make it 8" after "8 gigs" in the same request as the same size."""
+    number = re.search(r"(?<![\w.])(\d+(?:\.\d+)?)", said)
+    if number is None:
+        return
+    for match in state.text.matches(_NUMBER_AGAIN):
+        if match.group("n") == number.group(1):
+            state.text.consume(*match.span(), "context")
 
 
 # words that make "double it" a size: "bigger. double it", "more space, double it"
@@ -199,8 +218,16 @@ def _root_fills_disk(state: PlanState) -> bool:
     return not parts or (root is not None and root.end_bytes == 0)
 
 
-def set_disk_size(state: PlanState, span: tuple[int, int], size: int, text: str) -> None:
-    """Plan the disk size ``text`` (``size`` bytes); an implausible size is rejected."""
+def set_disk_size(
+    state: PlanState, span: tuple[int, int], size: int, text: str, *, absolute: bool = True
+) -> None:
+    """Plan the disk size ``text`` (``size`` bytes); an implausible size is rejected.
+
+    An ``absolute`` size said at ``span`` (not a change by some amount) may be said again
+    by its number alone: "8 gigs should be plenty, make it 8".
+    """
+    if absolute:
+        _same_number_again(state, state.text.raw(*span))
     if size > 64 * 1024**4 or size < 64 * MIB:
         state.reject(*span, f"{text} is not a plausible disk size")
         return

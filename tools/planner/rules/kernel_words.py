@@ -45,7 +45,7 @@ from oic_ai.tools.planner.rules.kernel_params import (
     spoken_keys,
 )
 from oic_ai.tools.planner.rules.kernel_refs import rule_kernel_pointed
-from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.words import TAKE_OUT
 
 _CPUS = rf"(?P<value>{CPUS_SAID})"
@@ -157,6 +157,8 @@ def rule_kernel_described(state: PlanState) -> None:
     text = state.text
     keys = cmdline_keys(state)
     for clause_start, clause_end, sentence_names_cmdline in _sentences(state):
+        if sentence_names_cmdline or "selinux" in keys:
+            _selinux_mode(state, clause_start, clause_end)
         for described in _DESCRIBED:
             if described.system and not (sentence_names_cmdline or described.key in keys):
                 continue
@@ -370,6 +372,38 @@ def _read_described(state: PlanState, described: _Described, start: int, end: in
                 continue
             text.consume(*match.span())
             add_cmdline_args(state, [f"{described.key}={value}"])
+
+
+# SELinux in a mode: "SELinux enforcing", "selinux should be permissive", "enforcing SELinux"
+_SELINUX_MODE = re.compile(
+    r"\bselinux\s+(?:(?:to\s+be|should\s+be|must\s+be|is|set\s+to|in)\s+)?"
+    r"(?:(?P<on>enforcing)|(?P<off>permissive))(?:\s+mode)?\b"
+    r"|\b(?:(?P<on2>enforcing)|(?P<off2>permissive))\s+selinux\b"
+)
+
+
+def _selinux_mode(state: PlanState, start: int, end: int) -> None:
+    """SELinux on in a mode (``selinux=1 enforcing=1``), with its policy on rpm systems.
+
+    Booting with SELinux on and no policy installed stops the boot, so the policy of the
+    catalog's mandatory-access-control capability comes with it when none is there.
+    """
+    for match in list(_SELINUX_MODE.finditer(state.text.work, start, end)):
+        enforcing = "1" if match.group("on") or match.group("on2") else "0"
+        state.text.consume(*match.span())
+        add_cmdline_args(state, ["selinux=1", f"enforcing={enforcing}"])
+        target = state.target
+        if family_of(target.os, target.dist) != "rpm":
+            state.warn(
+                "SELinux on a Debian-family system also needs its policy (selinux-basics, "
+                "selinux-policy-default) and security=selinux; add them if you mean it"
+            )
+            continue
+        names = state.catalog.get("mandatory-access-control").packages_for(target.os, target.dist)
+        have = {*state.facts.packages, *state.add}
+        if names and not any(name.startswith("selinux-policy") for name in have):
+            state.add += [n for n in names if n not in have]
+            state.features.append((match.start(), "mandatory-access-control"))
 
 
 def _last_value(state: PlanState, before: int) -> str | None:

@@ -11,7 +11,7 @@ from oic_ai.tools.planner.rules.revisions import revision_between
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.retrieval.base_choice import START_PLAIN
 from oic_ai.tools.retrieval.query_classifier import TargetMention, detect_target_spans
-from oic_ai.tools.retrieval.target_mentions import image_type_beside_img
+from oic_ai.tools.retrieval.target_mentions import OLD_RELEASE_AFTER, image_type_beside_img
 from oic_ai.tools.target_support import set_aside
 
 # "same arch", "keep the same release as before": a part of the target that stays as it is
@@ -65,6 +65,8 @@ def rule_target(state: PlanState) -> None:
             text.consume(*mention.span, "context")
             continue  # "add htop, it runs fine on arm too": what it runs on, no request
         text.consume(*mention.span)
+        if mention.kind == "dist":
+            _consume_old_release(state, mention)  # "26.04 instead of 24"
         if mention.source or set_aside(text.original, mention.start):
             continue  # "from ubuntu to debian": the source; "forget arm": set aside
         if mention.kind == "os":
@@ -112,6 +114,13 @@ def rule_target(state: PlanState) -> None:
     if state.mode == "refine" and "dist" not in chosen:
         stays_on_release(state)
     _apply_target(state, {kind: value for kind, (_, value) in chosen.items()})
+
+
+def _consume_old_release(state: PlanState, mention: TargetMention) -> None:
+    """Use up "instead of 24" after a dist's mention: the number is the release left."""
+    found = OLD_RELEASE_AFTER.match(state.text.work, mention.end)
+    if found is not None:
+        state.text.consume(found.start(), found.end(), "context")
 
 
 # a release named by its number alone, as the one to stay on: "stay on 10", "nvm, keep
