@@ -50,7 +50,8 @@ def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         from oic_ai.tools.questions import questions_of
 
         asked = questions_of(request).questions or (request,)
-        answer = "\n".join(dict.fromkeys(describe_template(template, q) for q in asked))
+        base = state.get("base_text")
+        answer = "\n".join(dict.fromkeys(describe_template(template, q, base) for q in asked))
     # "is it possible that this user logs in automatically?": a question about a wish no
     # template can hold is answered no, and the wish is reported as not applied
     impossible = [

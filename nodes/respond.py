@@ -191,7 +191,7 @@ def _answers(state: State, questions: list[str]) -> list[str]:
         return []
     from oic_ai.tools.explain_template import describe_template
 
-    return [describe_template(template, question) for question in questions]
+    return [describe_template(template, question, state.get("base_text")) for question in questions]
 
 
 def _target_words(target: dict[str, Any]) -> str:

@@ -89,13 +89,35 @@ def topics_of(question: str) -> list[str]:
     return [name for name, pattern in _TOPICS if pattern.search(question.lower())]
 
 
-def describe_template(template_text: str, question: str) -> str:
+# "what packages do we have beyond the base now?", "what's on top of the starting template?"
+_BEYOND_BASE = re.compile(
+    r"\b(?:beyond|on\s+top\s+of|besides|apart\s+from|other\s+than|in\s+addition\s+to|"
+    r"compared\s+(?:to|with)|different\s+from|added\s+to)\s+(?:the\s+|what\s+)?"
+    r"(?:base(?:\s+(?:template|image))?|starting\s+(?:point|template)|original(?:\s+template)?|"
+    r"library\s+template|template\s+we\s+started\s+from|defaults?)\b"
+)
+# "is it dnf or tdnf?", "what does yum look like on this thing?", "which package manager?"
+_PACKAGE_MANAGER = re.compile(
+    r"\b(?:package\s+manager|yum|t?dnf|apt(?:-get)?|zypper|rpm\s+or\s+(?:deb|apt))\b"
+)
+# each os's package manager, and what to say of it
+_MANAGERS = {
+    "azure-linux": ("tdnf", "Azure Linux's RPM package manager, with dnf's commands"),
+    "edge-microvisor-toolkit": ("tdnf", "the toolkit's RPM package manager, with dnf's commands"),
+    "redhat-compatible-distro": ("dnf", "yum is another name for it on these releases"),
+}
+_DEB_MANAGER = ("apt", "with dpkg underneath")
+
+
+def describe_template(template_text: str, question: str, base_text: str | None = None) -> str:
     """Answer a question about a template in plain language, without changing it.
 
     Args:
         template_text: The current template.
         question: "what packages are included?", "summarise it", "what is the disk
             layout?", "which kernel?", "what users?", "does it have docker?" ...
+        base_text: The library template the session started from, when known: "what do we
+            have beyond the base?" compares the package lists.
 
     Returns:
         A short paragraph or bullet list. Questions it does not recognise get the
@@ -105,6 +127,8 @@ def describe_template(template_text: str, question: str) -> str:
     if not template.readable:
         return f"The current template could not be read: {template.error}."
     asked = question.lower()
+    if _BEYOND_BASE.search(asked) and base_text is not None:
+        return _beyond_base(template, template_from_text(base_text))
     # "how many partitions are there now?", "which users are there?": a question word
     # opens a question about a topic, never "is X in the package list?"
     has = None if _WH_OPENING.match(asked) else _HAS_QUESTION.search(asked)
@@ -122,6 +146,8 @@ def describe_template(template_text: str, question: str) -> str:
             return answer
     if _LIMITS.search(asked):
         return _limits()
+    if _PACKAGE_MANAGER.search(asked) and not re.search(r"\brepo|\bsources?\b", asked):
+        return _package_manager(template)  # "which apt repos?" asks about repositories
     topics = [name for name, pattern in _TOPICS if pattern.search(asked)]
     summary = [m.group() for m in _SUMMARY_WORDS.finditer(asked)]
     if topics and summary and all(_TELL_ONLY.fullmatch(w) for w in summary):
@@ -203,6 +229,40 @@ def _limits() -> str:
     ]
     return "A template cannot hold these; each says what to do instead:\n" + "\n".join(
         f"- {reason[:1].upper()}{reason[1:]}." for reason in reasons
+    )
+
+
+def _beyond_base(template: Template, base: Template) -> str:
+    """The packages the template has and its base has not, and the reverse."""
+    name = base.image.name or "the base template"
+    added = [p for p in template.packages if p not in base.packages]
+    dropped = [p for p in base.packages if p not in template.packages]
+    if not added and not dropped:
+        return f"Nothing beyond the base template ({name}): the package list is the base's."
+    lines = [f"Compared with the base template ({name}):"]
+    if added:
+        lines.append(f"- added: {', '.join(added)}")
+    if dropped:
+        lines.append(f"- removed: {', '.join(dropped)}")
+    return "\n".join(lines)
+
+
+def _package_manager(template: Template) -> str:
+    """The image's package manager, and whether its package list installs it."""
+    os_name = template.target.os or ""
+    family = family_of(os_name, template.target.dist or "")
+    manager, about = _MANAGERS.get(os_name) or (_DEB_MANAGER if family == "deb" else ("", ""))
+    if not manager:
+        return "Package manager: the template's target names no distribution the composer knows."
+    title = load_targets().title(template.target.dist) if template.target.dist else os_name
+    listed = (
+        "the package list installs it"
+        if manager in template.packages
+        else f"add {manager} to the package list if the running image should install packages"
+    )
+    return (
+        f"Package manager: {manager} on {title} ({about}). The composer installs the "
+        f"template's packages at build time; {listed}."
     )
 
 
