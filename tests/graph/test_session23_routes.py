@@ -126,3 +126,34 @@ def test_a_build_system_asked_to_build_the_image_is_refused(request_text: str) -
 )
 def test_a_build_system_someone_uses_is_no_request(request_text: str) -> None:
     assert find_unsupported(request_text) is None
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Requirements from our ISO 21434 cybersecurity case: read-only root. eLxr 12, x86_64",
+        "debian 13 for a device certified to ISO/IEC 27001",
+        "ubuntu 24.04, our iso-26262 process wants auditd",
+    ],
+)
+def test_a_standard_named_by_its_number_is_no_installer(request_text: str) -> None:
+    route = route_request(request_text, None, None)
+    assert route["targets"].get("image_type") != "iso"
+
+
+@pytest.mark.parametrize("request_text", ["a debian iso, 8 GB", "an iso 2 times smaller"])
+def test_an_iso_said_as_the_image_is_still_one(request_text: str) -> None:
+    assert route_request(request_text, None, None)["targets"]["image_type"] == "iso"
+
+
+def test_the_iso_version_of_the_same_thing_re_targets_this_image(agent: TemplateAgent) -> None:
+    first = agent.generate("debian 13 raw kiosk image with firefox-esr, hostname kiosk-lobby")
+    turn = agent.generate(
+        "give me the ISO version of the same thing for installing onto the lobby PCs",
+        session=first.session,
+    )
+    doc = yaml.safe_load(turn.template or "")
+    assert doc["target"]["imageType"] == "iso"
+    assert doc["systemConfig"]["hostname"] == "kiosk-lobby"
+    assert "firefox-esr" in doc["systemConfig"]["packages"]
+    assert turn.not_applied == []

@@ -107,3 +107,21 @@ def test_an_action_on_a_clock_is_beyond_the_template(said: str) -> None:
 )
 def test_a_time_said_as_context_is_no_schedule(said: str) -> None:
     assert not [item for item in beyond_template(said) if item.label.name == "schedules"]
+
+
+@pytest.mark.parametrize(
+    ("said", "label"),
+    [
+        ("And the system clock uses UTC", "timezone"),
+        ("the hardware clock should be in local time", "timezone"),
+        ("a firewall blocking everything except 80/443/22", "firewall-rules"),
+        ("blocking all inbound except ssh", "firewall-rules"),
+    ],
+)
+def test_the_clock_and_a_blocking_firewall_are_beyond_the_template(said: str, label: str) -> None:
+    assert [item.label.name for item in beyond_template(said)] == [label]
+
+
+@pytest.mark.parametrize("said", ["add chrony for the clock", "the clock drifts on these boards"])
+def test_the_clock_without_a_zone_is_no_timezone(said: str) -> None:
+    assert not [item for item in beyond_template(said) if item.label.name == "timezone"]

@@ -80,6 +80,15 @@ _SERVING_AFTER = re.compile(
 )
 
 
+# "ISO 21434", "ISO/IEC 27001", "ISO-26262": a standard by its number, not an installer
+_STANDARD_NUMBER_AFTER = re.compile(r"(?:\s*/\s*(?:iec|sae|astm)\b)?[\s/-]*\d{3,5}(?![\w.])")
+
+
+def _names_a_standard(lowered: str, start: int, end: int) -> bool:
+    """True when the "iso" at ``start:end`` is a standard's name ("ISO 21434")."""
+    return lowered[start:end] == "iso" and bool(_STANDARD_NUMBER_AFTER.match(lowered, end))
+
+
 def _names_the_servers(lowered: str, start: int, end: int) -> bool:
     """True when the network-boot word at ``start:end`` names what serves it, not the image."""
     word = lowered[start:end]
@@ -100,6 +109,15 @@ OLD_RELEASE_AFTER = re.compile(
     r"(?:(?:version|release|v)\s*)?\d{1,2}(?:\.\d{1,2})?(?![\w.-]*\w)"
     r"(?=\s*(?:$|[,.;:!?)]|and\b|but\b|then\b|please\b|pls\b))"
 )
+
+
+def _no_image_type(lowered: str, start: int, end: int) -> bool:
+    """True when an image-type word names a program, the servers or a standard instead."""
+    return (
+        _names_an_installer_program(lowered, start, end)
+        or _names_the_servers(lowered, start, end)
+        or _names_a_standard(lowered, start, end)
+    )
 
 
 # What may stand between two ruled-out mentions of one list ("no debian or ubuntu").
@@ -365,10 +383,7 @@ def detect_target_spans(text: str) -> list[TargetMention]:
                 if kind == "arch" and _ROBOT_ARM.search(work, 0, match.end()):
                     blank(*match.span())  # "for the pick arm": a robot's arm, no arch
                     continue
-                if kind == "image_type" and (
-                    _names_an_installer_program(lowered, *match.span())
-                    or _names_the_servers(lowered, *match.span())
-                ):
+                if kind == "image_type" and _no_image_type(lowered, *match.span()):
                     blank(*match.span())  # "by our own installer", "our pxe server"
                     continue
                 source = (
@@ -546,9 +561,10 @@ def detect_targets(tokens: list[str], query: str) -> dict[str, str]:
     if "image_type" not in found:
         words = load_targets().request_words("image_type")
         spans = [m.span for m in mentions]
-        for match in re.finditer(r"[a-z0-9]+", text.lower()):
+        lowered = text.lower()
+        for match in re.finditer(r"[a-z0-9]+", lowered):
             inside = any(s <= match.start() < e for s, e in spans)
-            if not inside and match.group() in words:
+            if not inside and match.group() in words and not _no_image_type(lowered, *match.span()):
                 found["image_type"] = words[match.group()]
                 break
     return found
