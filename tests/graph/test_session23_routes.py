@@ -157,3 +157,23 @@ def test_the_iso_version_of_the_same_thing_re_targets_this_image(agent: Template
     assert doc["systemConfig"]["hostname"] == "kiosk-lobby"
     assert "firefox-esr" in doc["systemConfig"]["packages"]
     assert turn.not_applied == []
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "register it with our Red Hat Satellite and add tmux",
+        "the Red Hat Insights client is not needed",
+        "we manage them with Ubuntu Landscape",
+    ],
+)
+def test_a_vendors_management_product_is_no_target(request_text: str) -> None:
+    current = template_text("azl3-x86_64-minimal-raw.yml")
+    route = route_request(request_text, current, None)
+    assert route["intent"] in ("refine", "explain")
+    assert not {"dist", "os"} & set(route["targets"])
+
+
+def test_red_hat_itself_is_still_a_target() -> None:
+    route = route_request("a red hat compatible image", None, None)
+    assert route["targets"].get("dist") == "el10"

@@ -125,3 +125,15 @@ def test_the_clock_and_a_blocking_firewall_are_beyond_the_template(said: str, la
 @pytest.mark.parametrize("said", ["add chrony for the clock", "the clock drifts on these boards"])
 def test_the_clock_without_a_zone_is_no_timezone(said: str) -> None:
     assert not [item for item in beyond_template(said) if item.label.name == "timezone"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["register it with our Red Hat Satellite", "registering the devices with Intune"],
+)
+def test_registering_a_machine_with_a_service_is_enrolment(said: str) -> None:
+    assert [item.label.name for item in beyond_template(said)] == ["enrolment"]
+
+
+def test_a_registry_is_no_registration() -> None:
+    assert not beyond_template("add the registry mirror to docker")

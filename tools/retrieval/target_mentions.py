@@ -275,7 +275,9 @@ _CONTEXT_AFTER = re.compile(
 # system: "the Azure Linux agent (walinuxagent)", "Ubuntu Pro client", "debian tools".
 _PRODUCT_AFTER = re.compile(
     r"[\s-]+(?:guest[\s-]+)?(?:agents?|tools|utilities|sdk|cli|client|extensions?|daemon|"
-    r"plugin|provider)\b"
+    r"plugin|provider"
+    # a vendor's management products: "our Red Hat Satellite", "Ubuntu Landscape"
+    r"|satellite|insights|subscription(?:[\s-]+manager)?|landscape|openshift|ansible)\b"
 )
 
 

@@ -158,3 +158,14 @@ def test_a_disk_size_said_again_by_its_number_is_the_same_size(
 def test_another_number_after_a_disk_size_is_still_the_last_word() -> None:
     doc, _ = _doc(UBUNTU, "disk 8 gigs, make it 10")
     assert doc["disk"]["size"] == "10GiB"  # type: ignore[index]
+
+
+def test_selinux_and_its_mode_apart_in_one_clause_turn_it_on() -> None:
+    doc, _ = _doc(EL10, "SELinux though: policy installed and enforcing")
+    args = doc["systemConfig"]["kernel"]["cmdline"].split()  # type: ignore[index]
+    assert {"selinux=1", "enforcing=1"} <= set(args)
+
+
+def test_selinux_said_not_enforcing_is_no_request() -> None:
+    plan = plan_on(EL10, "selinux is not enforcing on our old boxes, add htop")
+    assert added(plan) == ["htop"]

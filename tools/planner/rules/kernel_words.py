@@ -374,9 +374,10 @@ def _read_described(state: PlanState, described: _Described, start: int, end: in
             add_cmdline_args(state, [f"{described.key}={value}"])
 
 
-# SELinux in a mode: "SELinux enforcing", "selinux should be permissive", "enforcing SELinux"
+# SELinux in a mode: "SELinux enforcing", "selinux should be permissive", "enforcing SELinux",
+# "SELinux though: policy installed and enforcing"
 _SELINUX_MODE = re.compile(
-    r"\bselinux\s+(?:(?:to\s+be|should\s+be|must\s+be|is|set\s+to|in)\s+)?"
+    r"\bselinux\b(?:[^.;!?\n=]{0,40}?[\s:,])?(?<!\bnot\s)(?<!n't\s)"
     r"(?:(?P<on>enforcing)|(?P<off>permissive))(?:\s+mode)?\b"
     r"|\b(?:(?P<on2>enforcing)|(?P<off2>permissive))\s+selinux\b"
 )
