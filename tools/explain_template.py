@@ -128,7 +128,9 @@ def describe_template(template_text: str, question: str, base_text: str | None =
         return f"The current template could not be read: {template.error}."
     asked = question.lower()
     if _BEYOND_BASE.search(asked) and base_text is not None:
-        return _beyond_base(template, template_from_text(base_text))
+        # what the user asked for may be in the base already: the whole list follows
+        compared = _beyond_base(template, template_from_text(base_text))
+        return f"{compared}\n{_packages(template, False)}"
     # "how many partitions are there now?", "which users are there?": a question word
     # opens a question about a topic, never "is X in the package list?"
     has = None if _WH_OPENING.match(asked) else _HAS_QUESTION.search(asked)

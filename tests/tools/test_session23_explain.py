@@ -63,6 +63,7 @@ def test_what_is_beyond_the_base_lists_the_changes(question: str) -> None:
     answer = describe_template(current, question, base)
     assert "added: can-utils, auditd" in answer
     assert "removed" not in answer
+    assert "\nPackages: " in answer  # the whole list: what was asked may be in the base
 
 
 def test_nothing_beyond_the_base_says_so() -> None:
