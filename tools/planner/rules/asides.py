@@ -24,7 +24,10 @@ _LISTS = r"labels|tags|watchers|cc|reviewers|approvers"
 # the tracker's fields (a person, a date, a number, a state)
 _FIELDS = (
     r"reviewers?|assignees?|reporter|owner|approvers?|approved\s+by|requested\s+by|requester"
-    r"|raised\s+by|sprint|story\s+points|points|estimate|priority|severity|status|resolution"
+    r"|raised\s+by|sprint|story\s+points|points|estimate|status|resolution"
+    # a ticket's priority by its own words ("priority 700" is a repository's)
+    r"|(?:priority|severity)(?=\s*:?\s*(?:high|highest|low|lowest|medium|normal|critical"
+    r"|urgent|major|minor|blocker|trivial|p[0-4])\b)"
     r"|epic(?:\s+link)?|fix\s+versions?|affects\s+versions?|due(?:\s+date)?|target\s+date"
     r"|deadline|created|updated|last\s+updated|resolved|milestone|iteration|" + _LISTS
 )
