@@ -299,3 +299,8 @@ def test_a_user_renamed_keeps_its_settings(said: str) -> None:
 def test_a_new_name_for_a_user_the_template_lacks_renames_nothing() -> None:
     plan = plan_request("user should be called ops2 not ops", _with_users(), mode="refine")
     assert not any(op["op"] == "set" for op in _ops(plan))
+
+
+def test_a_word_with_its_hedge_glued_is_left_to_the_rules() -> None:
+    plan = plan_on(UBUNTU, "add isolcpus=3 and the rt-ish tweaks nohz_full=3")
+    assert added(plan) == [], "'tweaks' is no package"

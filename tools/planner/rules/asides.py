@@ -1,8 +1,10 @@
 """Rule: asides that say nothing of the image are context.
 
 Three kinds: a pasted ticket's own fields, the user saying who they are ("linux noob",
-"total beginner here"), and the hedge "-ish" glued to a word ("a raspberry-pi-ish board",
-"NERC CIP-ish"): the word is read, the hedge is not reported.
+"total beginner here"), and the hedge "-ish" left alone when the word it was glued to was
+read as another ("a raspberry-pi-ish board": the board's words read as its arch), or
+"ish" after a value ("8 gigs ish"). A word with its hedge still glued ("the rt-ish
+tweaks") is left to the rules, which read the whole as a description.
 
 A story or change ticket pasted whole carries the tracker's fields beside what it asks:
 "Reviewer: @dpatel   Sprint 41   Labels: edge, gateway", "(owner: M. Okafor, due
@@ -65,8 +67,8 @@ _WHO_I_AM = re.compile(
     r"real)\s+)?(?:linux\s+|unix\s+)?(?:noob|n00b|newb|newbie|beginner|novice|rookie|newcomer)"
     r"(?:\s+here)?\b(?!\s+(?:friendly|mode|guide|image|setup|user|account|version)\b)"
 )
-# the hedge "-ish" on a word, or "ish" after it: "pi-ish", "8 gigs ish"
-_ISH = re.compile(r"(?<=[\w\s])-ish\b|(?<=\s)ish\b")
+# the hedge "-ish" whose word was read as another, or "ish" after a value: "8 gigs ish"
+_ISH = re.compile(r"(?<=\s)-?ish\b")
 
 
 def rule_asides(state: PlanState) -> None:
