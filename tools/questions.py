@@ -236,7 +236,12 @@ def is_question_part(text: str, *, asked: bool) -> bool:
     if first not in IMPERATIVES and any(w in ("support", "supports") for w in words[1:4]):
         return True  # "azl3 support arm?", "does it support UEFI?"
     # "packages?", "hostname and disk size?": only nouns of what a template holds
-    nouns = [w for w in words if w not in _TOPIC_FILLERS]
+    return _only_topics(text)
+
+
+def _only_topics(text: str) -> bool:
+    """True when ``text`` is only nouns of what a template holds ("the hostname")."""
+    nouns = [w for w in _head(words_of(text)) if w not in _TOPIC_FILLERS]
     return 0 < len(nouns) <= 4 and all(
         w.rstrip("s") in _TOPIC_NOUNS or w in _TOPIC_NOUNS for w in nouns
     )
@@ -284,7 +289,10 @@ def questions_of(request: str) -> Questions:
             # htop, and which users are there?"); what comes after is the question's own
             # ("what are the hostname and the disk size?")
             at = parts.index(found[0])
-            if not asked and any(_asks_change(p) for p in parts[at + 1 :]):
+            # ("list the users and the hostname": a part of only what a template holds is
+            # more of what the question asks about)
+            after = [p for p in parts[at + 1 :] if not _only_topics(p)]
+            if not asked and any(_asks_change(p) for p in after):
                 changes = True  # "why does it have vim, remove it": no mark, then a request
             before = parts[:at]
             # "if I don't set a shell for a user, what do they get?": the condition the

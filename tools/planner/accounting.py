@@ -57,6 +57,7 @@ from oic_ai.tools.planner.reasons import (
     reason_after_change,
     reason_before_so,
     refuses_a_kind,
+    wish_then_change,
 )
 from oic_ai.tools.planner.remark_model import REMARK_FLOOR, load_remark_model
 from oic_ai.tools.planner.remarks import (
@@ -317,11 +318,14 @@ def _outcome(
         unread,
         index,
         lambda word: _is_package(state, word),
-        {*state.add, *state.remove, *state.present, *state.absent},
+        # ("add logrotate, nginx logs get big": a reason may speak of what the image has)
+        {*state.add, *state.remove, *state.present, *state.absent, *state.facts.packages},
         label is not None and label.outcome == "not_applied",
     ):
         # "drop strace, security review flagged it": why the change before it is made
         return ClauseOutcome(text=text, outcome="context")
+    if not operations and wish_then_change(item, unread, index):
+        return ClauseOutcome(text=text, outcome="context")  # "ops wants X gone. remove X"
     if not operations and continues_relative(item, unread, index, lambda w: _is_package(state, w)):
         # "boxes that collect the data and push it upstream": the description goes on
         return ClauseOutcome(text=text, outcome="context")

@@ -19,6 +19,7 @@ from oic_ai.tools.planner.configs import read_configs
 from oic_ai.tools.planner.pasted import read_pasted_all
 from oic_ai.tools.planner.redact import redact_passwords
 from oic_ai.tools.planner.rules.artifacts import artifact_words, rule_artifacts
+from oic_ai.tools.planner.rules.asides import rule_asides
 from oic_ai.tools.planner.rules.beyond import rule_beyond_template
 from oic_ai.tools.planner.rules.boot import (
     rule_bootloader,
@@ -50,6 +51,7 @@ from oic_ai.tools.planner.rules.users import rule_users
 from oic_ai.tools.planner.run_ons import mark_run_ons, needs_as_removals
 from oic_ai.tools.planner.state import Mode, PlanState, PlanTarget
 from oic_ai.tools.planner.summary import join_words, summarize, with_article
+from oic_ai.tools.planner.tables import read_tables
 from oic_ai.tools.planner.text import UNREADABLE, RequestText, unreadable_chunks
 from oic_ai.tools.planner.vendor_repos import read_vendor_repositories
 from oic_ai.tools.planner.words import FILLER, PACKAGE_TOKEN
@@ -66,6 +68,7 @@ _RULES: tuple[tuple[Callable[[PlanState], None], str], ...] = (
     (rule_revisions, "context"),
     (rule_take_back, "context"),
     (rule_framing, "context"),
+    (rule_asides, "context"),  # "Reviewer: @dpatel   Sprint 41", "linux noob", "pi-ish"
     (rule_beyond_template, "rejected"),
     (rule_repositories, "repository"),
     # an entry renamed before the rules that would read its new name as a new entry
@@ -345,7 +348,9 @@ def plan_request(
         a password in the request is dropped and a warning says so.
     """
     redacted, password_warning = redact_passwords(request)
+    redacted, tables = read_tables(redacted)  # "| 4 | Hostname | gw-01 | infra |"
     redacted, pasted, skipped = read_pasted_all(redacted)  # "users:\n - name: ops"
+    pasted = tables + pasted
     # a vendor's "curl key | tee keyring; echo deb [signed-by=keyring] URL ..." steps
     redacted, vendor, unread = read_vendor_repositories(redacted)
     redacted, configs, unmapped = read_configs(redacted)  # "%packages", "apt-get install -y"

@@ -114,7 +114,10 @@ def reason_after_change(
         return False
     if not any(_finite(words, at) for at in range(1, len(words))):
         return False  # "install htop, and the Zorblax suite": a thing, no statement
-    if any(is_package(w) and w not in changed for w in words):
+    if any(
+        is_package(w) and w not in changed and not _spoken_of(words, at)
+        for at, w in enumerate(words)
+    ):
         return False  # "remove chrony, we need ntpsec": a package asked for
     wish = next((w for w in words if w in _WISHES), "")
     # a field the change before names is what the reason is about ("drop rd.shell=0, techs
@@ -124,6 +127,47 @@ def reason_after_change(
     if wish and (reported_kind or fields):
         return False  # "add docker, we also need the timezone set": asked, and reported
     return True
+
+
+# words of a wish that say nothing of what is wished ("wants X gone entirely from ...")
+_WISH_FILLER = frozenset(
+    "the a an it its our their this that from in on of for to be is are gone removed out away "
+    "off entirely completely all totally team wants want needs need asks asked says said "
+    "variant version image build production prod".split()
+)
+
+
+def wish_then_change(item: Unread, unread: Sequence[Unread], index: int) -> bool:
+    """True for somebody's wish said just before the change that grants it.
+
+    "security team wants SSH gone entirely from the production variant. remove the ssh
+    server.": the next clause, opening the next sentence, changed something, and it says
+    again a word of what the wish is about ("ssh"); the wish tells why the change is made.
+    """
+    if index + 1 >= len(unread) or item.owners or _VALUE.search(item.clause.text):
+        return False
+    words = words_of(item.clause.text)
+    wish = next((at for at, w in enumerate(words) if w in _WISHES), None)
+    if wish is None or wish == 0 or words[0] in IMPERATIVES:
+        return False  # "need X" with no one who needs it asks for X itself
+    after = unread[index + 1]
+    if after.clause.sentence != item.clause.sentence + 1 or not any(
+        o not in NOT_OPERATIONS for o in after.owners
+    ):
+        return False
+    wished = {w for w in words[wish + 1 :] if w not in _WISH_FILLER and len(w) > 2}
+    return bool(wished & set(words_of(after.clause.text)))
+
+
+# "flagged it on the audit", "found it in the logs": a word after a preposition and an
+# article is where or when something happened, not a package asked for
+_PLACES = frozenset("on in at from during after since by of".split())
+_THE = frozenset("the an a our their this that".split())
+
+
+def _spoken_of(words: list[str], at: int) -> bool:
+    """True when ``words[at]`` follows a preposition and an article ("on the audit")."""
+    return at >= 2 and words[at - 1] in _THE and words[at - 2] in _PLACES
 
 
 # what a size is for: "room", "space", "headroom" wanted for something
@@ -162,7 +206,7 @@ _FINITE = frozenset(
     "is are was were be been has have had do does did don't doesn't didn't can can't cannot "
     "could will won't would may might never isn't aren't wasn't weren't hasn't haven't "
     "broke broken saw took made got went came ran left kept said told found knew lost fell "
-    "hate hates like likes use uses see sees know knows run runs keep keeps".split()
+    "hate hates like likes use uses see sees know knows run runs keep keeps get gets".split()
 )
 
 

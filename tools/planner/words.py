@@ -33,12 +33,15 @@ BE_VALUE = r"(?:set\s+to|to|is|as|(?:should|will|must|shall|has\s+to|needs?\s+to
 # A name is the whole next word, checked afterwards, so "hostname -bad-" is reported as
 # invalid rather than half-read; a sentence's full stop is not part of it.
 QUOTED_NAME = (
-    # a courtesy word between the label and its value is no value: "image name please X"
-    r"(?:(?:please|pls|plz|kindly)\s+)?"
-    r"[\"'`]?(?!(?:please|pls|plz|kindly|and|to|with|then|is|as|the|a|an|of|for|set|be|called|named|"
+    # a courtesy word between the label and its value is no value: "image name please X",
+    # nor is a word of time: "hostname now edge-arm-01"
+    r"(?:(?:please|pls|plz|kindly|now)\s+)?"
+    r"[\"'`]?(?!(?:please|pls|plz|kindly|now|and|to|with|then|is|as|the|a|an|of|for|set|be|called|named|"
     # what a name should be like, not a name: "the image name must be short"
     r"short|long|unique|different|same|consistent|descriptive|meaningful|lowercase|"
     r"uppercase|readable|obvious|clear|simple|generic|specific|stable|predictable|"
+    # whether it matters, not a name: "is the hostname important?"
+    r"important|required|necessary|needed|mandatory|optional|relevant|"
     r"changed|updated|removed|kept|empty|blank|something|anything|fine|ok|okay|good|better|"
     r"right|correct|wrong|random|whatever|not|none|you|we|they|it|this|that|"
     r"must|should|shall|would|could|might|needs|has|have|was|were|are)(?![a-z0-9_.-]))"

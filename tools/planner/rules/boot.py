@@ -352,7 +352,10 @@ _KEY_PATH = re.compile(
     r"(?:\b(?:(?:the|its|our|a|an)\s+)?(?:(?:der|pem|db|signing|private|public)\s+)*"
     # the label may be the file type itself: "crt /keys/db.crt, cer /keys/db.cer"
     r"(?:keys?|cert(?:ificate)?s?|crt|cer|der|pem)\s*(?:(?:at|in|is|are|:|=)\s*)?)?"
-    r"(?<![\w/:])(?P<path>/[\w./-]*\.(?P<ext>key|crt|cer|der|pem))(?![\w/])"
+    # a path from the root, or one relative to the template's folder ("keys/db.key", as
+    # the composer's schema allows; never with "..", which it refuses)
+    r"(?<![\w/:.-])(?P<path>(?:/|(?!\.\.)[\w-][\w.-]*/)(?:(?!\.\.)[\w./-])*"
+    r"\.(?P<ext>key|crt|cer|der|pem))(?![\w/])"
 )
 _KEY_FIELDS = {
     "key": "secureBootDBKey",
@@ -418,7 +421,9 @@ def _in_the_same_folder(state: PlanState, found: dict[str, tuple[str, tuple[int,
     text = state.text
     folders = [
         (m.group("folder"), m.end())
-        for m in _FOLDER.finditer(text.work)
+        # in the text as written: a folder a rule before read as context ("keys are under
+        # /etc/keys/: db.key, ...") still says where the files are
+        for m in _FOLDER.finditer(text.original)
         if not _KEY_PATH.fullmatch(m.group("folder"))
     ]
     folders += [(path.rsplit("/", 1)[0], span[1]) for path, span in found.values()]

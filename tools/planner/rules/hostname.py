@@ -93,15 +93,48 @@ _NAMED_LIKE_DEVICES = re.compile(
 )
 
 
+# "whats a hostname? ok whatever, name it flaskpi": the hostname asked about or spoken of
+# just before, then "call it X" or "name it X" names it
+_HOST_TOPIC = re.compile(r"\bhost[\s-]?names?\b")
+_CALL_IT = re.compile(r"\b(?:call|name)\s+it\s+" + QUOTED_NAME + CLAUSE_END)
+
+
+def _hostname_topic(state: PlanState, at: int) -> bool:
+    """True when the hostname was just asked about before ``at``, and no image name is said.
+
+    A question of the request before ``at``, or what was said just before the request
+    (the last line of ``state.earlier``: the question cut from it, or the turn before),
+    mentions the hostname and gives it no value ("hostname gw-01, and call it edge-img"
+    gave the hostname its value: "call it" names the image).
+    """
+    said = state.text.original.lower()
+    if _IMAGE_NAME_LABEL.search(said):
+        return False
+    last = state.earlier.strip().splitlines()[-1:] if state.earlier.strip() else []
+    asked = [*_QUESTION.findall(said[:at]), *(line.lower() for line in last)]
+    return any(_HOST_TOPIC.search(line) and not _HOSTNAME.search(line) for line in asked)
+
+
+_QUESTION = re.compile(r"[^.!?\n]*\?")
+
+
 def rule_hostname_of_named_devices(state: PlanState) -> None:
     """Set the hostname from "call it X" in a sentence about naming the devices.
 
-    Runs before the image name's rule, which reads "call it X" everywhere else.
+    Also when the hostname was asked about or spoken of just before ("whats a hostname?
+    ok, name it flaskpi"). Runs before the image name's rule, which reads "call it X"
+    everywhere else.
     """
     valid = load_targets().pattern("hostname")
-    for match in state.text.matches(_NAMED_LIKE_DEVICES):
+    calls = [(match, match.span("call")) for match in state.text.matches(_NAMED_LIKE_DEVICES)]
+    calls += [
+        (match, match.span())
+        for match in state.text.matches(_CALL_IT)
+        if _hostname_topic(state, match.start())
+    ]
+    for match, span in calls:
         value = match.group("value")
-        if not valid.match(value) or value == state.facts.hostname:
+        if not valid.match(value) or value == state.facts.hostname or state.hostname:
             continue
-        state.text.consume(*match.span("call"), "hostname")
+        state.text.consume(*span, "hostname")
         state.hostname = value

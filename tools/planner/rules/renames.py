@@ -90,6 +90,10 @@ def _patterns(kind: _Kind) -> list[re.Pattern[str]]:
                 rf"{new}\s+instead",
             )
         ),
+        # "user should be called devops not dev", "the username must be hub, not pi": the
+        # new name, then the old one it replaces
+        rf"\b{the}{noun}\s+(?:should|must|will|shall)\s+be\s+(?:(?:called|named|renamed"
+        rf"(?:\s+to)?)\s+)?{new}\s*,?\s+(?:and\s+)?(?:not|instead\s+of|rather\s+than)\s+{old}",
         # "change the user pi to hub", "switch the username from pi to hub"
         rf"\b(?:change|switch)\s+{the}{noun}\s+(?:from\s+)?{old}\s+to\s+{new}",
         # "hub instead of pi for the user", "/srv instead of /data as the partition"

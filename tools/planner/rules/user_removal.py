@@ -21,7 +21,8 @@ from oic_ai.tools.planner.words import TAKE_OUT
 REMOVING = rf"\b(?:{TAKE_OUT}|rm|forget(?:\s+about)?)\s+"
 _REMOVE_USER = re.compile(
     REMOVING
-    + r"(?:the\s+)?(?:(?:users?|accounts?|logins?)\s+)?"
+    # "remove that cashier user", "drop this test account": a demonstrative as "the"
+    + r"(?:(?:the|that|this|those|these)\s+)?(?:(?:users?|accounts?|logins?)\s+)?"
     + _NAME
     + r"(?:\s+(?:user|account|login)(?![\w-]))?"
 )
