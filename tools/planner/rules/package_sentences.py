@@ -291,13 +291,19 @@ def final_intent(state: PlanState) -> None:
     state.notes.append(f"only the last intent was kept: {', '.join(names)}")
 
 
+# a time said between the new name and the old: "thonny this term instead of geany",
+# "caddy for now rather than nginx"
+_FOR_NOW = (
+    r"(?:(?:(?:this|next|for\s+the|for\s+this)\s+(?:term|semester|year|quarter|release|sprint"
+    r"|round|time|cycle)|(?:for\s+)?now|from\s+now\s+on|going\s+forward)\s+)?"
+)
 REPLACE = re.compile(
     rf"\b(?:replace|swap|substitute|trade|exchange)\s+(?:the\s+)?(?P<old>{NAME})"
     rf"(?:\s+(?:out|over))?\s+(?:with|by|for)\s+"
     rf"(?:the\s+)?(?P<new>{NAME})\b"
     rf"|\bswitch(?:ing)?\s+from\s+(?P<old2>{NAME})\s+to\s+(?P<new2>{NAME})\b"
-    rf"|\b(?:(?:with|use|using|add|install)\s+)?(?P<new3>{NAME})\s+(?:instead\s+of|rather\s+than|"
-    rf"in\s+place\s+of)\s+(?:the\s+)?(?P<old3>{NAME})\b"
+    rf"|\b(?:(?:with|use|using|add|install)\s+)?(?P<new3>{NAME})\s+{_FOR_NOW}(?:instead\s+of|"
+    rf"rather\s+than|in\s+place\s+of)\s+(?:the\s+)?(?P<old3>{NAME})\b"
     # "change apache to nginx", "move the web server from apache over to caddy": read only
     # when both sides name software (the caller checks), never "change the hostname to gw1"
     rf"|\b(?:change|changing|switch|switching|move|moving|migrate|migrating|go|going|convert)"
@@ -352,6 +358,11 @@ SAID_OF = re.compile(
     r"|(?:is|are)\s+(?:(?:also|still|really|definitely|absolutely)\s+)?"
     r"(?:needed|required|wanted|necessary|essential|mandatory|a\s+must))"
     r"|(?P<bare>installed|included|preinstalled|pre-installed)(?=\s*(?:$|[\n.;]))"
+    # "make sure gcc and gdb aren't in there": read only after "make sure" (said_of checks)
+    r"|(?P<absent>(?:is|are)(?:\s+not|n't)|isn't|aren't)"
+    rf"\s+(?:installed|included|present|there|{_IN_IT})(?=\s*(?:$|[\n.;,!)]))"
+    # "jq removed, add htop": a changelog's line, the name and what was done to it
+    r"|(?P<gone>removed|dropped|deleted|uninstalled|purged)(?=\s*(?:$|[\n.;,!]))"
     # the object before its verb, as terse notes and second-language English put it:
     # "chrony remove, timesyncd is enough", "nano out", "mosquitto we don't need anymore"
     r"|(?P<fronted>(?:remove|drop|delete|uninstall|purge|out)(?:\s+(?:please|pls|too))?"

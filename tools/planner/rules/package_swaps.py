@@ -1,0 +1,196 @@
+"""Packages swapped for others: "podman instead of docker", "pyqt6 instead of 5", "not X, Y".
+
+A replacement names the old package and the new one. The old one may be said by the part
+of its name that differs ("pyqt6 instead of 5" with python3-pyqt5 in the image): the new
+one is then the image's package with that part replaced, when the index, the library or
+Debian's list knows it (never a name built from the words alone). A correction said as a
+negation and a name ("not nginx, caddy", "not nginx but caddy") or as what was meant
+("remove tmux, I meant screen") adds the name after it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Literal
+
+from oic_ai.tools.planner.rules.package_apply import add_packages, remove_packages
+from oic_ai.tools.planner.rules.package_names import known
+from oic_ai.tools.planner.rules.package_sentences import REPLACE
+from oic_ai.tools.planner.rules.package_statements import names_software_word
+from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.text import Item, Token, tokenize
+from oic_ai.tools.planner.words import FILLER
+
+Resolve = Callable[[PlanState, Item], None]
+
+# a name and the version after it: "pyqt6", "gtk4", "python3.12"
+_VERSIONED = re.compile(r"(?P<stem>[a-z][a-z0-9+-]*?[a-z+-])(?P<version>\d+(?:\.\d+)?)")
+
+
+def _in_the_image(state: PlanState) -> list[str]:
+    """The packages the image has now: the template's, less those going, and those added."""
+    return [
+        *(p for p in state.facts.packages if p not in state.remove),
+        *(p for p in state.add if p not in state.facts.packages),
+    ]
+
+
+def swapped_part(state: PlanState, old: str, new: str) -> tuple[str, str] | None:
+    """The image's package named by a part of its name, and its sibling with ``new`` there.
+
+    "pyqt6 instead of 5" and "pyqt6 instead of pyqt5" with python3-pyqt5 in the image:
+    (python3-pyqt5, python3-pyqt6). Only when neither word is a package of the image or
+    known by itself, exactly one package of the image has the old part between its
+    dashes, and the name with the new part is known.
+    """
+    old, new = old.lower(), new.lower()
+    if old.replace(".", "").isdigit():
+        versioned = _VERSIONED.fullmatch(new)
+        if versioned is None:
+            return None
+        old = versioned.group("stem") + old  # "pyqt6 instead of 5": pyqt5
+    image = _in_the_image(state)
+    if old == new or old in image or known(state, new):
+        return None
+    found: list[tuple[str, str]] = []
+    for name in image:
+        parts = name.split("-")
+        if old in parts and len(parts) > 1:
+            sibling = "-".join(new if part == old else part for part in parts)
+            if known(state, sibling, as_written=False):
+                found.append((name, sibling))
+    return found[0] if len(found) == 1 else None
+
+
+def replacements(state: PlanState, resolve: Resolve) -> None:
+    """Replace one package with another ("podman instead of docker"): remove one, add one."""
+    tokens = tokenize(state.text.work)
+    for match in state.text.matches(REPLACE):
+        old = next(g for g in ("old", "old2", "old3", "old4") if match.group(g))
+        new = next(g for g in ("new", "new2", "new3", "new4") if match.group(g))
+        if old == "old4" and not all(
+            names_software_word(state, match.group(g)) for g in (old, new)
+        ):
+            continue  # "change the hostname to gw1": no package on either side
+        parts = {
+            g: [t for t in tokens if t.kind == "word" and match.start(g) <= t.start < match.end(g)]
+            for g in (old, new)
+        }
+        if (
+            parts[old]
+            and parts[new]
+            and (pair := swapped_part(state, match.group(old), match.group(new)))
+        ):
+            remove_packages(state, Item("remove", parts[old], "replace"), [pair[0]], pair[0])
+            add_packages(state, Item("add", parts[new], "replace"), [pair[1]], pair[1])
+            state.text.consume(*match.span())
+            state.warn(f"read {match.group(old)!r} as {pair[0]}: {pair[1]} replaces it")
+            continue
+        pairs: tuple[tuple[str, Literal["remove", "add"]], ...] = ((old, "remove"), (new, "add"))
+        before = len(state.text.claims)
+        for group, mode in pairs:
+            if parts[group]:
+                resolve(state, Item(mode, parts[group], "replace"))
+        if len(state.text.claims) > before:
+            state.text.consume(*match.span())
+        # else "the mirror at mirror.corp.local instead of the public one": no package on
+        # either side; the words stay for the other rules, and are reported if none reads them
+
+
+# "replace it please", "swap that": the old one points back, the new one is named elsewhere
+_REPLACE_POINTING = re.compile(
+    r"\b(?:replace|swap|substitute)\s+(?:it|that|this)\b(?!\s+(?:with|by|for|out)\b)"
+)
+
+
+def replace_pointing(state: PlanState) -> None:
+    """Replace the one package the request takes out with the one other name it mentions.
+
+    "tmux is not needed, colleague uses screen. Replace it please": "it" is tmux, which
+    the request already removes; the new one is the only other known package name the
+    request says (screen). One of each, or the clause is left to be reported.
+    """
+    for match in state.text.matches(_REPLACE_POINTING):
+        old = [*state.remove, *state.absent]
+        if len(old) != 1:
+            continue
+        others = {
+            state.text.raw(t.start, t.end)
+            for t in tokenize(state.text.work)
+            if t.kind == "word"
+            and not (match.start() <= t.start < match.end())
+            and t.text not in FILLER
+            and known(state, state.text.raw(t.start, t.end))
+            and state.text.raw(t.start, t.end) not in old
+        }
+        if len(others) != 1:
+            continue
+        new = others.pop()
+        part = [t for t in tokenize(state.text.work) if t.kind == "word" and t.text == new]
+        add_packages(state, Item("add", part[:1], "replace"), [new], new)
+        state.text.consume(*match.span())
+        state.warn(f"read 'replace it' as: {old[0]} out, {new} in")
+
+
+# what joins the negated name and the one meant instead: "not nginx, caddy", "not nginx but
+# caddy"
+_CORRECTING_GLUE = re.compile(r"^\s*(?:,\s*(?:but\s+)?|but\s+|;\s*)$")
+# what opens the negation's clause: the start, a punctuation mark or an interjection
+_BEFORE_NOT = re.compile(
+    r"(?:^|[.,;:!?(\n]|\b(?:no|nah|actually|sorry|wait|oops|hmm|ok|okay|oh))\s*$"
+)
+# words that make the second name one more thing not wanted ("not nginx, caddy either")
+_ALSO_NOT = frozenset("either neither nor too also".split())
+# "I meant screen", "meant screen", "I mean screen": the name that was meant
+_MEANT = (("i", "meant"), ("i", "mean"), ("meant",))
+# a line of a list said as the thing to take out: "scratch the nftables line"
+_LIST_PARTS = frozenset("line entry item bullet row".split())
+
+
+def _negation_opens(state: PlanState, item: Item) -> bool:
+    """Whether ``item`` is a name right after a "not" that opens its clause ("not nginx")."""
+    before = state.text.work[: item.span[0]]
+    said = re.search(r"\bnot\s+$", before)
+    return said is not None and _BEFORE_NOT.search(before[: said.start()]) is not None
+
+
+def corrected(state: PlanState, items: Sequence[Item]) -> list[Item]:
+    """``items`` with corrections read: what was meant is added, a list's line is its name.
+
+    "not nginx, caddy" and "not nginx but caddy": the name after the negated one is added
+    (the negation opens the clause, nothing but a comma or "but" between, and the second
+    is one word with no "either"). "remove tmux, I meant screen": screen is added.
+    "scratch the nftables line": the line of the pasted list is the package on it.
+    """
+    result: list[Item] = []
+    for index, item in enumerate(items):
+        words = item.words
+        if item.mode == "remove" and len(words) >= 2 and words[-1] in _LIST_PARTS:
+            named = [t for t in item.tokens[:-1] if t.text not in FILLER]
+            if len(named) == 1 and known(state, state.text.raw(named[0].start, named[0].end)):
+                item = Item(item.mode, named, item.verb, item.aside_by)
+        meant = next((m for m in _MEANT if tuple(words[: len(m)]) == m), None)
+        if meant is not None and len(words) == len(meant) + 1:
+            item = Item("add", item.tokens[len(meant) :], "meant", item.aside_by)
+        elif index > 0 and _corrects(state, items, index):
+            item = Item("add", item.tokens, "instead", item.aside_by)
+        result.append(item)
+    return result
+
+
+def _corrects(state: PlanState, items: Sequence[Item], index: int) -> bool:
+    """Whether ``items[index]`` is the name after a negated one ("not nginx, caddy")."""
+    item, previous = items[index], items[index - 1]
+    if item.mode != "remove" or previous.mode != "remove" or previous.verb != "not":
+        return False
+    if item.verb != "not" or len(item.tokens) != 1 or set(item.words) & _ALSO_NOT:
+        return False
+    between = state.text.work[previous.span[1] : item.span[0]]
+    if not _CORRECTING_GLUE.match(between) or not _negation_opens(state, previous):
+        return False
+    after = state.text.work[item.span[1] :]
+    if re.match(r"\s*(?:either|too|also|neither|nor|or)\b", after):
+        return False  # "not nginx, caddy either": one more that is not wanted
+    token: Token = item.tokens[0]
+    return known(state, state.text.raw(token.start, token.end))
