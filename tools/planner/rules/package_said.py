@@ -118,6 +118,7 @@ def said_of(state: PlanState, _resolve_item: Resolve) -> None:
             before = len(state.text.claims)
             if pattern in (MUST_HAVE, MUST_NOT_HAVE):  # "must include X": the verb said
                 verb = match.group("verb").split()[0]
+                verb = "have" if verb == "install" else verb  # "install a system with X"
             listed = mode == "add" or pattern is MUST_NOT_HAVE  # "there is no ssh server"
             items = list(split_items(part)) if listed else [Item(mode, part, verb)]
             for item in items:

@@ -337,6 +337,7 @@ _IN_IT = (
 )
 SAID_OF = re.compile(
     rf"\b(?P<names>{NAMES})"
+    r"(?:,?\s+(?:etc\b\.?|and\s+so\s+on|and\s+the\s+like))?"  # "gcc, make etc must not be"
     # "zsh itself obviously needs to be installed": adverbs between the name and its verb
     r"(?:\s+(?:itself|themselves|also|too|really|obviously|definitely|absolutely|still))*"
     r"\s+(?:"
@@ -375,7 +376,11 @@ SAID_OF = re.compile(
 # verb of having; a statement elsewhere ("it must boot"), here it asks for what follows
 MUST_HAVE = re.compile(
     r"\b(?:must|should|shall|has\s+to|have\s+to|needs?\s+to|will\s+need\s+to)"
-    r"\s+(?:also\s+)?(?P<verb>have|carry|contain|include|ship(?:\s+with)?|come\s+with|bring)"
+    r"\s+(?:also\s+)?(?P<verb>have|carry|contain|include|ship(?:\s+with)?|come\s+with|bring"
+    # "Then it should install a system with nginx and openssh-server" (an installer's
+    # acceptance criterion): what the system it installs holds
+    r"|install\s+(?:a|an|the)\s+(?:[a-z-]+\s+)?(?:system|image|os|machine|box|server|host)"
+    r"\s+(?:with|that\s+has|having))"
     rf"\s*:?\s+(?P<names>{NAMES})\b"
 )
 # "it should boot into chromium fullscreen", "the panel launches firefox in kiosk mode": the
@@ -408,15 +413,17 @@ DECIDED = re.compile(
     rf"\s+(?:an?\s+|the\s+)?(?P<names>{NAME})"
     r"(?='s\b|\s*(?:$|[\n.;,!)])|\s+instead\b)"
 )
-# "They mentioned usbguard.", "the auditors recommended aide and auditd": a package somebody
-# else named for the image, the sentence ending on the names (only known names count; "we",
-# "you" and "I" mentioning something point back at the conversation)
+# "They mentioned usbguard.", "the auditors recommended aide and auditd", "app team says
+# firefox-esr not chromium": a package somebody else named for the image, the sentence
+# ending on the names (only known names count; "we", "you" and "I" mentioning something
+# point back at the conversation)
 SUGGESTED = re.compile(
     r"(?<![\w'-])(?!(?:i|we|you)\s)[a-z][\w-]*(?:\s+(?:also|even|specifically|explicitly))?"
     r"\s+(?P<verb>mentioned|mentions|suggested|suggests|recommended|recommends|proposed"
-    r"|proposes)"
+    r"|proposes|says|said)"
     rf"\s+(?:an?\s+|the\s+)?(?P<names>{NAMES})"
-    r"(?=\s*(?:$|[\n.;!)]))"
+    # "app team says firefox-esr not chromium": the one they name in place of another
+    rf"(?=\s*(?:$|[\n.;!)])|,?\s+not\s+(?:the\s+)?{NAME}\s*(?:$|[\n.;!,)]))"
 )
 # the same negated, as tickets and user stories write it: "MUST NOT include openssh-server",
 # "it shouldn't ship with telnet", "must never contain: a, b"

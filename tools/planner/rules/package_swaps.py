@@ -14,8 +14,11 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Literal
 
+from oic_ai.tools.planner.asking import IMPERATIVES
+from oic_ai.tools.planner.rules.capability_words import find_capabilities
 from oic_ai.tools.planner.rules.package_apply import add_packages, remove_packages
 from oic_ai.tools.planner.rules.package_names import known
+from oic_ai.tools.planner.rules.package_places import worked_on
 from oic_ai.tools.planner.rules.package_sentences import REPLACE
 from oic_ai.tools.planner.rules.package_statements import names_software_word
 from oic_ai.tools.planner.state import PlanState
@@ -165,11 +168,23 @@ def corrected(state: PlanState, items: Sequence[Item]) -> list[Item]:
     """
     result: list[Item] = []
     for index, item in enumerate(items):
+        if (named := _spelt_out(state, items, index) or _means(state, items, index)) is not None:
+            state.text.consume(*item.span, "context")  # "slurm client (slurmd)": slurmd
+            result.append(named)
+            continue
+        if index > 0 and (_spelt_out(state, items, index - 1) or _means(state, items, index - 1)):
+            continue
+        if _label(state, items, index):
+            state.text.consume(*item.span, "context")  # "compliance: no compilers"
+            continue
         words = item.words
         if item.mode == "remove" and len(words) >= 2 and words[-1] in _LIST_PARTS:
             named = [t for t in item.tokens[:-1] if t.text not in FILLER]
             if len(named) == 1 and known(state, state.text.raw(named[0].start, named[0].end)):
                 item = Item(item.mode, named, item.verb, item.aside_by)
+        if _stated_wanted(state, item):
+            item = Item("add", item.tokens[:-1], "required", item.aside_by)
+            words = item.words
         meant = next((m for m in _MEANT if tuple(words[: len(m)]) == m), None)
         if meant is not None and len(words) == len(meant) + 1:
             item = Item("add", item.tokens[len(meant) :], "meant", item.aside_by)
@@ -194,3 +209,127 @@ def _corrects(state: PlanState, items: Sequence[Item], index: int) -> bool:
         return False  # "not nginx, caddy either": one more that is not wanted
     token: Token = item.tokens[0]
     return known(state, state.text.raw(token.start, token.end))
+
+
+# one name alone in parentheses: "(slurmd)" (several are read with their description by
+# the package rule's own reading of parentheses)
+_ONLY_NAMES = re.compile(r"\(\s*[a-z0-9][\w+.-]*\s*\)")
+
+
+def _spelt_out(state: PlanState, items: Sequence[Item], index: int) -> Item | None:
+    """The names in parentheses that spell out the words of ``items[index]``, as an item.
+
+    "slurm client (slurmd), munge": the words describe what the name in parentheses is;
+    slurmd is what is asked for, never a name built from the words. Only one known name,
+    nothing else in the parentheses, and a description of one to three words that is not
+    a known name itself ("htop (btop)" is left as it is).
+    """
+    if index + 1 >= len(items):
+        return None
+    item, aside = items[index], items[index + 1]
+    if item.mode not in ("add", "remove", "none") or aside.aside_by != "(":
+        return None
+    said = [t for t in item.tokens if t.text not in FILLER]
+    if not 1 <= len(said) <= 3 or (
+        len(said) == 1 and known(state, state.text.raw(said[0].start, said[0].end))
+    ):
+        return None
+    if not _ONLY_NAMES.match(state.text.work, item.span[1] + _spaces(state, item.span[1])):
+        return None
+    names = [t for t in aside.tokens if t.kind == "word"]
+    if not names or not all(known(state, state.text.raw(t.start, t.end)) for t in names):
+        return None
+    mode = item.mode if item.mode in ("add", "remove") else "none"
+    return Item(mode, aside.tokens, item.verb or ",")
+
+
+def _spaces(state: PlanState, at: int) -> int:
+    """How many spaces stand at ``at`` in the request."""
+    rest = state.text.work[at:]
+    return len(rest) - len(rest.lstrip(" \t"))
+
+
+# what a thing is done through: "modbus over RS-485 via python3-pymodbus"
+_MEANS = frozenset("via through".split())
+
+
+def _means(state: PlanState, items: Sequence[Item], index: int) -> Item | None:
+    """The one known name a wanted thing is said to come through, as an item to add.
+
+    "Needs: modbus over RS-485 via python3-pymodbus": what is needed is described first,
+    the package that does it after "via" or "through". Only under a verb that asks for
+    it, a description of one to four words with no verb of its own ("we deploy via
+    ansible", "logs shipped via rsyslog" are how something is done), and one known name.
+    """
+    if index + 1 >= len(items):
+        return None
+    item, aside = items[index], items[index + 1]
+    if item.mode != "add" or not item.verb or aside.aside_by not in _MEANS:
+        return None
+    said = [t for t in item.tokens if t.text not in FILLER]
+    if not 1 <= len(said) <= 4 or any(_verb_like(t.text) for t in said):
+        return None
+    names = [t for t in aside.tokens if t.kind == "word"]
+    if len(names) != 1 or not known(state, state.text.raw(names[0].start, names[0].end)):
+        return None
+    if worked_on(state, names[0]):
+        return None
+    return Item("add", names, item.verb, item.aside_by)
+
+
+def _verb_like(word: str) -> bool:
+    """Whether ``word`` is a verb or a verb's form ("deploy", "shipped", "logging")."""
+    return word in IMPERATIVES or (len(word) > 4 and word.endswith(("ed", "ing")))
+
+
+# the state a listed thing is wanted in, said after it: "auditd required", "audit logging
+# enabled", "ssh mandatory"
+_WANTED_STATES = frozenset("enabled required mandatory needed wanted".split())
+_NEGATION_BEFORE = re.compile(r"\b(?:no|not|without|never|nor)\s+$")
+
+
+def _stated_wanted(state: PlanState, item: Item) -> bool:
+    """Whether ``item`` is a list item said to be wanted ("auditd required").
+
+    In a list of constraints a negation before an earlier item does not reach it: "no
+    compilers, audit logging enabled" asks for audit logging. Only after a comma or a
+    semicolon (never right after "no": "no compilers required" wants none), and the words
+    before the state must be a known name or a capability phrase.
+    """
+    if len(item.tokens) < 2 or item.words[-1] not in _WANTED_STATES:
+        return False
+    if item.mode not in ("none", "remove"):
+        return False
+    before = state.text.work[: item.span[0]]
+    if not re.search(r"[,;:]\s*$", before) or _NEGATION_BEFORE.search(before):
+        return False
+    said = [t for t in item.tokens[:-1] if t.text not in FILLER]
+    if not said or len(said) > 3:
+        return False
+    text = " ".join(t.text for t in said)
+    return (len(said) == 1 and known(state, state.text.raw(said[0].start, said[0].end))) or bool(
+        find_capabilities(state.catalog, text)
+    )
+
+
+# a verb of its own after a label's colon: "compliance: no compilers", "security: add X"
+_OWN_VERB = re.compile(r"\s*:\s*(?:please\s+)?(?:no|not|never|without|add|install|remove|drop)\b")
+
+
+def _label(state: PlanState, items: Sequence[Item], index: int) -> bool:
+    """Whether ``items[index]`` is a word or two labelling the request after its colon.
+
+    "compliance: no compilers, no debugger", "security: add fail2ban": the label says
+    what the list is about; a capability that shares its word ("compliance" is one of the
+    audit daemon's words) is not asked for. Only at a clause's start, never a known
+    package's name, and only when a verb of its own follows the colon.
+    """
+    item = items[index]
+    if item.mode != "none" or not 1 <= len(item.tokens) <= 2:
+        return False
+    before = state.text.work[: item.span[0]].rstrip(" \t" + state.text.BLANK)
+    if before and before[-1] not in ".!?;\n":
+        return False
+    if not _OWN_VERB.match(state.text.work, item.span[1]):
+        return False
+    return not any(known(state, state.text.raw(t.start, t.end)) for t in item.tokens)

@@ -119,6 +119,7 @@ from oic_ai.tools.planner.rules.package_statements import (
     with_what,
 )
 from oic_ai.tools.planner.rules.package_swaps import corrected, replace_pointing, replacements
+from oic_ai.tools.planner.rules.package_tables import table_packages
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token, line_breaks, split_items, tokenize
 from oic_ai.tools.planner.words import (
@@ -149,6 +150,7 @@ def rule_packages(state: PlanState) -> None:
             # "dist: ubuntu24" once the target is read, "kernel:" heading its keys: a field
             state.text.consume(*key.span("key"), "context")
     replacements(state, _resolve_item)
+    table_packages(state, _resolve_item)  # "| extra rpms | podman, tmux, git |"
     excepted = all_but(state)  # "keep everything but gnupg", before "X can stay" is read
     for set_to, capabilities in kernel_set_to(state):  # "switch the kernel to the rt one"
         apply_capabilities(state, set_to, capabilities)
