@@ -219,6 +219,7 @@ def removal_aliases(state: PlanState, written: str, token: str) -> tuple[str, ..
 
 
 _VAGUE_NOUNS = frozenset("thing things stuff".split())
+_SWITCHED_ON = frozenset("enforcing enforced enabled active".split())
 
 
 def qualifies(capabilities: Sequence[Capability], word: str) -> bool:
@@ -230,6 +231,8 @@ def qualifies(capabilities: Sequence[Capability], word: str) -> bool:
     """
     if word in RETRIEVAL_WORDS or word in SOFTWARE_NOUNS or word in _VAGUE_NOUNS:
         return True  # "forget the remote desktop thing": a vague noun heads the phrase
+    if word in _SWITCHED_ON:
+        return True  # "SELinux enforcing", "audit logging enabled": the state it is to be in
     if word.removesuffix("s") in SOFTWARE_NOUNS:
         return True
     return any(

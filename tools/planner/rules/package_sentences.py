@@ -353,8 +353,11 @@ SAID_OF = re.compile(
     r"(?=\s*(?:$|[\n.;,!)])))"
     r"|(?P<on>(?:is|are|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be|have\s+to\s+be)"
     rf"\s+(?:included|installed|present|available|added|there|{_IN_IT})"
-    # "systemd-timesyncd is enough for us", "busybox will do": the one that is wanted
-    r"|(?:is|are)\s+(?:enough|sufficient|good\s+enough)|will\s+do|suffices"
+    # "systemd-timesyncd is enough for us", "busybox will do": the one that is wanted (not
+    # "ansible will do that after first boot": a tool that will do a job)
+    r"|(?:is|are)\s+(?:enough|sufficient|good\s+enough)|suffices"
+    r"|will\s+do(?!\s+(?:that|it|this|those|them|so|all|most|some|any|what)\b"
+    r"|\s+the\s+(?!job\b|trick\b))"
     # "jq and htop are needed", "curl is required": a need said of the names
     r"|(?:is|are)\s+(?:(?:also|still|really|definitely|absolutely)\s+)?"
     r"(?:needed|required|wanted|necessary|essential|mandatory|a\s+must))"

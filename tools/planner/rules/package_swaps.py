@@ -16,7 +16,11 @@ from typing import Literal
 
 from oic_ai.tools.planner.asking import IMPERATIVES
 from oic_ai.tools.planner.rules.capability_words import find_capabilities
-from oic_ai.tools.planner.rules.package_apply import add_packages, remove_packages
+from oic_ai.tools.planner.rules.package_apply import (
+    add_packages,
+    apply_capabilities,
+    remove_packages,
+)
 from oic_ai.tools.planner.rules.package_names import known
 from oic_ai.tools.planner.rules.package_places import worked_on
 from oic_ai.tools.planner.rules.package_sentences import REPLACE
@@ -333,3 +337,91 @@ def _label(state: PlanState, items: Sequence[Item], index: int) -> bool:
     if not _OWN_VERB.match(state.text.work, item.span[1]):
         return False
     return not any(known(state, state.text.raw(t.start, t.end)) for t in item.tokens)
+
+
+# "make sure it does", "yes, make sure it has it": the answer to the question before
+_MAKE_SURE = re.compile(
+    r"\b(?:make\s+sure|ensure|be\s+sure)\s+(?:that\s+)?(?P<rest>(?:it|the\s+image)\s+"
+    r"(?:does|do|has(?:\s+(?:it|that|one))?|is|includes?\s+(?:it|that)))\b"
+    r"(?!\s+(?:not|n't)\b)"
+)
+# "does it have docker?", "will it come with a firewall?", "is chrony in there?"
+_ASKED_FOR = re.compile(
+    r"\b(?:does|do|will|would|can)\s+(?:it|the\s+image|this(?:\s+image)?)\s+"
+    r"(?:have|include|contain|ship(?:\s+with)?|come\s+with)\s+(?:an?\s+|the\s+|any\s+)?"
+    r"(?P<what>[a-z0-9][\w.+-]*(?:\s+[a-z0-9][\w.+-]*)?)\s*\?"
+)
+
+
+def made_sure(state: PlanState) -> None:
+    """Add what the question before asked about, when the request says to make sure of it.
+
+    "does it have docker?" then "make sure it does": docker is asked for. Only a question
+    of the turn before that names one known package or capability; "make sure it does
+    not" and a question about anything else leave the words to be reported.
+    """
+    # ("make sure" may already be read as a polite opening: the rest must be unread)
+    said = [
+        m
+        for m in _MAKE_SURE.finditer(state.text.original.lower())
+        if state.text.work[m.start("rest") : m.end()]
+        == state.text.original[m.start("rest") : m.end()].lower()
+    ]
+    asked = list(_ASKED_FOR.finditer(state.earlier.lower()))
+    if not said or len(asked) != 1:
+        return
+    what = asked[0].group("what")
+    tokens = [
+        t
+        for t in tokenize(state.text.work)
+        if t.kind == "word" and said[0].start() <= t.start < said[0].end()
+    ]
+    item = Item("add", tokens, "sure")
+    capabilities = find_capabilities(state.catalog, what)
+    if len(capabilities) == 1:
+        apply_capabilities(state, item, capabilities)  # "docker": the capability's packages
+    elif not capabilities and known(state, what):
+        add_packages(state, item, [what], what)
+    else:
+        return
+    state.text.consume(said[0].start("rest"), said[0].end())
+    state.warn(f"read 'make sure it does' as: add {what}, as the question before asked")
+
+
+# the languages people say they write, and the capability that builds or runs each
+_LANGUAGES = {"python": "python", "python3": "python", "c": "c-compiler", "c++": "c-compiler"}
+_LANGUAGE = r"(?:python3?|c\+\+|c)"
+_SOME = r"(?:(?:a\s+(?:bit|little)\s+of|some|also)\s+)?"
+# "Students write Python and a bit of C", "we code in python", "they program in C++"
+_WRITE_IN = re.compile(
+    r"\b(?:write|writes|writing|code|codes|coding|program|programs|programming)\s+"
+    rf"(?:in\s+)?{_SOME}(?P<langs>{_LANGUAGE}(?:\s*(?:,|\band\b|&|\+|\bplus\b)\s*{_SOME}"
+    rf"{_LANGUAGE})*)(?=\s*(?:$|[,.;!?)\n]))",
+    re.IGNORECASE,
+)
+
+
+def written_languages(state: PlanState) -> None:
+    """Add what the languages people say they write need: "students write Python and C".
+
+    Each language named right after "write", "code" or "program" (in) stands for its
+    capability (python: python3 and pip; C and C++: the compilers). Only those languages,
+    each a capability of the catalog, and only ending the clause ("write Python scripts
+    for ..." says what is written, not which toolchain).
+    """
+    for match in state.text.matches(_WRITE_IN):
+        langs = re.findall(_LANGUAGE, match.group("langs"), re.IGNORECASE)
+        capabilities = [
+            state.catalog.capabilities[_LANGUAGES[lang.lower()]]
+            for lang in dict.fromkeys(lang.lower() for lang in langs)
+            if _LANGUAGES[lang.lower()] in state.catalog.capabilities
+        ]
+        if not capabilities:
+            continue
+        tokens = [
+            t
+            for t in tokenize(state.text.work)
+            if t.kind == "word" and match.start() <= t.start < match.end()
+        ]
+        apply_capabilities(state, Item("add", tokens, "write"), capabilities)
+        state.text.consume(*match.span())

@@ -118,7 +118,13 @@ from oic_ai.tools.planner.rules.package_statements import (
     server_side,
     with_what,
 )
-from oic_ai.tools.planner.rules.package_swaps import corrected, replace_pointing, replacements
+from oic_ai.tools.planner.rules.package_swaps import (
+    corrected,
+    made_sure,
+    replace_pointing,
+    replacements,
+    written_languages,
+)
 from oic_ai.tools.planner.rules.package_tables import table_packages
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token, line_breaks, split_items, tokenize
@@ -163,6 +169,8 @@ def rule_packages(state: PlanState) -> None:
     read_name_parts(state)  # "the nginx plugin for certbot": python3-certbot-nginx
     said_of(state, _resolve_item)
     replace_pointing(state)
+    made_sure(state)  # "does it have docker?" then "make sure it does"
+    written_languages(state)  # "students write Python and a bit of C"
     picks = _picked(state)
     siblings = shared_noun_siblings(state)  # "X plus the good and bad plugins"
     kept = keeps(state)
