@@ -426,7 +426,7 @@ SUGGESTED = re.compile(
     r"|proposes|says|said)"
     rf"\s+(?:an?\s+|the\s+)?(?P<names>{NAMES})"
     # "app team says firefox-esr not chromium": the one they name in place of another
-    rf"(?=\s*(?:$|[\n.;!)])|,?\s+not\s+(?:the\s+)?{NAME}\s*(?:$|[\n.;!,)]))"
+    rf"(?=\s*(?:$|[\n.;!)])|,?\s+not\s+(?:the\s+)?(?:{NAME})\s*(?:$|[\n.;!,)]))"
 )
 # the same negated, as tickets and user stories write it: "MUST NOT include openssh-server",
 # "it shouldn't ship with telnet", "must never contain: a, b"

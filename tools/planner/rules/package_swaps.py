@@ -27,7 +27,7 @@ from oic_ai.tools.planner.rules.package_sentences import REPLACE
 from oic_ai.tools.planner.rules.package_statements import names_software_word
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token, tokenize
-from oic_ai.tools.planner.words import FILLER
+from oic_ai.tools.planner.words import ADVERBS, FILLER
 
 Resolve = Callable[[PlanState, Item], None]
 
@@ -182,10 +182,13 @@ def corrected(state: PlanState, items: Sequence[Item]) -> list[Item]:
             state.text.consume(*item.span, "context")  # "compliance: no compilers"
             continue
         words = item.words
-        if item.mode == "remove" and len(words) >= 2 and words[-1] in _LIST_PARTS:
-            named = [t for t in item.tokens[:-1] if t.text not in FILLER]
-            if len(named) == 1 and known(state, state.text.raw(named[0].start, named[0].end)):
-                item = Item(item.mode, named, item.verb, item.aside_by)
+        said = list(item.tokens)
+        while said and said[-1].text in ADVERBS:
+            said.pop()  # "remove the nftables row please"
+        if item.mode == "remove" and len(said) >= 2 and said[-1].text in _LIST_PARTS:
+            on_it = [t for t in said[:-1] if t.text not in FILLER]
+            if len(on_it) == 1 and known(state, state.text.raw(on_it[0].start, on_it[0].end)):
+                item = Item(item.mode, on_it, item.verb, item.aside_by)
         if _stated_wanted(state, item):
             item = Item("add", item.tokens[:-1], "required", item.aside_by)
             words = item.words
