@@ -46,7 +46,7 @@ _PLACEHOLDER = re.compile(
     # tool it ships
     r"|(?:whatever|whichever|the)\s+package(?=\s+(?:that\s+)?(?:gives|provides|ships|has)\b)"
     r"|(?:a|an|some|any)\s+(?:(?:small|simple|lightweight|good|decent)\s+)?"
-    r"(?:tool|package|agent|daemon|utility|program|service|software|app)s?)"
+    r"(?:tool|package|agent|daemon|utility|program|service|software|app|way|means)s?)"
     r"\s+(?:(?:that\s+)?(?:gives|provides|ships|has)(?:\s+(?:me|us|you))?"
     r"|(?:that|which)(?:\s+(?:can|will|lets?\s+us|allows?\s+us\s+to))?"
     # "whatever lets python talk to serial ports": what it lets, said right after it
@@ -89,6 +89,10 @@ _THE_REQUEST = re.compile(
     r"\b(?:is|isn'?t|was|would|could|will)\s+(?:that|this|it)(?:\s+(?:be|really))?\s+$",
     re.IGNORECASE,
 )
+# "a way to read the temperature sensors" asks for what does it; "is there a way to ..."
+# and "whether there's a way to ..." ask whether it can be done
+_A_WAY = re.compile(r"(?:a|an|some|any)\s+(?:[a-z]+\s+)?(?:way|means)", re.IGNORECASE)
+_WHETHER = re.compile(r"\b(?:there(?:'s|\s+is|\s+are|\s+was)?|whether|if|any)\s+$", re.IGNORECASE)
 # words that open a description but say nothing of what the package does
 _OPENING = re.compile(
     r"^(?:(?:we|i|us|you)\s+(?:can\s+|could\s+)?|can\s+|to\s+|helps?\s+(?:us\s+)?"
@@ -132,6 +136,8 @@ def read_described(state: PlanState) -> list[Described]:
             # that something you can do?": the request itself, asked about
             state.text.consume(*match.span(), "context")
             continue
+        if _A_WAY.match(match.group()) and _WHETHER.search(before):
+            continue  # "is there a way to put a banner in": a question, left to be asked
         what, end = match.group("what"), match.end()
         quote = state.text.work[match.start() - 1 : match.start()] if match.start() else ""
         if quote in ("'", '"') and f"{quote} " in f"{what} ":
@@ -208,6 +214,15 @@ def pick(
         near = [(s, c) for s, c in scored if c in named and s >= floor]
         if len(near) == 1:
             return near[0][1], scored
+        if (
+            len(named) == 1
+            and scored[0][1] is named[0]
+            and scored[0][0] >= _SUGGEST
+            and scored[0][0] - (scored[1][0] if len(scored) > 1 else -1.0) >= MARGIN
+        ):
+            # "a way to get on wifi": the one capability it names is also the nearest, by
+            # a clear margin, though a short description is near nothing by much
+            return named[0], scored
         if near:
             scored = near
     best, second = scored[0][0], (scored[1][0] if len(scored) > 1 else -1.0)

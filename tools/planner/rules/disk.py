@@ -52,7 +52,8 @@ _DISK_SIZE = re.compile(
 )
 # a mount point judged in the clause right before "make it N": "/boot/efi is overkill, "
 _MOUNT_JUDGED = re.compile(
-    r"(?<![\w.~-])/[\w./-]*[^\n.;!?]*?" + SIZE_JUDGED
+    r"(?<![\w.~-])/[\w./-]*[^\n.;!?]*?"
+    + SIZE_JUDGED
     + r"[\s\x1f]*[,;:-]+[\s\x1f]*(?:(?:so|just|then|please|pls)\s+)?$"
 )
 _PARTITION_BEFORE = re.compile(r"\bpartition\s*[,:;]?\s*(?:-+\s*)?(?:please\s+|just\s+)?$")

@@ -422,6 +422,8 @@ def by_means_of(state: PlanState, item: Item) -> Item:
     ("send logs via the vpn") stays whole for the other readings.
     """
     tokens = item.tokens
+    if (linked := _over_a_link(state, item)) is not None:
+        return linked
     if item.mode != "add" or len(tokens) < 3 or tokens[-2].text not in ("through", "via"):
         return item
     last = tokens[-1]
@@ -436,3 +438,35 @@ def by_means_of(state: PlanState, item: Item) -> Item:
     ):
         return item
     return Item(item.mode, [last], item.verb, item.aside_by)
+
+
+# the links a device is attached by: "a gps over usb serial", "a modem over usb"
+_LINKS = frozenset(
+    "usb serial uart i2c spi gpio rs485 rs-485 rs232 rs-232 ttl bluetooth ble can canbus "
+    "ethernet pcie m.2 mpcie nmea".split()
+)
+
+
+def _over_a_link(state: PlanState, item: Item) -> Item | None:
+    """The device an item names, without the link it is attached by ("a gps over usb").
+
+    "a gps over usb serial": what is asked for is the capability the words before "over"
+    name; the words after it are the bus or port (usb, serial, i2c ...), nothing to
+    install by themselves. Only when those words are all links and the words before name
+    a capability of the catalog and nothing else.
+    """
+    words_ = item.words
+    if item.mode != "add" or "over" not in words_:
+        return None
+    at = words_.index("over")
+    device, link = item.tokens[:at], words_[at + 1 :]
+    if not link or not all(w in _LINKS for w in link):
+        return None
+    said = [t for t in device if t.text not in FILLER]
+    if not said or len(said) > 3:
+        return None
+    said_words = words(" ".join(t.text for t in said))
+    found = find_capabilities(state.catalog, " ".join(said_words))
+    if not found or not all(covered_words(found, said_words)):
+        return None  # "a sensor over i2c": no capability is the whole of what is named
+    return Item(item.mode, device, item.verb, item.aside_by)

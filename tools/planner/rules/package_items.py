@@ -477,6 +477,8 @@ def join_split_names(state: PlanState, tokens: list[Token]) -> list[Token]:
     return joined
 
 
+# a known name in parentheses right after words that describe it: "slurm client (slurmd)"
+_SPELT_OUT = re.compile(r"\s*\(\s*(?P<name>[a-z0-9][a-z0-9+._-]*)\s*\)")
 # the most words one split name is read from ("fonts noto color emoji")
 _MOST_PARTS = 4
 
@@ -493,6 +495,9 @@ def _joined_name(
         return None
     if not all(PACKAGE_TOKEN.match(t.text) for t in run):
         return None
+    spelt = _SPELT_OUT.match(state.text.original, run[-1].end)
+    if spelt and _known(state, spelt.group("name")):
+        return None  # "slurm client (slurmd)": the name in parentheses is the one meant
     written = [state.text.raw(t.start, t.end) for t in run]
     if size == 2 and all(_known(state, w) for w in written):
         return None  # "vim tmux": two names side by side

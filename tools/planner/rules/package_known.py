@@ -142,10 +142,14 @@ def _written_as_is(state: PlanState, name: str) -> bool:
     ):
         return True
     # a product's name as products are written ("GIMP", "Thonny", "Git") in a list of
-    # what to install: "LibreOffice, GIMP, and Thonny", "with Vim and Git"
+    # what to install or the one to use: "LibreOffice, GIMP, and Thonny", "with Vim and
+    # Git", "we're using Thonny this term"
     if not re.fullmatch(r"[a-z][a-z0-9]{2,15}", name):
         return False
     spelt = "|".join(re.escape(s) for s in (name.upper(), name.capitalize()))
-    verbs = r"install|add|need|want|with|plus|and|&|remove|drop|delete|uninstall|purge"
+    verbs = (
+        r"install|add|need|want|with|plus|and|&|remove|drop|delete|uninstall|purge"
+        r"|use|using|(?:switch|switching|move|moving|go|going)\s+(?:over\s+)?(?:to|with)"
+    )
     listed = rf"(?:\b(?:{verbs})\s+(?:the\s+)?|\w,\s+(?:and\s+)?)(?:{spelt})"
     return re.search(rf"{listed}(?![\w+-]|\.\w)", state.text.original) is not None

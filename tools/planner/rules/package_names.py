@@ -219,6 +219,7 @@ def removal_aliases(state: PlanState, written: str, token: str) -> tuple[str, ..
 
 
 _VAGUE_NOUNS = frozenset("thing things stuff".split())
+_SWITCHED_ON = frozenset("enforcing enforced enabled active".split())
 
 
 def qualifies(capabilities: Sequence[Capability], word: str) -> bool:
@@ -230,6 +231,8 @@ def qualifies(capabilities: Sequence[Capability], word: str) -> bool:
     """
     if word in RETRIEVAL_WORDS or word in SOFTWARE_NOUNS or word in _VAGUE_NOUNS:
         return True  # "forget the remote desktop thing": a vague noun heads the phrase
+    if word in _SWITCHED_ON:
+        return True  # "SELinux enforcing", "audit logging enabled": the state it is to be in
     if word.removesuffix("s") in SOFTWARE_NOUNS:
         return True
     return any(
@@ -538,6 +541,12 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "bring up can0", "500k bitrate", "from the ubuntu repos", "docs say"
     if found is not None and _OBJECT_AFTER.match(state.text.work, found.end):
         return False  # "configure it to keep the logs": a verb and its object, no name
+    if (
+        found is not None
+        and item.verb not in _STRONG_VERBS
+        and _DEFINITE_OBJECT.match(state.text.work, found.end)
+    ):
+        return False  # "also compress the output as xz": a verb and the thing it acts on
     if found is not None and _SUBJECT_OF.match(state.text.work, found.end):
         return False  # "the codecs need them": the subject of a verb, not a thing asked for
     if found is not None and _ASSIGNED.match(state.text.work, found.end):
@@ -625,6 +634,7 @@ def _english_part(part: str) -> bool:
 
 # an object pronoun right after a word: the word is a verb ("configure it", "tune them")
 _OBJECT_AFTER = re.compile(r"\s+(?:it|them)\b")
+_DEFINITE_OBJECT = re.compile(r"\s+(?:the|its|this|that|these|those|our|my|your|their)\s+[a-z]")
 # a verb of needing or using and an object pronoun right after a word: the word is the
 # verb's subject ("the codecs need them", "our app uses it"), never a thing to install
 _SUBJECT_OF = re.compile(

@@ -64,8 +64,12 @@ def said_of(state: PlanState, _resolve_item: Resolve) -> None:
             state.text.consume(*match.span())
     for match in state.text.matches(SAID_OF):
         start, end = match.span("names")
-        if match.group("fronted") and not _clause_starts(state.text.work[:start]):
+        if (match.group("fronted") or match.group("gone")) and not _clause_starts(
+            state.text.work[:start]
+        ):
             continue  # "check nginx out", "try htop out": a verb's object, no removal
+        if match.group("absent") and not ENSURING.search(state.text.original[:start].lower()):
+            continue  # "gcc isn't installed" states; "make sure gcc isn't installed" asks
         on = match.group("on") or match.group("bare")
         mode: Literal["remove", "add"] = "add" if on else "remove"
         # the verb right before the names, or their first word ("drop a, b is enough")
@@ -84,6 +88,8 @@ def said_of(state: PlanState, _resolve_item: Resolve) -> None:
         marked = (
             match.group("bare")
             or match.group("banned")
+            or match.group("absent")
+            or match.group("gone")
             or re.search(r"install|add|includ", match.group("on") or "")
         )
         bare = marked and not is_english(match.group("names").split()[-1])
@@ -112,6 +118,7 @@ def said_of(state: PlanState, _resolve_item: Resolve) -> None:
             before = len(state.text.claims)
             if pattern in (MUST_HAVE, MUST_NOT_HAVE):  # "must include X": the verb said
                 verb = match.group("verb").split()[0]
+                verb = "have" if verb == "install" else verb  # "install a system with X"
             listed = mode == "add" or pattern is MUST_NOT_HAVE  # "there is no ssh server"
             items = list(split_items(part)) if listed else [Item(mode, part, verb)]
             for item in items:

@@ -291,13 +291,19 @@ def final_intent(state: PlanState) -> None:
     state.notes.append(f"only the last intent was kept: {', '.join(names)}")
 
 
+# a time said between the new name and the old: "thonny this term instead of geany",
+# "caddy for now rather than nginx"
+_FOR_NOW = (
+    r"(?:(?:(?:this|next|for\s+the|for\s+this)\s+(?:term|semester|year|quarter|release|sprint"
+    r"|round|time|cycle)|(?:for\s+)?now|from\s+now\s+on|going\s+forward)\s+)?"
+)
 REPLACE = re.compile(
     rf"\b(?:replace|swap|substitute|trade|exchange)\s+(?:the\s+)?(?P<old>{NAME})"
     rf"(?:\s+(?:out|over))?\s+(?:with|by|for)\s+"
     rf"(?:the\s+)?(?P<new>{NAME})\b"
     rf"|\bswitch(?:ing)?\s+from\s+(?P<old2>{NAME})\s+to\s+(?P<new2>{NAME})\b"
-    rf"|\b(?:(?:with|use|using|add|install)\s+)?(?P<new3>{NAME})\s+(?:instead\s+of|rather\s+than|"
-    rf"in\s+place\s+of)\s+(?:the\s+)?(?P<old3>{NAME})\b"
+    rf"|\b(?:(?:with|use|using|add|install)\s+)?(?P<new3>{NAME})\s+{_FOR_NOW}(?:instead\s+of|"
+    rf"rather\s+than|in\s+place\s+of)\s+(?:the\s+)?(?P<old3>{NAME})\b"
     # "change apache to nginx", "move the web server from apache over to caddy": read only
     # when both sides name software (the caller checks), never "change the hostname to gw1"
     rf"|\b(?:change|changing|switch|switching|move|moving|migrate|migrating|go|going|convert)"
@@ -331,6 +337,7 @@ _IN_IT = (
 )
 SAID_OF = re.compile(
     rf"\b(?P<names>{NAMES})"
+    r"(?:,?\s+(?:etc\b\.?|and\s+so\s+on|and\s+the\s+like))?"  # "gcc, make etc must not be"
     # "zsh itself obviously needs to be installed": adverbs between the name and its verb
     r"(?:\s+(?:itself|themselves|also|too|really|obviously|definitely|absolutely|still))*"
     r"\s+(?:"
@@ -346,12 +353,20 @@ SAID_OF = re.compile(
     r"(?=\s*(?:$|[\n.;,!)])))"
     r"|(?P<on>(?:is|are|should\s+be|must\s+be|needs?\s+to\s+be|has\s+to\s+be|have\s+to\s+be)"
     rf"\s+(?:included|installed|present|available|added|there|{_IN_IT})"
-    # "systemd-timesyncd is enough for us", "busybox will do": the one that is wanted
-    r"|(?:is|are)\s+(?:enough|sufficient|good\s+enough)|will\s+do|suffices"
+    # "systemd-timesyncd is enough for us", "busybox will do": the one that is wanted (not
+    # "ansible will do that after first boot": a tool that will do a job)
+    r"|(?:is|are)\s+(?:enough|sufficient|good\s+enough)|suffices"
+    r"|will\s+do(?!\s+(?:that|it|this|those|them|so|all|most|some|any|what)\b"
+    r"|\s+the\s+(?!job\b|trick\b))"
     # "jq and htop are needed", "curl is required": a need said of the names
     r"|(?:is|are)\s+(?:(?:also|still|really|definitely|absolutely)\s+)?"
     r"(?:needed|required|wanted|necessary|essential|mandatory|a\s+must))"
     r"|(?P<bare>installed|included|preinstalled|pre-installed)(?=\s*(?:$|[\n.;]))"
+    # "make sure gcc and gdb aren't in there": read only after "make sure" (said_of checks)
+    r"|(?P<absent>(?:is|are)(?:\s+not|n't)|isn't|aren't)"
+    rf"\s+(?:installed|included|present|there|{_IN_IT})(?=\s*(?:$|[\n.;,!)]))"
+    # "jq removed, add htop": a changelog's line, the name and what was done to it
+    r"|(?P<gone>removed|dropped|deleted|uninstalled|purged)(?=\s*(?:$|[\n.;,!]))"
     # the object before its verb, as terse notes and second-language English put it:
     # "chrony remove, timesyncd is enough", "nano out", "mosquitto we don't need anymore"
     r"|(?P<fronted>(?:remove|drop|delete|uninstall|purge|out)(?:\s+(?:please|pls|too))?"
@@ -364,7 +379,11 @@ SAID_OF = re.compile(
 # verb of having; a statement elsewhere ("it must boot"), here it asks for what follows
 MUST_HAVE = re.compile(
     r"\b(?:must|should|shall|has\s+to|have\s+to|needs?\s+to|will\s+need\s+to)"
-    r"\s+(?:also\s+)?(?P<verb>have|carry|contain|include|ship(?:\s+with)?|come\s+with|bring)"
+    r"\s+(?:also\s+)?(?P<verb>have|carry|contain|include|ship(?:\s+with)?|come\s+with|bring"
+    # "Then it should install a system with nginx and openssh-server" (an installer's
+    # acceptance criterion): what the system it installs holds
+    r"|install\s+(?:a|an|the)\s+(?:[a-z-]+\s+)?(?:system|image|os|machine|box|server|host)"
+    r"\s+(?:with|that\s+has|having))"
     rf"\s*:?\s+(?P<names>{NAMES})\b"
 )
 # "it should boot into chromium fullscreen", "the panel launches firefox in kiosk mode": the
@@ -397,15 +416,17 @@ DECIDED = re.compile(
     rf"\s+(?:an?\s+|the\s+)?(?P<names>{NAME})"
     r"(?='s\b|\s*(?:$|[\n.;,!)])|\s+instead\b)"
 )
-# "They mentioned usbguard.", "the auditors recommended aide and auditd": a package somebody
-# else named for the image, the sentence ending on the names (only known names count; "we",
-# "you" and "I" mentioning something point back at the conversation)
+# "They mentioned usbguard.", "the auditors recommended aide and auditd", "app team says
+# firefox-esr not chromium": a package somebody else named for the image, the sentence
+# ending on the names (only known names count; "we", "you" and "I" mentioning something
+# point back at the conversation)
 SUGGESTED = re.compile(
     r"(?<![\w'-])(?!(?:i|we|you)\s)[a-z][\w-]*(?:\s+(?:also|even|specifically|explicitly))?"
     r"\s+(?P<verb>mentioned|mentions|suggested|suggests|recommended|recommends|proposed"
-    r"|proposes)"
+    r"|proposes|says|said)"
     rf"\s+(?:an?\s+|the\s+)?(?P<names>{NAMES})"
-    r"(?=\s*(?:$|[\n.;!)]))"
+    # "app team says firefox-esr not chromium": the one they name in place of another
+    rf"(?=\s*(?:$|[\n.;!)])|,?\s+not\s+(?:the\s+)?(?:{NAME})\s*(?:$|[\n.;!,)]))"
 )
 # the same negated, as tickets and user stories write it: "MUST NOT include openssh-server",
 # "it shouldn't ship with telnet", "must never contain: a, b"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Literal
 
 from oic_ai.stores.capability_catalog import Capability, words
 from oic_ai.stores.vocabulary import (
@@ -104,7 +103,6 @@ from oic_ai.tools.planner.rules.package_products import products_of_added
 from oic_ai.tools.planner.rules.package_said import points_back, said_of
 from oic_ai.tools.planner.rules.package_sentences import NAME as _NAME
 from oic_ai.tools.planner.rules.package_sentences import (
-    REPLACE,
     final_intent,
     from_repository,
     in_path,
@@ -117,10 +115,17 @@ from oic_ai.tools.planner.rules.package_sentences import (
 from oic_ai.tools.planner.rules.package_statements import (
     fetched_from_a_repository,
     from_a_repository,
-    names_software_word,
     server_side,
     with_what,
 )
+from oic_ai.tools.planner.rules.package_swaps import (
+    corrected,
+    made_sure,
+    replace_pointing,
+    replacements,
+    written_languages,
+)
+from oic_ai.tools.planner.rules.package_tables import table_packages
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token, line_breaks, split_items, tokenize
 from oic_ai.tools.planner.words import (
@@ -150,7 +155,8 @@ def rule_packages(state: PlanState) -> None:
         if key.group("key").lower() in field_keys() and not rest.strip(" \t" + state.text.BLANK):
             # "dist: ubuntu24" once the target is read, "kernel:" heading its keys: a field
             state.text.consume(*key.span("key"), "context")
-    _replacements(state)
+    replacements(state, _resolve_item)
+    table_packages(state, _resolve_item)  # "| extra rpms | podman, tmux, git |"
     excepted = all_but(state)  # "keep everything but gnupg", before "X can stay" is read
     for set_to, capabilities in kernel_set_to(state):  # "switch the kernel to the rt one"
         apply_capabilities(state, set_to, capabilities)
@@ -162,7 +168,9 @@ def rule_packages(state: PlanState) -> None:
     _described(state)
     read_name_parts(state)  # "the nginx plugin for certbot": python3-certbot-nginx
     said_of(state, _resolve_item)
-    _replace_pointing(state)
+    replace_pointing(state)
+    made_sure(state)  # "does it have docker?" then "make sure it does"
+    written_languages(state)  # "students write Python and a bit of C"
     picks = _picked(state)
     siblings = shared_noun_siblings(state)  # "X plus the good and bad plugins"
     kept = keeps(state)
@@ -176,7 +184,7 @@ def rule_packages(state: PlanState) -> None:
     joined = join_split_names(state, tokens)  # "tcp dump", "h top": one name each
     items = read_joined(state, list(split_items(joined, line_breaks(state.text.work))), tokens)
     items = [split_slashed(state, item) for item in items]
-    items = name_sentences(state, negation_scope(items))
+    items = corrected(state, name_sentences(state, negation_scope(items)))
     purposes = 0
     for index, item in enumerate(items):
         item = instead_of_the_last(state, items, index)  # "rm X, Y instead": Y is added
@@ -541,64 +549,6 @@ def _described(state: PlanState) -> None:
             f"read '{' '.join(state.text.raw(start, end).split())}' as {capability.name} "
             f"({', '.join(packages)}); name the package if you meant another"
         )
-
-
-# "replace it please", "swap that": the old one points back, the new one is named elsewhere
-_REPLACE_POINTING = re.compile(
-    r"\b(?:replace|swap|substitute)\s+(?:it|that|this)\b(?!\s+(?:with|by|for|out)\b)"
-)
-
-
-def _replace_pointing(state: PlanState) -> None:
-    """Replace the one package the request takes out with the one other name it mentions.
-
-    "tmux is not needed, colleague uses screen. Replace it please": "it" is tmux, which
-    the request already removes; the new one is the only other known package name the
-    request says (screen). One of each, or the clause is left to be reported.
-    """
-    for match in state.text.matches(_REPLACE_POINTING):
-        old = [*state.remove, *state.absent]
-        if len(old) != 1:
-            continue
-        others = {
-            state.text.raw(t.start, t.end)
-            for t in tokenize(state.text.work)
-            if t.kind == "word"
-            and not (match.start() <= t.start < match.end())
-            and t.text not in FILLER
-            and _known(state, state.text.raw(t.start, t.end))
-            and state.text.raw(t.start, t.end) not in old
-        }
-        if len(others) != 1:
-            continue
-        new = others.pop()
-        part = [t for t in tokenize(state.text.work) if t.kind == "word" and t.text == new]
-        add_packages(state, Item("add", part[:1], "replace"), [new], new)
-        state.text.consume(*match.span())
-        state.warn(f"read 'replace it' as: {old[0]} out, {new} in")
-
-
-def _replacements(state: PlanState) -> None:
-    """Replace one package with another ("podman instead of docker"): remove one, add one."""
-    tokens = tokenize(state.text.work)
-    for match in state.text.matches(REPLACE):
-        old = next(g for g in ("old", "old2", "old3", "old4") if match.group(g))
-        new = next(g for g in ("new", "new2", "new3", "new4") if match.group(g))
-        if old == "old4" and not all(
-            names_software_word(state, match.group(g)) for g in (old, new)
-        ):
-            continue  # "change the hostname to gw1": no package on either side
-        pairs: tuple[tuple[str, Literal["remove", "add"]], ...] = ((old, "remove"), (new, "add"))
-        before = len(state.text.claims)
-        for group, mode in pairs:
-            start, end = match.span(group)
-            part = [t for t in tokens if t.kind == "word" and start <= t.start < end]
-            if part:
-                _resolve_item(state, Item(mode, part, "replace"))
-        if len(state.text.claims) > before:
-            state.text.consume(*match.span())
-        # else "the mirror at mirror.corp.local instead of the public one": no package on
-        # either side; the words stay for the other rules, and are reported if none reads them
 
 
 _MAX_ITEM_WORDS = 8
