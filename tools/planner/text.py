@@ -107,6 +107,14 @@ def _bullets_joined(match: re.Match[str]) -> str:
 _NO_APOSTROPHE = re.compile(
     r"\b(should|would|could|must|need|does|do|did|is|are|was|were|has|have|had)nt\b", re.I
 )
+# "it's" typed without its apostrophe after "make sure" or "ensure", before a value or a
+# judgement: "make sure its 4GB not more" ("its 4GB disk" stays a possessive)
+_ITS_IS = re.compile(
+    r"\b((?:make\s+sure|ensure|check\s+(?:that\s+)?|so)\s+)its\b(?=\s+(?:\d[\d.]*\s*[a-z]*"
+    r"(?:\s*[,.;!?]|\s+(?:not|and|or|max|at\s+most|only|please)\b|$)|not\b|still\b|only\b|"
+    r"just\b|already\b|enough\b|fine\b|ok(?:ay)?\b))",
+    re.IGNORECASE,
+)
 # sudo named in a clause, then a user who "needs it" in the next one of the same sentence:
 # "svc must not have sudo, qa_audit needs it" reads "qa_audit needs sudo"
 _SUDO_IT = re.compile(
@@ -201,6 +209,7 @@ class RequestText:
                 lambda m: (m.group(1) or m.group(3)) + ("ithout" if m.group(2) else "ith"), text
             )
             text = _NO_APOSTROPHE.sub(r"\1n't", text)
+            text = _ITS_IS.sub(r"\1it's", text)
             text = _USER_BULLETS.sub(_bullets_joined, text)
             text = _SUDO_IT.sub(r"\1 sudo", text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)

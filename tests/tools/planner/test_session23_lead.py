@@ -169,3 +169,20 @@ def test_selinux_and_its_mode_apart_in_one_clause_turn_it_on() -> None:
 def test_selinux_said_not_enforcing_is_no_request() -> None:
     plan = plan_on(EL10, "selinux is not enforcing on our old boxes, add htop")
     assert added(plan) == ["htop"]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["ok nvm. disk 4GB is fine, make sure its 4GB not more", "fine, just ensure its still 4GB"],
+)
+def test_its_typed_for_it_is_after_make_sure_asks_nothing_more(request_text: str) -> None:
+    text = template_text(UBUNTU).replace("size: 3584MiB", "size: 4GB")
+    plan = plan_request(request_text, text, mode="refine")
+    assert plan.not_applied == []
+
+
+def test_its_as_a_possessive_stays_one() -> None:
+    from oic_ai.tools.planner.text import RequestText
+
+    said = "make sure its 4GB disk is ext4"
+    assert RequestText(said).original == said
