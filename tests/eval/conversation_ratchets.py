@@ -118,8 +118,9 @@ FULLY_RIGHT_FLOOR = {
     # tuned on from session 22: 203/218 (0 invented) with the lead's round and p3's
     "dev17": 0.93,
     # kept unseen in session 22 (writers ak and al): 135/228 (6 invented) with the
-    # session-start code 9eabc2b, 138/228 (6) at its end; tuned on from session 23
-    "dev18": 0.60,
+    # session-start code 9eabc2b, 138/228 (6) at its end; tuned on from session 23: 214/228
+    # (1 invented) with the lead's round, p4's and p5's
+    "dev18": 0.93,
     # kept unseen in session 23 (writers am and an): 171/228 (2 invented) with the
     # session-start code 52e8ead
     "dev19": 0.74,
@@ -157,8 +158,9 @@ INVENTED_CEILING = {
     # kept unseen in session 21: 4 with the session-start code; 0 with session 22's rounds
     # (tuned on; p3 found that RPM names with capitals counted as invented)
     "dev17": 0,
-    # kept unseen in session 22: 6 with the session-start code; tuned on from session 23
-    "dev18": 6,
+    # kept unseen in session 22: 6 with the session-start code; 1 with session 23's rounds
+    # (tuned on)
+    "dev18": 1,
     "dev19": 2,  # kept unseen in session 23: 2 with the session-start code
 }
 # parts kept unseen this session: a failure says how many, never which turns or names (a
