@@ -21,6 +21,34 @@ _ASKS_WHAT_WAS_DROPPED = re.compile(
 )
 
 
+# a question whether the image can do something: "can it turn the screen off at 11pm?",
+# "is it possible to set the timezone?", "could it log in by itself?"
+_CAN_IT = re.compile(
+    r"^\W*(?:(?:so|and|but|also|ok|okay)\W+)*(?:(?:can|could|will|would)\s+(?:it|the\s+image|this"
+    r"|the\s+template|the\s+box|the\s+device|we|i|you)\b|is\s+it\s+possible\b"
+    r"|is\s+there\s+a\s+way\b)",
+    re.IGNORECASE,
+)
+
+
+def _asked_beyond(request: str) -> list[str]:
+    """Questions whether the image can do what the bank knows no template holds."""
+    from oic_ai.tools.planner.bank import load_bank
+    from oic_ai.tools.questions import questions_of
+
+    asked = [q for q in questions_of(request).questions or (request,) if _CAN_IT.match(q)]
+    bank = load_bank() if asked else None
+    if bank is None:
+        return []
+    return [
+        f"'{' '.join(question.rstrip('?').split())}' — {match.label.reason}"
+        for question, match in zip(asked, bank.match(asked), strict=True)
+        if match.label is not None
+        and match.label.outcome == "not_applied"
+        and match.label.name != "vague"
+    ]
+
+
 def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Describe the session's template in answer to the request; the draft stays as it is."""
     from oic_ai.tools.explain_template import describe_template, topics_of
@@ -57,7 +85,7 @@ def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     impossible = [
         f"'{' '.join(request[item.start : item.end].split())}' — {item.label.reason}"
         for item in beyond_template(request)
-    ]
+    ] or _asked_beyond(request)
     if impossible:
         reasons = "; ".join(dict.fromkeys(entry.split(" — ", 1)[1] for entry in impossible))
         answer = f"That cannot be done in a template: {reasons}."

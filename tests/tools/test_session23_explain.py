@@ -127,3 +127,30 @@ def test_registering_a_machine_with_a_service_is_enrolment(said: str) -> None:
 
 def test_a_registry_is_no_registration() -> None:
     assert not beyond_template("add the registry mirror to docker")
+
+
+@pytest.mark.parametrize(
+    ("question", "reason"),
+    [
+        ("can it turn the screen off at 11pm and on again at 6am?", "actions at set times"),
+        ("is it possible to set the timezone to Europe/Berlin?", "the timezone, locale"),
+        ("could it log the kiosk user in by itself at boot?", "automatic login"),
+    ],
+)
+def test_a_question_whether_it_can_do_what_no_template_holds_is_reported(
+    agent: TemplateAgent, question: str, reason: str
+) -> None:
+    first = agent.generate("debian 13 minimal raw image with chromium and a user kiosk")
+    turn = agent.generate(question, session=first.session)
+    assert turn.template == first.template
+    assert len(turn.not_applied) == 1 and reason in turn.not_applied[0]
+
+
+@pytest.mark.parametrize("question", ["can it run docker?", "can it have more than one user?"])
+def test_a_question_about_what_a_template_can_hold_is_answered(
+    agent: TemplateAgent, question: str
+) -> None:
+    first = agent.generate("debian 13 minimal raw image")
+    turn = agent.generate(question, session=first.session)
+    assert turn.not_applied == []
+    assert not turn.message.startswith("That cannot be done")
