@@ -73,6 +73,7 @@ IMPERATIVES = frozenset(
         "enforce email notify alert rotate mirror validate provision deploy expose bind "
         "serve publish upload download fetch ping restrict isolate reserve dedicate "
         "preinstall pre-install preload blacklist whitelist unblock autostart persist "
+        "reboot restart shutdown "
         "wipe erase randomize randomise unlock unmask hide"
     ).split()
 )

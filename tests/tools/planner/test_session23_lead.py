@@ -186,3 +186,37 @@ def test_its_as_a_possessive_stays_one() -> None:
 
     said = "make sure its 4GB disk is ext4"
     assert RequestText(said).original == said
+
+
+@pytest.mark.parametrize(
+    "request_text", ["reboot it every night at 3am", "restart the box each sunday at 4am"]
+)
+def test_a_reboot_asked_for_is_reported_never_dropped(request_text: str) -> None:
+    plan = plan_on(UBUNTU, request_text)
+    assert plan.operations == []
+    assert len(plan.not_applied) == 1
+
+
+def test_machines_that_reboot_are_context() -> None:
+    plan = plan_on(UBUNTU, "add htop. the machines reboot every night anyway")
+    assert added(plan) == ["htop"]
+    assert plan.not_applied == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "args"),
+    [
+        ("Panic on oops and reboot after 10 seconds.", ["oops=panic", "panic=10"]),
+        ("reboot after 30 seconds on a kernel panic", ["panic=30"]),
+    ],
+)
+def test_the_kernels_panic_said_in_words(request_text: str, args: list[str]) -> None:
+    text = template_text(UBUNTU)
+    plan = plan_request(request_text, text, mode="refine")
+    assert [a for a in cmdline_of(apply_plan(text, plan).text) if "panic" in a] == args
+    assert plan.not_applied == []
+
+
+def test_a_reboot_delay_without_a_panic_is_no_kernel_option() -> None:
+    plan = plan_on(UBUNTU, "reboot after 10 seconds")
+    assert not any("panic" in str(op) for op in plan.operations)

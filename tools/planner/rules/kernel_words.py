@@ -149,6 +149,7 @@ def rule_kernel_described(state: PlanState) -> None:
     and an observed "quiet" is not read as a request for it.
     """
     _observed(state)
+    _panic_words(state)  # "panic on oops and reboot after 10 seconds"
     rule_all_cpu_options(state)  # "1-3 isolated, for all three options"
     _hugepages(state)  # "hugepages: 1G pages" is a page size, never hugepages=1G
     rule_kernel_order(state)  # "hugepages remove", "the isolcpus change to 2-3"
@@ -372,6 +373,29 @@ def _read_described(state: PlanState, described: _Described, start: int, end: in
                 continue
             text.consume(*match.span())
             add_cmdline_args(state, [f"{described.key}={value}"])
+
+
+# the kernel's panic behaviour in words: "panic on oops" is ``oops=panic``; "reboot after 10
+# seconds" beside a panic is ``panic=10`` (the seconds before the kernel reboots)
+_PANIC_ON_OOPS = re.compile(r"\bpanic\s+on\s+(?:an?\s+|kernel\s+)?oops(?:es)?\b")
+_REBOOT_AFTER = re.compile(
+    r"\b(?:and\s+)?(?:auto(?:matically)?[\s-]+)?reboot(?:s|ing)?\s+(?:automatically\s+)?"
+    r"(?:after|in)\s+(?P<seconds>\d{1,4})\s*(?:s|secs?|seconds?)\b"
+)
+
+
+def _panic_words(state: PlanState) -> None:
+    """Read "panic on oops" and, in a sentence about a panic, "reboot after N seconds"."""
+    text = state.text
+    for start, end in sentence_spans(split_clauses(text.original)):
+        if "panic" not in text.original[start:end].lower():
+            continue
+        for match in list(_PANIC_ON_OOPS.finditer(text.work, start, end)):
+            text.consume(*match.span())
+            add_cmdline_args(state, ["oops=panic"])
+        for match in list(_REBOOT_AFTER.finditer(text.work, start, end)):
+            text.consume(*match.span())
+            add_cmdline_args(state, [f"panic={match.group('seconds')}"])
 
 
 # SELinux in a mode: "SELinux enforcing", "selinux should be permissive", "enforcing SELinux",
