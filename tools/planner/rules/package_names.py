@@ -163,7 +163,7 @@ SOFTWARE_NOUNS = HEAD_NOUNS | frozenset(
     (
         "tooling suite stack components dependencies prerequisites libraries library drivers "
         "driver agents agent software bundle runtime toolkit toolchain broker userspace "
-        "user-space server"
+        "user-space server sdk sdks runtimes toolkits toolchains"
     ).split()
 )
 
@@ -439,6 +439,8 @@ def never_a_name(state: PlanState, token: str, written: str) -> bool:
 
     if len(token) < 2 or token in _PEOPLE or token in REFLEXIVE:
         return True  # "-y"; "the admins want X", "we install it ourselves": people
+    if token in SOFTWARE_NOUNS:
+        return True  # "add the acme sdk", "also the runtime": the kind of what is named
     flag = rf"(?<![\w.-])--?{re.escape(written)}(?![\w.+-])"
     if re.search(flag, state.text.original):
         return True
