@@ -257,7 +257,8 @@ def _outcome(
         if "base" in item.owners or (state.mode == "create" and item.owners):
             return ClauseOutcome(text=text, outcome="base", reason=_base(state))
         return ClauseOutcome(text=text, outcome="context")
-    if all(o == "context" for o in item.owners) and asks_for_component(text):
+    packages = [*state.add, *state.facts.packages]
+    if all(o == "context" for o in item.owners) and asks_for_component(text, packages):
         return report_component(state, text, _quoted(state, item))  # "also the X runtime"
     label = match.label if match is not None else None
     if label is None and match is not None and is_remark(item.tokens, match):

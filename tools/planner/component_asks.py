@@ -12,6 +12,7 @@ name and is left to the other readings, and so is "the same driver" (no name at 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from oic_ai.tools.edit_plan import ClauseOutcome
 from oic_ai.tools.planner.state import PlanState
@@ -40,13 +41,20 @@ _NO_NAME = frozenset(
 )
 
 
-def asks_for_component(text: str) -> bool:
-    """True when the clause ``text`` is only a named component asked for (see the module)."""
+def asks_for_component(text: str, packages: Iterable[str] = ()) -> bool:
+    """True when the clause ``text`` is only a named component asked for (see the module).
+
+    A component whose name words are all parts of one of ``packages`` (the request's and
+    the template's) is that package: "we need the oneAPI runtime" beside "apt install
+    intel-oneapi-runtime-libs".
+    """
     said = " ".join(text.lower().replace("’", "'").split()).strip(" .,;:!?")
     found = _FORM.fullmatch(said)
     if found is None:
         return False
     names = found.group("name").split()
+    if any(set(names) <= set(re.split(r"[-_.+]", package)) for package in packages):
+        return False
     return not any(word in _NO_NAME for word in names)
 
 
