@@ -25,7 +25,7 @@ _ROLES = (
 # words that lead a clause adding one more thing, and wishes that ask for one
 _LEAD = r"(?:(?:oh|and|also|plus|then|too),?\s+)*"
 _WISH = r"(?:(?:we|i)\s+(?:also\s+|will\s+|'ll\s+|would\s+)?(?:need|want|require)s?\s+)?"
-_DETERMINER = r"(?:(?:the|a|an|our|their|its)\s+)?"
+_DETERMINER = r"(?:(?:the|a|an)\s+)?"
 _NAME = r"[a-z0-9][\w.+-]*"
 _TAIL = r"(?:\s+(?:too|as\s+well|also|please|pls|thanks))*"
 _FORM = re.compile(

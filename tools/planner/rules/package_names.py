@@ -439,8 +439,6 @@ def never_a_name(state: PlanState, token: str, written: str) -> bool:
 
     if len(token) < 2 or token in _PEOPLE or token in REFLEXIVE:
         return True  # "-y"; "the admins want X", "we install it ourselves": people
-    if token in SOFTWARE_NOUNS:
-        return True  # "add the acme sdk", "also the runtime": the kind of what is named
     flag = rf"(?<![\w.-])--?{re.escape(written)}(?![\w.+-])"
     if re.search(flag, state.text.original):
         return True
@@ -524,6 +522,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "the fstab we do with ansible": a job done elsewhere, and its tool
     if known(state, written):
         return True
+    if token in SOFTWARE_NOUNS:
+        return False  # "add the acme sdk", "also the runtime": the kind of what is named
     if re.fullmatch(r"[\d.,:~+-]+", written):
         return False  # "change to 2-3", "1.5": a number or a range, never a name
     if item.verb == "said":
