@@ -220,3 +220,45 @@ def test_a_package_said_like_something_stays_a_package(said: str) -> None:
     plan = plan_after(ISO, USERS, said)
     assert "add_user" not in _ops(plan)
     assert added(plan), plan.not_applied
+
+
+# --- ROS tools named by their short name, and "can u" ----------------------------------------
+
+ROS = "ubuntu24-x86_64-ros2-robotics-raw.yml"
+
+
+@pytest.mark.parametrize(
+    ("said", "wanted"),
+    [
+        ("can u add the turtlesim package and rviz2", ["ros-jazzy-turtlesim", "ros-jazzy-rviz2"]),
+        ("could you add rviz", ["ros-jazzy-rviz2"]),
+        ("add turtlesim", ["ros-jazzy-turtlesim"]),
+    ],
+)
+def test_ros_tools_by_their_short_names(said: str, wanted: list[str]) -> None:
+    plan = plan_on(ROS, said)
+    assert added(plan) == wanted
+    assert plan.not_applied == []
+
+
+def test_rviz_off_ubuntu_is_reported() -> None:
+    plan = plan_on(DEBIAN, "add rviz")
+    assert added(plan) == [] and plan.not_applied
+
+
+@pytest.mark.parametrize(
+    ("said", "wanted"),
+    [
+        ("can u add htop", ["htop"]),
+        ("could u add jq pls", ["jq"]),
+        ("can u add htop and tmux", ["htop", "tmux"]),
+    ],
+)
+def test_can_u_asks_as_can_you_does(said: str, wanted: list[str]) -> None:
+    plan = plan_on(UBUNTU, said)
+    assert added(plan) == wanted
+    assert plan.not_applied == []
+
+
+def test_u_as_a_subject_asks_for_nothing() -> None:
+    assert added(plan_on(UBUNTU, "u can add htop later yourself")) == []
