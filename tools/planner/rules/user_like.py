@@ -43,7 +43,8 @@ LIKE_USER = re.compile(
 def a_user(state: PlanState, name: str) -> bool:
     """True when ``name`` is a user of the template, or one this request adds or renames."""
     return (
-        any(u.name == name for u in (*state.facts.users, *state.users))
+        any(u.name == name for u in state.facts.users)
+        or any(u.name == name for u in state.users)
         or name in renamed_users(state)
     )
 
