@@ -32,6 +32,7 @@ from oic_ai.tools.planner.asking import (
 )
 from oic_ai.tools.planner.bank import BankMatch, load_bank
 from oic_ai.tools.planner.clauses import Clause, split_clauses
+from oic_ai.tools.planner.component_asks import asks_for_component, report_component
 from oic_ai.tools.planner.field_family import (
     FAMILY,
     field_family,
@@ -256,6 +257,9 @@ def _outcome(
         if "base" in item.owners or (state.mode == "create" and item.owners):
             return ClauseOutcome(text=text, outcome="base", reason=_base(state))
         return ClauseOutcome(text=text, outcome="context")
+    packages = [*state.add, *state.facts.packages]
+    if all(o == "context" for o in item.owners) and asks_for_component(text, packages):
+        return report_component(state, text, _quoted(state, item))  # "also the X runtime"
     label = match.label if match is not None else None
     if label is None and match is not None and is_remark(item.tokens, match):
         label = remark_label(match)

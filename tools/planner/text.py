@@ -440,7 +440,7 @@ _DEFINITE = frozenset("the our their my his her its these those".split())
 # to add ("firewall: only allow ssh from the lab", "monitoring: drop collectd")
 _RULE_HEADS = frozenset("only allow deny block permit open close drop reject accept limit".split())
 _MODALS = frozenset("can could would should might may must".split())
-_ASKED = frozenset("you we i it this that".split())
+_ASKED = frozenset("you u we i it this that".split())  # "can u add"
 
 
 def _list_follows(tokens: Sequence[Token], at: int) -> bool:

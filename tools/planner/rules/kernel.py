@@ -659,6 +659,9 @@ def _purposes(state: PlanState) -> None:
     "isolcpus=2,3 ... for realtime" is no request for a realtime kernel.
     """
     for match in state.text.matches(_PURPOSE):
+        before = state.text.original[: match.start("purpose")].rstrip()
+        if before.endswith((".", "!", "?")):
+            continue  # "hugepages=64. For debugging we need numactl": a sentence of its own
         if _kernel_claimed(state, match.start()):
             state.text.consume(*match.span("purpose"), "context")
 

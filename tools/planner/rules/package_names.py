@@ -163,7 +163,7 @@ SOFTWARE_NOUNS = HEAD_NOUNS | frozenset(
     (
         "tooling suite stack components dependencies prerequisites libraries library drivers "
         "driver agents agent software bundle runtime toolkit toolchain broker userspace "
-        "user-space server"
+        "user-space server sdk sdks runtimes toolkits toolchains"
     ).split()
 )
 
@@ -522,6 +522,8 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "the fstab we do with ansible": a job done elsewhere, and its tool
     if known(state, written):
         return True
+    if token in SOFTWARE_NOUNS:
+        return False  # "add the acme sdk", "also the runtime": the kind of what is named
     if re.fullmatch(r"[\d.,:~+-]+", written):
         return False  # "change to 2-3", "1.5": a number or a range, never a name
     if item.verb == "said":

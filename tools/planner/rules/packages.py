@@ -359,7 +359,7 @@ def _candidate(state: PlanState, item: Item, token: Token) -> bool:
     written = state.text.raw(token.start, token.end)
     if (
         in_path(state, token)
-        or word in HEAD_NOUNS
+        or word in SOFTWARE_NOUNS  # "the acme sdk": the kind of what is named
         or (
             not PACKAGE_TOKEN.match(word)
             or word in NOT_PACKAGES

@@ -27,6 +27,27 @@ LIKE_NAME = re.compile(
     r"(?:with\s+the\s+same\s|(?:just\s+|exactly\s+)?like\s|(?:the\s+)?same\s+as\s|identical\s+to\s))"
 )
 
+# "add student02 with the same settings as student", "create bob, same as labadmin", "add
+# tkaplan: same as maria but with bash", "add ops2 like ops": a new name (no article) said
+# to be like another, which must be a user (:func:`a_user`); else "add htop like before"
+LIKE_USER = re.compile(
+    r"\b(?:create|set\s+up|add|make)\s+(?:(?:a|an|another|one\s+more)\s+)?(?:new\s+)?"
+    r"(?:user\s+|account\s+)?[\"'`]?(?P<name>[a-z_][a-z0-9_-]*)[\"'`]?(?![\w-])\s*[,:(]?\s*"
+    r"(?:too\s+)?(?:with\s+(?:the\s+)?same\s+(?:settings|groups|permissions|rights|setup|"
+    r"config(?:uration)?)\s+as|(?:with\s+)?(?:just\s+|exactly\s+)?(?:the\s+)?same\s+"
+    r"(?:settings\s+)?as|(?:just\s+|exactly\s+)?like|identical\s+to)\s+"
+    r"[\"'`]?(?P<like>[a-z_][a-z0-9_-]*)[\"'`]?(?![\w-])"
+)
+
+
+def a_user(state: PlanState, name: str) -> bool:
+    """True when ``name`` is a user of the template, or one this request adds or renames."""
+    return (
+        any(u.name == name for u in state.facts.users)
+        or any(u.name == name for u in state.users)
+        or name in renamed_users(state)
+    )
+
 
 def copied_from(
     state: PlanState,

@@ -23,7 +23,13 @@ from oic_ai.tools.planner.rules.user_attributes import NO_SHELL as _NO_SHELL
 from oic_ai.tools.planner.rules.user_attributes import SHELL as _SHELL
 from oic_ai.tools.planner.rules.user_attributes import continued, coordinated, past_names
 from oic_ai.tools.planner.rules.user_glue import GLUE, eat_glue
-from oic_ai.tools.planner.rules.user_like import LIKE_NAME, SAME_AS, copied_from
+from oic_ai.tools.planner.rules.user_like import (
+    LIKE_NAME,
+    LIKE_USER,
+    SAME_AS,
+    a_user,
+    copied_from,
+)
 from oic_ai.tools.planner.rules.user_names import (
     ASKING,
     GROUP_WORD_NEXT,
@@ -556,6 +562,12 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     for match in LIKE_NAME.finditer(work, start, end):  # "add a student02 with the same settings"
         if match.group("name") not in STOP_WORDS:
             found.append(_User([match.group("name")], match.start(), match.end("name")))
+    for match in LIKE_USER.finditer(work, start, end):  # "add ops2, same as ops"
+        name, taken = match.group("name"), any(u.start <= match.start() < u.end for u in found)
+        if taken or name in STOP_WORDS or a_package(state, name):
+            continue  # "add htop like before": a package
+        if a_user(state, match.group("like")):
+            found.append(_User([name], match.start(), match.end(), like=match.group("like")))
     # "create svc-x with no sudo, in the groups a and b": a new name and user attributes
     for match in _CREATE_NAME.finditer(work, start, end):
         name = match.group("name")
