@@ -1,0 +1,105 @@
+"""Helper p7's round in session 23: users said one after another, questions of what changes.
+
+Found on dev15 and dev17; every sentence here is written for the test.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.tools.questions import questions_of
+from tests.tools.planner.helpers import plan_after, plan_on, users
+
+DEBIAN = "debian13-x86_64-minimal-raw.yml"
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+TWO_USERS = "users: admin (sudo, bash) and kiosk (no sudo, groups video,audio,input)"
+
+
+# --- whom an account is for, between its name and its attributes ---------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "first", "second", "sudo"),
+    [
+        ("add a user 'tio' without admin, and one 'admin' for me with sudo", "tio", "admin", True),
+        ("a user 'ana' without sudo, and one 'boss' for me with sudo", "ana", "boss", True),
+        ("create user 'olga' with sudo and 'pat' for my sister, no sudo", "olga", "pat", False),
+        ("add user 'kim' (no sudo) plus 'lee' for the owner with sudo", "kim", "lee", True),
+    ],
+)
+def test_whom_an_account_is_for_stands_between_its_name_and_attributes(
+    said: str, first: str, second: str, sudo: bool
+) -> None:
+    result = plan_on(DEBIAN, said)
+    found = users(result)
+    assert second in found, result
+    assert bool(found[second].get("sudo")) is sudo, result
+    assert bool(found[first].get("sudo")) is not sudo, result
+    assert not result.not_applied, result
+
+
+def test_for_whom_alone_makes_no_user() -> None:
+    # "for me" after a quoted word that is no user: nothing about users follows it
+    result = plan_on(DEBIAN, "add a user 'tio' with sudo, and set the hostname 'shop' for me")
+    assert set(users(result)) == {"tio"}, result
+
+
+# --- a user brought in with its own article and role word is a new one ---------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "remove the admin user. we'll use kiosk plus a service account fieldsvc with sudo",
+        "keep kiosk, plus an admin user tech with sudo",
+        "kiosk and a new account fieldsvc with sudo",
+    ],
+)
+def test_what_follows_a_new_user_is_said_of_it_alone(said: str) -> None:
+    result = plan_after(UBUNTU, TWO_USERS, said)
+    operations = result.model_dump()["operations"]
+    assert not any(
+        o.get("path") == "systemConfig.users[name=kiosk].sudo" for o in operations
+    ), operations
+    added = [o for o in operations if o["op"] == "add_user"]
+    assert len(added) == 1 and added[0]["sudo"] is True, operations
+
+
+def test_names_joined_by_and_still_share_what_follows() -> None:
+    # near-miss: two names with only "and" between them share the groups said after them
+    result = plan_after(UBUNTU, TWO_USERS, "put kiosk and admin in the docker group")
+    paths = {o.get("path") for o in result.model_dump()["operations"]}
+    assert "systemConfig.users[name=kiosk].groups" in paths, result
+    assert "systemConfig.users[name=admin].groups" in paths, result
+
+
+# --- "will the disk layout change?": what a change does, asked ----------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "with immutability enabled, will the disk layout change? What partitions are there?",
+        "Will the disk layout change?",
+        "would the partitions stay the same?",
+        "if I turn on secure boot, will the disk size change?",
+        "quick one: would the kernel line differ?",
+    ],
+)
+def test_whether_something_changes_is_a_question(said: str) -> None:
+    found = questions_of(said)
+    assert found.questions, found
+    assert not found.changes, found
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "will you change the disk to 16GiB?",
+        "would you make the root partition stay at 8GiB?",
+        "add htop",
+        "will the disk be 16GiB? make it 20GiB",
+    ],
+)
+def test_a_request_asked_with_will_still_asks_for_a_change(said: str) -> None:
+    assert questions_of(said).changes, questions_of(said)
