@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.tools.questions import questions_of
-from tests.tools.planner.helpers import plan_after, plan_on, users
+from tests.tools.planner.helpers import added, plan_after, plan_on, users
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
@@ -103,3 +103,32 @@ def test_whether_something_changes_is_a_question(said: str) -> None:
 )
 def test_a_request_asked_with_will_still_asks_for_a_change(said: str) -> None:
     assert questions_of(said).changes, questions_of(said)
+
+
+# --- "for apt and for the browsers": whom a setting is for, said twice ----------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "can you set the proxy (proxy.example.org:3128) for apt and for the browsers?",
+        "set the proxy for apt and for the browsers",
+        "configure the mirror (mirror.example.org) for apt and for the web browser",
+        "a proxy for the package manager and for the browser, please",
+    ],
+)
+def test_what_a_setting_is_for_adds_no_package(said: str) -> None:
+    result = plan_on(UBUNTU, said)
+    assert added(result) == [], result
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("add htop for debugging and firefox", "firefox"),
+        ("add a browser (firefox) for the kiosk", "firefox"),
+        ("install htop, and a browser too", "firefox"),
+    ],
+)
+def test_a_package_after_and_is_still_added(said: str, name: str) -> None:
+    assert name in added(plan_on(UBUNTU, said))
