@@ -5,9 +5,13 @@ Found on dev15 and dev17; every sentence here is written for the test.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 from oic_ai.tools.questions import questions_of
+from tests.graph.runner import Conversation, builtin_settings
 from tests.tools.planner.helpers import added, plan_after, plan_on, users
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
@@ -132,3 +136,44 @@ def test_what_a_setting_is_for_adds_no_package(said: str) -> None:
 )
 def test_a_package_after_and_is_still_added(said: str, name: str) -> None:
     assert name in added(plan_on(UBUNTU, said))
+
+
+# --- "go back to the version from before the disk changes": every change of the run --
+
+
+@pytest.fixture
+def run(agent_data_dir: Path) -> Iterator[Conversation]:
+    with Conversation(builtin_settings(agent_data_dir)) as runner:
+        yield runner
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "hmm, go back to the version from before the disk/partition changes",
+        "revert to the template from before the partition changes",
+        "go back to the version before the disk changes please",
+    ],
+)
+def test_before_the_changes_takes_back_every_change_of_the_part(
+    run: Conversation, said: str
+) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("add htop")
+    before = run.template()
+    run.turn("make the disk 20GiB and give /srv its own 10GiB partition")
+    run.turn("which packages does it install?")  # a question: no turn of its own
+    run.turn("actually make /srv 5GiB")
+    assert run.template() != before
+    run.undo(said)
+    assert run.template() == before
+
+
+def test_before_the_change_in_the_singular_takes_back_the_latest_one(run: Conversation) -> None:
+    # near-miss: one change named takes back only the latest turn that made it
+    run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("make the disk 20GiB and give /srv its own 10GiB partition")
+    middle = run.template()
+    run.turn("actually make /srv 5GiB")
+    run.undo("go back to the version from before the partition change")
+    assert run.template() == middle
