@@ -62,9 +62,9 @@ def test_for_whom_alone_makes_no_user() -> None:
 def test_what_follows_a_new_user_is_said_of_it_alone(said: str) -> None:
     result = plan_after(UBUNTU, TWO_USERS, said)
     operations = result.model_dump()["operations"]
-    assert not any(
-        o.get("path") == "systemConfig.users[name=kiosk].sudo" for o in operations
-    ), operations
+    assert not any(o.get("path") == "systemConfig.users[name=kiosk].sudo" for o in operations), (
+        operations
+    )
     added = [o for o in operations if o["op"] == "add_user"]
     assert len(added) == 1 and added[0]["sudo"] is True, operations
 
