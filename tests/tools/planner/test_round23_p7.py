@@ -177,3 +177,37 @@ def test_before_the_change_in_the_singular_takes_back_the_latest_one(run: Conver
     run.turn("actually make /srv 5GiB")
     run.undo("go back to the version from before the partition change")
     assert run.template() == middle
+
+
+# --- "put apache back like before" right after a swap: the swap turn undone whole -----
+
+_LAMP = "a debian 13 server image with apache, php and mariadb, hostname web1"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "hmm, I read it is made for apache... ok, put apache back like before",
+        "bring apache back like before",
+        "put apache back the way it was",
+    ],
+)
+def test_putting_back_what_the_last_swap_replaced_undoes_that_turn(
+    run: Conversation, said: str
+) -> None:
+    run.turn(_LAMP)
+    before = run.template()
+    run.turn("change apache to nginx + php-fpm")
+    assert run.template() != before
+    undone = run.turn(said)
+    assert undone.route["intent"] == "undo", undone.route
+    assert run.template() == before
+
+
+def test_a_swap_beside_another_change_is_put_back_alone(run: Conversation) -> None:
+    # near-miss: the swap turn also set the hostname, which stays
+    run.turn(_LAMP)
+    run.turn("change apache to nginx + php-fpm, and hostname web2")
+    run.turn("put apache back like before")
+    text = run.template() or ""
+    assert "apache2" in text and "nginx" not in text and "web2" in text
