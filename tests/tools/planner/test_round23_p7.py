@@ -211,3 +211,43 @@ def test_a_swap_beside_another_change_is_put_back_alone(run: Conversation) -> No
     run.turn("put apache back like before")
     text = run.template() or ""
     assert "apache2" in text and "nginx" not in text and "web2" in text
+
+
+# --- "nah, forget it" right after a change takes it back -----------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "nah, forget it, those are getting retired anyway",
+        "ok forget it",
+        "hmm, forget that, the old boxes go next year",
+    ],
+)
+def test_forget_it_right_after_a_change_takes_it_back(run: Conversation, said: str) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64")
+    before = run.template()
+    run.turn("add htop and make the disk 12GiB")
+    assert run.template() != before
+    undone = run.turn(said)
+    assert undone.route["intent"] == "undo", undone.route
+    assert run.template() == before
+
+
+def test_forget_it_after_a_question_keeps_the_change_before(run: Conversation) -> None:
+    # near-miss: the turn before asked nothing to change; the change before it stays
+    run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("add htop")
+    changed = run.template()
+    run.turn("which packages does it install?")
+    answer = run.turn("ok forget it, those are fine")
+    assert answer.route["intent"] != "undo", answer.route
+    assert run.template() == changed
+
+
+def test_forget_it_inside_a_message_drops_only_what_it_follows(run: Conversation) -> None:
+    run.turn("a minimal debian 13 raw image for x86_64")
+    run.turn("add htop")
+    run.turn("add evtest? nah forget it. curl and jq")
+    text = run.template() or ""
+    assert "htop" in text and "curl" in text and "evtest" not in text
