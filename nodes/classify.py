@@ -398,6 +398,10 @@ def _route(
                 **({"imageType": wanted["imageType"]} if "image_type" in kept else {}),
             }
         named_target = refused_target(system, asked, refused["unsupported"].get("kept") or {})
+        current = target_of(current_template) if current_template else {}
+        if system.arch and "os" not in named_target and current.get("os"):
+            # "make one also for my old pi 2, 32 bit": the session's image on that arch
+            named_target = {"os": current["os"], **named_target}
         if named_target and refused.get("unsupported"):
             # "ubuntu 22.04 x86_64 raw": the refusal names ubuntu on x86_64, raw
             refused["unsupported"]["target"] = named_target

@@ -251,3 +251,31 @@ def test_forget_it_inside_a_message_drops_only_what_it_follows(run: Conversation
     run.turn("add evtest? nah forget it. curl and jq")
     text = run.template() or ""
     assert "htop" in text and "curl" in text and "evtest" not in text
+
+
+# --- a refused arch in a session names the session's os ------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "can you make one also for my old pi 2? that one is only 32 bit (armv7)",
+        "and the same for the armhf boards",
+        "build it for 32-bit arm too",
+    ],
+)
+def test_a_refused_arch_keeps_the_sessions_os(run: Conversation, said: str) -> None:
+    run.turn("a debian 13 raw image for a raspberry pi 4, arm64, with samba")
+    before = run.template()
+    refused = run.turn(said)
+    assert refused.route["intent"] == "unsupported", refused.route
+    assert refused.route["unsupported"]["target"]["os"] == "debian", refused.route
+    assert run.template() == before
+
+
+def test_a_refused_arch_names_the_os_said_with_it(run: Conversation) -> None:
+    # near-miss: the os the request names wins over the session's
+    run.turn("a debian 13 raw image for a raspberry pi 4, arm64, with samba")
+    refused = run.turn("an ubuntu image for armhf please")
+    assert refused.route["intent"] == "unsupported", refused.route
+    assert refused.route["unsupported"]["target"].get("os") != "debian", refused.route
