@@ -279,3 +279,35 @@ def test_a_refused_arch_names_the_os_said_with_it(run: Conversation) -> None:
     refused = run.turn("an ubuntu image for armhf please")
     assert refused.route["intent"] == "unsupported", refused.route
     assert refused.route["unsupported"]["target"].get("os") != "debian", refused.route
+
+
+# --- "scripts that nobody wants to touch": a wish nobody has is a remark -------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Ubuntu 24.04 raw for arm64 with htop. Right now it's built by a pile of shell "
+        "scripts around debootstrap that nobody wants to touch anymore.",
+        "add htop. the old image came from debootstrap scripts nobody wants to maintain",
+        "add htop, it's currently made by a makefile that nobody wants to maintain",
+    ],
+)
+def test_a_wish_nobody_has_is_not_reported(said: str) -> None:
+    result = plan_on(UBUNTU, said)
+    assert "htop" in added(result), result
+    assert not result.not_applied, result
+
+
+@pytest.mark.parametrize(
+    ("said", "asks"),
+    [
+        ("we need debootstrap too", True),
+        ("i want nobody to need sudo", True),
+        ("nobody wants the debootstrap scripts", False),
+    ],
+)
+def test_a_wish_someone_has_still_asks(said: str, asks: bool) -> None:
+    from oic_ai.tools.planner.asking import read_clause
+
+    assert (read_clause(said).asking == "asks") is asks
