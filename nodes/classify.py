@@ -398,6 +398,10 @@ def _route(
                 **({"imageType": wanted["imageType"]} if "image_type" in kept else {}),
             }
         named_target = refused_target(system, asked, refused["unsupported"].get("kept") or {})
+        current = target_of(current_template) if current_template else {}
+        if system.arch and "os" not in named_target and current.get("os"):
+            # "make one also for my old pi 2, 32 bit": the session's image on that arch
+            named_target = {"os": current["os"], **named_target}
         if named_target and refused.get("unsupported"):
             # "ubuntu 22.04 x86_64 raw": the refusal names ubuntu on x86_64, raw
             refused["unsupported"]["target"] = named_target
@@ -447,7 +451,11 @@ def _route(
             reason += "; with the refused request's other parts"
     elif (back := _back_to(request, current_template, history or [])) is not None:
         intent, reason = "undo", f"goes back to an earlier template ({back.marker})"
-    elif reference is not None and reference.kind == "undo":
+    elif (
+        reference is not None
+        and reference.kind == "undo"
+        and not _forgets_no_change(reference.marker, previous)
+    ):
         intent, reason = "undo", f"takes back the last change ({reference.marker})"
     elif (
         (reference is None or _asked_about(reference, questions))
@@ -538,6 +546,23 @@ def _route(
     query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
     route["query_type"] = query_type
     return route
+
+
+# "nah, forget it": dropping what the turn before asked, with no change named
+_FORGET = re.compile(
+    r"\W*(?:(?:nah|no|nope|ok|okay|hmm+|actually|well|oh|ah)\W+)*forget\s+(?:it|that)"
+)
+
+
+def _forgets_no_change(marker: str, previous: Route | None) -> bool:
+    """True for "forget it" when the turn before was no change (a question, a refusal).
+
+    Right after a change it takes that change back; after anything else there is nothing
+    of its own to take back, and an older change must stay.
+    """
+    if not _FORGET.fullmatch(marker.lower()):
+        return False
+    return previous is None or previous.get("intent") not in ("refine", "retarget")
 
 
 def _back_to(request: str, current: str, history: list[str]) -> BackTo | None:

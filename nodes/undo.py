@@ -19,7 +19,7 @@ from langgraph.runtime import Runtime
 from oic_ai.nodes.context import Context
 from oic_ai.nodes.messages import last_request
 from oic_ai.nodes.state import Revision, State, record
-from oic_ai.tools.partial_undo import TakenBack
+from oic_ai.tools.partial_undo import Part, TakenBack
 
 UNDO_PROVIDER = "builtin (undo)"
 """The provider an undo turn reports when nothing is left for a planner."""
@@ -78,7 +78,7 @@ def _named_part(
     template (:mod:`oic_ai.tools.partial_undo`), and everything else stays. When no turn
     changed the part, the template stays and the answer says what to ask instead.
     """
-    from oic_ai.tools.partial_undo import Part, kept_values, only_part, take_back
+    from oic_ai.tools.partial_undo import kept_values, only_part, take_back
     from oic_ai.tools.references import (
         describes_a_change,
         undo_aspects,
@@ -114,6 +114,10 @@ def _named_part(
         if not taken.operations:
             latest = False
             continue
+        if _EVERY_CHANGE.search(marker):
+            # "the version from before the disk/partition changes": every turn of the run
+            # that changed the part goes, back to the template from before the first
+            return _Choice(depth=_first_of_run(stack, depth, current, part))
         if latest and (only_part(before, after, part) or _COLLECTIVE.search(marker)):
             # "drop the grafana stuff again": all the turn brought in for it
             return _Choice(depth=depth)
@@ -139,6 +143,31 @@ def _named_part(
             f"itself (for example 'remove {wanted}')"
         ),
     )
+
+
+# "before the disk changes": every change of the part, said in the plural after "before"
+_EVERY_CHANGE = re.compile(r"\bbefore\b.*\b(?:changes|edits|tweaks)\b", re.IGNORECASE)
+
+
+def _first_of_run(stack: list[Revision], depth: int, current: str, part: Part) -> int:
+    """The depth of the earliest turn, from ``depth`` back, in a run that changed ``part``.
+
+    Turns that changed nothing are passed over; the run ends at a turn that touched none
+    of the part's aspects.
+    """
+    from oic_ai.tools.references import changed_words, touches
+
+    first = depth
+    for earlier in range(depth + 1, len(stack) + 1):
+        before = stack[-earlier]["template"]
+        after = _after(stack, earlier, current)
+        if before == after:
+            continue
+        words = changed_words(before, after)
+        if not any(touches(words, keys) for keys in part.aspects):
+            break
+        first = earlier
+    return first
 
 
 def _depth(stack: list[Revision], back_to: dict[str, str], packages: list[str]) -> int:

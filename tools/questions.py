@@ -129,6 +129,8 @@ _NO_CHANGE_ELSEWHERE = re.compile(
 # boot on arm?", "would it fit on 8 GB?", "can it run headless?"
 _ABOUT_IT = frozenset("this it that these those".split())
 _WHAT_IT_DOES = frozenset("boot run work fit start handle cope".split())
+# what a question asks of something it names, as its last word: "will the layout change?"
+_WHETHER_IT_CHANGES = frozenset("change changes differ stay same remain grow shrink matter".split())
 # words that make a modal question about something other than the template: "would a
 # smaller base be ...?", "can one template give ...?" (not "can you ...", "can it ...")
 _GENERIC_SUBJECT = frozenset("one a an any each every single".split())
@@ -231,6 +233,10 @@ def is_question_part(text: str, *, asked: bool) -> bool:
         return True  # "would Debian be smaller?", "can one template give both?"
     if first == "will" and len(words) > 3 and words[1] not in ("you", "u") and "be" in words[2:4]:
         return True  # "will those be enabled in the image?", "will chrony be running?"
+    if first in ("will", "would") and len(words) > 2 and words[-1] in _WHETHER_IT_CHANGES:
+        # "will the disk layout change?", "would the partitions stay the same?": what a
+        # change does to the template, asked by its mark ("will you change it?" asks)
+        return words[1] not in ("you", "u", "we", "i")
     if first in _MODALS and len(words) > 2 and words[1] in _ABOUT_IT:
         return words[2] in _WHAT_IT_DOES  # "will this boot on arm?" ("can it have X?" asks)
     if first not in IMPERATIVES and any(w in ("support", "supports") for w in words[1:4]):

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from oic_ai.tools.rebase import parse, section
-from oic_ai.tools.references import find_restores
+from oic_ai.tools.references import find_reference, find_restores
 
 
 def removed_packages(words: str, current: str, history: list[str]) -> tuple[str, ...]:
@@ -73,6 +73,25 @@ def swapped_in(names: Iterable[str], current: str, history: list[str]) -> tuple[
                     partners += [p for p in added if p in now]
                 break
     return tuple(dict.fromkeys(p for p in partners if p not in names))
+
+
+def _only_the_swap(
+    names: Iterable[str], partners: Iterable[str], current: str, before: str
+) -> bool:
+    """Whether the turn from ``before`` to ``current`` swapped ``names`` for ``partners`` only."""
+    import yaml
+
+    def rest(text: str) -> tuple[Any, set[str]]:
+        doc = yaml.safe_load(text) or {}
+        system = doc.get("systemConfig") if isinstance(doc, dict) else None
+        packages = system.pop("packages", None) if isinstance(system, dict) else None
+        return doc, {str(p) for p in packages or []}
+
+    try:
+        (now, have), (then, had) = rest(current), rest(before)
+    except yaml.YAMLError:
+        return False
+    return now == then and had == (have - set(partners)) | set(names)
 
 
 def _alternatives(name: str, added: Iterable[str]) -> bool:
@@ -186,6 +205,12 @@ def restored_request(request: str, current: str | None, history: list[str]) -> s
         if names or entries:
             said = f"add {', '.join(names)}" if names else f"undo the {' '.join(entries)} removal"
             if partners := swapped_in(names, current, history):
+                if _only_the_swap(names, partners, current, history[-1]) and (
+                    (found := find_reference(request)) is not None and found.kind == "undo"
+                ):
+                    # "put apache back like before" right after "change apache to nginx":
+                    # the last turn was that swap alone, so it is undone as a whole
+                    return request
                 said += f" and remove {', '.join(partners)}"  # the swap is undone
         else:
             end = as_before_end(request, end)

@@ -385,6 +385,9 @@ def read_clause(
         # "please don't try to install it from the distro yet": put off, nothing now
         return Reading("context", "deferred ('not ... yet')")
     wish = _has_wish(words)
+    if wish and _nobodys(words, wish):
+        # "scripts that nobody wants to touch": a wish no one has is a remark
+        return Reading("context", f"nobody's wish ({wish!r})")
     reported = next((w for w in head[1:3] if w in REPORTING), "")
     if wish and reported and head[0] not in IMPERATIVES and not names_something(text, words):
         # "IT says they need to see the logs", "I forgot the script needs it": someone's
@@ -590,6 +593,13 @@ def states(text: str) -> str:
         ):
             return word
     return ""
+
+
+def _nobodys(words: list[str], wish: str) -> bool:
+    """True when the wish word's subject is "nobody" ("that nobody wants to touch")."""
+    first = wish.split()[0]
+    at = words.index(first) if first in words else -1
+    return (at > 0 and words[at - 1] in ("nobody", "noone")) or words[at - 2 : at] == ["no", "one"]
 
 
 def _relative_wish(words: list[str], wish: str) -> bool:

@@ -512,6 +512,7 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
     verb_word = ""
     current: list[Token] = []
     aside = ""
+    joined_aside = ""  # the aside word before "and": "for apt and for the browsers"
     negated = False  # "do not add docker", "don't install vim", "no need for docker"
     previous = ""
     outside: list[tuple[Literal["add", "remove", "none"], str]] = []  # before "(" and "["
@@ -621,6 +622,10 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
             and verb is None
             and (
                 (word in _ASIDE_WORDS and current)
+                # "a proxy for apt and for the browsers": the aside goes on past "and"
+                or (word in _ASIDE_WORDS and not current and joined_aside == word)
+                # "the proxy (host:3128) for apt": after the parenthesis, what it is for
+                or (word == "for" and not current and index and tokens[index - 1].text in ")]")
                 or (word in _PLACE_WORDS and was_after_verb and not current)
                 # "php like our old LAMP boxes": a comparison, unlike "tools like htop"
                 or (
@@ -666,6 +671,7 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
             if token.kind not in ("word", "bullet") or word in SEPARATOR_WORDS:
                 statement = False
             listed = (token.kind == "sep" and token.text == ",") or word in ("and", "&")
+            joined_aside = aside if word in ("and", "or") else ""
             aside = ""
             if token.kind == "sep" and token.text in "([":
                 outside.append((mode, verb_word))  # a parenthesis is a remark

@@ -163,13 +163,16 @@ def test_putting_back_the_replaced_package_takes_out_its_replacements() -> None:
         first, plan_after(DEBIAN, "add apache2 and php", "change apache to nginx + php-fpm")
     ).text
     for said in (
-        "put apache back like before",
         "bring apache2 back",
         "put the apache web server back",
     ):
         request = restored_request(said, second, [template_text(DEBIAN), first])
         assert "add apache2" in request, request
         assert "remove nginx, php-fpm" in request, request
+    # "like before" right after a turn that was only the swap: kept as written, so the
+    # conversation routes it as an undo of that turn (round 23, p7)
+    said = "put apache back like before"
+    assert restored_request(said, second, [template_text(DEBIAN), first]) == said
 
 
 def test_putting_back_a_plain_removal_removes_nothing() -> None:

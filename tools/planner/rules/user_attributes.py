@@ -84,6 +84,7 @@ class Mention(Protocol):
 
 
 # only a coordination between two names: "put alice and bob in the docker group"
+_INTRODUCED = re.compile(r"(?:a|an|another|one)\s")
 _JOINED_ONLY = re.compile(r"[\s\x1f]*(?:,[\s\x1f]*)?(?:(?:and|&|plus|as\s+well\s+as)[\s\x1f]+)?")
 
 
@@ -102,6 +103,9 @@ def coordinated[M: Mention](work: str, users: Sequence[M]) -> list[M]:
             and user.sudo is None
             and before.end <= user.start
             and _JOINED_ONLY.fullmatch(work, before.end, user.start)
+            # "kiosk plus a service account fieldsvc with sudo": a user brought in with its
+            # own article and role word is a new one; what follows is said of it alone
+            and not _INTRODUCED.match(work, user.start)
         ):
             before.names = list(dict.fromkeys(before.names + user.names))
             before.end = user.end

@@ -187,6 +187,12 @@ ATTRIBUTE_NEXT = re.compile(
     r"|(?:(?:needs?|has|have|ought)\s+to\s+be|should\s+be|must\s+be|is|goes|belongs)\s+"
     r"(?:in|into|a\s+member\s+of|part\s+of)\s+(?:the\s+)?[a-z_][\w-]*)"
 )
+# whom an account is for, said between its name and its attributes: "one 'admin' for me
+# with sudo", "'ana' for my sister, no sudo"
+FOR_WHOM = re.compile(
+    r"[\s\x1f]*,?\s*for\s+(?:me|myself|us|him|her|them|"
+    r"(?:my|our|his|her|their|the)\s+[a-z][a-z-]*)(?![\w-])\s*,?[\s\x1f]*"
+)
 GIVE_SUDO = re.compile(
     r"\b(?:give|grant)\s+(?P<name>[^\s\x1f]+)\s+(?:full\s+)?(?:sudo|admin|root)\b"
     r"(?:\s+(?:rights|access|privileges|permissions|powers))?"

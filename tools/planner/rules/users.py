@@ -48,6 +48,7 @@ from oic_ai.tools.planner.rules.user_words import (
     ATTRIBUTE_NEXT,
     DESCRIBER,
     DEVICE_ACCESS,
+    FOR_WHOM,
     FOREIGN_ROLES,
     GIVE_SUDO,
     LOGS_IN_AS,
@@ -596,9 +597,12 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
     if _ABOUT_USERS.search(state.text.original.lower()):
         for match in _QUOTED_NAME.finditer(work, start, end):
             gap = len(work[match.end() :]) - len(work[match.end() :].lstrip(" \t\n\x1f"))
+            # "one 'admin' for me with sudo": whom it is for may come before its attributes
+            whom = FOR_WHOM.match(work, match.end())
+            at = whom.end() if whom else match.end() + gap
             taken = any(u.start <= match.start() < u.end for u in found)
             if taken or not any(
-                p.match(work, match.end() + gap) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST, _SHELL)
+                p.match(work, at) for p in (_SUDO_OFF, _SUDO_ON, _GROUP_LIST, _SHELL)
             ):
                 continue
             found.append(_User([match.group("name")], match.start(), match.end()))
