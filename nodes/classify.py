@@ -18,13 +18,16 @@ from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context
 from oic_ai.nodes.messages import last_request
+from oic_ai.nodes.route_targets import (
+    asked_targets,
+    names_other_os,
+    new_target,
+    sets_current_aside,
+)
 from oic_ai.nodes.state import Intent, ReferenceRecord, Refusal, Route, State, record
 from oic_ai.stores.targets import load_targets
-from oic_ai.stores.vocabulary import OS_DISTS
 from oic_ai.tools.courtesy import plain_request
 from oic_ai.tools.ordinals import resolve_ordinals
-from oic_ai.tools.planner.rules.corrections import taken_back
-from oic_ai.tools.planner.rules.target import asked_over_described
 from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.pointed_items import named_items, resolve_pointed
 from oic_ai.tools.proposals import (
@@ -50,7 +53,6 @@ from oic_ai.tools.references import (
 )
 from oic_ai.tools.restores import removed_packages, restored_request
 from oic_ai.tools.retrieval.query_classifier import (
-    TargetMention,
     detect_target_spans,
     detect_targets,
     is_modification,
@@ -66,7 +68,6 @@ from oic_ai.tools.target_support import (
     combination_words,
     find_unsupported,
     refused_target,
-    set_aside,
     target_matches,
     target_of,
     unbuildable,
@@ -113,60 +114,6 @@ TURN_RESET: dict[str, Any] = {
 }
 
 
-def _dist_os(dist: str) -> str | None:
-    return next((os for os, dists in OS_DISTS.items() if dist in dists), None)
-
-
-def _asked_targets(request: str) -> tuple[dict[str, str], list[TargetMention]]:
-    """The targets the request asks for (kind -> value) and their mentions.
-
-    A mention after "from" names what to move away from, and one after "forget", "not" or
-    "no" is set aside: neither is asked for.
-    """
-    mentions = [
-        m
-        for m in detect_target_spans(request)
-        if m.kind in ("dist", "os", "arch", "image_type")
-        and not m.source
-        and not set_aside(request, m.start)
-        and not taken_back(request, m.start)
-    ]
-    asked: dict[str, str] = {}
-    for mention in sorted(mentions, key=lambda m: m.start):
-        asked[mention.kind] = mention.value
-    asked.update(asked_over_described(request, mentions))  # "our x86 boxes are retired"
-    return asked, mentions
-
-
-def new_target(current: dict[str, str], asked: dict[str, str]) -> dict[str, str]:
-    """The whole target a request asks for, from the current one and the words it names.
-
-    Args:
-        current: The template's target (os, dist, arch, imageType); may be partial.
-        asked: The targets the request names (dist, os, arch, image_type).
-
-    Returns:
-        ``os``, ``dist``, ``arch`` and ``imageType``; an os named without a dist means
-        its default dist unless the current dist is already one of its.
-    """
-    targets = load_targets()
-    result = dict(current)
-    dist = asked.get("dist")
-    if dist is None and asked.get("os") and targets.os_of(current.get("dist")) != asked["os"]:
-        dist = targets.oses[asked["os"]].default_dist
-    if dist is not None:
-        result["dist"] = dist
-        result["os"] = targets.dists[dist].os
-    if "arch" in asked:
-        result["arch"] = asked["arch"]
-    if "image_type" in asked:
-        result["imageType"] = asked["image_type"]
-    result.setdefault("arch", targets.default_arch)
-    result.setdefault("imageType", targets.default_image_type)
-    result["arch"] = targets.canonical_arch(result["arch"])
-    return result
-
-
 def _is_question(request: str) -> bool:
     """A question about the template, after any sentence that only sets a target aside.
 
@@ -177,7 +124,7 @@ def _is_question(request: str) -> bool:
     for at, text in enumerate(sentences):
         if not text:
             continue
-        _, mentions = _asked_targets(text)
+        _, mentions = asked_targets(text)
         set_aside = [m for m in detect_target_spans(text) if m not in mentions]
         if set_aside and not mentions and len(text.split()) <= 4:
             continue  # "OK, forget arm."
@@ -378,7 +325,7 @@ def _route(
         return route
     targets = detect_targets(tokenize(request), request)
     route = Route(intent="create", reason="", query_type="", targets=targets)
-    asked, _ = _asked_targets(request)
+    asked, _ = asked_targets(request)
     if (system := find_unsupported(request)) is not None:
         route["targets"] = targets
         refused = _refused(route, system)
@@ -445,7 +392,7 @@ def _route(
             # "ok 24.04, everything else as I said": the refused request's other parts too
             rest = not_renamed(rest, own)
             route["carried_request"] = f"{rest}. {remainder(request, keep_rest_spans(request))}"
-            rest_asked, _ = _asked_targets(rest)
+            rest_asked, _ = asked_targets(rest)
             asked = {**rest_asked, **asked}
             targets = {**detect_targets(tokenize(rest), rest), **targets}
             reason += "; with the refused request's other parts"
@@ -478,8 +425,8 @@ def _route(
             and not keep_rest_spans(request)  # "el10 then, keep everything else"
             and not is_modification(request)
             and not _INSTEAD.search(request)
-            and _names_other_os(asked["dist"], current_template)
-            and not _sets_current_aside(request, current_template)
+            and names_other_os(asked["dist"], current_template)
+            and not sets_current_aside(request, current_template)
         ):
             intent, reason = "create", f"names another distribution ({asked['dist']})"
         else:
@@ -734,12 +681,12 @@ def _asks_about_its_target(request: str, questions: Sequence[str]) -> bool:
     rest = request
     for question in questions:
         rest = rest.replace(question, " ")
-    said, _ = _asked_targets(rest)
+    said, _ = asked_targets(rest)
     if "dist" not in said or is_modification(rest) or keep_rest_spans(rest):
         return False
     if find_reference(rest) is not None:
         return False
-    return any(_asked_targets(q)[0].get("dist") == said["dist"] for q in questions)
+    return any(asked_targets(q)[0].get("dist") == said["dist"] for q in questions)
 
 
 def _asked_about(reference: Reference, questions: Questions) -> bool:
@@ -793,26 +740,6 @@ _TARGET_CHOICE = re.compile(
     r"(?:oses|os|distros?|distributions?|operating\s+systems?|targets?|platforms?)\b",
     re.IGNORECASE,
 )
-
-
-def _sets_current_aside(request: str, template: str) -> bool:
-    """True when the request rules out the current template's os.
-
-    "should be eLxr not Azure Linux" corrects this image's target; it asks for no new image.
-    """
-    match = re.search(r"^\s*dist:\s*['\"]?([\w.-]+)", template, re.MULTILINE)
-    current = _dist_os(match.group(1)) if match else None
-    return current is not None and any(
-        (m.negated or set_aside(request, m.start))
-        and (m.value if m.kind == "os" else _dist_os(m.value)) == current
-        for m in detect_target_spans(request)
-        if m.kind in ("os", "dist")
-    )
-
-
-def _names_other_os(dist: str, template: str) -> bool:
-    match = re.search(r"^\s*dist:\s*['\"]?([\w.-]+)", template, re.MULTILINE)
-    return match is not None and _dist_os(match.group(1)) != _dist_os(dist)
 
 
 def edit_route(origin: str | None) -> Route:
