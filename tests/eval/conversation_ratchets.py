@@ -130,7 +130,8 @@ FULLY_RIGHT_FLOOR = {
 # they were written
 INVENTED_CEILING = {
     # dev3: 1 until X1 round 11 (own software named beside its description, warehouse-nav)
-    **{"dev": 0, "dev2": 0, "dev3": 0, "dev4": 1, "dev5": 0, "dev6": 0, "dev7": 0},
+    # dev4: 1 until session 23's p6 round (rviz is the ROS repository's ros-jazzy-rviz2)
+    **{"dev": 0, "dev2": 0, "dev3": 0, "dev4": 0, "dev5": 0, "dev6": 0, "dev7": 0},
     # dev8: 7 with the session-10-start code, 8 after round 9, 0 with W1's round 10
     "dev8": 0,
     # kept unseen in session 11: 4 with the session-start code, 3 at its end; 0 with X1's
@@ -145,10 +146,10 @@ INVENTED_CEILING = {
     "dev12": 0,
     # kept unseen in session 15: 9 with the session-start code, 8 at its end; 4 with
     # session 16's h3 round (tuned on)
-    "dev13": 1,  # 1 with session 17's rounds
+    "dev13": 0,  # 1 with session 17's rounds; 0 with session 23's p6 round (cpupower)
     # kept unseen in session 16: 7 with the session-start code and at its end; 1 with
-    # session 17's rounds (tuned on)
-    "dev14": 1,
+    # session 17's rounds (tuned on); 0 with session 23's p6 round (portainer)
+    "dev14": 0,
     # kept unseen in sessions 17-19: 6 with session 17's start code, 5 at its end; 0 with
     # session 20's rounds (tuned on)
     "dev15": 0,
