@@ -18,14 +18,14 @@ from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context
 from oic_ai.nodes.messages import last_request
-from oic_ai.nodes.route_targets import (
+from oic_ai.nodes.state import Intent, ReferenceRecord, Refusal, Route, State, record
+from oic_ai.stores.targets import load_targets
+from oic_ai.tools.asked_targets import (
     asked_targets,
     names_other_os,
     new_target,
     sets_current_aside,
 )
-from oic_ai.nodes.state import Intent, ReferenceRecord, Refusal, Route, State, record
-from oic_ai.stores.targets import load_targets
 from oic_ai.tools.courtesy import plain_request
 from oic_ai.tools.ordinals import resolve_ordinals
 from oic_ai.tools.planner.text import spell_commands
