@@ -426,7 +426,7 @@ def _route(
             and not is_modification(request)
             and not _INSTEAD.search(request)
             and names_other_os(asked["dist"], current_template)
-            and not sets_current_aside(request, current_template)
+            and not sets_current_aside(request, current.get("dist"))
         ):
             intent, reason = "create", f"names another distribution ({asked['dist']})"
         else:

@@ -72,13 +72,12 @@ def new_target(current: dict[str, str], asked: dict[str, str]) -> dict[str, str]
     return result
 
 
-def sets_current_aside(request: str, template: str) -> bool:
-    """True when the request rules out the current template's os.
+def sets_current_aside(request: str, current_dist: str | None) -> bool:
+    """True when the request rules out the os of the current template's dist.
 
     "should be eLxr not Azure Linux" corrects this image's target; it asks for no new image.
     """
-    match = re.search(r"^\s*dist:\s*['\"]?([\w.-]+)", template, re.MULTILINE)
-    current = dist_os(match.group(1)) if match else None
+    current = dist_os(current_dist) if current_dist else None
     return current is not None and any(
         (m.negated or set_aside(request, m.start))
         and (m.value if m.kind == "os" else dist_os(m.value)) == current
