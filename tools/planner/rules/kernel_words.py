@@ -45,6 +45,7 @@ from oic_ai.tools.planner.rules.kernel_params import (
     spoken_keys,
 )
 from oic_ai.tools.planner.rules.kernel_refs import rule_kernel_pointed
+from oic_ai.tools.planner.rules.kernel_slots import rule_kernel_slots
 from oic_ai.tools.planner.state import PlanState, family_of
 from oic_ai.tools.planner.words import TAKE_OUT
 
@@ -295,6 +296,7 @@ def rule_kernel_words(state: PlanState) -> None:
     _where_only(state)
     _housekeeping(state)
     rule_kernel_pointed(state)  # "please add both", "take that one back out"
+    rule_kernel_slots(state)  # "1G hugepages x16", "2-31, not 4-31. In both places."
 
 
 # "cores 2 and 3 for housekeeping", "housekeeping on cpus 0-1": the CPUs left to the
