@@ -81,11 +81,8 @@ def _huge_pages(state: PlanState) -> None:
             if page is not None:
                 text.consume(*default.span())
                 args.append(f"default_hugepagesz={page}")
-        found = [
-            m
-            for m in (*_SIZE.finditer(text.work, start, end), *_COUNT.finditer(text.work, start, end))
-            if not _OF_MEMORY.match(text.work, m.end())
-        ]
+        values = (*_SIZE.finditer(text.work, start, end), *_COUNT.finditer(text.work, start, end))
+        found = [m for m in values if not _OF_MEMORY.match(text.work, m.end())]
         # the values next to the words, then the values next to those ("2048 of the 2M ones")
         taken: list[re.Match[str]] = []
         while more := [
@@ -164,7 +161,8 @@ def _value_corrections(state: PlanState) -> None:
             continue
         sentence = sentence_at(split_clauses(text.original), match.start())
         said = text.original.lower()[sentence[0] if sentence else 0 : match.start()]
-        named = {arg for arg in changed if _arg_key(arg).replace("_", " ") in said.replace("_", " ")}
+        said = said.replace("_", " ")
+        named = {arg for arg in changed if _arg_key(arg).replace("_", " ") in said}
         every = _EVERY_PLACE.match(text.work, match.end())
         if named and every is None:
             changed = {arg: changed[arg] for arg in named}
