@@ -27,6 +27,27 @@ _SAME_TARGET_PART = re.compile(
 )
 
 
+# "start from your real-time variant", "base it on the edge iot one": a base named by its kind
+_START_NAMED = re.compile(
+    r"\b(?:start(?:ing)?|begin(?:ning)?|base\s+(?:it|this|the\s+image)|build\s+(?:it|this))\s+"
+    r"(?:from|with|on)\s+(?:your|the|an?|our)\s+(?P<kind>(?:[\w-]+\s+){0,2}?[\w-]+)\s+"
+    r"(?:variant|template|one|flavou?r|edition|build|image|base)\b"
+)
+
+
+def _start_from_named(state: PlanState) -> None:
+    """A base named by words its template's name has: retrieval chose it; it asks nothing more.
+
+    A kind the chosen template does not have ("start from your cloud variant" when the
+    request picked a minimal one) is left to the report.
+    """
+    name = re.sub(r"[^a-z0-9]", "", state.facts.image.name.lower())
+    for match in state.text.matches(_START_NAMED):
+        words = [re.sub(r"[^a-z0-9]", "", w) for w in match["kind"].split()]
+        if words and all(w and w in name for w in words):
+            state.text.consume(*match.span(), "base")
+
+
 def rule_target(state: PlanState) -> None:
     """Pick the distribution, arch and image type; unsupported targets are reported.
 
@@ -39,6 +60,7 @@ def rule_target(state: PlanState) -> None:
     if state.mode == "create":
         for match in text.matches(START_PLAIN):
             text.consume(*match.span(), "base")  # "start from the minimal one": the base
+        _start_from_named(state)
     targets = load_targets()
     mentions: dict[str, list[tuple[int, int, str]]] = {}
     os_mentions: list[tuple[int, int, str]] = []
