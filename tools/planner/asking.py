@@ -195,7 +195,8 @@ _PRESENT_STATING = frozenset(
 )
 # words that open a purpose or a reason ("for the techs", "so that", "per Jonathan")
 _PURPOSE = frozenset(
-    "for to because since as per via from by with regarding re although though whereas".split()
+    "for to because since as per via from by with regarding re although though whereas "
+    "onto into".split()
 )
 # nouns of what a template holds, and of what people ask for that it cannot hold
 FIELD_NOUNS = frozenset(
@@ -294,6 +295,10 @@ def read_clause(
         # "ok forget the pi 2", "so skip that one": what was talked about is set aside; a
         # change it names was read by its rule before this clause is weighed
         return Reading("context", f"sets aside ({head[0]!r})")
+    if _withdraws_unheld(words, is_package):
+        # "ok never mind the wifi", "nvm the firewall then": a wish taken back whose thing
+        # no template holds, so nothing was applied for it and nothing is left to change
+        return Reading("context", "takes back a wish no template holds")
     if head[0] in ("no", "without") and set(head[1:]) <= _PERIPHERALS and len(head) > 1:
         # "No keyboard", "no keyboard or mouse": what the device lacks, not a setting
         return Reading("context", "a device without a peripheral")
@@ -481,9 +486,13 @@ def read_clause(
     if _SHELL.search(text) and not _VALUE.search(text):
         # "dpkg -l | grep ^ii": a command shown to say where a list came from
         return Reading("context", "a command line shown")
-    if len(head) > 1 and head[0].endswith("ing") and head[1] in ("from", "off", "over"):
-        # "coming from mkosi", "moving off CentOS": where the user comes from
-        return Reading("context", f"background ({head[0]!r})")
+    if len(head) > 1 and head[0].endswith("ing") and head[1] in _BACKGROUND_PLACES:
+        # "coming from mkosi", "moving off CentOS": where the user comes from; "testing on a
+        # NUC first", "running it in the lab": what the user does with the image
+        if head[1] in ("from", "off", "over") or (
+            len(head[0]) > 5 and inflected(head[0]) and head[0] not in IMPERATIVES
+        ):
+            return Reading("context", f"background ({head[0]!r})")
     if head[0] in _PURPOSE and not _VALUE.search(" ".join(head[1:])):
         return Reading("purpose", f"purpose {head[0]!r}")
     value = _VALUE.search(text)
@@ -537,6 +546,8 @@ def read_clause(
 
 
 _MODALS = frozenset("can could will would may might".split())
+# where or with what a gerund at the head of a clause does its work ("testing on a NUC")
+_BACKGROUND_PLACES = frozenset("from off over on in at with onto into against".split())
 # verbs that say something stays as it is
 _STAYING = frozenset("stay stays remain remains".split())
 # the start of a reading that keeps a value ("keep tty0"): the value follows it, quoted
@@ -718,6 +729,48 @@ def _wish_to_do(words: list[str], wish: str) -> bool:
         and after[0] == "to"
         and after[1] not in IMPERATIVES
         and after[1] not in ("be", "have", "get")
+    )
+
+
+# the words that take a wish back ("never mind the wifi", "nvm the proxy", "forget about it")
+_WITHDRAWING = (("never", "mind"), ("nevermind",), ("nvm",), ("forget", "about"), ("forget",))
+# the fields a template cannot hold: a wish for one is never applied
+UNHELD_FIELDS = frozenset(
+    "timezone time-zone locale keyboard ntp dns ip ipv4 ipv6 address gateway vlan wifi wi-fi "
+    "wireless ssid dhcp ldap sssd domain autologin auto-login banner motd syslog firewall "
+    "port ports proxy cron network networks password passwords".split()
+)
+_WITHDRAWN_FILLER = frozenset(
+    "the a an that this those these it my our your any whole stuff thing part bit idea then "
+    "for now please pls after all too either anyway".split()
+)
+
+
+def _withdraws_unheld(words: list[str], is_package: Callable[[str], bool] | None) -> bool:
+    """True for "never mind the wifi": a wish taken back for a thing no template holds.
+
+    What is taken back names no value, no package, and no field but the ones a template
+    cannot hold (a network, the timezone, a firewall): "never mind htop" or "forget the
+    swap partition" still ask (the template may hold them).
+    """
+    at = 0
+    while at < len(words) - 1 and words[at] in _LEAD and words[at] not in ("nvm", "nevermind"):
+        at += 1
+    rest: list[str] | None = None
+    for form in _WITHDRAWING:
+        if tuple(words[at : at + len(form)]) == form:
+            rest = words[at + len(form) :]
+            break
+    if not rest:
+        return False
+    named = [w for w in rest if w not in _WITHDRAWN_FILLER]
+    return (
+        bool(named)
+        and any(w in UNHELD_FIELDS for w in named)
+        and all(w in UNHELD_FIELDS or _english(w) for w in named)
+        and not any(w in FIELD_NOUNS and w not in UNHELD_FIELDS for w in named)
+        and not (is_package is not None and any(is_package(w) and not _english(w) for w in named))
+        and not any(_VALUE.search(w) for w in named)
     )
 
 
