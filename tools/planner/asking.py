@@ -493,6 +493,14 @@ def read_clause(
             len(head[0]) > 5 and inflected(head[0]) and head[0] not in IMPERATIVES
         ):
             return Reading("context", f"background ({head[0]!r})")
+    if (
+        head[0] == "for"
+        and len(head) > 3
+        and head[1] in ("each", "every", "all", "both", "any")
+        and (verb := next((w for w in head[3:6] if w in IMPERATIVES), ""))
+    ):
+        # "for each user put the ssh key from our vault": what is done to each, asked
+        return Reading("asks", f"imperative {verb!r}")
     if head[0] in _PURPOSE and not _VALUE.search(" ".join(head[1:])):
         return Reading("purpose", f"purpose {head[0]!r}")
     value = _VALUE.search(text)
