@@ -111,7 +111,8 @@ def rule_target(state: PlanState) -> None:
     for start, _, os_name in os_mentions:
         if targets.os_of(state.target.dist) != os_name:
             chosen["dist"] = (start, targets.oses[os_name].default_dist)
-    if state.mode == "refine" and "dist" not in chosen:
+    if "dist" not in chosen:
+        # (in create mode the base's release: "fine, do the 10 one" after the offer)
         stays_on_release(state)
     _apply_target(state, {kind: value for kind, (_, value) in chosen.items()})
 
