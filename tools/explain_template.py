@@ -218,17 +218,17 @@ def _answer_has(template: Template, what: str) -> str:
         # "the thing that lets me log in remotely": the capability that does it, when sure
         from oic_ai.tools.planner.rules.described import pick
 
-        capability, _ = pick(catalog, subject)
-        if capability is not None:
-            wanted = capability.packages_for(os, dist, arch)
+        picked, _ = pick(catalog, subject)
+        if picked is not None:
+            wanted = picked.packages_for(os, dist, arch)
             found = [name for name in installed if name in wanted]
             if found:
                 return (
-                    f"Yes: {subject} reads as {capability.name}, covered by "
+                    f"Yes: {subject} reads as {picked.name}, covered by "
                     f"{', '.join(found)} in the package list."
                 )
             return (
-                f"No: {subject} reads as {capability.name} ({', '.join(wanted)}), which is "
+                f"No: {subject} reads as {picked.name} ({', '.join(wanted)}), which is "
                 f"not in the package list; ask to add it."
             )
     if found:
