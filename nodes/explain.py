@@ -32,6 +32,15 @@ _ASKS_WHAT_CHANGED = re.compile(
 )
 
 
+# the changes of the whole session, or compared with the base: "what did we change compared
+# to the normal minimal one?", "what have we changed so far?" (the template answers those)
+_OVER_THE_SESSION = re.compile(
+    r"\b(?:compared|comparison|beyond|versus|vs|relative|against|than|so\s+far|overall"
+    r"|in\s+total|altogether|since\s+the\s+(?:start|beginning)|on\s+top\s+of)\b",
+    re.IGNORECASE,
+)
+
+
 # a question whether the image can do something: "can it turn the screen off at 11pm?",
 # "is it possible to set the timezone?", "could it log in by itself?"
 _CAN_IT = re.compile(
@@ -109,7 +118,11 @@ def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             else "Nothing: every part of the last change was applied."
         )
     changed = state.get("last_changes")
-    if changed is not None and _ASKS_WHAT_CHANGED.search(request):
+    if (
+        changed is not None
+        and _ASKS_WHAT_CHANGED.search(request)
+        and not _OVER_THE_SESSION.search(request)
+    ):
         # "wait what did u change": the last change's lines, item by item, then the rest of
         # what was dropped
         answer = (

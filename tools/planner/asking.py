@@ -295,7 +295,9 @@ def read_clause(
         # "ok forget the pi 2", "so skip that one": what was talked about is set aside; a
         # change it names was read by its rule before this clause is weighed
         return Reading("context", f"sets aside ({head[0]!r})")
-    if _withdraws_unheld(words, is_package):
+    from oic_ai.tools.planner.withdrawals import withdraws_unheld
+
+    if withdraws_unheld(words, is_package):
         # "ok never mind the wifi", "nvm the firewall then": a wish taken back whose thing
         # no template holds, so nothing was applied for it and nothing is left to change
         return Reading("context", "takes back a wish no template holds")
@@ -490,7 +492,10 @@ def read_clause(
         # "coming from mkosi", "moving off CentOS": where the user comes from; "testing on a
         # NUC first", "running it in the lab": what the user does with the image
         if head[1] in ("from", "off", "over") or (
-            len(head[0]) > 5 and inflected(head[0]) and head[0] not in IMPERATIVES
+            len(head[0]) > 5
+            and inflected(head[0])
+            and head[0] not in IMPERATIVES
+            and not _VALUE.search(text)
         ):
             return Reading("context", f"background ({head[0]!r})")
     if (
@@ -737,48 +742,6 @@ def _wish_to_do(words: list[str], wish: str) -> bool:
         and after[0] == "to"
         and after[1] not in IMPERATIVES
         and after[1] not in ("be", "have", "get")
-    )
-
-
-# the words that take a wish back ("never mind the wifi", "nvm the proxy", "forget about it")
-_WITHDRAWING = (("never", "mind"), ("nevermind",), ("nvm",), ("forget", "about"), ("forget",))
-# the fields a template cannot hold: a wish for one is never applied
-UNHELD_FIELDS = frozenset(
-    "timezone time-zone locale keyboard ntp dns ip ipv4 ipv6 address gateway vlan wifi wi-fi "
-    "wireless ssid dhcp ldap sssd domain autologin auto-login banner motd syslog firewall "
-    "port ports proxy cron network networks password passwords".split()
-)
-_WITHDRAWN_FILLER = frozenset(
-    "the a an that this those these it my our your any whole stuff thing part bit idea then "
-    "for now please pls after all too either anyway".split()
-)
-
-
-def _withdraws_unheld(words: list[str], is_package: Callable[[str], bool] | None) -> bool:
-    """True for "never mind the wifi": a wish taken back for a thing no template holds.
-
-    What is taken back names no value, no package, and no field but the ones a template
-    cannot hold (a network, the timezone, a firewall): "never mind htop" or "forget the
-    swap partition" still ask (the template may hold them).
-    """
-    at = 0
-    while at < len(words) - 1 and words[at] in _LEAD and words[at] not in ("nvm", "nevermind"):
-        at += 1
-    rest: list[str] | None = None
-    for form in _WITHDRAWING:
-        if tuple(words[at : at + len(form)]) == form:
-            rest = words[at + len(form) :]
-            break
-    if not rest:
-        return False
-    named = [w for w in rest if w not in _WITHDRAWN_FILLER]
-    return (
-        bool(named)
-        and any(w in UNHELD_FIELDS for w in named)
-        and all(w in UNHELD_FIELDS or _english(w) for w in named)
-        and not any(w in FIELD_NOUNS and w not in UNHELD_FIELDS for w in named)
-        and not (is_package is not None and any(is_package(w) and not _english(w) for w in named))
-        and not any(_VALUE.search(w) for w in named)
     )
 
 
