@@ -228,8 +228,8 @@ def _answer_has(template: Template, what: str) -> str:
                     f"{', '.join(found)} in the package list."
                 )
             return (
-                f"No: {subject} reads as {picked.name} ({', '.join(wanted)}), which is "
-                f"not in the package list; ask to add it."
+                f"No: {subject} reads as {picked.name} ({', '.join(wanted)}); none of "
+                f"those is in the package list; ask to add it."
             )
     if found:
         return f"Yes: {subject} is covered by {', '.join(found)} in the package list."
