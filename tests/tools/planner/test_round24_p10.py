@@ -294,7 +294,9 @@ def test_what_changed_against_the_base_is_answered_from_the_template() -> None:
 
 
 def test_a_repository_signing_key_is_no_ssh_key() -> None:
-    plan = plan_on(UBUNTU, "add the repo https://example.com/apt with key https://example.com/PUB-KEY")
+    plan = plan_on(
+        UBUNTU, "add the repo https://example.com/apt with key https://example.com/PUB-KEY"
+    )
     assert not any("SSH keys" in entry for entry in plan.not_applied)
 
 
