@@ -21,6 +21,26 @@ _ASKS_WHAT_WAS_DROPPED = re.compile(
 )
 
 
+# a question about what the last change did: "what did u change", "what have you changed?",
+# "what changed?", "what exactly did you do?"
+_ASKS_WHAT_CHANGED = re.compile(
+    r"\bwhat\b(?:\s+(?:exactly|just|actually))?\s+(?:did|have|has)\s+(?:you|u|ya|it|we)\s+"
+    r"(?:just\s+|actually\s+|exactly\s+)?(?:change|changed|do|done|modif(?:y|ied)|edit(?:ed)?)\b"
+    r"|\bwhat(?:'s|\s+has|\s+was|\s+got|\s+exactly)?\s+(?:just\s+)?changed\b"
+    r"|\bwhat\s+(?:were|are)\s+the\s+changes\b",
+    re.IGNORECASE,
+)
+
+
+# the changes of the whole session, or compared with the base: "what did we change compared
+# to the normal minimal one?", "what have we changed so far?" (the template answers those)
+_OVER_THE_SESSION = re.compile(
+    r"\b(?:compared|comparison|beyond|versus|vs|relative|against|than|so\s+far|overall"
+    r"|in\s+total|altogether|since\s+the\s+(?:start|beginning)|on\s+top\s+of)\b",
+    re.IGNORECASE,
+)
+
+
 # a question whether the image can do something: "can it turn the screen off at 11pm?",
 # "is it possible to set the timezone?", "could it log in by itself?"
 _CAN_IT = re.compile(
@@ -97,6 +117,21 @@ def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             if dropped
             else "Nothing: every part of the last change was applied."
         )
+    changed = state.get("last_changes")
+    if (
+        changed is not None
+        and _ASKS_WHAT_CHANGED.search(request)
+        and not _OVER_THE_SESSION.search(request)
+    ):
+        # "wait what did u change": the last change's lines, item by item, then the rest of
+        # what was dropped
+        answer = (
+            "Changed in the last change:\n" + "\n".join(f"- {item}" for item in changed)
+            if changed
+            else "Nothing: the last turn changed nothing in the template."
+        )
+        if dropped:
+            answer += "\nNot applied:\n" + "\n".join(f"- {item}" for item in dropped)
     offered = str(record(state, "route").get("proposal") or "")
     if offered and not impossible:
         # "would chrony make sense here?": what it is for came above; a "yes" adds it

@@ -254,6 +254,7 @@ def respond(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         update["diff"] = ""
     elif route.get("intent") != "explain":
         update["last_not_applied"] = list(state.get("not_applied") or [])
+        update["last_changes"] = list(state.get("changes") or [])
         update["diff"] = unified_diff(state.get("start_text") or "", draft or "", "template.yml")
         if status != "invalid" and draft:
             update["template"] = draft

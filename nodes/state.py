@@ -254,6 +254,9 @@ class OutputState(TypedDict, total=False):
     last_not_applied: list[str]
     """What the last turn that asked for a change did not apply (kept across questions:
     "what did you drop exactly?")."""
+    last_changes: list[str]
+    """What the last turn that asked for a change changed (kept across questions: "what
+    did you change?")."""
     warnings: list[str]
     """Warnings from applying the plan."""
     diff: str

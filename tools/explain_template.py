@@ -76,6 +76,17 @@ _HAS_QUESTION = re.compile(
     r"(?:\s+(?:already|yet|now|too))?(?:\s*,?\s*or\s+not)?\s*\??\s*$"
 )
 
+# the other half of "is X there, or do I need to ask for it?" / "or should we add it?"
+_ASK_FOR_IT = re.compile(
+    r"\s*,?\s+or\s+(?:do|should|must|shall|will|would|can|could)\s+(?:i|we|you)\s+"
+    r"(?:\w+\s+){0,4}?(?:ask|add|request|install|include|say|tell)\b[^?]*\??\s*$"
+    r"|\s*,?\s+or\s+not\s*\??\s*$"
+)
+# a thing said by what it does ("the thing that lets me log in remotely")
+_DESCRIBED = re.compile(
+    r"^(?:(?:the|a|an|any|some)\s+)?(?:thing|stuff|tool|package|software|program|service|app"
+    r"|bit|part)s?\s+(?:that|which|to|for|so)\b|^(?:something|anything|whatever)\b"
+)
 _LEADING_ADVERB = re.compile(
     r"^(?:then|now|exactly|actually|currently|today|right\s+now|at\s+the\s+moment|so\s+far)\b"
     r"[\s,]*"
@@ -133,7 +144,9 @@ def describe_template(template_text: str, question: str, base_text: str | None =
         return f"{compared}\n{_packages(template, False)}"
     # "how many partitions are there now?", "which users are there?": a question word
     # opens a question about a topic, never "is X in the package list?"
-    has = None if _WH_OPENING.match(asked) else _HAS_QUESTION.search(asked)
+    # "is X in there or do I need to ask for it?": the second half asks whether to ask
+    core = _ASK_FOR_IT.sub("?", asked)
+    has = None if _WH_OPENING.match(core) else _HAS_QUESTION.search(core)
     what = has.group("what") or has.group("subject") if has is not None else ""
     # "what does it contain then, is everything I asked in there?": an adverb, and a second
     # question after a comma, are no part of what is asked about
@@ -161,7 +174,8 @@ def describe_template(template_text: str, question: str, base_text: str | None =
         )
     lines = [_TOPIC_LINES[topic](template, False) for topic in topics]
     if "boot" in topics:
-        lines += _secure_boot_keys(template_text)
+        keys = _secure_boot_keys(template_text)
+        lines += keys or (_SECURE_BOOT_NEEDS if _SECURE_BOOT.search(asked) else [])
     return "\n".join(line for line in lines if line) or "The template does not say."
 
 
@@ -200,6 +214,23 @@ def _answer_has(template: Template, what: str) -> str:
             names |= set(catalog.aliases(word, os, dist, arch))
     found = [name for name in installed if name in names]
     subject = " ".join(what.strip(" ?.!").split())
+    if not found and family_of(os, dist) and _DESCRIBED.search(subject):
+        # "the thing that lets me log in remotely": the capability that does it, when sure
+        from oic_ai.tools.planner.rules.described import pick
+
+        picked, _ = pick(catalog, subject)
+        if picked is not None:
+            wanted = picked.packages_for(os, dist, arch)
+            found = [name for name in installed if name in wanted]
+            if found:
+                return (
+                    f"Yes: {subject} reads as {picked.name}, covered by "
+                    f"{', '.join(found)} in the package list."
+                )
+            return (
+                f"No: {subject} reads as {picked.name} ({', '.join(wanted)}); none of "
+                f"those is in the package list; ask to add it."
+            )
     if found:
         return f"Yes: {subject} is covered by {', '.join(found)} in the package list."
     # "is numpy in there?" with python3-numpy listed: a package whose name has the asked
@@ -363,6 +394,17 @@ _KEY_FIELDS = (
     ("secureBootDBCrt", "certificate"),
     ("secureBootDBCer", "DER certificate"),
 )
+
+
+_SECURE_BOOT = re.compile(r"\bsecure\s*-?\s*boot|\bsecureboot\b")
+# what turning secure boot on takes, said when the template has no keys yet ("what would I
+# need to give you to turn on secure boot?")
+_SECURE_BOOT_NEEDS = [
+    "Secure boot: not set. To turn it on, give the paths of the db signing key (db.key), "
+    "its certificate (db.crt) and the certificate in DER form (db.cer); they go in the "
+    "immutability settings (secureBootDBKey, secureBootDBCrt, secureBootDBCer), which "
+    "turns immutability on. Keep the keys out of the repository."
+]
 
 
 def _secure_boot_keys(template_text: str) -> list[str]:

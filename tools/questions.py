@@ -222,6 +222,8 @@ def is_question_part(text: str, *, asked: bool) -> bool:
         return True  # "disk is 4096 MiB now?", "it is ok for this or too small?"
     if first in _QUESTION_WORDS or first in _AUXILIARIES:
         return True
+    if first == "whether" and len(words) > 2:
+        return True  # "Whether rt kernel is available for ubuntu?": an indirect question asked
     if first in ("there's", "theres") or (
         first == "there" and len(words) > 1 and words[1] in _COPULAS
     ):

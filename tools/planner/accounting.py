@@ -58,6 +58,7 @@ from oic_ai.tools.planner.reasons import (
     reason_after_change,
     reason_before_so,
     refuses_a_kind,
+    wish_before_change,
     wish_then_change,
 )
 from oic_ai.tools.planner.remark_model import REMARK_FLOOR, load_remark_model
@@ -72,6 +73,7 @@ from oic_ai.tools.planner.remarks import (
 )
 from oic_ai.tools.planner.rules.beyond import INDIRECT_QUESTION
 from oic_ai.tools.planner.state import PlanState
+from oic_ai.tools.planner.tables import table_header
 from oic_ai.tools.planner.text import Token, tokenize
 from oic_ai.tools.planner.words import ADD_VERBS, FILLER, REMOVE_VERBS, RETRIEVAL_WORDS
 
@@ -330,6 +332,14 @@ def _outcome(
         return ClauseOutcome(text=text, outcome="context")
     if not operations and wish_then_change(item, unread, index):
         return ClauseOutcome(text=text, outcome="context")  # "ops wants X gone. remove X"
+    if not operations and wish_before_change(
+        item,
+        unread,
+        index,
+        lambda word: _is_package(state, word),
+        label is not None and label.outcome == "not_applied",
+    ):
+        return ClauseOutcome(text=text, outcome="context")  # "screen must not sleep - add X"
     if not operations and continues_relative(item, unread, index, lambda w: _is_package(state, w)):
         # "boxes that collect the data and push it upstream": the description goes on
         return ClauseOutcome(text=text, outcome="context")
@@ -374,21 +384,6 @@ def _outcome(
         state.not_applied.append(entry)
     kind: ClauseOutcomeKind = "not_applied"
     return ClauseOutcome(text=text, outcome=kind, operations=operations, reason=reason)
-
-
-# a table row of column names, with the row of dashes under it: "| mount | size | fs |"
-_TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
-_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$")
-
-
-def _table_header(original: str, at: int) -> bool:
-    """True when ``at`` is on a table's header row (a row of dashes follows it)."""
-    start = original.rfind("\n", 0, at) + 1
-    end = original.find("\n", at)
-    end = len(original) if end < 0 else end
-    after = original.find("\n", end + 1)
-    below = original[end + 1 : len(original) if after < 0 else after]
-    return bool(_TABLE_ROW.match(original[start:end]) and _TABLE_RULE.match(below))
 
 
 _A_BIT_OF = re.compile(r"\bbits?\s+of\b", re.IGNORECASE)
@@ -494,7 +489,7 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         # the change after "so" was read; what comes before it says why
         return Reading("context", "the reason for the change after it")
     # a parenthesis on a list line is an aside of the item, not an item of its own
-    if _table_header(original, clause.start):
+    if table_header(original, clause.start):
         return Reading("context", "a table's header row")  # "| mount | size | fs |"
     bullet = is_bullet_line(original, clause.start) and not clause.parenthetical
     reading = read_clause(clause.text, is_package=known, bullet=bullet)
@@ -604,9 +599,11 @@ def _fill_from_before(
     return fill(state, labels.pop(), item.tokens)
 
 
-# (a restating noun may come first: "the raw disk version for the ones we flash")
+# (a restating noun may come first: "the raw disk version for the ones we flash", and an
+# "as well": "a qcow2 as well for testing")
 _PURPOSE_START = re.compile(
-    r"\s*(?:(?:version|variant|copy|flavou?r|edition|one)\s+)?(?:for|so|to|because|since)\b"
+    r"\s*(?:(?:version|variant|copy|flavou?r|edition|one)\s+)?(?:(?:as\s+well|too|also),?\s+)?"
+    r"(?:for|so|to|because|since)\b"
 )
 
 

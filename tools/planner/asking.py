@@ -195,7 +195,8 @@ _PRESENT_STATING = frozenset(
 )
 # words that open a purpose or a reason ("for the techs", "so that", "per Jonathan")
 _PURPOSE = frozenset(
-    "for to because since as per via from by with regarding re although though whereas".split()
+    "for to because since as per via from by with regarding re although though whereas "
+    "onto into".split()
 )
 # nouns of what a template holds, and of what people ask for that it cannot hold
 FIELD_NOUNS = frozenset(
@@ -294,6 +295,12 @@ def read_clause(
         # "ok forget the pi 2", "so skip that one": what was talked about is set aside; a
         # change it names was read by its rule before this clause is weighed
         return Reading("context", f"sets aside ({head[0]!r})")
+    from oic_ai.tools.planner.withdrawals import withdraws_unheld
+
+    if withdraws_unheld(words, is_package):
+        # "ok never mind the wifi", "nvm the firewall then": a wish taken back whose thing
+        # no template holds, so nothing was applied for it and nothing is left to change
+        return Reading("context", "takes back a wish no template holds")
     if head[0] in ("no", "without") and set(head[1:]) <= _PERIPHERALS and len(head) > 1:
         # "No keyboard", "no keyboard or mouse": what the device lacks, not a setting
         return Reading("context", "a device without a peripheral")
@@ -481,9 +488,24 @@ def read_clause(
     if _SHELL.search(text) and not _VALUE.search(text):
         # "dpkg -l | grep ^ii": a command shown to say where a list came from
         return Reading("context", "a command line shown")
-    if len(head) > 1 and head[0].endswith("ing") and head[1] in ("from", "off", "over"):
-        # "coming from mkosi", "moving off CentOS": where the user comes from
-        return Reading("context", f"background ({head[0]!r})")
+    if len(head) > 1 and head[0].endswith("ing") and head[1] in _BACKGROUND_PLACES:
+        # "coming from mkosi", "moving off CentOS": where the user comes from; "testing on a
+        # NUC first", "running it in the lab": what the user does with the image
+        if head[1] in ("from", "off", "over") or (
+            len(head[0]) > 5
+            and inflected(head[0])
+            and head[0] not in IMPERATIVES
+            and not _VALUE.search(text)
+        ):
+            return Reading("context", f"background ({head[0]!r})")
+    if (
+        head[0] == "for"
+        and len(head) > 3
+        and head[1] in ("each", "every", "all", "both", "any")
+        and (verb := next((w for w in head[3:6] if w in IMPERATIVES), ""))
+    ):
+        # "for each user put the ssh key from our vault": what is done to each, asked
+        return Reading("asks", f"imperative {verb!r}")
     if head[0] in _PURPOSE and not _VALUE.search(" ".join(head[1:])):
         return Reading("purpose", f"purpose {head[0]!r}")
     value = _VALUE.search(text)
@@ -537,6 +559,8 @@ def read_clause(
 
 
 _MODALS = frozenset("can could will would may might".split())
+# where or with what a gerund at the head of a clause does its work ("testing on a NUC")
+_BACKGROUND_PLACES = frozenset("from off over on in at with onto into against".split())
 # verbs that say something stays as it is
 _STAYING = frozenset("stay stays remain remains".split())
 # the start of a reading that keeps a value ("keep tty0"): the value follows it, quoted

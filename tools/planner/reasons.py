@@ -159,6 +159,45 @@ def wish_then_change(item: Unread, unread: Sequence[Unread], index: int) -> bool
     return bool(wished & set(words_of(after.clause.text)))
 
 
+def wish_before_change(
+    item: Unread,
+    unread: Sequence[Unread],
+    index: int,
+    is_package: IsPackage,
+    reported_kind: bool,
+) -> bool:
+    """True for a wish about how the machine behaves, said right before the change for it.
+
+    "screen must never go to sleep - add consoleblank=0", "the image doesn't need to be
+    that big, make it 64 gig": a subject, then a wish (or a need denied) that names no
+    value, no field and no package; the next clause of the same sentence was read as a
+    change, which is how the wish is met. "docker must be there - add htop" still asks (a
+    package is named), and so does a wish the bank reads as a thing no template holds.
+    """
+    if reported_kind or index + 1 >= len(unread) or _VALUE.search(item.clause.text):
+        return False
+    if any(owner != "context" for owner in item.owners):
+        return False
+    words = words_of(item.clause.text)
+    while words and words[0] in _LEADS | {"but", "so"}:
+        words = words[1:]
+    wish = next((at for at, w in enumerate(words) if w in _WISHES), None)
+    if wish is None or wish == 0 or words[0] in IMPERATIVES or words[0] in VERBS:
+        return False  # "need X": no subject, so it asks for X itself
+    if FIELD_NOUNS & set(words) or any(is_package(w) and not _english(w) for w in words):
+        return False
+    after = unread[index + 1]
+    return after.clause.sentence == item.clause.sentence and any(
+        o not in NOT_OPERATIONS for o in after.owners
+    )
+
+
+def _english(word: str) -> bool:
+    from oic_ai.tools.planner.lexicon import is_english
+
+    return is_english(word)
+
+
 # "flagged it on the audit", "found it in the logs": a word after a preposition and an
 # article is where or when something happened, not a package asked for
 _PLACES = frozenset("on in at from during after since by of".split())

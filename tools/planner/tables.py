@@ -116,3 +116,18 @@ def read_tables(text: str) -> tuple[str, list[str]]:
         lines[index:end] = said
         index += len(said)
     return "\n".join(lines), notices
+
+
+# a table row of column names, with the row of dashes under it: "| mount | size | fs |"
+_TABLE_ROW = re.compile(r"^[ \t]*\|.*\|[ \t]*$")
+_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*(?::?-{3,}:?[ \t]*)?$")
+
+
+def table_header(original: str, at: int) -> bool:
+    """True when ``at`` is on a table's header row (a row of dashes follows it)."""
+    start = original.rfind("\n", 0, at) + 1
+    end = original.find("\n", at)
+    end = len(original) if end < 0 else end
+    after = original.find("\n", end + 1)
+    below = original[end + 1 : len(original) if after < 0 else after]
+    return bool(_TABLE_ROW.match(original[start:end]) and _TABLE_RULE.match(below))

@@ -111,7 +111,8 @@ def _heading(clauses: list[Clause], index: int) -> Clause | None:
 # then what it is for
 _SET_UP = re.compile(
     r"^\W*(?:(?:and|then|also|please|pls|just)\s+)*(?:set\s*up|configure|tune|adjust|tweak|"
-    r"lock\s+down|sort\s+out)\s+(?:the\s+|a\s+|its\s+|their\s+)?[\w-]+(?:\s+[\w-]+)?\W*$",
+    r"lock\s+down|sort\s+out)\s+(?:(?:also|too|as\s+well)\s+)?(?:the\s+|a\s+|its\s+|their\s+)?"
+    r"[\w-]+(?:\s+[\w-]+)?\W*$",
     re.IGNORECASE,
 )
 _FOR_WHAT = re.compile(r"^\W*(?:so(?:\s+that)?|such\s+that|to|in\s+order\s+to)\b", re.IGNORECASE)
@@ -154,6 +155,16 @@ _CONFIG_VALUE = re.compile(r"\s*:\s*\S[^\n;]*?(?=[.!?]\s|[.!?]?$|;|\n)", re.M)
 _CONFIG_KEY = re.compile(r"(?:\b[a-z][a-z0-9]*(?:[A-Z_.][A-Za-z0-9]+)+|/[\w.@+-]+)\s*$")
 
 
+# a request after a statement that points back at what it stated, in the same sentence:
+# "... - can you put that in so it joins by itself?", "..., bake that in"
+_POINTER = re.compile(
+    r"[^.?!\n]{0,80}?\b(?:(?:can|could|would|will)\s+you\s+(?:please\s+|pls\s+)?(?:just\s+)?)?"
+    r"(?:put|add|bake|set|include|save|store|configure|build|pre-?configure)\s+"
+    r"(?:that|it|this|those|them|these|all\s+that)\s+(?:in|into|on|up|there)\b[^.?!\n]*",
+    re.IGNORECASE,
+)
+
+
 def rule_beyond_template(state: PlanState) -> None:
     """Report every clause no template can hold; no later rule reads its words."""
     from oic_ai.tools.planner.asking import read_clause
@@ -180,6 +191,12 @@ def rule_beyond_template(state: PlanState) -> None:
         # "and our CA bundle for the registry": a message that opens by adding a noun to
         # the last turn's request asks for it, with no verb of its own
         added = not text.original[: item.start].strip() and _ADDED_NOUN.match(said) is not None
+        pointer = _POINTER.match(text.original, end)
+        if pointer is not None and not heads_a_list and reading.asking != "asks":
+            # "the wifi is called StaffNet and the password is X - can you put that in?":
+            # what was stated is asked for by the pointer after it
+            state.reject(item.start, pointer.end(), item.label.reason)
+            continue
         if heads_a_list or (
             reading.asking != "asks" and not INDIRECT_QUESTION.search(said) and not added
         ):

@@ -60,8 +60,7 @@ def rule_image_version(state: PlanState) -> None:
     """
     from oic_ai.tools.planner.rules.target import stays_on_release
 
-    if state.mode == "refine":
-        stays_on_release(state)
+    stays_on_release(state)
     version = state.new_value(
         _IMAGE_VERSION,
         "image_version",

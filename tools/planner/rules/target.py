@@ -133,7 +133,8 @@ def rule_target(state: PlanState) -> None:
     for start, _, os_name in os_mentions:
         if targets.os_of(state.target.dist) != os_name:
             chosen["dist"] = (start, targets.oses[os_name].default_dist)
-    if state.mode == "refine" and "dist" not in chosen:
+    if "dist" not in chosen:
+        # (in create mode the base's release: "fine, do the 10 one" after the offer)
         stays_on_release(state)
     _apply_target(state, {kind: value for kind, (_, value) in chosen.items()})
 
@@ -152,10 +153,13 @@ _AGREEING = (
     r"(?:ok(?:ay)?|fine|sure|alright|right|yes|yeah|yep|no|nah|nope|nvm|never\s*mind|then|so|"
     r"well|hm+|actually|sorry|let'?s|we'?ll)"
 )
+# a release picked among those offered: "do the 10 one", "go with the 10 one", "take 10"
+_PICK_VERB = r"(?:do|take|use|pick|choose|go\s+(?:with|for)|let'?s\s+(?:do|go\s+with))"
 _RELEASE_ALONE = re.compile(
     rf"(?:^|[,.;:!?]\s*|(?<=\s))(?:(?:{_AGREEING})[\s,]+)*"
-    rf"(?:{_STAY_VERB}\s+(?:(?:on|with|at)\s+)?)?(?:(?:the\s+)?(?:version|release|v)\s*)?"
-    r"(?P<number>\d+(?:\.\d+)?)"
+    rf"(?:(?:{_STAY_VERB}|{_PICK_VERB})\s+(?:(?:on|with|at)\s+)?)?"
+    r"(?:the\s+)?(?:(?:version|release|v)\s*)?"
+    r"(?P<number>\d+(?:\.\d+)?)(?:\s+one\b)?"
     r"(?=\s*(?:$|[,.;:!?)]|then\b|please\b|pls\b|for\s+now\b|(?:is|it\s+is|'s)\s+"
     r"(?:fine|ok(?:ay)?|good)\b|it\s+is\b|works\b|will\s+do\b))"
 )
@@ -190,13 +194,16 @@ def stays_on_release(state: PlanState) -> None:
         if re.search(r"\b(?:image|template|its|the\s+image'?s)\s*$", text.work[: match.start()]):
             continue  # "image version 10": the image's own version
         start = match.start() + len(match.group()) - len(match.group().lstrip(" ,.;:!?"))
-        text.consume(start, match.end("number"))
+        text.consume(start, match.end())
         state.notes.append(f"the target is already {dist}")
 
 
 def _opens(said: str) -> bool:
     """True when a match of :data:`_RELEASE_ALONE` has a verb or agreement before its number."""
-    return re.match(rf"\W*(?:{_AGREEING}|{_STAY_VERB}|version|release|v\b)", said) is not None
+    return (
+        re.match(rf"\W*(?:{_AGREEING}|{_STAY_VERB}|{_PICK_VERB}|version|release|v\b)", said)
+        is not None
+    )
 
 
 # where a clause ends: a sentence's end (not the dot inside "22.04"), a comma or a semicolon
