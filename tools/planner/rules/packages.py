@@ -43,6 +43,7 @@ from oic_ai.tools.planner.rules.package_conditions import (
     capability_in_parentheses,
     carried_removal,
     conditional_removals,
+    doing_a_job_after_removal,
     done_by_themselves,
     joined_to_a_phrase,
     names_pointed_at,
@@ -186,7 +187,12 @@ def rule_packages(state: PlanState) -> None:
     items = [split_slashed(state, item) for item in items]
     items = corrected(state, name_sentences(state, negation_scope(items)))
     purposes = 0
+    # "drop chrony, ptp4l handles the clock": what does the job stays
+    doing = doing_a_job_after_removal(state, items, _resolve_item)
     for index, item in enumerate(items):
+        if index in doing:
+            state.text.consume(*item.span, "context")
+            continue
         item = instead_of_the_last(state, items, index)  # "rm X, Y instead": Y is added
         item = carried_removal(state, items, index) or item  # "drop X. and Y with it"
         item = removal_across(state, item) or item  # "drop isolcpus and htop"
