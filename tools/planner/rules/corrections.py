@@ -120,7 +120,13 @@ def rule_take_back(state: PlanState) -> None:
         # "add jq, well, scratch that": an interjection is no clause to take back
         before = [c for c in before if not _interjection(c.text)]
         if not before:
-            continue  # "scratch that, ..." first: it refers to the earlier turn
+            # "scratch that, ..." first: it refers to the earlier turn. "no wait i wanted
+            # slam toolbox": the interjection's "no" negates none of what follows it
+            if _OPENING_INTERJECTION.fullmatch(match.group()) and text.work[match.end() :].strip(
+                " \t,.;:!?\u2026-\u2013\u2014" + RequestText.BLANK
+            ):
+                text.consume(*match.span(), "context")
+            continue
         if _amends_one(text, before[-1:], match.end()):
             text.consume(*match.span(), "context")
             continue
@@ -142,6 +148,8 @@ def rule_take_back(state: PlanState) -> None:
     _declined(state, clauses)
 
 
+# the take-backs that are interjections of their own ("no wait", "no, actually")
+_OPENING_INTERJECTION = re.compile(r"no\s*,?\s*wait|wait\s*,?\s*no|no\s*,?\s*actually")
 # words that only hold the floor before a correction: "hmm", "uh, well"
 _HESITATION = re.compile(r"(?:(?:hmm+|hm+|uh+|um+|erm?|oh|ah|well|ok(?:ay)?|so)[\s,.\u2026]*)+")
 # the same and a "no" that opens the correction's own clause: "add evtest? nah forget it"
