@@ -531,3 +531,37 @@ def _a_capability_s_word(state: PlanState, item: Item) -> bool:
 def _plus_as_comma(tokens: Sequence[Token]) -> list[Token]:
     """``tokens`` with each "+" or "/" between names read as a comma."""
     return [Token("sep", ",", t.start, t.end) if t.text in ("+", "/") else t for t in tokens]
+
+
+# a hedge before a naming ("I think that's samba?"), and the copula that points back
+_HEDGES = (("i", "think"), ("i", "guess"), ("i", "believe"), ("i", "suppose"), ("probably",))
+_POINTING_BACK = (("that's",), ("thats",), ("that", "is"), ("it's",), ("that", "would", "be"))
+_AFTER_NAMING = frozenset("right i guess think probably then".split())
+
+
+def named_tentatively(state: PlanState, item: Item) -> Item | None:
+    """The name a clause gives the job just described, as an item to add, or None.
+
+    "Its job is to share a folder with the Windows PCs (I think that's samba?)": a
+    copula pointing back at what was described ("that's", "it's"), after a hedge or not,
+    and nothing but known names after it: the user names the software they mean. "that's
+    all", "that's samba's job on the old box" name nothing to add.
+    """
+    said = list(item.tokens)
+    words = [t.text for t in said]
+    for hedge in _HEDGES:
+        if tuple(words[: len(hedge)]) == hedge:
+            said, words = said[len(hedge) :], words[len(hedge) :]
+            break
+    back = next((p for p in _POINTING_BACK if tuple(words[: len(p)]) == p), None)
+    if back is None:
+        return None
+    said = said[len(back) :]
+    if said and said[0].text in ("called", "probably", "just"):
+        said = said[1:]
+    while said and said[-1].text in _AFTER_NAMING:
+        said = said[:-1]
+    if not said or len(said) > 2:
+        return None
+    named = Item("add", said, "said")
+    return named if only_known(state, named) else None

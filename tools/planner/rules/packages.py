@@ -46,6 +46,7 @@ from oic_ai.tools.planner.rules.package_conditions import (
     doing_a_job_after_removal,
     done_by_themselves,
     joined_to_a_phrase,
+    named_tentatively,
     names_pointed_at,
     removal_across,
     runs_there,
@@ -224,7 +225,10 @@ def rule_packages(state: PlanState) -> None:
         if item.mode == "aside" and item.aside_by == ":":
             state.text.consume(*item.span, "context")  # "Required packages:" heads the list
             continue
-        if item.mode == "aside" and item.aside_by == "so" and only_known(state, item):
+        if (named := named_tentatively(state, item)) is not None:
+            state.text.consume(*item.span, "context")  # "(I think that's samba?)"
+            item = named
+        elif item.mode == "aside" and item.aside_by == "so" and only_known(state, item):
             # "it's a gateway so mosquitto": what follows "so" is nothing but a known name
             item = Item("add", item.tokens, "so")
         if item.mode == "aside":
