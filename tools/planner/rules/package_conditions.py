@@ -535,7 +535,8 @@ def _plus_as_comma(tokens: Sequence[Token]) -> list[Token]:
 
 # a hedge before a naming ("I think that's samba?"), and the copula that points back
 _HEDGES = (("i", "think"), ("i", "guess"), ("i", "believe"), ("i", "suppose"), ("probably",))
-_POINTING_BACK = (("that's",), ("thats",), ("that", "is"), ("it's",), ("that", "would", "be"))
+# ("it's too chatty", "it's slow": "it's" mostly says how a thing is, so it names nothing)
+_POINTING_BACK = (("that's",), ("thats",), ("that", "is"), ("that", "would", "be"))
 _AFTER_NAMING = frozenset("right i guess think probably then".split())
 
 
@@ -543,7 +544,7 @@ def named_tentatively(state: PlanState, item: Item) -> Item | None:
     """The name a clause gives the job just described, as an item to add, or None.
 
     "Its job is to share a folder with the Windows PCs (I think that's samba?)": a
-    copula pointing back at what was described ("that's", "it's"), after a hedge or not,
+    copula pointing back at what was described ("that's"), after a hedge or not,
     and nothing but known names after it: the user names the software they mean. "that's
     all", "that's samba's job on the old box" name nothing to add.
     """
@@ -561,7 +562,7 @@ def named_tentatively(state: PlanState, item: Item) -> Item | None:
         said = said[1:]
     while said and said[-1].text in _AFTER_NAMING:
         said = said[:-1]
-    if not said or len(said) > 2:
-        return None
+    if not said or len(said) > 2 or any(t.text in FILLER for t in said):
+        return None  # "that's too chatty": a word of degree, no name
     named = Item("add", said, "said")
     return named if only_known(state, named) else None
