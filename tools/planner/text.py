@@ -141,6 +141,13 @@ _SPLIT_IN = re.compile(
     r"(?=\s+(?:too|as\s+well|and|also|please)\b|\s*(?:[,.;!?\n]|$))",
     re.IGNORECASE,
 )
+# "do the needful for docker", "kindly do the necessary for nginx": an idiom (Indian
+# English) for setting the thing up; read as "set up docker"
+_DO_THE_NEEDFUL = re.compile(
+    r"\bdo\s+the\s+(?:needful|necessary|needed)\s+(?:for|with|about|regarding|on)\s+"
+    r"(?=(?:the\s+)?[\w.+-])",
+    re.IGNORECASE,
+)
 # a name and "out" (or "gone") as a clause of its own: "parted out, gdisk is enough"
 _NAME_OUT = re.compile(
     # (a disk format and "out" is the output: "qcow2 out" — the artifact rule reads it)
@@ -215,6 +222,7 @@ class RequestText:
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
             text = _NAME_OUT.sub(r"remove \1", text)
             text = _SPLIT_IN.sub(r"add \1", text)
+            text = _DO_THE_NEEDFUL.sub("set up ", text)
             text = _COMMAND_LINE_TOOL.sub(r"\1cli\2", text)
             self.corrections = reading.corrections
             # "half a gig", "16 gig", "thirty-two GiB": one canonical token each

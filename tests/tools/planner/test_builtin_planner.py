@@ -410,8 +410,13 @@ def test_legacy_bios_on_systemd_boot_switches_to_grub() -> None:
 def test_family_switch_renames_mapped_packages_and_warns() -> None:
     result = plan("switch to azure linux 3", UBUNTU_EDGE)
     assert ops_of(result)[0] == target(os="azure-linux", dist="azl3")
-    assert remove("netplan.io", "docker.io", "docker-compose-v2", "auditd") in ops_of(result)
-    assert add("netplan", "moby-engine", "moby-compose", "audit") in ops_of(result)
+    # unattended-upgrades is tdnf's autoupdate package on Azure Linux (the catalog's aliases)
+    assert remove(
+        "netplan.io", "docker.io", "docker-compose-v2", "auditd", "unattended-upgrades"
+    ) in ops_of(result)
+    assert add("netplan", "moby-engine", "moby-compose", "audit", "tdnf-autoupdate") in ops_of(
+        result
+    )
     assert any("linux-image-generic-hwe-24.04" in w for w in result.warnings)
 
 

@@ -120,11 +120,17 @@ def rule_take_back(state: PlanState) -> None:
         # "add jq, well, scratch that": an interjection is no clause to take back
         before = [c for c in before if not _interjection(c.text)]
         if not before:
-            continue  # "scratch that, ..." first: it refers to the earlier turn
+            # "scratch that, ..." first: it refers to the earlier turn. "no wait i wanted
+            # slam toolbox": the interjection's "no" negates none of what follows it
+            if _OPENING_INTERJECTION.fullmatch(match.group()) and text.work[match.end() :].strip(
+                " \t,.;:!?\u2026-\u2013\u2014" + RequestText.BLANK
+            ):
+                text.consume(*match.span(), "context")
+            continue
         if _amends_one(text, before[-1:], match.end()):
             text.consume(*match.span(), "context")
             continue
-        if _replace_value(text, clauses, before[-1:], *match.span()):
+        if _replace_value(text, clauses, before[-1:], match.start(), _new_value_at(text, match)):
             continue
         last = before[-1]
         inside = any(c.parenthetical and c.start <= match.start() < c.end + 1 for c in clauses)
@@ -142,6 +148,27 @@ def rule_take_back(state: PlanState) -> None:
     _declined(state, clauses)
 
 
+# after a take-back, why the value was wrong ("I don't think usernames can have dots"), then
+# the verb that gives the new one ("make it drchen", "call it lab-2", "use 400")
+_REASON_THEN_VALUE = re.compile(
+    r"[ \t,]*(?:(?:i|we|it|that|they|you|those|these|dots|names|usernames)\b[^.,;!?\n\x1f]{0,60}"
+    r"[,;.][ \t]*)?(?:(?:so|then)\s+)?(?:make\s+(?:it|that|him|her)|call\s+(?:it|him|her)"
+    r"|name\s+(?:it|him|her)|use|let'?s\s+(?:say|use))\s+(?=[\"'`]?[\w/])"
+)
+
+
+def _new_value_at(text: RequestText, marker: re.Match[str]) -> int:
+    """Where the new value after the take-back ``marker`` starts.
+
+    Right after the marker ("disk 8GB, no wait, 16GB"), or after the reason and the verb
+    that give it ("dr.chen? no wait I don't think usernames can have dots, make it drchen").
+    """
+    given = _REASON_THEN_VALUE.match(text.work, marker.end())
+    return given.end() if given else marker.end()
+
+
+# the take-backs that are interjections of their own ("no wait", "no, actually")
+_OPENING_INTERJECTION = re.compile(r"no\s*,?\s*wait|wait\s*,?\s*no|no\s*,?\s*actually")
 # words that only hold the floor before a correction: "hmm", "uh, well"
 _HESITATION = re.compile(r"(?:(?:hmm+|hm+|uh+|um+|erm?|oh|ah|well|ok(?:ay)?|so)[\s,.\u2026]*)+")
 # the same and a "no" that opens the correction's own clause: "add evtest? nah forget it"

@@ -44,14 +44,19 @@ _PLACEHOLDER = re.compile(
     r"\b(?:(?:some|any)thing|stuff|whatever(?=\s+(?:lets?|allows?|makes?|helps?)\b)"
     # "whatever package gives me jstest", "the package that provides lsusb": a package by a
     # tool it ships
-    r"|(?:whatever|whichever|the)\s+package(?=\s+(?:that\s+)?(?:gives|provides|ships|has)\b)"
+    # "whatever package does automatic updates": a package by the job it does
+    r"|(?:whatever|whichever|the)\s+package"
+    r"(?=\s+(?:that\s+)?(?:gives|provides|ships|has|does|handles)\b)"
     r"|(?:a|an|some|any)\s+(?:(?:small|simple|lightweight|good|decent)\s+)?"
     r"(?:tool|package|agent|daemon|utility|program|service|software|app|way|means)s?)"
-    r"\s+(?:(?:that\s+)?(?:gives|provides|ships|has)(?:\s+(?:me|us|you))?"
+    r"\s+(?:(?:that\s+)?(?:gives|provides|ships|has|does|handles)(?:\s+(?:me|us|you))?"
     r"|(?:that|which)(?:\s+(?:can|will|lets?\s+us|allows?\s+us\s+to))?"
     # "whatever lets python talk to serial ports": what it lets, said right after it
     r"|(?:lets?|allows?|makes?|helps?)(?=\s+\w+\s+\w)"
     r"|so\s+(?:that\s+)?(?:[\w'-]+\s+){1,3}?(?:can|could|will)|to|for"
+    # "something so it hands out IP addresses": what the machine then does, by it
+    r"|so\s+(?:that\s+)?(?:it|the\s+(?:box|machine|server|computer))"
+    r"(?!\s+(?:is|was|has|does|needs|gets)\b)(?=\s+[a-z]+s\s)"
     # "something our Zabbix server can poll", "a tool we can script": a relative clause
     # without "that", its subject kept as part of what the package is for
     r"|(?:our|their|the|your|my|we|i|they|you)"

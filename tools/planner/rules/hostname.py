@@ -116,6 +116,27 @@ def _hostname_topic(state: PlanState, at: int) -> bool:
 
 
 _QUESTION = re.compile(r"[^.!?\n]*\?")
+# what "it" may stand for: one machine ("the new box", "the file server"), or the image
+_ONE_MACHINE = re.compile(
+    rf"\b(?:{_MACHINE}|nas|pc|workstation|appliance|router|tower|file\s+server)\b(?![\s-]*name)"
+)
+_THE_IMAGE = re.compile(r"\b(?:image|template|iso|img|build|artifact|os)\b")
+
+
+def _a_machine_before(state: PlanState, at: int) -> bool:
+    """True when the last thing "it" may stand for before ``at`` is one machine.
+
+    "...an Ubuntu image I can put on the new box. Its job is to share a folder ... Could
+    you call it frontdesk-nas?": the box was named last, so "it" is the box and the name
+    its hostname. "a server image for the lab, call it lab-img" names the image; so does
+    a request that names neither ("name it evc-ctrl"), or one with an image name's label.
+    """
+    said = state.text.original.lower()
+    if _IMAGE_NAME_LABEL.search(said):
+        return False
+    machines = [m.start() for m in _ONE_MACHINE.finditer(said, 0, at)]
+    images = [m.start() for m in _THE_IMAGE.finditer(said, 0, at)]
+    return bool(machines) and max(machines) > max(images, default=-1)
 
 
 def rule_hostname_of_named_devices(state: PlanState) -> None:
@@ -130,7 +151,7 @@ def rule_hostname_of_named_devices(state: PlanState) -> None:
     calls += [
         (match, match.span())
         for match in state.text.matches(_CALL_IT)
-        if _hostname_topic(state, match.start())
+        if _hostname_topic(state, match.start()) or _a_machine_before(state, match.start())
     ]
     for match, span in calls:
         value = match.group("value")

@@ -101,7 +101,10 @@ def apply_capabilities(
                 return
             groups = {c.group for c in capabilities}
             patterns = [p for g in groups for p in PACKAGE_CAPABILITIES.get(g, ())]
-            if patterns and not any(g == "container" for g in groups):
+            # "not the realsense stuff" on a ROS image without it: a capability of its own
+            # with its own packages, none there, takes nothing else of its group
+            exact = all(c.name != c.group and names for c in capabilities)
+            if patterns and not exact and not any(g == "container" for g in groups):
                 remove_by_patterns(state, item, label, patterns)
                 return
         remove_packages(state, item, sorted(candidates), label)

@@ -470,3 +470,99 @@ def _over_a_link(state: PlanState, item: Item) -> Item | None:
     if not found or not all(covered_words(found, said_words)):
         return None  # "a sensor over i2c": no capability is the whole of what is named
     return Item(item.mode, device, item.verb, item.aside_by)
+
+
+# "..., ptp4l + phc2sys handle the clock", "..., linuxptp does the timing now": names joined
+# by "+", "and", "&" or "/" that a verb of their own says do a job
+_DOING_A_JOB = re.compile(
+    rf"(?P<names>(?:{NAME})(?:\s*(?:\+|\band\b|&|/)\s*(?:{NAME}))*)"
+    r"\s+(?:(?:now|will|already|can|should|then|just)\s+)*"
+    r"(?:handles?|does|do|covers?|manages?|takes?\s+care\s+of|provides?|keeps?|syncs?"
+    r"|disciplines?|deals?\s+with|serves?|replaces?|is\s+doing|are\s+doing)\s+\w",
+    re.IGNORECASE,
+)
+
+
+def doing_a_job_after_removal(
+    state: PlanState, items: Sequence[Item], resolve: Resolve
+) -> set[int]:
+    """The items a removal's list reaches that are the subject of a clause of their own.
+
+    "drop chrony, ptp4l + phc2sys handle the clock": after the comma, the names are said
+    to do a job (what replaces the removed one); the removal before the comma does not
+    reach them: they stay, and are added when every one is a known name (``resolve``
+    reads them). An item with a removal verb of its own ("drop chrony, drop ptp4l") or a
+    list without such a verb ("drop chrony, ptp4l and phc2sys") is still removed. The
+    indexes of the items to read as context.
+    """
+    found: set[int] = set()
+    original = state.text.original
+    for index, item in enumerate(items):
+        if item.mode != "remove" or index == 0 or items[index - 1].mode != "remove":
+            continue
+        if item.verb != items[index - 1].verb:
+            continue  # a verb of its own
+        if not original[: item.span[0]].rstrip().endswith(","):
+            continue  # no comma before it
+        if re.match(rf"\s*{re.escape(item.verb)}\b", original[item.span[0] :], re.IGNORECASE):
+            continue  # "drop chrony, drop ptp4l": the verb said again
+        match = _DOING_A_JOB.match(original, item.span[0])
+        if match is None or re.search(r"[,.;:!?\n]", match.group()):
+            continue
+        found |= {k for k, other in enumerate(items) if item.span[0] <= other.span[0] < match.end()}
+        start, end = match.span("names")
+        tokens = [t for t in tokenize(state.text.work) if start <= t.start < end]
+        names = [i for i in split_items(_or_as_comma(_plus_as_comma(tokens))) if i.words]
+        if names and all(only_known(state, i) or _a_capability_s_word(state, i) for i in names):
+            for name in names:
+                resolve(state, Item("add", name.tokens, "said"))
+    return found
+
+
+def _a_capability_s_word(state: PlanState, item: Item) -> bool:
+    """True when ``item`` is exactly a capability's name or synonym ("ptp4l", "phc2sys")."""
+    said = " ".join(item.words)
+    return any(
+        said == capability.name or said in capability.synonyms
+        for capability in state.catalog.capabilities.values()
+    )
+
+
+def _plus_as_comma(tokens: Sequence[Token]) -> list[Token]:
+    """``tokens`` with each "+" or "/" between names read as a comma."""
+    return [Token("sep", ",", t.start, t.end) if t.text in ("+", "/") else t for t in tokens]
+
+
+# a hedge before a naming ("I think that's samba?"), and the copula that points back
+_HEDGES = (("i", "think"), ("i", "guess"), ("i", "believe"), ("i", "suppose"), ("probably",))
+# ("it's too chatty", "it's slow": "it's" mostly says how a thing is, so it names nothing)
+_POINTING_BACK = (("that's",), ("thats",), ("that", "is"), ("that", "would", "be"))
+_AFTER_NAMING = frozenset("right i guess think probably then".split())
+
+
+def named_tentatively(state: PlanState, item: Item) -> Item | None:
+    """The name a clause gives the job just described, as an item to add, or None.
+
+    "Its job is to share a folder with the Windows PCs (I think that's samba?)": a
+    copula pointing back at what was described ("that's"), after a hedge or not,
+    and nothing but known names after it: the user names the software they mean. "that's
+    all", "that's samba's job on the old box" name nothing to add.
+    """
+    said = list(item.tokens)
+    words = [t.text for t in said]
+    for hedge in _HEDGES:
+        if tuple(words[: len(hedge)]) == hedge:
+            said, words = said[len(hedge) :], words[len(hedge) :]
+            break
+    back = next((p for p in _POINTING_BACK if tuple(words[: len(p)]) == p), None)
+    if back is None:
+        return None
+    said = said[len(back) :]
+    if said and said[0].text in ("called", "probably", "just"):
+        said = said[1:]
+    while said and said[-1].text in _AFTER_NAMING:
+        said = said[:-1]
+    if not said or len(said) > 2 or any(t.text in FILLER for t in said):
+        return None  # "that's too chatty": a word of degree, no name
+    named = Item("add", said, "said")
+    return named if only_known(state, named) else None

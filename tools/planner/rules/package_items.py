@@ -320,14 +320,26 @@ _LIST_GLUE = re.compile(r"^\s*[,;]\s*$")
 def spelled_out(state: PlanState, head: Item, item: Item) -> bool:
     """Whether ``item`` is the name right after the description ``head`` ("a vpn, wireguard").
 
-    The description is an indefinite article and a word or two that took nothing; the
-    name follows it after a comma alone.
+    The description is an indefinite article and a word or two that took nothing, or a
+    definite one and a vague noun ("the printer stuff please, cups"); the name follows it
+    after a comma alone. A word that only asks ("please", "too") may close the description.
     """
-    if head.mode not in ("add", "none") or head.words[0] not in ("a", "an"):
+    said = list(head.words)
+    while len(said) > 1 and said[-1] in _ASKING_WORDS:
+        said.pop()
+    if head.mode not in ("add", "none") or len(said) > 3 or len(item.tokens) != 1:
         return False
-    if len(head.words) > 3 or len(item.tokens) != 1:
+    if said[0] not in ("a", "an") and not (
+        said[0] in ("the", "some") and len(said) > 2 and said[-1] in _VAGUE_NOUNS
+    ):
         return False
     return state.text.original[head.span[1] : item.span[0]].strip() == ","
+
+
+# the words that only ask, closing a description ("the printer stuff please")
+_ASKING_WORDS = frozenset("please pls plz too also".split())
+# nouns that only point at what a thing needs ("the printer stuff", "the vpn bits")
+_VAGUE_NOUNS = frozenset("stuff things bits pieces side".split())
 
 
 def described_removal(state: PlanState, item: Item) -> bool:

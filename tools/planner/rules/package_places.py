@@ -123,10 +123,17 @@ _DOER = (
     r"(?:do|does|did|manage|manages|handle|handles|configure|configures|deploy|deploys"
     r"|provision|provisions|automate|automates|mount|mounts|orchestrate|orchestrates"
     r"|maintain|maintains|template|templates|push|pushes|roll\s+out|rolls\s+out|set\s+up"
-    r"|sets\s+up|write|writes|generate|generates|take\s+care\s+of|takes\s+care\s+of)\b"
+    r"|sets\s+up|write|writes|generate|generates|take\s+care\s+of|takes\s+care\s+of"
+    # "we make the rules later with Ansible": a job made afterwards, once the image runs
+    # ("we build the firmware with cmake" says what the build host needs: no job elsewhere)
+    r"|(?:make|makes|build|builds|create|creates|apply|applies)(?=[^.;:,\n]{0,30}?\b"
+    r"(?:later|afterwards|after\s+(?:that|deployment|the\s+install)|ourselves|themselves)\b))\b"
 )
 # "... we do with ansible", "we manage the hosts with puppet": the tool the job is done with
-_TOOL_BEFORE = re.compile(rf"\b{_DOER}[^.;:,\n]{{0,40}}?\bwith\s+(?:the\s+|our\s+)?$", re.I)
+_TOOL_BEFORE = re.compile(
+    rf"\b(?P<job>{_DOER}[^.;:,\n]{{0,40}}?)\b(?:with|via|using|through)\s+(?:the\s+|our\s+)?$",
+    re.I,
+)
 # "the fstab we do with ansible", "the mounts they handle": what the job is done on
 _JOB_AFTER = re.compile(rf"\s+{_DOER}", re.I)
 
@@ -143,6 +150,6 @@ def worked_on(state: PlanState, found: Token | None) -> bool:
     line_start = max(text.rfind("\n", 0, found.start) + 1, found.start - 80)
     before = text[line_start : found.start]
     tool = _TOOL_BEFORE.search(before)
-    if tool is not None and not set(tool.group().lower().split()[:-1]) & ADD_VERBS:
+    if tool is not None and not set(tool.group("job").lower().split()) & ADD_VERBS:
         return True
     return bool(_JOB_AFTER.match(text, found.end))

@@ -43,8 +43,10 @@ from oic_ai.tools.planner.rules.package_conditions import (
     capability_in_parentheses,
     carried_removal,
     conditional_removals,
+    doing_a_job_after_removal,
     done_by_themselves,
     joined_to_a_phrase,
+    named_tentatively,
     names_pointed_at,
     removal_across,
     runs_there,
@@ -186,7 +188,12 @@ def rule_packages(state: PlanState) -> None:
     items = [split_slashed(state, item) for item in items]
     items = corrected(state, name_sentences(state, negation_scope(items)))
     purposes = 0
+    # "drop chrony, ptp4l handles the clock": what does the job stays
+    doing = doing_a_job_after_removal(state, items, _resolve_item)
     for index, item in enumerate(items):
+        if index in doing:
+            state.text.consume(*item.span, "context")
+            continue
         item = instead_of_the_last(state, items, index)  # "rm X, Y instead": Y is added
         item = carried_removal(state, items, index) or item  # "drop X. and Y with it"
         item = removal_across(state, item) or item  # "drop isolcpus and htop"
@@ -218,7 +225,10 @@ def rule_packages(state: PlanState) -> None:
         if item.mode == "aside" and item.aside_by == ":":
             state.text.consume(*item.span, "context")  # "Required packages:" heads the list
             continue
-        if item.mode == "aside" and item.aside_by == "so" and only_known(state, item):
+        if (named := named_tentatively(state, item)) is not None:
+            state.text.consume(*item.span, "context")  # "(I think that's samba?)"
+            item = named
+        elif item.mode == "aside" and item.aside_by == "so" and only_known(state, item):
             # "it's a gateway so mosquitto": what follows "so" is nothing but a known name
             item = Item("add", item.tokens, "so")
         if item.mode == "aside":

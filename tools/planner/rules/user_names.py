@@ -55,8 +55,14 @@ def names_after(work: str, at: int, limit: int, role: str) -> tuple[list[str], i
     found = NAMED.match(work, at, limit)
     if found is None:
         found = _FOR_ME.match(work, at, limit) or FOR.match(work, at, limit)
-        if found is not None and found.group("name") in STOP_WORDS:
+        if found is not None and (
+            found.group("name") in STOP_WORDS or _COLON_NAME.match(work, found.end(), limit)
+        ):
+            # "users for Acme: deploy, monitor": who the accounts are for, then their names
             found = _NAMED_LATER.search(work, at, limit)
+            if found is None and (comma := _COMMA_NAME.match(work, at, limit)):
+                # "one for the dentist, drchen.": a name of no English word after a comma
+                found = None if is_english(comma.group("name")) else comma
     if found is None and role != "another":
         found = _DIRECT.match(work, at, limit)
         if found is not None and (found.group("name") or "") in STOP_WORDS:
@@ -108,6 +114,15 @@ def _adverb(word: str) -> bool:
 
 # "one login per technician: tech1, tech2", "user me = dan": the name after a colon or "="
 _COLON_LATER = re.compile(r"[^;.:=\x1f]*?[:=]\s*" + _NAME)
+# ": deploy (sudo)" right after "for Acme": a name after the colon, not an attribute
+_COLON_NAME = re.compile(
+    r"\s*:\s*(?!(?:with|without|no|sudo|admin|root|both|all|each|she|he|they|it|give|gets?"
+    r"|needs?|has)\b)[\"'`]?[a-z_]"
+)
+# "... for the dentist, drchen." : a name alone after the comma, ending its clause
+_COMMA_NAME = re.compile(
+    r"[^;.,:\x1f]*?,\s*[\"'`]?(?P<name>[a-z_][a-z0-9_-]*)[\"'`]?(?=\s*(?:$|[,;.?!\x1f]))"
+)
 # role words that are also common account names
 ROLE_NAMES = frozenset(("admin", "administrator"))
 # "an account for the field techs, call it ftech", "a user for our technicians: tech"

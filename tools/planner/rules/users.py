@@ -72,6 +72,8 @@ _ROLE = (
     r"|another(?=\s+(?:one\s+)?(?:called|named)\b)"
     # "one" standing for a user, after a user was mentioned: "plus one called itadmin"
     r"|one(?=\s+(?:more\s+)?(?:called|named)\b)"
+    # "and one for the dentist, drchen": one more account, for whom, then its name
+    r"|one(?=\s+(?:more\s+)?for\s)"
     # the speaker's own account, named right after: "and me: jdoe, sudo", "me (jdoe)"
     r"|(?:me|myself)(?:\s+(?:too|as\s+well))?(?=\s*[:(]\s*[a-z_]))"
 )
