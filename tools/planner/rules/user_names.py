@@ -57,11 +57,18 @@ def names_after(work: str, at: int, limit: int, role: str) -> tuple[list[str], i
         found = _FOR_ME.match(work, at, limit) or FOR.match(work, at, limit)
         if found is not None and found.group("name") in STOP_WORDS:
             found = _NAMED_LATER.search(work, at, limit)
+        elif found is not None and found.re is FOR and work[found.end() : limit][:1] == ":":
+            # "users for Acme: deploy, monitor": whom they are for, then the names
+            later = _COLON_LATER.match(work, at, limit)
+            if later is not None and later.group("name") not in STOP_WORDS:
+                found = later
     if found is None and role != "another":
         found = _DIRECT.match(work, at, limit)
         if found is not None and (found.group("name") or "") in STOP_WORDS:
             # "one login per technician: tech1, tech2": the names after a colon later on
-            found = _COLON_LATER.match(work, at, limit) or found
+            later = _COLON_LATER.match(work, at, limit)
+            if later is not None and later.group("name") not in STOP_WORDS:
+                found = later or found
     groups = found.groupdict() if found else {}
     first = groups.get("name") or groups.get("name2") or groups.get("name3") or groups.get("name4")
     # "called admin", "users: admin, ...": a role word said as the name is the name
