@@ -27,7 +27,7 @@ from oic_ai.tools.asked_targets import (
     sets_current_aside,
 )
 from oic_ai.tools.courtesy import plain_request
-from oic_ai.tools.earlier_images import pointed_image, rest_of
+from oic_ai.tools.earlier_images import image_count, own_package_list, pointed_image, rest_of
 from oic_ai.tools.ordinals import resolve_ordinals
 from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.pointed_items import named_items, resolve_pointed
@@ -285,6 +285,8 @@ def route_request(
         rewritten = resolve_pointed(rewritten, named, current_template)
         rewritten = resolve_ordinals(rewritten, current_template)  # "remove the first user"
     route = _route(rewritten, current_template, previous, history)
+    if route["intent"] == "retarget" and own_package_list(request, image_count(images)):
+        route["reference"]["own_packages"] = True  # "now one for Brightwater, packages: ..."
     if rewritten != request and route["intent"] in ("refine", "retarget"):
         if "reference" not in route:
             route["reference"] = ReferenceRecord(

@@ -128,6 +128,10 @@ class ReferenceRecord(TypedDict):
     """For an ``undo`` that points at another image of the session ("back to the second
     one", "Brightwater's hostname is bw-web"): that image (its latest template becomes
     current), or why none is taken."""
+    own_packages: NotRequired[bool]
+    """For a ``retarget`` that opens another image with a package list of its own ("now
+    one for the other client: debian 13, same users, packages: ..."): the packages the
+    earlier image added are not carried over."""
     after_refusal: NotRequired[str]
     """For a bare ``undo`` ("undo", "scratch that") right after a refused turn: what that
     turn asked for. The refused request is what is taken back, and it changed nothing."""

@@ -358,3 +358,43 @@ def rest_of(request: str, pointed: Pointed) -> str:
     for start, end in sorted(pointed.spans, reverse=True):
         text = text[:start] + pointed.replacement + text[end:]
     return remainder(text.strip().lstrip(":,;-–— ").strip(), [])
+
+
+# "packages: nginx, php-fpm" / "pkgs:\nnginx\n...": a package list given as the image's own
+_OWN_LIST = re.compile(r"\b(?:packages|pkgs)\s*:\s*\S", re.IGNORECASE)
+# ... unless the packages are said to stay: "same packages", "exactly this", "same base"
+_SAME_PACKAGES = re.compile(
+    r"\bsame\s+(?:packages|pkgs|package\s+list|base|setup|thing|config|but)\b|\bexactly\s+th",
+    re.IGNORECASE,
+)
+
+
+def own_package_list(request: str, count: int) -> bool:
+    """True when ``request`` opens another image and gives it a package list of its own.
+
+    "now one for the other client, Brightwater: debian 13, same users, packages: nginx,
+    php-fpm": the users carry over to the new image, the earlier image's packages do not.
+    """
+    return (
+        opens_new_image(request, count)
+        and _OWN_LIST.search(request) is not None
+        and _SAME_PACKAGES.search(request) is None
+    )
+
+
+def without_carried_packages(text: str, base_text: str) -> tuple[str, list[str]]:
+    """``text`` without the packages its base (``base_text``) lacks, and those packages.
+
+    After a new image was started from the earlier one on a new base, what the earlier
+    image added is left out: the request's own list is planned on top.
+    """
+    from oic_ai.stores.template_model import template_from_text
+    from oic_ai.tools.applier.apply import apply_plan
+    from oic_ai.tools.edit_plan import EditPlan, RemovePackages
+
+    base = set(template_from_text(base_text).packages)
+    carried = [p for p in template_from_text(text).packages if p not in base]
+    if not carried:
+        return text, []
+    plan = EditPlan(summary="", operations=[RemovePackages(packages=carried)])
+    return apply_plan(text, plan).text, carried
