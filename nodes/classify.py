@@ -27,7 +27,13 @@ from oic_ai.tools.asked_targets import (
     sets_current_aside,
 )
 from oic_ai.tools.courtesy import plain_request
-from oic_ai.tools.earlier_images import image_count, own_package_list, pointed_image, rest_of
+from oic_ai.tools.earlier_images import (
+    image_count,
+    own_package_list,
+    pointed_image,
+    resolve_roles,
+    rest_of,
+)
 from oic_ai.tools.ordinals import resolve_ordinals
 from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.pointed_items import named_items, resolve_pointed
@@ -284,6 +290,7 @@ def route_request(
         named = list(previous.get("named") or []) if previous else []
         rewritten = resolve_pointed(rewritten, named, current_template)
         rewritten = resolve_ordinals(rewritten, current_template)  # "remove the first user"
+        rewritten = resolve_roles(rewritten, images)  # "instead of the web tier"
     route = _route(rewritten, current_template, previous, history)
     if route["intent"] == "retarget" and own_package_list(request, image_count(images)):
         route["reference"]["own_packages"] = True  # "now one for Brightwater, packages: ..."
@@ -508,13 +515,11 @@ def _switched(request: str, current: str, images: Sequence[ImageTurn]) -> Route 
     pointed = pointed_image(request, images)
     if pointed is None or (pointed.image and pointed.image.number == images[-1]["image"]):
         return None  # no image named, or the one the session is on: an ordinary turn
-    route = Route(intent="undo", reason="", query_type="", targets={})
-    route["reason"] = f"goes back to an earlier image ({pointed.marker})"
+    reason = f"goes back to an earlier image ({pointed.marker})"
+    route = Route(intent="undo", reason=reason, query_type="", targets={})
+    rest = "" if pointed.refusal else rest_of(request, pointed)
     route["reference"] = ReferenceRecord(
-        kind="undo",
-        words=pointed.marker,
-        remainder="" if pointed.refusal else rest_of(request, pointed),
-        target=target_of(current),
+        kind="undo", words=pointed.marker, remainder=rest, target=target_of(current)
     )
     image = pointed.image
     number, turn = (image.number, image.turn) if image else (0, 0)

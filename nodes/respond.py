@@ -255,9 +255,7 @@ def _images(state: State, kept: str, turn: int) -> list[ImageTurn]:
     route = record(state, "route")
     switched = dict(dict(route.get("reference") or {}).get("image") or {})
     count = image_count(images)
-    request = " ".join(
-        [state.get("request", ""), str(route.get("carried_request") or "")]
-    ).strip()
+    request = " ".join([state.get("request", ""), str(route.get("carried_request") or "")]).strip()
     restored = [e for e in images if e["template"] == kept]
     if switched.get("number") and not switched.get("refusal"):
         number = int(switched["number"])

@@ -55,9 +55,7 @@ _BY_NUMBER = re.compile(
     re.IGNORECASE,
 )
 # "the first customer", "the second image", "the 2nd variant"
-_BY_ORDINAL = re.compile(
-    rf"\b(?:the\s+)?(?P<n>{_ORDINAL})\s+(?:{_IMAGE_HEAD})s?\b", re.IGNORECASE
-)
+_BY_ORDINAL = re.compile(rf"\b(?:the\s+)?(?P<n>{_ORDINAL})\s+(?:{_IMAGE_HEAD})s?\b", re.IGNORECASE)
 # "go back to X", "back to X", "return to X", "switch back to X"
 _BACK = re.compile(
     r"\b(?:(?:go|get|switch|jump|come|head|going|switching)\s+)?back\s+to\s+|\breturn\s+to\s+",
@@ -305,9 +303,12 @@ def pointed_image(request: str, entries: Sequence[Mapping[str, Any]]) -> Pointed
 
 
 def _back(request: str, images: list[Image]) -> Pointed | None:
-    """The image "back to X" names: by a word of images ("the clinic one", "Acme's image")
-    it is reported when nothing fits; by a bare target or word ("back to debian") only when
-    exactly one image fits (otherwise the earlier-target reading of ``classify`` has it)."""
+    """The image "back to X" names, a refusal, or None.
+
+    Named by a word of images ("the clinic one", "Acme's image") it is reported when
+    nothing fits; by a bare target or word ("back to debian") it counts only when exactly
+    one image fits (otherwise the earlier-target reading of ``classify`` has it).
+    """
     back = _BACK.search(request)
     if back is None:
         return None
@@ -398,3 +399,42 @@ def without_carried_packages(text: str, base_text: str) -> tuple[str, list[str]]
         return text, []
     plan = EditPlan(summary="", operations=[RemovePackages(packages=carried)])
     return apply_plan(text, plan).text, carried
+
+
+# "instead of the web tier", "without the php variant", "drop the db tier": an image's own
+# additions, named by the role it was made for
+_ROLE_TAKEN_OUT = re.compile(
+    r"\b(?P<verb>instead\s+of|rather\s+than|without|minus|drop|remove)\s+the\s+"
+    r"(?P<desc>[\w.-]+(?:\s+[\w.-]+)?)\s+(?:tier|variant|role|layer)\b",
+    re.IGNORECASE,
+)
+
+
+def _added_by(image: Image, entries: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The packages ``image`` has that the template it was started from lacked."""
+    from oic_ai.stores.template_model import template_from_text
+
+    first = next(i for i, e in enumerate(entries) if int(e.get("image") or 1) == image.number)
+    if first == 0:
+        return []
+    before = set(template_from_text(str(entries[first - 1].get("template") or "")).packages)
+    return [p for p in template_from_text(image.template).packages if p not in before]
+
+
+def resolve_roles(request: str, entries: Sequence[Mapping[str, Any]]) -> str:
+    """``request`` with an image's role taken out read as its packages.
+
+    "Third: instead of the web tier a DB tier - postgresql" after "Second variant adds a
+    web tier: nginx and certbot" reads "Third: a DB tier - postgresql. Remove nginx,
+    certbot.": the packages the web tier's image added on top of the one it started from.
+    A role no image was opened for, or one that added no package, stays as written.
+    """
+    images = images_of(entries)
+    for found in _ROLE_TAKEN_OUT.finditer(request):
+        matched = _by_words(found.group("desc"), images, opening=True)
+        if len(matched) != 1 or not (added := _added_by(matched[0], entries)):
+            continue
+        rest = (request[: found.start()] + request[found.end() :]).rstrip()
+        stop = "" if rest.endswith((".", "!", "?")) else "."
+        return f"{rest}{stop} Remove {', '.join(added)}."
+    return request
