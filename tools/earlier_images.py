@@ -62,7 +62,11 @@ _BACK = re.compile(
     re.IGNORECASE,
 )
 # the end of what "back to" names: a clause's end (an appositive "the EMT one" joins it)
-_DESC_END = re.compile(r"[.;!?:\n]|,(?!\s*the\s+[\w.#-]+(?:\s+[\w.#-]+)?\s+one\b)|\s[-–—]\s")
+_DESC_END = re.compile(
+    r"[.;!?:\n()]|,(?!\s*the\s+[\w.#-]+(?:\s+[\w.#-]+)?\s+one\b)|\s[-–—]\s"
+    r"|\s(?:and|then|plus|but|so|because|since|with|to)\s",
+    re.IGNORECASE,
+)
 # "Acme's image", "Brightwater's hostname": a name's possessive
 _POSSESSIVE = re.compile(r"\b(?P<name>[A-Z][\w-]*[a-z][\w-]*)['’]s\b")
 # "for the clinic one", "on the ubuntu image", "to the web tier": an image by a word of it
@@ -326,9 +330,16 @@ def _back(request: str, images: list[Image]) -> Pointed | None:
 
 
 def _with_article(request: str, span: Span) -> Span:
+    """``span`` with "the" before it, and "for"/"on" when a colon or comma ends it there.
+
+    "for the first customer: add htop" leaves "add htop" to the planner.
+    """
     start = span[0]
     if request[:start].lower().endswith("the "):
         start -= len("the ")
+    heading = re.search(r"\b(?:for|on|in)\s+$", request[:start], re.IGNORECASE)
+    if heading and re.match(r"\s*[:,]", request[span[1] :]):
+        start = heading.start()
     return (start, span[1])
 
 
