@@ -297,7 +297,7 @@ def pointed_image(request: str, entries: Sequence[Mapping[str, Any]]) -> Pointed
             return _pointed(request, span, found_words.group(), images, True, replacement)
     for possessive in _POSSESSIVE.finditer(request):
         name = possessive.group("name")
-        if len(_by_words(name, images, opening=True)) == 1:
+        if _a_name(name, images) and len(_by_words(name, images, opening=True)) == 1:
             return _pointed(request, possessive.span(), name, images, False, "the")
     for the_one in _THE_X_ONE.finditer(request):
         found = _pointed(request, the_one.span(), the_one.group("desc"), images, False, "")
@@ -325,8 +325,24 @@ def _back(request: str, images: list[Image]) -> Pointed | None:
     plain = re.sub(r"['’]s\b", "", desc)
     if re.search(rf"\b{_HEAD}s?\b|['’]s\b|\b(?:customer|client)\b", desc, re.IGNORECASE):
         return _pointed(request, (back.start(), end), plain, images, True, "")
+    if not _by_target(plain, images)[0] and not _a_name(plain, images):
+        return None  # "go back to nginx": a package an earlier template had, not an image
     found = _pointed(request, (back.start(), end), plain, images, False, "")
     return found if found is not None and found.image is not None else None
+
+
+def _a_name(words: str, images: list[Image]) -> bool:
+    """True when ``words`` are written as a name (capitalised) and name no package.
+
+    "Acme", "Brightwater" name whom an image was made for; "Nginx" is a package of one.
+    """
+    from oic_ai.stores.template_model import template_from_text
+
+    said = words.strip()
+    if not said[:1].isupper():
+        return False
+    packages = {p for i in images for p in template_from_text(i.template).packages}
+    return not any(w in packages for w in re.findall(r"[\w.+-]+", said.lower()))
 
 
 def _with_article(request: str, span: Span) -> Span:

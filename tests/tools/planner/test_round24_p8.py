@@ -104,10 +104,22 @@ def test_a_pointer_that_fits_no_image_is_reported_not_guessed(request_: str, sai
         "ship the logs back to the server",
         "customer three: same packages, plus htop",  # opens the next image
         "drop tmux from that one",
+        "go back to nginx",  # a package an earlier template had
     ],
 )
 def test_ordinary_words_point_at_no_image(request_: str) -> None:
     assert pointed_image(request_, CLIENTS) is None
+
+
+def test_a_package_written_as_a_name_is_no_image() -> None:
+    nginx = UBUNTU + "systemConfig:\n  packages: [nginx]\n"
+    with_nginx = [
+        _entry(1, "first client: ubuntu 24.04 with nginx", nginx, 1),
+        _entry(2, "hostname web-01", nginx, 1),
+        CLIENTS[2],
+    ]
+    assert pointed_image("Nginx's worker count should be 4", with_nginx) is None
+    assert pointed_image("go back to Nginx", with_nginx) is None
 
 
 def test_a_session_of_one_image_has_nothing_to_point_back_at() -> None:
