@@ -18,7 +18,7 @@ from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context
 from oic_ai.nodes.messages import last_request
-from oic_ai.nodes.state import Intent, ReferenceRecord, Refusal, Route, State, record
+from oic_ai.nodes.state import ImageTurn, Intent, ReferenceRecord, Refusal, Route, State, record
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.asked_targets import (
     asked_targets,
@@ -27,6 +27,13 @@ from oic_ai.tools.asked_targets import (
     sets_current_aside,
 )
 from oic_ai.tools.courtesy import plain_request
+from oic_ai.tools.earlier_images import (
+    image_count,
+    own_package_list,
+    pointed_image,
+    resolve_roles,
+    rest_of,
+)
 from oic_ai.tools.ordinals import resolve_ordinals
 from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.pointed_items import named_items, resolve_pointed
@@ -256,13 +263,18 @@ def route_request(
     current_template: str | None,
     previous: Route | None = None,
     history: list[str] | None = None,
+    images: Sequence[ImageTurn] = (),
 ) -> Route:
     """Classify one request; "put back the X you removed" is read as adding what X was.
 
-    See :func:`_route` for the arguments. A restore that names what earlier templates had
-    and the current one lacks ("the ssh server" -> openssh-server) is planned as "add
-    openssh-server"; one that names nothing removed is left to the planner as written.
+    See :func:`_route` for the arguments; ``images`` are the templates the session kept,
+    with the image each is ("back to the clinic one" goes back to that image). A restore
+    that names what earlier templates had and the current one lacks ("the ssh server" ->
+    openssh-server) is planned as "add openssh-server"; one that names nothing removed is
+    left to the planner as written.
     """
+    if current_template and (switch := _switched(request, current_template, images)):
+        return switch
     restored = restored_request(request, current_template, history or [])
     # "do I need something to talk MQTT? if so, add whatever is normal": add that something
     rewritten = resolve_if_so(restored) if current_template else restored
@@ -278,7 +290,10 @@ def route_request(
         named = list(previous.get("named") or []) if previous else []
         rewritten = resolve_pointed(rewritten, named, current_template)
         rewritten = resolve_ordinals(rewritten, current_template)  # "remove the first user"
+        rewritten = resolve_roles(rewritten, images)  # "instead of the web tier"
     route = _route(rewritten, current_template, previous, history)
+    if route["intent"] == "retarget" and own_package_list(request, image_count(images)):
+        route["reference"]["own_packages"] = True  # "now one for Brightwater, packages: ..."
     if rewritten != request and route["intent"] in ("refine", "retarget"):
         if "reference" not in route:
             route["reference"] = ReferenceRecord(
@@ -492,6 +507,23 @@ def _route(
             route["compared"] = compared
     query_type = {"refine": "refinement", "explain": "question"}.get(intent, "")
     route["query_type"] = query_type
+    return route
+
+
+def _switched(request: str, current: str, images: Sequence[ImageTurn]) -> Route | None:
+    """The route of "back to the clinic one" to another image of the session, or None."""
+    pointed = pointed_image(request, images)
+    if pointed is None or (pointed.image and pointed.image.number == images[-1]["image"]):
+        return None  # no image named, or the one the session is on: an ordinary turn
+    reason = f"goes back to an earlier image ({pointed.marker})"
+    route = Route(intent="undo", reason=reason, query_type="", targets={})
+    rest = "" if pointed.refusal else rest_of(request, pointed)
+    route["reference"] = ReferenceRecord(
+        kind="undo", words=pointed.marker, remainder=rest, target=target_of(current)
+    )
+    image = pointed.image
+    number, turn = (image.number, image.turn) if image else (0, 0)
+    route["reference"]["image"] = {"number": number, "turn": turn, "refusal": pointed.refusal}
     return route
 
 
@@ -762,5 +794,6 @@ def classify(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             state.get("template"),
             previous,  # type: ignore[arg-type]
             history,
+            state.get("images") or [],
         )
     return {**TURN_RESET, "request": request, "route": route}

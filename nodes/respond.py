@@ -8,7 +8,15 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from oic_ai.nodes.context import Context, run_settings
-from oic_ai.nodes.state import UNDO_DEPTH, Revision, State, Status, record
+from oic_ai.nodes.state import (
+    IMAGE_TURNS,
+    UNDO_DEPTH,
+    ImageTurn,
+    Revision,
+    State,
+    Status,
+    record,
+)
 from oic_ai.stores.secrets import mask_secrets
 
 OWN_EDIT_HINT = (
@@ -215,7 +223,10 @@ def _undo_stack(state: State, kept: str, turn: int) -> list[Revision]:
     before = state.get("template")
     route = record(state, "route")
     undone = dict(dict(route.get("reference") or {}).get("undone") or {})
-    if route.get("intent") == "undo" and not undone.get("partial"):
+    switched = dict(dict(route.get("reference") or {}).get("image") or {})
+    if switched.get("refusal"):
+        return stack  # "back to the fourth one" with three made: nothing changed
+    if route.get("intent") == "undo" and not undone.get("partial") and not switched:
         # a part taken back ("undo the hugepages bit") is a change of its own: it stacks
         if not stack or not undone:
             return stack  # nothing taken back ("undo the X" when the last turn did more)
@@ -229,6 +240,36 @@ def _undo_stack(state: State, kept: str, turn: int) -> list[Revision]:
     if before:
         stack.append(Revision(turn=turn, request=state.get("request", ""), template=before))
     return stack[-UNDO_DEPTH:]
+
+
+def _images(state: State, kept: str, turn: int) -> list[ImageTurn]:
+    """The session's kept templates after this turn, each with the image it is.
+
+    "back to the clinic one" continues that image; a turn that opens another image ("now
+    one for the other client", "customer two: ...", a new template in place of the
+    session's) starts the next number; any other turn continues the image it changed.
+    """
+    from oic_ai.tools.earlier_images import image_count, opens_new_image
+
+    images = list(state.get("images") or [])
+    route = record(state, "route")
+    switched = dict(dict(route.get("reference") or {}).get("image") or {})
+    count = image_count(images)
+    request = " ".join([state.get("request", ""), str(route.get("carried_request") or "")]).strip()
+    restored = [e for e in images if e["template"] == kept]
+    if switched.get("number") and not switched.get("refusal"):
+        number = int(switched["number"])
+    elif route.get("intent") == "undo" and restored:
+        number = int(restored[-1]["image"])  # "undo" back over a switch: that image again
+    elif count and (
+        (route.get("intent") == "create" and state.get("template"))
+        or opens_new_image(request, count)
+    ):
+        number = count + 1
+    else:
+        number = int(images[-1]["image"]) if images else 1
+    images.append(ImageTurn(turn=turn, request=request, template=kept, image=number))
+    return images[-IMAGE_TURNS:]
 
 
 def respond(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -259,6 +300,7 @@ def respond(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         if status != "invalid" and draft:
             update["template"] = draft
             update["undo_stack"] = _undo_stack(state, draft, update["turn"])
+            update["images"] = _images(state, draft, update["turn"])
     _record(state, runtime, status, update.get("template", state.get("template")), update["turn"])
     return update
 

@@ -43,6 +43,16 @@ def retarget(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         "provider": RETARGET_PROVIDER,
         "plan": None,
     }
+    if dict(route.get("reference") or {}).get("own_packages") and result.base_text:
+        # "now one for the other client, ..., packages: ...": its own list, not the earlier's
+        from oic_ai.tools.earlier_images import without_carried_packages
+
+        update["draft"], dropped = without_carried_packages(result.text, result.base_text)
+        if dropped:
+            update["changes"].append(
+                "left the earlier image's packages out (this image has a package list of its "
+                f"own): {', '.join(dropped)}"
+            )
     if result.base_template:
         update["base_template"] = result.base_template
         update["base_text"] = result.base_text

@@ -29,6 +29,9 @@ _DOCUMENTED = with_config(ConfigDict(use_attribute_docstrings=True))
 UNDO_DEPTH = 20
 """How many earlier templates a session keeps for ``undo``."""
 
+IMAGE_TURNS = 40
+"""How many kept templates a session remembers for pointing back at one of its images."""
+
 
 @_DOCUMENTED
 class Refusal(TypedDict):
@@ -69,6 +72,33 @@ class Revision(TypedDict):
 
 
 @_DOCUMENTED
+class ImageTurn(TypedDict):
+    """A template a turn kept, and which of the session's images it is (``images``)."""
+
+    turn: int
+    """The turn that kept it (1-based)."""
+    request: str
+    """That turn's request."""
+    template: str
+    """The template after that turn."""
+    image: int
+    """Which image of the session it is (1 for the first one made): a turn that opens
+    another image ("now one for the other client") starts the next number."""
+
+
+@_DOCUMENTED
+class ImageSwitch(TypedDict):
+    """An earlier image of the session a turn goes back to ("back to the clinic one")."""
+
+    number: int
+    """The image's number (1 for the first one made)."""
+    turn: int
+    """The latest turn that kept a template of it: that template becomes current."""
+    refusal: str
+    """Why no image is taken ("" when one is): the words fit none, or several."""
+
+
+@_DOCUMENTED
 class ReferenceRecord(TypedDict):
     """A reference to the conversation that ``classify`` found ("undo", "the same for X")."""
 
@@ -94,6 +124,14 @@ class ReferenceRecord(TypedDict):
     """For an ``undo`` that goes back over a move to a target the template never made ("go
     back to what we had before the arm thing" after arm was refused): why nothing is taken
     back."""
+    image: NotRequired[ImageSwitch]
+    """For an ``undo`` that points at another image of the session ("back to the second
+    one", "Brightwater's hostname is bw-web"): that image (its latest template becomes
+    current), or why none is taken."""
+    own_packages: NotRequired[bool]
+    """For a ``retarget`` that opens another image with a package list of its own ("now
+    one for the other client: debian 13, same users, packages: ..."): the packages the
+    earlier image added are not carried over."""
     after_refusal: NotRequired[str]
     """For a bare ``undo`` ("undo", "scratch that") right after a refused turn: what that
     turn asked for. The refused request is what is taken back, and it changed nothing."""
@@ -302,6 +340,9 @@ class State(InputState, OutputState, total=False):
     undo_stack: list[Revision]
     """The session's earlier templates, oldest first, one per turn that changed it (at most
     ``UNDO_DEPTH``): ``undo`` makes the last one current again."""
+    images: list[ImageTurn]
+    """Every template a turn kept, oldest first, with the image of the session it is (at
+    most ``IMAGE_TURNS``): "back to the clinic one" makes that image's latest one current."""
 
 
 def record(state: State, key: Literal["route", "validation", "packages"]) -> dict[str, Any]:

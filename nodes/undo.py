@@ -237,7 +237,7 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             "the template stays as it is. Say 'undo' again to take back the last change."
         )
         return {**update, "draft": current, "route": {**route, "reference": reference}}
-    if not stack:
+    if not stack and not dict(route.get("reference") or {}).get("image"):
         return {
             **update,
             "draft": current,
@@ -246,6 +246,8 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             ],
         }
     reference = dict(route.get("reference") or {})
+    if reference.get("image"):
+        return _switch(state, update, route, reference)
     back_to = reference.get("back_to") or reference.get("back_to_packages")
     depth = _depth(
         stack, dict(reference.get("back_to") or {}), list(reference.get("back_to_packages") or [])
@@ -318,3 +320,31 @@ def _partial(
         ],
         "route": {**route, "reference": reference},
     }
+
+
+def _switch(
+    state: State, update: dict[str, Any], route: dict[str, Any], reference: dict[str, Any]
+) -> dict[str, Any]:
+    """Make another image of the session current ("back to the clinic one"), or say why not.
+
+    Its latest template becomes the draft (the rest of the request is planned on it); the
+    template it leaves stays in the session as the other image's latest one, and "undo"
+    comes back to it.
+    """
+    current = update["start_text"]
+    image = dict(reference["image"])
+    if image.get("refusal"):
+        return {**update, "draft": current, "not_applied": [str(image["refusal"])]}
+    kept = [
+        entry
+        for entry in state.get("images") or []
+        if entry["image"] == image["number"] and entry["turn"] == image["turn"]
+    ]
+    if not kept:
+        refusal = f"'{reference.get('words')}' — that image is no longer kept by this session"
+        return {**update, "draft": current, "not_applied": [refusal]}
+    line = (
+        f"back to image {image['number']} of this session: its template from turn "
+        f"{image['turn']} ({_quoted(kept[-1]['request'])}) is the current one again"
+    )
+    return {**update, "draft": kept[-1]["template"], "changes": [line]}

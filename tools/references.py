@@ -400,7 +400,7 @@ def find_back_to(request: str) -> BackTo | None:
     work = _lowered(request)
     mentions = sorted(_mentions(request), key=lambda m: m.start)
     for match in vocabulary.back_to.finditer(work):
-        after = re.compile(r"\s+(?:the\s+|our\s+|my\s+)?").match(work, match.end())
+        after = re.compile(r"[,;:]?\s+(?:the\s+|our\s+|my\s+)?").match(work, match.end())
         start = after.end() if after else match.end()
         named = [m for m in mentions if m.start == start]
         if not named:
@@ -470,6 +470,8 @@ def find_back_to_words(request: str) -> BackToWords | None:
             continue
         if match.group().startswith("back") and not _OPENS_CLAUSE.search(work, 0, match.start()):
             continue  # "ship the logs back to the server": no verb of going back
+        if re.match(r"nvm|never", match.group()):
+            continue  # "never mind, I'll do it later": a change of mind names a target only
         stop = _OBJECT_END.search(work, match.end())
         end = stop.start() if stop else len(work)
         words = [

@@ -194,11 +194,14 @@ def family_names(state: PlanState, word: str) -> list[str]:
     """The template's (and the request's) packages a short family name stands for.
 
     "moby" stands for moby-engine and moby-cli: the installed names that start with
-    "moby-", and the catalog's other names for it present on the target. A word that is
+    "moby-" (or with a version between: "php" for php8.3-fpm), and the catalog's other
+    names for it present on the target. A word that is
     a package itself, or that starts no installed name, stands for nothing here.
     """
     installed = [*state.facts.packages, *state.facts.kernel.packages, *state.add]
-    found = [n for n in installed if n == word or n.startswith(f"{word}-")]
+    # ("php" for php8.3-fpm and php8.3-mysql too: the family's name with its version)
+    versioned = re.compile(rf"{re.escape(word)}(?:\d+\.\d+)?-")
+    found = [n for n in installed if n == word or versioned.match(n)]
     target = state.target
     if target.known:
         aliases = state.catalog.aliases(word, target.os, target.dist, target.arch)

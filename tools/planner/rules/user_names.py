@@ -67,7 +67,9 @@ def names_after(work: str, at: int, limit: int, role: str) -> tuple[list[str], i
         found = _DIRECT.match(work, at, limit)
         if found is not None and (found.group("name") or "") in STOP_WORDS:
             # "one login per technician: tech1, tech2": the names after a colon later on
-            found = _COLON_LATER.match(work, at, limit) or found
+            later = _COLON_LATER.match(work, at, limit)
+            if later is not None and later.group("name") not in STOP_WORDS:
+                found = later or found
     groups = found.groupdict() if found else {}
     first = groups.get("name") or groups.get("name2") or groups.get("name3") or groups.get("name4")
     # "called admin", "users: admin, ...": a role word said as the name is the name
