@@ -47,24 +47,24 @@ def _request(n: int, turn: int) -> str:
     return FIRST.format(n=n) if turn == 1 else REFINEMENTS[(turn - 2) % len(REFINEMENTS)]
 
 
-async def _conversation(url: str, n: int) -> dict[str, Any]:
+async def _conversation(url: str, n: int, turns: int) -> dict[str, Any]:
     from langgraph_sdk import get_client
 
     client = get_client(url=url)
     thread = await client.threads.create(graph_id=GRAPH_ID)
     tid = thread["thread_id"]
     answers = []
-    for turn in range(1, TURNS + 1):
+    for turn in range(1, turns + 1):
         answer = await client.runs.wait(tid, GRAPH_ID, input=message(_request(n, turn)))
         answers.append(answer)
     state = await client.threads.get_state(tid)
     history = await client.threads.get_history(tid, limit=1000)  # the API caps it
-    runs = await client.runs.list(tid, limit=2 * TURNS)
+    runs = await client.runs.list(tid, limit=2 * turns)
     return {"tid": tid, "answers": answers, "state": state, "history": history, "runs": runs}
 
 
-async def _all(url: str) -> list[dict[str, Any]]:
-    return list(await asyncio.gather(*(_conversation(url, n) for n in range(SESSIONS))))
+async def _all(url: str, sessions: int, turns: int) -> list[dict[str, Any]]:
+    return list(await asyncio.gather(*(_conversation(url, n, turns) for n in range(sessions))))
 
 
 class CliTraffic(threading.Thread):
@@ -99,15 +99,17 @@ class CliTraffic(threading.Thread):
                 self.turns += 1
 
 
-def parallel_conversations(server: Server) -> list[dict[str, Any]]:
-    """SESSIONS conversations of TURNS turns through the API while the CLI runs turns and
-    lists sessions on the same store; every answer, run, checkpoint and index row checked.
+def parallel_conversations(
+    server: Server, sessions: int = SESSIONS, turns: int = TURNS
+) -> list[dict[str, Any]]:
+    """``sessions`` conversations of ``turns`` turns through the API while the CLI runs turns
+    and lists sessions on the same store; every answer, run, checkpoint and index row checked.
     """
     own = oic_json("generate", "a minimal debian 13 image for x86_64", env=server.env)["session"]
     traffic = CliTraffic(server, own)
     traffic.start()
     try:
-        talks = asyncio.run(_all(server.url))
+        talks = asyncio.run(_all(server.url, sessions, turns))
     finally:
         traffic.finished.set()
         traffic.join()
@@ -117,18 +119,18 @@ def parallel_conversations(server: Server) -> list[dict[str, Any]]:
         for turn, answer in enumerate(talk["answers"], start=1):
             assert isinstance(answer, dict) and "__error__" not in answer, answer
             assert answer["turn"] == turn and answer["status"] in STATUSES, answer
-        assert talk["state"]["values"]["turn"] == TURNS
+        assert talk["state"]["values"]["turn"] == turns
         ends = sorted(h["values"]["turn"] for h in talk["history"] if not h["next"] and h["values"])
-        assert ends == list(range(1, TURNS + 1)), ends  # one finished checkpoint per turn
-        assert [r["status"] for r in talk["runs"]] == ["success"] * TURNS
+        assert ends == list(range(1, turns + 1)), ends  # one finished checkpoint per turn
+        assert [r["status"] for r in talk["runs"]] == ["success"] * turns
         humans = [m for m in talk["state"]["values"]["messages"] if m["type"] == "human"]
-        assert [m["content"] for m in humans] == [_request(n, t) for t in range(1, TURNS + 1)]
+        assert [m["content"] for m in humans] == [_request(n, t) for t in range(1, turns + 1)]
 
     listed = {s["id"]: s for s in oic_json("sessions", "list", env=server.env)["sessions"]}
     for n, talk in enumerate(talks):
         row = listed[talk["tid"]]
-        assert (row["title"], row["turns"]) == (FIRST.format(n=n), TURNS)
-    assert len(listed) == SESSIONS + 1
+        assert (row["title"], row["turns"]) == (FIRST.format(n=n), turns)
+    assert len(listed) == sessions + 1
     assert listed[own]["turns"] == 1 + traffic.turns  # no CLI turn was lost either
     return talks
 

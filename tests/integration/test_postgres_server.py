@@ -1,10 +1,12 @@
 """A real ``langgraph dev`` server whose sessions live in a real PostgreSQL.
 
-1. The reliability suite's load (``test_api_concurrency``): 8 conversations of 25 turns
-   at once through the API while the CLI lists sessions and takes turns of its own on
-   the same database. No turn is lost: every thread ends at turn 25 with 25 finished
-   turns, the CLI lists them all with the right counts, and no ``sessions.sqlite`` is
-   created anywhere.
+1. The reliability suite's load (``test_api_concurrency``) with as many conversations at
+   once (8) but 10 turns each instead of 25: the same race between conversations and the
+   CLI, fewer rounds of it. The CLI lists sessions and takes turns of its own on the same
+   database meanwhile. No turn is lost: every thread ends at turn 10 with 10 finished
+   turns, the CLI lists them all with the right counts, every thread's history replays
+   turn by turn (one thread through ``oic-ai sessions replay``, the others through the same
+   service in this process), and no ``sessions.sqlite`` is created anywhere.
 2. The server is killed (SIGKILL to its process group) in the middle of a turn, while
    the run waits for a (fake, slow) chat model. A new server on the same database
    continues the thread, the CLI sees the last finished turn, and the next turn
@@ -26,7 +28,9 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.integration.test_api_concurrency import TURNS, parallel_conversations
+from oic_ai.services.session_history import replay_session
+from oic_ai.stores.settings import load_settings
+from tests.integration.test_api_concurrency import SESSIONS, TURNS, parallel_conversations
 from tests.support.cli import cli_env, oic, oic_json
 from tests.support.fake_chat_server import FakeChatServer
 from tests.support.processes import wait_for
@@ -44,6 +48,8 @@ pytestmark = pytest.mark.integration
 ONE = "a minimal ubuntu 24.04 edge image for arm64 with docker"
 KILLED = "add htop and vim"
 NEXT = "make the disk 16GiB"
+# the load's concurrency (SESSIONS conversations at once) is kept; fewer turns each
+PG_TURNS = min(TURNS, 10)
 
 
 def pg_langgraph_dev(
@@ -83,9 +89,14 @@ def pg_server(tmp_path: Path, postgres_url: str) -> Iterator[Server]:
 
 def test_parallel_conversations_on_postgres_lose_no_turn(pg_server: Server) -> None:
     server = pg_server
-    for talk in parallel_conversations(server):
-        replay = oic_json("sessions", "replay", talk["tid"], env=server.env)["turns"]
-        assert [t["turn"] for t in replay] == list(range(1, TURNS + 1))
+    first, *others = parallel_conversations(server, SESSIONS, PG_TURNS)
+    replay = oic_json("sessions", "replay", first["tid"], env=server.env)["turns"]
+    assert [t["turn"] for t in replay] == list(range(1, PG_TURNS + 1))
+    # the others through the service `sessions replay` calls, without a process each
+    settings = load_settings(data_dir=server.data_dir, provider="builtin", env=server.env)
+    for talk in others:
+        turns = replay_session(settings, talk["tid"]).to_json()["turns"]
+        assert [t["turn"] for t in turns] == list(range(1, PG_TURNS + 1))
     assert not list(server.data_dir.rglob("sessions.sqlite*"))
 
 

@@ -4,24 +4,28 @@
   ``show``, ``replay``, ``fork``, ``rerun``, ``delete``, ``prune``) runs once with the
   default SQLite store and once with ``OIC_AI_DATABASE_URL``; every ``--json`` answer is
   the same once ids and clock times are set aside, and PostgreSQL leaves no
-  ``sessions.sqlite`` behind.
+  ``sessions.sqlite`` behind. The first turn and ``chat`` run in a process of their own;
+  the other commands run through the same entry point in this process (``oic_here``),
+  each opening its stores afresh, so LangGraph's start-up is paid once, not per command.
 - ``sessions migrate --to URL`` copies SQLite to PostgreSQL: the list and every replay
   are identical afterwards (checkpoint ids included), an old turn can be forked and a
   session continued there, a second run changes nothing, and a target holding a
-  different session with the same id is refused before anything is written.
+  different session with the same id is refused before anything is written. The first
+  migration and its second run are processes of their own; the conversations before and
+  the reads after run in this process (``oic_here``).
 """
 
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from oic_ai.stores.session_factory import store_for_url
-from tests.support.cli import cli_env, oic, oic_json, one_line_error
+from tests.conftest import copy_index
+from tests.support.cli import cli_env, oic, oic_here_json, oic_json, one_line_error
 
 pytestmark = pytest.mark.integration
 
@@ -61,11 +65,12 @@ def lifecycle(data: Path, url: str | None) -> list[Any]:
     out: list[Any] = []
 
     def j(*args: str) -> Any:
-        answer = oic_json(*args, env=env)
+        answer = oic_here_json(*args, env=env)
         out.append(answer)
         return answer
 
-    sid = j("generate", FIRST, "--new")["session"]
+    out.append(oic_json("generate", FIRST, "--new", env=env))  # a process of its own
+    sid = out[-1]["session"]
     assert j("generate", SECOND, "--continue")["session"] == sid
     chat = oic("chat", "--continue", env=env, stdin=f"{THIRD}\n/undo\n/quit\n", timeout=300)
     assert chat.returncode == 0 and f"continuing session {sid}" in chat.stdout, chat.stderr
@@ -96,11 +101,13 @@ def lifecycle(data: Path, url: str | None) -> list[Any]:
 def test_the_session_lifecycle_is_the_same_on_sqlite_and_postgres(
     tmp_path: Path,
     postgres_url: str,
+    indexed_data: Path,
 ) -> None:
+    # the run's library index in both folders, rather than embed the library twice
+    copy_index(indexed_data, tmp_path / "sqlite")
+    copy_index(indexed_data, tmp_path / "pg")
     on_sqlite = lifecycle(tmp_path / "sqlite", None)
     assert (tmp_path / "sqlite" / "sessions.sqlite").exists()
-    # the same library index: copy it rather than embed the library a second time
-    shutil.copytree(tmp_path / "sqlite", tmp_path / "pg", ignore=shutil.ignore_patterns("sess*"))
 
     on_postgres = lifecycle(tmp_path / "pg", postgres_url)
 
@@ -113,10 +120,10 @@ def test_the_session_lifecycle_is_the_same_on_sqlite_and_postgres(
 
 def _conversations(data: Path) -> tuple[str, str]:
     env = _env(data, None)
-    one = oic_json("generate", FIRST, env=env)["session"]
-    oic_json("generate", SECOND, "--session", one, env=env)
-    two = oic_json("generate", "a minimal debian 13 image for x86_64", env=env)["session"]
-    oic_json("sessions", "fork", one, "--turn", "1", env=env)
+    one = oic_here_json("generate", FIRST, env=env)["session"]
+    oic_here_json("generate", SECOND, "--session", one, env=env)
+    two = oic_here_json("generate", "a minimal debian 13 image for x86_64", env=env)["session"]
+    oic_here_json("sessions", "fork", one, "--turn", "1", env=env)
     return one, two
 
 
@@ -128,14 +135,16 @@ def _thread_count(url: str) -> int:
 def test_migrate_from_sqlite_to_postgres_loses_nothing(
     tmp_path: Path,
     postgres_cluster: Any,
+    indexed_data: Path,
 ) -> None:
-    data = tmp_path / "data"
+    data = copy_index(indexed_data, tmp_path / "data")
     one, two = _conversations(data)
     sqlite_env, target = _env(data, None), postgres_cluster.create_database()
     pg_env = _env(data, target)
-    before = oic_json("sessions", "list", env=sqlite_env)
+    before = oic_here_json("sessions", "list", env=sqlite_env)
     replays = {
-        s["id"]: oic_json("sessions", "replay", s["id"], env=sqlite_env) for s in before["sessions"]
+        s["id"]: oic_here_json("sessions", "replay", s["id"], env=sqlite_env)
+        for s in before["sessions"]
     }
 
     report = oic_json("sessions", "migrate", "--to", target, env=sqlite_env)
@@ -143,23 +152,22 @@ def test_migrate_from_sqlite_to_postgres_loses_nothing(
     assert report["sessions"] == report["threads"] == 3 and report["new_sessions"] == 3
     assert report["checkpoints"] > 3 * 2 and report["writes"] > 0
     assert report["source"].endswith("sessions.sqlite") and report["target"] == target
-    assert oic_json("sessions", "list", env=pg_env) == before  # times, titles, turns
+    assert oic_here_json("sessions", "list", env=pg_env) == before  # times, titles, turns
     for sid, replay in replays.items():
-        assert oic_json("sessions", "replay", sid, env=pg_env) == replay
+        assert oic_here_json("sessions", "replay", sid, env=pg_env) == replay
 
     # an old turn forks there, and a session continues there
-    fork = oic_json("sessions", "fork", one, "--turn", "1", env=pg_env)
-    assert [
-        t["request"] for t in oic_json("sessions", "replay", fork["session"], env=pg_env)["turns"]
-    ] == [FIRST]
-    more = oic_json("generate", "add htop", "--session", two, env=pg_env)
+    fork = oic_here_json("sessions", "fork", one, "--turn", "1", env=pg_env)
+    forked = oic_here_json("sessions", "replay", fork["session"], env=pg_env)
+    assert [t["request"] for t in forked["turns"]] == [FIRST]
+    more = oic_here_json("generate", "add htop", "--session", two, env=pg_env)
     assert more["turn"] == 2 and more["session"] == two
 
     # the human line, and a second run that changes nothing
     again = oic("sessions", "migrate", "--to", target, env=sqlite_env, timeout=300)
     assert again.returncode == 0, again.stderr
     assert "Copied 3 session(s)" in again.stdout and "0 new, 3 already there" in again.stdout
-    after = {s["id"]: s for s in oic_json("sessions", "list", env=pg_env)["sessions"]}
+    after = {s["id"]: s for s in oic_here_json("sessions", "list", env=pg_env)["sessions"]}
     assert after[two]["turns"] == 2  # the newer row on the target was kept
     assert len(after) == 4 and _thread_count(target) == 4
 

@@ -3,7 +3,9 @@
 Each round starts two ``generate`` runs (new sessions and continued ones), an ``index`` of a
 library that just changed, and a ``sessions list``, all together on one
 ``OIC_AI_DATA_DIR``. Every process must exit 0 without a traceback or a "database is
-locked", and every session must end with exactly the turns it was given.
+locked", and every session must end with exactly the turns it was given (read at the
+end through ``sessions list`` and ``sessions replay`` in this process, once the processes
+are done).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import subprocess
 from pathlib import Path
 
 from tests.conftest import OUR_TEMPLATES
-from tests.support.cli import cli_env, finish_all, oic_json, start_oic
+from tests.support.cli import cli_env, finish_all, oic_here_json, oic_json, start_oic
 from tests.support.processes import integrity
 
 REQUESTS = {
@@ -22,8 +24,9 @@ REQUESTS = {
     "b": ["a debian 13 web server for x86_64", "add curl", "make the disk 24GiB"],
     "c": ["an azure linux 3 container host", "add vim", "make the disk 12GiB"],
 }
-# round -> the sessions that take a turn in it (two generate processes per round)
-ROUNDS = [("a", "b"), ("a", "c"), ("b", "c"), ("a", "c")]
+# round -> the sessions that take a turn in it (two generate processes per round): two new
+# sessions at once, a new one beside a continued one, two continued ones; each pair once
+ROUNDS = [("a", "b"), ("a", "c"), ("b", "c")]
 
 
 def _start(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
@@ -67,13 +70,13 @@ def test_four_cli_processes_share_one_data_folder(agent_data_dir: Path, tmp_path
         listed = json.loads(outputs[3][1])["sessions"]
         assert {s["id"] for s in listed} <= set(sessions.values())
 
-    listed = {s["id"]: s for s in oic_json("sessions", "list", env=env)["sessions"]}
+    listed = {s["id"]: s for s in oic_here_json("sessions", "list", env=env)["sessions"]}
     assert set(listed) == set(sessions.values())
     for key, sid in sessions.items():
         row = listed[sid]
         assert (row["title"], row["turns"]) == (REQUESTS[key][0], turns[key])
         assert row["request"] == REQUESTS[key][turns[key] - 1]
-        replayed = oic_json("sessions", "replay", sid, "--no-diff", env=env)
+        replayed = oic_here_json("sessions", "replay", sid, "--no-diff", env=env)
         assert [t["request"] for t in replayed["turns"]] == REQUESTS[key][: turns[key]]
     final = oic_json("index", env=env)
     assert (final["unchanged"], final["embedded"]) == (len(names), 0)  # every change landed

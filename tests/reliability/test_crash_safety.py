@@ -20,7 +20,7 @@ from oic_ai.graph.builder import build_graph
 from oic_ai.graph.checkpointer import open_sqlite_saver
 from oic_ai.stores.session_store import sessions_db_path
 from tests.conftest import OUR_TEMPLATES, PROJECT
-from tests.support.cli import cli_env, oic_json
+from tests.support.cli import cli_env, oic_here_json, oic_json
 from tests.support.fake_chat_server import FakeChatServer
 from tests.support.processes import integrity, sigkill, started, wait_for
 
@@ -119,17 +119,18 @@ def test_a_killed_index_run_is_healed_by_the_next(tmp_path: Path, agent_data_dir
     assert (healed["created"], healed["unchanged"]) == (len(files) - partial, partial)
     assert (healed["updated"], healed["deleted"], healed["skipped"]) == (0, 0, [])
     assert healed["embedded"] == len(files) - partial
-    stats = oic_json("cache", "stats", *lib, env=env)
+    # No process writes from here on: the rest reads (and re-runs the index) in-process.
+    stats = oic_here_json("cache", "stats", *lib, env=env)
     assert stats["entries"] == len(files) and len(stats["collections"]) == 1
     assert stats["last_run"]["misses"] == len(files) - partial
-    again = oic_json("index", *lib, env=env)
+    again = oic_here_json("index", *lib, env=env)
     assert (again["unchanged"], again["embedded"]) == (len(files), 0)
 
     # Search over the healed index ranks exactly as over an index that never crashed.
     clean = cli_env(agent_data_dir)  # the same templates, indexed in one clean run
     for query in ("ubuntu 24.04 ros2 robotics", files[0].rsplit("/", 1)[-1][:-4]):
-        healed_hits = oic_json("search", query, *lib, env=env)["results"]
-        clean_hits = oic_json("search", query, env=clean)["results"]
+        healed_hits = oic_here_json("search", query, *lib, env=env)["results"]
+        clean_hits = oic_here_json("search", query, env=clean)["results"]
         assert healed_hits and [
             (h["template"].rsplit("/", 1)[-1], h["score"]) for h in healed_hits
         ] == [(h["template"], h["score"]) for h in clean_hits]

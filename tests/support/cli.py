@@ -56,6 +56,50 @@ def oic_json(*args: str, env: Mapping[str, str] | None = None, cwd: Path | None 
     return json.loads(done.stdout)
 
 
+def oic_here(
+    *args: str, env: Mapping[str, str], stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """Run one ``oic-ai`` command in this process, as :func:`oic` runs it in a child.
+
+    The same entry point (``oic_ai.cli.main.main``) with ``os.environ`` set to ``env``, the
+    working folder :data:`PROJECT` and stdin, stdout and stderr swapped for text buffers; all
+    restored after. For tests about what the commands answer, not about a process of their
+    own: each call still opens its stores from the environment, as a new process does, but
+    pays LangGraph's and the planner's imports once per test run instead of once a command.
+    """
+    import contextlib
+    import io
+    import os
+
+    from oic_ai.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env, saved_cwd, saved_stdin = dict(os.environ), Path.cwd(), sys.stdin
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(PROJECT)
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:  # argparse's errors and --help
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin = saved_stdin
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
+def oic_here_json(*args: str, env: Mapping[str, str]) -> Any:
+    """:func:`oic_json` in this process (:func:`oic_here`)."""
+    done = oic_here(*args, "--json", env=env)
+    assert done.returncode == 0, (args, done.returncode, done.stderr[-3000:])
+    return json.loads(done.stdout)
+
+
 def one_line_error(done: subprocess.CompletedProcess[str], code: int = 2) -> str:
     """Assert the command failed with ``code`` and one ``oic-ai: ...`` line; return it."""
     assert done.returncode == code, (done.returncode, done.stdout, done.stderr)
