@@ -297,7 +297,7 @@ def read_clause(
         return Reading("context", f"sets aside ({head[0]!r})")
     from oic_ai.tools.planner.withdrawals import withdraws_unheld
 
-    if withdraws_unheld(words, is_package):
+    if withdraws_unheld(words, is_package, FIELD_NOUNS):
         # "ok never mind the wifi", "nvm the firewall then": a wish taken back whose thing
         # no template holds, so nothing was applied for it and nothing is left to change
         return Reading("context", "takes back a wish no template holds")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from oic_ai.tools.planner.asking import FIELD_NOUNS
 from oic_ai.tools.planner.lexicon import is_english
 
 # words before the withdrawal that carry nothing ("ok never mind ...", "oh nvm ...")
@@ -36,10 +35,13 @@ _WITHDRAWN_FILLER = frozenset(
 )
 
 
-def withdraws_unheld(words: list[str], is_package: Callable[[str], bool] | None) -> bool:
+def withdraws_unheld(
+    words: list[str], is_package: Callable[[str], bool] | None, fields: frozenset[str]
+) -> bool:
     """True for "never mind the wifi": a wish taken back for a thing no template holds.
 
-    What is taken back names no value, no package, and no field but the ones a template
+    ``fields`` are the words naming template fields (:data:`.asking.FIELD_NOUNS`, passed in
+    so this module does not import the one that calls it). What is taken back names no value, no package, and no field but the ones a template
     cannot hold (a network, the timezone, a firewall): "never mind htop" or "forget the
     swap partition" still ask (the template may hold them).
     """
@@ -58,7 +60,7 @@ def withdraws_unheld(words: list[str], is_package: Callable[[str], bool] | None)
         bool(named)
         and any(w in UNHELD_FIELDS for w in named)
         and all(w in UNHELD_FIELDS or is_english(w) for w in named)
-        and not any(w in FIELD_NOUNS and w not in UNHELD_FIELDS for w in named)
+        and not any(w in fields and w not in UNHELD_FIELDS for w in named)
         and not (is_package is not None and any(is_package(w) and not is_english(w) for w in named))
         and not any(_VALUE.search(w) for w in named)
     )
