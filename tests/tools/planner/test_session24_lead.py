@@ -64,3 +64,26 @@ def test_a_devices_capacity_listed_after_its_memory_is_context(request_text: str
 def test_a_capacity_alone_is_still_the_disks() -> None:
     plan = plan_request("the boxes have a 64GB ssd", template_text(DEBIAN), mode="refine")
     assert _disk(plan) == ["64GB"]
+
+
+UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "separate /var, /var/tmp and /home. 8GiB /var, 2GiB /var/tmp, /home gets 10GiB",
+        "partitions for /srv and /opt please: /srv 4GiB, /opt 2GiB",
+    ],
+)
+def test_mount_points_announced_before_their_sizes_ask_nothing_more(request_text: str) -> None:
+    plan = plan_request(request_text, template_text(UBUNTU), mode="refine")
+    assert plan.not_applied == []
+    assert len([op for op in plan.operations if op.op == "add_partition"]) in (2, 3)
+
+
+def test_a_mount_point_no_partition_was_added_for_is_still_reported() -> None:
+    plan = plan_request(
+        "add /srv of 4GiB, and /opt somehow", template_text(UBUNTU), mode="refine"
+    )
+    assert any("opt" in item for item in plan.not_applied)

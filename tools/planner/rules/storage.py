@@ -169,6 +169,22 @@ def rule_storage_clauses(state: PlanState) -> None:
     rule_mount_options(state)  # "mount /tmp with nodev,nosuid,noexec"
     _storage_clauses(state)
     partition_sentences(state)
+    _named_again(state)
+
+
+def _named_again(state: PlanState) -> None:
+    """A mount point the plan adds a partition for, named again in a list, asks nothing more.
+
+    "separate /var, /var/tmp and /home. 8GiB /var, 2GiB /var/tmp, /home gets 10GiB": the
+    sizes said later made the partitions; the list before them only announced them.
+    """
+    from oic_ai.tools.edit_plan import AddPartition
+
+    for op in state.partition_ops:
+        if isinstance(op, AddPartition) and op.mount_point != "/":
+            mount = re.compile(rf"(?<![\w./~-]){re.escape(op.mount_point)}(?![\w/-]|\.\w)")
+            for match in state.text.matches(mount):
+                state.text.consume(*match.span(), "partition")
 
 
 # a partition the request keeps as it is: "keep /var", "leave root as one big partition",
