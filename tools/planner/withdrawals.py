@@ -40,10 +40,11 @@ def withdraws_unheld(
 ) -> bool:
     """True for "never mind the wifi": a wish taken back for a thing no template holds.
 
-    ``fields`` are the words naming template fields (:data:`.asking.FIELD_NOUNS`, passed in
-    so this module does not import the one that calls it). What is taken back names no value, no package, and no field but the ones a template
+    What is taken back names no value, no package, and no field but the ones a template
     cannot hold (a network, the timezone, a firewall): "never mind htop" or "forget the
-    swap partition" still ask (the template may hold them).
+    swap partition" still ask (the template may hold them). ``fields`` are the words naming
+    template fields (:data:`.asking.FIELD_NOUNS`, passed in so this module does not import
+    the one that calls it).
     """
     at = 0
     while at < len(words) - 1 and words[at] in _LEAD:
