@@ -122,8 +122,9 @@ FULLY_RIGHT_FLOOR = {
     # (1 invented) with the lead's round, p4's and p5's
     "dev18": 0.93,
     # kept unseen in session 23 (writers am and an): 171/228 (2 invented) with the
-    # session-start code 52e8ead, 172/228 (2) at its end; tuned on from session 24
-    "dev19": 0.74,
+    # session-start code 52e8ead, 172/228 (2) at its end; tuned on from session 24: 224/228
+    # (0 invented) with the lead's round and p8's, p9's and p10's
+    "dev19": 0.98,
     # kept unseen in session 24 (writers ao and ap): 182/221 (4 invented) with session 23's
     # start code, 183/221 (4) at its end and at session 24's start (333be71)
     "dev20": 0.82,
@@ -165,8 +166,9 @@ INVENTED_CEILING = {
     # kept unseen in session 22: 6 with the session-start code; 1 with session 23's rounds
     # (tuned on)
     "dev18": 1,
-    # kept unseen in session 23: 2 with the session-start code and at its end
-    "dev19": 2,
+    # kept unseen in session 23: 2 with the session-start code and at its end; 0 with
+    # session 24's rounds (tuned on)
+    "dev19": 0,
     "dev20": 4,  # kept unseen in session 24: 4 at session 23's start and end
 }
 # parts kept unseen this session: a failure says how many, never which turns or names (a
