@@ -64,10 +64,11 @@ SLOW = (
     "reliability/test_fetch_limits.py",
     # generate and sessions runs against servers that echo the key
     "reliability/test_secret_echo.py",
-    # every labelled conversation turn by turn through the graph (18 parts, ~3,700 turns, in
-    # three modules so the two workers share them)
+    # every labelled conversation turn by turn through the graph (20 parts, ~4,200 turns, in
+    # four modules so the two workers share them)
     "eval/test_conversations_early.py",
     "eval/test_conversations_middle.py",
+    "eval/test_conversations_later.py",
     "eval/test_conversations_late.py",
     # long property-based fuzzing
     "reliability/test_applier_fuzz.py",
