@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from oic_ai.tools.planner.rules.kernel_params import kernel_size
 from oic_ai.tools.planner.state import PlanState
 
 _TAKE_BACK = re.compile(
@@ -67,8 +68,7 @@ def settle_changes_of_mind(state: PlanState) -> None:
         key, _, old = state.append_cmdline[index].partition("=")
         if key == "console" or _shape(old) is None or _shape(old) != _shape(new):
             continue
-        size = re.fullmatch(r"(\d+)([kmg])(?:i?b)?", new, re.I)  # "2MiB" as read is 2M
-        state.append_cmdline[index] = f"{key}={size[1] + size[2].upper() if size else new}"
+        state.append_cmdline[index] = f"{key}={kernel_size(new)}"  # "2MiB" as read is 2M
         text.consume(*match.span())
     _keep_the_last(state)
 

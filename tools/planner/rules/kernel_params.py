@@ -23,6 +23,12 @@ _RANGE = r"\d{1,4}(?:\s*(?:-|–|\bto\b|\bthrough\b|\bthru\b|\buntil\b|\btill\b)
 CPUS_SAID = rf"{_RANGE}(?:\s*,\s*{_RANGE})*"
 
 
+def kernel_size(said: str) -> str:
+    """A size as the kernel writes it: "2MiB", "256 mb", "1g" are ``2M``, ``256M``, ``1G``."""
+    size = re.fullmatch(r"(\d+)\s*([kmg])(?:i?b)?", said, re.I)
+    return f"{size[1]}{size[2].upper()}" if size else said
+
+
 def cpu_list(said: str) -> str:
     """The CPU list ``said`` as the kernel writes it: "2 to 7, 9" is ``2-7,9``."""
     said = re.sub(r"\s*(?:-|–|\bto\b|\bthrough\b|\bthru\b|\buntil\b|\btill\b)\s*", "-", said)

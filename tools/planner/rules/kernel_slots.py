@@ -20,6 +20,7 @@ import re
 
 from oic_ai.tools.planner.clauses import sentence_at, sentence_spans, split_clauses
 from oic_ai.tools.planner.rules.kernel import _arg_key, _default_size, add_cmdline_args
+from oic_ai.tools.planner.rules.kernel_params import kernel_size
 from oic_ai.tools.planner.state import PlanState
 
 # "hugepages", "huge pages", "huge-page", "hugepage"; never "transparent huge pages"
@@ -128,11 +129,6 @@ _EVERY_PLACE = re.compile(
 )
 
 
-def _kernel_size(value: str) -> str:
-    size = re.fullmatch(r"(\d+)([kmg])(?:i?b)?", value, re.I)
-    return f"{size[1]}{size[2].upper()}" if size else value
-
-
 def _replaced(arg: str, old: str, new: str) -> str | None:
     """``arg`` with ``old`` as its value (or its value's last list item) replaced by ``new``."""
     key, _, value = arg.partition("=")
@@ -149,7 +145,7 @@ def _value_corrections(state: PlanState) -> None:
     text = state.text
     args = [*state.current_cmdline.split(), *state.append_cmdline]
     for match in text.matches(_CORRECTED):
-        old, new = _kernel_size(match["old"]), _kernel_size(match["new"])
+        old, new = kernel_size(match["old"]), kernel_size(match["new"])
         if old == new or (old[-1:].isdigit() != new[-1:].isdigit()):
             continue  # a size for a CPU list is no correction of it
         changed = {

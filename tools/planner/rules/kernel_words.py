@@ -41,6 +41,7 @@ from oic_ai.tools.planner.rules.kernel_params import (
     SIZE_KEYS,
     cpu_list,
     cpu_list_said,
+    kernel_size,
     key_said,
     spoken_keys,
 )
@@ -219,8 +220,7 @@ def _keys_without_equals(state: PlanState) -> None:
         if (key in CPU_LIST_KEYS) != listed:
             continue  # "isolcpus 2G" is no CPU list, "hugepagesz 2-3" no size
         if key in SIZE_KEYS:  # the kernel writes sizes 1G, 256M
-            size = re.fullmatch(r"(\d+)\s*([kmg])(?:i?b)?", value)
-            value = f"{size.group(1)}{size.group(2).upper()}" if size else value
+            value = kernel_size(value)
         text.consume(*match.span())
         add_cmdline_args(state, [f"{key}={value}"])
 
