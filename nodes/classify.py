@@ -34,7 +34,7 @@ from oic_ai.tools.earlier_images import (
     resolve_roles,
     rest_of,
 )
-from oic_ai.tools.ordinals import resolve_ordinals
+from oic_ai.tools.ordinals import resolve_ordinals, resolve_turn_values
 from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.pointed_items import named_items, resolve_pointed
 from oic_ai.tools.proposals import (
@@ -291,6 +291,7 @@ def route_request(
         rewritten = resolve_pointed(rewritten, named, current_template)
         rewritten = resolve_ordinals(rewritten, current_template)  # "remove the first user"
         rewritten = resolve_roles(rewritten, images)  # "instead of the web tier"
+        rewritten = resolve_turn_values(rewritten, current_template, images)  # "from turn 1"
     route = _route(rewritten, current_template, previous, history)
     if route["intent"] == "retarget" and own_package_list(request, image_count(images)):
         route["reference"]["own_packages"] = True  # "now one for Brightwater, packages: ..."
