@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from oic_ai.tools.planner.arrows import read_arrows
 from oic_ai.tools.planner.languages import translate
 from oic_ai.tools.planner.sizes import read_sizes
 from oic_ai.tools.planner.user_lists import join_user_lists
@@ -205,6 +206,7 @@ class RequestText:
             text = _NO_APOSTROPHE.sub(r"\1n't", text)
             text = _ITS_IS.sub(r"\1it's", text)
             text = join_user_lists(text)
+            text = read_arrows(text)  # "hostname -> gw-2"
             text = _SUDO_IT.sub(r"\1 sudo", text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
             text = _NAME_OUT.sub(r"remove \1", text)
