@@ -94,7 +94,7 @@ _FIELDS = {
     "disk size": re.compile(r"\b(?:the\s+)?disk(?:\s+size)?\b", re.IGNORECASE),
 }
 _CLAUSE = re.compile(r"[^.;!?\n]+")
-# between the field and the pointer, words that set the field to that value (a question
+# before the pointer, words that set the field to that value (a question
 # about it, "what was the hostname in turn 2?", sets nothing)
 _SETTING = re.compile(
     r"\b(?:be|back|to|use|restore|revert|same|original|initial|old|like|as|set|put|make|"
@@ -166,7 +166,7 @@ def _field_value(request: str, start: int, pointer: re.Match[str], template: str
     """The field pointed at, with the turn's value ("the hostname ... from turn 1")."""
     for field, pattern in _FIELDS.items():
         named = [m for m in pattern.finditer(request, start, pointer.start())]
-        if not named or not _SETTING.search(request, named[-1].end(), pointer.start()):
+        if not named or not _SETTING.search(request, start, pointer.start()):
             continue
         value = _value(field, template)
         if not value:
