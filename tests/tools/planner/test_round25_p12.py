@@ -145,6 +145,11 @@ def test_logging_in_with_keys_names_no_user() -> None:
     assert users(plan) == {}
 
 
+def test_a_login_wanted_as_well_is_no_user_named_well() -> None:
+    plan = plan_on(UBUNTU, "and the auditors want a login as well, 'auditor', no sudo")
+    assert "well" not in users(plan)
+
+
 # --- the word "sudo" by a user, in whatever words around it
 
 

@@ -171,7 +171,7 @@ LOGS_IN_AS = re.compile(
     r"(?:(?:and|also|so|but|then|plus)\s+)?(?:[a-z][a-z'-]*\s+){0,4}?(?:will\s+|should\s+|must\s+|can\s+|always\s+)?"
     r"(?:log(?:s|ged)?[\s-]*(?:in|on)|sign(?:s|ed)?[\s-]*(?:in|on))\s+"
     # "log in as pilot", "log in with the account pilot"; "log in with keys" names no user
-    r"(?:as\s+(?:(?:the|a|an)\s+)?(?:(?:user|account|login)\s+)?"
+    r"(?:as\s+(?!well\b)(?:(?:the|a|an)\s+)?(?:(?:user|account|login)\s+)?"
     r"|with\s+(?:the\s+|a\s+)?(?:user|account|login)\s+)"
     r"(?P<quote>[\"'`]?)(?P<name>[a-z_][a-z0-9_-]*)(?P=quote)(?![\w-])"
     r"(?:\s+(?:user|account|login)(?![\w-]))?"
