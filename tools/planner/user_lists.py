@@ -30,10 +30,18 @@ _NAME_AND_ATTRIBUTES = re.compile(
 )
 
 
+# a field's label opening an item ("- name: azureuser", "- groups: [sudo]"): a pasted
+# config's key, not a user's name
+_LABELS = frozenset(
+    "name names username user login groups group secondarygroups shell sudo password "
+    "passwordhash uid gid home homedir".split()
+)
+
+
 def _item(line: str) -> str:
     item = _ITEM_MARKER.sub("", line).strip()
     said = _NAME_AND_ATTRIBUTES.match(item)
-    if said is None:
+    if said is None or said["name"].lower() in _LABELS:
         return item
     return f"{said['quote']}{said['name']}{said['quote']} ({said['rest'].strip()})"
 

@@ -64,6 +64,11 @@ def test_a_numbered_list_under_no_users_header_is_no_list_of_users() -> None:
     assert "htop" in _added(plan)
 
 
+def test_a_pasted_config_key_in_a_users_list_is_no_users_name() -> None:
+    found = users(plan_on(UBUNTU, "users:\n- name: azureuser\n"))
+    assert set(found) == {"azureuser"}
+
+
 def test_a_users_item_without_attributes_is_still_a_user() -> None:
     found = users(plan_on(UBUNTU, "users:\n- ops - sudo\n- backup"))
     assert set(found) == {"ops", "backup"}
