@@ -34,7 +34,7 @@ from oic_ai.tools.earlier_images import (
     resolve_roles,
     rest_of,
 )
-from oic_ai.tools.ordinals import resolve_ordinals
+from oic_ai.tools.ordinals import resolve_ordinals, resolve_turn_values
 from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.pointed_items import named_items, resolve_pointed
 from oic_ai.tools.proposals import (
@@ -82,10 +82,11 @@ from oic_ai.tools.target_support import (
 from oic_ai.tools.turn_links import not_renamed, offer_of, refused_before
 
 _QUESTION = re.compile(
-    r"^\s*(?:what|which|how|why|does|is|are|show|list|summari[sz]e|explain|describe|"
-    r"tell me|do\s+(?:we|you|i|they|it|these|those)\b|can\s+(?:it|this)\b(?!.*\binstead\b)|"
-    r"(?:can|could|would)\s+(?:you\s+(?:please\s+)?(?:tell|show|list|explain|describe|"
-    r"summari[sz]e)|i\s+see)\b|(?:paste|print|display|dump)\s+(?:me\s+|us\s+)?"
+    r"^\s*(?:what|which|how|why|does|is|are|show|list|summari[sz]e|explain|describe|recap|"
+    r"tell me|status(?=\W*$)|read\s+(?:me\s+)?(?:back|out)|do\s+(?:we|you|i|they|it|these|those)\b|"
+    r"can\s+(?:it|this)\b(?!.*\binstead\b)|(?:can|could|would)\s+(?:you\s+(?:please\s+)?"
+    r"(?:tell|show|list|explain|describe|summari[sz]e|recap|read\s+(?:me\s+)?(?:back|out)|"
+    r"go\s+(?:over|through))|i\s+see)\b|(?:paste|print|display|dump)\s+(?:me\s+|us\s+)?"
     r"(?:the|its|our|your|current|whole|full)\b)\b",  # a whole word: "iso installer" is no "is"
     re.IGNORECASE,
 )
@@ -178,9 +179,8 @@ _AGREEING = r"(?:ok(?:ay)?|fine|sure|alright|right|yes|yeah|yep|then|so|well|hm+
 def _nearest_release(request: str, previous: Route | None) -> str:
     """The refused system's nearest dist, when ``request`` opens by naming its version alone.
 
-    "RHEL 9" refused with el10 offered: "10 is fine then", "ok, 10 then", "fine, version 10"
-    take the offer. Only a number that opens the request and stands alone ("10 is fine",
-    not "10GiB disk") counts.
+    "RHEL 9" refused with el10 offered: "10 is fine then", "ok, 10 then", "fine, version
+    10" take the offer. Only a number opening the request alone ("10 is fine") counts.
     """
     refusal: dict[str, Any] = dict((previous.get("unsupported") if previous else None) or {})
     nearest = str(refusal.get("nearest") or "")
@@ -291,6 +291,7 @@ def route_request(
         rewritten = resolve_pointed(rewritten, named, current_template)
         rewritten = resolve_ordinals(rewritten, current_template)  # "remove the first user"
         rewritten = resolve_roles(rewritten, images)  # "instead of the web tier"
+        rewritten = resolve_turn_values(rewritten, current_template, images)  # "from turn 1"
     route = _route(rewritten, current_template, previous, history)
     if route["intent"] == "retarget" and own_package_list(request, image_count(images)):
         route["reference"]["own_packages"] = True  # "now one for Brightwater, packages: ..."

@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from oic_ai.tools.planner.arrows import read_arrows
 from oic_ai.tools.planner.languages import translate
 from oic_ai.tools.planner.sizes import read_sizes
+from oic_ai.tools.planner.user_lists import join_user_lists
 from oic_ai.tools.planner.words import (
     ADD_PAIRS,
     ADD_VERBS,
@@ -89,20 +91,6 @@ _FREE_OF = re.compile(r"(?<![\w.+-])(?![Nn]on-free\b)([A-Za-z0-9][\w.+]*)-free\b
 # the shorthand people type for "with" and "without" ("a user w/ sudo", "w/o docker")
 # and a lone lower-case "w" between words, as typed in a hurry ("add user oncall w sudo")
 _WITH_SHORT = re.compile(r"(?<![\w/])([Ww])/([Oo](?![\w/])|(?=\s))|(?<=[a-z] )(w)(?= [a-z])")
-# a bulleted list of users under its header: "users:\n- admin (sudo, wheel)\n- backup" is
-# read as "users: admin (sudo, wheel), backup"
-_USER_BULLETS = re.compile(
-    r"^([ \t]*(?:users?|accounts?|logins?)[ \t]*:)[ \t]*\n"
-    r"((?:[ \t]*[-*\u2022][ \t]+[^\n]+(?:\n|$))+)",
-    re.IGNORECASE | re.MULTILINE,
-)
-
-
-def _bullets_joined(match: re.Match[str]) -> str:
-    items = [re.sub(r"^\s*[-*\u2022]\s+", "", line).strip() for line in match[2].splitlines()]
-    return f"{match[1]} {', '.join(i for i in items if i)}\n"
-
-
 # a negation typed without its apostrophe ("ops shouldnt be in adm", "it doesnt need sudo")
 _NO_APOSTROPHE = re.compile(
     r"\b(should|would|could|must|need|does|do|did|is|are|was|were|has|have|had)nt\b", re.I
@@ -217,7 +205,8 @@ class RequestText:
             )
             text = _NO_APOSTROPHE.sub(r"\1n't", text)
             text = _ITS_IS.sub(r"\1it's", text)
-            text = _USER_BULLETS.sub(_bullets_joined, text)
+            text = join_user_lists(text)
+            text = read_arrows(text)  # "hostname -> gw-2"
             text = _SUDO_IT.sub(r"\1 sudo", text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
             text = _NAME_OUT.sub(r"remove \1", text)
