@@ -433,6 +433,9 @@ _SUBJECTS = frozenset(
     "we i they you it he she nobody noone everyone everybody someone somebody".split()
 )
 _INTENDING = frozenset("we'll i'll".split())
+# a future before a need: "we'll need jq", "they will want htop"
+_FUTURE = frozenset("will we'll i'll you'll they'll".split())
+_NEEDING = frozenset("need needs want wants require requires".split())
 _NOUN_BEFORE = frozenset("the a an our their my this that".split())
 # verbs that are nouns after an article ("a fresh install", "the install")
 _NOUN_TOO = frozenset("install installs".split())
@@ -622,6 +625,8 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
             statement = True  # "nobody runs rviz on the robots": what is not used, no wish
         if said:
             word = "said"  # "they run ROS 2", "we don't use snaps": only what is known counts
+        if statement and verb is not None and word in _NEEDING and before in _FUTURE:
+            statement = False  # "we'll need jq", "I will need htop": a future need asks
         if statement and verb is not None and token.kind == "word":
             verb = None  # "can ship", "won't use": the statement's own verb
         was_after_verb, after_verb = after_verb, False

@@ -1,0 +1,71 @@
+"""Session 25, the lead's reading fixes: a need said of the future, a wish said of a package.
+
+"we'll need jq", "I will need htop": a future need asks for the package as "we need jq" does
+(the statement words "will" and "we'll" used to make it a statement, so it was reported or,
+beside another clause, dropped). "htop would be nice", "tmux is nice to have": a wish said
+of a known package asks for it; before, it was read as a remark and nothing was said of it.
+"it should run nginx": running a package is having it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from oic_ai.tools.planner import plan_request
+from tests.tools.planner.helpers import template_text
+
+UBUNTU = template_text("ubuntu24-x86_64-minimal-raw.yml")
+
+
+def _added(said: str) -> tuple[list[str], list[str]]:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    added = [p for op in plan.operations if op.op == "add_packages" for p in op.packages]
+    return added, plan.not_applied
+
+
+@pytest.mark.parametrize(
+    ("said", "packages"),
+    [
+        ("we'll need htop", ["htop"]),
+        ("we will need htop and jq", ["htop", "jq"]),
+        ("I'll need tmux on it", ["tmux"]),
+        ("they will want htop", ["htop"]),
+        ("we'll need nginx for the web ui", ["nginx"]),
+        ("the operators will need jq", ["jq"]),
+        ("we'll need to install htop", ["htop"]),
+        ("htop would be nice", ["htop"]),
+        ("jq would be really handy", ["jq"]),
+        ("tmux is nice to have", ["tmux"]),
+        ("htop would help", ["htop"]),
+        ("nginx would be great for the dashboard", ["nginx"]),
+        ("it should run nginx", ["nginx"]),
+        ("the box must run chrony", ["chrony"]),
+    ],
+)
+def test_a_future_need_or_a_wish_said_of_a_package_asks_for_it(
+    said: str, packages: list[str]
+) -> None:
+    added, not_applied = _added(said)
+    assert sorted(added) == sorted(packages) and not_applied == [], (added, not_applied)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "we won't need htop",  # a future without it: never an addition
+        "we will not need jq",
+        "that would be great",  # a wish that names no package
+        "it would be nice if it booted faster",
+        "it should run fast",  # "run" with no package after it
+        "it should run the app from /opt",
+        "we will use the image for testing",
+    ],
+)
+def test_near_misses_add_nothing(said: str) -> None:
+    added, _ = _added(said)
+    assert added == []
+
+
+def test_a_wish_for_a_word_that_is_no_package_adds_nothing() -> None:
+    added, _ = _added("a bigger screen would be nice")
+    assert added == []
