@@ -131,6 +131,19 @@ _SPLIT_OUT = re.compile(
     r"(?!\s+(?:of\s+)?(?:the\s+)?(?:box|there|loud))(\s+of\b)?",
     re.IGNORECASE,
 )
+# the same with "off", for names alone ("take htop and jq off", not "take the day off")
+_SPLIT_OFF = re.compile(
+    r"\b(?:take|takes|taking|pull|strip|yank)\s+"
+    r"((?!(?:the|a|an|this|that|some|any|time|it)\b)[\w.+-]+(?:\s*(?:,|and)\s*[\w.+-]+){0,3})"
+    # off the image, or nothing after it ("take zsh off devops-admin" is a user's shell)
+    r"(?:\s+back)?\s+off\b(?=\s*(?:$|[,.;!?)]|(?:of\s+)?(?:the\s+)?(?:image|template|box|build"
+    r"|it|there)\b|(?:please|pls|too|as\s+well)\b))",
+    re.IGNORECASE,
+)
+# "take off htop": the verb's two parts before the object
+_TAKE_OFF = re.compile(
+    r"\btake\s+off\s+(?=[a-z0-9])(?!(?:the\s+|a\s+)?(?:day|week|time|work)\b)", re.IGNORECASE
+)
 # a two-part verb that puts its object in: "throw tpm2-tools on there too", "toss htop in
 # there", "stick jq and curl onto the image" ("toss htop" alone takes it out)
 _SPLIT_IN = re.compile(
@@ -220,6 +233,8 @@ class RequestText:
             text = _USER_BULLETS.sub(_bullets_joined, text)
             text = _SUDO_IT.sub(r"\1 sudo", text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
+            text = _SPLIT_OFF.sub(r"remove \1", text)
+            text = _TAKE_OFF.sub("remove ", text)
             text = _NAME_OUT.sub(r"remove \1", text)
             text = _SPLIT_IN.sub(r"add \1", text)
             text = _DO_THE_NEEDFUL.sub("set up ", text)

@@ -69,3 +69,78 @@ def test_near_misses_add_nothing(said: str) -> None:
 def test_a_wish_for_a_word_that_is_no_package_adds_nothing() -> None:
     added, _ = _added("a bigger screen would be nice")
     assert added == []
+
+
+def _removed(said: str) -> tuple[list[str], list[str], list[str]]:
+    from oic_ai.tools.applier import apply_plan
+
+    text = apply_plan(UBUNTU, plan_request("add htop, jq and tmux", UBUNTU, mode="refine")).text
+    plan = plan_request(said, text, mode="refine")
+    removed = [p for op in plan.operations if op.op == "remove_packages" for p in op.packages]
+    added = [p for op in plan.operations if op.op == "add_packages" for p in op.packages]
+    return removed, added, plan.not_applied
+
+
+@pytest.mark.parametrize(
+    ("said", "packages"),
+    [
+        # removal verbs of everyday speech that were read as nothing at all
+        ("yank htop", ["htop"]),
+        ("nix jq", ["jq"]),
+        ("kill tmux", ["tmux"]),
+        ("htop - not needed", ["htop"]),
+        ("jq \u2014 not needed", ["jq"]),
+        ("htop and jq can both go", ["htop", "jq"]),
+        ("take htop off", ["htop"]),
+        ("take htop and jq off the image", ["htop", "jq"]),
+        ("take off tmux", ["tmux"]),
+        ("pull tmux off", ["tmux"]),
+        ("take jq off please", ["jq"]),
+    ],
+)
+def test_everyday_removals(said: str, packages: list[str]) -> None:
+    removed, added, not_applied = _removed(said)
+    assert sorted(removed) == sorted(packages) and not added and not_applied == [], (
+        removed,
+        added,
+        not_applied,
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "take the day off",
+        "take off the day",
+        "take time off",
+        "get the image out by friday",
+        "take zsh off devops-admin",  # a user's shell, not the package
+    ],
+)
+def test_idioms_with_off_and_out_remove_nothing(said: str) -> None:
+    removed, added, _ = _removed(said)
+    assert removed == [] and added == []
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("is ssh enabled?", "Yes: ssh is covered by openssh-server"),
+        ("is docker enabled?", "No: nothing in the package list provides docker"),
+        ("are the services enabled?", "Services: a template has no field"),
+        ("is it enabled?", "Services: a template has no field"),
+    ],
+)
+def test_whether_a_service_is_on_says_whether_it_is_there(question: str, first: str) -> None:
+    from oic_ai.tools.explain_template import describe_template
+
+    answer = describe_template(UBUNTU, question)
+    assert answer.startswith(first), answer
+    assert "Services: a template has no field" in answer
+
+
+def test_the_kernel_answer_names_its_package() -> None:
+    from oic_ai.tools.explain_template import describe_template
+
+    answer = describe_template(UBUNTU, "which kernel?")
+    assert "Kernel: 6.17 (linux-image-generic-hwe-24.04)" in answer

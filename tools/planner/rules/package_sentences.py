@@ -340,9 +340,11 @@ SAID_OF = re.compile(
     r"(?:,?\s+(?:etc\b\.?|and\s+so\s+on|and\s+the\s+like))?"  # "gcc, make etc must not be"
     # "zsh itself obviously needs to be installed": adverbs between the name and its verb
     r"(?:\s+(?:itself|themselves|also|too|really|obviously|definitely|absolutely|still))*"
+    r"(?:\s*[-\u2013\u2014])?"  # "htop - not needed": a note's dash
     r"\s+(?:"
     rf"(?P<off>{NOT_NEEDED})"
-    r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped))"
+    r"|(?P<off2>(?:can|could|should|must|may)\s+(?:(?:both|all|also)\s+)?"
+    r"(?:go|be\s+(?:removed|dropped|deleted|skipped))"
     r"|goes|(?:has|have)\s+to\s+go"
     # "postgres is overkill", "the agent is useless on-prem": judged not worth having
     r"|(?:is|are|'s|seems|feels)\s+(?:(?:really|totally|just|probably|clearly|kind\s+of|a\s+bit|"
