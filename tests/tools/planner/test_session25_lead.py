@@ -144,3 +144,35 @@ def test_the_kernel_answer_names_its_package() -> None:
 
     answer = describe_template(UBUNTU, "which kernel?")
     assert "Kernel: 6.17 (linux-image-generic-hwe-24.04)" in answer
+
+
+@pytest.mark.parametrize(
+    ("said", "reason"),
+    [
+        # a partition named, nothing asked of it: the clause is another reader's to say
+        ("encrypt the root partition with LUKS", "disk encryption is not a template field"),
+        # no verb the grammar knows, yet the bank's own example of a wish no field holds
+        ("never suspend", "sleep, suspend and power settings are not template fields"),
+        ("keep journald logs for 30 days max", "how long logs are kept"),
+        ("weekly log rotation", "how long logs are kept"),
+    ],
+)
+def test_wishes_no_field_holds_are_reported_not_dropped(said: str, reason: str) -> None:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    assert plan.operations == []
+    assert len(plan.not_applied) == 1 and reason in plan.not_applied[0], plan.not_applied
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "keep the root partition as is",
+        "the root partition stays",
+        "the boxes never suspend",  # a statement about the machines
+        "thanks a lot",
+        "cheers mate",
+    ],
+)
+def test_remarks_stay_quiet(said: str) -> None:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    assert plan.operations == [] and plan.not_applied == []

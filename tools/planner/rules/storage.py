@@ -482,6 +482,8 @@ def _plan(state: PlanState, ask: _Ask, again: bool = False) -> None:
     if again:
         # the continuing clause only refines what the clause before planned
         _retract(state, ask.mount)
+    elif _asks_nothing_of(state, ask):
+        return  # "encrypt the root partition with LUKS": other readers say what it asks
     text.consume(ask.start, ask.end)
     if ask.size is not None:
         state.sizes.append((ask.size_at, ask.size.bytes))
@@ -528,6 +530,21 @@ def _plan(state: PlanState, ask: _Ask, again: bool = False) -> None:
         )
         return
     add_partition(state, span, ask.mount, ask.size, ask.fs)
+
+
+def _asks_nothing_of(state: PlanState, ask: _Ask) -> bool:
+    """True when the clause names a partition the disk has and asks nothing of it.
+
+    No size, file system, place or removal: "encrypt the root partition with LUKS" names
+    the root partition, and what it asks is another reader's to say (here: reported).
+    """
+    return (
+        ask.mount not in (None, "none")
+        and ask.size is None
+        and not ask.fs
+        and not (ask.rest or ask.more or ask.remove or ask.changing)
+        and find_partition(state, ask.mount) is not None
+    )
 
 
 def _take_the_rest(state: PlanState, part: Partition, span: tuple[int, int]) -> None:
