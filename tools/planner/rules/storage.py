@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from oic_ai.stores.disk_units import format_size
 from oic_ai.stores.template_model import Partition
+from oic_ai.tools.planner.asking import IMPERATIVES
 from oic_ai.tools.planner.clauses import Clause, sentence_at, split_clauses
 from oic_ai.tools.planner.rules.boot import IMMUTABLE as _IMMUTABLE
 from oic_ai.tools.planner.rules.disk import request_size, set_disk_size
@@ -538,12 +539,26 @@ def _asks_nothing_of(state: PlanState, ask: _Ask) -> bool:
     No size, file system, place or removal: "encrypt the root partition with LUKS" names
     the root partition, and what it asks is another reader's to say (here: reported).
     """
-    return (
-        ask.mount not in (None, "none")
-        and ask.size is None
-        and not ask.fs
-        and not (ask.rest or ask.more or ask.remove or ask.changing)
-        and find_partition(state, ask.mount) is not None
+    if (
+        ask.mount in (None, "none")
+        or ask.size is not None
+        or ask.fs
+        or ask.rest
+        or ask.more
+        or ask.remove
+        or ask.changing
+        or find_partition(state, ask.mount) is None
+    ):
+        return False
+    # a verb of its own asks something of it ("the /srv partition — make it xfs" names
+    # what the next clause changes: that clause is read with it)
+    span = state.text.work[ask.start : ask.end].lower()
+    pieces = re.split(r"\s[-\u2013\u2014]+\s|[,;:]|\.(?:\s|$)", span)
+    named = next((p for p in pieces if ask.mount in p or "partition" in p), span)
+    named = named.replace(ask.mount, " ")
+    return any(
+        word in IMPERATIVES and not word.startswith("partition")
+        for word in re.findall(r"[a-z]+", named)
     )
 
 
