@@ -79,7 +79,13 @@ from oic_ai.tools.target_support import (
     target_of,
     unbuildable,
 )
-from oic_ai.tools.turn_links import not_renamed, offer_of, refused_before
+from oic_ai.tools.turn_links import (
+    continues_series,
+    not_renamed,
+    offer_of,
+    only_a_target,
+    refused_before,
+)
 
 _QUESTION = re.compile(
     r"^\s*(?:what|which|how|why|does|is|are|show|list|summari[sz]e|explain|describe|recap|"
@@ -403,7 +409,7 @@ def _route(
         # b, c" is no hardware word, and "arm64 then" asks for them on the new target)
         implicit = (
             bool(refusal.get("nearest")) or _PACKAGE_LIST.search(rest.lower()) is not None
-        ) and _only_a_target(request)
+        ) and only_a_target(request)
         if rest and (keep_rest_spans(request) or implicit):
             # "ok 24.04, everything else as I said": the refused request's other parts too
             rest = not_renamed(rest, own)
@@ -443,6 +449,7 @@ def _route(
             and not _INSTEAD.search(request)
             and names_other_os(asked["dist"], current_template)
             and not sets_current_aside(request, current.get("dist"))
+            and not continues_series(previous, request)  # "Next: eLxr 12." after "same for"
         ):
             intent, reason = "create", f"names another distribution ({asked['dist']})"
         else:
@@ -580,45 +587,8 @@ _PACKAGE_LIST = re.compile(
 )
 
 
-def _only_a_target(request: str) -> bool:
-    """True when ``request`` names a target and asks nothing else ("then use 24.04").
-
-    After a refusal that answer picks what to build instead: the refused request's other
-    parts go with it. A clause that names the refused system again ("22.04 not
-    possible") only looks back at the refusal, and a statement ("we'll live with it")
-    asks for nothing.
-    """
-    spans = list(target_clause_spans(request))
-    if not spans:
-        return False
-    lowered = request.lower()
-    looks_back = [lowered.find(named.lower()) for named, _, _ in unsupported_named(request)]
-    looks_back += [m.start() for m in _NOT_POSSIBLE.finditer(lowered)]
-    marks = [m.start() for m in _CLAUSE_MARK.finditer(lowered)]
-    for at in looks_back:
-        if at >= 0:
-            begin = max((m + 1 for m in marks if m < at), default=0)
-            spans.append((begin, min((m for m in marks if m >= at), default=len(request))))
-    rest = remainder(request, spans)
-    if not rest:
-        return True
-    # "fine, do 24.04 and we'll deal with it": a statement beside the release asks nothing
-    # ("24.04 with just tmux" asks for tmux: a request of its own)
-    from oic_ai.tools.planner.asking import read_clause
-
-    clauses = [c.strip(" ,;.") for c in re.split(r"[,;!?]|\.(?=\s|$)|\s(?:and|but)\s", rest)]
-    return all(read_clause(c).asking == "context" for c in clauses if c)
-
-
 # where a clause ends: a comma or a sentence's end, not the dot inside "22.04"
 _CLAUSE_MARK = re.compile(r"[,;!?]|\.(?=\s|$)")
-
-
-# a clause that takes note of a refusal: "22.04 not possible", "ok, that one is unsupported"
-_NOT_POSSIBLE = re.compile(
-    r"\b(?:(?:is\s+|isn'?t\s+|not\s+)(?:possible|supported|available|an\s+option)"
-    r"|impossible|unsupported|(?:can'?t|cannot)\s+be\s+(?:built|done|made))\b"
-)
 
 
 def _without_refused(request: str) -> str:

@@ -119,6 +119,19 @@ _SPLIT_OUT = re.compile(
     r"(?!\s+(?:of\s+)?(?:the\s+)?(?:box|there|loud))(\s+of\b)?",
     re.IGNORECASE,
 )
+# the same with "off", for names alone ("take htop and jq off", not "take the day off")
+_SPLIT_OFF = re.compile(
+    r"\b(?:take|takes|taking|pull|strip|yank)\s+"
+    r"((?!(?:the|a|an|this|that|some|any|time|it)\b)[\w.+-]+(?:\s*(?:,|and)\s*[\w.+-]+){0,3})"
+    # off the image, or nothing after it ("take zsh off devops-admin" is a user's shell)
+    r"(?:\s+back)?\s+off\b(?=\s*(?:$|[,.;!?)]|(?:of\s+)?(?:the\s+)?(?:image|template|box|build"
+    r"|it|there)\b|(?:please|pls|too|as\s+well)\b))",
+    re.IGNORECASE,
+)
+# "take off htop": the verb's two parts before the object
+_TAKE_OFF = re.compile(
+    r"\btake\s+off\s+(?=[a-z0-9])(?!(?:the\s+|a\s+)?(?:day|week|time|work)\b)", re.IGNORECASE
+)
 # a two-part verb that puts its object in: "throw tpm2-tools on there too", "toss htop in
 # there", "stick jq and curl onto the image" ("toss htop" alone takes it out)
 _SPLIT_IN = re.compile(
@@ -209,6 +222,8 @@ class RequestText:
             text = read_arrows(text)  # "hostname -> gw-2"
             text = _SUDO_IT.sub(r"\1 sudo", text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
+            text = _SPLIT_OFF.sub(r"remove \1", text)
+            text = _TAKE_OFF.sub("remove ", text)
             text = _NAME_OUT.sub(r"remove \1", text)
             text = _SPLIT_IN.sub(r"add \1", text)
             text = _DO_THE_NEEDFUL.sub("set up ", text)
@@ -422,6 +437,9 @@ _SUBJECTS = frozenset(
     "we i they you it he she nobody noone everyone everybody someone somebody".split()
 )
 _INTENDING = frozenset("we'll i'll".split())
+# a future before a need: "we'll need jq", "they will want htop"
+_FUTURE = frozenset("will we'll i'll you'll they'll".split())
+_NEEDING = frozenset("need needs want wants require requires".split())
 _NOUN_BEFORE = frozenset("the a an our their my this that".split())
 # verbs that are nouns after an article ("a fresh install", "the install")
 _NOUN_TOO = frozenset("install installs".split())
@@ -611,6 +629,8 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
             statement = True  # "nobody runs rviz on the robots": what is not used, no wish
         if said:
             word = "said"  # "they run ROS 2", "we don't use snaps": only what is known counts
+        if statement and verb is not None and word in _NEEDING and before in _FUTURE:
+            statement = False  # "we'll need jq", "I will need htop": a future need asks
         if statement and verb is not None and token.kind == "word":
             verb = None  # "can ship", "won't use": the statement's own verb
         was_after_verb, after_verb = after_verb, False
