@@ -176,3 +176,65 @@ def test_wishes_no_field_holds_are_reported_not_dropped(said: str, reason: str) 
 def test_remarks_stay_quiet(said: str) -> None:
     plan = plan_request(said, UBUNTU, mode="refine")
     assert plan.operations == [] and plan.not_applied == []
+
+
+@pytest.mark.parametrize(
+    ("said", "user", "sudo"),
+    [
+        ("add the ops user", "ops", False),
+        ("create the deploy account with sudo", "deploy", True),
+        ("we need the ops user too", "ops", False),
+    ],
+)
+def test_a_definite_user_after_an_adding_verb_is_added(said: str, user: str, sudo: bool) -> None:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    users = [(op.name, bool(op.sudo)) for op in plan.operations if op.op == "add_user"]
+    assert users == [(user, sudo)] and plan.not_applied == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "add the nginx user to the docker group",  # a package's name: never a new account
+        "the user is fine",
+    ],
+)
+def test_a_definite_role_word_alone_adds_no_user(said: str) -> None:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    assert not [op for op in plan.operations if op.op == "add_user"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # another machine has it, or the user's own does
+        "they already have python on their laptops",
+        "htop is what I normally use on my desktop",
+        "the build server has docker installed",
+        "our CI runners use podman",
+        # left behind, only weighed, or disliked
+        "we tried podman but went back",
+        "we compared it with yocto",
+        "we moved away from snapd last year",
+        "they hate systemd",
+        # what users do is no user's name
+        "users log in via LDAP at the customer",
+    ],
+)
+def test_what_another_machine_has_or_a_team_left_changes_nothing(said: str) -> None:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    assert plan.operations == [], [op.label() for op in plan.operations]
+
+
+@pytest.mark.parametrize(
+    ("said", "packages"),
+    [
+        ("put htop on it, like on my desktop", ["htop"]),
+        ("add docker, the build server has it too", ["docker.io"]),
+        ("we tried podman and it works well, add it", ["podman"]),
+        ("install python for the laptops' scripts", ["python3"]),
+    ],
+)
+def test_a_request_beside_another_machine_still_asks(said: str, packages: list[str]) -> None:
+    added, _ = _added(said)
+    assert set(packages) <= set(added), added

@@ -152,4 +152,42 @@ def worked_on(state: PlanState, found: Token | None) -> bool:
     tool = _TOOL_BEFORE.search(before)
     if tool is not None and not set(tool.group("job").lower().split()) & ADD_VERBS:
         return True
+    if _ELSEWHERE_AFTER.match(text, found.end) or _OTHER_MACHINE_BEFORE.search(before):
+        return True  # "python on their laptops", "the build server has docker"
+    if _LEFT_BEFORE.search(before) or (
+        _TRIED_BEFORE.search(before) and _GAVE_UP_AFTER.match(text, found.end)
+    ):
+        return True  # "we tried podman but went back", "we compared it with yocto"
     return bool(_JOB_AFTER.match(text, found.end))
+
+
+# machines that are not the image: the user's own, the build host, a server elsewhere
+_OTHER_MACHINE = (
+    r"(?:(?:own\s+)?(?:laptops?|desktops?|notebooks?|workstations?|macs?|pcs?)"
+    r"|build\s+(?:servers?|hosts?|machines?|boxes)|ci\s+(?:servers?|runners?|hosts?)"
+    r"|(?:central|separate|dedicated|remote|management|monitoring)\s+(?:servers?|hosts?|boxes)"
+    r"|other\s+(?:boards?|machines?|servers?|boxes|hosts?))"
+)
+# "python on their laptops", "htop is what I use on my desktop": in the same clause
+_ELSEWHERE_AFTER = re.compile(
+    rf"[^.;,\n]{{0,40}}?\b(?:on|in|at)\s+(?:my|our|their|his|her|your|the)\s+{_OTHER_MACHINE}\b",
+    re.I,
+)
+# "the build server has docker", "our laptops run htop": another machine is the subject
+_OTHER_MACHINE_BEFORE = re.compile(
+    rf"\b(?:the|our|their|my|your)\s+{_OTHER_MACHINE}\s+(?:(?:already|also|all)\s+)?"
+    r"(?:has|have|had|uses?|used|runs?|ran)\s+(?:(?:the|a|an)\s+)?$",
+    re.I,
+)
+# a name left behind or only weighed: "we tried podman but went back", "we compared it with
+# yocto", "we moved away from snap", "they hate systemd"
+_LEFT_BEFORE = re.compile(
+    r"\b(?:used\s+to\s+(?:use|run|have)|moved\s+(?:away\s+)?from|migrat\w*\s+(?:away\s+)?from"
+    r"|compared\s+(?:it\s+|this\s+|them\s+)?(?:with|to|against)|hates?|dislikes?"
+    r"|can'?t\s+stand)\s+(?:the\s+)?$",
+    re.I,
+)
+_TRIED_BEFORE = re.compile(r"\b(?:tried|tested|evaluated)\s+(?:out\s+)?(?:the\s+)?$", re.I)
+_GAVE_UP_AFTER = re.compile(
+    r"[^.;\n]{0,40}?\b(?:but|went\s+back|didn'?t|did\s+not|failed|dropped|gave\s+up)\b", re.I
+)

@@ -48,6 +48,11 @@ _SPACED = re.compile(r"[ \t]+" + _NAME)
 GROUP_WORD_NEXT = re.compile(r"\s*groups?\b")
 
 
+# "users log in", "accounts sign on": a verb and its particle after a role word
+_PHRASAL_VERBS = frozenset("log logs sign signs check checks come comes get gets".split())
+_PHRASAL = re.compile(r"\s+(?:in|on|into|onto|out|through|via)\b")
+
+
 def names_after(work: str, at: int, limit: int, role: str) -> tuple[list[str], int]:
     """The names after a role word ("called ops", ", labadmin", "for tester1 and tester2")."""
     if asking := ASKING.match(work, at, limit):
@@ -82,6 +87,8 @@ def names_after(work: str, at: int, limit: int, role: str) -> tuple[list[str], i
     stop = STOP_WORDS - ROLE_NAMES if explicit else STOP_WORDS
     if found is None or first is None or first in stop or (not explicit and _adverb(first)):
         return [], at
+    if not explicit and _PHRASAL.match(work, found.end(), limit) and first in _PHRASAL_VERBS:
+        return [], at  # "users log in via LDAP": what the users do, never a name
     names, end = [first], found.end()
     if (
         role.endswith("s")

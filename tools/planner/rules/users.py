@@ -553,8 +553,16 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
         elif not attributed and not match.group("quote") and not match.group("verb"):
             # "jenkins user, no sudo", "the ci account needs to be in docker": the name
             # before the role word, said of with a user's attributes; or a clause that is
-            # only the name and its role word ("kiosk user pls", "an ops login too")
-            if match.group("article") or not _ONLY_ASKED.match(work, match.end(), end):
+            # only the name and its role word ("kiosk user pls", "an ops login too"); or
+            # "add the ops user": a definite one after an adding verb
+            definite = (
+                match.group("article") == "the"
+                and _ADDING.search(work, start, match.start()) is not None
+                and not a_package(state, name)
+            )
+            if not definite and (
+                match.group("article") or not _ONLY_ASKED.match(work, match.end(), end)
+            ):
                 continue
         user = _User([name], match.start(), match.end())
         user.sudo = role_sudo("user", match.group("mods"))
