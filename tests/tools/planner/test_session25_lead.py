@@ -238,3 +238,41 @@ def test_what_another_machine_has_or_a_team_left_changes_nothing(said: str) -> N
 def test_a_request_beside_another_machine_still_asks(said: str, packages: list[str]) -> None:
     added, _ = _added(said)
     assert set(packages) <= set(added), added
+
+
+def _cmdline(said: str) -> list[str]:
+    import yaml
+
+    from oic_ai.tools.applier import apply_plan
+
+    plan = plan_request(said, UBUNTU, mode="refine")
+    assert plan.not_applied == [], plan.not_applied
+    doc = yaml.safe_load(apply_plan(UBUNTU, plan).text)
+    return str(doc["systemConfig"]["kernel"]["cmdline"]).split()
+
+
+@pytest.mark.parametrize(
+    ("said", "option"),
+    [
+        # "on the kernel command line" says where: "on" there is no state
+        ("disable ipv6 on the kernel command line", "ipv6.disable=1"),
+        ("mitigations off on the kernel cmdline", "mitigations=off"),
+        ("enable audit on the kernel command line", "audit=1"),
+        ("turn apparmor on in the kernel cmdline", "apparmor=1"),
+        ("enable the intel iommu", "intel_iommu=on"),
+    ],
+)
+def test_kernel_states_in_words(said: str, option: str) -> None:
+    assert option in _cmdline(said)
+
+
+def test_a_verbose_boot_takes_quiet_away() -> None:
+    import yaml
+
+    from oic_ai.tools.applier import apply_plan
+
+    quiet = apply_plan(UBUNTU, plan_request("add quiet splash", UBUNTU, mode="refine")).text
+    plan = plan_request("make boot verbose", quiet, mode="refine")
+    assert plan.not_applied == []
+    cmdline = yaml.safe_load(apply_plan(quiet, plan).text)["systemConfig"]["kernel"]["cmdline"]
+    assert "quiet" not in cmdline.split() and "splash" not in cmdline.split()

@@ -52,7 +52,11 @@ from oic_ai.tools.planner.words import TAKE_OUT
 
 _CPUS = rf"(?P<value>{CPUS_SAID})"
 _OFF = r"disabled?|off|never|no|turned\s+off|switched\s+off|gone"
-_ON = r"enabled?|on|always|turned\s+on|switched\s+on"
+# ("ipv6 on the kernel command line" says where, not which state)
+_ON = (
+    r"enabled?|on(?!\s+(?:the\s+|its\s+)?(?:kernel|command|cmdline|boot|grub|bootloader)\b)"
+    r"|always|turned\s+on|switched\s+on"
+)
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,7 @@ _DESCRIBED = (
     _Described("audit", r"(?:kernel\s+)?audit(?:ing)?(?:\s+subsystem)?", "0", "1", True),
     _Described("ipv6.disable", r"ipv6", "1", "0", True),
     _Described("nmi_watchdog", r"(?:the\s+)?nmi\s+watchdog", "0", "1", False),
+    _Described("intel_iommu", r"(?:the\s+)?intel\s+iommu|vt-d", "off", "on", False),
     # the kernel's FIPS mode ("FIPS mode on the kernel command line", "fips enabled (kernel
     # arg)"); alone, "enable FIPS mode" is a compliance wish the template cannot meet
     _Described("fips", r"fips(?:[\s-]+(?:140(?:-[23])?\s+)?mode)?", "0", "1", True),
@@ -127,6 +132,7 @@ _WHERE_ONLY = re.compile(
 _VERBOSE_BOOT = re.compile(
     r"\b(?:noisy|verbose|chatty|loud|talkative)\s+boot(?:s|ing)?\b"
     r"|\bboot(?:s|ing)?\s+(?:noisily|verbosely|loudly)\b"
+    r"|\b(?:make|makes|making)\s+(?:the\s+)?boot(?:ing)?\s+(?:more\s+)?(?:verbose|noisy|chatty)\b"
     r"|\b(?:see|show|showing|visible|print|printing)\s+(?:all\s+)?(?:the\s+)?boot\s+"
     r"(?:messages|logs?|output)\b|\bboot\s+(?:messages|logs?|output)\s+(?:visible|shown|on\s+screen)\b"
 )
