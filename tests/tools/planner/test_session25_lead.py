@@ -276,3 +276,17 @@ def test_a_verbose_boot_takes_quiet_away() -> None:
     assert plan.not_applied == []
     cmdline = yaml.safe_load(apply_plan(quiet, plan).text)["systemConfig"]["kernel"]["cmdline"]
     assert "quiet" not in cmdline.split() and "splash" not in cmdline.split()
+
+
+def test_a_gpg_key_after_a_component_is_no_component() -> None:
+    said = (
+        "repository: https://repo.example.com/apt, suite jammy, component contrib, "
+        "gpg key https://repo.example.com/gpg"
+    )
+    plan = plan_request(said, UBUNTU, mode="refine")
+    repo = next(op for op in plan.operations if op.op == "add_repository")
+    assert (repo.codename, repo.component, repo.pkey) == (
+        "jammy",
+        "contrib",
+        "https://repo.example.com/gpg",
+    )

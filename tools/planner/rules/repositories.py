@@ -99,7 +99,7 @@ _COMPONENT = re.compile(
     # quoted, several words: components "main contrib non-free"
     r"(?:[\"'`](?P<quoted>[a-z0-9][a-z0-9._ ,-]*[a-z0-9_-])[\"'`]|"
     r"(?P<value>[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?"
-    r"(?:(?:\s*,\s*|\s+and\s+|\s+)(?!(?:and|key|signing|signed|suite|codename|with|url|please|pls|too|also|thanks"
+    r"(?:(?:\s*,\s*|\s+and\s+|\s+)(?!(?:and|key|signing|signed|suite|codename|with|url|please|pls|too|also|thanks|gpg|pgp|keyring"
     r"|pkey|gpgkey|priority|uri)\b)"
     r"[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?)*))"
 )
