@@ -428,7 +428,8 @@ def _route(
         intent, reason = "undo", f"takes back the last change ({reference.marker})"
     elif (
         (reference is None or _asked_about(reference, questions))
-        and (_is_question(request) or questions.only_questions)
+        # ("show the config and add htop": a question, then a change to make)
+        and ((_is_question(request) and not questions.changes) or questions.only_questions)
         and not any(_antecedent(request, q) for q in questions.questions)
     ):
         intent, reason = "explain", "a question about the current template"

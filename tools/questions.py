@@ -292,15 +292,21 @@ def questions_of(request: str) -> Questions:
             # ("quick question: can you add htop?" still asks for htop)
             found = found or parts[:1]
         if found:
-            questions.append(_CONNECTOR.sub("", body[body.find(found[0]) :]))
-            # what comes before the question in its sentence may ask for a change ("add
-            # htop, and which users are there?"); what comes after is the question's own
-            # ("what are the hostname and the disk size?")
             at = parts.index(found[0])
             # ("list the users and the hostname": a part of only what a template holds is
             # more of what the question asks about)
             after = [p for p in parts[at + 1 :] if not _only_topics(p)]
-            if not asked and any(_asks_change(p) for p in after):
+            asking = [p for p in after if _asks_change(p)] if not asked else []
+            begin = body.find(found[0])
+            # "show the config and add htop": an unmarked question ends where a request
+            # starts (the request is planned, the question answered)
+            end = body.find(asking[0], begin + len(found[0])) if asking else len(body)
+            question = _CONNECTOR.sub("", body[begin:end].rstrip())
+            questions.append(re.sub(r"(?:[\s,;]+(?:and|but|then|also))+$|[\s,;]+$", "", question))
+            # what comes before the question in its sentence may ask for a change ("add
+            # htop, and which users are there?"); what comes after is the question's own
+            # ("what are the hostname and the disk size?")
+            if asking:
                 changes = True  # "why does it have vim, remove it": no mark, then a request
             before = parts[:at]
             # "if I don't set a shell for a user, what do they get?": the condition the
