@@ -128,6 +128,17 @@ TURN_RESET: dict[str, Any] = {
 }
 
 
+def _asks_beside(request: str, questions: Questions) -> bool:
+    """True when what is left of ``request`` without its questions asks for a change."""
+    rest = request
+    for question in questions.questions:
+        rest = rest.replace(question, " ")
+    rest = rest.strip(" ,;.!?\n")
+    if not (questions.questions and questions.changes and rest):
+        return False
+    return is_modification(rest) or _polite_change(rest)
+
+
 def _is_question(request: str) -> bool:
     """A question about the template, after any sentence that only sets a target aside.
 
@@ -429,7 +440,10 @@ def _route(
     elif (
         (reference is None or _asked_about(reference, questions))
         # ("show the config and add htop": a question, then a change to make)
-        and ((_is_question(request) and not questions.changes) or questions.only_questions)
+        and (
+            (_is_question(request) and not _asks_beside(request, questions))
+            or questions.only_questions
+        )
         and not any(_antecedent(request, q) for q in questions.questions)
     ):
         intent, reason = "explain", "a question about the current template"

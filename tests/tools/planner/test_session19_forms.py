@@ -80,7 +80,7 @@ def test_an_acronym_inside_a_name_is_no_table() -> None:
     ("request_text", "reported"),
     [
         ("Add the Docker CE apt repo.", "package repository"),  # nearest example: a user
-        ("add the deploy user", "user account"),
+        ("add the user account", "user account"),
     ],
 )
 def test_the_field_a_clause_names_chooses_its_report(request_text: str, reported: str) -> None:

@@ -52,11 +52,7 @@ from oic_ai.tools.planner.words import TAKE_OUT
 
 _CPUS = rf"(?P<value>{CPUS_SAID})"
 _OFF = r"disabled?|off|never|no|turned\s+off|switched\s+off|gone"
-# ("ipv6 on the kernel command line" says where, not which state)
-_ON = (
-    r"enabled?|on(?!\s+(?:the\s+|its\s+)?(?:kernel|command|cmdline|boot|grub|bootloader)\b)"
-    r"|always|turned\s+on|switched\s+on"
-)
+_ON = r"enabled?|on|always|turned\s+on|switched\s+on"
 
 
 @dataclass(frozen=True)
@@ -371,7 +367,9 @@ def _read_described(state: PlanState, described: _Described, start: int, end: in
     off, on = described.off, described.on
     after = re.compile(rf"\b(?:{described.words})\b" + _STATE_AFTER.format(off=_OFF, on=_ON))
     before = re.compile(_STATE_BEFORE + rf"(?:{described.words})\b")
-    for pattern in (after, before):
+    # the state before the words first: "disable ipv6 on the kernel command line" is off,
+    # though "ipv6 on" stands in it ("FIPS mode on the kernel command line" is on)
+    for pattern in (before, after):
         for match in list(pattern.finditer(text.work, start, end)):
             if text.BLANK in text.work[match.start() : match.end()]:
                 continue
