@@ -8,9 +8,13 @@ equivalents are") are what a retarget does, never a request of their own.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from oic_ai.graph.agent import TemplateAgent
 from oic_ai.nodes.classify import route_request
+from oic_ai.stores.settings import load_settings
 from oic_ai.tools.references import keep_rest_spans
 from tests.tools.planner.helpers import template_text
 
@@ -86,3 +90,29 @@ def test_words_that_map_package_names_are_kept_words(said: str, kept: str) -> No
 )
 def test_other_words_about_packages_are_not(said: str) -> None:
     assert keep_rest_spans(said) == ()
+
+
+@pytest.mark.parametrize(
+    "said", ["repeat for debian 13", "clone it for debian 13", "duplicate this for Debian 13"]
+)
+def test_repeating_the_image_for_a_target_is_the_same_image_there(said: str) -> None:
+    route = route_request(said, UBUNTU)
+    assert route["intent"] == "retarget", route["reason"]
+
+
+@pytest.mark.parametrize(
+    "said", ["copy the ssh key to the image", "repeat the hostname in the motd", "clone the repo"]
+)
+def test_other_copies_are_no_retarget(said: str) -> None:
+    assert route_request(said, UBUNTU)["intent"] != "retarget"
+
+
+@pytest.mark.parametrize("said", ["cancel that", "never mind that change", "nvm that last edit"])
+def test_dropping_the_last_change_takes_it_back(said: str, tmp_path: Path) -> None:
+    settings = load_settings(data_dir=tmp_path / "data", env={}, provider="builtin")
+    with TemplateAgent(settings) as agent:
+        first = agent.generate("a minimal ubuntu 24.04 raw image for x86_64 with jq")
+        agent.generate("add htop", session=first.session)
+        agent.generate(said, session=first.session)
+        now = agent.current_template(first.session) or ""
+    assert "htop" not in now and "jq" in now
