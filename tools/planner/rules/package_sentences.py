@@ -340,7 +340,7 @@ SAID_OF = re.compile(
     r"(?:,?\s+(?:etc\b\.?|and\s+so\s+on|and\s+the\s+like))?"  # "gcc, make etc must not be"
     # "zsh itself obviously needs to be installed": adverbs between the name and its verb
     r"(?:\s+(?:itself|themselves|also|too|really|obviously|definitely|absolutely|still))*"
-    r"(?:\s*[-\u2013\u2014])?"  # "htop - not needed": a note's dash
+    rf"(?:\s*[-\u2013\u2014](?=\s*{NOT_NEEDED}))?"  # "htop - not needed": a note's dash
     r"\s+(?:"
     rf"(?P<off>{NOT_NEEDED})"
     r"|(?P<off2>(?:can|could|should|must|may)\s+(?:(?:both|all|also)\s+)?"
