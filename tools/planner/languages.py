@@ -12,6 +12,7 @@ message. Every word of every table is also never a package name.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +30,8 @@ class Languages:
 
     tables: dict[str, dict[str, str]]
     anywhere: dict[str, str]
+    # per language, its words that follow the word they govern ("sudo ke saath")
+    postpositions: dict[str, tuple[str, ...]]
     english: frozenset[str]
     min_hits: int
 
@@ -51,7 +54,11 @@ def load_languages(path: Path = _DATA) -> Languages:
     }
     anywhere = {str(k).lower(): str(v) for k, v in (data.get("anywhere") or {}).items()}
     english = frozenset(str(w).lower() for w in data.get("english") or ())
-    return Languages(tables, anywhere, english, int(data.get("min_hits", 2)))
+    postpositions = {
+        str(code): tuple(str(p).lower() for p in entry.get("postpositions") or ())
+        for code, entry in (data.get("languages") or {}).items()
+    }
+    return Languages(tables, anywhere, postpositions, english, int(data.get("min_hits", 2)))
 
 
 def foreign_words() -> frozenset[str]:
@@ -98,8 +105,11 @@ def translate(text: str) -> str:
     """
     tables = load_languages()
     table: dict[str, str] = {}
-    for code in reversed(detect(text)):  # the language with most words wins a clash
+    detected = detect(text)
+    for code in reversed(detected):  # the language with most words wins a clash
         table.update(tables.tables[code])
+    for code in detected:
+        text = _postpositions_first(text, tables.postpositions[code])
     table = {**tables.anywhere, **table}
     if not table:
         return text
@@ -113,6 +123,19 @@ def translate(text: str) -> str:
         return table[" ".join(match.group().lower().split())]
 
     return pattern.sub(english, text)
+
+
+def _postpositions_first(text: str, postpositions: Sequence[str]) -> str:
+    """``text`` with each postposition before the word it follows ("ke saath sudo").
+
+    Read as English, the word of "sudo ke saath" ("with sudo") must come first; only one
+    word is governed, so "/opt ke liye alag partition" is read "ke liye /opt alag partition".
+    """
+    if not postpositions:
+        return text
+    alternatives = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in postpositions)
+    pattern = re.compile(rf"(?<!\S)([^\s,;!?()]+?)([.,;!?)]*)\s+({alternatives})(?!\w)", re.I)
+    return pattern.sub(lambda m: f"{m[3]} {m[1]}{m[2]}" if not m[2] else m[0], text)
 
 
 # words that name something a rule changes: a clause holding one is never a mere remark

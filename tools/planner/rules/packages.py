@@ -109,6 +109,7 @@ from oic_ai.tools.planner.rules.package_sentences import (
     from_repository,
     in_path,
     keep,
+    joining_words,
     keeps,
     name_sentences,
     questions,
@@ -401,6 +402,9 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
     content = [
         t for t in content if _known(state, t.text) or not never_a_name(state, t.text, t.text)
     ]
+    # "nginx aur podman": a word of another language joining the names is none of them
+    joining = joining_words(state, content)
+    content = [t for k, t in enumerate(content) if k not in joining]
     if len(content) < 2 or len(content) > _MAX_ITEM_WORDS:
         return [item]
     item_words = words(" ".join(item.words))
@@ -472,7 +476,30 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
             _resolve_item(state, piece)
         took += len(state.text.claims) > before
     if took == len(pieces) and (len(pieces) > 1 or pieces[0].span != item.span):
-        state.text.consume(*item.span)  # the adverbs and the description go with it
+        # the adverbs and the description go with it; a word of another language joining
+        # the names ("nginx zork podman") is left unread, so it is reported
+        start = item.span[0]
+        taken = {t.start for p in pieces for t in p.tokens}
+        for token in trimmed.tokens:
+            if token.start not in taken and token.text not in FILLER and len(pieces) > 1:
+                if _unread_joining(state, trimmed, token):
+                    state.text.consume(start, token.start)
+                    state.reject(token.start, token.end, _JOINING_WORD)
+                    start = token.end
+        state.text.consume(start, item.span[1])
+
+
+_JOINING_WORD = (
+    "a word no index, catalog or library knows, said among package names without a comma: "
+    "read as a word joining them, not as a package; name it on its own if it is one"
+)
+
+
+def _unread_joining(state: PlanState, item: Item, token: Token) -> bool:
+    """Whether ``token`` is a word :func:`joining_words` left out of ``item``'s names."""
+    content = [t for t in item.tokens if t.text not in FILLER]
+    joining = joining_words(state, content)
+    return any(content[k] is token for k in joining)
 
 
 def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
