@@ -173,6 +173,7 @@ def joining_words(state: PlanState, tokens: Sequence[Token]) -> set[int]:
     sentence that holds one is in that language, so its other such words ("daal") are that
     language's too. A name marked by its shape ("zork-agent", "tool2") stays a name.
     """
+
     def known_at(k: int) -> bool:
         token = tokens[k]
         written = state.text.raw(token.start, token.end)
@@ -188,9 +189,7 @@ def joining_words(state: PlanState, tokens: Sequence[Token]) -> set[int]:
         )
 
     joining = {
-        k
-        for k in range(1, len(tokens) - 1)
-        if plain(k) and known_at(k - 1) and known_at(k + 1)
+        k for k in range(1, len(tokens) - 1) if plain(k) and known_at(k - 1) and known_at(k + 1)
     }
     if not joining:
         return set()
