@@ -268,7 +268,15 @@ def _about_another_subject(text: str, subject: str) -> bool:
 
 
 def questions_of(request: str) -> Questions:
-    """The question parts of ``request`` and whether it also asks for a change."""
+    """The question parts of ``request`` and whether it also asks for a change.
+
+    A request in another language is read through its language's table ("¿tiene
+    openssh-server?" as "¿has openssh-server?").
+    """
+    from oic_ai.tools.planner.languages import detect, translate
+
+    if detect(request):
+        request = translate(request)
     questions: list[str] = []
     changes = False
     # "...? just asking": every question-marked sentence of the request is a question,

@@ -32,6 +32,8 @@ class Languages:
     anywhere: dict[str, str]
     # per language, its words that follow the word they govern ("sudo ke saath")
     postpositions: dict[str, tuple[str, ...]]
+    # per language, the marks only it writes ("¿"): each counts as one of its words
+    marks: dict[str, tuple[str, ...]]
     english: frozenset[str]
     min_hits: int
 
@@ -58,7 +60,13 @@ def load_languages(path: Path = _DATA) -> Languages:
         str(code): tuple(str(p).lower() for p in entry.get("postpositions") or ())
         for code, entry in (data.get("languages") or {}).items()
     }
-    return Languages(tables, anywhere, postpositions, english, int(data.get("min_hits", 2)))
+    marks = {
+        str(code): tuple(str(m) for m in entry.get("marks") or ())
+        for code, entry in (data.get("languages") or {}).items()
+    }
+    return Languages(
+        tables, anywhere, postpositions, marks, english, int(data.get("min_hits", 2))
+    )
 
 
 def foreign_words() -> frozenset[str]:
@@ -72,12 +80,12 @@ def detect(text: str) -> list[str]:
 
     A language counts when at least ``min_hits`` different words of its table, none of
     them also an English word, appear in ``text``; a word spelt with letters English
-    does not use counts twice.
+    does not use counts twice, and a mark only the language writes ("¿") once.
     """
     tables = load_languages()
     lowered = text.lower()
     # whole words only: "com" of "example.com" or "de" of a path is no word of a language
-    tokens = {w.strip(".,;:!?()[]\"'`") for w in lowered.split()}
+    tokens = {w.strip(".,;:!?¿¡()[]\"'`") for w in lowered.split()}
     tokens = {w for w in tokens if _WORD.fullmatch(w)}
     scores = []
     for code, table in tables.tables.items():
@@ -92,6 +100,7 @@ def detect(text: str) -> list[str]:
                 hits.add(key)
         # a word spelt with letters English does not use ("perdón", "dzięki") counts twice
         weight = sum(1 if key.isascii() else 2 for key in hits)
+        weight += sum(mark in text for mark in tables.marks[code])  # "¿tiene X?"
         if weight >= tables.min_hits:
             scores.append((weight, code))
     return [code for _, code in sorted(scores, key=lambda s: -s[0])]
