@@ -106,7 +106,8 @@ def _kind_word(state: PlanState, item: Unread, token: Token) -> bool:
     if last.text in _MACHINE_NOUNS:
         # "pos terminals", "hmi panels": an acronym written in lower case names the kind
         return re.fullmatch(r"[a-z]{2,4}", token.text) is not None
-    return (last.text.removesuffix("s") in RETRIEVAL_WORDS or last.text in ("image", "images")) and (
+    machine = last.text.removesuffix("s") in RETRIEVAL_WORDS or last.text in ("image", "images")
+    return machine and (
         re.fullmatch(r"[a-z]+[0-9]*[a-z]*", token.text) is not None
         or any(c.isdigit() for c in token.text)
     )
