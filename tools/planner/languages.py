@@ -64,9 +64,7 @@ def load_languages(path: Path = _DATA) -> Languages:
         str(code): tuple(str(m) for m in entry.get("marks") or ())
         for code, entry in (data.get("languages") or {}).items()
     }
-    return Languages(
-        tables, anywhere, postpositions, marks, english, int(data.get("min_hits", 2))
-    )
+    return Languages(tables, anywhere, postpositions, marks, english, int(data.get("min_hits", 2)))
 
 
 def foreign_words() -> frozenset[str]:
