@@ -270,13 +270,21 @@ def _about_another_subject(text: str, subject: str) -> bool:
 def questions_of(request: str) -> Questions:
     """The question parts of ``request`` and whether it also asks for a change.
 
-    A request in another language is read through its language's table ("¿tiene
-    openssh-server?" as "¿has openssh-server?").
+    A request in another language in which no question is found as written is read again
+    through its language's table ("¿tiene openssh-server?" as "¿has openssh-server?").
     """
     from oic_ai.tools.planner.languages import detect, translate
 
-    if detect(request):
-        request = translate(request)
+    found = _questions_of(request)
+    if not found.questions and detect(request):
+        translated = _questions_of(translate(request))
+        if translated.questions:
+            return translated
+    return found
+
+
+def _questions_of(request: str) -> Questions:
+    """:func:`questions_of` for ``request`` as written."""
     questions: list[str] = []
     changes = False
     # "...? just asking": every question-marked sentence of the request is a question,

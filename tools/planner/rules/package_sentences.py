@@ -177,7 +177,8 @@ def joining_words(state: PlanState, tokens: Sequence[Token]) -> set[int]:
     def known_at(k: int) -> bool:
         token = tokens[k]
         written = state.text.raw(token.start, token.end)
-        return _known(state, written) or token.text in state.catalog.capabilities
+        # ("jazzy" of "ros2 jazzy ros-base" is a capability's word: ROS 2's release)
+        return _known(state, written) or bool(_find_capabilities(state.catalog, token.text))
 
     def plain(k: int) -> bool:
         word = tokens[k].text
