@@ -53,6 +53,22 @@ def _keep_inherited(plan: Any, base_text: str, inherited: dict[str, str]) -> Any
     return plan.model_copy(update={"operations": [op, *plan.operations]})
 
 
+def _disk_set(current: str, base_text: str) -> bool:
+    """Whether the conversation set the disk size: the current one is not the base's.
+
+    A size the user asked for in an earlier turn stays when a partition is added later
+    ("disk 12 gig", then "add /data 4G"): the applier takes room from the root first.
+    """
+    from oic_ai.stores.template_model import parse_template
+
+    try:
+        now = parse_template(current, "current.yml").disk_size_bytes
+        base = parse_template(base_text, "base.yml").disk_size_bytes
+    except ValueError:  # no base known (or not YAML): nothing says the user set it
+        return False
+    return now is not None and base is not None and now != base
+
+
 def fit_for_composer(text: str, plan: Any) -> tuple[str, list[str]]:
     """Use the composer-supported alternatives (``tools/composer_fit.py``) on a new draft.
 
@@ -221,7 +237,11 @@ def make_generate(backend: ChatBackend) -> Any:
         if mode == "create" and route.get("inherited"):
             plan = _keep_inherited(plan, start, dict(route["inherited"]))
         applied = apply_plan(
-            start, plan, label="template.yml", needs=PackageNeeds.for_settings(settings)
+            start,
+            plan,
+            label="template.yml",
+            needs=PackageNeeds.for_settings(settings),
+            disk_set=refine and _disk_set(start, state.get("base_text") or ""),
         )
         draft, fitted = fit_for_composer(applied.text, plan)
         return {

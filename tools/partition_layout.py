@@ -379,6 +379,59 @@ def carve_from_end(spans: Sequence[Span], disk_size: int | None, size: int | Non
     return Carve(start, fixed_end, {}, insert_at)
 
 
+# a root the user's disk size makes room by shrinking keeps this much at least (a minimal
+# el10 or Debian root fits in less; a template's own root is usually 4-8 GiB)
+ROOT_FLOOR = 3 * GIB
+
+
+def carve_shrinking_root(
+    spans: Sequence[Span], disk_size: int, size: int
+) -> tuple[dict[int, tuple[int, int | None]], Carve] | None:
+    """Room for a new partition of ``size`` bytes on a disk whose size must stay.
+
+    When the disk size is the user's, the space a new partition lacks comes from a root
+    partition with a fixed size (a template's specialised layout: a fixed root, then a
+    partition that takes the rest): the root shrinks by what is missing, and the
+    rest-of-disk partition after it keeps at least 1 GiB. None when there is no such root,
+    or it would keep less than :data:`ROOT_FLOOR`.
+
+    Returns:
+        The root's shrink (changes by list index, the partitions after it moved down), and
+        the carve on the layout after it.
+    """
+    root = next((s for s in spans if s.is_root and s.end is not None), None)
+    if root is None or root.end is None or not spans:
+        return None
+    shortfall = 0
+    for _ in range(3):  # alignment can cost a few more bytes: try again with them
+        new_size = (root.end - root.start - shortfall) // MIB * MIB
+        if new_size < ROOT_FLOOR or new_size > root.end - root.start:
+            return None
+        try:
+            shrink = resize(spans, disk_size, root.index, new_size) if shortfall else {}
+        except LayoutError:
+            return None
+        moved = [
+            replace(s, start=shrink[s.index][0], end=shrink[s.index][1])
+            if s.index in shrink
+            else s
+            for s in spans
+        ]
+        last = moved[-1]
+        if last.end is None:
+            end = aligned_start(last.start, size) + size
+            missing = end + max(_min_keep(last), GIB) - disk_size
+        else:
+            missing = aligned_start(last.end, size) + size - disk_size
+        if missing <= 0:
+            try:
+                return shrink, carve_from_end(moved, disk_size, size)
+            except LayoutError:
+                return None
+        shortfall += round_up(missing, MIB)
+    return None
+
+
 def disk_size_for_new(spans: Sequence[Span], size: int | None) -> int | None:
     """The smallest whole-GiB disk size on which a new partition of ``size`` fits.
 

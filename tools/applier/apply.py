@@ -19,7 +19,7 @@ from oic_ai.tools.applier.comments import settle, tidy
 from oic_ai.tools.applier.editor import Editor, Skip
 from oic_ai.tools.applier.sections import Parsed, parse, remember, render
 from oic_ai.tools.applier.yaml_io import clone, loads, normalise, unified_diff
-from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.edit_plan import EditPlan, SetDiskSize
 from oic_ai.tools.package_dependencies import PackageNeeds
 
 # The handler of each operation, by its ``op`` name.
@@ -85,7 +85,12 @@ def apply_op(editor: Editor, op: Any) -> None:
 
 
 def apply_plan(
-    text: str, plan: EditPlan, *, label: str = "template.yml", needs: PackageNeeds | None = None
+    text: str,
+    plan: EditPlan,
+    *,
+    label: str = "template.yml",
+    needs: PackageNeeds | None = None,
+    disk_set: bool = False,
 ) -> AppliedPlan:
     """Apply ``plan`` to the template ``text``.
 
@@ -98,6 +103,9 @@ def apply_plan(
         label: the file name the diff shows.
         needs: which packages need which (a synced index's dependencies); a removal also
             removes the packages that need what it removes. Default: the curated table.
+        disk_set: the user set the disk size in an earlier turn. A plan that sets it counts
+            too: a new partition that does not fit then takes room from a fixed-size root
+            before the disk grows.
 
     Returns:
         The new text, its diff and what was and was not done.
@@ -111,12 +119,13 @@ def apply_plan(
         return AppliedPlan(text, "", [], not_applied, warnings)
     body, restore = normalise(text)
     parsed = parse(body)
-    editor = Editor(clone(parsed.doc), parsed.style, needs)
+    disk_set = disk_set or any(isinstance(op, SetDiskSize) for op in plan.operations)
+    editor = Editor(clone(parsed.doc), parsed.style, needs, disk_set=disk_set)
     for op in plan.operations:
         apply_op(editor, op)
     merged = render(parsed, tidy(editor.doc))
     if merged != body and not loads(merged):
-        editor, merged = _apply_one_by_one(parsed, plan.operations, needs)
+        editor, merged = _apply_one_by_one(parsed, plan.operations, needs, disk_set)
     if merged != body:
         # ruamel dumps the edited document as exactly the merged text when it dumped the
         # original exactly: the merge then had nothing of the original's to keep.
@@ -132,14 +141,14 @@ def apply_plan(
 
 
 def _apply_one_by_one(
-    parsed: Parsed, operations: Sequence[Any], needs: PackageNeeds | None
+    parsed: Parsed, operations: Sequence[Any], needs: PackageNeeds | None, disk_set: bool
 ) -> tuple[Editor, str]:
     """Apply operations one at a time, dropping any whose result does not load back.
 
     The slow path, taken only when ruamel wrote something it cannot read (it has bugs
     around comments on emptied collections); each dropped operation is reported.
     """
-    editor = Editor(clone(parsed.doc), parsed.style, needs)
+    editor = Editor(clone(parsed.doc), parsed.style, needs, disk_set=disk_set)
     merged = parsed.text
     for op in operations:
         before = clone(editor.doc)

@@ -29,12 +29,22 @@ class Editor:
         warnings: placeholders to fill in, keys to provide.
         pending: new empty containers whose following comment lines need settling.
         needs: which packages need which, so a removal takes its dependents along.
+        disk_set: the user set the disk size (this turn or before): a new partition that
+            does not fit takes room from a fixed-size root before the disk grows.
     """
 
-    def __init__(self, doc: CommentedMap, style: Style, needs: PackageNeeds | None = None) -> None:
+    def __init__(
+        self,
+        doc: CommentedMap,
+        style: Style,
+        needs: PackageNeeds | None = None,
+        *,
+        disk_set: bool = False,
+    ) -> None:
         self.doc = doc
         self.style = style
         self.needs = needs or PackageNeeds()
+        self.disk_set = disk_set
         self.applied: list[str] = []
         self.not_applied: list[str] = []
         self.warnings: list[str] = []

@@ -276,10 +276,21 @@ def add_partition(ed: Editor, op: AddPartition) -> None:
     # an installer's target disk has no size here: the fixed partitions must fit the disk
     # it installs on, which the installer checks
     disk_size = _disk_size(ed) or (_UNBOUNDED if installer else None)
+    shrunk: list[str] = []
     try:
         carve = layout.carve_from_end(spans, disk_size, size)
     except layout.LayoutError as exc:
-        carve = _grow_to_fit(ed, spans, size, mount, exc)
+        kept = _shrink_root_to_fit(ed, spans, size, mount) if ed.disk_set else None
+        if kept is None:
+            carve = _grow_to_fit(ed, spans, size, mount, exc)
+        else:
+            shrink, carve = kept
+            root = next(s for s in spans if s.is_root)
+            new_end = shrink[root.index][1] or 0
+            shrunk = [
+                f"resized partition {root.label} to {format_size(new_end - root.start)}: "
+                + "; ".join(_write_spans(ed, shrink))
+            ]
     moved = _write_spans(ed, carve.changes)
     part = CommentedMap()
     part["id"] = scalar(ident)
@@ -299,7 +310,32 @@ def add_partition(ed: Editor, op: AddPartition) -> None:
     )
     if moved:
         line += "; " + "; ".join(moved)
-    ed.applied.append(line)
+    ed.applied.extend([*shrunk, line])
+
+
+def _shrink_root_to_fit(
+    ed: Editor, spans: list[layout.Span], size: int | None, mount: str
+) -> tuple[dict[int, tuple[int, int | None]], layout.Carve] | None:
+    """Make room on a disk whose size the user set by shrinking a fixed-size root.
+
+    "disk 12 gig", then "add /data 4G": the user sized the disk and wants the partition on
+    it, so the root the template sized gives the space (down to a floor) rather than the
+    disk growing past what was asked. Said as an assumption; None when it cannot.
+    """
+    disk_size = _disk_size(ed)
+    if size is None or disk_size is None:
+        return None
+    found = layout.carve_shrinking_root(spans, disk_size, size)
+    if found is None or not found[0]:
+        return None
+    root = next(s for s in spans if s.is_root)
+    old_end, new_end = root.end or 0, found[0][root.index][1] or 0
+    ed.warnings.append(
+        f"assumed: partition {root.label} shrinks from {format_size(old_end - root.start)} to "
+        f"{format_size(new_end - root.start)} so the new {mount} partition fits on the "
+        f"{ed.doc['disk'].get('size')} disk you set; ask for a bigger disk to keep it"
+    )
+    return found
 
 
 def _grow_to_fit(
