@@ -119,7 +119,7 @@ _MACHINE_NOUNS = frozenset(
         "terminal terminals unit units machine machines pc pcs tablet tablets laptop laptops "
         "panel panels controller controllers console consoles station stations handheld "
         "handhelds scanner scanners player players computer computers boxes hosts servers "
-        "clients"
+        "clients screen screens display displays"
     ).split()
 )
 
