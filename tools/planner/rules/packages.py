@@ -397,14 +397,8 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
     description heading a name is read as that name ("the usual prerequisites socat").
     """
     listed = _listed_ambiguous(state, item)
-    content = [t for t in item.tokens if t.text not in FILLER or t in listed]
-    # "install -y git jq": a flag or a target's name between the names is no name
-    content = [
-        t for t in content if _known(state, t.text) or not never_a_name(state, t.text, t.text)
-    ]
-    # "nginx aur podman": a word of another language joining the names is none of them
-    joining = joining_words(state, content)
-    content = [t for k, t in enumerate(content) if k not in joining]
+    joining = _joining_tokens(state, item)
+    content = [t for t in _listed_words(state, item) if t not in joining]
     if len(content) < 2 or len(content) > _MAX_ITEM_WORDS:
         return [item]
     item_words = words(" ".join(item.words))
@@ -479,13 +473,10 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
         # the adverbs and the description go with it; a word of another language joining
         # the names ("nginx zork podman") is left unread, so it is reported
         start = item.span[0]
-        taken = {t.start for p in pieces for t in p.tokens}
-        for token in trimmed.tokens:
-            if token.start not in taken and token.text not in FILLER and len(pieces) > 1:
-                if _unread_joining(state, trimmed, token):
-                    state.text.consume(start, token.start)
-                    state.reject(token.start, token.end, _JOINING_WORD)
-                    start = token.end
+        for token in _joining_tokens(state, trimmed) if len(pieces) > 1 else []:
+            state.text.consume(start, token.start)
+            state.reject(token.start, token.end, _JOINING_WORD)
+            start = token.end
         state.text.consume(start, item.span[1])
 
 
@@ -495,11 +486,18 @@ _JOINING_WORD = (
 )
 
 
-def _unread_joining(state: PlanState, item: Item, token: Token) -> bool:
-    """Whether ``token`` is a word :func:`joining_words` left out of ``item``'s names."""
-    content = [t for t in item.tokens if t.text not in FILLER]
-    joining = joining_words(state, content)
-    return any(content[k] is token for k in joining)
+def _listed_words(state: PlanState, item: Item) -> list[Token]:
+    """The words of ``item`` that may each be a name of the list it makes."""
+    listed = _listed_ambiguous(state, item)
+    content = [t for t in item.tokens if t.text not in FILLER or t in listed]
+    # "install -y git jq": a flag or a target's name between the names is no name
+    return [t for t in content if _known(state, t.text) or not never_a_name(state, t.text, t.text)]
+
+
+def _joining_tokens(state: PlanState, item: Item) -> list[Token]:
+    """The words of ``item`` joining its names in another language ("nginx aur podman")."""
+    content = _listed_words(state, item)
+    return [content[k] for k in sorted(joining_words(state, content))]
 
 
 def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
