@@ -34,7 +34,7 @@ from oic_ai.tools.earlier_images import (
     resolve_roles,
     rest_of,
 )
-from oic_ai.tools.ordinals import resolve_ordinals
+from oic_ai.tools.ordinals import resolve_ordinals, resolve_turn_values
 from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.pointed_items import named_items, resolve_pointed
 from oic_ai.tools.proposals import (
@@ -79,13 +79,20 @@ from oic_ai.tools.target_support import (
     target_of,
     unbuildable,
 )
-from oic_ai.tools.turn_links import not_renamed, offer_of, refused_before
+from oic_ai.tools.turn_links import (
+    continues_series,
+    not_renamed,
+    offer_of,
+    only_a_target,
+    refused_before,
+)
 
 _QUESTION = re.compile(
-    r"^\s*(?:what|which|how|why|does|is|are|show|list|summari[sz]e|explain|describe|"
-    r"tell me|do\s+(?:we|you|i|they|it|these|those)\b|can\s+(?:it|this)\b(?!.*\binstead\b)|"
-    r"(?:can|could|would)\s+(?:you\s+(?:please\s+)?(?:tell|show|list|explain|describe|"
-    r"summari[sz]e)|i\s+see)\b|(?:paste|print|display|dump)\s+(?:me\s+|us\s+)?"
+    r"^\s*(?:what|which|how|why|does|is|are|show|list|summari[sz]e|explain|describe|recap|"
+    r"tell me|status(?=\W*$)|read\s+(?:me\s+)?(?:back|out)|do\s+(?:we|you|i|they|it|these|those)\b|"
+    r"can\s+(?:it|this)\b(?!.*\binstead\b)|(?:can|could|would)\s+(?:you\s+(?:please\s+)?"
+    r"(?:tell|show|list|explain|describe|summari[sz]e|recap|read\s+(?:me\s+)?(?:back|out)|"
+    r"go\s+(?:over|through))|i\s+see)\b|(?:paste|print|display|dump)\s+(?:me\s+|us\s+)?"
     r"(?:the|its|our|your|current|whole|full)\b)\b",  # a whole word: "iso installer" is no "is"
     re.IGNORECASE,
 )
@@ -178,9 +185,8 @@ _AGREEING = r"(?:ok(?:ay)?|fine|sure|alright|right|yes|yeah|yep|then|so|well|hm+
 def _nearest_release(request: str, previous: Route | None) -> str:
     """The refused system's nearest dist, when ``request`` opens by naming its version alone.
 
-    "RHEL 9" refused with el10 offered: "10 is fine then", "ok, 10 then", "fine, version 10"
-    take the offer. Only a number that opens the request and stands alone ("10 is fine",
-    not "10GiB disk") counts.
+    "RHEL 9" refused with el10 offered: "10 is fine then", "ok, 10 then", "fine, version
+    10" take the offer. Only a number opening the request alone ("10 is fine") counts.
     """
     refusal: dict[str, Any] = dict((previous.get("unsupported") if previous else None) or {})
     nearest = str(refusal.get("nearest") or "")
@@ -291,6 +297,7 @@ def route_request(
         rewritten = resolve_pointed(rewritten, named, current_template)
         rewritten = resolve_ordinals(rewritten, current_template)  # "remove the first user"
         rewritten = resolve_roles(rewritten, images)  # "instead of the web tier"
+        rewritten = resolve_turn_values(rewritten, current_template, images)  # "from turn 1"
     route = _route(rewritten, current_template, previous, history)
     if route["intent"] == "retarget" and own_package_list(request, image_count(images)):
         route["reference"]["own_packages"] = True  # "now one for Brightwater, packages: ..."
@@ -402,7 +409,7 @@ def _route(
         # b, c" is no hardware word, and "arm64 then" asks for them on the new target)
         implicit = (
             bool(refusal.get("nearest")) or _PACKAGE_LIST.search(rest.lower()) is not None
-        ) and _only_a_target(request)
+        ) and only_a_target(request)
         if rest and (keep_rest_spans(request) or implicit):
             # "ok 24.04, everything else as I said": the refused request's other parts too
             rest = not_renamed(rest, own)
@@ -442,6 +449,7 @@ def _route(
             and not _INSTEAD.search(request)
             and names_other_os(asked["dist"], current_template)
             and not sets_current_aside(request, current.get("dist"))
+            and not continues_series(previous, request)  # "Next: eLxr 12." after "same for"
         ):
             intent, reason = "create", f"names another distribution ({asked['dist']})"
         else:
@@ -579,45 +587,8 @@ _PACKAGE_LIST = re.compile(
 )
 
 
-def _only_a_target(request: str) -> bool:
-    """True when ``request`` names a target and asks nothing else ("then use 24.04").
-
-    After a refusal that answer picks what to build instead: the refused request's other
-    parts go with it. A clause that names the refused system again ("22.04 not
-    possible") only looks back at the refusal, and a statement ("we'll live with it")
-    asks for nothing.
-    """
-    spans = list(target_clause_spans(request))
-    if not spans:
-        return False
-    lowered = request.lower()
-    looks_back = [lowered.find(named.lower()) for named, _, _ in unsupported_named(request)]
-    looks_back += [m.start() for m in _NOT_POSSIBLE.finditer(lowered)]
-    marks = [m.start() for m in _CLAUSE_MARK.finditer(lowered)]
-    for at in looks_back:
-        if at >= 0:
-            begin = max((m + 1 for m in marks if m < at), default=0)
-            spans.append((begin, min((m for m in marks if m >= at), default=len(request))))
-    rest = remainder(request, spans)
-    if not rest:
-        return True
-    # "fine, do 24.04 and we'll deal with it": a statement beside the release asks nothing
-    # ("24.04 with just tmux" asks for tmux: a request of its own)
-    from oic_ai.tools.planner.asking import read_clause
-
-    clauses = [c.strip(" ,;.") for c in re.split(r"[,;!?]|\.(?=\s|$)|\s(?:and|but)\s", rest)]
-    return all(read_clause(c).asking == "context" for c in clauses if c)
-
-
 # where a clause ends: a comma or a sentence's end, not the dot inside "22.04"
 _CLAUSE_MARK = re.compile(r"[,;!?]|\.(?=\s|$)")
-
-
-# a clause that takes note of a refusal: "22.04 not possible", "ok, that one is unsupported"
-_NOT_POSSIBLE = re.compile(
-    r"\b(?:(?:is\s+|isn'?t\s+|not\s+)(?:possible|supported|available|an\s+option)"
-    r"|impossible|unsupported|(?:can'?t|cannot)\s+be\s+(?:built|done|made))\b"
-)
 
 
 def _without_refused(request: str) -> str:

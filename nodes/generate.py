@@ -53,20 +53,24 @@ def _keep_inherited(plan: Any, base_text: str, inherited: dict[str, str]) -> Any
     return plan.model_copy(update={"operations": [op, *plan.operations]})
 
 
-def _disk_set(current: str, base_text: str) -> bool:
-    """Whether the conversation set the disk size: the current one is not the base's.
+def sizes_asked(plan: Any, before: dict[str, str] | None) -> dict[str, str]:
+    """The sizes the user has asked for so far: ``before`` and what ``plan`` sets.
 
-    A size the user asked for in an earlier turn stays when a partition is added later
-    ("disk 12 gig", then "add /data 4G"): the applier takes room from the root first.
+    ``disk`` for the disk size, and partitions by their mount point or id. A disk size the
+    user asked for stays when a partition is added later ("disk 12 gig", then "add /data
+    4G"): the applier takes the room from a root nobody sized before the disk grows.
     """
-    from oic_ai.stores.template_model import parse_template
+    from oic_ai.tools.edit_plan import AddPartition, ResizePartition, SetDiskSize
 
-    try:
-        now = parse_template(current, "current.yml").disk_size_bytes
-        base = parse_template(base_text, "base.yml").disk_size_bytes
-    except ValueError:  # no base known (or not YAML): nothing says the user set it
-        return False
-    return now is not None and base is not None and now != base
+    sized = dict(before or {})
+    for op in getattr(plan, "operations", []):
+        if isinstance(op, SetDiskSize):
+            sized["disk"] = op.size
+        elif isinstance(op, AddPartition) and op.size:
+            sized[op.mount_point] = op.size
+        elif isinstance(op, ResizePartition):
+            sized[op.partition] = op.size
+    return sized
 
 
 def fit_for_composer(text: str, plan: Any) -> tuple[str, list[str]]:
@@ -236,12 +240,15 @@ def make_generate(backend: ChatBackend) -> Any:
             notices.extend(reading_notices(request, names))  # "read 'dokcer' as 'docker'"
         if mode == "create" and route.get("inherited"):
             plan = _keep_inherited(plan, start, dict(route["inherited"]))
+        earlier_sizes = (state.get("sized") or {}) if refine else {}
+        sized = sizes_asked(plan, earlier_sizes)
         applied = apply_plan(
             start,
             plan,
             label="template.yml",
             needs=PackageNeeds.for_settings(settings),
-            disk_set=refine and _disk_set(start, state.get("base_text") or ""),
+            disk_set="disk" in earlier_sizes,
+            sized=frozenset(sized),
         )
         draft, fitted = fit_for_composer(applied.text, plan)
         return {
@@ -256,6 +263,7 @@ def make_generate(backend: ChatBackend) -> Any:
             "warnings": [*earlier.get("warnings", []), *applied.warnings],
             "provider": provider,
             "notices": notices,
+            "sized": sized,
         }
 
     return generate

@@ -295,6 +295,10 @@ class OutputState(TypedDict, total=False):
     last_changes: list[str]
     """What the last turn that asked for a change changed (kept across questions: "what
     did you change?")."""
+    sized: dict[str, str]
+    """The sizes the user asked for in this session: ``disk``, and partitions by mount point
+    or id ("disk 12 gig", then "add /data 4G": the disk stays and an unasked root gives the
+    room)."""
     warnings: list[str]
     """Warnings from applying the plan."""
     diff: str

@@ -285,10 +285,21 @@ def _word_matches(text_word: str, phrase_word: str) -> bool:
 
 
 def _match(table: _PhraseTable, text: tuple[str, ...]) -> list[str]:
-    """Owners of the phrases found in ``text``; longer phrases claim their words first."""
+    """Owners of the phrases found in ``text``; longer phrases claim their words first.
+
+    Only the phrases whose first word is in ``text`` are tried, in the table's order (a
+    pasted e-mail against every phrase of the catalog took tens of milliseconds).
+    """
+    by_first = _first_words(table)
+    candidates: set[int] = set()
+    for word in set(text):
+        candidates.update(by_first.get(word, ()))
+        if word.endswith("s"):
+            candidates.update(by_first.get(word[:-1], ()))
     taken = [False] * len(text)
     found: list[str] = []
-    for phrase, owners in table:
+    for at in sorted(candidates):
+        phrase, owners = table[at]
         size = len(phrase)
         for start in range(len(text) - size + 1):
             span = range(start, start + size)
@@ -301,6 +312,15 @@ def _match(table: _PhraseTable, text: tuple[str, ...]) -> list[str]:
                     if owner not in found:
                         found.append(owner)
     return found
+
+
+@lru_cache(maxsize=8)
+def _first_words(table: _PhraseTable) -> dict[str, tuple[int, ...]]:
+    """The table's phrases by their first word, as positions in the table."""
+    index: dict[str, list[int]] = {}
+    for at, (phrase, _) in enumerate(table):
+        index.setdefault(phrase[0], []).append(at)
+    return {word: tuple(ats) for word, ats in index.items()}
 
 
 def _names(value: Any, where: str) -> tuple[str, ...]:

@@ -173,6 +173,9 @@ def describe_template(template_text: str, question: str, base_text: str | None =
             f"- {line}" for topic in topics if (line := _TOPIC_LINES[topic](template, True))
         )
     lines = [_TOPIC_LINES[topic](template, False) for topic in topics]
+    running = _IS_RUNNING.search(asked) if topics == ["services"] else None
+    if running is not None:  # "is ssh enabled?": whether it is there, then who starts it
+        lines.insert(0, _answer_has(template, running.group("what")))
     if "boot" in topics:
         keys = _secure_boot_keys(template_text)
         lines += keys or (_SECURE_BOOT_NEEDS if _SECURE_BOOT.search(asked) else [])
@@ -196,6 +199,15 @@ def explain_template(template: str, question: str) -> str:
         A short plain-language answer: a sentence, a few lines or a bullet list.
     """
     return describe_template(template, question)
+
+
+# "is ssh enabled?", "will chronyd be running?": a service named before its state
+_IS_RUNNING = re.compile(
+    r"\b(?:is|are|will)\s+(?:the\s+)?"
+    r"(?!(?:it|they|them|this|that|these|those|services?|everything|all)\b)"
+    r"(?P<what>[a-z0-9][\w.+-]*(?:\s+(?:server|daemon|agent))?)"
+    r"\s+(?:be\s+)?(?:enabled|running|started|active|on)\b"
+)
 
 
 def _answer_has(template: Template, what: str) -> str:
@@ -362,6 +374,8 @@ def _disk(template: Template, brief: bool) -> str:
 
 def _kernel(template: Template, brief: bool) -> str:
     text = f"Kernel: {template.kernel.version or 'distribution default'}"
+    if template.kernel.packages:  # "what's the kernel on that one?": its package too
+        text += f" ({', '.join(template.kernel.packages)})"
     if template.kernel.cmdline:
         text += f", cmdline '{template.kernel.cmdline}'"
     return text

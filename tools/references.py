@@ -25,6 +25,7 @@ from typing import Literal
 from oic_ai.stores.conversation_vocabulary import ConversationVocabulary, load_conversation
 from oic_ai.tools.retrieval.query_classifier import TargetMention, detect_target_spans
 from oic_ai.tools.retrieval.target_mentions import OLD_RELEASE_AFTER
+from oic_ai.tools.undo_reasons import undo_reasons
 
 ReferenceKind = Literal["undo", "same"]
 Span = tuple[int, int]
@@ -604,13 +605,13 @@ _SENTENCE_OR_COMMA = re.compile(r"[.;!?]+(?:\s|$)|,|\s[-\u2013\u2014]\s")
 def bare_removals(request: str) -> list[Span]:
     """Clauses that only remove parts by name ("scrap the hostname and user"), no value.
 
-    Beside an undo they say what it takes back: the undo, not the planner, answers them.
+    Beside an undo they say what it takes back, or why (:func:`undo_reasons`): the undo answers.
     """
     return [
         (begin, end)
         for begin, end in _pieces(request, _SENTENCE_OR_COMMA)
         if _BARE_REMOVAL.match(request[begin:end])
-    ]
+    ] + undo_reasons(request)
 
 
 def remainder(request: str, spans: tuple[Span, ...] | list[Span]) -> str:

@@ -1,9 +1,10 @@
 """What a turn takes from the turn before it: a refused request, or an offer.
 
 A refused request lends its words to the answer that picks another target
-(:func:`not_renamed`) and is what a bare "undo" right after it takes back
+(:func:`not_renamed`, :func:`only_a_target`) and is what a bare "undo" right after it takes back
 (:func:`refused_before`); a question about what the template lacks offers the change a
-"yes" asks for (:func:`offer_of`).
+"yes" asks for (:func:`offer_of`). After a retarget, a turn that only names another
+target continues the run (:func:`continues_series`).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from oic_ai.tools.proposals import needed_subject, offered_packages, proposal
-from oic_ai.tools.references import Reference, remainder
+from oic_ai.tools.references import Reference, remainder, target_clause_spans
 from oic_ai.tools.retrieval.query_classifier import detect_target_spans
+from oic_ai.tools.target_questions import unsupported_named
 
 
 def not_renamed(rest: str, asked: dict[str, str]) -> str:
@@ -93,3 +95,58 @@ def _needed_packages(question: str, template: str) -> list[str]:
         if getattr(op, "op", "") == "add_packages" and not getattr(op, "kernel", False)
         for name in getattr(op, "packages", [])
     ]
+
+
+def continues_series(previous: Mapping[str, Any] | None, request: str) -> bool:
+    """True when a turn that only names a target continues a run of retargets.
+
+    "Now the same for Ubuntu 26.04.", "Same again for Debian 13.", then "Next: eLxr 12.":
+    after a turn that put the current image on another target, one that names another
+    target and asks nothing else asks for the same image there too, not a new one.
+    """
+    return (
+        previous is not None
+        and previous.get("intent") == "retarget"
+        and only_a_target(request)
+    )
+
+
+def only_a_target(request: str) -> bool:
+    """True when ``request`` names a target and asks nothing else ("then use 24.04").
+
+    After a refusal that answer picks what to build instead: the refused request's other
+    parts go with it. A clause that names the refused system again ("22.04 not
+    possible") only looks back at the refusal, and a statement ("we'll live with it")
+    asks for nothing.
+    """
+    spans = list(target_clause_spans(request))
+    if not spans:
+        return False
+    lowered = request.lower()
+    looks_back = [lowered.find(named.lower()) for named, _, _ in unsupported_named(request)]
+    looks_back += [m.start() for m in _NOT_POSSIBLE.finditer(lowered)]
+    marks = [m.start() for m in _CLAUSE_MARK.finditer(lowered)]
+    for at in looks_back:
+        if at >= 0:
+            begin = max((m + 1 for m in marks if m < at), default=0)
+            spans.append((begin, min((m for m in marks if m >= at), default=len(request))))
+    rest = remainder(request, spans)
+    if not rest:
+        return True
+    # "fine, do 24.04 and we'll deal with it": a statement beside the release asks nothing
+    # ("24.04 with just tmux" asks for tmux: a request of its own)
+    from oic_ai.tools.planner.asking import read_clause
+
+    clauses = [c.strip(" ,;.") for c in re.split(r"[,;!?]|\.(?=\s|$)|\s(?:and|but)\s", rest)]
+    return all(read_clause(c).asking == "context" for c in clauses if c)
+
+
+# where a clause ends: a comma or a sentence's end, not the dot inside "22.04"
+_CLAUSE_MARK = re.compile(r"[,;!?]|\.(?=\s|$)")
+
+
+# a clause that takes note of a refusal: "22.04 not possible", "ok, that one is unsupported"
+_NOT_POSSIBLE = re.compile(
+    r"\b(?:(?:is\s+|isn'?t\s+|not\s+)(?:possible|supported|available|an\s+option)"
+    r"|impossible|unsupported|(?:can'?t|cannot)\s+be\s+(?:built|done|made))\b"
+)

@@ -91,6 +91,7 @@ def apply_plan(
     label: str = "template.yml",
     needs: PackageNeeds | None = None,
     disk_set: bool = False,
+    sized: frozenset[str] = frozenset(),
 ) -> AppliedPlan:
     """Apply ``plan`` to the template ``text``.
 
@@ -106,6 +107,8 @@ def apply_plan(
         disk_set: the user set the disk size in an earlier turn. A plan that sets it counts
             too: a new partition that does not fit then takes room from a fixed-size root
             before the disk grows.
+        sized: the partitions (mount points or ids) whose size the user asked for; such a
+            root never gives room.
 
     Returns:
         The new text, its diff and what was and was not done.
@@ -120,12 +123,12 @@ def apply_plan(
     body, restore = normalise(text)
     parsed = parse(body)
     disk_set = disk_set or any(isinstance(op, SetDiskSize) for op in plan.operations)
-    editor = Editor(clone(parsed.doc), parsed.style, needs, disk_set=disk_set)
+    editor = Editor(clone(parsed.doc), parsed.style, needs, disk_set=disk_set, sized=sized)
     for op in plan.operations:
         apply_op(editor, op)
     merged = render(parsed, tidy(editor.doc))
     if merged != body and not loads(merged):
-        editor, merged = _apply_one_by_one(parsed, plan.operations, needs, disk_set)
+        editor, merged = _apply_one_by_one(parsed, plan.operations, needs, disk_set, sized)
     if merged != body:
         # ruamel dumps the edited document as exactly the merged text when it dumped the
         # original exactly: the merge then had nothing of the original's to keep.
@@ -141,14 +144,18 @@ def apply_plan(
 
 
 def _apply_one_by_one(
-    parsed: Parsed, operations: Sequence[Any], needs: PackageNeeds | None, disk_set: bool
+    parsed: Parsed,
+    operations: Sequence[Any],
+    needs: PackageNeeds | None,
+    disk_set: bool,
+    sized: frozenset[str],
 ) -> tuple[Editor, str]:
     """Apply operations one at a time, dropping any whose result does not load back.
 
     The slow path, taken only when ruamel wrote something it cannot read (it has bugs
     around comments on emptied collections); each dropped operation is reported.
     """
-    editor = Editor(clone(parsed.doc), parsed.style, needs, disk_set=disk_set)
+    editor = Editor(clone(parsed.doc), parsed.style, needs, disk_set=disk_set, sized=sized)
     merged = parsed.text
     for op in operations:
         before = clone(editor.doc)

@@ -31,6 +31,8 @@ class Editor:
         needs: which packages need which, so a removal takes its dependents along.
         disk_set: the user set the disk size (this turn or before): a new partition that
             does not fit takes room from a fixed-size root before the disk grows.
+        sized: the partitions (mount points or ids) whose size the user asked for: they
+            never give room.
     """
 
     def __init__(
@@ -40,11 +42,13 @@ class Editor:
         needs: PackageNeeds | None = None,
         *,
         disk_set: bool = False,
+        sized: frozenset[str] = frozenset(),
     ) -> None:
         self.doc = doc
         self.style = style
         self.needs = needs or PackageNeeds()
         self.disk_set = disk_set
+        self.sized = sized
         self.applied: list[str] = []
         self.not_applied: list[str] = []
         self.warnings: list[str] = []

@@ -320,15 +320,18 @@ def _shrink_root_to_fit(
 
     "disk 12 gig", then "add /data 4G": the user sized the disk and wants the partition on
     it, so the root the template sized gives the space (down to a floor) rather than the
-    disk growing past what was asked. Said as an assumption; None when it cannot.
+    disk growing past what was asked. A root the user sized keeps its size. Said as an
+    assumption; None when it cannot.
     """
     disk_size = _disk_size(ed)
-    if size is None or disk_size is None:
+    root = next((s for s in spans if s.is_root), None)
+    if size is None or disk_size is None or root is None:
         return None
+    if {"/", root.label} & {name.rstrip("/") or "/" for name in ed.sized}:
+        return None  # the user sized the root too: the disk grows instead
     found = layout.carve_shrinking_root(spans, disk_size, size)
     if found is None or not found[0]:
         return None
-    root = next(s for s in spans if s.is_root)
     old_end, new_end = root.end or 0, found[0][root.index][1] or 0
     ed.warnings.append(
         f"assumed: partition {root.label} shrinks from {format_size(old_end - root.start)} to "

@@ -347,9 +347,13 @@ def _outcome(
     relayed = (  # "Priya asked whether we can set the timezone": the answer is no
         label is not None and label.outcome == "not_applied" and INDIRECT_QUESTION.search(text)
     )
+    # "never suspend": no verb the grammar knows, but an example of a wish no field holds
+    sure = match is not None and match.score >= _BANK_SURE and asking.why == "names no change"
+    bank_asks = sure and label is not None and label.outcome == "not_applied"
     if (
         asking.asking != "asks"
         and not relayed
+        and not bank_asks
         and not (label is not None and label.outcome == "reference")
     ):
         # "my lead (Marguerite)", "he left", "for the field techs": it asks for nothing
@@ -387,6 +391,7 @@ def _outcome(
 
 
 _A_BIT_OF = re.compile(r"\bbits?\s+of\b", re.IGNORECASE)
+_BANK_SURE = 0.8  # a bank match this close is its example said again
 
 
 def _told(state: PlanState, item: Unread, asking: Reading) -> bool:

@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from oic_ai.tools.planner.arrows import read_arrows
 from oic_ai.tools.planner.languages import translate
 from oic_ai.tools.planner.sizes import read_sizes
+from oic_ai.tools.planner.user_lists import join_user_lists
 from oic_ai.tools.planner.words import (
     ADD_PAIRS,
     ADD_VERBS,
@@ -89,20 +91,6 @@ _FREE_OF = re.compile(r"(?<![\w.+-])(?![Nn]on-free\b)([A-Za-z0-9][\w.+]*)-free\b
 # the shorthand people type for "with" and "without" ("a user w/ sudo", "w/o docker")
 # and a lone lower-case "w" between words, as typed in a hurry ("add user oncall w sudo")
 _WITH_SHORT = re.compile(r"(?<![\w/])([Ww])/([Oo](?![\w/])|(?=\s))|(?<=[a-z] )(w)(?= [a-z])")
-# a bulleted list of users under its header: "users:\n- admin (sudo, wheel)\n- backup" is
-# read as "users: admin (sudo, wheel), backup"
-_USER_BULLETS = re.compile(
-    r"^([ \t]*(?:users?|accounts?|logins?)[ \t]*:)[ \t]*\n"
-    r"((?:[ \t]*[-*\u2022][ \t]+[^\n]+(?:\n|$))+)",
-    re.IGNORECASE | re.MULTILINE,
-)
-
-
-def _bullets_joined(match: re.Match[str]) -> str:
-    items = [re.sub(r"^\s*[-*\u2022]\s+", "", line).strip() for line in match[2].splitlines()]
-    return f"{match[1]} {', '.join(i for i in items if i)}\n"
-
-
 # a negation typed without its apostrophe ("ops shouldnt be in adm", "it doesnt need sudo")
 _NO_APOSTROPHE = re.compile(
     r"\b(should|would|could|must|need|does|do|did|is|are|was|were|has|have|had)nt\b", re.I
@@ -130,6 +118,19 @@ _SPLIT_OUT = re.compile(
     r"[\w.+-]+(?:\s*(?:,|and)\s*[\w.+-]+){0,3})(?:\s+back)?\s+out\b"
     r"(?!\s+(?:of\s+)?(?:the\s+)?(?:box|there|loud))(\s+of\b)?",
     re.IGNORECASE,
+)
+# the same with "off", for names alone ("take htop and jq off", not "take the day off")
+_SPLIT_OFF = re.compile(
+    r"\b(?:take|takes|taking|pull|strip|yank)\s+"
+    r"((?!(?:the|a|an|this|that|some|any|time|it)\b)[\w.+-]+(?:\s*(?:,|and)\s*[\w.+-]+){0,3})"
+    # off the image, or nothing after it ("take zsh off devops-admin" is a user's shell)
+    r"(?:\s+back)?\s+off\b(?=\s*(?:$|[,.;!?)]|(?:of\s+)?(?:the\s+)?(?:image|template|box|build"
+    r"|it|there)\b|(?:please|pls|too|as\s+well)\b))",
+    re.IGNORECASE,
+)
+# "take off htop": the verb's two parts before the object
+_TAKE_OFF = re.compile(
+    r"\btake\s+off\s+(?=[a-z0-9])(?!(?:the\s+|a\s+)?(?:day|week|time|work)\b)", re.IGNORECASE
 )
 # a two-part verb that puts its object in: "throw tpm2-tools on there too", "toss htop in
 # there", "stick jq and curl onto the image" ("toss htop" alone takes it out)
@@ -217,9 +218,12 @@ class RequestText:
             )
             text = _NO_APOSTROPHE.sub(r"\1n't", text)
             text = _ITS_IS.sub(r"\1it's", text)
-            text = _USER_BULLETS.sub(_bullets_joined, text)
+            text = join_user_lists(text)
+            text = read_arrows(text)  # "hostname -> gw-2"
             text = _SUDO_IT.sub(r"\1 sudo", text)
             text = _SPLIT_OUT.sub(lambda m: f"remove {m[1]}{' from' if m[2] else ''}", text)
+            text = _SPLIT_OFF.sub(r"remove \1", text)
+            text = _TAKE_OFF.sub("remove ", text)
             text = _NAME_OUT.sub(r"remove \1", text)
             text = _SPLIT_IN.sub(r"add \1", text)
             text = _DO_THE_NEEDFUL.sub("set up ", text)
@@ -433,6 +437,9 @@ _SUBJECTS = frozenset(
     "we i they you it he she nobody noone everyone everybody someone somebody".split()
 )
 _INTENDING = frozenset("we'll i'll".split())
+# a future before a need: "we'll need jq", "they will want htop"
+_FUTURE = frozenset("will we'll i'll you'll they'll".split())
+_NEEDING = frozenset("need needs want wants require requires".split())
 _NOUN_BEFORE = frozenset("the a an our their my this that".split())
 # verbs that are nouns after an article ("a fresh install", "the install")
 _NOUN_TOO = frozenset("install installs".split())
@@ -622,6 +629,8 @@ def split_items(tokens: Sequence[Token], breaks: Sequence[int] = ()) -> Iterator
             statement = True  # "nobody runs rviz on the robots": what is not used, no wish
         if said:
             word = "said"  # "they run ROS 2", "we don't use snaps": only what is known counts
+        if statement and verb is not None and word in _NEEDING and before in _FUTURE:
+            statement = False  # "we'll need jq", "I will need htop": a future need asks
         if statement and verb is not None and token.kind == "word":
             verb = None  # "can ship", "won't use": the statement's own verb
         was_after_verb, after_verb = after_verb, False

@@ -79,13 +79,14 @@ ADD_VERBS = frozenset(
 # same way whatever they take out. A field adds the words only it reads ("disable", "no").
 TAKE_OUT = (
     r"(?:remove|delete|drop|strip|lose|scrap|scratch|kill|ditch|nuke|axe|toss|yank|zap"
-    r"|get\s+rid\s+of|rip\s+out|pull\s+out|take\s+out|throw\s+out|do\s+away\s+with)"
+    r"|get\s+rid\s+of|rip\s+out|pull\s+out|take\s+out|take\s+off|throw\s+out|do\s+away\s+with)"
 )
 REMOVE_VERBS = frozenset(
     (
         "remove removes removing drop drops dropping delete deletes without no exclude excludes "
         "excluding uninstall uninstalls disable disables minus sans skip strip lose except purge "
-        "rid omit omitting excluded lacking forget ditch scrap scratch rm nuke axe toss zap"
+        "rid omit omitting excluded lacking forget ditch scrap scratch rm nuke axe toss zap "
+        "yank nix kill"
     ).split()
 )
 SEPARATOR_WORDS = frozenset({"and", "or", "nor", "then", "but", "also"})

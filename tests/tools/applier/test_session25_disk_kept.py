@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 
 from oic_ai.graph.agent import TemplateAgent
-from oic_ai.nodes.generate import _disk_set
+from oic_ai.nodes.generate import sizes_asked
 from oic_ai.stores.settings import load_settings
 from oic_ai.tools import edit_plan as ep
 from oic_ai.tools.applier import AppliedPlan, apply_plan
@@ -26,9 +26,11 @@ VIDEO = (OUR_TEMPLATES / "ubuntu24-x86_64-ai-video-inference-raw.yml").read_text
 MINIMAL = (OUR_TEMPLATES / "ubuntu24-x86_64-minimal-raw.yml").read_text("utf-8")
 
 
-def _apply(text: str, *ops: Any, disk_set: bool = False) -> AppliedPlan:
+def _apply(
+    text: str, *ops: Any, disk_set: bool = False, sized: frozenset[str] = frozenset()
+) -> AppliedPlan:
     plan = ep.EditPlan(summary="test", operations=list(ops))
-    return apply_plan(text, plan, disk_set=disk_set)
+    return apply_plan(text, plan, disk_set=disk_set, sized=sized)
 
 
 def _layout(result: AppliedPlan) -> tuple[str, dict[str, tuple[str, str]]]:
@@ -92,11 +94,23 @@ def test_a_root_that_takes_the_rest_is_carved_as_before() -> None:
     assert not result.warnings or not any("shrinks" in w for w in result.warnings)
 
 
-def test_the_conversation_set_the_disk_when_it_differs_from_the_base() -> None:
-    assert _disk_set(_sized("12GiB"), VIDEO)
-    assert not _disk_set(VIDEO, VIDEO)
-    assert not _disk_set(VIDEO, "")  # no base known: nothing says the user set it
-    assert not _disk_set("image: {name: x}\n", VIDEO)  # no disk
+def test_a_root_the_user_sized_never_gives_room() -> None:
+    # "/ 20 GiB" asked before: the disk grows rather than the root shrinking
+    result = _apply(_sized("12GiB"), DATA, disk_set=True, sized=frozenset({"/"}))
+    size, parts = _layout(result)
+    assert size != "12GiB" and parts["rootfs"] == ("513MiB", "8530MiB")
+    assert any("assumed: the disk grows" in w for w in result.warnings)
+
+
+def test_the_sizes_asked_are_remembered_across_turns() -> None:
+    first = ep.EditPlan(summary="s", operations=[ep.SetDiskSize(size="12GiB")])
+    second = ep.EditPlan(
+        summary="s", operations=[DATA, ep.ResizePartition(partition="/", size="6GiB")]
+    )
+    sized = sizes_asked(second, sizes_asked(first, None))
+    assert sized == {"disk": "12GiB", "/data": "4GiB", "/": "6GiB"}
+    plain = ep.EditPlan(summary="s", operations=[ep.AddPackages(packages=["htop"])])
+    assert sizes_asked(plain, None) == {}
 
 
 def test_a_conversation_keeps_the_disk_it_asked_for(tmp_path: Path) -> None:
@@ -109,3 +123,18 @@ def test_a_conversation_keeps_the_disk_it_asked_for(tmp_path: Path) -> None:
     disk = yaml.safe_load(after.template or "")["disk"]
     assert disk["size"] == "12GiB"
     assert any(p.get("mountPoint") == "/data" for p in disk["partitions"])
+
+
+def test_a_disk_the_agent_grew_is_not_the_users(tmp_path: Path) -> None:
+    # the disk grew to hold the root the user sized; a later partition grows it again
+    # rather than shrinking that root (it is the user's size, and so is nothing of the disk)
+    settings = load_settings(data_dir=tmp_path / "data", env={}, provider="builtin")
+    with TemplateAgent(settings) as agent:
+        first = agent.generate("ubuntu 24.04 image for ai video inference on intel, raw")
+        rooted = agent.generate("make / 30 GiB", session=first.session)
+        after = agent.generate("add a /srv partition of 16 GiB", session=rooted.session)
+    disk = yaml.safe_load(after.template or "")["disk"]
+    root = next(p for p in disk["partitions"] if p.get("mountPoint") == "/")
+    grown = yaml.safe_load(rooted.template or "")["disk"]["size"]
+    assert (root["start"], root["end"]) == ("513MiB", "31233MiB")
+    assert disk["size"] != grown  # it grew again for /srv

@@ -734,7 +734,11 @@ def test_describe_summarises_as_bullets() -> None:
     ("question", "expected"),
     [
         ("what is the disk layout?", "boot /boot/efi fat32 (256MiB); rootfs / ext4"),
-        ("which kernel?", "Kernel: 6.17, cmdline 'console=tty0 console=ttyS0,115200 loglevel=4'"),
+        (
+            "which kernel?",
+            "Kernel: 6.17 (linux-image-generic-hwe-24.04), cmdline "
+            "'console=tty0 console=ttyS0,115200 loglevel=4'",
+        ),
         ("what users?", "Users: none defined"),
         ("which bootloader?", "Bootloader: grub (efi), writable root"),
         ("does it have docker?", "No: nothing in the package list provides docker."),

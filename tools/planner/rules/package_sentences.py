@@ -379,9 +379,11 @@ SAID_OF = re.compile(
     r"(?:,?\s+(?:etc\b\.?|and\s+so\s+on|and\s+the\s+like))?"  # "gcc, make etc must not be"
     # "zsh itself obviously needs to be installed": adverbs between the name and its verb
     r"(?:\s+(?:itself|themselves|also|too|really|obviously|definitely|absolutely|still))*"
+    r"(?:\s*[-\u2013\u2014])?"  # "htop - not needed": a note's dash
     r"\s+(?:"
     rf"(?P<off>{NOT_NEEDED})"
-    r"|(?P<off2>(?:can|could|should|must|may)\s+(?:go|be\s+(?:removed|dropped|deleted|skipped))"
+    r"|(?P<off2>(?:can|could|should|must|may)\s+(?:(?:both|all|also)\s+)?"
+    r"(?:go|be\s+(?:removed|dropped|deleted|skipped))"
     r"|goes|(?:has|have)\s+to\s+go"
     # "postgres is overkill", "the agent is useless on-prem": judged not worth having
     r"|(?:is|are|'s|seems|feels)\s+(?:(?:really|totally|just|probably|clearly|kind\s+of|a\s+bit|"
@@ -399,7 +401,11 @@ SAID_OF = re.compile(
     r"|\s+the\s+(?!job\b|trick\b))"
     # "jq and htop are needed", "curl is required": a need said of the names
     r"|(?:is|are)\s+(?:(?:also|still|really|definitely|absolutely)\s+)?"
-    r"(?:needed|required|wanted|necessary|essential|mandatory|a\s+must))"
+    r"(?:needed|required|wanted|necessary|essential|mandatory|a\s+must)"
+    # "htop would be nice", "jq would be really handy", "tmux is nice to have": a wish
+    r"|(?:would|'d)\s+(?:also\s+)?(?:be\s+(?:(?:really|very|also|super)\s+)?"
+    r"(?:nice|good|great|helpful|useful|handy|ideal|welcome|appreciated)|help)"
+    r"|(?:is|are)\s+(?:(?:also|really)\s+)?(?:nice|good)\s+to\s+have)"
     r"|(?P<bare>installed|included|preinstalled|pre-installed)(?=\s*(?:$|[\n.;]))"
     # "make sure gcc and gdb aren't in there": read only after "make sure" (said_of checks)
     r"|(?P<absent>(?:is|are)(?:\s+not|n't)|isn't|aren't)"
@@ -414,11 +420,12 @@ SAID_OF = re.compile(
 )
 
 
-# "must have X and Y", "it should carry X", "the image has to include X": a modal and a
-# verb of having; a statement elsewhere ("it must boot"), here it asks for what follows
+# "must have X and Y", "it should carry X", "the image has to include X", "it should run
+# nginx": a modal and a verb of having; a statement elsewhere ("it must boot"), here it asks
+# for what follows
 MUST_HAVE = re.compile(
     r"\b(?:must|should|shall|has\s+to|have\s+to|needs?\s+to|will\s+need\s+to)"
-    r"\s+(?:also\s+)?(?P<verb>have|carry|contain|include|ship(?:\s+with)?|come\s+with|bring"
+    r"\s+(?:also\s+)?(?P<verb>have|carry|contain|include|ship(?:\s+with)?|come\s+with|bring|run"
     # "Then it should install a system with nginx and openssh-server" (an installer's
     # acceptance criterion): what the system it installs holds
     r"|install\s+(?:a|an|the)\s+(?:[a-z-]+\s+)?(?:system|image|os|machine|box|server|host)"

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from oic_ai.tools.edit_plan import SetValue
+from oic_ai.tools.planner.rules.user_words import NOT_PRE_NAMES
 from oic_ai.tools.planner.state import PlanState
 
 _USER_NAME = r"[a-z_][a-z0-9_-]*"
@@ -73,13 +74,21 @@ _SAME = (
 def _patterns(kind: _Kind) -> list[re.Pattern[str]]:
     noun, name = kind.noun, kind.name
     the = r"(?:the\s+|that\s+|this\s+|our\s+)?"
+    # which of them, between the article and the noun: "the first user", "the other account"
+    which = r"(?:(?:first|second|third|fourth|last|other|main|existing|current)\s+)?"
     new = rf"[\"'`]?(?P<new>{name})[\"'`]?"
     old = rf"[\"'`]?(?P<old>{name})[\"'`]?"
     forms = [
         # "rename the user pi to hub", "rename pi to hub", "rename /data to /srv"
         rf"\brename\s+{the}(?:{noun}\s+)?{old}(?:\s+{noun})?\s+(?:to|as|into)\s+{new}",
-        # "call the user hub instead of pi", "name the partition /srv rather than /data"
-        rf"\b(?:call|name)\s+{the}{noun}\s+{new}\s+(?:instead\s+of|rather\s+than|not)\s+{old}",
+        # "call the user hub instead of pi", "name the partition /srv rather than /data",
+        # "make the first user 'devops' instead of deploy"
+        rf"\b(?:call|name|make|have|set)\s+{the}{which}{noun}\s+{new}\s+"
+        rf"(?:instead\s+of|rather\s+than|not)\s+{old}",
+        # "make the user deploy 'devops' instead of deploy" (an ordinal resolved to the
+        # user it points at: "make the first user 'devops' instead of deploy")
+        rf"\b(?:call|name|make|have|set)\s+{the}{noun}\s+{old}\s+{new}\s+"
+        rf"(?:instead\s+of|rather\s+than|not)\s+[\"'`]?(?P=old)[\"'`]?(?![\w-])",
         # "the user pi should be called hub", "the /data partition should be /srv instead"
         *(
             # (a bare new name only with "instead": "should be in the spool group" is none)
@@ -97,7 +106,7 @@ def _patterns(kind: _Kind) -> list[re.Pattern[str]]:
         # "change the user pi to hub", "switch the username from pi to hub"
         rf"\b(?:change|switch)\s+{the}{noun}\s+(?:from\s+)?{old}\s+to\s+{new}",
         # "hub instead of pi for the user", "/srv instead of /data as the partition"
-        rf"\b{new}\s+(?:instead\s+of|rather\s+than)\s+{old}\s+(?:for|as)\s+{the}{noun}",
+        rf"\b{new}\s+(?:instead\s+of|rather\s+than)\s+{old}\s+(?:for|as)\s+{the}{which}{noun}",
         # "user hub instead of pi", "a partition /srv instead of /data"
         rf"\b(?:an?\s+)?{the}{noun}\s+{new}\s+(?:instead\s+of|rather\s+than)\s+{old}",
     ]
@@ -130,6 +139,8 @@ def rule_renames(state: PlanState) -> None:
                 old, new = match.group("old"), match.group("new")
                 if old not in existing or new in existing or old == new:
                     continue
+                if kind.owner == "user" and new in NOT_PRE_NAMES:
+                    continue  # "make the first user sudo instead of ...": no name
                 state.text.consume(*match.span(), kind.owner)
                 state.values.append(SetValue(path=kind.path(existing[old]), value=new))
                 if kind.owner == "user":

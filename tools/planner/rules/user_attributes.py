@@ -35,7 +35,7 @@ NO_GROUPS = re.compile(
 )
 GROUP_LIST = re.compile(
     rf"\b(?:(?:in|to|into|of|only|with|needs?|gets?|has|have|wants?|joins?|keeps?|stays?\s+in"
-    r"|actually|rather|mean)\s+"
+    r"|actually|rather|mean|and|plus)\s+"
     rf"(?:the\s+|an?\s+|its\s+|his\s+|her\s+|their\s+)?"
     rf"(?P<g1>{_GROUPS})\s+groups?\b"
     rf"|(?:(?:in|to|into)\s+(?:the\s+)?|member\s+of\s+(?:the\s+)?|with\s+)?groups?\b\s*[:=]?\s*"
@@ -67,6 +67,42 @@ SHELL = re.compile(
     # "same as maria but with bash": a shell said of a user with "with"
     rf"|(?<=\bwith\s)(?P<s4>{_SHELLS})(?![\w.-]))"
 )
+# a verb that installs what it names: a bare shell right after it is the shell's package
+# ("shell /bin/zsh, so install zsh"), not the user's shell said again
+INSTALLING = re.compile(
+    r"\b(?:install|installs|installing|add|adds|include|preinstall|bundle|ship)"
+    r"\s+(?:the\s+)?(?:package\s+)?$"
+)
+# the word "sudo" alone in a user's clause, after its name ("ek user 'ops' bana do sudo ke
+# saath", "user ops, sudo wala"): sudo said of that user, in whatever words around it.
+# Not a label ("sudo: no"), nor the package or its files ("the sudo package", "sudo rules")
+_BARE_SUDO = re.compile(
+    r"(?<![\w/.-])sudo(?![\w/.-])(?!\s*[:=-])"
+    r"(?!\s+(?:group|package|pkg|rules?|files?|config|configuration|logs?|policy|policies|"
+    r"command|commands|version|binary|privileges\s+for)\b)"
+)
+# a word that takes what follows back or away: the bare "sudo" after it is not given
+_DENYING = re.compile(
+    r"\b(?:no|not|non|without|never|nor|remove|removed|revoke|revoked|drop|deny|denied|"
+    r"disable|disabled|minus|except|instead|don't|doesn't|won't|shouldn't|mustn't|isn't|"
+    r"take|took|strip|purge|uninstall|delete)\b"
+)
+
+
+def bare_sudo(work: str, start: int, end: int) -> re.Match[str] | None:
+    """The word "sudo" alone in ``start:end``, giving the user sudo (see ``_BARE_SUDO``).
+
+    None when a word before or after it in the window takes sudo away or back ("sudo,
+    no wait", "not sudo") or installs it ("install sudo").
+    """
+    found = _BARE_SUDO.search(work, start, end)
+    if found is None or _DENYING.search(work, start, end):
+        return None
+    if INSTALLING.search(work, start, found.start()):
+        return None
+    return found
+
+
 NO_SHELL = re.compile(
     r"\b(?:(?:with\s+)?no|without(?:\s+an?)?|non-?interactive|nologin)\s+(?:(?:login|interactive)\s+)?"
     r"(?:shell|login)\b|\bcannot\s+log\s+in\b"

@@ -61,6 +61,10 @@ SUDO_OFF = re.compile(
     r"privileged)(?:\s+(?:rights|access|privileges|permissions|powers))?"
     r"|(?:normal|regular|standard|plain|ordinary|unprivileged|non-?privileged)(?=\s+(?:users?|accounts?|logins?)\b)"
     r"|\bsudo\s*[:=]?\s*(?:no|false|off|none)\b(?!-)"
+    # "remove the sudo from the hub user", "revoke his admin rights from ops": taken from
+    # someone (the package is "the sudo package", from no one)
+    r"|\b(?:revoke|remove|strip|drop|pull)\s+(?:the|his|her|their|its|any)\s+(?:full\s+)?"
+    r"(?:sudo|admin|root)(?:\s+(?:rights|access|privileges|permissions|powers))?(?=\s+from\b)"
     # the state said after the word: "sudo disabled", "sudo not allowed"
     r"|\bsudo\s+(?:access\s+)?(?:disabled|denied|not\s+(?:allowed|enabled|granted))\b"
     # "tech doesnt need sudo", "ops won't get admin rights", "she does not require root"
@@ -159,14 +163,15 @@ def device_group(match: re.Match[str]) -> str:
     return _DEVICE_GROUPS[index][1]
 
 
-# "operators log in as 'pilot'": the name people log in with is a user; up to three words
-# before it at the clause's start say who logs in
+# "operators log in as 'pilot'": the name people log in with is a user; up to four words
+# before it at the clause's start, after a joining word, say who logs in ("and i want to
+# login as tom")
 LOGS_IN_AS = re.compile(
     r"(?:^|(?<=[\n,;:.!?(\x1f])|(?<=[\n,;:.!?(\x1f][ \t]))[ \t\x1f]*"
-    r"(?:[a-z][a-z'-]*\s+){0,3}?(?:will\s+|should\s+|must\s+|can\s+|always\s+)?"
+    r"(?:(?:and|also|so|but|then|plus)\s+)?(?:[a-z][a-z'-]*\s+){0,4}?(?:will\s+|should\s+|must\s+|can\s+|always\s+)?"
     r"(?:log(?:s|ged)?[\s-]*(?:in|on)|sign(?:s|ed)?[\s-]*(?:in|on))\s+"
     # "log in as pilot", "log in with the account pilot"; "log in with keys" names no user
-    r"(?:as\s+(?:(?:the|a|an)\s+)?(?:(?:user|account|login)\s+)?"
+    r"(?:as\s+(?!well\b)(?:(?:the|a|an)\s+)?(?:(?:user|account|login)\s+)?"
     r"|with\s+(?:the\s+|a\s+)?(?:user|account|login)\s+)"
     r"(?P<quote>[\"'`]?)(?P<name>[a-z_][a-z0-9_-]*)(?P=quote)(?![\w-])"
     r"(?:\s+(?:user|account|login)(?![\w-]))?"
@@ -204,7 +209,7 @@ STOP_WORDS = frozenset(
         "who which that has have having gets get needs need no not non sudo admin "
         "administrator root rights access group groups shell password login account accounts "
         "user users acct accts but plus also then please too it its their them this these "
-        "those one "
+        "those one install "
         "another new normal regular extra only just can should must will again instead as "
         "edit edits change changes setup bash zsh sh fish dash ksh tcsh both either each all "
         "neither none our your my his her some every there here what where when why how "
@@ -299,3 +304,23 @@ _FIELD_LABEL = re.compile(
 def other_fields(work: str, start: int, end: int) -> list[int]:
     """Where the labels of fields other than a user's begin between ``start`` and ``end``."""
     return [m.start() for m in _FIELD_LABEL.finditer(work, start, end)]
+
+
+# role words that name an account with sudo
+ADMIN_WORDS = ("admin", "admins", "administrator", "administrators", "sudoer", "sudoers")
+
+
+def role_sudo(role: str, mods: str) -> bool | None:
+    """Whether a role word and its modifiers give sudo ("an admin" yes, "a normal user" no)."""
+    words = re.split(r"[\s-]+", mods.strip())
+    if any(
+        w in ("non", "nonadmin", "nonroot", "normal", "regular", "standard", "plain") for w in words
+    ):
+        return False
+    if "unprivileged" in words or "ordinary" in words:
+        return False
+    if role in ADMIN_WORDS or any(
+        w in ("admin", "administrator", "sudo", "privileged", "root-capable") for w in words
+    ):
+        return True
+    return None

@@ -18,10 +18,16 @@ from dataclasses import dataclass, field
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.edit_plan import DeleteValue
 from oic_ai.tools.planner.rules.user_attributes import GROUP_LIST as _GROUP_LIST
+from oic_ai.tools.planner.rules.user_attributes import (
+    INSTALLING,
+    bare_sudo,
+    continued,
+    coordinated,
+    past_names,
+)
 from oic_ai.tools.planner.rules.user_attributes import NO_GROUPS as _NO_GROUPS
 from oic_ai.tools.planner.rules.user_attributes import NO_SHELL as _NO_SHELL
 from oic_ai.tools.planner.rules.user_attributes import SHELL as _SHELL
-from oic_ai.tools.planner.rules.user_attributes import continued, coordinated, past_names
 from oic_ai.tools.planner.rules.user_glue import GLUE, eat_glue
 from oic_ai.tools.planner.rules.user_like import (
     LIKE_NAME,
@@ -58,6 +64,7 @@ from oic_ai.tools.planner.rules.user_words import (
     device_group,
     join_spoken,
     other_fields,
+    role_sudo,
     took_back,
 )
 from oic_ai.tools.planner.rules.user_words import NAME as _NAME
@@ -78,7 +85,6 @@ _ROLE = (
     r"|(?:me|myself)(?:\s+(?:too|as\s+well))?(?=\s*[:(]\s*[a-z_]))"
 )
 _ROLE = _ROLE.format(foreign=FOREIGN_ROLES)
-_ADMIN_WORDS = ("admin", "admins", "administrator", "administrators", "sudoer", "sudoers")
 _ROLE_MODIFIER = (
     r"(?:(?:a|an|one|new|normal|regular|standard|plain|ordinary|unprivileged|non-?admin|"
     r"non-?privileged|non-?sudo|non-?root|service|system|local|extra|second|admin|administrator|sudo|"
@@ -293,7 +299,7 @@ def _read_sentence(state: PlanState, start: int, end: int) -> list[_User]:
             # "the accounts edit", "that user": only a user the template has
             names = [n for n in names if n in {u.name for u in state.facts.users}]
         mods = mention.group("mods")
-        sudo = _role_sudo(role, mods)
+        sudo = role_sudo(role, mods)
         if not names:
             if sudo and _NEGATED.search(
                 text.work, max(start, mention.start() - 12), mention.start()
@@ -551,7 +557,7 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
             if match.group("article") or not _ONLY_ASKED.match(work, match.end(), end):
                 continue
         user = _User([name], match.start(), match.end())
-        user.sudo = _role_sudo("user", match.group("mods"))
+        user.sudo = role_sudo("user", match.group("mods"))
         found.append(user)
     # "operators log in as 'pilot'": the name people log in with is a user; the words
     # before it at the clause's start say who logs in
@@ -678,21 +684,6 @@ _CREATE_NAME = re.compile(
 )
 
 
-def _role_sudo(role: str, mods: str) -> bool | None:
-    words = re.split(r"[\s-]+", mods.strip())
-    if any(
-        w in ("non", "nonadmin", "nonroot", "normal", "regular", "standard", "plain") for w in words
-    ):
-        return False
-    if "unprivileged" in words or "ordinary" in words:
-        return False
-    if role in _ADMIN_WORDS or any(
-        w in ("admin", "administrator", "sudo", "privileged", "root-capable") for w in words
-    ):
-        return True
-    return None
-
-
 # sudo limited to some commands: "but only for 'systemctl restart shopd'", "limited to apt"
 _LIMITED = re.compile(
     r"(?:\s*,?\s*(?:after\s+all|too|as\s+well|then))?\s*,?\s*(?:(?:but|yet)\s+)?"
@@ -763,10 +754,15 @@ def _attributes(state: PlanState, user: _User, start: int, end: int) -> None:
     for match in list(SAME_AS.finditer(text.work, start, end)):
         user.like = match.group("name") or match.group("name2") or ""
         take(match)
+    if user.sudo is None and (bare := bare_sudo(text.work, start, end)) is not None:
+        user.sudo = True  # "a user 'ops' ... sudo ke saath": the word "sudo" by the user
+        take(bare)
     for match in list(_NO_SHELL.finditer(text.work, start, end)):
         user.shell = "/usr/sbin/nologin"  # "without a shell": no login shell
         take(match)
     for match in list(_SHELL.finditer(text.work, start, end)):
+        if match.group("s3") and INSTALLING.search(text.work, start, match.start()):
+            continue  # "shell /bin/zsh, so install zsh": the shell's package, for the packages
         value = next((v for v in match.group("s1", "s2", "s3", "s4") if v), "")
         user.shell = value if value.startswith("/") else f"/bin/{value}"
         take(match)
