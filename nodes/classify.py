@@ -752,10 +752,11 @@ def _asks_which_target(request: str) -> bool:
     )
 
 
-# "which of your OSes", "which distro", "what operating system ... best / recommend"
+# "which of your OSes", "which distro", "what operating system ... best", "which one is easiest"
 _TARGET_CHOICE = re.compile(
-    r"\b(?:which|what)\s+(?:(?:of\s+(?:your|the)|one\s+of\s+(?:your|the))\s+)?"
-    r"(?:oses|os|distros?|distributions?|operating\s+systems?|targets?|platforms?)\b",
+    r"\b(?:which|what)\s+(?:(?:(?:of\s+(?:your|the)|one\s+of\s+(?:your|the))\s+)?(?:oses|os|distros?|"
+    r"distributions?|operating\s+systems?|targets?|platforms?)\b|(?:one|linux|flavou?r)\b(?=[^?]*\b"
+    r"(?:easiest|easier|simplest|simpler|best|better|recommend\w*|suggest\w*|pick|choose|go\s+with)\b))",
     re.IGNORECASE,
 )
 

@@ -144,6 +144,11 @@ def make_generate(backend: ChatBackend) -> Any:
 
         request = resolve_corrections(request)
         if refine:
+            from oic_ai.tools.machine_arch import resolve_machine_arch
+
+            # "make a raw image for the tablets", said to be arm64 two turns before
+            said = earlier_requests(state.get("messages", []), settings.max_history)
+            request = resolve_machine_arch(request, said)
             stack = state.get("undo_stack") or []
             request = resolve_pointers(
                 request,

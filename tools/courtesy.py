@@ -17,7 +17,8 @@ _GREETING = re.compile(
 )
 # words that open a turn and only hold the floor ("ok so", "alright, well")
 _OPENING = re.compile(
-    r"^\s*(?:(?:ok(?:ay)?|alright|all\s+right|so|well|um+|uh+|hm+|oh|ah)\b\s*[,.!:;]*\s*)+",
+    r"^\s*(?:(?:ok(?:ay)?|kk|okie|mkay|alright|all\s+right|so|well|um+|uh+|hm+|oh|ah)\b"
+    r"\s*[,.!:;]*\s*)+",
     re.IGNORECASE,
 )
 # an acknowledgement of what the agent said: "Got it.", "fair enough", "makes sense". The one
@@ -30,6 +31,8 @@ ACK_WORDS = (
     r"fair(?:\s+(?:enough|point))?|(?:that\s+)?makes\s+(?:total\s+|perfect\s+)?sense|i\s+see|"
     r"i\s+understand|sounds\s+(?:good|great|fine|right)|good\s+(?:point|to\s+know)|all\s+good|"
     r"fine\s+by\s+me|ok(?:ay)?|alright|all\s+right|right|cool|great|perfect|nice|clear|"
+    # chat's spellings of "ok" ("kk", "okie", "mkay")
+    r"kk|k|okie|oki|okey|okok|mkay|kay|"
     r"thanks|thank\s+you|thx)"
 )
 _ANSWERS = r"(?:yes|yeah|yep|sure)"

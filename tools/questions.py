@@ -268,7 +268,23 @@ def _about_another_subject(text: str, subject: str) -> bool:
 
 
 def questions_of(request: str) -> Questions:
-    """The question parts of ``request`` and whether it also asks for a change."""
+    """The question parts of ``request`` and whether it also asks for a change.
+
+    A request in another language in which no question is found as written is read again
+    through its language's table ("¿tiene openssh-server?" as "¿has openssh-server?").
+    """
+    from oic_ai.tools.planner.languages import detect, translate
+
+    found = _questions_of(request)
+    if not found.questions and detect(request):
+        translated = _questions_of(translate(request))
+        if translated.questions:
+            return translated
+    return found
+
+
+def _questions_of(request: str) -> Questions:
+    """:func:`questions_of` for ``request`` as written."""
     questions: list[str] = []
     changes = False
     # "...? just asking": every question-marked sentence of the request is a question,
@@ -379,6 +395,8 @@ def relays_a_need(sentence: str) -> bool:
     relayed need is its background, not a change.
     """
     words = _head(words_of(sentence))
+    if _SO_DO.search(sentence):
+        return False  # "my teacher said 25GB so put 25GB": the user's own request follows
     return (
         len(words) > 2
         and words[0] not in IMPERATIVES
@@ -389,6 +407,13 @@ def relays_a_need(sentence: str) -> bool:
     )
 
 
+# what the user asks because of what was relayed: "... said 25GB, so put 25GB"
+_SO_DO = re.compile(
+    r"\bso\s+(?:(?:please|pls|just|then|yeah)\s+)*(?:"
+    + "|".join(sorted(IMPERATIVES - {"do", "go", "run", "say"}))
+    + r")\b(?!\s+(?:that|it\s+(?:can|will|works)))",
+    re.IGNORECASE,
+)
 _CONDITION = re.compile(r"\s*(?:(?:and|but|so)\s+)?(?:if|when|unless|in\s+case|suppose)\b", re.I)
 # "keep the x86 one", "keep this version", "keep the current image": the template as it is
 _KEEPS_ONE = re.compile(
@@ -435,6 +460,9 @@ def _asks_change(part: str, *, weak: bool = True) -> bool:
         # "ok, keep it raw. what packages are in it?": settles the template; "keep the x86
         # one" (after a refused variant) keeps the template as it is
         return _KEEPS_ONE.match(" ".join(words)) is None
+    so_do = _SO_DO.search(part)
+    if so_do is not None and read_clause(part[so_do.start() + 2 :]).asking == "asks":
+        return True  # "my teacher said 25GB so put 25GB": what was said, then the request
     reading = read_clause(part)
     if not weak and reading.why.startswith("unknown word "):
         return False

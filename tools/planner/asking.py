@@ -266,6 +266,8 @@ def _head(words: list[str]) -> list[str]:
     index = 0
     while index < len(words) - 1 and words[index] in _LEAD:
         index += 1
+    if words[index : index + 2] == ["do", "not"] and index + 2 < len(words):
+        return ["don't", *words[index + 2 :]]  # "do not add anything": "do" is no verb here
     return words[index:]
 
 
@@ -384,7 +386,7 @@ def read_clause(
         head[0] in _NOT_YET
         and len(head) > 2
         and head[1] in IMPERATIVES | {"touch", "mess"}
-        and _THE_REST & set(head[2:])
+        and (_THE_REST & set(head[2:]) or _UNASKED.search(" ".join(head[2:])))
     ):
         # "please don't change anything else", "don't touch the rest": keeps the rest
         return Reading("context", "keeps the rest as it is")
@@ -591,7 +593,12 @@ _DECLINED = re.compile(
     r"(?:\s+(?:for\s+(?:now|them|it|these|those)|at\s+all|either|then|anyway|here))*$"
 )
 # what a negated change leaves alone ("don't touch anything else")
-_THE_REST = frozenset("else rest other others otherwise".split())
+_THE_REST = frozenset("else rest other others otherwise extra additional unasked".split())
+# what nobody asked for: "anything I did not ask for", "stuff we never requested"
+_UNASKED = re.compile(
+    r"\b(?:i|we)\s+(?:did\s+not|didn't|didnt|never|have\s+not|haven't)\s+"
+    r"(?:ask|asked|request|requested|list|listed|mention|mentioned|name|named|say|said)\b"
+)
 _RELATIVE = frozenset("that which who whose".split())
 
 

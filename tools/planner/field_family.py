@@ -40,6 +40,15 @@ def only_field_nouns(item: Unread) -> bool:
     return bool(item.meaningful) and all(t.text in FIELD_NOUNS for t in item.meaningful)
 
 
+# the words of a clause about a user account besides the field nouns ("with sudo", "in the
+# docker group", "shell /bin/bash", "admin rights")
+_USER_CUES = frozenset(
+    "sudo sudoer sudoers nopasswd admin admins administrator root rights privileges group "
+    "groups wheel shell password passwd uid gid home person people someone named called "
+    "username usernames".split()
+)
+
+
 # the bank's operation label for each family a field noun names
 _FIELD_LABEL = {
     "kernel": "kernel-option",
@@ -58,6 +67,12 @@ def named_field(item: Unread, label: BankLabel | None) -> BankLabel | None:
     """
     if label is None or label.outcome != "operation":
         return label
+    if FAMILY.get(label.name) == "user" and not any(
+        t.text in _USER_CUES or t.text in _FIELD_FAMILY for t in item.tokens
+    ):
+        # "docker chahiye actually": near "in the docker group" by one word, but no word
+        # of it speaks of an account, its rights, groups or shell; it is no user
+        return None
     named = _FIELD_LABEL.get(field_family(item))
     if named is None or FAMILY.get(label.name) == FAMILY.get(named):
         return label

@@ -101,16 +101,27 @@ def _kind_word(state: PlanState, item: Unread, token: Token) -> bool:
     it is, unless it is a package name something knows ("nginx edge box").
     """
     last = item.tokens[-1] if item.tokens else None
-    return (
-        last is not None
-        and token.end <= last.start
-        and (last.text.removesuffix("s") in RETRIEVAL_WORDS or last.text in ("image", "images"))
-        and (
-            re.fullmatch(r"[a-z]+[0-9]*[a-z]*", token.text) is not None
-            or any(c.isdigit() for c in token.text)
-        )
-        and not known(state, token.text)
+    if last is None or token.end > last.start or known(state, token.text):
+        return False
+    if last.text in _MACHINE_NOUNS:
+        # "pos terminals", "hmi panels": an acronym written in lower case names the kind
+        return re.fullmatch(r"[a-z]{2,4}", token.text) is not None
+    machine = last.text.removesuffix("s") in RETRIEVAL_WORDS or last.text in ("image", "images")
+    return machine and (
+        re.fullmatch(r"[a-z]+[0-9]*[a-z]*", token.text) is not None
+        or any(c.isdigit() for c in token.text)
     )
+
+
+# nouns for the machines an image runs on, besides the use-case words ("box", "device")
+_MACHINE_NOUNS = frozenset(
+    (
+        "terminal terminals unit units machine machines pc pcs tablet tablets laptop laptops "
+        "panel panels controller controllers console consoles station stations handheld "
+        "handhelds scanner scanners player players computer computers boxes hosts servers "
+        "clients screen screens display displays"
+    ).split()
+)
 
 
 def _machine_phrase(state: PlanState, item: Unread) -> bool:

@@ -12,6 +12,7 @@ message. Every word of every table is also never a package name.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +30,10 @@ class Languages:
 
     tables: dict[str, dict[str, str]]
     anywhere: dict[str, str]
+    # per language, its words that follow the word they govern ("sudo ke saath")
+    postpositions: dict[str, tuple[str, ...]]
+    # per language, the marks only it writes ("¿"): each counts as one of its words
+    marks: dict[str, tuple[str, ...]]
     english: frozenset[str]
     min_hits: int
 
@@ -51,7 +56,15 @@ def load_languages(path: Path = _DATA) -> Languages:
     }
     anywhere = {str(k).lower(): str(v) for k, v in (data.get("anywhere") or {}).items()}
     english = frozenset(str(w).lower() for w in data.get("english") or ())
-    return Languages(tables, anywhere, english, int(data.get("min_hits", 2)))
+    postpositions = {
+        str(code): tuple(str(p).lower() for p in entry.get("postpositions") or ())
+        for code, entry in (data.get("languages") or {}).items()
+    }
+    marks = {
+        str(code): tuple(str(m) for m in entry.get("marks") or ())
+        for code, entry in (data.get("languages") or {}).items()
+    }
+    return Languages(tables, anywhere, postpositions, marks, english, int(data.get("min_hits", 2)))
 
 
 def foreign_words() -> frozenset[str]:
@@ -65,12 +78,12 @@ def detect(text: str) -> list[str]:
 
     A language counts when at least ``min_hits`` different words of its table, none of
     them also an English word, appear in ``text``; a word spelt with letters English
-    does not use counts twice.
+    does not use counts twice, and a mark only the language writes ("¿") once.
     """
     tables = load_languages()
     lowered = text.lower()
     # whole words only: "com" of "example.com" or "de" of a path is no word of a language
-    tokens = {w.strip(".,;:!?()[]\"'`") for w in lowered.split()}
+    tokens = {w.strip(".,;:!?¿¡()[]\"'`") for w in lowered.split()}
     tokens = {w for w in tokens if _WORD.fullmatch(w)}
     scores = []
     for code, table in tables.tables.items():
@@ -85,6 +98,7 @@ def detect(text: str) -> list[str]:
                 hits.add(key)
         # a word spelt with letters English does not use ("perdón", "dzięki") counts twice
         weight = sum(1 if key.isascii() else 2 for key in hits)
+        weight += sum(mark in text for mark in tables.marks[code])  # "¿tiene X?"
         if weight >= tables.min_hits:
             scores.append((weight, code))
     return [code for _, code in sorted(scores, key=lambda s: -s[0])]
@@ -98,8 +112,11 @@ def translate(text: str) -> str:
     """
     tables = load_languages()
     table: dict[str, str] = {}
-    for code in reversed(detect(text)):  # the language with most words wins a clash
+    detected = detect(text)
+    for code in reversed(detected):  # the language with most words wins a clash
         table.update(tables.tables[code])
+    for code in detected:
+        text = _postpositions_first(text, tables.postpositions[code])
     table = {**tables.anywhere, **table}
     if not table:
         return text
@@ -113,6 +130,19 @@ def translate(text: str) -> str:
         return table[" ".join(match.group().lower().split())]
 
     return pattern.sub(english, text)
+
+
+def _postpositions_first(text: str, postpositions: Sequence[str]) -> str:
+    """``text`` with each postposition before the word it follows ("ke saath sudo").
+
+    Read as English, the word of "sudo ke saath" ("with sudo") must come first; only one
+    word is governed, so "/opt ke liye alag partition" is read "ke liye /opt alag partition".
+    """
+    if not postpositions:
+        return text
+    alternatives = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in postpositions)
+    pattern = re.compile(rf"(?<!\S)([^\s,;!?()]+?)([.,;!?)]*)\s+({alternatives})(?!\w)", re.I)
+    return pattern.sub(lambda m: f"{m[3]} {m[1]}{m[2]}" if not m[2] else m[0], text)
 
 
 # words that name something a rule changes: a clause holding one is never a mere remark

@@ -170,7 +170,11 @@ _UNCHANGEABLE = (
 )
 _AT_RUNTIME = r"(?:\s+(?:at|during)\s+run[- ]?time|\s+while\s+(?:it\s+)?runs|\s+in\s+the\s+field)?"
 IMMUTABLE = re.compile(
-    r"\b(?:(?P<off>mutable|writable\s+root(?:fs)?|read[- ]write\s+root(?:fs)?)|immutable"
+    r"\b(?:(?P<off>mutable|writable\s+root(?:fs)?|read[- ]write\s+root(?:fs)?"
+    # said after the root filesystem: "rootfs must be writable", "make the root fs read-write"
+    r"|(?:root(?:fs)?|root\s+file\s*system|root\s+fs|root\s+partition)\s+"
+    r"(?:(?:must|should|shall|has\s+to|needs?\s+to|will)\s+)?(?:(?:is|be|stays?|remains?)\s+)?"
+    r"(?:writable|writeable|read[- ]write|rw)(?![\w-]))|immutable"
     r"(?:\s+(?:root(?:fs)?|root\s+file\s*system|os|image))?|immutability|dm-?verity"
     r"(?:\s+root)?|read[- ]only\s+(?:root(?:fs)?|root\s+file\s*system|root\s+fs|file\s*system|"
     # "turn on the read-only thing": the setting, named by what it does

@@ -161,6 +161,42 @@ def name_sentences(state: PlanState, items: list[Item]) -> list[Item]:
     return marked
 
 
+# a word of letters only: no digit, hyphen or dot marks it as a package's name
+_PLAIN_WORD = re.compile(r"[^\W\d_]+")
+
+
+def joining_words(state: PlanState, tokens: Sequence[Token]) -> set[int]:
+    """The indexes of ``tokens`` that join names in a language the planner has no table for.
+
+    "nginx aur podman daal do", "nginx og podman": a word nothing knows, of letters only
+    and no English word, between two known names joins them ("and"); it is no package. A
+    sentence that holds one is in that language, so its other such words ("daal") are that
+    language's too. A name marked by its shape ("zork-agent", "tool2") stays a name.
+    """
+
+    def known_at(k: int) -> bool:
+        token = tokens[k]
+        written = state.text.raw(token.start, token.end)
+        # ("jazzy" of "ros2 jazzy ros-base" is a capability's word: ROS 2's release)
+        return _known(state, written) or bool(_find_capabilities(state.catalog, token.text))
+
+    def plain(k: int) -> bool:
+        word = tokens[k].text
+        return (
+            _PLAIN_WORD.fullmatch(word) is not None
+            and word not in FILLER
+            and not known_at(k)
+            and not is_english(word)
+        )
+
+    joining = {
+        k for k in range(1, len(tokens) - 1) if plain(k) and known_at(k - 1) and known_at(k + 1)
+    }
+    if not joining:
+        return set()
+    return {k for k in range(len(tokens)) if plain(k)}
+
+
 # words that link a phrase to something else: a sentence with one lists no names
 _LINKING = frozenset(
     "for in on from inside via at as to by if unless when because since so".split()
@@ -190,8 +226,11 @@ def _only_names(state: PlanState, group: Sequence[Item]) -> list[bool] | None:
             naming.append(True)
             continue
         before = names
-        for token in content:
+        joining = joining_words(state, content)
+        for k, token in enumerate(content):
             written = state.text.raw(token.start, token.end)
+            if k in joining:
+                continue  # "nginx aur podman": another language's "and", left unread
             if _known(state, written) or token.text in state.catalog.capabilities:
                 names, known_names = names + 1, known_names + 1
             elif (

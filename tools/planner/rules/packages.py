@@ -108,6 +108,7 @@ from oic_ai.tools.planner.rules.package_sentences import (
     final_intent,
     from_repository,
     in_path,
+    joining_words,
     keep,
     keeps,
     name_sentences,
@@ -396,11 +397,8 @@ def _pieces(state: PlanState, item: Item) -> list[Item]:
     description heading a name is read as that name ("the usual prerequisites socat").
     """
     listed = _listed_ambiguous(state, item)
-    content = [t for t in item.tokens if t.text not in FILLER or t in listed]
-    # "install -y git jq": a flag or a target's name between the names is no name
-    content = [
-        t for t in content if _known(state, t.text) or not never_a_name(state, t.text, t.text)
-    ]
+    joining = _joining_tokens(state, item)
+    content = [t for t in _listed_words(state, item) if t not in joining]
     if len(content) < 2 or len(content) > _MAX_ITEM_WORDS:
         return [item]
     item_words = words(" ".join(item.words))
@@ -472,7 +470,34 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
             _resolve_item(state, piece)
         took += len(state.text.claims) > before
     if took == len(pieces) and (len(pieces) > 1 or pieces[0].span != item.span):
-        state.text.consume(*item.span)  # the adverbs and the description go with it
+        # the adverbs and the description go with it; a word of another language joining
+        # the names ("nginx zork podman") is left unread, so it is reported
+        start = item.span[0]
+        for token in _joining_tokens(state, trimmed) if len(pieces) > 1 else []:
+            state.text.consume(start, token.start)
+            state.reject(token.start, token.end, _JOINING_WORD)
+            start = token.end
+        state.text.consume(start, item.span[1])
+
+
+_JOINING_WORD = (
+    "a word no index, catalog or library knows, said among package names without a comma: "
+    "read as a word joining them, not as a package; name it on its own if it is one"
+)
+
+
+def _listed_words(state: PlanState, item: Item) -> list[Token]:
+    """The words of ``item`` that may each be a name of the list it makes."""
+    listed = _listed_ambiguous(state, item)
+    content = [t for t in item.tokens if t.text not in FILLER or t in listed]
+    # "install -y git jq": a flag or a target's name between the names is no name
+    return [t for t in content if _known(state, t.text) or not never_a_name(state, t.text, t.text)]
+
+
+def _joining_tokens(state: PlanState, item: Item) -> list[Token]:
+    """The words of ``item`` joining its names in another language ("nginx aur podman")."""
+    content = _listed_words(state, item)
+    return [content[k] for k in sorted(joining_words(state, content))]
 
 
 def _names_in_parentheses(state: PlanState, head: Item, item: Item) -> bool:
