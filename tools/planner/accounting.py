@@ -72,6 +72,7 @@ from oic_ai.tools.planner.remarks import (
     remark_label,
 )
 from oic_ai.tools.planner.rules.beyond import INDIRECT_QUESTION
+from oic_ai.tools.planner.scheduled import scheduled, schedules_reason
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.tables import table_header
 from oic_ai.tools.planner.text import Token, tokenize
@@ -374,7 +375,7 @@ def _outcome(
         return ClauseOutcome(text=text, outcome="context")
     if label is None and not operations and _told(state, item, asking):
         return ClauseOutcome(text=text, outcome="context")
-    reason = NO_RULE
+    reason = schedules_reason() if label is None and scheduled(text) else NO_RULE
     if label is not None and label.outcome == "not_applied":
         reason = label.reason
     elif label is not None and label.outcome == "operation":
@@ -436,7 +437,7 @@ def _commands(state: PlanState, item: Unread) -> bool:
         return False  # "make sure it only shows up once": a check of what was asked
     if verb in IMPERATIVES:
         return verb not in _KEEPING
-    if len(words) > 2 and words[0] == "plus" and words[1] in ("a", "an", "some"):
+    if len(words) > 2 and words[0] in ("plus", "also") and words[1] in ("a", "an", "some"):
         return True  # "plus a cron job that reboots it nightly": one more thing asked for
     # "text us once it's built": a word whose object is "me" or "us" is a verb, listed or not
     return bool(verb) and verb in words[:-1] and words[words.index(verb) + 1] in ("me", "us")

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from oic_ai.stores.operation_bank import BankLabel, load_bank_data
 from oic_ai.tools.planner.clauses import Clause, split_clauses
+from oic_ai.tools.planner.scheduled import scheduled, schedules_reason
 from oic_ai.tools.planner.state import PlanState
 
 # a heading ("also wifi:", "network:") has at most this many words
@@ -167,7 +168,7 @@ _POINTER = re.compile(
 
 def rule_beyond_template(state: PlanState) -> None:
     """Report every clause no template can hold; no later rule reads its words."""
-    from oic_ai.tools.planner.asking import read_clause
+    from oic_ai.tools.planner.asking import is_bullet_line, read_clause
 
     text = state.text
     for item in beyond_template(text.original, text.work):
@@ -180,7 +181,9 @@ def rule_beyond_template(state: PlanState) -> None:
             # "with cgroupDriver: systemd": a setting's key and value, the clause's own
             end = value.end()
         said = text.original[item.start : end]
-        reading = read_clause(said)
+        # "5) Daily backups pushed to our S3 bucket" under "we need:": a list item asks, as
+        # the accounting reads it, though its words alone would state
+        reading = read_clause(said, bullet=is_bullet_line(text.original, item.start))
         # a heading that asks in the imperative ("enforce a password policy: 14 characters")
         # is the wish itself; a heading of nouns introduces the list after it
         heads_a_list = (
@@ -204,4 +207,6 @@ def rule_beyond_template(state: PlanState) -> None:
             # "the lab boards dont have keys enrolled": a statement, no wish; no rule reads it
             text.consume(item.start, end, "context")
             continue
-        state.reject(item.start, end, item.label.reason)
+        # "daily backups pushed to our S3 bucket": a job at set times, whatever it does
+        timed = scheduled(said) and item.label.name != "schedules"
+        state.reject(item.start, end, schedules_reason() if timed else item.label.reason)
