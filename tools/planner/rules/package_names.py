@@ -125,7 +125,11 @@ def ambiguous_in_list(state: PlanState, items: Sequence[Item], index: int, took:
     # the whole object of its verb: the sentence ends (or a new one starts) right after it,
     # or only a polite word or "too" follows ("we also need screen too, please")
     rest = state.text.work[item.span[1] :]
-    whole = _WHOLE_OBJECT.match(rest)
+    whole = _WHOLE_OBJECT.match(rest) or _PURPOSE_AFTER.match(rest)
+    if whole is not None and _CONTINUING.fullmatch(
+        state.text.original[: item.span[0]].lower()
+    ):
+        return True  # "and screen so it keeps running": the last turn's list goes on
     return item.mode in ("add", "remove") and item.verb in _OBJECT_VERBS and whole is not None
 
 
@@ -139,6 +143,16 @@ _WHOLE_OBJECT = re.compile(
     r"\s*(?:(?:too|as\s+well|also|please|pls|plz|on\s+it|on\s+there|thanks)\b[\s,]*)*"
     r"(?:$|[.;!?\n,])"
 )
+
+
+# what the object is for, said right after it: "add screen so it keeps running when i log
+# out", "drop make because nobody builds there" (never "so much", "so far")
+_PURPOSE_AFTER = re.compile(
+    r"\s*(?:(?:too|as\s+well|also|please|pls)\b[\s,]*)*,?\s*(?:so(?!\s+(?:much|many|far|long)\b)"
+    r"|because|since|as\s+(?:we|they|it|i))\b"
+)
+# a message that opens by going on with the last turn's list: "and screen", "oh, also make"
+_CONTINUING = re.compile(r"\W*(?:(?:oh|ok|okay|right|and|also|plus)\W+)*(?:and|also|plus)\W*")
 
 
 def _package_shaped(state: PlanState, item: Item) -> bool:
