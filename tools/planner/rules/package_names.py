@@ -598,7 +598,7 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # a group, a named repository, a statement, another language
     if "-" in token and all(_english_part(part) for part in token.split("-") if part):
         return False  # "also auto-register", "with read-only root": English, said weakly
-    if item.verb == "," and found is not None and not _in_a_package_list(state, found):
+    if item.verb == "," and found is not None and not in_a_package_list(state, found):
         return False  # "match our naming scheme, site-role-nn": listed after no package
     # "add vlc": a lower-case word that is no English word; "FreeIPA", "a ton" are not
     return (
@@ -625,7 +625,7 @@ def _under_packages_header(state: PlanState, at: int) -> bool:
     return _PACKAGES_HEADER.search(line) is not None
 
 
-def _in_a_package_list(state: PlanState, found: Token) -> bool:
+def in_a_package_list(state: PlanState, found: Token) -> bool:
     """True when a package was read or an adding verb said before ``found`` in its sentence."""
     said = state.text.original
     sentence = sentence_at(split_clauses(said), found.start)
