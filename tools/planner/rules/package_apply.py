@@ -47,6 +47,10 @@ _NAMES_A_SOURCE = re.compile(
 )
 
 
+# the words before what a swap replaces: "instead of plex", "rather than node-red"
+_REPLACED = ("instead of ", "rather than ", "in place of ")
+
+
 def apply_capabilities(
     state: PlanState, item: Item, capabilities: Sequence[Capability], *, extra: bool = False
 ) -> None:
@@ -64,6 +68,11 @@ def apply_capabilities(
         if not packages and item.mode != "remove":
             if _NAMES_A_SOURCE.match(state.text.original, item.span[1]):
                 return  # "our cuda mirror": the name of a repository, read by its own rule
+            if " ".join(item.words[:3]).startswith(_REPLACED):
+                # "instead of plex put minidlna": what is replaced, which the image never
+                # had (no package of it exists), asks nothing
+                state.text.consume(*item.span, "context")
+                return
             state.reject(
                 *item.span,
                 f"{capability.name} has no packages on {target.dist}: {capability.note}",
