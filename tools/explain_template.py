@@ -126,6 +126,15 @@ def _each_named(what: str) -> list[str]:
     return parts if single and len(parts) > 1 else [what]
 
 
+def _by_name(template: Template, name: str, named: list[str]) -> str:
+    """Whether the package list has ``name`` itself: "make" of "gcc, make and gdb"."""
+    if len(named) < 2 or not re.fullmatch(r"[\w.+-]+", name):
+        return ""  # an everyday word alone ("is it there?") names no package
+    if name in (*template.packages, *template.kernel.packages):
+        return f"Yes: {name} is in the package list."
+    return f"No: {name} is not in the package list."
+
+
 def _what_it_is(template: Template, what: str) -> str:
     """What the catalog says a named thing is, and whether the package list has it."""
     name = what.strip().lower()
@@ -212,11 +221,12 @@ def describe_template(template_text: str, question: str, base_text: str | None =
         # "confirm telnet and ftp are not in there", "make sure there's no gcc in it"
         has, what = check, check.group("what") or check.group("none")
     if has is not None and not _SUMMARY_WORDS.search(asked):
-        answers = [_answer_has(template, one) for one in _each_named(what)]
+        named = _each_named(what)
+        answers = [_answer_has(template, one) or _by_name(template, one, named) for one in named]
         if all(answers):
             return "\n".join(answers)
-    if (named := _WHAT_IS.match(asked)) is not None:
-        answer = _what_it_is(template, named.group("what"))
+    if (thing := _WHAT_IS.match(asked)) is not None:
+        answer = _what_it_is(template, thing.group("what"))
         if answer:
             return answer  # "whats samba exactly": what the catalog says it is
     if _LIMITS.search(asked):

@@ -478,6 +478,8 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         if subject is not None:
             said = f"{subject.group(1)} {said}"  # "We start the new X project": a statement
         reading = read_clause(said, is_package=known)
+        if scheduled(said):  # "a daily backup at 2am ... with rsync": rsync, not the job
+            return Reading("asks", "a job at set times")
         if reading.why.startswith(("value", "package")) or (
             reading.why.startswith("imperative") and len(rest) > 1
         ):

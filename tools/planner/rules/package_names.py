@@ -126,9 +126,7 @@ def ambiguous_in_list(state: PlanState, items: Sequence[Item], index: int, took:
     # or only a polite word or "too" follows ("we also need screen too, please")
     rest = state.text.work[item.span[1] :]
     whole = _WHOLE_OBJECT.match(rest) or _PURPOSE_AFTER.match(rest)
-    if whole is not None and _CONTINUING.fullmatch(
-        state.text.original[: item.span[0]].lower()
-    ):
+    if whole is not None and _CONTINUING.fullmatch(state.text.original[: item.span[0]].lower()):
         return True  # "and screen so it keeps running": the last turn's list goes on
     return item.mode in ("add", "remove") and item.verb in _OBJECT_VERBS and whole is not None
 

@@ -45,6 +45,11 @@ _LISTING = frozenset("add adding install installing include including with plus 
 # capital: "GitKraken"); never an acronym in capitals ("NOC", "MDM")
 _BRAND = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)*")
 
+# what may follow a listed name: the list's end, its next item, or a polite word
+_LIST_GOES_ON = re.compile(
+    r"(?:\s+(?:too|as\s+well|also|please|pls|thanks|thx))*\s*(?:$|[.;,!?)\n]|\s+(?:and|or|plus|&)\b)"
+)
+
 UNKNOWN_PRODUCT = (
     "no package of that name is known for {dist} (not in the catalog or the library): a "
     "product's name; name the package as the distribution spells it, or add the repository "
@@ -70,6 +75,8 @@ def listed_product(state: PlanState, item: Item, written: str) -> bool:
     before = state.text.original[: found.start].rstrip()
     if not before or before[-1] in ".!?\n:" or not in_a_package_list(state, found):
         return False
+    if not _LIST_GOES_ON.match(state.text.original, found.end):
+        return False  # "also Ruby from the platform team says ...": somebody, not a thing
     state.products.append((found.start, found.end, written))
     return True
 
