@@ -275,3 +275,22 @@ def test_a_request_to_check_is_no_change() -> None:
         "Confirm telnet and ftp are not in there.", template_text(UBUNTU), mode="refine"
     )
     assert plan.operations == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I mostly use VS Code for editing.",
+        "we stream with plex from the old server",
+        "Plex on the old machine kept crashing.",
+        "Plex, Sonarr and Radarr ran on the old one.",
+    ],
+)
+def test_a_product_told_of_is_no_request(said: str) -> None:
+    plan = plan_on(DEBIAN, said)
+    assert plan.operations == [] and plan.not_applied == [], plan
+
+
+def test_the_familys_spelling_of_chromium_follows_a_change_of_target() -> None:
+    plan = plan_after(UBUNTU, "add chromium", "make it debian 13")
+    assert "chromium-browser" not in added(plan)

@@ -64,6 +64,7 @@ def listed_product(state: PlanState, item: Item, written: str) -> bool:
     list joiner, in a sentence where a package was read or an adding verb said before it,
     and not the sentence's first word (a capital there says nothing).
     """
+    from oic_ai.tools.planner.rules.package_apply import told_of
     from oic_ai.tools.planner.rules.package_names import in_a_package_list
 
     if not state.target.known or item.mode == "remove" or item.verb not in _LISTING:
@@ -77,6 +78,8 @@ def listed_product(state: PlanState, item: Item, written: str) -> bool:
         return False
     if not _LIST_GOES_ON.match(state.text.original, found.end):
         return False  # "also Ruby from the platform team says ...": somebody, not a thing
+    if told_of(state, item):
+        return False  # "we ran nginx and Traefik on the old box": told, not asked for
     state.products.append((found.start, found.end, written))
     return True
 
