@@ -71,8 +71,7 @@ from oic_ai.tools.planner.remarks import (
     names_parts_of,
     remark_label,
 )
-from oic_ai.tools.planner.rules.beyond import INDIRECT_QUESTION
-from oic_ai.tools.planner.scheduled import scheduled, schedules_reason
+from oic_ai.tools.planner.rules.beyond import INDIRECT_QUESTION, job_asked, no_rule_for
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.tables import table_header
 from oic_ai.tools.planner.text import Token, tokenize
@@ -375,7 +374,7 @@ def _outcome(
         return ClauseOutcome(text=text, outcome="context")
     if label is None and not operations and _told(state, item, asking):
         return ClauseOutcome(text=text, outcome="context")
-    reason = schedules_reason() if label is None and scheduled(text) else NO_RULE
+    reason = NO_RULE if label is not None else no_rule_for(text, NO_RULE)
     if label is not None and label.outcome == "not_applied":
         reason = label.reason
     elif label is not None and label.outcome == "operation":
@@ -477,10 +476,8 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         subject = _SUBJECT_BEFORE.search(original, clause.start, rest[0].start) if rest else None
         if subject is not None:
             said = f"{subject.group(1)} {said}"  # "We start the new X project": a statement
-        reading = read_clause(said, is_package=known)
-        if scheduled(said):  # "a daily backup at 2am ... with rsync": rsync, not the job
-            return Reading("asks", "a job at set times")
-        if reading.why.startswith(("value", "package")) or (
+        reading = job_asked(said) or read_clause(said, is_package=known)  # "backup at 2am"
+        if reading.why.startswith(("value", "package", "job")) or (
             reading.why.startswith("imperative") and len(rest) > 1
         ):
             return reading

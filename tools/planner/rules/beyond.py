@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from oic_ai.stores.operation_bank import BankLabel, load_bank_data
 from oic_ai.tools.planner.clauses import Clause, split_clauses
-from oic_ai.tools.planner.scheduled import scheduled, schedules_reason
 from oic_ai.tools.planner.state import PlanState
+
+if TYPE_CHECKING:
+    from oic_ai.tools.planner.asking import Reading
 
 # a heading ("also wifi:", "network:") has at most this many words
 _HEADING_WORDS = 3
@@ -210,3 +213,51 @@ def rule_beyond_template(state: PlanState) -> None:
         # "daily backups pushed to our S3 bucket": a job at set times, whatever it does
         timed = scheduled(said) and item.label.name != "schedules"
         state.reject(item.start, end, schedules_reason() if timed else item.label.reason)
+
+
+# --- jobs at set times ---------------------------------------------------------------------
+# "Also a cron job that prunes docker images nightly", "a systemd timer that reboots it
+# weekly", "daily backups pushed to our S3 bucket": a template has no field for a job that
+# runs at set times. Such a clause is reported with the bank's ``schedules`` reason (ship a
+# timer or a cron entry as an additional file) instead of the general "no rule for this";
+# whether the clause asks at all is the accounting's ("the nightly backup runs from the
+# NAS" stays context).
+# the job itself ("cron job", "crontab entry", "systemd timer"), or a thing done at a time
+# word ("nightly backups", "a daily reboot", "prunes the images every night")
+_SCHEDULED = re.compile(
+    r"\b(?:cron\s*jobs?|cronjobs?|crontab(?:\s+(?:entr(?:y|ies)|lines?|jobs?))?|systemd\s+timers?"
+    r"|(?:nightly|daily|weekly|hourly|monthly)\s+(?:backups?|jobs?|tasks?|reboots?|restarts?"
+    r"|clean-?ups?|prunes?|snapshots?|exports?|syncs?|scripts?)"
+    r"|(?:every|each|once\s+(?:a|an|per|every))\s+(?:night|day|hour|week|month|morning|evening)"
+    r"|(?:at|around)\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)\b)",
+    re.IGNORECASE,
+)
+
+
+def scheduled(text: str) -> bool:
+    """Whether ``text`` names a job at set times."""
+    return _SCHEDULED.search(text) is not None
+
+
+def schedules_reason() -> str:
+    """The operation bank's reason for a job at set times ("" when the bank has none)."""
+    from oic_ai.stores.operation_bank import load_bank_data
+
+    label = load_bank_data().labels.get("schedules")
+    return label.reason if label is not None else ""
+
+
+def job_asked(said: str) -> Reading | None:
+    """An asking reading of words that name a job at set times, left unread beside a change.
+
+    "a daily backup at 2am of /srv to the usb disk with rsync": rsync was read, the job
+    was not, and it asks.
+    """
+    from oic_ai.tools.planner.asking import Reading
+
+    return Reading("asks", "job at set times") if scheduled(said) else None
+
+
+def no_rule_for(text: str, default: str) -> str:
+    """The reason to report a clause no rule read: the schedules one for a job at set times."""
+    return schedules_reason() if scheduled(text) else default
