@@ -95,6 +95,68 @@ _NEXT_QUESTION = re.compile(r",\s*(?=(?:is|are|does|do|did|will|can|was|were|has
 _WH_OPENING = re.compile(r"\s*(?:(?:and|so|ok|okay|also)\s+)*(?:how\s+many|how\s+much|which|who)\b")
 
 
+# "confirm telnet and ftp are not in there", "check that gcc isn't installed", "make sure
+# there is no telnet in the image": a check of the package list, asked as an imperative
+_IN_IT = (
+    r"(?:installed|included|present|there|in\s+(?:there|it|(?:the|this|that|our|my)\s+"
+    r"(?:image|template|build|package\s+list)))"
+)
+_CHECK_QUESTION = re.compile(
+    r"^\s*(?:(?:please|pls|and|also|so|now|can\s+you|could\s+you)\s+)*(?:confirm|verify|check"
+    r"|make\s+sure|double[-\s]?check|ensure)\s+(?:for\s+me\s+)?(?:that\s+)?"
+    r"(?:there(?:'s|\s+is|\s+are)\s+no\s+(?P<none>[\w.+-]+(?:(?:\s*,\s*|\s+(?:and|or|nor)\s+)"
+    r"[\w.+-]+)*)(?:\s+" + _IN_IT + r")?"
+    r"|(?P<what>[\w.+-]+(?:(?:\s*,\s*|\s+(?:and|or|nor)\s+)[\w.+-]+)*)\s+(?:is|are)"
+    r"(?:\s+not|n't)?\s+(?:(?:already|still)\s+)?" + _IN_IT + r")\s*[.!?]*\s*$"
+)
+# "what's samba exactly?", "what is chrony for", "what does tmux do": what a named thing is
+_AFTER_WHAT = r"(?:exactly|again|even|actually|for|do|does|mean|stand\s+for|used\s+for)\b"
+_WHAT_IS = re.compile(
+    r"^\s*(?:(?:and|so|ok|okay|sorry|um|hmm)\W+)*(?:what(?:'s|s|\s+is|\s+are)|what\s+does|"
+    r"what\s+do)\s+(?:an?\s+)?(?P<what>[\w.+-]+(?:\s+(?!" + _AFTER_WHAT + r")[\w.+-]+)?)"
+    r"(?:\s+" + _AFTER_WHAT + r")*\s*[?.!]*\s*$"
+)
+_SEPARATORS = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|nor)\s+")
+
+
+def _each_named(what: str) -> list[str]:
+    """Each thing a question names: "telnet and ftp" is two, "a web server" one."""
+    parts = [p.strip() for p in _SEPARATORS.split(what) if p.strip()]
+    single = all(re.fullmatch(r"[\w.+-]+", p) for p in parts)
+    return parts if single and len(parts) > 1 else [what]
+
+
+def _by_name(template: Template, name: str, named: list[str]) -> str:
+    """Whether the package list has ``name`` itself: "make" of "gcc, make and gdb"."""
+    if len(named) < 2 or not re.fullmatch(r"[\w.+-]+", name):
+        return ""  # an everyday word alone ("is it there?") names no package
+    if name in (*template.packages, *template.kernel.packages):
+        return f"Yes: {name} is in the package list."
+    return f"No: {name} is not in the package list."
+
+
+def _what_it_is(template: Template, what: str) -> str:
+    """What the catalog says a named thing is, and whether the package list has it."""
+    name = what.strip().lower()
+    if name in FILLER or any(p.search(name) for _, p in _TOPICS):
+        return ""  # "what is this", "what is the hostname": not a thing's name
+    catalog = load_catalog()
+    os, dist, arch = template.target.os, template.target.dist, template.target.arch
+    found = [c for c in catalog.capabilities.values() if name == c.name or name in c.synonyms]
+    if not found or not family_of(os, dist):
+        return ""
+    capability = found[0]
+    packages = capability.packages_for(os, dist, arch)
+    installed = [p for p in packages if p in (*template.packages, *template.kernel.packages)]
+    if installed:
+        state = f"The image has it: {', '.join(installed)} in the package list."
+    elif packages:
+        state = f"It is not in the image; ask to add it ({', '.join(packages)})."
+    else:
+        state = "The distribution ships no package for it."
+    return f"{what.strip()}: {capability.note} {state}"
+
+
 def topics_of(question: str) -> list[str]:
     """The parts of a template ``question`` names ("packages", "disk", ...), maybe none."""
     return [name for name, pattern in _TOPICS if pattern.search(question.lower())]
@@ -155,10 +217,18 @@ def describe_template(template_text: str, question: str, base_text: str | None =
         not what or any(pattern.search(what) for _, pattern in _TOPICS) or what.startswith("to ")
     ):
         has = None  # "does either of them have sudo?" asks about users, not a package
+    if has is None and (check := _CHECK_QUESTION.match(core)) is not None:
+        # "confirm telnet and ftp are not in there", "make sure there's no gcc in it"
+        has, what = check, check.group("what") or check.group("none")
     if has is not None and not _SUMMARY_WORDS.search(asked):
-        answer = _answer_has(template, what)
+        named = _each_named(what)
+        answers = [_answer_has(template, one) or _by_name(template, one, named) for one in named]
+        if all(answers):
+            return "\n".join(answers)
+    if (thing := _WHAT_IS.match(asked)) is not None:
+        answer = _what_it_is(template, thing.group("what"))
         if answer:
-            return answer
+            return answer  # "whats samba exactly": what the catalog says it is
     if _LIMITS.search(asked):
         return _limits()
     if _PACKAGE_MANAGER.search(asked) and not re.search(r"\brepo|\bsources?\b", asked):

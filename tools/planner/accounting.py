@@ -71,7 +71,7 @@ from oic_ai.tools.planner.remarks import (
     names_parts_of,
     remark_label,
 )
-from oic_ai.tools.planner.rules.beyond import INDIRECT_QUESTION
+from oic_ai.tools.planner.rules.beyond import INDIRECT_QUESTION, job_asked, no_rule_for
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.tables import table_header
 from oic_ai.tools.planner.text import Token, tokenize
@@ -378,7 +378,7 @@ def _outcome(
         return ClauseOutcome(text=text, outcome="context")
     if label is None and not operations and _told(state, item, asking):
         return ClauseOutcome(text=text, outcome="context")
-    reason = NO_RULE
+    reason = NO_RULE if label is not None else no_rule_for(text, NO_RULE)
     if label is not None and label.outcome == "not_applied":
         reason = label.reason
     elif label is not None and label.outcome == "operation":
@@ -441,7 +441,7 @@ def _commands(state: PlanState, item: Unread) -> bool:
         return False  # "make sure it only shows up once": a check of what was asked
     if verb in IMPERATIVES:
         return verb not in _KEEPING
-    if len(words) > 2 and words[0] == "plus" and words[1] in ("a", "an", "some"):
+    if len(words) > 2 and words[0] in ("plus", "also") and words[1] in ("a", "an", "some"):
         return True  # "plus a cron job that reboots it nightly": one more thing asked for
     # "text us once it's built": a word whose object is "me" or "us" is a verb, listed or not
     return bool(verb) and verb in words[:-1] and words[words.index(verb) + 1] in ("me", "us")
@@ -481,8 +481,8 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         subject = _SUBJECT_BEFORE.search(original, clause.start, rest[0].start) if rest else None
         if subject is not None:
             said = f"{subject.group(1)} {said}"  # "We start the new X project": a statement
-        reading = read_clause(said, is_package=known)
-        if reading.why.startswith(("value", "package")) or (
+        reading = job_asked(said) or read_clause(said, is_package=known)  # "backup at 2am"
+        if reading.why.startswith(("value", "package", "job")) or (
             reading.why.startswith("imperative") and len(rest) > 1
         ):
             return reading

@@ -93,6 +93,9 @@ class PlanState:
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     not_applied: list[str] = field(default_factory=list)
+    # a product's name asked for in a list of packages that nothing knows ("firefox and
+    # Slack"): (start, end, as written), reported unless a later clause adds its package
+    products: list[tuple[int, int, str]] = field(default_factory=list)
 
     def known_names(self) -> frozenset[str]:
         """Every package name the catalog or the library uses (read once)."""

@@ -307,7 +307,8 @@ def test_a_statement_of_something_else_adds_nothing(said: str) -> None:
         ("install cuda please", ["nvidia-cuda-toolkit"]),
         ("add the nvidia drivers", ["nvidia-driver-550"]),
         ("put a lightweight desktop on it", ["xfce4"]),
-        ("ubuntu with a light desktop and chromium", ["xfce4", "chromium"]),
+        # Ubuntu's Chromium is chromium-browser (the deb that installs the snap)
+        ("ubuntu with a light desktop and chromium", ["xfce4", "chromium-browser"]),
     ],
 )
 def test_named_by_what_it_is_on_ubuntu(said: str, names: list[str]) -> None:

@@ -69,12 +69,19 @@ _WHO_I_AM = re.compile(
 )
 # the hedge "-ish" whose word was read as another, or "ish" after a value: "8 gigs ish"
 _ISH = re.compile(r"(?<=\s)-?ish\b")
+# a first-person hedge after what is asked, at its clause's end: "it needs java 21 i
+# think", "screen too i guess", "postgres 16, iirc" (never "i think we need java": there
+# the hedge opens the clause, and the rules read past it)
+_TRAILING_HEDGE = re.compile(
+    r"(?<=[\w)])[ \t]*,?[ \t]*\b(?:i\s+(?:think|guess|believe|suppose|reckon)|iirc|afaik"
+    r"|if\s+i\s+(?:remember|recall)\s+(?:right|correctly))\b(?=[ \t]*(?:[.!?;,)\n]|$))"
+)
 
 
 def rule_asides(state: PlanState) -> None:
     """Read a ticket's own fields, who the user is and a hedge "-ish" as context."""
     text = state.text
-    for pattern in (_WHO_I_AM, _ISH):
+    for pattern in (_WHO_I_AM, _ISH, _TRAILING_HEDGE):
         for match in text.matches(pattern):
             text.consume(*match.span(), "context")
     for match in text.matches(_WITH_COLON):

@@ -19,10 +19,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from oic_ai.stores.operation_bank import BankLabel, load_bank_data
 from oic_ai.tools.planner.clauses import Clause, split_clauses
 from oic_ai.tools.planner.state import PlanState
+
+if TYPE_CHECKING:
+    from oic_ai.tools.planner.asking import Reading
 
 # a heading ("also wifi:", "network:") has at most this many words
 _HEADING_WORDS = 3
@@ -167,7 +171,7 @@ _POINTER = re.compile(
 
 def rule_beyond_template(state: PlanState) -> None:
     """Report every clause no template can hold; no later rule reads its words."""
-    from oic_ai.tools.planner.asking import read_clause
+    from oic_ai.tools.planner.asking import is_bullet_line, read_clause
 
     text = state.text
     for item in beyond_template(text.original, text.work):
@@ -180,7 +184,9 @@ def rule_beyond_template(state: PlanState) -> None:
             # "with cgroupDriver: systemd": a setting's key and value, the clause's own
             end = value.end()
         said = text.original[item.start : end]
-        reading = read_clause(said)
+        # "5) Daily backups pushed to our S3 bucket" under "we need:": a list item asks, as
+        # the accounting reads it, though its words alone would state
+        reading = read_clause(said, bullet=is_bullet_line(text.original, item.start))
         # a heading that asks in the imperative ("enforce a password policy: 14 characters")
         # is the wish itself; a heading of nouns introduces the list after it
         heads_a_list = (
@@ -204,4 +210,54 @@ def rule_beyond_template(state: PlanState) -> None:
             # "the lab boards dont have keys enrolled": a statement, no wish; no rule reads it
             text.consume(item.start, end, "context")
             continue
-        state.reject(item.start, end, item.label.reason)
+        # "daily backups pushed to our S3 bucket": a job at set times, whatever it does
+        timed = scheduled(said) and item.label.name != "schedules"
+        state.reject(item.start, end, schedules_reason() if timed else item.label.reason)
+
+
+# --- jobs at set times ---------------------------------------------------------------------
+# "Also a cron job that prunes docker images nightly", "a systemd timer that reboots it
+# weekly", "daily backups pushed to our S3 bucket": a template has no field for a job that
+# runs at set times. Such a clause is reported with the bank's ``schedules`` reason (ship a
+# timer or a cron entry as an additional file) instead of the general "no rule for this";
+# whether the clause asks at all is the accounting's ("the nightly backup runs from the
+# NAS" stays context).
+# the job itself ("cron job", "crontab entry", "systemd timer"), or a thing done at a time
+# word ("nightly backups", "a daily reboot", "prunes the images every night")
+_SCHEDULED = re.compile(
+    r"\b(?:cron\s*jobs?|cronjobs?|crontab(?:\s+(?:entr(?:y|ies)|lines?|jobs?))?|systemd\s+timers?"
+    r"|(?:nightly|daily|weekly|hourly|monthly)\s+(?:backups?|jobs?|tasks?|reboots?|restarts?"
+    r"|clean-?ups?|prunes?|snapshots?|exports?|syncs?|scripts?)"
+    r"|(?:every|each|once\s+(?:a|an|per|every))\s+(?:night|day|hour|week|month|morning|evening)"
+    r"|(?:at|around)\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)\b)",
+    re.IGNORECASE,
+)
+
+
+def scheduled(text: str) -> bool:
+    """Whether ``text`` names a job at set times."""
+    return _SCHEDULED.search(text) is not None
+
+
+def schedules_reason() -> str:
+    """The operation bank's reason for a job at set times ("" when the bank has none)."""
+    from oic_ai.stores.operation_bank import load_bank_data
+
+    label = load_bank_data().labels.get("schedules")
+    return label.reason if label is not None else ""
+
+
+def job_asked(said: str) -> Reading | None:
+    """An asking reading of words that name a job at set times, left unread beside a change.
+
+    "a daily backup at 2am of /srv to the usb disk with rsync": rsync was read, the job
+    was not, and it asks.
+    """
+    from oic_ai.tools.planner.asking import Reading
+
+    return Reading("asks", "job at set times") if scheduled(said) else None
+
+
+def no_rule_for(text: str, default: str) -> str:
+    """The reason to report a clause no rule read: the schedules one for a job at set times."""
+    return schedules_reason() if scheduled(text) else default

@@ -12,7 +12,7 @@ from fnmatch import fnmatchcase
 from oic_ai.stores.capability_catalog import Capability
 from oic_ai.stores.vocabulary import PACKAGE_CAPABILITIES
 from oic_ai.tools.planner.rules.capability_words import find_capabilities
-from oic_ai.tools.planner.rules.package_names import family_names, removal_aliases
+from oic_ai.tools.planner.rules.package_names import family_names, known, removal_aliases
 from oic_ai.tools.planner.rules.withdrawn import withdraws_addition
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, tokenize
@@ -47,6 +47,39 @@ _NAMES_A_SOURCE = re.compile(
 )
 
 
+def told_of(state: PlanState, item: Item) -> bool:
+    """Whether the item's sentence tells of it, asking nothing.
+
+    A statement with a subject ("we stream with plex", "Plex, Sonarr and Radarr ran on the
+    old one"), or a sentence that names no change and says more than the item ("Plex on
+    the old machine kept crashing"); "also node-red" or "VS Code too" still asks.
+    """
+    from oic_ai.tools.planner.asking import read_clause
+
+    said = state.text.original
+    start, end = item.span
+    begin = max(said.rfind(c, 0, start) for c in ".!?\n") + 1
+    stops = [i for i in (said.find(c, end) for c in ".!?\n") if i >= 0]
+    sentence = said[begin : min(stops, default=len(said))]
+    why = read_clause(sentence).why
+    rest = set(
+        re.findall(
+            r"[\w.+-]+", (said[begin:start] + " " + said[end : begin + len(sentence)]).lower()
+        )
+    )
+    # the other names of a list ("and firefox and Slack") say no more than the item
+    rest = {w for w in rest - _TAGS if w not in FILLER and not known(state, w)}
+    return why.startswith("statement") or (why == "names no change" and bool(rest))
+
+
+# the words a sentence may add to a name and still ask for it ("also node-red", "VS Code too")
+_TAGS = frozenset("and also plus too please pls as well oh ok okay then the a an".split())
+
+
+# the words before what a swap replaces: "instead of plex", "rather than node-red"
+_REPLACED = ("instead of ", "rather than ", "in place of ")
+
+
 def apply_capabilities(
     state: PlanState, item: Item, capabilities: Sequence[Capability], *, extra: bool = False
 ) -> None:
@@ -64,6 +97,12 @@ def apply_capabilities(
         if not packages and item.mode != "remove":
             if _NAMES_A_SOURCE.match(state.text.original, item.span[1]):
                 return  # "our cuda mirror": the name of a repository, read by its own rule
+            if " ".join(item.words[:3]).startswith(_REPLACED) or told_of(state, item):
+                # "instead of plex put minidlna": what is replaced, which the image never
+                # had (no package of it exists), asks nothing; nor does "I mostly use VS
+                # Code for editing": what somebody uses, said
+                state.text.consume(*item.span, "context")
+                return
             state.reject(
                 *item.span,
                 f"{capability.name} has no packages on {target.dist}: {capability.note}",

@@ -125,7 +125,9 @@ def ambiguous_in_list(state: PlanState, items: Sequence[Item], index: int, took:
     # the whole object of its verb: the sentence ends (or a new one starts) right after it,
     # or only a polite word or "too" follows ("we also need screen too, please")
     rest = state.text.work[item.span[1] :]
-    whole = _WHOLE_OBJECT.match(rest)
+    whole = _WHOLE_OBJECT.match(rest) or _PURPOSE_AFTER.match(rest)
+    if whole is not None and _CONTINUING.fullmatch(state.text.original[: item.span[0]].lower()):
+        return True  # "and screen so it keeps running": the last turn's list goes on
     return item.mode in ("add", "remove") and item.verb in _OBJECT_VERBS and whole is not None
 
 
@@ -139,6 +141,16 @@ _WHOLE_OBJECT = re.compile(
     r"\s*(?:(?:too|as\s+well|also|please|pls|plz|on\s+it|on\s+there|thanks)\b[\s,]*)*"
     r"(?:$|[.;!?\n,])"
 )
+
+
+# what the object is for, said right after it: "add screen so it keeps running when i log
+# out", "drop make because nobody builds there" (never "so much", "so far")
+_PURPOSE_AFTER = re.compile(
+    r"\s*(?:(?:too|as\s+well|also|please|pls)\b[\s,]*)*,?\s*(?:so(?!\s+(?:much|many|far|long)\b)"
+    r"|because|since|as\s+(?:we|they|it|i))\b"
+)
+# a message that opens by going on with the last turn's list: "and screen", "oh, also make"
+_CONTINUING = re.compile(r"\W*(?:(?:oh|ok|okay|right|and|also|plus)\W+)*(?:and|also|plus)\W*")
 
 
 def _package_shaped(state: PlanState, item: Item) -> bool:
@@ -584,7 +596,7 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # a group, a named repository, a statement, another language
     if "-" in token and all(_english_part(part) for part in token.split("-") if part):
         return False  # "also auto-register", "with read-only root": English, said weakly
-    if item.verb == "," and found is not None and not _in_a_package_list(state, found):
+    if item.verb == "," and found is not None and not in_a_package_list(state, found):
         return False  # "match our naming scheme, site-role-nn": listed after no package
     # "add vlc": a lower-case word that is no English word; "FreeIPA", "a ton" are not
     return (
@@ -611,7 +623,7 @@ def _under_packages_header(state: PlanState, at: int) -> bool:
     return _PACKAGES_HEADER.search(line) is not None
 
 
-def _in_a_package_list(state: PlanState, found: Token) -> bool:
+def in_a_package_list(state: PlanState, found: Token) -> bool:
     """True when a package was read or an adding verb said before ``found`` in its sentence."""
     said = state.text.original
     sentence = sentence_at(split_clauses(said), found.start)

@@ -101,7 +101,11 @@ from oic_ai.tools.planner.rules.package_names import (
     real as _real,
 )
 from oic_ai.tools.planner.rules.package_places import worked_on
-from oic_ai.tools.planner.rules.package_products import products_of_added
+from oic_ai.tools.planner.rules.package_products import (
+    listed_product,
+    products_of_added,
+    report_products,
+)
 from oic_ai.tools.planner.rules.package_said import points_back, said_of
 from oic_ai.tools.planner.rules.package_sentences import NAME as _NAME
 from oic_ai.tools.planner.rules.package_sentences import (
@@ -318,6 +322,7 @@ def rule_packages(state: PlanState) -> None:
     prefer_picks(state, picks)
     final_intent(state)
     products_of_added(state)  # "want InfluxDB ... install influxdb2": read by the package
+    report_products(state)  # "and firefox and Slack": nothing knows it, nor added its package
 
 
 _DETERMINERS = frozenset("the a an our some their its your my this that these those".split())
@@ -735,6 +740,8 @@ def _resolve_item(state: PlanState, item: Item) -> None:
                 if token_.text in RETRIEVAL_WORDS:
                     state.use_case_words.append((token_.start, token_.text))
             state.text.consume(*item.span, "base")
+        elif is_name:
+            listed_product(state, item, written)  # "and firefox and Slack": reported
         return  # a bare unknown word: the leftover report names it
     # a broad word from the vocabulary ("gui", "networking"): remove what matches it, but
     # do not guess what to add
@@ -765,6 +772,8 @@ def _resolve_item(state: PlanState, item: Item) -> None:
         if may_be_package(state, item, token, name):
             if not slip(state, item, name) and not apply_module(state, item, name):
                 apply_names(state, item, name, [name])
+        else:
+            listed_product(state, item, written)  # "and firefox and Slack": reported
         return  # not a package ("Firefox", "a ton"): the accounting reports or keeps it
     if content and all(w in RETRIEVAL_WORDS or w in NOT_PACKAGES for w in content):
         suggestions = [c.name for c in state.catalog.for_use_case(text)][:4]
