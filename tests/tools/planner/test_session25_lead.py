@@ -149,8 +149,6 @@ def test_the_kernel_answer_names_its_package() -> None:
 @pytest.mark.parametrize(
     ("said", "reason"),
     [
-        # a partition named, nothing asked of it: the clause is another reader's to say
-        ("encrypt the root partition with LUKS", "disk encryption is not a template field"),
         # "keep" is a verb of keeping, yet the bank's example of a wish no field holds
         ("keep journald logs for 30 days max", "how long logs are kept"),
         ("weekly log rotation", "how long logs are kept"),

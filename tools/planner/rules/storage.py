@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from oic_ai.stores.disk_units import format_size
 from oic_ai.stores.template_model import Partition
-from oic_ai.tools.planner.asking import IMPERATIVES
 from oic_ai.tools.planner.clauses import Clause, sentence_at, split_clauses
 from oic_ai.tools.planner.rules.boot import IMMUTABLE as _IMMUTABLE
 from oic_ai.tools.planner.rules.disk import request_size, set_disk_size
@@ -483,8 +482,6 @@ def _plan(state: PlanState, ask: _Ask, again: bool = False) -> None:
     if again:
         # the continuing clause only refines what the clause before planned
         _retract(state, ask.mount)
-    elif _asks_nothing_of(state, ask):
-        return  # "encrypt the root partition with LUKS": other readers say what it asks
     text.consume(ask.start, ask.end)
     if ask.size is not None:
         state.sizes.append((ask.size_at, ask.size.bytes))
@@ -531,35 +528,6 @@ def _plan(state: PlanState, ask: _Ask, again: bool = False) -> None:
         )
         return
     add_partition(state, span, ask.mount, ask.size, ask.fs)
-
-
-def _asks_nothing_of(state: PlanState, ask: _Ask) -> bool:
-    """True when the clause names a partition the disk has and asks nothing of it.
-
-    No size, file system, place or removal: "encrypt the root partition with LUKS" names
-    the root partition, and what it asks is another reader's to say (here: reported).
-    """
-    if (
-        ask.mount in (None, "none")
-        or ask.size is not None
-        or ask.fs
-        or ask.rest
-        or ask.more
-        or ask.remove
-        or ask.changing
-        or find_partition(state, ask.mount) is None
-    ):
-        return False
-    # a verb of its own asks something of it ("the /srv partition — make it xfs" names
-    # what the next clause changes: that clause is read with it)
-    span = state.text.work[ask.start : ask.end].lower()
-    pieces = re.split(r"\s[-\u2013\u2014]+\s|[,;:]|\.(?:\s|$)", span)
-    named = next((p for p in pieces if ask.mount in p or "partition" in p), span)
-    named = named.replace(ask.mount, " ")
-    return any(
-        word in IMPERATIVES and not word.startswith("partition")
-        for word in re.findall(r"[a-z]+", named)
-    )
 
 
 def _take_the_rest(state: PlanState, part: Partition, span: tuple[int, int]) -> None:
