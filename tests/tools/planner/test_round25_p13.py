@@ -12,7 +12,7 @@ import pytest
 from oic_ai.tools.edit_plan import EditPlan
 from oic_ai.tools.planner import plan_request
 from tests.tools.planner.helpers import plan_after, plan_on, template_text
-from tools.explain_template import describe_template
+from oic_ai.tools.explain_template import describe_template
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
