@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.explain_template import describe_template
 from oic_ai.tools.planner import plan_request
 from tests.tools.planner.helpers import plan_after, plan_on, template_text
-from oic_ai.tools.explain_template import describe_template
 
 DEBIAN = "debian13-x86_64-minimal-raw.yml"
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
