@@ -240,14 +240,12 @@ def make_generate(backend: ChatBackend) -> Any:
             notices.extend(reading_notices(request, names))  # "read 'dokcer' as 'docker'"
         if mode == "create" and route.get("inherited"):
             plan = _keep_inherited(plan, start, dict(route["inherited"]))
-        earlier_sizes = (state.get("sized") or {}) if refine else {}
-        sized = sizes_asked(plan, earlier_sizes)
+        sized = sizes_asked(plan, state.get("sized") if refine else None)
         applied = apply_plan(
             start,
             plan,
             label="template.yml",
             needs=PackageNeeds.for_settings(settings),
-            disk_set="disk" in earlier_sizes,
             sized=frozenset(sized),
         )
         draft, fitted = fit_for_composer(applied.text, plan)

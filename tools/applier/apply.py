@@ -90,7 +90,6 @@ def apply_plan(
     *,
     label: str = "template.yml",
     needs: PackageNeeds | None = None,
-    disk_set: bool = False,
     sized: frozenset[str] = frozenset(),
 ) -> AppliedPlan:
     """Apply ``plan`` to the template ``text``.
@@ -104,11 +103,10 @@ def apply_plan(
         label: the file name the diff shows.
         needs: which packages need which (a synced index's dependencies); a removal also
             removes the packages that need what it removes. Default: the curated table.
-        disk_set: the user set the disk size in an earlier turn. A plan that sets it counts
-            too: a new partition that does not fit then takes room from a fixed-size root
-            before the disk grows.
-        sized: the partitions (mount points or ids) whose size the user asked for; such a
-            root never gives room.
+        sized: what the user gave a size ("disk", partitions by mount point or id). With
+            "disk" in it, or a plan that sets the disk size, a new partition that does not
+            fit takes room from a fixed-size root before the disk grows; a root in it never
+            gives room.
 
     Returns:
         The new text, its diff and what was and was not done.
@@ -122,13 +120,14 @@ def apply_plan(
         return AppliedPlan(text, "", [], not_applied, warnings)
     body, restore = normalise(text)
     parsed = parse(body)
-    disk_set = disk_set or any(isinstance(op, SetDiskSize) for op in plan.operations)
-    editor = Editor(clone(parsed.doc), parsed.style, needs, disk_set=disk_set, sized=sized)
+    if any(isinstance(op, SetDiskSize) for op in plan.operations):
+        sized = sized | {"disk"}
+    editor = Editor(clone(parsed.doc), parsed.style, needs, sized=sized)
     for op in plan.operations:
         apply_op(editor, op)
     merged = render(parsed, tidy(editor.doc))
     if merged != body and not loads(merged):
-        editor, merged = _apply_one_by_one(parsed, plan.operations, needs, disk_set, sized)
+        editor, merged = _apply_one_by_one(parsed, plan.operations, needs, sized)
     if merged != body:
         # ruamel dumps the edited document as exactly the merged text when it dumped the
         # original exactly: the merge then had nothing of the original's to keep.
@@ -147,7 +146,6 @@ def _apply_one_by_one(
     parsed: Parsed,
     operations: Sequence[Any],
     needs: PackageNeeds | None,
-    disk_set: bool,
     sized: frozenset[str],
 ) -> tuple[Editor, str]:
     """Apply operations one at a time, dropping any whose result does not load back.
@@ -155,7 +153,7 @@ def _apply_one_by_one(
     The slow path, taken only when ruamel wrote something it cannot read (it has bugs
     around comments on emptied collections); each dropped operation is reported.
     """
-    editor = Editor(clone(parsed.doc), parsed.style, needs, disk_set=disk_set, sized=sized)
+    editor = Editor(clone(parsed.doc), parsed.style, needs, sized=sized)
     merged = parsed.text
     for op in operations:
         before = clone(editor.doc)

@@ -29,10 +29,9 @@ class Editor:
         warnings: placeholders to fill in, keys to provide.
         pending: new empty containers whose following comment lines need settling.
         needs: which packages need which, so a removal takes its dependents along.
-        disk_set: the user set the disk size (this turn or before): a new partition that
-            does not fit takes room from a fixed-size root before the disk grows.
-        sized: the partitions (mount points or ids) whose size the user asked for: they
-            never give room.
+        sized: what the user gave a size ("disk", partitions by mount point or id): with
+            the disk in it, a new partition that does not fit takes room from a fixed-size
+            root before the disk grows; a partition in it never gives room.
     """
 
     def __init__(
@@ -41,13 +40,11 @@ class Editor:
         style: Style,
         needs: PackageNeeds | None = None,
         *,
-        disk_set: bool = False,
         sized: frozenset[str] = frozenset(),
     ) -> None:
         self.doc = doc
         self.style = style
         self.needs = needs or PackageNeeds()
-        self.disk_set = disk_set
         self.sized = sized
         self.applied: list[str] = []
         self.not_applied: list[str] = []

@@ -280,7 +280,7 @@ def add_partition(ed: Editor, op: AddPartition) -> None:
     try:
         carve = layout.carve_from_end(spans, disk_size, size)
     except layout.LayoutError as exc:
-        kept = _shrink_root_to_fit(ed, spans, size, mount) if ed.disk_set else None
+        kept = _shrink_root_to_fit(ed, spans, size, mount) if "disk" in ed.sized else None
         if kept is None:
             carve = _grow_to_fit(ed, spans, size, mount, exc)
         else:

@@ -30,7 +30,7 @@ def _apply(
     text: str, *ops: Any, disk_set: bool = False, sized: frozenset[str] = frozenset()
 ) -> AppliedPlan:
     plan = ep.EditPlan(summary="test", operations=list(ops))
-    return apply_plan(text, plan, disk_set=disk_set, sized=sized)
+    return apply_plan(text, plan, sized=sized | ({"disk"} if disk_set else set()))
 
 
 def _layout(result: AppliedPlan) -> tuple[str, dict[str, tuple[str, str]]]:
