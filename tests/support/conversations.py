@@ -13,6 +13,7 @@ hold: no invented package, no duplicated kernel option, and (checked in a batch 
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Container, Iterable
@@ -81,15 +82,15 @@ def size_bytes(value: object) -> int | None:
     return None if factor is None else round(float(match.group(1)) * factor)
 
 
-def load_conversations(path: Path) -> list[dict[str, Any]]:
-    """The conversations of one labelled file."""
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return list(data.get("conversations") or [])
-
-
 # libyaml's loader when PyYAML has it: a part parses every turn's template several times,
 # and the pure-Python loader was a quarter of a part's time
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_conversations(path: Path) -> list[dict[str, Any]]:
+    """The conversations of one labelled file."""
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) or {}  # noqa: S506
+    return list(data.get("conversations") or [])
 
 
 def _doc(text: str | None) -> dict[str, Any]:
@@ -472,8 +473,13 @@ class KnownPackages:
         )
 
 
+@functools.cache
 def known_packages() -> KnownPackages:
-    """The names a labelled turn may add: every part's labels, the library and the reference."""
+    """The names a labelled turn may add: every part's labels, the library and the reference.
+
+    Read once per process: every part asks for the same names, and reading them all took
+    seconds per part.
+    """
     parts = (*DEV_PARTS.values(), HELDOUT)
     labelled = [c for path in parts if path.is_file() for c in load_conversations(path)]
     return KnownPackages(labelled, [OUR_TEMPLATES, REFERENCE_TEMPLATES])
