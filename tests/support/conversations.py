@@ -38,7 +38,7 @@ HELDOUT = PROJECT / "bench" / "heldout" / "conversations.yaml"
 # Every development part by name, in the order they were written (the held-out part is not one).
 DEV_PARTS = {
     name: PROJECT / "tests" / "data" / "conversations" / f"{name}.yaml"
-    for name in ("dev", *(f"dev{n}" for n in range(2, 22)))
+    for name in ("dev", *(f"dev{n}" for n in range(2, 23)))
 }
 OUR_TEMPLATES = PROJECT / "image-templates"
 # the composer's reference templates, in the "shared" folder beside the project; a git
