@@ -165,6 +165,8 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
     if intent != "explain":
         changes = state.get("changes", [])
         lines.append("Changes: " + ("; ".join(changes) if changes else "none") + ".")
+        # "add htop" when it is there, "remove vim" when it is not: why nothing changed
+        lines += [str(note) for note in dict(state.get("plan") or {}).get("notes") or []]
         lines += _answers(state, route.get("questions") or [])
     packages = record(state, "packages")
     if packages:

@@ -414,6 +414,10 @@ class EditPlan(BaseModel):
         description="parts of the request the operations cannot express, in words",
     )
     warnings: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(
+        default_factory=list,
+        description="what the request asked that was already so, in words (not sent to models)",
+    )
     clauses: list[ClauseOutcome] = Field(
         default_factory=list,
         description="every clause of the request and what became of it (not sent to models)",

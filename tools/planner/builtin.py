@@ -34,7 +34,7 @@ from oic_ai.tools.planner.rules.hostname import rule_hostname
 from oic_ai.tools.planner.rules.image import rule_image_name, rule_image_version
 from oic_ai.tools.planner.rules.kernel import option_word, rule_bare_kernel_args, rule_kernel
 from oic_ai.tools.planner.rules.kernel_images import settle_kernel_images
-from oic_ai.tools.planner.rules.kernel_refs import add_them
+from oic_ai.tools.planner.rules.kernel_refs import add_them, rule_options_said_to_go
 from oic_ai.tools.planner.rules.kernel_words import rule_kernel_described, rule_kernel_words
 from oic_ai.tools.planner.rules.package_apply import prefer_vendor_spellings
 from oic_ai.tools.planner.rules.package_items import PART_WORDS
@@ -50,7 +50,7 @@ from oic_ai.tools.planner.rules.user_forms import rule_user_forms
 from oic_ai.tools.planner.rules.users import rule_users
 from oic_ai.tools.planner.run_ons import mark_run_ons, needs_as_removals
 from oic_ai.tools.planner.state import Mode, PlanState, PlanTarget
-from oic_ai.tools.planner.summary import join_words, summarize, with_article
+from oic_ai.tools.planner.summary import join_words, plan_notes, summarize, with_article
 from oic_ai.tools.planner.tables import read_tables
 from oic_ai.tools.planner.text import UNREADABLE, RequestText, unreadable_chunks
 from oic_ai.tools.planner.vendor_repos import read_vendor_repositories
@@ -78,6 +78,8 @@ _RULES: tuple[tuple[Callable[[PlanState], None], str], ...] = (
     (rule_users, "user"),
     (rule_image_name, "image name"),
     (rule_hostname, "hostname"),
+    # "lockdown isn't needed": before the rules that read a flag's word as asking for it
+    (rule_options_said_to_go, "kernel"),
     (rule_console, "kernel"),
     (rule_kernel_described, "kernel"),
     (rule_kernel, "kernel"),
@@ -425,5 +427,6 @@ def plan_request(
         operations=ops,
         not_applied=state.not_applied,
         warnings=state.warnings,
+        notes=plan_notes(state),
         clauses=clauses,
     )

@@ -31,15 +31,27 @@ def summarize(
         [op.describe() for op in ops if not isinstance(op, edit_plan.SetMetadata)]
     )
     summary = f"{described[:1].upper()}{described[1:]}." if described else "No changes."
-    present = list(dict.fromkeys(state.present))
-    if present:
-        summary += f" Already present: {', '.join(present)}."
-    absent = list(dict.fromkeys(state.absent))
-    if absent:
-        summary += f" Not in the template, nothing to remove: {', '.join(absent)}."
-    notes = list(dict.fromkeys(state.notes))
-    if notes:
-        summary += " " + "; ".join(n[:1].upper() + n[1:] for n in notes) + "."
+    for note in plan_notes(state):
+        summary += f" {note}"
     if suggestions:
         summary += f" Worth considering for this use case (not added): {', '.join(suggestions)}."
     return summary
+
+
+def plan_notes(state: PlanState) -> list[str]:
+    """What the request asked that was already so, as sentences: shown beside the changes.
+
+    "add htop" when the template has it, "remove vim" when it has none, "drop nomodeset"
+    from a line without it: nothing changes, and the answer says why.
+    """
+    notes: list[str] = []
+    present = list(dict.fromkeys(state.present))
+    if present:
+        notes.append(f"Already present: {', '.join(present)}.")
+    absent = list(dict.fromkeys(state.absent))
+    if absent:
+        notes.append(f"Not in the template, nothing to remove: {', '.join(absent)}.")
+    said = list(dict.fromkeys(state.notes))
+    if said:
+        notes.append("; ".join(n[:1].upper() + n[1:] for n in said) + ".")
+    return notes

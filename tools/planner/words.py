@@ -44,7 +44,10 @@ QUOTED_NAME = (
     r"important|required|necessary|needed|mandatory|optional|relevant|"
     r"changed|updated|removed|kept|empty|blank|something|anything|fine|ok|okay|good|better|"
     r"right|correct|wrong|random|whatever|not|none|you|we|they|it|this|that|"
-    r"must|should|shall|would|could|might|needs|has|have|was|were|are)(?![a-z0-9_.-]))"
+    r"must|should|shall|would|could|might|needs|has|have|was|were|are|"
+    # a verb or a word of a rename after the label: "hostname: make it kiosk-12", "rename
+    # it from pos-1 to pos-2"
+    r"from|make|use|give|change|switch)(?![a-z0-9_.-]))"
     r"(?P<value>[^\s,;\"'`\x1f]+?)[\"'`]?(?=$|[\s,;\x1f]|[.!?](?:\s|$))"
 )
 

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from oic_ai.tools.planner.clauses import Clause, split_clauses
+from oic_ai.tools.planner.rules.kernel_params import FLAGS
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.words import GOES_AWAY, TAKE_OUT
 
@@ -245,9 +246,13 @@ def _serial_there(state: PlanState) -> None:
         )
 
 
-# another option in a console clause ("ip=dhcp rd.neednet=1 console=ttyS1,115200"):
-# the kernel rule's to read
-_OTHER_OPTION = re.compile(r"(?<![^\s,;\x1f])(?!console=)[a-z_][a-z0-9_.-]*=[^\s;\x1f]+", re.I)
+# another option in a console clause ("ip=dhcp rd.neednet=1 console=ttyS1,115200", "console=
+# ttyS0,115200 loglevel=7 quiet"): the kernel rule's to read
+_OTHER_OPTION = re.compile(
+    r"(?<![^\s,;\x1f])(?:(?!console=)[a-z_][a-z0-9_.-]*=[^\s;\x1f]+"
+    rf"|(?:{'|'.join(sorted(FLAGS))})(?![\w=.-]))",
+    re.I,
+)
 
 
 def _consume_but_options(state: PlanState, clause: Clause) -> None:

@@ -28,7 +28,7 @@ _HOSTNAME = re.compile(
     r"\s+be\s+(?:called|named|known\s+as)"
     r"|(?:its|their|the\s+(?:machine|box|host|device)'?s?)\s+(?:host\s*)?name\s+(?:should|will|must)\s+be"
     rf"|(?:(?:the\s+)?{_MACHINE}e?s?\s+)?(?:will\s+|should\s+)?(?:come|comes|boot|boots)\s+up\s+as)"
-    r"(?:\s*[:=]\s*|\s+)"
+    r"(?:\s*[:=\u2013\u2014]\s*|\s+-\s+|\s+)"
     # "the hostname should come from the serial number": a way to derive a name per
     # device, which a template cannot hold, not a name
      + r"(?!(?:from|should|would|could|must|will|be|come|comes|derived|based|depends?|"
@@ -93,10 +93,44 @@ _NAMED_LIKE_DEVICES = re.compile(
 )
 
 
-# "whats a hostname? ok whatever, name it flaskpi": the hostname asked about or spoken of
-# just before, then "call it X" or "name it X" names it
+# "whats a hostname? ok whatever, name it flaskpi", "hostname: make it kiosk-12": the
+# hostname asked about or spoken of just before, then "call it X", "name it X" or "make it
+# X" names it
 _HOST_TOPIC = re.compile(r"\bhost[\s-]?names?\b")
-_CALL_IT = re.compile(r"\b(?:call|name)\s+it\s+" + QUOTED_NAME + CLAUSE_END)
+_CALL_IT = re.compile(r"\b(?:call|name|make|set)\s+it\s+(?:to\s+)?" + QUOTED_NAME + CLAUSE_END)
+# the label alone before it, asked or opened: "hostname? make it X", "hostname - call it X"
+_LABEL_ALONE = re.compile(r"\b(?:the\s+)?host[\s-]?name\s*(?:[?:\u2013\u2014-]|\x1f)\s*$")
+# "rename store-3 to store-4", "change it from pos-1 to pos-2", "pos-1 -> pos-2": the old
+# name is the template's hostname, so the new one is the new hostname
+_RENAMED = re.compile(
+    r"\b(?:rename|re-name|change|switch|move)\s+(?:it\s+|the\s+host(?:\s*name)?\s+)?"
+    r"(?:from\s+)?[\"'`]?(?P<old>[A-Za-z0-9][A-Za-z0-9.-]*)[\"'`]?\s+(?:to|into|as)\s+"
+    + QUOTED_NAME
+    + CLAUSE_END
+    + r"|(?<![\w.-])[\"'`]?(?P<old2>[A-Za-z0-9][A-Za-z0-9.-]*)[\"'`]?\s*(?:->|=>|\u2192)\s*"
+    + QUOTED_NAME.replace("(?P<value>", "(?P<value2>")
+    + CLAUSE_END
+)
+
+
+def _label_alone(state: PlanState, at: int) -> re.Match[str] | None:
+    """The hostname's label alone right before ``at`` ("hostname? make it X")."""
+    return _LABEL_ALONE.search(state.text.original.lower(), max(0, at - 40), at)
+
+
+def _renamed(state: PlanState) -> None:
+    """Read "rename OLD to NEW" when OLD is the template's hostname."""
+    current = (state.facts.hostname or "").lower()
+    if not current:
+        return
+    valid = load_targets().pattern("hostname")
+    for match in state.text.matches(_RENAMED):
+        old = match.group("old") or match.group("old2")
+        value = match.group("value") or match.group("value2")
+        if old.lower() != current or not valid.match(value) or state.hostname:
+            continue
+        state.text.consume(*match.span(), "hostname")
+        state.hostname = value
 
 
 def _hostname_topic(state: PlanState, at: int) -> bool:
@@ -146,12 +180,17 @@ def rule_hostname_of_named_devices(state: PlanState) -> None:
     ok, name it flaskpi"). Runs before the image name's rule, which reads "call it X"
     everywhere else.
     """
+    _renamed(state)
     valid = load_targets().pattern("hostname")
     calls = [(match, match.span("call")) for match in state.text.matches(_NAMED_LIKE_DEVICES)]
     calls += [
         (match, match.span())
         for match in state.text.matches(_CALL_IT)
-        if _hostname_topic(state, match.start()) or _a_machine_before(state, match.start())
+        if _label_alone(state, match.start())
+        or (
+            match.group().startswith(("call", "name"))
+            and (_hostname_topic(state, match.start()) or _a_machine_before(state, match.start()))
+        )
     ]
     for match, span in calls:
         value = match.group("value")
@@ -159,3 +198,5 @@ def rule_hostname_of_named_devices(state: PlanState) -> None:
             continue
         state.text.consume(*span, "hostname")
         state.hostname = value
+        if label := _label_alone(state, span[0]):
+            state.text.consume(*label.span(), "hostname")  # the label it answers

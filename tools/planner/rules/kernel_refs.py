@@ -7,6 +7,9 @@
   option of the command line named by its key (or, for a module parameter, by the part
   after the module's dot), then "that one" / "it" removed: the one option named goes, the
   sentence that named it is its reason, and an option said to be kept stays.
+- "lockdown isn't needed", "quiet can go", "we can do without lockdown", "leave loglevel
+  off", "the quiet flag? leave it off": an option said to go after its key is named. The
+  option goes when the line has it; a known option the line lacks is noted as not there.
 """
 
 from __future__ import annotations
@@ -14,9 +17,15 @@ from __future__ import annotations
 import re
 
 from oic_ai.tools.planner.clauses import split_clauses
-from oic_ai.tools.planner.rules.kernel import _arg_key, _family, _remove_cmdline_args
+from oic_ai.tools.planner.rules.kernel import (
+    _KEY,
+    _an_option,
+    _arg_key,
+    _family,
+    _remove_cmdline_args,
+)
 from oic_ai.tools.planner.state import PlanState
-from oic_ai.tools.planner.words import TAKE_OUT
+from oic_ai.tools.planner.words import GOES_AWAY, NOT_NEEDED, TAKE_OUT
 
 # "please add both", "put them in too", "include those two as well"
 _ADD_THEM = re.compile(
@@ -35,6 +44,48 @@ _THAT_ONE_OUT = re.compile(
     rf"\b(?:{TAKE_OUT}|take|pull)\s+(?:that|this|it)(?:\s+one)?(?:\s+(?:again|back))?"
     r"(?:\s+(?:out|off))?(?:\s+again)?\b"
 )
+
+
+# an option's key (with its value or not), then a word for what it is
+_NAMED = (
+    rf"(?:the\s+)?['\"`]?(?P<{{0}}>{_KEY}(?:=[^\s,;'\"`?]+)?)['\"`]?"
+    r"(?:\s+(?:option|flag|setting|param(?:eter)?|argument|entry|thing|bit|one))?"
+)
+_STILL = r"(?:\s+(?:anymore|any\s+more|now|either|here|at\s+all|for\s+(?:us|this|now)))?"
+_ARG, _ARG2, _ARG3 = (_NAMED.format(name) for name in ("arg", "arg2", "arg3"))
+_SAID_TO_GO = re.compile(
+    # "lockdown isn't needed", "quiet can go", "loglevel=7: not needed", "the quiet flag?
+    # leave it off"
+    rf"(?<![\w.=/-]){_ARG}\s*(?:[:,\u2013\u2014-]\s*|\?\s*(?:just\s+|so\s+)?)?"
+    rf"(?:{NOT_NEEDED}|{GOES_AWAY}|(?:is\s+)?unnecessary|(?:is\s+)?superfluous"
+    r"|(?:leave|keep)\s+it\s+(?:off|out)"
+    rf"|(?<=\?\s)(?:just\s+|so\s+)?{TAKE_OUT}\s+it)"
+    rf"{_STILL}\b"
+    # "we can do without lockdown", "leave loglevel off", "no need for quiet"
+    rf"|\b(?:(?:do|go|live|manage|cope|get\s+by)\s+without|no\s+need\s+for)\s+{_ARG2}"
+    rf"(?![\w=.-]){_STILL}"
+    rf"|\bleave\s+{_ARG3}\s+(?:off|out)\b"
+)
+
+
+def rule_options_said_to_go(state: PlanState) -> None:
+    """Remove an option said to go after its key ("lockdown isn't needed").
+
+    A word the line has no option for, and that is no known option, is another rule's: "htop
+    isn't needed" is a package's, "a GUI isn't needed" a remark.
+    """
+    text = state.text
+    keys = {_arg_key(a).lower() for a in [*state.current_cmdline.split(), *state.append_cmdline]}
+    for match in text.matches(_SAID_TO_GO):
+        group = "arg" if match.group("arg") else "arg2" if match.group("arg2") else "arg3"
+        arg = text.raw(*match.span(group)).rstrip(".")
+        key = _arg_key(arg).lower()
+        if key == "console" or (key not in keys and not _an_option(state, arg)):
+            continue  # a serial console is the console rule's; a word is another rule's
+        if key in keys and key in state.facts.packages:
+            continue  # "audit isn't needed" with the audit package there: not sure which
+        text.consume(*match.span())
+        _remove_cmdline_args(state, [arg])
 
 
 def rule_kernel_pointed(state: PlanState) -> None:
