@@ -1,0 +1,168 @@
+"""Session 26, the lead's reading fixes: options said to go, flags beside a console, hostnames.
+
+- "lockdown isn't needed", "quiet can go", "we can do without lockdown", "leave loglevel off",
+  "the quiet flag? leave it off": an option of the command line said to go after its key.
+  These used to be read as remarks (nothing changed, nothing said) or, for "leave it off",
+  to add the flag.
+- "kernel cmdline: console=ttyS0,115200 loglevel=7 quiet": the console rule read the clause
+  and kept only the ``key=value`` options for the kernel rule, so ``quiet`` was lost.
+- "rename store-3 to store-4" (the template's hostname), "hostname: make it kiosk-12",
+  "the hostname - kiosk-12": the first was reported or set the image's name to "from", the
+  second set the hostname to "make", the third read "-" as the name.
+"""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from oic_ai.tools.edit_plan import EditPlan
+from oic_ai.tools.planner import plan_request
+from tests.tools.planner.helpers import template_text
+
+UBUNTU = template_text("ubuntu24-x86_64-minimal-raw.yml")
+
+
+def _with(cmdline: str = "", hostname: str = "") -> str:
+    doc = yaml.safe_load(UBUNTU)
+    if cmdline:
+        doc["systemConfig"]["kernel"]["cmdline"] = cmdline
+    if hostname:
+        doc["systemConfig"]["hostname"] = hostname
+    return yaml.safe_dump(doc, sort_keys=False)
+
+
+LINE = "console=ttyS0,115200 loglevel=4 lockdown=integrity quiet"
+WITH_OPTIONS = _with(cmdline=LINE)
+
+
+def _cmdline(plan: EditPlan) -> list[str] | None:
+    """The command line the plan leaves, or None when it does not touch it."""
+    for op in plan.operations:
+        if op.op == "set_kernel":
+            base = (op.cmdline if op.cmdline is not None else LINE).split()
+            return [*base, *(op.append_cmdline or [])]
+    return None
+
+
+@pytest.mark.parametrize(
+    ("said", "gone"),
+    [
+        ("lockdown isn't needed", "lockdown=integrity"),
+        ("lockdown isnt needed anymore", "lockdown=integrity"),
+        ("the lockdown option is not needed", "lockdown=integrity"),
+        ("lockdown: not needed", "lockdown=integrity"),
+        ("lockdown=integrity is unnecessary", "lockdown=integrity"),
+        ("we can do without lockdown", "lockdown=integrity"),
+        ("no need for quiet", "quiet"),
+        ("quiet is not needed", "quiet"),
+        ("the quiet flag? leave it off", "quiet"),
+        ("quiet? just drop it", "quiet"),
+        ("the lockdown thing? get rid of it", "lockdown=integrity"),
+        ("leave loglevel off", "loglevel=4"),
+        ("loglevel can go", "loglevel=4"),
+    ],
+)
+def test_an_option_said_to_go_after_its_key_goes(said: str, gone: str) -> None:
+    plan = plan_request(said, WITH_OPTIONS, mode="refine")
+    line = _cmdline(plan)
+    assert line is not None and gone not in line, (line, plan.not_applied)
+    assert len(line) == len(LINE.split()) - 1, line  # only that one
+    assert plan.not_applied == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "a GUI isn't needed",  # no option: a remark, the command line untouched
+        "htop isn't needed",  # a package's word, not the kernel's
+        "the console isn't needed on tty0",  # the console rule's, never a key "console"
+        "is lockdown needed?",  # a question, not a removal
+        "quiet please",  # asks for the flag
+        "keep lockdown",
+    ],
+)
+def test_words_that_do_not_say_an_option_goes_leave_the_line(said: str) -> None:
+    line = _cmdline(plan_request(said, WITH_OPTIONS, mode="refine"))
+    assert line is None or ("lockdown=integrity" in line and "quiet" in line), line
+
+
+def test_an_option_said_to_go_that_the_line_lacks_is_said_so() -> None:
+    plan = plan_request("nomodeset isn't needed", WITH_OPTIONS, mode="refine")
+    assert _cmdline(plan) is None and plan.not_applied == []
+    assert plan.notes == ["Nomodeset is not on the kernel command line."]
+
+
+@pytest.mark.parametrize(
+    ("said", "flags"),
+    [
+        ("kernel cmdline: console=ttyS0,115200 loglevel=7 quiet", ["loglevel=7", "quiet"]),
+        ("cmdline: console=ttyS1,115200 quiet splash", ["quiet", "splash"]),
+        ("console=ttyS0,115200 nomodeset", ["nomodeset"]),
+    ],
+)
+def test_flags_beside_a_console_reach_the_command_line(said: str, flags: list[str]) -> None:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    line = _cmdline(plan) or []
+    assert all(flag in line for flag in flags), line
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "rename store-3 to store-4",
+        "rename it from store-3 to store-4",
+        "change store-3 to store-4",
+        "store-3 -> store-4",
+        "Rename STORE-3 to store-4",
+    ],
+)
+def test_the_hostname_renamed_from_its_current_value(said: str) -> None:
+    plan = plan_request(said, _with(hostname="store-3"), mode="refine")
+    names = [
+        (op.op, getattr(op, "hostname", None) or getattr(op, "name", None))
+        for op in plan.operations
+    ]
+    assert ("set_hostname", "store-4") in names and plan.not_applied == [], names
+    assert not any(op == "set_image" for op, _ in names), names  # never an image called "from"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "rename kiosk-1 to kiosk-2",  # not the template's hostname: no hostname change
+        "change ubuntu24 to ubuntu26",
+        "loglevel=4 -> loglevel=7",
+    ],
+)
+def test_a_rename_of_something_else_is_no_hostname(said: str) -> None:
+    plan = plan_request(said, _with(hostname="store-3"), mode="refine")
+    assert not any(op.op == "set_hostname" for op in plan.operations), plan.operations
+
+
+@pytest.mark.parametrize(
+    ("said", "hostname"),
+    [
+        ("hostname: make it kiosk-12", "kiosk-12"),
+        ("hostname? make it kiosk-12", "kiosk-12"),
+        ("hostname: set it to kiosk-9", "kiosk-9"),
+        ("the hostname - kiosk-12 please", "kiosk-12"),
+        ("the hostname - call it kiosk-12", "kiosk-12"),
+        ("hostname \u2014 kiosk-3", "kiosk-3"),
+    ],
+)
+def test_the_hostname_label_then_its_value_in_other_words(said: str, hostname: str) -> None:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    values = [op.hostname for op in plan.operations if op.op == "set_hostname"]
+    assert values == [hostname] and plan.not_applied == [], (values, plan.not_applied)
+
+
+@pytest.mark.parametrize("said", ["make it arm64", "make it 16G", "rename it to gw-img"])
+def test_make_it_without_the_hostname_label_is_no_hostname(said: str) -> None:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    assert not any(op.op == "set_hostname" for op in plan.operations), plan.operations
+
+
+def test_a_name_that_is_not_one_is_still_reported() -> None:
+    plan = plan_request("hostname -bad-", UBUNTU, mode="refine")
+    assert plan.not_applied and "-bad-" in plan.not_applied[0]
