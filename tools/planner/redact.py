@@ -25,7 +25,12 @@ _PASSWORD_CONNECTOR = (
 # (only before another word: "password a." ends in its value, which must still be cut)
 _NOT_A_VALUE = r"(?!(?:for|and|with|to|the|a|an|of|on|in|too|then)\s+\S)"
 _PASSWORD = re.compile(
-    rf"(?:\b(?:with|and|using|use|set|having)\s+)?(?:(?:the|a|an|his|her|their|its)\s+)?"
+    # where a password comes from, no password: "with password from env", "the password
+    # in the vault", "password via the secrets file" (cut whole, never read as a name)
+    rf"(?:\b(?:with|and|using|use|having)\s+)?(?:(?:the|a|an|its)\s+)?\b{_SECRET_WORD}\s+"
+    r"(?:(?:comes?|coming|taken|read|pulled|stored|kept)\s+)?(?:from|via|in|out\s+of)\s+"
+    r"(?:the\s+|our\s+|a\s+|an\s+)?[\w./:$-]+(?:\s+(?:file|variable|var|store|vault))?"
+    rf"|(?:\b(?:with|and|using|use|set|having)\s+)?(?:(?:the|a|an|his|her|their|its)\s+)?"
     rf"(?P<value>\b{_SECRET_WORD}\b{_PASSWORD_CONNECTOR}{_NOT_A_VALUE}{_SECRET_VALUE}"
     rf"|(?<!\S){_SECRET_VALUE}\s+(?:as|for)\s+(?:the\s+|a\s+|an\s+|its\s+|his\s+|her\s+)?"
     rf"{_SECRET_WORD}\b)"

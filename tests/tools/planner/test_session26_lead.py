@@ -166,3 +166,85 @@ def test_make_it_without_the_hostname_label_is_no_hostname(said: str) -> None:
 def test_a_name_that_is_not_one_is_still_reported() -> None:
     plan = plan_request("hostname -bad-", UBUNTU, mode="refine")
     assert plan.not_applied and "-bad-" in plan.not_applied[0]
+
+
+ELXR = template_text("elxr12-x86_64-minimal-raw.yml")
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "sudo"),
+    [
+        ("create admin with sudo", "admin", True),
+        ("create admin, sudo yes", "admin", True),
+        ("create admin with password from env, sudo yes", "admin", True),
+        ("create ops with sudo, password from the vault", "ops", True),
+        ("create ops with sudo", "ops", True),
+    ],
+)
+def test_a_role_word_created_with_attributes_is_the_name(said: str, name: str, sudo: bool) -> None:
+    plan = plan_request(said, ELXR, mode="refine")
+    users = [(op.name, op.sudo) for op in plan.operations if op.op == "add_user"]
+    assert users == [(name, sudo)] and plan.not_applied == [], (users, plan.not_applied)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "create bob with password from env",  # "env" is where the password is, never a user
+        "set root password from the secrets file",
+        "the password is in the vault",
+    ],
+)
+def test_where_a_password_comes_from_is_no_name(said: str) -> None:
+    plan = plan_request(said, ELXR, mode="refine")
+    names = [op.name for op in plan.operations if op.op == "add_user"]
+    assert not {"env", "the", "secrets", "vault", "file"} & set(names), names
+
+
+def test_an_admin_without_a_name_adds_no_user_called_admin() -> None:
+    plan = plan_request("add htop with a password manager", ELXR, mode="refine")
+    assert not any(op.op == "add_user" for op in plan.operations)
+
+
+WITH_TOOLS = yaml.safe_dump(
+    {
+        **yaml.safe_load(UBUNTU),
+        "systemConfig": {
+            **yaml.safe_load(UBUNTU)["systemConfig"],
+            "packages": [*yaml.safe_load(UBUNTU)["systemConfig"]["packages"], "htop", "tmux"],
+        },
+    },
+    sort_keys=False,
+)
+
+
+@pytest.mark.parametrize(
+    ("earlier", "said", "op", "names"),
+    [
+        ("remove htop", "and tmux too", "remove_packages", ["tmux"]),
+        ("drop htop", "tmux as well", "remove_packages", ["tmux"]),
+        ("htop isn't needed", "same for tmux", "remove_packages", ["tmux"]),
+        ("remove htop", "the same for jq and tmux please", "remove_packages", ["tmux"]),
+        ("add curl", "same for git", "add_packages", ["git"]),
+        ("install curl", "ditto for git", "add_packages", ["git"]),
+    ],
+)
+def test_a_turn_that_names_more_for_the_turn_before_does_the_same(
+    earlier: str, said: str, op: str, names: list[str]
+) -> None:
+    plan = plan_request(said, WITH_TOOLS, mode="refine", earlier=earlier)
+    done = [p for o in plan.operations if o.op == op for p in o.packages]
+    assert done == names and plan.not_applied == [], (plan.operations, plan.not_applied)
+
+
+@pytest.mark.parametrize(
+    ("earlier", "said"),
+    [
+        ("add curl", "and tmux too"),  # an addition: tmux is there already, nothing goes
+        ("what's the hostname?", "and tmux too"),
+        ("remove htop", "and ubuntu26 too"),  # no package: the target's rule reads it
+    ],
+)
+def test_more_of_the_same_after_no_removal_removes_nothing(earlier: str, said: str) -> None:
+    plan = plan_request(said, WITH_TOOLS, mode="refine", earlier=earlier)
+    assert not any(o.op == "remove_packages" for o in plan.operations), plan.operations

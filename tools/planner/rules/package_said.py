@@ -28,13 +28,65 @@ from oic_ai.tools.planner.rules.package_sentences import (
 )
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, split_items, tokenize
-from oic_ai.tools.planner.words import ADD_VERBS, FILLER, PACKAGE_TOKEN, REMOVE_VERBS
+from oic_ai.tools.planner.words import (
+    ADD_VERBS,
+    FILLER,
+    GOES_AWAY,
+    NOT_NEEDED,
+    PACKAGE_TOKEN,
+    REMOVE_VERBS,
+    TAKE_OUT,
+)
 
 Resolve = Callable[[PlanState, Item], None]
 
 
+# a turn that only names more of what the turn before did: "and tmux too", "jq as well",
+# "same for git", "ditto for curl"
+_NAMES = r"(?:the\s+)?[a-z0-9][\w.+-]*(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)[a-z0-9][\w.+-]*){0,5}"
+_MORE_OF_THE_SAME = re.compile(
+    r"^[\s\x1f]*(?:(?:and|also|plus|oh|ok|okay|then|ah|right)[\s,]+)*"
+    rf"(?:(?:(?:the\s+)?same|ditto|likewise)\s+(?:for|with)\s+(?P<same>{_NAMES})"
+    rf"|(?P<names>{_NAMES})\s*,?\s+(?:too|as\s+well|also))"
+    r"(?:\s+(?:please|pls|thanks))?[\s.!\x1f]*$"
+)
+_LEAD = r"^\W*(?:(?:and|also|now|ok|okay|please|pls|then|so|oh|actually|hmm)[\s,]+)*"
+_REMOVED_BEFORE = re.compile(
+    rf"{_LEAD}(?:{TAKE_OUT}|uninstall|purge)\b|\b(?:{NOT_NEEDED}|{GOES_AWAY})\b"
+)
+_ADDED_BEFORE = re.compile(rf"{_LEAD}(?:add|install|include|put\s+in|throw\s+in)\b")
+
+
+def more_of_the_same(state: PlanState, _resolve_item: Resolve) -> None:
+    """A turn that only names more packages for what the turn before did with its own.
+
+    "remove htop", then "and tmux too": tmux goes as well (it used to be read as asking
+    for tmux, which was there, so nothing was done or said). "add curl", then "same for
+    git": git is added. A turn before that neither added nor removed leaves the words to
+    the other readings.
+    """
+    match = _MORE_OF_THE_SAME.match(state.text.work)
+    last = state.earlier.strip().splitlines()[-1:] if state.earlier.strip() else []
+    if match is None or not last:
+        return
+    before = last[0].lower()
+    removed = bool(_REMOVED_BEFORE.search(before))
+    if not removed and (match.group("names") or not _ADDED_BEFORE.search(before)):
+        return  # "X too" after an addition is read as an addition already
+    start, end = match.span("same" if match.group("same") else "names")
+    tokens = [t for t in tokenize(state.text.work) if t.kind in ("word", "sep")]
+    part = [t for t in tokens if start <= t.start < end]
+    took = len(state.text.claims)
+    for item in split_items(part):
+        if any(w not in FILLER for w in item.words):
+            _resolve_item(state, Item("remove" if removed else "add", item.tokens, "said"))
+    if len(state.text.claims) > took:
+        state.text.consume(*match.span())
+
+
 def said_of(state: PlanState, _resolve_item: Resolve) -> None:
     """Packages named first, then what is said of them ("nginx isn't needed anymore")."""
+    more_of_the_same(state, _resolve_item)
     tokens = tokenize(state.text.work)
     for match in state.text.matches(ALL_IT_NEEDS):
         start, end = match.span("names")

@@ -189,6 +189,8 @@ ATTRIBUTE_NEXT = re.compile(
     r"|\(\s*(?:(?:no|non|without)[\s-]+)?(?:sudo|admin|root|shell|groups?)\b"
     r"|(?:in|into|member\s+of)\s+(?:the\s+)?(?:groups?\b|[a-z_][\w-]*(?:\s*(?:,|and)\s*[a-z_][\w-]*)*\s+groups?\b)"
     r"|(?:with\s+)?(?:login\s+)?shell\b"
+    # "user admin with a password", "create admin, password from the vault"
+    r"|(?:with\s+)?(?:an?\s+|the\s+|its\s+)?(?:initial\s+|login\s+)?password\b"
     r"|(?:(?:needs?|has|have|ought)\s+to\s+be|should\s+be|must\s+be|is|goes|belongs)\s+"
     r"(?:in|into|a\s+member\s+of|part\s+of)\s+(?:the\s+)?[a-z_][\w-]*)"
 )

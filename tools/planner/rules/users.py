@@ -604,7 +604,9 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
                 isinstance(v, DeleteValue) and v.path.startswith("systemConfig.users[")
                 for v in state.values
             )
-        if taken or name in STOP_WORDS or not said:
+        # "create admin with sudo" names admin ("create an admin" does not)
+        stop = STOP_WORDS - ROLE_NAMES if said and match.group()[:6] == "create" else STOP_WORDS
+        if taken or name in stop or not said:
             continue
         if a_package(state, name):
             continue  # "add docker with ...": a package
