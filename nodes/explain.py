@@ -51,6 +51,16 @@ _CAN_IT = re.compile(
 )
 
 
+# which library template the session started from: "which template did you start from?",
+# "what is it based on?", "what base did you pick?"
+_ASKS_BASE = re.compile(
+    r"\b(?:which|what)\s+(?:library\s+)?(?:template|base|starting\s+point|reference)\b[^?.]*?"
+    r"\b(?:start(?:ed)?|based|begin|began|pick(?:ed)?|use[ds]?|cho(?:se|osen)|from)\b"
+    r"|\bwhat(?:'s|\s+is|\s+was)\s+(?:it|this|this\s+one)\s+based\s+on\b",
+    re.IGNORECASE,
+)
+
+
 def _asked_beyond(request: str) -> list[str]:
     """Questions whether the image can do what the bank knows no template holds."""
     from oic_ai.tools.planner.bank import load_bank
@@ -99,7 +109,14 @@ def explain(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
         asked = questions_of(request).questions or (request,)
         base = state.get("base_text")
-        answer = "\n".join(dict.fromkeys(describe_template(template, q, base) for q in asked))
+        answer = "\n".join(
+            dict.fromkeys(
+                f"Started from the library template {state.get('base_template')}."
+                if _ASKS_BASE.search(q) and state.get("base_template")
+                else describe_template(template, q, base)
+                for q in asked
+            )
+        )
     # "is it possible that this user logs in automatically?": a question about a wish no
     # template can hold is answered no, and the wish is reported as not applied
     impossible = [

@@ -40,7 +40,8 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("kernel", re.compile(r"\b(?:kernel|cmdline|command\s*line|boot\s+args)")),
-    ("users", re.compile(r"\b(?:users?|accounts?|logins?|sudo)")),
+    # "who can log in?", "which accounts are there?"
+    ("users", re.compile(r"\b(?:users?|accounts?|logins?|sudo|log\s+in|sign\s+in)")),
     ("boot", re.compile(r"\b(?:boot(?:loader)?|grub|systemd-boot|efi|bios|secure\s*boot|immutab)")),
     (
         "target",

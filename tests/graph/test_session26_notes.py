@@ -28,3 +28,18 @@ def test_the_answer_says_what_was_already_so(tmp_path: Path) -> None:
     assert "Nomodeset is not on the kernel command line." in (flag.message or "")
     message = changed.message or ""
     assert "jq" in message and "Already present" not in message  # nothing stale carried
+
+
+def test_which_base_and_who_logs_in_are_answered_as_asked(tmp_path: Path) -> None:
+    settings = load_settings(data_dir=tmp_path / "data", env={}, provider="builtin")
+    with TemplateAgent(settings) as agent:
+        first = agent.generate("a minimal ubuntu 24.04 raw image, user ops with sudo")
+        base = agent.generate("which template did you start from?", session=first.session)
+        based = agent.generate("what is it based on?", session=first.session)
+        login = agent.generate("who can log in?", session=first.session)
+    started = f"Started from the library template {first.base_template}."
+    assert first.base_template and started in (base.message or "")
+    assert started in (based.message or "")
+    assert base.template == first.template  # a question changes nothing
+    assert "Users: ops" in (login.message or "")
+    assert "Here is a summary" not in (login.message or "")  # the users, not everything
