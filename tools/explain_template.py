@@ -41,7 +41,14 @@ _TOPICS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("kernel", re.compile(r"\b(?:kernel|cmdline|command\s*line|boot\s+args)")),
     # "who can log in?", "which accounts are there?"
-    ("users", re.compile(r"\b(?:users?|accounts?|logins?|sudo|log\s+in|sign\s+in)")),
+    # (how one logs in, "the thing that lets me log in remotely", is a package's question)
+    (
+        "users",
+        re.compile(
+            r"\b(?:users?|accounts?|logins?|sudo)"
+            r"|\bwho\s+(?:can|could|may|will|is\s+able\s+to)\s+(?:log|sign)\s+in\b"
+        ),
+    ),
     ("boot", re.compile(r"\b(?:boot(?:loader)?|grub|systemd-boot|efi|bios|secure\s*boot|immutab)")),
     (
         "target",
