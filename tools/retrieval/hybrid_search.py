@@ -381,6 +381,13 @@ class TemplateSearch:
             else 0.0
         )
         w_sem, w_kw, w_pkg = weights
+        # "ubuntu 24.04 minimal raw with nginx": a plain base asked for, the packages after
+        # it are additions to it, not what the base should already have
+        wanted = (
+            list(purpose.packages)
+            if purpose is not None and purpose.plain
+            else list(classification.packages)
+        )
         results: list[SearchResult] = []
         for id_, i in candidates.items():
             item = corpus[i]
@@ -391,12 +398,8 @@ class TemplateSearch:
                 if raw_scores is not None and best_keyword > 0
                 else 0.0
             )
-            matched_packages = [p for p in classification.packages if package_matches(p, packages)]
-            pkg = (
-                len(matched_packages) / len(classification.packages)
-                if classification.packages
-                else 0.0
-            )
+            matched_packages = [p for p in wanted if package_matches(p, packages)]
+            pkg = len(matched_packages) / len(wanted) if wanted else 0.0
             excluded_by = [
                 term for term in classification.negated if _mentions(term, item, packages)
             ]
