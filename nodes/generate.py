@@ -248,6 +248,8 @@ def make_generate(backend: ChatBackend) -> Any:
             needs=PackageNeeds.for_settings(settings),
             sized=frozenset(sized),
         )
+        # "set the hostname to gw-1" when it is gw-1: met already, said beside the changes
+        notices += [f"Already so: {line}." for line in applied.already]
         draft, fitted = fit_for_composer(applied.text, plan)
         return {
             "draft": draft,

@@ -16,7 +16,7 @@ import oic_ai.tools.applier.ops_system as ops_system
 import oic_ai.tools.applier.ops_target as ops_target
 import oic_ai.tools.applier.ops_values as ops_values
 from oic_ai.tools.applier.comments import settle, tidy
-from oic_ai.tools.applier.editor import Editor, Skip
+from oic_ai.tools.applier.editor import AlreadySo, Editor, Skip
 from oic_ai.tools.applier.sections import Parsed, parse, remember, render
 from oic_ai.tools.applier.yaml_io import clone, loads, normalise, unified_diff
 from oic_ai.tools.edit_plan import EditPlan, SetDiskSize
@@ -57,6 +57,8 @@ class AppliedPlan:
             be applied, each with the reason.
         warnings: the plan's warnings plus the applier's (placeholders to fill in, keys
             to provide).
+        already: one line per operation whose result the template already had (no change,
+            no refusal).
     """
 
     text: str
@@ -64,6 +66,7 @@ class AppliedPlan:
     applied: list[str] = field(default_factory=list)
     not_applied: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    already: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -78,6 +81,8 @@ def apply_op(editor: Editor, op: Any) -> None:
         editor.forget_names()
     try:
         handler(editor, op)
+    except AlreadySo as already:
+        editor.already.append(f"{op.label()}: {already}")
     except Skip as skip:
         editor.not_applied.append(f"not applied: {op.label()}: {skip}")
     finally:
@@ -139,6 +144,7 @@ def apply_plan(
         editor.applied,
         not_applied + editor.not_applied,
         warnings + editor.warnings,
+        editor.already,
     )
 
 

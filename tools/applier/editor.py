@@ -18,6 +18,14 @@ class Skip(Exception):
     """An operation cannot apply; the message says why."""
 
 
+class AlreadySo(Skip):
+    """An operation asks for what the document already has: nothing to do, nothing refused.
+
+    "set the hostname to gw-1" when it is gw-1: the request is met, so it is no refusal;
+    the applier says so beside its changes instead of in ``not_applied``.
+    """
+
+
 class Editor:
     """A document under edit, with the lines that say what was and was not done.
 
@@ -26,6 +34,7 @@ class Editor:
         style: the indentation of the file it came from.
         applied: one plain-language line per change.
         not_applied: one line per operation that could not apply, with the reason.
+        already: one line per operation whose result the document already had.
         warnings: placeholders to fill in, keys to provide.
         pending: new empty containers whose following comment lines need settling.
         needs: which packages need which, so a removal takes its dependents along.
@@ -48,6 +57,7 @@ class Editor:
         self.sized = sized
         self.applied: list[str] = []
         self.not_applied: list[str] = []
+        self.already: list[str] = []
         self.warnings: list[str] = []
         self.pending: list[tuple[Any, Any]] = []
         self._names: dict[int, tuple[CommentedSeq, set[str]]] = {}

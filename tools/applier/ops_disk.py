@@ -17,7 +17,7 @@ from oic_ai.stores.disk_units import format_size, parse_size
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools import partition_layout as layout
 from oic_ai.tools.applier.comments import insert_item, remove, replace_items
-from oic_ai.tools.applier.editor import Editor, Skip
+from oic_ai.tools.applier.editor import AlreadySo, Editor, Skip
 from oic_ai.tools.applier.yaml_values import flow, plain, scalar, seq, show
 from oic_ai.tools.edit_plan import (
     AddPartition,
@@ -130,7 +130,7 @@ def set_disk_size(ed: Editor, op: SetDiskSize) -> None:
     if not isinstance(disk, CommentedMap):
         raise Skip("disk is not a mapping")
     if parse_size(disk.get("size")) == size:
-        raise Skip(f"the disk is already {disk.get('size')}")
+        raise AlreadySo(f"the disk is already {disk.get('size')}")
     parts = partitions(ed)
     shrunk: list[str] = []
     moved: list[str] = []
@@ -414,7 +414,7 @@ def resize_partition(ed: Editor, op: ResizePartition) -> None:
             ed, text, f"partition {layout.partition_label(part, index)} at {op.size.strip()}"
         )
     if not changes:
-        raise Skip("it already has that size")
+        raise AlreadySo("it already has that size")
     notes = _write_spans(ed, changes)
     label = layout.partition_label(part, index)
     ed.applied.append(f"resized partition {label} to {op.size.strip()}: " + "; ".join(notes))
@@ -458,7 +458,7 @@ def set_artifacts(ed: Editor, op: SetArtifacts) -> None:
     ]
     current = disk.get("artifacts")
     if isinstance(current, list) and plain(current) == wanted:
-        raise Skip("the artifacts are already set that way")
+        raise AlreadySo("the artifacts are already set that way")
     items = []
     for spec in wanted:
         node = CommentedMap()

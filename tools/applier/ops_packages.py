@@ -10,7 +10,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.applier.comments import append, remove
-from oic_ai.tools.applier.editor import Editor, Skip
+from oic_ai.tools.applier.editor import AlreadySo, Editor, Skip
 from oic_ai.tools.applier.yaml_values import scalar, seq
 from oic_ai.tools.edit_plan import AddPackages, AddRepository, RemovePackages
 from oic_ai.tools.template_keys import PUBLIC_KEY_PLACEHOLDER
@@ -43,7 +43,7 @@ def add_packages(ed: Editor, op: AddPackages) -> None:
     present = [n for n in names if n in known]
     added = [n for n in names if n not in present]
     if not added:
-        raise Skip("already present")
+        raise AlreadySo("already present")
     packages = ed.sequence(system, "packages", where)
     like = packages[-1] if len(packages) else None
     for name in added:

@@ -7,7 +7,7 @@ from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.applier.comments import append, remove
-from oic_ai.tools.applier.editor import Editor, Skip
+from oic_ai.tools.applier.editor import AlreadySo, Editor, Skip
 from oic_ai.tools.applier.yaml_values import flow, scalar, show
 from oic_ai.tools.edit_plan import AddUser, SetBootloader, SetHostname, SetImmutability, SetKernel
 from oic_ai.tools.template_keys import PASSWORD_PLACEHOLDER, SECURE_BOOT_PATHS
@@ -21,7 +21,7 @@ def set_hostname(ed: Editor, op: SetHostname) -> None:
     system = ed.section("systemConfig")
     old = ed.set_key(system, "hostname", hostname, "systemConfig")
     if old == hostname:
-        raise Skip("the hostname is already set to that")
+        raise AlreadySo("the hostname is already set to that")
     ed.applied.append(f"hostname {show(old) if old is not None else 'unset'} -> {hostname}")
 
 
@@ -65,7 +65,7 @@ def set_kernel(ed: Editor, op: SetKernel) -> None:
             ed.set_key(kernel, "cmdline", " ".join(args), "systemConfig.kernel", quoted=True)
             changes.append("cmdline " + ", ".join(added))
     if not changes:
-        raise Skip("the kernel already has those settings")
+        raise AlreadySo("the kernel already has those settings")
     ed.applied.append("kernel " + "; ".join(changes))
 
 
@@ -92,7 +92,7 @@ def set_bootloader(ed: Editor, op: SetBootloader) -> None:
             bootloader, "provider", op.provider, "systemConfig.bootloader", changes, unset=True
         )
     if not changes:
-        raise Skip("the bootloader is already set that way")
+        raise AlreadySo("the bootloader is already set that way")
     ed.applied.append("bootloader " + ", ".join(changes))
 
 
@@ -123,7 +123,7 @@ def set_immutability(ed: Editor, op: SetImmutability) -> None:
             remove(node, key)
         changes.append("removed the secure boot keys")
     if not changes:
-        raise Skip("immutability is already set that way")
+        raise AlreadySo("immutability is already set that way")
     ed.applied.append("; ".join(changes))
 
 

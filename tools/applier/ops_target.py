@@ -13,7 +13,7 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools import partition_layout as layout
-from oic_ai.tools.applier.editor import Editor, Skip
+from oic_ai.tools.applier.editor import AlreadySo, Editor, Skip
 from oic_ai.tools.applier.ops_disk import DEFAULT_RAW_SIZE, create_disk, partitions
 from oic_ai.tools.applier.yaml_values import show
 from oic_ai.tools.edit_plan import SetImage, SetTarget
@@ -54,7 +54,7 @@ def set_target(ed: Editor, op: SetTarget) -> None:
         if old_arch != op.arch:
             changes.append(f"arch {show(old_arch)} -> {op.arch}")
     if not changes:
-        raise Skip("the target is already set that way")
+        raise AlreadySo("the target is already set that way")
     ed.applied.append("target " + ", ".join(changes))
     if op.arch is not None and old_arch != op.arch:
         _follow_arch(ed, old_arch, op.arch)
@@ -151,7 +151,7 @@ def set_image(ed: Editor, op: SetImage) -> None:
     if op.version is not None:
         ed.update(image, "version", op.version, "image", changes, quoted=True)
     if not changes:
-        raise Skip("the image is already set that way")
+        raise AlreadySo("the image is already set that way")
     ed.applied.append("image " + ", ".join(changes))
     if op.name is not None and followers:
         ed.applied.append(f"{' and '.join(followers)} follow the image name -> {op.name}")

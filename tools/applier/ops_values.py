@@ -13,7 +13,7 @@ from typing import Any
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from oic_ai.tools.applier.comments import append, remove, replace_items
-from oic_ai.tools.applier.editor import Editor, Skip
+from oic_ai.tools.applier.editor import AlreadySo, Editor, Skip
 from oic_ai.tools.applier.yaml_values import plain, scalar, seq, show, to_node
 from oic_ai.tools.edit_plan import DeleteValue, SetMetadata, SetValue
 
@@ -81,7 +81,7 @@ def set_metadata(ed: Editor, op: SetMetadata) -> None:
             ed.set_key(metadata, key, items, "metadata")
         changes.append(key)
     if not changes:
-        raise Skip("the metadata is already set that way")
+        raise AlreadySo("the metadata is already set that way")
     ed.applied.append("metadata " + ", ".join(changes))
 
 
@@ -157,7 +157,7 @@ def set_value(ed: Editor, op: SetValue) -> None:
         node = to_node(value, old)
         if last in container:
             if plain(old) == plain(node) and type(old) is type(node):
-                raise Skip("it already has that value")
+                raise AlreadySo("it already has that value")
             container[last] = node
         else:
             blank = len(parts) == 1 and ed.style.blank_sections
@@ -172,7 +172,7 @@ def set_value(ed: Editor, op: SetValue) -> None:
             index, old = _select(container, last, op.path)
             node = to_node(_coerce(op.value, old, ""), old)
             if plain(old) == plain(node):
-                raise Skip("it already has that value")
+                raise AlreadySo("it already has that value")
             container[index] = node
     shown = show(op.value)
     ed.applied.append(

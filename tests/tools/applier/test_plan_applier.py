@@ -321,10 +321,10 @@ def test_add_packages_skips_names_already_present_and_drops_version_pins() -> No
     ]
 
 
-def test_adding_only_present_packages_is_not_applied_with_the_reason() -> None:
+def test_adding_only_present_packages_is_already_so_with_the_reason() -> None:
     result = apply(SMALL, ep.AddPackages(packages=["vim-tiny"]))
-    assert result.text == SMALL
-    assert result.not_applied == ["not applied: add packages vim-tiny: already present"]
+    assert result.text == SMALL and result.not_applied == []
+    assert result.already == ["add packages vim-tiny: already present"]
 
 
 def test_kernel_packages_go_to_the_kernel_list_created_when_missing() -> None:
@@ -531,8 +531,8 @@ def test_resizing_the_rest_of_disk_partition_gives_it_a_fixed_end() -> None:
     result = apply(SMALL, ep.ResizePartition(partition="data", size="1GiB"))
     assert partitions(result)["data"] == ("4609MiB", "5633MiB")
     same = apply(SMALL, ep.ResizePartition(partition="rootfs", size="4GiB"))
-    assert same.not_applied == [
-        "not applied: resize partition rootfs to 4GiB: it already has that size"
+    assert same.not_applied == [] and same.already == [
+        "resize partition rootfs to 4GiB: it already has that size"
     ]
 
 
@@ -745,7 +745,6 @@ def test_set_by_path_with_selectors_creates_mappings_and_keeps_strings_strings()
         (ep.SetValue(path="image.name.x", value="y"), "image.name is not a mapping"),
         (ep.SetValue(path="a.b[0].c", value="y"), "no such list a.b"),
         (ep.SetValue(path="disk..x", value="y"), "cannot be read"),
-        (ep.SetValue(path="image.name", value="small"), "already has that value"),
         (ep.DeleteValue(path="systemConfig.nothing"), "no such key"),
         (ep.DeleteValue(path="disk.partitions[id=nope]"), "no item with id=nope"),
     ],
@@ -754,6 +753,12 @@ def test_bad_paths_are_refused_and_change_nothing(op: Any, reason: str) -> None:
     result = apply(SMALL, op)
     assert result.text == SMALL
     assert reason in result.not_applied[0], result.not_applied
+
+
+def test_an_operation_the_template_already_meets_is_no_refusal() -> None:
+    result = apply(SMALL, ep.SetValue(path="image.name", value="small"))
+    assert result.text == SMALL and result.not_applied == []
+    assert result.already == ["set image.name: it already has that value"]
 
 
 def test_delete_removes_keys_and_list_items() -> None:
