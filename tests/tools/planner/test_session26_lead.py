@@ -248,3 +248,51 @@ def test_a_turn_that_names_more_for_the_turn_before_does_the_same(
 def test_more_of_the_same_after_no_removal_removes_nothing(earlier: str, said: str) -> None:
     plan = plan_request(said, WITH_TOOLS, mode="refine", earlier=earlier)
     assert not any(o.op == "remove_packages" for o in plan.operations), plan.operations
+
+
+@pytest.mark.parametrize(
+    ("said", "packages"),
+    [
+        ("add docker... on second thought, podman", ["podman"]),
+        ("add vim. oh wait, nano instead", ["nano"]),
+        ("add vim or actually emacs", ["emacs"]),
+        ("add mariadb-server, sorry I meant postgresql", ["postgresql"]),
+        ("install apache2, hmm, rather nginx", ["nginx"]),
+        ("put nginx on it. nah, forget it", []),
+        ("add htop, on second thought, no", []),
+        ("add nginx, no wait, make it caddy", ["caddy"]),  # worked before: still does
+    ],
+)
+def test_a_change_of_mind_in_other_words_keeps_only_the_last(
+    said: str, packages: list[str]
+) -> None:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    added = [p for op in plan.operations if op.op == "add_packages" for p in op.packages]
+    assert added == packages and plan.not_applied == [], (added, plan.not_applied)
+
+
+@pytest.mark.parametrize(
+    ("said", "op", "value"),
+    [
+        ("hostname gw-1, on second thought gw-2", "set_hostname", "gw-2"),
+        ("hostname gw-1 or actually gw-3", "set_hostname", "gw-3"),
+        ("disk 8G, oh wait, 16G", "set_disk_size", "16GiB"),
+    ],
+)
+def test_a_change_of_mind_corrects_a_value(said: str, op: str, value: str) -> None:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    values = [
+        getattr(o, "hostname", None) or getattr(o, "size", None)
+        for o in plan.operations
+        if o.op == op
+    ]
+    assert values == [value], plan.operations
+
+
+@pytest.mark.parametrize(
+    "said", ["on second thought, add htop", "I'd rather have htop", "actually, add htop too"]
+)
+def test_the_words_of_a_change_of_mind_alone_take_nothing_back(said: str) -> None:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    added = [p for op in plan.operations if op.op == "add_packages" for p in op.packages]
+    assert added == ["htop"], plan.operations

@@ -22,7 +22,10 @@ from oic_ai.tools.planner.words import FILLER, KEEP_VERBS, NAMING_VERBS
 
 _TAKE_BACK = re.compile(
     r"\b(?:no\s*,?\s*wait|wait\s*,?\s*no|scratch\s+that|strike\s+that|actually\s*,?\s*no|"
-    r"no\s*,?\s*actually|never\s*mind(?:\s+that)?|forget\s+(?:that|it)|i\s+take\s+that\s+back)\b"
+    r"no\s*,?\s*actually|never\s*mind(?:\s+that)?|forget\s+(?:that|it)|i\s+take\s+that\s+back"
+    # "add docker... on second thought, podman", "add vim. oh wait, nano instead", "add vim
+    # or actually emacs", "add mariadb-server, sorry I meant postgresql"
+    r"|on\s+second\s+thoughts?|oh\s*,?\s*wait|or\s*,?\s*actually|sorry\s*,?\s*i\s+meant)\b"
 )
 
 
@@ -42,7 +45,7 @@ _NO_CORRECTION = re.compile(
 # lab-node": words that correct only when a bare value of the same shape follows them
 # ("actually, add htop too" corrects nothing; "the disk, make it 8 gigs" is no correction)
 _SOFT_CORRECTION = re.compile(
-    rf"(?:{_AFTER_BREAK}[ \t]*(?:actually|sorry|rather)"
+    rf"(?:{_AFTER_BREAK}[ \t]*(?:(?:hmm+|hm+|uh+|um+|erm?|well|oh)[,\s]+)?(?:actually|sorry|rather)"
     r"|(?P<inside>\b(?:i\s+mean|or\s+rather)))\b\s*[,:]?[ \t]*"
     r"(?P<restrict>(?:just|only)\s+)?"
 )
@@ -117,8 +120,9 @@ def rule_take_back(state: PlanState) -> None:
             c for c in clauses if c.end <= match.start() and text.work[c.start : c.end].strip()
         ]
         before += _inside(text, clauses, match.start())
-        # "add jq, well, scratch that": an interjection is no clause to take back
-        before = [c for c in before if not _interjection(c.text)]
+        # "add jq, well, scratch that", "add nginx. nah, forget it": an interjection is no
+        # clause to take back
+        before = [c for c in before if not _interjection(c.text, _OPENING_NO)]
         if not before:
             # "scratch that, ..." first: it refers to the earlier turn. "no wait i wanted
             # slam toolbox": the interjection's "no" negates none of what follows it
