@@ -26,6 +26,7 @@ from oic_ai.stores.conversation_vocabulary import ConversationVocabulary, load_c
 from oic_ai.tools.retrieval.query_classifier import TargetMention, detect_target_spans
 from oic_ai.tools.retrieval.target_mentions import OLD_RELEASE_AFTER
 from oic_ai.tools.undo_reasons import undo_reasons
+from oic_ai.tools.undo_words import joined_aspects
 
 ReferenceKind = Literal["undo", "same"]
 Span = tuple[int, int]
@@ -683,7 +684,7 @@ def undo_names(marker: str) -> list[str]:
     vocabulary = load_conversation()
     if any(not p.names and p.pattern.fullmatch(lowered) for p in vocabulary.undo):
         return []
-    words = re.findall(r"[\w.=/-]+", lowered)
+    words = re.findall(r"[\w.=/-]+", joined_aspects(lowered))
     return [
         w
         for w in words
@@ -692,28 +693,6 @@ def undo_names(marker: str) -> list[str]:
         and w not in vocabulary.object_filler
         and w not in _KIND_OF_CHANGE
     ]
-
-
-_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "couple": 2, "both": 2}
-_LAST_N = re.compile(
-    r"\b(?:last|previous|past)\s+(?:(?P<n>[2-9])|(?P<word>two|three|four|five)|"
-    r"couple(?:\s+of)?)(?:\s+(?:changes|edits|steps|turns|requests|ones|things))?\b"
-    r"|\b(?P<both>both)\s+(?:of\s+)?(?:the\s+)?(?:last\s+)?(?:changes|edits|steps|turns)\b"
-)
-
-
-def undo_count(marker: str) -> int:
-    """How many turns an undo marker takes back: "revert the last two" gives 2, else 0.
-
-    "undo the last three changes", "roll back the previous couple of edits", "undo both
-    changes": the count says how far back; what they changed is not named.
-    """
-    match = _LAST_N.search(marker.lower())
-    if match is None:
-        return 0
-    if match.group("n"):
-        return int(match.group("n"))
-    return _COUNTS[match.group("word") or ("both" if match.group("both") else "couple")]
 
 
 def describes_a_change(marker: str) -> bool:
@@ -753,7 +732,7 @@ def undo_aspects(marker: str) -> list[tuple[str, ...]]:
     """
     aspects = load_conversation().aspects
     found: list[tuple[str, ...]] = []
-    for word in re.findall(r"[\w=-]+", marker.lower()):
+    for word in re.findall(r"[\w=-]+", joined_aspects(marker.lower())):
         keys = aspects.get(word) or aspects.get(word.rstrip("s"))
         if keys and keys not in found:
             found.append(keys)
