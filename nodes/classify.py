@@ -58,6 +58,7 @@ from oic_ai.tools.references import (
     remainder,
     target_clause_spans,
 )
+from oic_ai.tools.release_words import resolve_releases
 from oic_ai.tools.restores import removed_packages, restored_request
 from oic_ai.tools.retrieval.query_classifier import (
     detect_target_spans,
@@ -309,6 +310,7 @@ def route_request(
         rewritten = resolve_ordinals(rewritten, current_template)  # "remove the first user"
         rewritten = resolve_roles(rewritten, images)  # "instead of the web tier"
         rewritten = resolve_turn_values(rewritten, current_template, images)  # "from turn 1"
+        rewritten = resolve_releases(rewritten, current_template)  # "switch it to 26 then"
     route = _route(rewritten, current_template, previous, history)
     if route["intent"] == "retarget" and own_package_list(request, image_count(images)):
         route["reference"]["own_packages"] = True  # "now one for Brightwater, packages: ..."
