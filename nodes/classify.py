@@ -34,6 +34,7 @@ from oic_ai.tools.earlier_images import (
     resolve_roles,
     rest_of,
 )
+from oic_ai.tools.first_template import first_template
 from oic_ai.tools.ordinals import resolve_ordinals, resolve_turn_values
 from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.pointed_items import named_items, resolve_pointed
@@ -293,6 +294,17 @@ def route_request(
     """
     if current_template and (switch := _switched(request, current_template, images)):
         return switch
+    if current_template and (first := first_template(request, images)) is not None:
+        reason = f"goes back to the image's first template ({first.marker})"
+        route = Route(intent="undo", reason=reason, query_type="", targets={})
+        route["reference"] = ReferenceRecord(
+            kind="undo",
+            words=first.marker,
+            remainder=remainder(request, [*first.spans, *keep_rest_spans(request)]),
+            target=target_of(current_template),
+        )
+        route["reference"]["image"] = {"number": first.image, "turn": first.turn, "refusal": ""}
+        return route
     restored = restored_request(request, current_template, history or [])
     # "do I need something to talk MQTT? if so, add whatever is normal": add that something
     rewritten = resolve_if_so(restored) if current_template else restored
