@@ -51,7 +51,6 @@ from oic_ai.tools.questions import TELL_VERBS, Questions, questions_of
 from oic_ai.tools.references import (
     BackTo,
     Reference,
-    bare_removals,
     find_back_to,
     find_back_to_words,
     find_reference,
@@ -88,6 +87,7 @@ from oic_ai.tools.turn_links import (
     only_a_target,
     refused_before,
 )
+from oic_ai.tools.undo_reasons import bare_removals
 
 _QUESTION = re.compile(
     r"^\s*(?:what|which|how|why|does|is|are|show|list|summari[sz]e|explain|describe|recap|"

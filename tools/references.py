@@ -25,7 +25,6 @@ from typing import Literal
 from oic_ai.stores.conversation_vocabulary import ConversationVocabulary, load_conversation
 from oic_ai.tools.retrieval.query_classifier import TargetMention, detect_target_spans
 from oic_ai.tools.retrieval.target_mentions import OLD_RELEASE_AFTER
-from oic_ai.tools.undo_reasons import undo_reasons
 from oic_ai.tools.undo_words import joined_aspects
 
 ReferenceKind = Literal["undo", "same"]
@@ -414,6 +413,7 @@ def find_back_to(request: str) -> BackTo | None:
                     spans=(
                         *_covered(request, (match.start(), os[1]), [], vocabulary),
                         *_said_of(request, mentions),
+                        *_target_undone(request, work, mentions, vocabulary),
                     ),
                 )
             continue
@@ -428,9 +428,36 @@ def find_back_to(request: str) -> BackTo | None:
         return BackTo(
             target=target,
             marker=request[marker[0] : marker[1]],
-            spans=(*_covered(request, marker, [], vocabulary), *_said_of(request, mentions)),
+            spans=(
+                *_covered(request, marker, [], vocabulary),
+                *_said_of(request, mentions),
+                *_target_undone(request, work, mentions, vocabulary),
+            ),
         )
     return None
+
+
+def _target_undone(
+    request: str, work: str, mentions: list[TargetMention], vocabulary: ConversationVocabulary
+) -> list[Span]:
+    """An undo beside "back to the raw disk" that names only the target left ("undo the iso").
+
+    It says the same thing as the "back to": the planner must not read its target as one
+    to move to. An undo that names anything else ("undo the hostname") stays a request.
+    """
+    marker = _undo_marker(work, vocabulary)
+    if marker is None:
+        return []
+    names = [
+        m.span()
+        for m in re.finditer(r"[\w.=/-]+", work[marker[0] : marker[1]])
+        if m.group() in undo_names(request[marker[0] : marker[1]])
+    ]
+    targets = [m.span for m in mentions]
+    inside = all(
+        any(s <= marker[0] + b and marker[0] + e <= t for s, t in targets) for b, e in names
+    )
+    return [marker] if inside else []
 
 
 @dataclass(frozen=True)
@@ -583,36 +610,6 @@ def reference_spans(request: str) -> tuple[Span, ...]:
     """
     found = find_reference(request)
     return found.spans if found else ()
-
-
-# a removal that names only parts, no value: "scrap the hostname and user" beside an undo
-# says what the undo takes back
-_BARE_REMOVAL = re.compile(
-    r"^\s*(?:(?:hmm+|ok(?:ay)?|so|and|actually|yeah)\s*,?\s*)*"
-    r"(?:scrap|drop|remove|lose|ditch|kill|nuke|undo|revert|forget|get\s+rid\s+of)\s+"
-    r"(?P<parts>(?:(?:the|that|those|these|its|my)\s+)?(?:new\s+)?(?:{parts})"
-    r"(?:\s*(?:,|and|&|\+)\s*(?:(?:the|that|those|these)\s+)?(?:new\s+)?(?:{parts}))*)"
-    r"\s*[.,;!?]*\s*$".format(
-        parts=r"host\s*name|hostname|users?|accounts?|partitions?|disk(?:\s+size)?|repos?"
-        r"|repositor(?:y|ies)|kernel\s+(?:options?|params?|parameters?)|image\s+name"
-    ),
-    re.IGNORECASE,
-)
-
-
-_SENTENCE_OR_COMMA = re.compile(r"[.;!?]+(?:\s|$)|,|\s[-\u2013\u2014]\s")
-
-
-def bare_removals(request: str) -> list[Span]:
-    """Clauses that only remove parts by name ("scrap the hostname and user"), no value.
-
-    Beside an undo they say what it takes back, or why (:func:`undo_reasons`): the undo answers.
-    """
-    return [
-        (begin, end)
-        for begin, end in _pieces(request, _SENTENCE_OR_COMMA)
-        if _BARE_REMOVAL.match(request[begin:end])
-    ] + undo_reasons(request)
 
 
 def remainder(request: str, spans: tuple[Span, ...] | list[Span]) -> str:
