@@ -38,7 +38,7 @@ _MARKER = re.compile(
     r"back|return|reset|restore|bring\s+back)"
     r"(?:\s+(?:it|this|everything|the\s+(?:image|template)))?(?:\s+(?:all\s+the\s+way\s+)?to)?"
     r"\s+(?:exactly\s+|precisely\s+|just\s+)?"
-    rf"(?:{_THE_FIRST})\b",
+    rf"(?:{_THE_FIRST})\b(?!\s+of\b)",  # "back to the beginning of the disk" names no template
     re.IGNORECASE,
 )
 # a clause that only says why: "I need the customer's broken state again"

@@ -168,6 +168,7 @@ def test_going_back_to_the_first_template(said: str) -> None:
         "restore the original hostname",
         "go back to the first user",
         "revert the first partition",
+        "move the swap partition back to the beginning of the disk",
     ],
 )
 def test_the_first_thing_that_is_no_template_is_not_gone_back_to(said: str) -> None:
