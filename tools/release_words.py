@@ -29,13 +29,9 @@ _MOVE = (
 _PICK = r"(?:use|take|pick|try|go\s+with|stick\s+with|do|make\s+it|build\s+it\s+on|on)\s+"
 _OPENING = r"^\W*(?:(?:ok(?:ay)?|fine|sure|alright|right|yes|yeah|so|well|hm+|then)\W+)*"
 _NUMBER = r"(?:(?:version|release|v)\s*)?(?P<n>\d{1,2}(?:\.\d{1,2})?)"
-_ENDS = (
-    r"(?=\s*(?:$|[,.;:!?)]|\b(?:then|instead|please|pls|now|and|but|lts|for|too|"
-    r"is\s+fine|works)\b))"
-)
+_ENDS = r"(?=\s*(?:$|[,.;:!?)]|\b(?:then|instead|please|pls|now|and|but|lts|for|too)\b))"
 _BY_NUMBER = re.compile(
-    rf"(?:\b{_MOVE}|\b{_PICK}(?=(?:version|release|v)\s*\d)|{_OPENING}|\b(?:version|release)\s+"
-    rf"(?=\d))(?P<said>{_NUMBER}){_ENDS}",
+    rf"(?:\b{_MOVE}|\b{_PICK}(?=(?:version|release|v)\s*\d)|{_OPENING})(?P<said>{_NUMBER}){_ENDS}",
     re.IGNORECASE,
 )
 # "the newer LTS", "the latest release", "the previous ubuntu version", "newest lts"

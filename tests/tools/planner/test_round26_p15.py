@@ -114,6 +114,8 @@ def test_a_release_of_the_current_os_is_written_as_its_title(said: str, written:
         "the newer nginx version please",
         "go back to the previous one",
         "make it 26",  # a size or a count as much as a release
+        "set the image version 26 please",  # the image's own version
+        "24 is fine",  # after "how big should the disk be?"
     ],
 )
 def test_numbers_and_versions_that_name_no_release_stay(said: str) -> None:
