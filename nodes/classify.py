@@ -34,6 +34,7 @@ from oic_ai.tools.earlier_images import (
     resolve_roles,
     rest_of,
 )
+from oic_ai.tools.first_template import first_template
 from oic_ai.tools.ordinals import resolve_ordinals, resolve_turn_values
 from oic_ai.tools.planner.text import spell_commands
 from oic_ai.tools.pointed_items import named_items, resolve_pointed
@@ -50,7 +51,6 @@ from oic_ai.tools.questions import TELL_VERBS, Questions, questions_of
 from oic_ai.tools.references import (
     BackTo,
     Reference,
-    bare_removals,
     find_back_to,
     find_back_to_words,
     find_reference,
@@ -58,6 +58,7 @@ from oic_ai.tools.references import (
     remainder,
     target_clause_spans,
 )
+from oic_ai.tools.release_words import resolve_releases
 from oic_ai.tools.restores import removed_packages, restored_request
 from oic_ai.tools.retrieval.query_classifier import (
     detect_target_spans,
@@ -86,6 +87,7 @@ from oic_ai.tools.turn_links import (
     only_a_target,
     refused_before,
 )
+from oic_ai.tools.undo_reasons import bare_removals
 
 _QUESTION = re.compile(
     r"^\s*(?:what|which|how|why|does|is|are|show|list|summari[sz]e|explain|describe|recap|"
@@ -292,6 +294,17 @@ def route_request(
     """
     if current_template and (switch := _switched(request, current_template, images)):
         return switch
+    if current_template and (first := first_template(request, images)) is not None:
+        reason = f"goes back to the image's first template ({first.marker})"
+        route = Route(intent="undo", reason=reason, query_type="", targets={})
+        route["reference"] = ReferenceRecord(
+            kind="undo",
+            words=first.marker,
+            remainder=remainder(request, [*first.spans, *keep_rest_spans(request)]),
+            target=target_of(current_template),
+        )
+        route["reference"]["image"] = {"number": first.image, "turn": first.turn, "refusal": ""}
+        return route
     restored = restored_request(request, current_template, history or [])
     # "do I need something to talk MQTT? if so, add whatever is normal": add that something
     rewritten = resolve_if_so(restored) if current_template else restored
@@ -309,6 +322,7 @@ def route_request(
         rewritten = resolve_ordinals(rewritten, current_template)  # "remove the first user"
         rewritten = resolve_roles(rewritten, images)  # "instead of the web tier"
         rewritten = resolve_turn_values(rewritten, current_template, images)  # "from turn 1"
+        rewritten = resolve_releases(rewritten, current_template)  # "switch it to 26 then"
     route = _route(rewritten, current_template, previous, history)
     if route["intent"] == "retarget" and own_package_list(request, image_count(images)):
         route["reference"]["own_packages"] = True  # "now one for Brightwater, packages: ..."

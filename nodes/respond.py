@@ -259,13 +259,16 @@ def _images(state: State, kept: str, turn: int) -> list[ImageTurn]:
     count = image_count(images)
     request = " ".join([state.get("request", ""), str(route.get("carried_request") or "")]).strip()
     restored = [e for e in images if e["template"] == kept]
+    earlier = " ".join(e["request"] for e in images)
     if switched.get("number") and not switched.get("refusal"):
-        number = int(switched["number"])
+        # "customer Quill: like Acme's but on debian 13": from that image, a new one
+        new = count and opens_new_image(request, count, earlier) and switched["number"] < count
+        number = count + 1 if new else int(switched["number"])
     elif route.get("intent") == "undo" and restored:
         number = int(restored[-1]["image"])  # "undo" back over a switch: that image again
     elif count and (
         (route.get("intent") == "create" and state.get("template"))
-        or opens_new_image(request, count)
+        or opens_new_image(request, count, earlier)
     ):
         number = count + 1
     else:

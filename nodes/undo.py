@@ -82,9 +82,9 @@ def _named_part(
     from oic_ai.tools.references import (
         describes_a_change,
         undo_aspects,
-        undo_count,
         undo_names,
     )
+    from oic_ai.tools.undo_words import undo_count
 
     if count := undo_count(marker):
         # "revert the last two": that many turns, each one that asked for a change

@@ -93,8 +93,12 @@ _COUNT_OPENS = re.compile(
     rf"(?:\s*:|\s+(?:{_HEAD})\b)",
     re.IGNORECASE,
 )
-# what an image was made instead of ("instead of the web tier a DB tier"): not its name
-_INSTEAD_OF = re.compile(r"\b(?:instead\s+of|rather\s+than|not)\s+(?:the\s+)?[\w.-]+(?:\s+tier)?")
+# what an image was made instead of ("instead of the web tier a DB tier") or from ("next,
+# Zenith: like Acme but ..."): not its name
+_INSTEAD_OF = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|not|like|same\s+as|based\s+on|copy\s+of)\s+(?:the\s+)?"
+    r"[\w.-]+(?:\s+tier)?"
+)
 
 
 @dataclass(frozen=True)
@@ -158,17 +162,52 @@ def image_count(entries: Sequence[Mapping[str, Any]]) -> int:
     return max((int(e.get("image") or 1) for e in entries), default=0)
 
 
-def opens_new_image(request: str, count: int) -> bool:
+# a party named for the first time, for whom the image is: "Orbis wants the same, but ...",
+# "same for Brightlane", "next, Zenith: like Acme but ...", "customer Quill: like the first"
+_PARTY = r"(?P<name>[A-Z][\w&-]*[a-z][\w&-]*)"
+_LEAD = r"^\W*(?:(?:ok|okay|now|so|and|then|right|alright)\W+)*"
+_NEW_PARTY = (
+    re.compile(
+        rf"{_LEAD}(?:(?:customer|client)\s+)?{_PARTY}\s+(?:also\s+)?(?:wants|needs|gets|"
+        r"would\s+like|asked\s+for|is\s+getting|should\s+get)\s+(?:the\s+)?(?:very\s+)?same\b"
+    ),
+    re.compile(
+        rf"\b(?:the\s+)?same\s+(?:thing\s+|image\s+|setup\s+|one\s+)?for\s+"
+        rf"(?:(?:customer|client)\s+)?{_PARTY}(?![\w.-])(?!\s+\d)"
+    ),
+    re.compile(rf"(?i:{_LEAD}(?:next|customer|client))\s*[,:]?\s*{_PARTY}\s*:"),
+)
+
+
+def _new_party(request: str, earlier: str) -> bool:
+    """True when ``request`` names, as whom it is for, a party no earlier turn named."""
+    for pattern in _NEW_PARTY:
+        found = pattern.search(request)
+        if found is None:
+            continue
+        name = found.group("name")
+        if asked_targets(name)[0] or name.lower() in ("it", "this", "that", "them"):
+            continue  # "same for Debian": a target, not a party
+        if not re.search(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])", earlier.lower()):
+            return True
+    return False
+
+
+def opens_new_image(request: str, count: int, earlier: str | None = None) -> bool:
     """True when ``request`` starts another image after ``count`` ones.
 
     "now one for the other client", "another customer wants exactly this", "next
     customer, a vet clinic", "customer two: same packages", "Second variant adds a web
     tier", "Third: ...". A number opens only the image after the last one ("customer two"
-    after one image); a smaller one points back (:func:`pointed_image`).
+    after one image); a smaller one points back (:func:`pointed_image`). Given the words of
+    the earlier turns (``earlier``), a party named for the first time as whom the image is
+    for opens one too: "Orbis wants the same, but ...", "next, Zenith: like Acme but ...".
     """
     if count < 1:
         return False
     if _OPENS.search(request):
+        return True
+    if earlier is not None and _new_party(request, earlier):
         return True
     for pattern in (_BY_NUMBER, _BY_ORDINAL, _COUNT_OPENS):
         found = pattern.search(request)

@@ -25,7 +25,7 @@ from typing import Literal
 from oic_ai.stores.conversation_vocabulary import ConversationVocabulary, load_conversation
 from oic_ai.tools.retrieval.query_classifier import TargetMention, detect_target_spans
 from oic_ai.tools.retrieval.target_mentions import OLD_RELEASE_AFTER
-from oic_ai.tools.undo_reasons import undo_reasons
+from oic_ai.tools.undo_words import joined_aspects
 
 ReferenceKind = Literal["undo", "same"]
 Span = tuple[int, int]
@@ -413,6 +413,7 @@ def find_back_to(request: str) -> BackTo | None:
                     spans=(
                         *_covered(request, (match.start(), os[1]), [], vocabulary),
                         *_said_of(request, mentions),
+                        *_target_undone(request, work, mentions, vocabulary),
                     ),
                 )
             continue
@@ -427,9 +428,36 @@ def find_back_to(request: str) -> BackTo | None:
         return BackTo(
             target=target,
             marker=request[marker[0] : marker[1]],
-            spans=(*_covered(request, marker, [], vocabulary), *_said_of(request, mentions)),
+            spans=(
+                *_covered(request, marker, [], vocabulary),
+                *_said_of(request, mentions),
+                *_target_undone(request, work, mentions, vocabulary),
+            ),
         )
     return None
+
+
+def _target_undone(
+    request: str, work: str, mentions: list[TargetMention], vocabulary: ConversationVocabulary
+) -> list[Span]:
+    """An undo beside "back to the raw disk" that names only the target left ("undo the iso").
+
+    It says the same thing as the "back to": the planner must not read its target as one
+    to move to. An undo that names anything else ("undo the hostname") stays a request.
+    """
+    marker = _undo_marker(work, vocabulary)
+    if marker is None:
+        return []
+    names = [
+        m.span()
+        for m in re.finditer(r"[\w.=/-]+", work[marker[0] : marker[1]])
+        if m.group() in undo_names(request[marker[0] : marker[1]])
+    ]
+    targets = [m.span for m in mentions]
+    inside = all(
+        any(s <= marker[0] + b and marker[0] + e <= t for s, t in targets) for b, e in names
+    )
+    return [marker] if inside else []
 
 
 @dataclass(frozen=True)
@@ -584,36 +612,6 @@ def reference_spans(request: str) -> tuple[Span, ...]:
     return found.spans if found else ()
 
 
-# a removal that names only parts, no value: "scrap the hostname and user" beside an undo
-# says what the undo takes back
-_BARE_REMOVAL = re.compile(
-    r"^\s*(?:(?:hmm+|ok(?:ay)?|so|and|actually|yeah)\s*,?\s*)*"
-    r"(?:scrap|drop|remove|lose|ditch|kill|nuke|undo|revert|forget|get\s+rid\s+of)\s+"
-    r"(?P<parts>(?:(?:the|that|those|these|its|my)\s+)?(?:new\s+)?(?:{parts})"
-    r"(?:\s*(?:,|and|&|\+)\s*(?:(?:the|that|those|these)\s+)?(?:new\s+)?(?:{parts}))*)"
-    r"\s*[.,;!?]*\s*$".format(
-        parts=r"host\s*name|hostname|users?|accounts?|partitions?|disk(?:\s+size)?|repos?"
-        r"|repositor(?:y|ies)|kernel\s+(?:options?|params?|parameters?)|image\s+name"
-    ),
-    re.IGNORECASE,
-)
-
-
-_SENTENCE_OR_COMMA = re.compile(r"[.;!?]+(?:\s|$)|,|\s[-\u2013\u2014]\s")
-
-
-def bare_removals(request: str) -> list[Span]:
-    """Clauses that only remove parts by name ("scrap the hostname and user"), no value.
-
-    Beside an undo they say what it takes back, or why (:func:`undo_reasons`): the undo answers.
-    """
-    return [
-        (begin, end)
-        for begin, end in _pieces(request, _SENTENCE_OR_COMMA)
-        if _BARE_REMOVAL.match(request[begin:end])
-    ] + undo_reasons(request)
-
-
 def remainder(request: str, spans: tuple[Span, ...] | list[Span]) -> str:
     """``request`` without ``spans``: what is left for the planner ("" when only filler is).
 
@@ -683,7 +681,7 @@ def undo_names(marker: str) -> list[str]:
     vocabulary = load_conversation()
     if any(not p.names and p.pattern.fullmatch(lowered) for p in vocabulary.undo):
         return []
-    words = re.findall(r"[\w.=/-]+", lowered)
+    words = re.findall(r"[\w.=/-]+", joined_aspects(lowered))
     return [
         w
         for w in words
@@ -692,28 +690,6 @@ def undo_names(marker: str) -> list[str]:
         and w not in vocabulary.object_filler
         and w not in _KIND_OF_CHANGE
     ]
-
-
-_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "couple": 2, "both": 2}
-_LAST_N = re.compile(
-    r"\b(?:last|previous|past)\s+(?:(?P<n>[2-9])|(?P<word>two|three|four|five)|"
-    r"couple(?:\s+of)?)(?:\s+(?:changes|edits|steps|turns|requests|ones|things))?\b"
-    r"|\b(?P<both>both)\s+(?:of\s+)?(?:the\s+)?(?:last\s+)?(?:changes|edits|steps|turns)\b"
-)
-
-
-def undo_count(marker: str) -> int:
-    """How many turns an undo marker takes back: "revert the last two" gives 2, else 0.
-
-    "undo the last three changes", "roll back the previous couple of edits", "undo both
-    changes": the count says how far back; what they changed is not named.
-    """
-    match = _LAST_N.search(marker.lower())
-    if match is None:
-        return 0
-    if match.group("n"):
-        return int(match.group("n"))
-    return _COUNTS[match.group("word") or ("both" if match.group("both") else "couple")]
 
 
 def describes_a_change(marker: str) -> bool:
@@ -753,7 +729,7 @@ def undo_aspects(marker: str) -> list[tuple[str, ...]]:
     """
     aspects = load_conversation().aspects
     found: list[tuple[str, ...]] = []
-    for word in re.findall(r"[\w=-]+", marker.lower()):
+    for word in re.findall(r"[\w=-]+", joined_aspects(marker.lower())):
         keys = aspects.get(word) or aspects.get(word.rstrip("s"))
         if keys and keys not in found:
             found.append(keys)

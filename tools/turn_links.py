@@ -49,7 +49,8 @@ def refused_before(reference: Reference | None, previous: Mapping[str, Any] | No
     taken back is the refused one, which changed nothing. An undo that names a part, a
     count or a target ("undo the hostname", "the last two changes") reaches past it.
     """
-    from oic_ai.tools.references import before_target, undo_count, undo_names
+    from oic_ai.tools.references import before_target, undo_names
+    from oic_ai.tools.undo_words import undo_count
 
     if reference is None or previous is None or previous.get("intent") != "unsupported":
         return None

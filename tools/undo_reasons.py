@@ -38,3 +38,35 @@ def undo_reasons(request: str) -> list[Span]:
         if tail is not None:
             found.append((clause.start() + tail.start(), clause.end()))
     return found
+
+
+# a removal that names only parts, no value: "scrap the hostname and user" beside an undo
+# says what the undo takes back
+_BARE_REMOVAL = re.compile(
+    r"^\s*(?:(?:hmm+|ok(?:ay)?|so|and|actually|yeah)\s*,?\s*)*"
+    r"(?:scrap|drop|remove|lose|ditch|kill|nuke|undo|revert|forget|get\s+rid\s+of)\s+"
+    r"(?P<parts>(?:(?:the|that|those|these|its|my)\s+)?(?:new\s+)?(?:{parts})"
+    r"(?:\s*(?:,|and|&|\+)\s*(?:(?:the|that|those|these)\s+)?(?:new\s+)?(?:{parts}))*)"
+    r"\s*[.,;!?]*\s*$".format(
+        parts=r"host\s*name|hostname|users?|accounts?|partitions?|disk(?:\s+size)?|repos?"
+        r"|repositor(?:y|ies)|kernel\s+(?:options?|params?|parameters?)|image\s+name"
+    ),
+    re.IGNORECASE,
+)
+
+
+_SENTENCE_OR_COMMA = re.compile(r"[.;!?]+(?:\s|$)|,|\s[-\u2013\u2014]\s")
+
+
+def bare_removals(request: str) -> list[Span]:
+    """Clauses that only remove parts by name ("scrap the hostname and user"), no value.
+
+    Beside an undo they say what it takes back, or why (:func:`undo_reasons`): the undo answers.
+    """
+    found, start = [], 0
+    for cut in [*_SENTENCE_OR_COMMA.finditer(request), None]:
+        end = cut.start() if cut else len(request)
+        if end > start and _BARE_REMOVAL.match(request[start:end]):
+            found.append((start, end))
+        start = cut.end() if cut else end
+    return found + undo_reasons(request)

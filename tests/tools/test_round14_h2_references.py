@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from oic_ai.tools.references import find_reference, remainder, undo_count, undo_names
+from oic_ai.tools.references import find_reference, remainder, undo_names
+from oic_ai.tools.undo_words import undo_count
 
 
 @pytest.mark.parametrize(

@@ -19,8 +19,7 @@ from oic_ai.tools.applier import apply_plan
 from oic_ai.tools.edit_plan import EditPlan, SetValue
 from oic_ai.tools.ordinals import resolve_turn_values
 from oic_ai.tools.planner import plan_request
-from oic_ai.tools.references import bare_removals
-from oic_ai.tools.undo_reasons import undo_reasons
+from oic_ai.tools.undo_reasons import bare_removals, undo_reasons
 from tests.tools.planner.helpers import plan_after, plan_on, template_text, users
 
 UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"

@@ -19,7 +19,7 @@ from oic_ai.tools.planner.rules.user_words import NOT_PRE_NAMES
 from oic_ai.tools.planner.state import PlanState
 
 _USER_NAME = r"[a-z_][a-z0-9_-]*"
-_MOUNT = r"/[\w./-]*"
+_MOUNT = r"/(?:[\w/-]|\.(?=[\w/-]))*"  # a dot inside, not the sentence's end
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,8 @@ _KINDS = (
 )
 
 _SAME = (
-    r"(?:\s*[,;]?\s*(?:with\s+)?(?:the\s+)?same\s+(?:settings|options|rights|groups|setup|"
-    r"config(?:uration)?|everything)|\s*[,;]?\s*(?:and\s+)?keep\s+(?:everything|the\s+rest|"
+    r"(?:\s*[,;.]?\s*(?:with\s+)?(?:the\s+)?same\s+(?:settings|options|rights|groups|setup|"
+    r"config(?:uration)?|everything|size|file\s*system|fs)(?![\w-])|\s*[,;]?\s*(?:and\s+)?keep\s+(?:everything|the\s+rest|"
     r"(?:its|his|her|their)\s+settings)(?:\s+else)?(?:\s+(?:the\s+same|as\s+it\s+is))?)?"
 )
 
@@ -109,6 +109,11 @@ def _patterns(kind: _Kind) -> list[re.Pattern[str]]:
         rf"\b{new}\s+(?:instead\s+of|rather\s+than)\s+{old}\s+(?:for|as)\s+{the}{which}{noun}",
         # "user hub instead of pi", "a partition /srv instead of /data"
         rf"\b(?:an?\s+)?{the}{noun}\s+{new}\s+(?:instead\s+of|rather\s+than)\s+{old}",
+        # what an entry is, corrected: "their admin is bladmin instead of nwadmin", "it was
+        # /data not /var/log", "the log volume should be /srv, not /data" (the old name is
+        # an entry the template has; the words before the verb only say which role)
+        rf"(?:^|(?<=[\s,;:(]))(?:is|was|'s|be|been|becomes|now)\s+{new}\s*,?\s+"
+        rf"(?:and\s+)?(?:not|instead\s+of|rather\s+than|in\s+place\s+of)\s+{old}(?![\w/-])",
     ]
     return [re.compile(form + _SAME) for form in forms]
 
