@@ -124,7 +124,11 @@ def _legacy_thing(text: RequestText, match: re.Match[str]) -> bool:
 
 
 # what stands before the thing a change replaces: "systemd-boot instead of grub"
-_REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|replacing)\s+(?:the\s+)?$")
+_REPLACED = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|replacing)\s+(?:the\s+)?$"
+    # "legacy BIOS mode with grub, not UEFI", "bios boot, no efi": the one said against
+    r"|(?:\b(?:not|no|never)|n't)\s+(?:the\s+|an?\s+)?$"
+)
 
 
 def rule_bootloader(state: PlanState) -> None:
