@@ -131,6 +131,11 @@ _ABOUT_IT = frozenset("this it that these those".split())
 _WHAT_IT_DOES = frozenset("boot run work fit start handle cope".split())
 # what a question asks of something it names, as its last word: "will the layout change?"
 _WHETHER_IT_CHANGES = frozenset("change changes differ stay same remain grow shrink matter".split())
+# what a comparison asks after "would X be": "better", "smaller", "a better fit"
+_COMPARATIVES = frozenset(
+    "better worse smaller bigger larger faster slower lighter heavier simpler easier safer "
+    "preferable".split()
+)
 # words that make a modal question about something other than the template: "would a
 # smaller base be ...?", "can one template give ...?" (not "can you ...", "can it ...")
 _GENERIC_SUBJECT = frozenset("one a an any each every single".split())
@@ -233,6 +238,18 @@ def is_question_part(text: str, *, asked: bool) -> bool:
         return True  # "the cmdline looks like what now?": the question word kept in place
     if first in _MODALS and len(words) > 2 and _about_another_subject(text, words[1]):
         return True  # "would Debian be smaller?", "can one template give both?"
+    if (
+        first in _MODALS
+        and words[1] not in ("you", "u", "we", "i")
+        and "be" in words[2:6]
+        and (_COMPARATIVES & set(words) or "than" in words)
+    ):
+        return True  # "would the initrd image type be better than the ISO?": a comparison
+    if first == "for" and (
+        at := next((i for i in range(2, min(len(words), 8)) if words[i] in inverted), 0)
+    ):
+        # "for PXE netbooting would the initrd be better?": who the question is for, first
+        return is_question_part(" ".join(words[at:]), asked=True)
     if first == "will" and len(words) > 3 and words[1] not in ("you", "u") and "be" in words[2:4]:
         return True  # "will those be enabled in the image?", "will chrony be running?"
     if first in ("will", "would") and len(words) > 2 and words[-1] in _WHETHER_IT_CHANGES:

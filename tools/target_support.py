@@ -48,6 +48,13 @@ _SERVED = re.compile(
     r"shares?|file\s+shares?|hosts?\s+on|machines\s+on\s+the)"
 )
 
+# a system put beside the image, not asked to be it: "windows 11 alongside it for dual
+# boot" (the planner reports it), "dual-boot with windows"
+_BESIDE = re.compile(
+    r"(?:\s*\d+)?\s+(?:(?:as\s+well\s+|too\s+)?(?:alongside|beside|next\s+to)"
+    r"|side\s+by\s+side)\b"
+)
+_BESIDE_BEFORE = re.compile(r"\bdual[\s-]?boot(?:ing|ed)?\s+(?:with\s+|into\s+)?$")
 
 # words right before a target mention that set it aside: "forget arm", "not the ISO",
 # "skip the iso", "never mind the installer"
@@ -149,6 +156,8 @@ def find_unsupported(request: str) -> UnsupportedRequest | None:
             before = work[max(0, match.start() - 60) : match.start()]
             if _LEFT_BEHIND.search(before) or _SERVED.match(work, match.end()):
                 continue
+            if _BESIDE.match(work, match.end()) or _BESIDE_BEFORE.search(before):
+                continue  # "windows 11 alongside it for dual boot": beside the image
             if set_aside(work, match.start()):
                 continue  # "ok forget armv7. back to arm64": set aside, not asked for
             if _REPOSITORY_FIELD.search(before) or _LINEAGE.match(work, match.end()):

@@ -47,6 +47,7 @@ from oic_ai.tools.planner.heads import (
     checks_item,
     head_clause,
     introduces_applied,
+    tells_what_it_does,
 )
 from oic_ai.tools.planner.languages import foreign_remark
 from oic_ai.tools.planner.lexicon import is_english
@@ -519,16 +520,15 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         (reading.why.startswith("wish") and refuses_a_kind(item)) or no_kind(item, known)
     ):
         # "remove cloud-init. we don't want anything pulling config from the network", "drop
-        # vim. no editors on a jump box": a refusal of a kind of thing, said after the
-        # request removed something, says why
+        # vim. no editors on a jump box": a refusal of a kind of thing after a removal
         return Reading("context", "why the request removed something")
     if reading.why.startswith(("wish", "imperative")) and machine_role(clause.text):
         return Reading("context", "what the machine is to become")  # "turn it into a NAS"
     if reading.why.startswith("wish") and names_parts_of(item.tokens, [*state.add]):
         return Reading("context", "describes a package this request changed")  # "the runtime"
-    if reading.why.startswith(("package", "unknown word")) and _only_changed_names(state, item):
-        # "put vim and tmux on it, techs live in tmux": the name was read in this request
-        # already; said again, it tells why
+    if reading.why.startswith(("package", "unknown word")) and (
+        _only_changed_names(state, item) or tells_what_it_does(state, item)
+    ):  # "put vim and tmux on it, techs live in tmux": named again, it tells why
         return Reading("context", "names only packages this request changed")
     if (
         reading.why.startswith(("unknown word", "names no change"))

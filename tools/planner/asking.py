@@ -111,6 +111,7 @@ _WISH_PAIRS = (
     ("could", "you"),
     ("would", "you"),
     ("will", "you"),
+    *((modal, "u") for modal in ("can", "could", "would", "will")),  # chat: "can u add it"
     ("can", "we"),
     ("could", "we"),
     ("can", "i"),

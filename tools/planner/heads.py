@@ -237,3 +237,17 @@ def _checks_header(line: str) -> bool:
     if not (header.endswith(":") or header.startswith("#")):
         return False
     return bool(set(re.findall(r"[a-z]+", header.lower())) & _CHECK_WORDS)
+
+
+def tells_what_it_does(state: PlanState, item: Unread) -> bool:
+    """True for a subject and its present verb whose only packages are ones the image has.
+
+    "LoRa concentrator on SPI forwards readings to a local mosquitto broker": what the
+    machine does, naming a package the template has (or the request added); nothing is
+    lost by reading it as context. A package it does not have keeps the clause reported.
+    """
+    from oic_ai.tools.planner.asking import states
+
+    had = {*state.add, *state.present, *state.facts.packages}
+    named = [t.text for t in item.meaningful if known(state, t.text, upstream=False)]
+    return bool(named) and set(named) <= had and bool(states(item.clause.text))

@@ -54,7 +54,8 @@ def test_every_clause_gets_one_outcome_and_only_misses_are_reported() -> None:
     ]
     assert result.clauses[1].operations == ["packages"]
     assert len(result.not_applied) == 1
-    assert "'set the time zone to Asia/Tokyo' — the timezone" in result.not_applied[0]
+    # (read by the timezone label's words: the clause is quoted whole, "and" included)
+    assert "set the time zone to Asia/Tokyo' — the timezone" in result.not_applied[0]
     assert "earlier turn" in result.summary  # the reference is named, not dropped
 
 

@@ -124,7 +124,11 @@ def _legacy_thing(text: RequestText, match: re.Match[str]) -> bool:
 
 
 # what stands before the thing a change replaces: "systemd-boot instead of grub"
-_REPLACED = re.compile(r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|replacing)\s+(?:the\s+)?$")
+_REPLACED = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|in\s+place\s+of|replacing)\s+(?:the\s+)?$"
+    # "legacy BIOS mode with grub, not UEFI", "bios boot, no efi": the one said against
+    r"|(?:\b(?:not|no|never)|n't)\s+(?:the\s+|an?\s+)?$"
+)
 
 
 def rule_bootloader(state: PlanState) -> None:
@@ -186,7 +190,11 @@ IMMUTABLE = re.compile(
     # "a root filesystem nobody can change", "an unchangeable OS"
     rf"|(?:the\s+)?{_SYSTEM}\s+(?:to\s+)?(?:(?:must|should|shall|has\s+to|needs?\s+to|will)\s+)?"
     rf"(?:be\s+|is\s+|stays?\s+|remains?\s+)?{_UNCHANGEABLE}{_AT_RUNTIME}"
-    rf"|{_UNCHANGEABLE}\s+(?:the\s+)?{_SYSTEM}{_AT_RUNTIME})\b"
+    rf"|{_UNCHANGEABLE}\s+(?:the\s+)?{_SYSTEM}{_AT_RUNTIME}"
+    # nobody allowed to change it: "nobody should be able to change the system disk"
+    r"|(?:nobody|no\s+one|no-one)\s+(?:(?:should|must|shall|will|can|may)\s+)?(?:be\s+able\s+to\s+)?"
+    rf"(?:change|modify|alter|write\s+to|tamper\s+with)\s+(?:the\s+)?{_SYSTEM}"
+    r"(?:\s+(?:disk|drive|partition|volume|files?))?)\b"
 )
 # "sb" is secure boot only next to its keys: "drop the sb keys", "the SB certs"
 _SECURE_BOOT = re.compile(

@@ -446,6 +446,11 @@ def _apply(state: PlanState, ask: _Ask) -> None:
         and not _VIRTUAL.match(device)  # "console=tty0" moves no serial console
     ):
         replaced = (serial[0][0], serial[0][2])  # "the serial console should be ttyS1"
+    elif device not in by_device and not ask.adding and not ask.source:
+        # "serial console is ttyS1" on a line with ttyAMA0 and ttyS0: the one of its kind
+        kind = [c for c in serial if _kind(c[1]) == _kind(device) and not _VIRTUAL.match(device)]
+        if len(kind) == 1:
+            replaced = (kind[0][0], kind[0][2])
     if device in by_device and replaced is not None and by_device[device][0] != replaced[0]:
         del args[replaced[0]]  # the new device is there already: drop the old one
         replaced = None
@@ -474,6 +479,11 @@ def _apply(state: PlanState, ask: _Ask) -> None:
         state.warn(f"no speed was given for the {device} console; used {speed} baud")
     args.append(f"console={device},{speed}")
     state.cmdline = " ".join(args)
+
+
+def _kind(device: str) -> str:
+    """A console device's kind, its name without the number ("ttyS", "ttyAMA", "hvc")."""
+    return device.rstrip("0123456789").lower()
 
 
 def _speed_of(options: str) -> str:

@@ -105,6 +105,13 @@ _OPENING = re.compile(
 )
 
 
+# a placeholder the user (not the machine) gets: "so I have something to look at", "so
+# that we've got something to play with"
+_HAVING_IT = re.compile(
+    r"\bso\s+(?:that\s+)?(?:i|we|you|they)(?:['’](?:ve|ll))?\s+(?:(?:can|will)\s+)?"
+    r"(?:have|got|get)\s+$",
+    re.IGNORECASE,
+)
 # a relative clause that says only that someone uses it, not what for
 _ONLY_USE = re.compile(
     r"(?:(?:[\w'-]+\s+){0,3}?(?:can|could|will|would|may|should)\s+)?(?:use|run|have|get|try|do)"
@@ -155,6 +162,11 @@ def read_described(state: PlanState) -> list[Described]:
         what = _resolved(state, what, match.start())
         described = " ".join(filter(None, (what, match.group("aside"))))
         capability, nearest = pick(state.catalog, described)
+        if capability is None and _HAVING_IT.search(before):
+            # "start me a minimal image so I have something to look at": what the user
+            # gets out of the request, no package; a capability it names is still added
+            state.text.consume(match.start(), end, "context")
+            continue
         found.append(Described(match.start(), end, capability, _advice(nearest)))
     for match in state.text.matches(_DOES):
         if any(f.start < match.end() and match.start() < f.end for f in found):

@@ -171,6 +171,29 @@ def rule_disk_size(state: PlanState) -> None:
         size = int(current * factor)
         state.text.consume(*match.span())
         set_disk_size(state, match.span(), size, format_size(size), absolute=False)
+    _size_said_before(state)
+
+
+# a size pointed back at: "the SD cards are 8 gigabytes, so make the image that size"
+_THAT_SIZE = re.compile(
+    r"\b(?:make|set|build|size|cut|fit)\s+(?:the\s+)?(?:image|disk|drive|it)\s+(?:to\s+)?"
+    r"(?:(?:that|this|the\s+same)\s+size|(?:that|as)\s+(?:big|large))\b"
+)
+
+_OF_A_PART = re.compile(r"(?:(?<![\w.~-])/[\w./-]*|\bpartition|\bswap)[^.;!?\n]*$")
+
+
+def _size_said_before(state: PlanState) -> None:
+    """Set the disk to the size said before "make the image that size", in its request."""
+    for match in state.text.matches(_THAT_SIZE):
+        said = list(re.finditer(SIZE, state.text.work[: match.start()]))
+        if not said or _OF_A_PART.search(state.text.work, 0, said[-1].start()):
+            # "make it that size" of a size said in another turn, or of a partition's
+            continue
+        asked = request_size(state, said[-1].span())
+        state.text.consume(*said[-1].span(), "context")
+        state.text.consume(*match.span())
+        set_disk_size(state, match.span(), asked.bytes, asked.text)
 
 
 # the size's number said again without its unit: "around 8 gigs should be plenty, make it

@@ -62,10 +62,10 @@ _CMDLINE_INLINE = re.compile(
     rf"|\b(?:kernel|boot)\s+(?:params?|parameters?|options?|args?|arguments?|flags?)\s+"
     rf"(?P<args2>{_KEY}={_VALUE}(?:(?:\s*,\s*|\s+(?:and\s+)?){_KEY}={_VALUE})*)"
 )
-# "loglevel 3", "panic 30": a key that takes a value, and the value, without "="
+# "loglevel 3", "panic 30", "loglevel down to 3": a key that takes a value, and the value
 _KEY_VALUE_WORDS = re.compile(
     r"(?:\b(?:the\s+)?(?:kernel|boot)\s+(?:option|param|parameter|arg|argument)\s+)?"
-    r"(?<![\w.=-])(?P<key>[a-z_][a-z0-9_.]*)\s+(?:(?:to|of|at|should\s+be|=)\s*)?"
+    r"(?<![\w.=-])(?P<key>[a-z_][a-z0-9_.]*)\s+(?:(?:(?:down|up|back)\s+to|to|of|at|should\s+be|=)\s*)?"
     r"(?P<value>\d{1,6}|off|on(?!\s+(?:the|a|an|this|that|its|our|my|kernel|cmdline|boot)\b))"
     r"(?=$|[\s,;.\x1f)])(?!\s*(?:gb|gib|mb|mib|tb|%|baud))"
 )

@@ -84,9 +84,23 @@ def _keep_the_last(state: PlanState) -> None:
     for indexes in keys.values():
         if len(indexes) < 2:
             continue
-        at = {i: said.rfind(state.append_cmdline[i].lower()) for i in indexes}
+        at = {i: _said_at(said, state.append_cmdline[i].lower()) for i in indexes}
         last = max(indexes, key=lambda i: (at[i], i))
         dropped |= {i for i in indexes if i != last}
     if dropped:
         kept = [a for i, a in enumerate(state.append_cmdline) if i not in dropped]
         state.append_cmdline[:] = kept
+
+
+def _said_at(said: str, arg: str) -> int:
+    """Where ``arg`` was said last: as written, or its key said in words ("loglevel 3").
+
+    "the pasted cmdline has loglevel=7 ... quiet loglevel down to 3": the value said in
+    words after the pasted one is the later one.
+    """
+    at = said.rfind(arg)
+    if at >= 0:
+        return at
+    key = arg.split("=", 1)[0]
+    worded = [m.start() for m in re.finditer(rf"(?<![\w.-]){re.escape(key)}(?![\w.=-])", said)]
+    return worded[-1] if worded else -1

@@ -783,10 +783,14 @@ def _resolve_item(state: PlanState, item: Item) -> None:
             state.use_case_words += [(t.start, t.text) for t in item.tokens]
             state.text.consume(*item.span, "base")
             return
-        # "also the robot has a camera": "also" joins a remark, it asks for no use case
-        if suggestions and item.mode == "add" and item.verb != "also":
+        # "also the robot has a camera": "also" joins a remark, it asks for no use case;
+        # "Brightlane runs openstack": what a customer or site runs, said as a fact
+        if suggestions and item.mode == "add" and item.verb not in _SAID_OF_A_PLACE:
             state.reject(
                 *item.span,
                 "names a use case, not packages; ask for capabilities such as "
                 + ", ".join(suggestions),
             )
+
+
+_SAID_OF_A_PLACE = frozenset("also runs run ran uses use used".split())

@@ -139,14 +139,16 @@ class _Ask:
 # a file system served over the network: "from the NFS server 10.2.0.4", "an SMB share",
 # "nas:/export/data"
 _NETWORK_MOUNT = re.compile(
-    r"\b(?:nfs(?:v?[34])?|cifs|smb|samba|sshfs|glusterfs|ceph(?:fs)?)\b"
+    r"\b(?:nfs(?:v?[34])?|cifs|smb|samba|sshfs|glusterfs|ceph(?:fs)?"
+    # the cluster file systems of HPC sites: "mount our lustre fs at /lustre"
+    r"|lustre|beegfs|gpfs|orangefs|moosefs|cvmfs)\b"
     r"|\bfrom\s+(?:the\s+)?(?:file\s*server|nas|share|server)\b"
     r"|\b[a-z0-9][\w.-]*:/(?!/)[\w/.-]+"  # "nas01:/export/data" (a URL's "://" is not)
 )
 _NETWORK_REASON = (
-    "a network file system (NFS, SMB) is mounted by the running system (fstab, a systemd "
-    "mount unit or cloud-init), not laid out on the image's disk; the template can add the "
-    "client package (nfs-common or nfs-utils)"
+    "a network file system (NFS, SMB, Lustre) is mounted by the running system (fstab, a "
+    "systemd mount unit or cloud-init), not laid out on the image's disk; the template can "
+    "add the client package (nfs-common or nfs-utils)"
 )
 
 
