@@ -166,7 +166,7 @@ FILLER = (
             "port rebase retarget convert turn target targeting go going do does everything leave "
             "than free other keep keeping again anyway say maybe perhaps probably roughly around "
             "approximately that's it's there's here's what's units unit binary decimal anymore "
-            "here there either produce output emit installed included present available normal "
+            "here there either produce output emit installed added included present available normal "
             "regular ordinary usual plain list oh ah hmm hm um uh lol haha btw fyi nvm tbh asap "
             "imo imho afaik iirc idk e.g e.g. eg i.e i.e. ie etc etc. vs up they their he she his "
             "her gigabytes gigabyte gibibytes gibibyte megabytes megabyte mebibytes mebibyte "

@@ -77,6 +77,7 @@ from oic_ai.tools.planner.rules.package_items import (
     split_slashed,
     suffix_sibling,
 )
+from oic_ai.tools.planner.rules.package_moves import moved_on
 from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
     SOFTWARE_NOUNS,
@@ -172,6 +173,7 @@ def rule_packages(state: PlanState) -> None:
     shorthand_updates(state, _resolve_item)  # "pkgs += jq,curl", "s/nano/vim/"
     conditional_removals(state, _resolve_item)  # "if X is in there, remove it"
     switched_to(state, _resolve_item)  # "we're switching to the ipsec stack (strongswan)"
+    moved_on(state, _resolve_item)  # "zenith dropped apache, they're on nginx now"
     _described(state)
     read_name_parts(state)  # "the nginx plugin for certbot": python3-certbot-nginx
     said_of(state, _resolve_item)
