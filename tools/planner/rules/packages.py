@@ -26,7 +26,11 @@ from oic_ai.tools.planner.rules.capability_words import (
 from oic_ai.tools.planner.rules.capability_words import object_first
 from oic_ai.tools.planner.rules.described import read_described
 from oic_ai.tools.planner.rules.kernel_images import KERNEL_NAME, kernel_set_to
-from oic_ai.tools.planner.rules.name_parts import read_name_parts
+from oic_ai.tools.planner.rules.name_parts import (
+    apply_head_parts,
+    parts_of_a_head,
+    read_name_parts,
+)
 from oic_ai.tools.planner.rules.package_apply import (
     COUNTS,
     add_packages,
@@ -182,6 +186,7 @@ def rule_packages(state: PlanState) -> None:
     written_languages(state)  # "students write Python and a bit of C"
     picks = _picked(state)
     siblings = shared_noun_siblings(state)  # "X plus the good and bad plugins"
+    parts = parts_of_a_head(state)  # "nginx with the rtmp module": libnginx-mod-rtmp
     kept = keeps(state)
     previous_took = False
     took_any = False
@@ -321,6 +326,7 @@ def rule_packages(state: PlanState) -> None:
         else:
             previous_took = False
     apply_shared_noun_siblings(state, siblings)
+    apply_head_parts(state, parts)
     prefer_picks(state, picks)
     final_intent(state)
     products_of_added(state)  # "want InfluxDB ... install influxdb2": read by the package
