@@ -13,6 +13,7 @@ import re
 
 from oic_ai.tools.planner.rules.package_conditions import Resolve
 from oic_ai.tools.planner.rules.package_items import only_known
+from oic_ai.tools.planner.rules.package_known import known
 from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token, tokenize
 from oic_ai.tools.planner.words import FILLER
@@ -62,3 +63,18 @@ def moved_on(state: PlanState, resolve: Resolve) -> None:
         resolve(state, Item("add", come, "switch"))
         for match in (dropped, now_on):
             state.text.consume(match.start(), match.end(), "context")
+
+
+def part_of_named(state: PlanState, piece: Item, given: list[str]) -> bool:
+    """Take ``piece`` when it is one unknown word that is a part of a name just ``given``.
+
+    "kea dhcp4": "kea" gave kea-dhcp4-server, and "dhcp4", which no index knows, is a part
+    of that name, said with it, not another package.
+    """
+    parts = {part for name in given for part in name.split("-")}
+    if len(piece.tokens) != 1 or piece.tokens[0].text not in parts:
+        return False
+    if known(state, state.text.raw(*piece.span)):
+        return False
+    state.text.consume(*piece.span)
+    return True

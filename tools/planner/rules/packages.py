@@ -26,11 +26,7 @@ from oic_ai.tools.planner.rules.capability_words import (
 from oic_ai.tools.planner.rules.capability_words import object_first
 from oic_ai.tools.planner.rules.described import read_described
 from oic_ai.tools.planner.rules.kernel_images import KERNEL_NAME, kernel_set_to
-from oic_ai.tools.planner.rules.name_parts import (
-    apply_head_parts,
-    parts_of_a_head,
-    read_name_parts,
-)
+from oic_ai.tools.planner.rules.name_parts import apply_head_parts, parts_of_a_head, read_name_parts
 from oic_ai.tools.planner.rules.package_apply import (
     COUNTS,
     add_packages,
@@ -81,7 +77,7 @@ from oic_ai.tools.planner.rules.package_items import (
     split_slashed,
     suffix_sibling,
 )
-from oic_ai.tools.planner.rules.package_moves import moved_on
+from oic_ai.tools.planner.rules.package_moves import moved_on, part_of_named
 from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
     SOFTWARE_NOUNS,
@@ -475,8 +471,12 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
     pieces = _pieces(state, trimmed)
     listed = _listed_ambiguous(state, trimmed) if len(pieces) > 1 else []
     took = 0
+    added = len(state.add)  # the names the pieces give
     for piece in pieces:
         before = len(state.text.claims)
+        if part_of_named(state, piece, state.add[added:]):  # "kea dhcp4": kea-dhcp4-server
+            took += 1
+            continue
         if len(piece.tokens) == 1 and piece.tokens[0] in listed:
             apply_names(state, piece, piece.words[0], [piece.words[0]])
         else:
