@@ -46,7 +46,7 @@ def rule_kernel_pointed(state: PlanState) -> None:
 
 
 def _kept(state: PlanState) -> None:
-    """ "..., keep the hugepage stuff": options of the kernel line that stay ask nothing.
+    """Options of the kernel line that stay ask nothing: "..., keep the hugepage stuff".
 
     The word names the key of an option the line keeps, or a part of such keys, and the
     kernel line was changed in the same request (what is kept is kept from that change).
