@@ -167,7 +167,7 @@ def parts_of_a_head(state: PlanState) -> list[HeadPart]:
             names = list(dict.fromkeys(n for name in names for n in _on_target(state, name)))
             found.append(HeadPart(head, clause.start(), clause.end(), names))
             state.text.consume(clause.start(), clause.end(), "packages")
-        elif _unknown_part(state, tied.group("head"), said):
+        elif _owned(tied, said) and _unknown_part(state, tied.group("head"), said):
             state.reject(clause.start(), clause.end(), _NO_SUCH_PART.format(tied.group("head")))
     return found
 
@@ -178,6 +178,12 @@ _NO_SUCH_PART = (
 )
 # the kinds of part a package's own add-on packages are named for
 _ADD_ON = frozenset("module modules mod plugin plugins extension extensions addon addons".split())
+
+
+def _owned(tied: re.Match[str], said: list[str]) -> bool:
+    """Whether the clause is tied to the name as its own ("with the", "its"), not listed."""
+    glue = tied.group()[len(tied.group("head")) :]
+    return said[0] in ("its", "their") or re.search(r"\b(?:with|plus)\b|[+&]", glue) is not None
 
 
 def _unknown_part(state: PlanState, head: str, said: list[str]) -> bool:
