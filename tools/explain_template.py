@@ -165,6 +165,36 @@ def _what_it_is(template: Template, what: str) -> str:
     return f"{what.strip()}: {capability.note} {state}"
 
 
+# "which VA driver did you end up putting in?", "what web server did you pick?": the one
+# package of a kind the image has, asked by the words of its name
+_WHICH = re.compile(
+    r"^\s*(?:(?:and|so|ok|okay|also)\W+)*(?:which|what)\s+(?P<what>(?:[\w.+-]+\s+){1,3}?)"
+    r"(?:did|do|does|is|are|was|were|have|has)\s+(?:you|we|it|they|i)\s+(?:end\s+up\s+|finally\s+)?"
+    r"(?:put(?:ting)?|us(?:e|ed|ing)|pick(?:ed)?|cho(?:se|ose|osen)|install(?:ed)?|add(?:ed)?"
+    r"|go\s+with|went\s+with|get|got)\b"
+)
+
+
+def _which_one(template: Template, asked: str) -> str | None:
+    """The packages whose names hold every word of "which X did you put in?", if any."""
+    match = _WHICH.match(asked)
+    if match is None:
+        return None
+    words = [w.removesuffix("s") if len(w) > 3 else w for w in match.group("what").split()]
+    if any(w in FILLER for w in words):
+        words = [w for w in words if w not in FILLER]
+    if not words:
+        return None
+    have = [
+        name
+        for name in (*template.packages, *template.kernel.packages)
+        if set(words) <= set(re.split(r"[-.]", name.lower()))
+    ]
+    if not have:
+        return None
+    return f"The package list has {', '.join(have)} for the {' '.join(words)}."
+
+
 def topics_of(question: str) -> list[str]:
     """The parts of a template ``question`` names ("packages", "disk", ...), maybe none."""
     return [name for name, pattern in _TOPICS if pattern.search(question.lower())]
@@ -233,6 +263,8 @@ def describe_template(template_text: str, question: str, base_text: str | None =
         answers = [_answer_has(template, one) or _by_name(template, one, named) for one in named]
         if all(answers):
             return "\n".join(answers)
+    if (which := _which_one(template, asked)) is not None:
+        return which  # "which VA driver did you end up putting in?"
     if (thing := _WHAT_IS.match(asked)) is not None:
         answer = _what_it_is(template, thing.group("what"))
         if answer:

@@ -522,7 +522,7 @@ def _asking(state: PlanState, item: Unread, unread: Sequence[Unread], index: int
         # "remove cloud-init. we don't want anything pulling config from the network", "drop
         # vim. no editors on a jump box": a refusal of a kind of thing after a removal
         return Reading("context", "why the request removed something")
-    if reading.why.startswith(("wish", "imperative")) and machine_role(clause.text):
+    if reading.why.startswith(("wish", "imperative")) and machine_role(clause.text, state):
         return Reading("context", "what the machine is to become")  # "turn it into a NAS"
     if reading.why.startswith("wish") and names_parts_of(item.tokens, [*state.add]):
         return Reading("context", "describes a package this request changed")  # "the runtime"

@@ -119,7 +119,9 @@ _MACHINE_NOUNS = frozenset(
         "terminal terminals unit units machine machines pc pcs tablet tablets laptop laptops "
         "panel panels controller controllers console consoles station stations handheld "
         "handhelds scanner scanners player players computer computers boxes hosts servers "
-        "clients screen screens display displays"
+        "clients screen screens display displays "
+        # the abbreviations terse writers use for them ("env monitoring gw")
+        "gw gws"
     ).split()
 )
 
@@ -143,11 +145,12 @@ def _machine_phrase(state: PlanState, item: Unread) -> bool:
     end = state.text.original[item.clause.end : item.clause.end + 3]
     ends = re.search(r"[.:]\s*$", item.clause.text) or re.match(r"\s*(?:[.:(\n]|$)", end)
     kinds = [t for t in item.meaningful if _kind_word(state, item, t)]
-    if not ends and not kinds:
+    closes = bool(item.meaningful) and item.meaningful[-1].text in _MACHINE_NOUNS
+    if not ends and not kinds and not closes:
         return False
     for token in item.meaningful:
-        if token in kinds:
-            continue
+        if token in kinds or (token is item.meaningful[-1] and token.text in _MACHINE_NOUNS):
+            continue  # the machine noun that closes it, though abbreviated ("gw")
         written = state.text.raw(token.start, token.end)
         parts = [p for p in re.split(r"[-_/]", written) if p]
         if not all(

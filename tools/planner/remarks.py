@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from oic_ai.stores.operation_bank import BankLabel
 from oic_ai.tools.planner.bank import BankMatch
 from oic_ai.tools.planner.text import Token
+
+if TYPE_CHECKING:
+    from oic_ai.tools.planner.state import PlanState
 
 # words that join a clause to the one before it
 CONNECTORS = frozenset("and then also plus but so or".split())
@@ -121,8 +125,22 @@ _MACHINE_ROLE = re.compile(
     r"(?:a|an|our|my)\b",
     re.IGNORECASE,
 )
+# "we want AI-based player tracking running on the ingest servers": what the machines are
+# to do, which the software the request installs answers
+_WORKLOAD = re.compile(
+    r"\b(?:want|wants|need|needs)\s+(?:[\w-]+\s+){1,6}?(?:running|to\s+run|deployed)\s+on\s+"
+    r"(?:the|our|their|these|those|all|every)\b",
+    re.IGNORECASE,
+)
 
 
-def machine_role(text: str) -> bool:
-    """True when ``text`` says what the machine is to become ("turn it into a homelab box")."""
-    return _MACHINE_ROLE.search(text) is not None
+def machine_role(text: str, state: PlanState) -> bool:
+    """True when ``text`` says what the machine is to become ("turn it into a homelab box").
+
+    Or what the machines are to run, when the request installs software for it (added, or
+    asked for and already there): "we want player tracking running on the ingest servers.
+    DL Streamer plus ffmpeg". Without such software the wish is reported, not dropped.
+    """
+    if _MACHINE_ROLE.search(text) is not None:
+        return True
+    return bool(state.add or state.present) and _WORKLOAD.search(text) is not None

@@ -321,7 +321,9 @@ CASES = [
                 "groups": ["video", "render"],
                 "sudo": True,
                 "shell": "/bin/zsh",
-            }
+            },
+            # the login shell's package, which Debian's list of tools knows
+            {"op": "add_packages", "packages": ["zsh"]},
         ],
     ),
     (

@@ -40,7 +40,8 @@ def test_shell_lines_flags_and_command_names_are_never_packages() -> None:
         "useradd -m -s /bin/zsh -G adm,audio kim\n"
         "echo relay-9 > /etc/hostname\n"
     )
-    assert ops["add_packages"]["packages"] == ["socat", "lsof"]
+    # zsh is kim's login shell's package, not a word of the command read as one
+    assert ops["add_packages"]["packages"] == ["zsh", "socat", "lsof"]
     assert ops["add_user:kim"]["shell"] == "/bin/zsh"
     assert ops["add_user:kim"]["groups"] == ["adm", "audio"]
     assert ops["set_hostname"]["hostname"] == "relay-9"

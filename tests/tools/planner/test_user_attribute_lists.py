@@ -153,9 +153,10 @@ def test_a_login_shell_the_image_lacks_is_installed_when_the_package_is_known() 
     result = plan_request(said, base, mode="refine", known=frozenset({"zsh"}))
     assert users(result)["ana"]["shell"] == "/bin/zsh"
     assert added(result) == ["zsh"]
-    # never invented: a shell no index, catalog or library knows is not added
+    # never invented: a shell no index, catalog, library or Debian's list knows is not added
+    said = "a user ana with fish as the login shell"
     result = plan_request(said, base, mode="refine", known=frozenset())
-    assert users(result)["ana"]["shell"] == "/bin/zsh"
+    assert users(result)["ana"]["shell"] == "/bin/fish"
     assert added(result) == []
 
 

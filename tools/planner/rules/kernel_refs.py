@@ -37,7 +37,8 @@ _ADD_THEM = re.compile(
 # "but keep sig_enforce", "keep the cstate ones", "leave max_cstate alone"
 _KEPT = re.compile(
     r"\b(?:but\s+)?(?:keep|leave)\s+(?:the\s+)?(?P<form>[a-z_][a-z0-9_.-]*[a-z0-9_])(?![\w=.-])"
-    r"(?:\s+(?:options?|flags?|ones?|settings|params|alone|as\s+(?:it\s+)?is|in|on)\b)*"
+    r"(?:\s+(?:options?|flags?|ones?|settings|params|stuff|bits|things|alone|as\s+(?:it\s+)?is"
+    r"|in|on)\b)*"
 )
 # "take that one back out", "remove it", "drop that one again"
 _THAT_ONE_OUT = re.compile(
@@ -92,6 +93,24 @@ def rule_kernel_pointed(state: PlanState) -> None:
     """Read "add both" after options, and "take that one out" after an option's key."""
     add_them(state)
     _that_one_out(state)
+    _kept(state)
+
+
+def _kept(state: PlanState) -> None:
+    """Options of the kernel line that stay ask nothing: "..., keep the hugepage stuff".
+
+    The word names the key of an option the line keeps, or a part of such keys, and the
+    kernel line was changed in the same request (what is kept is kept from that change).
+    """
+    text = state.text
+    if not any(owner == "kernel" for _, _, owner in text.claims):
+        return
+    keys = {_arg_key(a).lower() for a in [*state.current_cmdline.split(), *state.append_cmdline]}
+    for match in text.matches(_KEPT):
+        form = match.group("form")
+        if text.BLANK in match.group() or not (form in keys or _family(keys, form)):
+            continue
+        text.consume(*match.span(), "context")
 
 
 def add_them(state: PlanState) -> None:

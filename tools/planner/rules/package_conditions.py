@@ -513,6 +513,9 @@ def doing_a_job_after_removal(
         start, end = match.span("names")
         tokens = [t for t in tokenize(state.text.work) if start <= t.start < end]
         names = [i for i in split_items(_or_as_comma(_plus_as_comma(tokens))) if i.words]
+        removed = items[index - 1]
+        if not (only_known(state, removed) or _a_capability_s_word(state, removed)):
+            continue  # "no core isolation, slurm handles binding": no package it replaces
         if names and all(only_known(state, i) or _a_capability_s_word(state, i) for i in names):
             for name in names:
                 resolve(state, Item("add", name.tokens, "said"))

@@ -153,7 +153,13 @@ def companion(state: PlanState, head: Item, item: Item) -> bool:
     (mosquitto-clients). Nothing else is read here.
     """
     content = [w for w in item.words if w not in FILLER]
-    if item.words[0] != "the" or not content or len(content) > 3 or len(head.tokens) != 1:
+    if not content or len(content) > 3 or len(head.tokens) != 1:
+        return False
+    # "mosquitto + clients", "redis plus tools": one word tied to the name by a plus or
+    # "with" is said of it as well as "the cli clients" is
+    glue = state.text.original[head.span[1] : item.span[0]]
+    tied = len(content) == 1 and _TIED.fullmatch(glue) is not None
+    if item.words[0] not in ("the", "its", "their") and not tied:
         return False
     owner = state.text.raw(*head.span)
     if not _known(state, owner):
@@ -161,10 +167,13 @@ def companion(state: PlanState, head: Item, item: Item) -> bool:
     for word in reversed(content):
         for suffix in dict.fromkeys((word, word.removesuffix("s"), f"{word}s")):
             name = f"{owner}-{suffix}"
-            if _known(state, name):
+            if _known(state, name, as_written=False):
                 apply_names(state, item, name, [name])
                 return True
     return False
+
+
+_TIED = re.compile(r"\s*(?:\+|&|\bplus\b|\bwith\b)\s*", re.IGNORECASE)
 
 
 def suffix_sibling(state: PlanState, items: Sequence[Item], index: int) -> bool:

@@ -109,9 +109,12 @@ def _opens_clause(state: PlanState, item: Item) -> bool:
 
 
 # what may open a clause of names before them: nothing, or words that join it to the last
-_JOINING = re.compile(r"\s*(?:(?:and|also|plus|then|oh|ok|okay|so)\b[\s,]*)*")
+_JOINING = re.compile(r"\s*(?:[-*\u2022]\s+)?(?:(?:and|also|plus|then|oh|ok|okay|so)\b[\s,]*)*")
 # a verbless "X from their repo" ends there, or with a comma ("..., docs say:")
-_VERBLESS_END = re.compile(r"\s*(?:(?:too|as\s+well|please|pls)\b\s*)?(?:,|$)")
+# (the repository's URL may follow: "gitlab-runner too, from their repo https://...")
+_VERBLESS_END = re.compile(
+    r"(?:\s*(?:at\s+)?(?:https?://)?[^\s,]+[./][^\s,]+)?\s*(?:(?:too|as\s+well|please|pls)\b\s*)?(?:,|$)"
+)
 # the noun that marks the names as packages ("the platform-baseline package from it")
 _HEADS = frozenset("package packages pkg pkgs deb debs rpm rpms".split())
 
@@ -125,6 +128,7 @@ _CLAUSE_STOP = re.compile(r"[.!?;:](?=\s|$)|\n")
 # repo above", "from https://..."
 _FROM_SOURCE = re.compile(
     r"^(?:\s*(?:,|\band\b|&)\s*(?:and\s+)?[a-z0-9][\w.+-]*)*\s*"
+    r"(?:(?:too|also|as\s+well)\s*,?\s*)?"  # "gitlab-runner too, from their repo ..."
     r"(?:(?:installed|pulled|coming|taken)\s+)?"
     r"(?:from|out\s+of|via)\s+(?:it|there|them|https?://|(?:(?:the|their|that|this|our|its|"
     r"[\w-]+'s)\s+)?(?:[\w.-]+\s+)?(?:own\s+)?(?:repo|repos|repository|repositories)\b)"

@@ -26,7 +26,7 @@ from oic_ai.tools.planner.rules.capability_words import (
 from oic_ai.tools.planner.rules.capability_words import object_first
 from oic_ai.tools.planner.rules.described import read_described
 from oic_ai.tools.planner.rules.kernel_images import KERNEL_NAME, kernel_set_to
-from oic_ai.tools.planner.rules.name_parts import read_name_parts
+from oic_ai.tools.planner.rules.name_parts import apply_head_parts, parts_of_a_head, read_name_parts
 from oic_ai.tools.planner.rules.package_apply import (
     COUNTS,
     add_packages,
@@ -77,6 +77,7 @@ from oic_ai.tools.planner.rules.package_items import (
     split_slashed,
     suffix_sibling,
 )
+from oic_ai.tools.planner.rules.package_moves import moved_on, part_of_named
 from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
     SOFTWARE_NOUNS,
@@ -172,6 +173,7 @@ def rule_packages(state: PlanState) -> None:
     shorthand_updates(state, _resolve_item)  # "pkgs += jq,curl", "s/nano/vim/"
     conditional_removals(state, _resolve_item)  # "if X is in there, remove it"
     switched_to(state, _resolve_item)  # "we're switching to the ipsec stack (strongswan)"
+    moved_on(state, _resolve_item)  # "zenith dropped apache, they're on nginx now"
     _described(state)
     read_name_parts(state)  # "the nginx plugin for certbot": python3-certbot-nginx
     said_of(state, _resolve_item)
@@ -180,6 +182,7 @@ def rule_packages(state: PlanState) -> None:
     written_languages(state)  # "students write Python and a bit of C"
     picks = _picked(state)
     siblings = shared_noun_siblings(state)  # "X plus the good and bad plugins"
+    parts = parts_of_a_head(state)  # "nginx with the rtmp module": libnginx-mod-rtmp
     kept = keeps(state)
     previous_took = False
     took_any = False
@@ -319,6 +322,7 @@ def rule_packages(state: PlanState) -> None:
         else:
             previous_took = False
     apply_shared_noun_siblings(state, siblings)
+    apply_head_parts(state, parts)
     prefer_picks(state, picks)
     final_intent(state)
     products_of_added(state)  # "want InfluxDB ... install influxdb2": read by the package
@@ -467,8 +471,12 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
     pieces = _pieces(state, trimmed)
     listed = _listed_ambiguous(state, trimmed) if len(pieces) > 1 else []
     took = 0
+    added = len(state.add)  # the names the pieces give
     for piece in pieces:
         before = len(state.text.claims)
+        if part_of_named(state, piece, state.add[added:]):  # "kea dhcp4": kea-dhcp4-server
+            took += 1
+            continue
         if len(piece.tokens) == 1 and piece.tokens[0] in listed:
             apply_names(state, piece, piece.words[0], [piece.words[0]])
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from oic_ai.tools.edit_plan import AddUser, DeleteValue, SetValue
+from oic_ai.tools.planner.rules.package_known import known
 from oic_ai.tools.planner.state import PlanState
 
 
@@ -36,8 +37,10 @@ def install_shell(state: PlanState, shell: str, names: list[str]) -> None:
     package = shell.rsplit("/", 1)[-1]
     if package in ("sh", "bash", "dash", "nologin", "false") or not package:
         return  # every image has these
-    if package in state.facts.packages or package in state.add or not a_package(state, package):
+    if package in state.facts.packages or package in state.add:
         return
+    if not (a_package(state, package) or known(state, package, as_written=False)):
+        return  # (Debian's list of tools knows zsh where no template installs it)
     state.add.append(package)
     state.notes.append(f"added {package}: the login shell of {', '.join(names)}")
 

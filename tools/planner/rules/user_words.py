@@ -99,7 +99,9 @@ SUDO_ON = re.compile(
     r"|\b(?:be\s+)?(?:able|allowed)\s+to\s+(?:use\s+|do\s+|run\s+)?sudo\b"
     r"|\b(?:gets?|has|have|having|needs?)\s+(?:passwordless\s+|full\s+)?sudo\b(?!\s*[:=-])"
     r"|\b(?:make|made)\s+\S+\s+(?:an?\s+)?(?:admin|administrator|sudoer)\b"
-    r"|\b(?:give|grant)\s+(?:\S+\s+)?(?:full\s+)?(?:sudo|admin|root)\b"
+    # "give that account sudo", "grant the user admin rights": the user pointed back at
+    r"|\b(?:give|grant)\s+(?:(?:that|this|the|said)\s+(?:user|account|login)\s+|\S+\s+)?"
+    r"(?:full\s+)?(?:sudo|admin|root)\b"
     r"(?:\s+(?:rights|access|privileges|permissions|powers))?)"
 )
 # the whole next word, checked afterwards: "a user Bad!Name" is reported, not half-read

@@ -158,8 +158,10 @@ def rule_users(state: PlanState) -> None:
 # shell /bin/bash.", "He gets no sudo."): only attributes named by their own word
 _OWN_ATTRIBUTE = re.compile(r"\b(?:(?:login\s+)?shell\b|sudo\b|admin\s+rights\b|groups?\b)")
 _PRONOUN_OR_THE = re.compile(
-    r"[\s\x1f]*(?:(?:and|also|plus|then|but)\s+)*(?:(?:the|his|her|their|its|he|she|they|this\s+user|"
-    r"that\s+user|(?:put|add|make|set|move|give)\s+(?:it|him|her|them))\b"
+    r"[\s\x1f]*(?:(?:and|also|plus|then|but)\s+)*(?:(?:the|his|her|their|its|he|she|they|"
+    r"(?:this|that)\s+(?:user|account|login)|"
+    # "give that account sudo", "put the user in dialout"
+    r"(?:put|add|make|set|move|give|grant)\s+(?:it|him|her|them|(?:this|that|the)\s+(?:user|account|login)))\b"
     # what the user keeps: "keep the docker group", "leave him in wheel"
     r"|(?:keep|leave)\s+(?:(?:it|him|her|them)\s+in\s+|the\s+|his\s+|her\s+|their\s+)"
     # or a field of a "key: value" list: "User: ci; groups: docker; sudo: no"
