@@ -239,9 +239,12 @@ def correct_word(word: str, vocabulary: SpellingVocabulary) -> str | None:
     """The known word ``word`` is a misspelling of, or None to keep it as written."""
     from rapidfuzz.distance import OSA
 
+    from oic_ai.tools.planner.lexicon import is_english
+
     lowered = word.lower()
     if len(lowered) < MIN_WORD or not _LETTERS.match(lowered) or lowered in vocabulary.known:
         return None
+    english = is_english(lowered)
     # two edits only for a long word, or for a distribution's name ("ubuntoo")
     limit = 1 if len(lowered) <= 6 else 2
     best: list[str] = []
@@ -256,6 +259,8 @@ def correct_word(word: str, vocabulary: SpellingVocabulary) -> str | None:
             continue
         if _is_ending(lowered, candidate) or _is_ending(candidate, lowered):
             continue  # "containers", "contain": an English form, not a typo
+        if english and len(lowered) > 4 and lowered[:-2] == candidate[:-2]:
+            continue  # "installed" is no misspelt "installer": another ending of a word
         if distance < best_distance:
             best, best_distance = [candidate], distance
         elif distance == best_distance and candidate not in best:

@@ -41,3 +41,24 @@ def test_packages_after_a_plain_base_do_not_pick_another_base(
 ) -> None:
     results = search.search(query, top_k=3, filters={"dist": "ubuntu24"}, default_arch="x86_64")
     assert results.results[0].template == first, [r.template for r in results.results]
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("unattended-upgrades must be installed", "unattended-upgrades must be installed"),
+        ("make sure nginx is installed", "make sure nginx is installed"),
+        ("add dokcer", "add docker"),  # a misspelling is still read
+        ("debain 13 minimal", "debian 13 minimal"),
+        ("instal htop", "install htop"),
+    ],
+)
+def test_another_ending_of_an_english_word_is_no_misspelling(said: str, read: str) -> None:
+    from oic_ai.tools.retrieval.spelling import read_cached
+
+    assert read_cached(said).expanded == read
+
+
+def test_installed_asks_for_no_installer(search: Any) -> None:
+    classified = search.classify("aide and fail2ban must be installed")
+    assert "image_type" not in classified.targets
