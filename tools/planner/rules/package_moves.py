@@ -18,6 +18,12 @@ from oic_ai.tools.planner.state import PlanState
 from oic_ai.tools.planner.text import Item, Token, tokenize
 from oic_ai.tools.planner.words import FILLER
 
+# a word nothing knows among package names without a comma ("nginx zork podman"): reported
+JOINING_WORD = (
+    "a word nothing knows, said among package names without a comma: read as joining them, "
+    "not as a package; name it on its own if it is one"
+)
+
 _END = r"(?=\s*(?:$|[.;,!\n)]|\s+(?:and|but|so|because|since|for)\b))"
 # what was given up: "dropped apache", "moved off memcached", "got rid of squid"
 _DROPPED = re.compile(

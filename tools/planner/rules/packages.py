@@ -77,7 +77,7 @@ from oic_ai.tools.planner.rules.package_items import (
     split_slashed,
     suffix_sibling,
 )
-from oic_ai.tools.planner.rules.package_moves import moved_on, part_of_named
+from oic_ai.tools.planner.rules.package_moves import JOINING_WORD, moved_on, part_of_named
 from oic_ai.tools.planner.rules.package_names import (
     HEAD_NOUNS,
     SOFTWARE_NOUNS,
@@ -471,7 +471,7 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
     pieces = _pieces(state, trimmed)
     listed = _listed_ambiguous(state, trimmed) if len(pieces) > 1 else []
     took = 0
-    added = len(state.add)  # the names the pieces give
+    added = len(state.add)
     for piece in pieces:
         before = len(state.text.claims)
         if part_of_named(state, piece, state.add[added:]):  # "kea dhcp4": kea-dhcp4-server
@@ -483,20 +483,13 @@ def _resolve_whole(state: PlanState, item: Item) -> None:
             _resolve_item(state, piece)
         took += len(state.text.claims) > before
     if took == len(pieces) and (len(pieces) > 1 or pieces[0].span != item.span):
-        # the adverbs and the description go with it; a word of another language joining
-        # the names ("nginx zork podman") is left unread, so it is reported
+        # the adverbs and the description go with it; a foreign joining word is reported
         start = item.span[0]
         for token in _joining_tokens(state, trimmed) if len(pieces) > 1 else []:
             state.text.consume(start, token.start)
-            state.reject(token.start, token.end, _JOINING_WORD)
+            state.reject(token.start, token.end, JOINING_WORD)
             start = token.end
         state.text.consume(start, item.span[1])
-
-
-_JOINING_WORD = (
-    "a word no index, catalog or library knows, said among package names without a comma: "
-    "read as a word joining them, not as a package; name it on its own if it is one"
-)
 
 
 def _listed_words(state: PlanState, item: Item) -> list[Token]:
@@ -791,8 +784,7 @@ def _resolve_item(state: PlanState, item: Item) -> None:
             state.use_case_words += [(t.start, t.text) for t in item.tokens]
             state.text.consume(*item.span, "base")
             return
-        # "also the robot has a camera": "also" joins a remark, it asks for no use case;
-        # "Brightlane runs openstack": what a customer or site runs, said as a fact
+        # "also the robot has a camera", "Brightlane runs openstack": a remark, no use case
         if suggestions and item.mode == "add" and item.verb not in _SAID_OF_A_PLACE:
             state.reject(
                 *item.span,

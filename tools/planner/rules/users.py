@@ -555,13 +555,9 @@ def _named_first(state: PlanState, start: int, end: int) -> list[_User]:
         elif not attributed and not match.group("quote") and not match.group("verb"):
             # "jenkins user, no sudo", "the ci account needs to be in docker": the name
             # before the role word, said of with a user's attributes; or a clause that is
-            # only the name and its role word ("kiosk user pls", "an ops login too"); or
-            # "add the ops user": a definite one after an adding verb
-            definite = (
-                match.group("article") == "the"
-                and _ADDING.search(work, start, match.start()) is not None
-                and not a_package(state, name)
-            )
+            # only the name and its role word ("kiosk user pls"); "add the ops user" too
+            definite = match.group("article") == "the" and not a_package(state, name)
+            definite = definite and _ADDING.search(work, start, match.start()) is not None
             if not definite and (
                 match.group("article") or not _ONLY_ASKED.match(work, match.end(), end)
             ):
