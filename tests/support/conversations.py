@@ -454,10 +454,7 @@ class KnownPackages:
                 doc = _doc(file.read_text(encoding="utf-8", errors="replace"))
                 names.update(packages_of(doc))
                 names.update(str(p) for p in _kernel(doc).get("packages") or [])
-        for data in ("capabilities.yaml", "package_needs.yaml"):
-            text = (PROJECT / "stores" / "data" / data).read_text(encoding="utf-8")
-            # rpm names keep their capitals ("ModemManager", "NetworkManager")
-            names.update(re.findall(r"[A-Za-z0-9][A-Za-z0-9+._-]+", text))
+        names.update(_catalog_names())
         for conversation in conversations:
             for turn in conversation.get("turns") or []:
                 expect = turn.get("expect") or {}
@@ -483,6 +480,36 @@ def known_packages() -> KnownPackages:
     parts = (*DEV_PARTS.values(), HELDOUT)
     labelled = [c for path in parts if path.is_file() for c in load_conversations(path)]
     return KnownPackages(labelled, [OUR_TEMPLATES, REFERENCE_TEMPLATES])
+
+
+def _catalog_names() -> set[str]:
+    """The package names of the capability catalog and the dependency table.
+
+    Only names in package positions count: a capability's lists per family or dist, an
+    alias group's names and lists, and the table's packages. Every word of the files used
+    to count, so a synonym made a package ("dns + dhcp" adding ``dhcp``) was not invented.
+    rpm names keep their capitals ("ModemManager", "NetworkManager").
+    """
+    data = PROJECT / "stores" / "data"
+    catalog = yaml.load((data / "capabilities.yaml").read_text(encoding="utf-8"), Loader=_LOADER)
+    names: set[str] = set()
+
+    def lists(mapping: Any) -> None:
+        for key, value in (mapping or {}).items():
+            if isinstance(value, list) and key not in ("synonyms", "capabilities"):
+                names.update(str(v) for v in value)
+
+    for capability in (catalog.get("capabilities") or {}).values():
+        lists(capability.get("packages"))
+        lists(capability.get("unverified"))
+    for group in catalog.get("aliases") or []:
+        lists(group)
+    needs = yaml.load((data / "package_needs.yaml").read_text(encoding="utf-8"), Loader=_LOADER)
+    for table in (needs.get("needs") or {}).values():
+        for name, needed in (table or {}).items():
+            names.add(str(name))
+            names.update(str(n) for n in needed if "*" not in str(n))
+    return names
 
 
 def _apt_package_names() -> set[str]:

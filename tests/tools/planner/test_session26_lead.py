@@ -296,3 +296,18 @@ def test_the_words_of_a_change_of_mind_alone_take_nothing_back(said: str) -> Non
     plan = plan_request(said, UBUNTU, mode="refine")
     added = [p for op in plan.operations if op.op == "add_packages" for p in op.packages]
     assert added == ["htop"], plan.operations
+
+
+@pytest.mark.parametrize(
+    ("said", "packages"),
+    [
+        ("ubuntu 26.04 box for dns + dhcp. unbound and kea dhcp4", ["unbound", "kea-dhcp4-server"]),
+        ("add dhcp", []),
+        ("dns and dhcp server", ["kea-dhcp4-server"]),
+        ("add https and nginx", ["nginx"]),
+    ],
+)
+def test_a_protocol_is_never_a_package(said: str, packages: list[str]) -> None:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    added = [p for op in plan.operations if op.op == "add_packages" for p in op.packages]
+    assert added == packages, (added, plan.not_applied)

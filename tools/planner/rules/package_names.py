@@ -459,6 +459,8 @@ def never_a_name(state: PlanState, token: str, written: str) -> bool:
         return True
     if token in _KERNEL_KEYS or token in _cmdline_keys(state.facts.kernel.cmdline):
         return True  # "isolcpus / nohz_full should be 1-3": kernel options named bare
+    if token in _PROTOCOLS:
+        return True  # "a box for dns + dhcp": what it serves, not a package
     registry = load_targets()
     if registry.os_for_spelling(token) is not None:
         return True
@@ -467,6 +469,10 @@ def never_a_name(state: PlanState, token: str, written: str) -> bool:
     return _short_dist(token, registry.request_words("dist"))
 
 
+# protocols and networks a machine serves or uses, none of them a package of its own
+_PROTOCOLS = frozenset(
+    "dhcp dns http https tcp udp smtp imap vpn lan wan wlan wifi ipv4 ipv6 tls ssl".split()
+)
 # kernel command-line keys people name without "=" (the kernel's parameter names, none of
 # them a package); the template's own command line adds its keys (_cmdline_keys)
 _KERNEL_KEYS = frozenset(
