@@ -134,7 +134,10 @@ def _summary(state: State, status: Status, reasons: list[str]) -> str:
             lines.append(why)  # "which image type is that, and why?" beside the request
     elif intent == "undo":
         undone = dict(dict(route.get("reference") or {}).get("undone") or {})
-        if undone.get("partial"):
+        redone = dict(dict(route.get("reference") or {}).get("redone") or {})
+        if redone:
+            lines.append(f"Redid turn {redone.get('turn')} ('{redone.get('request')}').")
+        elif undone.get("partial"):
             lines.append(
                 f"Undid part of turn {undone.get('turn')} ('{undone.get('request')}'): "
                 f"{undone['partial']}; the rest stays."
@@ -213,6 +216,27 @@ def _target_words(target: dict[str, Any]) -> str:
     return f"{targets.title(dist)} ({dist}), {target.get('arch')}, {kind}"
 
 
+def _redo_stack(state: State, kept: str) -> list[Revision]:
+    """What "redo" can put back after this turn: an undo adds what it took back.
+
+    A redo takes its entry off; any other turn that was kept empties the list (what was
+    undone is no longer the next step), unless it changed nothing.
+    """
+    stack = list(state.get("redo_stack") or [])
+    reference = dict(record(state, "route").get("reference") or {})
+    undone = dict(reference.get("undone") or {})
+    if reference.get("redone"):
+        return stack[:-1]
+    if record(state, "route").get("intent") == "undo" and undone and not undone.get("unchanged"):
+        taken = Revision(
+            turn=int(undone.get("turn") or 0),
+            request=str(undone.get("request") or ""),
+            template=state.get("template") or "",
+        )
+        return [*stack, taken][-UNDO_DEPTH:]
+    return stack if kept == state.get("template") else []
+
+
 def _undo_stack(state: State, kept: str, turn: int) -> list[Revision]:
     """The session's earlier templates after this turn (``undo`` reads the last one).
 
@@ -228,6 +252,11 @@ def _undo_stack(state: State, kept: str, turn: int) -> list[Revision]:
     switched = dict(dict(route.get("reference") or {}).get("image") or {})
     if switched.get("refusal"):
         return stack  # "back to the fourth one" with three made: nothing changed
+    redone = dict(route.get("reference") or {}).get("redone")
+    if route.get("intent") == "undo" and redone and before:
+        # "redo": an undo after it takes the redo back
+        stack.append(Revision(turn=turn, request=state.get("request", ""), template=before))
+        return stack[-UNDO_DEPTH:]
     if route.get("intent") == "undo" and not undone.get("partial") and not switched:
         # a part taken back ("undo the hugepages bit") is a change of its own: it stacks
         if not stack or not undone:
@@ -305,6 +334,7 @@ def respond(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         if status != "invalid" and draft:
             update["template"] = draft
             update["undo_stack"] = _undo_stack(state, draft, update["turn"])
+            update["redo_stack"] = _redo_stack(state, draft)
             update["images"] = _images(state, draft, update["turn"])
     _record(state, runtime, status, update.get("template", state.get("template")), update["turn"])
     return update

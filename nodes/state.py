@@ -344,6 +344,10 @@ class State(InputState, OutputState, total=False):
     undo_stack: list[Revision]
     """The session's earlier templates, oldest first, one per turn that changed it (at most
     ``UNDO_DEPTH``): ``undo`` makes the last one current again."""
+    redo_stack: list[Revision]
+    """What undo turns took back, the last one last: each entry is the template an undo
+    turn left, with the turn it took back. "redo" makes the last one current again; a turn
+    that changes anything else empties it."""
     images: list[ImageTurn]
     """Every template a turn kept, oldest first, with the image of the session it is (at
     most ``IMAGE_TURNS``): "back to the clinic one" makes that image's latest one current."""

@@ -227,6 +227,8 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     stack = list(state.get("undo_stack") or [])
     route = record(state, "route")
     update: dict[str, Any] = {"start_text": current, "provider": UNDO_PROVIDER, "plan": None}
+    if _REDO.match(str(dict(route.get("reference") or {}).get("words") or "")):
+        return _redo(state, update, route, dict(route.get("reference") or {}))
     refused = dict(route.get("reference") or {}).get("after_refusal")
     if refused is not None:
         # "make it arm64" was refused, then "undo": that request is what is taken back
@@ -289,6 +291,29 @@ def undo(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         **update,
         "draft": last["template"],
         "changes": [line],
+        "route": {**route, "reference": reference},
+    }
+
+
+# "redo", "reapply that": what the last undo took back is put back
+_REDO = re.compile(r"\W*re-?(?:do|apply)\b")
+
+
+def _redo(
+    state: State, update: dict[str, Any], route: dict[str, Any], reference: dict[str, Any]
+) -> dict[str, Any]:
+    """Make the template the last undo took back current again, or say there is none."""
+    redo = list(state.get("redo_stack") or [])
+    current = state.get("template") or ""
+    if not redo:
+        reference["already"] = "Nothing to redo: no undo of this session is left to put back."
+        return {**update, "draft": current, "route": {**route, "reference": reference}}
+    last = redo[-1]
+    reference["redone"] = {"turn": last["turn"], "request": last["request"]}
+    return {
+        **update,
+        "draft": last["template"],
+        "changes": [f"redo: put back turn {last['turn']} ({_quoted(last['request'])})"],
         "route": {**route, "reference": reference},
     }
 
