@@ -311,3 +311,36 @@ def test_a_protocol_is_never_a_package(said: str, packages: list[str]) -> None:
     plan = plan_request(said, UBUNTU, mode="refine")
     added = [p for op in plan.operations if op.op == "add_packages" for p in op.packages]
     assert added == packages, (added, plan.not_applied)
+
+
+WITH_REPO = yaml.safe_dump(
+    {
+        **yaml.safe_load(template_text("debian13-x86_64-minimal-raw.yml")),
+        "packageRepositories": [
+            {
+                "codename": "trixie",
+                "url": "https://download.docker.com/linux/debian",
+                "pkey": "https://download.docker.com/linux/debian/gpg",
+                "component": "stable",
+            }
+        ],
+    },
+    sort_keys=False,
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "component"),
+    [
+        ("change the repo's component to stable,test", "stable test"),  # was cut to "stable"
+        ("set the component to test", "test"),
+        ("component: edge", "edge"),
+        ("component main, we install it later", "main"),  # the words after are no component
+    ],
+)
+def test_a_repository_component_list_is_kept_whole(said: str, component: str) -> None:
+    plan = plan_request(said, WITH_REPO, mode="refine")
+    values = [
+        op.value for op in plan.operations if op.op == "set" and op.path.endswith("component")
+    ]
+    assert values == [component] and plan.not_applied == [], (values, plan.not_applied)

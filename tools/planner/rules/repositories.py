@@ -470,7 +470,7 @@ def _suite_replaced(state: PlanState, repo: _Repo, start: int, end: int) -> None
 # archive components that are English words too
 _KNOWN_COMPONENTS = frozenset(
     "main contrib non-free non-free-firmware restricted universe multiverse stable "
-    "updates security testing extras client".split()
+    "updates security testing extras client test edge nightly beta proposed backports".split()
 )
 _COMPONENT_WORD = re.compile(r"[a-z0-9](?:[a-z0-9._-]*[a-z0-9_-])?")
 
@@ -492,8 +492,10 @@ def _components(state: PlanState, match: re.Match[str]) -> tuple[list[str], int]
             continue
         if words and "\n" in work[end : word.start()]:
             break  # a pasted field list: the next line is another field
-        if words and word.group() not in _KNOWN_COMPONENTS and is_english(word.group()):
-            break
+        joined = work[end : word.start()] == ","  # "stable,test": a list written as one
+        if words and not joined and word.group() not in _KNOWN_COMPONENTS:
+            if is_english(word.group()):
+                break
         words.append(state.text.raw(*word.span()))
         end = word.end()
     return words, end
