@@ -344,3 +344,31 @@ def test_a_repository_component_list_is_kept_whole(said: str, component: str) ->
         op.value for op in plan.operations if op.op == "set" and op.path.endswith("component")
     ]
     assert values == [component] and plan.not_applied == [], (values, plan.not_applied)
+
+
+@pytest.mark.parametrize(
+    ("said", "packages"),
+    [
+        ("add rt-tests so we can run cyclictest", ["rt-tests"]),  # rt-tests' own program
+        ("add htop so we can use foobar", ["htop"]),
+        ("add htop so we can run tmux", ["htop", "tmux"]),  # a name something knows stays
+        ("the touch screen needs calibration", []),
+        ("we need vlc", ["vlc"]),  # no English word: still a name after a need
+        ("we need htop", ["htop"]),
+    ],
+)
+def test_what_a_package_is_for_and_what_a_device_needs_are_no_packages(
+    said: str, packages: list[str]
+) -> None:
+    plan = plan_request(said, UBUNTU, mode="refine")
+    added = [p for op in plan.operations if op.op == "add_packages" for p in op.packages]
+    assert added == packages, (added, plan.not_applied)
+
+
+def test_a_hardened_baseline_needed_is_no_package() -> None:
+    said = (
+        "Need an Azure Linux 3 raw image for an edge gateway, hardened baseline. Start with: aide"
+    )
+    plan = plan_request(said, template_text("azl3-x86_64-minimal-raw.yml"), mode="refine")
+    added = [p for op in plan.operations if op.op == "add_packages" for p in op.packages]
+    assert "baseline" not in added and "aide" in added, added

@@ -604,12 +604,14 @@ def may_be_package(state: PlanState, item: Item, token: str, written: str) -> bo
         return False  # "also auto-register", "with read-only root": English, said weakly
     if item.verb == "," and found is not None and not in_a_package_list(state, found):
         return False  # "match our naming scheme, site-role-nn": listed after no package
-    # "add vlc": a lower-case word that is no English word; "FreeIPA", "a ton" are not
+    # "add vlc": a lower-case word that is no English word; after a need, no noun either
     return (
         bool(item.verb)
         and written == written.lower()
         and not is_common(token)
         and not is_derived(token)  # "audit wants everything reproducible"
+        and not (item.verb in ("need", "needs", "want", "wants", "require", "requires")
+                 and (is_english(token) or re.search(r"[a-z]{3}(?:ation|ment|ness|ity)$", token)))
     )
 
 

@@ -84,8 +84,31 @@ def more_of_the_same(state: PlanState, _resolve_item: Resolve) -> None:
         state.text.consume(*match.span())
 
 
+# "add rt-tests so we can run cyclictest": what the package is for, by a command it has
+_RUN_IT = re.compile(
+    r"\bso\s+(?:that\s+)?(?:we|i|you|they|he|she|people|users|the\s+\w+)\s+(?:can|could|may)\s+"
+    r"(?:run|use|call|execute|try|launch|start)\s+(?P<name>[a-z0-9][\w.+-]*[a-z0-9])(?![\w.+-])"
+)
+_ASKED_BEFORE = re.compile(rf"\b(?:{'|'.join(sorted(ADD_VERBS))})\b")
+
+
+def commands_it_runs(state: PlanState) -> None:
+    """A command run with a package just asked for is no package of its own.
+
+    "add rt-tests so we can run cyclictest": cyclictest is rt-tests' program; it was read
+    as one more name after "add" and added, unverified. A name something knows still is
+    one ("add htop so we can run tmux too" is left to the other readings).
+    """
+    for match in state.text.matches(_RUN_IT):
+        sentence = state.text.original[: match.start()].lower()
+        sentence = re.split(r"[.!?\n]", sentence)[-1]
+        if _ASKED_BEFORE.search(sentence) and not _known(state, match.group("name")):
+            state.text.consume(*match.span(), "context")
+
+
 def said_of(state: PlanState, _resolve_item: Resolve) -> None:
     """Packages named first, then what is said of them ("nginx isn't needed anymore")."""
+    commands_it_runs(state)
     more_of_the_same(state, _resolve_item)
     tokens = tokenize(state.text.work)
     for match in state.text.matches(ALL_IT_NEEDS):
