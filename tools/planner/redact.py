@@ -37,6 +37,8 @@ _PASSWORD = re.compile(
     rf"|\b{_SECRET_WORD}\b",
     re.IGNORECASE,
 )
+_WORD = re.compile(_SECRET_WORD, re.IGNORECASE)
+_KEPT = "password"
 _DROPPED_PASSWORD = (
     "a password in the request was dropped: templates must not hold plaintext passwords; "
     "new users get a placeholder to replace with a hash, or use an SSH key"
@@ -55,6 +57,13 @@ def redact_passwords(request: str) -> tuple[str, str | None]:
         nonlocal warning
         if match.group("value") is not None or warning is None:
             warning = _DROPPED_PASSWORD if match.group("value") is not None else _NO_PASSWORDS
-        return " " * len(match.group())
+        # the word "password" stays (its value never does): "create ops with a password"
+        # still says ops is a user with a password to set, as the user rules read it
+        said = match.group()
+        word = _WORD.search(said)
+        if word is None or len(said) < word.start() + len(_KEPT):
+            return " " * len(said)
+        kept = said[: word.start()] + _KEPT  # "with a password", "and the root password"
+        return kept + " " * (len(said) - len(kept))
 
     return _PASSWORD.sub(cut, request), warning

@@ -152,6 +152,15 @@ def rule_users(state: PlanState) -> None:
         for user in users:
             _finish(state, user)
         last = users[-1] if users else last
+    # the word a cut password leaves ("with a password"): the warning already says it
+    for match in _PASSWORD_LEFT.finditer(state.text.work):
+        state.text.consume(match.start(), match.end())
+
+
+_PASSWORD_LEFT = re.compile(
+    r"(?:\b(?:with|and|using|use|set|having)\s+)?(?:(?:the|a|an|his|her|their|its)\s+)?"
+    r"(?:(?:root|user|login|initial|default|admin)\s+)?\bpassword\b"
+)
 
 
 # what a sentence without a name can still say about the user before it ("And the login
