@@ -77,8 +77,7 @@ _NAMED = re.compile(r"[a-z_][a-z0-9_-]*")
 # every user at once, maybe but some: "remove all users except ops", "drop both accounts",
 # "delete every user but ops and deploy"
 _ALL_USERS = re.compile(
-    REMOVING
-    + r"(?P<all>all\s+(?:of\s+)?(?:the\s+)?|every\s+|both\s+(?:of\s+)?(?:the\s+)?|each\s+)"
+    REMOVING + r"(?P<all>all\s+(?:of\s+)?(?:the\s+)?|every\s+|both\s+(?:of\s+)?(?:the\s+)?|each\s+)"
     r"(?:(?:other|extra)\s+)?(?:users?|accounts?|logins?)(?![\w-])"
     r"(?:\s*,?\s*(?:except(?:\s+for)?|but(?:\s+not)?|other\s+than|apart\s+from|besides|save)"
     rf"\s+(?P<kept>{_ONE}(?:\s*(?:,|\band\b|&)\s*{_ONE})*))?(?![\w-])"

@@ -1,0 +1,53 @@
+"""Rule: words about a user the template does not have, and what a cut password leaves.
+
+"put ops in the docker group" with no user ops changes no user: it is reported (the
+name is never read as a package to install). A password cut before the rules read the
+request leaves its word ("create ops with a password", see :mod:`..redact`) so the user
+rules see an account; what is left of it after them is used up here (the warning says it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from oic_ai.tools.planner.rules.user_words import STOP_WORDS
+from oic_ai.tools.planner.state import PlanState
+
+_GROUP_NAMES = r"[a-z_][\w-]*(?:\s*(?:,|\band\b|&)\s*[a-z_][\w-]*)*"
+# "put ops in the docker group", "add jenkins to groups docker and adm", "ops should be
+# in the wheel group"
+_IN_GROUPS = re.compile(
+    r"(?:\b(?:put|add|place|move|stick)\s+(?P<name>[a-z_][a-z0-9_-]*)\s+(?:in|into|to)"
+    r"|(?<![\w-])(?P<subject>[a-z_][a-z0-9_-]*)\s+(?:should|must|needs?\s+to|has\s+to)\s+be"
+    r"\s+(?:in|a\s+member\s+of|part\s+of))"
+    rf"\s+(?:the\s+)?(?:{_GROUP_NAMES}\s+groups?|groups?\s+{_GROUP_NAMES})(?![\w-])"
+)
+_PASSWORD_LEFT = re.compile(
+    r"(?:\b(?:with|and|using|use|set|having)\s+)?(?:(?:the|a|an|his|her|their|its)\s+)?"
+    r"(?:(?:root|user|login|initial|default|admin)\s+)?\bpassword\b"
+)
+
+
+def after_users(state: PlanState) -> None:
+    """What the user rules leave: users the template lacks, the word of a cut password."""
+    absent_users(state)
+    password_left(state)
+
+
+def absent_users(state: PlanState) -> None:
+    """Report group changes for users neither the template nor the request has."""
+    known = {u.name for u in state.facts.users} | {u.name for u in state.users}
+    for match in state.text.matches(_IN_GROUPS):
+        name = match.group("name") or match.group("subject")
+        if name in known or name in STOP_WORDS:
+            continue
+        state.reject(
+            *match.span(),
+            f"the template has no user {name}; to add one, say 'add user {name}' with its groups",
+        )
+
+
+def password_left(state: PlanState) -> None:
+    """Use up the word a cut password left where no user rule read it."""
+    for match in state.text.matches(_PASSWORD_LEFT):
+        state.text.consume(*match.span())
