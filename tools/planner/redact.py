@@ -17,7 +17,8 @@ _SECRET_WORD = (
 # a quoted value counts only when the quote closes at a word boundary, else the whole run
 _SECRET_VALUE = r"(?:(?:\"[^\"]*\"|'[^']*'|`[^`]*`)(?=[\s,;.!?]|$)|\S+)"
 _PASSWORD_CONNECTOR = (
-    r"(?:\s+(?:for|of)\s+\S+?)?"  # "the password for ops is x"
+    # "the password for ops is x", "the password for the kiosk user is x"
+    r"(?:\s+(?:for|of)\s+(?:(?:the|a|an|my|our|user|account)\s+)*\S+?(?:\s+(?:user|account))?)?"
     r"(?:\s*(?:(?:is|=|:|of|to|set\s+to|as|being|(?:should|will|would|must|shall)\s+be)\s*)+"
     r"|\s+)"
 )

@@ -22,6 +22,20 @@ _IN_GROUPS = re.compile(
     r"\s+(?:in|a\s+member\s+of|part\s+of))"
     rf"\s+(?:the\s+)?(?:{_GROUP_NAMES}\s+groups?|groups?\s+{_GROUP_NAMES})(?![\w-])"
 )
+# a user asked for with its rights but no name: "create an admin with sudo", "add a user
+# with root access" (the sudo said is the user's, never a package to install)
+_NAMELESS = re.compile(
+    r"\b(?:an?|one|another|some)\s+(?:(?:new|more|extra|second|separate)\s+)?"
+    r"(?:(?:admin|administrator|sudo|privileged|regular|normal|standard)\s+)?"
+    r"(?:users?|accounts?|logins?|admins?|administrators?|sudoers?)\s+"
+    r"(?:with|having|who\s+(?:has|gets)|that\s+(?:has|gets))\s+(?:full\s+|passwordless\s+)?"
+    r"(?:sudo|admin|root)\b(?:\s+(?:rights|access|privileges|powers))?"
+    # named after all: "a user with sudo named ops", "..., call it ops"
+    r"(?![^;.!?\x1f]*\b(?:called|named|call\s+(?:it|him|her)|name\s+(?:it|him|her))\b)"
+)
+_NAMELESS_REASON = (
+    "a user was asked for without a name; say its name, as in 'add a user ops with sudo'"
+)
 _PASSWORD_LEFT = re.compile(
     r"(?:\b(?:with|and|using|use|set|having)\s+)?(?:(?:the|a|an|his|her|their|its)\s+)?"
     r"(?:(?:root|user|login|initial|default|admin)\s+)?\bpassword\b"
@@ -31,6 +45,7 @@ _PASSWORD_LEFT = re.compile(
 def after_users(state: PlanState) -> None:
     """What the user rules leave: users the template lacks, the word of a cut password."""
     absent_users(state)
+    nameless_users(state)
     password_left(state)
 
 
@@ -45,6 +60,12 @@ def absent_users(state: PlanState) -> None:
             *match.span(),
             f"the template has no user {name}; to add one, say 'add user {name}' with its groups",
         )
+
+
+def nameless_users(state: PlanState) -> None:
+    """Report a user asked for with its rights but no name (nothing is guessed)."""
+    for match in state.text.matches(_NAMELESS):
+        state.reject(*match.span(), _NAMELESS_REASON)
 
 
 def password_left(state: PlanState) -> None:
