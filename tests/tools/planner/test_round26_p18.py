@@ -23,7 +23,7 @@ UBUNTU = "ubuntu24-x86_64-minimal-raw.yml"
 def _with_users() -> str:
     """The Ubuntu minimal template with users ops (sudo, docker, adm) and deploy."""
     base = template_text(UBUNTU)
-    first = "add user ops with sudo in groups docker and adm. add user deploy"
+    first = "add user ops with sudo in groups docker and adm, shell /bin/bash. add user deploy"
     return apply_plan(base, plan_request(first, base, mode="refine")).text
 
 
@@ -233,3 +233,25 @@ def test_a_user_named_after_its_rights_is_no_nameless_user() -> None:
     plan = plan_on(UBUNTU, "add a user named admin with sudo")
     assert users(plan)["admin"]["sudo"] is True
     assert not any("without a name" in n for n in plan.not_applied)
+
+
+# --- questions about users: a question naming a user answers with the users, shells too
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["which groups is ops in?", "what shell does ops use?", "who has sudo?", "list the users"],
+)
+def test_questions_about_users(question: str) -> None:
+    from oic_ai.tools.explain_template import explain_template
+
+    answer = explain_template.invoke({"template": _with_users(), "question": question})
+    assert answer.startswith("Users: ops (sudo; groups docker, adm")
+    assert "deploy" in answer
+
+
+def test_a_question_naming_no_user_is_no_user_question() -> None:
+    from oic_ai.tools.explain_template import explain_template
+
+    answer = explain_template.invoke({"template": _with_users(), "question": "does it have htop?"})
+    assert not answer.startswith("Users:")
