@@ -255,3 +255,26 @@ def test_a_question_naming_no_user_is_no_user_question() -> None:
 
     answer = explain_template.invoke({"template": _with_users(), "question": "does it have htop?"})
     assert not answer.startswith("Users:")
+
+
+# --- rights given to a pronoun: the one user of the template, else reported
+
+
+def test_pronoun_with_the_one_user_there() -> None:
+    base = template_text(UBUNTU)
+    text = apply_plan(base, plan_request("add user bob", base, mode="refine")).text
+    plan = plan_request("give him sudo", text, mode="refine")
+    assert _set(plan) == {"systemConfig.users[name=bob].sudo": True}
+    assert not added(plan)
+
+
+@pytest.mark.parametrize("request_", ["give him sudo", "give them admin rights"])
+def test_pronoun_with_no_user_is_reported(request_: str) -> None:
+    plan = plan_on(UBUNTU, request_)
+    assert not plan.operations
+    assert any("no user is named" in n for n in plan.not_applied)
+
+
+def test_pronoun_among_two_users_is_reported() -> None:
+    plan = plan_request("give him sudo", _with_users(), mode="refine")
+    assert not plan.operations and not users(plan)

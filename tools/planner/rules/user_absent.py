@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from oic_ai.tools.planner.rules.user_plans import plan_user
 from oic_ai.tools.planner.rules.user_words import STOP_WORDS
 from oic_ai.tools.planner.state import PlanState
 
@@ -35,6 +36,11 @@ _NAMELESS = re.compile(
 )
 _NAMELESS_REASON = (
     "a user was asked for without a name; say its name, as in 'add a user ops with sudo'"
+)
+# rights given to a pronoun no user was named before: "give him sudo" alone
+_POINTED = re.compile(
+    r"\b(?:give|grant)\s+(?P<who>him|her|them)\s+(?:full\s+|passwordless\s+)?"
+    r"(?:sudo|admin|administrator|root)\b(?:\s+(?:rights|access|privileges|powers))?"
 )
 _PASSWORD_LEFT = re.compile(
     r"(?:\b(?:with|and|using|use|set|having)\s+)?(?:(?:the|a|an|his|her|their|its)\s+)?"
@@ -66,6 +72,15 @@ def nameless_users(state: PlanState) -> None:
     """Report a user asked for with its rights but no name (nothing is guessed)."""
     for match in state.text.matches(_NAMELESS):
         state.reject(*match.span(), _NAMELESS_REASON)
+    only = [u.name for u in state.facts.users] if not state.users else []
+    for match in state.text.matches(_POINTED):
+        who = match.group("who")
+        if len(only) == 1 and who != "them":  # the template's one user: "give him sudo"
+            state.text.consume(*match.span())
+            state.user_names.append(only[0])
+            plan_user(state, only[0], [], True, None)
+            continue
+        state.reject(*match.span(), f"no user is named for '{who}'; say whose: 'give ops sudo'")
 
 
 def password_left(state: PlanState) -> None:
