@@ -501,7 +501,7 @@ def _users(template: Template, brief: bool) -> str:
         extra = ["sudo"] if user.sudo else []
         if user.groups:
             extra.append("groups " + ", ".join(user.groups))
-        if user.shell:
+        if user.shell and not brief:
             extra.append("shell " + user.shell)
         described.append(user.name + (f" ({'; '.join(extra)})" if extra else ""))
     return "Users: " + "; ".join(described)

@@ -38,7 +38,11 @@ _PASSWORD = re.compile(
     rf"|\b{_SECRET_WORD}\b",
     re.IGNORECASE,
 )
-_WORD = re.compile(_SECRET_WORD, re.IGNORECASE)
+# what joins a password to the user before it: "ops with a password", "ops, password ..."
+_JOINED = re.compile(
+    r"(?:\b(?:with|and|having|plus)|,)\s+(?:(?:a|an|the|its|his|her|their)\s+)?$", re.IGNORECASE
+)
+_JOINING = re.compile(r"(?:with|and|having|plus)\b", re.IGNORECASE)
 _KEPT = "password"
 _DROPPED_PASSWORD = (
     "a password in the request was dropped: templates must not hold plaintext passwords; "
@@ -58,13 +62,12 @@ def redact_passwords(request: str) -> tuple[str, str | None]:
         nonlocal warning
         if match.group("value") is not None or warning is None:
             warning = _DROPPED_PASSWORD if match.group("value") is not None else _NO_PASSWORDS
-        # the word "password" stays (its value never does): "create ops with a password"
-        # still says ops is a user with a password to set, as the user rules read it
+        # the word "password" stays where it joins a user (its value never does): "create
+        # ops with a password", "create ops, password from the vault" still say ops is a user
         said = match.group()
-        word = _WORD.search(said)
-        if word is None or len(said) < word.start() + len(_KEPT):
+        joined = _JOINED.search(request, 0, match.start()) or _JOINING.match(said)
+        if joined is None or len(said) < len(_KEPT):
             return " " * len(said)
-        kept = said[: word.start()] + _KEPT  # "with a password", "and the root password"
-        return kept + " " * (len(said) - len(kept))
+        return _KEPT + " " * (len(said) - len(_KEPT))
 
     return _PASSWORD.sub(cut, request), warning

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from oic_ai.stores.operation_bank import load_bank_data
 from oic_ai.tools.planner.rules.user_plans import plan_user
 from oic_ai.tools.planner.rules.user_words import STOP_WORDS
 from oic_ai.tools.planner.state import PlanState
@@ -42,10 +43,29 @@ _POINTED = re.compile(
     r"\b(?:give|grant)\s+(?P<who>him|her|them)\s+(?:full\s+|passwordless\s+)?"
     r"(?:sudo|admin|administrator|root)\b(?:\s+(?:rights|access|privileges|powers))?"
 )
+# a user's SSH key said with the user, by its path or URL or as one of its attributes
+# ("add user ops with the ssh key at /srv/ops.pub"): reported alone, the user still added
+_KEY_WORDS = r"(?:ssh[\s-]+(?:public[\s-]+)?keys?|authori[sz]ed[_\s-]?keys?)"
+_USER_KEY = re.compile(
+    r"\b(?:(?:with|and|using|plus)\s+)?(?:(?:an?|the|my|our|his|her|their|its|this)\s+)?"
+    rf"(?:{_KEY_WORDS}|public\s+keys?)(?:\s+(?:for|of)\s+[a-z_][\w-]*)?"
+    r"\s*(?:(?:from|at|in|is|=|:)\s*)?(?:https?://|/|~|\$)\S*(?<![,;.])"
+    rf"|\b(?:with|and|plus)\s+(?:an?|the|his|her|their|its)\s+{_KEY_WORDS}"
+)
 _PASSWORD_LEFT = re.compile(
     r"(?:\b(?:with|and|using|use|set|having)\s+)?(?:(?:the|a|an|his|her|their|its)\s+)?"
     r"(?:(?:root|user|login|initial|default|admin)\s+)?\bpassword\b"
+    # the word left by a cut is followed by the blanked value, a stop or the end
+    r"(?=\s{2,}|\s*$|\s*[,;.!?\x1f])"
 )
+
+
+def rule_user_keys(state: PlanState) -> None:
+    """Report a user's SSH key said beside the user, and only the key."""
+    label = load_bank_data().labels.get("ssh-keys")
+    for match in state.text.matches(_USER_KEY):
+        if label is not None:
+            state.reject(*match.span(), label.reason)
 
 
 def after_users(state: PlanState) -> None:
@@ -85,5 +105,7 @@ def nameless_users(state: PlanState) -> None:
 
 def password_left(state: PlanState) -> None:
     """Use up the word a cut password left where no user rule read it."""
+    if not any("password" in w for w in state.warnings):
+        return  # no password was cut: "the pam password quality module" is a package's
     for match in state.text.matches(_PASSWORD_LEFT):
         state.text.consume(*match.span())
