@@ -43,6 +43,7 @@ _JOINED = re.compile(
     r"(?:\b(?:with|and|having|plus)|,)\s+(?:(?:a|an|the|its|his|her|their)\s+)?$", re.IGNORECASE
 )
 _JOINING = re.compile(r"(?:with|and|having|plus)\b", re.IGNORECASE)
+_PART_ENDS = re.compile(r"\s*(?:$|[,;.!?)]|(?:and|with|plus|but)\b)", re.IGNORECASE)
 _KEPT = "password"
 _DROPPED_PASSWORD = (
     "a password in the request was dropped: templates must not hold plaintext passwords; "
@@ -66,7 +67,10 @@ def redact_passwords(request: str) -> tuple[str, str | None]:
         # ops with a password", "create ops, password from the vault" still say ops is a user
         said = match.group()
         joined = _JOINED.search(request, 0, match.start()) or _JOINING.match(said)
-        if joined is None or len(said) < len(_KEPT):
+        # and ends its part of the sentence ("... with a password they must change at
+        # first login" says a rule about passwords, read as it was)
+        ends = _PART_ENDS.match(request, match.end())
+        if joined is None or ends is None or len(said) < len(_KEPT):
             return " " * len(said)
         return _KEPT + " " * (len(said) - len(_KEPT))
 
