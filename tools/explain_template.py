@@ -274,6 +274,8 @@ def describe_template(template_text: str, question: str, base_text: str | None =
     if _PACKAGE_MANAGER.search(asked) and not re.search(r"\brepo|\bsources?\b", asked):
         return _package_manager(template)  # "which apt repos?" asks about repositories
     topics = [name for name, pattern in _TOPICS if pattern.search(asked)]
+    if not topics and _names_a_user(template, asked):
+        topics = ["users"]  # "which groups is ops in?", "what shell does deploy get?"
     summary = [m.group() for m in _SUMMARY_WORDS.finditer(asked)]
     if topics and summary and all(_TELL_ONLY.fullmatch(w) for w in summary):
         summary = []  # "please tell me once more which packages I added"
@@ -499,8 +501,19 @@ def _users(template: Template, brief: bool) -> str:
         extra = ["sudo"] if user.sudo else []
         if user.groups:
             extra.append("groups " + ", ".join(user.groups))
+        if user.shell and not brief:
+            extra.append("shell " + user.shell)
         described.append(user.name + (f" ({'; '.join(extra)})" if extra else ""))
     return "Users: " + "; ".join(described)
+
+
+def _names_a_user(template: Template, asked: str) -> bool:
+    """True when ``asked`` names one of the template's users by its name."""
+    return any(
+        re.search(rf"(?<![\w/.-]){re.escape(user.name)}(?![\w/-])", asked)
+        for user in template.users
+        if user.name
+    )
 
 
 def _boot(template: Template, brief: bool) -> str:

@@ -46,6 +46,7 @@ from oic_ai.tools.planner.rules.repositories import rule_repositories
 from oic_ai.tools.planner.rules.revisions import rule_revisions
 from oic_ai.tools.planner.rules.storage import rule_bare_sizes, rule_storage_clauses
 from oic_ai.tools.planner.rules.target import rule_target, translate_for_target
+from oic_ai.tools.planner.rules.user_absent import rule_user_keys
 from oic_ai.tools.planner.rules.user_forms import rule_user_forms
 from oic_ai.tools.planner.rules.users import rule_users
 from oic_ai.tools.planner.run_ons import mark_run_ons, needs_as_removals
@@ -70,6 +71,8 @@ _RULES: tuple[tuple[Callable[[PlanState], None], str], ...] = (
     (rule_framing, "context"),
     (rule_asides, "context"),  # "Reviewer: @dpatel   Sprint 41", "linux noob", "pi-ish"
     (rule_beyond_template, "rejected"),
+    # "add user ops with the ssh key at https://...": the key, before repositories read it
+    (rule_user_keys, "rejected"),
     (rule_repositories, "repository"),
     # an entry renamed before the rules that would read its new name as a new entry
     (rule_renames, "user"),

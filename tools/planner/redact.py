@@ -17,7 +17,8 @@ _SECRET_WORD = (
 # a quoted value counts only when the quote closes at a word boundary, else the whole run
 _SECRET_VALUE = r"(?:(?:\"[^\"]*\"|'[^']*'|`[^`]*`)(?=[\s,;.!?]|$)|\S+)"
 _PASSWORD_CONNECTOR = (
-    r"(?:\s+(?:for|of)\s+\S+?)?"  # "the password for ops is x"
+    # "the password for ops is x", "the password for the kiosk user is x"
+    r"(?:\s+(?:for|of)\s+(?:(?:the|a|an|my|our|user|account)\s+)*\S+?(?:\s+(?:user|account))?)?"
     r"(?:\s*(?:(?:is|=|:|of|to|set\s+to|as|being|(?:should|will|would|must|shall)\s+be)\s*)+"
     r"|\s+)"
 )
@@ -37,6 +38,13 @@ _PASSWORD = re.compile(
     rf"|\b{_SECRET_WORD}\b",
     re.IGNORECASE,
 )
+# what joins a password to the user before it: "ops with a password", "ops, password ..."
+_JOINED = re.compile(
+    r"(?:\b(?:with|and|having|plus)|,)\s+(?:(?:a|an|the|its|his|her|their)\s+)?$", re.IGNORECASE
+)
+_JOINING = re.compile(r"(?:with|and|having|plus)\b", re.IGNORECASE)
+_PART_ENDS = re.compile(r"\s*(?:$|[,;.!?)]|(?:and|with|plus|but)\b)", re.IGNORECASE)
+_KEPT = "password"
 _DROPPED_PASSWORD = (
     "a password in the request was dropped: templates must not hold plaintext passwords; "
     "new users get a placeholder to replace with a hash, or use an SSH key"
@@ -55,6 +63,15 @@ def redact_passwords(request: str) -> tuple[str, str | None]:
         nonlocal warning
         if match.group("value") is not None or warning is None:
             warning = _DROPPED_PASSWORD if match.group("value") is not None else _NO_PASSWORDS
-        return " " * len(match.group())
+        # the word "password" stays where it joins a user (its value never does): "create
+        # ops with a password", "create ops, password from the vault" still say ops is a user
+        said = match.group()
+        joined = _JOINED.search(request, 0, match.start()) or _JOINING.match(said)
+        # and ends its part of the sentence ("... with a password they must change at
+        # first login" says a rule about passwords, read as it was)
+        ends = _PART_ENDS.match(request, match.end())
+        if joined is None or ends is None or len(said) < len(_KEPT):
+            return " " * len(said)
+        return _KEPT + " " * (len(said) - len(_KEPT))
 
     return _PASSWORD.sub(cut, request), warning

@@ -135,6 +135,21 @@ _THE_NAME = re.compile(
 )
 
 
+_USER_NOUN = re.compile(r"\b(?:users?|accounts?|logins?|user\s*-?names?)\b")
+
+
+def _no_such_user(owner: str, match: re.Match[str], existing: dict[str, str], new: str) -> bool:
+    """True when ``match`` renames a user, said with its noun, the template does not have."""
+    said = match.group()
+    return (
+        owner == "user"
+        and said.startswith("rename")  # "call the user hub instead of pi" may ask for hub
+        and new not in existing
+        and new not in NOT_PRE_NAMES
+        and _USER_NOUN.search(said) is not None
+    )
+
+
 def rule_renames(state: PlanState) -> None:
     """Rename a user or a partition's mount point the template has; keep the rest of it."""
     for kind, patterns in _COMPILED:
@@ -142,6 +157,10 @@ def rule_renames(state: PlanState) -> None:
         for pattern in patterns:
             for match in state.text.matches(pattern):
                 old, new = match.group("old"), match.group("new")
+                if old not in existing and _no_such_user(kind.owner, match, existing, new):
+                    # "rename the user ops to sre" with no ops: no user is to be renamed
+                    state.reject(*match.span(), f"the template has no user {old} to rename")
+                    continue
                 if old not in existing or new in existing or old == new:
                     continue
                 if kind.owner == "user" and new in NOT_PRE_NAMES:

@@ -20,7 +20,8 @@ from oic_ai.tools.planner.state import PlanState
 # a user name as a subject or object; the words that are never one come out below
 _NAME = r"(?P<name>[a-z_][a-z0-9_-]{1,31})"
 _NOT_NAMES = frozenset(
-    "it we i you he she they someone somebody everyone everybody nobody this that who which "
+    "it we i you he she they him her them me us myself himself herself themselves "
+    "someone somebody everyone everybody nobody this that who which "
     "each every all team admins users root the a an our my their its one image system box "
     "machine host template device server disk kernel build".split()
 )

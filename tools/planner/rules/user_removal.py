@@ -74,6 +74,14 @@ _IF_THERE = re.compile(
     r"(?:them|those|these|it|that|each\s+of\s+them)(?:\s+(?:all|too|as\s+well))?\b"
 )
 _NAMED = re.compile(r"[a-z_][a-z0-9_-]*")
+# every user at once, maybe but some: "remove all users except ops", "drop both accounts",
+# "delete every user but ops and deploy"
+_ALL_USERS = re.compile(
+    REMOVING + r"(?P<all>all\s+(?:of\s+)?(?:the\s+)?|every\s+|both\s+(?:of\s+)?(?:the\s+)?|each\s+)"
+    r"(?:(?:other|extra)\s+)?(?:users?|accounts?|logins?)(?![\w-])"
+    r"(?:\s*,?\s*(?:except(?:\s+for)?|but(?:\s+not)?|other\s+than|apart\s+from|besides|save)"
+    rf"\s+(?P<kept>{_ONE}(?:\s*(?:,|\band\b|&)\s*{_ONE})*))?(?![\w-])"
+)
 _NO_NAMES = frozenset("a an the any other extra default sample test new such more".split())
 
 
@@ -135,6 +143,7 @@ def remove_users(state: PlanState) -> None:
     for kept in state.text.matches(_KEEP_USER):
         if kept.group("name") in existing:
             state.text.consume(*kept.span(), "context")
+    _all_users(state, existing)
     for match in state.text.matches(_REMOVE_USER):
         name = match.group("name")
         pointed = (
@@ -175,6 +184,26 @@ def remove_users(state: PlanState) -> None:
             removed.append(more.group("name"))
             end = more.end()
         _remove(state, match, removed)
+
+
+def _all_users(state: PlanState, existing: set[str]) -> None:
+    """Remove every user of the template but those kept ("all users except ops")."""
+    for match in state.text.matches(_ALL_USERS):
+        kept = [
+            n.strip("`'\"") for n in re.split(r"\s*(?:,|\band\b|&)\s*", match.group("kept") or "")
+        ]
+        kept = [n for n in kept if n]
+        if any(n not in existing for n in kept):
+            continue  # "all users but the admins": no user of the template named
+        if match.group("all").startswith("both") and len(existing) != 2:
+            continue  # "both users" of a template that has not two: which two is unsaid
+        gone = sorted(n for n in existing if n not in kept)
+        if gone:
+            _remove(state, match, gone)
+        else:
+            state.text.consume(*match.span())
+            others = " other" if kept else ""
+            state.notes.append(f"the template has no{others} users: nothing to remove")
 
 
 _SENTENCE_BREAK = re.compile(r"[.!?;](?:\s|$)|\n")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from oic_ai.stores.targets import load_targets
 from oic_ai.tools.edit_plan import DeleteValue
+from oic_ai.tools.planner.rules.user_absent import after_users
 from oic_ai.tools.planner.rules.user_attributes import GROUP_LIST as _GROUP_LIST
 from oic_ai.tools.planner.rules.user_attributes import (
     INSTALLING,
@@ -152,6 +153,7 @@ def rule_users(state: PlanState) -> None:
         for user in users:
             _finish(state, user)
         last = users[-1] if users else last
+    after_users(state)  # "put ops in the docker group" with no ops; "with a password"
 
 
 # what a sentence without a name can still say about the user before it ("And the login
