@@ -56,12 +56,6 @@ def test_near_misses_of_a_condition_add_nothing(said: str) -> None:
     assert removed(plan) == []
 
 
-def test_a_condition_on_presence_still_removes() -> None:
-    plan = plan_request("if htop is in there, remove it", with_packages("htop"), mode="refine")
-    assert removed(plan) == ["htop"]
-    assert added(plan) == []
-
-
 @pytest.mark.parametrize(
     ("template", "said", "names"),
     [
