@@ -137,6 +137,9 @@ ADD_PAIRS = frozenset(
         ("asks", "for"),
         ("asked", "for"),
         ("asking", "for"),
+        # "I don't want vim, give me nano": what is handed over is wanted
+        ("give", "me"),
+        ("give", "us"),
     }
 )
 # Verbs whose object is a new name, never a package ("create svc-backup", "call it gw1").

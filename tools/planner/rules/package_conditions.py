@@ -52,6 +52,45 @@ def conditional_removals(state: PlanState, resolve: Resolve) -> None:
             state.text.consume(*match.span())
 
 
+# "if htop isn't there, add it", "if jq and yq are missing, install them", "if there's no
+# htop, add it": an addition of the names (one already there is noted as present, as "add X"
+# notes it); said the other way round ("add htop if it's missing"), the item reading takes it
+_NAMES_OR = rf"(?:{NAME})(?:\s*(?:,|\band\b|\bor\b|&|/)\s*(?:{NAME}))*"
+_WHERE = (
+    r"(?:(?:in\s+)?there|installed|included|present"
+    r"|in(?:\s+(?:it|the\s+(?:image|template|package\s+list|packages?|list|build)))?)"
+)
+_IF_MISSING = re.compile(
+    r"\b(?:if|in\s+case)\s+(?:"
+    rf"(?:the\s+)?(?P<names>{_NAMES_OR})\s+(?:"
+    r"(?:is|are|['\u2019]s)\s+(?:still\s+)?"
+    rf"(?:missing|absent|not\s+(?:(?:already|yet)\s+)?{_WHERE})"
+    rf"|(?:isn['\u2019]?t|aren['\u2019]?t)\s+(?:(?:already|yet)\s+)?{_WHERE})"
+    rf"|there(?:\s+is|['\u2019]s|s)\s+no\s+(?P<after_no>{_NAMES_OR}))"
+    r"\s*,?\s*(?:then\s+)?(?:please\s+|pls\s+|just\s+)?"
+    r"(?:add|install|include|put\s+in|throw\s+in)\s+(?:it|them|those|that)\b"
+    r"(?:\s+(?:please|too|as\s+well))?"
+)
+
+
+def conditional_additions(state: PlanState, resolve: Resolve) -> None:
+    """Add the packages a condition on their absence names ("if X isn't there, add it").
+
+    Each name is added (the template's own are noted as already present); ``resolve``
+    reads one item (the package rule's reading).
+    """
+    for match in state.text.matches(_IF_MISSING):
+        group = "names" if match.group("names") else "after_no"
+        start, end = match.span(group)
+        tokens = [t for t in tokenize(state.text.work) if start <= t.start < end]
+        before = len(state.text.claims)
+        for item in split_items(_or_as_comma(_plus_as_comma(tokens))):
+            if any(w not in FILLER for w in item.words):
+                resolve(state, Item("add", item.tokens, "add"))
+        if len(state.text.claims) > before:
+            state.text.consume(*match.span())
+
+
 def _or_as_comma(tokens: Sequence[Token]) -> list[Token]:
     """``tokens`` with each "or" between names read as a comma."""
     return [

@@ -116,27 +116,40 @@ def _marked(state: PlanState, item: Item, resolve: Callable[[PlanState, Item], N
         resolve(state, item)
 
 
-def split_slashed(state: PlanState, item: Item) -> Item:
-    """``item`` with "kubelet/kubeadm" read as two names when both are known ones."""
+def split_slashed(state: PlanState, item: Item) -> list[Item]:
+    """``item`` with "kubelet/kubeadm" (or "git+vim") read as names when each is a known one.
+
+    A "+" joins names only when the whole is no known name ("libstdc++6", "gcc-c++" stay
+    whole). An item that is nothing but one such word becomes one item per name
+    ("htop/jq/curl"); otherwise its names stay in the one item.
+    """
     tokens: list[Token] = []
+    split: list[list[Token]] = []
     for token in item.tokens:
-        parts = token.text.split("/")
-        written = state.text.raw(token.start, token.end).split("/")
+        sign = "/" if "/" in token.text else "+"
+        parts = token.text.split(sign)
+        written = state.text.raw(token.start, token.end).split(sign)
         if (
             token.kind != "word"
             or len(parts) < 2
             or not all(parts)
             or not all(_known(state, w) for w in written)
+            or (sign == "+" and _known(state, state.text.raw(token.start, token.end)))
         ):
             tokens.append(token)
             continue
         at = token.start
+        names: list[Token] = []
         for part in parts:
-            tokens.append(Token("word", part, at, at + len(part)))
+            names.append(Token("word", part, at, at + len(part)))
             at += len(part) + 1
+        tokens.extend(names)
+        split.append(names)
     if len(tokens) == len(item.tokens):
-        return item
-    return Item(item.mode, tokens, item.verb, item.aside_by)
+        return [item]
+    if len(split) == 1 and len(item.tokens) == 1:
+        return [Item(item.mode, [name], item.verb, item.aside_by) for name in split[0]]
+    return [Item(item.mode, tokens, item.verb, item.aside_by)]
 
 
 def only_known(state: PlanState, item: Item) -> bool:

@@ -43,7 +43,13 @@ def in_path(state: PlanState, token: Token) -> bool:
     if any(m.start() < token.start < m.end() for m in SUBSTITUTE.finditer(text.lower())):
         return False
     chunk = text[: token.start].split()[-1] if text[: token.start].split() else ""
-    return chunk.startswith(("/", "~", ".")) or "://" in chunk or chunk.count("/") > 1
+    if chunk.startswith(("/", "~", ".")) or "://" in chunk:
+        return True
+    # "htop/jq/curl": known names, each between slashes, are a list, not a relative path
+    rest = text[token.start :].split()
+    whole = chunk + (rest[0] if rest else "")
+    segments = whole.rstrip(",.;:!?").split("/")
+    return chunk.count("/") > 1 and not all(s and _known(state, s) for s in segments)
 
 
 # where a sentence ends: a stop, a colon or a semicolon before a space, or a line break

@@ -42,6 +42,7 @@ from oic_ai.tools.planner.rules.package_conditions import (
     by_means_of,
     capability_in_parentheses,
     carried_removal,
+    conditional_additions,
     conditional_removals,
     doing_a_job_after_removal,
     done_by_themselves,
@@ -172,6 +173,7 @@ def rule_packages(state: PlanState) -> None:
         apply_names(state, fetched, written, [written])
     shorthand_updates(state, _resolve_item)  # "pkgs += jq,curl", "s/nano/vim/"
     conditional_removals(state, _resolve_item)  # "if X is in there, remove it"
+    conditional_additions(state, _resolve_item)  # "if X isn't there, add it"
     switched_to(state, _resolve_item)  # "we're switching to the ipsec stack (strongswan)"
     moved_on(state, _resolve_item)  # "zenith dropped apache, they're on nginx now"
     _described(state)
@@ -193,7 +195,7 @@ def rule_packages(state: PlanState) -> None:
     tokens = as_except(tokens, excepted)  # "keep everything but gnupg": gnupg goes
     joined = join_split_names(state, tokens)  # "tcp dump", "h top": one name each
     items = read_joined(state, list(split_items(joined, line_breaks(state.text.work))), tokens)
-    items = [split_slashed(state, item) for item in items]
+    items = [part for item in items for part in split_slashed(state, item)]
     items = corrected(state, name_sentences(state, negation_scope(items)))
     purposes = 0
     # "drop chrony, ptp4l handles the clock": what does the job stays
