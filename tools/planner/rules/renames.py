@@ -157,7 +157,13 @@ def rule_renames(state: PlanState) -> None:
         for pattern in patterns:
             for match in state.text.matches(pattern):
                 old, new = match.group("old"), match.group("new")
-                if old not in existing and _no_such_user(kind.owner, match, existing, new):
+                # ("rename the account to pablo": "account" is the noun, not an old name)
+                if (
+                    old not in existing
+                    and old not in NOT_PRE_NAMES
+                    and not _USER_NOUN.fullmatch(old)
+                    and _no_such_user(kind.owner, match, existing, new)
+                ):
                     # "rename the user ops to sre" with no ops: no user is to be renamed
                     state.reject(*match.span(), f"the template has no user {old} to rename")
                     continue
