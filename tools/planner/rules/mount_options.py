@@ -27,13 +27,19 @@ _OPTION = rf"(?:{_KNOWN})(?![\w=-])"
 _OPTIONS = rf"(?P<opts>{_OPTION}(?:\s*,\s*(?:and\s+)?{_OPTION}|\s+and\s+{_OPTION}|\s+{_OPTION})*)"
 _LEAD = r"(?:\b(?:mount|mounted|set|use|give|have)\s+)?"
 _WORDS = r"(?:(?:the\s+)?(?:mount\s+)?(?:options?|flags?)\s+)?"
+# a partition named by a word: "root", "the root partition", "the data partition", "the esp"
+_NAMED = (
+    r"(?:the\s+)?(?:(?:root(?:fs)?|esp|efi)(?:\s+(?:partition|file\s*system|fs|volume))?"
+    r"|[a-z][a-z0-9_-]*\s+(?:partition|file\s*system|volume))(?![\w/-])"
+)
+_PLACE = rf"(?<![\w./~-])(?:{MOUNT})|(?<![\w./~-]){_NAMED}"
 _MOUNT_OPTIONS = re.compile(
     # "mount /tmp with nodev,nosuid", "/home with nodev", "/tmp: noexec"
-    rf"{_LEAD}(?<![\w./~-])(?P<mount>{MOUNT})(?:\s+partition)?\s*(?:(?:with|as|using)\s+|:\s*|=\s*)"
+    rf"{_LEAD}(?P<mount>{_PLACE})(?:\s+partition)?\s*(?:(?:with|as|using)\s+|:\s*|=\s*)"
     rf"{_WORDS}{_OPTIONS}"
     # "nodev and nosuid on /var/tmp", "add noatime to /data"
     rf"|\b(?:(?:add|set|use|put)\s+)?{_WORDS}(?P<opts2>{_OPTION}(?:\s*,\s*(?:and\s+)?{_OPTION}"
-    rf"|\s+and\s+{_OPTION})*)\s+(?:on|for|to)\s+(?:the\s+)?(?<![\w./~-])(?P<mount2>{MOUNT})"
+    rf"|\s+and\s+{_OPTION})*)\s+(?:on|for|to)\s+(?:the\s+)?(?P<mount2>{_PLACE})"
     r"(?:'s\s+mount\s+options|\s+partition)?(?![\w./-])"
 )
 
@@ -42,7 +48,7 @@ def rule_mount_options(state: PlanState) -> None:
     """Set the mount options a clause names for a partition of the disk."""
     text = state.text
     for match in text.matches(_MOUNT_OPTIONS):
-        mount = (match.group("mount") or match.group("mount2")).rstrip("/") or "/"
+        mount = _mount_point(state, match.group("mount") or match.group("mount2"))
         said = re.split(
             r"\s*,\s*(?:and\s+)?|\s+and\s+|\s+", match.group("opts") or match.group("opts2")
         )
@@ -61,14 +67,18 @@ def rule_mount_options(state: PlanState) -> None:
             ident, had = part.id, part.mount_options
         else:
             # no partition there: said, and the options are never read as anything else
+            named = _word(match.group("mount") or match.group("mount2")) or mount
             state.reject(
                 *match.span(),
-                f"the disk has no {mount} partition, so its mount options cannot be set; "
+                f"the disk has no {named} partition, so its mount options cannot be set; "
                 f"ask for 'a {mount} partition of 4GiB' first",
             )
             continue
         options = [o for o in had.split(",") if o]
-        options += [o for o in said if o and o not in options]
+        for option in (o for o in said if o and o not in options):
+            # a keyed option ("umask=0022") takes the place of the one with its key
+            key = option.split("=", 1)[0] + "=" if "=" in option else None
+            options = [o for o in options if key is None or not o.startswith(key)] + [option]
         text.consume(*match.span())
         if options == [o for o in had.split(",") if o]:
             state.notes.append(f"{mount} is already mounted with {had}")
@@ -76,3 +86,21 @@ def rule_mount_options(state: PlanState) -> None:
         state.values.append(
             SetValue(path=f"disk.partitions[id={ident}].mountOptions", value=",".join(options))
         )
+
+
+def _mount_point(state: PlanState, said: str) -> str:
+    """The mount point ``said`` names: a path as said, a word ("the root partition") by the
+    partition of the disk it names, or the word itself when no partition answers to it."""
+    word = _word(said)
+    if not word:
+        return said.rstrip("/") or "/"
+    part = find_partition(state, word)
+    return part.mount_point if part is not None else f"/{word}"
+
+
+def _word(said: str) -> str:
+    """The word that names a partition ("the swap partition": swap), none for a path."""
+    if said.startswith("/"):
+        return ""
+    words = said.lower().split()
+    return words[1] if words[0] == "the" and len(words) > 1 else words[0]

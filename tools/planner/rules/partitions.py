@@ -98,6 +98,13 @@ _REST_AFTER = re.compile(
     r"|into|over)\s+"
     r"(?:up\s+)?(?:all\s+(?:of\s+)?)?the\s+(?:rest|remainder)(?:\s+of\s+the\s+(?:disk|drive|space))?"
 )
+# "drop the esp", "remove swap", "get rid of rootfs": a partition named by its id or kind
+# alone, without the word "partition" (a package of that name is the package rules')
+_PARTITION_REMOVE_BARE = re.compile(
+    r"\b(?:remove|drop|delete|get\s+rid\s+of|lose|ditch)\s+(?:the\s+)?"
+    r"(?P<word>[a-z][a-z0-9_-]*)(?=\s*(?:$|[,;.!?)]|\s(?:and|then|but|too|as\s+well)\b))"
+)
+_BARE_KINDS = frozenset(("esp", "swap", "rootfs"))
 _FS_NAMES = {"vfat": "fat32", "fat": "fat32"}
 _ESSENTIAL_MOUNTS = frozenset({"/", "/boot", "/boot/efi", "/efi"})
 
@@ -215,6 +222,29 @@ def _inherits_rest(state: PlanState, part: Partition) -> bool:
     return following is not None and not following.end_bytes and removed_in_plan(state, following)
 
 
+def _remove_bare(state: PlanState) -> None:
+    """Remove a partition named by its id or kind alone ("drop the esp", "remove swap")."""
+    packages = set(state.facts.packages)
+    for match in state.text.matches(_PARTITION_REMOVE_BARE):
+        word = match.group("word").lower()
+        ids = {p.id for p in state.facts.partitions}
+        if word in packages or (word not in ids and word not in _BARE_KINDS):
+            continue
+        part = _find_partition(state, word)
+        if part is None and word == "swap":
+            part = next((p for p in state.facts.partitions if p.mount_point == "none"), None)
+        if part is None:
+            state.text.consume(*match.span())
+            state.notes.append(f"The template has no {word} partition, nothing to remove")
+            continue
+        if part.mount_point in _ESSENTIAL_MOUNTS:
+            state.reject(*match.span(), f"the {part.mount_point} partition is needed to boot")
+            continue
+        state.text.consume(*match.span())
+        if not removed_in_plan(state, part):
+            state.partition_ops.append(RemovePartition(partition=part.ref))
+
+
 def removed_in_plan(state: PlanState, part: Partition) -> bool:
     """True when this plan removes ``part``."""
     names = {part.ref, part.id, part.mount_point} - {None, ""}
@@ -257,6 +287,7 @@ def rule_partitions(state: PlanState) -> None:
             continue
         text.consume(*match.span())
         state.partition_ops.append(RemovePartition(partition=part.ref))
+    _remove_bare(state)
     for match in text.matches(_PARTITION_RESIZE):
         ref = match.group("mount") or match.group("word")
         assert ref is not None
