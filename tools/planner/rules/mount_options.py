@@ -22,9 +22,12 @@ _KNOWN = (
     r"|owner|group|iversion|mand|acl|user_xattr|barrier|discard|quota)"
     r"|ro|rw|sync|async|defaults|dirsync|usrquota|grpquota|prjquota|_netdev|nofail"
     r"|errors=(?:remount-ro|continue|panic)|commit=\d+|umask=\d{3,4}|noauto"
+    # btrfs's own
+    r"|compress(?:-force)?=(?:zstd|lzo|zlib)(?::\d{1,2})?|space_cache(?:=v[12])?|ssd|autodefrag"
 )
 _OPTION = rf"(?:{_KNOWN})(?![\w=-])"
 _OPTIONS = rf"(?P<opts>{_OPTION}(?:\s*,\s*(?:and\s+)?{_OPTION}|\s+and\s+{_OPTION}|\s+{_OPTION})*)"
+MOUNT_IN = re.compile(r"(?<![\w./~-])/[a-z0-9._/-]*")
 _LEAD = r"(?:\b(?:mount|mounted|set|use|give|have)\s+)?"
 _WORDS = r"(?:(?:the\s+)?(?:mount\s+)?(?:options?|flags?)\s+)?"
 # a partition named by a word: "root", "the root partition", "the data partition", "the esp"
@@ -44,9 +47,38 @@ _MOUNT_OPTIONS = re.compile(
 )
 
 
+# "a /tmp partition of 1GiB with noexec,nosuid", "... formatted btrfs, mounted with noatime":
+# options that end a clause the partition rules read (the clause before is blanked)
+_TRAILING = re.compile(
+    r"(?P<gap>[\x1f]+[\s,]*)(?:(?:and\s+)?(?:mounted\s+)?(?:with|using)\s+|mounted\s+)"
+    rf"{_WORDS}{_OPTIONS}(?![\w=-])"
+)
+
+
 def rule_mount_options(state: PlanState) -> None:
     """Set the mount options a clause names for a partition of the disk."""
     text = state.text
+    for match in text.matches(_TRAILING):
+        blank_end = match.start() + len(match.group("gap").rstrip(" ,"))
+        claim = next((c for c in text.claims if c[1] == blank_end and c[2] == "partition"), None)
+        if claim is None:
+            continue
+        said = MOUNT_IN.findall(text.original[claim[0] : claim[1]].lower())
+        planned = [
+            op for op in state.partition_ops
+            if isinstance(op, AddPartition) and op.mount_point in said
+        ]
+        if len(planned) != 1:
+            continue
+        opts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s+", match.group("opts"))
+        text.consume(*match.span("opts"))
+        text.consume(match.end("gap"), match.start("opts"))
+        state.values.append(
+            SetValue(
+                path=f"disk.partitions[id={planned[0].id}].mountOptions",
+                value=",".join(dict.fromkeys(o for o in opts if o)),
+            )
+        )
     for match in text.matches(_MOUNT_OPTIONS):
         mount = _mount_point(state, match.group("mount") or match.group("mount2"))
         said = re.split(

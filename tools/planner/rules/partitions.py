@@ -56,7 +56,9 @@ _PARTITION_RESIZE = re.compile(
     r"\b(?P<verb>grow|resize|shrink|increase|extend|expand|enlarge|reduce|make|set|change|bump)\s+"
     r"(?:the\s+)?(?:size\s+of\s+(?:the\s+)?)?"
     + _PARTITION_REF
-    + r"(?P<keyword>\s+partition)?(?:'s\s+size|\s+size)?\s+(?:to\s+|=\s*|(?P<by>by)\s+)?"
+    + r"(?P<keyword>\s+partition)?(?:'s\s+size|\s+size)?\s+(?:to\s+|=\s*"
+    # "bigger by 1GB", "smaller by 500MB": the change said before its size
+    + r"|(?:(?:bigger|larger)\s+|(?P<less>smaller)\s+)?(?P<by>by)\s+)?"
     rf"(?P<size>{SIZE})"
 )
 # "efi partition, make it 256 megs": the partition named first, then its new size
@@ -425,7 +427,8 @@ def _resize(state: PlanState, match: re.Match[str], part: Partition) -> None:
             state.reject(*match.span(), f"the current size of {part.ref} is not known")
             return
         verb = match.groupdict().get("verb") or ""
-        size = current - size if verb in ("shrink", "reduce") else current + size
+        less = "less" in match.groupdict() and match.group("less") is not None
+        size = current - size if verb in ("shrink", "reduce") or less else current + size
         text = format_size(size) if size > 0 else ""
     state.text.consume(*match.span())
     resize_partition(state, match.span(), part, size, text)
