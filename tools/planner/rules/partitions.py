@@ -100,8 +100,8 @@ _REST_AFTER = re.compile(
     r"|into|over)\s+"
     r"(?:up\s+)?(?:all\s+(?:of\s+)?)?the\s+(?:rest|remainder)(?:\s+of\s+the\s+(?:disk|drive|space))?"
 )
-# "drop the esp", "remove swap", "get rid of rootfs": a partition named by its id or kind
-# alone, without the word "partition" (a package of that name is the package rules')
+# "drop the esp", "remove swap", "get rid of rootfs": a partition named by its kind alone,
+# without the word "partition" (any other word is the package rules')
 _PARTITION_REMOVE_BARE = re.compile(
     r"\b(?:remove|drop|delete|get\s+rid\s+of|lose|ditch)\s+(?:the\s+)?"
     r"(?P<word>[a-z][a-z0-9_-]*)(?=\s*(?:$|[,;.!?)]|\s(?:and|then|but|too|as\s+well)\b))"
@@ -229,9 +229,8 @@ def _remove_bare(state: PlanState) -> None:
     packages = set(state.facts.packages)
     for match in state.text.matches(_PARTITION_REMOVE_BARE):
         word = match.group("word").lower()
-        ids = {p.id for p in state.facts.partitions}
-        if word in packages or (word not in ids and word not in _BARE_KINDS):
-            continue
+        if word in packages or word not in _BARE_KINDS:
+            continue  # "remove docker": a package, even where a partition has that id
         part = _find_partition(state, word)
         if part is None and word == "swap":
             part = next((p for p in state.facts.partitions if p.mount_point == "none"), None)
