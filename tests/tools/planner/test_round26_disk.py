@@ -62,13 +62,14 @@ def test_options_for_a_partition_the_disk_lacks_are_reported(said: str) -> None:
     [
         ("need a separate /tmp partition of 1 GiB with noexec,nosuid", "tmp", "noexec,nosuid"),
         ("add a 2G /var/tmp partition, mounted with nodev and nosuid", "var-tmp", "nodev,nosuid"),
-        ("add an 8GB /srv partition formatted btrfs mounted with compress=zstd", "srv",
-         "compress=zstd"),
+        (
+            "add an 8GB /srv partition formatted btrfs mounted with compress=zstd",
+            "srv",
+            "compress=zstd",
+        ),
     ],
 )
-def test_options_that_end_a_clause_adding_a_partition(
-    said: str, mount: str, options: str
-) -> None:
+def test_options_that_end_a_clause_adding_a_partition(said: str, mount: str, options: str) -> None:
     result = plan_on(UBUNTU, said)
     assert [op["id"] for op in ops_of(result, "add_partition")] == [mount], result
     assert set_values(result) == {f"disk.partitions[id={mount}].mountOptions": options}, result

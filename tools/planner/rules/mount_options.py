@@ -63,19 +63,20 @@ def rule_mount_options(state: PlanState) -> None:
         claim = next((c for c in text.claims if c[1] == blank_end and c[2] == "partition"), None)
         if claim is None:
             continue
-        said = MOUNT_IN.findall(text.original[claim[0] : claim[1]].lower())
-        planned = [
-            op for op in state.partition_ops
-            if isinstance(op, AddPartition) and op.mount_point in said
+        points = MOUNT_IN.findall(text.original[claim[0] : claim[1]].lower())
+        adding = [
+            op
+            for op in state.partition_ops
+            if isinstance(op, AddPartition) and op.mount_point in points
         ]
-        if len(planned) != 1:
+        if len(adding) != 1:
             continue
         opts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s+", match.group("opts"))
         text.consume(*match.span("opts"))
         text.consume(match.end("gap"), match.start("opts"))
         state.values.append(
             SetValue(
-                path=f"disk.partitions[id={planned[0].id}].mountOptions",
+                path=f"disk.partitions[id={adding[0].id}].mountOptions",
                 value=",".join(dict.fromkeys(o for o in opts if o)),
             )
         )
@@ -121,8 +122,11 @@ def rule_mount_options(state: PlanState) -> None:
 
 
 def _mount_point(state: PlanState, said: str) -> str:
-    """The mount point ``said`` names: a path as said, a word ("the root partition") by the
-    partition of the disk it names, or the word itself when no partition answers to it."""
+    """The mount point ``said`` names.
+
+    A path as said, a word ("the root partition") by the partition of the disk it names, or
+    the word itself when no partition answers to it.
+    """
     word = _word(said)
     if not word:
         return said.rstrip("/") or "/"
