@@ -37,7 +37,9 @@ _DISK_SIZE = re.compile(
     r"(?:disk(?:\s+image)?|image|drive)(?:\s+itself)?(?:\s+size|'s\s+size)?\s*"
     # the verb after its object, as in other word orders: "whole disk make 60GiB"
     r"(?:(?:make|set|change|resize|grow|put)\s+(?:it\s+)?(?:to\s+)?"
-    rf"|to\s+(?:be\s+)?|=\s*|:\s*|of\s+|at\s+|is\s+|should\s+be\s+|(?P<by>by)\s+)?"
+    rf"|to\s+(?:be\s+)?|=\s*|:\s*|of\s+|at\s+|is\s+|should\s+be\s+"
+    # "bigger by 2GB", "smaller by a gig": the change said before its size
+    r"|(?:(?:should\s+be|is)\s+)?(?:(?:bigger|larger)\s+|(?P<less2>smaller)\s+)?(?P<by>by)\s+)?"
     # "image just 8GiB", "disk only 6 gigs", "the image about 4GB"
     rf"(?:(?:just|only|about|around|roughly|approximately|approx\.?)\s+)?(?P<size>{SIZE})"
     r"(?:\s+(?:(?P<more>bigger|larger|more)|(?P<less>smaller|less)))?"
@@ -136,6 +138,7 @@ def rule_disk_size(state: PlanState) -> None:
             if current is None:
                 continue
             shrink = match.group("verb") in ("shrink", "reduce") or bool(match.group("less"))
+            shrink = shrink or bool(match.group("less2"))
             size = current + (-size if shrink else size)
             text = format_size(size)
         end = match.end()

@@ -56,7 +56,9 @@ _PARTITION_RESIZE = re.compile(
     r"\b(?P<verb>grow|resize|shrink|increase|extend|expand|enlarge|reduce|make|set|change|bump)\s+"
     r"(?:the\s+)?(?:size\s+of\s+(?:the\s+)?)?"
     + _PARTITION_REF
-    + r"(?P<keyword>\s+partition)?(?:'s\s+size|\s+size)?\s+(?:to\s+|=\s*|(?P<by>by)\s+)?"
+    + r"(?P<keyword>\s+partition)?(?:'s\s+size|\s+size)?\s+(?:to\s+|=\s*"
+    # "bigger by 1GB", "smaller by 500MB": the change said before its size
+    + r"|(?:(?:bigger|larger)\s+|(?P<less>smaller)\s+)?(?P<by>by)\s+)?"
     rf"(?P<size>{SIZE})"
 )
 # "efi partition, make it 256 megs": the partition named first, then its new size
@@ -98,6 +100,13 @@ _REST_AFTER = re.compile(
     r"|into|over)\s+"
     r"(?:up\s+)?(?:all\s+(?:of\s+)?)?the\s+(?:rest|remainder)(?:\s+of\s+the\s+(?:disk|drive|space))?"
 )
+# "drop the esp", "remove swap", "get rid of rootfs": a partition named by its kind alone,
+# without the word "partition" (any other word is the package rules')
+_PARTITION_REMOVE_BARE = re.compile(
+    r"\b(?:remove|drop|delete|get\s+rid\s+of|lose|ditch)\s+(?:the\s+)?"
+    r"(?P<word>[a-z][a-z0-9_-]*)(?=\s*(?:$|[,;.!?)]|\s(?:and|then|but|too|as\s+well)\b))"
+)
+_BARE_KINDS = frozenset(("esp", "swap", "rootfs"))
 _FS_NAMES = {"vfat": "fat32", "fat": "fat32"}
 _ESSENTIAL_MOUNTS = frozenset({"/", "/boot", "/boot/efi", "/efi"})
 
@@ -215,6 +224,28 @@ def _inherits_rest(state: PlanState, part: Partition) -> bool:
     return following is not None and not following.end_bytes and removed_in_plan(state, following)
 
 
+def _remove_bare(state: PlanState) -> None:
+    """Remove a partition named by its id or kind alone ("drop the esp", "remove swap")."""
+    packages = set(state.facts.packages)
+    for match in state.text.matches(_PARTITION_REMOVE_BARE):
+        word = match.group("word").lower()
+        if word in packages or word not in _BARE_KINDS:
+            continue  # "remove docker": a package, even where a partition has that id
+        part = _find_partition(state, word)
+        if part is None and word == "swap":
+            part = next((p for p in state.facts.partitions if p.mount_point == "none"), None)
+        if part is None:
+            state.text.consume(*match.span())
+            state.notes.append(f"The template has no {word} partition, nothing to remove")
+            continue
+        if part.mount_point in _ESSENTIAL_MOUNTS:
+            state.reject(*match.span(), f"the {part.mount_point} partition is needed to boot")
+            continue
+        state.text.consume(*match.span())
+        if not removed_in_plan(state, part):
+            state.partition_ops.append(RemovePartition(partition=part.ref))
+
+
 def removed_in_plan(state: PlanState, part: Partition) -> bool:
     """True when this plan removes ``part``."""
     names = {part.ref, part.id, part.mount_point} - {None, ""}
@@ -257,6 +288,7 @@ def rule_partitions(state: PlanState) -> None:
             continue
         text.consume(*match.span())
         state.partition_ops.append(RemovePartition(partition=part.ref))
+    _remove_bare(state)
     for match in text.matches(_PARTITION_RESIZE):
         ref = match.group("mount") or match.group("word")
         assert ref is not None
@@ -394,7 +426,8 @@ def _resize(state: PlanState, match: re.Match[str], part: Partition) -> None:
             state.reject(*match.span(), f"the current size of {part.ref} is not known")
             return
         verb = match.groupdict().get("verb") or ""
-        size = current - size if verb in ("shrink", "reduce") else current + size
+        less = "less" in match.groupdict() and match.group("less") is not None
+        size = current - size if verb in ("shrink", "reduce") or less else current + size
         text = format_size(size) if size > 0 else ""
     state.text.consume(*match.span())
     resize_partition(state, match.span(), part, size, text)
