@@ -372,3 +372,9 @@ def test_a_hardened_baseline_needed_is_no_package() -> None:
     plan = plan_request(said, template_text("azl3-x86_64-minimal-raw.yml"), mode="refine")
     added = [p for op in plan.operations if op.op == "add_packages" for p in op.packages]
     assert "baseline" not in added and "aide" in added, added
+
+
+def test_its_own_partition_names_no_partition_called_own() -> None:
+    plan = plan_request("Mount /tmp as its own partition with noexec.", UBUNTU, mode="refine")
+    assert plan.not_applied == [], plan.not_applied
+    assert [op.mount_point for op in plan.operations if op.op == "add_partition"] == ["/tmp"]

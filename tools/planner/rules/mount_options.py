@@ -33,7 +33,9 @@ _WORDS = r"(?:(?:the\s+)?(?:mount\s+)?(?:options?|flags?)\s+)?"
 # a partition named by a word: "root", "the root partition", "the data partition", "the esp"
 _NAMED = (
     r"(?:the\s+)?(?:(?:root(?:fs)?|esp|efi)(?:\s+(?:partition|file\s*system|fs|volume))?"
-    r"|[a-z][a-z0-9_-]*\s+(?:partition|file\s*system|volume))(?![\w/-])"
+    # (not a word of what kind: "its own partition", "a separate partition")
+    r"|(?!(?:own|separate|new|extra|dedicated|another|other|same|second|single|additional"
+    r"|its|one|this|that|each)\s)[a-z][a-z0-9_-]*\s+(?:partition|file\s*system|volume))(?![\w/-])"
 )
 _PLACE = rf"(?<![\w./~-])(?:{MOUNT})|(?<![\w./~-]){_NAMED}"
 _MOUNT_OPTIONS = re.compile(
