@@ -378,3 +378,10 @@ def test_its_own_partition_names_no_partition_called_own() -> None:
     plan = plan_request("Mount /tmp as its own partition with noexec.", UBUNTU, mode="refine")
     assert plan.not_applied == [], plan.not_applied
     assert [op.mount_point for op in plan.operations if op.op == "add_partition"] == ["/tmp"]
+
+
+def test_people_said_to_be_in_a_group_are_no_absent_user() -> None:
+    said = "our runners need to be in the docker group: user runner, groups docker, no sudo"
+    plan = plan_request(said, UBUNTU, mode="refine")
+    users = [(op.name, op.groups) for op in plan.operations if op.op == "add_user"]
+    assert users == [("runner", ["docker"])] and plan.not_applied == [], plan.not_applied

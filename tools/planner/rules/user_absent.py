@@ -75,6 +75,9 @@ def after_users(state: PlanState) -> None:
     password_left(state)
 
 
+_DETERMINED = re.compile(r"\b(?:our|the|their|my|your|all|these|those|its|his|her)\s+$", re.I)
+
+
 def absent_users(state: PlanState) -> None:
     """Report group changes for users neither the template nor the request has."""
     known = {u.name for u in state.facts.users} | {u.name for u in state.users}
@@ -82,6 +85,8 @@ def absent_users(state: PlanState) -> None:
         name = match.group("name") or match.group("subject")
         if name in known or name in STOP_WORDS:
             continue
+        if match.group("subject") and _DETERMINED.search(state.text.original[: match.start()]):
+            continue  # "our runners need to be in the docker group": people, not a name
         state.reject(
             *match.span(),
             f"the template has no user {name}; to add one, say 'add user {name}' with its groups",
