@@ -425,11 +425,12 @@ def plan_request(
     clauses = account(state)
     suggestions = _suggestions(state)
     ops = _operations(state)
+    notes = plan_notes(state)
     return edit_plan.EditPlan(
-        summary=summarize(state, ops, suggestions),
+        summary=summarize(state, ops, suggestions, notes),
         operations=ops,
         not_applied=state.not_applied,
         warnings=state.warnings,
-        notes=plan_notes(state),
+        notes=notes,
         clauses=clauses,
     )

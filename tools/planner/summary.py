@@ -24,14 +24,17 @@ def with_article(word: str) -> str:
 
 
 def summarize(
-    state: PlanState, ops: Sequence[edit_plan.Operation], suggestions: Sequence[str]
+    state: PlanState,
+    ops: Sequence[edit_plan.Operation],
+    suggestions: Sequence[str],
+    notes: Sequence[str],
 ) -> str:
     """The summary: what the operations do, then what was present, absent or noted."""
     described = join_words(
         [op.describe() for op in ops if not isinstance(op, edit_plan.SetMetadata)]
     )
     summary = f"{described[:1].upper()}{described[1:]}." if described else "No changes."
-    for note in plan_notes(state):
+    for note in notes:  # plan_notes(state), made once by the caller
         summary += f" {note}"
     if suggestions:
         summary += f" Worth considering for this use case (not added): {', '.join(suggestions)}."
